@@ -1,0 +1,226 @@
+package dev.tern;
+
+import static java.util.concurrent.TimeUnit.DAYS;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class DeadlineTest {
+  private final FakeTicker ticker = new FakeTicker();
+  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+
+  @AfterEach
+  void shutDownScheduler() {
+    scheduler.shutdownNow();
+  }
+
+  @Test
+  void expiresExactlyWhenTheDurationHasElapsed() {
+    Deadline deadline = Deadline.after(10, SECONDS, ticker);
+
+    ticker.advance(10, SECONDS);
+    ticker.advance(-1, NANOSECONDS);
+    assertThat(deadline.isExpired()).isFalse();
+
+    ticker.advance(1, NANOSECONDS);
+    assertThat(deadline.isExpired()).isTrue();
+  }
+
+  @Test
+  void zeroAndNegativeDurationsAreAlreadyExpired() {
+    assertThat(Deadline.after(0, SECONDS, ticker).isExpired()).isTrue();
+    assertThat(Deadline.after(-5, SECONDS, ticker).isExpired()).isTrue();
+  }
+
+  @Test
+  void timeRemainingCountsDownAndGoesNegative() {
+    Deadline deadline = Deadline.after(3, SECONDS, ticker);
+    assertThat(deadline.timeRemaining(MILLISECONDS)).isEqualTo(3000);
+
+    ticker.advance(1250, MILLISECONDS);
+    assertThat(deadline.timeRemaining(MILLISECONDS)).isEqualTo(1750);
+    assertThat(deadline.timeRemaining(SECONDS)).isEqualTo(1);
+
+    ticker.advance(5, SECONDS);
+    assertThat(deadline.timeRemaining(MILLISECONDS)).isEqualTo(-3250);
+    assertThat(deadline.isExpired()).isTrue();
+  }
+
+  @Test
+  void staysExpiredOnceExpired() {
+    Deadline deadline = Deadline.after(1, SECONDS, ticker);
+    ticker.advance(2, SECONDS);
+    assertThat(deadline.isExpired()).isTrue();
+    ticker.advance(-2, SECONDS); // a misbehaving ticker going back does not resurrect it
+    assertThat(deadline.isExpired()).isTrue();
+  }
+
+  @Test
+  void minimumReturnsTheEarlierDeadline() {
+    Deadline early = Deadline.after(1, SECONDS, ticker);
+    Deadline late = Deadline.after(2, SECONDS, ticker);
+
+    assertThat(early.minimum(late)).isSameAs(early);
+    assertThat(late.minimum(early)).isSameAs(early);
+    assertThat(early.isBefore(late)).isTrue();
+    assertThat(late.isBefore(early)).isFalse();
+    assertThat(early.isBefore(early)).isFalse();
+  }
+
+  @Test
+  void sortsByExpiry() {
+    Deadline a = Deadline.after(3, SECONDS, ticker);
+    Deadline b = Deadline.after(-1, SECONDS, ticker);
+    Deadline c = Deadline.after(1, SECONDS, ticker);
+    List<Deadline> list = new ArrayList<>(List.of(a, b, c));
+
+    Collections.sort(list);
+
+    assertThat(list).containsExactly(b, c, a);
+  }
+
+  @Test
+  void equalDeadlinesCompareEqual() {
+    Deadline a = Deadline.after(1, SECONDS, ticker);
+    Deadline b = Deadline.after(1000, MILLISECONDS, ticker);
+
+    assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
+    assertThat(a.compareTo(b)).isZero();
+    assertThat(a).isNotEqualTo(Deadline.after(1, SECONDS, new FakeTicker()));
+  }
+
+  @Test
+  void orderingSurvivesTickerWrapAround() {
+    FakeTicker nearMax = new FakeTicker(Long.MAX_VALUE - 1_000);
+    Deadline early = Deadline.after(500, NANOSECONDS, nearMax);
+    Deadline late = Deadline.after(5, SECONDS, nearMax); // raw value wraps to negative
+
+    assertThat(early.isBefore(late)).isTrue();
+    nearMax.advance(2, SECONDS);
+    assertThat(early.isExpired()).isTrue();
+    assertThat(late.isExpired()).isFalse();
+    assertThat(late.timeRemaining(SECONDS)).isEqualTo(3);
+  }
+
+  @Test
+  void offsetMovesTheDeadline() {
+    Deadline deadline = Deadline.after(10, SECONDS, ticker);
+
+    Deadline later = deadline.offset(5, SECONDS);
+    Deadline earlier = deadline.offset(-15, SECONDS);
+
+    assertThat(later.timeRemaining(SECONDS)).isEqualTo(15);
+    assertThat(earlier.timeRemaining(SECONDS)).isEqualTo(-5);
+    assertThat(earlier.isExpired()).isTrue();
+    assertThat(deadline.offset(0, SECONDS)).isSameAs(deadline);
+    assertThat(deadline.timeRemaining(SECONDS)).isEqualTo(10); // unchanged
+  }
+
+  @Test
+  void hugeDurationsSaturateInsteadOfOverflowing() {
+    Deadline far = Deadline.after(Long.MAX_VALUE, DAYS, ticker);
+    Deadline past = Deadline.after(Long.MIN_VALUE, DAYS, ticker);
+
+    assertThat(far.isExpired()).isFalse();
+    assertThat(far.timeRemaining(DAYS)).isGreaterThan(365L * 100);
+    assertThat(past.isExpired()).isTrue();
+    assertThat(past.isBefore(far)).isTrue();
+    assertThat(far.offset(Long.MAX_VALUE, DAYS).isExpired()).isFalse();
+    assertThat(past.offset(Long.MIN_VALUE, DAYS).isBefore(far)).isTrue();
+  }
+
+  @Test
+  void comparingDeadlinesFromDifferentTickersIsRejected() {
+    Deadline fake = Deadline.after(1, SECONDS, ticker);
+    Deadline system = Deadline.after(1, SECONDS);
+
+    assertThatThrownBy(() -> fake.compareTo(system))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("different tickers");
+    assertThatThrownBy(() -> fake.isBefore(system)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> fake.minimum(system)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void systemTickerIsTheDefault() {
+    Deadline a = Deadline.after(1, DAYS);
+    Deadline b = Deadline.after(1, DAYS, Deadline.getSystemTicker());
+
+    assertThat(a.isBefore(b) || a.equals(b)).isTrue(); // comparable: same ticker
+    assertThat(a.isExpired()).isFalse();
+  }
+
+  @Test
+  void nullArgumentsAreNamed() {
+    assertThatThrownBy(() -> Deadline.after(1, null, ticker)).hasMessage("unit");
+    assertThatThrownBy(() -> Deadline.after(1, SECONDS, null)).hasMessage("ticker");
+    Deadline deadline = Deadline.after(1, SECONDS, ticker);
+    assertThatThrownBy(() -> deadline.runOnExpiration(null, scheduler)).hasMessage("task");
+    assertThatThrownBy(() -> deadline.runOnExpiration(() -> {}, null)).hasMessage("scheduler");
+  }
+
+  @Test
+  void toStringShowsRemainingSeconds() {
+    Deadline deadline = Deadline.after(3, SECONDS, ticker);
+    ticker.advance(122, NANOSECONDS);
+    assertThat(deadline.toString()).isEqualTo("2.999999878s from now (ticker=FakeTicker)");
+
+    ticker.advance(4, SECONDS);
+    ticker.advance(-122, NANOSECONDS);
+    assertThat(deadline.toString()).isEqualTo("-1s from now (ticker=FakeTicker)");
+
+    assertThat(Deadline.after(1, DAYS).toString()).endsWith("s from now").doesNotContain("ticker");
+  }
+
+  @Test
+  void runOnExpirationRunsAnExpiredDeadlineTaskPromptly() throws Exception {
+    Deadline expired = Deadline.after(-1, SECONDS, ticker);
+    CountDownLatch ran = new CountDownLatch(1);
+
+    expired.runOnExpiration(ran::countDown, scheduler);
+
+    assertThat(ran.await(5, SECONDS)).isTrue();
+  }
+
+  @Test
+  void runOnExpirationFiresAfterAShortRealDeadline() throws Exception {
+    Deadline deadline = Deadline.after(20, MILLISECONDS);
+    CountDownLatch ran = new CountDownLatch(1);
+    long[] remainingWhenRun = new long[1];
+
+    deadline.runOnExpiration(
+        () -> {
+          remainingWhenRun[0] = deadline.timeRemaining(NANOSECONDS);
+          ran.countDown();
+        },
+        scheduler);
+
+    assertThat(ran.await(5, SECONDS)).isTrue();
+    assertThat(remainingWhenRun[0]).isLessThanOrEqualTo(0);
+    assertThat(deadline.isExpired()).isTrue();
+  }
+
+  @Test
+  void runOnExpirationCanBeCancelled() throws Exception {
+    Deadline deadline = Deadline.after(1, DAYS, ticker);
+    CountDownLatch ran = new CountDownLatch(1);
+
+    ScheduledFuture<?> future = deadline.runOnExpiration(ran::countDown, scheduler);
+
+    assertThat(future.getDelay(SECONDS)).isGreaterThan(86_000);
+    assertThat(future.cancel(false)).isTrue();
+    assertThat(ran.getCount()).isEqualTo(1);
+  }
+}
