@@ -1,0 +1,403 @@
+package dev.tern;
+
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Per-call settings: deadline, authority override, credentials, compression, executor,
+ * wait-for-ready, message size limits and custom options. Start from {@link #DEFAULT} and derive
+ * with the {@code withX} methods; each returns a new instance, or {@code this} when nothing
+ * changes.
+ *
+ * <p>Immutable; thread-safe.
+ */
+public final class CallOptions {
+
+  /** No deadline, no overrides, fail-fast, default limits, no custom options. */
+  public static final CallOptions DEFAULT =
+      new CallOptions(null, null, null, null, null, false, null, null, new Object[0][]);
+
+  // All final, so instances are safe to share even through a data race.
+  private final Deadline deadline;
+  private final String authority;
+  private final CallCredentials credentials;
+  private final String compressorName;
+  private final Executor executor;
+  private final boolean waitForReady;
+  private final Integer maxInboundMessageSize;
+  private final Integer maxOutboundMessageSize;
+
+  /** Pairs {key, value} in insertion order; copied on write, never mutated once published. */
+  private final Object[][] customOptions;
+
+  private CallOptions(
+      Deadline deadline,
+      String authority,
+      CallCredentials credentials,
+      String compressorName,
+      Executor executor,
+      boolean waitForReady,
+      Integer maxInboundMessageSize,
+      Integer maxOutboundMessageSize,
+      Object[][] customOptions) {
+    this.deadline = deadline;
+    this.authority = authority;
+    this.credentials = credentials;
+    this.compressorName = compressorName;
+    this.executor = executor;
+    this.waitForReady = waitForReady;
+    this.maxInboundMessageSize = maxInboundMessageSize;
+    this.maxOutboundMessageSize = maxOutboundMessageSize;
+    this.customOptions = customOptions;
+  }
+
+  /**
+   * Returns options with the given deadline (null for none). The call fails with {@code
+   * DEADLINE_EXCEEDED} once it passes; the effective deadline is the earlier of this and the one of
+   * the current {@link Context}.
+   */
+  public CallOptions withDeadline(Deadline deadline) {
+    if (Objects.equals(deadline, this.deadline)) {
+      return this;
+    }
+    return new CallOptions(
+        deadline,
+        authority,
+        credentials,
+        compressorName,
+        executor,
+        waitForReady,
+        maxInboundMessageSize,
+        maxOutboundMessageSize,
+        customOptions);
+  }
+
+  /** Returns options with a deadline {@code duration} from now. */
+  public CallOptions withDeadlineAfter(long duration, TimeUnit unit) {
+    return withDeadline(Deadline.after(duration, unit));
+  }
+
+  /** Returns the deadline, or null if none. */
+  public Deadline getDeadline() {
+    return deadline;
+  }
+
+  /**
+   * Returns options overriding the {@code :authority} sent with the call (null to use the
+   * channel's). Only set an authority the server's certificate covers.
+   */
+  public CallOptions withAuthority(String authority) {
+    if (Objects.equals(authority, this.authority)) {
+      return this;
+    }
+    return new CallOptions(
+        deadline,
+        authority,
+        credentials,
+        compressorName,
+        executor,
+        waitForReady,
+        maxInboundMessageSize,
+        maxOutboundMessageSize,
+        customOptions);
+  }
+
+  /** Returns the authority override, or null if none. */
+  public String getAuthority() {
+    return authority;
+  }
+
+  /** Returns options that apply {@code credentials} to the call (null for none). */
+  public CallOptions withCallCredentials(CallCredentials credentials) {
+    if (credentials == this.credentials) {
+      return this;
+    }
+    return new CallOptions(
+        deadline,
+        authority,
+        credentials,
+        compressorName,
+        executor,
+        waitForReady,
+        maxInboundMessageSize,
+        maxOutboundMessageSize,
+        customOptions);
+  }
+
+  /** Returns the call credentials, or null if none. */
+  public CallCredentials getCredentials() {
+    return credentials;
+  }
+
+  /**
+   * Returns options that compress outgoing messages with the named compressor, e.g. {@code "gzip"}
+   * (null for none). The name must be known to the channel's compressor registry.
+   */
+  public CallOptions withCompression(String compressorName) {
+    if (Objects.equals(compressorName, this.compressorName)) {
+      return this;
+    }
+    return new CallOptions(
+        deadline,
+        authority,
+        credentials,
+        compressorName,
+        executor,
+        waitForReady,
+        maxInboundMessageSize,
+        maxOutboundMessageSize,
+        customOptions);
+  }
+
+  /** Returns the compressor name, or null if messages are sent uncompressed. */
+  public String getCompressor() {
+    return compressorName;
+  }
+
+  /**
+   * Returns options that run the call's callbacks on {@code executor} instead of the channel's
+   * (null to use the channel's).
+   */
+  public CallOptions withExecutor(Executor executor) {
+    if (executor == this.executor) {
+      return this;
+    }
+    return new CallOptions(
+        deadline,
+        authority,
+        credentials,
+        compressorName,
+        executor,
+        waitForReady,
+        maxInboundMessageSize,
+        maxOutboundMessageSize,
+        customOptions);
+  }
+
+  /** Returns the executor override, or null if none. */
+  public Executor getExecutor() {
+    return executor;
+  }
+
+  /**
+   * Returns options for a wait-for-ready call: when the channel is in transient failure, the call
+   * waits for it to become ready (until its deadline) instead of failing at once with {@code
+   * UNAVAILABLE}.
+   */
+  public CallOptions withWaitForReady() {
+    return setWaitForReady(true);
+  }
+
+  /** Returns options for a fail-fast call (the default). */
+  public CallOptions withoutWaitForReady() {
+    return setWaitForReady(false);
+  }
+
+  private CallOptions setWaitForReady(boolean waitForReady) {
+    if (waitForReady == this.waitForReady) {
+      return this;
+    }
+    return new CallOptions(
+        deadline,
+        authority,
+        credentials,
+        compressorName,
+        executor,
+        waitForReady,
+        maxInboundMessageSize,
+        maxOutboundMessageSize,
+        customOptions);
+  }
+
+  /** Returns whether the call waits for the channel to be ready. Default false. */
+  public boolean isWaitForReady() {
+    return waitForReady;
+  }
+
+  /**
+   * Returns options limiting the size of each received message, in bytes. A larger message fails
+   * the call with {@code RESOURCE_EXHAUSTED}. Overrides the channel's limit.
+   *
+   * @throws IllegalArgumentException if {@code maxSize} is negative
+   */
+  public CallOptions withMaxInboundMessageSize(int maxSize) {
+    checkSize(maxSize);
+    if (maxInboundMessageSize != null && maxInboundMessageSize == maxSize) {
+      return this;
+    }
+    return new CallOptions(
+        deadline,
+        authority,
+        credentials,
+        compressorName,
+        executor,
+        waitForReady,
+        maxSize,
+        maxOutboundMessageSize,
+        customOptions);
+  }
+
+  /** Returns the inbound message size limit, or null to use the channel's. */
+  public Integer getMaxInboundMessageSize() {
+    return maxInboundMessageSize;
+  }
+
+  /**
+   * Returns options limiting the size of each sent message, in bytes. Sending a larger message
+   * fails the call with {@code RESOURCE_EXHAUSTED}.
+   *
+   * @throws IllegalArgumentException if {@code maxSize} is negative
+   */
+  public CallOptions withMaxOutboundMessageSize(int maxSize) {
+    checkSize(maxSize);
+    if (maxOutboundMessageSize != null && maxOutboundMessageSize == maxSize) {
+      return this;
+    }
+    return new CallOptions(
+        deadline,
+        authority,
+        credentials,
+        compressorName,
+        executor,
+        waitForReady,
+        maxInboundMessageSize,
+        maxSize,
+        customOptions);
+  }
+
+  /** Returns the outbound message size limit, or null for no limit beyond the channel's. */
+  public Integer getMaxOutboundMessageSize() {
+    return maxOutboundMessageSize;
+  }
+
+  private static void checkSize(int maxSize) {
+    if (maxSize < 0) {
+      throw new IllegalArgumentException("maxSize must be >= 0, was " + maxSize);
+    }
+  }
+
+  /**
+   * Returns options with custom option {@code key} set to {@code value}; null removes it, so that
+   * {@link #getOption} returns the key's default again.
+   */
+  public <T> CallOptions withOption(Key<T> key, T value) {
+    Objects.requireNonNull(key, "key");
+    int index = indexOf(key);
+    if (value == null && index < 0) {
+      return this;
+    }
+    if (index >= 0 && customOptions[index][1] == value) {
+      return this;
+    }
+    Object[][] updated;
+    if (value == null) {
+      updated = new Object[customOptions.length - 1][];
+      System.arraycopy(customOptions, 0, updated, 0, index);
+      System.arraycopy(customOptions, index + 1, updated, index, customOptions.length - index - 1);
+    } else if (index >= 0) {
+      updated = customOptions.clone();
+      updated[index] = new Object[] {key, value};
+    } else {
+      updated = Arrays.copyOf(customOptions, customOptions.length + 1);
+      updated[customOptions.length] = new Object[] {key, value};
+    }
+    return new CallOptions(
+        deadline,
+        authority,
+        credentials,
+        compressorName,
+        executor,
+        waitForReady,
+        maxInboundMessageSize,
+        maxOutboundMessageSize,
+        updated);
+  }
+
+  /** Returns the value of custom option {@code key}, or its default if it is not set. */
+  public <T> T getOption(Key<T> key) {
+    Objects.requireNonNull(key, "key");
+    int index = indexOf(key);
+    if (index < 0) {
+      return key.defaultValue;
+    }
+    // Safe: withOption(Key<T>, T) is the only way in, so the value's type matches its key.
+    @SuppressWarnings("unchecked")
+    T value = (T) customOptions[index][1];
+    return value;
+  }
+
+  private int indexOf(Key<?> key) {
+    for (int i = 0; i < customOptions.length; i++) {
+      if (customOptions[i][0] == key) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Lists the options that differ from {@link #DEFAULT}. */
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder("CallOptions{");
+    int start = sb.length();
+    appendIfSet(sb, "deadline", deadline);
+    appendIfSet(sb, "authority", authority);
+    appendIfSet(sb, "callCredentials", credentials);
+    appendIfSet(sb, "compressor", compressorName);
+    appendIfSet(sb, "executor", executor);
+    if (waitForReady) {
+      appendIfSet(sb, "waitForReady", true);
+    }
+    appendIfSet(sb, "maxInboundMessageSize", maxInboundMessageSize);
+    appendIfSet(sb, "maxOutboundMessageSize", maxOutboundMessageSize);
+    for (Object[] option : customOptions) {
+      appendIfSet(sb, String.valueOf(option[0]), option[1]);
+    }
+    if (sb.length() > start) {
+      sb.setLength(sb.length() - 2); // drop the trailing ", "
+    }
+    return sb.append('}').toString();
+  }
+
+  private static void appendIfSet(StringBuilder sb, String name, Object value) {
+    if (value != null) {
+      sb.append(name).append('=').append(value).append(", ");
+    }
+  }
+
+  /**
+   * Identifies a custom call option, for interceptors and load balancers to pass data along a call.
+   * Keys compare by identity. Immutable; thread-safe.
+   */
+  public static final class Key<T> {
+    private final String debugString;
+    private final T defaultValue;
+
+    private Key(String debugString, T defaultValue) {
+      this.debugString = Objects.requireNonNull(debugString, "debugString");
+      this.defaultValue = defaultValue;
+    }
+
+    /** Creates a key whose default value is null. */
+    public static <T> Key<T> create(String debugString) {
+      return new Key<>(debugString, null);
+    }
+
+    /** Creates a key with a default returned by {@link CallOptions#getOption} when unset. */
+    public static <T> Key<T> createWithDefault(String debugString, T defaultValue) {
+      return new Key<>(debugString, defaultValue);
+    }
+
+    /** Returns the value used when the option is not set. */
+    public T getDefault() {
+      return defaultValue;
+    }
+
+    @Override
+    public String toString() {
+      return debugString;
+    }
+  }
+}
