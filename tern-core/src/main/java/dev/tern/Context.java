@@ -443,6 +443,9 @@ public class Context {
     }
 
     private void startDeadlineTimer(ScheduledExecutorService scheduler) {
+      if (cancelled) {
+        return; // born cancelled from a cancelled parent: no timer needed
+      }
       if (deadline.isExpired()) {
         cancel(new TimeoutException("context timed out"));
         return;
