@@ -552,6 +552,18 @@ class ContextTest {
   }
 
   @Test
+  void deadlineChildOfACancelledContextKeepsTheParentCauseAndNoTimer() {
+    CancellableContext parent = Context.ROOT.withCancellation();
+    RuntimeException cause = new RuntimeException("parent gone");
+    parent.cancel(cause);
+
+    CancellableContext child = parent.withDeadlineAfter(1, DAYS, scheduler);
+
+    assertThat(child.cancellationCause()).isSameAs(cause);
+    assertThat(scheduler.getQueue()).isEmpty();
+  }
+
+  @Test
   void nullArgumentsAreNamed() {
     assertThatThrownBy(() -> Context.key(null)).hasMessage("debugString");
     assertThatThrownBy(() -> Context.ROOT.withValue(null, "x")).hasMessage("key");
