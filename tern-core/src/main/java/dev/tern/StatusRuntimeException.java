@@ -7,15 +7,16 @@ import java.util.Objects;
  * received from) the peer. The message is {@code "CODE"} or {@code "CODE: description"}; the cause
  * is the status's cause.
  *
- * <p>The status and trailers are not serialized (they are transient): a deserialized copy has a
- * null {@link #getStatus()} and {@link #getTrailers()}.
+ * <p>The status is immutable; the trailers are handed over with the exception, so whoever catches
+ * it owns them ({@link Metadata} is not thread-safe). The status and trailers are not serialized
+ * (they are transient): a deserialized copy has a null {@link #getStatus()} and {@link
+ * #getTrailers()}.
  */
 public class StatusRuntimeException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  /** Not serializable (and {@link Metadata} is not thread-safe): kept out of the serial form. */
+  // Neither type is Serializable: both are kept out of the serial form.
   private final transient Status status;
-
   private final transient Metadata trailers;
 
   /** An exception carrying {@code status} and no trailers. */
