@@ -1,0 +1,83 @@
+package dev.tern;
+
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The compressors a channel or server may use for outbound messages, looked up by the name sent in
+ * {@code grpc-encoding}.
+ *
+ * <p>Thread-safe: registration and lookup may happen concurrently from any thread; a lookup sees
+ * every registration that completed before it started.
+ */
+public final class CompressorRegistry {
+
+  private static final CompressorRegistry DEFAULT =
+      newEmptyInstance().registered(new Codec.Gzip()).registered(Codec.Identity.NONE);
+
+  private final ConcurrentHashMap<String, Compressor> compressors = new ConcurrentHashMap<>();
+
+  private CompressorRegistry() {}
+
+  /**
+   * Returns the process-wide registry, initially holding {@code gzip} and {@code identity}.
+   * Compressors registered on it are visible to every channel and server that uses it.
+   */
+  public static CompressorRegistry getDefaultInstance() {
+    return DEFAULT;
+  }
+
+  /** Returns a new registry with no compressors, not even {@code identity}. */
+  public static CompressorRegistry newEmptyInstance() {
+    return new CompressorRegistry();
+  }
+
+  /**
+   * Registers {@code compressor} under its {@link Compressor#getMessageEncoding() encoding name},
+   * replacing any compressor registered under the same name.
+   *
+   * @throws IllegalArgumentException if the encoding name is empty or not an HTTP token (for
+   *     example, it contains a comma or whitespace)
+   */
+  public void register(Compressor compressor) {
+    Objects.requireNonNull(compressor, "compressor");
+    String encoding = checkEncodingName(compressor.getMessageEncoding());
+    compressors.put(encoding, compressor);
+  }
+
+  /** Returns the compressor registered under {@code name}, or {@code null} if there is none. */
+  public Compressor lookupCompressor(String name) {
+    Objects.requireNonNull(name, "name");
+    return compressors.get(name);
+  }
+
+  private CompressorRegistry registered(Compressor compressor) {
+    register(compressor);
+    return this;
+  }
+
+  /**
+   * Checks that {@code encoding} can appear in a comma-separated {@code grpc-accept-encoding}
+   * header: a non-empty HTTP token (RFC 9110 {@code tchar}s only).
+   */
+  static String checkEncodingName(String encoding) {
+    Objects.requireNonNull(encoding, "getMessageEncoding()");
+    if (encoding.isEmpty()) {
+      throw new IllegalArgumentException("message encoding name is empty");
+    }
+    for (int i = 0; i < encoding.length(); i++) {
+      if (!isTokenChar(encoding.charAt(i))) {
+        throw new IllegalArgumentException(
+            "message encoding name '" + encoding + "' has an invalid character at index " + i);
+      }
+    }
+    return encoding;
+  }
+
+  private static boolean isTokenChar(char c) {
+    return (c >= 'a' && c <= 'z')
+        || (c >= 'A' && c <= 'Z')
+        || (c >= '0' && c <= '9')
+        || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+  }
+}

@@ -1,0 +1,11 @@
+package dev.tern.internal;
+
+/**
+ * Marks an {@link java.io.InputStream} whose {@link java.io.InputStream#available()} returns
+ * exactly the number of bytes left until the end of the stream, rather than an estimate.
+ *
+ * <p>Marshallers implement it on the streams they produce so {@link MessageFramer} can write the
+ * length prefix first and the message straight after it, without buffering the message to measure
+ * it. ({@link java.io.ByteArrayInputStream} has this property too and is treated the same way.)
+ */
+public interface KnownLength {}
