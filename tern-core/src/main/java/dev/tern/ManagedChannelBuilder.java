@@ -1,0 +1,90 @@
+package dev.tern;
+
+import dev.tern.spi.ManagedChannelProvider;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Builds a {@link ManagedChannel}. {@link #forTarget} and {@link #forAddress} find a transport
+ * through {@link java.util.ServiceLoader} (add {@code tern-netty} to the class path for HTTP/2), so
+ * user code need not name a transport class.
+ *
+ * <p>Not thread-safe: configure from one thread, then {@link #build()}. Invalid arguments throw
+ * {@link IllegalArgumentException} naming the option at the setter; combinations are checked by
+ * {@link #build()}.
+ */
+public abstract class ManagedChannelBuilder<T extends ManagedChannelBuilder<T>> {
+
+  /**
+   * A builder for {@code target}: {@code host:port}, {@code dns:///host:port}, or a form a
+   * transport provider understands (e.g. {@code inprocess:name}).
+   *
+   * @throws IllegalStateException if no transport on the class path accepts the target
+   */
+  public static ManagedChannelBuilder<?> forTarget(String target) {
+    Objects.requireNonNull(target, "target");
+    return ManagedChannelProvider.select(p -> p.builderForTarget(target), "target " + target);
+  }
+
+  /** A builder for {@code host:port}. */
+  public static ManagedChannelBuilder<?> forAddress(String host, int port) {
+    Objects.requireNonNull(host, "host");
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port out of range: " + port);
+    }
+    return ManagedChannelProvider.select(
+        p -> p.builderForAddress(host, port), "address " + host + ":" + port);
+  }
+
+  /**
+   * Runs application callbacks directly on the transport thread: the fastest option, for callbacks
+   * that never block. Default: a shared cached thread pool.
+   */
+  public abstract T directExecutor();
+
+  /** The executor for application callbacks; the caller owns it (it is not shut down). */
+  public abstract T executor(Executor executor);
+
+  /** Interceptors applied to every call, the last one added running first. */
+  public abstract T intercept(List<ClientInterceptor> interceptors);
+
+  /** See {@link #intercept(List)}. */
+  public T intercept(ClientInterceptor... interceptors) {
+    return intercept(List.of(interceptors));
+  }
+
+  /** Prepended to the framework's own {@code user-agent} value. Default: none. */
+  public abstract T userAgent(String userAgent);
+
+  /** Overrides the authority sent with calls (and checked against TLS certificates). */
+  public abstract T overrideAuthority(String authority);
+
+  /**
+   * After this long with no call in flight the channel drops its connections and becomes IDLE.
+   * Default 30 minutes; must be positive; large values disable idle mode.
+   */
+  public abstract T idleTimeout(long value, TimeUnit unit);
+
+  /** Largest response message accepted; larger ones fail RESOURCE_EXHAUSTED. Default 4 MiB. */
+  public abstract T maxInboundMessageSize(int bytes);
+
+  /** Largest response header/trailer list accepted. Default 8 KiB. */
+  public abstract T maxInboundMetadataSize(int bytes);
+
+  /** Connect without TLS (HTTP/2 with prior knowledge). */
+  public abstract T usePlaintext();
+
+  /** Connect with TLS (the default for network transports). */
+  public abstract T useTransportSecurity();
+
+  /** Default compressor registry and decompressors can be replaced for tests or custom codecs. */
+  public abstract T compressorRegistry(CompressorRegistry registry);
+
+  /** See {@link #compressorRegistry}. */
+  public abstract T decompressorRegistry(DecompressorRegistry registry);
+
+  /** Builds the channel. It connects lazily, on the first call or state request. */
+  public abstract ManagedChannel build();
+}

@@ -1,0 +1,83 @@
+package dev.tern;
+
+import dev.tern.spi.ServerProvider;
+import java.io.File;
+import java.io.InputStream;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Builds a {@link Server}. {@link #forPort} finds a transport through {@link
+ * java.util.ServiceLoader} (add {@code tern-netty} for HTTP/2).
+ *
+ * <p>Not thread-safe: configure from one thread, then {@link #build()}.
+ */
+public abstract class ServerBuilder<T extends ServerBuilder<T>> {
+
+  /**
+   * A builder for a server on {@code port} (0 picks a free port; ask {@link Server#getPort()}).
+   *
+   * @throws IllegalStateException if no server transport is on the class path
+   */
+  public static ServerBuilder<?> forPort(int port) {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port out of range: " + port);
+    }
+    return ServerProvider.select(port);
+  }
+
+  /** Adds a service; its methods go into the server's immutable method map. */
+  public abstract T addService(ServerServiceDefinition service);
+
+  /** Adds a service implementation. */
+  public T addService(BindableService service) {
+    return addService(service.bindService());
+  }
+
+  /** Asked for methods not found among the added services. Default: none. */
+  public abstract T fallbackHandlerRegistry(HandlerRegistry registry);
+
+  /** The executor for application callbacks; the caller owns it. Default: a shared pool. */
+  public abstract T executor(Executor executor);
+
+  /** Runs callbacks on the transport thread: fastest, for handlers that never block. */
+  public abstract T directExecutor();
+
+  /** An interceptor for every call; the last one added runs first. */
+  public abstract T intercept(ServerInterceptor interceptor);
+
+  /** Observes connections and adds attributes for their calls. */
+  public abstract T addTransportFilter(ServerTransportFilter filter);
+
+  /** Largest request message accepted; larger ones fail RESOURCE_EXHAUSTED. Default 4 MiB. */
+  public abstract T maxInboundMessageSize(int bytes);
+
+  /** Largest request header list accepted. Default 8 KiB. */
+  public abstract T maxInboundMetadataSize(int bytes);
+
+  /** How long a new connection may take to become ready before it is closed. Default 120 s. */
+  public abstract T handshakeTimeout(long timeout, TimeUnit unit);
+
+  /** Registry used for {@link ServerCall#setCompression} lookups. */
+  public abstract T compressorRegistry(CompressorRegistry registry);
+
+  /** Decompressors the server accepts and advertises. */
+  public abstract T decompressorRegistry(DecompressorRegistry registry);
+
+  /**
+   * Serves TLS with this certificate chain and private key (PEM).
+   *
+   * @throws UnsupportedOperationException if the transport has no TLS (e.g. in-process)
+   */
+  public T useTransportSecurity(File certChain, File privateKey) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " does not support TLS");
+  }
+
+  /** See {@link #useTransportSecurity(File, File)}. */
+  public T useTransportSecurity(InputStream certChain, InputStream privateKey) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " does not support TLS");
+  }
+
+  /** Builds the server; call {@link Server#start()} to serve. */
+  public abstract Server build();
+}

@@ -1,0 +1,26 @@
+package dev.tern.spi;
+
+import java.net.SocketAddress;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * Creates client transports for a channel and holds what they share (event loops, a timer).
+ * Thread-safe. Owned by one channel, which closes it on termination.
+ */
+public interface ClientTransportFactory extends AutoCloseable {
+  /**
+   * A new, not yet started transport to {@code address}.
+   *
+   * @param authority the {@code :authority} for requests
+   * @param userAgent the full {@code user-agent} value
+   */
+  ManagedClientTransport newClientTransport(
+      SocketAddress address, String authority, String userAgent);
+
+  /** A scheduler for deadlines and timers; owned by the factory. */
+  ScheduledExecutorService getScheduledExecutorService();
+
+  /** Releases what the factory owns. Transports already created keep working until shut down. */
+  @Override
+  void close();
+}

@@ -1,0 +1,37 @@
+package dev.tern.spi;
+
+import dev.tern.Attributes;
+import dev.tern.Decompressor;
+import dev.tern.Metadata;
+import dev.tern.Status;
+
+/** The server side of one call on a transport. Not thread-safe (see {@link Stream}). */
+public interface ServerStream extends Stream {
+  /** Sets the listener; called once by the runtime from {@code streamCreated}. */
+  void setListener(ServerStreamListener listener);
+
+  /** The decompressor for inbound messages, chosen from the request's {@code grpc-encoding}. */
+  void setDecompressor(Decompressor decompressor);
+
+  /** Largest inbound message; larger ones fail the call with RESOURCE_EXHAUSTED. */
+  void setMaxInboundMessageSize(int bytes);
+
+  /** Sends the response headers (at most once, before any message). */
+  void writeHeaders(Metadata headers, boolean flush);
+
+  /**
+   * Ends the call with {@code status} and {@code trailers} (Trailers-Only if no headers were sent).
+   * The listener's {@code closed(OK)} follows once it is sent, or a failure status if the stream
+   * broke first.
+   */
+  void close(Status status, Metadata trailers);
+
+  /** Aborts the stream (RST_STREAM on HTTP/2); the listener's {@code closed} follows. */
+  void cancel(Status status);
+
+  /** The transport's attributes, after server transport filters. */
+  Attributes getAttributes();
+
+  /** The {@code :authority} of the request, or null. */
+  String getAuthority();
+}

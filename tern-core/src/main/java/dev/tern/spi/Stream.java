@@ -1,0 +1,31 @@
+package dev.tern.spi;
+
+import dev.tern.Compressor;
+import java.io.InputStream;
+
+/**
+ * The side of a stream the runtime drives (both client and server). Not thread-safe: called by one
+ * thread at a time.
+ */
+public interface Stream {
+  /** Lets the transport deliver up to {@code numMessages} more inbound messages. */
+  void request(int numMessages);
+
+  /**
+   * Queues one serialized message for sending. The stream owns {@code message} and closes it. A
+   * message larger than the outbound limit fails the stream with RESOURCE_EXHAUSTED.
+   */
+  void writeMessage(InputStream message);
+
+  /** Sends whatever has been queued. */
+  void flush();
+
+  /** Whether the transport can take more messages without queueing much locally. */
+  boolean isReady();
+
+  /** Compresses the following messages with the stream's compressor (if any). */
+  void setMessageCompression(boolean enable);
+
+  /** The compressor for outbound messages; identity means none. Set before the first message. */
+  void setCompressor(Compressor compressor);
+}
