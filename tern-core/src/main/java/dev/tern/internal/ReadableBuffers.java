@@ -52,6 +52,14 @@ public final class ReadableBuffers {
     return new BufferInputStream(Objects.requireNonNull(buffer, "buffer"), owner);
   }
 
+  /**
+   * Returns whether {@code in} is a stream from {@link #openStream}, whose {@code transferTo}
+   * writes straight from the buffer with no intermediate array.
+   */
+  static boolean isBufferStream(InputStream in) {
+    return in instanceof BufferInputStream;
+  }
+
   static void checkReadable(ReadableBuffer buffer, int length) {
     if (length < 0) {
       throw new IndexOutOfBoundsException("length < 0: " + length);
