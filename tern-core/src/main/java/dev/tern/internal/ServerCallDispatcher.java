@@ -1,0 +1,257 @@
+package dev.tern.internal;
+
+import dev.tern.CompressorRegistry;
+import dev.tern.Context;
+import dev.tern.Deadline;
+import dev.tern.Decompressor;
+import dev.tern.DecompressorRegistry;
+import dev.tern.HandlerRegistry;
+import dev.tern.Metadata;
+import dev.tern.ServerInterceptor;
+import dev.tern.ServerInterceptors;
+import dev.tern.ServerMethodDefinition;
+import dev.tern.ServerServiceDefinition;
+import dev.tern.Status;
+import dev.tern.spi.ServerStream;
+import dev.tern.spi.ServerStreamListener;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Turns a new server stream into a running call: reads and removes the reserved request headers,
+ * finds the method, creates the call's {@link Context}, and starts the handler on the call's
+ * executor. Streams that cannot become calls (unknown method, bad {@code grpc-timeout}, unknown
+ * {@code grpc-encoding}) are closed here with a status and never reach the application.
+ *
+ * <p>Immutable; thread-safe: transports call {@link #dispatch} from many threads at once. The
+ * fallback registry is asked on the transport thread, so it must not block.
+ */
+public final class ServerCallDispatcher {
+  private static final Logger logger = Logger.getLogger(ServerCallDispatcher.class.getName());
+
+  private static final String IDENTITY = "identity";
+
+  /** {@code "pkg.Service/Method"} to definition, builder interceptors already applied. */
+  private final Map<String, ServerMethodDefinition<?, ?>> methods;
+
+  /** The builder's interceptors, applied per call only to methods the fallback registry finds. */
+  private final List<ServerInterceptor> interceptors;
+
+  private final HandlerRegistry fallbackRegistry;
+  private final Executor executor;
+  private final int maxInboundMessageSize;
+  private final CompressorRegistry compressorRegistry;
+  private final DecompressorRegistry decompressorRegistry;
+
+  /**
+   * Creates a dispatcher.
+   *
+   * @param services flattened into one immutable map, see {@link #methodMap}
+   * @param interceptors the builder's, in the order added (the last one sees calls first); applied
+   *     once here to {@code services}, and per call to methods found in the fallback registry
+   * @param fallbackRegistry asked when {@code services} have no such method; null for none
+   * @param executor runs application callbacks (through a per-call {@link SerializingExecutor})
+   */
+  public ServerCallDispatcher(
+      Collection<ServerServiceDefinition> services,
+      List<ServerInterceptor> interceptors,
+      HandlerRegistry fallbackRegistry,
+      Executor executor,
+      int maxInboundMessageSize,
+      CompressorRegistry compressorRegistry,
+      DecompressorRegistry decompressorRegistry) {
+    this.interceptors = List.copyOf(interceptors);
+    this.methods = methodMap(Objects.requireNonNull(services, "services"), this.interceptors);
+    this.fallbackRegistry = fallbackRegistry;
+    this.executor = Objects.requireNonNull(executor, "executor");
+    if (maxInboundMessageSize < 0) {
+      throw new IllegalArgumentException(
+          "maxInboundMessageSize must be >= 0: " + maxInboundMessageSize);
+    }
+    this.maxInboundMessageSize = maxInboundMessageSize;
+    this.compressorRegistry = Objects.requireNonNull(compressorRegistry, "compressorRegistry");
+    this.decompressorRegistry =
+        Objects.requireNonNull(decompressorRegistry, "decompressorRegistry");
+  }
+
+  /**
+   * Flattens services into {@code "pkg.Service/Method" -> definition}, wrapping each handler with
+   * {@code interceptors} once (the last interceptor sees calls first), so that the per-call path is
+   * one map lookup with no wrapping.
+   */
+  static Map<String, ServerMethodDefinition<?, ?>> methodMap(
+      Collection<ServerServiceDefinition> services, List<ServerInterceptor> interceptors) {
+    Map<String, ServerMethodDefinition<?, ?>> map = new HashMap<>();
+    for (ServerServiceDefinition service : services) {
+      for (ServerMethodDefinition<?, ?> method : service.getMethods()) {
+        ServerMethodDefinition<?, ?> wrapped =
+            interceptors.isEmpty() ? method : ServerInterceptors.wrap(method, interceptors);
+        map.put(method.getMethodDescriptor().getFullMethodName(), wrapped);
+      }
+    }
+    return Map.copyOf(map);
+  }
+
+  /**
+   * Handles {@code ServerTransportListener.streamCreated}: on return the stream has its listener.
+   *
+   * @param headers the request headers; the reserved {@code grpc-timeout}, {@code grpc-encoding}
+   *     and {@code grpc-accept-encoding} are removed before the application sees them
+   * @param scheduler runs the call's deadline timer
+   */
+  public void dispatch(
+      ServerStream stream,
+      String fullMethodName,
+      Metadata headers,
+      ScheduledExecutorService scheduler) {
+    String timeoutValue = headers.get(GrpcHeaders.TIMEOUT);
+    String encoding = headers.get(GrpcHeaders.MESSAGE_ENCODING);
+    String acceptEncoding = headers.get(GrpcHeaders.MESSAGE_ACCEPT_ENCODING);
+    headers.discardAll(GrpcHeaders.TIMEOUT);
+    headers.discardAll(GrpcHeaders.MESSAGE_ENCODING);
+    headers.discardAll(GrpcHeaders.MESSAGE_ACCEPT_ENCODING);
+
+    long timeoutNanos = -1;
+    if (timeoutValue != null) {
+      try {
+        timeoutNanos = GrpcTimeoutCodec.decode(timeoutValue);
+      } catch (IllegalArgumentException e) {
+        reject(
+            stream,
+            Status.INTERNAL.withDescription("Invalid grpc-timeout: '" + timeoutValue + "'"),
+            new Metadata());
+        return;
+      }
+    }
+
+    Decompressor decompressor = null;
+    if (encoding != null) {
+      decompressor = decompressorRegistry.lookupDecompressor(encoding);
+      if (decompressor == null && !IDENTITY.equals(encoding)) {
+        Metadata trailers = new Metadata();
+        String accepted = decompressorRegistry.getAdvertisedMessageEncodingsHeader();
+        if (!accepted.isEmpty()) {
+          trailers.put(GrpcHeaders.MESSAGE_ACCEPT_ENCODING, accepted);
+        }
+        reject(
+            stream,
+            Status.UNIMPLEMENTED.withDescription("Can't find decompressor for " + encoding),
+            trailers);
+        return;
+      }
+    }
+
+    ServerMethodDefinition<?, ?> method = methods.get(fullMethodName);
+    if (method == null && fallbackRegistry != null) {
+      try {
+        method = fallbackRegistry.lookupMethod(fullMethodName, stream.getAuthority());
+        if (method != null && !interceptors.isEmpty()) {
+          // Builder interceptors (often authentication) must guard dynamic services too.
+          method = ServerInterceptors.wrap(method, interceptors);
+        }
+      } catch (RuntimeException e) {
+        logger.log(Level.WARNING, "Fallback handler registry failed for " + fullMethodName, e);
+        reject(
+            stream,
+            Status.UNKNOWN
+                .withDescription("Fallback handler registry failed: " + e.getClass().getName())
+                .withCause(e),
+            new Metadata());
+        return;
+      }
+    }
+    if (method == null) {
+      reject(
+          stream,
+          Status.UNIMPLEMENTED.withDescription("Method not found: " + fullMethodName),
+          new Metadata());
+      return;
+    }
+
+    if (decompressor != null) {
+      stream.setDecompressor(decompressor);
+    }
+    stream.setMaxInboundMessageSize(maxInboundMessageSize);
+    startCall(stream, method, headers, timeoutNanos, acceptEncoding, scheduler);
+  }
+
+  /** Closes a stream that will not become a call; it still gets a listener, which drops events. */
+  public static void reject(ServerStream stream, Status status, Metadata trailers) {
+    stream.setListener(DiscardingStreamListener.INSTANCE);
+    stream.close(status, trailers);
+  }
+
+  private <ReqT, RespT> void startCall(
+      ServerStream stream,
+      ServerMethodDefinition<ReqT, RespT> method,
+      Metadata headers,
+      long timeoutNanos,
+      String acceptEncoding,
+      ScheduledExecutorService scheduler) {
+    // Values and cancellation are per call, never inherited from the transport thread's context.
+    Context.CancellableContext context =
+        timeoutNanos < 0
+            ? Context.ROOT.withCancellation()
+            : Context.ROOT.withDeadline(
+                Deadline.after(timeoutNanos, TimeUnit.NANOSECONDS), scheduler);
+    ServerCallImpl<ReqT, RespT> call =
+        new ServerCallImpl<>(
+            stream,
+            method.getMethodDescriptor(),
+            compressorRegistry,
+            decompressorRegistry.getAdvertisedMessageEncodingsHeader(),
+            acceptEncoding);
+    ServerCallStreamListener<ReqT, RespT> listener =
+        new ServerCallStreamListener<>(
+            call, method.getServerCallHandler(), headers, context, executor, timeoutNanos);
+    stream.setListener(listener);
+    try {
+      listener.start();
+    } catch (RejectedExecutionException e) {
+      listener.executorRejected(e);
+      return;
+    }
+    if (timeoutNanos >= 0) {
+      // Registered last: an already expired deadline cancels the stream at once, and its onCancel
+      // must queue behind startCall.
+      context.addListener(listener, Runnable::run);
+    }
+  }
+
+  /**
+   * The listener of a rejected stream: closes messages, ignores everything else. Stateless;
+   * thread-safe.
+   */
+  private static final class DiscardingStreamListener implements ServerStreamListener {
+    static final DiscardingStreamListener INSTANCE = new DiscardingStreamListener();
+
+    @Override
+    public void messageRead(InputStream message) {
+      try {
+        message.close();
+      } catch (IOException e) {
+        logger.log(Level.FINE, "Failed to close a discarded message", e);
+      }
+    }
+
+    @Override
+    public void onReady() {}
+
+    @Override
+    public void halfClosed() {}
+
+    @Override
+    public void closed(Status status) {}
+  }
+}

@@ -1,0 +1,338 @@
+package dev.tern.internal;
+
+import dev.tern.Server;
+import dev.tern.ServerServiceDefinition;
+import dev.tern.ServerTransportFilter;
+import dev.tern.Status;
+import dev.tern.spi.ServerListener;
+import dev.tern.spi.ServerTransport;
+import dev.tern.spi.ServerTransportListener;
+import dev.tern.spi.TransportServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Tern's {@link Server}: the lifecycle of one {@link TransportServer} and the connections it
+ * accepts. Calls are handled by the {@link ServerCallDispatcher}; each connection by a {@link
+ * ServerConnection}.
+ *
+ * <p>Lifecycle: {@link #start} starts the transport server. {@link #shutdown} stops it and shuts
+ * down every connection gracefully (calls in flight finish; connections accepted afterwards are
+ * shut down as soon as they are ready). {@link #shutdownNow} also cancels every call with
+ * UNAVAILABLE. The server is terminated once the transport server reported {@code serverShutdown}
+ * and every connection reported {@code transportTerminated}. A server that was never started, or
+ * whose start failed, has nothing to wait for: shutdown terminates it at once (its transport server
+ * is not touched).
+ *
+ * <p>Thread-safety: thread-safe. {@code lock} guards the lifecycle flags and the set of live
+ * transports; {@code terminatedCondition} (on the same lock) wakes {@link #awaitTermination}. The
+ * lock is never held while calling out to the transport server, transports, filters or handlers,
+ * which may call back into this class from their own threads.
+ */
+public final class ServerImpl extends Server {
+  private static final Status SHUTDOWN_NOW_STATUS =
+      Status.UNAVAILABLE.withDescription("Server shutdownNow invoked");
+
+  private final TransportServer transportServer;
+  private final ServerCallDispatcher dispatcher;
+  private final List<ServerServiceDefinition> services;
+  private final List<ServerTransportFilter> filters;
+  private final long handshakeTimeoutNanos;
+
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition terminatedCondition = lock.newCondition();
+
+  // All guarded by lock.
+  private boolean started;
+  private boolean transportServerRunning;
+  private boolean transportServerShutdown;
+  private boolean shutdown;
+  private boolean shutdownNowCalled;
+  private boolean terminated;
+  private final Set<ServerTransport> transports = new HashSet<>();
+
+  /**
+   * Creates a server (not started).
+   *
+   * @param services the services added to the builder, reported by {@link #getServices()}
+   * @param filters run in order on every connection
+   * @param handshakeTimeoutNanos how long a new connection may take to become ready
+   */
+  public ServerImpl(
+      TransportServer transportServer,
+      ServerCallDispatcher dispatcher,
+      List<ServerServiceDefinition> services,
+      List<ServerTransportFilter> filters,
+      long handshakeTimeoutNanos) {
+    this.transportServer = Objects.requireNonNull(transportServer, "transportServer");
+    this.dispatcher = Objects.requireNonNull(dispatcher, "dispatcher");
+    this.services = List.copyOf(services);
+    this.filters = List.copyOf(filters);
+    if (handshakeTimeoutNanos <= 0) {
+      throw new IllegalArgumentException("handshakeTimeoutNanos must be > 0");
+    }
+    this.handshakeTimeoutNanos = handshakeTimeoutNanos;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>If the transport server fails to start, the exception propagates and this server cannot be
+   * started again; {@link #shutdown} then terminates it at once.
+   */
+  @Override
+  public ServerImpl start() throws IOException {
+    lock.lock();
+    try {
+      if (started) {
+        throw new IllegalStateException("Server already started");
+      }
+      if (shutdown) {
+        throw new IllegalStateException("Server is shut down");
+      }
+      started = true;
+    } finally {
+      lock.unlock();
+    }
+    try {
+      transportServer.start(new TransportServerListener());
+    } catch (IOException | RuntimeException | Error e) {
+      lock.lock();
+      try {
+        transportServerShutdown = true; // it never ran, so it will never report serverShutdown
+        checkForTermination();
+      } finally {
+        lock.unlock();
+      }
+      throw e;
+    }
+    boolean shutdownWhileStarting;
+    lock.lock();
+    try {
+      transportServerRunning = true;
+      shutdownWhileStarting = shutdown;
+    } finally {
+      lock.unlock();
+    }
+    if (shutdownWhileStarting) {
+      transportServer.shutdown();
+    }
+    return this;
+  }
+
+  /** The port of the first {@link InetSocketAddress} listened on, or -1 (e.g. in-process). */
+  @Override
+  public int getPort() {
+    for (SocketAddress address : getListenSockets()) {
+      if (address instanceof InetSocketAddress) {
+        return ((InetSocketAddress) address).getPort();
+      }
+    }
+    return -1;
+  }
+
+  @Override
+  public List<? extends SocketAddress> getListenSockets() {
+    lock.lock();
+    try {
+      if (!transportServerRunning) {
+        return List.of();
+      }
+    } finally {
+      lock.unlock();
+    }
+    return List.copyOf(transportServer.getListenSocketAddresses());
+  }
+
+  @Override
+  public List<ServerServiceDefinition> getServices() {
+    return services;
+  }
+
+  @Override
+  public ServerImpl shutdown() {
+    boolean shutdownTransportServer;
+    List<ServerTransport> toShutdown;
+    lock.lock();
+    try {
+      if (shutdown) {
+        return this;
+      }
+      shutdown = true;
+      if (!started) {
+        transportServerShutdown = true;
+      }
+      shutdownTransportServer = transportServerRunning;
+      toShutdown = new ArrayList<>(transports);
+      checkForTermination();
+    } finally {
+      lock.unlock();
+    }
+    if (shutdownTransportServer) {
+      transportServer.shutdown();
+    }
+    for (ServerTransport transport : toShutdown) {
+      transport.shutdown();
+    }
+    return this;
+  }
+
+  @Override
+  public ServerImpl shutdownNow() {
+    shutdown();
+    List<ServerTransport> toCancel;
+    lock.lock();
+    try {
+      if (shutdownNowCalled) {
+        return this;
+      }
+      shutdownNowCalled = true;
+      toCancel = new ArrayList<>(transports);
+    } finally {
+      lock.unlock();
+    }
+    for (ServerTransport transport : toCancel) {
+      transport.shutdownNow(SHUTDOWN_NOW_STATUS);
+    }
+    return this;
+  }
+
+  @Override
+  public boolean isShutdown() {
+    lock.lock();
+    try {
+      return shutdown;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public boolean isTerminated() {
+    lock.lock();
+    try {
+      return terminated;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+    Objects.requireNonNull(unit, "unit");
+    long remainingNanos = unit.toNanos(timeout);
+    lock.lock();
+    try {
+      while (!terminated) {
+        if (remainingNanos <= 0) {
+          return false;
+        }
+        remainingNanos = terminatedCondition.awaitNanos(remainingNanos);
+      }
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void awaitTermination() throws InterruptedException {
+    lock.lock();
+    try {
+      while (!terminated) {
+        terminatedCondition.await();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ServerImpl[" + transportServer + "]";
+  }
+
+  /**
+   * Called by a {@link ServerConnection} when its transport is ready: a connection accepted while
+   * the server was shutting down is shut down the same way as those that were live at the time.
+   */
+  void transportReady(ServerTransport transport) {
+    boolean shutdownRequested;
+    boolean cancelCalls;
+    lock.lock();
+    try {
+      shutdownRequested = shutdown;
+      cancelCalls = shutdownNowCalled;
+    } finally {
+      lock.unlock();
+    }
+    if (cancelCalls) {
+      transport.shutdownNow(SHUTDOWN_NOW_STATUS);
+    } else if (shutdownRequested) {
+      transport.shutdown();
+    }
+  }
+
+  /** Called by a {@link ServerConnection} once its transport is gone (filters already told). */
+  void transportTerminated(ServerTransport transport) {
+    lock.lock();
+    try {
+      transports.remove(transport);
+      checkForTermination();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Must hold lock. */
+  private void checkForTermination() {
+    if (shutdown && transportServerShutdown && transports.isEmpty() && !terminated) {
+      terminated = true;
+      terminatedCondition.signalAll();
+    }
+  }
+
+  /** What the transport server reports to. Thread-safe (delegates to the lock). */
+  private final class TransportServerListener implements ServerListener {
+    @Override
+    public ServerTransportListener transportCreated(ServerTransport transport) {
+      ScheduledExecutorService scheduler = transport.getScheduledExecutorService();
+      if (scheduler == null) {
+        scheduler = SharedExecutors.timer();
+      }
+      ServerConnection connection =
+          new ServerConnection(ServerImpl.this, transport, filters, dispatcher, scheduler);
+      lock.lock();
+      try {
+        transports.add(transport);
+      } finally {
+        lock.unlock();
+      }
+      // A connection accepted during shutdown is shut down when it becomes ready (not here: the
+      // transport has no listener yet); the handshake timer bounds how long that can take.
+      connection.startHandshakeTimer(handshakeTimeoutNanos);
+      return connection;
+    }
+
+    @Override
+    public void serverShutdown() {
+      lock.lock();
+      try {
+        transportServerShutdown = true;
+        checkForTermination();
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+}

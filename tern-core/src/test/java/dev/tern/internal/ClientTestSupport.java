@@ -1,0 +1,192 @@
+package dev.tern.internal;
+
+import dev.tern.ClientCall;
+import dev.tern.ClientInterceptor;
+import dev.tern.CompressorRegistry;
+import dev.tern.DecompressorRegistry;
+import dev.tern.Metadata;
+import dev.tern.MethodDescriptor;
+import dev.tern.Status;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/** Shared pieces of the client runtime tests: methods, a channel fixture, a recording listener. */
+final class ClientTestSupport {
+  private ClientTestSupport() {}
+
+  static final SocketAddress ADDRESS = InetSocketAddress.createUnresolved("test.example", 443);
+
+  /** Marshals strings as UTF-8; parsing a message that starts with "bad" fails. */
+  static final MethodDescriptor.Marshaller<String> STRINGS =
+      new MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(String value) {
+          if (value.startsWith("unserializable")) {
+            throw new IllegalArgumentException("cannot serialize " + value);
+          }
+          return new ByteArrayInputStream(value.getBytes(StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public String parse(InputStream stream) {
+          String text;
+          try {
+            text = new String(stream.readAllBytes(), StandardCharsets.UTF_8);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+          if (text.startsWith("bad")) {
+            throw new IllegalArgumentException("unparseable response: " + text);
+          }
+          return text;
+        }
+      };
+
+  static final MethodDescriptor<String, String> UNARY =
+      MethodDescriptor.<String, String>newBuilder()
+          .setType(MethodDescriptor.MethodType.UNARY)
+          .setFullMethodName("test.Echo/Unary")
+          .setRequestMarshaller(STRINGS)
+          .setResponseMarshaller(STRINGS)
+          .build();
+
+  static final MethodDescriptor<String, String> BIDI =
+      MethodDescriptor.<String, String>newBuilder()
+          .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
+          .setFullMethodName("test.Echo/Bidi")
+          .setRequestMarshaller(STRINGS)
+          .setResponseMarshaller(STRINGS)
+          .build();
+
+  static final Metadata.Key<String> CUSTOM =
+      Metadata.Key.of("x-custom", Metadata.ASCII_STRING_MARSHALLER);
+
+  /** Headers carrying one custom entry, so a test can tell calls apart on the transport. */
+  static Metadata headers(String marker) {
+    Metadata headers = new Metadata();
+    headers.put(CUSTOM, marker);
+    return headers;
+  }
+
+  /** Builds a {@link ManagedChannelImpl} over fakes; configure the fields, then {@link #build}. */
+  static final class ChannelFixture {
+    final FakeClientClock clock = new FakeClientClock();
+    final FakeClientTransportFactory factory = new FakeClientTransportFactory(clock);
+    Executor executor;
+    boolean directExecutor = true;
+    List<ClientInterceptor> interceptors = List.of();
+    long idleTimeoutNanos = TimeUnit.MINUTES.toNanos(30);
+    int maxInboundMessageSize = GrpcHeaders.DEFAULT_MAX_MESSAGE_SIZE;
+    CompressorRegistry compressorRegistry = CompressorRegistry.getDefaultInstance();
+    DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();
+    double jitterRandom = 0.5;
+    ManagedChannelImpl channel;
+
+    ManagedChannelImpl build() {
+      channel =
+          new ManagedChannelImpl(
+              new ChannelConfig(
+                  ADDRESS,
+                  "test.example:443",
+                  "tester " + GrpcHeaders.USER_AGENT_TOKEN,
+                  factory,
+                  executor,
+                  directExecutor,
+                  interceptors,
+                  idleTimeoutNanos,
+                  maxInboundMessageSize,
+                  compressorRegistry,
+                  decompressorRegistry,
+                  clock.ticker(),
+                  () -> jitterRandom));
+      return channel;
+    }
+
+    /** The only transport so far, reported ready. */
+    FakeClientTransport readyTransport() {
+      FakeClientTransport transport = factory.last();
+      transport.ready();
+      return transport;
+    }
+  }
+
+  /**
+   * Records a call's events as strings ("headers", "message X", "ready", "close CODE") with the
+   * thread each ran on; can be told to throw from one callback. Thread-safe.
+   */
+  static final class RecordingListener extends ClientCall.Listener<String> {
+    final List<String> events = Collections.synchronizedList(new ArrayList<>());
+    final List<Thread> threads = Collections.synchronizedList(new ArrayList<>());
+    final CountDownLatch closedLatch = new CountDownLatch(1);
+    volatile Status status;
+    volatile Metadata trailers;
+    volatile String throwIn;
+    private volatile boolean inCallback;
+    volatile boolean overlapped;
+
+    @Override
+    public void onHeaders(Metadata headers) {
+      record("headers");
+    }
+
+    @Override
+    public void onMessage(String message) {
+      record("message " + message);
+    }
+
+    @Override
+    public void onReady() {
+      record("ready");
+    }
+
+    @Override
+    public void onClose(Status status, Metadata trailers) {
+      this.status = status;
+      this.trailers = trailers;
+      record("close " + status.getCode());
+      closedLatch.countDown();
+    }
+
+    private void record(String event) {
+      if (inCallback) {
+        overlapped = true;
+      }
+      inCallback = true;
+      try {
+        events.add(event);
+        threads.add(Thread.currentThread());
+        String prefix = throwIn;
+        if (prefix != null && event.startsWith(prefix)) {
+          throw new IllegalStateException("listener failed in " + event);
+        }
+      } finally {
+        inCallback = false;
+      }
+    }
+
+    List<String> events() {
+      synchronized (events) {
+        return new ArrayList<>(events);
+      }
+    }
+
+    boolean isClosed() {
+      return status != null;
+    }
+
+    long closeCount() {
+      return events().stream().filter(e -> e.startsWith("close")).count();
+    }
+  }
+}

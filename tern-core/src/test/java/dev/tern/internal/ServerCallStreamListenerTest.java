@@ -1,0 +1,312 @@
+package dev.tern.internal;
+
+import static dev.tern.internal.ServerTestSupport.echoService;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tern.Attributes;
+import dev.tern.Context;
+import dev.tern.Metadata;
+import dev.tern.ServerCall;
+import dev.tern.Status;
+import dev.tern.internal.ServerTestSupport.QueueExecutor;
+import dev.tern.internal.ServerTestSupport.RecordingHandler;
+import java.io.IOException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Stream events reaching the application: ordering, context, completion, failures. */
+class ServerCallStreamListenerTest {
+  private static final Logger listenerLogger =
+      Logger.getLogger(ServerCallStreamListener.class.getName());
+
+  private final RecordingHandler handler = new RecordingHandler();
+  private final FakeServerBuilder builder = new FakeServerBuilder();
+  private FakeServerTransport transport;
+  private Level savedLevel;
+
+  @BeforeEach
+  void quietLogger() {
+    // Several tests make handlers throw on purpose; the runtime logs those at WARNING.
+    savedLevel = listenerLogger.getLevel();
+    listenerLogger.setLevel(Level.OFF);
+  }
+
+  @AfterEach
+  void restoreLogger() {
+    listenerLogger.setLevel(savedLevel);
+  }
+
+  private void startServer(Executor executor) throws IOException {
+    if (executor == null) {
+      builder.directExecutor();
+    } else {
+      builder.executor(executor);
+    }
+    builder.addService(echoService(handler)).build().start();
+    transport = builder.transportServer.accept();
+    transport.ready(Attributes.EMPTY);
+  }
+
+  private FakeServerStream newBidiStream() {
+    return transport.newStream("test.Echo/Bidi", new Metadata());
+  }
+
+  @Test
+  void startCallAndMessages_runOnTheExecutorNotTheTransportThread() throws IOException {
+    QueueExecutor executor = new QueueExecutor();
+    startServer(executor);
+
+    FakeServerStream stream = newBidiStream();
+    FakeServerStream.TrackedMessage message = stream.clientSends("hello");
+
+    assertThat(handler.calls).isEmpty();
+    assertThat(message.isClosed()).isFalse(); // not parsed on the transport thread
+    executor.runAll();
+    assertThat(handler.calls).hasSize(1);
+    assertThat(handler.lastListener().events).containsExactly("message:hello");
+    assertThat(message.isClosed()).isTrue();
+  }
+
+  @Test
+  void eventsArriveInOrder_eachWithTheCallsContextAttached() throws IOException {
+    startServer(null);
+    handler.onStart = call -> call.request(2);
+
+    FakeServerStream stream = newBidiStream();
+    stream.clientSends("a");
+    stream.clientSends("b");
+    stream.becomeReady();
+    stream.clientHalfCloses();
+    handler.lastCall().close(Status.OK, new Metadata());
+    stream.completeClose();
+
+    ServerTestSupport.RecordingListener listener = handler.lastListener();
+    assertThat(listener.events)
+        .containsExactly("message:a", "message:b", "ready", "halfClose", "complete");
+    Context callContext = handler.lastContext();
+    assertThat(listener.contexts).allSatisfy(c -> assertThat(c).isSameAs(callContext));
+    assertThat(Context.current()).isSameAs(Context.ROOT); // detached afterwards
+  }
+
+  @Test
+  void closedOk_deliversOnCompleteThenCancelsTheContext() throws IOException {
+    startServer(null);
+    FakeServerStream stream = newBidiStream();
+    Context context = handler.lastContext();
+    handler.lastCall().close(Status.OK, new Metadata());
+    assertThat(context.isCancelled()).isFalse();
+
+    stream.completeClose();
+
+    assertThat(handler.lastListener().events).containsExactly("complete");
+    assertThat(context.isCancelled()).isTrue();
+    assertThat(handler.lastCall().isCancelled()).isFalse();
+  }
+
+  @Test
+  void clientCancel_cancelsContextOnTheTransportThreadBeforeOnCancelRuns() throws IOException {
+    QueueExecutor executor = new QueueExecutor();
+    startServer(executor);
+    FakeServerStream stream = newBidiStream();
+    executor.runAll();
+    Context context = handler.lastContext();
+
+    stream.reportClosed(Status.CANCELLED.withDescription("client went away"));
+
+    // A handler blocked on the executor can already see the cancellation.
+    assertThat(context.isCancelled()).isTrue();
+    assertThat(handler.lastCall().isCancelled()).isTrue();
+    assertThat(handler.lastListener().events).isEmpty();
+    executor.runAll();
+    assertThat(handler.lastListener().events).containsExactly("cancel");
+    assertThat(handler.lastListener().contextCancelledAtOnCancel).isTrue();
+  }
+
+  @Test
+  void handlerThrowingInStartCall_closesUnknownAndTheNextCallIsServed() throws IOException {
+    startServer(null);
+    handler.onStart =
+        call -> {
+          throw new IllegalStateException("secret internals");
+        };
+
+    FakeServerStream failed = newBidiStream();
+
+    assertThat(failed.closeStatus.getCode()).isEqualTo(Status.Code.UNKNOWN);
+    assertThat(failed.closeStatus.getDescription())
+        .contains("java.lang.IllegalStateException")
+        .doesNotContain("secret internals");
+    assertThat(handler.lastContext().isCancelled()).isTrue();
+
+    handler.onStart = call -> call.request(1);
+    FakeServerStream next = newBidiStream();
+    next.clientSends("still serving");
+    assertThat(next.closeStatus).isNull();
+    assertThat(handler.lastListener().events).containsExactly("message:still serving");
+  }
+
+  @Test
+  void handlerThrowingInOnMessage_closesUnknownAndNothingMoreIsDelivered() throws IOException {
+    startServer(null);
+    handler.onStart = call -> call.request(5);
+    handler.onMessage =
+        message -> {
+          throw new IllegalArgumentException("bad " + message);
+        };
+
+    FakeServerStream stream = newBidiStream();
+    stream.clientSends("x");
+    FakeServerStream.TrackedMessage late = stream.clientSends("y");
+    stream.clientHalfCloses();
+    stream.completeClose();
+
+    assertThat(stream.closeStatus.getCode()).isEqualTo(Status.Code.UNKNOWN);
+    assertThat(handler.lastListener().events).containsExactly("message:x");
+    assertThat(late.isClosed()).isTrue();
+    assertThat(handler.lastContext().isCancelled()).isTrue();
+  }
+
+  @Test
+  void handlerThrowingInOnHalfClose_closesUnknownAndServerGoesOn() throws IOException {
+    boolean[] throwOnHalfClose = {true};
+    builder
+        .directExecutor()
+        .addService(
+            echoService(
+                (call, headers) ->
+                    new ServerCall.Listener<>() {
+                      @Override
+                      public void onHalfClose() {
+                        if (throwOnHalfClose[0]) {
+                          throw new UnsupportedOperationException("half-close not handled");
+                        }
+                        call.sendMessage("ok");
+                        call.close(Status.OK, new Metadata());
+                      }
+                    }))
+        .build()
+        .start();
+    transport = builder.transportServer.accept();
+    transport.ready(Attributes.EMPTY);
+
+    FakeServerStream failing = transport.newStream("test.Echo/Unary", new Metadata());
+    failing.clientHalfCloses();
+    throwOnHalfClose[0] = false;
+    FakeServerStream next = transport.newStream("test.Echo/Unary", new Metadata());
+    next.clientHalfCloses();
+
+    assertThat(failing.closeStatus.getCode()).isEqualTo(Status.Code.UNKNOWN);
+    assertThat(failing.closeStatus.getDescription()).contains("UnsupportedOperationException");
+    assertThat(next.closeStatus.getCode()).isEqualTo(Status.Code.OK);
+    assertThat(next.writtenMessages).containsExactly("ok");
+  }
+
+  @Test
+  void handlerThrowingStatusRuntimeException_closesWithItsStatusAndTrailers() throws IOException {
+    startServer(null);
+    Metadata.Key<String> reason = Metadata.Key.of("x-reason", Metadata.ASCII_STRING_MARSHALLER);
+    Metadata trailers = new Metadata();
+    trailers.put(reason, "too small");
+    handler.onStart =
+        call -> {
+          throw Status.INVALID_ARGUMENT.withDescription("n < 0").asRuntimeException(trailers);
+        };
+
+    FakeServerStream stream = newBidiStream();
+
+    assertThat(stream.closeStatus.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(stream.closeStatus.getDescription()).isEqualTo("n < 0");
+    assertThat(stream.closeTrailers.get(reason)).isEqualTo("too small");
+  }
+
+  @Test
+  void handlerThrowingAfterClosing_doesNotCloseTwiceButCancelsTheContext() throws IOException {
+    startServer(null);
+    handler.onStart =
+        call -> {
+          call.close(Status.NOT_FOUND, new Metadata());
+          throw new IllegalStateException("after close");
+        };
+
+    FakeServerStream stream = newBidiStream(); // the fake fails on a second close
+
+    assertThat(stream.closeStatus.getCode()).isEqualTo(Status.Code.NOT_FOUND);
+    assertThat(handler.lastContext().isCancelled()).isTrue();
+  }
+
+  @Test
+  void startCallReturningNull_closesUnknown() throws IOException {
+    builder.directExecutor().addService(echoService((call, headers) -> null)).build().start();
+    transport = builder.transportServer.accept();
+    transport.ready(Attributes.EMPTY);
+
+    FakeServerStream stream = newBidiStream();
+
+    assertThat(stream.closeStatus.getCode()).isEqualTo(Status.Code.UNKNOWN);
+    assertThat(stream.closeStatus.getDescription()).contains("NullPointerException");
+  }
+
+  @Test
+  void requestParseFailure_closesInternalCancelsContextAndDeliversOnCancelLast()
+      throws IOException {
+    startServer(null);
+    handler.onStart = call -> call.request(3);
+
+    FakeServerStream stream = newBidiStream();
+    stream.clientSends("ok");
+    FakeServerStream.TrackedMessage bad = stream.clientSends("unparseable!");
+    FakeServerStream.TrackedMessage after = stream.clientSends("later");
+    stream.completeClose();
+
+    assertThat(stream.closeStatus.getCode()).isEqualTo(Status.Code.INTERNAL);
+    assertThat(stream.closeStatus.getDescription()).isEqualTo("Failed to parse request");
+    assertThat(bad.isClosed()).isTrue();
+    assertThat(after.isClosed()).isTrue();
+    assertThat(handler.lastListener().events).containsExactly("message:ok", "cancel");
+    assertThat(handler.lastContext().isCancelled()).isTrue();
+    assertThat(handler.lastCall().isCancelled()).isTrue();
+  }
+
+  @Test
+  void errorInAHandler_closesTheCallThenPropagates() throws IOException {
+    startServer(null);
+    handler.onStart =
+        call -> {
+          throw new StackOverflowError("deep");
+        };
+
+    assertThatThrownBy(this::newBidiStream).isInstanceOf(StackOverflowError.class);
+    FakeServerStream stream = transport.streams.get(0);
+    assertThat(stream.closeStatus.getCode()).isEqualTo(Status.Code.UNKNOWN);
+    assertThat(handler.lastContext().isCancelled()).isTrue();
+  }
+
+  @Test
+  void executorRejectingTheCall_cancelsStreamUnavailableAndTheContext() throws IOException {
+    boolean[] reject = {false};
+    Executor flaky =
+        task -> {
+          if (reject[0]) {
+            throw new RejectedExecutionException("pool is full");
+          }
+          task.run();
+        };
+    startServer(flaky);
+    reject[0] = true;
+
+    FakeServerStream stream = newBidiStream();
+
+    assertThat(stream.cancelStatus.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(handler.calls).isEmpty();
+    reject[0] = false;
+    FakeServerStream next = newBidiStream();
+    assertThat(next.cancelStatus).isNull();
+    assertThat(handler.calls).hasSize(1);
+  }
+}
