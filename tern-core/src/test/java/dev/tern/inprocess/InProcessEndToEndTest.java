@@ -1,0 +1,291 @@
+package dev.tern.inprocess;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tern.Attributes;
+import dev.tern.CallOptions;
+import dev.tern.ClientCall;
+import dev.tern.Grpc;
+import dev.tern.ManagedChannel;
+import dev.tern.ManagedChannelBuilder;
+import dev.tern.Metadata;
+import dev.tern.MethodDescriptor;
+import dev.tern.SecurityLevel;
+import dev.tern.Server;
+import dev.tern.ServerCall;
+import dev.tern.ServerServiceDefinition;
+import dev.tern.Status;
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A real channel and server, built with the in-process builders, talking to each other. */
+class InProcessEndToEndTest {
+  private static final MethodDescriptor<byte[], byte[]> ECHO =
+      RecordingListeners.METHOD.toBuilder()
+          .setType(MethodDescriptor.MethodType.UNARY)
+          .setFullMethodName("test.Echo/Echo")
+          .build();
+  private static final Metadata.Key<String> SEEN_BY =
+      Metadata.Key.of("seen-by", Metadata.ASCII_STRING_MARSHALLER);
+
+  private final String name = InProcessServerBuilder.generateName();
+  private final AtomicReference<Attributes> serverCallAttributes = new AtomicReference<>();
+  private Server server;
+  private ManagedChannel channel;
+
+  /** Replies with the request plus "!"; a request "big-headers" gets 2 KiB of response headers. */
+  private ServerServiceDefinition echoService() {
+    return ServerServiceDefinition.builder("test.Echo")
+        .addMethod(
+            ECHO,
+            (ServerCall<byte[], byte[]> call, Metadata headers) -> {
+              serverCallAttributes.set(call.getAttributes());
+              call.request(1);
+              return new ServerCall.Listener<byte[]>() {
+                @Override
+                public void onMessage(byte[] message) {
+                  String text = new String(message, StandardCharsets.UTF_8);
+                  Metadata responseHeaders = new Metadata();
+                  responseHeaders.put(
+                      SEEN_BY, text.equals("big-headers") ? "x".repeat(2048) : "echo");
+                  call.sendHeaders(responseHeaders);
+                  call.sendMessage((text + "!").getBytes(StandardCharsets.UTF_8));
+                  call.close(Status.OK, new Metadata());
+                }
+              };
+            })
+        .build();
+  }
+
+  private void startServer(InProcessServerBuilder builder) throws IOException {
+    server = builder.directExecutor().addService(echoService()).build().start();
+  }
+
+  @AfterEach
+  void tearDown() throws InterruptedException {
+    if (channel != null) {
+      channel.shutdownNow();
+      assertThat(channel.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+    }
+    if (server != null) {
+      server.shutdownNow();
+      assertThat(server.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+
+  /** The outcome of one unary call. */
+  private static final class Result {
+    final CompletableFuture<Status> status = new CompletableFuture<>();
+    volatile String response;
+    volatile Metadata headers;
+  }
+
+  private Result call(String request, CallOptions options) {
+    Result result = new Result();
+    ClientCall<byte[], byte[]> call = channel.newCall(ECHO, options);
+    call.start(
+        new ClientCall.Listener<byte[]>() {
+          @Override
+          public void onHeaders(Metadata headers) {
+            result.headers = headers;
+          }
+
+          @Override
+          public void onMessage(byte[] message) {
+            result.response = new String(message, StandardCharsets.UTF_8);
+          }
+
+          @Override
+          public void onClose(Status status, Metadata trailers) {
+            result.status.complete(status);
+          }
+        },
+        new Metadata());
+    call.request(1);
+    call.sendMessage(request.getBytes(StandardCharsets.UTF_8));
+    call.halfClose();
+    return result;
+  }
+
+  private static Status statusOf(Result result) throws Exception {
+    return result.status.get(5, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void unaryCallThroughChannelAndServer() throws Exception {
+    startServer(InProcessServerBuilder.forName(name));
+    channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+
+    Result result = call("hello", CallOptions.DEFAULT);
+
+    assertThat(statusOf(result).isOk()).isTrue();
+    assertThat(result.response).isEqualTo("hello!");
+    assertThat(result.headers.get(SEEN_BY)).isEqualTo("echo");
+    Attributes attrs = serverCallAttributes.get();
+    assertThat(attrs.get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR))
+        .isEqualTo(new InProcessSocketAddress(name));
+    assertThat(attrs.get(Grpc.TRANSPORT_ATTR_SECURITY_LEVEL))
+        .isEqualTo(SecurityLevel.PRIVACY_AND_INTEGRITY);
+  }
+
+  @Test
+  void unknownMethodFailsUnimplemented() throws Exception {
+    startServer(InProcessServerBuilder.forName(name));
+    channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+    MethodDescriptor<byte[], byte[]> missing =
+        ECHO.toBuilder().setFullMethodName("test.Echo/Missing").build();
+    CompletableFuture<Status> closed = new CompletableFuture<>();
+
+    ClientCall<byte[], byte[]> call = channel.newCall(missing, CallOptions.DEFAULT);
+    call.start(
+        new ClientCall.Listener<byte[]>() {
+          @Override
+          public void onClose(Status status, Metadata trailers) {
+            closed.complete(status);
+          }
+        },
+        new Metadata());
+    call.request(1);
+    call.sendMessage(new byte[0]);
+    call.halfClose();
+
+    Status status = closed.get(5, TimeUnit.SECONDS);
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+    assertThat(status.getDescription()).contains("test.Echo/Missing");
+  }
+
+  @Test
+  void clientDeadlineCancelsTheServerCall() throws Exception {
+    CompletableFuture<Void> serverCancelled = new CompletableFuture<>();
+    MethodDescriptor<byte[], byte[]> hang =
+        ECHO.toBuilder().setFullMethodName("test.Slow/Hang").build();
+    server =
+        InProcessServerBuilder.forName(name)
+            .directExecutor()
+            .addService(
+                ServerServiceDefinition.builder("test.Slow")
+                    .addMethod(
+                        hang,
+                        (call, headers) -> {
+                          call.request(1);
+                          return new ServerCall.Listener<byte[]>() {
+                            @Override
+                            public void onCancel() {
+                              serverCancelled.complete(null);
+                            }
+                          };
+                        })
+                    .build())
+            .build()
+            .start();
+    channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+    CompletableFuture<Status> closed = new CompletableFuture<>();
+
+    ClientCall<byte[], byte[]> call =
+        channel.newCall(hang, CallOptions.DEFAULT.withDeadlineAfter(50, TimeUnit.MILLISECONDS));
+    call.start(
+        new ClientCall.Listener<byte[]>() {
+          @Override
+          public void onClose(Status status, Metadata trailers) {
+            closed.complete(status);
+          }
+        },
+        new Metadata());
+    call.sendMessage(new byte[] {1});
+    call.halfClose();
+
+    assertThat(closed.get(5, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+    serverCancelled.get(5, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void forTargetWithTheInprocessSchemeFindsThisTransport() throws Exception {
+    startServer(InProcessServerBuilder.forName(name));
+
+    ManagedChannelBuilder<?> builder = ManagedChannelBuilder.forTarget("inprocess:" + name);
+    assertThat(builder).isInstanceOf(InProcessChannelBuilder.class);
+    channel = builder.usePlaintext().executor(Runnable::run).build();
+
+    assertThat(statusOf(call("via target", CallOptions.DEFAULT)).isOk()).isTrue();
+  }
+
+  @Test
+  void callsToAnUnknownNameFailUnavailable() throws Exception {
+    channel = InProcessChannelBuilder.forName("nobody-" + name).directExecutor().build();
+
+    Status status = statusOf(call("anyone?", CallOptions.DEFAULT));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(status.getDescription()).contains("Could not find server: nobody-" + name);
+  }
+
+  @Test
+  void serverMessageLimitFailsLargeRequests() throws Exception {
+    startServer(InProcessServerBuilder.forName(name).maxInboundMessageSize(4));
+    channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+
+    Status status = statusOf(call("more than four", CallOptions.DEFAULT));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+  }
+
+  @Test
+  void channelMetadataLimitFailsLargeResponseHeaders() throws Exception {
+    startServer(InProcessServerBuilder.forName(name));
+    channel =
+        InProcessChannelBuilder.forName(name).maxInboundMetadataSize(1024).directExecutor().build();
+
+    Status status = statusOf(call("big-headers", CallOptions.DEFAULT));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(statusOf(call("small", CallOptions.DEFAULT)).isOk()).isTrue();
+  }
+
+  @Test
+  void aSecondServerUnderTheSameNameFailsToStart() throws Exception {
+    startServer(InProcessServerBuilder.forName(name));
+    Server second = InProcessServerBuilder.forName(name).addService(echoService()).build();
+
+    assertThatThrownBy(second::start)
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("name already registered: " + name);
+  }
+
+  @Test
+  void serverListensOnItsName() throws Exception {
+    startServer(InProcessServerBuilder.forAddress(new InProcessSocketAddress(name)));
+
+    List<SocketAddress> addresses = List.copyOf(server.getListenSockets());
+    assertThat(addresses).containsExactly(new InProcessSocketAddress(name));
+  }
+
+  @Test
+  void generatedNamesAreUnique() {
+    assertThat(InProcessServerBuilder.generateName())
+        .isNotEqualTo(InProcessServerBuilder.generateName());
+  }
+
+  @Test
+  void providerAcceptsOnlyInprocessTargets() {
+    InProcessChannelProvider provider = new InProcessChannelProvider();
+
+    assertThat(provider.builderForTarget("inprocess:x"))
+        .isInstanceOf(InProcessChannelBuilder.class);
+    assertThat(provider.builderForTarget("dns:///example.com:443")).isNull();
+    assertThat(provider.builderForTarget("example.com:443")).isNull();
+    assertThat(provider.builderForAddress("localhost", 80)).isNull();
+    assertThat(provider.priority()).isEqualTo(5);
+    assertThat(provider.isAvailable()).isTrue();
+    assertThatThrownBy(() -> provider.builderForTarget("inprocess:"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("name must not be empty");
+  }
+}

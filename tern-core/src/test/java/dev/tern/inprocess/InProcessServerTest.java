@@ -1,0 +1,142 @@
+package dev.tern.inprocess;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tern.CallOptions;
+import dev.tern.Metadata;
+import dev.tern.Status;
+import dev.tern.inprocess.RecordingListeners.ClientCall;
+import dev.tern.inprocess.RecordingListeners.ClientTransportEvents;
+import dev.tern.inprocess.RecordingListeners.ServerEvents;
+import dev.tern.internal.SharedExecutors;
+import dev.tern.spi.ClientStream;
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.junit.jupiter.api.Test;
+
+class InProcessServerTest {
+  private final String name = "server-test-" + UUID.randomUUID();
+
+  private InProcessTransport connect(ClientTransportEvents events) {
+    InProcessTransport transport =
+        new InProcessTransport(new InProcessSocketAddress(name), "localhost", null, 8192);
+    transport.start(events).run();
+    return transport;
+  }
+
+  @Test
+  void aNameInUseCannotBeRegisteredTwiceUntilReleased() throws IOException {
+    InProcessServer first = new InProcessServer(name);
+    first.start(new ServerEvents());
+    InProcessServer second = new InProcessServer(name);
+
+    assertThatThrownBy(() -> second.start(new ServerEvents()))
+        .isInstanceOf(IOException.class)
+        .hasMessage("name already registered: " + name);
+
+    first.shutdown();
+    second.start(new ServerEvents());
+    second.shutdown();
+  }
+
+  @Test
+  void shutdownUnregistersTheNameAndReportsOnce() throws IOException {
+    ServerEvents events = new ServerEvents();
+    InProcessServer server = new InProcessServer(name);
+    server.start(events);
+
+    server.shutdown();
+    server.shutdown();
+
+    assertThat(events.shutdowns).hasValue(1);
+    ClientTransportEvents client = new ClientTransportEvents();
+    connect(client);
+    assertThat(client.events).containsExactly("shutdown:UNAVAILABLE", "terminated");
+  }
+
+  @Test
+  void shutdownLeavesExistingConnectionsWorking() throws IOException {
+    ServerEvents events = new ServerEvents();
+    InProcessServer server = new InProcessServer(name);
+    server.start(events);
+    ClientTransportEvents client = new ClientTransportEvents();
+    InProcessTransport transport = connect(client);
+
+    server.shutdown();
+    ClientCall call = new ClientCall();
+    ClientStream stream =
+        transport.newStream(RecordingListeners.METHOD, new Metadata(), CallOptions.DEFAULT);
+    stream.start(call);
+    events.onlyConnection().lastCall().stream.close(Status.OK, new Metadata());
+
+    assertThat(call.status.isOk()).isTrue();
+    assertThat(client.events).containsExactly("ready", "inUse:true", "inUse:false");
+    transport.shutdown(Status.UNAVAILABLE);
+  }
+
+  @Test
+  void startTwiceIsRejected() throws IOException {
+    InProcessServer server = new InProcessServer(name);
+    server.start(new ServerEvents());
+    try {
+      assertThatThrownBy(() -> server.start(new ServerEvents()))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessage("already started");
+    } finally {
+      server.shutdown();
+    }
+  }
+
+  @Test
+  void listensOnItsNameAndUsesTheGivenOrSharedScheduler() {
+    ScheduledExecutorService own = Executors.newSingleThreadScheduledExecutor();
+    try {
+      InProcessServer withOwn = new InProcessServer(name, own, 100, 100);
+      InProcessServer withShared = new InProcessServer(name);
+
+      List<SocketAddress> addresses = new ArrayList<>(withOwn.getListenSocketAddresses());
+      assertThat(addresses).containsExactly(new InProcessSocketAddress(name));
+      assertThat(withOwn.getScheduledExecutorService()).isSameAs(own);
+      assertThat(withShared.getScheduledExecutorService()).isSameAs(SharedExecutors.timer());
+    } finally {
+      own.shutdownNow();
+    }
+  }
+
+  @Test
+  void rejectsBadArguments() {
+    assertThatThrownBy(() -> new InProcessServer(""))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("name");
+    assertThatThrownBy(() -> new InProcessServer(name, null, -1, 100))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxInboundMessageSize");
+    assertThatThrownBy(() -> new InProcessServer(name, null, 100, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxInboundMetadataSize");
+    assertThatThrownBy(() -> new InProcessServer(name).start(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("listener");
+  }
+
+  @Test
+  void socketAddressesAreEqualByName() {
+    assertThat(new InProcessSocketAddress("a")).isEqualTo(new InProcessSocketAddress("a"));
+    assertThat(new InProcessSocketAddress("a").hashCode())
+        .isEqualTo(new InProcessSocketAddress("a").hashCode());
+    assertThat(new InProcessSocketAddress("a")).isNotEqualTo(new InProcessSocketAddress("b"));
+    assertThat(new InProcessSocketAddress("a")).hasToString("a");
+    assertThatThrownBy(() -> new InProcessSocketAddress(""))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("name must not be empty");
+    assertThatThrownBy(() -> new InProcessSocketAddress(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("name");
+  }
+}
