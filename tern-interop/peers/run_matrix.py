@@ -1,0 +1,381 @@
+"""Runs the gRPC interop matrix: every (client, server, security) cell, one result line per case.
+
+Invoked through run-matrix.sh; see README.md in this folder for the options. Needs only the Python
+standard library (the peers bring their own environments).
+
+For each cell the driver picks a free loopback port (bind port 0, read it, close: the peers' CLIs
+cannot bind port 0 themselves), starts the server with --port=N --use_tls=..., waits until the port
+accepts TCP connections, runs the client once with --test_case=all (or once per case for clients
+without "all"), and stops the server's whole process group. It prints
+"<RESULT> <client> <server> <security> <case>[: reason]" per case and, last, exactly
+"N passed, M failed" (", K skipped" appended when K > 0). Exit status 1 if anything failed.
+
+Threading: single-threaded; subprocesses are the only concurrency, and each one is waited for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import os
+import re
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+HERE = Path(__file__).resolve().parent
+LOG_DIR = HERE.parent / "target" / "interop-matrix"
+HOST = "127.0.0.1"
+TLS_HOST_OVERRIDE = "foo.test.google.fr"  # the name in grpc-java's test server certificate
+
+CASES = (
+    "empty_unary",
+    "large_unary",
+    "client_compressed_unary",
+    "server_compressed_unary",
+    "client_streaming",
+    "client_compressed_streaming",
+    "server_streaming",
+    "server_compressed_streaming",
+    "ping_pong",
+    "empty_stream",
+    "custom_metadata",
+    "status_code_and_message",
+    "special_status_message",
+    "unimplemented_method",
+    "unimplemented_service",
+    "cancel_after_begin",
+    "cancel_after_first_response",
+    "timeout_on_sleeping_server",
+    "very_large_request",
+    "rpc_soak",
+    "channel_soak",
+)
+
+BUILTIN_CLIENTS = {
+    "python": ("all", str(HERE / "python-client.sh")),
+    "grpc-java": ("per-case", str(HERE / "grpc-java-client.sh")),
+}
+BUILTIN_SERVERS = {
+    "python": str(HERE / "python-server.sh"),
+    "grpc-java": str(HERE / "grpc-java-server.sh"),
+}
+BUILTIN_PAIRS = (("python", "python"), ("grpc-java", "python"), ("python", "grpc-java"))
+
+RESULT_LINE = re.compile(r"^(PASS|FAIL|SKIP) (\S+?)(?:: (.*))?$")
+SERVER_START_TIMEOUT_S = 180.0  # first use may create a virtualenv or resolve Maven artifacts
+ALL_CLIENT_TIMEOUT_S = 600.0
+CASE_CLIENT_TIMEOUT_S = 180.0
+
+
+@dataclass
+class Limitation:
+    client: str
+    server: str
+    security: str
+    case: str
+    reason: str
+
+    def matches(self, client: str, server: str, security: str, case: str) -> bool:
+        return all(
+            fnmatch.fnmatchcase(value, pattern)
+            for value, pattern in (
+                (client, self.client),
+                (server, self.server),
+                (security, self.security),
+                (case, self.case),
+            )
+        )
+
+
+@dataclass
+class Tally:
+    passed: int = 0
+    failed: int = 0
+    skipped: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def report(self, result: str, client: str, server: str, security: str, case: str,
+               reason: Optional[str] = None) -> None:
+        line = f"{result} {client} {server} {security} {case}" + (f": {reason}" if reason else "")
+        print(line, flush=True)
+        if result == "PASS":
+            self.passed += 1
+        elif result == "SKIP":
+            self.skipped += 1
+        else:
+            self.failed += 1
+            self.failures.append(line)
+
+
+def load_limitations(path: Optional[Path]) -> list[Limitation]:
+    if path is None or not path.exists():
+        return []
+    limitations = []
+    for number, raw in enumerate(path.read_text().splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        head, sep, reason = line.partition("|")
+        parts = head.split()
+        if not sep or len(parts) != 4 or not reason.strip():
+            raise SystemExit(f"{path}:{number}: want 'CLIENT SERVER SECURITY CASE | reason'")
+        limitations.append(Limitation(*parts, reason.strip()))
+    return limitations
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+def stop_group(process: subprocess.Popen) -> None:
+    """Ends a process this driver started, and its children (it leads its own session)."""
+    if process.poll() is not None:
+        return
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=15)
+    except ProcessLookupError:
+        return
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=15)
+
+
+class Server:
+    """A server process for one cell; a context manager so it is stopped on every path."""
+
+    def __init__(self, command: list[str], use_tls: bool, log: Path) -> None:
+        self.port = free_port()
+        self._log = log
+        with log.open("wb") as out:
+            self._process = subprocess.Popen(
+                [*command, f"--port={self.port}", f"--use_tls={str(use_tls).lower()}"],
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+
+    def wait_ready(self) -> Optional[str]:
+        """Returns None once the port accepts connections, else why it never did."""
+        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                return (
+                    f"server exited with {self._process.returncode} before listening; "
+                    f"see {self._log}"
+                )
+            try:
+                with socket.create_connection((HOST, self.port), timeout=1):
+                    return None
+            except OSError:
+                time.sleep(0.1)  # polling a port that is not open yet; nothing to wait on instead
+        return f"server did not listen on {HOST}:{self.port} within {SERVER_START_TIMEOUT_S:.0f}s"
+
+    def __enter__(self) -> "Server":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        stop_group(self._process)
+
+
+def run_client(command: list[str], log: Path, timeout: float) -> tuple[Optional[int], str]:
+    """Runs a client to completion (or kills it at the timeout); returns (exit status, output)."""
+    process = subprocess.Popen(
+        command,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        output, _ = process.communicate(timeout=timeout)
+        status: Optional[int] = process.returncode
+    except subprocess.TimeoutExpired:
+        stop_group(process)
+        output, _ = process.communicate()
+        status = None
+    finally:
+        stop_group(process)
+    text = output.decode("utf-8", "replace")
+    with log.open("a") as out:
+        out.write(f"$ {shlex.join(command)}\n{text}\n(exit {status})\n")
+    return status, text
+
+
+def failure_reason(output: str, status: Optional[int], timeout: float) -> str:
+    if status is None:
+        return f"client killed after {timeout:.0f}s"
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    for line in lines:
+        if "Exception" in line or "Error" in line:
+            return line[:400]
+    return (lines[-1][:400] if lines else "no output") + f" (exit {status})"
+
+
+def client_flags(port: int, use_tls: bool) -> list[str]:
+    flags = [f"--server_host={HOST}", f"--server_port={port}", f"--use_tls={str(use_tls).lower()}"]
+    if use_tls:
+        flags += ["--use_test_ca=true", f"--server_host_override={TLS_HOST_OVERRIDE}"]
+    return flags
+
+
+def run_cell(client: str, client_mode: str, client_cmd: list[str], server: str,
+             server_cmd: list[str], security: str, cases: tuple[str, ...],
+             limitations: list[Limitation], tally: Tally) -> None:
+    use_tls = security == "tls"
+    stem = f"{client}__{server}__{security}"
+    client_log = LOG_DIR / f"{stem}.client.log"
+    client_log.write_text("")
+
+    def known(case: str) -> Optional[Limitation]:
+        return next((l for l in limitations if l.matches(client, server, security, case)), None)
+
+    with Server(server_cmd, use_tls, LOG_DIR / f"{stem}.server.log") as running:
+        problem = running.wait_ready()
+        if problem:
+            for case in cases:
+                tally.report("FAIL", client, server, security, case, problem)
+            return
+        flags = client_flags(running.port, use_tls)
+
+        if client_mode == "all" and cases == CASES:
+            status, output = run_client(
+                [*client_cmd, *flags, "--test_case=all"], client_log, ALL_CLIENT_TIMEOUT_S
+            )
+            results = {}
+            for line in output.splitlines():
+                match = RESULT_LINE.match(line.strip())
+                if match:
+                    results[match.group(2)] = (match.group(1), match.group(3))
+            for case in (*cases, *[c for c in results if c not in cases]):
+                result, reason = results.get(case, (None, None))
+                limitation = known(case)
+                if limitation:
+                    seen = f"{result}: {reason}" if reason else (result or "no result")
+                    tally.report("SKIP", client, server, security, case,
+                                 f"{limitation.reason} [this run: {seen}]")
+                elif result is None:
+                    tally.report("FAIL", client, server, security, case,
+                                 "client printed no result for this case; "
+                                 + failure_reason(output, status, ALL_CLIENT_TIMEOUT_S))
+                else:
+                    tally.report(result, client, server, security, case, reason)
+            return
+
+        for case in cases:
+            limitation = known(case)
+            if limitation:
+                tally.report("SKIP", client, server, security, case, limitation.reason)
+                continue
+            status, output = run_client(
+                [*client_cmd, *flags, f"--test_case={case}"], client_log, CASE_CLIENT_TIMEOUT_S
+            )
+            printed = [RESULT_LINE.match(l.strip()) for l in output.splitlines()]
+            own = next((m for m in printed if m and m.group(2) == case), None)
+            if own and own.group(1) == "SKIP":
+                tally.report("SKIP", client, server, security, case, own.group(3))
+            elif status == 0 and (own is None or own.group(1) == "PASS"):
+                tally.report("PASS", client, server, security, case)
+            else:
+                reason = own.group(3) if own and own.group(3) else failure_reason(
+                    output, status, CASE_CLIENT_TIMEOUT_S)
+                tally.report("FAIL", client, server, security, case, reason)
+
+
+def named_command(spec: str, option: str) -> tuple[str, list[str]]:
+    name, sep, command = spec.partition("=")
+    if not sep or not re.fullmatch(r"[A-Za-z0-9._-]+", name) or not command.strip():
+        raise SystemExit(f"{option} wants NAME=COMMAND, got {spec!r}")
+    return name, shlex.split(command)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description="Run the gRPC interop matrix.")
+    parser.add_argument("--client", action="append", default=[], metavar="NAME=COMMAND",
+                        help="a client supporting --test_case=all that prints PASS/FAIL/SKIP lines")
+    parser.add_argument("--per-case-client", action="append", default=[], metavar="NAME=COMMAND",
+                        help="a client run once per case, judged by its exit status")
+    parser.add_argument("--server", action="append", default=[], metavar="NAME=COMMAND")
+    parser.add_argument("--pairs", help="CLIENT:SERVER,... (default: see README.md)")
+    parser.add_argument("--security", default="plaintext,tls", help="plaintext,tls or one of them")
+    parser.add_argument("--cases", default="all", help="all or a comma-separated list")
+    parser.add_argument("--limitations", type=Path, default=HERE / "known-limitations.txt",
+                        help="known foreign-peer limitations file ('none' for no file)")
+    args = parser.parse_args(argv)
+
+    clients = {name: (mode, shlex.split(cmd)) for name, (mode, cmd) in BUILTIN_CLIENTS.items()}
+    servers = {name: shlex.split(cmd) for name, cmd in BUILTIN_SERVERS.items()}
+    added_clients = [named_command(s, "--client") for s in args.client]
+    added_per_case = [named_command(s, "--per-case-client") for s in args.per_case_client]
+    added_servers = [named_command(s, "--server") for s in args.server]
+    for name, command in added_clients:
+        clients[name] = ("all", command)
+    for name, command in added_per_case:
+        clients[name] = ("per-case", command)
+    for name, command in added_servers:
+        servers[name] = command
+
+    if args.pairs:
+        pairs = [tuple(p.split(":", 1)) for p in args.pairs.split(",") if p]
+    else:
+        new_clients = [n for n, _ in added_clients + added_per_case]
+        new_servers = [n for n, _ in added_servers]
+        if new_clients or new_servers:
+            # New implementations against everything; the foreign peers only against them.
+            pairs = [(c, s) for c in new_clients for s in servers]
+            pairs += [(c, s) for c in clients if c not in new_clients for s in new_servers]
+        else:
+            pairs = list(BUILTIN_PAIRS)
+    for client, server in pairs:
+        if client not in clients or server not in servers:
+            raise SystemExit(f"unknown pair {client}:{server}; clients {sorted(clients)}, "
+                             f"servers {sorted(servers)}")
+
+    securities = [s for s in args.security.split(",") if s]
+    if not securities or any(s not in ("plaintext", "tls") for s in securities):
+        raise SystemExit(f"--security wants plaintext and/or tls, got {args.security!r}")
+    cases = CASES if args.cases == "all" else tuple(c for c in args.cases.split(",") if c)
+    unknown = [c for c in cases if c not in CASES]
+    if unknown:
+        raise SystemExit(f"unknown case(s) {', '.join(unknown)}; known: {', '.join(CASES)}")
+    limitations = [] if str(args.limitations) == "none" else load_limitations(args.limitations)
+
+    # SIGTERM/SIGHUP unwind like Ctrl-C, so every running server is stopped by the with-blocks.
+    def interrupted(signum, frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    signal.signal(signal.SIGTERM, interrupted)
+    signal.signal(signal.SIGHUP, interrupted)
+
+    LOG_DIR.mkdir(parents=True, exist_ok=True)
+    tally = Tally()
+    started = time.monotonic()
+    try:
+        for client, server in pairs:
+            mode, client_cmd = clients[client]
+            for security in securities:
+                run_cell(client, mode, client_cmd, server, servers[server], security, cases,
+                         limitations, tally)
+    except KeyboardInterrupt:
+        print("interrupted; servers stopped", file=sys.stderr)
+        return 130
+    print(f"(logs in {LOG_DIR}; {time.monotonic() - started:.0f}s)", file=sys.stderr)
+    summary = f"{tally.passed} passed, {tally.failed} failed"
+    if tally.skipped:
+        summary += f", {tally.skipped} skipped"
+    print(summary, flush=True)
+    return 1 if tally.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
