@@ -7,5 +7,9 @@ package dev.tern.internal;
  * <p>Marshallers implement it on the streams they produce so {@link MessageFramer} can write the
  * length prefix first and the message straight after it, without buffering the message to measure
  * it. ({@link java.io.ByteArrayInputStream} has this property too and is treated the same way.)
+ *
+ * <p>The framer drains such a stream with {@link java.io.InputStream#transferTo}: implementations
+ * should override it to write their bytes to the given stream directly (the inherited one copies
+ * through a temporary buffer).
  */
 public interface KnownLength {}

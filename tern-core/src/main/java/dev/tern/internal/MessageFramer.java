@@ -259,9 +259,15 @@ public final class MessageFramer {
     writeToBuffers(header, 0, GrpcFrame.HEADER_LENGTH);
   }
 
-  /** Copies all of {@code in} to {@code out}, writing directly when the stream can. */
+  /**
+   * Copies all of {@code in} to {@code out}, writing directly when the stream can: marshallers'
+   * {@link KnownLength} streams (e.g. protobuf's, which serializes straight into {@code out}), byte
+   * arrays and buffers implement {@code transferTo} without an intermediate copy.
+   */
   private long copy(InputStream in, OutputStream out) throws IOException {
-    if (in instanceof ByteArrayInputStream || ReadableBuffers.isBufferStream(in)) {
+    if (in instanceof KnownLength
+        || in instanceof ByteArrayInputStream
+        || ReadableBuffers.isBufferStream(in)) {
       return in.transferTo(out);
     }
     byte[] chunk = copyBuffer();
