@@ -31,6 +31,7 @@ final class ServerResponseStream<ReqT, RespT> extends ServerCallStreamObserver<R
   private Runnable onCloseHandler;
   private boolean completed;
   private boolean aborted;
+  private boolean headersSent;
 
   ServerResponseStream(ServerCall<ReqT, RespT> call) {
     this.call = call;
@@ -75,6 +76,11 @@ final class ServerResponseStream<ReqT, RespT> extends ServerCallStreamObserver<R
       return;
     }
     checkOpen();
+    if (!headersSent) {
+      // Explicitly, so that interceptors overriding sendHeaders can add response headers.
+      headersSent = true;
+      call.sendHeaders(new Metadata());
+    }
     call.sendMessage(response);
   }
 

@@ -8,10 +8,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.tern.CallOptions;
+import dev.tern.ClientInterceptors;
+import dev.tern.ForwardingServerCall;
 import dev.tern.ManagedChannel;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Server;
+import dev.tern.ServerCall;
+import dev.tern.ServerCallHandler;
+import dev.tern.ServerInterceptor;
+import dev.tern.ServerInterceptors;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.Status;
 import dev.tern.StatusRuntimeException;
@@ -188,6 +194,55 @@ class StubsEndToEndTest {
     assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
     assertThat(e.getStatus().getDescription()).isEqualTo("cannot fail-me");
     assertThat(e.getTrailers().get(DETAIL)).isEqualTo("about fail-me");
+  }
+
+  @Test
+  void serverInterceptorSendHeaders_addsResponseHeadersToAStubsResponse() throws Exception {
+    Metadata.Key<String> added =
+        Metadata.Key.of("added-by-interceptor", Metadata.ASCII_STRING_MARSHALLER);
+    ServerInterceptor addHeader =
+        new ServerInterceptor() {
+          @Override
+          public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(
+              ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
+            return next.startCall(
+                new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
+                  @Override
+                  public void sendHeaders(Metadata responseHeaders) {
+                    responseHeaders.put(added, "yes");
+                    super.sendHeaders(responseHeaders);
+                  }
+                },
+                headers);
+          }
+        };
+    String name = InProcessServerBuilder.generateName();
+    Server intercepted =
+        InProcessServerBuilder.forName(name)
+            .addService(ServerInterceptors.intercept(service(), addHeader))
+            .build()
+            .start();
+    ManagedChannel toIntercepted = InProcessChannelBuilder.forName(name).build();
+    try {
+      AtomicReference<Metadata> responseHeaders = new AtomicReference<>();
+      AtomicReference<Metadata> trailers = new AtomicReference<>();
+      String reply =
+          ClientCalls.blockingUnaryCall(
+              ClientInterceptors.intercept(
+                  toIntercepted,
+                  MetadataUtils.newCaptureMetadataInterceptor(responseHeaders, trailers)),
+              ECHO,
+              CallOptions.DEFAULT,
+              "hi");
+
+      assertThat(reply).isNotNull();
+      assertThat(responseHeaders.get().get(added)).isEqualTo("yes");
+    } finally {
+      toIntercepted.shutdownNow();
+      intercepted.shutdownNow();
+      assertThat(toIntercepted.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(intercepted.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+    }
   }
 
   @Test
