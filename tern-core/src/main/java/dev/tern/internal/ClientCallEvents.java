@@ -101,7 +101,7 @@ final class ClientCallEvents<RespT>
     if (call.retryOrFinish(progress)) {
       return;
     }
-    dispatch(CLOSE, status, trailers);
+    dispatch(CLOSE, call.closeStatus(status), trailers);
   }
 
   @Override

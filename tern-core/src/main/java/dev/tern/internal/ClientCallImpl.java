@@ -355,6 +355,27 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT> {
     }
   }
 
+  /**
+   * How the call ends when its stream closed with {@code status}. A server enforces the deadline it
+   * received in {@code grpc-timeout} by resetting the stream (RST_STREAM CANCEL), which can arrive
+   * just before this side's own deadline timer fires: a CANCELLED that nobody here asked for, once
+   * the deadline has passed, is the deadline, and is reported as DEADLINE_EXCEEDED.
+   */
+  Status closeStatus(Status status) {
+    if (status.getCode() != Status.Code.CANCELLED
+        || cancelStatus != null
+        || deadline == null
+        || !deadline.isExpired()) {
+      return status;
+    }
+    return Status.DEADLINE_EXCEEDED
+        .withDescription(
+            "deadline exceeded: the server cancelled the call as the deadline passed ("
+                + status.getDescription()
+                + ")")
+        .withCause(status.getCause());
+  }
+
   /** Cancels the stream with {@code status}; safe from any thread, idempotent. */
   void cancelStream(Status status) {
     if (cancelStatus == null) {

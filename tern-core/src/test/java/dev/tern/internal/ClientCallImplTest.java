@@ -12,6 +12,7 @@ import dev.tern.CallOptions;
 import dev.tern.ClientCall;
 import dev.tern.Codec;
 import dev.tern.Context;
+import dev.tern.Deadline;
 import dev.tern.DecompressorRegistry;
 import dev.tern.Grpc;
 import dev.tern.Metadata;
@@ -86,6 +87,71 @@ class ClientCallImplTest {
     assertThat(stream.cancelStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
     assertThat(listener.status.getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
     assertThat(listener.status.getDescription()).isEqualTo("deadline exceeded after 2.000000000s");
+  }
+
+  /** A ticker the test moves by hand, apart from the channel's clock (whose timer stays idle). */
+  private static final class ManualTicker extends Deadline.Ticker {
+    private volatile long now;
+
+    @Override
+    public long nanoTime() {
+      return now;
+    }
+
+    void advance(long duration, TimeUnit unit) {
+      now += unit.toNanos(duration);
+    }
+  }
+
+  @Test
+  void serverCancelAfterTheDeadlinePassedIsReportedAsDeadlineExceeded() {
+    // The server enforces the grpc-timeout it received with RST_STREAM(CANCEL), which can arrive
+    // before this side's deadline timer has run.
+    readyChannel();
+    ManualTicker ticker = new ManualTicker();
+    CallOptions options =
+        CallOptions.DEFAULT.withDeadline(Deadline.after(1, TimeUnit.SECONDS, ticker));
+    RecordingListener listener = start(newCall(options), new Metadata());
+
+    ticker.advance(1, TimeUnit.SECONDS);
+    transport
+        .lastStream()
+        .serverClose(
+            Status.CANCELLED.withDescription("Received RST_STREAM with error code CANCEL"));
+
+    assertThat(listener.status.getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+    assertThat(listener.status.getDescription())
+        .contains("the server cancelled the call as the deadline passed");
+  }
+
+  @Test
+  void serverCancelBeforeTheDeadlineStaysCancelled() {
+    readyChannel();
+    ManualTicker ticker = new ManualTicker();
+    CallOptions options =
+        CallOptions.DEFAULT.withDeadline(Deadline.after(1, TimeUnit.SECONDS, ticker));
+    RecordingListener listener = start(newCall(options), new Metadata());
+
+    ticker.advance(999, TimeUnit.MILLISECONDS);
+    transport.lastStream().serverClose(Status.CANCELLED);
+
+    assertThat(listener.status.getCode()).isEqualTo(Status.Code.CANCELLED);
+  }
+
+  @Test
+  void clientCancelAfterTheDeadlinePassedStaysCancelled() {
+    readyChannel();
+    ManualTicker ticker = new ManualTicker();
+    CallOptions options =
+        CallOptions.DEFAULT.withDeadline(Deadline.after(1, TimeUnit.SECONDS, ticker));
+    ClientCall<String, String> call = newCall(options);
+    RecordingListener listener = start(call, new Metadata());
+
+    ticker.advance(2, TimeUnit.SECONDS);
+    call.cancel("changed my mind", null);
+
+    assertThat(listener.status.getCode()).isEqualTo(Status.Code.CANCELLED);
+    assertThat(listener.status.getDescription()).isEqualTo("changed my mind");
   }
 
   @Test
