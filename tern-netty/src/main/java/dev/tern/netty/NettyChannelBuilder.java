@@ -1,0 +1,328 @@
+package dev.tern.netty;
+
+import dev.tern.netty.internal.EventLoops;
+import dev.tern.netty.internal.NettyClientTransport;
+import dev.tern.spi.AbstractManagedChannelBuilder;
+import dev.tern.spi.ClientTransportFactory;
+import dev.tern.spi.ManagedClientTransport;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFactory;
+import io.netty.channel.EventLoopGroup;
+import io.netty.handler.ssl.SslContext;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
+
+/**
+ * Builds a channel that carries calls over HTTP/2 on Netty, to one {@code host:port}:
+ *
+ * <pre>{@code
+ * ManagedChannel channel =
+ *     NettyChannelBuilder.forAddress("localhost", 50051).sslContext(clientContext).build();
+ * }</pre>
+ *
+ * <p>Options and defaults, beyond those of every channel builder: the event loops are Tern's shared
+ * daemon group (native epoll when available, NIO otherwise) unless {@link #eventLoopGroup} gives
+ * one; the channel type follows the group unless {@link #channelType} sets it; the HTTP/2
+ * flow-control window of each stream and of the connection is 1 MiB ({@link #flowControlWindow});
+ * connecting times out after 20 seconds ({@link #connectTimeout}). TLS is on by default (HTTP/2
+ * negotiated by ALPN, the server's name checked against the authority), with the JDK's trusted CAs
+ * unless {@link #sslContext} gives a context; {@link #usePlaintext()} selects h2c (HTTP/2 with
+ * prior knowledge) instead.
+ *
+ * <p>Not thread-safe: configure from one thread, then {@link #build()}.
+ */
+public final class NettyChannelBuilder extends AbstractManagedChannelBuilder<NettyChannelBuilder> {
+  /** Default flow-control window: 1 MiB, enough for a round trip's worth of data on a LAN. */
+  public static final int DEFAULT_FLOW_CONTROL_WINDOW = 1024 * 1024;
+
+  private static final long DEFAULT_CONNECT_TIMEOUT_MILLIS = TimeUnit.SECONDS.toMillis(20);
+
+  private final String host;
+  private final int port;
+  private final SocketAddress address;
+  private EventLoopGroup eventLoopGroup;
+  private ChannelFactory<? extends Channel> channelFactory;
+  private int flowControlWindow = DEFAULT_FLOW_CONTROL_WINDOW;
+  private long connectTimeoutMillis = DEFAULT_CONNECT_TIMEOUT_MILLIS;
+  private SslContext sslContext;
+  private long keepAliveTimeNanos = Long.MAX_VALUE;
+  private long keepAliveTimeoutNanos = TimeUnit.SECONDS.toNanos(20);
+  private boolean keepAliveWithoutCalls;
+
+  private NettyChannelBuilder(String host, int port, SocketAddress address) {
+    this.host = host;
+    this.port = port;
+    this.address = address;
+  }
+
+  /**
+   * A builder for a channel to {@code host:port}; the name is resolved when connecting.
+   *
+   * @throws IllegalArgumentException if {@code host} is empty or {@code port} is not 0..65535
+   */
+  public static NettyChannelBuilder forAddress(String host, int port) {
+    Objects.requireNonNull(host, "host");
+    if (host.isEmpty()) {
+      throw new IllegalArgumentException("host must not be empty");
+    }
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port must be in 0..65535, was " + port);
+    }
+    return new NettyChannelBuilder(host, port, InetSocketAddress.createUnresolved(host, port));
+  }
+
+  /** A builder for a channel to {@code address} (an {@link InetSocketAddress}, usually). */
+  public static NettyChannelBuilder forAddress(SocketAddress address) {
+    Objects.requireNonNull(address, "address");
+    if (address instanceof InetSocketAddress) {
+      InetSocketAddress inet = (InetSocketAddress) address;
+      return new NettyChannelBuilder(inet.getHostString(), inet.getPort(), address);
+    }
+    return new NettyChannelBuilder(null, -1, address);
+  }
+
+  /**
+   * A builder for a channel to {@code target}: {@code host:port}, {@code [ipv6]:port}, or the same
+   * after {@code dns:///}.
+   *
+   * @throws IllegalArgumentException if {@code target} is not of that form
+   */
+  public static NettyChannelBuilder forTarget(String target) {
+    Objects.requireNonNull(target, "target");
+    InetSocketAddress parsed = parseTarget(target);
+    if (parsed == null) {
+      throw new IllegalArgumentException(
+          "target must be host:port (optionally after dns:///), was '" + target + "'");
+    }
+    return forAddress(parsed.getHostString(), parsed.getPort());
+  }
+
+  /** Parses {@code host:port} targets; null if {@code target} has another form. */
+  static InetSocketAddress parseTarget(String target) {
+    String rest = target.startsWith("dns:///") ? target.substring("dns:///".length()) : target;
+    int colon = rest.lastIndexOf(':');
+    if (colon <= 0 || colon == rest.length() - 1) {
+      return null;
+    }
+    String host = rest.substring(0, colon);
+    if (host.startsWith("[") && host.endsWith("]")) {
+      host = host.substring(1, host.length() - 1);
+    } else if (host.indexOf(':') >= 0 || host.indexOf('/') >= 0) {
+      return null;
+    }
+    int port;
+    try {
+      port = Integer.parseInt(rest.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      return null;
+    }
+    if (host.isEmpty() || port < 0 || port > 65535) {
+      return null;
+    }
+    return InetSocketAddress.createUnresolved(host, port);
+  }
+
+  /**
+   * The event loops for the channel's connections; the caller owns them (the channel does not shut
+   * them down). Default: Tern's shared daemon group.
+   */
+  public NettyChannelBuilder eventLoopGroup(EventLoopGroup group) {
+    this.eventLoopGroup = Objects.requireNonNull(group, "group");
+    return this;
+  }
+
+  /**
+   * The channel class, which must suit the event loop group (e.g. {@code EpollSocketChannel} for an
+   * epoll group). Default: epoll for an epoll group, NIO otherwise.
+   */
+  public NettyChannelBuilder channelType(Class<? extends Channel> type) {
+    Objects.requireNonNull(type, "type");
+    this.channelFactory =
+        () -> {
+          try {
+            return type.getConstructor().newInstance();
+          } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot create a channel of " + type.getName(), e);
+          }
+        };
+    return this;
+  }
+
+  /**
+   * The HTTP/2 flow-control window of each stream and of the connection, in bytes (default 1 MiB).
+   * A larger window lets one call send more before the reader catches up.
+   *
+   * @throws IllegalArgumentException if {@code bytes} is not positive
+   */
+  public NettyChannelBuilder flowControlWindow(int bytes) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("flowControlWindow must be positive, was " + bytes);
+    }
+    this.flowControlWindow = bytes;
+    return this;
+  }
+
+  /**
+   * How long establishing a TCP connection may take (default 20 seconds); calls waiting for it fail
+   * UNAVAILABLE after that, and the channel retries with backoff.
+   *
+   * @throws IllegalArgumentException if {@code timeout} is not positive or over {@code
+   *     Integer.MAX_VALUE} milliseconds
+   */
+  public NettyChannelBuilder connectTimeout(long timeout, TimeUnit unit) {
+    Objects.requireNonNull(unit, "unit");
+    long millis = unit.toMillis(timeout);
+    if (timeout <= 0 || millis > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("connectTimeout out of range: " + timeout + " " + unit);
+    }
+    this.connectTimeoutMillis = Math.max(1, millis);
+    return this;
+  }
+
+  /**
+   * Sends a keepalive PING when nothing has been read for {@code time} (default: never), so a
+   * silently dropped connection is noticed; see {@link #keepAliveTimeout}. Servers reject pings
+   * more frequent than they permit (gRPC servers default to one per 5 minutes), answering
+   * GOAWAY(ENHANCE_YOUR_CALM "too_many_pings"). {@code Long.MAX_VALUE} of any unit disables it.
+   *
+   * @throws IllegalArgumentException if {@code time} is not positive
+   */
+  public NettyChannelBuilder keepAliveTime(long time, TimeUnit unit) {
+    Objects.requireNonNull(unit, "unit");
+    if (time <= 0) {
+      throw new IllegalArgumentException("keepAliveTime must be positive: " + time + " " + unit);
+    }
+    long nanos = unit.toNanos(time);
+    this.keepAliveTimeNanos = time == Long.MAX_VALUE ? Long.MAX_VALUE : nanos;
+    return this;
+  }
+
+  /**
+   * How long to wait for the answer to a keepalive PING before closing the connection (default 20
+   * seconds); calls on it then fail UNAVAILABLE.
+   *
+   * @throws IllegalArgumentException if {@code timeout} is not positive
+   */
+  public NettyChannelBuilder keepAliveTimeout(long timeout, TimeUnit unit) {
+    Objects.requireNonNull(unit, "unit");
+    if (timeout <= 0) {
+      throw new IllegalArgumentException(
+          "keepAliveTimeout must be positive: " + timeout + " " + unit);
+    }
+    this.keepAliveTimeoutNanos = unit.toNanos(timeout);
+    return this;
+  }
+
+  /**
+   * Whether keepalive PINGs are sent also while no call is open (default false: an idle connection
+   * is not probed, and servers reject such pings unless they permit them).
+   */
+  public NettyChannelBuilder keepAliveWithoutCalls(boolean enable) {
+    this.keepAliveWithoutCalls = enable;
+    return this;
+  }
+
+  /**
+   * Uses TLS with {@code sslContext}, a client context (build it with {@link
+   * NettySslContexts#forClient}, adding trust material and, for mutual TLS, a key); implies {@link
+   * #useTransportSecurity()}. Without it, TLS uses {@code NettySslContexts.forClient()} as is (the
+   * JDK's default trusted CAs).
+   *
+   * @throws IllegalArgumentException if {@code sslContext} is a server context
+   */
+  public NettyChannelBuilder sslContext(SslContext sslContext) {
+    Objects.requireNonNull(sslContext, "sslContext");
+    if (!sslContext.isClient()) {
+      throw new IllegalArgumentException("sslContext must be a client context");
+    }
+    this.sslContext = sslContext;
+    return useTransportSecurity();
+  }
+
+  private SslContext sslContextForBuild() {
+    if (isPlaintext()) {
+      return null;
+    }
+    if (sslContext != null) {
+      return sslContext;
+    }
+    try {
+      return NettySslContexts.forClient().build();
+    } catch (SSLException e) {
+      throw new IllegalStateException("cannot create the default TLS client context", e);
+    }
+  }
+
+  @Override
+  protected ClientTransportFactory buildTransportFactory() {
+    EventLoopGroup group = eventLoopGroup != null ? eventLoopGroup : EventLoops.sharedWorkerGroup();
+    ChannelFactory<? extends Channel> factory =
+        channelFactory != null ? channelFactory : EventLoops.clientChannelFactory(group);
+    NettyClientTransport.TransportOptions options =
+        new NettyClientTransport.TransportOptions(
+            group,
+            factory,
+            flowControlWindow,
+            maxInboundMetadataSize(),
+            (int) connectTimeoutMillis,
+            sslContextForBuild());
+    if (keepAliveTimeNanos != Long.MAX_VALUE) {
+      options =
+          options.withKeepAlive(keepAliveTimeNanos, keepAliveTimeoutNanos, keepAliveWithoutCalls);
+    }
+    return new TransportFactory(options, group);
+  }
+
+  @Override
+  protected SocketAddress resolveAddress() {
+    return address;
+  }
+
+  @Override
+  protected String authority() {
+    if (host == null) {
+      return address.toString();
+    }
+    String h = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
+    return h + ":" + port;
+  }
+
+  /**
+   * Creates {@link NettyClientTransport}s sharing one set of options. Owns nothing that needs
+   * releasing: the event loops are shared or the application's. Thread-safe (immutable apart from a
+   * volatile flag).
+   */
+  private static final class TransportFactory implements ClientTransportFactory {
+    private final NettyClientTransport.TransportOptions options;
+    private final EventLoopGroup group;
+    private volatile boolean closed;
+
+    TransportFactory(NettyClientTransport.TransportOptions options, EventLoopGroup group) {
+      this.options = options;
+      this.group = group;
+    }
+
+    @Override
+    public ManagedClientTransport newClientTransport(
+        SocketAddress address, String authority, String userAgent) {
+      if (closed) {
+        throw new IllegalStateException("transport factory is closed");
+      }
+      return new NettyClientTransport(address, authority, userAgent, options);
+    }
+
+    @Override
+    public ScheduledExecutorService getScheduledExecutorService() {
+      return group;
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+    }
+  }
+}

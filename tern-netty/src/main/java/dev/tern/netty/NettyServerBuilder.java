@@ -1,0 +1,311 @@
+package dev.tern.netty;
+
+import dev.tern.netty.internal.EventLoops;
+import dev.tern.netty.internal.NettyServer;
+import dev.tern.netty.internal.ServerOptions;
+import dev.tern.spi.AbstractServerBuilder;
+import dev.tern.spi.TransportServer;
+import io.netty.channel.ChannelFactory;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import java.io.File;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import javax.net.ssl.SSLException;
+
+/**
+ * Builds a server that serves calls over HTTP/2 on Netty (h2c with prior knowledge, or TLS):
+ *
+ * <pre>{@code
+ * Server server = NettyServerBuilder.forPort(50051).addService(new GreeterImpl()).build().start();
+ * }</pre>
+ *
+ * <p>Plaintext by default; {@link #sslContext} turns TLS on. Options and defaults, beyond those of
+ * every server builder: Tern's shared daemon event loops (native epoll when available, NIO
+ * otherwise) unless {@link #bossEventLoopGroup} / {@link #workerEventLoopGroup} give others (the
+ * caller then owns them); a channel type matching the worker group unless {@link #channelType} sets
+ * it; a 1 MiB HTTP/2 flow-control window per stream and per connection ({@link
+ * #flowControlWindow}); no limit on concurrent calls per connection ({@link
+ * #maxConcurrentCallsPerConnection}); a graceful shutdown waits up to 5 seconds for the client to
+ * acknowledge the first GOAWAY before sending the final one ({@link #shutdownGracePeriod}); calls
+ * in flight then finish, however long they take, unless {@code shutdownNow()} ends them.
+ *
+ * <p>Not thread-safe: configure from one thread, then {@link #build()}.
+ */
+public final class NettyServerBuilder extends AbstractServerBuilder<NettyServerBuilder> {
+  private final SocketAddress address;
+  private EventLoopGroup bossGroup;
+  private EventLoopGroup workerGroup;
+  private ChannelFactory<? extends ServerChannel> channelFactory;
+  private int flowControlWindow = ServerOptions.DEFAULT_FLOW_CONTROL_WINDOW;
+  private int maxConcurrentCallsPerConnection = Integer.MAX_VALUE;
+  private long gracePeriodNanos = ServerOptions.DEFAULT_GRACE_PERIOD_NANOS;
+  private int maxRstFramesPerWindow = ServerOptions.DEFAULT_MAX_RST_FRAMES_PER_WINDOW;
+  private long rstWindowNanos = ServerOptions.DEFAULT_RST_WINDOW_NANOS;
+  private SslContext sslContext;
+  private long permitKeepAliveTimeNanos = ServerOptions.DEFAULT_PERMIT_KEEPALIVE_TIME_NANOS;
+  private boolean permitKeepAliveWithoutCalls;
+  private long maxConnectionIdleNanos = Long.MAX_VALUE;
+  private long maxConnectionAgeNanos = Long.MAX_VALUE;
+  private long maxConnectionAgeGraceNanos = Long.MAX_VALUE;
+
+  private NettyServerBuilder(SocketAddress address) {
+    this.address = address;
+  }
+
+  /**
+   * A builder for a server on {@code port} of every local address; 0 picks a free port (ask the
+   * started server with {@code getListenSockets()}).
+   *
+   * @throws IllegalArgumentException if {@code port} is not 0..65535
+   */
+  public static NettyServerBuilder forPort(int port) {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port must be in 0..65535, was " + port);
+    }
+    return new NettyServerBuilder(new InetSocketAddress(port));
+  }
+
+  /** A builder for a server bound to {@code address}. */
+  public static NettyServerBuilder forAddress(SocketAddress address) {
+    return new NettyServerBuilder(Objects.requireNonNull(address, "address"));
+  }
+
+  /** The group that accepts connections; the caller owns it. Default: Tern's shared one. */
+  public NettyServerBuilder bossEventLoopGroup(EventLoopGroup group) {
+    this.bossGroup = Objects.requireNonNull(group, "group");
+    return this;
+  }
+
+  /** The group that serves connections; the caller owns it. Default: Tern's shared one. */
+  public NettyServerBuilder workerEventLoopGroup(EventLoopGroup group) {
+    this.workerGroup = Objects.requireNonNull(group, "group");
+    return this;
+  }
+
+  /**
+   * The server channel class, which must suit the boss group (e.g. {@code EpollServerSocketChannel}
+   * for an epoll group). Default: epoll for an epoll group, NIO otherwise.
+   */
+  public NettyServerBuilder channelType(Class<? extends ServerChannel> type) {
+    Objects.requireNonNull(type, "type");
+    this.channelFactory =
+        () -> {
+          try {
+            return type.getConstructor().newInstance();
+          } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot create a channel of " + type.getName(), e);
+          }
+        };
+    return this;
+  }
+
+  /**
+   * The HTTP/2 flow-control window of each stream and of each connection, in bytes (default 1 MiB).
+   *
+   * @throws IllegalArgumentException if {@code bytes} is not positive
+   */
+  public NettyServerBuilder flowControlWindow(int bytes) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("flowControlWindow must be positive, was " + bytes);
+    }
+    this.flowControlWindow = bytes;
+    return this;
+  }
+
+  /**
+   * The most calls one connection may carry at once (HTTP/2 MAX_CONCURRENT_STREAMS; default no
+   * limit). Clients queue further calls until one ends.
+   *
+   * @throws IllegalArgumentException if {@code max} is not positive
+   */
+  public NettyServerBuilder maxConcurrentCallsPerConnection(int max) {
+    if (max <= 0) {
+      throw new IllegalArgumentException("maxConcurrentCallsPerConnection must be > 0, was " + max);
+    }
+    this.maxConcurrentCallsPerConnection = max;
+    return this;
+  }
+
+  /**
+   * How long a graceful shutdown waits for the client's PING ack after the first GOAWAY before it
+   * sends the final GOAWAY (default 5 seconds). Calls the final GOAWAY admits still finish.
+   *
+   * @throws IllegalArgumentException if {@code period} is negative
+   */
+  public NettyServerBuilder shutdownGracePeriod(long period, TimeUnit unit) {
+    Objects.requireNonNull(unit, "unit");
+    if (period < 0) {
+      throw new IllegalArgumentException(
+          "shutdownGracePeriod must be >= 0: " + period + " " + unit);
+    }
+    this.gracePeriodNanos = unit.toNanos(period);
+    return this;
+  }
+
+  /**
+   * Serves TLS (1.2 or 1.3, HTTP/2 negotiated by ALPN) with {@code sslContext}, a server context;
+   * build it with {@link NettySslContexts#forServer}, adding {@code trustManager} and {@code
+   * clientAuth} for mutual TLS. Calls then see {@code Grpc.TRANSPORT_ATTR_SSL_SESSION} and security
+   * level PRIVACY_AND_INTEGRITY. Default: plaintext (h2c).
+   *
+   * @throws IllegalArgumentException if {@code sslContext} is a client context
+   */
+  public NettyServerBuilder sslContext(SslContext sslContext) {
+    Objects.requireNonNull(sslContext, "sslContext");
+    if (sslContext.isClient()) {
+      throw new IllegalArgumentException("sslContext must be a server context");
+    }
+    this.sslContext = sslContext;
+    return this;
+  }
+
+  /**
+   * Serves TLS with a PEM certificate chain and a PEM private key (PKCS#8), as {@link #sslContext}
+   * does with {@code NettySslContexts.forServer}: TLS 1.2/1.3 and ALPN {@code h2}.
+   *
+   * @throws IllegalArgumentException naming the argument if a file cannot be read or parsed
+   */
+  @Override
+  public NettyServerBuilder useTransportSecurity(File certChain, File privateKey) {
+    Objects.requireNonNull(certChain, "certChain");
+    Objects.requireNonNull(privateKey, "privateKey");
+    return sslContext(
+        buildServerContext(
+            () -> SslContextBuilder.forServer(certChain, privateKey),
+            certChain + ", " + privateKey));
+  }
+
+  /** See {@link #useTransportSecurity(File, File)}; the streams are read, not closed. */
+  @Override
+  public NettyServerBuilder useTransportSecurity(InputStream certChain, InputStream privateKey) {
+    Objects.requireNonNull(certChain, "certChain");
+    Objects.requireNonNull(privateKey, "privateKey");
+    return sslContext(
+        buildServerContext(
+            () -> SslContextBuilder.forServer(certChain, privateKey), "the given streams"));
+  }
+
+  private static SslContext buildServerContext(Supplier<SslContextBuilder> builder, String source) {
+    try {
+      return NettySslContexts.configure(builder.get()).build();
+    } catch (SSLException | IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "certChain/privateKey: no TLS server context from " + source + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The most frequent client keepalive PINGs tolerated (default one per 5 minutes). A client that
+   * pings more often (more than twice in a row since the server last sent anything) is sent
+   * GOAWAY(ENHANCE_YOUR_CALM, "too_many_pings") and disconnected.
+   *
+   * @throws IllegalArgumentException if {@code time} is negative
+   */
+  public NettyServerBuilder permitKeepAliveTime(long time, TimeUnit unit) {
+    Objects.requireNonNull(unit, "unit");
+    if (time < 0) {
+      throw new IllegalArgumentException("permitKeepAliveTime must be >= 0: " + time + " " + unit);
+    }
+    this.permitKeepAliveTimeNanos = unit.toNanos(time);
+    return this;
+  }
+
+  /**
+   * Whether clients may send keepalive PINGs while they have no call open (default false: such
+   * pings are tolerated only every two hours).
+   */
+  public NettyServerBuilder permitKeepAliveWithoutCalls(boolean permit) {
+    this.permitKeepAliveWithoutCalls = permit;
+    return this;
+  }
+
+  /**
+   * Shuts a connection down gracefully once it has carried no call for {@code time} (default:
+   * never), freeing what idle clients hold. Clients reconnect when they need to.
+   *
+   * @throws IllegalArgumentException if {@code time} is not positive
+   */
+  public NettyServerBuilder maxConnectionIdle(long time, TimeUnit unit) {
+    this.maxConnectionIdleNanos = positiveNanos(time, unit, "maxConnectionIdle");
+    return this;
+  }
+
+  /**
+   * Shuts a connection down gracefully once it is {@code time} old, ±10% (default: never), so
+   * clients spread over new servers behind a load balancer. See {@link #maxConnectionAgeGrace}.
+   *
+   * @throws IllegalArgumentException if {@code time} is not positive
+   */
+  public NettyServerBuilder maxConnectionAge(long time, TimeUnit unit) {
+    this.maxConnectionAgeNanos = positiveNanos(time, unit, "maxConnectionAge");
+    return this;
+  }
+
+  /**
+   * How long calls may go on after {@link #maxConnectionAge} before they are cancelled UNAVAILABLE
+   * (default: as long as they take).
+   *
+   * @throws IllegalArgumentException if {@code time} is not positive
+   */
+  public NettyServerBuilder maxConnectionAgeGrace(long time, TimeUnit unit) {
+    this.maxConnectionAgeGraceNanos = positiveNanos(time, unit, "maxConnectionAgeGrace");
+    return this;
+  }
+
+  private static long positiveNanos(long time, TimeUnit unit, String option) {
+    Objects.requireNonNull(unit, "unit");
+    if (time <= 0) {
+      throw new IllegalArgumentException(option + " must be positive: " + time + " " + unit);
+    }
+    return time == Long.MAX_VALUE ? Long.MAX_VALUE : unit.toNanos(time);
+  }
+
+  /**
+   * Bounds how many RST_STREAM frames a client may send per window (default 200 per 30 seconds)
+   * before the connection is closed with GOAWAY(ENHANCE_YOUR_CALM): opening and resetting streams
+   * costs the server work the client does not pay for (the "rapid reset" attack). 0 disables it.
+   *
+   * @throws IllegalArgumentException if {@code max} is negative or the window is not positive
+   */
+  public NettyServerBuilder maxRstFramesPerWindow(int max, long window, TimeUnit unit) {
+    Objects.requireNonNull(unit, "unit");
+    if (max < 0) {
+      throw new IllegalArgumentException("maxRstFramesPerWindow must be >= 0: " + max);
+    }
+    if (window <= 0) {
+      throw new IllegalArgumentException("window must be positive: " + window + " " + unit);
+    }
+    this.maxRstFramesPerWindow = max;
+    this.rstWindowNanos = unit.toNanos(window);
+    return this;
+  }
+
+  @Override
+  protected TransportServer buildTransportServer() {
+    EventLoopGroup boss = bossGroup != null ? bossGroup : EventLoops.sharedBossGroup();
+    EventLoopGroup workers = workerGroup != null ? workerGroup : EventLoops.sharedWorkerGroup();
+    ChannelFactory<? extends ServerChannel> factory =
+        channelFactory != null ? channelFactory : EventLoops.serverChannelFactory(boss);
+    ServerOptions options =
+        new ServerOptions(
+                flowControlWindow,
+                maxInboundMessageSize(),
+                maxInboundMetadataSize(),
+                maxConcurrentCallsPerConnection,
+                gracePeriodNanos,
+                maxRstFramesPerWindow,
+                rstWindowNanos)
+            .withSslContext(sslContext)
+            .withKeepAlivePolicy(permitKeepAliveTimeNanos, permitKeepAliveWithoutCalls)
+            .withConnectionLimits(
+                maxConnectionIdleNanos, maxConnectionAgeNanos, maxConnectionAgeGraceNanos);
+    return new NettyServer(address, boss, workers, factory, options);
+  }
+}

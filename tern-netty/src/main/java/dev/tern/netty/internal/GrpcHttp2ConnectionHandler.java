@@ -1,0 +1,142 @@
+package dev.tern.netty.internal;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http2.DefaultHttp2Connection;
+import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
+import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
+import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
+import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
+import io.netty.handler.codec.http2.DefaultHttp2LocalFlowController;
+import io.netty.handler.codec.http2.Http2Connection;
+import io.netty.handler.codec.http2.Http2ConnectionDecoder;
+import io.netty.handler.codec.http2.Http2ConnectionEncoder;
+import io.netty.handler.codec.http2.Http2ConnectionHandler;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.handler.codec.http2.StreamBufferingEncoder;
+
+/**
+ * What Tern's client and server HTTP/2 handlers share: the codec stack (Tern's headers decoder, a
+ * local flow controller that returns stream window only as the application consumes messages, a
+ * connection window of the configured size) and the event-loop bookkeeping.
+ *
+ * <p>Event loop only, like every Netty handler: subclasses assert {@link #inEventLoop()} at their
+ * entry points; other threads reach them through the connection's {@link WriteQueue}.
+ */
+abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
+  /**
+   * Stream window is returned once half of it has been consumed (Netty's and grpc-java's ratio).
+   */
+  private static final float WINDOW_UPDATE_RATIO = 0.5f;
+
+  private final int flowControlWindow;
+  private boolean connectionWindowSent;
+
+  /** Set in handlerAdded; read only on the event loop. */
+  private ChannelHandlerContext ctx;
+
+  GrpcHttp2ConnectionHandler(Parts parts, int flowControlWindow) {
+    super(parts.decoder, parts.encoder, parts.settings);
+    this.flowControlWindow = flowControlWindow;
+    // Streams are closed by the transport before it closes the connection, so Netty need not wait.
+    gracefulShutdownTimeoutMillis(0);
+  }
+
+  /** The codec objects a handler is built from; made before the handler (super() needs them). */
+  static final class Parts {
+    final Http2ConnectionDecoder decoder;
+    final Http2ConnectionEncoder encoder;
+    final Http2Settings settings;
+
+    private Parts(
+        Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings) {
+      this.decoder = decoder;
+      this.encoder = encoder;
+      this.settings = settings;
+    }
+
+    /**
+     * @param maxHeaderListSize the inbound header-list limit the decoder enforces
+     * @param settings the initial SETTINGS to send
+     */
+    static Parts create(
+        boolean server, int flowControlWindow, long maxHeaderListSize, Http2Settings settings) {
+      Http2Connection connection = new DefaultHttp2Connection(server);
+      connection
+          .local()
+          .flowController(
+              new DefaultHttp2LocalFlowController(connection, WINDOW_UPDATE_RATIO, true));
+      Http2ConnectionEncoder encoder =
+          new DefaultHttp2ConnectionEncoder(connection, new DefaultHttp2FrameWriter());
+      if (!server) {
+        // Holds streams beyond the server's MAX_CONCURRENT_STREAMS until others finish.
+        encoder = new StreamBufferingEncoder(encoder);
+      }
+      Http2ConnectionDecoder decoder =
+          new DefaultHttp2ConnectionDecoder(
+              connection,
+              encoder,
+              new DefaultHttp2FrameReader(new GrpcHttp2HeadersDecoder(server, maxHeaderListSize)));
+      settings.initialWindowSize(flowControlWindow);
+      return new Parts(decoder, encoder, settings);
+    }
+  }
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+    this.ctx = ctx;
+    super.handlerAdded(ctx);
+    maybeSendConnectionWindow();
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) throws Exception {
+    super.channelActive(ctx);
+    maybeSendConnectionWindow();
+  }
+
+  /** Widens the connection window from HTTP/2's 64 KiB to the configured size, once. */
+  private void maybeSendConnectionWindow() throws Http2Exception {
+    if (connectionWindowSent || !ctx.channel().isActive()) {
+      return;
+    }
+    connectionWindowSent = true;
+    Http2Stream connectionStream = connection().connectionStream();
+    int delta =
+        flowControlWindow - connection().local().flowController().windowSize(connectionStream);
+    if (delta > 0) {
+      connection().local().flowController().incrementWindowSize(connectionStream, delta);
+      ctx.flush();
+    }
+  }
+
+  /** The handler's context; valid once added to a pipeline. */
+  final ChannelHandlerContext ctx() {
+    return ctx;
+  }
+
+  /** Whether the caller runs on this connection's event loop. */
+  final boolean inEventLoop() {
+    return ctx == null || ctx.executor().inEventLoop();
+  }
+
+  /**
+   * Returns {@code numBytes} of stream {@code streamId}'s window to the peer: the application has
+   * consumed them. Ignored for a stream already gone.
+   */
+  final void returnBytes(int streamId, int numBytes) {
+    if (streamId <= 0 || numBytes <= 0) {
+      return;
+    }
+    Http2Stream stream = connection().stream(streamId);
+    if (stream == null) {
+      return;
+    }
+    try {
+      connection().local().flowController().consumeBytes(stream, numBytes);
+    } catch (Http2Exception e) {
+      onError(ctx, false, e);
+    }
+  }
+}

@@ -1,0 +1,352 @@
+package dev.tern.netty.internal;
+
+import dev.tern.Attributes;
+import dev.tern.CallOptions;
+import dev.tern.Metadata;
+import dev.tern.MethodDescriptor;
+import dev.tern.Status;
+import dev.tern.spi.ClientStream;
+import dev.tern.spi.ManagedClientTransport;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFactory;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.AsciiString;
+import java.net.SocketAddress;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import javax.net.ssl.SSLParameters;
+
+/**
+ * A client transport: one HTTP/2 connection (h2c with prior knowledge) to one address, opened by
+ * {@link #start}. Streams, pings and shutdowns from any thread go through the connection's {@link
+ * WriteQueue} to the {@link ClientHandler} on its event loop, which reports the transport's life to
+ * the listener from that event loop.
+ *
+ * <p>Thread-safe: the public methods may be called from any thread. The only state shared with
+ * application threads is volatile: the channel and write queue (written once in {@link #start}),
+ * the attributes (written once when ready) and the shutdown status (so new streams and pings fail
+ * at once, without a hop).
+ */
+public final class NettyClientTransport implements ManagedClientTransport {
+  private final SocketAddress address;
+  private final String authority;
+  private final AsciiString userAgent;
+  private final TransportOptions options;
+
+  private volatile ClientHandler handler;
+  private volatile WriteQueue writeQueue;
+  private volatile Attributes attributes = Attributes.EMPTY;
+  private volatile Status shutdownStatus;
+
+  /**
+   * A transport to {@code address}; nothing happens until {@link #start}.
+   *
+   * @param authority the default {@code :authority} of calls
+   * @param userAgent the {@code user-agent} sent with every call, or null
+   */
+  public NettyClientTransport(
+      SocketAddress address, String authority, String userAgent, TransportOptions options) {
+    this.address = Objects.requireNonNull(address, "address");
+    this.authority = Objects.requireNonNull(authority, "authority");
+    this.userAgent = userAgent == null ? null : new AsciiString(userAgent);
+    this.options = Objects.requireNonNull(options, "options");
+  }
+
+  /** Starts connecting; the listener hears {@code transportReady} once HTTP/2 is set up. */
+  @Override
+  public Runnable start(Listener listener) {
+    Objects.requireNonNull(listener, "listener");
+    if (handler != null) {
+      throw new IllegalStateException("already started");
+    }
+    ClientHandler h = ClientHandler.create(this, listener, options);
+    handler = h;
+    Bootstrap bootstrap =
+        new Bootstrap()
+            .group(options.eventLoopGroup())
+            .channelFactory(options.channelFactory())
+            .option(ChannelOption.TCP_NODELAY, true)
+            .option(ChannelOption.SO_KEEPALIVE, true)
+            .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, options.connectTimeoutMillis())
+            .handler(options.sslContext() == null ? h : new TlsInitializer(h));
+    ChannelFuture connect = bootstrap.connect(address);
+    writeQueue = new WriteQueue(connect.channel());
+    connect.addListener(
+        (ChannelFuture f) -> {
+          if (!f.isSuccess()) {
+            h.connectFailed(f.cause());
+          }
+        });
+    return null;
+  }
+
+  /** Puts TLS (with host name verification against the authority) in front of the handler. */
+  private final class TlsInitializer extends ChannelInitializer<Channel> {
+    private final ClientHandler handler;
+
+    TlsInitializer(ClientHandler handler) {
+      this.handler = handler;
+    }
+
+    @Override
+    protected void initChannel(Channel ch) {
+      HostAndPort target = HostAndPort.ofAuthority(authority);
+      SslHandler ssl = options.sslContext().newHandler(ch.alloc(), target.host, target.port);
+      SSLParameters params = ssl.engine().getSSLParameters();
+      params.setEndpointIdentificationAlgorithm("HTTPS");
+      ssl.engine().setSSLParameters(params);
+      ch.pipeline().addLast(ssl, handler);
+    }
+  }
+
+  /** The host and port of an authority, for SNI and certificate checks. */
+  private static final class HostAndPort {
+    final String host;
+    final int port;
+
+    private HostAndPort(String host, int port) {
+      this.host = host;
+      this.port = port;
+    }
+
+    static HostAndPort ofAuthority(String authority) {
+      int colon = authority.lastIndexOf(':');
+      String host = authority;
+      int port = -1;
+      if (colon > 0 && authority.indexOf(']', colon) < 0) {
+        host = authority.substring(0, colon);
+        try {
+          port = Integer.parseInt(authority.substring(colon + 1));
+        } catch (NumberFormatException e) {
+          port = -1;
+        }
+      }
+      if (host.startsWith("[") && host.endsWith("]")) {
+        host = host.substring(1, host.length() - 1);
+      }
+      return new HostAndPort(host, port);
+    }
+  }
+
+  /** Runs {@code command} on the connection's event loop, in order with every other command. */
+  void execute(Runnable command) {
+    writeQueue.enqueue(command);
+  }
+
+  @Override
+  public ClientStream newStream(
+      MethodDescriptor<?, ?> method, Metadata headers, CallOptions callOptions) {
+    Objects.requireNonNull(method, "method");
+    Objects.requireNonNull(headers, "headers");
+    Objects.requireNonNull(callOptions, "callOptions");
+    ClientHandler h = handler;
+    if (h == null) {
+      throw new IllegalStateException("transport not started");
+    }
+    String callAuthority = callOptions.getAuthority();
+    return new NettyClientStream(
+        h, method.getFullMethodName(), callAuthority != null ? callAuthority : authority, headers);
+  }
+
+  @Override
+  public void ping(PingCallback callback, Executor executor) {
+    Objects.requireNonNull(callback, "callback");
+    Objects.requireNonNull(executor, "executor");
+    ClientHandler h = handler;
+    Status shutdown = shutdownStatus;
+    if (h == null || shutdown != null) {
+      Status failure =
+          h == null
+              ? Status.UNAVAILABLE.withDescription("transport not started")
+              : Status.UNAVAILABLE.withDescription("transport is shut down: " + shutdown);
+      executor.execute(() -> callback.onFailure(failure));
+      return;
+    }
+    execute(() -> h.ping(callback, executor));
+  }
+
+  @Override
+  public Attributes getAttributes() {
+    return attributes;
+  }
+
+  @Override
+  public void shutdown(Status reason) {
+    Objects.requireNonNull(reason, "reason");
+    ClientHandler h = handler;
+    if (shutdownStatus == null) {
+      shutdownStatus = reason;
+    }
+    if (h != null) {
+      execute(() -> h.startShutdown(reason));
+    }
+  }
+
+  @Override
+  public void shutdownNow(Status reason) {
+    Objects.requireNonNull(reason, "reason");
+    ClientHandler h = handler;
+    if (shutdownStatus == null) {
+      shutdownStatus = reason;
+    }
+    if (h != null) {
+      execute(() -> h.shutdownNow(reason));
+    }
+  }
+
+  // ---- from the handler, on the event loop
+
+  void onReady(Channel channel) {
+    attributes = TlsAttributes.of(channel);
+  }
+
+  void markShutdown(Status status) {
+    if (shutdownStatus == null) {
+      shutdownStatus = status;
+    }
+  }
+
+  AsciiString scheme() {
+    return options.sslContext() == null ? OutboundHeaders.HTTP : OutboundHeaders.HTTPS;
+  }
+
+  AsciiString userAgent() {
+    return userAgent;
+  }
+
+  NettyWritableBufferAllocator bufferAllocator() {
+    return options.bufferAllocator();
+  }
+
+  SocketAddress address() {
+    return address;
+  }
+
+  @Override
+  public String toString() {
+    return "NettyClientTransport{" + address + "}";
+  }
+
+  /**
+   * What a channel's transports share: event loops, channel type, limits. Immutable; thread-safe.
+   */
+  public static final class TransportOptions {
+    private final EventLoopGroup eventLoopGroup;
+    private final ChannelFactory<? extends Channel> channelFactory;
+    private final int flowControlWindow;
+    private final int maxInboundMetadataSize;
+    private final int connectTimeoutMillis;
+    private final NettyWritableBufferAllocator bufferAllocator;
+    private final SslContext sslContext;
+    private long keepAliveTimeNanos = Long.MAX_VALUE;
+    private long keepAliveTimeoutNanos;
+    private boolean keepAliveWithoutCalls;
+
+    /** Plaintext options: see {@link dev.tern.netty.NettyChannelBuilder}. */
+    public TransportOptions(
+        EventLoopGroup eventLoopGroup,
+        ChannelFactory<? extends Channel> channelFactory,
+        int flowControlWindow,
+        int maxInboundMetadataSize,
+        int connectTimeoutMillis) {
+      this(
+          eventLoopGroup,
+          channelFactory,
+          flowControlWindow,
+          maxInboundMetadataSize,
+          connectTimeoutMillis,
+          null);
+    }
+
+    /**
+     * See {@link dev.tern.netty.NettyChannelBuilder} for what each option means.
+     *
+     * @param sslContext a client context negotiating {@code h2} by ALPN, or null for plaintext
+     */
+    public TransportOptions(
+        EventLoopGroup eventLoopGroup,
+        ChannelFactory<? extends Channel> channelFactory,
+        int flowControlWindow,
+        int maxInboundMetadataSize,
+        int connectTimeoutMillis,
+        SslContext sslContext) {
+      this.eventLoopGroup = Objects.requireNonNull(eventLoopGroup, "eventLoopGroup");
+      this.channelFactory = Objects.requireNonNull(channelFactory, "channelFactory");
+      this.flowControlWindow = flowControlWindow;
+      this.maxInboundMetadataSize = maxInboundMetadataSize;
+      this.connectTimeoutMillis = connectTimeoutMillis;
+      this.bufferAllocator = new NettyWritableBufferAllocator(ByteBufAllocator.DEFAULT);
+      if (sslContext != null && !sslContext.isClient()) {
+        throw new IllegalArgumentException("sslContext must be a client context");
+      }
+      this.sslContext = sslContext;
+    }
+
+    SslContext sslContext() {
+      return sslContext;
+    }
+
+    /**
+     * A copy of these options with client keepalive: a PING after {@code timeNanos} without reads
+     * (while calls are open, or always if {@code withoutCalls}); no answer within {@code
+     * timeoutNanos} closes the connection.
+     */
+    public TransportOptions withKeepAlive(long timeNanos, long timeoutNanos, boolean withoutCalls) {
+      TransportOptions copy =
+          new TransportOptions(
+              eventLoopGroup,
+              channelFactory,
+              flowControlWindow,
+              maxInboundMetadataSize,
+              connectTimeoutMillis,
+              sslContext);
+      copy.keepAliveTimeNanos = timeNanos;
+      copy.keepAliveTimeoutNanos = timeoutNanos;
+      copy.keepAliveWithoutCalls = withoutCalls;
+      return copy;
+    }
+
+    long keepAliveTimeNanos() {
+      return keepAliveTimeNanos;
+    }
+
+    long keepAliveTimeoutNanos() {
+      return keepAliveTimeoutNanos;
+    }
+
+    boolean keepAliveWithoutCalls() {
+      return keepAliveWithoutCalls;
+    }
+
+    EventLoopGroup eventLoopGroup() {
+      return eventLoopGroup;
+    }
+
+    ChannelFactory<? extends Channel> channelFactory() {
+      return channelFactory;
+    }
+
+    int flowControlWindow() {
+      return flowControlWindow;
+    }
+
+    int maxInboundMetadataSize() {
+      return maxInboundMetadataSize;
+    }
+
+    int connectTimeoutMillis() {
+      return connectTimeoutMillis;
+    }
+
+    NettyWritableBufferAllocator bufferAllocator() {
+      return bufferAllocator;
+    }
+  }
+}

@@ -1,0 +1,182 @@
+package dev.tern.netty.internal;
+
+import dev.tern.Metadata;
+import dev.tern.Status;
+import dev.tern.internal.Base64Codec;
+import dev.tern.internal.GrpcHeaders;
+import dev.tern.internal.GrpcMessageCodec;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.util.AsciiString;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Builds outbound HTTP/2 header blocks from {@link Metadata}, in the order the gRPC wire protocol
+ * gives: pseudo-headers, then {@code te}, {@code content-type}, {@code user-agent}, {@code
+ * grpc-timeout}, {@code grpc-encoding}, {@code grpc-accept-encoding}, then custom metadata ({@code
+ * -bin} values base64 without padding). Constant names and values are {@link AsciiString}s encoded
+ * once; metadata bytes are wrapped, not copied. Blocks are built on the application thread, so the
+ * event loop only encodes them.
+ *
+ * <p>Stateless; thread-safe.
+ */
+final class OutboundHeaders {
+  private OutboundHeaders() {}
+
+  static final AsciiString POST = AsciiString.cached("POST");
+  static final AsciiString HTTP = AsciiString.cached("http");
+  static final AsciiString HTTPS = AsciiString.cached("https");
+  static final AsciiString TE_TRAILERS = AsciiString.cached("trailers");
+  static final AsciiString CONTENT_TYPE_GRPC = AsciiString.cached(GrpcHeaders.CONTENT_TYPE_GRPC);
+  static final AsciiString STATUS_OK = AsciiString.cached("200");
+  static final AsciiString GRPC_STATUS = AsciiString.cached(GrpcHeaders.STATUS.name());
+  static final AsciiString GRPC_MESSAGE = AsciiString.cached(GrpcHeaders.MESSAGE.name());
+  static final AsciiString GRPC_TIMEOUT = AsciiString.cached(GrpcHeaders.TIMEOUT.name());
+  static final AsciiString GRPC_ENCODING = AsciiString.cached(GrpcHeaders.MESSAGE_ENCODING.name());
+  static final AsciiString GRPC_ACCEPT_ENCODING =
+      AsciiString.cached(GrpcHeaders.MESSAGE_ACCEPT_ENCODING.name());
+
+  /** {@code grpc-status} values 0..16, encoded once. */
+  private static final AsciiString[] STATUS_CODES = new AsciiString[17];
+
+  static {
+    for (int i = 0; i < STATUS_CODES.length; i++) {
+      STATUS_CODES[i] = AsciiString.cached(Integer.toString(i));
+    }
+  }
+
+  private static final byte[] USER_AGENT_BYTES = bytes(GrpcHeaders.USER_AGENT.name());
+  private static final byte[] CONTENT_TYPE_BYTES = bytes(GrpcHeaders.CONTENT_TYPE.name());
+  private static final byte[] TE_BYTES = bytes("te");
+  private static final byte[] TIMEOUT_BYTES = bytes(GrpcHeaders.TIMEOUT.name());
+  private static final byte[] ENCODING_BYTES = bytes(GrpcHeaders.MESSAGE_ENCODING.name());
+  private static final byte[] ACCEPT_ENCODING_BYTES =
+      bytes(GrpcHeaders.MESSAGE_ACCEPT_ENCODING.name());
+  private static final byte[] STATUS_BYTES = bytes(GrpcHeaders.STATUS.name());
+  private static final byte[] MESSAGE_BYTES = bytes(GrpcHeaders.MESSAGE.name());
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** The request HEADERS of a call. {@code headers} is read, not kept. */
+  static Http2Headers request(
+      AsciiString scheme,
+      AsciiString path,
+      AsciiString authority,
+      AsciiString userAgent,
+      Metadata headers) {
+    byte[][] md = headers.toSerialized();
+    int count = headers.headerCount();
+    Http2Headers out = new DefaultHttp2Headers(false, count + 8);
+    out.method(POST).scheme(scheme).path(path).authority(authority);
+    out.add(HttpHeaderNames.TE, TE_TRAILERS);
+    out.add(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE_GRPC);
+    if (userAgent != null) {
+      out.add(HttpHeaderNames.USER_AGENT, userAgent);
+    }
+    // The reserved headers first, in the wire protocol's order.
+    addNamed(out, md, count, TIMEOUT_BYTES, GRPC_TIMEOUT);
+    addNamed(out, md, count, ENCODING_BYTES, GRPC_ENCODING);
+    addNamed(out, md, count, ACCEPT_ENCODING_BYTES, GRPC_ACCEPT_ENCODING);
+    for (int i = 0; i < count; i++) {
+      byte[] name = md[2 * i];
+      if (isTransportOwned(name)
+          || equal(name, USER_AGENT_BYTES)
+          || equal(name, TIMEOUT_BYTES)
+          || equal(name, ENCODING_BYTES)
+          || equal(name, ACCEPT_ENCODING_BYTES)) {
+        continue;
+      }
+      addEntry(out, name, md[2 * i + 1]);
+    }
+    return out;
+  }
+
+  /** The response HEADERS: {@code :status 200}, content-type, then {@code headers}. */
+  static Http2Headers response(Metadata headers) {
+    byte[][] md = headers.toSerialized();
+    int count = headers.headerCount();
+    Http2Headers out = new DefaultHttp2Headers(false, count + 2);
+    out.status(STATUS_OK);
+    out.add(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE_GRPC);
+    addCustom(out, md, count);
+    return out;
+  }
+
+  /**
+   * The trailers ending a call; with {@code trailersOnly} (no response headers were sent) the one
+   * HEADERS frame also carries {@code :status 200} and content-type.
+   */
+  static Http2Headers trailers(Status status, Metadata trailers, boolean trailersOnly) {
+    byte[][] md = trailers.toSerialized();
+    int count = trailers.headerCount();
+    Http2Headers out = new DefaultHttp2Headers(false, count + 4);
+    if (trailersOnly) {
+      out.status(STATUS_OK);
+      out.add(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE_GRPC);
+    }
+    addStatus(out, status);
+    addCustom(out, md, count);
+    return out;
+  }
+
+  /** An HTTP error answer to a request that is not valid gRPC: HTTP status plus gRPC status. */
+  static Http2Headers httpError(int httpStatus, Status status) {
+    Http2Headers out = new DefaultHttp2Headers(false, 4);
+    out.status(AsciiString.of(Integer.toString(httpStatus)));
+    out.add(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE_GRPC);
+    addStatus(out, status);
+    return out;
+  }
+
+  private static void addStatus(Http2Headers out, Status status) {
+    out.add(GRPC_STATUS, STATUS_CODES[status.getCode().value()]);
+    String description = status.getDescription();
+    if (description != null) {
+      out.add(GRPC_MESSAGE, new AsciiString(GrpcMessageCodec.encode(description)));
+    }
+  }
+
+  private static void addCustom(Http2Headers out, byte[][] md, int count) {
+    for (int i = 0; i < count; i++) {
+      byte[] name = md[2 * i];
+      if (isTransportOwned(name)) {
+        continue;
+      }
+      addEntry(out, name, md[2 * i + 1]);
+    }
+  }
+
+  /** Names the transport writes itself; metadata must not duplicate or forge them. */
+  private static boolean isTransportOwned(byte[] name) {
+    return (name.length > 0 && name[0] == ':')
+        || equal(name, CONTENT_TYPE_BYTES)
+        || equal(name, TE_BYTES)
+        || equal(name, STATUS_BYTES)
+        || equal(name, MESSAGE_BYTES);
+  }
+
+  private static void addNamed(
+      Http2Headers out, byte[][] md, int count, byte[] name, AsciiString asciiName) {
+    for (int i = 0; i < count; i++) {
+      if (equal(md[2 * i], name)) {
+        out.add(asciiName, new AsciiString(md[2 * i + 1], false));
+      }
+    }
+  }
+
+  private static void addEntry(Http2Headers out, byte[] name, byte[] value) {
+    AsciiString asciiName = new AsciiString(name, false);
+    if (asciiName.endsWith(Metadata.BINARY_HEADER_SUFFIX)) {
+      out.add(asciiName, new AsciiString(Base64Codec.encodeBase64NoPadding(value), false));
+    } else {
+      out.add(asciiName, new AsciiString(value, false));
+    }
+  }
+
+  private static boolean equal(byte[] a, byte[] b) {
+    return java.util.Arrays.equals(a, b);
+  }
+}

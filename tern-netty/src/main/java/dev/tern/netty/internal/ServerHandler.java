@@ -1,0 +1,512 @@
+package dev.tern.netty.internal;
+
+import dev.tern.Attributes;
+import dev.tern.Metadata;
+import dev.tern.Status;
+import dev.tern.spi.ServerTransportListener;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http2.Http2ConnectionAdapter;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2FrameAdapter;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.util.AsciiString;
+import io.netty.util.collection.IntObjectHashMap;
+import io.netty.util.collection.IntObjectMap;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The server end of one HTTP/2 connection: validates each request (405 for a method other than
+ * POST, 415 for a content-type that is not gRPC, 404 for a path that is not {@code
+ * /service/method}, 431 for headers over the limit, each with a {@code grpc-status}), hands calls
+ * to the runtime, writes responses, and shuts down gracefully with the double GOAWAY (last stream
+ * 2^31-1 and a PING; on its ack, or after the grace period, the real last stream id; the connection
+ * closes once the streams in flight are done).
+ *
+ * <p>Event loop only: all state is confined to the channel's event loop; other threads reach it
+ * through the connection's {@link WriteQueue}.
+ */
+final class ServerHandler extends GrpcHttp2ConnectionHandler {
+  private static final Logger logger = Logger.getLogger(ServerHandler.class.getName());
+
+  /** Payload of the PING that follows the first GOAWAY of a graceful shutdown. */
+  private static final long GRACEFUL_SHUTDOWN_PING = 0x97ACEF001L;
+
+  private static final AsciiString GRPC_CONTENT_TYPE = AsciiString.cached("application/grpc");
+
+  private final NettyServerTransport transport;
+  private final ServerOptions options;
+  private final IntObjectMap<ServerStreamState> streams = new IntObjectHashMap<>();
+
+  private ServerTransportListener transportListener;
+  private Attributes streamAttributes = Attributes.EMPTY;
+  private boolean ready;
+  private boolean terminated;
+  private boolean goAwayStarted;
+  private boolean secondGoAwaySent;
+  private ScheduledFuture<?> pingTimeout;
+  private final KeepAliveEnforcer keepAliveEnforcer;
+  private ConnectionAgeLimits connectionLimits;
+
+  /** Client stream ids only grow: a HEADERS frame at or below this is not a new request. */
+  private int lastRequestStreamId;
+
+  private long rstWindowStartNanos;
+  private int rstWindowCount;
+
+  /**
+   * Set by {@link NettyServerTransport#shutdown} on the caller's thread, before the GOAWAY goes
+   * out: requests that arrive after it are refused (REFUSED_STREAM, safe for the client to retry)
+   * rather than served, so "no new calls after shutdown()" holds without waiting for the client to
+   * read the GOAWAY.
+   */
+  private volatile boolean shutdownRequested;
+
+  static ServerHandler create(NettyServerTransport transport, ServerOptions options) {
+    Http2Settings settings = new Http2Settings();
+    settings.maxHeaderListSize(options.maxInboundMetadataSize());
+    if (options.maxConcurrentCallsPerConnection() != Integer.MAX_VALUE) {
+      settings.maxConcurrentStreams(options.maxConcurrentCallsPerConnection());
+    }
+    Parts parts =
+        Parts.create(true, options.flowControlWindow(), options.maxInboundMetadataSize(), settings);
+    return new ServerHandler(parts, transport, options);
+  }
+
+  private ServerHandler(Parts parts, NettyServerTransport transport, ServerOptions options) {
+    super(parts, options.flowControlWindow());
+    this.transport = transport;
+    this.options = options;
+    this.keepAliveEnforcer =
+        new KeepAliveEnforcer(
+            options.permitKeepAliveTimeNanos(), options.permitKeepAliveWithoutCalls());
+    decoder().frameListener(new FrameListener());
+    connection().addListener(new ConnectionListener());
+  }
+
+  void setTransportListener(ServerTransportListener listener) {
+    this.transportListener = listener;
+  }
+
+  /**
+   * Whether {@code contentType} is {@code application/grpc}, optionally {@code +suffix} or params.
+   */
+  static boolean isGrpcContentType(CharSequence contentType) {
+    if (contentType == null || contentType.length() < GRPC_CONTENT_TYPE.length()) {
+      return false;
+    }
+    AsciiString ct = AsciiString.of(contentType).toLowerCase();
+    if (!ct.startsWith(GRPC_CONTENT_TYPE)) {
+      return false;
+    }
+    if (ct.length() == GRPC_CONTENT_TYPE.length()) {
+      return true;
+    }
+    char next = ct.charAt(GRPC_CONTENT_TYPE.length());
+    return next == '+' || next == ';';
+  }
+
+  void execute(Runnable command) {
+    transport.execute(command);
+  }
+
+  NettyWritableBufferAllocator bufferAllocator() {
+    return options.bufferAllocator();
+  }
+
+  // ---------------------------------------------------------------- writes for the streams
+
+  void writeHeaders(ServerStreamState state, Http2Headers headers, boolean endStream) {
+    assert inEventLoop();
+    keepAliveEnforcer.onDataSent();
+    encoder().writeHeaders(ctx(), state.id(), headers, 0, endStream, ctx().newPromise());
+  }
+
+  void writeData(ServerStreamState state, ByteBuf data, int bytes) {
+    assert inEventLoop();
+    keepAliveEnforcer.onDataSent();
+    ChannelPromise promise = ctx().newPromise();
+    NettyServerStream stream = state.stream();
+    promise.addListener(f -> stream.onSentBytes(bytes));
+    encoder().writeData(ctx(), state.id(), data, 0, false, promise);
+  }
+
+  void writeTrailers(ServerStreamState state, Http2Headers trailers, boolean aborting) {
+    assert inEventLoop();
+    ChannelPromise promise = ctx().newPromise();
+    if (!aborting) {
+      promise.addListener((ChannelFuture f) -> state.onTrailersWritten(f.isSuccess(), f.cause()));
+    }
+    encoder().writeHeaders(ctx(), state.id(), trailers, 0, true, promise);
+  }
+
+  void resetStream(ServerStreamState state) {
+    Http2Stream stream = connection().stream(state.id());
+    if (stream != null && stream.state() != Http2Stream.State.CLOSED) {
+      resetStream(ctx(), state.id(), Http2Error.CANCEL.code(), ctx().newPromise());
+    }
+  }
+
+  /** The call of {@code state} ended; forget it. */
+  void streamClosed(ServerStreamState state) {
+    if (streams.remove(state.id()) != null && streams.isEmpty() && connectionLimits != null) {
+      connectionLimits.onIdle();
+    }
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  /** Called on any thread when the runtime asks for shutdown; see {@code shutdownRequested}. */
+  void markShutdownRequested() {
+    shutdownRequested = true;
+  }
+
+  /** Starts the double-GOAWAY graceful shutdown. */
+  void gracefulShutdown() {
+    assert inEventLoop();
+    if (goAwayStarted || !ctx().channel().isActive()) {
+      if (!ctx().channel().isActive()) {
+        ctx().close();
+      }
+      return;
+    }
+    goAwayStarted = true;
+    goAway(
+        ctx(),
+        Integer.MAX_VALUE,
+        Http2Error.NO_ERROR.code(),
+        Unpooled.EMPTY_BUFFER,
+        ctx().newPromise());
+    encoder().writePing(ctx(), false, GRACEFUL_SHUTDOWN_PING, ctx().newPromise());
+    // Timers (idle, age) call this outside the write queue's drain, which would flush.
+    // This handler's flush (not the context's): it also writes flow-controlled frames.
+    flush(ctx());
+    pingTimeout =
+        ctx()
+            .executor()
+            .schedule(this::secondGoAway, options.gracePeriodNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  private void secondGoAway() {
+    if (secondGoAwaySent) {
+      return;
+    }
+    secondGoAwaySent = true;
+    if (pingTimeout != null) {
+      pingTimeout.cancel(false);
+    }
+    // Written directly, not through Netty's goAway(): Netty would then refuse to create later
+    // streams, and a DATA frame on such a never-created stream is a connection error that would
+    // kill the calls still in flight. Netty keeps believing the peer knows 2^31-1, so a late stream
+    // is created and refused by onNewStream (RST_STREAM REFUSED_STREAM), and its DATA is ignored.
+    frameWriter()
+        .writeGoAway(
+            ctx(),
+            lastRequestStreamId,
+            Http2Error.NO_ERROR.code(),
+            Unpooled.EMPTY_BUFFER,
+            ctx().newPromise());
+    // This handler's flush (not the context's): it also writes flow-controlled frames.
+    flush(ctx());
+    closeIfIdle();
+  }
+
+  private void closeIfIdle() {
+    if (secondGoAwaySent && connection().numActiveStreams() == 0) {
+      ctx().close();
+    }
+  }
+
+  /** Fails every call with {@code status} and closes the connection. */
+  void shutdownNow(Status status) {
+    assert inEventLoop();
+    for (ServerStreamState state : new ArrayList<>(streams.values())) {
+      state.abort(status);
+    }
+    secondGoAwaySent = true;
+    goAway(
+        ctx(),
+        connection().remote().lastStreamCreated(),
+        Http2Error.NO_ERROR.code(),
+        Unpooled.EMPTY_BUFFER,
+        ctx().newPromise());
+    // This handler's flush (not the context's): it also writes flow-controlled frames.
+    flush(ctx());
+    ctx().close();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    try {
+      super.channelInactive(ctx);
+    } finally {
+      List<ServerStreamState> left = new ArrayList<>(streams.values());
+      for (ServerStreamState state : left) {
+        state.onReset(Status.UNAVAILABLE.withDescription("connection closed"));
+      }
+      streams.clear();
+      if (pingTimeout != null) {
+        pingTimeout.cancel(false);
+      }
+      if (connectionLimits != null) {
+        connectionLimits.stop();
+      }
+      if (!terminated) {
+        terminated = true;
+        if (transportListener != null) {
+          transportListener.transportTerminated();
+        }
+      }
+    }
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+    if (evt instanceof SslHandshakeCompletionEvent) {
+      SslHandshakeCompletionEvent handshake = (SslHandshakeCompletionEvent) evt;
+      if (!handshake.isSuccess()) {
+        logger.log(Level.FINE, "TLS handshake failed", handshake.cause());
+      } else {
+        String problem = TlsAttributes.alpnProblem(ctx.channel());
+        if (problem != null) {
+          logger.log(Level.FINE, problem);
+          ctx.close();
+        }
+      }
+    }
+    super.userEventTriggered(ctx, evt);
+  }
+
+  @Override
+  protected void handleServerHeaderDecodeSizeError(ChannelHandlerContext ctx, Http2Stream stream) {
+    Status status =
+        Status.RESOURCE_EXHAUSTED.withDescription(
+            "Request header metadata larger than " + options.maxInboundMetadataSize() + " bytes");
+    encoder()
+        .writeHeaders(
+            ctx, stream.id(), OutboundHeaders.httpError(431, status), 0, true, ctx.newPromise());
+  }
+
+  /**
+   * Bounds the work a peer can cause by opening and at once resetting streams (the "rapid reset"
+   * attack, CVE-2023-44487): more than the allowed RST_STREAM frames in one window ends the
+   * connection with GOAWAY(ENHANCE_YOUR_CALM).
+   */
+  private void countReset() throws Http2Exception {
+    int max = options.maxRstFramesPerWindow();
+    if (max <= 0) {
+      return;
+    }
+    long now = System.nanoTime();
+    if (rstWindowCount == 0 || now - rstWindowStartNanos > options.rstWindowNanos()) {
+      rstWindowStartNanos = now;
+      rstWindowCount = 0;
+    }
+    if (++rstWindowCount > max) {
+      throw Http2Exception.connectionError(
+          Http2Error.ENHANCE_YOUR_CALM,
+          "Too many RST_STREAM frames: more than %d in %d ms",
+          max,
+          TimeUnit.NANOSECONDS.toMillis(options.rstWindowNanos()));
+    }
+  }
+
+  // ---------------------------------------------------------------- requests
+
+  private void onNewStream(int streamId, GrpcRequestHeaders headers, boolean endOfStream) {
+    if (shutdownRequested) {
+      resetStream(ctx(), streamId, Http2Error.REFUSED_STREAM.code(), ctx().newPromise());
+      return;
+    }
+    CharSequence method = headers.method();
+    if (!HttpMethod.POST.asciiName().contentEquals(method)) {
+      respondWithHttpError(
+          streamId,
+          405,
+          Status.INTERNAL.withDescription("Method '" + method + "' is not supported"));
+      return;
+    }
+    CharSequence contentType = headers.contentType();
+    if (!isGrpcContentType(contentType)) {
+      respondWithHttpError(
+          streamId,
+          415,
+          Status.INTERNAL.withDescription("Content-Type '" + contentType + "' is not supported"));
+      return;
+    }
+    CharSequence path = headers.path();
+    if (path == null || path.length() < 2 || path.charAt(0) != '/') {
+      respondWithHttpError(
+          streamId,
+          404,
+          Status.UNIMPLEMENTED.withDescription("Expected path to start with /: " + path));
+      return;
+    }
+    String invalid = headers.invalidBinaryHeader();
+    if (invalid != null) {
+      respondWithHttpError(streamId, 400, Status.INTERNAL.withDescription(invalid));
+      return;
+    }
+    Metadata metadata = headers.toMetadata();
+    String fullMethodName = path.subSequence(1, path.length()).toString();
+    CharSequence authority = headers.authority();
+    ServerStreamState state =
+        new ServerStreamState(this, streamId, options.maxInboundMessageSize());
+    NettyServerStream stream =
+        new NettyServerStream(
+            this, state, authority == null ? null : authority.toString(), streamAttributes);
+    state.setStream(stream);
+    if (streams.isEmpty() && connectionLimits != null) {
+      connectionLimits.onActive();
+    }
+    streams.put(streamId, state);
+    try {
+      transportListener.streamCreated(stream, fullMethodName, metadata);
+    } catch (RuntimeException e) {
+      logger.log(Level.SEVERE, "streamCreated threw for " + fullMethodName, e);
+    }
+    if (!state.hasListener()) {
+      state.abort(Status.INTERNAL.withDescription("server did not accept the stream"));
+      return;
+    }
+    if (endOfStream) {
+      state.onEndOfStream();
+    }
+  }
+
+  private void respondWithHttpError(int streamId, int httpStatus, Status status) {
+    encoder()
+        .writeHeaders(
+            ctx(),
+            streamId,
+            OutboundHeaders.httpError(httpStatus, status),
+            0,
+            true,
+            ctx().newPromise());
+  }
+
+  /** Inbound frames, from Netty's decoder. */
+  private final class FrameListener extends Http2FrameAdapter {
+    @Override
+    public void onHeadersRead(
+        ChannelHandlerContext ctx,
+        int streamId,
+        Http2Headers headers,
+        int padding,
+        boolean endOfStream) {
+      ServerStreamState state = streams.get(streamId);
+      if (state != null) {
+        // Trailers from a client: gRPC has none, but the END_STREAM still half-closes.
+        if (endOfStream) {
+          state.onEndOfStream();
+        } else {
+          state.abort(Status.INTERNAL.withDescription("Received unexpected HEADERS mid-stream"));
+        }
+        return;
+      }
+      if (streamId <= lastRequestStreamId) {
+        return; // trailers of a call that is already over
+      }
+      lastRequestStreamId = streamId;
+      onNewStream(streamId, (GrpcRequestHeaders) headers, endOfStream);
+    }
+
+    @Override
+    public void onHeadersRead(
+        ChannelHandlerContext ctx,
+        int streamId,
+        Http2Headers headers,
+        int streamDependency,
+        short weight,
+        boolean exclusive,
+        int padding,
+        boolean endOfStream) {
+      onHeadersRead(ctx, streamId, headers, padding, endOfStream);
+    }
+
+    @Override
+    public int onDataRead(
+        ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
+      ServerStreamState state = streams.get(streamId);
+      if (state == null || state.isClosed()) {
+        return data.readableBytes() + padding;
+      }
+      state.onData(data.retain(), endOfStream);
+      return padding;
+    }
+
+    @Override
+    public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode)
+        throws Http2Exception {
+      countReset();
+      ServerStreamState state = streams.get(streamId);
+      if (state != null) {
+        state.onReset(
+            Status.CANCELLED.withDescription(
+                "client cancelled (RST_STREAM " + Http2Statuses.errorName(errorCode) + ")"));
+      }
+    }
+
+    @Override
+    public void onSettingsRead(ChannelHandlerContext ctx, Http2Settings settings) {
+      if (!ready) {
+        ready = true;
+        Attributes attrs = TlsAttributes.of(ctx.channel());
+        Attributes returned = transportListener.transportReady(attrs);
+        streamAttributes = returned != null ? returned : attrs;
+        connectionLimits =
+            new ConnectionAgeLimits(
+                ctx,
+                options.maxConnectionIdleNanos(),
+                options.maxConnectionAgeNanos(),
+                options.maxConnectionAgeGraceNanos(),
+                ServerHandler.this::gracefulShutdown,
+                ServerHandler.this::shutdownNow);
+        connectionLimits.start();
+      }
+    }
+
+    @Override
+    public void onPingRead(ChannelHandlerContext ctx, long data) throws Http2Exception {
+      if (!keepAliveEnforcer.pingAcceptable(!streams.isEmpty())) {
+        // The message becomes the GOAWAY's debug data, which gRPC clients look for.
+        throw Http2Exception.connectionError(Http2Error.ENHANCE_YOUR_CALM, "too_many_pings");
+      }
+    }
+
+    @Override
+    public void onPingAckRead(ChannelHandlerContext ctx, long data) {
+      if (data == GRACEFUL_SHUTDOWN_PING && goAwayStarted) {
+        secondGoAway();
+      }
+    }
+  }
+
+  /** Stream life from Netty's connection model. */
+  private final class ConnectionListener extends Http2ConnectionAdapter {
+    @Override
+    public void onStreamClosed(Http2Stream stream) {
+      ServerStreamState state = streams.get(stream.id());
+      if (state != null) {
+        state.onReset(Status.CANCELLED.withDescription("stream closed before the call ended"));
+      }
+      if (secondGoAwaySent) {
+        // Closing from inside Netty's stream-close bookkeeping is unsafe; do it right after.
+        ctx().executor().execute(ServerHandler.this::closeIfIdle);
+      }
+    }
+  }
+}

@@ -1,0 +1,233 @@
+package dev.tern.netty.internal;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.ssl.SslContext;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The settings every connection of one server shares. Immutable; thread-safe.
+ *
+ * @see dev.tern.netty.NettyServerBuilder for what each option means and its default
+ */
+public final class ServerOptions {
+  /** Default time given to a PING ack during a graceful shutdown: 5 seconds. */
+  public static final long DEFAULT_GRACE_PERIOD_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+  /** Default flow-control window: 1 MiB. */
+  public static final int DEFAULT_FLOW_CONTROL_WINDOW = 1024 * 1024;
+
+  /** Default bound on RST_STREAM frames per window (Netty's default against rapid reset). */
+  public static final int DEFAULT_MAX_RST_FRAMES_PER_WINDOW = 200;
+
+  /** Default window for {@link #DEFAULT_MAX_RST_FRAMES_PER_WINDOW}: 30 seconds. */
+  public static final long DEFAULT_RST_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+  /** Default shortest interval between client keepalive PINGs the server accepts: 5 minutes. */
+  public static final long DEFAULT_PERMIT_KEEPALIVE_TIME_NANOS = TimeUnit.MINUTES.toNanos(5);
+
+  private final int flowControlWindow;
+  private final int maxInboundMessageSize;
+  private final int maxInboundMetadataSize;
+  private final int maxConcurrentCallsPerConnection;
+  private final long gracePeriodNanos;
+  private final int maxRstFramesPerWindow;
+  private final long rstWindowNanos;
+  private final SslContext sslContext;
+  private final long permitKeepAliveTimeNanos;
+  private final boolean permitKeepAliveWithoutCalls;
+  private final long maxConnectionIdleNanos;
+  private final long maxConnectionAgeNanos;
+  private final long maxConnectionAgeGraceNanos;
+  private final NettyWritableBufferAllocator bufferAllocator =
+      new NettyWritableBufferAllocator(ByteBufAllocator.DEFAULT);
+
+  /** See {@link dev.tern.netty.NettyServerBuilder}. */
+  public ServerOptions(
+      int flowControlWindow,
+      int maxInboundMessageSize,
+      int maxInboundMetadataSize,
+      int maxConcurrentCallsPerConnection,
+      long gracePeriodNanos,
+      int maxRstFramesPerWindow,
+      long rstWindowNanos) {
+    this(
+        flowControlWindow,
+        maxInboundMessageSize,
+        maxInboundMetadataSize,
+        maxConcurrentCallsPerConnection,
+        gracePeriodNanos,
+        maxRstFramesPerWindow,
+        rstWindowNanos,
+        null,
+        DEFAULT_PERMIT_KEEPALIVE_TIME_NANOS,
+        false,
+        Long.MAX_VALUE,
+        Long.MAX_VALUE,
+        Long.MAX_VALUE);
+  }
+
+  private ServerOptions(
+      int flowControlWindow,
+      int maxInboundMessageSize,
+      int maxInboundMetadataSize,
+      int maxConcurrentCallsPerConnection,
+      long gracePeriodNanos,
+      int maxRstFramesPerWindow,
+      long rstWindowNanos,
+      SslContext sslContext,
+      long permitKeepAliveTimeNanos,
+      boolean permitKeepAliveWithoutCalls,
+      long maxConnectionIdleNanos,
+      long maxConnectionAgeNanos,
+      long maxConnectionAgeGraceNanos) {
+    this.sslContext = sslContext;
+    this.maxConnectionIdleNanos = maxConnectionIdleNanos;
+    this.maxConnectionAgeNanos = maxConnectionAgeNanos;
+    this.maxConnectionAgeGraceNanos = maxConnectionAgeGraceNanos;
+    this.permitKeepAliveTimeNanos = permitKeepAliveTimeNanos;
+    this.permitKeepAliveWithoutCalls = permitKeepAliveWithoutCalls;
+    this.flowControlWindow = flowControlWindow;
+    this.maxInboundMessageSize = maxInboundMessageSize;
+    this.maxInboundMetadataSize = maxInboundMetadataSize;
+    this.maxConcurrentCallsPerConnection = maxConcurrentCallsPerConnection;
+    this.gracePeriodNanos = gracePeriodNanos;
+    this.maxRstFramesPerWindow = maxRstFramesPerWindow;
+    this.rstWindowNanos = rstWindowNanos;
+  }
+
+  /** The defaults of everything but the limits the runtime sets: for tests of the SPI. */
+  public static ServerOptions withLimits(int maxInboundMessageSize, int maxInboundMetadataSize) {
+    return new ServerOptions(
+        DEFAULT_FLOW_CONTROL_WINDOW,
+        maxInboundMessageSize,
+        maxInboundMetadataSize,
+        Integer.MAX_VALUE,
+        DEFAULT_GRACE_PERIOD_NANOS,
+        DEFAULT_MAX_RST_FRAMES_PER_WINDOW,
+        DEFAULT_RST_WINDOW_NANOS);
+  }
+
+  /**
+   * Serves TLS with {@code sslContext} (a server context negotiating {@code h2} by ALPN); null for
+   * plaintext. Returns a copy of these options with it.
+   *
+   * @throws IllegalArgumentException if {@code sslContext} is a client context
+   */
+  public ServerOptions withSslContext(SslContext sslContext) {
+    if (sslContext != null && sslContext.isClient()) {
+      throw new IllegalArgumentException("sslContext must be a server context");
+    }
+    return new ServerOptions(
+        flowControlWindow,
+        maxInboundMessageSize,
+        maxInboundMetadataSize,
+        maxConcurrentCallsPerConnection,
+        gracePeriodNanos,
+        maxRstFramesPerWindow,
+        rstWindowNanos,
+        sslContext,
+        permitKeepAliveTimeNanos,
+        permitKeepAliveWithoutCalls,
+        maxConnectionIdleNanos,
+        maxConnectionAgeNanos,
+        maxConnectionAgeGraceNanos);
+  }
+
+  /**
+   * A copy of these options whose connections tolerate client keepalive PINGs every {@code
+   * minTimeNanos} (and, if {@code withoutCalls}, also while no call is open).
+   */
+  public ServerOptions withKeepAlivePolicy(long minTimeNanos, boolean withoutCalls) {
+    return new ServerOptions(
+        flowControlWindow,
+        maxInboundMessageSize,
+        maxInboundMetadataSize,
+        maxConcurrentCallsPerConnection,
+        gracePeriodNanos,
+        maxRstFramesPerWindow,
+        rstWindowNanos,
+        sslContext,
+        minTimeNanos,
+        withoutCalls,
+        maxConnectionIdleNanos,
+        maxConnectionAgeNanos,
+        maxConnectionAgeGraceNanos);
+  }
+
+  /**
+   * A copy of these options with limits on each connection's life (each {@code Long.MAX_VALUE} to
+   * disable): idle time without calls, age, and the grace given to calls open at the age limit.
+   */
+  public ServerOptions withConnectionLimits(long maxIdleNanos, long maxAgeNanos, long graceNanos) {
+    return new ServerOptions(
+        flowControlWindow,
+        maxInboundMessageSize,
+        maxInboundMetadataSize,
+        maxConcurrentCallsPerConnection,
+        gracePeriodNanos,
+        maxRstFramesPerWindow,
+        rstWindowNanos,
+        sslContext,
+        permitKeepAliveTimeNanos,
+        permitKeepAliveWithoutCalls,
+        maxIdleNanos,
+        maxAgeNanos,
+        graceNanos);
+  }
+
+  long maxConnectionIdleNanos() {
+    return maxConnectionIdleNanos;
+  }
+
+  long maxConnectionAgeNanos() {
+    return maxConnectionAgeNanos;
+  }
+
+  long maxConnectionAgeGraceNanos() {
+    return maxConnectionAgeGraceNanos;
+  }
+
+  long permitKeepAliveTimeNanos() {
+    return permitKeepAliveTimeNanos;
+  }
+
+  boolean permitKeepAliveWithoutCalls() {
+    return permitKeepAliveWithoutCalls;
+  }
+
+  SslContext sslContext() {
+    return sslContext;
+  }
+
+  int maxRstFramesPerWindow() {
+    return maxRstFramesPerWindow;
+  }
+
+  long rstWindowNanos() {
+    return rstWindowNanos;
+  }
+
+  int flowControlWindow() {
+    return flowControlWindow;
+  }
+
+  int maxInboundMessageSize() {
+    return maxInboundMessageSize;
+  }
+
+  int maxInboundMetadataSize() {
+    return maxInboundMetadataSize;
+  }
+
+  int maxConcurrentCallsPerConnection() {
+    return maxConcurrentCallsPerConnection;
+  }
+
+  long gracePeriodNanos() {
+    return gracePeriodNanos;
+  }
+
+  NettyWritableBufferAllocator bufferAllocator() {
+    return bufferAllocator;
+  }
+}

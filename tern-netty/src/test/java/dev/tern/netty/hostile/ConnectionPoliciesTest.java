@@ -1,0 +1,176 @@
+package dev.tern.netty.hostile;
+
+import static dev.tern.netty.hostile.RawHttp2Connection.ENHANCE_YOUR_CALM;
+import static dev.tern.netty.hostile.RawHttp2Connection.FLAG_ACK;
+import static dev.tern.netty.hostile.RawHttp2Connection.GOAWAY;
+import static dev.tern.netty.hostile.RawHttp2Connection.PING;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tern.CallOptions;
+import dev.tern.ClientCall;
+import dev.tern.ManagedChannel;
+import dev.tern.Metadata;
+import dev.tern.Server;
+import dev.tern.Status;
+import dev.tern.netty.NettyChannelBuilder;
+import dev.tern.netty.NettyServerBuilder;
+import dev.tern.netty.hostile.RawHttp2Connection.Frame;
+import dev.tern.testing.Await;
+import dev.tern.testing.EchoService;
+import dev.tern.testing.RecordingClientCallListener;
+import dev.tern.testing.TernCleanupExtension;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The connection policies the Netty builders document, seen from outside: a cap on concurrent calls
+ * per connection, the server's keepalive ping policy, and client keepalive noticing a server that
+ * went silent.
+ */
+class ConnectionPoliciesTest {
+  @RegisterExtension final LeakWatch leaks = new LeakWatch();
+  @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
+
+  private final HostileProbe probe = new HostileProbe();
+
+  private Server start(NettyServerBuilder builder) throws IOException {
+    return cleanup.register(
+        builder
+            .addService(EchoService.definition())
+            .addService(probe.definition())
+            .build()
+            .start());
+  }
+
+  private static NettyServerBuilder loopbackServer() {
+    return NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0));
+  }
+
+  private ManagedChannel channel(NettyChannelBuilder builder) {
+    return cleanup.register(builder.usePlaintext().build());
+  }
+
+  @Test
+  void callsBeyondTheConnectionsCapWaitTheirTurnAndAllComplete() throws IOException {
+    int cap = 5;
+    int calls = 30;
+    Server server = start(loopbackServer().maxConcurrentCallsPerConnection(cap));
+    ManagedChannel channel = channel(NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()));
+    List<RecordingClientCallListener<String>> listeners = new ArrayList<>();
+    for (int i = 0; i < calls; i++) {
+      ClientCall<String, String> call = channel.newCall(HostileProbe.GATE, CallOptions.DEFAULT);
+      RecordingClientCallListener<String> listener = new RecordingClientCallListener<>();
+      call.start(listener, new Metadata());
+      call.request(1);
+      call.sendMessage("call " + i);
+      call.halfClose();
+      listeners.add(listener);
+    }
+
+    // Release the waiting calls one at a time; the client fills each freed slot with the next.
+    for (int i = 0; i < calls; i++) {
+      Await.poll(probe.gated, "call " + i + " to reach the server").run();
+    }
+
+    for (RecordingClientCallListener<String> listener : listeners) {
+      assertThat(listener.awaitStatus().getCode()).isEqualTo(Status.Code.OK);
+      assertThat(listener.awaitMessage()).isEqualTo("released");
+    }
+    assertThat(probe.gatedMost).as("calls the server held at once").hasValue(cap);
+  }
+
+  @Test
+  void pingsMoreOftenThanPermittedGetGoAwayTooManyPings() throws IOException {
+    Server server = start(loopbackServer()); // default: one ping per 5 minutes, none when idle
+    try (RawHttp2Connection raw = RawHttp2Connection.open(server.getPort())) {
+      Frame goAway = null;
+      for (int ping = 0; ping < 10 && goAway == null; ping++) {
+        raw.writePing(ping);
+        goAway = awaitPingAckOrGoAway(raw, ping);
+      }
+
+      assertThat(goAway).as("GOAWAY after repeated pings").isNotNull();
+      assertThat(goAway.errorCode()).as("GOAWAY %s", goAway).isEqualTo(ENHANCE_YOUR_CALM);
+      assertThat(debugData(goAway)).isEqualTo("too_many_pings");
+    }
+  }
+
+  @Test
+  void pingsArePermittedWhenTheServerAllowsThem() throws IOException {
+    Server server =
+        start(
+            loopbackServer()
+                .permitKeepAliveTime(0, TimeUnit.NANOSECONDS)
+                .permitKeepAliveWithoutCalls(true));
+    try (RawHttp2Connection raw = RawHttp2Connection.open(server.getPort())) {
+      for (int ping = 0; ping < 20; ping++) {
+        raw.writePing(ping);
+        Frame answer = awaitPingAckOrGoAway(raw, ping);
+        assertThat(answer).as("answer to ping %d", ping).isNull();
+      }
+    }
+  }
+
+  @Test
+  void clientKeepaliveNoticesAServerThatWentSilent() throws IOException {
+    Server server =
+        start(
+            loopbackServer()
+                .permitKeepAliveTime(0, TimeUnit.NANOSECONDS)
+                .permitKeepAliveWithoutCalls(true));
+    try (TcpProxy proxy = TcpProxy.start(server.getPort())) {
+      ManagedChannel channel =
+          channel(
+              NettyChannelBuilder.forAddress("127.0.0.1", proxy.port())
+                  .keepAliveTime(100, TimeUnit.MILLISECONDS)
+                  .keepAliveTimeout(200, TimeUnit.MILLISECONDS));
+      ClientCall<String, String> call = channel.newCall(HostileProbe.HANG, CallOptions.DEFAULT);
+      RecordingClientCallListener<String> listener = new RecordingClientCallListener<>();
+      call.start(listener, new Metadata());
+      call.request(1);
+      call.sendMessage("hang");
+      call.halfClose();
+      Await.poll(probe.hangsStarted, "the call to reach the server");
+
+      proxy.goSilent();
+
+      // No FIN, no RST, no deadline: only the unanswered keepalive PING can end this call.
+      Status status = listener.awaitStatus();
+      assertThat(status.getCode()).as("status %s", status).isEqualTo(Status.Code.UNAVAILABLE);
+      proxy.cutConnections(); // lets the server notice too, so it can shut down cleanly
+    }
+  }
+
+  /**
+   * Reads until the ACK of ping {@code payload} (returning null) or a GOAWAY (returning it); the
+   * connection closing without either is a failure.
+   */
+  private static Frame awaitPingAckOrGoAway(RawHttp2Connection raw, long payload)
+      throws IOException {
+    byte[] expected = ByteBuffer.allocate(8).putLong(payload).array();
+    for (Frame frame = raw.readFrame(); frame != null; frame = raw.readFrame()) {
+      if (frame.type() == GOAWAY) {
+        return frame;
+      }
+      if (frame.type() == PING
+          && (frame.flags() & FLAG_ACK) != 0
+          && Arrays.equals(frame.payload(), expected)) {
+        return null;
+      }
+    }
+    throw new AssertionError("connection closed without answering ping " + payload);
+  }
+
+  private static String debugData(Frame goAway) {
+    byte[] payload = goAway.payload();
+    return new String(payload, 8, payload.length - 8, UTF_8);
+  }
+}

@@ -1,0 +1,186 @@
+package dev.tern.netty.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tern.Metadata;
+import dev.tern.Status;
+import dev.tern.internal.GrpcHeaders;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.DefaultHttp2HeadersEncoder;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.util.AsciiString;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** Tern's inbound header holders, fed by Netty's real HPACK encoder and decoder. */
+class GrpcHttp2HeadersDecoderTest {
+  private static final Metadata.Key<String> ASCII =
+      Metadata.Key.of("x-ascii", Metadata.ASCII_STRING_MARSHALLER);
+  private static final Metadata.Key<byte[]> BINARY =
+      Metadata.Key.of("x-data-bin", Metadata.BINARY_BYTE_MARSHALLER);
+
+  /** Encodes {@code headers} with HPACK and decodes the block with Tern's decoder. */
+  private static Http2Headers roundTrip(
+      boolean server, long maxHeaderListSize, Http2Headers headers) throws Http2Exception {
+    ByteBuf block = Unpooled.buffer();
+    try {
+      new DefaultHttp2HeadersEncoder().encodeHeaders(3, headers, block);
+      return new GrpcHttp2HeadersDecoder(server, maxHeaderListSize).decodeHeaders(3, block);
+    } finally {
+      block.release();
+    }
+  }
+
+  private static Http2Headers request() {
+    return new DefaultHttp2Headers()
+        .method("POST")
+        .scheme("http")
+        .path("/pkg.Service/Method")
+        .authority("example.com:443");
+  }
+
+  @Test
+  void requestKeepsPseudoAndTransportHeadersOutOfTheMetadata() throws Http2Exception {
+    Http2Headers sent =
+        request()
+            .add("te", "trailers")
+            .add("content-type", "application/grpc")
+            .add("user-agent", "test/1.0")
+            .add("grpc-timeout", "100m")
+            .add("x-ascii", "value");
+
+    GrpcRequestHeaders decoded = (GrpcRequestHeaders) roundTrip(true, 8192, sent);
+
+    assertThat(decoded.method().toString()).isEqualTo("POST");
+    assertThat(decoded.path().toString()).isEqualTo("/pkg.Service/Method");
+    assertThat(decoded.authority().toString()).isEqualTo("example.com:443");
+    assertThat(decoded.scheme().toString()).isEqualTo("http");
+    assertThat(decoded.te().toString()).isEqualTo("trailers");
+    assertThat(decoded.contentType().toString()).isEqualTo("application/grpc");
+    Metadata metadata = decoded.toMetadata();
+    assertThat(metadata.keys()).containsExactly("user-agent", "grpc-timeout", "x-ascii");
+    assertThat(metadata.get(GrpcHeaders.TIMEOUT)).isEqualTo("100m");
+    assertThat(metadata.get(ASCII)).isEqualTo("value");
+  }
+
+  @Test
+  void setLongReplacesEveryValueOfTheName() throws Http2Exception {
+    GrpcRequestHeaders decoded =
+        (GrpcRequestHeaders)
+            roundTrip(
+                true,
+                8192,
+                request()
+                    .add("content-length", "0012")
+                    .add("x-ascii", "kept")
+                    .add("content-length", "12"));
+
+    decoded.setLong("content-length", 12);
+
+    assertThat(decoded.getAll("content-length"))
+        .extracting(CharSequence::toString)
+        .containsExactly("12");
+    Metadata metadata = decoded.toMetadata();
+    assertThat(metadata.get(ASCII)).isEqualTo("kept");
+    assertThat(metadata.headerCount()).isEqualTo(2);
+  }
+
+  @Test
+  void binaryValuesAreDecodedPaddedUnpaddedAndCommaSeparated() throws Http2Exception {
+    Http2Headers sent =
+        request()
+            .add("x-data-bin", "AAH/") // 3 bytes, no padding needed
+            .add("x-data-bin", "AAE") // 2 bytes, unpadded
+            .add("x-data-bin", "AA==,/w"); // two elements: padded, then unpadded
+
+    Metadata metadata = ((GrpcRequestHeaders) roundTrip(true, 8192, sent)).toMetadata();
+
+    assertThat(metadata.getAll(BINARY))
+        .containsExactly(new byte[] {0, 1, -1}, new byte[] {0, 1}, new byte[] {0}, new byte[] {-1});
+  }
+
+  @Test
+  void invalidBase64IsReportedNotThrown() throws Http2Exception {
+    Http2Headers sent = request().add("x-data-bin", "not base64!");
+
+    GrpcRequestHeaders decoded = (GrpcRequestHeaders) roundTrip(true, 8192, sent);
+
+    assertThat(decoded.invalidBinaryHeader()).contains("x-data-bin");
+    assertThat(decoded.toMetadata().get(BINARY)).isNull();
+  }
+
+  @Test
+  void valuesThatAreViewsIntoALargerArrayAreCopiedExactly() {
+    byte[] shared = "xxx-ascii:hello world;x-data-bin=AAH/rest".getBytes(StandardCharsets.US_ASCII);
+    GrpcRequestHeaders headers = new GrpcRequestHeaders(4);
+
+    headers.add(new AsciiString(shared, 2, 7, false), new AsciiString(shared, 10, 5, false));
+    headers.add(new AsciiString(shared, 22, 10, false), new AsciiString(shared, 33, 4, false));
+
+    Metadata metadata = headers.toMetadata();
+    assertThat(metadata.keys()).containsExactly("x-ascii", "x-data-bin");
+    assertThat(metadata.get(ASCII)).isEqualTo("hello");
+    assertThat(metadata.get(BINARY)).isEqualTo(new byte[] {0, 1, -1});
+    byte[][] serialized = metadata.toSerialized();
+    assertThat(serialized[0]).isNotSameAs(shared).hasSize(7);
+    assertThat(serialized[1]).hasSize(5);
+  }
+
+  @Test
+  void headerListOverTheLimitFailsTheStreamOnly() {
+    Http2Headers sent = request().add("x-ascii", "a".repeat(2000));
+
+    assertThatThrownBy(() -> roundTrip(true, 1024, sent))
+        .isInstanceOf(Http2Exception.HeaderListSizeException.class)
+        .satisfies(e -> assertThat(((Http2Exception.StreamException) e).streamId()).isEqualTo(3));
+  }
+
+  @Test
+  void responseTrailersCarryTheStatusApartFromTheMetadata() throws Http2Exception {
+    Http2Headers sent =
+        new DefaultHttp2Headers()
+            .status("200")
+            .add("content-type", "application/grpc")
+            .add("grpc-status", "5")
+            .add("grpc-message", "not %25 here%0A")
+            .add("x-ascii", "detail");
+
+    GrpcResponseHeaders decoded = (GrpcResponseHeaders) roundTrip(false, 8192, sent);
+    Status status = Http2Statuses.fromTrailers(decoded);
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.NOT_FOUND);
+    assertThat(status.getDescription()).isEqualTo("not % here\n");
+    Metadata trailers = decoded.toMetadata();
+    assertThat(trailers.keys()).containsExactly("x-ascii");
+  }
+
+  @Test
+  void missingGrpcStatusIsDerivedFromTheHttpStatus() throws Http2Exception {
+    GrpcResponseHeaders notFound =
+        (GrpcResponseHeaders) roundTrip(false, 8192, new DefaultHttp2Headers().status("404"));
+    GrpcResponseHeaders ok =
+        (GrpcResponseHeaders) roundTrip(false, 8192, new DefaultHttp2Headers().status("200"));
+    GrpcResponseHeaders outOfRange =
+        (GrpcResponseHeaders)
+            roundTrip(
+                false, 8192, new DefaultHttp2Headers().status("200").add("grpc-status", "17"));
+
+    assertThat(Http2Statuses.fromTrailers(notFound).getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+    assertThat(Http2Statuses.fromTrailers(ok).getCode()).isEqualTo(Status.Code.INTERNAL);
+    assertThat(Http2Statuses.fromTrailers(outOfRange).getCode()).isEqualTo(Status.Code.UNKNOWN);
+  }
+
+  @Test
+  void mutatorsTheDecoderNeverCallsSayWhy() {
+    GrpcRequestHeaders headers = new GrpcRequestHeaders(1);
+
+    assertThatThrownBy(() -> headers.set("x-ascii", "v"))
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageContaining("GrpcRequestHeaders is append-only")
+        .hasMessageContaining("set()");
+  }
+}

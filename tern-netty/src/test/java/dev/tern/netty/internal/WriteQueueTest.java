@@ -1,0 +1,79 @@
+package dev.tern.netty.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The write queue's contract: order kept, one drain per burst, one flush per drain. */
+class WriteQueueTest {
+  /** Counts flushes that reach the channel. */
+  private static final class FlushCounter extends ChannelOutboundHandlerAdapter {
+    int flushes;
+
+    @Override
+    public void flush(ChannelHandlerContext ctx) {
+      flushes++;
+      ctx.flush();
+    }
+  }
+
+  @Test
+  void aBurstOfCommandsRunsInOrderInOneDrainWithOneFlush() {
+    FlushCounter counter = new FlushCounter();
+    EmbeddedChannel channel = new EmbeddedChannel(counter);
+    WriteQueue queue = new WriteQueue(channel);
+    List<Integer> ran = new ArrayList<>();
+
+    for (int i = 0; i < 5; i++) {
+      int n = i;
+      queue.enqueue(() -> ran.add(n));
+    }
+    assertThat(ran).as("nothing runs before the event loop drains").isEmpty();
+    channel.runPendingTasks();
+
+    assertThat(ran).containsExactly(0, 1, 2, 3, 4);
+    assertThat(counter.flushes).isEqualTo(1);
+    channel.finishAndReleaseAll();
+  }
+
+  @Test
+  void aCommandEnqueuedWhileDrainingJoinsThatDrain() {
+    FlushCounter counter = new FlushCounter();
+    EmbeddedChannel channel = new EmbeddedChannel(counter);
+    WriteQueue queue = new WriteQueue(channel);
+    List<String> ran = new ArrayList<>();
+
+    queue.enqueue(
+        () -> {
+          ran.add("first");
+          queue.enqueue(() -> ran.add("second"));
+        });
+    channel.runPendingTasks();
+
+    assertThat(ran).containsExactly("first", "second");
+    assertThat(counter.flushes).isEqualTo(1);
+    channel.finishAndReleaseAll();
+  }
+
+  @Test
+  void aFailingCommandDoesNotStopTheOthers() {
+    EmbeddedChannel channel = new EmbeddedChannel();
+    WriteQueue queue = new WriteQueue(channel);
+    List<String> ran = new ArrayList<>();
+
+    queue.enqueue(
+        () -> {
+          throw new IllegalStateException("command failed on purpose");
+        });
+    queue.enqueue(() -> ran.add("after"));
+    channel.runPendingTasks();
+
+    assertThat(ran).containsExactly("after");
+    channel.finishAndReleaseAll();
+  }
+}
