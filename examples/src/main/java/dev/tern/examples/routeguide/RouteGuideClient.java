@@ -1,0 +1,208 @@
+package dev.tern.examples.routeguide;
+
+import dev.tern.Channel;
+import dev.tern.ManagedChannel;
+import dev.tern.ManagedChannelBuilder;
+import dev.tern.StatusRuntimeException;
+import dev.tern.stub.StreamObserver;
+import java.io.PrintStream;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Calls a route guide server with each of the four call types and prints what comes back. Run it
+ * with {@code bin/routeguide-client [--target=HOST:PORT]} (default {@code localhost:50051}). Not
+ * thread-safe: one thread drives it.
+ */
+public final class RouteGuideClient {
+  private final RouteGuideTern.RouteGuideBlockingStub blockingStub;
+  private final RouteGuideTern.RouteGuideStub asyncStub;
+  private final PrintStream out;
+
+  /** A client on {@code channel} that prints to {@code out}. */
+  public RouteGuideClient(Channel channel, PrintStream out) {
+    this.blockingStub =
+        RouteGuideTern.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+    this.asyncStub = RouteGuideTern.newStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+    this.out = out;
+  }
+
+  /** Unary: the feature at one point. */
+  public Feature getFeature(int latitude, int longitude) {
+    Point point = Point.newBuilder().setLatitude(latitude).setLongitude(longitude).build();
+    Feature feature = blockingStub.getFeature(point);
+    if (feature.getName().isEmpty()) {
+      out.println("GetFeature:   nothing known at " + Geo.format(point));
+    } else {
+      out.println("GetFeature:   \"" + feature.getName() + "\" at " + Geo.format(point));
+    }
+    return feature;
+  }
+
+  /** Server streaming: every feature inside a rectangle, printed as it arrives. */
+  public int listFeatures(Rectangle area) {
+    out.println(
+        "ListFeatures: between " + Geo.format(area.getLo()) + " and " + Geo.format(area.getHi()));
+    int count = 0;
+    for (Iterator<Feature> it = blockingStub.listFeatures(area); it.hasNext(); ) {
+      Feature feature = it.next();
+      out.println(
+          "              \"" + feature.getName() + "\" at " + Geo.format(feature.getLocation()));
+      count++;
+    }
+    out.println("              " + count + " features");
+    return count;
+  }
+
+  /** Client streaming: sends a route point by point, then prints the server's summary. */
+  public RouteSummary recordRoute(List<Point> route) {
+    CompletableFuture<RouteSummary> summary = new CompletableFuture<>();
+    StreamObserver<Point> points =
+        asyncStub.recordRoute(
+            new StreamObserver<>() {
+              @Override
+              public void onNext(RouteSummary value) {
+                summary.complete(value);
+              }
+
+              @Override
+              public void onError(Throwable t) {
+                summary.completeExceptionally(t);
+              }
+
+              @Override
+              public void onCompleted() {
+                summary.completeExceptionally(new IllegalStateException("no summary sent"));
+              }
+            });
+    for (Point point : route) {
+      points.onNext(point);
+    }
+    points.onCompleted();
+    RouteSummary result = await(summary);
+    out.println(
+        "RecordRoute:  "
+            + result.getPointCount()
+            + " points, "
+            + result.getFeatureCount()
+            + " known features, "
+            + result.getDistance()
+            + " m");
+    return result;
+  }
+
+  /** Bidirectional streaming: leaves notes and prints the earlier notes the server sends back. */
+  public int routeChat(List<RouteNote> notes) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    int[] received = new int[1];
+    StreamObserver<RouteNote> requests =
+        asyncStub.routeChat(
+            new StreamObserver<>() {
+              @Override
+              public void onNext(RouteNote note) {
+                synchronized (received) {
+                  received[0]++;
+                }
+                out.println(
+                    "RouteChat:    got \""
+                        + note.getMessage()
+                        + "\" at "
+                        + Geo.format(note.getLocation()));
+              }
+
+              @Override
+              public void onError(Throwable t) {
+                done.completeExceptionally(t);
+              }
+
+              @Override
+              public void onCompleted() {
+                done.complete(null);
+              }
+            });
+    for (RouteNote note : notes) {
+      out.println(
+          "RouteChat:    sent \"" + note.getMessage() + "\" at " + Geo.format(note.getLocation()));
+      requests.onNext(note);
+    }
+    requests.onCompleted();
+    await(done);
+    synchronized (received) {
+      return received[0];
+    }
+  }
+
+  /** Runs the tour of all four call types against the server behind {@code channel}. */
+  public void runTour() {
+    getFeature(515055000, -754000);
+    getFeature(0, 0);
+    listFeatures(
+        Rectangle.newBuilder()
+            .setLo(Point.newBuilder().setLatitude(515000000).setLongitude(-1000000))
+            .setHi(Point.newBuilder().setLatitude(515200000).setLongitude(-750000))
+            .build());
+    recordRoute(
+        List.of(
+            point(515138000, -984000),
+            point(515095000, -985000),
+            point(515076000, -994000),
+            point(515081000, -972000)));
+    routeChat(
+        List.of(
+            note("first note", 515055000, -754000),
+            note("second note", 515033000, -1196000),
+            note("third note", 515055000, -754000),
+            note("fourth note", 515033000, -1196000)));
+  }
+
+  private static Point point(int latitude, int longitude) {
+    return Point.newBuilder().setLatitude(latitude).setLongitude(longitude).build();
+  }
+
+  private static RouteNote note(String message, int latitude, int longitude) {
+    return RouteNote.newBuilder()
+        .setMessage(message)
+        .setLocation(point(latitude, longitude))
+        .build();
+  }
+
+  private static <T> T await(CompletableFuture<T> future) {
+    try {
+      return future.get(15, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof StatusRuntimeException sre) {
+        throw sre;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException("no answer within 15 s", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  /** {@code bin/routeguide-client [--target=HOST:PORT]}. */
+  public static void main(String[] args) throws InterruptedException {
+    String target = "localhost:50051";
+    for (String arg : args) {
+      if (arg.startsWith("--target=")) {
+        target = arg.substring("--target=".length());
+      } else {
+        System.err.println("usage: routeguide-client [--target=HOST:PORT]");
+        System.exit(2);
+      }
+    }
+    ManagedChannel channel = ManagedChannelBuilder.forTarget(target).usePlaintext().build();
+    try {
+      new RouteGuideClient(channel, System.out).runTour();
+    } catch (StatusRuntimeException e) {
+      System.err.println("call failed: " + e.getStatus());
+      System.exit(1);
+    } finally {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+  }
+}
