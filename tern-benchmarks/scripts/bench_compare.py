@@ -1,0 +1,461 @@
+#!/usr/bin/env python3
+"""Runs Tern and grpc-java 1.79 side by side and writes docs/benchmarks.md.
+
+Called by bin/bench-compare, which builds tern-benchmarks first and passes the class paths in the
+environment (TERN_CP, GRPC_JAVA_CP). Three parts, each optional:
+
+  e2e     own qps client against own qps server, unary, 0-byte payloads, 4 channels x {10, 100}
+          outstanding, default executor and --directexecutor; systems alternate, each run repeated.
+  server  the qps server alone, pinned to CPU 0, loaded by h2load pinned to CPU 1 posting a
+          pre-encoded empty SimpleRequest to BenchmarkService/UnaryCall.
+  jmh     CallBenchmark and HeadersDecodingBenchmark with -prof gc.
+
+Only the standard library is used here; the chart is drawn by bench_chart.py in a virtualenv.
+Every process started is in its own process group and is killed on exit, error or signal.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shlex
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SYSTEMS = ("tern", "grpc-java")
+LATENCY_KEYS = ("p50", "p90", "p95", "p99", "p999", "max")
+SUMMARY_LINES = [
+    ("channels", r"Channels:\s+(\d+)"),
+    ("outstanding", r"Outstanding RPCs per Channel:\s+(\d+)"),
+    ("server_payload", r"Server Payload Size:\s+(\d+)"),
+    ("client_payload", r"Client Payload Size:\s+(\d+)"),
+    ("p50", r"50%ile Latency \(in micros\):\s+(\d+)"),
+    ("p90", r"90%ile Latency \(in micros\):\s+(\d+)"),
+    ("p95", r"95%ile Latency \(in micros\):\s+(\d+)"),
+    ("p99", r"99%ile Latency \(in micros\):\s+(\d+)"),
+    ("p999", r"99\.9%ile Latency \(in micros\):\s+(\d+)"),
+    ("max", r"Maximum Latency \(in micros\):\s+(\d+)"),
+    ("qps", r"QPS:\s+(\d+)"),
+]
+# The gRPC message frame of an empty SimpleRequest: not compressed, length 0.
+EMPTY_UNARY_FRAME = bytes(5)
+
+_children = []
+
+
+def log(msg):
+    print("[bench-compare %s] %s" % (time.strftime("%H:%M:%S"), msg), file=sys.stderr, flush=True)
+
+
+def start(cmd, out_path):
+    """Starts cmd in its own process group (so cleanup reaches its children), output to a file."""
+    out = open(out_path, "wb")
+    proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    out.close()
+    _children.append(proc)
+    return proc
+
+
+def stop(proc):
+    """Ends one started process group: TERM, then KILL if it lingers."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        except ProcessLookupError:
+            pass
+    if proc in _children:
+        _children.remove(proc)
+
+
+def stop_all():
+    for proc in list(_children):
+        stop(proc)
+
+
+def _on_signal(signum, _frame):
+    raise SystemExit("stopped by signal %d" % signum)
+
+
+def free_port():
+    """A loopback port the kernel just handed out for port 0 (closed again for the server)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_listening(port, proc, log_path, timeout=90):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("server exited early; see %s:\n%s" % (log_path, tail(log_path)))
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError("server did not listen on port %d within %ds" % (port, timeout))
+
+
+def tail(path, lines=15):
+    try:
+        with open(path, "r", errors="replace") as f:
+            return "".join(f.readlines()[-lines:])
+    except OSError:
+        return ""
+
+
+def server_cmd(system, port, direct):
+    addr = "--address=127.0.0.1:%d" % port
+    if system == "tern":
+        cmd = ["java", "-cp", "$TERN_CP", "dev.tern.benchmarks.qps.QpsServer", addr,
+               "--transport=nio"]
+    else:
+        cmd = ["java", "-cp", "$GRPC_JAVA_CP", "io.grpc.benchmarks.qps.AsyncServer", addr,
+               "--transport=netty_nio"]
+    return cmd + (["--directexecutor"] if direct else [])
+
+
+def client_cmd(system, port, outstanding, direct, args):
+    flags = ["--address=127.0.0.1:%d" % port, "--channels=4", "--outstanding_rpcs=%d" % outstanding,
+             "--client_payload=0", "--server_payload=0", "--duration=%d" % args.duration,
+             "--warmup_duration=%d" % args.warmup]
+    if system == "tern":
+        cmd = ["java", "-cp", "$TERN_CP", "dev.tern.benchmarks.qps.QpsClient", "--transport=nio"]
+    else:
+        cmd = ["java", "-cp", "$GRPC_JAVA_CP", "io.grpc.benchmarks.qps.AsyncClient",
+               "--transport=netty_nio"]
+    return cmd + flags + (["--directexecutor"] if direct else [])
+
+
+def expand(cmd):
+    """Replaces the class path placeholders (kept in the doc's commands) with the real paths."""
+    env = {"$TERN_CP": os.environ["TERN_CP"], "$GRPC_JAVA_CP": os.environ["GRPC_JAVA_CP"]}
+    return [env.get(c, c) for c in cmd]
+
+
+def show(cmd):
+    return " ".join(c if c.startswith("$") else shlex.quote(c) for c in cmd)
+
+
+def parse_summary(text):
+    result = {}
+    for key, pattern in SUMMARY_LINES:
+        m = re.search(pattern, text)
+        if not m:
+            raise RuntimeError("qps client output lacks %r:\n%s" % (key, text[-2000:]))
+        result[key] = int(m.group(1))
+    return result
+
+
+def run_e2e_once(system, outstanding, direct, args, work):
+    port = free_port()
+    tag = "e2e-%s-%d-%s" % (system, outstanding, "direct" if direct else "default")
+    srv_log = os.path.join(work, tag + "-server.log")
+    server = start(expand(server_cmd(system, port, direct)), srv_log)
+    try:
+        wait_listening(port, server, srv_log)
+        cmd = expand(client_cmd(system, port, outstanding, direct, args))
+        budget = args.duration + args.warmup + 120
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=budget,
+                              start_new_session=True)
+        if done.returncode != 0:
+            raise RuntimeError("%s client failed (%d):\n%s" % (system, done.returncode,
+                                                              done.stderr[-2000:]))
+        return parse_summary(done.stdout)
+    finally:
+        stop(server)
+
+
+def attempt(results, what, measure):
+    """Runs one measurement; a failure is recorded for the report and the run goes on."""
+    try:
+        return measure()
+    except (RuntimeError, subprocess.TimeoutExpired) as e:
+        message = str(e).strip()
+        log("FAILED %s: %s" % (what, message))
+        errors = results["errors"].setdefault(what, [])
+        if message not in errors:
+            errors.append(message)
+        return None
+
+
+def run_e2e(args, work, results):
+    for outstanding in (10, 100):
+        for direct in (False, True):
+            key = "4x%d %s" % (outstanding, "direct" if direct else "default")
+            runs = {s: [] for s in SYSTEMS}
+            for r in range(args.repeats):
+                order = SYSTEMS if r % 2 == 0 else tuple(reversed(SYSTEMS))
+                for system in order:
+                    log("e2e %s %s run %d/%d" % (key, system, r + 1, args.repeats))
+                    run = attempt(results, "end-to-end %s, %s" % (key, system),
+                                  lambda: run_e2e_once(system, outstanding, direct, args, work))
+                    if run:
+                        runs[system].append(run)
+                        log("  -> %d qps, p50 %d us" % (run["qps"], run["p50"]))
+            results["e2e"][key] = runs
+            results["commands"]["e2e " + key] = {
+                s: [show(server_cmd(s, 0, direct)).replace(":0", ":$PORT"),
+                    show(client_cmd(s, 0, outstanding, direct, args)).replace(":0 ", ":$PORT ")]
+                for s in SYSTEMS}
+
+
+H2LOAD_CONNECTIONS, H2LOAD_STREAMS = 4, 100
+IN_FLIGHT = H2LOAD_CONNECTIONS * H2LOAD_STREAMS
+
+
+def h2load_cmd(port, body_path, args):
+    return ["taskset", "-c", "1", "h2load", "-c", str(H2LOAD_CONNECTIONS),
+            "-m", str(H2LOAD_STREAMS), "-t", "1",
+            "-D", str(args.duration), "--warm-up-time=%d" % args.warmup,
+            "-d", body_path, "-H", "content-type: application/grpc", "-H", "te: trailers",
+            "http://127.0.0.1:%d/grpc.testing.BenchmarkService/UnaryCall" % port]
+
+
+def parse_h2load(text):
+    m = re.search(r"finished in [\d.]+\w+, ([\d.]+) req/s", text)
+    req = re.search(r"requests: (\d+) total, (\d+) started, (\d+) done, (\d+) succeeded, "
+                    r"(\d+) failed, (\d+) errored, (\d+) timeout", text)
+    codes = re.search(r"status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx", text)
+    traffic = re.search(r"traffic: .*, [\d.]+\w*B \((\d+)\) data", text)
+    if not (m and req and codes and traffic):
+        raise RuntimeError("unexpected h2load output:\n" + text[-2000:])
+    done, succeeded, failed = int(req.group(3)), int(req.group(4)), int(req.group(5))
+    return {"req_per_s": float(m.group(1)), "done": done, "succeeded": succeeded,
+            "failed": failed, "errored": int(req.group(6)), "status_2xx": int(codes.group(1)),
+            "status_other": sum(int(codes.group(i)) for i in (2, 3, 4)),
+            "data_bytes": int(traffic.group(1))}
+
+
+def summary(h2):
+    return ("%d done, %d succeeded, %d failed, %d errored, %d 2xx, %d other statuses, %d response "
+            "data bytes" % (h2["done"], h2["succeeded"], h2["failed"], h2["errored"],
+                            h2["status_2xx"], h2["status_other"], h2["data_bytes"]))
+
+
+def probe(port, body_path):
+    """The frames that explain a failure (GOAWAY, RST_STREAM, grpc-status) for one request."""
+    try:
+        done = subprocess.run(
+            ["nghttp", "-v", "-d", body_path, "-H", "content-type: application/grpc", "-H",
+             "te: trailers",
+             "http://127.0.0.1:%d/grpc.testing.BenchmarkService/UnaryCall" % port],
+            capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return "(nghttp probe failed: %s)" % e
+    # Without nghttp's timestamps, so the same failure reads the same on every run.
+    keep = [re.sub(r"^\[\s*[\d.]+\]\s*", "", l.strip()) for l in done.stdout.splitlines()
+            if re.search(r"GOAWAY|RST_STREAM|opaque_data|error_code|grpc-status|grpc-message", l)]
+    return " | ".join(keep) or "(nothing unusual)"
+
+
+def run_server_once(system, args, work, body_path):
+    port = free_port()
+    srv_log = os.path.join(work, "server-only-%s.log" % system)
+    cmd = ["taskset", "-c", "0"] + expand(server_cmd(system, port, False))
+    server = start(cmd, srv_log)
+    try:
+        wait_listening(port, server, srv_log)
+        done = subprocess.run(h2load_cmd(port, body_path, args), capture_output=True, text=True,
+                              timeout=args.duration + args.warmup + 120, start_new_session=True)
+        if done.returncode != 0:
+            raise RuntimeError("h2load failed (%d):\n%s%s" % (done.returncode, done.stdout[-1500:],
+                                                             done.stderr[-1500:]))
+        result = parse_h2load(done.stdout)
+        # h2load counts statuses and bytes of requests open when the clock starts or stops apart
+        # from "done", so the totals may differ by up to the requests in flight. 2xx alone does not prove success: a gRPC error is a 200 with trailers only. A good
+        # answer carries one 5-byte frame (the empty SimpleResponse) in DATA.
+        result["ok"] = (result["failed"] == 0 and result["errored"] == 0 and result["done"] > 0
+                        and result["succeeded"] == result["done"]
+                        and result["status_other"] == 0
+                        and result["status_2xx"] >= result["done"] - IN_FLIGHT
+                        and result["data_bytes"] >= 5 * (result["done"] - IN_FLIGHT))
+        if not result["ok"]:
+            raise RuntimeError("h2load saw unsuccessful responses (%s); one request seen by "
+                               "nghttp -v: %s" % (summary(result), probe(port, body_path)))
+        return result
+    finally:
+        stop(server)
+
+
+def run_server_only(args, work, results):
+    body_path = os.path.join(work, "empty-unary-request.bin")
+    with open(body_path, "wb") as f:
+        f.write(EMPTY_UNARY_FRAME)
+    runs = {s: [] for s in SYSTEMS}
+    for r in range(args.repeats):
+        order = SYSTEMS if r % 2 == 0 else tuple(reversed(SYSTEMS))
+        for system in order:
+            log("server-only %s run %d/%d" % (system, r + 1, args.repeats))
+            run = attempt(results, "server-only, %s" % system,
+                          lambda: run_server_once(system, args, work, body_path))
+            if run:
+                runs[system].append(run)
+                log("  -> %.0f req/s" % run["req_per_s"])
+    results["server"] = runs
+    results["commands"]["server-only"] = {
+        s: ["taskset -c 0 " + show(server_cmd(s, 0, False)).replace(":0", ":$PORT"),
+            show(h2load_cmd(0, "empty-unary-request.bin", args)).replace(":0/", ":$PORT/")]
+        for s in SYSTEMS}
+    results["commands"]["server-only body"] = "printf '\\0\\0\\0\\0\\0' > empty-unary-request.bin"
+
+
+def jmh_cmd(args, json_path):
+    return ["java", "-cp", "$TERN_CP", "org.openjdk.jmh.Main", "-f", str(args.jmh_forks),
+            "-wi", str(args.jmh_warmups), "-i", str(args.jmh_iterations), "-w", "1s", "-r", "1s",
+            "-tu", "ns", "-prof", "gc", "-rf", "json", "-rff", json_path, args.jmh_filter]
+
+
+def run_jmh(args, work, results):
+    json_path = os.path.join(work, "jmh.json")
+    cmd = jmh_cmd(args, json_path)
+    log("jmh: " + show(cmd))
+    with open(os.path.join(work, "jmh.log"), "wb") as out:
+        proc = subprocess.Popen(expand(cmd), stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        _children.append(proc)
+        rc = proc.wait()
+        _children.remove(proc)
+    if rc != 0:
+        raise RuntimeError("JMH failed (%d); see %s" % (rc, os.path.join(work, "jmh.log")))
+    with open(json_path) as f:
+        raw = json.load(f)
+    rows = []
+    for entry in raw:
+        alloc = entry.get("secondaryMetrics", {}).get("gc.alloc.rate.norm", {})
+        rows.append({"benchmark": entry["benchmark"].rsplit(".", 2)[-2] + "."
+                     + entry["benchmark"].rsplit(".", 1)[-1],
+                     "params": entry.get("params", {}),
+                     "ns_per_op": entry["primaryMetric"]["score"],
+                     "ns_error": entry["primaryMetric"].get("scoreError"),
+                     "bytes_per_op": alloc.get("score")})
+    results["jmh"] = rows
+    results["commands"]["jmh"] = show(cmd).replace(json_path, "jmh.json")
+
+
+# Which commands and failure records belong to which part, by the prefix of their keys.
+PART_PREFIXES = {"e2e": ("e2e", "end-to-end"), "server": ("server-only",), "jmh": ("jmh",)}
+
+
+def reuse(results, json_path, skipped):
+    """Copies the skipped parts (figures, commands, failures) from the previous results."""
+    if not skipped:
+        return
+    with open(json_path) as f:
+        previous = json.load(f)
+    results["reused"] = {}
+    results["earlier_loads"] = [previous["load_start"]] + previous["load_samples"] + [
+        previous["load_end"]] + previous.get("earlier_loads", [])
+    for part in skipped:
+        if not previous[part]:
+            continue
+        results[part] = previous[part]
+        results["reused"][part] = previous.get("reused", {}).get(part, {
+            "started": previous["started"], "argv": previous["argv"],
+            "settings": previous["settings"]})
+        for section in ("commands", "errors"):
+            for key, value in previous[section].items():
+                if key.startswith(PART_PREFIXES[part]):
+                    results[section][key] = value
+
+
+def machine_facts():
+    def first(path, prefix):
+        try:
+            with open(path) as f:
+                for line in f:
+                    if line.startswith(prefix):
+                        return line.split(":", 1)[1].strip()
+        except OSError:
+            pass
+        return "unknown"
+
+    java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.strip()
+    h2 = subprocess.run(["h2load", "--version"], capture_output=True, text=True).stdout.strip()
+    return {"nproc": os.cpu_count(), "cpu": first("/proc/cpuinfo", "model name"),
+            "memory": first("/proc/meminfo", "MemTotal"), "kernel": platform.release(),
+            "java": java.splitlines(), "h2load": h2}
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return [float(x) for x in f.read().split()[:3]]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--duration", type=int, default=10, help="measured seconds per run")
+    p.add_argument("--warmup", type=int, default=5, help="warm-up seconds per run")
+    p.add_argument("--repeats", type=int, default=3, help="runs per system and configuration")
+    p.add_argument("--jmh-forks", type=int, default=1)
+    p.add_argument("--jmh-warmups", type=int, default=3)
+    p.add_argument("--jmh-iterations", type=int, default=5)
+    p.add_argument("--jmh-filter", default="CallBenchmark|HeadersDecodingBenchmark")
+    p.add_argument("--quick", action="store_true",
+                   help="smoke run: 3 s + 2 s warm-up, one repeat, short JMH")
+    p.add_argument("--skip", action="append", default=[], choices=["e2e", "server", "jmh"])
+    p.add_argument("--reuse", action="store_true",
+                   help="keep the skipped parts' figures from the previous results.json in the work "
+                        "directory, so one part can be re-run alone")
+    p.add_argument("--out", default=os.path.join(ROOT, "docs", "benchmarks.md"))
+    p.add_argument("--work", default=os.path.join(ROOT, "tern-benchmarks", "target", "bench"))
+    args = p.parse_args()
+    if args.quick:
+        args.duration, args.warmup, args.repeats = 3, 2, 1
+        args.jmh_warmups, args.jmh_iterations = 1, 2
+        if args.jmh_filter == p.get_default("jmh_filter"):
+            args.jmh_filter = "CallBenchmark.unaryCall1024|HeadersDecodingBenchmark"
+    for name in ("duration", "repeats", "jmh_forks", "jmh_iterations"):
+        if getattr(args, name) < 1:
+            p.error("--%s must be at least 1" % name.replace("_", "-"))
+    if args.warmup < 0 or args.jmh_warmups < 0:
+        p.error("--warmup and --jmh-warmups must not be negative")
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _on_signal)
+    os.makedirs(args.work, exist_ok=True)
+    results = {"started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+               "argv": sys.argv[1:], "machine": machine_facts(), "load_start": loadavg(),
+               "settings": {k: getattr(args, k) for k in ("duration", "warmup", "repeats",
+                                                         "jmh_forks", "jmh_warmups",
+                                                         "jmh_iterations", "jmh_filter", "quick")},
+               "e2e": {}, "server": {}, "jmh": [], "commands": {}, "load_samples": [],
+               "errors": {}}
+    json_path = os.path.join(args.work, "results.json")
+    if args.reuse:
+        reuse(results, json_path, args.skip)
+    try:
+        if "e2e" not in args.skip:
+            run_e2e(args, args.work, results)
+            results["load_samples"].append(loadavg())
+        if "server" not in args.skip:
+            run_server_only(args, args.work, results)
+            results["load_samples"].append(loadavg())
+        if "jmh" not in args.skip:
+            run_jmh(args, args.work, results)
+    finally:
+        stop_all()
+    results["load_end"] = loadavg()
+    results["finished"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    with open(json_path, "w") as f:
+        json.dump(results, f, indent=1)
+    log("results in " + json_path)
+    # The report may run under another interpreter: the virtualenv that has matplotlib.
+    report = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench_report.py")
+    python = os.environ.get("BENCH_REPORT_PYTHON") or sys.executable
+    subprocess.run([python, report, json_path, args.out], check=True)
+
+
+if __name__ == "__main__":
+    main()

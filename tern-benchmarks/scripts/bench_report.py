@@ -1,0 +1,360 @@
+#!/usr/bin/env python3
+"""Turns bench_compare.py's results.json into docs/benchmarks.md and its chart.
+
+Usage: bench_report.py RESULTS_JSON OUT_MD
+The chart needs matplotlib (bin/bench-compare runs this with a virtualenv under
+tern-benchmarks/target that has it); without matplotlib the page is written without a chart.
+"""
+
+import json
+import os
+import re
+import statistics
+import sys
+
+SYSTEMS = ("tern", "grpc-java")
+# Within this fraction of 1.0 a ratio is called even: this machine's run-to-run noise is larger.
+EVEN = 0.05
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def verdict(ratio, higher_better):
+    if ratio is None:
+        return ""
+    if abs(ratio - 1.0) <= EVEN:
+        return "even"
+    tern_better = ratio > 1.0 if higher_better else ratio < 1.0
+    return "**Tern**" if tern_better else "grpc-java"
+
+
+def fmt(value, digits=0):
+    if value is None:
+        return "failed"
+    if digits == 0:
+        return "{:,.0f}".format(value)
+    return "{:,.{}f}".format(value, digits)
+
+
+def row(name, unit, tern, grpc, higher_better, digits=0, errors=(None, None)):
+    """One table row; errors are JMH's 99.9% confidence half-widths, shown as ± when known."""
+    ratio = tern / grpc if tern is not None and grpc else None
+    better = "higher" if higher_better else "lower"
+    cells = [fmt(v, digits) + ("" if e is None or v is None else " ± " + fmt(e, digits))
+             for v, e in zip((tern, grpc), errors)]
+    return "| %s | %s (%s is better) | %s | %s | %s | %s |" % (
+        name, unit, better, cells[0], cells[1],
+        "n/a" if ratio is None else "%.2f" % ratio, verdict(ratio, higher_better))
+
+
+def e2e_rows(results):
+    rows = []
+    for key, runs in results["e2e"].items():
+        med = {s: {m: median([r[m] for r in runs[s]]) for m in ("qps", "p50", "p90", "p99")}
+               for s in SYSTEMS}
+        rows.append(row("end-to-end %s: QPS" % key, "calls/s", med["tern"]["qps"],
+                        med["grpc-java"]["qps"], True))
+        for p in ("p50", "p90", "p99"):
+            rows.append(row("end-to-end %s: %s latency" % (key, p), "µs", med["tern"][p],
+                            med["grpc-java"][p], False))
+    return rows
+
+
+def server_rows(results):
+    if not results["server"]:
+        return []
+    med = {s: median([r["req_per_s"] for r in results["server"][s]]) for s in SYSTEMS}
+    return [row("server-only (h2load, 4 conn x 100 streams)", "req/s", med["tern"],
+                med["grpc-java"], True)]
+
+
+def jmh_rows(results):
+    rows = []
+    calls = {}
+    headers = {}
+    for r in results["jmh"]:
+        if r["benchmark"].startswith("CallBenchmark"):
+            p = r["params"]
+            key = (r["benchmark"].split(".")[1], p.get("transport"), p.get("direct"))
+            calls.setdefault(key, {})[p.get("system")] = r
+        else:
+            name = r["benchmark"].split(".")[1]
+            side = "Tern" if name.endswith("Tern") else "Netty"
+            headers.setdefault(name[: -len(side)], {})[side] = r
+    for (bench, transport, direct), by in sorted(calls.items()):
+        if not all(s in by for s in SYSTEMS):
+            continue
+        label = "JMH %s, %s, direct=%s" % (bench, transport, direct)
+        rows.append(row(label, "ns/op", by["tern"]["ns_per_op"], by["grpc-java"]["ns_per_op"],
+                        False, errors=(by["tern"]["ns_error"], by["grpc-java"]["ns_error"])))
+        rows.append(row(label, "B/op", by["tern"]["bytes_per_op"],
+                        by["grpc-java"]["bytes_per_op"], False))
+    header_rows = []
+    for name, by in sorted(headers.items()):
+        if "Tern" in by and "Netty" in by:
+            label = "HeadersDecodingBenchmark.%s" % name
+            header_rows.append(row(label, "ns/op", by["Tern"]["ns_per_op"],
+                                   by["Netty"]["ns_per_op"], False, 1,
+                                   (by["Tern"]["ns_error"], by["Netty"]["ns_error"])))
+            header_rows.append(row(label, "B/op", by["Tern"]["bytes_per_op"],
+                                   by["Netty"]["bytes_per_op"], False))
+    return rows, header_rows
+
+
+def memory(meminfo):
+    """/proc/meminfo's "24684092 kB" as GiB."""
+    parts = meminfo.split()
+    if len(parts) == 2 and parts[0].isdigit() and parts[1] == "kB":
+        return "%.1f GiB" % (int(parts[0]) / 1024.0 / 1024.0)
+    return meminfo
+
+
+def chart(results, png_path):
+    """QPS per configuration and latency percentiles, Tern beside grpc-java. False if no chart."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    keys = list(results["e2e"].keys())
+    if not keys and not results["server"]:
+        return False
+    colors = {"tern": "#2a7ab0", "grpc-java": "#d98c2b"}
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
+    labels = ["e2e " + k for k in keys]
+    values = {s: [median([r["qps"] for r in results["e2e"][k][s]]) for k in keys] for s in SYSTEMS}
+    if results["server"]:
+        labels.append("server-only\n(h2load req/s)")
+        for s in SYSTEMS:
+            values[s].append(median([r["req_per_s"] for r in results["server"][s]]))
+    width = 0.38
+    xs = range(len(labels))
+    ax = axes[0]
+    for i, s in enumerate(SYSTEMS):
+        ys = [v or 0 for v in values[s]]  # a failed measurement shows as a missing bar...
+        ax.bar([x + (i - 0.5) * width for x in xs], ys, width, label=s, color=colors[s])
+        for x, v in zip(xs, values[s]):
+            if v is None:  # ...labelled, so it is not read as zero throughput
+                ax.text(x + (i - 0.5) * width, 0, " %s failed" % s, rotation=90, ha="center",
+                        va="bottom", fontsize=8, color=colors[s])
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels(labels, fontsize=8)
+    ax.set_ylabel("calls per second (median; higher is better)")
+    ax.set_title("Throughput")
+    ax.legend()
+    ax = axes[1]
+    pcts = ("p50", "p90", "p99")
+    group = []
+    for k in keys:
+        for p in pcts:
+            group.append((k, p))
+    xs = range(len(group))
+    for i, s in enumerate(SYSTEMS):
+        ys = [(median([r[p] for r in results["e2e"][k][s]]) or 0) / 1000.0 for k, p in group]
+        ax.bar([x + (i - 0.5) * width for x in xs], ys, width, label=s, color=colors[s])
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels(["%s\n%s" % (p, k.replace(" ", "\n")) if p == "p50" else p
+                        for k, p in group], fontsize=7)
+    ax.set_yscale("log")
+    ax.set_ylabel("latency, ms (median of runs; log scale; lower is better)")
+    ax.set_title("End-to-end latency percentiles")
+    ax.legend()
+    fig.suptitle("Tern vs grpc-java 1.79 (NIO, loopback, %d cores)" % results["machine"]["nproc"])
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=100)
+    return True
+
+
+def failures(results, what):
+    """How many runs of one measurement failed: the repeats it had minus the runs recorded."""
+    return repeats_of(results, what) - len(runs_of(results, what))
+
+
+def repeats_of(results, what):
+    origin = results.get("reused", {}).get("server" if what.startswith("server") else "e2e", {})
+    return (origin.get("settings") or results["settings"])["repeats"]
+
+
+def runs_of(results, what):
+    if what.startswith("server-only, "):
+        return results["server"].get(what.split(", ", 1)[1], [])
+    key, system = what[len("end-to-end "):].rsplit(", ", 1)
+    return results["e2e"].get(key, {}).get(system, [])
+
+
+def raw_runs(results):
+    lines = []
+    for key, runs in results["e2e"].items():
+        for s in SYSTEMS:
+            lines.append("- end-to-end %s, %s: QPS %s; p50/p90/p99 µs %s" % (
+                key, s, ", ".join(str(r["qps"]) for r in runs[s]),
+                "; ".join("%d/%d/%d" % (r["p50"], r["p90"], r["p99"]) for r in runs[s])))
+    for s in SYSTEMS:
+        runs = results["server"].get(s, [])
+        if runs:
+            lines.append("- server-only, %s: req/s %s (requests done %s, all 2xx with a response "
+                         "frame)" % (s, ", ".join("%.0f" % r["req_per_s"] for r in runs),
+                                    ", ".join(str(r["done"]) for r in runs)))
+    return lines
+
+
+def commands(results):
+    out = []
+    for name, cmds in results["commands"].items():
+        if isinstance(cmds, str):
+            out.append("# " + name)
+            out.append(cmds)
+        elif isinstance(cmds, dict):
+            for s in SYSTEMS:
+                out.append("# %s, %s" % (name, s))
+                out.extend(cmds[s])
+        out.append("")
+    return out
+
+
+def main():
+    results_path, out_md = sys.argv[1], sys.argv[2]
+    with open(results_path) as f:
+        results = json.load(f)
+    os.makedirs(os.path.dirname(os.path.abspath(out_md)), exist_ok=True)
+    png_name = os.path.splitext(os.path.basename(out_md))[0] + ".png"
+    has_chart = chart(results, os.path.join(os.path.dirname(out_md), png_name))
+    m = results["machine"]
+    reused = results.get("reused", {})
+    st = reused.get("e2e", {}).get("settings") or results["settings"]
+    st_server = reused.get("server", {}).get("settings") or results["settings"]
+    st_jmh = reused.get("jmh", {}).get("settings") or results["settings"]
+    loads = [results["load_start"]] + results["load_samples"] + [results["load_end"]]
+    loads += results.get("earlier_loads", [])
+    peak = max(l[0] for l in loads)
+    noisy = peak > 0.5 * m["nproc"]
+    jmh, header_rows = jmh_rows(results)
+    lines = [
+        "# Benchmarks: Tern beside grpc-java 1.79",
+        "",
+        "Generated by `%s` on %s (finished %s). Re-run it to refresh this page; "
+        "`bin/bench-compare --quick` is a one-to-two-minute smoke run, `--help` lists the "
+        "duration, repeat and JMH flags." % (" ".join(["bin/bench-compare"] + results["argv"]),
+                                             results["started"],
+                                             results["finished"]),
+    ]
+    names = {"e2e": "end-to-end", "server": "server-only", "jmh": "JMH"}
+    for part, origin in reused.items():
+        lines.append(
+            "The %s figures were kept from the earlier run `%s` started %s (this run re-ran "
+            "only the other parts, with `--reuse`)."
+            % (names[part], " ".join(["bin/bench-compare"] + origin["argv"]), origin["started"]))
+    lines += [
+        "",
+        "**Ratio** is Tern / grpc-java. For QPS and req/s higher is better (ratio > 1 favours "
+        "Tern); for latency, ns/op and B/op lower is better (ratio < 1 favours Tern). *Better* "
+        "names the side that wins by more than %d%%; closer than that is called even, because "
+        "run-to-run noise on this machine is at least that large." % round(EVEN * 100),
+        "",
+        "End-to-end figures are medians of %d run(s) per system of %d s each after %d s of "
+        "warm-up, server-only figures medians of %d run(s) of %d s after %d s; the two systems "
+        "alternate run by run (ABBA...), each run in fresh JVMs, both on Netty NIO (Tern's epoll "
+        "native library is not available here). JMH: %d fork(s), %d warm-up and %d measured 1 s "
+        "iterations, `-prof gc`."
+        % (st["repeats"], st["duration"], st["warmup"], st_server["repeats"],
+           st_server["duration"], st_server["warmup"], st_jmh["jmh_forks"],
+           st_jmh["jmh_warmups"], st_jmh["jmh_iterations"]),
+        "",
+    ]
+    if noisy:
+        lines += [
+            "> **Noisy run.** The 1-minute load average reached %.1f on %d cores during this run "
+            "(last run: start %.1f, end %.1f): other work shared the machine, so absolute numbers are low "
+            "and the ratios carry several-tens-of-percent uncertainty. Compare the per-run "
+            "figures below before trusting any single ratio."
+            % (peak, m["nproc"], results["load_start"][0], results["load_end"][0]),
+            "",
+        ]
+    lines += [
+        "## Results",
+        "",
+        "| Figure | Unit | Tern | grpc-java | Ratio | Better |",
+        "|---|---|---:|---:|---:|---|",
+    ]
+    lines += e2e_rows(results) + server_rows(results) + jmh
+    lines.append("")
+    if header_rows:
+        lines += [
+            "Header decoding (JMH, not grpc-java: Tern's gRPC-specific HPACK header holder against "
+            "Netty's `DefaultHttp2Headers` plus the conversion to metadata a transport on it "
+            "needs; the *grpc-java* column is Netty's holder here):",
+            "",
+            "| Figure | Unit | Tern | Netty holder | Ratio | Better |",
+            "|---|---|---:|---:|---:|---|",
+        ] + header_rows + [""]
+    if has_chart:
+        lines += ["## Chart", "", "![QPS and latency, Tern vs grpc-java](%s)" % png_name, ""]
+    lines += ["## Every run", ""] + raw_runs(results) + [""]
+    if results.get("errors"):
+        lines += ["## Failures", "",
+                  "Measurements that failed (left out of the medians above):", ""]
+        for what, messages in results["errors"].items():
+            # nghttp's timestamps aside, repeated failures are usually one failure.
+            distinct = dict.fromkeys(re.sub(r"\[\s*[\d.]+\]\s*", "", " ".join(m.split()))
+                                     for m in messages)
+            for message in distinct:
+                lines.append("- %s (%d of %d runs): %s" % (
+                    what, failures(results, what), repeats_of(results, what), message[:600]))
+        lines.append("")
+    lines += [
+        "## Machine",
+        "",
+        "- CPU: %s, `nproc` = %d" % (m["cpu"], m["nproc"]),
+        "- Memory: %s" % memory(m["memory"]),
+        "- Kernel: %s" % m["kernel"],
+        "- JDK: %s" % " / ".join(m["java"]),
+        "- h2load: %s" % m["h2load"],
+        "- Load average (1/5/15 min) at start %s, between parts %s, at end %s"
+        % (results["load_start"], results["load_samples"], results["load_end"]),
+        "",
+        "## Commands",
+        "",
+        "`$TERN_CP` is `tern-benchmarks/target/classes:tern-benchmarks/target/lib/*` (built by "
+        "`mvn -B -q -pl tern-benchmarks -am package -DskipTests`), `$GRPC_JAVA_CP` is the output "
+        "of `tern-interop/peers/grpc-java-classpath.sh` (io.grpc:grpc-benchmarks 1.79.0 and its "
+        "dependencies). `$PORT` is a loopback port the script got by binding port 0. Servers "
+        "start fresh for every run and are killed after it.",
+        "",
+        "```sh",
+    ] + commands(results) + ["```", ""]
+    lines += [
+        "## How to read the parts",
+        "",
+        "- **End-to-end**: each system's own qps client against its own qps server (Tern's "
+        "`QpsClient`/`QpsServer`, grpc-java's `AsyncClient`/`AsyncServer`), unary calls with "
+        "empty payloads, 4 channels with 10 or 100 calls outstanding on each, with the default "
+        "executor and with `--directexecutor` on both client and server. Client and server share "
+        "the 2 cores, so a system that burns less CPU on one side leaves more for the other.",
+        "- **Server-only**: the server pinned to CPU 0 with `taskset`, `h2load` pinned to CPU 1 "
+        "posting the 5-byte gRPC frame of an empty `SimpleRequest` to "
+        "`/grpc.testing.BenchmarkService/UnaryCall` over 4 connections x 100 concurrent streams. "
+        "A run counts only if every request finished with a 2xx and the responses carried at "
+        "least 5 DATA bytes each (a gRPC error is a 200 with trailers only and no DATA, so 2xx "
+        "alone would not show success). h2load sends `content-length: 5` with the body.",
+        "- **JMH**: `CallBenchmark` (a blocking unary call with 1 KiB each way, and one 1 KiB "
+        "ping-pong on an open bidi stream; in-process and Netty over loopback; direct executor "
+        "or not) for both systems in the same JVM, and `HeadersDecodingBenchmark`. B/op is "
+        "`gc.alloc.rate.norm` from `-prof gc`: bytes allocated per operation by client and "
+        "server together. ± is JMH's 99.9% confidence interval half-width over the measured "
+        "iterations; where it is larger than the difference, the ratio means little.",
+        "- grpc-java's `AsyncServer` listens on all interfaces of the given port (its own "
+        "behaviour); the clients and h2load only ever connect to 127.0.0.1.",
+        "",
+    ]
+    with open(out_md, "w") as f:
+        f.write("\n".join(lines))
+    print("wrote %s%s" % (out_md, " and " + png_name if has_chart else " (no chart: no matplotlib)"))
+
+
+if __name__ == "__main__":
+    main()

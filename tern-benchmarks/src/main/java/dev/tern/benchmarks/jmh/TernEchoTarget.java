@@ -1,0 +1,164 @@
+package dev.tern.benchmarks.jmh;
+
+import dev.tern.CallOptions;
+import dev.tern.ManagedChannel;
+import dev.tern.ManagedChannelBuilder;
+import dev.tern.MethodDescriptor;
+import dev.tern.Server;
+import dev.tern.ServerBuilder;
+import dev.tern.ServerServiceDefinition;
+import dev.tern.inprocess.InProcessChannelBuilder;
+import dev.tern.inprocess.InProcessServerBuilder;
+import dev.tern.netty.NettyChannelBuilder;
+import dev.tern.netty.NettyServerBuilder;
+import dev.tern.stub.ClientCalls;
+import dev.tern.stub.ServerCalls;
+import dev.tern.stub.StreamObserver;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/** {@link EchoTarget} on Tern. */
+final class TernEchoTarget implements EchoTarget {
+  static final MethodDescriptor.Marshaller<byte[]> BYTES =
+      new MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(byte[] value) {
+          return new ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+          try (stream) {
+            return stream.readAllBytes();
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+      };
+
+  static final MethodDescriptor<byte[], byte[]> UNARY =
+      MethodDescriptor.newBuilder(BYTES, BYTES)
+          .setFullMethodName("bench.Echo/Unary")
+          .setType(MethodDescriptor.MethodType.UNARY)
+          .build();
+  static final MethodDescriptor<byte[], byte[]> BIDI =
+      MethodDescriptor.newBuilder(BYTES, BYTES)
+          .setFullMethodName("bench.Echo/Bidi")
+          .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
+          .build();
+
+  private final Server server;
+  private final ManagedChannel channel;
+  private final BlockingQueue<byte[]> echoes = new LinkedBlockingQueue<>();
+  private final StreamObserver<byte[]> stream;
+
+  TernEchoTarget(boolean netty, boolean directExecutor) throws IOException {
+    ServerBuilder<?> serverBuilder;
+    ManagedChannelBuilder<?> channelBuilder;
+    String name = "bench-" + UUID.randomUUID();
+    if (netty) {
+      serverBuilder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0));
+    } else {
+      serverBuilder = InProcessServerBuilder.forName(name);
+    }
+    serverBuilder.addService(
+        ServerServiceDefinition.builder("bench.Echo")
+            .addMethod(
+                UNARY,
+                ServerCalls.asyncUnaryCall(
+                    (byte[] request, StreamObserver<byte[]> responses) -> {
+                      responses.onNext(request);
+                      responses.onCompleted();
+                    }))
+            .addMethod(
+                BIDI,
+                ServerCalls.asyncBidiStreamingCall(
+                    (StreamObserver<byte[]> responses) -> new EchoObserver(responses)))
+            .build());
+    if (directExecutor) {
+      serverBuilder.directExecutor();
+    }
+    server = serverBuilder.build().start();
+    if (netty) {
+      channelBuilder = NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext();
+    } else {
+      channelBuilder = InProcessChannelBuilder.forName(name);
+    }
+    if (directExecutor) {
+      channelBuilder.directExecutor();
+    }
+    channel = channelBuilder.build();
+    stream =
+        ClientCalls.asyncBidiStreamingCall(
+            channel.newCall(BIDI, CallOptions.DEFAULT), new QueueObserver(echoes));
+  }
+
+  @Override
+  public byte[] unary(byte[] request) {
+    return ClientCalls.blockingUnaryCall(channel, UNARY, CallOptions.DEFAULT, request);
+  }
+
+  @Override
+  public byte[] pingPong(byte[] message) throws InterruptedException {
+    stream.onNext(message);
+    return echoes.take();
+  }
+
+  @Override
+  public void shutdown() throws InterruptedException {
+    stream.onCompleted();
+    channel.shutdownNow();
+    server.shutdownNow();
+    channel.awaitTermination(5, TimeUnit.SECONDS);
+    server.awaitTermination(5, TimeUnit.SECONDS);
+  }
+
+  /** Server side of the bidi echo. Called by one thread at a time (the call's callbacks). */
+  private static final class EchoObserver implements StreamObserver<byte[]> {
+    private final StreamObserver<byte[]> responses;
+
+    EchoObserver(StreamObserver<byte[]> responses) {
+      this.responses = responses;
+    }
+
+    @Override
+    public void onNext(byte[] value) {
+      responses.onNext(value);
+    }
+
+    @Override
+    public void onError(Throwable t) {}
+
+    @Override
+    public void onCompleted() {
+      responses.onCompleted();
+    }
+  }
+
+  /** Client side: queues each echo for the benchmark thread. Thread-safe (the queue is). */
+  private static final class QueueObserver implements StreamObserver<byte[]> {
+    private final BlockingQueue<byte[]> queue;
+
+    QueueObserver(BlockingQueue<byte[]> queue) {
+      this.queue = queue;
+    }
+
+    @Override
+    public void onNext(byte[] value) {
+      queue.add(value);
+    }
+
+    @Override
+    public void onError(Throwable t) {}
+
+    @Override
+    public void onCompleted() {}
+  }
+}

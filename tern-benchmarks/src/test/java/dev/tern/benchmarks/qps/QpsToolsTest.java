@@ -1,0 +1,129 @@
+package dev.tern.benchmarks.qps;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tern.Server;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Tern's QpsServer driven by QpsClient for a moment: the summary block is what bin/bench-compare
+ * and anyone comparing with grpc-java's AsyncClient read, so its shape is pinned here. The numbers
+ * are only checked to be numbers: timings on a shared machine prove nothing.
+ */
+class QpsToolsTest {
+  /** The 11 lines of grpc-java's AsyncClient summary, in order; {@code N} is a whole number. */
+  private static final List<String> SUMMARY =
+      List.of(
+          "Channels:                       N",
+          "Outstanding RPCs per Channel:   N",
+          "Server Payload Size:            N",
+          "Client Payload Size:            N",
+          "50%ile Latency (in micros):     N",
+          "90%ile Latency (in micros):     N",
+          "95%ile Latency (in micros):     N",
+          "99%ile Latency (in micros):     N",
+          "99.9%ile Latency (in micros):   N",
+          "Maximum Latency (in micros):    N",
+          "QPS:                            N");
+
+  private Transport serverTransport;
+  private Server server;
+
+  @BeforeEach
+  void startServer() throws Exception {
+    serverTransport = Transport.named("nio");
+    server = QpsServer.start("127.0.0.1:0", false, serverTransport);
+  }
+
+  @AfterEach
+  void stopServer() throws InterruptedException {
+    server.shutdownNow();
+    assertThat(server.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    serverTransport.close();
+  }
+
+  @Test
+  void unaryRunPrintsTheElevenLineSummary() throws Exception {
+    List<String> lines =
+        runClient(
+            "--address=127.0.0.1:" + server.getPort(),
+            "--channels=2",
+            "--outstanding_rpcs=3",
+            "--client_payload=7",
+            "--server_payload=9",
+            "--warmup_duration=0",
+            "--duration=1");
+
+    assertSummaryShape(lines);
+    assertThat(lines.subList(0, 4))
+        .containsExactly(
+            "Channels:                       2",
+            "Outstanding RPCs per Channel:   3",
+            "Server Payload Size:            9",
+            "Client Payload Size:            7");
+  }
+
+  @Test
+  void streamingRunWithDirectExecutorPrintsTheSameSummary() throws Exception {
+    List<String> lines =
+        runClient(
+            "--address=127.0.0.1:" + server.getPort(),
+            "--channels=1",
+            "--outstanding_rpcs=2",
+            "--streaming_rpcs",
+            "--directexecutor",
+            "--warmup_duration=0",
+            "--duration=1");
+
+    assertSummaryShape(lines);
+    assertThat(lines.get(1)).isEqualTo("Outstanding RPCs per Channel:   2");
+  }
+
+  @Test
+  void badFlagsAreNamedAndNothingRuns() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    int unknown = QpsClient.run(new String[] {"--outstanding=5"}, print(out), print(err));
+    int notNumber =
+        QpsClient.run(new String[] {"--channels=four", "--duration=1"}, print(out), print(err));
+    int zero = QpsClient.run(new String[] {"--duration=0"}, print(out), print(err));
+
+    assertThat(List.of(unknown, notNumber, zero)).containsOnly(2);
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("unknown flag --outstanding")
+        .contains("--channels needs a whole number, got four")
+        .contains("--duration must be at least 1, got 0");
+  }
+
+  private static List<String> runClient(String... args) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = QpsClient.run(args, print(out), print(err));
+    assertThat(status).as("exit status; stderr: %s", err).isZero();
+    assertThat(err.toString(StandardCharsets.UTF_8)).as("failed calls").isEmpty();
+    return out.toString(StandardCharsets.UTF_8).lines().toList();
+  }
+
+  private static void assertSummaryShape(List<String> lines) {
+    assertThat(lines).hasSize(SUMMARY.size());
+    for (int i = 0; i < SUMMARY.size(); i++) {
+      String template = SUMMARY.get(i);
+      String label = template.substring(0, template.length() - 1);
+      assertThat(lines.get(i)).startsWith(label);
+      assertThat(lines.get(i).substring(label.length())).as(lines.get(i)).matches("\\d+");
+    }
+  }
+
+  private static PrintStream print(ByteArrayOutputStream bytes) {
+    return new PrintStream(bytes, true, StandardCharsets.UTF_8);
+  }
+}
