@@ -35,6 +35,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class GracefulShutdownWireTest {
   private static final int MAX_STREAM_ID = Integer.MAX_VALUE;
   private static final int REFUSED_STREAM = 0x7;
+  private static final int STREAM_CLOSED = 0x5;
 
   @RegisterExtension final LeakWatch leaks = new LeakWatch();
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
@@ -67,11 +68,15 @@ class GracefulShutdownWireTest {
 
       List<Frame> rest = finishStreamOne(raw);
 
-      for (Frame frame : rest) {
-        if (frame.streamId() == 3) {
-          assertThat(frame.type()).as("answer on the late stream: %s", frame).isEqualTo(RST_STREAM);
-          assertThat(frame.errorCode()).isEqualTo(REFUSED_STREAM);
-        }
+      List<Frame> late = rest.stream().filter(f -> f.streamId() == 3).toList();
+      assertThat(late).as("answers on the late stream").isNotEmpty();
+      assertThat(late.get(0).type()).as("first answer: %s", late.get(0)).isEqualTo(RST_STREAM);
+      assertThat(late.get(0).errorCode()).isEqualTo(REFUSED_STREAM);
+      // The DATA that was already on its way may draw a second reset (Netty forgets a reset
+      // stream quickly and answers STREAM_CLOSED); nothing else may come on that stream.
+      for (Frame frame : late.subList(1, late.size())) {
+        assertThat(frame.type()).as("later answer: %s", frame).isEqualTo(RST_STREAM);
+        assertThat(frame.errorCode()).isIn(REFUSED_STREAM, STREAM_CLOSED);
       }
     }
     assertThat(probe.callsStarted).as("calls that reached the application").hasValue(1);
