@@ -5,7 +5,6 @@ import dev.tern.Compressor;
 import dev.tern.DecompressorRegistry;
 import dev.tern.Metadata;
 import dev.tern.Status;
-import dev.tern.StatusRuntimeException;
 import dev.tern.internal.GrpcHeaders;
 import dev.tern.internal.MessageFramer;
 import dev.tern.internal.WritableBuffer;
@@ -16,10 +15,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
-import java.io.IOException;
 import java.io.InputStream;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The application half of one call on a {@link NettyClientTransport}: it frames outbound messages
@@ -27,22 +24,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * connection's {@link WriteQueue}. The event-loop half is {@link ClientStreamState}.
  *
  * <p>Thread-safety: the runtime calls one method at a time, except that {@link #cancel} may race
- * with the others; the framer is therefore guarded by {@code framerLock} (uncontended in practice),
- * which is never held while enqueueing work or calling a listener. {@link #isReady()} reads an
- * atomic count of bytes handed to the event loop and not yet written to the socket.
+ * with the others; the framer therefore sits in an {@link OutboundFramer} behind its own lock
+ * (uncontended in practice). {@link #isReady()} reads an atomic count of bytes handed to the event
+ * loop and not yet written to the socket.
  */
 final class NettyClientStream implements ClientStream, MessageFramer.Sink {
-  /** Below this many queued outbound bytes the stream reports ready (as grpc-java does). */
-  static final int READY_THRESHOLD = 32 * 1024;
-
   private final ClientHandler handler;
   private final ClientStreamState state;
   private final AsciiString path;
   private final AsciiString authority;
   private Metadata headers;
-  private final Object framerLock = new Object();
-  private final MessageFramer framer; // guarded by framerLock
-  private final AtomicInteger queuedBytes = new AtomicInteger();
+  private final OutboundFramer outbound;
 
   private boolean started;
   private int maxInboundMessageSize = GrpcHeaders.DEFAULT_MAX_MESSAGE_SIZE;
@@ -56,7 +48,7 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
     this.path = new AsciiString("/" + fullMethodName);
     this.authority = new AsciiString(authority);
     this.headers = headers;
-    this.framer = new MessageFramer(this, handler.bufferAllocator());
+    this.outbound = new OutboundFramer(this, handler.bufferAllocator());
     this.state = new ClientStreamState(handler, this);
   }
 
@@ -70,9 +62,7 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
 
   @Override
   public void setMaxOutboundMessageSize(int bytes) {
-    synchronized (framerLock) {
-      framer.setMaxOutboundMessageSize(bytes);
-    }
+    outbound.setMaxOutboundMessageSize(bytes);
   }
 
   @Override
@@ -120,18 +110,11 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
   @Override
   public void writeMessage(InputStream message) {
     Objects.requireNonNull(message, "message");
-    Status failure = null;
-    synchronized (framerLock) {
-      if (closed || framer.isClosed()) {
-        closeQuietly(message);
-        return;
-      }
-      try {
-        framer.writePayload(message);
-      } catch (StatusRuntimeException e) {
-        failure = e.getStatus();
-      }
+    if (closed) {
+      OutboundFramer.discard(message);
+      return;
     }
+    Status failure = outbound.write(message);
     if (failure != null) {
       cancel(failure);
     }
@@ -139,47 +122,36 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
 
   @Override
   public void flush() {
-    synchronized (framerLock) {
-      framer.flush();
-    }
+    outbound.flush();
   }
 
   @Override
   public boolean isReady() {
-    return started && !closed && queuedBytes.get() < READY_THRESHOLD;
+    return started && !closed && outbound.belowThreshold();
   }
 
   @Override
   public void setMessageCompression(boolean enable) {
-    synchronized (framerLock) {
-      framer.setMessageCompression(enable);
-    }
+    outbound.setMessageCompression(enable);
   }
 
   @Override
   public void setCompressor(Compressor compressor) {
     Objects.requireNonNull(compressor, "compressor");
-    synchronized (framerLock) {
-      framer.setCompressor(compressor);
-    }
+    outbound.setCompressor(compressor);
   }
 
   @Override
   public void halfClose() {
-    synchronized (framerLock) {
-      if (closed) {
-        return;
-      }
-      framer.close();
+    if (!closed) {
+      outbound.close();
     }
   }
 
   @Override
   public void cancel(Status reason) {
     Objects.requireNonNull(reason, "reason");
-    synchronized (framerLock) {
-      framer.dispose();
-    }
+    outbound.dispose();
     if (!started) {
       if (cancelledBeforeStart == null) {
         cancelledBeforeStart = reason;
@@ -194,15 +166,13 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
     return handler.attributes();
   }
 
-  // ---- MessageFramer.Sink (called under framerLock)
+  // ---- MessageFramer.Sink (called under the outbound framer's lock)
 
   @Override
   public void deliverFrame(
       WritableBuffer frame, boolean endOfStream, boolean flush, int numMessages) {
-    ByteBuf buf =
-        frame == null ? Unpooled.EMPTY_BUFFER : ((NettyWritableBuffer) frame).takeByteBuf();
+    ByteBuf buf = frame == null ? Unpooled.EMPTY_BUFFER : outbound.queue(frame);
     int bytes = buf.readableBytes();
-    queuedBytes.addAndGet(bytes);
     handler.execute(() -> handler.sendData(state, buf, endOfStream, bytes));
   }
 
@@ -210,8 +180,7 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
 
   /** {@code bytes} handed over earlier were written (or dropped); may make the stream ready. */
   void onSentBytes(int bytes) {
-    int after = queuedBytes.addAndGet(-bytes);
-    if (after < READY_THRESHOLD && after + bytes >= READY_THRESHOLD) {
+    if (outbound.sent(bytes)) {
       state.onReady();
     }
   }
@@ -219,14 +188,6 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
   /** The call ended: later writes are dropped and {@link #isReady()} is false. */
   void onClosed() {
     closed = true;
-  }
-
-  private static void closeQuietly(InputStream in) {
-    try {
-      in.close();
-    } catch (IOException ignored) {
-      // Only releasing what the message holds.
-    }
   }
 
   @Override

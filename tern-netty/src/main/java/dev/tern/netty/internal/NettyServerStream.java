@@ -5,17 +5,14 @@ import dev.tern.Compressor;
 import dev.tern.Decompressor;
 import dev.tern.Metadata;
 import dev.tern.Status;
-import dev.tern.StatusRuntimeException;
 import dev.tern.internal.MessageFramer;
 import dev.tern.internal.WritableBuffer;
 import dev.tern.spi.ServerStream;
 import dev.tern.spi.ServerStreamListener;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http2.Http2Headers;
-import java.io.IOException;
 import java.io.InputStream;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The application half of one call on a server connection: frames responses on the calling thread
@@ -23,18 +20,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * connection's {@link WriteQueue}. The event-loop half is {@link ServerStreamState}.
  *
  * <p>Thread-safety: the runtime calls one method at a time, except {@link #cancel} (deadline timer)
- * which may race with the rest; the framer is guarded by {@code framerLock}, never held while
- * calling out. Calls made on the event loop itself (the runtime's {@code streamCreated}) act at
- * once instead of queueing.
+ * which may race with the rest; the framer sits in an {@link OutboundFramer} behind its own lock.
+ * Calls made on the event loop itself (the runtime's {@code streamCreated}) act at once instead of
+ * queueing.
  */
 final class NettyServerStream implements ServerStream, MessageFramer.Sink {
   private final ServerHandler handler;
   private final ServerStreamState state;
   private final String authority;
   private final Attributes attributes;
-  private final Object framerLock = new Object();
-  private final MessageFramer framer; // guarded by framerLock
-  private final AtomicInteger queuedBytes = new AtomicInteger();
+  private final OutboundFramer outbound;
   private volatile boolean closed;
   private boolean headersWritten;
 
@@ -44,7 +39,7 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
     this.state = state;
     this.authority = authority;
     this.attributes = attributes;
-    this.framer = new MessageFramer(this, handler.bufferAllocator());
+    this.outbound = new OutboundFramer(this, handler.bufferAllocator());
   }
 
   @Override
@@ -103,18 +98,11 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
   @Override
   public void writeMessage(InputStream message) {
     Objects.requireNonNull(message, "message");
-    Status failure = null;
-    synchronized (framerLock) {
-      if (closed || framer.isClosed()) {
-        closeQuietly(message);
-        return;
-      }
-      try {
-        framer.writePayload(message);
-      } catch (StatusRuntimeException e) {
-        failure = e.getStatus();
-      }
+    if (closed) {
+      OutboundFramer.discard(message);
+      return;
     }
+    Status failure = outbound.write(message);
     if (failure != null) {
       cancel(failure);
     }
@@ -122,41 +110,31 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
 
   @Override
   public void flush() {
-    synchronized (framerLock) {
-      framer.flush();
-    }
+    outbound.flush();
   }
 
   @Override
   public boolean isReady() {
-    return !closed && queuedBytes.get() < NettyClientStream.READY_THRESHOLD;
+    return !closed && outbound.belowThreshold();
   }
 
   @Override
   public void setMessageCompression(boolean enable) {
-    synchronized (framerLock) {
-      framer.setMessageCompression(enable);
-    }
+    outbound.setMessageCompression(enable);
   }
 
   @Override
   public void setCompressor(Compressor compressor) {
     Objects.requireNonNull(compressor, "compressor");
-    synchronized (framerLock) {
-      framer.setCompressor(compressor);
-    }
+    outbound.setCompressor(compressor);
   }
 
   @Override
   public void close(Status status, Metadata trailers) {
     Objects.requireNonNull(status, "status");
     Objects.requireNonNull(trailers, "trailers");
-    synchronized (framerLock) {
-      if (framer.isClosed()) {
-        return;
-      }
-      framer.flush();
-      framer.dispose();
+    if (!outbound.flushAndDispose()) {
+      return;
     }
     handler.execute(() -> state.writeTrailers(status, trailers));
   }
@@ -164,9 +142,7 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
   @Override
   public void cancel(Status status) {
     Objects.requireNonNull(status, "status");
-    synchronized (framerLock) {
-      framer.dispose();
-    }
+    outbound.dispose();
     handler.execute(() -> state.abort(status));
   }
 
@@ -180,7 +156,8 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
     return authority;
   }
 
-  // ---- MessageFramer.Sink (under framerLock); the server ends streams with trailers, not DATA
+  // ---- MessageFramer.Sink (under the outbound framer's lock); the server ends streams with
+  // trailers, not DATA
 
   @Override
   public void deliverFrame(
@@ -188,31 +165,20 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
     if (frame == null) {
       return;
     }
-    ByteBuf buf = ((NettyWritableBuffer) frame).takeByteBuf();
+    ByteBuf buf = outbound.queue(frame);
     int bytes = buf.readableBytes();
-    queuedBytes.addAndGet(bytes);
     handler.execute(() -> state.writeData(buf, bytes));
   }
 
   // ---- on the event loop
 
   void onSentBytes(int bytes) {
-    int after = queuedBytes.addAndGet(-bytes);
-    if (after < NettyClientStream.READY_THRESHOLD
-        && after + bytes >= NettyClientStream.READY_THRESHOLD) {
+    if (outbound.sent(bytes)) {
       state.onReady();
     }
   }
 
   void onClosed() {
     closed = true;
-  }
-
-  private static void closeQuietly(InputStream in) {
-    try {
-      in.close();
-    } catch (IOException ignored) {
-      // Only releasing what the message holds.
-    }
   }
 }

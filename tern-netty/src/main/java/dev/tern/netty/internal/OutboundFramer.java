@@ -1,0 +1,148 @@
+package dev.tern.netty.internal;
+
+import dev.tern.Compressor;
+import dev.tern.Status;
+import dev.tern.StatusRuntimeException;
+import dev.tern.internal.MessageFramer;
+import dev.tern.internal.WritableBuffer;
+import dev.tern.internal.WritableBufferAllocator;
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The outbound half both Netty streams share: messages framed on the application's thread into
+ * pooled buffers, and the count of framed bytes handed to the event loop but not yet written, which
+ * decides {@code isReady()}.
+ *
+ * <p>Thread-safety: the runtime calls a stream from one thread at a time, but a cancel (deadline
+ * timer, transport) may race with writes, so {@code lock} guards the framer. The framer calls the
+ * stream's sink under the lock; the sink only enqueues on the lock-free {@link WriteQueue}. The
+ * queued-byte count is atomic: added to here, subtracted on the event loop.
+ */
+final class OutboundFramer {
+  /** Below this many queued outbound bytes the stream reports ready (as grpc-java does). */
+  static final int READY_THRESHOLD = 32 * 1024;
+
+  private final Object lock = new Object();
+  private final MessageFramer framer; // guarded by lock
+  private final AtomicInteger queuedBytes = new AtomicInteger();
+
+  OutboundFramer(MessageFramer.Sink sink, WritableBufferAllocator allocator) {
+    this.framer = new MessageFramer(sink, allocator);
+  }
+
+  /**
+   * Frames {@code message}, which it owns from now on; drops it if the framer is closed.
+   *
+   * @return why the framer refused the message (too large, unreadable), for the stream to cancel
+   *     with, or null
+   */
+  Status write(InputStream message) {
+    synchronized (lock) {
+      if (framer.isClosed()) {
+        closeQuietly(message);
+        return null;
+      }
+      try {
+        framer.writePayload(message);
+        return null;
+      } catch (StatusRuntimeException e) {
+        return e.getStatus();
+      }
+    }
+  }
+
+  /** Drops {@code message} without framing it (the stream has closed). */
+  static void discard(InputStream message) {
+    closeQuietly(message);
+  }
+
+  void flush() {
+    synchronized (lock) {
+      framer.flush();
+    }
+  }
+
+  void setMessageCompression(boolean enable) {
+    synchronized (lock) {
+      framer.setMessageCompression(enable);
+    }
+  }
+
+  void setCompressor(Compressor compressor) {
+    synchronized (lock) {
+      framer.setCompressor(compressor);
+    }
+  }
+
+  void setMaxOutboundMessageSize(int bytes) {
+    synchronized (lock) {
+      framer.setMaxOutboundMessageSize(bytes);
+    }
+  }
+
+  /** No more messages: what is framed goes out, ending the stream (a client's half-close). */
+  void close() {
+    synchronized (lock) {
+      framer.close();
+    }
+  }
+
+  /**
+   * Sends what is framed and drops the framer (a server's close, before its trailers).
+   *
+   * @return false if the framer was already closed or disposed
+   */
+  boolean flushAndDispose() {
+    synchronized (lock) {
+      if (framer.isClosed()) {
+        return false;
+      }
+      framer.flush();
+      framer.dispose();
+      return true;
+    }
+  }
+
+  /** Drops the framer and what it holds (cancel). */
+  void dispose() {
+    synchronized (lock) {
+      framer.dispose();
+    }
+  }
+
+  /**
+   * Takes the buffer of a frame the framer delivered to the sink, counting its bytes as queued
+   * until {@link #sent} reports them written.
+   */
+  ByteBuf queue(WritableBuffer frame) {
+    ByteBuf buf = ((NettyWritableBuffer) frame).takeByteBuf();
+    queuedBytes.addAndGet(buf.readableBytes());
+    return buf;
+  }
+
+  /** Whether fewer than {@link #READY_THRESHOLD} bytes wait for the event loop. */
+  boolean belowThreshold() {
+    return queuedBytes.get() < READY_THRESHOLD;
+  }
+
+  /**
+   * {@code bytes} queued earlier were written (or dropped). Called on the event loop.
+   *
+   * @return whether this brought the stream back below the threshold (it became ready)
+   */
+  boolean sent(int bytes) {
+    int after = queuedBytes.addAndGet(-bytes);
+    return after < READY_THRESHOLD && after + bytes >= READY_THRESHOLD;
+  }
+
+  private static void closeQuietly(InputStream in) {
+    try {
+      in.close();
+    } catch (IOException ignored) {
+      // Only releasing what the message holds.
+    }
+  }
+}
