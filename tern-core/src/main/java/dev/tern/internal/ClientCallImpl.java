@@ -356,16 +356,25 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT> {
   }
 
   /**
-   * How the call ends when its stream closed with {@code status}. A server enforces the deadline it
-   * received in {@code grpc-timeout} by resetting the stream (RST_STREAM CANCEL), which can arrive
-   * just before this side's own deadline timer fires: a CANCELLED that nobody here asked for, once
-   * the deadline has passed, is the deadline, and is reported as DEADLINE_EXCEEDED.
+   * How the call ends when its stream closed with {@code status}. A CANCELLED close is the peer's
+   * RST_STREAM(CANCEL) or this side's own cancel; which one reached the transport first is a race:
+   *
+   * <ul>
+   *   <li>if this side had already asked to cancel (the application, the context or the deadline
+   *       timer), the call ends with that reason, even when the peer's reset won the race;
+   *   <li>otherwise, once the deadline has passed, the reset is the server enforcing the {@code
+   *       grpc-timeout} it received, and the call ends DEADLINE_EXCEEDED.
+   * </ul>
    */
   Status closeStatus(Status status) {
-    if (status.getCode() != Status.Code.CANCELLED
-        || cancelStatus != null
-        || deadline == null
-        || !deadline.isExpired()) {
+    if (status.getCode() != Status.Code.CANCELLED) {
+      return status;
+    }
+    Status requested = cancelStatus;
+    if (requested != null) {
+      return requested;
+    }
+    if (deadline == null || !deadline.isExpired()) {
       return status;
     }
     return Status.DEADLINE_EXCEEDED

@@ -125,6 +125,41 @@ class ClientCallImplTest {
   }
 
   @Test
+  void serverResetRacingTheDeadlineTimerIsReportedAsDeadlineExceeded() {
+    // The deadline timer has asked the stream to cancel, but the server's RST_STREAM(CANCEL) for
+    // the same deadline closes the stream before the transport gets to the local cancel.
+    readyChannel();
+    CallOptions options =
+        CallOptions.DEFAULT.withDeadline(fixture.clock.deadlineAfter(1, TimeUnit.MILLISECONDS));
+    RecordingListener listener = start(newCall(options), new Metadata());
+    FakeClientStream stream = transport.lastStream();
+    stream.deferCancel();
+
+    fixture.clock.forwardTime(1, TimeUnit.MILLISECONDS);
+    assertThat(listener.isClosed()).isFalse();
+    stream.serverClose(
+        Status.CANCELLED.withDescription("Received RST_STREAM with error code CANCEL"));
+
+    assertThat(listener.status.getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+    assertThat(listener.status.getDescription()).startsWith("deadline exceeded after");
+  }
+
+  @Test
+  void serverResetRacingTheApplicationsCancelReportsTheApplicationsReason() {
+    readyChannel();
+    ClientCall<String, String> call = newCall(CallOptions.DEFAULT);
+    RecordingListener listener = start(call, new Metadata());
+    FakeClientStream stream = transport.lastStream();
+    stream.deferCancel();
+
+    call.cancel("changed my mind", null);
+    stream.serverClose(Status.CANCELLED.withDescription("Received RST_STREAM"));
+
+    assertThat(listener.status.getCode()).isEqualTo(Status.Code.CANCELLED);
+    assertThat(listener.status.getDescription()).isEqualTo("changed my mind");
+  }
+
+  @Test
   void serverCancelBeforeTheDeadlineStaysCancelled() {
     readyChannel();
     ManualTicker ticker = new ManualTicker();

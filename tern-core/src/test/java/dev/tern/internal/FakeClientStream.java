@@ -43,6 +43,7 @@ final class FakeClientStream implements ClientStream {
   private DecompressorRegistry decompressorRegistry;
   private Compressor compressor;
   private Status cancelStatus;
+  private boolean deferCancel;
   private Thread startThread;
 
   FakeClientStream(
@@ -163,8 +164,19 @@ final class FakeClientStream implements ClientStream {
       if (cancelStatus == null) {
         cancelStatus = reason;
       }
+      if (deferCancel) {
+        return;
+      }
     }
     finish(reason, RpcProgress.PROCESSED, new Metadata());
+  }
+
+  /**
+   * From now on {@code cancel} only records the request and leaves the stream open, as a network
+   * transport does while the reset waits for its event loop; the test then closes it.
+   */
+  synchronized void deferCancel() {
+    deferCancel = true;
   }
 
   @Override
