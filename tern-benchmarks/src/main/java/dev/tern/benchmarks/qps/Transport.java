@@ -12,22 +12,40 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import java.net.InetSocketAddress;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The {@code --transport=nio|epoll} choice of the qps tools: one event loop group of that kind
+ * The threads of the qps tools: one event loop group of the {@code --transport=nio|epoll} kind
  * (threads: Netty's default, twice the cores), handed to the builders with the matching channel
- * types. Owned by main; closed once the server or channels are gone.
+ * types, and the application executor used unless {@code --directexecutor}: a {@link ForkJoinPool}
+ * in FIFO (async) mode with one thread per core, the executor grpc-java's {@code AsyncServer} and
+ * {@code AsyncClient} install, so both systems run the same thread setup. Owned by main; closed
+ * once the server or channels are gone.
+ *
+ * <p>Thread-safe: immutable after construction.
  */
 final class Transport implements AutoCloseable {
   private final boolean epoll;
   private final EventLoopGroup group;
+  private final ForkJoinPool appExecutor;
 
   private Transport(boolean epoll) {
     this.epoll = epoll;
     this.group =
         new MultiThreadIoEventLoopGroup(
             epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+    this.appExecutor =
+        new ForkJoinPool(
+            Runtime.getRuntime().availableProcessors(), Transport::newAppThread, null, true);
+  }
+
+  private static ForkJoinWorkerThread newAppThread(ForkJoinPool pool) {
+    ForkJoinWorkerThread thread = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+    thread.setName("qps-app-" + thread.getPoolIndex());
+    thread.setDaemon(true);
+    return thread;
   }
 
   /**
@@ -52,6 +70,7 @@ final class Transport implements AutoCloseable {
 
   NettyServerBuilder configure(NettyServerBuilder builder) {
     return builder
+        .executor(appExecutor)
         .bossEventLoopGroup(group)
         .workerEventLoopGroup(group)
         .channelType(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class);
@@ -59,6 +78,7 @@ final class Transport implements AutoCloseable {
 
   NettyChannelBuilder configure(NettyChannelBuilder builder) {
     return builder
+        .executor(appExecutor)
         .eventLoopGroup(group)
         .channelType(epoll ? EpollSocketChannel.class : NioSocketChannel.class);
   }
@@ -84,5 +104,6 @@ final class Transport implements AutoCloseable {
   @Override
   public void close() {
     group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    appExecutor.shutdownNow();
   }
 }
