@@ -408,7 +408,9 @@ public class Context {
     /** Cancels this context when the parent is cancelled; null without a cancellable parent. */
     private final CancellationListener parentListener;
 
-    // Guarded by lock; volatile for lock-free reads. cause is written before cancelled.
+    // Guarded by lock; volatile for lock-free reads. A cause given to cancel is written before
+    // cancelled; without one, the CancellationException is made on first request (most contexts,
+    // such as a server call's on normal completion, are cancelled without anyone asking why).
     private volatile boolean cancelled;
     private volatile Throwable cause;
 
@@ -424,7 +426,9 @@ public class Context {
       this.deadline = deadline;
       this.attachableView = new Context(parent.values, this);
       this.parentListener =
-          parentCancellable == null ? null : unused -> cancel(parentCancellable.cause);
+          parentCancellable == null
+              ? null
+              : unused -> cancel(parentCancellable.cancellationCause());
     }
 
     static CancellableContext create(
@@ -477,7 +481,7 @@ public class Context {
         if (cancelled) {
           return false;
         }
-        this.cause = cause != null ? cause : new CancellationException("context cancelled");
+        this.cause = cause;
         cancelled = true;
         toNotify = listeners;
         listeners = null;
@@ -528,7 +532,19 @@ public class Context {
 
     @Override
     public Throwable cancellationCause() {
-      return isCancelled() ? cause : null;
+      if (!isCancelled()) {
+        return null;
+      }
+      Throwable known = cause;
+      if (known != null) {
+        return known;
+      }
+      synchronized (lock) {
+        if (cause == null) {
+          cause = new CancellationException("context cancelled");
+        }
+        return cause;
+      }
     }
 
     @Override

@@ -156,7 +156,9 @@ public final class Metadata {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(value, "value");
     byte[] serialized = key.toBytes(value);
-    Objects.requireNonNull(serialized, "marshaller returned null for key " + key.name());
+    if (serialized == null) { // not requireNonNull: its message would be built on every put
+      throw new NullPointerException("marshaller returned null for key " + key.name());
+    }
     append(key.asciiName(), serialized);
   }
 
@@ -475,7 +477,9 @@ public final class Metadata {
     @Override
     byte[] toBytes(T value) {
       String ascii = marshaller.toAsciiString(value);
-      Objects.requireNonNull(ascii, "marshaller returned null for key " + name());
+      if (ascii == null) {
+        throw new NullPointerException("marshaller returned null for key " + name());
+      }
       if (marshaller != ASCII_STRING_MARSHALLER) { // it validated already
         checkPrintableAscii(ascii);
       }

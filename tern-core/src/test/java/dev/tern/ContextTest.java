@@ -296,6 +296,19 @@ class ContextTest {
   }
 
   @Test
+  void aCauselessCancelReportsOneCancellationExceptionToTheContextAndItsChildren() {
+    CancellableContext parent = Context.ROOT.withCancellation();
+    CancellableContext child = parent.withCancellation();
+    Context view = child.withValue(Context.key("k"), "v");
+    parent.cancel(null);
+
+    Throwable cause = view.cancellationCause();
+    assertThat(cause).isInstanceOf(CancellationException.class);
+    assertThat(child.cancellationCause()).isSameAs(cause);
+    assertThat(parent.cancellationCause()).isSameAs(cause);
+  }
+
+  @Test
   void cancellationCascadesToEveryDescendantAndTheirListeners() {
     CancellableContext parent = Context.ROOT.withCancellation();
     Context valueChild = parent.withValue(NAME, "x");
