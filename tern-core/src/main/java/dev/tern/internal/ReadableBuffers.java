@@ -315,6 +315,28 @@ public final class ReadableBuffers {
       return skipped;
     }
 
+    /**
+     * The rest of the buffer in one array of exactly its size (the inherited version reads through
+     * 8 KiB or larger scratch arrays and copies them together, which marshallers calling {@code
+     * readAllBytes()} would pay on every message).
+     */
+    @Override
+    public byte[] readAllBytes() throws IOException {
+      return readNBytes(Integer.MAX_VALUE);
+    }
+
+    /** Up to {@code len} bytes in one array of exactly the size returned. */
+    @Override
+    public byte[] readNBytes(int len) throws IOException {
+      if (len < 0) {
+        throw new IllegalArgumentException("len must be >= 0: " + len);
+      }
+      checkOpen();
+      byte[] out = new byte[Math.min(len, buffer.readableBytes())];
+      buffer.readBytes(out, 0, out.length);
+      return out;
+    }
+
     /** Writes the rest of the buffer straight to {@code out}, with no intermediate array. */
     @Override
     public long transferTo(OutputStream out) throws IOException {

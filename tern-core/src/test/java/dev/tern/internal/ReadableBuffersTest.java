@@ -142,6 +142,24 @@ class ReadableBuffersTest {
   }
 
   @Test
+  void openStreamReadsAllOrSomeOfTheRestInArraysOfExactlyThatSize() throws IOException {
+    InputStream in = ReadableBuffers.openStream(ReadableBuffers.wrap(BYTES), true);
+    in.read();
+
+    assertThat(in.readNBytes(2)).containsExactly(0x34, 0x56);
+    assertThat(in.readAllBytes()).containsExactly(0x78, 0x9a, 0xbc, 0x01);
+    assertThat(in.readAllBytes()).isEmpty();
+    assertThat(in.readNBytes(5)).isEmpty();
+    assertThatThrownBy(() -> in.readNBytes(-1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("len");
+    in.close();
+    assertThatThrownBy(in::readAllBytes)
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("closed");
+  }
+
+  @Test
   void closingAnOwningStreamReleasesTheBufferOnce() throws IOException {
     TrackingReadableBuffer buffer = new TrackingReadableBuffer(BYTES);
     InputStream in = ReadableBuffers.openStream(buffer, true);
