@@ -7,6 +7,7 @@ import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
 import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
 import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
 import io.netty.handler.codec.http2.DefaultHttp2LocalFlowController;
+import io.netty.handler.codec.http2.DefaultHttp2RemoteFlowController;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
@@ -15,11 +16,13 @@ import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.StreamBufferingEncoder;
+import io.netty.handler.codec.http2.UniformStreamByteDistributor;
 
 /**
  * What Tern's client and server HTTP/2 handlers share: the codec stack (Tern's headers decoder, a
  * local flow controller that returns stream window only as the application consumes messages, a
- * connection window of the configured size) and the event-loop bookkeeping.
+ * remote flow controller that shares the peer's window evenly among streams, a connection window of
+ * the configured size) and the event-loop bookkeeping.
  *
  * <p>Event loop only, like every Netty handler: subclasses assert {@link #inEventLoop()} at their
  * entry points; other threads reach them through the connection's {@link WriteQueue}.
@@ -67,6 +70,13 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
           .local()
           .flowController(
               new DefaultHttp2LocalFlowController(connection, WINDOW_UPDATE_RATIO, true));
+      // gRPC gives streams no HTTP/2 priorities, so the default weighted-fair distributor's
+      // per-stream priority-queue state would be bookkeeping for nothing: share the window evenly.
+      connection
+          .remote()
+          .flowController(
+              new DefaultHttp2RemoteFlowController(
+                  connection, new UniformStreamByteDistributor(connection)));
       Http2ConnectionEncoder encoder =
           new DefaultHttp2ConnectionEncoder(connection, new DefaultHttp2FrameWriter());
       if (!server) {

@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 
 /**
  * Inbound HTTP/2 headers decoded straight into the layout of {@link Metadata}: names and values as
@@ -219,13 +220,25 @@ abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
     if (special != null) {
       return special;
     }
-    AsciiString asciiName = AsciiString.of(name);
     for (int i = 0; i < entries; i++) {
-      if (asciiName.contentEquals(new AsciiString(namesAndValues[2 * i], false))) {
+      if (sameName(namesAndValues[2 * i], name)) {
         return new AsciiString(namesAndValues[2 * i + 1], false);
       }
     }
     return null;
+  }
+
+  /** Whether {@code name} (as stored, lower case) spells {@code other}; allocates nothing. */
+  private static boolean sameName(byte[] name, CharSequence other) {
+    if (name.length != other.length()) {
+      return false;
+    }
+    for (int i = 0; i < name.length; i++) {
+      if ((char) (name[i] & 0xff) != other.charAt(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override
@@ -240,14 +253,17 @@ abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
     if (special != null) {
       return Collections.singletonList(special);
     }
-    AsciiString asciiName = AsciiString.of(name);
-    List<CharSequence> values = new ArrayList<>(1);
+    List<CharSequence> values = null;
     for (int i = 0; i < entries; i++) {
-      if (asciiName.contentEquals(new AsciiString(namesAndValues[2 * i], false))) {
+      if (sameName(namesAndValues[2 * i], name)) {
+        if (values == null) {
+          values = new ArrayList<>(1);
+        }
         values.add(new AsciiString(namesAndValues[2 * i + 1], false));
       }
     }
-    return values;
+    // Netty's decoder asks for content-length on every request; most have none.
+    return values != null ? values : Collections.emptyList();
   }
 
   @Override
@@ -265,17 +281,32 @@ abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
     return size() == 0;
   }
 
-  /** For logging and debugging only: the metadata entries (binary values shown decoded). */
+  /**
+   * The metadata entries (binary values shown decoded), each made as it is reached: Netty's decoder
+   * walks the headers of every request until the first one that is not a pseudo-header, which here
+   * is the first.
+   */
   @Override
   public Iterator<Map.Entry<CharSequence, CharSequence>> iterator() {
-    List<Map.Entry<CharSequence, CharSequence>> list = new ArrayList<>(entries);
-    for (int i = 0; i < entries; i++) {
-      list.add(
-          new AbstractMap.SimpleImmutableEntry<>(
-              new AsciiString(namesAndValues[2 * i], false),
-              new AsciiString(namesAndValues[2 * i + 1], false)));
-    }
-    return list.iterator();
+    return new Iterator<>() {
+      private int next;
+
+      @Override
+      public boolean hasNext() {
+        return next < entries;
+      }
+
+      @Override
+      public Map.Entry<CharSequence, CharSequence> next() {
+        if (next >= entries) {
+          throw new NoSuchElementException();
+        }
+        int i = next++;
+        return new AbstractMap.SimpleImmutableEntry<>(
+            new AsciiString(namesAndValues[2 * i], false),
+            new AsciiString(namesAndValues[2 * i + 1], false));
+      }
+    };
   }
 
   @Override

@@ -14,6 +14,11 @@ import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
 import org.junit.jupiter.api.Test;
 
 /** Tern's inbound header holders, fed by Netty's real HPACK encoder and decoder. */
@@ -65,6 +70,35 @@ class GrpcHttp2HeadersDecoderTest {
     assertThat(metadata.keys()).containsExactly("user-agent", "grpc-timeout", "x-ascii");
     assertThat(metadata.get(GrpcHeaders.TIMEOUT)).isEqualTo("100m");
     assertThat(metadata.get(ASCII)).isEqualTo("value");
+  }
+
+  @Test
+  void theHeadersReadViewNettysDecoderUsesSeesTheMetadataEntries() throws Http2Exception {
+    Http2Headers decoded =
+        roundTrip(
+            true,
+            8192,
+            request()
+                .add("content-type", "application/grpc")
+                .add("x-ascii", "one")
+                .add("x-other", "two")
+                .add("x-ascii", "three"));
+
+    assertThat(decoded.get("x-other").toString()).isEqualTo("two");
+    assertThat(decoded.get("x-absent")).isNull();
+    assertThat(decoded.get("x-ascii").toString()).isEqualTo("one");
+    assertThat(decoded.getAll("x-ascii"))
+        .extracting(CharSequence::toString)
+        .containsExactly("one", "three");
+    assertThat(decoded.getAll("content-length")).isEmpty();
+    List<String> walked = new ArrayList<>();
+    Iterator<Map.Entry<CharSequence, CharSequence>> it = decoded.iterator();
+    while (it.hasNext()) {
+      Map.Entry<CharSequence, CharSequence> e = it.next();
+      walked.add(e.getKey() + "=" + e.getValue());
+    }
+    assertThat(walked).containsExactly("x-ascii=one", "x-other=two", "x-ascii=three");
+    assertThatThrownBy(it::next).isInstanceOf(NoSuchElementException.class);
   }
 
   @Test
