@@ -217,6 +217,16 @@ def commands(results):
     return out
 
 
+def performance_log(out_md):
+    """The hand-kept record of what each optimisation bought (performance-log.md beside the
+    report), included verbatim so a re-run never loses it."""
+    path = os.path.join(os.path.dirname(os.path.abspath(out_md)), "performance-log.md")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [f.read().rstrip("\n"), ""]
+
+
 def main():
     results_path, out_md = sys.argv[1], sys.argv[2]
     with open(results_path) as f:
@@ -321,8 +331,9 @@ def main():
         "",
         "`$TERN_CP` is `tern-benchmarks/target/classes:tern-benchmarks/target/lib/*` (built by "
         "`mvn -B -q -pl tern-benchmarks -am package -DskipTests`), `$GRPC_JAVA_CP` is the output "
-        "of `tern-interop/peers/grpc-java-classpath.sh` (io.grpc:grpc-benchmarks 1.79.0 and its "
-        "dependencies). `$PORT` is a loopback port the script got by binding port 0. Servers "
+        "of `tern-benchmarks/scripts/grpc-java-classpath.sh` (io.grpc:grpc-benchmarks 1.79.0 and "
+        "its own dependencies only: no grpc-census or OpenCensus implementation, which would make "
+        "grpc-java record stats on every call). `$PORT` is a loopback port the script got by binding port 0. Servers "
         "start fresh for every run and are killed after it.",
         "",
         "```sh",
@@ -349,8 +360,12 @@ def main():
         "iterations; where it is larger than the difference, the ratio means little.",
         "- grpc-java's `AsyncServer` listens on all interfaces of the given port (its own "
         "behaviour); the clients and h2load only ever connect to 127.0.0.1.",
+        "- Unless `--directexecutor`, both qps servers and clients run application callbacks on "
+        "a `ForkJoinPool` with one thread per core in FIFO mode: grpc-java's tools install that "
+        "executor, and Tern's do the same so the two compare like for like.",
         "",
     ]
+    lines += performance_log(out_md)
     with open(out_md, "w") as f:
         f.write("\n".join(lines))
     print("wrote %s%s" % (out_md, " and " + png_name if has_chart else " (no chart: no matplotlib)"))

@@ -7,7 +7,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 tern_cp="tern-benchmarks/target/classes:tern-benchmarks/target/lib/*"
-grpc_cp="$(tern-interop/peers/grpc-java-classpath.sh)"
+grpc_cp="$(tern-benchmarks/scripts/grpc-java-classpath.sh)"
 flags=(--channels=2 --outstanding_rpcs=4 --duration=3 --warmup_duration=1)
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
