@@ -396,7 +396,10 @@ def loadavg():
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--duration", type=int, default=10, help="measured seconds per run")
-    p.add_argument("--warmup", type=int, default=5, help="warm-up seconds per run")
+    p.add_argument("--warmup", type=int, default=15,
+                   help="warm-up seconds per run (long enough for both JVMs to finish "
+                        "JIT-compiling the hot path on these 2 cores, so runs measure the "
+                        "steady state)")
     p.add_argument("--repeats", type=int, default=3, help="runs per system and configuration")
     p.add_argument("--jmh-forks", type=int, default=1)
     p.add_argument("--jmh-warmups", type=int, default=3)
