@@ -7,6 +7,7 @@ import dev.tern.Decompressor;
 import dev.tern.DecompressorRegistry;
 import dev.tern.HandlerRegistry;
 import dev.tern.Metadata;
+import dev.tern.ServerCallHandler;
 import dev.tern.ServerInterceptor;
 import dev.tern.ServerInterceptors;
 import dev.tern.ServerMethodDefinition;
@@ -186,6 +187,13 @@ public final class ServerCallDispatcher {
     startCall(stream, method, headers, timeoutNanos, acceptEncoding, scheduler);
   }
 
+  private static int requestsAtStart(ServerCallHandler<?, ?> handler) {
+    if (handler instanceof RequestsAtStart) {
+      return Math.max(0, ((RequestsAtStart) handler).messagesRequestedAtStart());
+    }
+    return 0;
+  }
+
   /** Closes a stream that will not become a call; it still gets a listener, which drops events. */
   public static void reject(ServerStream stream, Status status, Metadata trailers) {
     stream.setListener(DiscardingStreamListener.INSTANCE);
@@ -216,11 +224,17 @@ public final class ServerCallDispatcher {
         new ServerCallStreamListener<>(
             call, method.getServerCallHandler(), headers, context, executor, timeoutNanos);
     stream.setListener(listener);
+    int ahead = requestsAtStart(method.getServerCallHandler());
+    call.expectRequestsAhead(ahead);
     try {
       listener.start();
     } catch (RejectedExecutionException e) {
       listener.executorRejected(e);
       return;
+    }
+    if (ahead > 0) {
+      // After start(): a message this makes available queues behind startCall.
+      stream.request(ahead);
     }
     if (timeoutNanos >= 0) {
       // Registered last: an already expired deadline cancels the stream at once, and its onCancel

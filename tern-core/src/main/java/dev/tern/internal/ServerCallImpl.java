@@ -18,7 +18,9 @@ import java.util.Objects;
  * <p>Thread-safety: like any {@code ServerCall}, the application calls it from one thread at a time
  * (not necessarily the same one). The runtime marks it cancelled from the transport thread; {@code
  * cancelled} and {@code closeCalled} are volatile so that every thread sees those transitions.
- * Other fields are touched only by the application's thread of the moment.
+ * {@code requestedAhead} is set by the runtime before the call is handed to the application's
+ * executor (which orders it before the application's reads). Other fields are touched only by the
+ * application's thread of the moment.
  */
 final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
   private static final String IDENTITY = "identity";
@@ -35,6 +37,11 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
 
   /** Chosen with {@link #setCompression}; null means no compression. */
   private Compressor compressor;
+
+  /**
+   * Messages the runtime requested for the handler (see {@link RequestsAtStart}) not yet absorbed.
+   */
+  private int requestedAhead;
 
   private boolean sendHeadersCalled;
   private volatile boolean closeCalled;
@@ -63,9 +70,21 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
     if (numMessages < 0) {
       throw new IllegalArgumentException("numMessages must be >= 0: " + numMessages);
     }
-    if (!closeCalled && !cancelled) {
-      stream.request(numMessages);
+    int ahead = Math.min(numMessages, requestedAhead);
+    requestedAhead -= ahead;
+    int rest = numMessages - ahead;
+    if (rest > 0 && !closeCalled && !cancelled) {
+      stream.request(rest);
     }
+  }
+
+  /**
+   * Records that the runtime will request {@code count} messages from the stream on the handler's
+   * behalf, so that as many of the handler's own requests are absorbed. Called by the runtime
+   * before the call is started on the application's executor.
+   */
+  void expectRequestsAhead(int count) {
+    requestedAhead = count;
   }
 
   /**

@@ -5,6 +5,7 @@ import dev.tern.MethodDescriptor;
 import dev.tern.ServerCall;
 import dev.tern.ServerCallHandler;
 import dev.tern.Status;
+import dev.tern.internal.RequestsAtStart;
 import java.util.Objects;
 
 /**
@@ -142,7 +143,10 @@ public final class ServerCalls {
 
   /** Immutable; thread-safe. */
   private static final class UnaryRequestHandler<ReqT, RespT>
-      implements ServerCallHandler<ReqT, RespT> {
+      implements ServerCallHandler<ReqT, RespT>, RequestsAtStart {
+    /** Two, so that a client sending a second request is noticed instead of left unread. */
+    private static final int REQUESTED = 2;
+
     private final UnaryRequestMethod<ReqT, RespT> method;
 
     UnaryRequestHandler(UnaryRequestMethod<ReqT, RespT> method) {
@@ -161,9 +165,13 @@ public final class ServerCalls {
                 + " method");
       }
       ServerResponseStream<ReqT, RespT> responseStream = new ServerResponseStream<>(call);
-      // Two, so that a client sending a second request is noticed instead of left unread.
-      call.request(2);
+      call.request(REQUESTED);
       return new UnaryRequestListener<>(method, responseStream);
+    }
+
+    @Override
+    public int messagesRequestedAtStart() {
+      return REQUESTED;
     }
   }
 
