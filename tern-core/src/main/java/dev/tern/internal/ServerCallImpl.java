@@ -122,7 +122,8 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
 
   /**
    * {@inheritDoc} Sends empty headers first if {@link #sendHeaders} was not called. Ignored if the
-   * call was cancelled.
+   * call was cancelled. A method with one response (unary, client-streaming) does not flush it
+   * here: it leaves with the trailers when the call closes.
    *
    * @throws IllegalStateException if the call is closed
    */
@@ -147,7 +148,10 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
       throw e;
     }
     stream.writeMessage(serialized);
-    stream.flush();
+    if (!method.getType().serverSendsOneMessage()) {
+      // A single response goes out with the trailers, in one write, when the call closes.
+      stream.flush();
+    }
   }
 
   @Override

@@ -54,6 +54,20 @@ class ServerCallImplTest {
   }
 
   @Test
+  void aSingleResponseIsNotFlushedBeforeTheCallCloses() {
+    ServerCall<String, String> call = newUnaryCall();
+
+    call.sendMessage("only");
+
+    FakeServerStream stream = lastStream();
+    assertThat(stream.headersFlushed).as("unary headers wait for the response").isFalse();
+    assertThat(stream.writtenMessages).containsExactly("only");
+    assertThat(stream.flushes).isZero();
+    call.close(Status.OK, new Metadata());
+    assertThat(stream.closeStatus.getCode()).isEqualTo(Status.Code.OK);
+  }
+
+  @Test
   void sendMessage_sendsEmptyHeadersFirstThenWritesAndFlushesEachMessage() {
     ServerCall<String, String> call = newCall("test.Echo/Bidi", new Metadata());
 

@@ -92,7 +92,13 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
     }
     headersWritten = true;
     Http2Headers http2Headers = OutboundHeaders.response(headers);
-    handler.execute(() -> state.writeHeaders(http2Headers));
+    Runnable write = () -> state.writeHeaders(http2Headers);
+    if (flush) {
+      handler.execute(write);
+    } else {
+      // A single response follows: the headers leave with it (or with the trailers).
+      handler.executeWithNext(write);
+    }
   }
 
   @Override

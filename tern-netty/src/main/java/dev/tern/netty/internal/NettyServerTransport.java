@@ -32,6 +32,11 @@ final class NettyServerTransport implements ServerTransport {
     writeQueue.enqueue(command);
   }
 
+  /** Like {@link #execute}, but the command waits for the next drain (see {@link WriteQueue}). */
+  void executeWithNext(Runnable command) {
+    writeQueue.enqueueWithoutDrain(command);
+  }
+
   @Override
   public void shutdown() {
     handler.markShutdownRequested();

@@ -123,6 +123,11 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     transport.execute(command);
   }
 
+  /** Runs {@code command} on the event loop with the next command that is executed. */
+  void executeWithNext(Runnable command) {
+    transport.executeWithNext(command);
+  }
+
   NettyWritableBufferAllocator bufferAllocator() {
     return options.bufferAllocator();
   }

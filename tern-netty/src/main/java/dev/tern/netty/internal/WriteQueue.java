@@ -39,6 +39,15 @@ final class WriteQueue {
     scheduleDrain();
   }
 
+  /**
+   * Queues {@code command} behind the others without waking the event loop: it runs with the next
+   * drain, which a later {@link #enqueue} (or one already scheduled) brings. For writes that should
+   * leave together with what follows them, such as a unary response's headers.
+   */
+  void enqueueWithoutDrain(Runnable command) {
+    queue.add(command);
+  }
+
   private void scheduleDrain() {
     if (scheduled.compareAndSet(false, true)) {
       try {

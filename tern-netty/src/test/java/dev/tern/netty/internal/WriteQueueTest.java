@@ -42,6 +42,26 @@ class WriteQueueTest {
   }
 
   @Test
+  void aCommandQueuedWithoutDrainWaitsForTheNextCommandAndLeavesWithIt() {
+    FlushCounter counter = new FlushCounter();
+    EmbeddedChannel channel = new EmbeddedChannel(counter);
+    WriteQueue queue = new WriteQueue(channel);
+    List<String> ran = new ArrayList<>();
+
+    queue.enqueueWithoutDrain(() -> ran.add("headers"));
+    channel.runPendingTasks();
+    assertThat(ran).as("no drain was scheduled for it").isEmpty();
+    assertThat(counter.flushes).isZero();
+
+    queue.enqueue(() -> ran.add("trailers"));
+    channel.runPendingTasks();
+
+    assertThat(ran).containsExactly("headers", "trailers");
+    assertThat(counter.flushes).isEqualTo(1);
+    channel.finishAndReleaseAll();
+  }
+
+  @Test
   void aCommandEnqueuedWhileDrainingJoinsThatDrain() {
     FlushCounter counter = new FlushCounter();
     EmbeddedChannel channel = new EmbeddedChannel(counter);
