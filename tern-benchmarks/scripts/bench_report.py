@@ -278,10 +278,11 @@ def main():
     ]
     if noisy:
         lines += [
-            "> **Noisy run.** The 1-minute load average reached %.1f on %d cores during this run "
-            "(last run: start %.1f, end %.1f): other work shared the machine, so absolute numbers are low "
-            "and the ratios carry several-tens-of-percent uncertainty. Compare the per-run "
-            "figures below before trusting any single ratio."
+            "> **Load.** The 1-minute load average reached %.1f on %d cores during this run "
+            "(start %.1f, end %.1f). A run's own client and server JVMs keep it above the core "
+            "count, so this alone does not show that other work shared the machine; but runs of "
+            "the same configuration spread by 20%% or more here, so compare the per-run figures "
+            "below before trusting any single ratio."
             % (peak, m["nproc"], results["load_start"][0], results["load_end"][0]),
             "",
         ]
