@@ -295,17 +295,19 @@ public final class NettyServerBuilder extends AbstractServerBuilder<NettyServerB
         channelFactory != null ? channelFactory : EventLoops.serverChannelFactory(boss);
     ServerOptions options =
         new ServerOptions(
-                flowControlWindow,
-                maxInboundMessageSize(),
-                maxInboundMetadataSize(),
-                maxConcurrentCallsPerConnection,
-                gracePeriodNanos,
-                maxRstFramesPerWindow,
-                rstWindowNanos)
-            .withSslContext(sslContext)
-            .withKeepAlivePolicy(permitKeepAliveTimeNanos, permitKeepAliveWithoutCalls)
-            .withConnectionLimits(
-                maxConnectionIdleNanos, maxConnectionAgeNanos, maxConnectionAgeGraceNanos);
+            flowControlWindow,
+            maxInboundMessageSize(),
+            maxInboundMetadataSize(),
+            maxConcurrentCallsPerConnection,
+            gracePeriodNanos,
+            maxRstFramesPerWindow,
+            rstWindowNanos,
+            sslContext,
+            permitKeepAliveTimeNanos,
+            permitKeepAliveWithoutCalls,
+            maxConnectionIdleNanos,
+            maxConnectionAgeNanos,
+            maxConnectionAgeGraceNanos);
     return new NettyServer(address, boss, workers, factory, options);
   }
 }

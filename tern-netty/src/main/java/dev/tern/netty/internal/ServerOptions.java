@@ -41,32 +41,14 @@ public final class ServerOptions {
   private final NettyWritableBufferAllocator bufferAllocator =
       new NettyWritableBufferAllocator(ByteBufAllocator.DEFAULT);
 
-  /** See {@link dev.tern.netty.NettyServerBuilder}. */
+  /**
+   * See {@link dev.tern.netty.NettyServerBuilder} for each value. {@code sslContext} is a server
+   * context negotiating {@code h2} by ALPN, or null for plaintext; each connection limit is {@code
+   * Long.MAX_VALUE} to disable it.
+   *
+   * @throws IllegalArgumentException if {@code sslContext} is a client context
+   */
   public ServerOptions(
-      int flowControlWindow,
-      int maxInboundMessageSize,
-      int maxInboundMetadataSize,
-      int maxConcurrentCallsPerConnection,
-      long gracePeriodNanos,
-      int maxRstFramesPerWindow,
-      long rstWindowNanos) {
-    this(
-        flowControlWindow,
-        maxInboundMessageSize,
-        maxInboundMetadataSize,
-        maxConcurrentCallsPerConnection,
-        gracePeriodNanos,
-        maxRstFramesPerWindow,
-        rstWindowNanos,
-        null,
-        DEFAULT_PERMIT_KEEPALIVE_TIME_NANOS,
-        false,
-        Long.MAX_VALUE,
-        Long.MAX_VALUE,
-        Long.MAX_VALUE);
-  }
-
-  private ServerOptions(
       int flowControlWindow,
       int maxInboundMessageSize,
       int maxInboundMetadataSize,
@@ -80,12 +62,9 @@ public final class ServerOptions {
       long maxConnectionIdleNanos,
       long maxConnectionAgeNanos,
       long maxConnectionAgeGraceNanos) {
-    this.sslContext = sslContext;
-    this.maxConnectionIdleNanos = maxConnectionIdleNanos;
-    this.maxConnectionAgeNanos = maxConnectionAgeNanos;
-    this.maxConnectionAgeGraceNanos = maxConnectionAgeGraceNanos;
-    this.permitKeepAliveTimeNanos = permitKeepAliveTimeNanos;
-    this.permitKeepAliveWithoutCalls = permitKeepAliveWithoutCalls;
+    if (sslContext != null && sslContext.isClient()) {
+      throw new IllegalArgumentException("sslContext must be a server context");
+    }
     this.flowControlWindow = flowControlWindow;
     this.maxInboundMessageSize = maxInboundMessageSize;
     this.maxInboundMetadataSize = maxInboundMetadataSize;
@@ -93,6 +72,12 @@ public final class ServerOptions {
     this.gracePeriodNanos = gracePeriodNanos;
     this.maxRstFramesPerWindow = maxRstFramesPerWindow;
     this.rstWindowNanos = rstWindowNanos;
+    this.sslContext = sslContext;
+    this.permitKeepAliveTimeNanos = permitKeepAliveTimeNanos;
+    this.permitKeepAliveWithoutCalls = permitKeepAliveWithoutCalls;
+    this.maxConnectionIdleNanos = maxConnectionIdleNanos;
+    this.maxConnectionAgeNanos = maxConnectionAgeNanos;
+    this.maxConnectionAgeGraceNanos = maxConnectionAgeGraceNanos;
   }
 
   /** The defaults of everything but the limits the runtime sets: for tests of the SPI. */
@@ -104,75 +89,13 @@ public final class ServerOptions {
         Integer.MAX_VALUE,
         DEFAULT_GRACE_PERIOD_NANOS,
         DEFAULT_MAX_RST_FRAMES_PER_WINDOW,
-        DEFAULT_RST_WINDOW_NANOS);
-  }
-
-  /**
-   * Serves TLS with {@code sslContext} (a server context negotiating {@code h2} by ALPN); null for
-   * plaintext. Returns a copy of these options with it.
-   *
-   * @throws IllegalArgumentException if {@code sslContext} is a client context
-   */
-  public ServerOptions withSslContext(SslContext sslContext) {
-    if (sslContext != null && sslContext.isClient()) {
-      throw new IllegalArgumentException("sslContext must be a server context");
-    }
-    return new ServerOptions(
-        flowControlWindow,
-        maxInboundMessageSize,
-        maxInboundMetadataSize,
-        maxConcurrentCallsPerConnection,
-        gracePeriodNanos,
-        maxRstFramesPerWindow,
-        rstWindowNanos,
-        sslContext,
-        permitKeepAliveTimeNanos,
-        permitKeepAliveWithoutCalls,
-        maxConnectionIdleNanos,
-        maxConnectionAgeNanos,
-        maxConnectionAgeGraceNanos);
-  }
-
-  /**
-   * A copy of these options whose connections tolerate client keepalive PINGs every {@code
-   * minTimeNanos} (and, if {@code withoutCalls}, also while no call is open).
-   */
-  public ServerOptions withKeepAlivePolicy(long minTimeNanos, boolean withoutCalls) {
-    return new ServerOptions(
-        flowControlWindow,
-        maxInboundMessageSize,
-        maxInboundMetadataSize,
-        maxConcurrentCallsPerConnection,
-        gracePeriodNanos,
-        maxRstFramesPerWindow,
-        rstWindowNanos,
-        sslContext,
-        minTimeNanos,
-        withoutCalls,
-        maxConnectionIdleNanos,
-        maxConnectionAgeNanos,
-        maxConnectionAgeGraceNanos);
-  }
-
-  /**
-   * A copy of these options with limits on each connection's life (each {@code Long.MAX_VALUE} to
-   * disable): idle time without calls, age, and the grace given to calls open at the age limit.
-   */
-  public ServerOptions withConnectionLimits(long maxIdleNanos, long maxAgeNanos, long graceNanos) {
-    return new ServerOptions(
-        flowControlWindow,
-        maxInboundMessageSize,
-        maxInboundMetadataSize,
-        maxConcurrentCallsPerConnection,
-        gracePeriodNanos,
-        maxRstFramesPerWindow,
-        rstWindowNanos,
-        sslContext,
-        permitKeepAliveTimeNanos,
-        permitKeepAliveWithoutCalls,
-        maxIdleNanos,
-        maxAgeNanos,
-        graceNanos);
+        DEFAULT_RST_WINDOW_NANOS,
+        null,
+        DEFAULT_PERMIT_KEEPALIVE_TIME_NANOS,
+        false,
+        Long.MAX_VALUE,
+        Long.MAX_VALUE,
+        Long.MAX_VALUE);
   }
 
   long maxConnectionIdleNanos() {
