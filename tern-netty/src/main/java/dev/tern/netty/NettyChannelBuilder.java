@@ -8,6 +8,7 @@ import dev.tern.spi.ManagedClientTransport;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFactory;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ReflectiveChannelFactory;
 import io.netty.handler.ssl.SslContext;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -138,17 +139,12 @@ public final class NettyChannelBuilder extends AbstractManagedChannelBuilder<Net
   /**
    * The channel class, which must suit the event loop group (e.g. {@code EpollSocketChannel} for an
    * epoll group). Default: epoll for an epoll group, NIO otherwise.
+   *
+   * @throws IllegalArgumentException if {@code type} has no public no-argument constructor
    */
   public NettyChannelBuilder channelType(Class<? extends Channel> type) {
     Objects.requireNonNull(type, "type");
-    this.channelFactory =
-        () -> {
-          try {
-            return type.getConstructor().newInstance();
-          } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot create a channel of " + type.getName(), e);
-          }
-        };
+    this.channelFactory = new ReflectiveChannelFactory<>(type);
     return this;
   }
 

@@ -7,6 +7,7 @@ import dev.tern.spi.AbstractServerBuilder;
 import dev.tern.spi.TransportServer;
 import io.netty.channel.ChannelFactory;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ReflectiveChannelFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -92,17 +93,12 @@ public final class NettyServerBuilder extends AbstractServerBuilder<NettyServerB
   /**
    * The server channel class, which must suit the boss group (e.g. {@code EpollServerSocketChannel}
    * for an epoll group). Default: epoll for an epoll group, NIO otherwise.
+   *
+   * @throws IllegalArgumentException if {@code type} has no public no-argument constructor
    */
   public NettyServerBuilder channelType(Class<? extends ServerChannel> type) {
     Objects.requireNonNull(type, "type");
-    this.channelFactory =
-        () -> {
-          try {
-            return type.getConstructor().newInstance();
-          } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot create a channel of " + type.getName(), e);
-          }
-        };
+    this.channelFactory = new ReflectiveChannelFactory<>(type);
     return this;
   }
 

@@ -3,6 +3,8 @@ package dev.tern.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -38,6 +40,29 @@ class NettyBuildersTest {
         .isInstanceOf(NettyChannelBuilder.class);
     assertThat(provider.priority()).isGreaterThan(5);
     assertThat(new NettyServerProvider().builderForPort(0)).isInstanceOf(NettyServerBuilder.class);
+  }
+
+  /** A channel class Netty cannot make: no public no-argument constructor. */
+  private static final class UnmakeableChannel extends NioSocketChannel {
+    UnmakeableChannel(int unused) {}
+  }
+
+  /** A server channel class Netty cannot make. */
+  private static final class UnmakeableServerChannel extends NioServerSocketChannel {
+    UnmakeableServerChannel(int unused) {}
+  }
+
+  @Test
+  void aChannelTypeWithoutAPublicNoArgumentConstructorIsRejectedAtOnce() {
+    assertThatThrownBy(
+            () ->
+                NettyChannelBuilder.forAddress("localhost", 1).channelType(UnmakeableChannel.class))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("UnmakeableChannel");
+    assertThatThrownBy(
+            () -> NettyServerBuilder.forPort(0).channelType(UnmakeableServerChannel.class))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("UnmakeableServerChannel");
   }
 
   @Test
