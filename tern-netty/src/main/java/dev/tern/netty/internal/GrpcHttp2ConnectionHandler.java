@@ -52,11 +52,18 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
     final Http2ConnectionEncoder encoder;
     final Http2Settings settings;
 
+    /** Reports each HEADERS and DATA frame written (the server's keepalive policy listens). */
+    final ActivityFrameWriter frameWriter;
+
     private Parts(
-        Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings) {
+        Http2ConnectionDecoder decoder,
+        Http2ConnectionEncoder encoder,
+        Http2Settings settings,
+        ActivityFrameWriter frameWriter) {
       this.decoder = decoder;
       this.encoder = encoder;
       this.settings = settings;
+      this.frameWriter = frameWriter;
     }
 
     /**
@@ -77,8 +84,8 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
           .flowController(
               new DefaultHttp2RemoteFlowController(
                   connection, new UniformStreamByteDistributor(connection)));
-      Http2ConnectionEncoder encoder =
-          new DefaultHttp2ConnectionEncoder(connection, new DefaultHttp2FrameWriter());
+      ActivityFrameWriter frameWriter = new ActivityFrameWriter(new DefaultHttp2FrameWriter());
+      Http2ConnectionEncoder encoder = new DefaultHttp2ConnectionEncoder(connection, frameWriter);
       if (!server) {
         // Holds streams beyond the server's MAX_CONCURRENT_STREAMS until others finish.
         encoder = new StreamBufferingEncoder(encoder);
@@ -89,7 +96,7 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
               encoder,
               new DefaultHttp2FrameReader(new GrpcHttp2HeadersDecoder(server, maxHeaderListSize)));
       settings.initialWindowSize(flowControlWindow);
-      return new Parts(decoder, encoder, settings);
+      return new Parts(decoder, encoder, settings, frameWriter);
     }
   }
 

@@ -41,7 +41,10 @@ final class KeepAliveEnforcer {
     return ++strikes <= MAX_STRIKES;
   }
 
-  /** The server sent headers or data: pings are expected again (keepalive restarts on activity). */
+  /**
+   * The server wrote a HEADERS or DATA frame: pings are expected again (keepalive restarts on
+   * activity). Called per frame, so each window of a large message counts.
+   */
   void onDataSent() {
     pingSeen = false;
     strikes = 0;

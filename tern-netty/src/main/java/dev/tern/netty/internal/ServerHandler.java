@@ -93,6 +93,9 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     this.keepAliveEnforcer =
         new KeepAliveEnforcer(
             options.permitKeepAliveTimeNanos(), options.permitKeepAliveWithoutCalls());
+    // Every HEADERS or DATA frame that leaves (a large message leaves as many, over time) is
+    // activity after which a client's keepalive pings are expected again.
+    parts.frameWriter.setListener(keepAliveEnforcer::onDataSent);
     decoder().frameListener(new FrameListener());
     connection().addListener(new ConnectionListener());
   }
@@ -136,13 +139,11 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
 
   void writeHeaders(ServerStreamState state, Http2Headers headers, boolean endStream) {
     assert inEventLoop();
-    keepAliveEnforcer.onDataSent();
     encoder().writeHeaders(ctx(), state.id(), headers, 0, endStream, ctx().newPromise());
   }
 
   void writeData(ServerStreamState state, ByteBuf data, int bytes) {
     assert inEventLoop();
-    keepAliveEnforcer.onDataSent();
     ChannelPromise promise = ctx().newPromise();
     NettyServerStream stream = state.stream();
     promise.addListener(f -> stream.onSentBytes(bytes));

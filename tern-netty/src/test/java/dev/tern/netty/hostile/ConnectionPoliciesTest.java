@@ -1,9 +1,11 @@
 package dev.tern.netty.hostile;
 
+import static dev.tern.netty.hostile.RawHttp2Connection.DATA;
 import static dev.tern.netty.hostile.RawHttp2Connection.ENHANCE_YOUR_CALM;
 import static dev.tern.netty.hostile.RawHttp2Connection.FLAG_ACK;
 import static dev.tern.netty.hostile.RawHttp2Connection.GOAWAY;
 import static dev.tern.netty.hostile.RawHttp2Connection.PING;
+import static dev.tern.netty.hostile.RawHttp2Connection.WINDOW_UPDATE;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,6 +40,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ConnectionPoliciesTest {
   @RegisterExtension final LeakWatch leaks = new LeakWatch();
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
+
+  /** Early pings a server tolerates before GOAWAY (gRPC's usual two). */
+  private static final int KEEPALIVE_STRIKES = 2;
 
   private final HostileProbe probe = new HostileProbe();
 
@@ -100,6 +105,46 @@ class ConnectionPoliciesTest {
       assertThat(goAway).as("GOAWAY after repeated pings").isNotNull();
       assertThat(goAway.errorCode()).as("GOAWAY %s", goAway).isEqualTo(ENHANCE_YOUR_CALM);
       assertThat(debugData(goAway)).isEqualTo("too_many_pings");
+    }
+  }
+
+  @Test
+  void eachDataFrameOfALargeResponseMakesTheClientsNextPingWelcome() throws IOException {
+    // Default policy: one ping per 5 minutes unless the server sent something since. A client that
+    // pings between the flow-controlled windows of one large message (as grpc-java's BDP pinger
+    // does) must not be told too_many_pings: every DATA frame the server writes is activity.
+    Server server = start(loopbackServer());
+    int window = 65_535; // HTTP/2's initial window; the raw client's empty SETTINGS keeps it
+    try (RawHttp2Connection raw = RawHttp2Connection.open(server.getPort())) {
+      raw.writeHeaders(
+          1,
+          false,
+          RawHttp2Connection.grpcRequestHeaders("/" + HostileProbe.BULK.getFullMethodName()));
+      raw.writeData(1, true, RawHttp2Connection.grpcMessage(0, "1:400000".getBytes(UTF_8)));
+      long granted = window;
+      long received = 0;
+      int pings = 0;
+      boolean ended = false;
+      while (!ended) {
+        Frame frame = raw.readFrame();
+        assertThat(frame).as("frame after %d DATA bytes", received).isNotNull();
+        assertThat(frame.type()).as("frame %s", frame).isNotEqualTo(GOAWAY);
+        if (frame.type() == DATA) {
+          received += frame.payload().length;
+        }
+        ended = frame.streamId() == 1 && frame.endStream();
+        if (!ended && received == granted) {
+          // The window is used up: ping, then open the next window on the stream and connection.
+          raw.writePing(pings);
+          assertThat(awaitPingAckOrGoAway(raw, pings)).as("answer to ping %d", pings).isNull();
+          pings++;
+          byte[] increment = ByteBuffer.allocate(4).putInt(window).array();
+          raw.writeRaw(RawHttp2Connection.frame(WINDOW_UPDATE, 0, 1, increment));
+          raw.writeRaw(RawHttp2Connection.frame(WINDOW_UPDATE, 0, 0, increment));
+          granted += window;
+        }
+      }
+      assertThat(pings).as("pings sent during the response").isGreaterThan(KEEPALIVE_STRIKES + 1);
     }
   }
 
