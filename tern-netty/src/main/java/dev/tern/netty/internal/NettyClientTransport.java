@@ -75,7 +75,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
             .option(ChannelOption.TCP_NODELAY, true)
             .option(ChannelOption.SO_KEEPALIVE, true)
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, options.connectTimeoutMillis())
-            .handler(options.sslContext() == null ? h : new TlsInitializer(h));
+            .handler(new PipelineInitializer(h));
     ChannelFuture connect = bootstrap.connect(address);
     writeQueue = new WriteQueue(connect.channel());
     connect.addListener(
@@ -87,22 +87,28 @@ public final class NettyClientTransport implements ManagedClientTransport {
     return null;
   }
 
-  /** Puts TLS (with host name verification against the authority) in front of the handler. */
-  private final class TlsInitializer extends ChannelInitializer<Channel> {
+  /**
+   * Builds the pipeline: TLS if configured (with host name verification against the authority),
+   * then the {@link WriteCoalescer}, then the handler.
+   */
+  private final class PipelineInitializer extends ChannelInitializer<Channel> {
     private final ClientHandler handler;
 
-    TlsInitializer(ClientHandler handler) {
+    PipelineInitializer(ClientHandler handler) {
       this.handler = handler;
     }
 
     @Override
     protected void initChannel(Channel ch) {
-      HostAndPort target = HostAndPort.ofAuthority(authority);
-      SslHandler ssl = options.sslContext().newHandler(ch.alloc(), target.host, target.port);
-      SSLParameters params = ssl.engine().getSSLParameters();
-      params.setEndpointIdentificationAlgorithm("HTTPS");
-      ssl.engine().setSSLParameters(params);
-      ch.pipeline().addLast(ssl, handler);
+      if (options.sslContext() != null) {
+        HostAndPort target = HostAndPort.ofAuthority(authority);
+        SslHandler ssl = options.sslContext().newHandler(ch.alloc(), target.host, target.port);
+        SSLParameters params = ssl.engine().getSSLParameters();
+        params.setEndpointIdentificationAlgorithm("HTTPS");
+        ssl.engine().setSSLParameters(params);
+        ch.pipeline().addLast(ssl);
+      }
+      ch.pipeline().addLast(new WriteCoalescer(), handler);
     }
   }
 

@@ -87,7 +87,7 @@ public final class NettyServer implements TransportServer {
                     if (options.sslContext() != null) {
                       ch.pipeline().addLast(options.sslContext().newHandler(ch.alloc()));
                     }
-                    ch.pipeline().addLast(transport.handler());
+                    ch.pipeline().addLast(new WriteCoalescer(), transport.handler());
                   }
                 });
     ChannelFuture bind = bootstrap.bind(address).awaitUninterruptibly();
