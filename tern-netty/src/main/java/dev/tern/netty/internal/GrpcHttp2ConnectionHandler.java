@@ -6,6 +6,7 @@ import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
 import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
 import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
 import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
+import io.netty.handler.codec.http2.DefaultHttp2HeadersEncoder;
 import io.netty.handler.codec.http2.DefaultHttp2LocalFlowController;
 import io.netty.handler.codec.http2.DefaultHttp2RemoteFlowController;
 import io.netty.handler.codec.http2.Http2Connection;
@@ -13,6 +14,7 @@ import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2HeadersEncoder;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.StreamBufferingEncoder;
@@ -84,7 +86,11 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
           .flowController(
               new DefaultHttp2RemoteFlowController(
                   connection, new UniformStreamByteDistributor(connection)));
-      ActivityFrameWriter frameWriter = new ActivityFrameWriter(new DefaultHttp2FrameWriter());
+      Http2HeadersEncoder headersEncoder = new DefaultHttp2HeadersEncoder();
+      ActivityFrameWriter frameWriter =
+          new ActivityFrameWriter(
+              new OneBufferHeadersWriter(
+                  new DefaultHttp2FrameWriter(headersEncoder), headersEncoder));
       Http2ConnectionEncoder encoder = new DefaultHttp2ConnectionEncoder(connection, frameWriter);
       if (!server) {
         // Holds streams beyond the server's MAX_CONCURRENT_STREAMS until others finish.
