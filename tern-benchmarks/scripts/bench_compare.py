@@ -218,7 +218,7 @@ IN_FLIGHT = H2LOAD_CONNECTIONS * H2LOAD_STREAMS
 def h2load_cmd(port, body_path, args):
     return ["taskset", "-c", "1", "h2load", "-c", str(H2LOAD_CONNECTIONS),
             "-m", str(H2LOAD_STREAMS), "-t", "1",
-            "-D", str(args.duration), "--warm-up-time=%d" % args.warmup,
+            "-D", str(args.duration), "--warm-up-time=%d" % args.server_warmup,
             "-d", body_path, "-H", "content-type: application/grpc", "-H", "te: trailers",
             "http://127.0.0.1:%d/grpc.testing.BenchmarkService/UnaryCall" % port]
 
@@ -236,6 +236,23 @@ def parse_h2load(text):
             "failed": failed, "errored": int(req.group(6)), "status_2xx": int(codes.group(1)),
             "status_other": sum(int(codes.group(i)) for i in (2, 3, 4)),
             "data_bytes": int(traffic.group(1))}
+
+
+def jit_ticks(pid):
+    """CPU ticks the JVM's JIT compiler threads (C1, C2) of process pid have used, from /proc."""
+    total = 0
+    task_dir = "/proc/%d/task" % pid
+    for task in os.listdir(task_dir):
+        try:
+            with open(os.path.join(task_dir, task, "comm")) as f:
+                if "CompilerThre" not in f.read():
+                    continue
+            with open(os.path.join(task_dir, task, "stat")) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+        except OSError:
+            pass  # the thread ended
+    return total
 
 
 def summary(h2):
@@ -267,12 +284,24 @@ def run_server_once(system, args, work, body_path):
     server = start(cmd, srv_log)
     try:
         wait_listening(port, server, srv_log)
-        done = subprocess.run(h2load_cmd(port, body_path, args), capture_output=True, text=True,
-                              timeout=args.duration + args.warmup + 120, start_new_session=True)
-        if done.returncode != 0:
-            raise RuntimeError("h2load failed (%d):\n%s%s" % (done.returncode, done.stdout[-1500:],
-                                                             done.stderr[-1500:]))
-        result = parse_h2load(done.stdout)
+        h2 = subprocess.Popen(h2load_cmd(port, body_path, args), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, start_new_session=True)
+        _children.append(h2)
+        try:
+            # The JIT's share of the server's core while h2load measures: near 0 in the steady
+            # state this part is meant to measure.
+            time.sleep(args.server_warmup)
+            jit_start = jit_ticks(server.pid)
+            out, err = h2.communicate(timeout=args.duration + 120)
+            jit_end = jit_ticks(server.pid)
+        finally:
+            stop(h2)
+        if h2.returncode != 0:
+            raise RuntimeError("h2load failed (%d):\n%s%s" % (h2.returncode, out[-1500:],
+                                                             err[-1500:]))
+        result = parse_h2load(out)
+        result["jit_cpu_share"] = ((jit_end - jit_start) / os.sysconf("SC_CLK_TCK")
+                                   / args.duration)
         # h2load counts statuses and bytes of requests open when the clock starts or stops apart
         # from "done", so the totals may differ by up to the requests in flight. 2xx alone does not prove success: a gRPC error is a 200 with trailers only. A good
         # answer carries one 5-byte frame (the empty SimpleResponse) in DATA.
@@ -400,6 +429,9 @@ def main():
                    help="warm-up seconds per run (long enough for both JVMs to finish "
                         "JIT-compiling the hot path on these 2 cores, so runs measure the "
                         "steady state)")
+    p.add_argument("--server-warmup", type=int, default=35,
+                   help="h2load warm-up seconds of the server-only part: pinned to one core, "
+                        "both servers' JIT compilers keep a third of it busy for 25-30 s")
     p.add_argument("--repeats", type=int, default=3, help="runs per system and configuration")
     p.add_argument("--jmh-forks", type=int, default=1)
     p.add_argument("--jmh-warmups", type=int, default=3)
@@ -415,15 +447,15 @@ def main():
     p.add_argument("--work", default=os.path.join(ROOT, "tern-benchmarks", "target", "bench"))
     args = p.parse_args()
     if args.quick:
-        args.duration, args.warmup, args.repeats = 3, 2, 1
+        args.duration, args.warmup, args.server_warmup, args.repeats = 3, 2, 2, 1
         args.jmh_warmups, args.jmh_iterations = 1, 2
         if args.jmh_filter == p.get_default("jmh_filter"):
             args.jmh_filter = "CallBenchmark.unaryCall1024|HeadersDecodingBenchmark"
     for name in ("duration", "repeats", "jmh_forks", "jmh_iterations"):
         if getattr(args, name) < 1:
             p.error("--%s must be at least 1" % name.replace("_", "-"))
-    if args.warmup < 0 or args.jmh_warmups < 0:
-        p.error("--warmup and --jmh-warmups must not be negative")
+    if args.warmup < 0 or args.server_warmup < 0 or args.jmh_warmups < 0:
+        p.error("--warmup, --server-warmup and --jmh-warmups must not be negative")
 
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _on_signal)
@@ -431,7 +463,8 @@ def main():
     results = {"started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                "argv": sys.argv[1:], "machine": machine_facts(), "load_start": loadavg(),
                "settings": {k: getattr(args, k) for k in ("duration", "warmup", "repeats",
-                                                         "jmh_forks", "jmh_warmups",
+                                                         "server_warmup", "jmh_forks",
+                                                         "jmh_warmups",
                                                          "jmh_iterations", "jmh_filter", "quick")},
                "e2e": {}, "server": {}, "jmh": [], "commands": {}, "load_samples": [],
                "errors": {}}

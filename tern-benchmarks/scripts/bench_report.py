@@ -197,9 +197,13 @@ def raw_runs(results):
     for s in SYSTEMS:
         runs = results["server"].get(s, [])
         if runs:
+            jit = ""
+            if all("jit_cpu_share" in r for r in runs):
+                jit = "; JIT compiler threads' share of the server's core while measured: %s" % (
+                    ", ".join("%.1f%%" % (100 * r["jit_cpu_share"]) for r in runs))
             lines.append("- server-only, %s: req/s %s (requests done %s, all 2xx with a response "
-                         "frame)" % (s, ", ".join("%.0f" % r["req_per_s"] for r in runs),
-                                    ", ".join(str(r["done"]) for r in runs)))
+                         "frame)%s" % (s, ", ".join("%.0f" % r["req_per_s"] for r in runs),
+                                       ", ".join(str(r["done"]) for r in runs), jit))
     return lines
 
 
@@ -272,7 +276,8 @@ def main():
         "native library is not available here). JMH: %d fork(s), %d warm-up and %d measured 1 s "
         "iterations, `-prof gc`."
         % (st["repeats"], st["duration"], st["warmup"], st_server["repeats"],
-           st_server["duration"], st_server["warmup"], st_jmh["jmh_forks"],
+           st_server["duration"], st_server.get("server_warmup", st_server["warmup"]),
+           st_jmh["jmh_forks"],
            st_jmh["jmh_warmups"], st_jmh["jmh_iterations"]),
         "",
     ]
@@ -352,7 +357,11 @@ def main():
         "`/grpc.testing.BenchmarkService/UnaryCall` over 4 connections x 100 concurrent streams. "
         "A run counts only if every request finished with a 2xx and the responses carried at "
         "least 5 DATA bytes each (a gRPC error is a 200 with trailers only and no DATA, so 2xx "
-        "alone would not show success). h2load sends `content-length: 5` with the body.",
+        "alone would not show success). h2load sends `content-length: 5` with the body. Its "
+        "warm-up is longer than end-to-end's: on one pinned core, both servers' C1/C2 compiler "
+        "threads take about a third of the core for the first 25-30 s (per-thread CPU from "
+        "`/proc`), so a shorter warm-up measures compilation as much as serving. The per-run "
+        "figures below give the compiler threads' share during each measured window.",
         "- **JMH**: `CallBenchmark` (a blocking unary call with 1 KiB each way, and one 1 KiB "
         "ping-pong on an open bidi stream; in-process and Netty over loopback; direct executor "
         "or not) for both systems in the same JVM, and `HeadersDecodingBenchmark`. B/op is "
