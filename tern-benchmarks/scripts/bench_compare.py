@@ -166,13 +166,12 @@ def run_e2e_once(system, outstanding, direct, args, work):
     try:
         wait_listening(port, server, srv_log)
         cmd = expand(client_cmd(system, port, outstanding, direct, args))
-        budget = args.duration + args.warmup + 120
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=budget,
-                              start_new_session=True)
-        if done.returncode != 0:
-            raise RuntimeError("%s client failed (%d):\n%s" % (system, done.returncode,
-                                                              done.stderr[-2000:]))
-        return parse_summary(done.stdout)
+        rc, out, err, jit = run_load(cmd, args.warmup, args.duration, server.pid)
+        if rc != 0:
+            raise RuntimeError("%s client failed (%d):\n%s" % (system, rc, err[-2000:]))
+        result = parse_summary(out)
+        result["jit_cpu_share"] = jit
+        return result
     finally:
         stop(server)
 
@@ -242,7 +241,11 @@ def jit_ticks(pid):
     """CPU ticks the JVM's JIT compiler threads (C1, C2) of process pid have used, from /proc."""
     total = 0
     task_dir = "/proc/%d/task" % pid
-    for task in os.listdir(task_dir):
+    try:
+        tasks = os.listdir(task_dir)
+    except OSError:
+        return 0  # the process ended
+    for task in tasks:
         try:
             with open(os.path.join(task_dir, task, "comm")) as f:
                 if "CompilerThre" not in f.read():
@@ -253,6 +256,32 @@ def jit_ticks(pid):
         except OSError:
             pass  # the thread ended
     return total
+
+
+def run_load(cmd, warmup, duration, server_pid):
+    """Runs a load generator that warms up for `warmup` s and then measures for `duration` s.
+
+    Returns its exit code, stdout, stderr and the JIT's share of the measured window: for the
+    server and for the load generator (a JVM client; 0 for h2load), the CPU their JIT compiler
+    threads used, in cores, sampled from the end of the warm-up to a second before the end. Near 0
+    is the steady state the figures are meant to show.
+    """
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    _children.append(proc)
+    try:
+        pids = {"server": server_pid, "client": proc.pid}
+        time.sleep(warmup)
+        before = {k: jit_ticks(p) for k, p in pids.items()}
+        window = max(duration - 1, 0.5)
+        time.sleep(window)
+        after = {k: jit_ticks(p) for k, p in pids.items()}
+        out, err = proc.communicate(timeout=duration + 120)
+    finally:
+        stop(proc)
+    hz = os.sysconf("SC_CLK_TCK")
+    jit = {k: max(after[k] - before[k], 0) / hz / window for k in pids}
+    return proc.returncode, out, err, jit
 
 
 def summary(h2):
@@ -284,24 +313,12 @@ def run_server_once(system, args, work, body_path):
     server = start(cmd, srv_log)
     try:
         wait_listening(port, server, srv_log)
-        h2 = subprocess.Popen(h2load_cmd(port, body_path, args), stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, start_new_session=True)
-        _children.append(h2)
-        try:
-            # The JIT's share of the server's core while h2load measures: near 0 in the steady
-            # state this part is meant to measure.
-            time.sleep(args.server_warmup)
-            jit_start = jit_ticks(server.pid)
-            out, err = h2.communicate(timeout=args.duration + 120)
-            jit_end = jit_ticks(server.pid)
-        finally:
-            stop(h2)
-        if h2.returncode != 0:
-            raise RuntimeError("h2load failed (%d):\n%s%s" % (h2.returncode, out[-1500:],
-                                                             err[-1500:]))
+        rc, out, err, jit = run_load(h2load_cmd(port, body_path, args), args.server_warmup,
+                                     args.duration, server.pid)
+        if rc != 0:
+            raise RuntimeError("h2load failed (%d):\n%s%s" % (rc, out[-1500:], err[-1500:]))
         result = parse_h2load(out)
-        result["jit_cpu_share"] = ((jit_end - jit_start) / os.sysconf("SC_CLK_TCK")
-                                   / args.duration)
+        result["jit_cpu_share"] = jit
         # h2load counts statuses and bytes of requests open when the clock starts or stops apart
         # from "done", so the totals may differ by up to the requests in flight. 2xx alone does not prove success: a gRPC error is a 200 with trailers only. A good
         # answer carries one 5-byte frame (the empty SimpleResponse) in DATA.
@@ -425,10 +442,10 @@ def loadavg():
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--duration", type=int, default=10, help="measured seconds per run")
-    p.add_argument("--warmup", type=int, default=15,
-                   help="warm-up seconds per run (long enough for both JVMs to finish "
-                        "JIT-compiling the hot path on these 2 cores, so runs measure the "
-                        "steady state)")
+    p.add_argument("--warmup", type=int, default=35,
+                   help="warm-up seconds per end-to-end run: with client and server sharing "
+                        "these 2 cores, each JVM's JIT compilers keep about a third of a core "
+                        "busy for the first 30-40 s")
     p.add_argument("--server-warmup", type=int, default=35,
                    help="h2load warm-up seconds of the server-only part: pinned to one core, "
                         "both servers' JIT compilers keep a third of it busy for 25-30 s")

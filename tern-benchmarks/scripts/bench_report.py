@@ -191,16 +191,22 @@ def raw_runs(results):
     lines = []
     for key, runs in results["e2e"].items():
         for s in SYSTEMS:
-            lines.append("- end-to-end %s, %s: QPS %s; p50/p90/p99 µs %s" % (
+            jit = ""
+            if runs[s] and all(isinstance(r.get("jit_cpu_share"), dict) for r in runs[s]):
+                jit = "; JIT compiler threads while measured, server/client, %% of a core: %s" % (
+                    "; ".join("%.1f/%.1f" % (100 * r["jit_cpu_share"]["server"],
+                                             100 * r["jit_cpu_share"]["client"])
+                              for r in runs[s]))
+            lines.append("- end-to-end %s, %s: QPS %s; p50/p90/p99 µs %s%s" % (
                 key, s, ", ".join(str(r["qps"]) for r in runs[s]),
-                "; ".join("%d/%d/%d" % (r["p50"], r["p90"], r["p99"]) for r in runs[s])))
+                "; ".join("%d/%d/%d" % (r["p50"], r["p90"], r["p99"]) for r in runs[s]), jit))
     for s in SYSTEMS:
         runs = results["server"].get(s, [])
         if runs:
             jit = ""
-            if all("jit_cpu_share" in r for r in runs):
+            if all(isinstance(r.get("jit_cpu_share"), dict) for r in runs):
                 jit = "; JIT compiler threads' share of the server's core while measured: %s" % (
-                    ", ".join("%.1f%%" % (100 * r["jit_cpu_share"]) for r in runs))
+                    ", ".join("%.1f%%" % (100 * r["jit_cpu_share"]["server"]) for r in runs))
             lines.append("- server-only, %s: req/s %s (requests done %s, all 2xx with a response "
                          "frame)%s" % (s, ", ".join("%.0f" % r["req_per_s"] for r in runs),
                                        ", ".join(str(r["done"]) for r in runs), jit))
@@ -357,11 +363,12 @@ def main():
         "`/grpc.testing.BenchmarkService/UnaryCall` over 4 connections x 100 concurrent streams. "
         "A run counts only if every request finished with a 2xx and the responses carried at "
         "least 5 DATA bytes each (a gRPC error is a 200 with trailers only and no DATA, so 2xx "
-        "alone would not show success). h2load sends `content-length: 5` with the body. Its "
-        "warm-up is longer than end-to-end's: on one pinned core, both servers' C1/C2 compiler "
-        "threads take about a third of the core for the first 25-30 s (per-thread CPU from "
-        "`/proc`), so a shorter warm-up measures compilation as much as serving. The per-run "
-        "figures below give the compiler threads' share during each measured window.",
+        "alone would not show success). h2load sends `content-length: 5` with the body.",
+        "- **Warm-up**: on this machine each JVM's C1/C2 compiler threads take about a third of "
+        "a core for the first 25-40 s of load (per-thread CPU from `/proc`), so a shorter "
+        "warm-up measures compilation as much as serving. The per-run figures below give the "
+        "compiler threads' CPU during each measured window (as a share of one core); near 0 "
+        "means the window saw the steady state.",
         "- **JMH**: `CallBenchmark` (a blocking unary call with 1 KiB each way, and one 1 KiB "
         "ping-pong on an open bidi stream; in-process and Netty over loopback; direct executor "
         "or not) for both systems in the same JVM, and `HeadersDecodingBenchmark`. B/op is "
