@@ -114,21 +114,19 @@ final class WriteCoalescer extends ChannelOutboundHandlerAdapter {
 
   /** Passes what is held down the pipeline (without flushing). */
   private void sendHeld(ChannelHandlerContext ctx) {
-    ByteBuf pending = held != null ? held : merged;
-    if (pending == null) {
-      return;
-    }
-    held = null;
-    merged = null;
-    if (promiseCount == 1) {
-      ChannelPromise only = promises[0];
+    if (held != null) {
+      // One buffer, uncopied: it leaves with its own promise.
+      ByteBuf single = held;
+      ChannelPromise promise = promises[0];
+      held = null;
       promises[0] = null;
       promiseCount = 0;
-      ctx.write(pending, only);
-      return;
+      ctx.write(single, promise);
+    } else if (merged != null) {
+      ByteBuf pending = merged;
+      merged = null;
+      ctx.write(pending, ctx.newPromise()).addListener(takePromises());
     }
-    Batch batch = takePromises();
-    ctx.write(pending, ctx.newPromise()).addListener(batch);
   }
 
   private void addPromise(ChannelPromise promise) {
