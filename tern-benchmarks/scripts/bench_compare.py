@@ -26,6 +26,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -264,24 +265,39 @@ def run_load(cmd, warmup, duration, server_pid):
     Returns its exit code, stdout, stderr and the JIT's share of the measured window: for the
     server and for the load generator (a JVM client; 0 for h2load), the CPU their JIT compiler
     threads used, in cores, sampled from the end of the warm-up to a second before the end. Near 0
-    is the steady state the figures are meant to show.
+    is the steady state the figures are meant to show. The share is None if the load generator
+    ended before the window did (it failed; its exit code and output say why, at once).
     """
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    _children.append(proc)
+    # Output goes to files, not pipes: nothing reads a pipe while the window is sampled.
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, start_new_session=True)
+        _children.append(proc)
+        try:
+            pids = {"server": server_pid, "client": proc.pid}
+            window = max(duration - 1, 0.5)
+            jit = None
+            if not ended_within(proc, warmup):
+                before = {k: jit_ticks(p) for k, p in pids.items()}
+                if not ended_within(proc, window):
+                    after = {k: jit_ticks(p) for k, p in pids.items()}
+                    hz = os.sysconf("SC_CLK_TCK")
+                    jit = {k: max(after[k] - before[k], 0) / hz / window for k in pids}
+            proc.wait(timeout=duration + 120)
+        finally:
+            stop(proc)
+        out.seek(0)
+        err.seek(0)
+        return (proc.returncode, out.read().decode(errors="replace"),
+                err.read().decode(errors="replace"), jit)
+
+
+def ended_within(proc, seconds):
+    """Waits up to `seconds` for proc to exit; returns whether it did."""
     try:
-        pids = {"server": server_pid, "client": proc.pid}
-        time.sleep(warmup)
-        before = {k: jit_ticks(p) for k, p in pids.items()}
-        window = max(duration - 1, 0.5)
-        time.sleep(window)
-        after = {k: jit_ticks(p) for k, p in pids.items()}
-        out, err = proc.communicate(timeout=duration + 120)
-    finally:
-        stop(proc)
-    hz = os.sysconf("SC_CLK_TCK")
-    jit = {k: max(after[k] - before[k], 0) / hz / window for k in pids}
-    return proc.returncode, out, err, jit
+        proc.wait(timeout=seconds)
+        return True
+    except subprocess.TimeoutExpired:
+        return False
 
 
 def summary(h2):
