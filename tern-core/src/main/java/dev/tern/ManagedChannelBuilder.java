@@ -1,6 +1,5 @@
 package dev.tern;
 
-import dev.tern.spi.ManagedChannelProvider;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;

@@ -1,9 +1,9 @@
 package dev.tern;
 
-import dev.tern.internal.Base64Codec;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -29,6 +29,9 @@ import java.util.Set;
  * array after putting it, or one obtained from {@link #get}.
  */
 public final class Metadata {
+  /** Binary values in {@link #toString()}: the unpadded form gRPC itself sends. */
+  private static final Base64.Encoder BASE64_NO_PADDING = Base64.getEncoder().withoutPadding();
+
   /** Names of keys that carry arbitrary bytes end with this suffix. */
   public static final String BINARY_HEADER_SUFFIX = "-bin";
 
@@ -279,7 +282,7 @@ public final class Metadata {
       byte[] value = namesAndValues[2 * i + 1];
       sb.append(name).append('=');
       if (name.endsWith(BINARY_HEADER_SUFFIX)) {
-        sb.append(new String(Base64Codec.encodeBase64NoPadding(value), StandardCharsets.US_ASCII));
+        sb.append(BASE64_NO_PADDING.encodeToString(value));
       } else {
         sb.append(new String(value, StandardCharsets.US_ASCII));
       }

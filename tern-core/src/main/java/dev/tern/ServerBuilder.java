@@ -1,6 +1,5 @@
 package dev.tern;
 
-import dev.tern.spi.ServerProvider;
 import java.io.File;
 import java.io.InputStream;
 import java.util.concurrent.Executor;

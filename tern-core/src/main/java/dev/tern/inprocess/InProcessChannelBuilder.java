@@ -1,7 +1,7 @@
 package dev.tern.inprocess;
 
+import dev.tern.internal.AbstractManagedChannelBuilder;
 import dev.tern.internal.SharedExecutors;
-import dev.tern.spi.AbstractManagedChannelBuilder;
 import dev.tern.spi.ClientTransportFactory;
 import dev.tern.spi.ManagedClientTransport;
 import java.net.SocketAddress;

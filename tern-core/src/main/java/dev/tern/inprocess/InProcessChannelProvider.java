@@ -1,7 +1,7 @@
 package dev.tern.inprocess;
 
 import dev.tern.ManagedChannelBuilder;
-import dev.tern.spi.ManagedChannelProvider;
+import dev.tern.ManagedChannelProvider;
 
 /**
  * Lets {@code ManagedChannelBuilder.forTarget("inprocess:NAME")} build an {@link

@@ -1,7 +1,7 @@
 package dev.tern.inprocess;
 
-import dev.tern.internal.GrpcHeaders;
 import dev.tern.internal.SharedExecutors;
+import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.spi.ServerListener;
 import dev.tern.spi.TransportServer;
 import java.io.IOException;

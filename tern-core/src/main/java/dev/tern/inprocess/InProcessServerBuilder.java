@@ -1,6 +1,6 @@
 package dev.tern.inprocess;
 
-import dev.tern.spi.AbstractServerBuilder;
+import dev.tern.internal.AbstractServerBuilder;
 import dev.tern.spi.TransportServer;
 import java.util.Objects;
 import java.util.UUID;

@@ -6,7 +6,7 @@ import dev.tern.Decompressor;
 import dev.tern.DecompressorRegistry;
 import dev.tern.Metadata;
 import dev.tern.Status;
-import dev.tern.internal.GrpcHeaders;
+import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ClientStreamListener;
 import dev.tern.spi.ClientStreamListener.RpcProgress;

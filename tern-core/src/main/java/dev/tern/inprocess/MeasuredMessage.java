@@ -1,6 +1,6 @@
 package dev.tern.inprocess;
 
-import dev.tern.internal.KnownLength;
+import dev.tern.KnownLength;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package dev.tern.inprocess;
 
-import dev.tern.internal.GrpcHeaders;
+import dev.tern.internal.wire.GrpcHeaders;
 import java.util.ArrayDeque;
 
 /**

@@ -10,6 +10,8 @@ import dev.tern.Deadline;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Status;
+import dev.tern.internal.wire.GrpcHeaders;
+import dev.tern.internal.wire.GrpcTimeoutCodec;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ClientStreamListener.RpcProgress;
 import java.io.InputStream;

@@ -13,6 +13,8 @@ import dev.tern.ServerInterceptors;
 import dev.tern.ServerMethodDefinition;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.Status;
+import dev.tern.internal.wire.GrpcHeaders;
+import dev.tern.internal.wire.GrpcTimeoutCodec;
 import dev.tern.spi.ServerStream;
 import dev.tern.spi.ServerStreamListener;
 import java.io.IOException;

@@ -7,6 +7,7 @@ import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.ServerCall;
 import dev.tern.Status;
+import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.spi.ServerStream;
 import java.io.InputStream;
 import java.util.Objects;

@@ -16,7 +16,7 @@ import dev.tern.inprocess.RecordingListeners.ClientTransportEvents;
 import dev.tern.inprocess.RecordingListeners.ServerCall;
 import dev.tern.inprocess.RecordingListeners.ServerConnection;
 import dev.tern.inprocess.RecordingListeners.ServerEvents;
-import dev.tern.internal.GrpcHeaders;
+import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ClientStreamListener.RpcProgress;
 import dev.tern.spi.ClientTransport.PingCallback;

@@ -14,7 +14,7 @@ import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Status;
 import dev.tern.internal.ClientTestSupport.RecordingListener;
-import dev.tern.spi.AbstractManagedChannelBuilder;
+import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.spi.ClientTransportFactory;
 import java.net.SocketAddress;
 import java.util.ArrayList;

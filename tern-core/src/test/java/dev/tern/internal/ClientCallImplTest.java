@@ -19,6 +19,8 @@ import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.internal.ClientTestSupport.ChannelFixture;
 import dev.tern.internal.ClientTestSupport.RecordingListener;
+import dev.tern.internal.wire.GrpcHeaders;
+import dev.tern.internal.wire.GrpcTimeoutCodec;
 import dev.tern.spi.ClientStreamListener.RpcProgress;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;

@@ -6,7 +6,6 @@ import dev.tern.HandlerRegistry;
 import dev.tern.ServerInterceptor;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.ServerTransportFilter;
-import dev.tern.spi.AbstractServerBuilder;
 import dev.tern.spi.TransportServer;
 import java.util.List;
 import java.util.concurrent.Executor;

@@ -16,6 +16,7 @@ import dev.tern.MethodDescriptor;
 import dev.tern.Status;
 import dev.tern.internal.ClientTestSupport.ChannelFixture;
 import dev.tern.internal.ClientTestSupport.RecordingListener;
+import dev.tern.internal.wire.GrpcHeaders;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -18,6 +18,7 @@ import dev.tern.ServerMethodDefinition;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.Status;
 import dev.tern.internal.ServerTestSupport.RecordingHandler;
+import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.util.MutableHandlerRegistry;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -9,6 +9,7 @@ import dev.tern.Metadata;
 import dev.tern.ServerCall;
 import dev.tern.Status;
 import dev.tern.internal.ServerTestSupport.RecordingHandler;
+import dev.tern.internal.wire.GrpcHeaders;
 import java.io.IOException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

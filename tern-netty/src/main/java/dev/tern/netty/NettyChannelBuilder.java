@@ -1,8 +1,8 @@
 package dev.tern.netty;
 
+import dev.tern.internal.AbstractManagedChannelBuilder;
 import dev.tern.netty.internal.EventLoops;
 import dev.tern.netty.internal.NettyClientTransport;
-import dev.tern.spi.AbstractManagedChannelBuilder;
 import dev.tern.spi.ClientTransportFactory;
 import dev.tern.spi.ManagedClientTransport;
 import io.netty.channel.Channel;

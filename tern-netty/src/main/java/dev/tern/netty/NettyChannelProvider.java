@@ -1,7 +1,7 @@
 package dev.tern.netty;
 
 import dev.tern.ManagedChannelBuilder;
-import dev.tern.spi.ManagedChannelProvider;
+import dev.tern.ManagedChannelProvider;
 
 /**
  * Lets {@code ManagedChannelBuilder.forAddress(host, port)} and {@code forTarget("host:port")}

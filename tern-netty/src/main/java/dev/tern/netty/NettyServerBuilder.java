@@ -1,9 +1,9 @@
 package dev.tern.netty;
 
+import dev.tern.internal.AbstractServerBuilder;
 import dev.tern.netty.internal.EventLoops;
 import dev.tern.netty.internal.NettyServer;
 import dev.tern.netty.internal.ServerOptions;
-import dev.tern.spi.AbstractServerBuilder;
 import dev.tern.spi.TransportServer;
 import io.netty.channel.ChannelFactory;
 import io.netty.channel.EventLoopGroup;

@@ -1,7 +1,7 @@
 package dev.tern.netty;
 
 import dev.tern.ServerBuilder;
-import dev.tern.spi.ServerProvider;
+import dev.tern.ServerProvider;
 
 /**
  * Lets {@code ServerBuilder.forPort(port)} build a {@link NettyServerBuilder}. Priority 5.

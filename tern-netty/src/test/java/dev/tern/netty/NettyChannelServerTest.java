@@ -6,7 +6,7 @@ import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.Server;
 import dev.tern.ServerBuilder;
-import dev.tern.internal.GrpcHeaders;
+import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.netty.hostile.LeakWatch;
 import dev.tern.netty.internal.EventLoops;
 import dev.tern.netty.internal.NettyClientTransport;

@@ -6,7 +6,7 @@ import dev.tern.Attributes;
 import dev.tern.Grpc;
 import dev.tern.SecurityLevel;
 import dev.tern.Status;
-import dev.tern.internal.GrpcHeaders;
+import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.netty.hostile.LeakWatch;
 import dev.tern.netty.internal.EventLoops;
 import dev.tern.netty.internal.NettyClientTransport;

@@ -3,7 +3,7 @@ package dev.tern.protobuf;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.MessageLite;
 import com.google.protobuf.Parser;
-import dev.tern.internal.KnownLength;
+import dev.tern.KnownLength;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,8 +12,8 @@ import java.util.Objects;
 
 /**
  * The bytes of one protobuf message, serialized only when read. Its {@link #available()} is exact
- * ({@link KnownLength}), so {@link dev.tern.internal.MessageFramer} writes the length prefix and
- * then reads the message straight behind it. A read whose array has room for the whole message
+ * ({@link KnownLength}), so {@link dev.tern.internal.wire.MessageFramer} writes the length prefix
+ * and then reads the message straight behind it. A read whose array has room for the whole message
  * serializes directly into that array; {@link #transferTo} writes the message straight to the
  * output. Only a reader that takes the message in smaller pieces causes one full serialization into
  * an intermediate array.

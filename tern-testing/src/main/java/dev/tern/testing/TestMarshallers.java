@@ -1,7 +1,7 @@
 package dev.tern.testing;
 
+import dev.tern.KnownLength;
 import dev.tern.MethodDescriptor;
-import dev.tern.internal.KnownLength;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tern.Attributes;
 import dev.tern.Grpc;
 import dev.tern.SecurityLevel;
-import dev.tern.internal.GrpcHeaders;
+import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.spi.ManagedClientTransport;
 import dev.tern.spi.TransportServer;
 import dev.tern.testing.AbstractTransportTest;

@@ -16,7 +16,7 @@ import dev.tern.MethodDescriptor;
 import dev.tern.Server;
 import dev.tern.ServerBuilder;
 import dev.tern.Status;
-import dev.tern.internal.GrpcHeaders;
+import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ManagedClientTransport;
 import dev.tern.testing.RecordingClientCallListener.Closed;

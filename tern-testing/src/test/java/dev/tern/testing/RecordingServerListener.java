@@ -1,6 +1,6 @@
 package dev.tern.testing;
 
-import dev.tern.internal.GrpcHeaders;
+import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.spi.ServerListener;
 import dev.tern.spi.ServerTransport;
 import dev.tern.spi.ServerTransportListener;

@@ -12,7 +12,7 @@ import io.netty.handler.codec.http2.Http2Headers;
  *
  * <p>Not thread-safe: one per connection, used on its event loop.
  */
-final class GrpcHttp2HeadersDecoder extends DefaultHttp2HeadersDecoder {
+public final class GrpcHttp2HeadersDecoder extends DefaultHttp2HeadersDecoder {
   private final boolean server;
 
   /**
@@ -20,7 +20,7 @@ final class GrpcHttp2HeadersDecoder extends DefaultHttp2HeadersDecoder {
    * @param maxHeaderListSize the largest header list accepted, counted as HTTP/2 does (name and
    *     value lengths plus 32 per field); larger lists fail the stream
    */
-  GrpcHttp2HeadersDecoder(boolean server, long maxHeaderListSize) {
+  public GrpcHttp2HeadersDecoder(boolean server, long maxHeaderListSize) {
     super(true, maxHeaderListSize);
     this.server = server;
     try {

@@ -1,7 +1,7 @@
 package dev.tern.netty.internal;
 
 import dev.tern.Metadata;
-import dev.tern.internal.Base64Codec;
+import dev.tern.internal.wire.Base64Codec;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +28,7 @@ import java.util.NoSuchElementException;
  *
  * <p>Not thread-safe: filled and read on one event loop.
  */
-abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
+public abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
   private static final byte[] BIN_SUFFIX =
       Metadata.BINARY_HEADER_SUFFIX.getBytes(StandardCharsets.US_ASCII);
 
@@ -198,7 +198,7 @@ abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
    * The custom metadata, taking over the backing array (no copy). Call once, after decoding; the
    * holder must not be used afterwards.
    */
-  Metadata toMetadata() {
+  public Metadata toMetadata() {
     byte[][] array = namesAndValues;
     namesAndValues = null;
     return Metadata.fromSerialized(array, entries);

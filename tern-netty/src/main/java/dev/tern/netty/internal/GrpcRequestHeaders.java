@@ -12,7 +12,7 @@ import io.netty.util.AsciiString;
  *
  * <p>Not thread-safe: filled and read on one event loop.
  */
-final class GrpcRequestHeaders extends GrpcInboundHeaders {
+public final class GrpcRequestHeaders extends GrpcInboundHeaders {
   private CharSequence method;
   private CharSequence scheme;
   private CharSequence path;
@@ -116,7 +116,7 @@ final class GrpcRequestHeaders extends GrpcInboundHeaders {
   }
 
   /** The {@code content-type}, or null. */
-  CharSequence contentType() {
+  public CharSequence contentType() {
     return contentType;
   }
 

@@ -1,6 +1,6 @@
 package dev.tern.netty.internal;
 
-import dev.tern.internal.GrpcHeaders;
+import dev.tern.internal.wire.GrpcHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
@@ -13,7 +13,7 @@ import io.netty.util.AsciiString;
  *
  * <p>Not thread-safe: filled and read on one event loop.
  */
-final class GrpcResponseHeaders extends GrpcInboundHeaders {
+public final class GrpcResponseHeaders extends GrpcInboundHeaders {
   private static final AsciiString GRPC_STATUS = AsciiString.cached(GrpcHeaders.STATUS.name());
   private static final AsciiString GRPC_MESSAGE = AsciiString.cached(GrpcHeaders.MESSAGE.name());
 
@@ -97,7 +97,7 @@ final class GrpcResponseHeaders extends GrpcInboundHeaders {
   }
 
   /** The {@code content-type}, or null. */
-  CharSequence contentType() {
+  public CharSequence contentType() {
     return contentType;
   }
 

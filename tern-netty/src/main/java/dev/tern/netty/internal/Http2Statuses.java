@@ -1,7 +1,7 @@
 package dev.tern.netty.internal;
 
 import dev.tern.Status;
-import dev.tern.internal.GrpcMessageCodec;
+import dev.tern.internal.wire.GrpcMessageCodec;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.util.AsciiString;
 

@@ -1,6 +1,6 @@
 package dev.tern.netty.internal;
 
-import dev.tern.internal.ReadableBuffer;
+import dev.tern.internal.wire.ReadableBuffer;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,6 +1,6 @@
 package dev.tern.netty.internal;
 
-import dev.tern.internal.WritableBuffer;
+import dev.tern.internal.wire.WritableBuffer;
 import io.netty.buffer.ByteBuf;
 
 /**

@@ -1,7 +1,7 @@
 package dev.tern.netty.internal;
 
-import dev.tern.internal.WritableBuffer;
-import dev.tern.internal.WritableBufferAllocator;
+import dev.tern.internal.wire.WritableBuffer;
+import dev.tern.internal.wire.WritableBufferAllocator;
 import io.netty.buffer.ByteBufAllocator;
 
 /**

@@ -2,9 +2,9 @@ package dev.tern.netty.internal;
 
 import dev.tern.Metadata;
 import dev.tern.Status;
-import dev.tern.internal.Base64Codec;
-import dev.tern.internal.GrpcHeaders;
-import dev.tern.internal.GrpcMessageCodec;
+import dev.tern.internal.wire.Base64Codec;
+import dev.tern.internal.wire.GrpcHeaders;
+import dev.tern.internal.wire.GrpcMessageCodec;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;

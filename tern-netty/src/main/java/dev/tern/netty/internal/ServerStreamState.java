@@ -4,7 +4,7 @@ import dev.tern.Codec;
 import dev.tern.Decompressor;
 import dev.tern.Metadata;
 import dev.tern.Status;
-import dev.tern.internal.MessageDeframer;
+import dev.tern.internal.wire.MessageDeframer;
 import dev.tern.spi.ServerStreamListener;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http2.Http2Headers;

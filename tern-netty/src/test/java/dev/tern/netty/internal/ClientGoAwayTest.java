@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tern.CallOptions;
 import dev.tern.Metadata;
 import dev.tern.Status;
-import dev.tern.internal.GrpcHeaders;
+import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.netty.NettyChannelBuilder;
 import dev.tern.netty.hostile.LeakWatch;
 import dev.tern.spi.ClientStream;

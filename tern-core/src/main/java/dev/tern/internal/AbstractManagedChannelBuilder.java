@@ -1,0 +1,308 @@
+package dev.tern.internal;
+
+import dev.tern.ClientInterceptor;
+import dev.tern.CompressorRegistry;
+import dev.tern.Deadline;
+import dev.tern.DecompressorRegistry;
+import dev.tern.ManagedChannel;
+import dev.tern.ManagedChannelBuilder;
+import dev.tern.internal.wire.GrpcHeaders;
+import dev.tern.spi.ClientTransportFactory;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The common part of every transport's channel builder: it implements the options of {@link
+ * ManagedChannelBuilder}, exposes them to subclasses through protected getters, and {@link
+ * #build()}s the runtime's channel around three hooks a transport provides: {@link
+ * #buildTransportFactory()}, {@link #resolveAddress()} and {@link #authority()}.
+ *
+ * <p>Defaults: the shared callback executor, no interceptors, no user-agent prefix, the transport's
+ * authority, idle timeout 30 minutes, inbound messages up to 4 MiB, inbound metadata up to 8 KiB,
+ * transport security on, the default compressor and decompressor registries.
+ *
+ * <p>Not thread-safe: configure from one thread, then build.
+ *
+ * @param <T> the concrete builder type, returned by the option methods for chaining
+ */
+public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedChannelBuilder<T>>
+    extends ManagedChannelBuilder<T> {
+
+  /** Default idle timeout: 30 minutes. */
+  public static final long DEFAULT_IDLE_TIMEOUT_NANOS = TimeUnit.MINUTES.toNanos(30);
+
+  private Executor executor;
+  private boolean directExecutor;
+  private final List<ClientInterceptor> interceptors = new ArrayList<>();
+  private String userAgent;
+  private String authorityOverride;
+  private long idleTimeoutNanos = DEFAULT_IDLE_TIMEOUT_NANOS;
+  private int maxInboundMessageSize = GrpcHeaders.DEFAULT_MAX_MESSAGE_SIZE;
+  private int maxInboundMetadataSize = GrpcHeaders.DEFAULT_MAX_HEADER_LIST_SIZE;
+  private boolean plaintext;
+  private CompressorRegistry compressorRegistry = CompressorRegistry.getDefaultInstance();
+  private DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();
+
+  /** For subclasses. */
+  protected AbstractManagedChannelBuilder() {}
+
+  /** Returns this builder as its concrete type. */
+  @SuppressWarnings("unchecked") // T is this class's own type parameter, bound to the subclass
+  protected final T thisT() {
+    return (T) this;
+  }
+
+  /** Runs callbacks inline on the transport thread; replaces any {@link #executor}. */
+  @Override
+  public T directExecutor() {
+    directExecutor = true;
+    executor = null;
+    return thisT();
+  }
+
+  /** Runs callbacks on {@code executor} (not shut down by the channel); replaces directExecutor. */
+  @Override
+  public T executor(Executor executor) {
+    this.executor = Objects.requireNonNull(executor, "executor");
+    directExecutor = false;
+    return thisT();
+  }
+
+  /** Adds interceptors; over all calls, the last one added runs first. */
+  @Override
+  public T intercept(List<ClientInterceptor> interceptors) {
+    Objects.requireNonNull(interceptors, "interceptors");
+    for (int i = 0; i < interceptors.size(); i++) {
+      if (interceptors.get(i) == null) {
+        throw new NullPointerException("interceptors[" + i + "]");
+      }
+    }
+    this.interceptors.addAll(interceptors);
+    return thisT();
+  }
+
+  /**
+   * Prepends {@code userAgent} to Tern's own user-agent token.
+   *
+   * @throws IllegalArgumentException if it is empty or has characters a header value cannot hold
+   */
+  @Override
+  public T userAgent(String userAgent) {
+    Objects.requireNonNull(userAgent, "userAgent");
+    if (userAgent.isEmpty()) {
+      throw new IllegalArgumentException("userAgent must not be empty");
+    }
+    for (int i = 0; i < userAgent.length(); i++) {
+      char c = userAgent.charAt(i);
+      if (c < 0x20 || c > 0x7e) {
+        throw new IllegalArgumentException(
+            "userAgent has a character at index " + i + " that a header value cannot hold");
+      }
+    }
+    this.userAgent = userAgent;
+    return thisT();
+  }
+
+  /**
+   * Sends {@code authority} as the {@code :authority} of calls instead of the transport's.
+   *
+   * @throws IllegalArgumentException if it is empty or contains whitespace, control characters,
+   *     '/', '?' or '#'
+   */
+  @Override
+  public T overrideAuthority(String authority) {
+    Objects.requireNonNull(authority, "authority");
+    if (authority.isEmpty()) {
+      throw new IllegalArgumentException("overrideAuthority: authority must not be empty");
+    }
+    for (int i = 0; i < authority.length(); i++) {
+      char c = authority.charAt(i);
+      if (c <= 0x20 || c >= 0x7f || c == '/' || c == '?' || c == '#') {
+        throw new IllegalArgumentException(
+            "overrideAuthority: invalid character at index " + i + " in '" + authority + "'");
+      }
+    }
+    this.authorityOverride = authority;
+    return thisT();
+  }
+
+  /**
+   * Sets the idle timeout (default 30 minutes). Values of 30 days or more disable idle mode.
+   *
+   * @throws IllegalArgumentException if {@code value} is not positive
+   */
+  @Override
+  public T idleTimeout(long value, TimeUnit unit) {
+    Objects.requireNonNull(unit, "unit");
+    if (value <= 0) {
+      throw new IllegalArgumentException("idleTimeout must be positive, was " + value + " " + unit);
+    }
+    idleTimeoutNanos = unit.toNanos(value);
+    return thisT();
+  }
+
+  /**
+   * Sets the largest response message accepted (default 4 MiB).
+   *
+   * @throws IllegalArgumentException if {@code bytes} is negative
+   */
+  @Override
+  public T maxInboundMessageSize(int bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("maxInboundMessageSize must be >= 0, was " + bytes);
+    }
+    maxInboundMessageSize = bytes;
+    return thisT();
+  }
+
+  /**
+   * Sets the largest response header or trailer list accepted (default 8 KiB).
+   *
+   * @throws IllegalArgumentException if {@code bytes} is not positive
+   */
+  @Override
+  public T maxInboundMetadataSize(int bytes) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("maxInboundMetadataSize must be > 0, was " + bytes);
+    }
+    maxInboundMetadataSize = bytes;
+    return thisT();
+  }
+
+  /** Records that the transport should not use TLS; see {@link #isPlaintext()}. */
+  @Override
+  public T usePlaintext() {
+    plaintext = true;
+    return thisT();
+  }
+
+  /** Records that the transport should use TLS (the default). */
+  @Override
+  public T useTransportSecurity() {
+    plaintext = false;
+    return thisT();
+  }
+
+  @Override
+  public T compressorRegistry(CompressorRegistry registry) {
+    compressorRegistry = Objects.requireNonNull(registry, "registry");
+    return thisT();
+  }
+
+  @Override
+  public T decompressorRegistry(DecompressorRegistry registry) {
+    decompressorRegistry = Objects.requireNonNull(registry, "registry");
+    return thisT();
+  }
+
+  /**
+   * Builds the channel from the hooks: {@link #resolveAddress()}, {@link #authority()} (unless
+   * overridden), then {@link #buildTransportFactory()}.
+   */
+  @Override
+  public ManagedChannel build() {
+    SocketAddress address =
+        Objects.requireNonNull(resolveAddress(), "resolveAddress() returned null");
+    String authority =
+        authorityOverride != null
+            ? authorityOverride
+            : Objects.requireNonNull(authority(), "authority() returned null");
+    ClientTransportFactory factory =
+        Objects.requireNonNull(buildTransportFactory(), "buildTransportFactory() returned null");
+    return new ManagedChannelImpl(
+        new ChannelConfig(
+            address,
+            authority,
+            fullUserAgent(),
+            factory,
+            executor,
+            directExecutor,
+            interceptors,
+            idleTimeoutNanos,
+            maxInboundMessageSize,
+            compressorRegistry,
+            decompressorRegistry,
+            Deadline.getSystemTicker(),
+            () -> ThreadLocalRandom.current().nextDouble()));
+  }
+
+  /**
+   * Creates the factory of the channel's transports. Called once per {@link #build()}; the channel
+   * closes the factory when it terminates.
+   */
+  protected abstract ClientTransportFactory buildTransportFactory();
+
+  /** The address the channel connects to. */
+  protected abstract SocketAddress resolveAddress();
+
+  /** The default {@code :authority} of calls (used unless {@link #overrideAuthority} was set). */
+  protected abstract String authority();
+
+  /** The executor set with {@link #executor}, or null (shared default, or direct). */
+  protected final Executor executor() {
+    return executor;
+  }
+
+  /** Whether {@link #directExecutor()} is in effect. */
+  protected final boolean isDirectExecutor() {
+    return directExecutor;
+  }
+
+  /** The interceptors added so far, in the order added; unmodifiable. */
+  protected final List<ClientInterceptor> interceptors() {
+    return Collections.unmodifiableList(new ArrayList<>(interceptors));
+  }
+
+  /** The user-agent prefix set with {@link #userAgent(String)}, or null. */
+  protected final String userAgent() {
+    return userAgent;
+  }
+
+  /** The full {@code user-agent}: the prefix and a space if set, then Tern's token. */
+  protected final String fullUserAgent() {
+    return userAgent == null
+        ? GrpcHeaders.USER_AGENT_TOKEN
+        : userAgent + " " + GrpcHeaders.USER_AGENT_TOKEN;
+  }
+
+  /** The authority set with {@link #overrideAuthority}, or null. */
+  protected final String authorityOverride() {
+    return authorityOverride;
+  }
+
+  /** The idle timeout in nanoseconds. */
+  protected final long idleTimeoutNanos() {
+    return idleTimeoutNanos;
+  }
+
+  /** The largest inbound message in bytes. */
+  protected final int maxInboundMessageSize() {
+    return maxInboundMessageSize;
+  }
+
+  /** The largest inbound header or trailer list in bytes (for the transport to enforce). */
+  protected final int maxInboundMetadataSize() {
+    return maxInboundMetadataSize;
+  }
+
+  /** Whether {@link #usePlaintext()} is in effect (false by default). */
+  protected boolean isPlaintext() {
+    return plaintext;
+  }
+
+  /** The compressor registry. */
+  protected final CompressorRegistry compressorRegistry() {
+    return compressorRegistry;
+  }
+
+  /** The decompressor registry. */
+  protected final DecompressorRegistry decompressorRegistry() {
+    return decompressorRegistry;
+  }
+}
