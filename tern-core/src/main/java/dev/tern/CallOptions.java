@@ -9,15 +9,17 @@ import java.util.concurrent.TimeUnit;
  * Per-call settings: deadline, authority override, credentials, compression, executor,
  * wait-for-ready, message size limits and custom options. Start from {@link #DEFAULT} and derive
  * with the {@code withX} methods; each returns a new instance, or {@code this} when nothing
- * changes.
+ * changes. To set several at once, use {@link #newBuilder()} or {@link #toBuilder()}.
  *
  * <p>Immutable; thread-safe.
  */
 public final class CallOptions {
 
+  // Declared before DEFAULT, which is built from it.
+  private static final Object[][] NO_CUSTOM_OPTIONS = new Object[0][];
+
   /** No deadline, no overrides, fail-fast, default limits, no custom options. */
-  public static final CallOptions DEFAULT =
-      new CallOptions(null, null, null, null, null, false, null, null, new Object[0][]);
+  public static final CallOptions DEFAULT = new Builder().build();
 
   // All final, so instances are safe to share even through a data race.
   private final Deadline deadline;
@@ -32,25 +34,36 @@ public final class CallOptions {
   /** Pairs {key, value} in insertion order; copied on write, never mutated once published. */
   private final Object[][] customOptions;
 
-  private CallOptions(
-      Deadline deadline,
-      String authority,
-      CallCredentials credentials,
-      String compressorName,
-      Executor executor,
-      boolean waitForReady,
-      Integer maxInboundMessageSize,
-      Integer maxOutboundMessageSize,
-      Object[][] customOptions) {
-    this.deadline = deadline;
-    this.authority = authority;
-    this.credentials = credentials;
-    this.compressorName = compressorName;
-    this.executor = executor;
-    this.waitForReady = waitForReady;
-    this.maxInboundMessageSize = maxInboundMessageSize;
-    this.maxOutboundMessageSize = maxOutboundMessageSize;
-    this.customOptions = customOptions;
+  private CallOptions(Builder builder) {
+    this.deadline = builder.deadline;
+    this.authority = builder.authority;
+    this.credentials = builder.credentials;
+    this.compressorName = builder.compressorName;
+    this.executor = builder.executor;
+    this.waitForReady = builder.waitForReady;
+    this.maxInboundMessageSize = builder.maxInboundMessageSize;
+    this.maxOutboundMessageSize = builder.maxOutboundMessageSize;
+    this.customOptions = builder.customOptions;
+  }
+
+  /** Returns a builder with every option at its default, as in {@link #DEFAULT}. */
+  public static Builder newBuilder() {
+    return new Builder();
+  }
+
+  /** Returns a builder holding these options, to change several of them at once. */
+  public Builder toBuilder() {
+    Builder builder = new Builder();
+    builder.deadline = deadline;
+    builder.authority = authority;
+    builder.credentials = credentials;
+    builder.compressorName = compressorName;
+    builder.executor = executor;
+    builder.waitForReady = waitForReady;
+    builder.maxInboundMessageSize = maxInboundMessageSize;
+    builder.maxOutboundMessageSize = maxOutboundMessageSize;
+    builder.customOptions = customOptions;
+    return builder;
   }
 
   /**
@@ -62,16 +75,7 @@ public final class CallOptions {
     if (Objects.equals(deadline, this.deadline)) {
       return this;
     }
-    return new CallOptions(
-        deadline,
-        authority,
-        credentials,
-        compressorName,
-        executor,
-        waitForReady,
-        maxInboundMessageSize,
-        maxOutboundMessageSize,
-        customOptions);
+    return toBuilder().setDeadline(deadline).build();
   }
 
   /** Returns options with a deadline {@code duration} from now. */
@@ -92,16 +96,7 @@ public final class CallOptions {
     if (Objects.equals(authority, this.authority)) {
       return this;
     }
-    return new CallOptions(
-        deadline,
-        authority,
-        credentials,
-        compressorName,
-        executor,
-        waitForReady,
-        maxInboundMessageSize,
-        maxOutboundMessageSize,
-        customOptions);
+    return toBuilder().setAuthority(authority).build();
   }
 
   /** Returns the authority override, or null if none. */
@@ -114,16 +109,7 @@ public final class CallOptions {
     if (credentials == this.credentials) {
       return this;
     }
-    return new CallOptions(
-        deadline,
-        authority,
-        credentials,
-        compressorName,
-        executor,
-        waitForReady,
-        maxInboundMessageSize,
-        maxOutboundMessageSize,
-        customOptions);
+    return toBuilder().setCallCredentials(credentials).build();
   }
 
   /** Returns the call credentials, or null if none. */
@@ -139,16 +125,7 @@ public final class CallOptions {
     if (Objects.equals(compressorName, this.compressorName)) {
       return this;
     }
-    return new CallOptions(
-        deadline,
-        authority,
-        credentials,
-        compressorName,
-        executor,
-        waitForReady,
-        maxInboundMessageSize,
-        maxOutboundMessageSize,
-        customOptions);
+    return toBuilder().setCompression(compressorName).build();
   }
 
   /** Returns the compressor name, or null if messages are sent uncompressed. */
@@ -164,16 +141,7 @@ public final class CallOptions {
     if (executor == this.executor) {
       return this;
     }
-    return new CallOptions(
-        deadline,
-        authority,
-        credentials,
-        compressorName,
-        executor,
-        waitForReady,
-        maxInboundMessageSize,
-        maxOutboundMessageSize,
-        customOptions);
+    return toBuilder().setExecutor(executor).build();
   }
 
   /** Returns the executor override, or null if none. */
@@ -199,16 +167,7 @@ public final class CallOptions {
     if (waitForReady == this.waitForReady) {
       return this;
     }
-    return new CallOptions(
-        deadline,
-        authority,
-        credentials,
-        compressorName,
-        executor,
-        waitForReady,
-        maxInboundMessageSize,
-        maxOutboundMessageSize,
-        customOptions);
+    return toBuilder().setWaitForReady(waitForReady).build();
   }
 
   /** Returns whether the call waits for the channel to be ready. Default false. */
@@ -223,20 +182,10 @@ public final class CallOptions {
    * @throws IllegalArgumentException if {@code maxSize} is negative
    */
   public CallOptions withMaxInboundMessageSize(int maxSize) {
-    checkSize(maxSize);
     if (maxInboundMessageSize != null && maxInboundMessageSize == maxSize) {
       return this;
     }
-    return new CallOptions(
-        deadline,
-        authority,
-        credentials,
-        compressorName,
-        executor,
-        waitForReady,
-        maxSize,
-        maxOutboundMessageSize,
-        customOptions);
+    return toBuilder().setMaxInboundMessageSize(maxSize).build();
   }
 
   /** Returns the inbound message size limit, or null to use the channel's. */
@@ -251,31 +200,15 @@ public final class CallOptions {
    * @throws IllegalArgumentException if {@code maxSize} is negative
    */
   public CallOptions withMaxOutboundMessageSize(int maxSize) {
-    checkSize(maxSize);
     if (maxOutboundMessageSize != null && maxOutboundMessageSize == maxSize) {
       return this;
     }
-    return new CallOptions(
-        deadline,
-        authority,
-        credentials,
-        compressorName,
-        executor,
-        waitForReady,
-        maxInboundMessageSize,
-        maxSize,
-        customOptions);
+    return toBuilder().setMaxOutboundMessageSize(maxSize).build();
   }
 
   /** Returns the outbound message size limit, or null for no limit beyond the channel's. */
   public Integer getMaxOutboundMessageSize() {
     return maxOutboundMessageSize;
-  }
-
-  private static void checkSize(int maxSize) {
-    if (maxSize < 0) {
-      throw new IllegalArgumentException("maxSize must be >= 0, was " + maxSize);
-    }
   }
 
   /**
@@ -284,41 +217,17 @@ public final class CallOptions {
    */
   public <T> CallOptions withOption(Key<T> key, T value) {
     Objects.requireNonNull(key, "key");
-    int index = indexOf(key);
-    if (value == null && index < 0) {
+    int index = indexOf(customOptions, key);
+    if (index < 0 ? value == null : customOptions[index][1] == value) {
       return this;
     }
-    if (index >= 0 && customOptions[index][1] == value) {
-      return this;
-    }
-    Object[][] updated;
-    if (value == null) {
-      updated = new Object[customOptions.length - 1][];
-      System.arraycopy(customOptions, 0, updated, 0, index);
-      System.arraycopy(customOptions, index + 1, updated, index, customOptions.length - index - 1);
-    } else if (index >= 0) {
-      updated = customOptions.clone();
-      updated[index] = new Object[] {key, value};
-    } else {
-      updated = Arrays.copyOf(customOptions, customOptions.length + 1);
-      updated[customOptions.length] = new Object[] {key, value};
-    }
-    return new CallOptions(
-        deadline,
-        authority,
-        credentials,
-        compressorName,
-        executor,
-        waitForReady,
-        maxInboundMessageSize,
-        maxOutboundMessageSize,
-        updated);
+    return toBuilder().setOption(key, value).build();
   }
 
   /** Returns the value of custom option {@code key}, or its default if it is not set. */
   public <T> T getOption(Key<T> key) {
     Objects.requireNonNull(key, "key");
-    int index = indexOf(key);
+    int index = indexOf(customOptions, key);
     if (index < 0) {
       return key.defaultValue;
     }
@@ -328,7 +237,7 @@ public final class CallOptions {
     return value;
   }
 
-  private int indexOf(Key<?> key) {
+  private static int indexOf(Object[][] customOptions, Key<?> key) {
     for (int i = 0; i < customOptions.length; i++) {
       if (customOptions[i][0] == key) {
         return i;
@@ -364,6 +273,119 @@ public final class CallOptions {
   private static void appendIfSet(StringBuilder sb, String name, Object value) {
     if (value != null) {
       sb.append(name).append('=').append(value).append(", ");
+    }
+  }
+
+  /**
+   * Sets several options at once: {@code CallOptions.newBuilder().setDeadline(d)
+   * .setWaitForReady(true).build()}, or {@code options.toBuilder()...build()} to start from
+   * existing options. Each setter has the meaning of the matching {@code withX} method of {@link
+   * CallOptions}.
+   *
+   * <p>Not thread-safe: fill from one thread, then build; the built options are immutable.
+   */
+  public static final class Builder {
+    private Deadline deadline;
+    private String authority;
+    private CallCredentials credentials;
+    private String compressorName;
+    private Executor executor;
+    private boolean waitForReady;
+    private Integer maxInboundMessageSize;
+    private Integer maxOutboundMessageSize;
+    private Object[][] customOptions = NO_CUSTOM_OPTIONS;
+
+    private Builder() {}
+
+    /** The deadline, null for none (the default). See {@link CallOptions#withDeadline}. */
+    public Builder setDeadline(Deadline deadline) {
+      this.deadline = deadline;
+      return this;
+    }
+
+    /** The {@code :authority} override, null for the channel's (the default). */
+    public Builder setAuthority(String authority) {
+      this.authority = authority;
+      return this;
+    }
+
+    /** Credentials applied to the call, null for none (the default). */
+    public Builder setCallCredentials(CallCredentials credentials) {
+      this.credentials = credentials;
+      return this;
+    }
+
+    /** The compressor for outgoing messages by name, null for none (the default). */
+    public Builder setCompression(String compressorName) {
+      this.compressorName = compressorName;
+      return this;
+    }
+
+    /** The executor for the call's callbacks, null for the channel's (the default). */
+    public Builder setExecutor(Executor executor) {
+      this.executor = executor;
+      return this;
+    }
+
+    /** Whether the call waits for the channel to be ready; default false (fail-fast). */
+    public Builder setWaitForReady(boolean waitForReady) {
+      this.waitForReady = waitForReady;
+      return this;
+    }
+
+    /**
+     * The largest message the call accepts, in bytes; null for the channel's limit (the default).
+     *
+     * @throws IllegalArgumentException if {@code maxSize} is negative
+     */
+    public Builder setMaxInboundMessageSize(Integer maxSize) {
+      this.maxInboundMessageSize = checkSize(maxSize);
+      return this;
+    }
+
+    /**
+     * The largest message the call sends, in bytes; null for no limit beyond the channel's (the
+     * default).
+     *
+     * @throws IllegalArgumentException if {@code maxSize} is negative
+     */
+    public Builder setMaxOutboundMessageSize(Integer maxSize) {
+      this.maxOutboundMessageSize = checkSize(maxSize);
+      return this;
+    }
+
+    /** Sets custom option {@code key} to {@code value}; null removes it. */
+    public <T> Builder setOption(Key<T> key, T value) {
+      Objects.requireNonNull(key, "key");
+      int index = indexOf(customOptions, key);
+      if (value == null) {
+        if (index >= 0) {
+          Object[][] updated = new Object[customOptions.length - 1][];
+          System.arraycopy(customOptions, 0, updated, 0, index);
+          System.arraycopy(
+              customOptions, index + 1, updated, index, customOptions.length - index - 1);
+          customOptions = updated;
+        }
+      } else if (index >= 0) {
+        customOptions = customOptions.clone();
+        customOptions[index] = new Object[] {key, value};
+      } else {
+        customOptions = Arrays.copyOf(customOptions, customOptions.length + 1);
+        customOptions[customOptions.length - 1] = new Object[] {key, value};
+      }
+      return this;
+    }
+
+    /** Returns immutable options holding what was set. */
+    public CallOptions build() {
+      return new CallOptions(this);
+    }
+
+    private static Integer checkSize(Integer maxSize) {
+      if (maxSize != null && maxSize < 0) {
+        throw new IllegalArgumentException("maxSize must be >= 0, was " + maxSize);
+      }
+      return maxSize;
     }
   }
 

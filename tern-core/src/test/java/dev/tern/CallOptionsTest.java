@@ -168,4 +168,67 @@ class CallOptionsTest {
     assertThatThrownBy(() -> CallOptions.Key.create(null)).hasMessage("debugString");
     assertThatThrownBy(() -> CallOptions.DEFAULT.withDeadlineAfter(1, null)).hasMessage("unit");
   }
+
+  @Test
+  void aBuilderSetsSeveralOptionsAtOnce() {
+    Deadline deadline = Deadline.after(1, SECONDS, new FakeTicker());
+
+    CallOptions options =
+        CallOptions.newBuilder()
+            .setDeadline(deadline)
+            .setAuthority("api.example.com")
+            .setCallCredentials(NO_OP_CREDENTIALS)
+            .setCompression("gzip")
+            .setWaitForReady(true)
+            .setMaxInboundMessageSize(1024)
+            .setMaxOutboundMessageSize(2048)
+            .setOption(TENANT, "acme")
+            .build();
+
+    assertThat(options.getDeadline()).isSameAs(deadline);
+    assertThat(options.getAuthority()).isEqualTo("api.example.com");
+    assertThat(options.getCredentials()).isSameAs(NO_OP_CREDENTIALS);
+    assertThat(options.getCompressor()).isEqualTo("gzip");
+    assertThat(options.isWaitForReady()).isTrue();
+    assertThat(options.getMaxInboundMessageSize()).isEqualTo(1024);
+    assertThat(options.getMaxOutboundMessageSize()).isEqualTo(2048);
+    assertThat(options.getOption(TENANT)).isEqualTo("acme");
+    assertThat(CallOptions.newBuilder().build().toString()).isEqualTo("CallOptions{}");
+  }
+
+  @Test
+  void toBuilderStartsFromTheOptionsAndLeavesThemUnchanged() {
+    CallOptions original =
+        CallOptions.DEFAULT.withAuthority("a").withOption(TENANT, "acme").withOption(PRIORITY, 1);
+
+    CallOptions.Builder builder = original.toBuilder().setAuthority("b").setOption(PRIORITY, null);
+    CallOptions changed = builder.build();
+    builder.setOption(TENANT, "globex");
+    CallOptions changedAgain = builder.build();
+
+    assertThat(original.getAuthority()).isEqualTo("a");
+    assertThat(original.getOption(PRIORITY)).isEqualTo(1);
+    assertThat(changed.getAuthority()).isEqualTo("b");
+    assertThat(changed.getOption(PRIORITY)).isEqualTo(5);
+    assertThat(changed.getOption(TENANT)).isEqualTo("acme");
+    assertThat(changedAgain.getOption(TENANT)).isEqualTo("globex");
+    assertThat(original.getOption(TENANT)).isEqualTo("acme");
+  }
+
+  @Test
+  void theBuilderRejectsNegativeSizesAndNullKeys() {
+    assertThatThrownBy(() -> CallOptions.newBuilder().setMaxInboundMessageSize(-1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxSize");
+    assertThatThrownBy(() -> CallOptions.newBuilder().setMaxOutboundMessageSize(-2))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxSize");
+    assertThatThrownBy(() -> CallOptions.newBuilder().setOption(null, "x")).hasMessage("key");
+    assertThat(
+            CallOptions.DEFAULT.withMaxInboundMessageSize(7).toBuilder()
+                .setMaxInboundMessageSize(null)
+                .build()
+                .getMaxInboundMessageSize())
+        .isNull();
+  }
 }
