@@ -30,6 +30,9 @@ import tempfile
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tools", "pylib"))  # the drivers' shared modules
+from process_groups import stop_process_group  # noqa: E402 (importable only after the line above)
+
 SYSTEMS = ("tern", "grpc-java")
 LATENCY_KEYS = ("p50", "p90", "p95", "p99", "p999", "max")
 SUMMARY_LINES = [
@@ -65,16 +68,8 @@ def start(cmd, out_path):
 
 
 def stop(proc):
-    """Ends one started process group: TERM, then KILL if it lingers."""
-    if proc.poll() is None:
-        try:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        except ProcessLookupError:
-            pass
+    """Ends one started process group: TERM, then KILL if it lingers 10 s."""
+    stop_process_group(proc, term_wait_s=10)
     if proc in _children:
         _children.remove(proc)
 

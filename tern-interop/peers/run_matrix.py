@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
-import os
 import re
 import shlex
 import signal
@@ -30,6 +29,10 @@ from pathlib import Path
 from typing import Optional
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT / "tools" / "pylib"))  # the drivers' shared modules
+from process_groups import stop_process_group  # noqa: E402 (importable only after the line above)
+
 LOG_DIR = HERE.parent / "target" / "interop-matrix"
 HOST = "127.0.0.1"
 TLS_HOST_OVERRIDE = "foo.test.google.fr"  # the name in grpc-java's test server certificate
@@ -138,16 +141,7 @@ def free_port() -> int:
 
 def stop_group(process: subprocess.Popen) -> None:
     """Ends a process this driver started, and its children (it leads its own session)."""
-    if process.poll() is not None:
-        return
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=15)
-    except ProcessLookupError:
-        return
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=15)
+    stop_process_group(process, term_wait_s=15, kill_wait_s=15)
 
 
 class Server:
