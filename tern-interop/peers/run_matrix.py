@@ -6,7 +6,9 @@ standard library (the peers bring their own environments).
 For each cell the driver picks a free loopback port (bind port 0, read it, close: the peers' CLIs
 cannot bind port 0 themselves), starts the server with --port=N --use_tls=..., waits until the port
 accepts TCP connections, runs the client once with --test_case=all (or once per case for clients
-without "all"), and stops the server's whole process group. It prints
+without "all"), and stops the server's whole process group. The cases are the ones Tern's interop
+client lists (bin/interop-client --list_test_cases=true), whichever clients run: a client that
+prints no result for one of them fails that case. It prints
 "<RESULT> <client> <server> <security> <case>[: reason]" per case and, last, exactly
 "N passed, M failed" (", K skipped" appended when K > 0). Exit status 1 if anything failed.
 
@@ -37,29 +39,11 @@ LOG_DIR = HERE.parent / "target" / "interop-matrix"
 HOST = "127.0.0.1"
 TLS_HOST_OVERRIDE = "foo.test.google.fr"  # the name in grpc-java's test server certificate
 
-CASES = (
-    "empty_unary",
-    "large_unary",
-    "client_compressed_unary",
-    "server_compressed_unary",
-    "client_streaming",
-    "client_compressed_streaming",
-    "server_streaming",
-    "server_compressed_streaming",
-    "ping_pong",
-    "empty_stream",
-    "custom_metadata",
-    "status_code_and_message",
-    "special_status_message",
-    "unimplemented_method",
-    "unimplemented_service",
-    "cancel_after_begin",
-    "cancel_after_first_response",
-    "timeout_on_sleeping_server",
-    "very_large_request",
-    "rpc_soak",
-    "channel_soak",
-)
+# The case names come from Tern's interop client (InteropCases.ALL in tern-interop), the one list
+# of cases for every client; the launcher builds tern-interop first if its sources changed.
+CASE_LIST_COMMAND = (str(ROOT / "bin" / "interop-client"), "--list_test_cases=true")
+CASE_LIST_TIMEOUT_S = 900.0  # a first run builds tern-interop with Maven
+CASE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 BUILTIN_CLIENTS = {
     "python": ("all", str(HERE / "python-client.sh")),
@@ -131,6 +115,28 @@ def load_limitations(path: Optional[Path]) -> list[Limitation]:
             raise SystemExit(f"{path}:{number}: want 'CLIENT SERVER SECURITY CASE | reason'")
         limitations.append(Limitation(*parts, reason.strip()))
     return limitations
+
+
+def interop_cases() -> tuple[str, ...]:
+    """Every case name, in the order --test_case=all runs them, as Tern's interop client lists them."""
+    try:
+        listed = subprocess.run(
+            CASE_LIST_COMMAND,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            timeout=CASE_LIST_TIMEOUT_S,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError) as error:
+        raise SystemExit(f"cannot list the interop cases with {shlex.join(CASE_LIST_COMMAND)}: {error}")
+    names = tuple(listed.stdout.decode("utf-8", "replace").split())
+    odd = [name for name in names if not CASE_NAME.match(name)]
+    if not names or odd:
+        raise SystemExit(
+            f"{shlex.join(CASE_LIST_COMMAND)} printed no case list"
+            + (f" (unexpected: {', '.join(odd[:5])})" if odd else "")
+        )
+    return names
 
 
 def free_port() -> int:
@@ -224,7 +230,7 @@ def client_flags(port: int, use_tls: bool) -> list[str]:
 
 
 def run_cell(client: str, client_mode: str, client_cmd: list[str], server: str,
-             server_cmd: list[str], security: str, cases: tuple[str, ...],
+             server_cmd: list[str], security: str, cases: tuple[str, ...], every_case: bool,
              limitations: list[Limitation], tally: Tally) -> None:
     use_tls = security == "tls"
     stem = f"{client}__{server}__{security}"
@@ -242,7 +248,7 @@ def run_cell(client: str, client_mode: str, client_cmd: list[str], server: str,
             return
         flags = client_flags(running.port, use_tls)
 
-        if client_mode == "all" and cases == CASES:
+        if client_mode == "all" and every_case:
             status, output = run_client(
                 [*client_cmd, *flags, "--test_case=all"], client_log, ALL_CLIENT_TIMEOUT_S
             )
@@ -338,10 +344,12 @@ def main(argv: list[str]) -> int:
     securities = [s for s in args.security.split(",") if s]
     if not securities or any(s not in ("plaintext", "tls") for s in securities):
         raise SystemExit(f"--security wants plaintext and/or tls, got {args.security!r}")
-    cases = CASES if args.cases == "all" else tuple(c for c in args.cases.split(",") if c)
-    unknown = [c for c in cases if c not in CASES]
+    known_cases = interop_cases()
+    cases = known_cases if args.cases == "all" else tuple(c for c in args.cases.split(",") if c)
+    unknown = [c for c in cases if c not in known_cases]
     if unknown:
-        raise SystemExit(f"unknown case(s) {', '.join(unknown)}; known: {', '.join(CASES)}")
+        raise SystemExit(f"unknown case(s) {', '.join(unknown)}; known: {', '.join(known_cases)}")
+    every_case = cases == known_cases
     limitations = [] if str(args.limitations) == "none" else load_limitations(args.limitations)
 
     # SIGTERM/SIGHUP unwind like Ctrl-C, so every running server is stopped by the with-blocks.
@@ -359,7 +367,7 @@ def main(argv: list[str]) -> int:
             mode, client_cmd = clients[client]
             for security in securities:
                 run_cell(client, mode, client_cmd, server, servers[server], security, cases,
-                         limitations, tally)
+                         every_case, limitations, tally)
     except KeyboardInterrupt:
         print("interrupted; servers stopped", file=sys.stderr)
         return 130
