@@ -10,7 +10,8 @@ environment (TERN_CP, GRPC_JAVA_CP). Three parts, each optional:
           pre-encoded empty SimpleRequest to BenchmarkService/UnaryCall.
   jmh     CallBenchmark and HeadersDecodingBenchmark with -prof gc.
 
-Only the standard library is used here; the chart is drawn by bench_chart.py in a virtualenv.
+Only the standard library is used here. The page and its chart are written by bench_report.py,
+run with $BENCH_REPORT_PYTHON (bin/bench-compare's virtualenv that has matplotlib) if set.
 Every process started is in its own process group and is killed on exit, error or signal.
 """
 
