@@ -88,8 +88,15 @@ class Tally:
     skipped: int = 0
     failures: list[str] = field(default_factory=list)
 
-    def report(self, result: str, client: str, server: str, security: str, case: str,
-               reason: Optional[str] = None) -> None:
+    def report(
+        self,
+        result: str,
+        client: str,
+        server: str,
+        security: str,
+        case: str,
+        reason: Optional[str] = None,
+    ) -> None:
         line = f"{result} {client} {server} {security} {case}" + (f": {reason}" if reason else "")
         print(line, flush=True)
         if result == "PASS":
@@ -118,7 +125,7 @@ def load_limitations(path: Optional[Path]) -> list[Limitation]:
 
 
 def interop_cases() -> tuple[str, ...]:
-    """Every case name, in the order --test_case=all runs them, as Tern's interop client lists them."""
+    """The case names as Tern's interop client lists them (the order of --test_case=all)."""
     try:
         listed = subprocess.run(
             CASE_LIST_COMMAND,
@@ -128,7 +135,9 @@ def interop_cases() -> tuple[str, ...]:
             check=True,
         )
     except (OSError, subprocess.SubprocessError) as error:
-        raise SystemExit(f"cannot list the interop cases with {shlex.join(CASE_LIST_COMMAND)}: {error}")
+        raise SystemExit(
+            f"cannot list the interop cases with {shlex.join(CASE_LIST_COMMAND)}: {error}"
+        ) from error
     names = tuple(listed.stdout.decode("utf-8", "replace").split())
     odd = [name for name in names if not CASE_NAME.match(name)]
     if not names or odd:
@@ -229,16 +238,26 @@ def client_flags(port: int, use_tls: bool) -> list[str]:
     return flags
 
 
-def run_cell(client: str, client_mode: str, client_cmd: list[str], server: str,
-             server_cmd: list[str], security: str, cases: tuple[str, ...], every_case: bool,
-             limitations: list[Limitation], tally: Tally) -> None:
+def run_cell(
+    client: str,
+    client_mode: str,
+    client_cmd: list[str],
+    server: str,
+    server_cmd: list[str],
+    security: str,
+    cases: tuple[str, ...],
+    every_case: bool,
+    limitations: list[Limitation],
+    tally: Tally,
+) -> None:
     use_tls = security == "tls"
     stem = f"{client}__{server}__{security}"
     client_log = LOG_DIR / f"{stem}.client.log"
     client_log.write_text("")
 
     def known(case: str) -> Optional[Limitation]:
-        return next((l for l in limitations if l.matches(client, server, security, case)), None)
+        matching = (lim for lim in limitations if lim.matches(client, server, security, case))
+        return next(matching, None)
 
     with Server(server_cmd, use_tls, LOG_DIR / f"{stem}.server.log") as running:
         problem = running.wait_ready()
@@ -262,12 +281,24 @@ def run_cell(client: str, client_mode: str, client_cmd: list[str], server: str,
                 limitation = known(case)
                 if limitation:
                     seen = f"{result}: {reason}" if reason else (result or "no result")
-                    tally.report("SKIP", client, server, security, case,
-                                 f"{limitation.reason} [this run: {seen}]")
+                    tally.report(
+                        "SKIP",
+                        client,
+                        server,
+                        security,
+                        case,
+                        f"{limitation.reason} [this run: {seen}]",
+                    )
                 elif result is None:
-                    tally.report("FAIL", client, server, security, case,
-                                 "client printed no result for this case; "
-                                 + failure_reason(output, status, ALL_CLIENT_TIMEOUT_S))
+                    tally.report(
+                        "FAIL",
+                        client,
+                        server,
+                        security,
+                        case,
+                        "client printed no result for this case; "
+                        + failure_reason(output, status, ALL_CLIENT_TIMEOUT_S),
+                    )
                 else:
                     tally.report(result, client, server, security, case, reason)
             return
@@ -280,15 +311,18 @@ def run_cell(client: str, client_mode: str, client_cmd: list[str], server: str,
             status, output = run_client(
                 [*client_cmd, *flags, f"--test_case={case}"], client_log, CASE_CLIENT_TIMEOUT_S
             )
-            printed = [RESULT_LINE.match(l.strip()) for l in output.splitlines()]
+            printed = [RESULT_LINE.match(line.strip()) for line in output.splitlines()]
             own = next((m for m in printed if m and m.group(2) == case), None)
             if own and own.group(1) == "SKIP":
                 tally.report("SKIP", client, server, security, case, own.group(3))
             elif status == 0 and (own is None or own.group(1) == "PASS"):
                 tally.report("PASS", client, server, security, case)
             else:
-                reason = own.group(3) if own and own.group(3) else failure_reason(
-                    output, status, CASE_CLIENT_TIMEOUT_S)
+                reason = (
+                    own.group(3)
+                    if own and own.group(3)
+                    else failure_reason(output, status, CASE_CLIENT_TIMEOUT_S)
+                )
                 tally.report("FAIL", client, server, security, case, reason)
 
 
@@ -301,16 +335,30 @@ def named_command(spec: str, option: str) -> tuple[str, list[str]]:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description="Run the gRPC interop matrix.")
-    parser.add_argument("--client", action="append", default=[], metavar="NAME=COMMAND",
-                        help="a client supporting --test_case=all that prints PASS/FAIL/SKIP lines")
-    parser.add_argument("--per-case-client", action="append", default=[], metavar="NAME=COMMAND",
-                        help="a client run once per case, judged by its exit status")
+    parser.add_argument(
+        "--client",
+        action="append",
+        default=[],
+        metavar="NAME=COMMAND",
+        help="a client supporting --test_case=all that prints PASS/FAIL/SKIP lines",
+    )
+    parser.add_argument(
+        "--per-case-client",
+        action="append",
+        default=[],
+        metavar="NAME=COMMAND",
+        help="a client run once per case, judged by its exit status",
+    )
     parser.add_argument("--server", action="append", default=[], metavar="NAME=COMMAND")
     parser.add_argument("--pairs", help="CLIENT:SERVER,... (default: see README.md)")
     parser.add_argument("--security", default="plaintext,tls", help="plaintext,tls or one of them")
     parser.add_argument("--cases", default="all", help="all or a comma-separated list")
-    parser.add_argument("--limitations", type=Path, default=HERE / "known-limitations.txt",
-                        help="known foreign-peer limitations file ('none' for no file)")
+    parser.add_argument(
+        "--limitations",
+        type=Path,
+        default=HERE / "known-limitations.txt",
+        help="known foreign-peer limitations file ('none' for no file)",
+    )
     args = parser.parse_args(argv)
 
     clients = {name: (mode, shlex.split(cmd)) for name, (mode, cmd) in BUILTIN_CLIENTS.items()}
@@ -338,8 +386,10 @@ def main(argv: list[str]) -> int:
             pairs = list(BUILTIN_PAIRS)
     for client, server in pairs:
         if client not in clients or server not in servers:
-            raise SystemExit(f"unknown pair {client}:{server}; clients {sorted(clients)}, "
-                             f"servers {sorted(servers)}")
+            raise SystemExit(
+                f"unknown pair {client}:{server}; clients {sorted(clients)}, "
+                f"servers {sorted(servers)}"
+            )
 
     securities = [s for s in args.security.split(",") if s]
     if not securities or any(s not in ("plaintext", "tls") for s in securities):
@@ -366,8 +416,18 @@ def main(argv: list[str]) -> int:
         for client, server in pairs:
             mode, client_cmd = clients[client]
             for security in securities:
-                run_cell(client, mode, client_cmd, server, servers[server], security, cases,
-                         every_case, limitations, tally)
+                run_cell(
+                    client,
+                    mode,
+                    client_cmd,
+                    server,
+                    servers[server],
+                    security,
+                    cases,
+                    every_case,
+                    limitations,
+                    tally,
+                )
     except KeyboardInterrupt:
         print("interrupted; servers stopped", file=sys.stderr)
         return 130
