@@ -244,6 +244,19 @@ H2LOAD_CONNECTIONS, H2LOAD_STREAMS = 4, 100
 IN_FLIGHT = H2LOAD_CONNECTIONS * H2LOAD_STREAMS
 
 
+def grpc_post_args(port, body_path):
+    """The h2load and nghttp arguments that POST body_path to UnaryCall as a gRPC request."""
+    return [
+        "-d",
+        body_path,
+        "-H",
+        "content-type: application/grpc",
+        "-H",
+        "te: trailers",
+        "http://127.0.0.1:%d/grpc.testing.BenchmarkService/UnaryCall" % port,
+    ]
+
+
 def h2load_cmd(port, body_path, args):
     return [
         "taskset",
@@ -259,13 +272,7 @@ def h2load_cmd(port, body_path, args):
         "-D",
         str(args.duration),
         "--warm-up-time=%d" % args.server_warmup,
-        "-d",
-        body_path,
-        "-H",
-        "content-type: application/grpc",
-        "-H",
-        "te: trailers",
-        "http://127.0.0.1:%d/grpc.testing.BenchmarkService/UnaryCall" % port,
+        *grpc_post_args(port, body_path),
     ]
 
 
@@ -379,17 +386,7 @@ def probe(port, body_path):
     """The frames that explain a failure (GOAWAY, RST_STREAM, grpc-status) for one request."""
     try:
         done = subprocess.run(
-            [
-                "nghttp",
-                "-v",
-                "-d",
-                body_path,
-                "-H",
-                "content-type: application/grpc",
-                "-H",
-                "te: trailers",
-                "http://127.0.0.1:%d/grpc.testing.BenchmarkService/UnaryCall" % port,
-            ],
+            ["nghttp", "-v", *grpc_post_args(port, body_path)],
             capture_output=True,
             text=True,
             timeout=20,
