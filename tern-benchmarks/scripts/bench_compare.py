@@ -10,7 +10,8 @@ environment (TERN_CP, GRPC_JAVA_CP). Three parts, each optional:
           pre-encoded empty SimpleRequest to BenchmarkService/UnaryCall.
   jmh     CallBenchmark and HeadersDecodingBenchmark with -prof gc.
 
-Only the standard library is used here; the chart is drawn by bench_chart.py in a virtualenv.
+Only the standard library is used here. The page and its chart are written by bench_report.py,
+run with $BENCH_REPORT_PYTHON (bin/bench-compare's virtualenv that has matplotlib) if set.
 Every process started is in its own process group and is killed on exit, error or signal.
 """
 
@@ -23,13 +24,15 @@ import re
 import shlex
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tools", "pylib"))  # the drivers' shared modules
+from process_groups import stop_process_group  # noqa: E402 (importable only after the line above)
+
 SYSTEMS = ("tern", "grpc-java")
 LATENCY_KEYS = ("p50", "p90", "p95", "p99", "p999", "max")
 SUMMARY_LINES = [
@@ -65,16 +68,8 @@ def start(cmd, out_path):
 
 
 def stop(proc):
-    """Ends one started process group: TERM, then KILL if it lingers."""
-    if proc.poll() is None:
-        try:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        except ProcessLookupError:
-            pass
+    """Ends one started process group: TERM, then KILL if it lingers 10 s."""
+    stop_process_group(proc, term_wait_s=10)
     if proc in _children:
         _children.remove(proc)
 
@@ -119,23 +114,46 @@ def tail(path, lines=15):
 def server_cmd(system, port, direct):
     addr = "--address=127.0.0.1:%d" % port
     if system == "tern":
-        cmd = ["java", "-cp", "$TERN_CP", "dev.tern.benchmarks.qps.QpsServer", addr,
-               "--transport=nio"]
+        cmd = [
+            "java",
+            "-cp",
+            "$TERN_CP",
+            "dev.tern.benchmarks.qps.QpsServer",
+            addr,
+            "--transport=nio",
+        ]
     else:
-        cmd = ["java", "-cp", "$GRPC_JAVA_CP", "io.grpc.benchmarks.qps.AsyncServer", addr,
-               "--transport=netty_nio"]
+        cmd = [
+            "java",
+            "-cp",
+            "$GRPC_JAVA_CP",
+            "io.grpc.benchmarks.qps.AsyncServer",
+            addr,
+            "--transport=netty_nio",
+        ]
     return cmd + (["--directexecutor"] if direct else [])
 
 
 def client_cmd(system, port, outstanding, direct, args):
-    flags = ["--address=127.0.0.1:%d" % port, "--channels=4", "--outstanding_rpcs=%d" % outstanding,
-             "--client_payload=0", "--server_payload=0", "--duration=%d" % args.duration,
-             "--warmup_duration=%d" % args.warmup]
+    flags = [
+        "--address=127.0.0.1:%d" % port,
+        "--channels=4",
+        "--outstanding_rpcs=%d" % outstanding,
+        "--client_payload=0",
+        "--server_payload=0",
+        "--duration=%d" % args.duration,
+        "--warmup_duration=%d" % args.warmup,
+    ]
     if system == "tern":
         cmd = ["java", "-cp", "$TERN_CP", "dev.tern.benchmarks.qps.QpsClient", "--transport=nio"]
     else:
-        cmd = ["java", "-cp", "$GRPC_JAVA_CP", "io.grpc.benchmarks.qps.AsyncClient",
-               "--transport=netty_nio"]
+        cmd = [
+            "java",
+            "-cp",
+            "$GRPC_JAVA_CP",
+            "io.grpc.benchmarks.qps.AsyncClient",
+            "--transport=netty_nio",
+        ]
     return cmd + flags + (["--directexecutor"] if direct else [])
 
 
@@ -177,10 +195,10 @@ def run_e2e_once(system, outstanding, direct, args, work):
         stop(server)
 
 
-def attempt(results, what, measure):
-    """Runs one measurement; a failure is recorded for the report and the run goes on."""
+def attempt(results, what, measure, *measure_args):
+    """Runs measure(*measure_args); a failure is recorded for the report and the run goes on."""
     try:
-        return measure()
+        return measure(*measure_args)
     except (RuntimeError, subprocess.TimeoutExpired) as e:
         message = str(e).strip()
         log("FAILED %s: %s" % (what, message))
@@ -199,43 +217,87 @@ def run_e2e(args, work, results):
                 order = SYSTEMS if r % 2 == 0 else tuple(reversed(SYSTEMS))
                 for system in order:
                     log("e2e %s %s run %d/%d" % (key, system, r + 1, args.repeats))
-                    run = attempt(results, "end-to-end %s, %s" % (key, system),
-                                  lambda: run_e2e_once(system, outstanding, direct, args, work))
+                    run = attempt(
+                        results,
+                        "end-to-end %s, %s" % (key, system),
+                        run_e2e_once,
+                        system,
+                        outstanding,
+                        direct,
+                        args,
+                        work,
+                    )
                     if run:
                         runs[system].append(run)
                         log("  -> %d qps, p50 %d us" % (run["qps"], run["p50"]))
             results["e2e"][key] = runs
             results["commands"]["e2e " + key] = {
-                s: [show(server_cmd(s, 0, direct)).replace(":0", ":$PORT"),
-                    show(client_cmd(s, 0, outstanding, direct, args)).replace(":0 ", ":$PORT ")]
-                for s in SYSTEMS}
+                s: [
+                    show(server_cmd(s, 0, direct)).replace(":0", ":$PORT"),
+                    show(client_cmd(s, 0, outstanding, direct, args)).replace(":0 ", ":$PORT "),
+                ]
+                for s in SYSTEMS
+            }
 
 
 H2LOAD_CONNECTIONS, H2LOAD_STREAMS = 4, 100
 IN_FLIGHT = H2LOAD_CONNECTIONS * H2LOAD_STREAMS
 
 
+def grpc_post_args(port, body_path):
+    """The h2load and nghttp arguments that POST body_path to UnaryCall as a gRPC request."""
+    return [
+        "-d",
+        body_path,
+        "-H",
+        "content-type: application/grpc",
+        "-H",
+        "te: trailers",
+        "http://127.0.0.1:%d/grpc.testing.BenchmarkService/UnaryCall" % port,
+    ]
+
+
 def h2load_cmd(port, body_path, args):
-    return ["taskset", "-c", "1", "h2load", "-c", str(H2LOAD_CONNECTIONS),
-            "-m", str(H2LOAD_STREAMS), "-t", "1",
-            "-D", str(args.duration), "--warm-up-time=%d" % args.server_warmup,
-            "-d", body_path, "-H", "content-type: application/grpc", "-H", "te: trailers",
-            "http://127.0.0.1:%d/grpc.testing.BenchmarkService/UnaryCall" % port]
+    return [
+        "taskset",
+        "-c",
+        "1",
+        "h2load",
+        "-c",
+        str(H2LOAD_CONNECTIONS),
+        "-m",
+        str(H2LOAD_STREAMS),
+        "-t",
+        "1",
+        "-D",
+        str(args.duration),
+        "--warm-up-time=%d" % args.server_warmup,
+        *grpc_post_args(port, body_path),
+    ]
 
 
 def parse_h2load(text):
     m = re.search(r"finished in [\d.]+\w+, ([\d.]+) req/s", text)
-    req = re.search(r"requests: (\d+) total, (\d+) started, (\d+) done, (\d+) succeeded, "
-                    r"(\d+) failed, (\d+) errored, (\d+) timeout", text)
+    req = re.search(
+        r"requests: (\d+) total, (\d+) started, (\d+) done, (\d+) succeeded, "
+        r"(\d+) failed, (\d+) errored, (\d+) timeout",
+        text,
+    )
     codes = re.search(r"status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx", text)
     traffic = re.search(r"traffic: .*, [\d.]+\w*B \((\d+)\) data", text)
     if not (m and req and codes and traffic):
         raise RuntimeError("unexpected h2load output:\n" + text[-2000:])
     done, succeeded, failed = int(req.group(3)), int(req.group(4)), int(req.group(5))
-    return {"req_per_s": float(m.group(1)), "done": done, "succeeded": succeeded,
-            "failed": failed, "errored": int(req.group(6)), "status_2xx": int(codes.group(1)),
-            "status_other": sum(int(codes.group(i)) for i in (2, 3, 4)),
-            "data_bytes": int(traffic.group(1))}
+    return {
+        "req_per_s": float(m.group(1)),
+        "done": done,
+        "succeeded": succeeded,
+        "failed": failed,
+        "errored": int(req.group(6)),
+        "status_2xx": int(codes.group(1)),
+        "status_other": sum(int(codes.group(i)) for i in (2, 3, 4)),
+        "data_bytes": int(traffic.group(1)),
+    }
 
 
 def jit_ticks(pid):
@@ -287,8 +349,12 @@ def run_load(cmd, warmup, duration, server_pid):
             stop(proc)
         out.seek(0)
         err.seek(0)
-        return (proc.returncode, out.read().decode(errors="replace"),
-                err.read().decode(errors="replace"), jit)
+        return (
+            proc.returncode,
+            out.read().decode(errors="replace"),
+            err.read().decode(errors="replace"),
+            jit,
+        )
 
 
 def ended_within(proc, seconds):
@@ -301,24 +367,38 @@ def ended_within(proc, seconds):
 
 
 def summary(h2):
-    return ("%d done, %d succeeded, %d failed, %d errored, %d 2xx, %d other statuses, %d response "
-            "data bytes" % (h2["done"], h2["succeeded"], h2["failed"], h2["errored"],
-                            h2["status_2xx"], h2["status_other"], h2["data_bytes"]))
+    return (
+        "%d done, %d succeeded, %d failed, %d errored, %d 2xx, %d other statuses, %d response "
+        "data bytes"
+        % (
+            h2["done"],
+            h2["succeeded"],
+            h2["failed"],
+            h2["errored"],
+            h2["status_2xx"],
+            h2["status_other"],
+            h2["data_bytes"],
+        )
+    )
 
 
 def probe(port, body_path):
     """The frames that explain a failure (GOAWAY, RST_STREAM, grpc-status) for one request."""
     try:
         done = subprocess.run(
-            ["nghttp", "-v", "-d", body_path, "-H", "content-type: application/grpc", "-H",
-             "te: trailers",
-             "http://127.0.0.1:%d/grpc.testing.BenchmarkService/UnaryCall" % port],
-            capture_output=True, text=True, timeout=20)
+            ["nghttp", "-v", *grpc_post_args(port, body_path)],
+            capture_output=True,
+            text=True,
+            timeout=20,
+        )
     except (OSError, subprocess.TimeoutExpired) as e:
         return "(nghttp probe failed: %s)" % e
     # Without nghttp's timestamps, so the same failure reads the same on every run.
-    keep = [re.sub(r"^\[\s*[\d.]+\]\s*", "", l.strip()) for l in done.stdout.splitlines()
-            if re.search(r"GOAWAY|RST_STREAM|opaque_data|error_code|grpc-status|grpc-message", l)]
+    keep = [
+        re.sub(r"^\[\s*[\d.]+\]\s*", "", line.strip())
+        for line in done.stdout.splitlines()
+        if re.search(r"GOAWAY|RST_STREAM|opaque_data|error_code|grpc-status|grpc-message", line)
+    ]
     return " | ".join(keep) or "(nothing unusual)"
 
 
@@ -329,23 +409,31 @@ def run_server_once(system, args, work, body_path):
     server = start(cmd, srv_log)
     try:
         wait_listening(port, server, srv_log)
-        rc, out, err, jit = run_load(h2load_cmd(port, body_path, args), args.server_warmup,
-                                     args.duration, server.pid)
+        rc, out, err, jit = run_load(
+            h2load_cmd(port, body_path, args), args.server_warmup, args.duration, server.pid
+        )
         if rc != 0:
             raise RuntimeError("h2load failed (%d):\n%s%s" % (rc, out[-1500:], err[-1500:]))
         result = parse_h2load(out)
         result["jit_cpu_share"] = jit
         # h2load counts statuses and bytes of requests open when the clock starts or stops apart
-        # from "done", so the totals may differ by up to the requests in flight. 2xx alone does not prove success: a gRPC error is a 200 with trailers only. A good
-        # answer carries one 5-byte frame (the empty SimpleResponse) in DATA.
-        result["ok"] = (result["failed"] == 0 and result["errored"] == 0 and result["done"] > 0
-                        and result["succeeded"] == result["done"]
-                        and result["status_other"] == 0
-                        and result["status_2xx"] >= result["done"] - IN_FLIGHT
-                        and result["data_bytes"] >= 5 * (result["done"] - IN_FLIGHT))
+        # from "done", so the totals may differ by up to the requests in flight. 2xx alone does
+        # not prove success: a gRPC error is a 200 with trailers only. A good answer carries one
+        # 5-byte frame (the empty SimpleResponse) in DATA.
+        result["ok"] = (
+            result["failed"] == 0
+            and result["errored"] == 0
+            and result["done"] > 0
+            and result["succeeded"] == result["done"]
+            and result["status_other"] == 0
+            and result["status_2xx"] >= result["done"] - IN_FLIGHT
+            and result["data_bytes"] >= 5 * (result["done"] - IN_FLIGHT)
+        )
         if not result["ok"]:
-            raise RuntimeError("h2load saw unsuccessful responses (%s); one request seen by "
-                               "nghttp -v: %s" % (summary(result), probe(port, body_path)))
+            raise RuntimeError(
+                "h2load saw unsuccessful responses (%s); one request seen by "
+                "nghttp -v: %s" % (summary(result), probe(port, body_path))
+            )
         return result
     finally:
         stop(server)
@@ -360,23 +448,55 @@ def run_server_only(args, work, results):
         order = SYSTEMS if r % 2 == 0 else tuple(reversed(SYSTEMS))
         for system in order:
             log("server-only %s run %d/%d" % (system, r + 1, args.repeats))
-            run = attempt(results, "server-only, %s" % system,
-                          lambda: run_server_once(system, args, work, body_path))
+            run = attempt(
+                results,
+                "server-only, %s" % system,
+                run_server_once,
+                system,
+                args,
+                work,
+                body_path,
+            )
             if run:
                 runs[system].append(run)
                 log("  -> %.0f req/s" % run["req_per_s"])
     results["server"] = runs
     results["commands"]["server-only"] = {
-        s: ["taskset -c 0 " + show(server_cmd(s, 0, False)).replace(":0", ":$PORT"),
-            show(h2load_cmd(0, "empty-unary-request.bin", args)).replace(":0/", ":$PORT/")]
-        for s in SYSTEMS}
+        s: [
+            "taskset -c 0 " + show(server_cmd(s, 0, False)).replace(":0", ":$PORT"),
+            show(h2load_cmd(0, "empty-unary-request.bin", args)).replace(":0/", ":$PORT/"),
+        ]
+        for s in SYSTEMS
+    }
     results["commands"]["server-only body"] = "printf '\\0\\0\\0\\0\\0' > empty-unary-request.bin"
 
 
 def jmh_cmd(args, json_path):
-    return ["java", "-cp", "$TERN_CP", "org.openjdk.jmh.Main", "-f", str(args.jmh_forks),
-            "-wi", str(args.jmh_warmups), "-i", str(args.jmh_iterations), "-w", "1s", "-r", "1s",
-            "-tu", "ns", "-prof", "gc", "-rf", "json", "-rff", json_path, args.jmh_filter]
+    return [
+        "java",
+        "-cp",
+        "$TERN_CP",
+        "org.openjdk.jmh.Main",
+        "-f",
+        str(args.jmh_forks),
+        "-wi",
+        str(args.jmh_warmups),
+        "-i",
+        str(args.jmh_iterations),
+        "-w",
+        "1s",
+        "-r",
+        "1s",
+        "-tu",
+        "ns",
+        "-prof",
+        "gc",
+        "-rf",
+        "json",
+        "-rff",
+        json_path,
+        args.jmh_filter,
+    ]
 
 
 def run_jmh(args, work, results):
@@ -384,8 +504,9 @@ def run_jmh(args, work, results):
     cmd = jmh_cmd(args, json_path)
     log("jmh: " + show(cmd))
     with open(os.path.join(work, "jmh.log"), "wb") as out:
-        proc = subprocess.Popen(expand(cmd), stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            expand(cmd), stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
         _children.append(proc)
         rc = proc.wait()
         _children.remove(proc)
@@ -396,12 +517,17 @@ def run_jmh(args, work, results):
     rows = []
     for entry in raw:
         alloc = entry.get("secondaryMetrics", {}).get("gc.alloc.rate.norm", {})
-        rows.append({"benchmark": entry["benchmark"].rsplit(".", 2)[-2] + "."
-                     + entry["benchmark"].rsplit(".", 1)[-1],
-                     "params": entry.get("params", {}),
-                     "ns_per_op": entry["primaryMetric"]["score"],
-                     "ns_error": entry["primaryMetric"].get("scoreError"),
-                     "bytes_per_op": alloc.get("score")})
+        rows.append(
+            {
+                "benchmark": entry["benchmark"].rsplit(".", 2)[-2]
+                + "."
+                + entry["benchmark"].rsplit(".", 1)[-1],
+                "params": entry.get("params", {}),
+                "ns_per_op": entry["primaryMetric"]["score"],
+                "ns_error": entry["primaryMetric"].get("scoreError"),
+                "bytes_per_op": alloc.get("score"),
+            }
+        )
     results["jmh"] = rows
     results["commands"]["jmh"] = show(cmd).replace(json_path, "jmh.json")
 
@@ -417,15 +543,24 @@ def reuse(results, json_path, skipped):
     with open(json_path) as f:
         previous = json.load(f)
     results["reused"] = {}
-    results["earlier_loads"] = [previous["load_start"]] + previous["load_samples"] + [
-        previous["load_end"]] + previous.get("earlier_loads", [])
+    results["earlier_loads"] = (
+        [previous["load_start"]]
+        + previous["load_samples"]
+        + [previous["load_end"]]
+        + previous.get("earlier_loads", [])
+    )
     for part in skipped:
         if not previous[part]:
             continue
         results[part] = previous[part]
-        results["reused"][part] = previous.get("reused", {}).get(part, {
-            "started": previous["started"], "argv": previous["argv"],
-            "settings": previous["settings"]})
+        results["reused"][part] = previous.get("reused", {}).get(
+            part,
+            {
+                "started": previous["started"],
+                "argv": previous["argv"],
+                "settings": previous["settings"],
+            },
+        )
         for section in ("commands", "errors"):
             for key, value in previous[section].items():
                 if key.startswith(PART_PREFIXES[part]):
@@ -445,9 +580,14 @@ def machine_facts():
 
     java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.strip()
     h2 = subprocess.run(["h2load", "--version"], capture_output=True, text=True).stdout.strip()
-    return {"nproc": os.cpu_count(), "cpu": first("/proc/cpuinfo", "model name"),
-            "memory": first("/proc/meminfo", "MemTotal"), "kernel": platform.release(),
-            "java": java.splitlines(), "h2load": h2}
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": first("/proc/cpuinfo", "model name"),
+        "memory": first("/proc/meminfo", "MemTotal"),
+        "kernel": platform.release(),
+        "java": java.splitlines(),
+        "h2load": h2,
+    }
 
 
 def loadavg():
@@ -458,24 +598,36 @@ def loadavg():
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--duration", type=int, default=10, help="measured seconds per run")
-    p.add_argument("--warmup", type=int, default=35,
-                   help="warm-up seconds per end-to-end run: with client and server sharing "
-                        "these 2 cores, each JVM's JIT compilers keep about a third of a core "
-                        "busy for the first 30-40 s")
-    p.add_argument("--server-warmup", type=int, default=35,
-                   help="h2load warm-up seconds of the server-only part: pinned to one core, "
-                        "both servers' JIT compilers keep a third of it busy for 25-30 s")
+    p.add_argument(
+        "--warmup",
+        type=int,
+        default=35,
+        help="warm-up seconds per end-to-end run: with client and server sharing "
+        "these 2 cores, each JVM's JIT compilers keep about a third of a core "
+        "busy for the first 30-40 s",
+    )
+    p.add_argument(
+        "--server-warmup",
+        type=int,
+        default=35,
+        help="h2load warm-up seconds of the server-only part: pinned to one core, "
+        "both servers' JIT compilers keep a third of it busy for 25-30 s",
+    )
     p.add_argument("--repeats", type=int, default=3, help="runs per system and configuration")
     p.add_argument("--jmh-forks", type=int, default=1)
     p.add_argument("--jmh-warmups", type=int, default=3)
     p.add_argument("--jmh-iterations", type=int, default=5)
     p.add_argument("--jmh-filter", default="CallBenchmark|HeadersDecodingBenchmark")
-    p.add_argument("--quick", action="store_true",
-                   help="smoke run: 3 s + 2 s warm-up, one repeat, short JMH")
+    p.add_argument(
+        "--quick", action="store_true", help="smoke run: 3 s + 2 s warm-up, one repeat, short JMH"
+    )
     p.add_argument("--skip", action="append", default=[], choices=["e2e", "server", "jmh"])
-    p.add_argument("--reuse", action="store_true",
-                   help="keep the skipped parts' figures from the previous results.json in the work "
-                        "directory, so one part can be re-run alone")
+    p.add_argument(
+        "--reuse",
+        action="store_true",
+        help="keep the skipped parts' figures from the previous results.json in the work "
+        "directory, so one part can be re-run alone",
+    )
     p.add_argument("--out", default=os.path.join(ROOT, "docs", "benchmarks.md"))
     p.add_argument("--work", default=os.path.join(ROOT, "tern-benchmarks", "target", "bench"))
     args = p.parse_args()
@@ -493,14 +645,32 @@ def main():
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _on_signal)
     os.makedirs(args.work, exist_ok=True)
-    results = {"started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-               "argv": sys.argv[1:], "machine": machine_facts(), "load_start": loadavg(),
-               "settings": {k: getattr(args, k) for k in ("duration", "warmup", "repeats",
-                                                         "server_warmup", "jmh_forks",
-                                                         "jmh_warmups",
-                                                         "jmh_iterations", "jmh_filter", "quick")},
-               "e2e": {}, "server": {}, "jmh": [], "commands": {}, "load_samples": [],
-               "errors": {}}
+    results = {
+        "started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "argv": sys.argv[1:],
+        "machine": machine_facts(),
+        "load_start": loadavg(),
+        "settings": {
+            k: getattr(args, k)
+            for k in (
+                "duration",
+                "warmup",
+                "repeats",
+                "server_warmup",
+                "jmh_forks",
+                "jmh_warmups",
+                "jmh_iterations",
+                "jmh_filter",
+                "quick",
+            )
+        },
+        "e2e": {},
+        "server": {},
+        "jmh": [],
+        "commands": {},
+        "load_samples": [],
+        "errors": {},
+    }
     json_path = os.path.join(args.work, "results.json")
     if args.reuse:
         reuse(results, json_path, args.skip)

@@ -43,23 +43,47 @@ def row(name, unit, tern, grpc, higher_better, digits=0, errors=(None, None)):
     """One table row; errors are JMH's 99.9% confidence half-widths, shown as ± when known."""
     ratio = tern / grpc if tern is not None and grpc else None
     better = "higher" if higher_better else "lower"
-    cells = [fmt(v, digits) + ("" if e is None or v is None else " ± " + fmt(e, digits))
-             for v, e in zip((tern, grpc), errors)]
+    cells = [
+        fmt(v, digits) + ("" if e is None or v is None else " ± " + fmt(e, digits))
+        for v, e in zip((tern, grpc), errors)
+    ]
     return "| %s | %s (%s is better) | %s | %s | %s | %s |" % (
-        name, unit, better, cells[0], cells[1],
-        "n/a" if ratio is None else "%.2f" % ratio, verdict(ratio, higher_better))
+        name,
+        unit,
+        better,
+        cells[0],
+        cells[1],
+        "n/a" if ratio is None else "%.2f" % ratio,
+        verdict(ratio, higher_better),
+    )
 
 
 def e2e_rows(results):
     rows = []
     for key, runs in results["e2e"].items():
-        med = {s: {m: median([r[m] for r in runs[s]]) for m in ("qps", "p50", "p90", "p99")}
-               for s in SYSTEMS}
-        rows.append(row("end-to-end %s: QPS" % key, "calls/s", med["tern"]["qps"],
-                        med["grpc-java"]["qps"], True))
+        med = {
+            s: {m: median([r[m] for r in runs[s]]) for m in ("qps", "p50", "p90", "p99")}
+            for s in SYSTEMS
+        }
+        rows.append(
+            row(
+                "end-to-end %s: QPS" % key,
+                "calls/s",
+                med["tern"]["qps"],
+                med["grpc-java"]["qps"],
+                True,
+            )
+        )
         for p in ("p50", "p90", "p99"):
-            rows.append(row("end-to-end %s: %s latency" % (key, p), "µs", med["tern"][p],
-                            med["grpc-java"][p], False))
+            rows.append(
+                row(
+                    "end-to-end %s: %s latency" % (key, p),
+                    "µs",
+                    med["tern"][p],
+                    med["grpc-java"][p],
+                    False,
+                )
+            )
     return rows
 
 
@@ -67,8 +91,15 @@ def server_rows(results):
     if not results["server"]:
         return []
     med = {s: median([r["req_per_s"] for r in results["server"][s]]) for s in SYSTEMS}
-    return [row("server-only (h2load, 4 conn x 100 streams)", "req/s", med["tern"],
-                med["grpc-java"], True)]
+    return [
+        row(
+            "server-only (h2load, 4 conn x 100 streams)",
+            "req/s",
+            med["tern"],
+            med["grpc-java"],
+            True,
+        )
+    ]
 
 
 def jmh_rows(results):
@@ -88,19 +119,37 @@ def jmh_rows(results):
         if not all(s in by for s in SYSTEMS):
             continue
         label = "JMH %s, %s, direct=%s" % (bench, transport, direct)
-        rows.append(row(label, "ns/op", by["tern"]["ns_per_op"], by["grpc-java"]["ns_per_op"],
-                        False, errors=(by["tern"]["ns_error"], by["grpc-java"]["ns_error"])))
-        rows.append(row(label, "B/op", by["tern"]["bytes_per_op"],
-                        by["grpc-java"]["bytes_per_op"], False))
+        rows.append(
+            row(
+                label,
+                "ns/op",
+                by["tern"]["ns_per_op"],
+                by["grpc-java"]["ns_per_op"],
+                False,
+                errors=(by["tern"]["ns_error"], by["grpc-java"]["ns_error"]),
+            )
+        )
+        rows.append(
+            row(label, "B/op", by["tern"]["bytes_per_op"], by["grpc-java"]["bytes_per_op"], False)
+        )
     header_rows = []
     for name, by in sorted(headers.items()):
         if "Tern" in by and "Netty" in by:
             label = "HeadersDecodingBenchmark.%s" % name
-            header_rows.append(row(label, "ns/op", by["Tern"]["ns_per_op"],
-                                   by["Netty"]["ns_per_op"], False, 1,
-                                   (by["Tern"]["ns_error"], by["Netty"]["ns_error"])))
-            header_rows.append(row(label, "B/op", by["Tern"]["bytes_per_op"],
-                                   by["Netty"]["bytes_per_op"], False))
+            header_rows.append(
+                row(
+                    label,
+                    "ns/op",
+                    by["Tern"]["ns_per_op"],
+                    by["Netty"]["ns_per_op"],
+                    False,
+                    1,
+                    (by["Tern"]["ns_error"], by["Netty"]["ns_error"]),
+                )
+            )
+            header_rows.append(
+                row(label, "B/op", by["Tern"]["bytes_per_op"], by["Netty"]["bytes_per_op"], False)
+            )
     return rows, header_rows
 
 
@@ -140,8 +189,16 @@ def chart(results, png_path):
         ax.bar([x + (i - 0.5) * width for x in xs], ys, width, label=s, color=colors[s])
         for x, v in zip(xs, values[s]):
             if v is None:  # ...labelled, so it is not read as zero throughput
-                ax.text(x + (i - 0.5) * width, 0, " %s failed" % s, rotation=90, ha="center",
-                        va="bottom", fontsize=8, color=colors[s])
+                ax.text(
+                    x + (i - 0.5) * width,
+                    0,
+                    " %s failed" % s,
+                    rotation=90,
+                    ha="center",
+                    va="bottom",
+                    fontsize=8,
+                    color=colors[s],
+                )
     ax.set_xticks(list(xs))
     ax.set_xticklabels(labels, fontsize=8)
     ax.set_ylabel("calls per second (median; higher is better)")
@@ -158,8 +215,9 @@ def chart(results, png_path):
         ys = [(median([r[p] for r in results["e2e"][k][s]]) or 0) / 1000.0 for k, p in group]
         ax.bar([x + (i - 0.5) * width for x in xs], ys, width, label=s, color=colors[s])
     ax.set_xticks(list(xs))
-    ax.set_xticklabels(["%s\n%s" % (p, k.replace(" ", "\n")) if p == "p50" else p
-                        for k, p in group], fontsize=7)
+    ax.set_xticklabels(
+        ["%s\n%s" % (p, k.replace(" ", "\n")) if p == "p50" else p for k, p in group], fontsize=7
+    )
     ax.set_yscale("log")
     ax.set_ylabel("latency, ms (median of runs; log scale; lower is better)")
     ax.set_title("End-to-end latency percentiles")
@@ -183,7 +241,7 @@ def repeats_of(results, what):
 def runs_of(results, what):
     if what.startswith("server-only, "):
         return results["server"].get(what.split(", ", 1)[1], [])
-    key, system = what[len("end-to-end "):].rsplit(", ", 1)
+    key, system = what[len("end-to-end ") :].rsplit(", ", 1)
     return results["e2e"].get(key, {}).get(system, [])
 
 
@@ -194,22 +252,40 @@ def raw_runs(results):
             jit = ""
             if runs[s] and all(isinstance(r.get("jit_cpu_share"), dict) for r in runs[s]):
                 jit = "; JIT compiler threads while measured, server/client, %% of a core: %s" % (
-                    "; ".join("%.1f/%.1f" % (100 * r["jit_cpu_share"]["server"],
-                                             100 * r["jit_cpu_share"]["client"])
-                              for r in runs[s]))
-            lines.append("- end-to-end %s, %s: QPS %s; p50/p90/p99 µs %s%s" % (
-                key, s, ", ".join(str(r["qps"]) for r in runs[s]),
-                "; ".join("%d/%d/%d" % (r["p50"], r["p90"], r["p99"]) for r in runs[s]), jit))
+                    "; ".join(
+                        "%.1f/%.1f"
+                        % (100 * r["jit_cpu_share"]["server"], 100 * r["jit_cpu_share"]["client"])
+                        for r in runs[s]
+                    )
+                )
+            lines.append(
+                "- end-to-end %s, %s: QPS %s; p50/p90/p99 µs %s%s"
+                % (
+                    key,
+                    s,
+                    ", ".join(str(r["qps"]) for r in runs[s]),
+                    "; ".join("%d/%d/%d" % (r["p50"], r["p90"], r["p99"]) for r in runs[s]),
+                    jit,
+                )
+            )
     for s in SYSTEMS:
         runs = results["server"].get(s, [])
         if runs:
             jit = ""
             if all(isinstance(r.get("jit_cpu_share"), dict) for r in runs):
                 jit = "; JIT compiler threads' share of the server's core while measured: %s" % (
-                    ", ".join("%.1f%%" % (100 * r["jit_cpu_share"]["server"]) for r in runs))
-            lines.append("- server-only, %s: req/s %s (requests done %s, all 2xx with a response "
-                         "frame)%s" % (s, ", ".join("%.0f" % r["req_per_s"] for r in runs),
-                                       ", ".join(str(r["done"]) for r in runs), jit))
+                    ", ".join("%.1f%%" % (100 * r["jit_cpu_share"]["server"]) for r in runs)
+                )
+            lines.append(
+                "- server-only, %s: req/s %s (requests done %s, all 2xx with a response "
+                "frame)%s"
+                % (
+                    s,
+                    ", ".join("%.0f" % r["req_per_s"] for r in runs),
+                    ", ".join(str(r["done"]) for r in runs),
+                    jit,
+                )
+            )
     return lines
 
 
@@ -251,7 +327,7 @@ def main():
     st_jmh = reused.get("jmh", {}).get("settings") or results["settings"]
     loads = [results["load_start"]] + results["load_samples"] + [results["load_end"]]
     loads += results.get("earlier_loads", [])
-    peak = max(l[0] for l in loads)
+    peak = max(load[0] for load in loads)
     noisy = peak > 0.5 * m["nproc"]
     jmh, header_rows = jmh_rows(results)
     lines = [
@@ -259,16 +335,20 @@ def main():
         "",
         "Generated by `%s` on %s (finished %s). Re-run it to refresh this page; "
         "`bin/bench-compare --quick` is a one-to-two-minute smoke run, `--help` lists the "
-        "duration, repeat and JMH flags." % (" ".join(["bin/bench-compare"] + results["argv"]),
-                                             results["started"],
-                                             results["finished"]),
+        "duration, repeat and JMH flags."
+        % (
+            " ".join(["bin/bench-compare"] + results["argv"]),
+            results["started"],
+            results["finished"],
+        ),
     ]
     names = {"e2e": "end-to-end", "server": "server-only", "jmh": "JMH"}
     for part, origin in reused.items():
         lines.append(
             "The %s figures were kept from the earlier run `%s` started %s (this run re-ran "
             "only the other parts, with `--reuse`)."
-            % (names[part], " ".join(["bin/bench-compare"] + origin["argv"]), origin["started"]))
+            % (names[part], " ".join(["bin/bench-compare"] + origin["argv"]), origin["started"])
+        )
     lines += [
         "",
         "**Ratio** is Tern / grpc-java. For QPS and req/s higher is better (ratio > 1 favours "
@@ -281,10 +361,17 @@ def main():
         "alternate run by run (ABBA...), each run in fresh JVMs, both on Netty NIO (Tern's epoll "
         "native library is not available here). JMH: %d fork(s), %d warm-up and %d measured 1 s "
         "iterations, `-prof gc`."
-        % (st["repeats"], st["duration"], st["warmup"], st_server["repeats"],
-           st_server["duration"], st_server.get("server_warmup", st_server["warmup"]),
-           st_jmh["jmh_forks"],
-           st_jmh["jmh_warmups"], st_jmh["jmh_iterations"]),
+        % (
+            st["repeats"],
+            st["duration"],
+            st["warmup"],
+            st_server["repeats"],
+            st_server["duration"],
+            st_server.get("server_warmup", st_server["warmup"]),
+            st_jmh["jmh_forks"],
+            st_jmh["jmh_warmups"],
+            st_jmh["jmh_iterations"],
+        ),
         "",
     ]
     if noisy:
@@ -306,50 +393,66 @@ def main():
     lines += e2e_rows(results) + server_rows(results) + jmh
     lines.append("")
     if header_rows:
-        lines += [
-            "Header decoding (JMH, not grpc-java: Tern's gRPC-specific HPACK header holder against "
-            "Netty's `DefaultHttp2Headers` plus the conversion to metadata a transport on it "
-            "needs; the *grpc-java* column is Netty's holder here):",
-            "",
-            "| Figure | Unit | Tern | Netty holder | Ratio | Better |",
-            "|---|---|---:|---:|---:|---|",
-        ] + header_rows + [""]
+        lines += (
+            [
+                "Header decoding (JMH, not grpc-java: Tern's gRPC-specific HPACK header holder "
+                "against Netty's `DefaultHttp2Headers` plus the conversion to metadata a transport "
+                "on it needs; the *grpc-java* column is Netty's holder here):",
+                "",
+                "| Figure | Unit | Tern | Netty holder | Ratio | Better |",
+                "|---|---|---:|---:|---:|---|",
+            ]
+            + header_rows
+            + [""]
+        )
     if has_chart:
         lines += ["## Chart", "", "![QPS and latency, Tern vs grpc-java](%s)" % png_name, ""]
     lines += ["## Every run", ""] + raw_runs(results) + [""]
     if results.get("errors"):
-        lines += ["## Failures", "",
-                  "Measurements that failed (left out of the medians above):", ""]
+        lines += [
+            "## Failures",
+            "",
+            "Measurements that failed (left out of the medians above):",
+            "",
+        ]
         for what, messages in results["errors"].items():
             # nghttp's timestamps aside, repeated failures are usually one failure.
-            distinct = dict.fromkeys(re.sub(r"\[\s*[\d.]+\]\s*", "", " ".join(m.split()))
-                                     for m in messages)
+            distinct = dict.fromkeys(
+                re.sub(r"\[\s*[\d.]+\]\s*", "", " ".join(m.split())) for m in messages
+            )
             for message in distinct:
-                lines.append("- %s (%d of %d runs): %s" % (
-                    what, failures(results, what), repeats_of(results, what), message[:600]))
+                lines.append(
+                    "- %s (%d of %d runs): %s"
+                    % (what, failures(results, what), repeats_of(results, what), message[:600])
+                )
         lines.append("")
-    lines += [
-        "## Machine",
-        "",
-        "- CPU: %s, `nproc` = %d" % (m["cpu"], m["nproc"]),
-        "- Memory: %s" % memory(m["memory"]),
-        "- Kernel: %s" % m["kernel"],
-        "- JDK: %s" % " / ".join(m["java"]),
-        "- h2load: %s" % m["h2load"],
-        "- Load average (1/5/15 min) at start %s, between parts %s, at end %s"
-        % (results["load_start"], results["load_samples"], results["load_end"]),
-        "",
-        "## Commands",
-        "",
-        "`$TERN_CP` is `tern-benchmarks/target/classes:tern-benchmarks/target/lib/*` (built by "
-        "`mvn -B -q -pl tern-benchmarks -am package -DskipTests`), `$GRPC_JAVA_CP` is the output "
-        "of `tern-benchmarks/scripts/grpc-java-classpath.sh` (io.grpc:grpc-benchmarks 1.79.0 and "
-        "its own dependencies only: no grpc-census or OpenCensus implementation, which would make "
-        "grpc-java record stats on every call). `$PORT` is a loopback port the script got by binding port 0. Servers "
-        "start fresh for every run and are killed after it.",
-        "",
-        "```sh",
-    ] + commands(results) + ["```", ""]
+    lines += (
+        [
+            "## Machine",
+            "",
+            "- CPU: %s, `nproc` = %d" % (m["cpu"], m["nproc"]),
+            "- Memory: %s" % memory(m["memory"]),
+            "- Kernel: %s" % m["kernel"],
+            "- JDK: %s" % " / ".join(m["java"]),
+            "- h2load: %s" % m["h2load"],
+            "- Load average (1/5/15 min) at start %s, between parts %s, at end %s"
+            % (results["load_start"], results["load_samples"], results["load_end"]),
+            "",
+            "## Commands",
+            "",
+            "`$TERN_CP` is `tern-benchmarks/target/classes:tern-benchmarks/target/lib/*` (built "
+            "by `mvn -B -q -pl tern-benchmarks -am package -DskipTests`), `$GRPC_JAVA_CP` is the "
+            "output of `tern-benchmarks/scripts/grpc-java-classpath.sh` (io.grpc:grpc-benchmarks "
+            "1.79.0 and its own dependencies only: no grpc-census or OpenCensus implementation, "
+            "which would make grpc-java record stats on every call). `$PORT` is a loopback port "
+            "the script got by binding port 0. Servers start fresh for every run and are killed "
+            "after it.",
+            "",
+            "```sh",
+        ]
+        + commands(results)
+        + ["```", ""]
+    )
     lines += [
         "## How to read the parts",
         "",
@@ -385,7 +488,9 @@ def main():
     lines += performance_log(out_md)
     with open(out_md, "w") as f:
         f.write("\n".join(lines))
-    print("wrote %s%s" % (out_md, " and " + png_name if has_chart else " (no chart: no matplotlib)"))
+    print(
+        "wrote %s%s" % (out_md, " and " + png_name if has_chart else " (no chart: no matplotlib)")
+    )
 
 
 if __name__ == "__main__":

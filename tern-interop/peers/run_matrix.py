@@ -6,7 +6,9 @@ standard library (the peers bring their own environments).
 For each cell the driver picks a free loopback port (bind port 0, read it, close: the peers' CLIs
 cannot bind port 0 themselves), starts the server with --port=N --use_tls=..., waits until the port
 accepts TCP connections, runs the client once with --test_case=all (or once per case for clients
-without "all"), and stops the server's whole process group. It prints
+without "all"), and stops the server's whole process group. The cases are the ones Tern's interop
+client lists (bin/interop-client --list_test_cases=true), whichever clients run: a client that
+prints no result for one of them fails that case. It prints
 "<RESULT> <client> <server> <security> <case>[: reason]" per case and, last, exactly
 "N passed, M failed" (", K skipped" appended when K > 0). Exit status 1 if anything failed.
 
@@ -17,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
-import os
 import re
 import shlex
 import signal
@@ -30,33 +31,19 @@ from pathlib import Path
 from typing import Optional
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT / "tools" / "pylib"))  # the drivers' shared modules
+from process_groups import stop_process_group  # noqa: E402 (importable only after the line above)
+
 LOG_DIR = HERE.parent / "target" / "interop-matrix"
 HOST = "127.0.0.1"
 TLS_HOST_OVERRIDE = "foo.test.google.fr"  # the name in grpc-java's test server certificate
 
-CASES = (
-    "empty_unary",
-    "large_unary",
-    "client_compressed_unary",
-    "server_compressed_unary",
-    "client_streaming",
-    "client_compressed_streaming",
-    "server_streaming",
-    "server_compressed_streaming",
-    "ping_pong",
-    "empty_stream",
-    "custom_metadata",
-    "status_code_and_message",
-    "special_status_message",
-    "unimplemented_method",
-    "unimplemented_service",
-    "cancel_after_begin",
-    "cancel_after_first_response",
-    "timeout_on_sleeping_server",
-    "very_large_request",
-    "rpc_soak",
-    "channel_soak",
-)
+# The case names come from Tern's interop client (InteropCases.ALL in tern-interop), the one list
+# of cases for every client; the launcher builds tern-interop first if its sources changed.
+CASE_LIST_COMMAND = (str(ROOT / "bin" / "interop-client"), "--list_test_cases=true")
+CASE_LIST_TIMEOUT_S = 900.0  # a first run builds tern-interop with Maven
+CASE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 BUILTIN_CLIENTS = {
     "python": ("all", str(HERE / "python-client.sh")),
@@ -101,8 +88,15 @@ class Tally:
     skipped: int = 0
     failures: list[str] = field(default_factory=list)
 
-    def report(self, result: str, client: str, server: str, security: str, case: str,
-               reason: Optional[str] = None) -> None:
+    def report(
+        self,
+        result: str,
+        client: str,
+        server: str,
+        security: str,
+        case: str,
+        reason: Optional[str] = None,
+    ) -> None:
         line = f"{result} {client} {server} {security} {case}" + (f": {reason}" if reason else "")
         print(line, flush=True)
         if result == "PASS":
@@ -130,6 +124,30 @@ def load_limitations(path: Optional[Path]) -> list[Limitation]:
     return limitations
 
 
+def interop_cases() -> tuple[str, ...]:
+    """The case names as Tern's interop client lists them (the order of --test_case=all)."""
+    try:
+        listed = subprocess.run(
+            CASE_LIST_COMMAND,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            timeout=CASE_LIST_TIMEOUT_S,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError) as error:
+        raise SystemExit(
+            f"cannot list the interop cases with {shlex.join(CASE_LIST_COMMAND)}: {error}"
+        ) from error
+    names = tuple(listed.stdout.decode("utf-8", "replace").split())
+    odd = [name for name in names if not CASE_NAME.match(name)]
+    if not names or odd:
+        raise SystemExit(
+            f"{shlex.join(CASE_LIST_COMMAND)} printed no case list"
+            + (f" (unexpected: {', '.join(odd[:5])})" if odd else "")
+        )
+    return names
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind((HOST, 0))
@@ -138,16 +156,7 @@ def free_port() -> int:
 
 def stop_group(process: subprocess.Popen) -> None:
     """Ends a process this driver started, and its children (it leads its own session)."""
-    if process.poll() is not None:
-        return
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=15)
-    except ProcessLookupError:
-        return
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=15)
+    stop_process_group(process, term_wait_s=15, kill_wait_s=15)
 
 
 class Server:
@@ -229,16 +238,26 @@ def client_flags(port: int, use_tls: bool) -> list[str]:
     return flags
 
 
-def run_cell(client: str, client_mode: str, client_cmd: list[str], server: str,
-             server_cmd: list[str], security: str, cases: tuple[str, ...],
-             limitations: list[Limitation], tally: Tally) -> None:
+def run_cell(
+    client: str,
+    client_mode: str,
+    client_cmd: list[str],
+    server: str,
+    server_cmd: list[str],
+    security: str,
+    cases: tuple[str, ...],
+    every_case: bool,
+    limitations: list[Limitation],
+    tally: Tally,
+) -> None:
     use_tls = security == "tls"
     stem = f"{client}__{server}__{security}"
     client_log = LOG_DIR / f"{stem}.client.log"
     client_log.write_text("")
 
     def known(case: str) -> Optional[Limitation]:
-        return next((l for l in limitations if l.matches(client, server, security, case)), None)
+        matching = (lim for lim in limitations if lim.matches(client, server, security, case))
+        return next(matching, None)
 
     with Server(server_cmd, use_tls, LOG_DIR / f"{stem}.server.log") as running:
         problem = running.wait_ready()
@@ -248,7 +267,7 @@ def run_cell(client: str, client_mode: str, client_cmd: list[str], server: str,
             return
         flags = client_flags(running.port, use_tls)
 
-        if client_mode == "all" and cases == CASES:
+        if client_mode == "all" and every_case:
             status, output = run_client(
                 [*client_cmd, *flags, "--test_case=all"], client_log, ALL_CLIENT_TIMEOUT_S
             )
@@ -262,12 +281,24 @@ def run_cell(client: str, client_mode: str, client_cmd: list[str], server: str,
                 limitation = known(case)
                 if limitation:
                     seen = f"{result}: {reason}" if reason else (result or "no result")
-                    tally.report("SKIP", client, server, security, case,
-                                 f"{limitation.reason} [this run: {seen}]")
+                    tally.report(
+                        "SKIP",
+                        client,
+                        server,
+                        security,
+                        case,
+                        f"{limitation.reason} [this run: {seen}]",
+                    )
                 elif result is None:
-                    tally.report("FAIL", client, server, security, case,
-                                 "client printed no result for this case; "
-                                 + failure_reason(output, status, ALL_CLIENT_TIMEOUT_S))
+                    tally.report(
+                        "FAIL",
+                        client,
+                        server,
+                        security,
+                        case,
+                        "client printed no result for this case; "
+                        + failure_reason(output, status, ALL_CLIENT_TIMEOUT_S),
+                    )
                 else:
                     tally.report(result, client, server, security, case, reason)
             return
@@ -280,15 +311,18 @@ def run_cell(client: str, client_mode: str, client_cmd: list[str], server: str,
             status, output = run_client(
                 [*client_cmd, *flags, f"--test_case={case}"], client_log, CASE_CLIENT_TIMEOUT_S
             )
-            printed = [RESULT_LINE.match(l.strip()) for l in output.splitlines()]
+            printed = [RESULT_LINE.match(line.strip()) for line in output.splitlines()]
             own = next((m for m in printed if m and m.group(2) == case), None)
             if own and own.group(1) == "SKIP":
                 tally.report("SKIP", client, server, security, case, own.group(3))
             elif status == 0 and (own is None or own.group(1) == "PASS"):
                 tally.report("PASS", client, server, security, case)
             else:
-                reason = own.group(3) if own and own.group(3) else failure_reason(
-                    output, status, CASE_CLIENT_TIMEOUT_S)
+                reason = (
+                    own.group(3)
+                    if own and own.group(3)
+                    else failure_reason(output, status, CASE_CLIENT_TIMEOUT_S)
+                )
                 tally.report("FAIL", client, server, security, case, reason)
 
 
@@ -301,16 +335,30 @@ def named_command(spec: str, option: str) -> tuple[str, list[str]]:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description="Run the gRPC interop matrix.")
-    parser.add_argument("--client", action="append", default=[], metavar="NAME=COMMAND",
-                        help="a client supporting --test_case=all that prints PASS/FAIL/SKIP lines")
-    parser.add_argument("--per-case-client", action="append", default=[], metavar="NAME=COMMAND",
-                        help="a client run once per case, judged by its exit status")
+    parser.add_argument(
+        "--client",
+        action="append",
+        default=[],
+        metavar="NAME=COMMAND",
+        help="a client supporting --test_case=all that prints PASS/FAIL/SKIP lines",
+    )
+    parser.add_argument(
+        "--per-case-client",
+        action="append",
+        default=[],
+        metavar="NAME=COMMAND",
+        help="a client run once per case, judged by its exit status",
+    )
     parser.add_argument("--server", action="append", default=[], metavar="NAME=COMMAND")
     parser.add_argument("--pairs", help="CLIENT:SERVER,... (default: see README.md)")
     parser.add_argument("--security", default="plaintext,tls", help="plaintext,tls or one of them")
     parser.add_argument("--cases", default="all", help="all or a comma-separated list")
-    parser.add_argument("--limitations", type=Path, default=HERE / "known-limitations.txt",
-                        help="known foreign-peer limitations file ('none' for no file)")
+    parser.add_argument(
+        "--limitations",
+        type=Path,
+        default=HERE / "known-limitations.txt",
+        help="known foreign-peer limitations file ('none' for no file)",
+    )
     args = parser.parse_args(argv)
 
     clients = {name: (mode, shlex.split(cmd)) for name, (mode, cmd) in BUILTIN_CLIENTS.items()}
@@ -338,16 +386,20 @@ def main(argv: list[str]) -> int:
             pairs = list(BUILTIN_PAIRS)
     for client, server in pairs:
         if client not in clients or server not in servers:
-            raise SystemExit(f"unknown pair {client}:{server}; clients {sorted(clients)}, "
-                             f"servers {sorted(servers)}")
+            raise SystemExit(
+                f"unknown pair {client}:{server}; clients {sorted(clients)}, "
+                f"servers {sorted(servers)}"
+            )
 
     securities = [s for s in args.security.split(",") if s]
     if not securities or any(s not in ("plaintext", "tls") for s in securities):
         raise SystemExit(f"--security wants plaintext and/or tls, got {args.security!r}")
-    cases = CASES if args.cases == "all" else tuple(c for c in args.cases.split(",") if c)
-    unknown = [c for c in cases if c not in CASES]
+    known_cases = interop_cases()
+    cases = known_cases if args.cases == "all" else tuple(c for c in args.cases.split(",") if c)
+    unknown = [c for c in cases if c not in known_cases]
     if unknown:
-        raise SystemExit(f"unknown case(s) {', '.join(unknown)}; known: {', '.join(CASES)}")
+        raise SystemExit(f"unknown case(s) {', '.join(unknown)}; known: {', '.join(known_cases)}")
+    every_case = cases == known_cases
     limitations = [] if str(args.limitations) == "none" else load_limitations(args.limitations)
 
     # SIGTERM/SIGHUP unwind like Ctrl-C, so every running server is stopped by the with-blocks.
@@ -364,8 +416,18 @@ def main(argv: list[str]) -> int:
         for client, server in pairs:
             mode, client_cmd = clients[client]
             for security in securities:
-                run_cell(client, mode, client_cmd, server, servers[server], security, cases,
-                         limitations, tally)
+                run_cell(
+                    client,
+                    mode,
+                    client_cmd,
+                    server,
+                    servers[server],
+                    security,
+                    cases,
+                    every_case,
+                    limitations,
+                    tally,
+                )
     except KeyboardInterrupt:
         print("interrupted; servers stopped", file=sys.stderr)
         return 130

@@ -3,6 +3,7 @@
 Usage: interop_client.py --server_host=H --server_port=N --test_case=NAME|all
        [--use_tls=true|false] [--use_test_ca=true|false] [--server_host_override=NAME]
        [--soak_iterations=N] [--certs_dir=D]
+       interop_client.py --list_test_cases=true    (the cases it implements, one a line)
 
 Prints one line per case: "PASS <case>", "FAIL <case>: <reason>" or "SKIP <case>: <reason>"
 (the last only where grpcio's client API cannot express what the case needs). Exits 1 if any case
@@ -151,8 +152,17 @@ def output_request(response_size: int, payload_size: int) -> M.StreamingOutputCa
     )
 
 
+_IMPLEMENTED: list[str] = []
+
+
+def case(method: Callable[..., None]) -> Callable[..., None]:
+    """Marks a Cases method as the interop case of the same name (in definition order)."""
+    _IMPLEMENTED.append(method.__name__)
+    return method
+
+
 class Cases:
-    """The interop cases; each method raises CaseFailed/CaseSkipped or returns on success."""
+    """The interop cases (the @case methods); each raises CaseFailed/CaseSkipped or returns."""
 
     def __init__(self, make_channel: Callable[[], grpc.Channel], soak_iterations: int) -> None:
         self._make_channel = make_channel
@@ -163,14 +173,17 @@ class Cases:
     def close(self) -> None:
         self._channel.close()
 
+    @case
     def empty_unary(self) -> None:
         response = self.stub.empty_call(Empty(), timeout=RPC_TIMEOUT_S)
         check(response.message == Empty(), "response is not an empty Empty")
 
+    @case
     def large_unary(self, stub: Optional[Stub] = None) -> None:
         response = (stub or self.stub).unary_call(large_request(), timeout=RPC_TIMEOUT_S)
         check_payload(response.message.payload, 314159)
 
+    @case
     def client_compressed_unary(self) -> None:
         request = large_request()
         request.expect_compressed.value = True
@@ -187,6 +200,7 @@ class Cases:
         response = self.stub.unary_call(request, timeout=RPC_TIMEOUT_S)
         check_payload(response.message.payload, 314159, "uncompressed request's response")
 
+    @case
     def server_compressed_unary(self) -> None:
         for compressed in (True, False):
             request = large_request()
@@ -199,12 +213,14 @@ class Cases:
                 f"{'compressed' if response.compressed else 'uncompressed'}",
             )
 
+    @case
     def client_streaming(self) -> None:
         requests = [M.StreamingInputCallRequest(payload=zeros(n)) for n in (27182, 8, 1828, 45904)]
         response = self.stub.streaming_input_call(iter(requests), timeout=RPC_TIMEOUT_S)
         got = response.message.aggregated_payload_size
         check(got == 74922, f"aggregated_payload_size {got}, want 74922")
 
+    @case
     def client_compressed_streaming(self) -> None:
         raise CaseSkipped(
             "grpcio's client API compresses a whole call or none of it; it cannot clear the "
@@ -212,6 +228,7 @@ class Cases:
             "compressed, then 45904 bytes uncompressed on the same stream)"
         )
 
+    @case
     def server_streaming(self) -> None:
         sizes = (31415, 9, 2653, 58979)
         request = M.StreamingOutputCallRequest(
@@ -223,6 +240,7 @@ class Cases:
         for index, (response, size) in enumerate(zip(responses, sizes)):
             check_payload(response.message.payload, size, f"response {index}")
 
+    @case
     def server_compressed_streaming(self) -> None:
         request = M.StreamingOutputCallRequest(
             response_type=M.COMPRESSABLE,
@@ -238,6 +256,7 @@ class Cases:
         check(responses[0].compressed, "response 0 asked compressed=true but arrived uncompressed")
         check(not responses[1].compressed, "response 1 asked compressed=false but was compressed")
 
+    @case
     def ping_pong(self) -> None:
         feed = Feed()
         call = self.stub.full_duplex_call(iter(feed), timeout=RPC_TIMEOUT_S)
@@ -255,12 +274,14 @@ class Cases:
             feed.close()
             call.cancel()
 
+    @case
     def empty_stream(self) -> None:
         call = self.stub.full_duplex_call(iter(()), timeout=RPC_TIMEOUT_S)
         responses = list(call)
         check(not responses, f"{len(responses)} responses, want none")
         check(call.code() == grpc.StatusCode.OK, f"call ended {call.code().name}, want OK")
 
+    @case
     def custom_metadata(self) -> None:
         metadata = ((ECHO_INITIAL, INITIAL_VALUE), (ECHO_TRAILING, TRAILING_VALUE))
 
@@ -309,12 +330,15 @@ class Cases:
             )
             check_error(error, "FullDuplexCall")
 
+    @case
     def status_code_and_message(self) -> None:
         self._status_round_trip("test status message", with_stream=True)
 
+    @case
     def special_status_message(self) -> None:
         self._status_round_trip(SPECIAL_MESSAGE, with_stream=False)
 
+    @case
     def unimplemented_method(self) -> None:
         expect_status(
             lambda: self.stub.unimplemented_call(Empty(), timeout=RPC_TIMEOUT_S),
@@ -322,6 +346,7 @@ class Cases:
             "TestService/UnimplementedCall",
         )
 
+    @case
     def unimplemented_service(self) -> None:
         expect_status(
             lambda: self.stub.unimplemented_service_call(Empty(), timeout=RPC_TIMEOUT_S),
@@ -329,6 +354,7 @@ class Cases:
             "UnimplementedService/UnimplementedCall",
         )
 
+    @case
     def cancel_after_begin(self) -> None:
         feed = Feed()
         future = self.stub.streaming_input_call.future(iter(feed), timeout=RPC_TIMEOUT_S)
@@ -341,6 +367,7 @@ class Cases:
             feed.close()
         check(future.code() == grpc.StatusCode.CANCELLED, f"call ended {future.code().name}")
 
+    @case
     def cancel_after_first_response(self) -> None:
         feed = Feed()
         call = self.stub.full_duplex_call(iter(feed), timeout=RPC_TIMEOUT_S)
@@ -354,6 +381,7 @@ class Cases:
             feed.close()
         check(call.code() == grpc.StatusCode.CANCELLED, f"call ended {call.code().name}")
 
+    @case
     def timeout_on_sleeping_server(self) -> None:
         feed = Feed()
         call = self.stub.full_duplex_call(iter(feed), timeout=0.001)
@@ -364,6 +392,7 @@ class Cases:
         finally:
             feed.close()
 
+    @case
     def very_large_request(self) -> None:
         # The largest request that fits the default 4 MiB limit: body plus field framing is
         # 4194288 + 12 bytes (two tags, two 4-byte lengths, response_size) = 4194300.
@@ -374,6 +403,7 @@ class Cases:
         response = self.stub.unary_call(request, timeout=RPC_TIMEOUT_S)
         check_payload(response.message.payload, 10)
 
+    @case
     def rpc_soak(self) -> None:
         for iteration in range(self._soak_iterations):
             try:
@@ -381,6 +411,7 @@ class Cases:
             except (CaseFailed, grpc.RpcError) as error:
                 raise CaseFailed(f"iteration {iteration}: {describe(error)}") from error
 
+    @case
     def channel_soak(self) -> None:
         for iteration in range(self._soak_iterations):
             channel = self._make_channel()
@@ -392,29 +423,9 @@ class Cases:
                 channel.close()
 
 
-ALL_CASES = (
-    "empty_unary",
-    "large_unary",
-    "client_compressed_unary",
-    "server_compressed_unary",
-    "client_streaming",
-    "client_compressed_streaming",
-    "server_streaming",
-    "server_compressed_streaming",
-    "ping_pong",
-    "empty_stream",
-    "custom_metadata",
-    "status_code_and_message",
-    "special_status_message",
-    "unimplemented_method",
-    "unimplemented_service",
-    "cancel_after_begin",
-    "cancel_after_first_response",
-    "timeout_on_sleeping_server",
-    "very_large_request",
-    "rpc_soak",
-    "channel_soak",
-)
+# The cases this client implements, in the order --test_case=all runs them. Which cases the interop
+# matrix runs is Tern's interop client's list (InteropCases.ALL), not this one.
+ALL_CASES = tuple(_IMPLEMENTED)
 
 
 def describe(error: BaseException) -> str:
@@ -438,14 +449,20 @@ def channel_factory(args: argparse.Namespace) -> Callable[[], grpc.Channel]:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server_host", default="127.0.0.1")
-    parser.add_argument("--server_port", type=int, required=True)
+    parser.add_argument("--server_port", type=int)
     parser.add_argument("--test_case", default="all")
     parser.add_argument("--use_tls", type=parse_bool, default=False)
     parser.add_argument("--use_test_ca", type=parse_bool, default=False)
     parser.add_argument("--server_host_override", default="")
     parser.add_argument("--soak_iterations", type=int, default=10)
     parser.add_argument("--certs_dir", type=Path)
+    parser.add_argument("--list_test_cases", type=parse_bool, default=False)
     args = parser.parse_args(argv)
+    if args.list_test_cases:
+        print("\n".join(ALL_CASES))
+        return 0
+    if args.server_port is None:
+        parser.error("--server_port is required")
     if not 0 < args.server_port < 65536:
         parser.error(f"--server_port must be between 1 and 65535, got {args.server_port}")
     if args.soak_iterations < 1:

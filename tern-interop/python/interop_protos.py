@@ -81,9 +81,7 @@ SERVICE = "grpc.testing.TestService"
 UNIMPLEMENTED_SERVICE = "grpc.testing.UnimplementedService"
 
 
-def method_path(
-    service: str, method: str, client_streaming: bool, server_streaming: bool
-) -> str:
+def method_path(service: str, method: str, client_streaming: bool, server_streaming: bool) -> str:
     """The HTTP/2 path of a method, checked against test.proto so a typo cannot go unnoticed."""
     descriptor = test_pb2.DESCRIPTOR.services_by_name[service.rsplit(".", 1)[1]]
     found = descriptor.methods_by_name.get(method)

@@ -2,10 +2,11 @@
 
 Usage: interop_server.py --port=N [--use_tls=true|false] [--bind_host=127.0.0.1] [--certs_dir=D]
 
-Behaviour follows docs/interop.md "Server behaviour": zero-filled payloads of the requested size,
-metadata echo, response_status, per-message compression both ways (see interop_protos for how the
-compressed flag of a request is observed), interval_us. TestService/UnimplementedCall is left
-unimplemented and UnimplementedService is not registered, so both answer UNIMPLEMENTED.
+Behaviour follows "Server behaviour" of gRPC's interop test descriptions: zero-filled payloads of
+the requested size, metadata echo, response_status, per-message compression both ways (see
+interop_protos for how the compressed flag of a request is observed), interval_us.
+TestService/UnimplementedCall is left unimplemented and UnimplementedService is not registered, so
+both answer UNIMPLEMENTED.
 
 Threading: grpcio runs each call's handler on a worker of the thread pool; handlers share no
 mutable state, so the servicer needs no locking.

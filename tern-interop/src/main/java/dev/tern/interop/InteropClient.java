@@ -18,6 +18,10 @@ import javax.net.ssl.SSLException;
  * Tern's interop test client: {@code bin/interop-client --server_host=H --server_port=N
  * --test_case=NAME|all --use_tls=.. --use_test_ca=.. --server_host_override=..}. Prints {@code PASS
  * <case>} or {@code FAIL <case>: <reason>} per case and exits 1 if any failed.
+ *
+ * <p>{@code bin/interop-client --list_test_cases=true} prints the names of every case, one a line,
+ * in the order {@code --test_case=all} runs them, and exits: this list is the one the interop
+ * matrix ({@code tern-interop/peers/run_matrix.py}) runs, for every client.
  */
 public final class InteropClient {
   private InteropClient() {}
@@ -36,10 +40,15 @@ public final class InteropClient {
                   "use_tls",
                   "use_test_ca",
                   "server_host_override",
-                  "soak_iterations"));
+                  "soak_iterations",
+                  "list_test_cases"));
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       System.exit(2);
+      return;
+    }
+    if (flags.bool("list_test_cases", false)) {
+      InteropCases.ALL.forEach(System.out::println);
       return;
     }
     String testCase = flags.string("test_case", "large_unary");
