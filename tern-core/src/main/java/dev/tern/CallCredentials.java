@@ -31,6 +31,8 @@ import java.util.concurrent.Executor;
  * }</pre>
  */
 public abstract class CallCredentials {
+  /** For subclasses. */
+  protected CallCredentials() {}
 
   /**
    * Supplies the headers for one call by eventually calling {@code applier} exactly once.
@@ -55,6 +57,9 @@ public abstract class CallCredentials {
    * implementations are immutable and thread-safe.
    */
   public abstract static class RequestInfo {
+    /** For subclasses. */
+    protected RequestInfo() {}
+
     /** Returns the method being called. */
     public abstract MethodDescriptor<?, ?> getMethodDescriptor();
 
@@ -81,6 +86,9 @@ public abstract class CallCredentials {
    * #fail} must be called, exactly once, from any thread. Thread-safe.
    */
   public abstract static class MetadataApplier {
+    /** For subclasses. */
+    protected MetadataApplier() {}
+
     /** Merges {@code headers} into the call's headers and lets the call proceed. */
     public abstract void apply(Metadata headers);
 

@@ -5,6 +5,9 @@ package dev.tern;
  * be shared by many calls and threads.
  */
 public abstract class Channel {
+  /** For subclasses. */
+  protected Channel() {}
+
   /**
    * Creates a call that is not started yet. Creating a call does no I/O.
    *

@@ -15,11 +15,16 @@ package dev.tern;
  * <p>DO NOT MOCK: use the in-process transport and a test server instead.
  */
 public abstract class ClientCall<ReqT, RespT> {
+  /** For subclasses. */
+  protected ClientCall() {}
 
   /**
    * Receives the events of a call. Callbacks of one call never overlap; {@link #onClose} is last.
    */
   public abstract static class Listener<T> {
+    /** For subclasses. */
+    protected Listener() {}
+
     /** The server's response headers arrived. Called at most once, before any message. */
     public void onHeaders(Metadata headers) {}
 

@@ -227,6 +227,9 @@ public final class Deadline implements Comparable<Deadline> {
    * substitute a fake ticker to control time; implementations must be thread-safe.
    */
   public abstract static class Ticker {
+    /** For subclasses. */
+    protected Ticker() {}
+
     /** Returns the current time in nanoseconds, on an arbitrary but fixed origin. */
     public abstract long nanoTime();
   }

@@ -5,6 +5,9 @@ package dev.tern;
  * Threading as for {@link ClientCall}.
  */
 public abstract class ForwardingClientCall<ReqT, RespT> extends ClientCall<ReqT, RespT> {
+  /** For subclasses. */
+  protected ForwardingClientCall() {}
+
   /** The call to forward to. */
   protected abstract ClientCall<ReqT, RespT> delegate();
 

@@ -2,6 +2,9 @@ package dev.tern;
 
 /** A {@link ClientCall.Listener} that forwards every callback to another listener. */
 public abstract class ForwardingClientCallListener<RespT> extends ClientCall.Listener<RespT> {
+  /** For subclasses. */
+  protected ForwardingClientCallListener() {}
+
   /** The listener to forward to. */
   protected abstract ClientCall.Listener<RespT> delegate();
 

@@ -2,6 +2,9 @@ package dev.tern;
 
 /** A {@link ServerCall} that forwards every method to another call; override what you need. */
 public abstract class ForwardingServerCall<ReqT, RespT> extends ServerCall<ReqT, RespT> {
+  /** For subclasses. */
+  protected ForwardingServerCall() {}
+
   /** The call to forward to. */
   protected abstract ServerCall<ReqT, RespT> delegate();
 

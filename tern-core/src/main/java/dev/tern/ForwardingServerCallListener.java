@@ -2,6 +2,9 @@ package dev.tern;
 
 /** A {@link ServerCall.Listener} that forwards every callback to another listener. */
 public abstract class ForwardingServerCallListener<ReqT> extends ServerCall.Listener<ReqT> {
+  /** For subclasses. */
+  protected ForwardingServerCallListener() {}
+
   /** The listener to forward to. */
   protected abstract ServerCall.Listener<ReqT> delegate();
 

@@ -8,6 +8,9 @@ import java.util.List;
  * be thread-safe: lookups come from transport threads concurrently.
  */
 public abstract class HandlerRegistry {
+  /** For subclasses. */
+  protected HandlerRegistry() {}
+
   /**
    * The definition for {@code fullMethodName} ({@code pkg.Service/Method}), or null if unknown.
    *

@@ -10,6 +10,9 @@ import java.util.concurrent.TimeUnit;
  * call and connection is gone.
  */
 public abstract class ManagedChannel extends Channel {
+  /** For subclasses. */
+  protected ManagedChannel() {}
+
   /** Starts an orderly shutdown; calls in flight continue, new calls fail UNAVAILABLE. */
   public abstract ManagedChannel shutdown();
 

@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
  * {@link #build()}.
  */
 public abstract class ManagedChannelBuilder<T extends ManagedChannelBuilder<T>> {
+  /** For subclasses. */
+  protected ManagedChannelBuilder() {}
 
   /**
    * A builder for {@code target}: {@code host:port}, {@code dns:///host:port}, or a form a

@@ -11,6 +11,9 @@ import java.util.function.Function;
  * {@code META-INF/services/dev.tern.ManagedChannelProvider}. Thread-safe.
  */
 public abstract class ManagedChannelProvider {
+  /** For subclasses. */
+  protected ManagedChannelProvider() {}
+
   /** Whether the transport can run here (e.g. its native libraries loaded). */
   public abstract boolean isAvailable();
 

@@ -11,6 +11,9 @@ import java.util.concurrent.TimeUnit;
  * #shutdownNow} (cancel them too); terminated when every call and connection is gone.
  */
 public abstract class Server {
+  /** For subclasses. */
+  protected Server() {}
+
   /**
    * Binds and starts serving.
    *

@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Not thread-safe: configure from one thread, then {@link #build()}.
  */
 public abstract class ServerBuilder<T extends ServerBuilder<T>> {
+  /** For subclasses. */
+  protected ServerBuilder() {}
 
   /**
    * A builder for a server on {@code port} (0 picks a free port; ask {@link Server#getPort()}).

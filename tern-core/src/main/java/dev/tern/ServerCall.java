@@ -12,9 +12,14 @@ package dev.tern;
  * #close} exactly once. Headers are sent implicitly with the first message if not sent.
  */
 public abstract class ServerCall<ReqT, RespT> {
+  /** For subclasses. */
+  protected ServerCall() {}
 
   /** Receives the events of the call. Callbacks never overlap. */
   public abstract static class Listener<ReqT> {
+    /** For subclasses. */
+    protected Listener() {}
+
     /** A request message arrived (one per message requested with {@link #request}). */
     public void onMessage(ReqT message) {}
 

@@ -10,6 +10,9 @@ import java.util.ServiceLoader;
  * META-INF/services/dev.tern.ServerProvider}. Thread-safe.
  */
 public abstract class ServerProvider {
+  /** For subclasses. */
+  protected ServerProvider() {}
+
   /** Whether the transport can run here. */
   public abstract boolean isAvailable();
 

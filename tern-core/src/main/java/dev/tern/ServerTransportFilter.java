@@ -6,6 +6,9 @@ package dev.tern;
  * implementations must be thread-safe.
  */
 public abstract class ServerTransportFilter {
+  /** For subclasses. */
+  protected ServerTransportFilter() {}
+
   /**
    * A connection is ready. {@code transportAttrs} holds {@link Grpc#TRANSPORT_ATTR_REMOTE_ADDR},
    * {@link Grpc#TRANSPORT_ATTR_LOCAL_ADDR} and, with TLS, {@link Grpc#TRANSPORT_ATTR_SSL_SESSION}.

@@ -15,6 +15,8 @@ package dev.tern.stub;
  * @param <V> the type of the values sent
  */
 public abstract class CallStreamObserver<V> implements StreamObserver<V> {
+  /** For subclasses. */
+  protected CallStreamObserver() {}
 
   /**
    * Whether the transport can take a message now without buffering it locally. Advisory: {@link

@@ -16,6 +16,8 @@ package dev.tern.stub;
  * @param <ReqT> the request type
  */
 public abstract class ClientCallStreamObserver<ReqT> extends CallStreamObserver<ReqT> {
+  /** For subclasses. */
+  protected ClientCallStreamObserver() {}
 
   /**
    * Cancels the call; the response observer's {@code onError} then receives {@code CANCELLED} with

@@ -16,6 +16,8 @@ package dev.tern.stub;
  * @param <RespT> the response type
  */
 public abstract class ServerCallStreamObserver<RespT> extends CallStreamObserver<RespT> {
+  /** For subclasses. */
+  protected ServerCallStreamObserver() {}
 
   /**
    * Whether the call was cancelled (by the client, a deadline or the transport). Once it is, sent
