@@ -77,27 +77,36 @@ public final class PackageCycles {
     System.exit(1);
   }
 
+  /**
+   * The class files under {@code classes}, less {@code module-info.class}: given a module's
+   * directory, jdeps would resolve the module's dependencies, which are not at hand here, and the
+   * package graph does not depend on the descriptor.
+   */
+  private static List<String> classFiles(Path classes) throws Exception {
+    try (Stream<Path> files = Files.walk(classes)) {
+      return files
+          .map(Path::toString)
+          .filter(f -> f.endsWith(".class") && !f.endsWith("module-info.class"))
+          .sorted()
+          .toList();
+    }
+  }
+
   private static boolean hasClassFiles(Path dir) throws Exception {
     try (Stream<Path> files = Files.walk(dir)) {
       return files.anyMatch(p -> p.toString().endsWith(".class"));
     }
   }
 
-  private static String jdeps(String verbosity, Path classes) {
+  private static String jdeps(String verbosity, Path classes) throws Exception {
     ToolProvider jdeps =
         ToolProvider.findFirst("jdeps")
             .orElseThrow(() -> new IllegalStateException("this JDK has no jdeps tool"));
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int status =
-        jdeps.run(
-            new PrintWriter(out),
-            new PrintWriter(err),
-            verbosity,
-            "-filter:none",
-            "--multi-release",
-            "base",
-            classes.toString());
+    List<String> args = new ArrayList<>(List.of(verbosity, "-filter:none"));
+    args.addAll(classFiles(classes));
+    int status = jdeps.run(new PrintWriter(out), new PrintWriter(err), args.toArray(new String[0]));
     if (status != 0) {
       throw new IllegalStateException("jdeps failed (" + status + "): " + err);
     }

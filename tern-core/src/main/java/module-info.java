@@ -1,0 +1,23 @@
+/**
+ * Tern's core: the API ({@code dev.tern}), stubs, the transport SPI, the in-process transport and
+ * the runtime. The runtime's packages are exported only to Tern's own transports.
+ */
+module dev.tern.core {
+  requires java.logging;
+
+  exports dev.tern;
+  exports dev.tern.stub;
+  exports dev.tern.spi;
+  exports dev.tern.inprocess;
+  exports dev.tern.util;
+  exports dev.tern.internal to
+      dev.tern.netty;
+  exports dev.tern.internal.wire to
+      dev.tern.netty;
+
+  uses dev.tern.ManagedChannelProvider;
+  uses dev.tern.ServerProvider;
+
+  provides dev.tern.ManagedChannelProvider with
+      dev.tern.inprocess.InProcessChannelProvider;
+}

@@ -1,0 +1,26 @@
+/**
+ * Tern's HTTP/2 transport on Netty: {@code dev.tern.netty}'s builders, found by {@code
+ * ServerBuilder.forPort} and {@code ManagedChannelBuilder.forTarget} through the providers below.
+ * The transport's own machinery ({@code dev.tern.netty.internal}) is not exported.
+ */
+module dev.tern.netty {
+  requires transitive dev.tern.core;
+  // The builders' signatures name Netty's event loops, channels and SSL contexts.
+  requires transitive io.netty.handler;
+  requires transitive io.netty.transport;
+  requires io.netty.buffer;
+  requires io.netty.codec;
+  requires io.netty.codec.http;
+  requires io.netty.codec.http2;
+  requires io.netty.common;
+  requires java.logging;
+  // Optional: epoll is used only when its native library loads (see EpollSupport).
+  requires static io.netty.transport.classes.epoll;
+
+  exports dev.tern.netty;
+
+  provides dev.tern.ManagedChannelProvider with
+      dev.tern.netty.NettyChannelProvider;
+  provides dev.tern.ServerProvider with
+      dev.tern.netty.NettyServerProvider;
+}
