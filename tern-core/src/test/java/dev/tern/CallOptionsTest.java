@@ -4,6 +4,7 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tern.testing.FakeClock;
 import java.util.concurrent.Executor;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +39,7 @@ class CallOptionsTest {
 
   @Test
   void withMethodsReturnNewInstancesAndLeaveTheOriginalUnchanged() {
-    Deadline deadline = Deadline.after(1, SECONDS, new FakeTicker());
+    Deadline deadline = Deadline.after(1, SECONDS, new FakeClock().getTicker());
     Executor executor = Runnable::run;
 
     CallOptions options =
@@ -171,7 +172,7 @@ class CallOptionsTest {
 
   @Test
   void aBuilderSetsSeveralOptionsAtOnce() {
-    Deadline deadline = Deadline.after(1, SECONDS, new FakeTicker());
+    Deadline deadline = Deadline.after(1, SECONDS, new FakeClock().getTicker());
 
     CallOptions options =
         CallOptions.newBuilder()

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tern.Context.CancellableContext;
+import dev.tern.testing.FakeClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -505,7 +506,7 @@ class ContextTest {
 
   @Test
   void childCannotExtendItsParentsDeadlineButCanShortenIt() {
-    FakeTicker ticker = new FakeTicker();
+    Deadline.Ticker ticker = new FakeClock().getTicker();
     Deadline parentDeadline = Deadline.after(10, SECONDS, ticker);
     CancellableContext parent = Context.ROOT.withDeadline(parentDeadline, scheduler);
     try {
@@ -527,9 +528,9 @@ class ContextTest {
 
   @Test
   void expiredDeadlineCancelsAtOnceWithATimeout() {
-    FakeTicker ticker = new FakeTicker();
-    Deadline deadline = Deadline.after(1, SECONDS, ticker);
-    ticker.advance(1, SECONDS);
+    FakeClock clock = new FakeClock();
+    Deadline deadline = Deadline.after(1, SECONDS, clock.getTicker());
+    clock.forwardTime(1, SECONDS);
 
     CancellableContext ctx = Context.ROOT.withDeadline(deadline, scheduler);
 

@@ -7,6 +7,7 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tern.testing.FakeClock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -14,11 +15,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class DeadlineTest {
-  private final FakeTicker ticker = new FakeTicker();
+  private final FakeClock clock = new FakeClock();
+  private final Deadline.Ticker ticker = clock.getTicker();
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
 
   @AfterEach
@@ -30,11 +33,10 @@ class DeadlineTest {
   void expiresExactlyWhenTheDurationHasElapsed() {
     Deadline deadline = Deadline.after(10, SECONDS, ticker);
 
-    ticker.advance(10, SECONDS);
-    ticker.advance(-1, NANOSECONDS);
+    clock.forwardNanos(SECONDS.toNanos(10) - 1);
     assertThat(deadline.isExpired()).isFalse();
 
-    ticker.advance(1, NANOSECONDS);
+    clock.forwardTime(1, NANOSECONDS);
     assertThat(deadline.isExpired()).isTrue();
   }
 
@@ -49,21 +51,31 @@ class DeadlineTest {
     Deadline deadline = Deadline.after(3, SECONDS, ticker);
     assertThat(deadline.timeRemaining(MILLISECONDS)).isEqualTo(3000);
 
-    ticker.advance(1250, MILLISECONDS);
+    clock.forwardTime(1250, MILLISECONDS);
     assertThat(deadline.timeRemaining(MILLISECONDS)).isEqualTo(1750);
     assertThat(deadline.timeRemaining(SECONDS)).isEqualTo(1);
 
-    ticker.advance(5, SECONDS);
+    clock.forwardTime(5, SECONDS);
     assertThat(deadline.timeRemaining(MILLISECONDS)).isEqualTo(-3250);
     assertThat(deadline.isExpired()).isTrue();
   }
 
   @Test
   void staysExpiredOnceExpired() {
-    Deadline deadline = Deadline.after(1, SECONDS, ticker);
-    ticker.advance(2, SECONDS);
+    // A misbehaving ticker: the fake clock's time, less what the test winds it back by.
+    AtomicLong wound = new AtomicLong();
+    Deadline.Ticker goesBack =
+        new Deadline.Ticker() {
+          @Override
+          public long nanoTime() {
+            return clock.currentTimeNanos() - wound.get();
+          }
+        };
+    Deadline deadline = Deadline.after(1, SECONDS, goesBack);
+    clock.forwardTime(2, SECONDS);
     assertThat(deadline.isExpired()).isTrue();
-    ticker.advance(-2, SECONDS); // a misbehaving ticker going back does not resurrect it
+    wound.set(SECONDS.toNanos(2)); // the ticker going back does not resurrect it
+    assertThat(goesBack.nanoTime()).isZero();
     assertThat(deadline.isExpired()).isTrue();
   }
 
@@ -98,17 +110,18 @@ class DeadlineTest {
 
     assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
     assertThat(a.compareTo(b)).isZero();
-    assertThat(a).isNotEqualTo(Deadline.after(1, SECONDS, new FakeTicker()));
+    assertThat(a).isNotEqualTo(Deadline.after(1, SECONDS, new FakeClock().getTicker()));
   }
 
   @Test
   void orderingSurvivesTickerWrapAround() {
-    FakeTicker nearMax = new FakeTicker(Long.MAX_VALUE - 1_000);
-    Deadline early = Deadline.after(500, NANOSECONDS, nearMax);
-    Deadline late = Deadline.after(5, SECONDS, nearMax); // raw value wraps to negative
+    FakeClock nearMax = new FakeClock(Long.MAX_VALUE - 1_000);
+    Deadline early = Deadline.after(500, NANOSECONDS, nearMax.getTicker());
+    // raw value wraps to negative
+    Deadline late = Deadline.after(5, SECONDS, nearMax.getTicker());
 
     assertThat(early.isBefore(late)).isTrue();
-    nearMax.advance(2, SECONDS);
+    nearMax.forwardTime(2, SECONDS);
     assertThat(early.isExpired()).isTrue();
     assertThat(late.isExpired()).isFalse();
     assertThat(late.timeRemaining(SECONDS)).isEqualTo(3);
@@ -174,12 +187,11 @@ class DeadlineTest {
   @Test
   void toStringShowsRemainingSeconds() {
     Deadline deadline = Deadline.after(3, SECONDS, ticker);
-    ticker.advance(122, NANOSECONDS);
-    assertThat(deadline.toString()).isEqualTo("2.999999878s from now (ticker=FakeTicker)");
+    clock.forwardTime(122, NANOSECONDS);
+    assertThat(deadline.toString()).isEqualTo("2.999999878s from now (ticker=FakeClock.ticker)");
 
-    ticker.advance(4, SECONDS);
-    ticker.advance(-122, NANOSECONDS);
-    assertThat(deadline.toString()).isEqualTo("-1s from now (ticker=FakeTicker)");
+    clock.forwardNanos(SECONDS.toNanos(4) - 122);
+    assertThat(deadline.toString()).isEqualTo("-1s from now (ticker=FakeClock.ticker)");
 
     assertThat(Deadline.after(1, DAYS).toString()).endsWith("s from now").doesNotContain("ticker");
   }

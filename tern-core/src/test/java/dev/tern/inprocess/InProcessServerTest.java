@@ -3,14 +3,9 @@ package dev.tern.inprocess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tern.CallOptions;
-import dev.tern.Metadata;
-import dev.tern.Status;
-import dev.tern.inprocess.RecordingListeners.ClientCall;
 import dev.tern.inprocess.RecordingListeners.ClientTransportEvents;
 import dev.tern.inprocess.RecordingListeners.ServerEvents;
 import dev.tern.internal.SharedExecutors;
-import dev.tern.spi.ClientStream;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.util.ArrayList;
@@ -43,41 +38,6 @@ class InProcessServerTest {
     first.shutdown();
     second.start(new ServerEvents());
     second.shutdown();
-  }
-
-  @Test
-  void shutdownUnregistersTheNameAndReportsOnce() throws IOException {
-    ServerEvents events = new ServerEvents();
-    InProcessServer server = new InProcessServer(name);
-    server.start(events);
-
-    server.shutdown();
-    server.shutdown();
-
-    assertThat(events.shutdowns).hasValue(1);
-    ClientTransportEvents client = new ClientTransportEvents();
-    connect(client);
-    assertThat(client.events).containsExactly("shutdown:UNAVAILABLE", "terminated");
-  }
-
-  @Test
-  void shutdownLeavesExistingConnectionsWorking() throws IOException {
-    ServerEvents events = new ServerEvents();
-    InProcessServer server = new InProcessServer(name);
-    server.start(events);
-    ClientTransportEvents client = new ClientTransportEvents();
-    InProcessTransport transport = connect(client);
-
-    server.shutdown();
-    ClientCall call = new ClientCall();
-    ClientStream stream =
-        transport.newStream(RecordingListeners.METHOD, new Metadata(), CallOptions.DEFAULT);
-    stream.start(call);
-    events.onlyConnection().lastCall().stream.close(Status.OK, new Metadata());
-
-    assertThat(call.status.isOk()).isTrue();
-    assertThat(client.events).containsExactly("ready", "inUse:true", "inUse:false");
-    transport.shutdown(Status.UNAVAILABLE);
   }
 
   @Test

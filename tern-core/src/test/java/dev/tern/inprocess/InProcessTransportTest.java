@@ -22,10 +22,8 @@ import dev.tern.spi.ClientStreamListener.RpcProgress;
 import dev.tern.spi.ClientTransport.PingCallback;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -101,14 +99,6 @@ class InProcessTransportTest {
     startCall(call);
     assertThat(call.status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(call.progress).isEqualTo(RpcProgress.DROPPED);
-  }
-
-  @Test
-  void connectingReportsReadyOnBothSides() {
-    connect();
-
-    assertThat(clientEvents.events).containsExactly("ready");
-    assertThat(connection().events).containsExactly("ready");
   }
 
   @Test
@@ -188,34 +178,6 @@ class InProcessTransportTest {
   // ---- calls ----
 
   @Test
-  void unaryExchangeReachesBothListenersInOrder() {
-    connect();
-    ClientCall client = new ClientCall();
-    ClientStream stream = startCall(client);
-    ServerCall server = connection().lastCall();
-    server.stream.request(2);
-    stream.request(2);
-
-    stream.writeMessage(message("ping"));
-    stream.halfClose();
-    Metadata headers = new Metadata();
-    headers.put(GREETING, "hello");
-    server.stream.writeHeaders(headers, true);
-    server.stream.writeMessage(message("pong"));
-    Metadata trailers = new Metadata();
-    trailers.put(GREETING, "bye");
-    server.stream.close(Status.OK, trailers);
-
-    assertThat(server.method).isEqualTo("test.Echo/Chat");
-    assertThat(server.events).containsExactly("onReady", "message:ping", "halfClosed", "closed:OK");
-    assertThat(client.events).containsExactly("onReady", "headers", "message:pong", "closed:OK");
-    assertThat(client.headers.get(GREETING)).isEqualTo("hello");
-    assertThat(client.trailers.get(GREETING)).isEqualTo("bye");
-    assertThat(client.progress).isEqualTo(RpcProgress.PROCESSED);
-    assertThat(server.stream.getAuthority()).isEqualTo("localhost");
-  }
-
-  @Test
   void requestHeadersReachTheServerAsACopyWithBinaryValuesAndUserAgent() {
     connect();
     Metadata headers = new Metadata();
@@ -265,18 +227,6 @@ class InProcessTransportTest {
   }
 
   @Test
-  void closeWithoutHeadersIsTrailersOnly() {
-    connect();
-    ClientCall client = new ClientCall();
-    startCall(client);
-
-    connection().lastCall().stream.close(Status.UNIMPLEMENTED, new Metadata());
-
-    assertThat(client.events).containsExactly("closed:UNIMPLEMENTED");
-    assertThat(client.headers).isNull();
-  }
-
-  @Test
   void aMessageWithoutHeadersIsPrecededByEmptyHeaders() {
     connect();
     ClientCall client = new ClientCall();
@@ -287,27 +237,6 @@ class InProcessTransportTest {
 
     assertThat(client.events).containsExactly("headers", "message:first");
     assertThat(client.headers.headerCount()).isZero();
-  }
-
-  @Test
-  void messagesAreDeliveredOnlyAsRequested() {
-    connect();
-    ClientCall client = new ClientCall();
-    ClientStream stream = startCall(client);
-    ServerCall server = connection().lastCall();
-    server.stream.writeHeaders(new Metadata(), true);
-
-    server.stream.writeMessage(message("a"));
-    server.stream.writeMessage(message("b"));
-    server.stream.writeMessage(message("c"));
-    assertThat(client.messages).isEmpty();
-
-    stream.request(1);
-    assertThat(client.messages).containsExactly("a");
-    stream.request(5);
-    assertThat(client.messages).containsExactly("a", "b", "c");
-    server.stream.writeMessage(message("d"));
-    assertThat(client.messages).containsExactly("a", "b", "c", "d");
   }
 
   @Test
@@ -360,26 +289,6 @@ class InProcessTransportTest {
     assertThatThrownBy(() -> connection().lastCall().stream.request(-1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("numMessages");
-  }
-
-  @Test
-  void closeReachesTheClientOnlyAfterItsQueuedMessages() {
-    connect();
-    ClientCall client = new ClientCall();
-    ClientStream stream = startCall(client);
-    ServerCall server = connection().lastCall();
-    server.stream.writeHeaders(new Metadata(), true);
-    server.stream.writeMessage(message("x"));
-    server.stream.writeMessage(message("y"));
-
-    server.stream.close(Status.OK, new Metadata());
-    assertThat(server.closedStatus.isOk()).isTrue();
-    assertThat(client.status).isNull();
-
-    stream.request(1);
-    assertThat(client.events).containsExactly("headers", "message:x");
-    stream.request(1);
-    assertThat(client.events).containsExactly("headers", "message:x", "message:y", "closed:OK");
   }
 
   @Test
@@ -651,21 +560,6 @@ class InProcessTransportTest {
   // ---- transport lifecycle ----
 
   @Test
-  void inUseFollowsTheNumberOfStreams() {
-    connect();
-    ClientStream first = startCall(new ClientCall());
-    ClientStream second = startCall(new ClientCall());
-    assertThat(clientEvents.events).containsExactly("ready", "inUse:true");
-
-    first.cancel(Status.CANCELLED);
-    assertThat(clientEvents.events).containsExactly("ready", "inUse:true");
-    connection().calls.get(1).stream.close(Status.OK, new Metadata());
-
-    assertThat(clientEvents.events).containsExactly("ready", "inUse:true", "inUse:false");
-    assertThat(second.isReady()).isFalse();
-  }
-
-  @Test
   void streamStaysInUseUntilTheClientHasReadTheClose() {
     connect();
     ClientCall client = new ClientCall();
@@ -709,45 +603,6 @@ class InProcessTransportTest {
   }
 
   @Test
-  void shutdownNowCancelsStreamsInFlight() {
-    connect();
-    ClientCall client = new ClientCall();
-    startCall(client);
-    ServerCall server = connection().lastCall();
-
-    Status reason = Status.UNAVAILABLE.withDescription("channel shutdownNow");
-    transport.shutdownNow(reason);
-
-    assertThat(client.status).isSameAs(reason);
-    assertThat(server.closedStatus.isOk()).isFalse();
-    assertThat(clientEvents.events).endsWith("terminated");
-    assertThat(connection().events).endsWith("terminated");
-  }
-
-  @Test
-  void serverTransportShutdownRefusesNewStreamsAndLetsOthersFinish() {
-    connect();
-    ClientCall inFlight = new ClientCall();
-    ClientStream stream = startCall(inFlight);
-    ServerConnection connection = connection();
-
-    connection.transport.shutdown();
-    ClientCall late = new ClientCall();
-    startCall(late);
-
-    assertThat(clientEvents.events).contains("shutdown:UNAVAILABLE");
-    assertThat(late.status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
-    assertThat(late.progress).isEqualTo(RpcProgress.DROPPED);
-    assertThat(connection.calls).hasSize(1);
-    assertThat(clientEvents.events).doesNotContain("terminated");
-
-    stream.cancel(Status.CANCELLED);
-
-    assertThat(clientEvents.events).endsWith("terminated");
-    assertThat(connection.events).endsWith("terminated");
-  }
-
-  @Test
   void serverTransportShutdownNowFailsClientsWithTheReason() {
     connect();
     ClientCall client = new ClientCall();
@@ -763,16 +618,6 @@ class InProcessTransportTest {
   }
 
   @Test
-  void shutdownWithNoStreamsTerminatesAtOnce() {
-    connect();
-
-    transport.shutdown(Status.UNAVAILABLE);
-
-    assertThat(clientEvents.events).containsExactly("ready", "shutdown:UNAVAILABLE", "terminated");
-    assertThat(connection().events).containsExactly("ready", "terminated");
-  }
-
-  @Test
   void serverScheduledExecutorIsTheServers() {
     connect();
 
@@ -781,20 +626,6 @@ class InProcessTransportTest {
   }
 
   // ---- ping ----
-
-  @Test
-  void pingSucceedsOnTheGivenExecutor() {
-    connect();
-    List<Runnable> executed = new ArrayList<>();
-    Executor executor = executed::add;
-    RecordingPing ping = new RecordingPing();
-
-    transport.ping(ping, executor);
-    assertThat(ping.result).isNull();
-    executed.forEach(Runnable::run);
-
-    assertThat(ping.result).isEqualTo("success:0");
-  }
 
   @Test
   void pingAfterShutdownFailsUnavailable() {

@@ -16,6 +16,7 @@ import dev.tern.Status;
 import dev.tern.internal.ClientTestSupport.RecordingListener;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.spi.ClientTransportFactory;
+import dev.tern.testing.FakeClock;
 import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,8 +29,7 @@ class AbstractManagedChannelBuilderTest {
 
   /** A transport's builder as the SPI expects one: hooks plus access to the options. */
   static final class TestBuilder extends AbstractManagedChannelBuilder<TestBuilder> {
-    final FakeClientTransportFactory factory =
-        new FakeClientTransportFactory(new FakeClientClock());
+    final FakeClientTransportFactory factory = new FakeClientTransportFactory(new FakeClock());
     final List<String> hookCalls = new ArrayList<>();
     SocketAddress address = ClientTestSupport.ADDRESS;
     String authority = "svc.example:443";

@@ -203,7 +203,7 @@ class ClientCallCredentialsTest {
     CallOptions options =
         CallOptions.DEFAULT
             .withCallCredentials(credentials)
-            .withDeadline(fixture.clock.deadlineAfter(1, TimeUnit.SECONDS));
+            .withDeadline(fixture.deadlineAfter(1, TimeUnit.SECONDS));
     RecordingListener listener = new RecordingListener();
     newCall(options).start(listener, new Metadata());
 

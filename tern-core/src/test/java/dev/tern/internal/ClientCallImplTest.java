@@ -22,6 +22,7 @@ import dev.tern.internal.ClientTestSupport.RecordingListener;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.internal.wire.GrpcTimeoutCodec;
 import dev.tern.spi.ClientStreamListener.RpcProgress;
+import dev.tern.testing.FakeClock;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ScheduledFuture;
@@ -64,7 +65,7 @@ class ClientCallImplTest {
   void expiredDeadlineClosesTheCallWithoutAStream() {
     readyChannel();
     CallOptions options =
-        CallOptions.DEFAULT.withDeadline(fixture.clock.deadlineAfter(-500, TimeUnit.MILLISECONDS));
+        CallOptions.DEFAULT.withDeadline(fixture.deadlineAfter(-500, TimeUnit.MILLISECONDS));
 
     RecordingListener listener = start(newCall(options), new Metadata());
 
@@ -78,7 +79,7 @@ class ClientCallImplTest {
   void deadlineTimerCancelsTheStreamWithDeadlineExceeded() {
     readyChannel();
     CallOptions options =
-        CallOptions.DEFAULT.withDeadline(fixture.clock.deadlineAfter(2, TimeUnit.SECONDS));
+        CallOptions.DEFAULT.withDeadline(fixture.deadlineAfter(2, TimeUnit.SECONDS));
     RecordingListener listener = start(newCall(options), new Metadata());
     FakeClientStream stream = transport.lastStream();
 
@@ -91,31 +92,18 @@ class ClientCallImplTest {
     assertThat(listener.status.getDescription()).isEqualTo("deadline exceeded after 2.000000000s");
   }
 
-  /** A ticker the test moves by hand, apart from the channel's clock (whose timer stays idle). */
-  private static final class ManualTicker extends Deadline.Ticker {
-    private volatile long now;
-
-    @Override
-    public long nanoTime() {
-      return now;
-    }
-
-    void advance(long duration, TimeUnit unit) {
-      now += unit.toNanos(duration);
-    }
-  }
-
   @Test
   void serverCancelAfterTheDeadlinePassedIsReportedAsDeadlineExceeded() {
     // The server enforces the grpc-timeout it received with RST_STREAM(CANCEL), which can arrive
     // before this side's deadline timer has run.
     readyChannel();
-    ManualTicker ticker = new ManualTicker();
+    // A clock of its own, apart from the channel's (whose deadline timer so stays idle).
+    FakeClock apart = new FakeClock();
     CallOptions options =
-        CallOptions.DEFAULT.withDeadline(Deadline.after(1, TimeUnit.SECONDS, ticker));
+        CallOptions.DEFAULT.withDeadline(Deadline.after(1, TimeUnit.SECONDS, apart.getTicker()));
     RecordingListener listener = start(newCall(options), new Metadata());
 
-    ticker.advance(1, TimeUnit.SECONDS);
+    apart.forwardTime(1, TimeUnit.SECONDS);
     transport
         .lastStream()
         .serverClose(
@@ -132,7 +120,7 @@ class ClientCallImplTest {
     // the same deadline closes the stream before the transport gets to the local cancel.
     readyChannel();
     CallOptions options =
-        CallOptions.DEFAULT.withDeadline(fixture.clock.deadlineAfter(1, TimeUnit.MILLISECONDS));
+        CallOptions.DEFAULT.withDeadline(fixture.deadlineAfter(1, TimeUnit.MILLISECONDS));
     RecordingListener listener = start(newCall(options), new Metadata());
     FakeClientStream stream = transport.lastStream();
     stream.deferCancel();
@@ -164,12 +152,13 @@ class ClientCallImplTest {
   @Test
   void serverCancelBeforeTheDeadlineStaysCancelled() {
     readyChannel();
-    ManualTicker ticker = new ManualTicker();
+    // A clock of its own, apart from the channel's (whose deadline timer so stays idle).
+    FakeClock apart = new FakeClock();
     CallOptions options =
-        CallOptions.DEFAULT.withDeadline(Deadline.after(1, TimeUnit.SECONDS, ticker));
+        CallOptions.DEFAULT.withDeadline(Deadline.after(1, TimeUnit.SECONDS, apart.getTicker()));
     RecordingListener listener = start(newCall(options), new Metadata());
 
-    ticker.advance(999, TimeUnit.MILLISECONDS);
+    apart.forwardTime(999, TimeUnit.MILLISECONDS);
     transport.lastStream().serverClose(Status.CANCELLED);
 
     assertThat(listener.status.getCode()).isEqualTo(Status.Code.CANCELLED);
@@ -178,13 +167,14 @@ class ClientCallImplTest {
   @Test
   void clientCancelAfterTheDeadlinePassedStaysCancelled() {
     readyChannel();
-    ManualTicker ticker = new ManualTicker();
+    // A clock of its own, apart from the channel's (whose deadline timer so stays idle).
+    FakeClock apart = new FakeClock();
     CallOptions options =
-        CallOptions.DEFAULT.withDeadline(Deadline.after(1, TimeUnit.SECONDS, ticker));
+        CallOptions.DEFAULT.withDeadline(Deadline.after(1, TimeUnit.SECONDS, apart.getTicker()));
     ClientCall<String, String> call = newCall(options);
     RecordingListener listener = start(call, new Metadata());
 
-    ticker.advance(2, TimeUnit.SECONDS);
+    apart.forwardTime(2, TimeUnit.SECONDS);
     call.cancel("changed my mind", null);
 
     assertThat(listener.status.getCode()).isEqualTo(Status.Code.CANCELLED);
@@ -195,7 +185,7 @@ class ClientCallImplTest {
   void deadlineTimerIsCancelledWhenTheCallCloses() {
     readyChannel();
     CallOptions options =
-        CallOptions.DEFAULT.withDeadline(fixture.clock.deadlineAfter(5, TimeUnit.SECONDS));
+        CallOptions.DEFAULT.withDeadline(fixture.deadlineAfter(5, TimeUnit.SECONDS));
     start(newCall(options), new Metadata());
     assertThat(tasksDueWithin(5, TimeUnit.SECONDS)).isEqualTo(1);
 
@@ -205,7 +195,7 @@ class ClientCallImplTest {
   }
 
   private long tasksDueWithin(long duration, TimeUnit unit) {
-    return fixture.clock.pendingTasks().stream()
+    return fixture.clock.getPendingTasks().stream()
         .mapToLong(task -> task.getDelay(TimeUnit.NANOSECONDS))
         .filter(delay -> delay <= unit.toNanos(duration))
         .count();
@@ -215,7 +205,7 @@ class ClientCallImplTest {
   void deadlineTravelsAsGrpcTimeoutHeader() {
     readyChannel();
     CallOptions options =
-        CallOptions.DEFAULT.withDeadline(fixture.clock.deadlineAfter(3, TimeUnit.SECONDS));
+        CallOptions.DEFAULT.withDeadline(fixture.deadlineAfter(3, TimeUnit.SECONDS));
 
     start(newCall(options), new Metadata());
 
@@ -227,10 +217,9 @@ class ClientCallImplTest {
   void earlierContextDeadlineWinsOverTheCallDeadline() {
     readyChannel();
     CallOptions options =
-        CallOptions.DEFAULT.withDeadline(fixture.clock.deadlineAfter(5, TimeUnit.SECONDS));
+        CallOptions.DEFAULT.withDeadline(fixture.deadlineAfter(5, TimeUnit.SECONDS));
     Context.CancellableContext context =
-        Context.current()
-            .withDeadline(fixture.clock.deadlineAfter(1, TimeUnit.SECONDS), fixture.clock);
+        Context.current().withDeadline(fixture.deadlineAfter(1, TimeUnit.SECONDS), fixture.clock);
     RecordingListener listener = new RecordingListener();
     try {
       context.run(() -> newCall(options).start(listener, new Metadata()));
@@ -755,14 +744,14 @@ class ClientCallImplTest {
   @Test
   void noTimerTaskOutlivesACallWithoutDeadline() {
     readyChannel();
-    int before = fixture.clock.pendingTasks().size();
+    int before = fixture.clock.getPendingTasks().size();
     ClientCall<String, String> call = newCall(CallOptions.DEFAULT);
     start(call, new Metadata());
     transport.lastStream().serverClose(Status.OK);
 
-    for (ScheduledFuture<?> task : fixture.clock.pendingTasks()) {
+    for (ScheduledFuture<?> task : fixture.clock.getPendingTasks()) {
       assertThat(task.getDelay(TimeUnit.MINUTES)).isGreaterThanOrEqualTo(29); // only the idle timer
     }
-    assertThat(fixture.clock.pendingTasks().size()).isLessThanOrEqualTo(Math.max(before, 1));
+    assertThat(fixture.clock.getPendingTasks().size()).isLessThanOrEqualTo(Math.max(before, 1));
   }
 }

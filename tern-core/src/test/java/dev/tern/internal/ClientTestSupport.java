@@ -3,11 +3,13 @@ package dev.tern.internal;
 import dev.tern.ClientCall;
 import dev.tern.ClientInterceptor;
 import dev.tern.CompressorRegistry;
+import dev.tern.Deadline;
 import dev.tern.DecompressorRegistry;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Status;
 import dev.tern.internal.wire.GrpcHeaders;
+import dev.tern.testing.FakeClock;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -82,7 +84,7 @@ final class ClientTestSupport {
 
   /** Builds a {@link ManagedChannelImpl} over fakes; configure the fields, then {@link #build}. */
   static final class ChannelFixture {
-    final FakeClientClock clock = new FakeClientClock();
+    final FakeClock clock = new FakeClock();
     final FakeClientTransportFactory factory = new FakeClientTransportFactory(clock);
     Executor executor;
     boolean directExecutor = true;
@@ -93,6 +95,16 @@ final class ClientTestSupport {
     DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();
     double jitterRandom = 0.5;
     ManagedChannelImpl channel;
+
+    ChannelFixture() {
+      // A timer task that throws fails the test at the forwardTime that ran it.
+      clock.setRethrowTaskFailures(true);
+    }
+
+    /** A deadline {@code duration} from now on the fixture's clock. */
+    Deadline deadlineAfter(long duration, TimeUnit unit) {
+      return Deadline.after(duration, unit, clock.getTicker());
+    }
 
     ManagedChannelImpl build() {
       channel =
@@ -109,7 +121,7 @@ final class ClientTestSupport {
                   maxInboundMessageSize,
                   compressorRegistry,
                   decompressorRegistry,
-                  clock.ticker(),
+                  clock.getTicker(),
                   () -> jitterRandom));
       return channel;
     }

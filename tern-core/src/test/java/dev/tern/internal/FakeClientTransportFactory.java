@@ -2,6 +2,7 @@ package dev.tern.internal;
 
 import dev.tern.spi.ClientTransportFactory;
 import dev.tern.spi.ManagedClientTransport;
+import dev.tern.testing.FakeClock;
 import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,12 +10,12 @@ import java.util.concurrent.ScheduledExecutorService;
 
 /** Makes {@link FakeClientTransport}s and remembers them, in creation order. Thread-safe. */
 final class FakeClientTransportFactory implements ClientTransportFactory {
-  final FakeClientClock clock;
+  final FakeClock clock;
   private final List<FakeClientTransport> transports = new ArrayList<>();
   private volatile boolean closed;
   private volatile boolean readyOnStart;
 
-  FakeClientTransportFactory(FakeClientClock clock) {
+  FakeClientTransportFactory(FakeClock clock) {
     this.clock = clock;
   }
 

@@ -5,6 +5,7 @@ import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.spi.ServerTransport;
 import dev.tern.spi.ServerTransportListener;
+import dev.tern.testing.FakeClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
@@ -17,7 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * <p>Not thread-safe beyond volatile fields: tests drive it from one thread.
  */
 public final class FakeServerTransport implements ServerTransport {
-  private final FakeServerScheduler scheduler;
+  private final FakeClock scheduler;
   public volatile ServerTransportListener listener;
   public volatile Attributes readyAttributes;
   public volatile boolean shutdownCalled;
@@ -25,7 +26,7 @@ public final class FakeServerTransport implements ServerTransport {
   public volatile boolean terminated;
   public final List<FakeServerStream> streams = new ArrayList<>();
 
-  public FakeServerTransport(FakeServerScheduler scheduler) {
+  public FakeServerTransport(FakeClock scheduler) {
     this.scheduler = scheduler;
   }
 

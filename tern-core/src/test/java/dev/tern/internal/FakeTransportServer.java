@@ -3,6 +3,7 @@ package dev.tern.internal;
 import dev.tern.spi.ServerListener;
 import dev.tern.spi.ServerTransportListener;
 import dev.tern.spi.TransportServer;
+import dev.tern.testing.FakeClock;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.util.ArrayList;
@@ -16,7 +17,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * <p>Not thread-safe beyond volatile fields: tests drive it from one thread.
  */
 public final class FakeTransportServer implements TransportServer {
-  public final FakeServerScheduler scheduler = new FakeServerScheduler();
+  public final FakeClock scheduler = newScheduler();
   public final List<FakeServerTransport> transports = new ArrayList<>();
   public volatile ServerListener listener;
   public volatile List<SocketAddress> listenAddresses = List.of();
@@ -28,6 +29,13 @@ public final class FakeTransportServer implements TransportServer {
   public volatile Runnable duringStart;
 
   public volatile int shutdownCount;
+
+  private static FakeClock newScheduler() {
+    FakeClock clock = new FakeClock();
+    // A timer task that throws fails the test at the forwardTime that ran it.
+    clock.setRethrowTaskFailures(true);
+    return clock;
+  }
 
   /** A client connects: returns the connection, not yet ready. */
   public FakeServerTransport accept() {

@@ -230,7 +230,7 @@ class ServerCallDispatcherTest {
     assertThat(context.getDeadline()).isNotNull();
     assertThat(context.getDeadline().timeRemaining(TimeUnit.MILLISECONDS))
         .isBetween(9_000L, 10_000L);
-    assertThat(transportServer.scheduler.onlyPendingDelay(TimeUnit.MILLISECONDS))
+    assertThat(ServerTestSupport.onlyPendingDelay(transportServer.scheduler, TimeUnit.MILLISECONDS))
         .isBetween(9_000L, 10_000L);
   }
 
@@ -274,13 +274,13 @@ class ServerCallDispatcherTest {
     builder.addService(echoService(handler));
     startServer();
     FakeServerStream stream = transport.newStream("test.Echo/Unary", timeoutHeader("10S"));
-    assertThat(transportServer.scheduler.pendingTasks()).hasSize(1);
+    assertThat(transportServer.scheduler.getPendingTasks()).hasSize(1);
 
     handler.lastCall().sendMessage("done");
     handler.lastCall().close(Status.OK, new Metadata());
     stream.completeClose();
 
-    assertThat(transportServer.scheduler.pendingTasks()).isEmpty();
+    assertThat(transportServer.scheduler.getPendingTasks()).isEmpty();
     assertThat(handler.lastContext().isCancelled()).isTrue();
     transportServer.scheduler.forwardTime(1, TimeUnit.HOURS);
     assertThat(stream.cancelStatus).isNull();

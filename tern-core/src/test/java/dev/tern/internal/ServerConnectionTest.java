@@ -148,11 +148,12 @@ class ServerConnectionTest {
   void connectionReadyInTime_cancelsItsHandshakeTimer() throws IOException {
     startServer();
     FakeServerTransport transport = transportServer.accept();
-    assertThat(transportServer.scheduler.onlyPendingDelay(TimeUnit.SECONDS)).isEqualTo(120);
+    assertThat(ServerTestSupport.onlyPendingDelay(transportServer.scheduler, TimeUnit.SECONDS))
+        .isEqualTo(120);
 
     transport.ready(Attributes.EMPTY);
 
-    assertThat(transportServer.scheduler.pendingTasks()).isEmpty();
+    assertThat(transportServer.scheduler.getPendingTasks()).isEmpty();
     transportServer.scheduler.forwardTime(1, TimeUnit.HOURS);
     assertThat(transport.shutdownNowStatus).isNull();
   }
@@ -167,7 +168,7 @@ class ServerConnectionTest {
     transport.terminate();
 
     assertThat(events).containsExactly("a.terminated(null)");
-    assertThat(transportServer.scheduler.pendingTasks()).isEmpty();
+    assertThat(transportServer.scheduler.getPendingTasks()).isEmpty();
     assertThat(server.isTerminated()).isTrue();
   }
 }

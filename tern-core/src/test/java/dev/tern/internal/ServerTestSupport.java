@@ -6,6 +6,7 @@ import dev.tern.MethodDescriptor;
 import dev.tern.ServerCall;
 import dev.tern.ServerCallHandler;
 import dev.tern.ServerServiceDefinition;
+import dev.tern.testing.FakeClock;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,14 +14,26 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /** Methods, services, handlers and executors shared by the server runtime tests. */
 final class ServerTestSupport {
   private ServerTestSupport() {}
+
+  /** The delay of the only task pending on {@code clock}, in {@code unit}. */
+  static long onlyPendingDelay(FakeClock clock, TimeUnit unit) {
+    Collection<ScheduledFuture<?>> pending = clock.getPendingTasks();
+    if (pending.size() != 1) {
+      throw new AssertionError("expected one pending task, found " + pending);
+    }
+    return pending.iterator().next().getDelay(unit);
+  }
 
   static final MethodDescriptor.Marshaller<String> STRING_MARSHALLER =
       new MethodDescriptor.Marshaller<>() {

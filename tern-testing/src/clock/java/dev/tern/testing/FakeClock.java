@@ -39,7 +39,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>A task that throws: for {@code schedule*} and {@code submit} the exception is kept in the
  *       task's future (as any {@link ScheduledExecutorService} does) and a periodic task stops; for
  *       {@link #execute}, which has no future to keep it, it propagates out of {@link #forwardTime}
- *       or {@link #runDueTasks()} so the test sees it (the tasks not yet run stay pending).
+ *       or {@link #runDueTasks()} so the test sees it (the tasks not yet run stay pending). With
+ *       {@link #setRethrowTaskFailures setRethrowTaskFailures(true)}, every task's exception also
+ *       propagates so, for code under test that schedules a timer and never looks at its future.
  *   <li>A cancelled task leaves the pending set at once.
  *   <li>{@link #shutdown()} rejects new tasks and cancels periodic ones; one-shot tasks already
  *       scheduled still run when time reaches them. {@link #shutdownNow()} also removes the pending
@@ -65,6 +67,7 @@ public final class FakeClock extends AbstractExecutorService implements Schedule
   private long nextSequence;
   private int running;
   private boolean shutdown;
+  private boolean rethrowTaskFailures;
 
   private final Deadline.Ticker ticker =
       new Deadline.Ticker() {
@@ -90,6 +93,22 @@ public final class FakeClock extends AbstractExecutorService implements Schedule
    */
   public FakeClock(long startNanos) {
     this.nowNanos = startNanos;
+  }
+
+  /**
+   * Whether an exception thrown by a task from {@code schedule*} or {@code submit} also propagates
+   * out of the {@link #forwardTime} or {@link #runDueTasks()} call that ran it, as one from {@link
+   * #execute} always does (default false). The exception is kept in the task's future either way.
+   * Turn it on when the code under test schedules timers and ignores their futures, so that a timer
+   * that throws fails the test instead of going unnoticed; the tasks not yet run stay pending.
+   */
+  public void setRethrowTaskFailures(boolean rethrow) {
+    lock.lock();
+    try {
+      rethrowTaskFailures = rethrow;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** A ticker that reads this clock's time. */
@@ -397,9 +416,11 @@ public final class FakeClock extends AbstractExecutorService implements Schedule
       } catch (Throwable t) { // everything, to keep it in the future as executors do
         thrown = t;
       }
+      boolean rethrow;
       lock.lock();
       try {
         running--;
+        rethrow = propagateFailure || rethrowTaskFailures;
         boolean rescheduled = false;
         if (cancelledWhileRunning) {
           state = CANCELLED;
@@ -424,7 +445,7 @@ public final class FakeClock extends AbstractExecutorService implements Schedule
       } finally {
         lock.unlock();
       }
-      if (thrown != null && propagateFailure) {
+      if (thrown != null && rethrow) {
         if (thrown instanceof RuntimeException) {
           throw (RuntimeException) thrown;
         }
