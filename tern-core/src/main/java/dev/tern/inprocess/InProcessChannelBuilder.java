@@ -1,5 +1,7 @@
 package dev.tern.inprocess;
 
+import dev.tern.ForwardingChannelBuilder;
+import dev.tern.ManagedChannelBuilder;
 import dev.tern.internal.AbstractManagedChannelBuilder;
 import dev.tern.internal.SharedExecutors;
 import dev.tern.spi.ClientTransportFactory;
@@ -22,8 +24,9 @@ import java.util.concurrent.ScheduledExecutorService;
  * <p>Not thread-safe: configure from one thread, then {@link #build()}.
  */
 public final class InProcessChannelBuilder
-    extends AbstractManagedChannelBuilder<InProcessChannelBuilder> {
+    extends ForwardingChannelBuilder<InProcessChannelBuilder> {
   private final InProcessSocketAddress address;
+  private final Assembly assembly = new Assembly();
   private ScheduledExecutorService scheduler;
 
   private InProcessChannelBuilder(InProcessSocketAddress address) {
@@ -66,25 +69,29 @@ public final class InProcessChannelBuilder
   }
 
   @Override
-  protected ClientTransportFactory buildTransportFactory() {
-    return new TransportFactory(
-        scheduler != null ? scheduler : SharedExecutors.timer(), maxInboundMetadataSize());
+  protected ManagedChannelBuilder<?> delegate() {
+    return assembly;
   }
 
-  @Override
-  protected SocketAddress resolveAddress() {
-    return address;
+  /** The runtime's channel builder, with this transport's parts. */
+  private final class Assembly extends AbstractManagedChannelBuilder<Assembly> {
+    @Override
+    protected ClientTransportFactory buildTransportFactory() {
+      return new TransportFactory(
+          scheduler != null ? scheduler : SharedExecutors.timer(), maxInboundMetadataSize());
+    }
+
+    @Override
+    protected SocketAddress resolveAddress() {
+      return address;
+    }
+
+    @Override
+    protected String authority() {
+      return "localhost";
+    }
   }
 
-  @Override
-  protected String authority() {
-    return "localhost";
-  }
-
-  /**
-   * Creates {@link InProcessTransport}s; owns nothing that needs releasing (the scheduler is the
-   * caller's or shared). Thread-safe: immutable apart from a volatile closed flag.
-   */
   private static final class TransportFactory implements ClientTransportFactory {
     private final ScheduledExecutorService scheduler;
     private final int maxInboundMetadataSize;

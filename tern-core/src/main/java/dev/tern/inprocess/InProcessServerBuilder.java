@@ -1,5 +1,7 @@
 package dev.tern.inprocess;
 
+import dev.tern.ForwardingServerBuilder;
+import dev.tern.ServerBuilder;
 import dev.tern.internal.AbstractServerBuilder;
 import dev.tern.spi.TransportServer;
 import java.util.Objects;
@@ -24,8 +26,9 @@ import java.util.concurrent.ScheduledExecutorService;
  *
  * <p>Not thread-safe: configure from one thread, then {@link #build()}.
  */
-public final class InProcessServerBuilder extends AbstractServerBuilder<InProcessServerBuilder> {
+public final class InProcessServerBuilder extends ForwardingServerBuilder<InProcessServerBuilder> {
   private final String name;
+  private final Assembly assembly = new Assembly();
   private ScheduledExecutorService scheduler;
 
   private InProcessServerBuilder(String name) {
@@ -61,7 +64,16 @@ public final class InProcessServerBuilder extends AbstractServerBuilder<InProces
   }
 
   @Override
-  protected TransportServer buildTransportServer() {
-    return new InProcessServer(name, scheduler, maxInboundMessageSize(), maxInboundMetadataSize());
+  protected ServerBuilder<?> delegate() {
+    return assembly;
+  }
+
+  /** The runtime's server builder, with this transport's server. */
+  private final class Assembly extends AbstractServerBuilder<Assembly> {
+    @Override
+    protected TransportServer buildTransportServer() {
+      return new InProcessServer(
+          name, scheduler, maxInboundMessageSize(), maxInboundMetadataSize());
+    }
   }
 }

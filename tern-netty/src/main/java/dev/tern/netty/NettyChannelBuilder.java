@@ -1,5 +1,7 @@
 package dev.tern.netty;
 
+import dev.tern.ForwardingChannelBuilder;
+import dev.tern.ManagedChannelBuilder;
 import dev.tern.internal.AbstractManagedChannelBuilder;
 import dev.tern.netty.internal.EventLoops;
 import dev.tern.netty.internal.NettyClientTransport;
@@ -36,7 +38,7 @@ import javax.net.ssl.SSLException;
  *
  * <p>Not thread-safe: configure from one thread, then {@link #build()}.
  */
-public final class NettyChannelBuilder extends AbstractManagedChannelBuilder<NettyChannelBuilder> {
+public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyChannelBuilder> {
   /** Default flow-control window: 1 MiB, enough for a round trip's worth of data on a LAN. */
   public static final int DEFAULT_FLOW_CONTROL_WINDOW = 1024 * 1024;
 
@@ -45,6 +47,7 @@ public final class NettyChannelBuilder extends AbstractManagedChannelBuilder<Net
   private final String host;
   private final int port;
   private final SocketAddress address;
+  private final Assembly assembly = new Assembly();
   private EventLoopGroup eventLoopGroup;
   private ChannelFactory<? extends Channel> channelFactory;
   private int flowControlWindow = DEFAULT_FLOW_CONTROL_WINDOW;
@@ -239,59 +242,69 @@ public final class NettyChannelBuilder extends AbstractManagedChannelBuilder<Net
     return useTransportSecurity();
   }
 
-  private SslContext sslContextForBuild() {
-    if (isPlaintext()) {
-      return null;
-    }
-    if (sslContext != null) {
-      return sslContext;
-    }
-    try {
-      return NettySslContexts.forClient().build();
-    } catch (SSLException e) {
-      throw new IllegalStateException("cannot create the default TLS client context", e);
-    }
-  }
-
   @Override
-  protected ClientTransportFactory buildTransportFactory() {
-    EventLoopGroup group = eventLoopGroup != null ? eventLoopGroup : EventLoops.sharedWorkerGroup();
-    ChannelFactory<? extends Channel> factory =
-        channelFactory != null ? channelFactory : EventLoops.clientChannelFactory(group);
-    NettyClientTransport.TransportOptions options =
-        new NettyClientTransport.TransportOptions(
-            group,
-            factory,
-            flowControlWindow,
-            maxInboundMetadataSize(),
-            (int) connectTimeoutMillis,
-            sslContextForBuild());
-    if (keepAliveTimeNanos != Long.MAX_VALUE) {
-      options =
-          options.withKeepAlive(keepAliveTimeNanos, keepAliveTimeoutNanos, keepAliveWithoutCalls);
+  protected ManagedChannelBuilder<?> delegate() {
+    return assembly;
+  }
+
+  /** The runtime's channel builder, with this transport's parts. */
+  private final class Assembly extends AbstractManagedChannelBuilder<Assembly> {
+    private SslContext sslContextForBuild() {
+      if (isPlaintext()) {
+        return null;
+      }
+      if (sslContext != null) {
+        return sslContext;
+      }
+      try {
+        return NettySslContexts.forClient().build();
+      } catch (SSLException e) {
+        throw new IllegalStateException("cannot create the default TLS client context", e);
+      }
     }
-    return new TransportFactory(options, group);
-  }
 
-  @Override
-  protected SocketAddress resolveAddress() {
-    return address;
-  }
-
-  @Override
-  protected String authority() {
-    if (host == null) {
-      return address.toString();
+    @Override
+    protected ClientTransportFactory buildTransportFactory() {
+      EventLoopGroup group =
+          eventLoopGroup != null ? eventLoopGroup : EventLoops.sharedWorkerGroup();
+      ChannelFactory<? extends Channel> factory =
+          channelFactory != null ? channelFactory : EventLoops.clientChannelFactory(group);
+      NettyClientTransport.TransportOptions options =
+          new NettyClientTransport.TransportOptions(
+              group,
+              factory,
+              flowControlWindow,
+              maxInboundMetadataSize(),
+              (int) connectTimeoutMillis,
+              sslContextForBuild());
+      if (keepAliveTimeNanos != Long.MAX_VALUE) {
+        options =
+            options.withKeepAlive(keepAliveTimeNanos, keepAliveTimeoutNanos, keepAliveWithoutCalls);
+      }
+      return new TransportFactory(options, group);
     }
-    String h = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
-    return h + ":" + port;
+
+    @Override
+    protected SocketAddress resolveAddress() {
+      return address;
+    }
+
+    @Override
+    protected String authority() {
+      if (host == null) {
+        return address.toString();
+      }
+      String h = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
+      return h + ":" + port;
+    }
+
+    /**
+     * Creates {@link NettyClientTransport}s sharing one set of options. Owns nothing that needs
+     * releasing: the event loops are shared or the application's. Thread-safe (immutable apart from
+     * a volatile flag).
+     */
   }
 
-  /**
-   * Creates {@link NettyClientTransport}s sharing one set of options. Owns nothing that needs
-   * releasing: the event loops are shared or the application's. Thread-safe (immutable apart from a
-   * volatile flag).
-   */
   private static final class TransportFactory implements ClientTransportFactory {
     private final NettyClientTransport.TransportOptions options;
     private final EventLoopGroup group;

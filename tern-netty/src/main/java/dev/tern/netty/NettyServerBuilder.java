@@ -1,5 +1,7 @@
 package dev.tern.netty;
 
+import dev.tern.ForwardingServerBuilder;
+import dev.tern.ServerBuilder;
 import dev.tern.internal.AbstractServerBuilder;
 import dev.tern.netty.internal.EventLoops;
 import dev.tern.netty.internal.NettyServer;
@@ -39,8 +41,9 @@ import javax.net.ssl.SSLException;
  *
  * <p>Not thread-safe: configure from one thread, then {@link #build()}.
  */
-public final class NettyServerBuilder extends AbstractServerBuilder<NettyServerBuilder> {
+public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServerBuilder> {
   private final SocketAddress address;
+  private final Assembly assembly = new Assembly();
   private EventLoopGroup bossGroup;
   private EventLoopGroup workerGroup;
   private ChannelFactory<? extends ServerChannel> channelFactory;
@@ -284,26 +287,34 @@ public final class NettyServerBuilder extends AbstractServerBuilder<NettyServerB
   }
 
   @Override
-  protected TransportServer buildTransportServer() {
-    EventLoopGroup boss = bossGroup != null ? bossGroup : EventLoops.sharedBossGroup();
-    EventLoopGroup workers = workerGroup != null ? workerGroup : EventLoops.sharedWorkerGroup();
-    ChannelFactory<? extends ServerChannel> factory =
-        channelFactory != null ? channelFactory : EventLoops.serverChannelFactory(boss);
-    ServerOptions options =
-        new ServerOptions(
-            flowControlWindow,
-            maxInboundMessageSize(),
-            maxInboundMetadataSize(),
-            maxConcurrentCallsPerConnection,
-            gracePeriodNanos,
-            maxRstFramesPerWindow,
-            rstWindowNanos,
-            sslContext,
-            permitKeepAliveTimeNanos,
-            permitKeepAliveWithoutCalls,
-            maxConnectionIdleNanos,
-            maxConnectionAgeNanos,
-            maxConnectionAgeGraceNanos);
-    return new NettyServer(address, boss, workers, factory, options);
+  protected ServerBuilder<?> delegate() {
+    return assembly;
+  }
+
+  /** The runtime's server builder, with this transport's server. */
+  private final class Assembly extends AbstractServerBuilder<Assembly> {
+    @Override
+    protected TransportServer buildTransportServer() {
+      EventLoopGroup boss = bossGroup != null ? bossGroup : EventLoops.sharedBossGroup();
+      EventLoopGroup workers = workerGroup != null ? workerGroup : EventLoops.sharedWorkerGroup();
+      ChannelFactory<? extends ServerChannel> factory =
+          channelFactory != null ? channelFactory : EventLoops.serverChannelFactory(boss);
+      ServerOptions options =
+          new ServerOptions(
+              flowControlWindow,
+              maxInboundMessageSize(),
+              maxInboundMetadataSize(),
+              maxConcurrentCallsPerConnection,
+              gracePeriodNanos,
+              maxRstFramesPerWindow,
+              rstWindowNanos,
+              sslContext,
+              permitKeepAliveTimeNanos,
+              permitKeepAliveWithoutCalls,
+              maxConnectionIdleNanos,
+              maxConnectionAgeNanos,
+              maxConnectionAgeGraceNanos);
+      return new NettyServer(address, boss, workers, factory, options);
+    }
   }
 }

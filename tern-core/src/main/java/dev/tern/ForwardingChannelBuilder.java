@@ -1,0 +1,119 @@
+package dev.tern;
+
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A channel builder that hands every option of {@link ManagedChannelBuilder} to another builder,
+ * {@link #delegate()}, and returns itself for chaining. Transports build their public builders on
+ * it (adding their own options) around the runtime's builder, and applications can use it to wrap a
+ * builder they are given.
+ *
+ * <p>Not thread-safe, like every builder: configure from one thread, then {@link #build()}.
+ *
+ * @param <T> the concrete builder type, returned by the option methods
+ */
+public abstract class ForwardingChannelBuilder<T extends ForwardingChannelBuilder<T>>
+    extends ManagedChannelBuilder<T> {
+
+  /** For subclasses. */
+  protected ForwardingChannelBuilder() {}
+
+  /** The builder every option is handed to; the same one on every call. */
+  protected abstract ManagedChannelBuilder<?> delegate();
+
+  /** Returns this builder as its concrete type. */
+  @SuppressWarnings("unchecked") // T is this class's own type parameter, bound to the subclass
+  protected final T thisT() {
+    return (T) this;
+  }
+
+  @Override
+  public T directExecutor() {
+    delegate().directExecutor();
+    return thisT();
+  }
+
+  @Override
+  public T executor(Executor executor) {
+    delegate().executor(executor);
+    return thisT();
+  }
+
+  @Override
+  public T intercept(List<ClientInterceptor> interceptors) {
+    delegate().intercept(interceptors);
+    return thisT();
+  }
+
+  @Override
+  public T intercept(ClientInterceptor... interceptors) {
+    delegate().intercept(interceptors);
+    return thisT();
+  }
+
+  @Override
+  public T userAgent(String userAgent) {
+    delegate().userAgent(userAgent);
+    return thisT();
+  }
+
+  @Override
+  public T overrideAuthority(String authority) {
+    delegate().overrideAuthority(authority);
+    return thisT();
+  }
+
+  @Override
+  public T idleTimeout(long value, TimeUnit unit) {
+    delegate().idleTimeout(value, unit);
+    return thisT();
+  }
+
+  @Override
+  public T maxInboundMessageSize(int bytes) {
+    delegate().maxInboundMessageSize(bytes);
+    return thisT();
+  }
+
+  @Override
+  public T maxInboundMetadataSize(int bytes) {
+    delegate().maxInboundMetadataSize(bytes);
+    return thisT();
+  }
+
+  @Override
+  public T usePlaintext() {
+    delegate().usePlaintext();
+    return thisT();
+  }
+
+  @Override
+  public T useTransportSecurity() {
+    delegate().useTransportSecurity();
+    return thisT();
+  }
+
+  @Override
+  public T compressorRegistry(CompressorRegistry registry) {
+    delegate().compressorRegistry(registry);
+    return thisT();
+  }
+
+  @Override
+  public T decompressorRegistry(DecompressorRegistry registry) {
+    delegate().decompressorRegistry(registry);
+    return thisT();
+  }
+
+  @Override
+  public ManagedChannel build() {
+    return delegate().build();
+  }
+
+  @Override
+  public String toString() {
+    return getClass().getSimpleName() + "{delegate=" + delegate() + "}";
+  }
+}

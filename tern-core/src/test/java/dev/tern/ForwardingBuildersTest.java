@@ -1,0 +1,346 @@
+package dev.tern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.File;
+import java.io.InputStream;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class ForwardingBuildersTest {
+
+  @Test
+  void theForwardingChannelBuilderOverridesEveryOptionOfManagedChannelBuilder() {
+    assertThat(notOverridden(ManagedChannelBuilder.class, ForwardingChannelBuilder.class))
+        .isEmpty();
+  }
+
+  @Test
+  void theForwardingServerBuilderOverridesEveryOptionOfServerBuilder() {
+    assertThat(notOverridden(ServerBuilder.class, ForwardingServerBuilder.class)).isEmpty();
+  }
+
+  @Test
+  void channelOptionsReachTheDelegateAndChainOnTheForwardingBuilder() {
+    RecordingChannelBuilder delegate = new RecordingChannelBuilder();
+    WrappingChannelBuilder builder = new WrappingChannelBuilder(delegate);
+    Executor executor = Runnable::run;
+    ClientInterceptor interceptor =
+        new ClientInterceptor() {
+          @Override
+          public <ReqT, RespT> ClientCall<ReqT, RespT> interceptCall(
+              MethodDescriptor<ReqT, RespT> method, CallOptions callOptions, Channel next) {
+            return next.newCall(method, callOptions);
+          }
+        };
+
+    WrappingChannelBuilder chained =
+        builder
+            .directExecutor()
+            .executor(executor)
+            .intercept(List.of(interceptor))
+            .intercept(interceptor)
+            .userAgent("agent")
+            .overrideAuthority("example.com")
+            .idleTimeout(5, TimeUnit.SECONDS)
+            .maxInboundMessageSize(10)
+            .maxInboundMetadataSize(20)
+            .usePlaintext()
+            .useTransportSecurity()
+            .compressorRegistry(CompressorRegistry.getDefaultInstance())
+            .decompressorRegistry(DecompressorRegistry.getDefaultInstance());
+
+    assertThat(chained).isSameAs(builder);
+    assertThat(delegate.calls)
+        .containsExactly(
+            "directExecutor",
+            "executor",
+            "intercept[1]",
+            "intercept[1]",
+            "userAgent agent",
+            "overrideAuthority example.com",
+            "idleTimeout 5 SECONDS",
+            "maxInboundMessageSize 10",
+            "maxInboundMetadataSize 20",
+            "usePlaintext",
+            "useTransportSecurity",
+            "compressorRegistry",
+            "decompressorRegistry");
+    assertThat(builder.toString())
+        .isEqualTo("WrappingChannelBuilder{delegate=RecordingChannelBuilder}");
+  }
+
+  @Test
+  void serverOptionsReachTheDelegateAndChainOnTheForwardingBuilder() {
+    RecordingServerBuilder delegate = new RecordingServerBuilder();
+    WrappingServerBuilder builder = new WrappingServerBuilder(delegate);
+    ServerServiceDefinition service = ServerServiceDefinition.builder("test.Empty").build();
+    InputStream chain = new ByteArrayInputStream(new byte[0]);
+    InputStream key = new ByteArrayInputStream(new byte[0]);
+
+    WrappingServerBuilder chained =
+        builder
+            .addService(service)
+            .addService(() -> service)
+            .fallbackHandlerRegistry(
+                new HandlerRegistry() {
+                  @Override
+                  public ServerMethodDefinition<?, ?> lookupMethod(
+                      String methodName, String authority) {
+                    return null;
+                  }
+                })
+            .executor(Runnable::run)
+            .directExecutor()
+            .intercept(noOpInterceptor())
+            .addTransportFilter(new ServerTransportFilter() {})
+            .maxInboundMessageSize(10)
+            .maxInboundMetadataSize(20)
+            .handshakeTimeout(3, TimeUnit.SECONDS)
+            .compressorRegistry(CompressorRegistry.getDefaultInstance())
+            .decompressorRegistry(DecompressorRegistry.getDefaultInstance())
+            .useTransportSecurity(new File("chain.pem"), new File("key.pem"))
+            .useTransportSecurity(chain, key);
+
+    assertThat(chained).isSameAs(builder);
+    assertThat(delegate.calls)
+        .containsExactly(
+            "addService test.Empty",
+            "addService test.Empty",
+            "fallbackHandlerRegistry",
+            "executor",
+            "directExecutor",
+            "intercept",
+            "addTransportFilter",
+            "maxInboundMessageSize 10",
+            "maxInboundMetadataSize 20",
+            "handshakeTimeout 3 SECONDS",
+            "compressorRegistry",
+            "decompressorRegistry",
+            "useTransportSecurity chain.pem key.pem",
+            "useTransportSecurity streams");
+  }
+
+  private static ServerInterceptor noOpInterceptor() {
+    return new ServerInterceptor() {
+      @Override
+      public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(
+          ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
+        return next.startCall(call, headers);
+      }
+    };
+  }
+
+  /** The public instance methods of {@code api} that {@code forwarding} does not declare. */
+  private static List<String> notOverridden(Class<?> api, Class<?> forwarding) {
+    List<String> missing = new ArrayList<>();
+    for (Method method : api.getDeclaredMethods()) {
+      if (!Modifier.isPublic(method.getModifiers()) || Modifier.isStatic(method.getModifiers())) {
+        continue;
+      }
+      try {
+        forwarding.getDeclaredMethod(method.getName(), method.getParameterTypes());
+      } catch (NoSuchMethodException e) {
+        missing.add(method.getName() + Arrays.toString(method.getParameterTypes()));
+      }
+    }
+    return missing;
+  }
+
+  private static final class WrappingChannelBuilder
+      extends ForwardingChannelBuilder<WrappingChannelBuilder> {
+    private final ManagedChannelBuilder<?> delegate;
+
+    WrappingChannelBuilder(ManagedChannelBuilder<?> delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    protected ManagedChannelBuilder<?> delegate() {
+      return delegate;
+    }
+  }
+
+  private static final class WrappingServerBuilder
+      extends ForwardingServerBuilder<WrappingServerBuilder> {
+    private final ServerBuilder<?> delegate;
+
+    WrappingServerBuilder(ServerBuilder<?> delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    protected ServerBuilder<?> delegate() {
+      return delegate;
+    }
+  }
+
+  /** Records each option it is given, by name (and value where it has a readable one). */
+  private static final class RecordingChannelBuilder
+      extends ManagedChannelBuilder<RecordingChannelBuilder> {
+    final List<String> calls = new ArrayList<>();
+
+    private RecordingChannelBuilder record(String call) {
+      calls.add(call);
+      return this;
+    }
+
+    @Override
+    public RecordingChannelBuilder directExecutor() {
+      return record("directExecutor");
+    }
+
+    @Override
+    public RecordingChannelBuilder executor(Executor executor) {
+      return record("executor");
+    }
+
+    @Override
+    public RecordingChannelBuilder intercept(List<ClientInterceptor> interceptors) {
+      return record("intercept[" + interceptors.size() + "]");
+    }
+
+    @Override
+    public RecordingChannelBuilder userAgent(String userAgent) {
+      return record("userAgent " + userAgent);
+    }
+
+    @Override
+    public RecordingChannelBuilder overrideAuthority(String authority) {
+      return record("overrideAuthority " + authority);
+    }
+
+    @Override
+    public RecordingChannelBuilder idleTimeout(long value, TimeUnit unit) {
+      return record("idleTimeout " + value + " " + unit);
+    }
+
+    @Override
+    public RecordingChannelBuilder maxInboundMessageSize(int bytes) {
+      return record("maxInboundMessageSize " + bytes);
+    }
+
+    @Override
+    public RecordingChannelBuilder maxInboundMetadataSize(int bytes) {
+      return record("maxInboundMetadataSize " + bytes);
+    }
+
+    @Override
+    public RecordingChannelBuilder usePlaintext() {
+      return record("usePlaintext");
+    }
+
+    @Override
+    public RecordingChannelBuilder useTransportSecurity() {
+      return record("useTransportSecurity");
+    }
+
+    @Override
+    public RecordingChannelBuilder compressorRegistry(CompressorRegistry registry) {
+      return record("compressorRegistry");
+    }
+
+    @Override
+    public RecordingChannelBuilder decompressorRegistry(DecompressorRegistry registry) {
+      return record("decompressorRegistry");
+    }
+
+    @Override
+    public ManagedChannel build() {
+      throw new AssertionError("not built in these tests");
+    }
+
+    @Override
+    public String toString() {
+      return "RecordingChannelBuilder";
+    }
+  }
+
+  /** Records each option it is given, by name (and value where it has a readable one). */
+  private static final class RecordingServerBuilder extends ServerBuilder<RecordingServerBuilder> {
+    final List<String> calls = new ArrayList<>();
+
+    private RecordingServerBuilder record(String call) {
+      calls.add(call);
+      return this;
+    }
+
+    @Override
+    public RecordingServerBuilder addService(ServerServiceDefinition service) {
+      return record("addService " + service.getServiceDescriptor().getName());
+    }
+
+    @Override
+    public RecordingServerBuilder fallbackHandlerRegistry(HandlerRegistry registry) {
+      return record("fallbackHandlerRegistry");
+    }
+
+    @Override
+    public RecordingServerBuilder executor(Executor executor) {
+      return record("executor");
+    }
+
+    @Override
+    public RecordingServerBuilder directExecutor() {
+      return record("directExecutor");
+    }
+
+    @Override
+    public RecordingServerBuilder intercept(ServerInterceptor interceptor) {
+      return record("intercept");
+    }
+
+    @Override
+    public RecordingServerBuilder addTransportFilter(ServerTransportFilter filter) {
+      return record("addTransportFilter");
+    }
+
+    @Override
+    public RecordingServerBuilder maxInboundMessageSize(int bytes) {
+      return record("maxInboundMessageSize " + bytes);
+    }
+
+    @Override
+    public RecordingServerBuilder maxInboundMetadataSize(int bytes) {
+      return record("maxInboundMetadataSize " + bytes);
+    }
+
+    @Override
+    public RecordingServerBuilder handshakeTimeout(long timeout, TimeUnit unit) {
+      return record("handshakeTimeout " + timeout + " " + unit);
+    }
+
+    @Override
+    public RecordingServerBuilder compressorRegistry(CompressorRegistry registry) {
+      return record("compressorRegistry");
+    }
+
+    @Override
+    public RecordingServerBuilder decompressorRegistry(DecompressorRegistry registry) {
+      return record("decompressorRegistry");
+    }
+
+    @Override
+    public RecordingServerBuilder useTransportSecurity(File certChain, File privateKey) {
+      return record("useTransportSecurity " + certChain + " " + privateKey);
+    }
+
+    @Override
+    public RecordingServerBuilder useTransportSecurity(
+        InputStream certChain, InputStream privateKey) {
+      return record("useTransportSecurity streams");
+    }
+
+    @Override
+    public Server build() {
+      throw new AssertionError("not built in these tests");
+    }
+  }
+}
