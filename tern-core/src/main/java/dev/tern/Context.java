@@ -1,5 +1,6 @@
 package dev.tern;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.Closeable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -414,10 +415,12 @@ public class Context {
     private volatile boolean cancelled;
     private volatile Throwable cause;
 
-    /** Guarded by lock; allocated on first registration, null again once cancelled. */
+    /** Allocated on first registration, null again once cancelled. */
+    @GuardedBy("lock")
     private List<RegisteredListener> listeners;
 
-    /** Guarded by lock; the pending deadline task, if any. */
+    /** The pending deadline task, if any. */
+    @GuardedBy("lock")
     private ScheduledFuture<?> deadlineTimer;
 
     private CancellableContext(Context parent, Deadline deadline) {

@@ -1,5 +1,6 @@
 package dev.tern.inprocess;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.internal.SharedExecutors;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.spi.ServerListener;
@@ -35,8 +36,11 @@ public final class InProcessServer implements TransportServer {
   /** Set once by {@link #start}; read by connecting transports. */
   private volatile ServerListener listener;
 
-  private boolean started; // guarded by this
-  private boolean shutdown; // guarded by this
+  @GuardedBy("this")
+  private boolean started;
+
+  @GuardedBy("this")
+  private boolean shutdown;
 
   /**
    * A server for {@code name} with the default limits (4 MiB messages, 8 KiB metadata) and the

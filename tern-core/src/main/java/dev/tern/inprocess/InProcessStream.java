@@ -1,5 +1,6 @@
 package dev.tern.inprocess;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.Attributes;
 import dev.tern.Compressor;
 import dev.tern.Decompressor;
@@ -75,28 +76,51 @@ final class InProcessStream {
   private volatile ServerStreamListener serverListener;
 
   private final Object lock = new Object();
-  private ClientStreamListener clientListener; // guarded by lock
-  private boolean registered; // guarded by lock
-  private int clientMaxOutbound = Integer.MAX_VALUE; // guarded by lock
-  private final OneWayMessages toServer = new OneWayMessages(); // guarded by lock
-  private final OneWayMessages toClient = new OneWayMessages(); // guarded by lock
-  private boolean halfClosed; // guarded by lock
-  private boolean halfClosedDelivered; // guarded by lock
-  private boolean headersSent; // guarded by lock
+
+  @GuardedBy("lock")
+  private ClientStreamListener clientListener;
+
+  @GuardedBy("lock")
+  private boolean registered;
+
+  @GuardedBy("lock")
+  private int clientMaxOutbound = Integer.MAX_VALUE;
+
+  @GuardedBy("lock")
+  private final OneWayMessages toServer = new OneWayMessages();
+
+  @GuardedBy("lock")
+  private final OneWayMessages toClient = new OneWayMessages();
+
+  @GuardedBy("lock")
+  private boolean halfClosed;
+
+  @GuardedBy("lock")
+  private boolean halfClosedDelivered;
+
+  @GuardedBy("lock")
+  private boolean headersSent;
 
   /** The client listener's {@code closed} is queued (or, before start, decided). */
-  private boolean clientDone; // guarded by lock
+  @GuardedBy("lock")
+  private boolean clientDone;
 
   /** The server listener's {@code closed} is queued. Always true once clientDone is. */
-  private boolean serverDone; // guarded by lock
+  @GuardedBy("lock")
+  private boolean serverDone;
 
-  private boolean finishReported; // guarded by lock
-  private Status cancelledBeforeStart; // guarded by lock
+  @GuardedBy("lock")
+  private boolean finishReported;
+
+  @GuardedBy("lock")
+  private Status cancelledBeforeStart;
 
   /** The server's close, waiting for the client's queue to drain. */
-  private Status pendingClientStatus; // guarded by lock
+  @GuardedBy("lock")
+  private Status pendingClientStatus;
 
-  private Metadata pendingClientTrailers; // guarded by lock
+  @GuardedBy("lock")
+  private Metadata pendingClientTrailers;
 
   InProcessStream(
       InProcessTransport transport, String fullMethodName, Metadata headers, String authority) {
@@ -156,6 +180,7 @@ final class InProcessStream {
   }
 
   /** Whether both sides just became done (reported to the transport once). */
+  @GuardedBy("lock")
   private boolean finishedLocked() {
     if (registered && clientDone && serverDone && !finishReported) {
       finishReported = true;
@@ -165,6 +190,7 @@ final class InProcessStream {
   }
 
   /** Ends both sides at once (cancel, limits): queued messages are dropped. */
+  @GuardedBy("lock")
   private void failLocked(Status clientStatus, Status serverStatus) {
     if (!clientDone) {
       clientDone = true;
@@ -187,15 +213,18 @@ final class InProcessStream {
     }
   }
 
+  @GuardedBy("lock")
   private boolean clientReadyLocked() {
     return !serverDone && !halfClosed && toServer.hasRequests();
   }
 
+  @GuardedBy("lock")
   private boolean serverReadyLocked() {
     return !serverDone && toClient.hasRequests();
   }
 
   /** Hands the server what it requested; then the half-close once nothing is left queued. */
+  @GuardedBy("lock")
   private void deliverToServerLocked() {
     for (MeasuredMessage m; !serverDone && (m = toServer.poll()) != null; ) {
       if (!deliverOneToServerLocked(m)) {
@@ -209,6 +238,7 @@ final class InProcessStream {
   }
 
   /** Delivers one requested message, or fails the call if it is too large; false if failed. */
+  @GuardedBy("lock")
   private boolean deliverOneToServerLocked(MeasuredMessage m) {
     if (!toServer.fits(m)) {
       m.discard();
@@ -222,6 +252,7 @@ final class InProcessStream {
   }
 
   /** Hands the client what it requested; then the server's close once nothing is left queued. */
+  @GuardedBy("lock")
   private void deliverToClientLocked() {
     for (MeasuredMessage m; !clientDone && (m = toClient.poll()) != null; ) {
       if (!deliverOneToClientLocked(m)) {
@@ -239,6 +270,7 @@ final class InProcessStream {
     }
   }
 
+  @GuardedBy("lock")
   private boolean deliverOneToClientLocked(MeasuredMessage m) {
     if (!toClient.fits(m)) {
       m.discard();

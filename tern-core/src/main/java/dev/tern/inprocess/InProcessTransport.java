@@ -1,5 +1,6 @@
 package dev.tern.inprocess;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.Attributes;
 import dev.tern.CallOptions;
 import dev.tern.Grpc;
@@ -55,19 +56,37 @@ public final class InProcessTransport implements ManagedClientTransport {
   private final CallbackQueue serverEvents = new CallbackQueue(false);
 
   private final Object lock = new Object();
-  private Listener listener; // guarded by lock
-  private boolean connectDone; // guarded by lock
-  private boolean ready; // guarded by lock
+
+  @GuardedBy("lock")
+  private Listener listener;
+
+  @GuardedBy("lock")
+  private boolean connectDone;
+
+  @GuardedBy("lock")
+  private boolean ready;
 
   /** No new streams; the client listener has been (or, if not started, will be) told why. */
-  private boolean shutdown; // guarded by lock
+  @GuardedBy("lock")
+  private boolean shutdown;
 
-  private Status shutdownStatus; // guarded by lock
-  private boolean clientShutdownCalled; // guarded by lock
-  private boolean serverShutdownCalled; // guarded by lock
-  private boolean terminated; // guarded by lock
-  private ServerTransportListener serverListener; // guarded by lock
-  private final Set<InProcessStream> streams = new HashSet<>(); // guarded by lock
+  @GuardedBy("lock")
+  private Status shutdownStatus;
+
+  @GuardedBy("lock")
+  private boolean clientShutdownCalled;
+
+  @GuardedBy("lock")
+  private boolean serverShutdownCalled;
+
+  @GuardedBy("lock")
+  private boolean terminated;
+
+  @GuardedBy("lock")
+  private ServerTransportListener serverListener;
+
+  @GuardedBy("lock")
+  private final Set<InProcessStream> streams = new HashSet<>();
 
   /** Written before the server runtime sees the server side; read by it and by new streams. */
   private volatile InProcessServer server;
@@ -318,6 +337,7 @@ public final class InProcessTransport implements ManagedClientTransport {
     }
   }
 
+  @GuardedBy("lock")
   private void shutdownLocked(Status status) {
     if (shutdown) {
       return;
@@ -330,14 +350,18 @@ public final class InProcessTransport implements ManagedClientTransport {
     }
   }
 
+  @GuardedBy("lock")
   private void maybeTerminateLocked() {
     if (terminated || !shutdown || !connectDone || !streams.isEmpty()) {
       return;
     }
     terminated = true;
-    clientEvents.enqueue(listener::transportTerminated);
-    if (serverListener != null) {
-      serverEvents.enqueue(serverListener::transportTerminated);
+    // Bound here, under the lock: the queued events run after it is released.
+    Listener l = listener;
+    clientEvents.enqueue(l::transportTerminated);
+    ServerTransportListener sl = serverListener;
+    if (sl != null) {
+      serverEvents.enqueue(sl::transportTerminated);
     }
   }
 

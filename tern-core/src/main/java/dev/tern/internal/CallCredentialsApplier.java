@@ -1,5 +1,6 @@
 package dev.tern.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.Attributes;
 import dev.tern.CallCredentials;
 import dev.tern.CallOptions;
@@ -35,9 +36,13 @@ final class CallCredentialsApplier extends CallCredentials.MetadataApplier {
   private final CallOptions callOptions;
   private final Object lock = new Object();
 
-  // Guarded by lock.
+  @GuardedBy("lock")
   private boolean answered;
+
+  @GuardedBy("lock")
   private ClientStream result;
+
+  @GuardedBy("lock")
   private DelayedClientStream delayed;
 
   private CallCredentialsApplier(

@@ -1,5 +1,6 @@
 package dev.tern.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.CallOptions;
 import dev.tern.ConnectivityState;
 import dev.tern.Metadata;
@@ -55,25 +56,52 @@ final class ChannelConnection implements ClientStreamProvider {
   private final ScheduledExecutorService scheduler;
   private final Executor callbackExecutor;
   private final Object lock = new Object();
+
+  /** Not thread-safe: used under the lock. */
+  @GuardedBy("lock")
   private final BackoffPolicy backoff;
+
+  /** Not thread-safe: used under the lock. */
+  @GuardedBy("lock")
   private final ChannelIdleTimer idleTimer;
+
   private final Runnable reconnectTask = this::reconnect;
   private final CountDownLatch terminatedLatch = new CountDownLatch(1);
 
   /** The READY transport, read without the lock by new calls; written under the lock. */
   private volatile ManagedClientTransport readyTransport;
 
-  // Guarded by lock.
+  @GuardedBy("lock")
   private boolean shutdown;
+
+  @GuardedBy("lock")
   private boolean terminated;
+
+  @GuardedBy("lock")
   private ConnectivityState state = ConnectivityState.IDLE;
+
+  @GuardedBy("lock")
   private TransportEvents current;
+
+  @GuardedBy("lock")
   private final List<TransportEvents> liveTransports = new ArrayList<>(2);
+
+  @GuardedBy("lock")
   private int inUseCount;
+
+  @GuardedBy("lock")
   private List<PendingStream> pending = new ArrayList<>();
+
+  @GuardedBy("lock")
   private Status lastFailure;
+
+  @GuardedBy("lock")
   private ScheduledFuture<?> reconnectFuture;
+
+  @GuardedBy("lock")
   private List<Runnable> stateWaiters = new ArrayList<>();
+
+  @GuardedBy("lock")
   private List<Runnable> dueStateWaiters = new ArrayList<>();
 
   /**
@@ -261,6 +289,7 @@ final class ChannelConnection implements ClientStreamProvider {
   }
 
   /** Creates and starts a transport; returns the task to run once the lock is released. */
+  @GuardedBy("lock")
   private Runnable connectLocked() {
     ManagedClientTransport transport =
         factory.newClientTransport(config.address(), config.authority(), config.userAgent());
@@ -273,6 +302,7 @@ final class ChannelConnection implements ClientStreamProvider {
   }
 
   /** Forgets the current transport (the caller shuts it down after unlocking) and goes IDLE. */
+  @GuardedBy("lock")
   private ManagedClientTransport goIdleLocked() {
     ManagedClientTransport dropped = dropCurrentLocked();
     cancelReconnectLocked();
@@ -282,6 +312,7 @@ final class ChannelConnection implements ClientStreamProvider {
     return dropped;
   }
 
+  @GuardedBy("lock")
   private ManagedClientTransport dropCurrentLocked() {
     TransportEvents dropped = current;
     current = null;
@@ -289,6 +320,7 @@ final class ChannelConnection implements ClientStreamProvider {
     return dropped == null ? null : dropped.transport;
   }
 
+  @GuardedBy("lock")
   private void cancelReconnectLocked() {
     if (reconnectFuture != null) {
       reconnectFuture.cancel(false);
@@ -296,6 +328,7 @@ final class ChannelConnection implements ClientStreamProvider {
     }
   }
 
+  @GuardedBy("lock")
   private void setStateLocked(ConnectivityState newState) {
     if (state == newState) {
       return;
@@ -308,6 +341,7 @@ final class ChannelConnection implements ClientStreamProvider {
   }
 
   /** Arms the idle timer when nothing uses the channel, disarms it otherwise. */
+  @GuardedBy("lock")
   private void updateIdleLocked() {
     if (shutdown) {
       return;
@@ -319,6 +353,7 @@ final class ChannelConnection implements ClientStreamProvider {
     }
   }
 
+  @GuardedBy("lock")
   private boolean checkTerminatedLocked() {
     if (shutdown && !terminated && liveTransports.isEmpty()) {
       terminated = true;
@@ -327,6 +362,7 @@ final class ChannelConnection implements ClientStreamProvider {
     return false;
   }
 
+  @GuardedBy("lock")
   private List<PendingStream> removeFailFastLocked() {
     List<PendingStream> failFast = null;
     for (Iterator<PendingStream> it = pending.iterator(); it.hasNext(); ) {
@@ -438,10 +474,14 @@ final class ChannelConnection implements ClientStreamProvider {
     runDueStateWaiters();
   }
 
-  /** Events of one transport. Fields guarded by the connection's lock. */
+  /** Events of one transport. */
   private final class TransportEvents implements ManagedClientTransport.Listener {
     final ManagedClientTransport transport;
+
+    @GuardedBy("ChannelConnection.this.lock")
     boolean inUse;
+
+    @GuardedBy("ChannelConnection.this.lock")
     boolean shutdownReported;
 
     TransportEvents(ManagedClientTransport transport) {

@@ -1,5 +1,6 @@
 package dev.tern.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.Attributes;
 import dev.tern.CallOptions;
 import dev.tern.ClientCall;
@@ -78,9 +79,14 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT> {
   /** True while a transparent retry may still happen; cleared under the events monitor. */
   private volatile boolean retryable;
 
-  // Replay state for a retry; guarded by the events monitor.
+  // Replay state for a retry.
+  @GuardedBy("events")
   private int requested;
+
+  @GuardedBy("events")
   private boolean replayHalfClose;
+
+  @GuardedBy("events")
   private int replayCompression; // 0 unset, 1 on, -1 off
 
   /**

@@ -1,5 +1,6 @@
 package dev.tern.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.Attributes;
 import dev.tern.Compressor;
 import dev.tern.DecompressorRegistry;
@@ -47,20 +48,44 @@ class DelayedClientStream implements ClientStream {
   private static final int PASS_THROUGH = 1;
   private static final int NO_EFFECT = 2;
 
-  // Guarded by this (written under it; the volatile ones are also read without it).
+  // Written under this stream's monitor; these two are also read without it.
   private volatile ClientStream real;
   private volatile boolean passThrough;
+
+  @GuardedBy("this")
   private ClientStreamListener listener;
+
+  @GuardedBy("this")
   private boolean realStarted;
+
+  @GuardedBy("this")
   private boolean draining;
+
+  @GuardedBy("this")
   private Status terminalStatus;
+
+  @GuardedBy("this")
   private Status pendingCancel;
+
+  @GuardedBy("this")
   private int pendingRequests;
+
+  @GuardedBy("this")
   private boolean pendingHalfClose;
+
+  @GuardedBy("this")
   private List<Object> pendingOps;
+
+  @GuardedBy("this")
   private int maxInboundMessageSize = -1;
+
+  @GuardedBy("this")
   private int maxOutboundMessageSize = -1;
+
+  @GuardedBy("this")
   private DecompressorRegistry decompressorRegistry;
+
+  @GuardedBy("this")
   private Compressor compressor;
 
   DelayedClientStream() {}
@@ -137,6 +162,7 @@ class DelayedClientStream implements ClientStream {
     this.compressor = Objects.requireNonNull(compressor, "compressor");
   }
 
+  @GuardedBy("this")
   private void checkNotStarted() {
     if (listener != null) {
       throw new IllegalStateException("stream setters must be called before start");
@@ -306,6 +332,7 @@ class DelayedClientStream implements ClientStream {
     return ENDED;
   }
 
+  @GuardedBy("this")
   private void enqueueLocked(Object op) {
     if (pendingOps == null) {
       pendingOps = new ArrayList<>(4);
@@ -379,20 +406,33 @@ class DelayedClientStream implements ClientStream {
   }
 
   private void startReal(ClientStream stream) {
-    // The setters' fields were written before start(), under the lock taken above.
-    if (maxInboundMessageSize >= 0) {
-      stream.setMaxInboundMessageSize(maxInboundMessageSize);
+    // The setters' fields no longer change once started; read them under the lock all the same,
+    // since the real stream must not be called with it held.
+    int maxInbound;
+    int maxOutbound;
+    DecompressorRegistry decompressors;
+    Compressor chosenCompressor;
+    ClientStreamListener startedListener;
+    synchronized (this) {
+      maxInbound = maxInboundMessageSize;
+      maxOutbound = maxOutboundMessageSize;
+      decompressors = decompressorRegistry;
+      chosenCompressor = compressor;
+      startedListener = listener;
     }
-    if (maxOutboundMessageSize >= 0) {
-      stream.setMaxOutboundMessageSize(maxOutboundMessageSize);
+    if (maxInbound >= 0) {
+      stream.setMaxInboundMessageSize(maxInbound);
     }
-    if (decompressorRegistry != null) {
-      stream.setDecompressorRegistry(decompressorRegistry);
+    if (maxOutbound >= 0) {
+      stream.setMaxOutboundMessageSize(maxOutbound);
     }
-    if (compressor != null) {
-      stream.setCompressor(compressor);
+    if (decompressors != null) {
+      stream.setDecompressorRegistry(decompressors);
     }
-    stream.start(listener);
+    if (chosenCompressor != null) {
+      stream.setCompressor(chosenCompressor);
+    }
+    stream.start(startedListener);
   }
 
   private static void replay(ClientStream stream, List<Object> ops) {

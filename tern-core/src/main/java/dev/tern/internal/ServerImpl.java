@@ -1,5 +1,6 @@
 package dev.tern.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.Server;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.ServerTransportFilter;
@@ -52,13 +53,25 @@ public final class ServerImpl extends Server {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition terminatedCondition = lock.newCondition();
 
-  // All guarded by lock.
+  @GuardedBy("lock")
   private boolean started;
+
+  @GuardedBy("lock")
   private boolean transportServerRunning;
+
+  @GuardedBy("lock")
   private boolean transportServerShutdown;
+
+  @GuardedBy("lock")
   private boolean shutdown;
+
+  @GuardedBy("lock")
   private boolean shutdownNowCalled;
+
+  @GuardedBy("lock")
   private boolean terminated;
+
+  @GuardedBy("lock")
   private final Set<ServerTransport> transports = new HashSet<>();
 
   /**
@@ -294,7 +307,7 @@ public final class ServerImpl extends Server {
     }
   }
 
-  /** Must hold lock. */
+  @GuardedBy("lock")
   private void checkForTermination() {
     if (shutdown && transportServerShutdown && transports.isEmpty() && !terminated) {
       terminated = true;

@@ -1,5 +1,6 @@
 package dev.tern.interop;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import com.google.protobuf.ByteString;
 import dev.tern.CallOptions;
 import dev.tern.Channel;
@@ -570,6 +571,7 @@ final class InteropCases {
    * Thread-safe: the marks list is guarded by itself.
    */
   private static final class ResponseCompressionRecorder implements ClientInterceptor {
+    @GuardedBy("marks")
     private final List<Boolean> marks = new ArrayList<>();
 
     void reset() {

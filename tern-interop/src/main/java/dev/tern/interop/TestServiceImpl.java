@@ -1,5 +1,6 @@
 package dev.tern.interop;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import com.google.protobuf.ByteString;
 import dev.tern.Status;
 import dev.tern.interop.testing.EchoStatus;
@@ -170,10 +171,16 @@ final class TestServiceImpl extends TestServiceTern.TestServiceImplBase {
     private final Object lock = new Object();
 
     /** ResponseParameters to send, an encoding name to switch to, or an EchoStatus to end with. */
+    @GuardedBy("lock")
     private final Queue<Object> pending = new ArrayDeque<>();
 
+    @GuardedBy("lock")
     private boolean draining;
+
+    @GuardedBy("lock")
     private boolean finishRequested;
+
+    @GuardedBy("lock")
     private boolean ended;
 
     ResponseSender(StreamObserver<StreamingOutputCallResponse> responseObserver) {

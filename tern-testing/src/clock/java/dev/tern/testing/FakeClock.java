@@ -1,5 +1,6 @@
 package dev.tern.testing;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.Deadline;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -61,11 +62,19 @@ public final class FakeClock extends AbstractExecutorService implements Schedule
   // Signalled when a task finishes (for get()) and when the clock terminates.
   private final Condition stateChanged = lock.newCondition();
 
-  // Guarded by lock.
+  @GuardedBy("lock")
   private final PriorityQueue<Task<?>> pending = new PriorityQueue<>();
+
+  @GuardedBy("lock")
   private long nowNanos;
+
+  @GuardedBy("lock")
   private long nextSequence;
+
+  @GuardedBy("lock")
   private int running;
+
+  @GuardedBy("lock")
   private boolean shutdown;
   private boolean rethrowTaskFailures;
 
@@ -345,6 +354,7 @@ public final class FakeClock extends AbstractExecutorService implements Schedule
     }
   }
 
+  @GuardedBy("lock")
   private boolean isTerminatedLocked() {
     return shutdown && pending.isEmpty() && running == 0;
   }
@@ -391,7 +401,9 @@ public final class FakeClock extends AbstractExecutorService implements Schedule
     // Tasks from execute() have nobody to report their exception to but the test.
     final boolean propagateFailure;
 
-    // Guarded by lock.
+    // Guarded by the clock's lock. Not @GuardedBy("FakeClock.this.lock"): the clock reads and
+    // writes these fields of its queued tasks under its own lock, and Error Prone cannot tell that
+    // a task's enclosing clock is that same clock, so every such access would be reported.
     long dueNanos;
     long sequence;
     int state = PENDING;
@@ -578,6 +590,7 @@ public final class FakeClock extends AbstractExecutorService implements Schedule
       }
     }
 
+    @GuardedBy("FakeClock.this.lock")
     private V resultLocked() throws ExecutionException {
       if (state == CANCELLED || cancelledWhileRunning) {
         throw new CancellationException("task was cancelled");

@@ -1,5 +1,6 @@
 package dev.tern.testing;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.ManagedChannel;
 import dev.tern.Server;
 import java.time.Duration;
@@ -58,13 +59,23 @@ public final class TernCleanupExtension implements BeforeEachCallback, AfterEach
       List.of("tern-default-executor-", "tern-timer-");
 
   private volatile Duration timeout = Duration.ofSeconds(5);
+
+  @GuardedBy("this")
   private final List<String> ignoredThreadPrefixes = new ArrayList<>(TERN_SHARED_THREADS);
 
-  // Guarded by this.
+  @GuardedBy("this")
   private final List<ManagedChannel> channels = new ArrayList<>();
+
+  @GuardedBy("this")
   private final List<Server> servers = new ArrayList<>();
+
+  @GuardedBy("this")
   private final List<ExecutorService> executors = new ArrayList<>();
+
+  @GuardedBy("this")
   private Set<Thread> threadsBeforeTest = Set.of();
+
+  @GuardedBy("this")
   private String testName = "test";
 
   /** An extension with a 5 s timeout per resource. */

@@ -1,5 +1,6 @@
 package dev.tern.netty.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFactory;
 import io.netty.channel.EventLoopGroup;
@@ -20,8 +21,11 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  * <p>Thread-safe: the lazy groups are created under the class lock.
  */
 public final class EventLoops {
-  private static EventLoopGroup sharedBoss; // guarded by EventLoops.class
-  private static EventLoopGroup sharedWorkers; // guarded by EventLoops.class
+  @GuardedBy("EventLoops.class")
+  private static EventLoopGroup sharedBoss;
+
+  @GuardedBy("EventLoops.class")
+  private static EventLoopGroup sharedWorkers;
 
   private EventLoops() {}
 

@@ -1,5 +1,6 @@
 package dev.tern.netty.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.spi.ServerListener;
 import dev.tern.spi.ServerTransportListener;
 import dev.tern.spi.TransportServer;
@@ -34,8 +35,11 @@ public final class NettyServer implements TransportServer {
   private final ServerOptions options;
   private final AtomicBoolean shutdownReported = new AtomicBoolean();
 
-  private Channel serverChannel; // guarded by this
-  private boolean shutdown; // guarded by this
+  @GuardedBy("this")
+  private Channel serverChannel;
+
+  @GuardedBy("this")
+  private boolean shutdown;
 
   /**
    * A server for {@code address} (port 0 picks a free port).

@@ -1,5 +1,6 @@
 package dev.tern.netty.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.Compressor;
 import dev.tern.Status;
 import dev.tern.StatusRuntimeException;
@@ -26,7 +27,10 @@ final class OutboundFramer {
   static final int READY_THRESHOLD = 32 * 1024;
 
   private final Object lock = new Object();
-  private final MessageFramer framer; // guarded by lock
+
+  @GuardedBy("lock")
+  private final MessageFramer framer;
+
   private final AtomicInteger queuedBytes = new AtomicInteger();
 
   OutboundFramer(MessageFramer.Sink sink, WritableBufferAllocator allocator) {
