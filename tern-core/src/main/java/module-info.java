@@ -4,6 +4,8 @@
  */
 module dev.tern.core {
   requires java.logging;
+  // @GuardedBy, checked by Error Prone at build time; CLASS retention, not needed at run time.
+  requires static com.google.errorprone.annotations;
 
   exports dev.tern;
   exports dev.tern.stub;

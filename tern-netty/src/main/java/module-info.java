@@ -14,6 +14,8 @@ module dev.tern.netty {
   requires io.netty.codec.http2;
   requires io.netty.common;
   requires java.logging;
+  // @GuardedBy, checked by Error Prone at build time; CLASS retention, not needed at run time.
+  requires static com.google.errorprone.annotations;
   // Optional: epoll is used only when its native library loads (see EpollSupport).
   requires static io.netty.transport.classes.epoll;
 

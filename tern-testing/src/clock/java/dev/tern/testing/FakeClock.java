@@ -76,6 +76,7 @@ public final class FakeClock extends AbstractExecutorService implements Schedule
 
   @GuardedBy("lock")
   private boolean shutdown;
+
   private boolean rethrowTaskFailures;
 
   private final Deadline.Ticker ticker =
