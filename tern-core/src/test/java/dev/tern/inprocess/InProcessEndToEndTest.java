@@ -12,7 +12,10 @@ import dev.tern.Server;
 import dev.tern.ServerCall;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.Status;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -23,8 +26,26 @@ import org.junit.jupiter.api.Test;
 
 /** A real channel and server, built with the in-process builders, talking to each other. */
 class InProcessEndToEndTest {
+  /** Passes byte arrays through unchanged. */
+  private static final MethodDescriptor.Marshaller<byte[]> BYTES =
+      new MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(byte[] value) {
+          return new ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+          try {
+            return stream.readAllBytes();
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+      };
+
   private static final MethodDescriptor<byte[], byte[]> ECHO =
-      RecordingListeners.METHOD.toBuilder()
+      MethodDescriptor.newBuilder(BYTES, BYTES)
           .setType(MethodDescriptor.MethodType.UNARY)
           .setFullMethodName("test.Echo/Echo")
           .build();

@@ -3,9 +3,10 @@ package dev.tern.inprocess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tern.inprocess.RecordingListeners.ClientTransportEvents;
-import dev.tern.inprocess.RecordingListeners.ServerEvents;
 import dev.tern.internal.SharedExecutors;
+import dev.tern.spi.ServerListener;
+import dev.tern.spi.ServerTransport;
+import dev.tern.spi.ServerTransportListener;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.util.ArrayList;
@@ -18,34 +19,38 @@ import org.junit.jupiter.api.Test;
 class InProcessServerTest {
   private final String name = "server-test-" + UUID.randomUUID();
 
-  private InProcessTransport connect(ClientTransportEvents events) {
-    InProcessTransport transport =
-        new InProcessTransport(new InProcessSocketAddress(name), "localhost", null, 8192);
-    transport.start(events).run();
-    return transport;
+  /** The runtime side of a server these tests never connect to. */
+  private static final class NoConnections implements ServerListener {
+    @Override
+    public ServerTransportListener transportCreated(ServerTransport transport) {
+      throw new AssertionError("no client connects in these tests");
+    }
+
+    @Override
+    public void serverShutdown() {}
   }
 
   @Test
   void aNameInUseCannotBeRegisteredTwiceUntilReleased() throws IOException {
     InProcessServer first = new InProcessServer(name);
-    first.start(new ServerEvents());
+    first.start(new NoConnections());
     InProcessServer second = new InProcessServer(name);
 
-    assertThatThrownBy(() -> second.start(new ServerEvents()))
+    assertThatThrownBy(() -> second.start(new NoConnections()))
         .isInstanceOf(IOException.class)
         .hasMessage("name already registered: " + name);
 
     first.shutdown();
-    second.start(new ServerEvents());
+    second.start(new NoConnections());
     second.shutdown();
   }
 
   @Test
   void startTwiceIsRejected() throws IOException {
     InProcessServer server = new InProcessServer(name);
-    server.start(new ServerEvents());
+    server.start(new NoConnections());
     try {
-      assertThatThrownBy(() -> server.start(new ServerEvents()))
+      assertThatThrownBy(() -> server.start(new NoConnections()))
           .isInstanceOf(IllegalStateException.class)
           .hasMessage("already started");
     } finally {

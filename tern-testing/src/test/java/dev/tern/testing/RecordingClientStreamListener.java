@@ -36,6 +36,7 @@ public final class RecordingClientStreamListener extends RecordingStreamListener
         violation("headersRead with null headers");
       }
       headersReceived = true;
+      event("headers");
       this.headers.add(headers == null ? new Metadata() : headers);
     } finally {
       exit();
@@ -51,6 +52,7 @@ public final class RecordingClientStreamListener extends RecordingStreamListener
             "closed with a null argument: " + status + ", " + progress + ", trailers " + trailers);
       }
       markClosed();
+      event("closed:" + (status == null ? null : status.getCode()));
       if (!closed.complete(new Closed(status, progress, trailers))) {
         violation("closed called twice: again with " + status);
       }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Consumer;
 
 /**
  * Plays the server runtime for a {@link dev.tern.spi.TransportServer}: each accepted transport gets
@@ -23,10 +24,21 @@ public final class RecordingServerListener implements ServerListener {
   private final CountDownLatch serverShutdown = new CountDownLatch(1);
   private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
   private volatile int maxInboundMessageSize = GrpcHeaders.DEFAULT_MAX_MESSAGE_SIZE;
+  private volatile Consumer<RecordingServerTransportListener> configureTransport = transport -> {};
 
   /** The inbound message limit given to streams of transports accepted from now on. */
   public void setMaxInboundMessageSize(int bytes) {
     this.maxInboundMessageSize = bytes;
+  }
+
+  /**
+   * Runs {@code configure} on the listener of each transport accepted from now on, before it is
+   * returned to the transport (so before {@code transportReady}): for settings such as {@link
+   * RecordingServerTransportListener#rejectWhenReady} that must be in place when the first event
+   * comes.
+   */
+  public void configureTransports(Consumer<RecordingServerTransportListener> configure) {
+    this.configureTransport = configure;
   }
 
   @Override
@@ -39,6 +51,7 @@ public final class RecordingServerListener implements ServerListener {
     }
     RecordingServerTransportListener listener =
         new RecordingServerTransportListener(transport, maxInboundMessageSize);
+    configureTransport.accept(listener);
     allTransports.add(listener);
     newTransports.add(listener);
     return listener;

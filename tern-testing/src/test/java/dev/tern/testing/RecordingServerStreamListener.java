@@ -22,6 +22,7 @@ public final class RecordingServerStreamListener extends RecordingStreamListener
       if (halfClosed.getCount() == 0) {
         violation("halfClosed called twice");
       }
+      event("halfClosed");
       halfClosed.countDown();
     } finally {
       exit();
@@ -43,6 +44,7 @@ public final class RecordingServerStreamListener extends RecordingStreamListener
         violation("closed with a null status");
       }
       markClosed();
+      event("closed:" + (status == null ? null : status.getCode()));
       if (!closed.complete(status)) {
         violation("closed called twice: again with " + status);
       }

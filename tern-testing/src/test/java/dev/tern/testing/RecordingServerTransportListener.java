@@ -2,6 +2,7 @@ package dev.tern.testing;
 
 import dev.tern.Attributes;
 import dev.tern.Metadata;
+import dev.tern.Status;
 import dev.tern.spi.ServerStream;
 import dev.tern.spi.ServerTransport;
 import dev.tern.spi.ServerTransportListener;
@@ -19,7 +20,10 @@ import java.util.concurrent.LinkedBlockingQueue;
  * streamCreated} (as the runtime must), and records the transport's events. {@code transportReady}
  * returns the given attributes plus {@link #ADDED_KEY}, so a test can check that streams show what
  * the runtime returned. Reports contract breaches (streams before ready, events after terminated)
- * in {@link #violations()}. Thread-safe.
+ * in {@link #violations()}; {@link #events()} lists every callback in order.
+ *
+ * <p>Two settings make it play a misbehaving or rejecting runtime instead, to test how a transport
+ * copes: {@link #rejectWhenReady} and {@link #leaveStreamsWithoutListener}. Thread-safe.
  */
 public final class RecordingServerTransportListener implements ServerTransportListener {
   /** Added by {@link #transportReady} to the attributes it returns, with value {@link #ADDED}. */
@@ -45,6 +49,9 @@ public final class RecordingServerTransportListener implements ServerTransportLi
       Collections.synchronizedList(new ArrayList<>());
   private final CountDownLatch terminated = new CountDownLatch(1);
   private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
+  private final List<String> events = Collections.synchronizedList(new ArrayList<>());
+  private volatile Status rejectWith;
+  private volatile boolean setStreamListeners = true;
 
   /**
    * @param maxInboundMessageSize set on each stream, as the runtime does
@@ -61,6 +68,10 @@ public final class RecordingServerTransportListener implements ServerTransportLi
     }
     if (terminated.getCount() == 0) {
       violations.add("streamCreated(" + fullMethodName + ") after transportTerminated");
+    }
+    events.add("streamCreated");
+    if (!setStreamListeners) {
+      return;
     }
     RecordingServerStreamListener listener = new RecordingServerStreamListener();
     stream.setMaxInboundMessageSize(maxInboundMessageSize);
@@ -80,6 +91,11 @@ public final class RecordingServerTransportListener implements ServerTransportLi
     if (!readyAttributes.complete(transportAttrs)) {
       violations.add("transportReady called twice");
     }
+    events.add("ready");
+    Status reject = rejectWith;
+    if (reject != null) {
+      transport.shutdownNow(reject);
+    }
     return returned;
   }
 
@@ -88,12 +104,31 @@ public final class RecordingServerTransportListener implements ServerTransportLi
     if (terminated.getCount() == 0) {
       violations.add("transportTerminated called twice");
     }
+    events.add("terminated");
     terminated.countDown();
   }
 
   /** The inbound message limit given to streams created from now on. */
   public void setMaxInboundMessageSize(int bytes) {
     this.maxInboundMessageSize = bytes;
+  }
+
+  /**
+   * Makes {@code transportReady} shut the transport down at once with {@code status}, as a
+   * transport filter that rejects the connection would. Set it before the transport is ready: from
+   * {@link RecordingServerListener#configureTransports}.
+   */
+  public void rejectWhenReady(Status status) {
+    this.rejectWith = status;
+  }
+
+  /**
+   * Makes {@code streamCreated} return without setting a listener on the stream, as a broken
+   * runtime would (the SPI requires one), so a test can check how the transport fails such a
+   * stream. The stream is counted in {@link #events()} but not offered to {@link #awaitStream()}.
+   */
+  public void leaveStreamsWithoutListener() {
+    this.setStreamListeners = false;
   }
 
   /** The server transport this listener belongs to. */
@@ -129,6 +164,16 @@ public final class RecordingServerTransportListener implements ServerTransportLi
   /** Whether {@code transportTerminated} was called. */
   public boolean isTerminated() {
     return terminated.getCount() == 0;
+  }
+
+  /**
+   * The callbacks so far, in the order they came: {@code "ready"}, {@code "streamCreated"}, {@code
+   * "terminated"}.
+   */
+  public List<String> events() {
+    synchronized (events) {
+      return List.copyOf(events);
+    }
   }
 
   /** Contract breaches of the transport and of every stream it created. */

@@ -20,6 +20,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Request tracking: call {@link #request(Stream, int)} instead of {@code stream.request(n)}, so
  * the listener knows how many messages it may receive and reports any beyond that.
  *
+ * <p>{@link #events()} lists every callback in order, for tests that check the sequence as well as
+ * the content.
+ *
  * <p>Thread-safe: callbacks come from the transport's threads, queries from the test thread.
  */
 public abstract class RecordingStreamListener implements StreamListener {
@@ -29,6 +32,7 @@ public abstract class RecordingStreamListener implements StreamListener {
   private final Semaphore readySignals = new Semaphore(0);
   private final AtomicBoolean inCallback = new AtomicBoolean();
   private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
+  private final List<String> events = Collections.synchronizedList(new ArrayList<>());
   private volatile boolean closed;
 
   /** Requests {@code numMessages} from {@code stream}, recording that they may now arrive. */
@@ -48,6 +52,7 @@ public abstract class RecordingStreamListener implements StreamListener {
         violation("message #" + count + " delivered but only " + messagesRequested + " requested");
       }
       checkMessageAllowed();
+      event("message");
       messages.add(bytes);
     } finally {
       exit();
@@ -58,6 +63,7 @@ public abstract class RecordingStreamListener implements StreamListener {
   public void onReady() {
     enter("onReady");
     try {
+      event("onReady");
       readySignals.release();
     } finally {
       exit();
@@ -102,6 +108,17 @@ public abstract class RecordingStreamListener implements StreamListener {
     return closed;
   }
 
+  /**
+   * The callbacks so far, in the order they came: {@code "headers"}, {@code "message"}, {@code
+   * "onReady"}, {@code "halfClosed"}, and {@code "closed:"} with the status code (e.g. {@code
+   * "closed:CANCELLED"}). Message contents are in {@link #awaitMessage()}.
+   */
+  public List<String> events() {
+    synchronized (events) {
+      return List.copyOf(events);
+    }
+  }
+
   /** Breaches of the listener contract seen so far; a conforming transport causes none. */
   public List<String> violations() {
     synchronized (violations) {
@@ -114,6 +131,11 @@ public abstract class RecordingStreamListener implements StreamListener {
 
   void markClosed() {
     closed = true;
+  }
+
+  /** Appends to {@link #events()}. */
+  void event(String event) {
+    events.add(event);
   }
 
   void violation(String description) {

@@ -13,8 +13,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 /**
  * Records the life of a client transport ({@link ManagedClientTransport.Listener}) for a test to
  * await, and reports contract breaches: ready, shutdown or terminated twice; terminated before
- * shutdown; in-use reported twice in a row with the same value; anything after terminated.
- * Thread-safe.
+ * shutdown; in-use reported twice in a row with the same value; anything after terminated. {@link
+ * #events()} lists every callback in order. Thread-safe.
  */
 public final class RecordingTransportListener implements ManagedClientTransport.Listener {
   private final CountDownLatch ready = new CountDownLatch(1);
@@ -23,6 +23,7 @@ public final class RecordingTransportListener implements ManagedClientTransport.
   private final BlockingQueue<Boolean> inUseEvents = new LinkedBlockingQueue<>();
   private final List<Boolean> inUseHistory = Collections.synchronizedList(new ArrayList<>());
   private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
+  private final List<String> events = Collections.synchronizedList(new ArrayList<>());
 
   @Override
   public void transportReady() {
@@ -30,6 +31,7 @@ public final class RecordingTransportListener implements ManagedClientTransport.
     if (ready.getCount() == 0) {
       violations.add("transportReady called twice");
     }
+    events.add("ready");
     ready.countDown();
   }
 
@@ -39,6 +41,7 @@ public final class RecordingTransportListener implements ManagedClientTransport.
     if (status == null) {
       violations.add("transportShutdown with a null status");
     }
+    events.add("shutdown:" + (status == null ? null : status.getCode()));
     if (!shutdown.complete(status)) {
       violations.add("transportShutdown called twice: again with " + status);
     }
@@ -50,6 +53,7 @@ public final class RecordingTransportListener implements ManagedClientTransport.
     if (!shutdown.isDone()) {
       violations.add("transportTerminated before transportShutdown");
     }
+    events.add("terminated");
     terminated.countDown();
   }
 
@@ -64,6 +68,7 @@ public final class RecordingTransportListener implements ManagedClientTransport.
       }
       inUseHistory.add(inUse);
     }
+    events.add("inUse:" + inUse);
     inUseEvents.add(inUse);
   }
 
@@ -112,6 +117,17 @@ public final class RecordingTransportListener implements ManagedClientTransport.
   public List<Boolean> inUseHistory() {
     synchronized (inUseHistory) {
       return List.copyOf(inUseHistory);
+    }
+  }
+
+  /**
+   * The callbacks so far, in the order they came: {@code "ready"}, {@code "shutdown:"} with the
+   * status code (e.g. {@code "shutdown:UNAVAILABLE"}), {@code "inUse:true"}, {@code "inUse:false"},
+   * {@code "terminated"}.
+   */
+  public List<String> events() {
+    synchronized (events) {
+      return List.copyOf(events);
     }
   }
 

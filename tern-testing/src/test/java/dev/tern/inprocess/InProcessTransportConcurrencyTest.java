@@ -1,18 +1,23 @@
 package dev.tern.inprocess;
 
-import static dev.tern.inprocess.RecordingListeners.METHOD;
-import static dev.tern.inprocess.RecordingListeners.message;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.CallOptions;
 import dev.tern.Metadata;
+import dev.tern.MethodDescriptor;
 import dev.tern.Status;
-import dev.tern.inprocess.RecordingListeners.ClientCall;
-import dev.tern.inprocess.RecordingListeners.ClientTransportEvents;
-import dev.tern.inprocess.RecordingListeners.ServerCall;
-import dev.tern.inprocess.RecordingListeners.ServerEvents;
 import dev.tern.spi.ClientStream;
+import dev.tern.testing.RecordingClientStreamListener;
+import dev.tern.testing.RecordingServerListener;
+import dev.tern.testing.RecordingServerStreamListener;
+import dev.tern.testing.RecordingServerTransportListener;
+import dev.tern.testing.RecordingServerTransportListener.StreamCreated;
+import dev.tern.testing.RecordingTransportListener;
+import dev.tern.testing.TestMarshallers;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -26,21 +31,32 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The transport driven from several threads at once: events stay serialized and complete. */
+/**
+ * The in-process transport driven from several threads at once: events stay serialized (the
+ * recording listeners report overlapping callbacks as violations) and complete.
+ */
 class InProcessTransportConcurrencyTest {
+  private static final MethodDescriptor<byte[], byte[]> METHOD =
+      MethodDescriptor.newBuilder(TestMarshallers.bytes(), TestMarshallers.bytes())
+          .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
+          .setFullMethodName("test.Echo/Chat")
+          .build();
+
   private final String name = "concurrency-test-" + UUID.randomUUID();
-  private final ServerEvents serverEvents = new ServerEvents();
-  private final ClientTransportEvents clientEvents = new ClientTransportEvents();
+  private final RecordingServerListener serverListener = new RecordingServerListener();
+  private final RecordingTransportListener clientListener = new RecordingTransportListener();
   private final ExecutorService threads = Executors.newFixedThreadPool(3);
   private InProcessServer server;
   private InProcessTransport transport;
+  private RecordingServerTransportListener connection;
 
   @BeforeEach
   void connect() throws IOException {
     server = new InProcessServer(name);
-    server.start(serverEvents);
+    server.start(serverListener);
     transport = new InProcessTransport(new InProcessSocketAddress(name), "localhost", null, 8192);
-    transport.start(clientEvents).run();
+    transport.start(clientListener).run();
+    connection = serverListener.awaitTransport();
   }
 
   @AfterEach
@@ -48,6 +64,12 @@ class InProcessTransportConcurrencyTest {
     threads.shutdownNow();
     transport.shutdownNow(Status.UNAVAILABLE);
     server.shutdown();
+    assertThat(clientListener.violations()).as("client transport contract breaches").isEmpty();
+    assertThat(serverListener.violations()).as("server side contract breaches").isEmpty();
+  }
+
+  private static InputStream message(String text) {
+    return new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8));
   }
 
   /** Runs the tasks on separate threads, released together, and waits for all of them. */
@@ -71,10 +93,11 @@ class InProcessTransportConcurrencyTest {
   @Test
   void writesAndRequestsFromDifferentThreadsDeliverEveryMessageInOrder() throws Exception {
     int count = 2_000;
-    ClientCall client = new ClientCall();
+    RecordingClientStreamListener client = new RecordingClientStreamListener();
     ClientStream stream = transport.newStream(METHOD, new Metadata(), CallOptions.DEFAULT);
     stream.start(client);
-    ServerCall call = serverEvents.onlyConnection().lastCall();
+    StreamCreated created = connection.awaitStream();
+    RecordingServerStreamListener call = created.listener();
 
     runTogether(
         List.of(
@@ -87,37 +110,42 @@ class InProcessTransportConcurrencyTest {
             },
             () -> {
               for (int i = 0; i < count; i++) {
-                call.stream.request(1);
+                call.request(created.stream(), 1);
               }
               return null;
             },
             () -> {
               for (int i = 0; i < count; i++) {
-                stream.request(1);
+                client.request(stream, 1);
               }
               return null;
             }));
-    call.stream.request(1); // room for the half-close if the writer was last
+    call.request(created.stream(), 1); // room for the half-close if the writer was last
 
+    assertThat(call.messagesNotTaken()).isEqualTo(count);
+    List<String> received = new ArrayList<>();
     List<String> expected = new ArrayList<>();
     for (int i = 0; i < count; i++) {
+      received.add(new String(call.awaitMessage(), StandardCharsets.UTF_8));
       expected.add(Integer.toString(i));
     }
-    assertThat(call.messages).isEqualTo(expected);
-    assertThat(call.events).endsWith("halfClosed");
-    assertThat(call.overlaps).hasValue(0);
-    assertThat(client.overlaps).hasValue(0);
+    assertThat(received).isEqualTo(expected);
+    assertThat(call.events()).endsWith("halfClosed");
+    // Overlapping callbacks are violations.
+    assertThat(call.violations()).isEmpty();
+    assertThat(client.violations()).isEmpty();
   }
 
   @Test
   void cancellingWhileBothSidesWriteClosesEachSideExactlyOnce() throws Exception {
     for (int round = 0; round < 50; round++) {
-      ClientCall client = new ClientCall();
+      RecordingClientStreamListener client = new RecordingClientStreamListener();
       ClientStream stream = transport.newStream(METHOD, new Metadata(), CallOptions.DEFAULT);
       stream.start(client);
-      ServerCall call = serverEvents.onlyConnection().lastCall();
-      stream.request(Integer.MAX_VALUE);
-      call.stream.request(Integer.MAX_VALUE);
+      StreamCreated created = connection.awaitStream();
+      RecordingServerStreamListener call = created.listener();
+      client.request(stream, Integer.MAX_VALUE);
+      call.request(created.stream(), Integer.MAX_VALUE);
 
       runTogether(
           List.of(
@@ -129,7 +157,7 @@ class InProcessTransportConcurrencyTest {
               },
               () -> {
                 for (int i = 0; i < 100; i++) {
-                  call.stream.writeMessage(message("s" + i));
+                  created.stream().writeMessage(message("s" + i));
                 }
                 return null;
               },
@@ -138,14 +166,16 @@ class InProcessTransportConcurrencyTest {
                 return null;
               }));
 
-      assertThat(client.closedCount).hasValue(1);
-      assertThat(client.status.getCode()).isEqualTo(Status.Code.CANCELLED);
-      assertThat(call.closedStatus.getCode()).isEqualTo(Status.Code.CANCELLED);
-      assertThat(client.events).last().isEqualTo("closed:CANCELLED");
-      assertThat(call.events).last().isEqualTo("closed:CANCELLED");
-      assertThat(client.overlaps).hasValue(0);
-      assertThat(call.overlaps).hasValue(0);
+      // Closed already, and exactly once: a second closed() is a violation.
+      assertThat(client.isClosed()).isTrue();
+      assertThat(call.isClosed()).isTrue();
+      assertThat(client.awaitStatus().getCode()).isEqualTo(Status.Code.CANCELLED);
+      assertThat(call.awaitClosed().getCode()).isEqualTo(Status.Code.CANCELLED);
+      assertThat(client.events()).last().isEqualTo("closed:CANCELLED");
+      assertThat(call.events()).last().isEqualTo("closed:CANCELLED");
+      assertThat(client.violations()).isEmpty();
+      assertThat(call.violations()).isEmpty();
     }
-    assertThat(clientEvents.events).last().isEqualTo("inUse:false");
+    assertThat(clientListener.events()).last().isEqualTo("inUse:false");
   }
 }
