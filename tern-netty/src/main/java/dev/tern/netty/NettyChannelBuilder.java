@@ -297,14 +297,13 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
       String h = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
       return h + ":" + port;
     }
-
-    /**
-     * Creates {@link NettyClientTransport}s sharing one set of options. Owns nothing that needs
-     * releasing: the event loops are shared or the application's. Thread-safe (immutable apart from
-     * a volatile flag).
-     */
   }
 
+  /**
+   * Creates {@link NettyClientTransport}s sharing one set of options. Owns nothing that needs
+   * releasing: the event loops are shared or the application's. Thread-safe (immutable apart from a
+   * volatile flag).
+   */
   private static final class TransportFactory implements ClientTransportFactory {
     private final NettyClientTransport.TransportOptions options;
     private final EventLoopGroup group;
