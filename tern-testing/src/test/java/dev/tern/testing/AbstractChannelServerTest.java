@@ -444,6 +444,9 @@ public abstract class AbstractChannelServerTest {
 
   @Test
   public void deadlineExceededReachesClientAndServer() {
+    // Connect first: the deadline is for the call, not for the connection and TLS handshake, which
+    // on a loaded machine can take longer than it and fail the call before it reaches the server.
+    assertThat(echo("connected")).isEqualTo("connected");
     RecordingClientCallListener<String> listener =
         unary(
             channel,

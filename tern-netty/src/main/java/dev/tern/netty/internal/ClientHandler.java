@@ -1,6 +1,5 @@
 package dev.tern.netty.internal;
 
-import dev.tern.Attributes;
 import dev.tern.Status;
 import dev.tern.spi.ClientStreamListener.RpcProgress;
 import dev.tern.spi.ClientTransport.PingCallback;
@@ -18,7 +17,6 @@ import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.StreamBufferingEncoder;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
-import io.netty.util.AsciiString;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +33,8 @@ import java.util.logging.Logger;
  * channel is gone).
  *
  * <p>Event loop only: all state is confined to the channel's event loop; {@link
- * NettyClientTransport} and {@link NettyClientStream} reach it through {@link #execute}.
+ * NettyClientTransport} and {@link NettyClientStream} reach it by enqueueing commands on the
+ * connection's {@link WriteQueue}.
  */
 final class ClientHandler extends GrpcHttp2ConnectionHandler {
   private static final Logger logger = Logger.getLogger(ClientHandler.class.getName());
@@ -96,26 +95,6 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
   }
 
   // ---------------------------------------------------------------- for the streams
-
-  void execute(Runnable command) {
-    transport.execute(command);
-  }
-
-  AsciiString scheme() {
-    return transport.scheme();
-  }
-
-  AsciiString userAgent() {
-    return transport.userAgent();
-  }
-
-  NettyWritableBufferAllocator bufferAllocator() {
-    return transport.bufferAllocator();
-  }
-
-  Attributes attributes() {
-    return transport.getAttributes();
-  }
 
   /** Opens the HTTP/2 stream of {@code state} by writing its request headers. */
   void createStream(ClientStreamState state, Http2Headers headers) {

@@ -20,8 +20,9 @@ import java.util.Objects;
 
 /**
  * The application half of one call on a {@link NettyClientTransport}: it frames outbound messages
- * on the calling thread into pooled buffers and hands them, like every other action, to the
- * connection's {@link WriteQueue}. The event-loop half is {@link ClientStreamState}.
+ * on the calling thread into pooled buffers and enqueues them, like every other action, on the
+ * connection's {@link WriteQueue} as commands for the {@link ClientHandler}. The event-loop half is
+ * {@link ClientStreamState}.
  *
  * <p>Thread-safety: the runtime calls one method at a time, except that {@link #cancel} may race
  * with the others; the framer therefore sits in an {@link OutboundFramer} behind its own lock
@@ -29,7 +30,9 @@ import java.util.Objects;
  * loop and not yet written to the socket.
  */
 final class NettyClientStream implements ClientStream, MessageFramer.Sink {
+  private final NettyClientTransport transport;
   private final ClientHandler handler;
+  private final WriteQueue writeQueue;
   private final ClientStreamState state;
   private final AsciiString path;
   private final AsciiString authority;
@@ -42,13 +45,24 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
   private volatile boolean closed;
   private volatile Status cancelledBeforeStart;
 
+  /**
+   * A call on {@code transport}, whose connection's event-loop end is {@code handler} and whose
+   * write queue is {@code writeQueue}.
+   */
   NettyClientStream(
-      ClientHandler handler, String fullMethodName, String authority, Metadata headers) {
+      NettyClientTransport transport,
+      ClientHandler handler,
+      WriteQueue writeQueue,
+      String fullMethodName,
+      String authority,
+      Metadata headers) {
+    this.transport = transport;
     this.handler = handler;
+    this.writeQueue = writeQueue;
     this.path = new AsciiString("/" + fullMethodName);
     this.authority = new AsciiString(authority);
     this.headers = headers;
-    this.outbound = new OutboundFramer(this, handler.bufferAllocator());
+    this.outbound = new OutboundFramer(this, transport.bufferAllocator());
     this.state = new ClientStreamState(handler, this);
   }
 
@@ -80,16 +94,17 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
     Status cancelled = cancelledBeforeStart;
     if (cancelled != null) {
       state.setListener(listener);
-      handler.execute(() -> state.onNotStarted(cancelled, RpcProgress.DROPPED));
+      writeQueue.enqueue(() -> state.onNotStarted(cancelled, RpcProgress.DROPPED));
       return;
     }
     state.setListener(listener);
     Http2Headers http2Headers =
-        OutboundHeaders.request(handler.scheme(), path, authority, handler.userAgent(), headers);
+        OutboundHeaders.request(
+            transport.scheme(), path, authority, transport.userAgent(), headers);
     headers = null;
     int maxInbound = maxInboundMessageSize;
     DecompressorRegistry registry = decompressorRegistry;
-    handler.execute(
+    writeQueue.enqueue(
         () -> {
           state.configure(maxInbound, registry);
           handler.createStream(state, http2Headers);
@@ -104,7 +119,7 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
     if (closed) {
       return;
     }
-    handler.execute(() -> state.request(numMessages));
+    writeQueue.enqueue(() -> state.request(numMessages));
   }
 
   @Override
@@ -158,12 +173,12 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
       }
       return;
     }
-    handler.execute(() -> handler.cancelStream(state, reason));
+    writeQueue.enqueue(() -> handler.cancelStream(state, reason));
   }
 
   @Override
   public Attributes getAttributes() {
-    return handler.attributes();
+    return transport.getAttributes();
   }
 
   // ---- MessageFramer.Sink (called under the outbound framer's lock)
@@ -173,7 +188,7 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
       WritableBuffer frame, boolean endOfStream, boolean flush, int numMessages) {
     ByteBuf buf = frame == null ? Unpooled.EMPTY_BUFFER : outbound.queue(frame);
     int bytes = buf.readableBytes();
-    handler.execute(() -> handler.sendData(state, buf, endOfStream, bytes));
+    writeQueue.enqueue(() -> handler.sendData(state, buf, endOfStream, bytes));
   }
 
   // ---- called on the event loop

@@ -141,11 +141,6 @@ public final class NettyClientTransport implements ManagedClientTransport {
     }
   }
 
-  /** Runs {@code command} on the connection's event loop, in order with every other command. */
-  void execute(Runnable command) {
-    writeQueue.enqueue(command);
-  }
-
   @Override
   public ClientStream newStream(
       MethodDescriptor<?, ?> method, Metadata headers, CallOptions callOptions) {
@@ -153,12 +148,18 @@ public final class NettyClientTransport implements ManagedClientTransport {
     Objects.requireNonNull(headers, "headers");
     Objects.requireNonNull(callOptions, "callOptions");
     ClientHandler h = handler;
-    if (h == null) {
+    WriteQueue queue = writeQueue;
+    if (h == null || queue == null) {
       throw new IllegalStateException("transport not started");
     }
     String callAuthority = callOptions.getAuthority();
     return new NettyClientStream(
-        h, method.getFullMethodName(), callAuthority != null ? callAuthority : authority, headers);
+        this,
+        h,
+        queue,
+        method.getFullMethodName(),
+        callAuthority != null ? callAuthority : authority,
+        headers);
   }
 
   @Override
@@ -175,7 +176,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
       executor.execute(() -> callback.onFailure(failure));
       return;
     }
-    execute(() -> h.ping(callback, executor));
+    writeQueue.enqueue(() -> h.ping(callback, executor));
   }
 
   @Override
@@ -191,7 +192,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
       shutdownStatus = reason;
     }
     if (h != null) {
-      execute(() -> h.startShutdown(reason));
+      writeQueue.enqueue(() -> h.startShutdown(reason));
     }
   }
 
@@ -203,11 +204,11 @@ public final class NettyClientTransport implements ManagedClientTransport {
       shutdownStatus = reason;
     }
     if (h != null) {
-      execute(() -> h.shutdownNow(reason));
+      writeQueue.enqueue(() -> h.shutdownNow(reason));
     }
   }
 
-  // ---- from the handler, on the event loop
+  // ---- from the handler, on the event loop (onReady, markShutdown), and from the streams
 
   void onReady(Channel channel) {
     attributes = TlsAttributes.of(channel);

@@ -80,8 +80,17 @@ class ConnectionPoliciesTest {
       listeners.add(listener);
     }
 
-    // Release the waiting calls one at a time; the client fills each freed slot with the next.
-    for (int i = 0; i < calls; i++) {
+    // Hold the first calls until the server has all the cap allows: only then is the peak known to
+    // be reached, however the threads are scheduled.
+    List<Runnable> firstCalls = new ArrayList<>();
+    for (int i = 0; i < cap; i++) {
+      firstCalls.add(Await.poll(probe.gated, "call " + i + " to reach the server"));
+    }
+    assertThat(probe.gatedNow).as("calls the server holds with the connection full").hasValue(cap);
+    firstCalls.forEach(Runnable::run);
+
+    // Release the others one at a time as they arrive; the client fills each freed slot.
+    for (int i = cap; i < calls; i++) {
       Await.poll(probe.gated, "call " + i + " to reach the server").run();
     }
 
