@@ -388,14 +388,15 @@ public class Context {
    * values and cancellation, so code reading {@link Context#current()} can observe cancellation but
    * cannot cast its way to {@link #cancel}.
    *
-   * <p>Thread-safe: {@code lock} guards the cancelled flag, cause, listener list and deadline
-   * timer; the flag and cause are also volatile for lock-free reads. Listeners and executors are
-   * always invoked after releasing the lock.
+   * <p>Thread-safe: the monitor of {@code guarded} guards the cancelled flag, cause, listener list
+   * and deadline timer; the flag and cause are also volatile for lock-free reads. Listeners and
+   * executors are always invoked after releasing the lock.
    */
   public static final class CancellableContext extends Context implements Closeable {
     private static final Executor DIRECT = Runnable::run;
 
-    private final Object lock = new Object();
+    /** The lock, and the state it guards (apart from the volatile flag and cause). */
+    private final Guarded guarded = new Guarded();
 
     /** The parent's cancellable state, which cancels this one; null for a root-like parent. */
     private final CancellableContext parentCancellable;
@@ -409,19 +410,12 @@ public class Context {
     /** Cancels this context when the parent is cancelled; null without a cancellable parent. */
     private final CancellationListener parentListener;
 
-    // Guarded by lock; volatile for lock-free reads. A cause given to cancel is written before
+    // Written under guarded's lock; volatile for lock-free reads. A cause given to cancel is
+    // written before
     // cancelled; without one, the CancellationException is made on first request (most contexts,
     // such as a server call's on normal completion, are cancelled without anyone asking why).
     private volatile boolean cancelled;
     private volatile Throwable cause;
-
-    /** Allocated on first registration, null again once cancelled. */
-    @GuardedBy("lock")
-    private List<RegisteredListener> listeners;
-
-    /** The pending deadline task, if any. */
-    @GuardedBy("lock")
-    private ScheduledFuture<?> deadlineTimer;
 
     private CancellableContext(Context parent, Deadline deadline) {
       super(parent.values);
@@ -460,9 +454,9 @@ public class Context {
       ScheduledFuture<?> timer =
           deadline.runOnExpiration(
               () -> cancel(new TimeoutException("context timed out")), scheduler);
-      synchronized (lock) {
+      synchronized (guarded) {
         if (!cancelled) {
-          deadlineTimer = timer;
+          guarded.deadlineTimer = timer;
           return;
         }
       }
@@ -480,16 +474,16 @@ public class Context {
     public boolean cancel(Throwable cause) {
       List<RegisteredListener> toNotify;
       ScheduledFuture<?> timer;
-      synchronized (lock) {
+      synchronized (guarded) {
         if (cancelled) {
           return false;
         }
         this.cause = cause;
         cancelled = true;
-        toNotify = listeners;
-        listeners = null;
-        timer = deadlineTimer;
-        deadlineTimer = null;
+        toNotify = guarded.listeners;
+        guarded.listeners = null;
+        timer = guarded.deadlineTimer;
+        guarded.deadlineTimer = null;
       }
       if (timer != null) {
         timer.cancel(false);
@@ -542,7 +536,7 @@ public class Context {
       if (known != null) {
         return known;
       }
-      synchronized (lock) {
+      synchronized (guarded) {
         if (cause == null) {
           cause = new CancellationException("context cancelled");
         }
@@ -562,12 +556,12 @@ public class Context {
 
     void addListenerFor(Context context, CancellationListener listener, Executor executor) {
       RegisteredListener registered = new RegisteredListener(context, listener, executor);
-      synchronized (lock) {
+      synchronized (guarded) {
         if (!cancelled) {
-          if (listeners == null) {
-            listeners = new ArrayList<>(2);
+          if (guarded.listeners == null) {
+            guarded.listeners = new ArrayList<>(2);
           }
-          listeners.add(registered);
+          guarded.listeners.add(registered);
           return;
         }
       }
@@ -575,18 +569,34 @@ public class Context {
     }
 
     void removeListenerFor(Context context, CancellationListener listener) {
-      synchronized (lock) {
-        if (listeners == null) {
+      synchronized (guarded) {
+        if (guarded.listeners == null) {
           return;
         }
-        for (int i = 0; i < listeners.size(); i++) {
-          RegisteredListener registered = listeners.get(i);
+        for (int i = 0; i < guarded.listeners.size(); i++) {
+          RegisteredListener registered = guarded.listeners.get(i);
           if (registered.listener == listener && registered.context == context) {
-            listeners.remove(i);
+            guarded.listeners.remove(i);
             return;
           }
         }
       }
+    }
+
+    /**
+     * The listener list and deadline timer, guarded by this object's monitor. A private class of
+     * its own, rather than annotated fields of this public one, so that code compiled against Tern
+     * never reads the build-time {@code @GuardedBy} annotation (javac's classfile lint would warn
+     * that it cannot find it).
+     */
+    private static final class Guarded {
+      /** Allocated on first registration, null again once cancelled. */
+      @GuardedBy("this")
+      List<RegisteredListener> listeners;
+
+      /** The pending deadline task, if any. */
+      @GuardedBy("this")
+      ScheduledFuture<?> deadlineTimer;
     }
   }
 

@@ -18,13 +18,13 @@ import java.util.concurrent.ScheduledExecutorService;
  * InProcessTransport}s started with that name connect to it while it is registered, from {@link
  * #start} until {@link #shutdown}; connections already made are not affected by {@code shutdown}.
  *
- * <p>Applications use {@link InProcessServerBuilder}; the constructor is public for transport-level
- * tests that drive the SPI directly.
+ * <p>Applications use {@link InProcessServerBuilder}; transport-level tests in this package drive
+ * the SPI through this class directly.
  *
  * <p>Thread-safe: the lifecycle methods synchronize on this object; the registry is a concurrent
  * map. No listener is called while holding the lock.
  */
-public final class InProcessServer implements TransportServer {
+final class InProcessServer implements TransportServer {
   /** Every started, not yet shut down server, by name. */
   private static final ConcurrentMap<String, InProcessServer> REGISTRY = new ConcurrentHashMap<>();
 

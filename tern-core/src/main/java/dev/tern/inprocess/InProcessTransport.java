@@ -45,7 +45,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * order of the state changes) and run after it is released, one at a time per side, by the {@link
  * CallbackQueue}s {@code clientEvents} and {@code serverEvents}.
  */
-public final class InProcessTransport implements ManagedClientTransport {
+final class InProcessTransport implements ManagedClientTransport {
   private final InProcessSocketAddress address;
   private final String authority;
   private final String userAgent;
