@@ -360,9 +360,13 @@ class DelayedClientStream implements ClientStream {
         List<Object> ops;
         boolean halfClose;
         Status cancel;
+        StartSettings settings = null;
         synchronized (this) {
           start = !realStarted;
           realStarted = true;
+          if (start) {
+            settings = startSettingsLocked();
+          }
           requests = pendingRequests;
           pendingRequests = 0;
           ops = pendingOps;
@@ -378,8 +382,8 @@ class DelayedClientStream implements ClientStream {
             return;
           }
         }
-        if (start) {
-          startReal(stream);
+        if (settings != null) {
+          settings.applyAndStart(stream);
         }
         if (requests > 0) {
           stream.request(requests);
@@ -405,34 +409,36 @@ class DelayedClientStream implements ClientStream {
     }
   }
 
-  private void startReal(ClientStream stream) {
-    // The setters' fields no longer change once started; read them under the lock all the same,
-    // since the real stream must not be called with it held.
-    int maxInbound;
-    int maxOutbound;
-    DecompressorRegistry decompressors;
-    Compressor chosenCompressor;
-    ClientStreamListener startedListener;
-    synchronized (this) {
-      maxInbound = maxInboundMessageSize;
-      maxOutbound = maxOutboundMessageSize;
-      decompressors = decompressorRegistry;
-      chosenCompressor = compressor;
-      startedListener = listener;
+  /** What {@code start()} and the setters before it asked for, read once under the lock. */
+  @GuardedBy("this")
+  private StartSettings startSettingsLocked() {
+    return new StartSettings(
+        listener, maxInboundMessageSize, maxOutboundMessageSize, decompressorRegistry, compressor);
+  }
+
+  /** The setters' values and the listener, handed to the real stream outside the lock. */
+  private record StartSettings(
+      ClientStreamListener listener,
+      int maxInboundMessageSize,
+      int maxOutboundMessageSize,
+      DecompressorRegistry decompressorRegistry,
+      Compressor compressor) {
+
+    void applyAndStart(ClientStream stream) {
+      if (maxInboundMessageSize >= 0) {
+        stream.setMaxInboundMessageSize(maxInboundMessageSize);
+      }
+      if (maxOutboundMessageSize >= 0) {
+        stream.setMaxOutboundMessageSize(maxOutboundMessageSize);
+      }
+      if (decompressorRegistry != null) {
+        stream.setDecompressorRegistry(decompressorRegistry);
+      }
+      if (compressor != null) {
+        stream.setCompressor(compressor);
+      }
+      stream.start(listener);
     }
-    if (maxInbound >= 0) {
-      stream.setMaxInboundMessageSize(maxInbound);
-    }
-    if (maxOutbound >= 0) {
-      stream.setMaxOutboundMessageSize(maxOutbound);
-    }
-    if (decompressors != null) {
-      stream.setDecompressorRegistry(decompressors);
-    }
-    if (chosenCompressor != null) {
-      stream.setCompressor(chosenCompressor);
-    }
-    stream.start(startedListener);
   }
 
   private static void replay(ClientStream stream, List<Object> ops) {
