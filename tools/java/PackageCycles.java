@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -182,19 +183,17 @@ public final class PackageCycles {
       if (index.containsKey(root)) {
         continue;
       }
-      Deque<Object[]> work = new ArrayDeque<>(); // {node, iterator over its successors}
+      Deque<Frame> work = new ArrayDeque<>();
       enter(root, index, low, stack, onStack, counter);
-      work.push(new Object[] {root, graph.get(root).iterator()});
+      work.push(new Frame(root, graph.get(root).iterator()));
       while (!work.isEmpty()) {
-        Object[] frame = work.peek();
-        String node = (String) frame[0];
-        @SuppressWarnings("unchecked")
-        java.util.Iterator<String> next = (java.util.Iterator<String>) frame[1];
-        if (next.hasNext()) {
-          String succ = next.next();
+        Frame frame = work.peek();
+        String node = frame.node();
+        if (frame.successors().hasNext()) {
+          String succ = frame.successors().next();
           if (!index.containsKey(succ)) {
             enter(succ, index, low, stack, onStack, counter);
-            work.push(new Object[] {succ, graph.get(succ).iterator()});
+            work.push(new Frame(succ, graph.get(succ).iterator()));
           } else if (onStack.contains(succ)) {
             low.put(node, Math.min(low.get(node), index.get(succ)));
           }
@@ -202,7 +201,7 @@ public final class PackageCycles {
         }
         work.pop();
         if (!work.isEmpty()) {
-          String parent = (String) work.peek()[0];
+          String parent = work.peek().node();
           low.put(parent, Math.min(low.get(parent), low.get(node)));
         }
         if (low.get(node).equals(index.get(node))) {
@@ -222,6 +221,9 @@ public final class PackageCycles {
     }
     return components;
   }
+
+  /** A node of the depth-first search and the successors it has yet to visit. */
+  private record Frame(String node, Iterator<String> successors) {}
 
   private static void enter(
       String node,
