@@ -16,10 +16,23 @@ module dev.tern.core {
       dev.tern.netty;
   exports dev.tern.internal.wire to
       dev.tern.netty;
+  exports dev.tern.internal.resolver to
+      dev.tern.netty;
 
   uses dev.tern.ManagedChannelProvider;
   uses dev.tern.ServerProvider;
+  uses dev.tern.NameResolverProvider;
+  uses dev.tern.LoadBalancerProvider;
 
   provides dev.tern.ManagedChannelProvider with
       dev.tern.inprocess.InProcessChannelProvider;
+  provides dev.tern.NameResolverProvider with
+      dev.tern.internal.resolver.DnsNameResolverProvider,
+      dev.tern.internal.resolver.AddressListNameResolverProvider.Ipv4,
+      dev.tern.internal.resolver.AddressListNameResolverProvider.Ipv6,
+      dev.tern.inprocess.InProcessNameResolverProvider;
+  provides dev.tern.LoadBalancerProvider with
+      dev.tern.internal.lb.PickFirstLoadBalancerProvider,
+      dev.tern.internal.lb.RoundRobinLoadBalancerProvider,
+      dev.tern.internal.lb.LeastRequestLoadBalancerProvider;
 }

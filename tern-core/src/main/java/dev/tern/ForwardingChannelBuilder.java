@@ -96,6 +96,18 @@ public abstract class ForwardingChannelBuilder<T extends ForwardingChannelBuilde
   }
 
   @Override
+  public T nameResolverRegistry(NameResolverRegistry registry) {
+    delegate().nameResolverRegistry(registry);
+    return thisT();
+  }
+
+  @Override
+  public T defaultLoadBalancingPolicy(String policy) {
+    delegate().defaultLoadBalancingPolicy(policy);
+    return thisT();
+  }
+
+  @Override
   public T compressorRegistry(CompressorRegistry registry) {
     delegate().compressorRegistry(registry);
     return thisT();

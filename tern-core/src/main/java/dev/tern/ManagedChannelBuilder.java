@@ -86,6 +86,25 @@ public abstract class ManagedChannelBuilder<T extends ManagedChannelBuilder<T>> 
   /** See {@link #compressorRegistry}. */
   public abstract T decompressorRegistry(DecompressorRegistry registry);
 
-  /** Builds the channel. It connects lazily, on the first call or state request. */
+  /**
+   * The registry in which the target's scheme is looked up (default: {@link
+   * NameResolverRegistry#getDefaultRegistry()}).
+   */
+  public abstract T nameResolverRegistry(NameResolverRegistry registry);
+
+  /**
+   * The load-balancing policy until a service config names one: {@code pick_first} (the default:
+   * one server at a time), {@code round_robin} (every server in turn), {@code least_request} (the
+   * less busy of two random servers), or one registered in {@link LoadBalancerRegistry}.
+   */
+  public abstract T defaultLoadBalancingPolicy(String policy);
+
+  /**
+   * Builds the channel. It resolves its target and connects lazily, on the first call or state
+   * request.
+   *
+   * @throws IllegalArgumentException if the target is malformed or its scheme unknown; the message
+   *     says what is wrong with it
+   */
   public abstract ManagedChannel build();
 }

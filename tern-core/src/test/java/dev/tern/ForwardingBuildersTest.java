@@ -55,7 +55,9 @@ class ForwardingBuildersTest {
             .usePlaintext()
             .useTransportSecurity()
             .compressorRegistry(CompressorRegistry.getDefaultInstance())
-            .decompressorRegistry(DecompressorRegistry.getDefaultInstance());
+            .decompressorRegistry(DecompressorRegistry.getDefaultInstance())
+            .nameResolverRegistry(new NameResolverRegistry())
+            .defaultLoadBalancingPolicy("round_robin");
 
     assertThat(chained).isSameAs(builder);
     assertThat(delegate.calls)
@@ -72,7 +74,9 @@ class ForwardingBuildersTest {
             "usePlaintext",
             "useTransportSecurity",
             "compressorRegistry",
-            "decompressorRegistry");
+            "decompressorRegistry",
+            "nameResolverRegistry",
+            "defaultLoadBalancingPolicy round_robin");
     assertThat(builder.toString())
         .isEqualTo("WrappingChannelBuilder{delegate=RecordingChannelBuilder}");
   }
@@ -250,6 +254,16 @@ class ForwardingBuildersTest {
     @Override
     public RecordingChannelBuilder decompressorRegistry(DecompressorRegistry registry) {
       return record("decompressorRegistry");
+    }
+
+    @Override
+    public RecordingChannelBuilder nameResolverRegistry(NameResolverRegistry registry) {
+      return record("nameResolverRegistry");
+    }
+
+    @Override
+    public RecordingChannelBuilder defaultLoadBalancingPolicy(String policy) {
+      return record("defaultLoadBalancingPolicy " + policy);
     }
 
     @Override

@@ -7,6 +7,8 @@ import dev.tern.internal.SharedExecutors;
 import dev.tern.spi.ClientTransportFactory;
 import dev.tern.spi.ManagedClientTransport;
 import java.net.SocketAddress;
+import java.util.Collection;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -82,13 +84,18 @@ public final class InProcessChannelBuilder
     }
 
     @Override
-    protected SocketAddress resolveAddress() {
+    protected String target() {
+      return "inprocess:" + address.getName();
+    }
+
+    @Override
+    protected SocketAddress directAddress() {
       return address;
     }
 
     @Override
-    protected String authority() {
-      return "localhost";
+    protected Collection<Class<? extends SocketAddress>> supportedAddressTypes() {
+      return List.of(InProcessSocketAddress.class);
     }
   }
 

@@ -4,28 +4,36 @@ import dev.tern.ClientInterceptor;
 import dev.tern.CompressorRegistry;
 import dev.tern.Deadline;
 import dev.tern.DecompressorRegistry;
+import dev.tern.LoadBalancerRegistry;
 import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
+import dev.tern.NameResolver;
+import dev.tern.NameResolverProvider;
+import dev.tern.NameResolverRegistry;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.spi.ClientTransportFactory;
 import java.net.SocketAddress;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * The common part of every transport's channel builder: it implements the options of {@link
  * ManagedChannelBuilder}, exposes them to subclasses through protected getters, and {@link
- * #build()}s the runtime's channel around three hooks a transport provides: {@link
- * #buildTransportFactory()}, {@link #resolveAddress()} and {@link #authority()}.
+ * #build()}s the runtime's channel around the hooks a transport provides: {@link
+ * #buildTransportFactory()} and {@link #target()}, and optionally {@link #directAddress()}, {@link
+ * #authority()}, {@link #defaultPort()} and {@link #supportedAddressTypes()}.
  *
- * <p>Defaults: the shared callback executor, no interceptors, no user-agent prefix, the transport's
- * authority, idle timeout 30 minutes, inbound messages up to 4 MiB, inbound metadata up to 8 KiB,
- * transport security on, the default compressor and decompressor registries.
+ * <p>Defaults: the shared callback executor, no interceptors, no user-agent prefix, the name
+ * resolver's authority, the default name resolver registry, {@code pick_first}, idle timeout 30
+ * minutes, inbound messages up to 4 MiB, inbound metadata up to 8 KiB, transport security on, the
+ * default compressor and decompressor registries.
  *
  * <p>Not thread-safe: configure from one thread, then build.
  *
@@ -48,6 +56,8 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
   private boolean plaintext;
   private CompressorRegistry compressorRegistry = CompressorRegistry.getDefaultInstance();
   private DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();
+  private NameResolverRegistry nameResolverRegistry;
+  private String defaultLoadBalancingPolicy = "pick_first";
 
   /** For subclasses. */
   protected AbstractManagedChannelBuilder() {}
@@ -201,35 +211,110 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
     return thisT();
   }
 
+  /** Uses {@code registry} to find the target's name resolver instead of the default registry. */
+  @Override
+  public T nameResolverRegistry(NameResolverRegistry registry) {
+    this.nameResolverRegistry = Objects.requireNonNull(registry, "registry");
+    return thisT();
+  }
+
   /**
-   * Builds the channel from the hooks: {@link #resolveAddress()}, {@link #authority()} (unless
-   * overridden), then {@link #buildTransportFactory()}.
+   * The load-balancing policy used until a service config names one (default {@code pick_first}). A
+   * name no registered provider has makes every call fail UNAVAILABLE naming it.
+   *
+   * @throws IllegalArgumentException if {@code policy} is empty
+   */
+  @Override
+  public T defaultLoadBalancingPolicy(String policy) {
+    Objects.requireNonNull(policy, "policy");
+    if (policy.isEmpty()) {
+      throw new IllegalArgumentException("defaultLoadBalancingPolicy must not be empty");
+    }
+    this.defaultLoadBalancingPolicy = policy;
+    return thisT();
+  }
+
+  /**
+   * Builds the channel from the hooks: a name resolver for {@link #target()} (or the one {@link
+   * #directAddress()}), {@link #authority()} for a direct address, then {@link
+   * #buildTransportFactory()}.
+   *
+   * @throws IllegalArgumentException if the target is malformed, has no resolver, or resolves to
+   *     addresses this transport cannot reach; the message says which
    */
   @Override
   public ManagedChannel build() {
-    SocketAddress address =
-        Objects.requireNonNull(resolveAddress(), "resolveAddress() returned null");
-    String authority =
-        authorityOverride != null
-            ? authorityOverride
-            : Objects.requireNonNull(authority(), "authority() returned null");
+    String target = Objects.requireNonNull(target(), "target() returned null");
+    SocketAddress direct = directAddress();
+    Function<NameResolver.Args, NameResolver> resolverFactory;
+    if (direct != null) {
+      String directAuthority = Objects.requireNonNull(authority(), "authority() returned null");
+      resolverFactory = args -> new DirectAddressNameResolver(direct, directAuthority);
+    } else {
+      NameResolverRegistry registry =
+          nameResolverRegistry != null
+              ? nameResolverRegistry
+              : NameResolverRegistry.getDefaultRegistry();
+      checkAddressTypes(registry, target);
+      resolverFactory = args -> registry.newNameResolver(target, args);
+    }
     ClientTransportFactory factory =
         Objects.requireNonNull(buildTransportFactory(), "buildTransportFactory() returned null");
-    return new ManagedChannelImpl(
-        new ChannelConfig(
-            address,
-            authority,
-            fullUserAgent(),
-            factory,
-            executor,
-            directExecutor,
-            interceptors,
-            idleTimeoutNanos,
-            maxInboundMessageSize,
-            compressorRegistry,
-            decompressorRegistry,
-            Deadline.getSystemTicker(),
-            () -> ThreadLocalRandom.current().nextDouble()));
+    try {
+      return new ManagedChannelImpl(
+          new ChannelConfig(
+              target,
+              resolverFactory,
+              defaultPort(),
+              authorityOverride,
+              defaultLoadBalancingPolicy,
+              LoadBalancerRegistry.getDefaultRegistry(),
+              fullUserAgent(),
+              factory,
+              executor,
+              directExecutor,
+              interceptors,
+              idleTimeoutNanos,
+              maxInboundMessageSize,
+              compressorRegistry,
+              decompressorRegistry,
+              Deadline.getSystemTicker(),
+              () -> ThreadLocalRandom.current().nextDouble()));
+    } catch (RuntimeException e) {
+      factory.close();
+      throw e;
+    }
+  }
+
+  private void checkAddressTypes(NameResolverRegistry registry, String target) {
+    Collection<Class<? extends SocketAddress>> supported = supportedAddressTypes();
+    NameResolverProvider provider = registry.providerForTarget(target);
+    if (supported == null || provider == null) {
+      return; // any address, or a malformed target that the resolver lookup will explain
+    }
+    for (Class<? extends SocketAddress> produced : provider.getProducedSocketAddressTypes()) {
+      for (Class<? extends SocketAddress> accepted : supported) {
+        if (accepted.isAssignableFrom(produced)) {
+          return;
+        }
+      }
+    }
+    List<String> producedNames = new ArrayList<>();
+    for (Class<?> type : provider.getProducedSocketAddressTypes()) {
+      producedNames.add(type.getSimpleName());
+    }
+    List<String> supportedNames = new ArrayList<>();
+    for (Class<?> type : supported) {
+      supportedNames.add(type.getSimpleName());
+    }
+    throw new IllegalArgumentException(
+        "target '"
+            + target
+            + "' resolves to "
+            + producedNames
+            + " addresses, which this channel's transport cannot reach (it supports "
+            + supportedNames
+            + ")");
   }
 
   /**
@@ -238,11 +323,37 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
    */
   protected abstract ClientTransportFactory buildTransportFactory();
 
-  /** The address the channel connects to. */
-  protected abstract SocketAddress resolveAddress();
+  /** The target as given to the builder (for a direct address, a description of it). */
+  protected abstract String target();
 
-  /** The default {@code :authority} of calls (used unless {@link #overrideAuthority} was set). */
-  protected abstract String authority();
+  /**
+   * The one address to connect to, bypassing name resolution; null (the default) to resolve {@link
+   * #target()}.
+   */
+  protected SocketAddress directAddress() {
+    return null;
+  }
+
+  /**
+   * The default {@code :authority} of calls to a {@link #directAddress()} (used unless {@link
+   * #overrideAuthority} was set). Resolved targets use their resolver's service authority.
+   */
+  protected String authority() {
+    return "localhost";
+  }
+
+  /** The port for targets that name none: 443 (transports may say 80 for plaintext). */
+  protected int defaultPort() {
+    return 443;
+  }
+
+  /**
+   * The address types this transport can connect to, or null (the default) for any; a target whose
+   * resolver produces none of them fails {@link #build()}.
+   */
+  protected Collection<Class<? extends SocketAddress>> supportedAddressTypes() {
+    return null;
+  }
 
   /** The executor set with {@link #executor}, or null (shared default, or direct). */
   protected final Executor executor() {

@@ -8,6 +8,7 @@ import dev.tern.Compressor;
 import dev.tern.Context;
 import dev.tern.Contexts;
 import dev.tern.Deadline;
+import dev.tern.LoadBalancer;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Status;
@@ -50,7 +51,8 @@ import java.util.concurrent.TimeUnit;
  * the retry also holds while it swaps in the new stream; once {@code retryable} is false the stream
  * never changes again and they skip the lock.
  */
-final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT> {
+final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
+    implements LoadBalancer.PickSubchannelArgs {
   private static final Executor DIRECT = Runnable::run;
   private static final String IDENTITY_ENCODING = "identity";
 
@@ -161,7 +163,7 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT> {
     this.headers = headers;
     prepareHeaders();
     retryable = true;
-    ClientStream created = streamProvider.newStream(method, headers, callOptions, appExecutor);
+    ClientStream created = streamProvider.newStream(this, appExecutor);
     stream = created;
     startStream(created);
     if (effective != null && !closeReceived) {
@@ -173,6 +175,24 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT> {
         ctx.removeListener(events); // closed meanwhile: do not leak the registration
       }
     }
+  }
+
+  // The call as its balancer's picker sees it (the call is its own pick arguments, so picking
+  // allocates nothing). Valid once start() has made the headers.
+
+  @Override
+  public CallOptions getCallOptions() {
+    return callOptions;
+  }
+
+  @Override
+  public Metadata getHeaders() {
+    return headers;
+  }
+
+  @Override
+  public MethodDescriptor<?, ?> getMethodDescriptor() {
+    return method;
   }
 
   private void prepareHeaders() {
@@ -472,7 +492,7 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT> {
           GrpcHeaders.TIMEOUT,
           GrpcTimeoutCodec.encode(deadline.timeRemaining(TimeUnit.NANOSECONDS)));
     }
-    replacement.setStream(streamProvider.newStream(method, headers, callOptions, appExecutor));
+    replacement.setStream(streamProvider.newStream(this, appExecutor));
     Status cancelled = cancelStatus;
     if (cancelled != null) {
       replacement.cancel(cancelled); // cancel() raced with the swap

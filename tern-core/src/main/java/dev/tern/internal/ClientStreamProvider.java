@@ -1,8 +1,6 @@
 package dev.tern.internal;
 
-import dev.tern.CallOptions;
-import dev.tern.Metadata;
-import dev.tern.MethodDescriptor;
+import dev.tern.LoadBalancer.PickSubchannelArgs;
 import dev.tern.spi.ClientStream;
 import java.util.concurrent.Executor;
 
@@ -16,13 +14,9 @@ interface ClientStreamProvider {
    * Returns a stream for one call; never null and never throws. The caller then calls the stream's
    * setters and {@code start}, as with {@link dev.tern.spi.ClientTransport#newStream}.
    *
-   * @param headers the call's request headers, reserved ones included; they are not modified, so
-   *     the call may pass them again for a transparent retry
+   * @param args the call: its method, options and request headers (reserved ones included); the
+   *     headers are not modified, so the call may pass them again for a transparent retry
    * @param appExecutor the call's application executor, handed to call credentials
    */
-  ClientStream newStream(
-      MethodDescriptor<?, ?> method,
-      Metadata headers,
-      CallOptions callOptions,
-      Executor appExecutor);
+  ClientStream newStream(PickSubchannelArgs args, Executor appExecutor);
 }

@@ -7,14 +7,22 @@ import dev.tern.ClientInterceptors;
 import dev.tern.ConnectivityState;
 import dev.tern.ManagedChannel;
 import dev.tern.MethodDescriptor;
+import dev.tern.NameResolver;
+import dev.tern.Status;
+import dev.tern.SynchronizationContext;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The runtime's {@link ManagedChannel}: one target address, at most one connection in use at a
- * time, calls queued while it connects, reconnect back-off, idle mode and an orderly shutdown. See
- * {@link ChannelConnection} for the state machine and {@link ClientCallImpl} for the calls.
+ * The runtime's {@link ManagedChannel}: target -> name resolver -> load balancer -> subchannels ->
+ * picker. Calls pick a READY subchannel's transport lock-free ({@link PendingCalls}), or wait for
+ * the balancer's next picker; the resolver, the balancer and the subchannels live in {@link
+ * ChannelLifecycle}, serialized on one {@link SynchronizationContext}; the channel goes idle after
+ * its idle timeout ({@link ChannelUsage}) and shuts down in order.
  *
  * <p>Calls go through the configured interceptors (the last one added runs first); an interceptor
  * that throws yields a call that fails with a status describing it.
@@ -23,17 +31,35 @@ import java.util.concurrent.TimeUnit;
  * configured executor, else {@link SharedExecutors#callbackExecutor()}; with {@code directExecutor}
  * they run inline on the thread that produced the event.
  *
- * <p>Thread-safe: immutable itself; the mutable state lives in {@link ChannelConnection}.
+ * <p>Thread-safe.
  */
 public final class ManagedChannelImpl extends ManagedChannel {
   private static final Executor DIRECT = Runnable::run;
 
+  static final Status SHUTDOWN_STATUS =
+      Status.UNAVAILABLE.withDescription("Channel shutdown invoked");
+  static final Status SHUTDOWN_NOW_STATUS =
+      Status.UNAVAILABLE.withDescription("Channel shutdownNow invoked");
+
   private final ChannelConfig config;
   private final Executor executor;
-  private final ChannelConnection connection;
+  private final ScheduledExecutorService scheduler;
+  private final String authority;
+  private final SynchronizationContext sync;
+  private final ChannelStateTracker state;
+  private final ChannelUsage usage;
+  private final PendingCalls calls;
+  private final ChannelLifecycle lifecycle;
   private final Channel interceptedChannel;
+  private final CountDownLatch terminated = new CountDownLatch(1);
+  private final AtomicBoolean shutdown = new AtomicBoolean();
 
-  /** Creates a channel; it connects lazily, on the first call or {@code getState(true)}. */
+  /**
+   * Creates a channel; it resolves and connects lazily, on the first call or {@code
+   * getState(true)}.
+   *
+   * @throws IllegalArgumentException if the target is malformed (from the resolver factory)
+   */
   public ManagedChannelImpl(ChannelConfig config) {
     this.config = Objects.requireNonNull(config, "config");
     if (config.directExecutor()) {
@@ -43,7 +69,37 @@ public final class ManagedChannelImpl extends ManagedChannel {
     } else {
       executor = SharedExecutors.callbackExecutor();
     }
-    this.connection = new ChannelConnection(config, executor);
+    this.scheduler = config.transportFactory().getScheduledExecutorService();
+    // The handler refers to the lifecycle, created below; it runs only once tasks do.
+    ChannelLifecycle[] holder = new ChannelLifecycle[1];
+    this.sync = new SynchronizationContext((thread, error) -> holder[0].panic(error));
+    NameResolver.Args args =
+        NameResolver.Args.newBuilder()
+            .setDefaultPort(config.defaultPort())
+            .setSynchronizationContext(sync)
+            .setScheduledExecutorService(scheduler)
+            .setOffloadExecutor(SharedExecutors.callbackExecutor())
+            .build();
+    NameResolver firstResolver =
+        Objects.requireNonNull(
+            config.nameResolverFactory().apply(args), "nameResolverFactory returned null");
+    this.authority =
+        config.authorityOverride() != null
+            ? config.authorityOverride()
+            : Objects.requireNonNull(
+                firstResolver.getServiceAuthority(), "resolver's service authority is null");
+    this.state = new ChannelStateTracker(executor);
+    this.usage =
+        new ChannelUsage(
+            scheduler,
+            config.ticker(),
+            config.idleTimeoutNanos(),
+            () -> sync.execute(() -> holder[0].enterIdle()));
+    this.calls = new PendingCalls(new CallsOwner());
+    this.lifecycle =
+        new ChannelLifecycle(
+            config, sync, calls, state, usage, firstResolver, args, authority, terminated);
+    holder[0] = lifecycle;
     this.interceptedChannel =
         ClientInterceptors.intercept(new CallFactory(), config.interceptors());
   }
@@ -58,7 +114,7 @@ public final class ManagedChannelImpl extends ManagedChannel {
 
   @Override
   public String authority() {
-    return config.authority();
+    return authority;
   }
 
   /**
@@ -67,67 +123,101 @@ public final class ManagedChannelImpl extends ManagedChannel {
    */
   @Override
   public ManagedChannelImpl shutdown() {
-    connection.shutdown(false);
+    shutdown(false);
     return this;
   }
 
   /** Like {@link #shutdown()}, and cancels the calls in flight with UNAVAILABLE. */
   @Override
   public ManagedChannelImpl shutdownNow() {
-    connection.shutdown(true);
+    shutdown(true);
     return this;
+  }
+
+  private void shutdown(boolean now) {
+    if (shutdown.compareAndSet(false, true)) {
+      calls.shutdown(now ? SHUTDOWN_NOW_STATUS : SHUTDOWN_STATUS);
+      state.set(ConnectivityState.SHUTDOWN);
+    }
+    sync.execute(() -> lifecycle.shutdown(now, SHUTDOWN_NOW_STATUS));
   }
 
   @Override
   public boolean isShutdown() {
-    return connection.isShutdown();
+    return shutdown.get();
   }
 
   /** True once shut down, every transport has terminated and the transport factory is closed. */
   @Override
   public boolean isTerminated() {
-    return connection.isTerminated();
+    return terminated.getCount() == 0;
   }
 
   @Override
   public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
     Objects.requireNonNull(unit, "unit");
-    return connection.awaitTermination(timeout, unit);
+    return terminated.await(timeout, unit);
   }
 
+  /** The balancer's aggregate state; with {@code requestConnection}, an idle channel connects. */
   @Override
   public ConnectivityState getState(boolean requestConnection) {
-    return connection.getState(requestConnection);
+    ConnectivityState current = state.get();
+    if (requestConnection && current != ConnectivityState.SHUTDOWN) {
+      sync.execute(lifecycle::requestConnection);
+    }
+    return current;
   }
 
   @Override
   public void notifyWhenStateChanged(ConnectivityState source, Runnable callback) {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(callback, "callback");
-    connection.notifyWhenStateChanged(source, callback);
+    state.notifyWhenStateChanged(source, callback);
   }
 
+  /** Drops the resolver, the balancer and the connections; calls waiting for one restart them. */
   @Override
   public void enterIdle() {
-    connection.enterIdle();
+    sync.execute(lifecycle::enterIdle);
   }
 
   /**
-   * Forgets the reconnect back-off; if the channel is in TRANSIENT_FAILURE it reconnects now. (A
-   * new call in TRANSIENT_FAILURE does not cut the back-off short.)
+   * Forgets every reconnect and re-resolution back-off, so servers that failed are tried again now.
+   * (A new call in TRANSIENT_FAILURE does not cut the back-off short.)
    */
   @Override
   public void resetConnectBackoff() {
-    connection.resetConnectBackoff();
+    sync.execute(lifecycle::resetConnectBackoff);
   }
 
   @Override
   public String toString() {
-    return "ManagedChannelImpl{address="
-        + config.address()
-        + ", authority="
-        + config.authority()
-        + "}";
+    return "ManagedChannelImpl{target=" + config.target() + ", authority=" + authority + "}";
+  }
+
+  /** The lifecycle, for tests in this package. */
+  ChannelLifecycle lifecycleForTest() {
+    return lifecycle;
+  }
+
+  /** What the waiting calls need from the channel. */
+  private final class CallsOwner implements PendingCalls.Owner {
+    @Override
+    public void callsQueued(int delta) {
+      usage.callsQueued(delta);
+    }
+
+    @Override
+    public void exitIdle() {
+      sync.execute(lifecycle::exitIdle);
+    }
+
+    @Override
+    public String authorityFor(CallOptions callOptions) {
+      String override = callOptions.getAuthority();
+      return override != null ? override : authority;
+    }
   }
 
   /** The innermost channel, below the interceptors: makes the real calls. */
@@ -136,18 +226,12 @@ public final class ManagedChannelImpl extends ManagedChannel {
     public <ReqT, RespT> ClientCall<ReqT, RespT> newCall(
         MethodDescriptor<ReqT, RespT> method, CallOptions callOptions) {
       return new ClientCallImpl<>(
-          method,
-          callOptions,
-          connection,
-          config,
-          connection.scheduler(),
-          executor,
-          config.directExecutor());
+          method, callOptions, calls, config, scheduler, executor, config.directExecutor());
     }
 
     @Override
     public String authority() {
-      return config.authority();
+      return authority;
     }
   }
 }

@@ -12,6 +12,7 @@ import dev.tern.DecompressorRegistry;
 import dev.tern.ManagedChannel;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
+import dev.tern.NameResolverRegistry;
 import dev.tern.Status;
 import dev.tern.internal.ClientTestSupport.RecordingListener;
 import dev.tern.internal.wire.GrpcHeaders;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.Test;
 class AbstractManagedChannelBuilderTest {
 
   /** A transport's builder as the SPI expects one: hooks plus access to the options. */
-  static final class TestBuilder extends AbstractManagedChannelBuilder<TestBuilder> {
+  static class TestBuilder extends AbstractManagedChannelBuilder<TestBuilder> {
     final FakeClientTransportFactory factory = new FakeClientTransportFactory(new FakeClock());
     final List<String> hookCalls = new ArrayList<>();
     SocketAddress address = ClientTestSupport.ADDRESS;
@@ -41,8 +42,14 @@ class AbstractManagedChannelBuilderTest {
     }
 
     @Override
-    protected SocketAddress resolveAddress() {
-      hookCalls.add("resolveAddress");
+    protected String target() {
+      hookCalls.add("target");
+      return "test-target";
+    }
+
+    @Override
+    protected SocketAddress directAddress() {
+      hookCalls.add("directAddress");
       return address;
     }
 
@@ -221,7 +228,7 @@ class AbstractManagedChannelBuilderTest {
     channel = builder.userAgent("my-app/2.0").build();
 
     assertThat(builder.hookCalls)
-        .containsExactly("resolveAddress", "authority", "buildTransportFactory");
+        .containsExactly("target", "directAddress", "authority", "buildTransportFactory");
     assertThat(channel.authority()).isEqualTo("svc.example:443");
     channel.getState(true);
     FakeClientTransport transport = builder.factory.last();
@@ -234,7 +241,6 @@ class AbstractManagedChannelBuilderTest {
   void overriddenAuthorityReplacesTheTransportAuthority() {
     channel = builder.overrideAuthority("override.example").build();
 
-    assertThat(builder.hookCalls).doesNotContain("authority");
     assertThat(channel.authority()).isEqualTo("override.example");
     channel.getState(true);
     assertThat(builder.factory.last().authority).isEqualTo("override.example");
@@ -269,7 +275,24 @@ class AbstractManagedChannelBuilderTest {
 
   @Test
   void hooksReturningNullFailTheBuildClearly() {
+    builder.authority = null;
+    assertThatThrownBy(builder::build).hasMessage("authority() returned null");
+  }
+
+  @Test
+  void withoutADirectAddressTheTargetIsResolvedAndAMalformedOneFailsTheBuild() {
     builder.address = null;
-    assertThatThrownBy(builder::build).hasMessage("resolveAddress() returned null");
+    builder.nameResolverRegistry(NameResolverRegistry.getDefaultRegistry());
+    TestBuilder malformed =
+        new TestBuilder() {
+          @Override
+          protected String target() {
+            return "dns:///host:notaport";
+          }
+        };
+    malformed.address = null;
+    assertThatThrownBy(malformed::build)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("target 'dns:///host:notaport' has port 'notaport', not a number in 0..65535");
   }
 }

@@ -5,6 +5,7 @@ import dev.tern.ClientInterceptor;
 import dev.tern.CompressorRegistry;
 import dev.tern.Deadline;
 import dev.tern.DecompressorRegistry;
+import dev.tern.LoadBalancerRegistry;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Status;
@@ -110,8 +111,12 @@ final class ClientTestSupport {
       channel =
           new ManagedChannelImpl(
               new ChannelConfig(
-                  ADDRESS,
-                  "test.example:443",
+                  "test-target",
+                  args -> new DirectAddressNameResolver(ADDRESS, "test.example:443"),
+                  443,
+                  null,
+                  "pick_first",
+                  LoadBalancerRegistry.getDefaultRegistry(),
                   "tester " + GrpcHeaders.USER_AGENT_TOKEN,
                   factory,
                   executor,

@@ -165,8 +165,10 @@ class ManagedChannelImplTest {
 
     fixture.clock.forwardTime(1, TimeUnit.SECONDS);
     assertThat(fixture.factory.transportCount()).isEqualTo(2);
-    assertThat(fixture.channel.getState(false)).isEqualTo(ConnectivityState.CONNECTING);
+    // pick_first's TRANSIENT_FAILURE is sticky (gRFC A62): it lasts until a connection is READY.
+    assertThat(fixture.channel.getState(false)).isEqualTo(ConnectivityState.TRANSIENT_FAILURE);
     FakeClientTransport second = fixture.readyTransport();
+    assertThat(fixture.channel.getState(false)).isEqualTo(ConnectivityState.READY);
 
     FakeClientStream stream = second.lastStream();
     assertThat(stream.headers.get(CUSTOM)).isEqualTo("wfr");
@@ -223,7 +225,8 @@ class ManagedChannelImplTest {
     fixture.channel.resetConnectBackoff();
 
     assertThat(fixture.factory.transportCount()).isEqualTo(2);
-    assertThat(fixture.channel.getState(false)).isEqualTo(ConnectivityState.CONNECTING);
+    // Sticky (gRFC A62): still TRANSIENT_FAILURE while the new attempt runs.
+    assertThat(fixture.channel.getState(false)).isEqualTo(ConnectivityState.TRANSIENT_FAILURE);
     assertThat(fixture.clock.getPendingTasks()).isEmpty();
   }
 

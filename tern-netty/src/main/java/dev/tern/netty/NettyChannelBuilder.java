@@ -14,13 +14,15 @@ import io.netty.channel.ReflectiveChannelFactory;
 import io.netty.handler.ssl.SslContext;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.Collection;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 
 /**
- * Builds a channel that carries calls over HTTP/2 on Netty, to one {@code host:port}:
+ * Builds a channel that carries calls over HTTP/2 on Netty, to the servers a target names:
  *
  * <pre>{@code
  * ManagedChannel channel =
@@ -44,9 +46,13 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
 
   private static final long DEFAULT_CONNECT_TIMEOUT_MILLIS = TimeUnit.SECONDS.toMillis(20);
 
-  private final String host;
-  private final int port;
-  private final SocketAddress address;
+  /** The kinds of address the transport connects to. */
+  static final Collection<Class<? extends SocketAddress>> SUPPORTED_ADDRESS_TYPES =
+      List.of(InetSocketAddress.class);
+
+  private final String target;
+  private final SocketAddress directAddress;
+  private final String directAuthority;
   private final Assembly assembly = new Assembly();
   private EventLoopGroup eventLoopGroup;
   private ChannelFactory<? extends Channel> channelFactory;
@@ -57,14 +63,15 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   private long keepAliveTimeoutNanos = TimeUnit.SECONDS.toNanos(20);
   private boolean keepAliveWithoutCalls;
 
-  private NettyChannelBuilder(String host, int port, SocketAddress address) {
-    this.host = host;
-    this.port = port;
-    this.address = address;
+  private NettyChannelBuilder(String target, SocketAddress directAddress, String directAuthority) {
+    this.target = target;
+    this.directAddress = directAddress;
+    this.directAuthority = directAuthority;
   }
 
   /**
-   * A builder for a channel to {@code host:port}; the name is resolved when connecting.
+   * A builder for a channel to {@code host:port}: the host is resolved by DNS (every address it
+   * has, re-resolved when connections fail), as for the target {@code dns:///host:port}.
    *
    * @throws IllegalArgumentException if {@code host} is empty or {@code port} is not 0..65535
    */
@@ -76,58 +83,36 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port must be in 0..65535, was " + port);
     }
-    return new NettyChannelBuilder(host, port, InetSocketAddress.createUnresolved(host, port));
-  }
-
-  /** A builder for a channel to {@code address} (an {@link InetSocketAddress}, usually). */
-  public static NettyChannelBuilder forAddress(SocketAddress address) {
-    Objects.requireNonNull(address, "address");
-    if (address instanceof InetSocketAddress) {
-      InetSocketAddress inet = (InetSocketAddress) address;
-      return new NettyChannelBuilder(inet.getHostString(), inet.getPort(), address);
-    }
-    return new NettyChannelBuilder(null, -1, address);
+    return new NettyChannelBuilder("dns:///" + hostPort(host, port), null, null);
   }
 
   /**
-   * A builder for a channel to {@code target}: {@code host:port}, {@code [ipv6]:port}, or the same
-   * after {@code dns:///}.
-   *
-   * @throws IllegalArgumentException if {@code target} is not of that form
+   * A builder for a channel to {@code address} alone, with no name resolution (an unresolved {@link
+   * InetSocketAddress} is looked up when connecting).
+   */
+  public static NettyChannelBuilder forAddress(SocketAddress address) {
+    Objects.requireNonNull(address, "address");
+    String authority =
+        address instanceof InetSocketAddress inet
+            ? hostPort(inet.getHostString(), inet.getPort())
+            : "localhost";
+    return new NettyChannelBuilder(address.toString(), address, authority);
+  }
+
+  /**
+   * A builder for a channel to {@code target}, a name the registered resolvers understand: {@code
+   * host:port}, {@code dns:///host:port}, {@code dns://DNS_SERVER:PORT/host:port}, {@code
+   * ipv4:10.0.0.1:50051,10.0.0.2:50051}, {@code ipv6:[::1]:50051}, {@code unix:/path} or {@code
+   * unix-abstract:name}. The target is checked by {@link #build()}, which throws {@link
+   * IllegalArgumentException} saying what is wrong with a malformed one.
    */
   public static NettyChannelBuilder forTarget(String target) {
     Objects.requireNonNull(target, "target");
-    InetSocketAddress parsed = parseTarget(target);
-    if (parsed == null) {
-      throw new IllegalArgumentException(
-          "target must be host:port (optionally after dns:///), was '" + target + "'");
-    }
-    return forAddress(parsed.getHostString(), parsed.getPort());
+    return new NettyChannelBuilder(target, null, null);
   }
 
-  /** Parses {@code host:port} targets; null if {@code target} has another form. */
-  static InetSocketAddress parseTarget(String target) {
-    String rest = target.startsWith("dns:///") ? target.substring("dns:///".length()) : target;
-    int colon = rest.lastIndexOf(':');
-    if (colon <= 0 || colon == rest.length() - 1) {
-      return null;
-    }
-    String host = rest.substring(0, colon);
-    if (host.startsWith("[") && host.endsWith("]")) {
-      host = host.substring(1, host.length() - 1);
-    } else if (host.indexOf(':') >= 0 || host.indexOf('/') >= 0) {
-      return null;
-    }
-    int port;
-    try {
-      port = Integer.parseInt(rest.substring(colon + 1));
-    } catch (NumberFormatException e) {
-      return null;
-    }
-    if (host.isEmpty() || port < 0 || port > 65535) {
-      return null;
-    }
-    return InetSocketAddress.createUnresolved(host, port);
+  private static String hostPort(String host, int port) {
+    return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
   }
 
   /**
@@ -285,17 +270,28 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
     }
 
     @Override
-    protected SocketAddress resolveAddress() {
-      return address;
+    protected String target() {
+      return target;
+    }
+
+    @Override
+    protected SocketAddress directAddress() {
+      return directAddress;
     }
 
     @Override
     protected String authority() {
-      if (host == null) {
-        return address.toString();
-      }
-      String h = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
-      return h + ":" + port;
+      return directAuthority;
+    }
+
+    @Override
+    protected int defaultPort() {
+      return isPlaintext() ? 80 : 443;
+    }
+
+    @Override
+    protected Collection<Class<? extends SocketAddress>> supportedAddressTypes() {
+      return SUPPORTED_ADDRESS_TYPES;
     }
   }
 

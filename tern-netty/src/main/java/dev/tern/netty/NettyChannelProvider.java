@@ -2,11 +2,15 @@ package dev.tern.netty;
 
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.ManagedChannelProvider;
+import dev.tern.NameResolverProvider;
+import dev.tern.NameResolverRegistry;
+import java.net.SocketAddress;
+import java.util.Collection;
 
 /**
- * Lets {@code ManagedChannelBuilder.forAddress(host, port)} and {@code forTarget("host:port")}
- * build a {@link NettyChannelBuilder}. Priority 6, above the in-process transport, for the targets
- * both could claim. Stateless; thread-safe.
+ * Lets {@code ManagedChannelBuilder.forAddress(host, port)} and {@code forTarget(target)} build a
+ * {@link NettyChannelBuilder} for every target whose addresses it can reach. Priority 6, above the
+ * in-process transport, for the targets both could claim. Stateless; thread-safe.
  */
 public final class NettyChannelProvider extends ManagedChannelProvider {
   /** For {@link java.util.ServiceLoader}. */
@@ -22,13 +26,33 @@ public final class NettyChannelProvider extends ManagedChannelProvider {
     return 6;
   }
 
-  /** A builder for {@code host:port} or {@code dns:///host:port}; null for other forms. */
+  /**
+   * A builder for {@code target} unless its resolver produces only addresses this transport cannot
+   * reach (such as {@code inprocess:}); a malformed target also gets a builder, whose {@code
+   * build()} says what is wrong with it.
+   */
   @Override
   public ManagedChannelBuilder<?> builderForTarget(String target) {
-    if (target == null || NettyChannelBuilder.parseTarget(target) == null) {
+    if (target == null) {
+      return null;
+    }
+    NameResolverProvider resolver =
+        NameResolverRegistry.getDefaultRegistry().providerForTarget(target);
+    if (resolver != null && !reachable(resolver.getProducedSocketAddressTypes())) {
       return null;
     }
     return NettyChannelBuilder.forTarget(target);
+  }
+
+  private static boolean reachable(Collection<Class<? extends SocketAddress>> produced) {
+    for (Class<? extends SocketAddress> type : produced) {
+      for (Class<? extends SocketAddress> supported : NettyChannelBuilder.SUPPORTED_ADDRESS_TYPES) {
+        if (supported.isAssignableFrom(type)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   @Override

@@ -3,33 +3,63 @@ package dev.tern.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tern.ManagedChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** Option validation and target parsing of the public builders and providers. */
 class NettyBuildersTest {
   @Test
-  void targetsParseHostPortWithOptionalDnsSchemeAndIpv6Brackets() {
-    assertThat(NettyChannelBuilder.parseTarget("example.com:443"))
-        .isEqualTo(InetSocketAddress.createUnresolved("example.com", 443));
-    assertThat(NettyChannelBuilder.parseTarget("dns:///localhost:50051"))
-        .isEqualTo(InetSocketAddress.createUnresolved("localhost", 50051));
-    assertThat(NettyChannelBuilder.parseTarget("[::1]:8080"))
-        .isEqualTo(InetSocketAddress.createUnresolved("::1", 8080));
-    assertThat(NettyChannelBuilder.parseTarget("no-port")).isNull();
-    assertThat(NettyChannelBuilder.parseTarget("host:notaport")).isNull();
-    assertThat(NettyChannelBuilder.parseTarget("::1:80")).isNull();
-    assertThat(NettyChannelBuilder.parseTarget("host:70000")).isNull();
+  void everyTargetFormOfTheNamingSpecBuildsWithTheAuthorityItImplies() {
+    assertThat(authorityOf("example.com:8443")).isEqualTo("example.com:8443");
+    assertThat(authorityOf("dns:///localhost:50051")).isEqualTo("localhost:50051");
+    assertThat(authorityOf("[::1]:8080")).isEqualTo("[::1]:8080");
+    assertThat(authorityOf("localhost")).isEqualTo("localhost");
+    assertThat(authorityOf("ipv4:127.0.0.1:1,127.0.0.2:2")).isEqualTo("127.0.0.1:1");
+    assertThat(authorityOf("ipv6:[::1]:5")).isEqualTo("[::1]:5");
+  }
+
+  private static String authorityOf(String target) {
+    ManagedChannel channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
+    try {
+      return channel.authority();
+    } finally {
+      channel.shutdownNow();
+    }
   }
 
   @Test
-  void forTargetRejectsWhatItCannotParseNamingTheTarget() {
-    assertThatThrownBy(() -> NettyChannelBuilder.forTarget("inprocess:name"))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("inprocess:name");
+  void aMalformedTargetFailsTheBuildSayingWhatIsWrongWithIt() {
+    assertThat(buildError("host:notaport"))
+        .isEqualTo("target 'dns:///host:notaport' has port 'notaport', not a number in 0..65535");
+    assertThat(buildError("host:70000"))
+        .isEqualTo("target 'dns:///host:70000' has port 70000, beyond 65535");
+    assertThat(buildError("::1:80")).contains("IPv6 address without brackets; write [::1:80]");
+    assertThat(buildError("dns:///")).isEqualTo("target 'dns:///' names no host");
+    assertThat(buildError("ipv4:1.2.3:4")).contains("'1.2.3' is not an ipv4 literal");
+    assertThat(buildError("ipv6:127.0.0.1")).contains("'127.0.0.1' is not a ipv6 address");
+    assertThat(buildError("ipv4:"))
+        .isEqualTo("target 'ipv4:' is not a valid ipv4: URI: nothing after the scheme: ipv4:");
+    assertThat(buildError("")).isEqualTo("target must not be empty");
+    assertThat(buildError("what ever:1"))
+        .isEqualTo("target 'dns:///what ever:1' has the character ' ' in its host 'what ever'");
+    assertThat(buildError("xyz://a/b"))
+        .isEqualTo(
+            "target 'xyz://a/b' has the scheme 'xyz', which no registered name resolver handles"
+                + " (known: [dns, inprocess, ipv4, ipv6])");
+    assertThat(buildError("inprocess:name"))
+        .isEqualTo(
+            "target 'inprocess:name' resolves to [InProcessSocketAddress] addresses, which this"
+                + " channel's transport cannot reach (it supports [InetSocketAddress])");
+  }
+
+  private static String buildError(String target) {
+    NettyChannelBuilder builder = NettyChannelBuilder.forTarget(target).usePlaintext();
+    Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(builder::build);
+    assertThat(thrown).as(target).isInstanceOf(IllegalArgumentException.class);
+    return thrown.getMessage();
   }
 
   @Test
