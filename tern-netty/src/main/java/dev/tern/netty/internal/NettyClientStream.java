@@ -200,9 +200,14 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
     }
   }
 
-  /** The call ended: later writes are dropped and {@link #isReady()} is false. */
+  /**
+   * The call ended: later writes are dropped and {@link #isReady()} is false. A message the
+   * application is still framing (a large one, on another thread) is released once its framer lock
+   * frees, so nothing it filled is left behind.
+   */
   void onClosed() {
     closed = true;
+    outbound.dispose();
   }
 
   @Override

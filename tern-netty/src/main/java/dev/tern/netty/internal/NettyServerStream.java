@@ -184,7 +184,13 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
     }
   }
 
+  /**
+   * The call ended: later writes are dropped and {@link #isReady()} is false. A message the
+   * application is still framing (a large one, on another thread) is released once its framer lock
+   * frees, so nothing it filled is left behind.
+   */
   void onClosed() {
     closed = true;
+    outbound.dispose();
   }
 }
