@@ -13,6 +13,8 @@ module dev.tern.netty {
   requires io.netty.codec.http;
   requires io.netty.codec.http2;
   requires io.netty.common;
+  requires io.netty.resolver;
+  requires io.netty.resolver.dns;
   requires java.logging;
   // @GuardedBy, checked by Error Prone at build time; CLASS retention, not needed at run time.
   requires static com.google.errorprone.annotations;
@@ -25,4 +27,6 @@ module dev.tern.netty {
       dev.tern.netty.NettyChannelProvider;
   provides dev.tern.ServerProvider with
       dev.tern.netty.NettyServerProvider;
+  provides dev.tern.NameResolverProvider with
+      dev.tern.netty.NettyDnsNameResolverProvider;
 }
