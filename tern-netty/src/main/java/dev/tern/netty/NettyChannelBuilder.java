@@ -28,13 +28,13 @@ import javax.net.ssl.SSLException;
  * }</pre>
  *
  * <p>Options and defaults, beyond those of every channel builder: the event loops are Tern's shared
- * daemon group (native epoll when available, NIO otherwise) unless {@link #eventLoopGroup} gives
- * one; the channel type follows the group unless {@link #channelType} sets it; the HTTP/2
- * flow-control window of each stream and of the connection is 1 MiB ({@link #flowControlWindow});
- * connecting times out after 20 seconds ({@link #connectTimeout}). TLS is on by default (HTTP/2
- * negotiated by ALPN, the server's name checked against the authority), with the JDK's trusted CAs
- * unless {@link #sslContext} gives a context; {@link #usePlaintext()} selects h2c (HTTP/2 with
- * prior knowledge) instead.
+ * daemon group (native epoll when available, NIO otherwise; see {@code -Ddev.tern.netty.transport})
+ * unless {@link #eventLoopGroup} gives one; the channel type follows the group unless {@link
+ * #channelType} sets it; the HTTP/2 flow-control window of each stream and of the connection is 1
+ * MiB ({@link #flowControlWindow}); connecting times out after 20 seconds ({@link
+ * #connectTimeout}). TLS is on by default (HTTP/2 negotiated by ALPN, the server's name checked
+ * against the authority), with the JDK's trusted CAs unless {@link #sslContext} gives a context;
+ * {@link #usePlaintext()} selects h2c (HTTP/2 with prior knowledge) instead.
  *
  * <p>Not thread-safe: configure from one thread, then {@link #build()}.
  */
@@ -141,7 +141,7 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
 
   /**
    * The channel class, which must suit the event loop group (e.g. {@code EpollSocketChannel} for an
-   * epoll group). Default: epoll for an epoll group, NIO otherwise.
+   * epoll group). Default: the socket channel of the group's kind (epoll, io_uring or NIO).
    *
    * @throws IllegalArgumentException if {@code type} has no public no-argument constructor
    */

@@ -31,13 +31,14 @@ import javax.net.ssl.SSLException;
  *
  * <p>Plaintext by default; {@link #sslContext} turns TLS on. Options and defaults, beyond those of
  * every server builder: Tern's shared daemon event loops (native epoll when available, NIO
- * otherwise) unless {@link #bossEventLoopGroup} / {@link #workerEventLoopGroup} give others (the
- * caller then owns them); a channel type matching the worker group unless {@link #channelType} sets
- * it; a 1 MiB HTTP/2 flow-control window per stream and per connection ({@link
- * #flowControlWindow}); no limit on concurrent calls per connection ({@link
- * #maxConcurrentCallsPerConnection}); a graceful shutdown waits up to 5 seconds for the client to
- * acknowledge the first GOAWAY before sending the final one ({@link #shutdownGracePeriod}); calls
- * in flight then finish, however long they take, unless {@code shutdownNow()} ends them.
+ * otherwise; see {@code -Ddev.tern.netty.transport}) unless {@link #bossEventLoopGroup} / {@link
+ * #workerEventLoopGroup} give others (the caller then owns them); a channel type matching the
+ * worker group unless {@link #channelType} sets it; a 1 MiB HTTP/2 flow-control window per stream
+ * and per connection ({@link #flowControlWindow}); no limit on concurrent calls per connection
+ * ({@link #maxConcurrentCallsPerConnection}); a graceful shutdown waits up to 5 seconds for the
+ * client to acknowledge the first GOAWAY before sending the final one ({@link
+ * #shutdownGracePeriod}); calls in flight then finish, however long they take, unless {@code
+ * shutdownNow()} ends them.
  *
  * <p>Not thread-safe: configure from one thread, then {@link #build()}.
  */
@@ -95,7 +96,8 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
 
   /**
    * The server channel class, which must suit the boss group (e.g. {@code EpollServerSocketChannel}
-   * for an epoll group). Default: epoll for an epoll group, NIO otherwise.
+   * for an epoll group). Default: the server socket channel of the group's kind (epoll, io_uring or
+   * NIO).
    *
    * @throws IllegalArgumentException if {@code type} has no public no-argument constructor
    */
