@@ -17,11 +17,12 @@ module dev.tern.netty {
   // @GuardedBy, checked by Error Prone at build time; CLASS retention, not needed at run time.
   requires static com.google.errorprone.annotations;
   // Optional: the native transports are used only when their native library loads (see
-  // EpollSupport, IoUringSupport). On the module path nothing else requires them: add them, and
-  // the native jar's module (for example io.netty.transport.epoll.linux.x86_64, which holds the
-  // library), with --add-modules.
+  // EpollSupport, IoUringSupport); domain socket addresses need the unix classes. On the module
+  // path nothing else requires them: add them, and the native jar's module (for example
+  // io.netty.transport.epoll.linux.x86_64, which holds the library), with --add-modules.
   requires static io.netty.transport.classes.epoll;
   requires static io.netty.transport.classes.io_uring;
+  requires static io.netty.transport.unix.common;
 
   exports dev.tern.netty;
 

@@ -3,6 +3,7 @@ package dev.tern.netty;
 import dev.tern.ForwardingChannelBuilder;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.internal.AbstractManagedChannelBuilder;
+import dev.tern.netty.internal.DomainSockets;
 import dev.tern.netty.internal.EventLoops;
 import dev.tern.netty.internal.NettyClientTransport;
 import dev.tern.spi.ClientTransportFactory;
@@ -29,9 +30,9 @@ import javax.net.ssl.SSLException;
  *
  * <p>Options and defaults, beyond those of every channel builder: the event loops are Tern's shared
  * daemon group (native epoll when available, NIO otherwise; see {@code -Ddev.tern.netty.transport})
- * unless {@link #eventLoopGroup} gives one; the channel type follows the group unless {@link
- * #channelType} sets it; the HTTP/2 flow-control window of each stream and of the connection is 1
- * MiB ({@link #flowControlWindow}); connecting times out after 20 seconds ({@link
+ * unless {@link #eventLoopGroup} gives one; the channel type follows the group and the address
+ * unless {@link #channelType} sets it; the HTTP/2 flow-control window of each stream and of the
+ * connection is 1 MiB ({@link #flowControlWindow}); connecting times out after 20 seconds ({@link
  * #connectTimeout}). TLS is on by default (HTTP/2 negotiated by ALPN, the server's name checked
  * against the authority), with the JDK's trusted CAs unless {@link #sslContext} gives a context;
  * {@link #usePlaintext()} selects h2c (HTTP/2 with prior knowledge) instead.
@@ -79,7 +80,16 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
     return new NettyChannelBuilder(host, port, InetSocketAddress.createUnresolved(host, port));
   }
 
-  /** A builder for a channel to {@code address} (an {@link InetSocketAddress}, usually). */
+  /**
+   * A builder for a channel to {@code address}: an {@link InetSocketAddress}, or a Unix domain
+   * socket, Netty's {@code io.netty.channel.unix.DomainSocketAddress} (a path, or on Linux an
+   * abstract name starting with {@code '\0'}) or the JDK's {@code
+   * java.net.UnixDomainSocketAddress}. A domain socket needs Netty's native epoll or io_uring
+   * transport ({@code io.netty:netty-transport-native-epoll}, classifier {@code linux-x86_64}): a
+   * group of that kind uses its domain socket channel, and connections wanted on a NIO group run on
+   * Tern's shared native group instead; without any, calls fail UNAVAILABLE naming the missing
+   * dependency. The default authority of a domain socket is {@code localhost}.
+   */
   public static NettyChannelBuilder forAddress(SocketAddress address) {
     Objects.requireNonNull(address, "address");
     if (address instanceof InetSocketAddress) {
@@ -140,8 +150,9 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   }
 
   /**
-   * The channel class, which must suit the event loop group (e.g. {@code EpollSocketChannel} for an
-   * epoll group). Default: the socket channel of the group's kind (epoll, io_uring or NIO).
+   * The channel class, which must suit the event loop group and the address (e.g. {@code
+   * EpollSocketChannel} for TCP on an epoll group). Default: the socket channel of the group's kind
+   * (epoll, io_uring or NIO), or its domain socket channel for a domain socket address.
    *
    * @throws IllegalArgumentException if {@code type} has no public no-argument constructor
    */
@@ -267,12 +278,11 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
     protected ClientTransportFactory buildTransportFactory() {
       EventLoopGroup group =
           eventLoopGroup != null ? eventLoopGroup : EventLoops.sharedWorkerGroup();
-      ChannelFactory<? extends Channel> factory =
-          channelFactory != null ? channelFactory : EventLoops.clientChannelFactory(group);
+      // A null channel factory lets each transport pick the one for the group and its address.
       NettyClientTransport.TransportOptions options =
           new NettyClientTransport.TransportOptions(
               group,
-              factory,
+              channelFactory,
               flowControlWindow,
               maxInboundMetadataSize(),
               (int) connectTimeoutMillis,
@@ -292,7 +302,9 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
     @Override
     protected String authority() {
       if (host == null) {
-        return address.toString();
+        return DomainSockets.isDomainSocket(address)
+            ? DomainSockets.DEFAULT_AUTHORITY
+            : address.toString();
       }
       String h = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
       return h + ":" + port;

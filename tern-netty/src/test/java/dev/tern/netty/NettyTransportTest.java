@@ -23,7 +23,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The SPI conformance suite over HTTP/2 (plaintext), on TCP loopback and Tern's shared event loops
- * (native epoll where it runs). Subclasses run it on other transport kinds by overriding the hooks.
+ * (native epoll where it runs). Subclasses run it on other transport kinds and on Unix domain
+ * sockets by overriding the hooks. The channel types are left to the transport (it picks them from
+ * the group and the address), so the suite also covers that choice.
  */
 class NettyTransportTest extends AbstractTransportTest {
   /** Fails a test whose buffers Netty's (paranoid) leak detector reports. */
@@ -55,7 +57,7 @@ class NettyTransportTest extends AbstractTransportTest {
         bindAddress(),
         bossGroup(),
         workerGroup(),
-        EventLoops.serverChannelFactory(bossGroup()),
+        null,
         ServerOptions.withLimits(
             GrpcHeaders.DEFAULT_MAX_MESSAGE_SIZE, GrpcHeaders.DEFAULT_MAX_HEADER_LIST_SIZE));
   }
@@ -69,7 +71,7 @@ class NettyTransportTest extends AbstractTransportTest {
         "tern-test",
         new NettyClientTransport.TransportOptions(
             workerGroup(),
-            EventLoops.clientChannelFactory(workerGroup()),
+            null,
             NettyChannelBuilder.DEFAULT_FLOW_CONTROL_WINDOW,
             GrpcHeaders.DEFAULT_MAX_HEADER_LIST_SIZE,
             10_000));

@@ -3,30 +3,33 @@ package dev.tern.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.tern.CallOptions;
 import dev.tern.ManagedChannel;
 import dev.tern.Server;
 import dev.tern.netty.hostile.LeakWatch;
 import dev.tern.netty.internal.EventLoops;
 import dev.tern.netty.internal.TransportKind;
 import dev.tern.netty.testing.TransportGroups;
-import dev.tern.stub.ClientCalls;
 import dev.tern.testing.EchoService;
 import dev.tern.testing.TernCleanupExtension;
+import io.netty.channel.unix.DomainSocketAddress;
 import java.net.InetSocketAddress;
-import java.util.concurrent.TimeUnit;
+import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code -Ddev.tern.netty.transport} chooses the kind of Tern's shared event loops, which servers
- * and channels given no groups then use. Run by its own Surefire execution ({@code
- * io-uring-by-property}, see the pom), with the property set to {@code io_uring}.
+ * and channels given no groups then use for TCP and Unix domain sockets alike. Run by its own
+ * Surefire execution ({@code io-uring-by-property}, see the pom), with the property set to {@code
+ * io_uring}.
  */
 class SharedTransportPropertyTest {
   @RegisterExtension final LeakWatch leaks = new LeakWatch();
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
+
+  @TempDir Path dir;
 
   private TransportKind chosen;
 
@@ -46,18 +49,24 @@ class SharedTransportPropertyTest {
   }
 
   @Test
-  void tcpRunsOnThem() throws Exception {
+  void tcpAndDomainSocketsRunOnThem() throws Exception {
     Server tcp =
         cleanup.register(
             NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
                 .addService(EchoService.definition())
                 .build());
     tcp.start();
-    ManagedChannel channel =
+    DomainSocketTest.assertCallsWork(
         cleanup.register(
-            NettyChannelBuilder.forAddress("127.0.0.1", tcp.getPort()).usePlaintext().build());
-    CallOptions options = CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS);
-    assertThat(ClientCalls.blockingUnaryCall(channel, EchoService.UNARY, options, "shared"))
-        .isEqualTo("shared");
+            NettyChannelBuilder.forAddress("127.0.0.1", tcp.getPort()).usePlaintext().build()));
+
+    DomainSocketAddress path = new DomainSocketAddress(dir.resolve("shared.sock").toString());
+    Server uds =
+        cleanup.register(
+            NettyServerBuilder.forAddress(path).addService(EchoService.definition()).build());
+    uds.start();
+    ManagedChannel channel =
+        cleanup.register(NettyChannelBuilder.forAddress(path).usePlaintext().build());
+    DomainSocketTest.assertCallsWork(channel);
   }
 }
