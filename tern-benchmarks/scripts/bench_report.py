@@ -358,8 +358,9 @@ def main():
         "",
         "End-to-end figures are medians of %d run(s) per system of %d s each after %d s of "
         "warm-up, server-only figures medians of %d run(s) of %d s after %d s; the two systems "
-        "alternate run by run (ABBA...), each run in fresh JVMs, both on Netty NIO (Tern's epoll "
-        "native library is not available here). JMH: %d fork(s), %d warm-up and %d measured 1 s "
+        "alternate run by run (ABBA...), each run in fresh JVMs, both on Netty NIO "
+        "(`--transport=nio`, grpc-java's `netty_nio`; the native epoll and io_uring transports "
+        "are not compared here). JMH: %d fork(s), %d warm-up and %d measured 1 s "
         "iterations, `-prof gc`."
         % (
             st["repeats"],

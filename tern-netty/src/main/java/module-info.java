@@ -18,8 +18,13 @@ module dev.tern.netty {
   requires java.logging;
   // @GuardedBy, checked by Error Prone at build time; CLASS retention, not needed at run time.
   requires static com.google.errorprone.annotations;
-  // Optional: epoll is used only when its native library loads (see EpollSupport).
+  // Optional: the native transports are used only when their native library loads (see
+  // EpollSupport, IoUringSupport); domain socket addresses need the unix classes. On the module
+  // path nothing else requires them: add them, and the native jar's module (for example
+  // io.netty.transport.epoll.linux.x86_64, which holds the library), with --add-modules.
   requires static io.netty.transport.classes.epoll;
+  requires static io.netty.transport.classes.io_uring;
+  requires static io.netty.transport.unix.common;
 
   exports dev.tern.netty;
 
@@ -28,5 +33,7 @@ module dev.tern.netty {
   provides dev.tern.ServerProvider with
       dev.tern.netty.NettyServerProvider;
   provides dev.tern.NameResolverProvider with
-      dev.tern.netty.NettyDnsNameResolverProvider;
+      dev.tern.netty.NettyDnsNameResolverProvider,
+      dev.tern.netty.internal.UdsNameResolverProvider.Unix,
+      dev.tern.netty.internal.UdsNameResolverProvider.UnixAbstract;
 }

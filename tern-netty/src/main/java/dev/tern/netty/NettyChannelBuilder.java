@@ -3,6 +3,7 @@ package dev.tern.netty;
 import dev.tern.ForwardingChannelBuilder;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.internal.AbstractManagedChannelBuilder;
+import dev.tern.netty.internal.DomainSockets;
 import dev.tern.netty.internal.EventLoops;
 import dev.tern.netty.internal.NettyClientTransport;
 import dev.tern.spi.ClientTransportFactory;
@@ -15,7 +16,6 @@ import io.netty.handler.ssl.SslContext;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.Collection;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -30,13 +30,13 @@ import javax.net.ssl.SSLException;
  * }</pre>
  *
  * <p>Options and defaults, beyond those of every channel builder: the event loops are Tern's shared
- * daemon group (native epoll when available, NIO otherwise) unless {@link #eventLoopGroup} gives
- * one; the channel type follows the group unless {@link #channelType} sets it; the HTTP/2
- * flow-control window of each stream and of the connection is 1 MiB ({@link #flowControlWindow});
- * connecting times out after 20 seconds ({@link #connectTimeout}). TLS is on by default (HTTP/2
- * negotiated by ALPN, the server's name checked against the authority), with the JDK's trusted CAs
- * unless {@link #sslContext} gives a context; {@link #usePlaintext()} selects h2c (HTTP/2 with
- * prior knowledge) instead.
+ * daemon group (native epoll when available, NIO otherwise; see {@code -Ddev.tern.netty.transport})
+ * unless {@link #eventLoopGroup} gives one; the channel type follows the group and the address
+ * unless {@link #channelType} sets it; the HTTP/2 flow-control window of each stream and of the
+ * connection is 1 MiB ({@link #flowControlWindow}); connecting times out after 20 seconds ({@link
+ * #connectTimeout}). TLS is on by default (HTTP/2 negotiated by ALPN, the server's name checked
+ * against the authority), with the JDK's trusted CAs unless {@link #sslContext} gives a context;
+ * {@link #usePlaintext()} selects h2c (HTTP/2 with prior knowledge) instead.
  *
  * <p>Not thread-safe: configure from one thread, then {@link #build()}.
  */
@@ -46,9 +46,9 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
 
   private static final long DEFAULT_CONNECT_TIMEOUT_MILLIS = TimeUnit.SECONDS.toMillis(20);
 
-  /** The kinds of address the transport connects to. */
+  /** The kinds of address the transport connects to (domain sockets with a native transport). */
   static final Collection<Class<? extends SocketAddress>> SUPPORTED_ADDRESS_TYPES =
-      List.of(InetSocketAddress.class);
+      DomainSockets.withDomainSocketTypes(InetSocketAddress.class);
 
   private final String target;
   private final SocketAddress directAddress;
@@ -87,15 +87,22 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   }
 
   /**
-   * A builder for a channel to {@code address} alone, with no name resolution (an unresolved {@link
-   * InetSocketAddress} is looked up when connecting).
+   * A builder for a channel to {@code address} alone, with no name resolution: an {@link
+   * InetSocketAddress} (an unresolved one is looked up when connecting), or a Unix domain socket,
+   * Netty's {@code io.netty.channel.unix.DomainSocketAddress} (a path, or on Linux an abstract name
+   * starting with {@code '\0'}) or the JDK's {@code java.net.UnixDomainSocketAddress}. A domain
+   * socket needs Netty's native epoll or io_uring transport ({@code
+   * io.netty:netty-transport-native-epoll}, classifier {@code linux-x86_64}): a group of that kind
+   * uses its domain socket channel, and connections wanted on a NIO group run on Tern's shared
+   * native group instead; without any, calls fail UNAVAILABLE naming the missing dependency. The
+   * default authority of a domain socket is {@code localhost}.
    */
   public static NettyChannelBuilder forAddress(SocketAddress address) {
     Objects.requireNonNull(address, "address");
     String authority =
         address instanceof InetSocketAddress inet
             ? hostPort(inet.getHostString(), inet.getPort())
-            : "localhost";
+            : DomainSockets.DEFAULT_AUTHORITY;
     return new NettyChannelBuilder(address.toString(), address, authority);
   }
 
@@ -125,8 +132,9 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   }
 
   /**
-   * The channel class, which must suit the event loop group (e.g. {@code EpollSocketChannel} for an
-   * epoll group). Default: epoll for an epoll group, NIO otherwise.
+   * The channel class, which must suit the event loop group and the address (e.g. {@code
+   * EpollSocketChannel} for TCP on an epoll group). Default: the socket channel of the group's kind
+   * (epoll, io_uring or NIO), or its domain socket channel for a domain socket address.
    *
    * @throws IllegalArgumentException if {@code type} has no public no-argument constructor
    */
@@ -252,12 +260,11 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
     protected ClientTransportFactory buildTransportFactory() {
       EventLoopGroup group =
           eventLoopGroup != null ? eventLoopGroup : EventLoops.sharedWorkerGroup();
-      ChannelFactory<? extends Channel> factory =
-          channelFactory != null ? channelFactory : EventLoops.clientChannelFactory(group);
+      // A null channel factory lets each transport pick the one for the group and its address.
       NettyClientTransport.TransportOptions options =
           new NettyClientTransport.TransportOptions(
               group,
-              factory,
+              channelFactory,
               flowControlWindow,
               maxInboundMetadataSize(),
               (int) connectTimeoutMillis,

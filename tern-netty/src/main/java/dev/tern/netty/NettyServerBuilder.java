@@ -31,13 +31,14 @@ import javax.net.ssl.SSLException;
  *
  * <p>Plaintext by default; {@link #sslContext} turns TLS on. Options and defaults, beyond those of
  * every server builder: Tern's shared daemon event loops (native epoll when available, NIO
- * otherwise) unless {@link #bossEventLoopGroup} / {@link #workerEventLoopGroup} give others (the
- * caller then owns them); a channel type matching the worker group unless {@link #channelType} sets
- * it; a 1 MiB HTTP/2 flow-control window per stream and per connection ({@link
- * #flowControlWindow}); no limit on concurrent calls per connection ({@link
- * #maxConcurrentCallsPerConnection}); a graceful shutdown waits up to 5 seconds for the client to
- * acknowledge the first GOAWAY before sending the final one ({@link #shutdownGracePeriod}); calls
- * in flight then finish, however long they take, unless {@code shutdownNow()} ends them.
+ * otherwise; see {@code -Ddev.tern.netty.transport}) unless {@link #bossEventLoopGroup} / {@link
+ * #workerEventLoopGroup} give others (the caller then owns them); a channel type matching the
+ * groups and the address unless {@link #channelType} sets it; a 1 MiB HTTP/2 flow-control window
+ * per stream and per connection ({@link #flowControlWindow}); no limit on concurrent calls per
+ * connection ({@link #maxConcurrentCallsPerConnection}); a graceful shutdown waits up to 5 seconds
+ * for the client to acknowledge the first GOAWAY before sending the final one ({@link
+ * #shutdownGracePeriod}); calls in flight then finish, however long they take, unless {@code
+ * shutdownNow()} ends them.
  *
  * <p>Not thread-safe: configure from one thread, then {@link #build()}.
  */
@@ -76,7 +77,17 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
     return new NettyServerBuilder(new InetSocketAddress(port));
   }
 
-  /** A builder for a server bound to {@code address}. */
+  /**
+   * A builder for a server bound to {@code address}: an {@link InetSocketAddress}, or a Unix domain
+   * socket, Netty's {@code io.netty.channel.unix.DomainSocketAddress} (a path, or on Linux an
+   * abstract name starting with {@code '\0'}) or the JDK's {@code
+   * java.net.UnixDomainSocketAddress}. A domain socket needs Netty's native epoll or io_uring
+   * transport ({@code io.netty:netty-transport-native-epoll}, classifier {@code linux-x86_64}):
+   * groups of that kind use its domain socket channels, and a server wanted on NIO groups runs on
+   * Tern's shared native groups instead; without any, {@code build()} throws {@link
+   * IllegalArgumentException} naming the missing dependency. The socket file must not exist yet,
+   * and is removed on shutdown.
+   */
   public static NettyServerBuilder forAddress(SocketAddress address) {
     return new NettyServerBuilder(Objects.requireNonNull(address, "address"));
   }
@@ -94,8 +105,10 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   }
 
   /**
-   * The server channel class, which must suit the boss group (e.g. {@code EpollServerSocketChannel}
-   * for an epoll group). Default: epoll for an epoll group, NIO otherwise.
+   * The server channel class, which must suit the boss group and the address (e.g. {@code
+   * EpollServerSocketChannel} for TCP on an epoll group). Default: the server socket channel of the
+   * group's kind (epoll, io_uring or NIO), or its domain socket channel for a domain socket
+   * address.
    *
    * @throws IllegalArgumentException if {@code type} has no public no-argument constructor
    */
@@ -297,8 +310,7 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
     protected TransportServer buildTransportServer() {
       EventLoopGroup boss = bossGroup != null ? bossGroup : EventLoops.sharedBossGroup();
       EventLoopGroup workers = workerGroup != null ? workerGroup : EventLoops.sharedWorkerGroup();
-      ChannelFactory<? extends ServerChannel> factory =
-          channelFactory != null ? channelFactory : EventLoops.serverChannelFactory(boss);
+      // A null channel factory lets the server pick the one for the groups and the address.
       ServerOptions options =
           new ServerOptions(
               flowControlWindow,
@@ -314,7 +326,7 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
               maxConnectionIdleNanos,
               maxConnectionAgeNanos,
               maxConnectionAgeGraceNanos);
-      return new NettyServer(address, boss, workers, factory, options);
+      return new NettyServer(address, boss, workers, channelFactory, options);
     }
   }
 }

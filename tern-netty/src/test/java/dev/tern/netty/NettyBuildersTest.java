@@ -48,11 +48,12 @@ class NettyBuildersTest {
     assertThat(buildError("xyz://a/b"))
         .isEqualTo(
             "target 'xyz://a/b' has the scheme 'xyz', which no registered name resolver handles"
-                + " (known: [dns, inprocess, ipv4, ipv6])");
+                + " (known: [dns, inprocess, ipv4, ipv6, unix, unix-abstract])");
     assertThat(buildError("inprocess:name"))
         .isEqualTo(
             "target 'inprocess:name' resolves to [InProcessSocketAddress] addresses, which this"
-                + " channel's transport cannot reach (it supports [InetSocketAddress])");
+                + " channel's transport cannot reach (it supports [InetSocketAddress,"
+                + " UnixDomainSocketAddress, DomainSocketAddress])");
   }
 
   private static String buildError(String target) {

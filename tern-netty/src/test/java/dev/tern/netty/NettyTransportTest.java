@@ -15,36 +15,63 @@ import dev.tern.netty.internal.ServerOptions;
 import dev.tern.spi.ManagedClientTransport;
 import dev.tern.spi.TransportServer;
 import dev.tern.testing.AbstractTransportTest;
+import io.netty.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The SPI conformance suite over HTTP/2 on loopback (plaintext). */
+/**
+ * The SPI conformance suite over HTTP/2 (plaintext), on TCP loopback and Tern's shared event loops
+ * (native epoll where it runs). Subclasses run it on other transport kinds and on Unix domain
+ * sockets by overriding the hooks. The channel types are left to the transport (it picks them from
+ * the group and the address), so the suite also covers that choice.
+ */
 class NettyTransportTest extends AbstractTransportTest {
   /** Fails a test whose buffers Netty's (paranoid) leak detector reports. */
   @RegisterExtension final LeakWatch leaks = new LeakWatch();
 
+  /** The server's acceptor loops; default: Tern's shared ones. */
+  protected EventLoopGroup bossGroup() {
+    return EventLoops.sharedBossGroup();
+  }
+
+  /** The loops of the server's connections and of the client; default: Tern's shared ones. */
+  protected EventLoopGroup workerGroup() {
+    return EventLoops.sharedWorkerGroup();
+  }
+
+  /** Where the server listens; default: 127.0.0.1, a free port. Called once per test. */
+  protected SocketAddress bindAddress() {
+    return new InetSocketAddress("127.0.0.1", 0);
+  }
+
+  /** The authority the client sends to a server listening on {@code listening}. */
+  protected String authority(SocketAddress listening) {
+    return "127.0.0.1:" + ((InetSocketAddress) listening).getPort();
+  }
+
   @Override
   protected TransportServer newServer() {
     return new NettyServer(
-        new InetSocketAddress("127.0.0.1", 0),
-        EventLoops.sharedBossGroup(),
-        EventLoops.sharedWorkerGroup(),
-        EventLoops.serverChannelFactory(EventLoops.sharedBossGroup()),
+        bindAddress(),
+        bossGroup(),
+        workerGroup(),
+        null,
         ServerOptions.withLimits(
             GrpcHeaders.DEFAULT_MAX_MESSAGE_SIZE, GrpcHeaders.DEFAULT_MAX_HEADER_LIST_SIZE));
   }
 
   @Override
   protected ManagedClientTransport newClientTransport(TransportServer server) {
-    InetSocketAddress address = (InetSocketAddress) server.getListenSocketAddresses().get(0);
+    SocketAddress address = server.getListenSocketAddresses().get(0);
     return new NettyClientTransport(
         address,
-        "127.0.0.1:" + address.getPort(),
+        authority(address),
         "tern-test",
         new NettyClientTransport.TransportOptions(
-            EventLoops.sharedWorkerGroup(),
-            EventLoops.clientChannelFactory(EventLoops.sharedWorkerGroup()),
+            workerGroup(),
+            null,
             NettyChannelBuilder.DEFAULT_FLOW_CONTROL_WINDOW,
             GrpcHeaders.DEFAULT_MAX_HEADER_LIST_SIZE,
             10_000));
@@ -53,7 +80,7 @@ class NettyTransportTest extends AbstractTransportTest {
   @Test
   void transportAttributesNameBothEndsAndClaimNoSecurity() {
     Attributes server = serverTransport().awaitReady();
-    InetSocketAddress listening = (InetSocketAddress) this.server.getListenSocketAddresses().get(0);
+    SocketAddress listening = this.server.getListenSocketAddresses().get(0);
     assertThat(server.get(Grpc.TRANSPORT_ATTR_LOCAL_ADDR)).isEqualTo(listening);
     assertThat(server.get(Grpc.TRANSPORT_ATTR_SECURITY_LEVEL)).isEqualTo(SecurityLevel.NONE);
     Attributes clientAttrs = client.getAttributes();
@@ -66,8 +93,8 @@ class NettyTransportTest extends AbstractTransportTest {
   @Test
   void serverStreamSeesTheClientsAuthority() {
     StreamPair pair = startStream();
-    InetSocketAddress listening = (InetSocketAddress) server.getListenSocketAddresses().get(0);
-    assertThat(pair.serverStream().getAuthority()).isEqualTo("127.0.0.1:" + listening.getPort());
+    SocketAddress listening = server.getListenSocketAddresses().get(0);
+    assertThat(pair.serverStream().getAuthority()).isEqualTo(authority(listening));
     pair.clientStream().cancel(Status.CANCELLED);
     pair.serverListener().awaitClosed();
   }

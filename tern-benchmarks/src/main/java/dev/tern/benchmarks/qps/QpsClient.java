@@ -31,6 +31,25 @@ import org.HdrHistogram.Recorder;
  * everything else belongs to the main thread.
  */
 public final class QpsClient {
+  /** What {@code --help} prints. */
+  static final String USAGE =
+      String.join(
+          "\n",
+          "Usage: bin/qps-client [flags] (the flags of grpc-java's AsyncClient)",
+          "  --address=HOST:PORT              the server (default localhost:8080)",
+          "  --channels=N                     channels to open (default 4)",
+          "  --outstanding_rpcs=N             calls in flight on each channel (default 10)",
+          "  --client_payload=BYTES           request payload size (default 0)",
+          "  --server_payload=BYTES           response payload size (default 0)",
+          "  --warmup_duration=S              seconds run before measuring (default 10)",
+          "  --duration=S                     seconds measured (default 60)",
+          "  --directexecutor                 run call callbacks on the event loops",
+          "  --streaming_rpcs                 streaming calls instead of unary calls",
+          "  " + Transport.FLAG_HELP,
+          "  --save_histogram=FILE            also write the latency histogram to FILE",
+          "  --help                           print this and exit",
+          "");
+
   /** Latencies up to one minute, three significant digits, as grpc-java's tool records them. */
   private static final long MAX_LATENCY_NANOS = TimeUnit.MINUTES.toNanos(1);
 
@@ -195,9 +214,14 @@ public final class QpsClient {
   /**
    * Runs the benchmark the flags describe and prints the summary block to {@code out}.
    *
-   * @return 0, or 2 after printing a message naming the flag to {@code err} if a flag is bad
+   * @return 0 (also after printing {@link #USAGE} for {@code --help}), or 2 after printing a
+   *     message naming the flag to {@code err} if a flag is bad
    */
   static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+    if (List.of(args).contains("--help")) {
+      out.print(USAGE);
+      return 0;
+    }
     Flags flags;
     InetSocketAddress address;
     int channelCount;

@@ -10,6 +10,7 @@ import dev.tern.netty.NettyServerBuilder;
 import dev.tern.stub.StreamObserver;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -17,9 +18,20 @@ import java.util.concurrent.ConcurrentMap;
 /**
  * The qps benchmark server: {@code grpc.testing.BenchmarkService} answering each request with
  * {@code response_size} zero bytes. Flags as grpc-java's {@code AsyncServer}: {@code
- * --address=HOST:PORT --directexecutor --transport=nio|epoll}.
+ * --address=HOST:PORT --directexecutor --transport=nio|epoll|io_uring}, and {@code --help}.
  */
 public final class QpsServer {
+  /** What {@code --help} prints. */
+  static final String USAGE =
+      String.join(
+          "\n",
+          "Usage: bin/qps-server [flags] (the flags of grpc-java's AsyncServer)",
+          "  --address=HOST:PORT              where to listen (default localhost:8080)",
+          "  --directexecutor                 run call handlers on the event loops",
+          "  " + Transport.FLAG_HELP,
+          "  --help                           print this and exit",
+          "");
+
   private QpsServer() {}
 
   /** The service. Stateless apart from a cache of zero payloads; thread-safe. */
@@ -78,6 +90,10 @@ public final class QpsServer {
 
   /** Entry point; see the class doc for flags. */
   public static void main(String[] args) throws Exception {
+    if (List.of(args).contains("--help")) {
+      System.out.print(USAGE);
+      return;
+    }
     Flags flags;
     try {
       flags = Flags.parse(args, Set.of("address", "directexecutor", "transport"));

@@ -2,8 +2,11 @@ package dev.tern.benchmarks.qps;
 
 import dev.tern.netty.NettyChannelBuilder;
 import dev.tern.netty.NettyServerBuilder;
+import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
@@ -11,31 +14,43 @@ import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringServerSocketChannel;
+import io.netty.channel.uring.IoUringSocketChannel;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The threads of the qps tools: one event loop group of the {@code --transport=nio|epoll} kind
- * (threads: Netty's default, twice the cores), handed to the builders with the matching channel
- * types, and the application executor used unless {@code --directexecutor}: a {@link ForkJoinPool}
- * in FIFO (async) mode with one thread per core, the executor grpc-java's {@code AsyncServer} and
- * {@code AsyncClient} install, so both systems run the same thread setup. Owned by main; closed
- * once the server or channels are gone.
+ * The threads of the qps tools: one event loop group of the {@code --transport=nio|epoll|io_uring}
+ * kind (threads: Netty's default, twice the cores), handed to the builders with the matching
+ * channel types, and the application executor used unless {@code --directexecutor}: a {@link
+ * ForkJoinPool} in FIFO (async) mode with one thread per core, the executor grpc-java's {@code
+ * AsyncServer} and {@code AsyncClient} install, so both systems run the same thread setup. Owned by
+ * main; closed once the server or channels are gone. (grpc-java's tools spell the flag's values
+ * {@code netty_nio} and {@code netty_epoll}.)
  *
  * <p>Thread-safe: immutable after construction.
  */
 final class Transport implements AutoCloseable {
-  private final boolean epoll;
+  /** The help line of the flag, shared by both tools. */
+  static final String FLAG_HELP =
+      "--transport=nio|epoll|io_uring   Netty NIO (default), or Linux's native epoll or io_uring";
+
+  private final Class<? extends ServerChannel> serverChannel;
+  private final Class<? extends Channel> channel;
   private final EventLoopGroup group;
   private final ForkJoinPool appExecutor;
 
-  private Transport(boolean epoll) {
-    this.epoll = epoll;
-    this.group =
-        new MultiThreadIoEventLoopGroup(
-            epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+  private Transport(
+      IoHandlerFactory handlers,
+      Class<? extends ServerChannel> serverChannel,
+      Class<? extends Channel> channel) {
+    this.serverChannel = serverChannel;
+    this.channel = channel;
+    this.group = new MultiThreadIoEventLoopGroup(handlers);
     this.appExecutor =
         new ForkJoinPool(
             Runtime.getRuntime().availableProcessors(), Transport::newAppThread, null, true);
@@ -49,22 +64,34 @@ final class Transport implements AutoCloseable {
   }
 
   /**
-   * The transport called {@code name}.
+   * The transport called {@code name}: {@code nio}, {@code epoll} or {@code io_uring}.
    *
-   * @throws IllegalArgumentException for another name, or epoll where it is not available
+   * @throws IllegalArgumentException for another name, or a native one that cannot run here
    */
   static Transport named(String name) {
     switch (name) {
       case "nio":
-        return new Transport(false);
+        return new Transport(
+            NioIoHandler.newFactory(), NioServerSocketChannel.class, NioSocketChannel.class);
       case "epoll":
         if (!Epoll.isAvailable()) {
           throw new IllegalArgumentException(
               "--transport=epoll is not available here: " + Epoll.unavailabilityCause());
         }
-        return new Transport(true);
+        return new Transport(
+            EpollIoHandler.newFactory(), EpollServerSocketChannel.class, EpollSocketChannel.class);
+      case "io_uring":
+        if (!IoUring.isAvailable()) {
+          throw new IllegalArgumentException(
+              "--transport=io_uring is not available here: " + IoUring.unavailabilityCause());
+        }
+        return new Transport(
+            IoUringIoHandler.newFactory(),
+            IoUringServerSocketChannel.class,
+            IoUringSocketChannel.class);
       default:
-        throw new IllegalArgumentException("--transport must be nio or epoll, got " + name);
+        throw new IllegalArgumentException(
+            "--transport must be nio, epoll or io_uring, got " + name);
     }
   }
 
@@ -73,14 +100,11 @@ final class Transport implements AutoCloseable {
         .executor(appExecutor)
         .bossEventLoopGroup(group)
         .workerEventLoopGroup(group)
-        .channelType(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class);
+        .channelType(serverChannel);
   }
 
   NettyChannelBuilder configure(NettyChannelBuilder builder) {
-    return builder
-        .executor(appExecutor)
-        .eventLoopGroup(group)
-        .channelType(epoll ? EpollSocketChannel.class : NioSocketChannel.class);
+    return builder.executor(appExecutor).eventLoopGroup(group).channelType(channel);
   }
 
   /**

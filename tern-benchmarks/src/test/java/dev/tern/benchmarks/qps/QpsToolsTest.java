@@ -104,6 +104,32 @@ class QpsToolsTest {
         .contains("--duration must be at least 1, got 0");
   }
 
+  @Test
+  void helpListsEveryFlagIncludingTheTransports() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    assertThat(QpsClient.run(new String[] {"--help"}, print(out), print(err))).isZero();
+
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .isEqualTo(QpsClient.USAGE)
+        .contains("--transport=nio|epoll|io_uring", "--outstanding_rpcs=N", "--save_histogram");
+    assertThat(QpsServer.USAGE).contains("--transport=nio|epoll|io_uring", "--directexecutor");
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
+  }
+
+  @Test
+  void anUnknownTransportIsNamed() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    int status = QpsClient.run(new String[] {"--transport=kqueue"}, print(out), print(err));
+
+    assertThat(status).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("--transport must be nio, epoll or io_uring, got kqueue");
+  }
+
   private static List<String> runClient(String... args) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();

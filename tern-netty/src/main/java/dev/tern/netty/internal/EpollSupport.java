@@ -7,7 +7,9 @@ import io.netty.channel.IoEventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
 
@@ -19,18 +21,24 @@ import io.netty.channel.epoll.EpollSocketChannel;
  * <p>Stateless after initialization; thread-safe.
  */
 final class EpollSupport {
+  private static final String CLASSES_MISSING =
+      "io.netty:netty-transport-classes-epoll is not on the class path (nor, on the module path,"
+          + " added with --add-modules)";
+
+  private static final boolean CLASSES_PRESENT =
+      NativeClasses.present("io.netty.channel.epoll.Epoll");
+
   /** Whether the epoll classes are on the class path and the native library loaded. */
-  static final boolean IS_AVAILABLE = classesPresent() && Probe.available();
+  static final boolean IS_AVAILABLE = CLASSES_PRESENT && Probe.available();
 
   private EpollSupport() {}
 
-  private static boolean classesPresent() {
-    try {
-      Class.forName("io.netty.channel.epoll.Epoll", false, EpollSupport.class.getClassLoader());
-      return true;
-    } catch (ClassNotFoundException | LinkageError e) {
-      return false;
+  /** Why epoll is not available (for messages), or null if it is. */
+  static String unavailabilityReason() {
+    if (IS_AVAILABLE) {
+      return null;
     }
+    return CLASSES_PRESENT ? Probe.unavailabilityReason() : CLASSES_MISSING;
   }
 
   static IoHandlerFactory ioHandlerFactory() {
@@ -42,12 +50,12 @@ final class EpollSupport {
         && ((IoEventLoopGroup) group).isIoType(EpollIoHandler.class);
   }
 
-  static ChannelFactory<? extends Channel> clientChannelFactory() {
-    return EpollSocketChannel::new;
+  static ChannelFactory<? extends Channel> clientChannelFactory(boolean domainSocket) {
+    return domainSocket ? EpollDomainSocketChannel::new : EpollSocketChannel::new;
   }
 
-  static ChannelFactory<? extends ServerChannel> serverChannelFactory() {
-    return EpollServerSocketChannel::new;
+  static ChannelFactory<? extends ServerChannel> serverChannelFactory(boolean domainSocket) {
+    return domainSocket ? EpollServerDomainSocketChannel::new : EpollServerSocketChannel::new;
   }
 
   /** Loaded only after the classes were found present. */
@@ -57,6 +65,14 @@ final class EpollSupport {
         return Epoll.isAvailable();
       } catch (LinkageError e) {
         return false;
+      }
+    }
+
+    static String unavailabilityReason() {
+      try {
+        return NativeClasses.describe(Epoll.unavailabilityCause());
+      } catch (LinkageError e) {
+        return NativeClasses.describe(e);
       }
     }
   }

@@ -40,6 +40,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   private final AsciiString userAgent;
   private final TransportOptions options;
 
+  private volatile boolean started;
   private volatile ClientHandler handler;
   private volatile WriteQueue writeQueue;
   private volatile Attributes attributes = Attributes.EMPTY;
@@ -59,24 +60,46 @@ public final class NettyClientTransport implements ManagedClientTransport {
     this.options = Objects.requireNonNull(options, "options");
   }
 
-  /** Starts connecting; the listener hears {@code transportReady} once HTTP/2 is set up. */
+  /**
+   * Starts connecting; the listener hears {@code transportReady} once HTTP/2 is set up. A Unix
+   * domain socket address that no native transport here can reach fails the transport at once
+   * (UNAVAILABLE, from the returned task), as a refused connection would.
+   */
   @Override
   public Runnable start(Listener listener) {
     Objects.requireNonNull(listener, "listener");
-    if (handler != null) {
+    if (started) {
       throw new IllegalStateException("already started");
+    }
+    started = true;
+    SocketAddress target;
+    EventLoops.ClientLoops loops;
+    try {
+      target = DomainSockets.toNetty(address);
+      loops =
+          options.channelFactory() != null
+              ? new EventLoops.ClientLoops(options.eventLoopGroup(), options.channelFactory())
+              : EventLoops.forClient(options.eventLoopGroup(), target);
+    } catch (IllegalArgumentException e) {
+      Status status = Status.UNAVAILABLE.withDescription(e.getMessage()).withCause(e);
+      markShutdown(status);
+      return () -> {
+        listener.transportShutdown(status);
+        listener.transportTerminated();
+      };
     }
     ClientHandler h = ClientHandler.create(this, listener, options);
     handler = h;
     Bootstrap bootstrap =
         new Bootstrap()
-            .group(options.eventLoopGroup())
-            .channelFactory(options.channelFactory())
-            .option(ChannelOption.TCP_NODELAY, true)
-            .option(ChannelOption.SO_KEEPALIVE, true)
+            .group(loops.group())
+            .channelFactory(loops.channelFactory())
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, options.connectTimeoutMillis())
             .handler(new PipelineInitializer(h));
-    ChannelFuture connect = bootstrap.connect(address);
+    if (!DomainSockets.isDomainSocket(target)) {
+      bootstrap.option(ChannelOption.TCP_NODELAY, true).option(ChannelOption.SO_KEEPALIVE, true);
+    }
+    ChannelFuture connect = bootstrap.connect(target);
     writeQueue = new WriteQueue(connect.channel());
     connect.addListener(
         (ChannelFuture f) -> {
@@ -256,7 +279,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
     private long keepAliveTimeoutNanos;
     private boolean keepAliveWithoutCalls;
 
-    /** Plaintext options: see {@link dev.tern.netty.NettyChannelBuilder}. */
+    /** Plaintext options: see the other constructor. */
     public TransportOptions(
         EventLoopGroup eventLoopGroup,
         ChannelFactory<? extends Channel> channelFactory,
@@ -275,6 +298,8 @@ public final class NettyClientTransport implements ManagedClientTransport {
     /**
      * See {@link dev.tern.netty.NettyChannelBuilder} for what each option means.
      *
+     * @param channelFactory the channel type, or null for the one that suits the group and each
+     *     transport's address ({@link EventLoops#forClient})
      * @param sslContext a client context negotiating {@code h2} by ALPN, or null for plaintext
      */
     public TransportOptions(
@@ -285,7 +310,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
         int connectTimeoutMillis,
         SslContext sslContext) {
       this.eventLoopGroup = Objects.requireNonNull(eventLoopGroup, "eventLoopGroup");
-      this.channelFactory = Objects.requireNonNull(channelFactory, "channelFactory");
+      this.channelFactory = channelFactory;
       this.flowControlWindow = flowControlWindow;
       this.maxInboundMetadataSize = maxInboundMetadataSize;
       this.connectTimeoutMillis = connectTimeoutMillis;

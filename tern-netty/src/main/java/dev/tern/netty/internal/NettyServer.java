@@ -20,9 +20,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The listening half of the HTTP/2 server transport: a bound server socket whose accepted
- * connections each get a {@link NettyServerTransport}. Applications use {@link
- * dev.tern.netty.NettyServerBuilder}; the constructor is public for transport-level tests.
+ * The listening half of the HTTP/2 server transport: a bound server socket (TCP, or a Unix domain
+ * socket whose file is removed again on shutdown) whose accepted connections each get a {@link
+ * NettyServerTransport}. Applications use {@link dev.tern.netty.NettyServerBuilder}; the
+ * constructor is public for transport-level tests.
  *
  * <p>Thread-safe: {@link #start} and {@link #shutdown} synchronize on this object; the listener is
  * called from event loops (never under that lock).
@@ -42,9 +43,14 @@ public final class NettyServer implements TransportServer {
   private boolean shutdown;
 
   /**
-   * A server for {@code address} (port 0 picks a free port).
+   * A server for {@code address}: a TCP address (port 0 picks a free port) or a Unix domain socket,
+   * Netty's {@code DomainSocketAddress} or the JDK's {@code UnixDomainSocketAddress}.
    *
    * @param bossGroup accepts connections; {@code workerGroup} serves them
+   * @param channelFactory the listening channel type, or null for the one that suits the groups and
+   *     the address ({@link EventLoops#forServer}, which may move a domain socket off NIO groups
+   *     onto Tern's shared native ones)
+   * @throws IllegalArgumentException for a domain socket address where no native transport runs
    */
   public NettyServer(
       SocketAddress address,
@@ -52,10 +58,16 @@ public final class NettyServer implements TransportServer {
       EventLoopGroup workerGroup,
       ChannelFactory<? extends ServerChannel> channelFactory,
       ServerOptions options) {
-    this.address = Objects.requireNonNull(address, "address");
-    this.bossGroup = Objects.requireNonNull(bossGroup, "bossGroup");
-    this.workerGroup = Objects.requireNonNull(workerGroup, "workerGroup");
-    this.channelFactory = Objects.requireNonNull(channelFactory, "channelFactory");
+    this.address = DomainSockets.toNetty(Objects.requireNonNull(address, "address"));
+    Objects.requireNonNull(bossGroup, "bossGroup");
+    Objects.requireNonNull(workerGroup, "workerGroup");
+    EventLoops.ServerLoops loops =
+        channelFactory != null
+            ? new EventLoops.ServerLoops(bossGroup, workerGroup, channelFactory)
+            : EventLoops.forServer(bossGroup, workerGroup, this.address);
+    this.bossGroup = loops.boss();
+    this.workerGroup = loops.workers();
+    this.channelFactory = loops.channelFactory();
     this.options = Objects.requireNonNull(options, "options");
   }
 
@@ -78,8 +90,6 @@ public final class NettyServer implements TransportServer {
         new ServerBootstrap()
             .group(bossGroup, workerGroup)
             .channelFactory(channelFactory)
-            .childOption(ChannelOption.TCP_NODELAY, true)
-            .childOption(ChannelOption.SO_KEEPALIVE, true)
             .childHandler(
                 new ChannelInitializer<Channel>() {
                   @Override
@@ -94,6 +104,11 @@ public final class NettyServer implements TransportServer {
                     ch.pipeline().addLast(new WriteCoalescer(), transport.handler());
                   }
                 });
+    if (!DomainSockets.isDomainSocket(address)) {
+      bootstrap
+          .childOption(ChannelOption.TCP_NODELAY, true)
+          .childOption(ChannelOption.SO_KEEPALIVE, true);
+    }
     ChannelFuture bind = bootstrap.bind(address).awaitUninterruptibly();
     if (!bind.isSuccess()) {
       throw new IOException("Failed to bind to " + address, bind.cause());
@@ -103,6 +118,7 @@ public final class NettyServer implements TransportServer {
         .closeFuture()
         .addListener(
             f -> {
+              DomainSockets.deleteSocketFile(address);
               if (shutdownReported.compareAndSet(false, true)) {
                 listener.serverShutdown();
               }
