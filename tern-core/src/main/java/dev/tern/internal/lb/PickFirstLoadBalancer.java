@@ -234,6 +234,11 @@ final class PickFirstLoadBalancer extends LoadBalancer {
     passActive = false;
     sticky = true;
     cancelTimer();
+    for (Entry other : entries.values()) {
+      if (other.state == ConnectivityState.IDLE) {
+        other.subchannel.requestConnection(); // its back-off ended while the pass went on
+      }
+    }
     updateState(
         ConnectivityState.TRANSIENT_FAILURE, new FixedResultPicker(PickResult.withError(error)));
     helper.refreshNameResolution();

@@ -142,6 +142,18 @@ class PickFirstLoadBalancerTest {
   }
 
   @Test
+  void aSubchannelWhoseBackoffEndedBeforeThePassFailedIsAskedToConnectAgain() {
+    accept(A, B);
+    helper.subchannel(A).fail(Status.UNAVAILABLE.withDescription("a refused"));
+    helper.subchannel(A).report(ConnectivityState.IDLE); // A's back-off ends while B still tries
+
+    helper.subchannel(B).fail(Status.UNAVAILABLE.withDescription("b refused"));
+
+    assertThat(helper.state()).isEqualTo(ConnectivityState.TRANSIENT_FAILURE);
+    assertThat(helper.subchannel(A).connectionRequests).isEqualTo(2);
+  }
+
+  @Test
   void lostConnectionMakesItIdleUntilAPickAsksForOne() {
     accept(A, B);
     FakeSubchannel a = helper.subchannel(A);
