@@ -154,6 +154,23 @@ class PickFirstLoadBalancerTest {
   }
 
   @Test
+  void stickyTransientFailureAsksForReResolutionOncePerRoundOfFailures() {
+    accept(A, B);
+    helper.subchannel(A).fail(Status.UNAVAILABLE);
+    helper.subchannel(B).fail(Status.UNAVAILABLE);
+    assertThat(helper.refreshes).isEqualTo(1);
+
+    for (int round = 2; round <= 3; round++) {
+      for (SocketAddress address : List.of(A, B)) {
+        helper.subchannel(address).report(ConnectivityState.IDLE);
+        helper.subchannel(address).report(ConnectivityState.CONNECTING);
+        helper.subchannel(address).fail(Status.UNAVAILABLE);
+      }
+      assertThat(helper.refreshes).as("after round " + round).isEqualTo(round);
+    }
+  }
+
+  @Test
   void lostConnectionMakesItIdleUntilAPickAsksForOne() {
     accept(A, B);
     FakeSubchannel a = helper.subchannel(A);
