@@ -155,6 +155,20 @@ class AbstractDnsNameResolverTest {
   }
 
   @Test
+  void afterAFailedLookupTheChannelsRetryLooksUpAtOnce() throws Exception {
+    start();
+    lastLookup().failed(new UnknownHostException("SERVFAIL"));
+    clock.forwardTime(1, TimeUnit.SECONDS); // the channel's first re-resolution back-off
+
+    resolver.refresh();
+
+    assertThat(lookups).as("a failure does not start the minimum interval").hasSize(2);
+    lastLookup().found(List.of(ip(1)));
+    resolver.refresh();
+    assertThat(lookups).as("a success does").hasSize(2);
+  }
+
+  @Test
   void noAddressesIsAnError() {
     start();
 
