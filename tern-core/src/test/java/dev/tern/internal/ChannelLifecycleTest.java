@@ -188,6 +188,29 @@ class ChannelLifecycleTest {
   }
 
   @Test
+  void pickFirstStartsTheNextServerAfter250MillisecondsAndKeepsTheFirstThatIsReady() {
+    fixture.build();
+    RecordingListener call = start(CallOptions.DEFAULT, "x");
+    resolver().resolve(A, B);
+    assertThat(fixture.factory.transportCount()).isEqualTo(1);
+    assertThat(fixture.factory.transport(0).address).isEqualTo(A);
+
+    fixture.clock.forwardTime(249, TimeUnit.MILLISECONDS);
+    assertThat(fixture.factory.transportCount()).isEqualTo(1);
+    fixture.clock.forwardTime(1, TimeUnit.MILLISECONDS);
+    assertThat(fixture.factory.transportCount()).isEqualTo(2);
+    FakeClientTransport second = fixture.factory.transport(1);
+    assertThat(second.address).isEqualTo(B);
+
+    second.ready();
+
+    assertThat(fixture.factory.transport(0).isShutdown()).isTrue();
+    assertThat(fixture.channel.getState(false)).isEqualTo(ConnectivityState.READY);
+    second.lastStream().serverClose(Status.OK);
+    assertThat(call.events()).containsExactly("close OK");
+  }
+
+  @Test
   void roundRobinSpreadsCallsEvenlyOverThreeServers() {
     fixture.loadBalancingPolicy = "round_robin";
     fixture.build();
