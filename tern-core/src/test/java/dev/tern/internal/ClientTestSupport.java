@@ -8,6 +8,7 @@ import dev.tern.DecompressorRegistry;
 import dev.tern.LoadBalancerRegistry;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
+import dev.tern.NameResolver;
 import dev.tern.Status;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.testing.FakeClock;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /** Shared pieces of the client runtime tests: methods, a channel fixture, a recording listener. */
 final class ClientTestSupport {
@@ -95,6 +97,10 @@ final class ClientTestSupport {
     CompressorRegistry compressorRegistry = CompressorRegistry.getDefaultInstance();
     DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();
     double jitterRandom = 0.5;
+    Function<NameResolver.Args, NameResolver> nameResolverFactory =
+        args -> new DirectAddressNameResolver(ADDRESS, "test.example:443");
+    String loadBalancingPolicy = "pick_first";
+    LoadBalancerRegistry loadBalancerRegistry = LoadBalancerRegistry.getDefaultRegistry();
     ManagedChannelImpl channel;
 
     ChannelFixture() {
@@ -112,11 +118,11 @@ final class ClientTestSupport {
           new ManagedChannelImpl(
               new ChannelConfig(
                   "test-target",
-                  args -> new DirectAddressNameResolver(ADDRESS, "test.example:443"),
+                  nameResolverFactory,
                   443,
                   null,
-                  "pick_first",
-                  LoadBalancerRegistry.getDefaultRegistry(),
+                  loadBalancingPolicy,
+                  loadBalancerRegistry,
                   "tester " + GrpcHeaders.USER_AGENT_TOKEN,
                   factory,
                   executor,

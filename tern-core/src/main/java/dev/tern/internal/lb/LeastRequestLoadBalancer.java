@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntUnaryOperator;
 
 /**
  * {@code least_request} (gRFC A48): of {@code choiceCount} READY endpoints drawn at random (2 by
@@ -22,10 +23,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class LeastRequestLoadBalancer extends EndpointListLoadBalancer {
   private final Map<Subchannel, Counted> counts = new IdentityHashMap<>();
+  private final IntUnaryOperator randomIndex;
   private int choiceCount = LeastRequestLoadBalancerProvider.DEFAULT_CHOICE_COUNT;
 
   LeastRequestLoadBalancer(Helper helper) {
+    this(helper, bound -> ThreadLocalRandom.current().nextInt(bound));
+  }
+
+  /**
+   * @param randomIndex for a bound n, a random int in [0, n); called by pickers on any thread
+   *     (tests pass a scripted one)
+   */
+  LeastRequestLoadBalancer(Helper helper, IntUnaryOperator randomIndex) {
     super(helper);
+    this.randomIndex = randomIndex;
   }
 
   @Override
@@ -44,7 +55,7 @@ final class LeastRequestLoadBalancer extends EndpointListLoadBalancer {
       counted[i] = counts.computeIfAbsent(subchannel, Counted::new);
     }
     counts.keySet().retainAll(ready.stream().map(e -> e.subchannel).toList());
-    return new Picker(counted, choiceCount);
+    return new Picker(counted, choiceCount, randomIndex);
   }
 
   /** One endpoint's calls in flight, and the pick result that counts them. Thread-safe. */
@@ -73,18 +84,19 @@ final class LeastRequestLoadBalancer extends EndpointListLoadBalancer {
   static final class Picker extends SubchannelPicker {
     private final Counted[] endpoints;
     private final int choiceCount;
+    private final IntUnaryOperator randomIndex;
 
-    Picker(Counted[] endpoints, int choiceCount) {
+    Picker(Counted[] endpoints, int choiceCount, IntUnaryOperator randomIndex) {
       this.endpoints = endpoints;
       this.choiceCount = choiceCount;
+      this.randomIndex = randomIndex;
     }
 
     @Override
     public PickResult pickSubchannel(PickSubchannelArgs args) {
-      ThreadLocalRandom random = ThreadLocalRandom.current();
-      Counted best = endpoints[random.nextInt(endpoints.length)];
+      Counted best = endpoints[randomIndex.applyAsInt(endpoints.length)];
       for (int i = 1; i < choiceCount; i++) {
-        Counted candidate = endpoints[random.nextInt(endpoints.length)];
+        Counted candidate = endpoints[randomIndex.applyAsInt(endpoints.length)];
         if (candidate.outstanding.get() < best.outstanding.get()) {
           best = candidate;
         }

@@ -27,8 +27,9 @@ import java.util.concurrent.TimeUnit;
  * in order, starting the next one when the current fails or has not connected within 250 ms; the
  * first to become READY wins and the others are shut down. If every address fails, the balancer is
  * TRANSIENT_FAILURE and stays so (sticky) until one connects, while each subchannel keeps retrying
- * after its back-off. A READY connection that is lost makes the balancer IDLE until a call or
- * {@code getState(true)} asks for a connection, and asks for re-resolution.
+ * after its back-off; it asks for re-resolution when the pass fails and again each time as many
+ * failures as there are addresses follow. A READY connection that is lost makes the balancer IDLE
+ * until a call or {@code getState(true)} asks for a connection, and asks for re-resolution.
  *
  * <p>Not thread-safe: runs in the channel's synchronization context.
  */
@@ -42,6 +43,7 @@ final class PickFirstLoadBalancer extends LoadBalancer {
   private int nextIndex;
   private boolean passActive;
   private boolean sticky;
+  private int stickyFailures; // failures reported since the last re-resolution, while sticky
   private boolean waitingForRequest; // IDLE after losing a READY connection
   private Entry chosen;
   private ConnectivityState state = ConnectivityState.IDLE;
@@ -220,6 +222,10 @@ final class PickFirstLoadBalancer extends LoadBalancer {
     if (sticky) {
       updateState(
           ConnectivityState.TRANSIENT_FAILURE, new FixedResultPicker(PickResult.withError(error)));
+      if (++stickyFailures >= addresses.size()) {
+        stickyFailures = 0; // every address failed once more: the servers may have moved
+        helper.refreshNameResolution();
+      }
       return;
     }
     if (!passActive || startNext()) {
@@ -233,7 +239,13 @@ final class PickFirstLoadBalancer extends LoadBalancer {
     }
     passActive = false;
     sticky = true;
+    stickyFailures = 0;
     cancelTimer();
+    for (Entry other : entries.values()) {
+      if (other.state == ConnectivityState.IDLE) {
+        other.subchannel.requestConnection(); // its back-off ended while the pass went on
+      }
+    }
     updateState(
         ConnectivityState.TRANSIENT_FAILURE, new FixedResultPicker(PickResult.withError(error)));
     helper.refreshNameResolution();

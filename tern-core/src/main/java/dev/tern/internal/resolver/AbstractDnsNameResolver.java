@@ -15,8 +15,10 @@ import java.util.function.LongSupplier;
 /**
  * A DNS resolver's common part: one lookup at a time, every address (A and AAAA) its own server,
  * and {@link #refresh()} rate-limited so a flapping server cannot make the channel flood its DNS
- * server: a refresh sooner than the minimum interval after the last lookup is deferred to the end
- * of that interval. Subclasses do the lookup.
+ * server: a refresh sooner than the minimum interval after the last successful lookup is deferred
+ * to the end of that interval. A failed lookup does not count: the channel already spaces its
+ * retries with its own back-off, and a 30 s wait after a brief DNS outage would keep the channel
+ * failing long after DNS is back. Subclasses do the lookup.
  *
  * <p>Thread-safety: state is confined to the channel's synchronization context; lookups complete on
  * any thread and hop back into it.
@@ -34,8 +36,9 @@ public abstract class AbstractDnsNameResolver extends NameResolver {
   private Listener listener;
   private boolean resolving;
   private boolean shutdown;
-  private boolean resolvedOnce;
-  private long lastLookupNanos;
+  private boolean succeededOnce;
+  private long lookupStartNanos;
+  private long lastSuccessStartNanos; // when the last successful lookup started
   private SynchronizationContext.ScheduledHandle deferred;
 
   /**
@@ -102,7 +105,7 @@ public abstract class AbstractDnsNameResolver extends NameResolver {
     if (shutdown || listener == null || resolving || deferred != null) {
       return;
     }
-    long wait = resolvedOnce ? lastLookupNanos + minIntervalNanos - nanoTime.getAsLong() : 0;
+    long wait = succeededOnce ? lastSuccessStartNanos + minIntervalNanos - nanoTime.getAsLong() : 0;
     if (wait <= 0) {
       resolve();
       return;
@@ -122,8 +125,7 @@ public abstract class AbstractDnsNameResolver extends NameResolver {
 
   private void resolve() {
     resolving = true;
-    resolvedOnce = true;
-    lastLookupNanos = nanoTime.getAsLong();
+    lookupStartNanos = nanoTime.getAsLong();
     lookup(
         target.host(),
         new LookupCallback() {
@@ -153,6 +155,8 @@ public abstract class AbstractDnsNameResolver extends NameResolver {
       listener.onError(cause == null ? error : error.withCause(cause));
       return;
     }
+    succeededOnce = true;
+    lastSuccessStartNanos = lookupStartNanos;
     List<EquivalentAddressGroup> groups = new ArrayList<>(addresses.size());
     for (InetAddress address : addresses) {
       groups.add(new EquivalentAddressGroup(new InetSocketAddress(address, target.port())));

@@ -1,0 +1,456 @@
+package dev.tern.internal;
+
+import static dev.tern.internal.ClientTestSupport.UNARY;
+import static dev.tern.internal.ClientTestSupport.headers;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tern.CallOptions;
+import dev.tern.ClientCall;
+import dev.tern.ConnectivityState;
+import dev.tern.EquivalentAddressGroup;
+import dev.tern.LoadBalancer;
+import dev.tern.LoadBalancerProvider;
+import dev.tern.LoadBalancerRegistry;
+import dev.tern.NameResolver;
+import dev.tern.Status;
+import dev.tern.internal.ClientTestSupport.ChannelFixture;
+import dev.tern.internal.ClientTestSupport.RecordingListener;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The channel's resolver -> balancer -> subchannels machinery, driven through {@link
+ * ManagedChannelImpl} with a fake resolver the test feeds and fake transports.
+ */
+class ChannelLifecycleTest {
+  private static final SocketAddress A = InetSocketAddress.createUnresolved("a.example", 443);
+  private static final SocketAddress B = InetSocketAddress.createUnresolved("b.example", 443);
+  private static final SocketAddress C = InetSocketAddress.createUnresolved("c.example", 443);
+  private static final CallOptions WAIT_FOR_READY = CallOptions.DEFAULT.withWaitForReady();
+
+  private final ChannelFixture fixture = new ChannelFixture();
+  private final List<FakeResolver> resolvers = new ArrayList<>();
+  private RuntimeException resolverStartFailure;
+
+  ChannelLifecycleTest() {
+    fixture.nameResolverFactory =
+        args -> {
+          FakeResolver resolver = new FakeResolver(resolverStartFailure);
+          resolvers.add(resolver);
+          return resolver;
+        };
+  }
+
+  @AfterEach
+  void shutDownChannel() {
+    if (fixture.channel != null) {
+      fixture.channel.shutdownNow();
+    }
+  }
+
+  private RecordingListener start(CallOptions options, String marker) {
+    RecordingListener listener = new RecordingListener();
+    ClientCall<String, String> call = fixture.channel.newCall(UNARY, options);
+    call.start(listener, headers(marker));
+    call.request(1);
+    return listener;
+  }
+
+  /** The resolver the channel uses now (the last one it made). */
+  private FakeResolver resolver() {
+    return resolvers.get(resolvers.size() - 1);
+  }
+
+  @Test
+  void unknownDefaultPolicyFailsCallsNamingItAndTheRegisteredOnes() throws Exception {
+    fixture.loadBalancingPolicy = "no_such_policy";
+    fixture.build();
+    RecordingListener call = start(CallOptions.DEFAULT, "x");
+
+    resolver().resolve(A);
+
+    assertThat(call.status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(call.status.getDescription())
+        .contains("'no_such_policy'")
+        .contains("[least_request, pick_first, round_robin]");
+    assertThat(fixture.channel.getState(false)).isEqualTo(ConnectivityState.TRANSIENT_FAILURE);
+    assertThat(fixture.factory.transportCount()).isZero();
+
+    fixture.channel.shutdown();
+    assertThat(fixture.channel.awaitTermination(0, TimeUnit.SECONDS)).isTrue();
+    assertThat(resolver().shutdown).isTrue();
+  }
+
+  @Test
+  void emptyAddressListFailsFailFastCallsAndResolvesAgainAfterTheBackoff() {
+    fixture.build();
+    RecordingListener failFast = start(CallOptions.DEFAULT, "fail-fast");
+    RecordingListener waiting = start(WAIT_FOR_READY, "waiting");
+
+    resolver().resolve();
+
+    assertThat(failFast.status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(failFast.status.getDescription())
+        .isEqualTo("name resolver returned no addresses for 'test-target'");
+    assertThat(waiting.isClosed()).isFalse();
+    fixture.clock.forwardNanos(TimeUnit.SECONDS.toNanos(1) - 1);
+    assertThat(resolver().refreshes).isZero();
+    fixture.clock.forwardNanos(1);
+    assertThat(resolver().refreshes).isEqualTo(1);
+
+    resolver().resolve(A);
+    FakeClientTransport transport = fixture.readyTransport();
+    transport.lastStream().serverClose(Status.OK);
+    assertThat(waiting.events()).containsExactly("close OK");
+  }
+
+  @Test
+  void resolverErrorFailsFailFastCallsAndTheNextResultServesWaitingOnes() {
+    fixture.build();
+    RecordingListener failFast = start(CallOptions.DEFAULT, "fail-fast");
+    RecordingListener waiting = start(WAIT_FOR_READY, "waiting");
+    Status dnsDown = Status.UNAVAILABLE.withDescription("dns down");
+
+    resolver().fail(dnsDown);
+
+    assertThat(failFast.status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(failFast.status.getDescription()).isEqualTo("dns down");
+    assertThat(start(CallOptions.DEFAULT, "later").status.getDescription()).isEqualTo("dns down");
+    assertThat(waiting.isClosed()).isFalse();
+    fixture.clock.forwardTime(1, TimeUnit.SECONDS);
+    assertThat(resolver().refreshes).isEqualTo(1);
+
+    resolver().resolve(A);
+    FakeClientTransport transport = fixture.readyTransport();
+    assertThat(transport.lastStream().headers.get(ClientTestSupport.CUSTOM)).isEqualTo("waiting");
+  }
+
+  @Test
+  void resolverWhoseStartThrowsFailsEveryCallWithInternal() throws Exception {
+    resolverStartFailure = new IllegalStateException("resolver start exploded");
+    fixture.build();
+
+    try (LogCapture logs = new LogCapture(ChannelLifecycle.class)) {
+      RecordingListener failFast = start(CallOptions.DEFAULT, "fail-fast");
+      RecordingListener waiting = start(WAIT_FOR_READY, "waiting");
+
+      for (RecordingListener call : List.of(failFast, waiting)) {
+        assertThat(call.status.getCode()).isEqualTo(Status.Code.INTERNAL);
+        assertThat(call.status.getDescription())
+            .contains("name resolver or load balancer threw")
+            .contains("resolver start exploded");
+      }
+      assertThat(logs.records).hasSize(1);
+      assertThat(logs.records.get(0).getLevel()).isEqualTo(Level.SEVERE);
+      assertThat(logs.records.get(0).getThrown()).isSameAs(resolverStartFailure);
+    }
+    assertThat(fixture.channel.getState(true)).isEqualTo(ConnectivityState.TRANSIENT_FAILURE);
+
+    fixture.channel.shutdown();
+    assertThat(fixture.channel.awaitTermination(0, TimeUnit.SECONDS)).isTrue();
+    assertThat(fixture.factory.isClosed()).isTrue();
+  }
+
+  @Test
+  void balancerThatThrowsFailsEveryCallWithInternalAndItsSubchannelsShutDown() throws Exception {
+    LoadBalancerRegistry registry = new LoadBalancerRegistry();
+    registry.register(new ExplodingBalancerProvider());
+    fixture.loadBalancerRegistry = registry;
+    fixture.loadBalancingPolicy = "exploding";
+    fixture.build();
+
+    try (LogCapture logs = new LogCapture(ChannelLifecycle.class)) {
+      RecordingListener waiting = start(WAIT_FOR_READY, "waiting");
+      resolver().resolve(A);
+
+      assertThat(waiting.status.getCode()).isEqualTo(Status.Code.INTERNAL);
+      assertThat(waiting.status.getDescription()).contains("balancer exploded");
+      assertThat(logs.records).hasSize(1);
+    }
+    assertThat(fixture.factory.transportCount()).isEqualTo(1);
+    assertThat(fixture.factory.last().isShutdown()).isTrue();
+    assertThat(start(WAIT_FOR_READY, "later").status.getCode()).isEqualTo(Status.Code.INTERNAL);
+
+    fixture.channel.shutdown();
+    assertThat(fixture.channel.awaitTermination(0, TimeUnit.SECONDS)).isTrue();
+  }
+
+  @Test
+  void pickFirstStartsTheNextServerAfter250MillisecondsAndKeepsTheFirstThatIsReady() {
+    fixture.build();
+    RecordingListener call = start(CallOptions.DEFAULT, "x");
+    resolver().resolve(A, B);
+    assertThat(fixture.factory.transportCount()).isEqualTo(1);
+    assertThat(fixture.factory.transport(0).address).isEqualTo(A);
+
+    fixture.clock.forwardTime(249, TimeUnit.MILLISECONDS);
+    assertThat(fixture.factory.transportCount()).isEqualTo(1);
+    fixture.clock.forwardTime(1, TimeUnit.MILLISECONDS);
+    assertThat(fixture.factory.transportCount()).isEqualTo(2);
+    FakeClientTransport second = fixture.factory.transport(1);
+    assertThat(second.address).isEqualTo(B);
+
+    second.ready();
+
+    assertThat(fixture.factory.transport(0).isShutdown()).isTrue();
+    assertThat(fixture.channel.getState(false)).isEqualTo(ConnectivityState.READY);
+    second.lastStream().serverClose(Status.OK);
+    assertThat(call.events()).containsExactly("close OK");
+  }
+
+  @Test
+  void roundRobinSpreadsCallsEvenlyOverThreeServers() {
+    fixture.loadBalancingPolicy = "round_robin";
+    fixture.build();
+    fixture.channel.getState(true);
+    resolver().resolve(A, B, C);
+    assertThat(fixture.factory.transportCount()).isEqualTo(3);
+    for (int i = 0; i < 3; i++) {
+      fixture.factory.transport(i).ready();
+    }
+
+    for (int i = 0; i < 300; i++) {
+      start(CallOptions.DEFAULT, "call " + i);
+    }
+
+    Map<SocketAddress, Integer> streams = new HashMap<>();
+    for (int i = 0; i < 3; i++) {
+      FakeClientTransport transport = fixture.factory.transport(i);
+      streams.put(transport.address, transport.streamCount());
+    }
+    assertThat(streams).containsOnlyKeys(A, B, C).containsValues(100, 100, 100);
+  }
+
+  @Test
+  void idleTimeoutDropsTheResolverAndEverySubchannelAndTheNextCallStartsAfresh() {
+    fixture.loadBalancingPolicy = "round_robin";
+    fixture.idleTimeoutNanos = TimeUnit.SECONDS.toNanos(10);
+    fixture.build();
+    fixture.channel.getState(true);
+    FakeResolver first = resolver();
+    first.resolve(A, B);
+    fixture.factory.transport(0).ready();
+    fixture.factory.transport(1).ready();
+
+    fixture.clock.forwardTime(10, TimeUnit.SECONDS);
+
+    assertThat(fixture.channel.getState(false)).isEqualTo(ConnectivityState.IDLE);
+    assertThat(first.shutdown).isTrue();
+    for (int i = 0; i < 2; i++) {
+      assertThat(fixture.factory.transport(i).shutdownStatus().getDescription())
+          .isEqualTo("Channel entering idle mode");
+    }
+    first.resolve(C); // too late: the channel no longer listens to it
+    assertThat(fixture.factory.transportCount()).isEqualTo(2);
+
+    RecordingListener call = start(CallOptions.DEFAULT, "after idle");
+    assertThat(resolvers).hasSize(2);
+    assertThat(resolver().isStarted()).isTrue();
+    resolver().resolve(A, B);
+    assertThat(fixture.factory.transportCount()).isEqualTo(4);
+    fixture.factory.transport(3).ready();
+    fixture.factory.transport(3).lastStream().serverClose(Status.OK);
+    assertThat(call.events()).containsExactly("close OK");
+  }
+
+  @Test
+  void stateAndStateCallbacksFollowTheBalancer() {
+    fixture.loadBalancingPolicy = "round_robin";
+    fixture.build();
+    ManagedChannelImpl channel = fixture.channel;
+    List<ConnectivityState> seen = new ArrayList<>();
+    channel.notifyWhenStateChanged(
+        ConnectivityState.IDLE,
+        new Runnable() {
+          @Override
+          public void run() {
+            ConnectivityState now = channel.getState(false);
+            seen.add(now);
+            channel.notifyWhenStateChanged(now, this);
+          }
+        });
+
+    channel.getState(true);
+    resolver().resolve(A, B);
+    fixture.factory.transport(0).failToConnect(Status.UNAVAILABLE.withDescription("a refused"));
+    assertThat(channel.getState(false)).isEqualTo(ConnectivityState.CONNECTING);
+    fixture.factory.transport(1).failToConnect(Status.UNAVAILABLE.withDescription("b refused"));
+    assertThat(channel.getState(false)).isEqualTo(ConnectivityState.TRANSIENT_FAILURE);
+    assertThat(resolver().refreshes).as("each failure asks for re-resolution").isEqualTo(2);
+
+    fixture.clock.forwardTime(1, TimeUnit.SECONDS); // both back-offs end: both reconnect
+    assertThat(fixture.factory.transportCount()).isEqualTo(4);
+    fixture.factory.transport(3).ready();
+
+    assertThat(seen)
+        .containsExactly(
+            ConnectivityState.CONNECTING,
+            ConnectivityState.TRANSIENT_FAILURE,
+            ConnectivityState.READY);
+  }
+
+  @Test
+  void resetConnectBackoffRetriesAFailedResolutionAtOnce() {
+    fixture.build();
+    start(WAIT_FOR_READY, "waiting");
+    resolver().fail(Status.UNAVAILABLE.withDescription("dns down"));
+    assertThat(resolver().refreshes).isZero();
+
+    fixture.channel.resetConnectBackoff();
+
+    assertThat(resolver().refreshes).isEqualTo(1);
+    fixture.clock.forwardTime(1, TimeUnit.MINUTES);
+    assertThat(resolver().refreshes).as("the scheduled retry was dropped").isEqualTo(1);
+  }
+
+  @Test
+  void resetConnectBackoffReconnectsEverySubchannelAtOnce() {
+    fixture.loadBalancingPolicy = "round_robin";
+    fixture.build();
+    fixture.channel.getState(true);
+    resolver().resolve(A, B);
+    fixture.factory.transport(0).failToConnect(Status.UNAVAILABLE);
+    fixture.factory.transport(1).failToConnect(Status.UNAVAILABLE);
+
+    fixture.channel.resetConnectBackoff();
+
+    assertThat(fixture.factory.transportCount()).isEqualTo(4);
+    assertThat(List.of(fixture.factory.transport(2).address, fixture.factory.transport(3).address))
+        .containsExactlyInAnyOrder(A, B);
+  }
+
+  /** A resolver the test drives: it reports what the test tells it to. */
+  private static final class FakeResolver extends NameResolver {
+    private final RuntimeException startFailure;
+    private Listener listener;
+    int refreshes;
+    boolean shutdown;
+
+    FakeResolver(RuntimeException startFailure) {
+      this.startFailure = startFailure;
+    }
+
+    boolean isStarted() {
+      return listener != null;
+    }
+
+    void resolve(SocketAddress... addresses) {
+      List<EquivalentAddressGroup> groups = new ArrayList<>();
+      for (SocketAddress address : addresses) {
+        groups.add(new EquivalentAddressGroup(address));
+      }
+      listener.onResult(ResolutionResult.newBuilder().setAddresses(groups).build());
+    }
+
+    void fail(Status error) {
+      listener.onError(error);
+    }
+
+    @Override
+    public String getServiceAuthority() {
+      return "fake.example:443";
+    }
+
+    @Override
+    public void start(Listener listener) {
+      if (startFailure != null) {
+        throw startFailure;
+      }
+      this.listener = listener;
+    }
+
+    @Override
+    public void refresh() {
+      refreshes++;
+    }
+
+    @Override
+    public void shutdown() {
+      shutdown = true;
+    }
+  }
+
+  /** A policy whose balancer connects a subchannel, then throws on its first addresses. */
+  private static final class ExplodingBalancerProvider extends LoadBalancerProvider {
+    @Override
+    public boolean isAvailable() {
+      return true;
+    }
+
+    @Override
+    public int getPriority() {
+      return 5;
+    }
+
+    @Override
+    public String getPolicyName() {
+      return "exploding";
+    }
+
+    @Override
+    public LoadBalancer newLoadBalancer(LoadBalancer.Helper helper) {
+      return new LoadBalancer() {
+        @Override
+        public Status acceptResolvedAddresses(ResolvedAddresses resolved) {
+          Subchannel subchannel =
+              helper.createSubchannel(
+                  CreateSubchannelArgs.newBuilder().setAddresses(resolved.getAddresses()).build());
+          subchannel.start(state -> {});
+          subchannel.requestConnection();
+          throw new IllegalStateException("balancer exploded");
+        }
+
+        @Override
+        public void handleNameResolutionError(Status error) {}
+
+        @Override
+        public void shutdown() {}
+      };
+    }
+  }
+
+  /** Keeps what a class's logger logs, instead of printing it, while open. */
+  private static final class LogCapture implements AutoCloseable {
+    final List<LogRecord> records = new CopyOnWriteArrayList<>();
+    private final Logger logger;
+    private final boolean useParentHandlers;
+    private final Handler handler =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            records.add(record);
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+
+    LogCapture(Class<?> source) {
+      logger = Logger.getLogger(source.getName());
+      useParentHandlers = logger.getUseParentHandlers();
+      logger.setUseParentHandlers(false);
+      logger.addHandler(handler);
+    }
+
+    @Override
+    public void close() {
+      logger.removeHandler(handler);
+      logger.setUseParentHandlers(useParentHandlers);
+    }
+  }
+}
