@@ -17,9 +17,22 @@ import java.util.concurrent.ConcurrentMap;
 /**
  * The qps benchmark server: {@code grpc.testing.BenchmarkService} answering each request with
  * {@code response_size} zero bytes. Flags as grpc-java's {@code AsyncServer}: {@code
- * --address=HOST:PORT --directexecutor --transport=nio|epoll}.
+ * --address=HOST:PORT --directexecutor --transport=nio|epoll}; {@code --help} describes them. The
+ * server listens on HOST only (so several can share a machine on 127.0.0.2, 127.0.0.3, ... for
+ * load-balancing runs); port 0 lets the system choose one, printed once listening.
  */
 public final class QpsServer {
+  static final String USAGE =
+      String.join(
+          "\n",
+          "Usage: bin/qps-server [FLAGS]   (flags as grpc-java's AsyncServer)",
+          "  --address=HOST:PORT      listen on HOST (an address of this machine, e.g. 127.0.0.2)",
+          "                           and PORT; port 0: a free port, printed as",
+          "                           'QPS server listening on port N' (default localhost:8080)",
+          "  --directexecutor         run the service on the event loops",
+          "  --transport=nio|epoll    (default nio)",
+          "");
+
   private QpsServer() {}
 
   /** The service. Stateless apart from a cache of zero payloads; thread-safe. */
@@ -80,10 +93,14 @@ public final class QpsServer {
   public static void main(String[] args) throws Exception {
     Flags flags;
     try {
-      flags = Flags.parse(args, Set.of("address", "directexecutor", "transport"));
+      flags = Flags.parse(args, Set.of("address", "directexecutor", "transport", "help"));
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       System.exit(2);
+      return;
+    }
+    if (flags.bool("help")) {
+      System.out.print(USAGE);
       return;
     }
     Transport transport = Transport.named(flags.string("transport", "nio"));
