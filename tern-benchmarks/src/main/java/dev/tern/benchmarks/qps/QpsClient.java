@@ -15,10 +15,8 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
 
 /**
  * The qps benchmark client, flag-compatible with grpc-java's {@code AsyncClient}: keeps {@code
@@ -26,36 +24,25 @@ import org.HdrHistogram.Recorder;
  * --warmup_duration} and then {@code --duration} seconds, recording each call's latency in an
  * HdrHistogram, and prints the same summary block grpc-java's tool prints.
  *
- * <p>Thread-safety: the latency {@link Recorder} and the error stream (a {@link PrintStream}, which
- * locks itself) are written from every channel's callback threads; the run flag is volatile;
- * everything else belongs to the main thread.
+ * <p>Thread-safety: the loops run on the channels' callback threads and share only {@link
+ * ClosedLoops}, which is thread-safe; everything else belongs to the main thread.
  */
 public final class QpsClient {
-  /** Latencies up to one minute, three significant digits, as grpc-java's tool records them. */
-  private static final long MAX_LATENCY_NANOS = TimeUnit.MINUTES.toNanos(1);
+  private final ClosedLoops loops;
 
-  private final Recorder recorder = new Recorder(MAX_LATENCY_NANOS, 3);
-  private final PrintStream err;
-  private volatile boolean running = true;
-
-  private QpsClient(PrintStream err) {
-    this.err = err;
+  private QpsClient(ClosedLoops loops) {
+    this.loops = loops;
   }
 
   /** One closed loop: a call, its answer, the next call, until the run stops. */
   private final class UnaryLoop implements StreamObserver<SimpleResponse> {
     private final BenchmarkServiceTern.BenchmarkServiceStub stub;
     private final SimpleRequest request;
-    private final CountDownLatch done;
     private long startNanos;
 
-    UnaryLoop(
-        BenchmarkServiceTern.BenchmarkServiceStub stub,
-        SimpleRequest request,
-        CountDownLatch done) {
+    UnaryLoop(BenchmarkServiceTern.BenchmarkServiceStub stub, SimpleRequest request) {
       this.stub = stub;
       this.request = request;
-      this.done = done;
     }
 
     void next() {
@@ -65,21 +52,20 @@ public final class QpsClient {
 
     @Override
     public void onNext(SimpleResponse value) {
-      recorder.recordValue(Math.min(System.nanoTime() - startNanos, MAX_LATENCY_NANOS));
+      loops.recordLatency(startNanos);
     }
 
     @Override
     public void onError(Throwable t) {
-      err.println("call failed: " + t);
-      done.countDown();
+      loops.failed("call", t);
     }
 
     @Override
     public void onCompleted() {
-      if (running) {
+      if (loops.running()) {
         next();
       } else {
-        done.countDown();
+        loops.ended();
       }
     }
   }
@@ -87,13 +73,11 @@ public final class QpsClient {
   /** One ping-pong stream: a request, its answer, the next request, until the run stops. */
   private final class StreamingLoop implements StreamObserver<SimpleResponse> {
     private final SimpleRequest request;
-    private final CountDownLatch done;
     private StreamObserver<SimpleRequest> requests;
     private long startNanos;
 
-    StreamingLoop(SimpleRequest request, CountDownLatch done) {
+    StreamingLoop(SimpleRequest request) {
       this.request = request;
-      this.done = done;
     }
 
     void start(BenchmarkServiceTern.BenchmarkServiceStub stub) {
@@ -104,8 +88,8 @@ public final class QpsClient {
 
     @Override
     public void onNext(SimpleResponse value) {
-      recorder.recordValue(Math.min(System.nanoTime() - startNanos, MAX_LATENCY_NANOS));
-      if (running) {
+      loops.recordLatency(startNanos);
+      if (loops.running()) {
         startNanos = System.nanoTime();
         requests.onNext(request);
       } else {
@@ -115,13 +99,12 @@ public final class QpsClient {
 
     @Override
     public void onError(Throwable t) {
-      err.println("stream failed: " + t);
-      done.countDown();
+      loops.failed("stream", t);
     }
 
     @Override
     public void onCompleted() {
-      done.countDown();
+      loops.ended();
     }
   }
 
@@ -133,28 +116,17 @@ public final class QpsClient {
       int warmupSeconds,
       int durationSeconds)
       throws InterruptedException {
-    CountDownLatch done = new CountDownLatch(channels.size() * outstanding);
     for (ManagedChannel channel : channels) {
       BenchmarkServiceTern.BenchmarkServiceStub stub = BenchmarkServiceTern.newStub(channel);
       for (int i = 0; i < outstanding; i++) {
         if (streaming) {
-          new StreamingLoop(request, done).start(stub);
+          new StreamingLoop(request).start(stub);
         } else {
-          new UnaryLoop(stub, request, done).next();
+          new UnaryLoop(stub, request).next();
         }
       }
     }
-    TimeUnit.SECONDS.sleep(warmupSeconds);
-    recorder.getIntervalHistogram(); // drops the warm-up
-    long start = System.nanoTime();
-    TimeUnit.SECONDS.sleep(durationSeconds);
-    Histogram measured = recorder.getIntervalHistogram();
-    long elapsed = System.nanoTime() - start;
-    running = false;
-    done.await(30, TimeUnit.SECONDS);
-    measured.setStartTimeStamp(0);
-    measured.setEndTimeStamp(TimeUnit.NANOSECONDS.toMillis(elapsed));
-    return measured;
+    return loops.measure(warmupSeconds, durationSeconds);
   }
 
   static void printSummary(
@@ -267,8 +239,9 @@ public final class QpsClient {
               .setPayload(
                   Payload.newBuilder().setBody(ByteString.copyFrom(new byte[clientPayload])))
               .build();
+      ClosedLoops loops = new ClosedLoops(channelCount * outstanding, err);
       histogram =
-          new QpsClient(err)
+          new QpsClient(loops)
               .run(channels, outstanding, request, streaming, warmupSeconds, durationSeconds);
     } finally {
       for (ManagedChannel channel : channels) {
