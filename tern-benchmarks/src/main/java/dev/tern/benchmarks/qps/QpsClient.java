@@ -1,12 +1,16 @@
 package dev.tern.benchmarks.qps;
 
 import com.google.protobuf.ByteString;
+import dev.tern.ClientCall;
+import dev.tern.Grpc;
+import dev.tern.LoadBalancerRegistry;
 import dev.tern.ManagedChannel;
 import dev.tern.interop.testing.BenchmarkServiceTern;
 import dev.tern.interop.testing.Payload;
 import dev.tern.interop.testing.SimpleRequest;
 import dev.tern.interop.testing.SimpleResponse;
 import dev.tern.netty.NettyChannelBuilder;
+import dev.tern.stub.ClientCalls;
 import dev.tern.stub.StreamObserver;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -22,22 +26,70 @@ import org.HdrHistogram.Histogram;
  * The qps benchmark client, flag-compatible with grpc-java's {@code AsyncClient}: keeps {@code
  * --outstanding_rpcs} calls in flight on each of {@code --channels} channels for {@code
  * --warmup_duration} and then {@code --duration} seconds, recording each call's latency in an
- * HdrHistogram, and prints the same summary block grpc-java's tool prints.
+ * HdrHistogram, and prints the same summary block grpc-java's tool prints. {@code --help} lists the
+ * flags.
+ *
+ * <p>Beyond grpc-java's flags: {@code --target=TARGET} instead of {@code --address} connects each
+ * channel to any Tern target (e.g. {@code ipv4:127.0.0.2:P1,127.0.0.3:P2,127.0.0.4:P3}), and {@code
+ * --lb_policy=NAME} picks the channels' load-balancing policy (default: the channel's own, {@code
+ * pick_first}). With {@code --target} the summary is followed by one {@code Calls answered by
+ * HOST:PORT: N} line per server (see {@link CallsByServer}).
  *
  * <p>Thread-safety: the loops run on the channels' callback threads and share only {@link
- * ClosedLoops}, which is thread-safe; everything else belongs to the main thread.
+ * ClosedLoops} and {@link CallsByServer}, both thread-safe; everything else belongs to the main
+ * thread.
  */
 public final class QpsClient {
-  private final ClosedLoops loops;
+  static final String USAGE =
+      String.join(
+          "\n",
+          "Usage: bin/qps-client [FLAGS]   (flags as grpc-java's AsyncClient, plus --target and"
+              + " --lb_policy)",
+          "  --address=HOST:PORT      the server (default localhost:8080)",
+          "  --target=TARGET          instead of --address: any Tern target, e.g."
+              + " ipv4:127.0.0.2:P1,127.0.0.3:P2;",
+          "                           prints calls answered per server after the summary",
+          "                           (warm-up included)",
+          "  --lb_policy=NAME         load-balancing policy: pick_first (default), round_robin,",
+          "                           least_request",
+          "  --channels=N             channels (default 4)",
+          "  --outstanding_rpcs=N     calls in flight per channel (default 10)",
+          "  --client_payload=BYTES   request payload (default 0)",
+          "  --server_payload=BYTES   response payload (default 0)",
+          "  --warmup_duration=S      seconds before measuring (default 10)",
+          "  --duration=S             measured seconds (default 60)",
+          "  --streaming_rpcs         ping-pong on bidi streams instead of unary calls",
+          "  --directexecutor         run callbacks on the event loops",
+          "  --transport=nio|epoll    (default nio)",
+          "  --save_histogram=FILE    write the latency distribution (microseconds)",
+          "");
 
-  private QpsClient(ClosedLoops loops) {
+  private final ClosedLoops loops;
+  private final CallsByServer callsByServer;
+
+  private QpsClient(ClosedLoops loops, CallsByServer callsByServer) {
     this.loops = loops;
+    this.callsByServer = callsByServer;
   }
 
-  /** One closed loop: a call, its answer, the next call, until the run stops. */
+  /**
+   * Counts the call's server if this run counts them (that is, with {@code --target}): the remote
+   * address of the transport that carried {@code call}.
+   */
+  private void countServer(ClientCall<?, ?> call) {
+    if (callsByServer != null) {
+      callsByServer.record(call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
+    }
+  }
+
+  /**
+   * One closed loop: a call, its answer, the next call, until the run stops. Each call is made as
+   * the generated stub makes it, keeping the {@link ClientCall} so that its server can be counted.
+   */
   private final class UnaryLoop implements StreamObserver<SimpleResponse> {
     private final BenchmarkServiceTern.BenchmarkServiceStub stub;
     private final SimpleRequest request;
+    private ClientCall<SimpleRequest, SimpleResponse> call;
     private long startNanos;
 
     UnaryLoop(BenchmarkServiceTern.BenchmarkServiceStub stub, SimpleRequest request) {
@@ -47,7 +99,10 @@ public final class QpsClient {
 
     void next() {
       startNanos = System.nanoTime();
-      stub.unaryCall(request, this);
+      call =
+          stub.getChannel()
+              .newCall(BenchmarkServiceTern.getUnaryCallMethod(), stub.getCallOptions());
+      ClientCalls.asyncUnaryCall(call, request, this);
     }
 
     @Override
@@ -62,6 +117,7 @@ public final class QpsClient {
 
     @Override
     public void onCompleted() {
+      countServer(call);
       if (loops.running()) {
         next();
       } else {
@@ -73,6 +129,7 @@ public final class QpsClient {
   /** One ping-pong stream: a request, its answer, the next request, until the run stops. */
   private final class StreamingLoop implements StreamObserver<SimpleResponse> {
     private final SimpleRequest request;
+    private ClientCall<SimpleRequest, SimpleResponse> call;
     private StreamObserver<SimpleRequest> requests;
     private long startNanos;
 
@@ -81,7 +138,10 @@ public final class QpsClient {
     }
 
     void start(BenchmarkServiceTern.BenchmarkServiceStub stub) {
-      requests = stub.streamingCall(this);
+      call =
+          stub.getChannel()
+              .newCall(BenchmarkServiceTern.getStreamingCallMethod(), stub.getCallOptions());
+      requests = ClientCalls.asyncBidiStreamingCall(call, this);
       startNanos = System.nanoTime();
       requests.onNext(request);
     }
@@ -89,6 +149,7 @@ public final class QpsClient {
     @Override
     public void onNext(SimpleResponse value) {
       loops.recordLatency(startNanos);
+      countServer(call);
       if (loops.running()) {
         startNanos = System.nanoTime();
         requests.onNext(request);
@@ -165,13 +226,16 @@ public final class QpsClient {
   }
 
   /**
-   * Runs the benchmark the flags describe and prints the summary block to {@code out}.
+   * Runs the benchmark the flags describe and prints the summary block to {@code out} (followed,
+   * with {@code --target}, by the calls answered per server), or the usage for {@code --help}.
    *
    * @return 0, or 2 after printing a message naming the flag to {@code err} if a flag is bad
    */
   static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
     Flags flags;
+    String target;
     InetSocketAddress address;
+    String lbPolicy;
     int channelCount;
     int outstanding;
     int clientPayload;
@@ -187,6 +251,8 @@ public final class QpsClient {
               args,
               Set.of(
                   "address",
+                  "target",
+                  "lb_policy",
                   "channels",
                   "outstanding_rpcs",
                   "client_payload",
@@ -196,8 +262,27 @@ public final class QpsClient {
                   "directexecutor",
                   "streaming_rpcs",
                   "transport",
-                  "save_histogram"));
-      address = Transport.parseAddress(flags.string("address", "localhost:8080"));
+                  "save_histogram",
+                  "help"));
+      if (flags.bool("help")) {
+        out.print(USAGE);
+        return 0;
+      }
+      if (flags.has("address") && flags.has("target")) {
+        throw new IllegalArgumentException("--address and --target exclude each other");
+      }
+      target = flags.string("target", null);
+      address =
+          target == null ? Transport.parseAddress(flags.string("address", "localhost:8080")) : null;
+      lbPolicy = flags.string("lb_policy", null);
+      if (lbPolicy != null
+          && LoadBalancerRegistry.getDefaultRegistry().getProvider(lbPolicy) == null) {
+        throw new IllegalArgumentException(
+            "--lb_policy="
+                + lbPolicy
+                + " is not a registered policy; known: "
+                + LoadBalancerRegistry.getDefaultRegistry().policyNames());
+      }
       channelCount = positive(flags, "channels", 4);
       outstanding = positive(flags, "outstanding_rpcs", 10);
       clientPayload = notNegative(flags, "client_payload", 0);
@@ -220,18 +305,30 @@ public final class QpsClient {
     }
 
     List<ManagedChannel> channels = new ArrayList<>();
+    CallsByServer callsByServer = target != null ? new CallsByServer() : null;
     Histogram histogram;
     try {
       for (int i = 0; i < channelCount; i++) {
         NettyChannelBuilder builder =
             transport
                 .configure(
-                    NettyChannelBuilder.forAddress(address.getHostString(), address.getPort()))
+                    target != null
+                        ? NettyChannelBuilder.forTarget(target)
+                        : NettyChannelBuilder.forAddress(
+                            address.getHostString(), address.getPort()))
                 .usePlaintext();
+        if (lbPolicy != null) {
+          builder.defaultLoadBalancingPolicy(lbPolicy);
+        }
         if (direct) {
           builder.directExecutor();
         }
-        channels.add(builder.build());
+        try {
+          channels.add(builder.build());
+        } catch (IllegalArgumentException e) { // a target no resolver accepts
+          err.println("--target: " + e.getMessage());
+          return 2;
+        }
       }
       SimpleRequest request =
           SimpleRequest.newBuilder()
@@ -241,7 +338,7 @@ public final class QpsClient {
               .build();
       ClosedLoops loops = new ClosedLoops(channelCount * outstanding, err);
       histogram =
-          new QpsClient(loops)
+          new QpsClient(loops, callsByServer)
               .run(channels, outstanding, request, streaming, warmupSeconds, durationSeconds);
     } finally {
       for (ManagedChannel channel : channels) {
@@ -260,6 +357,9 @@ public final class QpsClient {
         clientPayload,
         histogram,
         histogram.getEndTimeStamp());
+    if (callsByServer != null) {
+      callsByServer.print(out);
+    }
     String histogramFile = flags.string("save_histogram", null);
     if (histogramFile != null) {
       saveHistogram(histogram, histogramFile);
