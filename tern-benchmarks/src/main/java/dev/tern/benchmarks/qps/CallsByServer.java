@@ -10,9 +10,9 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Answered calls per server, counted on the client side by a client that balances over several
- * servers ({@code QpsClient --target=...}), so a run shows that every server took its share.
- * Warm-up calls count too. The server is the remote address of the connection that carried the
- * call; a call whose transport did not say counts as {@code unknown}.
+ * servers ({@code QpsClient --target=...}, {@link GrpcJavaBalancedClient}), so a run shows that
+ * every server took its share. Warm-up calls count too. The server is the remote address of the
+ * connection that carried the call; a call whose transport did not say counts as {@code unknown}.
  *
  * <p>Thread-safe: {@link #record} may be called from any number of threads at once.
  */

@@ -33,7 +33,8 @@ import org.HdrHistogram.Histogram;
  * channel to any Tern target (e.g. {@code ipv4:127.0.0.2:P1,127.0.0.3:P2,127.0.0.4:P3}), and {@code
  * --lb_policy=NAME} picks the channels' load-balancing policy (default: the channel's own, {@code
  * pick_first}). With {@code --target} the summary is followed by one {@code Calls answered by
- * HOST:PORT: N} line per server (see {@link CallsByServer}).
+ * HOST:PORT: N} line per server (see {@link CallsByServer}). {@link GrpcJavaBalancedClient} is
+ * grpc-java's counterpart for such runs.
  *
  * <p>Thread-safety: the loops run on the channels' callback threads and share only {@link
  * ClosedLoops} and {@link CallsByServer}, both thread-safe; everything else belongs to the main
@@ -367,7 +368,7 @@ public final class QpsClient {
     return 0;
   }
 
-  private static int positive(Flags flags, String name, int defaultValue) {
+  static int positive(Flags flags, String name, int defaultValue) {
     int value = flags.integer(name, defaultValue);
     if (value < 1) {
       throw new IllegalArgumentException("--" + name + " must be at least 1, got " + value);
@@ -375,7 +376,7 @@ public final class QpsClient {
     return value;
   }
 
-  private static int notNegative(Flags flags, String name, int defaultValue) {
+  static int notNegative(Flags flags, String name, int defaultValue) {
     int value = flags.integer(name, defaultValue);
     if (value < 0) {
       throw new IllegalArgumentException("--" + name + " must not be negative, got " + value);
