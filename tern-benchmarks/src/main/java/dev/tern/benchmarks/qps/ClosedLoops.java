@@ -7,10 +7,11 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * The measuring half of {@link QpsClient}, in a class of its own so that a client of another system
- * can be timed by the same code: each closed loop (a call, its answer, the next call) records every
- * call's latency here and asks {@link #running()} before the next one; {@link #measure} lets the
- * loops warm up, keeps what they record during the measured window and then stops them.
+ * The measuring half of a qps client, shared by {@link QpsClient} and {@link
+ * GrpcJavaBalancedClient} so that both systems are timed by the same code: each closed loop (a
+ * call, its answer, the next call) records every call's latency here and asks {@link #running()}
+ * before the next one; {@link #measure} lets the loops warm up, keeps what they record during the
+ * measured window and then stops them.
  *
  * <p>Thread-safety: the latency {@link Recorder} and the error stream (a {@link PrintStream}, which
  * locks itself) are written from the loops' callback threads; the run flag is volatile; {@link
