@@ -452,7 +452,20 @@ def main():
             "```sh",
         ]
         + commands(results)
-        + ["```", ""]
+        + [
+            "```",
+            "",
+            "Round robin over three servers, a separate script whose figures are not on this page: "
+            "`tern-benchmarks/scripts/rr-compare.sh [--warmup=10] [--duration=10] [--repeats=3]` "
+            "starts three of Tern's qps servers on 127.0.0.2, 127.0.0.3 and 127.0.0.4 (ports chosen"
+            " by the system) once, then runs Tern's `QpsClient --target=ipv4:... "
+            "--lb_policy=round_robin` and `GrpcJavaBalancedClient` (grpc-java 1.79 channels given "
+            "the same three addresses by a static name resolver, `round_robin`, the same closed "
+            "loops and measuring code) alternately against them, so only the client side differs. A"
+            " run counts only if every server answered calls; it prints the QPS, p50 and p99 "
+            "medians per system and Tern/grpc-java.",
+            "",
+        ]
     )
     lines += [
         "## How to read the parts",

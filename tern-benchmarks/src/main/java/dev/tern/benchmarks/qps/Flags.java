@@ -35,6 +35,11 @@ final class Flags {
     return flags;
   }
 
+  /** Whether {@code --name} was given. */
+  boolean has(String name) {
+    return values.containsKey(name);
+  }
+
   String string(String name, String defaultValue) {
     return values.getOrDefault(name, defaultValue);
   }

@@ -1,12 +1,16 @@
 package dev.tern.benchmarks.qps;
 
 import com.google.protobuf.ByteString;
+import dev.tern.ClientCall;
+import dev.tern.Grpc;
+import dev.tern.LoadBalancerRegistry;
 import dev.tern.ManagedChannel;
 import dev.tern.interop.testing.BenchmarkServiceTern;
 import dev.tern.interop.testing.Payload;
 import dev.tern.interop.testing.SimpleRequest;
 import dev.tern.interop.testing.SimpleResponse;
 import dev.tern.netty.NettyChannelBuilder;
+import dev.tern.stub.ClientCalls;
 import dev.tern.stub.StreamObserver;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -15,90 +19,112 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
 
 /**
  * The qps benchmark client, flag-compatible with grpc-java's {@code AsyncClient}: keeps {@code
  * --outstanding_rpcs} calls in flight on each of {@code --channels} channels for {@code
  * --warmup_duration} and then {@code --duration} seconds, recording each call's latency in an
- * HdrHistogram, and prints the same summary block grpc-java's tool prints.
+ * HdrHistogram, and prints the same summary block grpc-java's tool prints. {@code --help} lists the
+ * flags.
  *
- * <p>Thread-safety: the latency {@link Recorder} and the error stream (a {@link PrintStream}, which
- * locks itself) are written from every channel's callback threads; the run flag is volatile;
- * everything else belongs to the main thread.
+ * <p>Beyond grpc-java's flags: {@code --target=TARGET} instead of {@code --address} connects each
+ * channel to any Tern target (e.g. {@code ipv4:127.0.0.2:P1,127.0.0.3:P2,127.0.0.4:P3}), and {@code
+ * --lb_policy=NAME} picks the channels' load-balancing policy (default: the channel's own, {@code
+ * pick_first}). With {@code --target} the summary is followed by one {@code Calls answered by
+ * HOST:PORT: N} line per server (see {@link CallsByServer}). {@link GrpcJavaBalancedClient} is
+ * grpc-java's counterpart for such runs.
+ *
+ * <p>Thread-safety: the loops run on the channels' callback threads and share only {@link
+ * ClosedLoops} and {@link CallsByServer}, both thread-safe; everything else belongs to the main
+ * thread.
  */
 public final class QpsClient {
   /** What {@code --help} prints. */
   static final String USAGE =
       String.join(
           "\n",
-          "Usage: bin/qps-client [flags] (the flags of grpc-java's AsyncClient)",
-          "  --address=HOST:PORT              the server (default localhost:8080)",
-          "  --channels=N                     channels to open (default 4)",
-          "  --outstanding_rpcs=N             calls in flight on each channel (default 10)",
-          "  --client_payload=BYTES           request payload size (default 0)",
-          "  --server_payload=BYTES           response payload size (default 0)",
-          "  --warmup_duration=S              seconds run before measuring (default 10)",
-          "  --duration=S                     seconds measured (default 60)",
-          "  --directexecutor                 run call callbacks on the event loops",
-          "  --streaming_rpcs                 streaming calls instead of unary calls",
+          "Usage: bin/qps-client [FLAGS]   (flags as grpc-java's AsyncClient, plus --target and"
+              + " --lb_policy)",
+          "  --address=HOST:PORT      the server (default localhost:8080)",
+          "  --target=TARGET          instead of --address: any Tern target, e.g."
+              + " ipv4:127.0.0.2:P1,127.0.0.3:P2;",
+          "                           prints calls answered per server after the summary",
+          "                           (warm-up included)",
+          "  --lb_policy=NAME         load-balancing policy: pick_first (default), round_robin,",
+          "                           least_request",
+          "  --channels=N             channels (default 4)",
+          "  --outstanding_rpcs=N     calls in flight per channel (default 10)",
+          "  --client_payload=BYTES   request payload (default 0)",
+          "  --server_payload=BYTES   response payload (default 0)",
+          "  --warmup_duration=S      seconds before measuring (default 10)",
+          "  --duration=S             measured seconds (default 60)",
+          "  --streaming_rpcs         ping-pong on bidi streams instead of unary calls",
+          "  --directexecutor         run callbacks on the event loops",
           "  " + Transport.FLAG_HELP,
-          "  --save_histogram=FILE            also write the latency histogram to FILE",
-          "  --help                           print this and exit",
+          "  --save_histogram=FILE    write the latency distribution (microseconds)",
+          "  --help                   print this and exit",
           "");
 
-  /** Latencies up to one minute, three significant digits, as grpc-java's tool records them. */
-  private static final long MAX_LATENCY_NANOS = TimeUnit.MINUTES.toNanos(1);
+  private final ClosedLoops loops;
+  private final CallsByServer callsByServer;
 
-  private final Recorder recorder = new Recorder(MAX_LATENCY_NANOS, 3);
-  private final PrintStream err;
-  private volatile boolean running = true;
-
-  private QpsClient(PrintStream err) {
-    this.err = err;
+  private QpsClient(ClosedLoops loops, CallsByServer callsByServer) {
+    this.loops = loops;
+    this.callsByServer = callsByServer;
   }
 
-  /** One closed loop: a call, its answer, the next call, until the run stops. */
+  /**
+   * Counts the call's server if this run counts them (that is, with {@code --target}): the remote
+   * address of the transport that carried {@code call}.
+   */
+  private void countServer(ClientCall<?, ?> call) {
+    if (callsByServer != null) {
+      callsByServer.record(call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
+    }
+  }
+
+  /**
+   * One closed loop: a call, its answer, the next call, until the run stops. Each call is made as
+   * the generated stub makes it, keeping the {@link ClientCall} so that its server can be counted.
+   */
   private final class UnaryLoop implements StreamObserver<SimpleResponse> {
     private final BenchmarkServiceTern.BenchmarkServiceStub stub;
     private final SimpleRequest request;
-    private final CountDownLatch done;
+    private ClientCall<SimpleRequest, SimpleResponse> call;
     private long startNanos;
 
-    UnaryLoop(
-        BenchmarkServiceTern.BenchmarkServiceStub stub,
-        SimpleRequest request,
-        CountDownLatch done) {
+    UnaryLoop(BenchmarkServiceTern.BenchmarkServiceStub stub, SimpleRequest request) {
       this.stub = stub;
       this.request = request;
-      this.done = done;
     }
 
     void next() {
       startNanos = System.nanoTime();
-      stub.unaryCall(request, this);
+      call =
+          stub.getChannel()
+              .newCall(BenchmarkServiceTern.getUnaryCallMethod(), stub.getCallOptions());
+      ClientCalls.asyncUnaryCall(call, request, this);
     }
 
     @Override
     public void onNext(SimpleResponse value) {
-      recorder.recordValue(Math.min(System.nanoTime() - startNanos, MAX_LATENCY_NANOS));
+      loops.recordLatency(startNanos);
     }
 
     @Override
     public void onError(Throwable t) {
-      err.println("call failed: " + t);
-      done.countDown();
+      loops.failed("call", t);
     }
 
     @Override
     public void onCompleted() {
-      if (running) {
+      countServer(call);
+      if (loops.running()) {
         next();
       } else {
-        done.countDown();
+        loops.ended();
       }
     }
   }
@@ -106,25 +132,28 @@ public final class QpsClient {
   /** One ping-pong stream: a request, its answer, the next request, until the run stops. */
   private final class StreamingLoop implements StreamObserver<SimpleResponse> {
     private final SimpleRequest request;
-    private final CountDownLatch done;
+    private ClientCall<SimpleRequest, SimpleResponse> call;
     private StreamObserver<SimpleRequest> requests;
     private long startNanos;
 
-    StreamingLoop(SimpleRequest request, CountDownLatch done) {
+    StreamingLoop(SimpleRequest request) {
       this.request = request;
-      this.done = done;
     }
 
     void start(BenchmarkServiceTern.BenchmarkServiceStub stub) {
-      requests = stub.streamingCall(this);
+      call =
+          stub.getChannel()
+              .newCall(BenchmarkServiceTern.getStreamingCallMethod(), stub.getCallOptions());
+      requests = ClientCalls.asyncBidiStreamingCall(call, this);
       startNanos = System.nanoTime();
       requests.onNext(request);
     }
 
     @Override
     public void onNext(SimpleResponse value) {
-      recorder.recordValue(Math.min(System.nanoTime() - startNanos, MAX_LATENCY_NANOS));
-      if (running) {
+      loops.recordLatency(startNanos);
+      countServer(call);
+      if (loops.running()) {
         startNanos = System.nanoTime();
         requests.onNext(request);
       } else {
@@ -134,13 +163,12 @@ public final class QpsClient {
 
     @Override
     public void onError(Throwable t) {
-      err.println("stream failed: " + t);
-      done.countDown();
+      loops.failed("stream", t);
     }
 
     @Override
     public void onCompleted() {
-      done.countDown();
+      loops.ended();
     }
   }
 
@@ -152,28 +180,17 @@ public final class QpsClient {
       int warmupSeconds,
       int durationSeconds)
       throws InterruptedException {
-    CountDownLatch done = new CountDownLatch(channels.size() * outstanding);
     for (ManagedChannel channel : channels) {
       BenchmarkServiceTern.BenchmarkServiceStub stub = BenchmarkServiceTern.newStub(channel);
       for (int i = 0; i < outstanding; i++) {
         if (streaming) {
-          new StreamingLoop(request, done).start(stub);
+          new StreamingLoop(request).start(stub);
         } else {
-          new UnaryLoop(stub, request, done).next();
+          new UnaryLoop(stub, request).next();
         }
       }
     }
-    TimeUnit.SECONDS.sleep(warmupSeconds);
-    recorder.getIntervalHistogram(); // drops the warm-up
-    long start = System.nanoTime();
-    TimeUnit.SECONDS.sleep(durationSeconds);
-    Histogram measured = recorder.getIntervalHistogram();
-    long elapsed = System.nanoTime() - start;
-    running = false;
-    done.await(30, TimeUnit.SECONDS);
-    measured.setStartTimeStamp(0);
-    measured.setEndTimeStamp(TimeUnit.NANOSECONDS.toMillis(elapsed));
-    return measured;
+    return loops.measure(warmupSeconds, durationSeconds);
   }
 
   static void printSummary(
@@ -212,7 +229,8 @@ public final class QpsClient {
   }
 
   /**
-   * Runs the benchmark the flags describe and prints the summary block to {@code out}.
+   * Runs the benchmark the flags describe and prints the summary block to {@code out} (followed,
+   * with {@code --target}, by the calls answered per server), or the usage for {@code --help}.
    *
    * @return 0 (also after printing {@link #USAGE} for {@code --help}), or 2 after printing a
    *     message naming the flag to {@code err} if a flag is bad
@@ -223,7 +241,9 @@ public final class QpsClient {
       return 0;
     }
     Flags flags;
+    String target;
     InetSocketAddress address;
+    String lbPolicy;
     int channelCount;
     int outstanding;
     int clientPayload;
@@ -239,6 +259,8 @@ public final class QpsClient {
               args,
               Set.of(
                   "address",
+                  "target",
+                  "lb_policy",
                   "channels",
                   "outstanding_rpcs",
                   "client_payload",
@@ -248,8 +270,23 @@ public final class QpsClient {
                   "directexecutor",
                   "streaming_rpcs",
                   "transport",
-                  "save_histogram"));
-      address = Transport.parseAddress(flags.string("address", "localhost:8080"));
+                  "save_histogram",
+                  "help"));
+      if (flags.has("address") && flags.has("target")) {
+        throw new IllegalArgumentException("--address and --target exclude each other");
+      }
+      target = flags.string("target", null);
+      address =
+          target == null ? Transport.parseAddress(flags.string("address", "localhost:8080")) : null;
+      lbPolicy = flags.string("lb_policy", null);
+      if (lbPolicy != null
+          && LoadBalancerRegistry.getDefaultRegistry().getProvider(lbPolicy) == null) {
+        throw new IllegalArgumentException(
+            "--lb_policy="
+                + lbPolicy
+                + " is not a registered policy; known: "
+                + LoadBalancerRegistry.getDefaultRegistry().policyNames());
+      }
       channelCount = positive(flags, "channels", 4);
       outstanding = positive(flags, "outstanding_rpcs", 10);
       clientPayload = notNegative(flags, "client_payload", 0);
@@ -272,18 +309,30 @@ public final class QpsClient {
     }
 
     List<ManagedChannel> channels = new ArrayList<>();
+    CallsByServer callsByServer = target != null ? new CallsByServer() : null;
     Histogram histogram;
     try {
       for (int i = 0; i < channelCount; i++) {
         NettyChannelBuilder builder =
             transport
                 .configure(
-                    NettyChannelBuilder.forAddress(address.getHostString(), address.getPort()))
+                    target != null
+                        ? NettyChannelBuilder.forTarget(target)
+                        : NettyChannelBuilder.forAddress(
+                            address.getHostString(), address.getPort()))
                 .usePlaintext();
+        if (lbPolicy != null) {
+          builder.defaultLoadBalancingPolicy(lbPolicy);
+        }
         if (direct) {
           builder.directExecutor();
         }
-        channels.add(builder.build());
+        try {
+          channels.add(builder.build());
+        } catch (IllegalArgumentException e) { // a target no resolver accepts
+          err.println("--target: " + e.getMessage());
+          return 2;
+        }
       }
       SimpleRequest request =
           SimpleRequest.newBuilder()
@@ -291,8 +340,9 @@ public final class QpsClient {
               .setPayload(
                   Payload.newBuilder().setBody(ByteString.copyFrom(new byte[clientPayload])))
               .build();
+      ClosedLoops loops = new ClosedLoops(channelCount * outstanding, err);
       histogram =
-          new QpsClient(err)
+          new QpsClient(loops, callsByServer)
               .run(channels, outstanding, request, streaming, warmupSeconds, durationSeconds);
     } finally {
       for (ManagedChannel channel : channels) {
@@ -311,6 +361,9 @@ public final class QpsClient {
         clientPayload,
         histogram,
         histogram.getEndTimeStamp());
+    if (callsByServer != null) {
+      callsByServer.print(out);
+    }
     String histogramFile = flags.string("save_histogram", null);
     if (histogramFile != null) {
       saveHistogram(histogram, histogramFile);
@@ -318,7 +371,7 @@ public final class QpsClient {
     return 0;
   }
 
-  private static int positive(Flags flags, String name, int defaultValue) {
+  static int positive(Flags flags, String name, int defaultValue) {
     int value = flags.integer(name, defaultValue);
     if (value < 1) {
       throw new IllegalArgumentException("--" + name + " must be at least 1, got " + value);
@@ -326,7 +379,7 @@ public final class QpsClient {
     return value;
   }
 
-  private static int notNegative(Flags flags, String name, int defaultValue) {
+  static int notNegative(Flags flags, String name, int defaultValue) {
     int value = flags.integer(name, defaultValue);
     if (value < 0) {
       throw new IllegalArgumentException("--" + name + " must not be negative, got " + value);

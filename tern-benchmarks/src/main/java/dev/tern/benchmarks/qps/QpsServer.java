@@ -18,18 +18,22 @@ import java.util.concurrent.ConcurrentMap;
 /**
  * The qps benchmark server: {@code grpc.testing.BenchmarkService} answering each request with
  * {@code response_size} zero bytes. Flags as grpc-java's {@code AsyncServer}: {@code
- * --address=HOST:PORT --directexecutor --transport=nio|epoll|io_uring}, and {@code --help}.
+ * --address=HOST:PORT --directexecutor --transport=nio|epoll|io_uring}; {@code --help} describes
+ * them. The server listens on HOST only (so several can share a machine on 127.0.0.2, 127.0.0.3,
+ * ... for load-balancing runs); port 0 lets the system choose one, printed once listening.
  */
 public final class QpsServer {
   /** What {@code --help} prints. */
   static final String USAGE =
       String.join(
           "\n",
-          "Usage: bin/qps-server [flags] (the flags of grpc-java's AsyncServer)",
-          "  --address=HOST:PORT              where to listen (default localhost:8080)",
-          "  --directexecutor                 run call handlers on the event loops",
+          "Usage: bin/qps-server [FLAGS]   (flags as grpc-java's AsyncServer)",
+          "  --address=HOST:PORT      listen on HOST (an address of this machine, e.g. 127.0.0.2)",
+          "                           and PORT; port 0: a free port, printed as",
+          "                           'QPS server listening on port N' (default localhost:8080)",
+          "  --directexecutor         run the service on the event loops",
           "  " + Transport.FLAG_HELP,
-          "  --help                           print this and exit",
+          "  --help                   print this and exit",
           "");
 
   private QpsServer() {}
@@ -96,7 +100,7 @@ public final class QpsServer {
     }
     Flags flags;
     try {
-      flags = Flags.parse(args, Set.of("address", "directexecutor", "transport"));
+      flags = Flags.parse(args, Set.of("address", "directexecutor", "transport", "help"));
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       System.exit(2);

@@ -139,7 +139,7 @@ class QpsToolsTest {
     return out.toString(StandardCharsets.UTF_8).lines().toList();
   }
 
-  private static void assertSummaryShape(List<String> lines) {
+  static void assertSummaryShape(List<String> lines) {
     assertThat(lines).hasSize(SUMMARY.size());
     for (int i = 0; i < SUMMARY.size(); i++) {
       String template = SUMMARY.get(i);
@@ -149,7 +149,7 @@ class QpsToolsTest {
     }
   }
 
-  private static PrintStream print(ByteArrayOutputStream bytes) {
+  static PrintStream print(ByteArrayOutputStream bytes) {
     return new PrintStream(bytes, true, StandardCharsets.UTF_8);
   }
 }

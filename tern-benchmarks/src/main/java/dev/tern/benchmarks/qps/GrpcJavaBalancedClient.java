@@ -1,0 +1,364 @@
+package dev.tern.benchmarks.qps;
+
+import com.google.protobuf.ByteString;
+import dev.tern.interop.testing.Payload;
+import dev.tern.interop.testing.SimpleRequest;
+import dev.tern.interop.testing.SimpleResponse;
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.EquivalentAddressGroup;
+import io.grpc.Grpc;
+import io.grpc.LoadBalancerRegistry;
+import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
+import io.grpc.NameResolver;
+import io.grpc.NameResolverProvider;
+import io.grpc.StatusOr;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioSocketChannel;
+import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.StreamObserver;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+
+/**
+ * grpc-java's side of the load-balancing benchmark ({@code tern-benchmarks/scripts/rr-compare.sh}):
+ * {@link QpsClient}'s unary load, {@code --channels} x {@code --outstanding_rpcs} closed loops
+ * timed by the same {@link ClosedLoops} and summed up in the same block, sent through grpc-java
+ * 1.79 channels that balance over several servers, with grpc-java's public API only. Flags: {@code
+ * --help}.
+ *
+ * <p>grpc-java's own {@code AsyncClient} takes a single {@code --address}, and grpc-java has no
+ * resolver for gRPC's {@code ipv4:} target scheme, so this client brings one: {@code
+ * --target=ipv4:HOST:PORT,HOST:PORT,...} (the syntax {@code QpsClient --target} takes) is resolved
+ * once, to one address group per server, by {@link StaticAddressResolverProvider}, handed to each
+ * channel alone (nothing global is registered). {@code --lb_policy} names the channels' policy
+ * (default grpc-java's {@code pick_first}). After the summary, one {@code Calls answered by
+ * HOST:PORT: N} line per server, as {@code QpsClient --target} prints (see {@link CallsByServer}).
+ *
+ * <p>Threads and calls as grpc-java's {@code AsyncClient} sets them up ({@code
+ * io.grpc.benchmarks.Utils.newClientChannel}): each channel has its own NIO event loop group of
+ * Netty's default size, and unless {@code --directexecutor} the channels share a {@link
+ * ForkJoinPool} in FIFO mode with one thread per core; messages go through grpc-java's protobuf
+ * marshaller, as with its generated stubs.
+ *
+ * <p>Thread-safety: the loops run on the channels' callback threads and share only {@link
+ * ClosedLoops} and {@link CallsByServer}, both thread-safe; everything else belongs to the main
+ * thread.
+ */
+public final class GrpcJavaBalancedClient {
+  static final String USAGE =
+      String.join(
+          "\n",
+          "Usage: GrpcJavaBalancedClient --target=ipv4:HOST:PORT,HOST:PORT,... [FLAGS]",
+          "  --target=ipv4:...        the servers (IPv4 literals with ports), resolved once",
+          "  --lb_policy=NAME         load-balancing policy: pick_first (default), round_robin",
+          "  --channels=N             channels (default 4)",
+          "  --outstanding_rpcs=N     calls in flight per channel (default 10)",
+          "  --client_payload=BYTES   request payload (default 0)",
+          "  --server_payload=BYTES   response payload (default 0)",
+          "  --warmup_duration=S      seconds before measuring (default 10)",
+          "  --duration=S             measured seconds (default 60)",
+          "  --directexecutor         run callbacks on the event loops",
+          "Prints QpsClient's summary block, then calls answered per server (warm-up included).",
+          "");
+
+  static final MethodDescriptor<SimpleRequest, SimpleResponse> UNARY_CALL =
+      MethodDescriptor.<SimpleRequest, SimpleResponse>newBuilder()
+          .setType(MethodDescriptor.MethodType.UNARY)
+          .setFullMethodName(
+              MethodDescriptor.generateFullMethodName("grpc.testing.BenchmarkService", "UnaryCall"))
+          .setRequestMarshaller(ProtoUtils.marshaller(SimpleRequest.getDefaultInstance()))
+          .setResponseMarshaller(ProtoUtils.marshaller(SimpleResponse.getDefaultInstance()))
+          .build();
+
+  private GrpcJavaBalancedClient() {}
+
+  /**
+   * Resolves {@code ipv4:HOST:PORT,HOST:PORT,...} to those addresses, once, one address group per
+   * server (so a balancer sees each server as its own endpoint). Registered with one channel
+   * builder only. Thread-safe: immutable.
+   */
+  static final class StaticAddressResolverProvider extends NameResolverProvider {
+    static final String SCHEME = "ipv4";
+
+    @Override
+    protected boolean isAvailable() {
+      return true;
+    }
+
+    @Override
+    protected int priority() {
+      return 5; // the middle of grpc-java's 0-10 scale; the only provider of its registry anyway
+    }
+
+    @Override
+    public String getDefaultScheme() {
+      return SCHEME;
+    }
+
+    @Override
+    public NameResolver newNameResolver(URI targetUri, NameResolver.Args args) {
+      if (!SCHEME.equals(targetUri.getScheme())) {
+        return null;
+      }
+      List<InetSocketAddress> servers = parseServers(targetUri.getSchemeSpecificPart());
+      List<EquivalentAddressGroup> groups = new ArrayList<>();
+      for (InetSocketAddress server : servers) {
+        groups.add(new EquivalentAddressGroup(server));
+      }
+      String authority = servers.get(0).getHostString() + ":" + servers.get(0).getPort();
+      return new NameResolver() {
+        @Override
+        public String getServiceAuthority() {
+          return authority;
+        }
+
+        @Override
+        public void start(Listener2 listener) {
+          listener.onResult(
+              ResolutionResult.newBuilder()
+                  .setAddressesOrError(StatusOr.fromValue(groups))
+                  .build());
+        }
+
+        @Override
+        public void shutdown() {}
+      };
+    }
+  }
+
+  /**
+   * The servers of {@code HOST:PORT,HOST:PORT,...}, each host an IPv4 literal.
+   *
+   * @throws IllegalArgumentException naming the flag and the part that is wrong
+   */
+  static List<InetSocketAddress> parseServers(String servers) {
+    List<InetSocketAddress> parsed = new ArrayList<>();
+    for (String server : servers.split(",", -1)) {
+      int colon = server.lastIndexOf(':');
+      String host = colon < 0 ? "" : server.substring(0, colon);
+      if (!host.matches("\\d{1,3}(\\.\\d{1,3}){3}")) {
+        throw new IllegalArgumentException(
+            "--target must be ipv4:HOST:PORT,HOST:PORT,... with IPv4 literals, got '"
+                + server
+                + "'");
+      }
+      try {
+        parsed.add(new InetSocketAddress(host, Integer.parseInt(server.substring(colon + 1))));
+      } catch (IllegalArgumentException e) { // also NumberFormatException
+        throw new IllegalArgumentException("--target: bad port in '" + server + "'");
+      }
+    }
+    return parsed;
+  }
+
+  /** One closed loop: a call, its answer, the next call, until the run stops. */
+  private static final class UnaryLoop implements StreamObserver<SimpleResponse> {
+    private final ManagedChannel channel;
+    private final SimpleRequest request;
+    private final ClosedLoops loops;
+    private final CallsByServer callsByServer;
+    private ClientCall<SimpleRequest, SimpleResponse> call;
+    private long startNanos;
+
+    UnaryLoop(
+        ManagedChannel channel,
+        SimpleRequest request,
+        ClosedLoops loops,
+        CallsByServer callsByServer) {
+      this.channel = channel;
+      this.request = request;
+      this.loops = loops;
+      this.callsByServer = callsByServer;
+    }
+
+    void next() {
+      startNanos = System.nanoTime();
+      call = channel.newCall(UNARY_CALL, CallOptions.DEFAULT);
+      ClientCalls.asyncUnaryCall(call, request, this);
+    }
+
+    @Override
+    public void onNext(SimpleResponse value) {
+      loops.recordLatency(startNanos);
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      loops.failed("call", t);
+    }
+
+    @Override
+    public void onCompleted() {
+      callsByServer.record(call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
+      if (loops.running()) {
+        next();
+      } else {
+        loops.ended();
+      }
+    }
+  }
+
+  /** Entry point; see the class doc for flags. Exits with status 2 on a bad flag. */
+  public static void main(String[] args) throws Exception {
+    int status = run(args, System.out, System.err);
+    if (status != 0) {
+      System.exit(status);
+    }
+  }
+
+  /**
+   * Runs the benchmark the flags describe and prints the summary block and the calls answered per
+   * server to {@code out}, or the usage for {@code --help}.
+   *
+   * @return 0, or 2 after printing a message naming the flag to {@code err} if a flag is bad
+   */
+  static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+    String target;
+    String lbPolicy;
+    int channelCount;
+    int outstanding;
+    int clientPayload;
+    int serverPayload;
+    int warmupSeconds;
+    int durationSeconds;
+    boolean direct;
+    try {
+      Flags flags =
+          Flags.parse(
+              args,
+              Set.of(
+                  "target",
+                  "lb_policy",
+                  "channels",
+                  "outstanding_rpcs",
+                  "client_payload",
+                  "server_payload",
+                  "duration",
+                  "warmup_duration",
+                  "directexecutor",
+                  "help"));
+      if (flags.bool("help")) {
+        out.print(USAGE);
+        return 0;
+      }
+      target = flags.string("target", null);
+      if (target == null || !target.startsWith(StaticAddressResolverProvider.SCHEME + ":")) {
+        throw new IllegalArgumentException(
+            "--target=ipv4:HOST:PORT,HOST:PORT,... is needed, got " + target);
+      }
+      parseServers(target.substring(StaticAddressResolverProvider.SCHEME.length() + 1));
+      lbPolicy = flags.string("lb_policy", null);
+      if (lbPolicy != null
+          && LoadBalancerRegistry.getDefaultRegistry().getProvider(lbPolicy) == null) {
+        throw new IllegalArgumentException(
+            "--lb_policy=" + lbPolicy + " is not registered with grpc-java");
+      }
+      channelCount = QpsClient.positive(flags, "channels", 4);
+      outstanding = QpsClient.positive(flags, "outstanding_rpcs", 10);
+      clientPayload = QpsClient.notNegative(flags, "client_payload", 0);
+      serverPayload = QpsClient.notNegative(flags, "server_payload", 0);
+      warmupSeconds = QpsClient.notNegative(flags, "warmup_duration", 10);
+      durationSeconds = QpsClient.positive(flags, "duration", 60);
+      direct = flags.bool("directexecutor");
+    } catch (IllegalArgumentException e) {
+      err.println(e.getMessage());
+      return 2;
+    }
+
+    ForkJoinPool appExecutor =
+        new ForkJoinPool(
+            Runtime.getRuntime().availableProcessors(),
+            GrpcJavaBalancedClient::newAppThread,
+            null,
+            true);
+    List<NioEventLoopGroup> groups = new ArrayList<>();
+    List<ManagedChannel> channels = new ArrayList<>();
+    CallsByServer callsByServer = new CallsByServer();
+    Histogram histogram;
+    try {
+      for (int i = 0; i < channelCount; i++) {
+        NioEventLoopGroup group =
+            new NioEventLoopGroup(0, new DefaultThreadFactory("grpc-client-elg-", true));
+        groups.add(group);
+        channels.add(newChannel(target, lbPolicy, group, direct ? null : appExecutor));
+      }
+      SimpleRequest request =
+          SimpleRequest.newBuilder()
+              .setResponseSize(serverPayload)
+              .setPayload(
+                  Payload.newBuilder().setBody(ByteString.copyFrom(new byte[clientPayload])))
+              .build();
+      ClosedLoops loops = new ClosedLoops(channelCount * outstanding, err);
+      for (ManagedChannel channel : channels) {
+        for (int i = 0; i < outstanding; i++) {
+          new UnaryLoop(channel, request, loops, callsByServer).next();
+        }
+      }
+      histogram = loops.measure(warmupSeconds, durationSeconds);
+    } finally {
+      for (ManagedChannel channel : channels) {
+        channel.shutdownNow();
+      }
+      for (ManagedChannel channel : channels) {
+        channel.awaitTermination(5, TimeUnit.SECONDS);
+      }
+      for (NioEventLoopGroup group : groups) {
+        group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+      }
+      appExecutor.shutdownNow();
+    }
+    QpsClient.printSummary(
+        out,
+        channelCount,
+        outstanding,
+        serverPayload,
+        clientPayload,
+        histogram,
+        histogram.getEndTimeStamp());
+    callsByServer.print(out);
+    return 0;
+  }
+
+  // nameResolverFactory is deprecated in favour of the global NameResolverRegistry, but grpc-java
+  // 1.79's builder has no per-channel registry, and a global registration would change the
+  // resolution of every channel in the JVM (the in-JVM test runs beside other grpc-java users).
+  @SuppressWarnings("deprecation")
+  private static ManagedChannel newChannel(
+      String target, String lbPolicy, NioEventLoopGroup group, ForkJoinPool appExecutor) {
+    NettyChannelBuilder builder =
+        NettyChannelBuilder.forTarget(target)
+            .nameResolverFactory(new StaticAddressResolverProvider())
+            .eventLoopGroup(group)
+            .channelType(NioSocketChannel.class)
+            .usePlaintext();
+    if (lbPolicy != null) {
+      builder.defaultLoadBalancingPolicy(lbPolicy);
+    }
+    if (appExecutor == null) {
+      builder.directExecutor();
+    } else {
+      builder.executor(appExecutor);
+    }
+    return builder.build();
+  }
+
+  private static ForkJoinWorkerThread newAppThread(ForkJoinPool pool) {
+    ForkJoinWorkerThread thread = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+    thread.setName("grpc-client-app-" + thread.getPoolIndex());
+    thread.setDaemon(true);
+    return thread;
+  }
+}
