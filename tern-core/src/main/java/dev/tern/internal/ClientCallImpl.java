@@ -39,9 +39,13 @@ import java.util.concurrent.TimeUnit;
  * {@link ClientCallEvents}.
  *
  * <p>Transparent retry: if the stream closes as REFUSED or DROPPED (the server never processed it)
- * before the call sent any message or received anything, and the call was not cancelled, it is
- * retried once on a fresh stream from the channel (requests and a half-close are replayed). Once a
- * message has been handed to a stream the status is reported as is.
+ * before the call received anything, and the call was not cancelled, it is retried once on a fresh
+ * stream from the channel (requests, the request message and a half-close are replayed). A call
+ * whose client sends one message (unary, server streaming) keeps that message for the replay, so it
+ * is retried even when its stream was refused after the message was handed over, as happens to a
+ * call that picked a connection just as its server began a graceful shutdown. Other calls are
+ * retried only before their first message: once one has been handed to a stream, the status is
+ * reported as is.
  *
  * <p>Thread-safety: the {@code ClientCall} methods are called by one application thread at a time
  * (the API contract). Stream events arrive on a transport thread; the deadline timer and context
@@ -90,6 +94,10 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
 
   @GuardedBy("events")
   private int replayCompression; // 0 unset, 1 on, -1 off
+
+  /** The one request of a unary or server-streaming call, serialized again for a retry. */
+  @GuardedBy("events")
+  private ReqT replayMessage;
 
   /**
    * @param channelExecutor the channel's application executor (a direct one with {@code
@@ -331,7 +339,12 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
     ClientStream target;
     if (retryable) {
       synchronized (events) {
-        retryable = false; // a message is on its way: no transparent retry from now on
+        if (retryable && method.getType().clientSendsOneMessage() && replayMessage == null) {
+          replayMessage = message; // a retry can send it again
+        } else {
+          retryable = false; // a message is on its way: no transparent retry from now on
+          replayMessage = null;
+        }
         target = stream;
       }
     } else {
@@ -434,6 +447,7 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
     if (retryable) {
       synchronized (events) {
         retryable = false;
+        replayMessage = null;
       }
     }
   }
@@ -463,7 +477,9 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
 
   /**
    * Retries on a fresh stream if still allowed (see the class comment). The replacement buffers the
-   * replayed operations until the channel provides the new stream.
+   * replayed operations until the channel provides the new stream. The request to replay is
+   * serialized again here, under the lock, so that it keeps its place before a half-close that the
+   * application may be making meanwhile; if that fails, there is no retry.
    */
   private boolean transparentRetry() {
     DelayedClientStream replacement;
@@ -471,9 +487,20 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
       if (!retryable || cancelStatus != null) {
         return false;
       }
+      InputStream replayed = null;
+      if (replayMessage != null) {
+        try {
+          replayed = method.streamRequest(replayMessage);
+        } catch (RuntimeException | Error e) {
+          retryable = false;
+          replayMessage = null;
+          return false;
+        }
+      }
       replacement = new DelayedClientStream();
       stream = replacement; // before clearing retryable: lock-free readers then see it
       retryable = false;
+      replayMessage = null;
       // Only buffers: the replacement calls out to nothing until it gets its real stream.
       startStream(replacement);
       if (requested > 0) {
@@ -481,6 +508,9 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
       }
       if (replayCompression != 0) {
         replacement.setMessageCompression(replayCompression > 0);
+      }
+      if (replayed != null) {
+        replacement.writeMessage(replayed);
       }
       if (replayHalfClose) {
         replacement.halfClose();

@@ -625,6 +625,44 @@ class ClientCallImplTest {
   }
 
   @Test
+  void unaryCallWhoseStreamNeverLeftIsRetriedWithItsRequest() {
+    // As when the call picked a connection whose server had just sent GOAWAY.
+    readyChannel();
+    ClientCall<String, String> call = fixture.channel.newCall(UNARY, CallOptions.DEFAULT);
+    RecordingListener listener = start(call, headers("retry me"));
+    call.request(2);
+    call.sendMessage("the request");
+    call.halfClose();
+
+    transport.lastStream().refuse(RpcProgress.DROPPED);
+
+    assertThat(listener.isClosed()).isFalse();
+    assertThat(transport.streamCount()).isEqualTo(2);
+    FakeClientStream retry = transport.lastStream();
+    assertThat(retry.headers.get(CUSTOM)).isEqualTo("retry me");
+    assertThat(retry.ops())
+        .containsExactly("start", "request 2", "message the request", "halfClose");
+    retry.deliverMessage("ok");
+    retry.serverClose(Status.OK);
+    assertThat(listener.events()).containsExactly("message ok", "close OK");
+  }
+
+  @Test
+  void unaryCallIsRetriedOnlyOnce() {
+    readyChannel();
+    ClientCall<String, String> call = fixture.channel.newCall(UNARY, CallOptions.DEFAULT);
+    RecordingListener listener = start(call, new Metadata());
+    call.sendMessage("the request");
+    call.halfClose();
+
+    transport.lastStream().refuse(RpcProgress.REFUSED);
+    transport.lastStream().refuse(RpcProgress.REFUSED);
+
+    assertThat(transport.streamCount()).isEqualTo(2);
+    assertThat(listener.status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+  }
+
+  @Test
   void noTransparentRetryForProcessedFailures() {
     readyChannel();
     RecordingListener listener = start(newCall(CallOptions.DEFAULT), new Metadata());

@@ -102,6 +102,14 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
     if (state.isClosed()) {
       return; // cancelled while queued
     }
+    if (ready && !closing && !ctx().channel().isActive()) {
+      // The connection just closed and channelInactive has yet to run: tell the runtime first, as
+      // channelInactive would, so that this call, retried, does not pick this transport again.
+      if (goingAwayStatus == null) {
+        goingAwayStatus = Status.UNAVAILABLE.withDescription("Connection closed");
+      }
+      notifyShutdown(goingAwayStatus);
+    }
     if (closing || !ready || !ctx().channel().isActive()) {
       Status status =
           goingAwayStatus != null
