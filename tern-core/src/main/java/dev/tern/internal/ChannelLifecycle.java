@@ -98,7 +98,11 @@ final class ChannelLifecycle {
         new PolicySelector(
             helper, config.loadBalancerRegistry(), config.defaultLoadBalancingPolicy());
     usage.activated();
-    resolver.start(new ResolverListener(resolver));
+    try {
+      resolver.start(new ResolverListener(resolver));
+    } catch (RuntimeException | Error e) {
+      panic("name resolver (" + resolver.getClass().getName() + ")", e);
+    }
   }
 
   /** Enters idle mode: drops the resolver, the balancer and its subchannels. */
@@ -167,17 +171,19 @@ final class ChannelLifecycle {
    * too) with INTERNAL until the channel is shut down. Runs in the context, as its handler.
    */
   void panic(Throwable cause) {
-    logger.log(
-        Level.SEVERE,
-        "Channel for '" + config.target() + "': its name resolver or load balancer threw",
-        cause);
+    panic("name resolver or load balancer", cause);
+  }
+
+  /** {@link #panic(Throwable)}, naming the component that threw when it is known. */
+  private void panic(String who, Throwable cause) {
+    logger.log(Level.SEVERE, "Channel for '" + config.target() + "': its " + who + " threw", cause);
     if (panicked || shutdown) {
       return;
     }
     panicked = true;
     Status status =
         Status.INTERNAL
-            .withDescription("channel disabled: its name resolver or load balancer threw " + cause)
+            .withDescription("channel disabled: its " + who + " threw " + cause)
             .withCause(cause);
     shutdownSubchannels(status);
     stopResolverAndBalancer();
@@ -241,12 +247,18 @@ final class ChannelLifecycle {
     if (from != resolver || balancer == null) {
       return; // a resolver dropped by idle mode or shutdown
     }
-    Status accepted =
-        balancer.acceptResolvedAddresses(
-            LoadBalancer.ResolvedAddresses.newBuilder()
-                .setAddresses(result.getAddresses())
-                .setAttributes(result.getAttributes())
-                .build());
+    Status accepted;
+    try {
+      accepted =
+          balancer.acceptResolvedAddresses(
+              LoadBalancer.ResolvedAddresses.newBuilder()
+                  .setAddresses(result.getAddresses())
+                  .setAttributes(result.getAttributes())
+                  .build());
+    } catch (RuntimeException | Error e) {
+      panic("load balancer (" + config.defaultLoadBalancingPolicy() + ")", e);
+      return;
+    }
     if (accepted.isOk()) {
       resolutionBackoff.reset();
     } else {

@@ -38,7 +38,10 @@ final class PolicySelector extends LoadBalancer {
                     + "' is registered (registered: "
                     + registry.policyNames()
                     + ")");
-        failCalls(missingPolicy);
+        // A drop, not an error: wait-for-ready calls fail too, as no policy will ever appear.
+        helper.updateBalancingState(
+            ConnectivityState.TRANSIENT_FAILURE,
+            new FixedResultPicker(PickResult.withDrop(missingPolicy)));
         return Status.OK; // resolving again would not help
       }
       delegate = provider.newLoadBalancer(helper);
@@ -50,8 +53,8 @@ final class PolicySelector extends LoadBalancer {
   public void handleNameResolutionError(Status error) {
     if (delegate != null) {
       delegate.handleNameResolutionError(error);
-    } else {
-      failCalls(missingPolicy != null ? missingPolicy : error);
+    } else if (missingPolicy == null) {
+      failCalls(error);
     }
   }
 

@@ -87,6 +87,10 @@ class ChannelLifecycleTest {
         .contains("[least_request, pick_first, round_robin]");
     assertThat(fixture.channel.getState(false)).isEqualTo(ConnectivityState.TRANSIENT_FAILURE);
     assertThat(fixture.factory.transportCount()).isZero();
+    // No policy will appear: wait-for-ready calls fail too instead of waiting for their deadline.
+    RecordingListener waiting = start(WAIT_FOR_READY, "wfr");
+    assertThat(waiting.status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(waiting.status.getDescription()).contains("'no_such_policy'");
 
     fixture.channel.shutdown();
     assertThat(fixture.channel.awaitTermination(0, TimeUnit.SECONDS)).isTrue();
@@ -149,7 +153,7 @@ class ChannelLifecycleTest {
       for (RecordingListener call : List.of(failFast, waiting)) {
         assertThat(call.status.getCode()).isEqualTo(Status.Code.INTERNAL);
         assertThat(call.status.getDescription())
-            .contains("name resolver or load balancer threw")
+            .contains("its name resolver (" + FakeResolver.class.getName() + ") threw")
             .contains("resolver start exploded");
       }
       assertThat(logs.records).hasSize(1);
@@ -176,7 +180,9 @@ class ChannelLifecycleTest {
       resolver().resolve(A);
 
       assertThat(waiting.status.getCode()).isEqualTo(Status.Code.INTERNAL);
-      assertThat(waiting.status.getDescription()).contains("balancer exploded");
+      assertThat(waiting.status.getDescription())
+          .contains("its load balancer (exploding) threw")
+          .contains("balancer exploded");
       assertThat(logs.records).hasSize(1);
     }
     assertThat(fixture.factory.transportCount()).isEqualTo(1);
