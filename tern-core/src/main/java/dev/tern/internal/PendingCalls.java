@@ -122,7 +122,9 @@ final class PendingCalls implements ClientStreamProvider {
       ClientStream real = pick(newPicker, stream.args, stream.appExecutor);
       if (real != null) {
         done.put(stream, Boolean.TRUE);
-        stream.setStream(real);
+        if (!stream.setStream(real) && real instanceof TracedClientStream traced) {
+          traced.abandon(Status.CANCELLED.withDescription("call ended before its stream started"));
+        }
       }
     }
     if (done.isEmpty()) {

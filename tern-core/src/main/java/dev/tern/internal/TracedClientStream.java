@@ -56,6 +56,14 @@ final class TracedClientStream implements ClientStream {
         });
   }
 
+  /**
+   * The stream will never be started (its call ended while it was being made): the tracer hears it
+   * closed, so a balancer counting calls in flight does not count it forever.
+   */
+  void abandon(Status status) {
+    tracer.streamClosed(status);
+  }
+
   @Override
   public void setMaxInboundMessageSize(int bytes) {
     delegate.setMaxInboundMessageSize(bytes);
