@@ -39,7 +39,7 @@ class NettyBuildersTest {
     assertThat(buildError("::1:80")).contains("IPv6 address without brackets; write [::1:80]");
     assertThat(buildError("dns:///")).isEqualTo("target 'dns:///' names no host");
     assertThat(buildError("ipv4:1.2.3:4")).contains("'1.2.3' is not an ipv4 literal");
-    assertThat(buildError("ipv6:127.0.0.1")).contains("'127.0.0.1' is not a ipv6 address");
+    assertThat(buildError("ipv6:127.0.0.1")).contains("'127.0.0.1' is not an ipv6 address");
     assertThat(buildError("ipv4:"))
         .isEqualTo("target 'ipv4:' is not a valid ipv4: URI: nothing after the scheme: ipv4:");
     assertThat(buildError("")).isEqualTo("target must not be empty");

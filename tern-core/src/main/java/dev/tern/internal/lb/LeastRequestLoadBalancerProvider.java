@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * Provides {@code least_request}; its configuration is {@code {"choiceCount": N}}, N from 2 to 10
- * (larger values are capped at 10, as gRFC A48 says). Stateless; thread-safe.
+ * (larger values are capped at 10, as gRFC A48 says); other fields are ignored, for configs written
+ * for newer clients. Stateless; thread-safe.
  */
 public final class LeastRequestLoadBalancerProvider extends LoadBalancerProvider {
   static final int DEFAULT_CHOICE_COUNT = 2;
@@ -40,23 +41,16 @@ public final class LeastRequestLoadBalancerProvider extends LoadBalancerProvider
   @Override
   public ConfigOrError parseLoadBalancingPolicyConfig(Map<String, ?> rawConfig) {
     int choiceCount = DEFAULT_CHOICE_COUNT;
-    if (rawConfig != null) {
-      for (Map.Entry<String, ?> field : rawConfig.entrySet()) {
-        if (!field.getKey().equals("choiceCount")) {
-          return ConfigOrError.fromError(
-              Status.INVALID_ARGUMENT.withDescription(
-                  "least_request config has unknown field '" + field.getKey() + "'"));
-        }
-        Object value = field.getValue();
-        if (!(value instanceof Number number)
-            || number.doubleValue() != Math.rint(number.doubleValue())
-            || number.doubleValue() < DEFAULT_CHOICE_COUNT) {
-          return ConfigOrError.fromError(
-              Status.INVALID_ARGUMENT.withDescription(
-                  "least_request choiceCount must be an integer >= 2, was " + value));
-        }
-        choiceCount = (int) Math.min(MAX_CHOICE_COUNT, number.doubleValue());
+    Object value = rawConfig == null ? null : rawConfig.get("choiceCount");
+    if (value != null) {
+      if (!(value instanceof Number number)
+          || number.doubleValue() != Math.rint(number.doubleValue())
+          || number.doubleValue() < DEFAULT_CHOICE_COUNT) {
+        return ConfigOrError.fromError(
+            Status.INVALID_ARGUMENT.withDescription(
+                "least_request choiceCount must be an integer >= 2, was " + value));
       }
+      choiceCount = (int) Math.min(MAX_CHOICE_COUNT, number.doubleValue());
     }
     return ConfigOrError.fromConfig(new LeastRequestConfig(choiceCount));
   }

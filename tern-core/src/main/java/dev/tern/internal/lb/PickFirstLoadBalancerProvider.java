@@ -32,24 +32,21 @@ public final class PickFirstLoadBalancerProvider extends LoadBalancerProvider {
     return new PickFirstLoadBalancer(helper, new Random());
   }
 
-  /** Accepts {@code {}} and {@code {"shuffleAddressList": true|false}}. */
+  /**
+   * Reads {@code {"shuffleAddressList": true|false}}; other fields are ignored, so a config written
+   * for a newer client still works here (gRFC A62).
+   */
   @Override
   public ConfigOrError parseLoadBalancingPolicyConfig(Map<String, ?> rawConfig) {
     boolean shuffle = false;
-    if (rawConfig != null) {
-      for (Map.Entry<String, ?> field : rawConfig.entrySet()) {
-        if (!field.getKey().equals("shuffleAddressList")) {
-          return ConfigOrError.fromError(
-              Status.INVALID_ARGUMENT.withDescription(
-                  "pick_first config has unknown field '" + field.getKey() + "'"));
-        }
-        if (!(field.getValue() instanceof Boolean)) {
-          return ConfigOrError.fromError(
-              Status.INVALID_ARGUMENT.withDescription(
-                  "pick_first shuffleAddressList must be true or false, was " + field.getValue()));
-        }
-        shuffle = (Boolean) field.getValue();
+    Object value = rawConfig == null ? null : rawConfig.get("shuffleAddressList");
+    if (value != null) {
+      if (!(value instanceof Boolean)) {
+        return ConfigOrError.fromError(
+            Status.INVALID_ARGUMENT.withDescription(
+                "pick_first shuffleAddressList must be true or false, was " + value));
       }
+      shuffle = (Boolean) value;
     }
     return ConfigOrError.fromConfig(new PickFirstConfig(shuffle));
   }

@@ -101,7 +101,7 @@ public abstract class AddressListNameResolverProvider extends NameResolverProvid
               + target
               + "': '"
               + element
-              + "' is not a "
+              + "' is not an "
               + scheme
               + " address: "
               + e.getMessage(),

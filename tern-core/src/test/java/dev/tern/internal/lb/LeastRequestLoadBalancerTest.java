@@ -182,7 +182,10 @@ class LeastRequestLoadBalancerTest {
       assertThat(parsed.getError().getDescription()).contains("choiceCount", String.valueOf(bad));
     }
 
-    ConfigOrError unknown = provider.parseLoadBalancingPolicyConfig(Map.of("choices", 3.0));
-    assertThat(unknown.getError().getDescription()).contains("'choices'");
+    // Fields it does not know are ignored, so a config written for a newer client still works.
+    ConfigOrError unknown =
+        provider.parseLoadBalancingPolicyConfig(Map.of("choices", 3.0, "choiceCount", 4.0));
+    assertThat(unknown.getError()).isNull();
+    assertThat(unknown.getConfig()).isEqualTo(new LeastRequestConfig(4));
   }
 }
