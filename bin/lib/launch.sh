@@ -14,6 +14,12 @@ stamp="$module/target/lib"
 if [ ! -d "$stamp" ] || [ -n "$(find pom.xml tern-*/pom.xml tern-*/src "$module/pom.xml" "$module/src" \
     -newer "$stamp" -type f -print -quit 2>/dev/null)" ]; then
   echo "Building $module (first run, or sources changed)..." >&2
+  # A changed POM may change dependency versions, and copying the new jars never removes the old
+  # ones: start the jar folder afresh so two versions of a library never share the class path.
+  if [ -d "$stamp" ] && [ -n "$(find pom.xml tern-*/pom.xml "$module/pom.xml" -newer "$stamp" \
+      -print -quit 2>/dev/null)" ]; then
+    rm -rf "$stamp"
+  fi
   mvn -B -q -pl "$module" -am package -DskipTests -Dspotless.check.skip=true >&2
   touch "$stamp"
 fi
