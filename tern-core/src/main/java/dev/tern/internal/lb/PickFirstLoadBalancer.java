@@ -22,14 +22,15 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code pick_first}: one connection at a time, to the first address that answers (gRFC A62). The
- * addresses of every server are flattened into one list (IPv6 and IPv4 interleaved, as gRFC A61's
- * happy eyeballs asks; shuffled first if configured), one subchannel per address. A pass tries them
- * in order, starting the next one when the current fails or has not connected within 250 ms; the
- * first to become READY wins and the others are shut down. If every address fails, the balancer is
- * TRANSIENT_FAILURE and stays so (sticky) until one connects, while each subchannel keeps retrying
- * after its back-off; it asks for re-resolution when the pass fails and again each time as many
- * failures as there are addresses follow. A READY connection that is lost makes the balancer IDLE
- * until a call or {@code getState(true)} asks for a connection, and asks for re-resolution.
+ * addresses of every server are flattened into one list (the servers shuffled first if configured,
+ * each keeping its own addresses' order; then IPv6 and IPv4 interleaved, as gRFC A61's happy
+ * eyeballs asks), one subchannel per address. A pass tries them in order, starting the next one
+ * when the current fails or has not connected within 250 ms; the first to become READY wins and the
+ * others are shut down. If every address fails, the balancer is TRANSIENT_FAILURE and stays so
+ * (sticky) until one connects, while each subchannel keeps retrying after its back-off; it asks for
+ * re-resolution when the pass fails and again each time as many failures as there are addresses
+ * follow. A READY connection that is lost makes the balancer IDLE until a call or {@code
+ * getState(true)} asks for a connection, and asks for re-resolution.
  *
  * <p>Not thread-safe: runs in the channel's synchronization context.
  */
@@ -68,17 +69,18 @@ final class PickFirstLoadBalancer extends LoadBalancer {
 
   @Override
   public Status acceptResolvedAddresses(ResolvedAddresses resolved) {
-    List<SocketAddress> flat = flatten(resolved.getAddresses());
+    List<EquivalentAddressGroup> endpoints = new ArrayList<>(resolved.getAddresses());
+    Object config = resolved.getLoadBalancingPolicyConfig();
+    if (config instanceof PickFirstConfig && ((PickFirstConfig) config).shuffleAddressList()) {
+      Collections.shuffle(endpoints, random); // endpoints, each keeping its addresses' order
+    }
+    List<SocketAddress> flat = flatten(endpoints);
     if (flat.isEmpty()) {
       Status error =
           Status.UNAVAILABLE.withDescription(
               "name resolver returned no addresses for '" + helper.getChannelTarget() + "'");
       handleNameResolutionError(error);
       return error;
-    }
-    Object config = resolved.getLoadBalancingPolicyConfig();
-    if (config instanceof PickFirstConfig && ((PickFirstConfig) config).shuffleAddressList()) {
-      Collections.shuffle(flat, random);
     }
     addresses = interleaveFamilies(flat);
     Set<SocketAddress> wanted = new LinkedHashSet<>(addresses);

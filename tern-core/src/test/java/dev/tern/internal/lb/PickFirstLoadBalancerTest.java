@@ -313,6 +313,35 @@ class PickFirstLoadBalancerTest {
   }
 
   @Test
+  void shuffleMovesWholeServersAndKeepsEachServersAddressOrder() {
+    List<EquivalentAddressGroup> servers = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      servers.add(
+          new EquivalentAddressGroup(
+              List.of(address("s" + i + "-first"), address("s" + i + "-second"))));
+    }
+    List<EquivalentAddressGroup> shuffled = new ArrayList<>(servers);
+    Collections.shuffle(shuffled, new Random(SEED));
+    assertThat(shuffled).as("the seed reorders").isNotEqualTo(servers);
+    List<SocketAddress> expected = new ArrayList<>();
+    for (EquivalentAddressGroup server : shuffled) {
+      expected.addAll(server.getAddresses());
+    }
+    Object config =
+        new PickFirstLoadBalancerProvider()
+            .parseLoadBalancingPolicyConfig(Map.of("shuffleAddressList", true))
+            .getConfig();
+
+    helper.run(
+        () ->
+            balancer.acceptResolvedAddresses(
+                resolved(servers).toBuilder().setLoadBalancingPolicyConfig(config).build()));
+    failEachInTurn(expected.size());
+
+    assertThat(helper.createdAddresses()).containsExactlyElementsOf(expected);
+  }
+
+  @Test
   void providerParsesTheShuffleFlagAndNamesWhatIsWrong() {
     PickFirstLoadBalancerProvider provider = new PickFirstLoadBalancerProvider();
 
