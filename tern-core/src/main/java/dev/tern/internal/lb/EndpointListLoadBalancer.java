@@ -178,8 +178,8 @@ abstract class EndpointListLoadBalancer extends LoadBalancer {
     helper.updateBalancingState(newState, picker);
   }
 
-  /** Endpoints in the resolver's order, for tests. */
-  List<Endpoint> endpointsForTest() {
+  /** Every current endpoint, in the resolver's order (READY or not). */
+  List<Endpoint> allEndpoints() {
     List<Endpoint> list = new ArrayList<>();
     for (Iterator<Endpoint> it = endpoints.values().iterator(); it.hasNext(); ) {
       list.add(it.next());

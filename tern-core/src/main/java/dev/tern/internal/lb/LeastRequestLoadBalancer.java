@@ -17,7 +17,8 @@ import java.util.function.IntUnaryOperator;
 /**
  * {@code least_request} (gRFC A48): of {@code choiceCount} READY endpoints drawn at random (2 by
  * default), the one with the fewest calls in flight from this channel. A stream tracer counts each
- * call from pick to close; the counts follow an endpoint across pickers.
+ * call from pick to close; the counts follow an endpoint across pickers and while it is not READY,
+ * until the resolver drops it.
  *
  * <p>Not thread-safe: runs in the channel's synchronization context; its picker is thread-safe.
  */
@@ -54,7 +55,8 @@ final class LeastRequestLoadBalancer extends EndpointListLoadBalancer {
       Subchannel subchannel = ready.get(i).subchannel;
       counted[i] = counts.computeIfAbsent(subchannel, Counted::new);
     }
-    counts.keySet().retainAll(ready.stream().map(e -> e.subchannel).toList());
+    // Forget only endpoints that are gone: one that left READY may still have calls in flight.
+    counts.keySet().retainAll(allEndpoints().stream().map(e -> e.subchannel).toList());
     return new Picker(counted, choiceCount, randomIndex);
   }
 

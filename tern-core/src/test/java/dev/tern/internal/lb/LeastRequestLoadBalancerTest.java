@@ -108,6 +108,22 @@ class LeastRequestLoadBalancerTest {
   }
 
   @Test
+  void callsInFlightStayCountedWhileTheirEndpointIsBrieflyNotReady() {
+    accept(Map.of(), A, B);
+    ready(A, B);
+    FakeSubchannel a = helper.subchannel(A);
+    FakeSubchannel b = helper.subchannel(B);
+    ClientStreamTracer onA = startStream(pick(0, 0));
+
+    a.report(ConnectivityState.IDLE); // connection lost; the call's stream may still finish
+    a.report(ConnectivityState.READY);
+
+    assertThat(picked(0, 1)).as("A still has its call in flight").isSameAs(b);
+    onA.streamClosed(Status.UNAVAILABLE);
+    assertThat(picked(0, 1)).isSameAs(a);
+  }
+
+  @Test
   void picksOnlyAmongReadyEndpoints() {
     accept(Map.of(), A, B, C);
     ready(B);
