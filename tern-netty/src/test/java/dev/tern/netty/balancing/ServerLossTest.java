@@ -69,7 +69,10 @@ class ServerLossTest {
     List<Outcome> outcomes = load.stop();
 
     assertThat(outcomes.stream().filter(o -> !o.ok()).toList()).as("failed calls").isEmpty();
-    List<Outcome> after = outcomes.subList(beforeTermination, outcomes.size());
+    // The last 500 of the 1,000 calls that closed after the termination all started after it
+    // (12 in flight): the first few may still be answers from the leaving server that the client
+    // read just after the server finished (seen on JDK 25: 3 such calls).
+    List<Outcome> after = outcomes.subList(outcomes.size() - CALLS_AFTER / 2, outcomes.size());
     Map<String, Integer> answersAfter = CallLoad.answersPerServer(after);
     assertThat(answersAfter.get(ServerFarm.HOST_2)).isZero();
     assertThat(answersAfter.get(ServerFarm.HOST_3)).isPositive();
