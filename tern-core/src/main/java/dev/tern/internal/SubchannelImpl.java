@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 
@@ -30,7 +31,7 @@ import java.util.function.DoubleSupplier;
  *
  * <p>Thread-safety: every state change happens in the channel's synchronization context (transport
  * events hop into it); public methods may be called from any thread and queue their work there.
- * Only {@link #readyTransport()} is read from other threads, through a volatile field.
+ * Only {@link #readyTransport()} is read from other threads, through an atomic reference.
  */
 final class SubchannelImpl extends LoadBalancer.Subchannel {
   static final Status SHUTDOWN_STATUS =
@@ -59,8 +60,12 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
   private boolean shutdown;
   private boolean terminated;
 
-  /** The READY transport, or null: read lock-free by the call path. */
-  private volatile ManagedClientTransport readyTransport;
+  /**
+   * The READY transport, or null: read lock-free by the call path. Set in the synchronization
+   * context; cleared there, and also at once by the transport's own shutdown event (before that
+   * event reaches the context), so no call picks a transport that has begun to shut down.
+   */
+  private final AtomicReference<ManagedClientTransport> readyTransport = new AtomicReference<>();
 
   SubchannelImpl(
       List<EquivalentAddressGroup> addresses,
@@ -86,7 +91,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
 
   /** The READY transport, or null if the subchannel is not READY. */
   ManagedClientTransport readyTransport() {
-    return readyTransport;
+    return readyTransport.get();
   }
 
   @Override
@@ -199,12 +204,12 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
   }
 
   private void onReady(TransportEvents events) {
-    if (events != connecting || shutdown) {
-      return;
+    if (events != connecting || shutdown || events.shutdownReported) {
+      return; // its shutdown event follows and counts it as a failed attempt
     }
     connecting = null;
     active = events;
-    readyTransport = events.transport;
+    readyTransport.set(events.transport);
     backoff.reset();
     groupIndex = 0;
     addressIndex = 0;
@@ -218,7 +223,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
     events.shutdownSeen = true;
     if (events == active) {
       active = null;
-      readyTransport = null;
+      readyTransport.set(null);
       if (!shutdown) {
         setState(ConnectivityStateInfo.forNonError(ConnectivityState.IDLE));
       }
@@ -289,7 +294,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
       backoffTimer.cancel();
       backoffTimer = null;
     }
-    readyTransport = null;
+    readyTransport.set(null);
     TransportEvents wasActive = active;
     TransportEvents wasConnecting = connecting;
     active = null;
@@ -314,7 +319,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
     if (active != null && !contains(newAddresses, active.address)) {
       TransportEvents dropped = active;
       active = null;
-      readyTransport = null;
+      readyTransport.set(null);
       dropped.shutdownSeen = true;
       setState(ConnectivityStateInfo.forNonError(ConnectivityState.IDLE));
       dropped.transport.shutdown(
@@ -367,6 +372,9 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
     /** Confined to the synchronization context. */
     boolean shutdownSeen;
 
+    /** Set by the transport's shutdown event at once, before it reaches the context. */
+    volatile boolean shutdownReported;
+
     TransportEvents(ManagedClientTransport transport, SocketAddress address) {
       this.transport = transport;
       this.address = address;
@@ -379,6 +387,11 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
 
     @Override
     public void transportShutdown(Status status) {
+      // A GOAWAY: new calls must go elsewhere now, not once the balancer has heard of it (a call
+      // that picked this transport meanwhile would be refused, and its one transparent retry
+      // could pick it again).
+      shutdownReported = true;
+      readyTransport.compareAndSet(transport, null);
       sync.execute(() -> onShutdown(this, status));
     }
 
