@@ -67,14 +67,6 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   private long rstWindowStartNanos;
   private int rstWindowCount;
 
-  /**
-   * Set by {@link NettyServerTransport#shutdown} on the caller's thread, before the GOAWAY goes
-   * out: requests that arrive after it are refused (REFUSED_STREAM, safe for the client to retry)
-   * rather than served, so "no new calls after shutdown()" holds without waiting for the client to
-   * read the GOAWAY.
-   */
-  private volatile boolean shutdownRequested;
-
   static ServerHandler create(NettyServerTransport transport, ServerOptions options) {
     Http2Settings settings = new Http2Settings();
     settings.maxHeaderListSize(options.maxInboundMetadataSize());
@@ -174,11 +166,6 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   }
 
   // ---------------------------------------------------------------- lifecycle
-
-  /** Called on any thread when the runtime asks for shutdown; see {@code shutdownRequested}. */
-  void markShutdownRequested() {
-    shutdownRequested = true;
-  }
 
   /** Starts the double-GOAWAY graceful shutdown. */
   void gracefulShutdown() {
@@ -333,7 +320,10 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   // ---------------------------------------------------------------- requests
 
   private void onNewStream(int streamId, GrpcRequestHeaders headers, boolean endOfStream) {
-    if (shutdownRequested) {
+    // Refused (REFUSED_STREAM: the client retries it elsewhere) once the first GOAWAY is written,
+    // and not before: a request read earlier is served even if shutdown() was already called, so
+    // a client that has not been told yet never sees a refusal it would retry on this connection.
+    if (goAwayStarted || secondGoAwaySent) {
       resetStream(ctx(), streamId, Http2Error.REFUSED_STREAM.code(), ctx().newPromise());
       return;
     }
