@@ -37,7 +37,11 @@ public abstract class Server {
     return List.of();
   }
 
-  /** Stops accepting connections and calls; calls in flight continue. */
+  /**
+   * Stops accepting connections and calls; calls in flight continue. Each connection is told
+   * (HTTP/2 GOAWAY), and a call that arrives after that is refused in a way clients retry on
+   * another server; one that raced ahead of the GOAWAY is served.
+   */
   public abstract Server shutdown();
 
   /** Shuts down and cancels every call in flight. */
