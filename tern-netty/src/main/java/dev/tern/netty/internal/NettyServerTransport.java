@@ -39,12 +39,14 @@ final class NettyServerTransport implements ServerTransport {
 
   @Override
   public void shutdown() {
+    handler.markShutdownRequested();
     execute(handler::gracefulShutdown);
   }
 
   @Override
   public void shutdownNow(Status reason) {
     Objects.requireNonNull(reason, "reason");
+    handler.markShutdownRequested();
     execute(() -> handler.shutdownNow(reason));
   }
 

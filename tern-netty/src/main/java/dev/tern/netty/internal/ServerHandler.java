@@ -67,6 +67,13 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   private long rstWindowStartNanos;
   private int rstWindowCount;
 
+  /**
+   * Set by {@link NettyServerTransport#shutdown} on the caller's thread, before the GOAWAY is
+   * written on the event loop: requests read after it are refused rather than served, so "no new
+   * calls after shutdown()" holds without waiting for the event loop.
+   */
+  private volatile boolean shutdownRequested;
+
   static ServerHandler create(NettyServerTransport transport, ServerOptions options) {
     Http2Settings settings = new Http2Settings();
     settings.maxHeaderListSize(options.maxInboundMetadataSize());
@@ -166,6 +173,11 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   }
 
   // ---------------------------------------------------------------- lifecycle
+
+  /** Called on any thread when the runtime asks for shutdown; see {@code shutdownRequested}. */
+  void markShutdownRequested() {
+    shutdownRequested = true;
+  }
 
   /** Starts the double-GOAWAY graceful shutdown. */
   void gracefulShutdown() {
@@ -320,10 +332,13 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   // ---------------------------------------------------------------- requests
 
   private void onNewStream(int streamId, GrpcRequestHeaders headers, boolean endOfStream) {
-    // Refused (REFUSED_STREAM: the client retries it elsewhere) once the first GOAWAY is written,
-    // and not before: a request read earlier is served even if shutdown() was already called, so
-    // a client that has not been told yet never sees a refusal it would retry on this connection.
-    if (goAwayStarted || secondGoAwaySent) {
+    if (shutdownRequested || goAwayStarted || secondGoAwaySent) {
+      // No new calls after shutdown(), even before its GOAWAY went out. Then the GOAWAY goes out
+      // first: a client reads it before the refusal, so it retries the call (REFUSED_STREAM is
+      // safe to retry) on another connection instead of this one, which would refuse it again.
+      if (!goAwayStarted && !secondGoAwaySent) {
+        gracefulShutdown();
+      }
       resetStream(ctx(), streamId, Http2Error.REFUSED_STREAM.code(), ctx().newPromise());
       return;
     }
