@@ -38,8 +38,8 @@ public abstract class Server {
   }
 
   /**
-   * Stops accepting connections and calls; calls in flight continue. A call that arrives after
-   * this is refused in a way clients retry on another server (HTTP/2: GOAWAY, then REFUSED_STREAM).
+   * Stops accepting connections and calls; calls in flight continue. A call that arrives after this
+   * is refused in a way clients retry on another server (HTTP/2: GOAWAY, then REFUSED_STREAM).
    */
   public abstract Server shutdown();
 
