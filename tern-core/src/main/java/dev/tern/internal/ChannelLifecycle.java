@@ -7,9 +7,7 @@ import dev.tern.LoadBalancer.PickResult;
 import dev.tern.NameResolver;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
@@ -284,11 +282,6 @@ final class ChannelLifecycle {
               TimeUnit.NANOSECONDS,
               timer);
     }
-  }
-
-  /** Subchannels, for tests. */
-  List<SubchannelImpl> subchannelsForTest() {
-    return new ArrayList<>(subchannels);
   }
 
   /** Carries one resolver's results into the context. Thread-safe. */

@@ -196,11 +196,6 @@ public final class ManagedChannelImpl extends ManagedChannel {
     return "ManagedChannelImpl{target=" + config.target() + ", authority=" + authority + "}";
   }
 
-  /** The lifecycle, for tests in this package. */
-  ChannelLifecycle lifecycleForTest() {
-    return lifecycle;
-  }
-
   /** What the waiting calls need from the channel. */
   private final class CallsOwner implements PendingCalls.Owner {
     @Override
