@@ -14,7 +14,7 @@ import java.util.Objects;
  *
  * <p>Anything RFC 8259 does not allow is refused with an {@link IllegalArgumentException} naming
  * the offset and the problem: trailing data, duplicate keys, leading zeros, {@code NaN}, unescaped
- * control characters, and so on. Lone surrogates in {@code \\u} escapes are kept as they are.
+ * control characters, and so on. Lone surrogates written as unicode escapes are kept as they are.
  *
  * <p>Each instance parses one document; the static methods are thread-safe.
  */
