@@ -1,6 +1,7 @@
 package dev.tern;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -98,6 +99,47 @@ public abstract class ManagedChannelBuilder<T extends ManagedChannelBuilder<T>> 
    * less busy of two random servers), or one registered in {@link LoadBalancerRegistry}.
    */
   public abstract T defaultLoadBalancingPolicy(String policy);
+
+  /**
+   * The service config used when the name resolver provides none, or always with {@link
+   * #disableServiceConfigLookUp()}: method configs (timeout, wait-for-ready, message limits, retry
+   * or hedging policy), the load-balancing config and retry throttling, as JSON-like maps (lists,
+   * strings, numbers, booleans). Null clears it.
+   *
+   * @throws IllegalArgumentException if the config is invalid; the message names the field
+   */
+  public abstract T defaultServiceConfig(Map<String, ?> serviceConfig);
+
+  /**
+   * {@link #defaultServiceConfig(Map)} from JSON text, e.g. {@code {"methodConfig": [...]}}.
+   *
+   * @throws IllegalArgumentException if the JSON is malformed or the config invalid
+   */
+  public abstract T defaultServiceConfigJson(String json);
+
+  /** Ignores service configs from the name resolver (the default config, if any, applies). */
+  public abstract T disableServiceConfigLookUp();
+
+  /** Applies retry and hedging policies from the service config (the default). */
+  public abstract T enableRetry();
+
+  /**
+   * Ignores retry and hedging policies, for callers that retry by themselves. Transparent retries
+   * (of calls no server processed) still happen.
+   */
+  public abstract T disableRetry();
+
+  /** The most attempts a retry policy may make, whatever it asks for (default 5). */
+  public abstract T maxRetryAttempts(int maxAttempts);
+
+  /** The most attempts a hedging policy may make, whatever it asks for (default 5). */
+  public abstract T maxHedgedAttempts(int maxAttempts);
+
+  /** Bytes of request messages the channel keeps for retries and hedges (default 16 MiB). */
+  public abstract T retryBufferSize(long bytes);
+
+  /** Bytes of request messages one call keeps for retries and hedges (default 1 MiB). */
+  public abstract T perRpcBufferLimit(long bytes);
 
   /**
    * Builds the channel. It resolves its target and connects lazily, on the first call or state

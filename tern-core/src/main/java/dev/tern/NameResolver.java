@@ -1,6 +1,7 @@
 package dev.tern;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
@@ -184,6 +185,34 @@ public abstract class NameResolver {
   }
 
   /**
+   * Parses a service config for the channel that made the resolver: checks it (method configs,
+   * retry and hedging policies, the load-balancing config) and returns the channel's own form of
+   * it, or an error naming the field that is wrong. Thread-safe.
+   */
+  public abstract static class ServiceConfigParser {
+    /** For subclasses. */
+    protected ServiceConfigParser() {}
+
+    /**
+     * @param rawServiceConfig the service config as JSON-like maps (from {@code JSON.parse} or
+     *     built by hand)
+     * @return the parsed config, or an error (never throws for a malformed config)
+     */
+    public abstract ConfigOrError parseServiceConfig(Map<String, ?> rawServiceConfig);
+  }
+
+  /** The parser of {@link Args} built without one: it refuses every config. */
+  private static final class NoServiceConfigParser extends ServiceConfigParser {
+    static final NoServiceConfigParser INSTANCE = new NoServiceConfigParser();
+
+    @Override
+    public ConfigOrError parseServiceConfig(Map<String, ?> rawServiceConfig) {
+      return ConfigOrError.fromError(
+          Status.INTERNAL.withDescription("no service config parser was given to this resolver"));
+    }
+  }
+
+  /**
    * What a channel gives the resolvers it creates. Immutable; thread-safe.
    *
    * <p>{@link #getDefaultPort()} is the port for targets that name none (443 for TLS channels, 80
@@ -194,6 +223,7 @@ public abstract class NameResolver {
     private final SynchronizationContext synchronizationContext;
     private final ScheduledExecutorService scheduledExecutorService;
     private final Executor offloadExecutor;
+    private final ServiceConfigParser serviceConfigParser;
 
     private Args(Builder builder) {
       this.defaultPort = builder.defaultPort;
@@ -202,6 +232,10 @@ public abstract class NameResolver {
       this.scheduledExecutorService =
           Objects.requireNonNull(builder.scheduledExecutorService, "scheduledExecutorService");
       this.offloadExecutor = Objects.requireNonNull(builder.offloadExecutor, "offloadExecutor");
+      this.serviceConfigParser =
+          builder.serviceConfigParser != null
+              ? builder.serviceConfigParser
+              : NoServiceConfigParser.INSTANCE;
     }
 
     /** Returns a builder; every field must be set. */
@@ -229,6 +263,15 @@ public abstract class NameResolver {
       return offloadExecutor;
     }
 
+    /**
+     * Turns a service config the resolver found (JSON already parsed into maps, lists, strings,
+     * numbers and booleans) into the form the channel uses, for {@link
+     * ResolutionResult.Builder#setServiceConfig}. Without one set, every config is refused.
+     */
+    public ServiceConfigParser getServiceConfigParser() {
+      return serviceConfigParser;
+    }
+
     @Override
     public String toString() {
       return "Args{defaultPort=" + defaultPort + "}";
@@ -240,6 +283,7 @@ public abstract class NameResolver {
       private SynchronizationContext synchronizationContext;
       private ScheduledExecutorService scheduledExecutorService;
       private Executor offloadExecutor;
+      private ServiceConfigParser serviceConfigParser;
 
       private Builder() {}
 
@@ -266,6 +310,12 @@ public abstract class NameResolver {
 
       public Builder setOffloadExecutor(Executor executor) {
         this.offloadExecutor = Objects.requireNonNull(executor, "executor");
+        return this;
+      }
+
+      /** Optional; see {@link Args#getServiceConfigParser()}. */
+      public Builder setServiceConfigParser(ServiceConfigParser parser) {
+        this.serviceConfigParser = Objects.requireNonNull(parser, "parser");
         return this;
       }
 

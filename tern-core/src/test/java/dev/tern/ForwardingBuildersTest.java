@@ -267,6 +267,51 @@ class ForwardingBuildersTest {
     }
 
     @Override
+    public RecordingChannelBuilder defaultServiceConfig(java.util.Map<String, ?> serviceConfig) {
+      return record("defaultServiceConfig " + serviceConfig);
+    }
+
+    @Override
+    public RecordingChannelBuilder defaultServiceConfigJson(String json) {
+      return record("defaultServiceConfigJson " + json);
+    }
+
+    @Override
+    public RecordingChannelBuilder disableServiceConfigLookUp() {
+      return record("disableServiceConfigLookUp");
+    }
+
+    @Override
+    public RecordingChannelBuilder enableRetry() {
+      return record("enableRetry");
+    }
+
+    @Override
+    public RecordingChannelBuilder disableRetry() {
+      return record("disableRetry");
+    }
+
+    @Override
+    public RecordingChannelBuilder maxRetryAttempts(int maxAttempts) {
+      return record("maxRetryAttempts " + maxAttempts);
+    }
+
+    @Override
+    public RecordingChannelBuilder maxHedgedAttempts(int maxAttempts) {
+      return record("maxHedgedAttempts " + maxAttempts);
+    }
+
+    @Override
+    public RecordingChannelBuilder retryBufferSize(long bytes) {
+      return record("retryBufferSize " + bytes);
+    }
+
+    @Override
+    public RecordingChannelBuilder perRpcBufferLimit(long bytes) {
+      return record("perRpcBufferLimit " + bytes);
+    }
+
+    @Override
     public ManagedChannel build() {
       throw new AssertionError("not built in these tests");
     }

@@ -10,6 +10,8 @@ import dev.tern.ManagedChannelBuilder;
 import dev.tern.NameResolver;
 import dev.tern.NameResolverProvider;
 import dev.tern.NameResolverRegistry;
+import dev.tern.internal.config.ServiceConfig;
+import dev.tern.internal.config.ServiceConfigParser;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.spi.ClientTransportFactory;
 import java.net.SocketAddress;
@@ -17,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
@@ -58,6 +61,13 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
   private DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();
   private NameResolverRegistry nameResolverRegistry;
   private String defaultLoadBalancingPolicy = "pick_first";
+  private ServiceConfig defaultServiceConfig;
+  private boolean serviceConfigLookUp = true;
+  private boolean retryEnabled = true;
+  private int maxRetryAttempts = ServiceConfigOptions.DEFAULT.maxRetryAttempts();
+  private int maxHedgedAttempts = ServiceConfigOptions.DEFAULT.maxHedgedAttempts();
+  private long retryBufferSize = ServiceConfigOptions.DEFAULT.retryBufferSize();
+  private long perRpcBufferLimit = ServiceConfigOptions.DEFAULT.perRpcBufferLimit();
 
   /** For subclasses. */
   protected AbstractManagedChannelBuilder() {}
@@ -235,6 +245,99 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
   }
 
   /**
+   * Sets the default service config (null clears it); it is checked now.
+   *
+   * @throws IllegalArgumentException if it is invalid; the message names the field and value
+   */
+  @Override
+  public T defaultServiceConfig(Map<String, ?> serviceConfig) {
+    defaultServiceConfig =
+        serviceConfig == null
+            ? null
+            : ServiceConfigParser.parse(serviceConfig, LoadBalancerRegistry.getDefaultRegistry());
+    return thisT();
+  }
+
+  /**
+   * Sets the default service config from JSON text; it is checked now.
+   *
+   * @throws IllegalArgumentException if the JSON is malformed or the config invalid
+   */
+  @Override
+  public T defaultServiceConfigJson(String json) {
+    Objects.requireNonNull(json, "json");
+    defaultServiceConfig =
+        ServiceConfigParser.parseJson(json, LoadBalancerRegistry.getDefaultRegistry());
+    return thisT();
+  }
+
+  @Override
+  public T disableServiceConfigLookUp() {
+    serviceConfigLookUp = false;
+    return thisT();
+  }
+
+  @Override
+  public T enableRetry() {
+    retryEnabled = true;
+    return thisT();
+  }
+
+  @Override
+  public T disableRetry() {
+    retryEnabled = false;
+    return thisT();
+  }
+
+  /**
+   * @throws IllegalArgumentException if {@code maxAttempts} is less than 1
+   */
+  @Override
+  public T maxRetryAttempts(int maxAttempts) {
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("maxRetryAttempts must be >= 1, was " + maxAttempts);
+    }
+    maxRetryAttempts = maxAttempts;
+    return thisT();
+  }
+
+  /**
+   * @throws IllegalArgumentException if {@code maxAttempts} is less than 1
+   */
+  @Override
+  public T maxHedgedAttempts(int maxAttempts) {
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("maxHedgedAttempts must be >= 1, was " + maxAttempts);
+    }
+    maxHedgedAttempts = maxAttempts;
+    return thisT();
+  }
+
+  /**
+   * @throws IllegalArgumentException if {@code bytes} is not positive
+   */
+  @Override
+  public T retryBufferSize(long bytes) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("retryBufferSize must be > 0, was " + bytes);
+    }
+    retryBufferSize = bytes;
+    return thisT();
+  }
+
+  /**
+   * @throws IllegalArgumentException if {@code bytes} is not positive
+   */
+  @Override
+  public T perRpcBufferLimit(long bytes) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("perRpcBufferLimit must be > 0, was " + bytes);
+    }
+    perRpcBufferLimit = bytes;
+    return thisT();
+  }
+
+  /**
    * Builds the channel from the hooks: a name resolver for {@link #target()} (or the one {@link
    * #directAddress()}), {@link #authority()} for a direct address, then {@link
    * #buildTransportFactory()}.
@@ -279,7 +382,15 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
               compressorRegistry,
               decompressorRegistry,
               Deadline.getSystemTicker(),
-              () -> ThreadLocalRandom.current().nextDouble()));
+              () -> ThreadLocalRandom.current().nextDouble(),
+              new ServiceConfigOptions(
+                  defaultServiceConfig,
+                  serviceConfigLookUp,
+                  retryEnabled,
+                  maxRetryAttempts,
+                  maxHedgedAttempts,
+                  retryBufferSize,
+                  perRpcBufferLimit)));
     } catch (RuntimeException e) {
       factory.close();
       throw e;

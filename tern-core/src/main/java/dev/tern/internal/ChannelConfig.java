@@ -38,7 +38,8 @@ import java.util.function.Function;
  * @param compressorRegistry where {@code CallOptions.withCompression} names are looked up
  * @param decompressorRegistry what responses may be compressed with (and is advertised)
  * @param ticker the time source for the idle timer (tests pass a fake)
- * @param backoffRandom uniform doubles in [0, 1) that jitter the reconnect back-off
+ * @param backoffRandom uniform doubles in [0, 1) that jitter the reconnect and retry back-offs
+ * @param serviceConfigOptions the default service config, look-up, and the retry limits
  */
 public record ChannelConfig(
     String target,
@@ -57,7 +58,8 @@ public record ChannelConfig(
     CompressorRegistry compressorRegistry,
     DecompressorRegistry decompressorRegistry,
     Deadline.Ticker ticker,
-    DoubleSupplier backoffRandom) {
+    DoubleSupplier backoffRandom,
+    ServiceConfigOptions serviceConfigOptions) {
 
   /**
    * Checks the components.
@@ -77,6 +79,7 @@ public record ChannelConfig(
     Objects.requireNonNull(decompressorRegistry, "decompressorRegistry");
     Objects.requireNonNull(ticker, "ticker");
     Objects.requireNonNull(backoffRandom, "backoffRandom");
+    Objects.requireNonNull(serviceConfigOptions, "serviceConfigOptions");
     if (idleTimeoutNanos <= 0) {
       throw new IllegalArgumentException(
           "idleTimeoutNanos must be positive, was " + idleTimeoutNanos);

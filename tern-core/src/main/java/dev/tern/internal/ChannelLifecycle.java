@@ -7,6 +7,7 @@ import dev.tern.LoadBalancer.PickResult;
 import dev.tern.NameResolver;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
+import dev.tern.internal.config.ServiceConfig;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -37,6 +38,8 @@ final class ChannelLifecycle {
   private final SynchronizationContext sync;
   private final ScheduledExecutorService timer;
   private final PendingCalls calls;
+  private final CallStreams streams;
+  private final ServiceConfigSelector serviceConfigs;
   private final ChannelStateTracker state;
   private final ChannelUsage usage;
   private final String authority;
@@ -47,7 +50,7 @@ final class ChannelLifecycle {
 
   private NameResolver resolver; // the one made at build time until first used; null when idle
   private NameResolver unusedResolver;
-  private LoadBalancer balancer;
+  private PolicySelector balancer;
   private BalancerHelper helper;
   private SynchronizationContext.ScheduledHandle resolutionRetry;
   private boolean idle = true;
@@ -59,6 +62,7 @@ final class ChannelLifecycle {
       ChannelConfig config,
       SynchronizationContext sync,
       PendingCalls calls,
+      CallStreams streams,
       ChannelStateTracker state,
       ChannelUsage usage,
       NameResolver firstResolver,
@@ -69,6 +73,8 @@ final class ChannelLifecycle {
     this.sync = sync;
     this.timer = config.transportFactory().getScheduledExecutorService();
     this.calls = calls;
+    this.streams = streams;
+    this.serviceConfigs = new ServiceConfigSelector(config.target(), config.serviceConfigOptions());
     this.state = state;
     this.usage = usage;
     this.unusedResolver = firstResolver;
@@ -94,7 +100,7 @@ final class ChannelLifecycle {
     helper = new BalancerHelper();
     balancer =
         new PolicySelector(
-            helper, config.loadBalancerRegistry(), config.defaultLoadBalancingPolicy());
+            helper, config.loadBalancerRegistry(), policyOf(serviceConfigs.current()));
     usage.activated();
     try {
       resolver.start(new ResolverListener(resolver));
@@ -185,6 +191,7 @@ final class ChannelLifecycle {
             .withCause(cause);
     shutdownSubchannels(status);
     stopResolverAndBalancer();
+    streams.setServiceConfig(serviceConfigs.current()); // calls waiting for one meet the drop
     calls.updatePicker(new FixedResultPicker(PickResult.withDrop(status)));
     state.set(ConnectivityState.TRANSIENT_FAILURE);
   }
@@ -245,16 +252,28 @@ final class ChannelLifecycle {
     if (from != resolver || balancer == null) {
       return; // a resolver dropped by idle mode or shutdown
     }
+    ServiceConfig serviceConfig = serviceConfigs.select(result.getServiceConfig());
+    if (serviceConfig == null) {
+      handleError(
+          from,
+          Status.UNAVAILABLE.withDescription(
+              "the name resolver gave an invalid service config and there is no other to use: "
+                  + serviceConfigs.lastError().getDescription()));
+      return;
+    }
+    streams.setServiceConfig(serviceConfig);
     Status accepted;
     try {
+      balancer.usePolicy(policyOf(serviceConfig));
       accepted =
           balancer.acceptResolvedAddresses(
               LoadBalancer.ResolvedAddresses.newBuilder()
                   .setAddresses(result.getAddresses())
                   .setAttributes(result.getAttributes())
+                  .setLoadBalancingPolicyConfig(serviceConfig.loadBalancingPolicyConfig())
                   .build());
     } catch (RuntimeException | Error e) {
-      panic("load balancer (" + config.defaultLoadBalancingPolicy() + ")", e);
+      panic("load balancer (" + balancer.policyName() + ")", e);
       return;
     }
     if (accepted.isOk()) {
@@ -264,9 +283,18 @@ final class ChannelLifecycle {
     }
   }
 
+  /** The policy {@code serviceConfig} names, else the channel's default. */
+  private String policyOf(ServiceConfig serviceConfig) {
+    String named = serviceConfig.loadBalancingPolicyName();
+    return named != null ? named : config.defaultLoadBalancingPolicy();
+  }
+
   private void handleError(NameResolver from, Status error) {
     if (from != resolver || balancer == null) {
       return;
+    }
+    if (!streams.hasServiceConfig()) {
+      streams.setServiceConfig(serviceConfigs.current()); // waiting calls go on to fail or wait
     }
     balancer.handleNameResolutionError(error);
     if (resolutionRetry == null || !resolutionRetry.isPending()) {

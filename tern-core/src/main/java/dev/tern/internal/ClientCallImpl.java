@@ -12,6 +12,7 @@ import dev.tern.LoadBalancer;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Status;
+import dev.tern.internal.config.MethodConfig;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.internal.wire.GrpcTimeoutCodec;
 import dev.tern.spi.ClientStream;
@@ -61,12 +62,17 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
   private static final String IDENTITY_ENCODING = "identity";
 
   private final MethodDescriptor<ReqT, RespT> method;
-  private final CallOptions callOptions;
   private final ClientStreamProvider streamProvider;
   private final ChannelConfig config;
   private final ScheduledExecutorService scheduler;
   private final Executor appExecutor;
   private final ClientCallEvents<RespT> events;
+
+  /** The caller's options, then (from start) as the method config adjusts them. */
+  private volatile CallOptions callOptions;
+
+  /** The service config's settings for this call; null until known. */
+  private volatile MethodConfig methodConfig;
 
   // Written by the application thread in start(), before the stream exists; transport, timer and
   // callback threads read them after events the stream publishes.
@@ -75,12 +81,17 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
   private Context context;
   private Compressor compressor;
   private Metadata headers;
-  private Deadline deadline;
+  private volatile Deadline deadline;
 
   private volatile ClientStream stream;
   private volatile Status cancelStatus;
   private volatile boolean closeReceived;
-  private volatile ScheduledFuture<?> deadlineFuture;
+
+  @GuardedBy("this")
+  private ScheduledFuture<?> deadlineFuture;
+
+  @GuardedBy("this")
+  private Deadline armedDeadline;
 
   /** True while a transparent retry may still happen; cleared under the events monitor. */
   private volatile boolean retryable;
@@ -132,6 +143,10 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
     started = true;
     events.init(responseListener, appExecutor);
     Context ctx = Context.current();
+    MethodConfig known = streamProvider.methodConfig(method);
+    if (known != null) {
+      applyMethodConfig(known, false);
+    }
     Status early = cancelStatus; // cancel() before start()
     if (early == null && ctx.isCancelled()) {
       early = Contexts.statusFromCancelled(ctx);
@@ -172,10 +187,14 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
     prepareHeaders();
     retryable = true;
     ClientStream created = streamProvider.newStream(this, appExecutor);
+    if (created instanceof RetryingClientStream) {
+      retryable = false; // it retries (transparently too) by itself
+    }
     stream = created;
     startStream(created);
-    if (effective != null && !closeReceived) {
-      scheduleDeadline(effective);
+    Deadline armed = deadline; // the method config may have made it earlier
+    if (armed != null && !closeReceived) {
+      scheduleDeadline(armed);
     }
     if (!closeReceived) {
       ctx.addListener(events, DIRECT);
@@ -234,12 +253,26 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
     target.start(events);
   }
 
-  private void scheduleDeadline(Deadline effective) {
+  /**
+   * Arms the deadline timer for {@code effective}, unless one for an earlier deadline is armed
+   * (start and a late method config may both arm one).
+   */
+  private synchronized void scheduleDeadline(Deadline effective) {
+    if (armedDeadline != null
+        && armedDeadline.timeRemaining(TimeUnit.NANOSECONDS)
+            <= effective.timeRemaining(TimeUnit.NANOSECONDS)) {
+      return;
+    }
     try {
       ScheduledFuture<?> future =
           effective.runOnExpiration(
-              new DeadlineTimer(effective.timeRemaining(TimeUnit.NANOSECONDS)), scheduler);
+              new DeadlineTimer(effective, effective.timeRemaining(TimeUnit.NANOSECONDS)),
+              scheduler);
+      if (deadlineFuture != null) {
+        deadlineFuture.cancel(false);
+      }
       deadlineFuture = future;
+      armedDeadline = effective;
       if (closeReceived) {
         future.cancel(false); // closed meanwhile: do not leak the timer
       }
@@ -464,10 +497,7 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
       return true;
     }
     closeReceived = true;
-    ScheduledFuture<?> timer = deadlineFuture;
-    if (timer != null) {
-      timer.cancel(false);
-    }
+    cancelDeadlineTimer();
     Context ctx = context;
     if (ctx != null) {
       ctx.removeListener(events);
@@ -530,6 +560,69 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
     return true;
   }
 
+  private synchronized void cancelDeadlineTimer() {
+    if (deadlineFuture != null) {
+      deadlineFuture.cancel(false);
+      deadlineFuture = null;
+    }
+  }
+
+  /** The service config's settings for this call: null until the channel knows its config. */
+  MethodConfig methodConfig() {
+    return methodConfig;
+  }
+
+  /** The call's deadline (the earliest of its options', its context's and its method config's). */
+  Deadline deadline() {
+    return deadline;
+  }
+
+  /**
+   * Applies {@code config}, which arrived after the call started (the channel learned its service
+   * config meanwhile): a shorter deadline (its timer and {@code grpc-timeout}), wait-for-ready and
+   * the message limits. Called once, before the call's real stream is made.
+   *
+   * @param waiting the stream the call has waited in, whose recorded message limits are replaced;
+   *     null while {@link #start} is still running (it then applies them and arms the timer)
+   */
+  void configure(MethodConfig config, DelayedClientStream waiting) {
+    Deadline before = deadline;
+    applyMethodConfig(config, true);
+    Deadline after = deadline;
+    if (after != null && after != before) {
+      headers.discardAll(GrpcHeaders.TIMEOUT);
+      headers.put(
+          GrpcHeaders.TIMEOUT, GrpcTimeoutCodec.encode(after.timeRemaining(TimeUnit.NANOSECONDS)));
+      if (waiting != null && !closeReceived) {
+        scheduleDeadline(after);
+      }
+    }
+    if (waiting != null) {
+      CallOptions options = callOptions;
+      Integer maxInbound = options.getMaxInboundMessageSize();
+      Integer maxOutbound = options.getMaxOutboundMessageSize();
+      waiting.overrideMessageSizes(
+          maxInbound != null ? maxInbound : this.config.maxInboundMessageSize(),
+          maxOutbound != null ? maxOutbound : Integer.MAX_VALUE);
+    }
+  }
+
+  /**
+   * Records {@code config} and adjusts the options by it; {@code late} (after start worked out the
+   * effective deadline), the deadline too.
+   */
+  private void applyMethodConfig(MethodConfig config, boolean late) {
+    methodConfig = config;
+    if (config == CallStreams.NO_METHOD_CONFIG) {
+      return;
+    }
+    CallOptions adjusted = CallStreams.apply(config, callOptions, this.config.ticker());
+    callOptions = adjusted;
+    if (late) {
+      deadline = earlier(deadline, adjusted.getDeadline());
+    }
+  }
+
   /** The earlier of two deadlines (either may be null); works across tickers. */
   private static Deadline earlier(Deadline a, Deadline b) {
     if (a == null) {
@@ -563,15 +656,17 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
 
   /** Cancels the call when its deadline passes, saying how long it ran. */
   private final class DeadlineTimer implements Runnable {
+    private final Deadline timed;
     private final long remainingAtStartNanos;
 
-    DeadlineTimer(long remainingAtStartNanos) {
+    DeadlineTimer(Deadline timed, long remainingAtStartNanos) {
+      this.timed = timed;
       this.remainingAtStartNanos = remainingAtStartNanos;
     }
 
     @Override
     public void run() {
-      long overdue = Math.max(0, -deadline.timeRemaining(TimeUnit.NANOSECONDS));
+      long overdue = Math.max(0, -timed.timeRemaining(TimeUnit.NANOSECONDS));
       cancelStream(
           Status.DEADLINE_EXCEEDED.withDescription(
               "deadline exceeded after " + formatSeconds(remainingAtStartNanos + overdue)));

@@ -162,6 +162,18 @@ class DelayedClientStream implements ClientStream {
     this.compressor = Objects.requireNonNull(compressor, "compressor");
   }
 
+  /**
+   * Replaces the recorded message limits (the call learned its method config while waiting). Only
+   * before {@link #setStream}.
+   */
+  final synchronized void overrideMessageSizes(int maxInbound, int maxOutbound) {
+    if (real != null) {
+      throw new IllegalStateException("real stream already set");
+    }
+    maxInboundMessageSize = maxInbound;
+    maxOutboundMessageSize = maxOutbound;
+  }
+
   @GuardedBy("this")
   private void checkNotStarted() {
     if (listener != null) {
@@ -416,8 +428,12 @@ class DelayedClientStream implements ClientStream {
         listener, maxInboundMessageSize, maxOutboundMessageSize, decompressorRegistry, compressor);
   }
 
-  /** The setters' values and the listener, handed to the real stream outside the lock. */
-  private record StartSettings(
+  /**
+   * The setters' values and the listener, handed to a real stream outside any lock (also used by
+   * {@link RetryingClientStream} for each attempt). A negative size or a null component was not
+   * set.
+   */
+  record StartSettings(
       ClientStreamListener listener,
       int maxInboundMessageSize,
       int maxOutboundMessageSize,

@@ -49,6 +49,7 @@ public final class ManagedChannelImpl extends ManagedChannel {
   private final ChannelStateTracker state;
   private final ChannelUsage usage;
   private final PendingCalls calls;
+  private final CallStreams streams;
   private final ChannelLifecycle lifecycle;
   private final Channel interceptedChannel;
   private final CountDownLatch terminated = new CountDownLatch(1);
@@ -79,6 +80,7 @@ public final class ManagedChannelImpl extends ManagedChannel {
             .setSynchronizationContext(sync)
             .setScheduledExecutorService(scheduler)
             .setOffloadExecutor(SharedExecutors.callbackExecutor())
+            .setServiceConfigParser(new ChannelServiceConfigParser(config.loadBalancerRegistry()))
             .build();
     NameResolver firstResolver =
         Objects.requireNonNull(
@@ -95,10 +97,19 @@ public final class ManagedChannelImpl extends ManagedChannel {
             config.ticker(),
             config.idleTimeoutNanos(),
             () -> sync.execute(() -> holder[0].enterIdle()));
-    this.calls = new PendingCalls(new CallsOwner());
+    CallsOwner owner = new CallsOwner();
+    this.calls = new PendingCalls(owner);
+    this.streams =
+        new CallStreams(
+            calls,
+            owner,
+            config.serviceConfigOptions(),
+            scheduler,
+            config.ticker(),
+            config.backoffRandom());
     this.lifecycle =
         new ChannelLifecycle(
-            config, sync, calls, state, usage, firstResolver, args, authority, terminated);
+            config, sync, calls, streams, state, usage, firstResolver, args, authority, terminated);
     holder[0] = lifecycle;
     this.interceptedChannel =
         ClientInterceptors.intercept(new CallFactory(), config.interceptors());
@@ -136,6 +147,7 @@ public final class ManagedChannelImpl extends ManagedChannel {
 
   private void shutdown(boolean now) {
     if (shutdown.compareAndSet(false, true)) {
+      streams.shutdown(now ? SHUTDOWN_NOW_STATUS : SHUTDOWN_STATUS);
       calls.shutdown(now ? SHUTDOWN_NOW_STATUS : SHUTDOWN_STATUS);
       state.set(ConnectivityState.SHUTDOWN);
     }
@@ -221,7 +233,7 @@ public final class ManagedChannelImpl extends ManagedChannel {
     public <ReqT, RespT> ClientCall<ReqT, RespT> newCall(
         MethodDescriptor<ReqT, RespT> method, CallOptions callOptions) {
       return new ClientCallImpl<>(
-          method, callOptions, calls, config, scheduler, executor, config.directExecutor());
+          method, callOptions, streams, config, scheduler, executor, config.directExecutor());
     }
 
     @Override

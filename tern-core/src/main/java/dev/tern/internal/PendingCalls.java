@@ -31,7 +31,7 @@ import java.util.logging.Logger;
  * <p>Thread-safe: one private lock guards the waiting calls; picks, streams and listeners are never
  * called with it held.
  */
-final class PendingCalls implements ClientStreamProvider {
+final class PendingCalls {
   private static final Logger logger = Logger.getLogger(PendingCalls.class.getName());
 
   /** What the owner does when calls start or stop waiting. */
@@ -65,8 +65,14 @@ final class PendingCalls implements ClientStreamProvider {
     this.owner = owner;
   }
 
-  @Override
-  public ClientStream newStream(PickSubchannelArgs args, Executor appExecutor) {
+  /**
+   * A stream for one attempt of a call, per the current picker, or one that waits for a better
+   * picker; never null and never throws. The caller calls its setters and {@code start}.
+   *
+   * @param args the attempt's method, options and request headers (not modified)
+   * @param appExecutor the call's application executor, handed to call credentials
+   */
+  ClientStream newStream(PickSubchannelArgs args, Executor appExecutor) {
     SubchannelPicker current = picker;
     while (true) {
       if (current != null) {

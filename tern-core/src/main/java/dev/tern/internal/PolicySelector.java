@@ -7,16 +7,17 @@ import dev.tern.LoadBalancerRegistry;
 import dev.tern.Status;
 
 /**
- * The balancer a channel talks to: it creates the balancer of the configured policy when the first
- * addresses arrive and hands everything on to it. A policy that is not registered makes the channel
- * TRANSIENT_FAILURE, and calls fail UNAVAILABLE naming it and the policies there are.
+ * The balancer a channel talks to: it creates the balancer of the configured policy (the channel's
+ * default, or the one its service config names) when addresses arrive and hands everything on to
+ * it. A policy that is not registered makes the channel TRANSIENT_FAILURE, and calls fail
+ * UNAVAILABLE naming it and the policies there are.
  *
  * <p>Not thread-safe: used only in the channel's synchronization context.
  */
 final class PolicySelector extends LoadBalancer {
   private final Helper helper;
   private final LoadBalancerRegistry registry;
-  private final String policyName;
+  private String policyName;
   private LoadBalancer delegate;
   private Status missingPolicy;
 
@@ -24,6 +25,27 @@ final class PolicySelector extends LoadBalancer {
     this.helper = helper;
     this.registry = registry;
     this.policyName = policyName;
+  }
+
+  /**
+   * Uses the policy named {@code name} from the next addresses on (a service config chose it); a
+   * different policy than the current one replaces its balancer, whose subchannels shut down.
+   */
+  void usePolicy(String name) {
+    if (name.equals(policyName)) {
+      return;
+    }
+    policyName = name;
+    missingPolicy = null;
+    if (delegate != null) {
+      delegate.shutdown();
+      delegate = null;
+    }
+  }
+
+  /** The policy in use (or to be used). */
+  String policyName() {
+    return policyName;
   }
 
   @Override

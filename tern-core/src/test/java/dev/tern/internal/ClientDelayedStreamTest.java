@@ -49,19 +49,7 @@ class ClientDelayedStreamTest {
       };
 
   private final ManagedClientTransport.Listener transportListener =
-      new ManagedClientTransport.Listener() {
-        @Override
-        public void transportReady() {}
-
-        @Override
-        public void transportShutdown(Status status) {}
-
-        @Override
-        public void transportTerminated() {}
-
-        @Override
-        public void transportInUse(boolean inUse) {}
-      };
+      ClientTestSupport.IGNORING_TRANSPORT_LISTENER;
 
   private FakeClientStream realStream() {
     if (!transport.isStarted()) {

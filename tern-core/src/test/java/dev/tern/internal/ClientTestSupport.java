@@ -11,6 +11,7 @@ import dev.tern.MethodDescriptor;
 import dev.tern.NameResolver;
 import dev.tern.Status;
 import dev.tern.internal.wire.GrpcHeaders;
+import dev.tern.spi.ManagedClientTransport;
 import dev.tern.testing.FakeClock;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -57,6 +58,22 @@ final class ClientTestSupport {
           }
           return text;
         }
+      };
+
+  /** A transport listener that ignores everything, for transports a test starts by hand. */
+  static final ManagedClientTransport.Listener IGNORING_TRANSPORT_LISTENER =
+      new ManagedClientTransport.Listener() {
+        @Override
+        public void transportReady() {}
+
+        @Override
+        public void transportShutdown(Status status) {}
+
+        @Override
+        public void transportTerminated() {}
+
+        @Override
+        public void transportInUse(boolean inUse) {}
       };
 
   static final MethodDescriptor<String, String> UNARY =
@@ -113,6 +130,8 @@ final class ClientTestSupport {
       return Deadline.after(duration, unit, clock.getTicker());
     }
 
+    ServiceConfigOptions serviceConfigOptions = ServiceConfigOptions.DEFAULT;
+
     ManagedChannelImpl build() {
       channel =
           new ManagedChannelImpl(
@@ -133,7 +152,8 @@ final class ClientTestSupport {
                   compressorRegistry,
                   decompressorRegistry,
                   clock.getTicker(),
-                  () -> jitterRandom));
+                  () -> jitterRandom,
+                  serviceConfigOptions));
       return channel;
     }
 

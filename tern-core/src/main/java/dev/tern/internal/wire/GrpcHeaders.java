@@ -37,6 +37,14 @@ public final class GrpcHeaders {
   public static final Metadata.Key<String> MESSAGE =
       Metadata.Key.of("grpc-message", Metadata.ASCII_STRING_MARSHALLER);
 
+  /** {@code grpc-previous-rpc-attempts}: on a retry or hedge, how many attempts came before. */
+  public static final Metadata.Key<String> PREVIOUS_RPC_ATTEMPTS =
+      Metadata.Key.of("grpc-previous-rpc-attempts", Metadata.ASCII_STRING_MARSHALLER);
+
+  /** {@code grpc-retry-pushback-ms} (trailers): the server's wish about a retry (gRFC A6). */
+  public static final Metadata.Key<String> RETRY_PUSHBACK_MS =
+      Metadata.Key.of("grpc-retry-pushback-ms", Metadata.ASCII_STRING_MARSHALLER);
+
   /** The default content type. */
   public static final String CONTENT_TYPE_GRPC = "application/grpc";
 
