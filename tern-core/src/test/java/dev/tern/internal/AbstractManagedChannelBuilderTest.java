@@ -295,4 +295,62 @@ class AbstractManagedChannelBuilderTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("target 'dns:///host:notaport' has port 'notaport', not a number in 0..65535");
   }
+
+  @Test
+  void badServiceConfigsAreRefusedNamingTheFieldAndValue() {
+    TestBuilder builder = new TestBuilder();
+    String retry =
+        "{\"methodConfig\": [{\"name\": [{\"service\": \"s\"}], \"retryPolicy\": {"
+            + "\"maxAttempts\": %s, \"initialBackoff\": \"%s\", \"maxBackoff\": \"1s\","
+            + " \"backoffMultiplier\": 2, \"retryableStatusCodes\": [\"%s\"]}}]}";
+
+    assertThatThrownBy(() -> builder.defaultServiceConfigJson("{\"methodConfig\": [}"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "service config: JSON: unexpected character '}' at offset 18, expected a value");
+    assertThatThrownBy(
+            () ->
+                builder.defaultServiceConfigJson(String.format(retry, "1", "0.1s", "UNAVAILABLE")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("methodConfig[0].retryPolicy.maxAttempts")
+        .hasMessageContaining("1");
+    assertThatThrownBy(
+            () -> builder.defaultServiceConfigJson(String.format(retry, "3", "0s", "UNAVAILABLE")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("methodConfig[0].retryPolicy.initialBackoff");
+    assertThatThrownBy(
+            () -> builder.defaultServiceConfigJson(String.format(retry, "3", "-2s", "UNAVAILABLE")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("methodConfig[0].retryPolicy.initialBackoff");
+    assertThatThrownBy(
+            () ->
+                builder.defaultServiceConfigJson(String.format(retry, "3", "0.1s", "UNAVAILABEL")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("retryableStatusCodes[0]")
+        .hasMessageContaining("UNAVAILABEL");
+    assertThatThrownBy(
+            () ->
+                builder.defaultServiceConfig(
+                    java.util.Map.of("methodConfig", List.of(java.util.Map.of("timeout", "5s")))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("methodConfig[0].name");
+    builder.defaultServiceConfigJson(String.format(retry, "3", "0.1s", "UNAVAILABLE")); // valid
+  }
+
+  @Test
+  void badRetryLimitsAreRefused() {
+    TestBuilder builder = new TestBuilder();
+    assertThatThrownBy(() -> builder.maxRetryAttempts(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maxRetryAttempts must be >= 1, was 0");
+    assertThatThrownBy(() -> builder.maxHedgedAttempts(-1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maxHedgedAttempts must be >= 1, was -1");
+    assertThatThrownBy(() -> builder.retryBufferSize(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("retryBufferSize must be > 0, was 0");
+    assertThatThrownBy(() -> builder.perRpcBufferLimit(-5))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("perRpcBufferLimit must be > 0, was -5");
+  }
 }

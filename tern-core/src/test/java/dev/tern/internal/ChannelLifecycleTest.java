@@ -7,11 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tern.CallOptions;
 import dev.tern.ClientCall;
 import dev.tern.ConnectivityState;
-import dev.tern.EquivalentAddressGroup;
 import dev.tern.LoadBalancer;
 import dev.tern.LoadBalancerProvider;
 import dev.tern.LoadBalancerRegistry;
-import dev.tern.NameResolver;
 import dev.tern.Status;
 import dev.tern.internal.ClientTestSupport.ChannelFixture;
 import dev.tern.internal.ClientTestSupport.RecordingListener;
@@ -21,12 +19,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -41,13 +35,13 @@ class ChannelLifecycleTest {
   private static final CallOptions WAIT_FOR_READY = CallOptions.DEFAULT.withWaitForReady();
 
   private final ChannelFixture fixture = new ChannelFixture();
-  private final List<FakeResolver> resolvers = new ArrayList<>();
+  private final List<FakeNameResolver> resolvers = new ArrayList<>();
   private RuntimeException resolverStartFailure;
 
   ChannelLifecycleTest() {
     fixture.nameResolverFactory =
         args -> {
-          FakeResolver resolver = new FakeResolver(resolverStartFailure);
+          FakeNameResolver resolver = new FakeNameResolver(resolverStartFailure, args);
           resolvers.add(resolver);
           return resolver;
         };
@@ -69,7 +63,7 @@ class ChannelLifecycleTest {
   }
 
   /** The resolver the channel uses now (the last one it made). */
-  private FakeResolver resolver() {
+  private FakeNameResolver resolver() {
     return resolvers.get(resolvers.size() - 1);
   }
 
@@ -153,7 +147,7 @@ class ChannelLifecycleTest {
       for (RecordingListener call : List.of(failFast, waiting)) {
         assertThat(call.status.getCode()).isEqualTo(Status.Code.INTERNAL);
         assertThat(call.status.getDescription())
-            .contains("its name resolver (" + FakeResolver.class.getName() + ") threw")
+            .contains("its name resolver (" + FakeNameResolver.class.getName() + ") threw")
             .contains("resolver start exploded");
       }
       assertThat(logs.records).hasSize(1);
@@ -245,7 +239,7 @@ class ChannelLifecycleTest {
     fixture.idleTimeoutNanos = TimeUnit.SECONDS.toNanos(10);
     fixture.build();
     fixture.channel.getState(true);
-    FakeResolver first = resolver();
+    FakeNameResolver first = resolver();
     first.resolve(A, B);
     fixture.factory.transport(0).ready();
     fixture.factory.transport(1).ready();
@@ -338,56 +332,6 @@ class ChannelLifecycleTest {
   }
 
   /** A resolver the test drives: it reports what the test tells it to. */
-  private static final class FakeResolver extends NameResolver {
-    private final RuntimeException startFailure;
-    private Listener listener;
-    int refreshes;
-    boolean shutdown;
-
-    FakeResolver(RuntimeException startFailure) {
-      this.startFailure = startFailure;
-    }
-
-    boolean isStarted() {
-      return listener != null;
-    }
-
-    void resolve(SocketAddress... addresses) {
-      List<EquivalentAddressGroup> groups = new ArrayList<>();
-      for (SocketAddress address : addresses) {
-        groups.add(new EquivalentAddressGroup(address));
-      }
-      listener.onResult(ResolutionResult.newBuilder().setAddresses(groups).build());
-    }
-
-    void fail(Status error) {
-      listener.onError(error);
-    }
-
-    @Override
-    public String getServiceAuthority() {
-      return "fake.example:443";
-    }
-
-    @Override
-    public void start(Listener listener) {
-      if (startFailure != null) {
-        throw startFailure;
-      }
-      this.listener = listener;
-    }
-
-    @Override
-    public void refresh() {
-      refreshes++;
-    }
-
-    @Override
-    public void shutdown() {
-      shutdown = true;
-    }
-  }
-
   /** A policy whose balancer connects a subchannel, then throws on its first addresses. */
   private static final class ExplodingBalancerProvider extends LoadBalancerProvider {
     @Override
@@ -424,39 +368,6 @@ class ChannelLifecycleTest {
         @Override
         public void shutdown() {}
       };
-    }
-  }
-
-  /** Keeps what a class's logger logs, instead of printing it, while open. */
-  private static final class LogCapture implements AutoCloseable {
-    final List<LogRecord> records = new CopyOnWriteArrayList<>();
-    private final Logger logger;
-    private final boolean useParentHandlers;
-    private final Handler handler =
-        new Handler() {
-          @Override
-          public void publish(LogRecord record) {
-            records.add(record);
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-
-    LogCapture(Class<?> source) {
-      logger = Logger.getLogger(source.getName());
-      useParentHandlers = logger.getUseParentHandlers();
-      logger.setUseParentHandlers(false);
-      logger.addHandler(handler);
-    }
-
-    @Override
-    public void close() {
-      logger.removeHandler(handler);
-      logger.setUseParentHandlers(useParentHandlers);
     }
   }
 }
