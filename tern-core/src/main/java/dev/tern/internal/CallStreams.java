@@ -99,7 +99,7 @@ final class CallStreams implements ClientStreamProvider {
     if (!config.hasMethodConfigs()) {
       return NO_METHOD_CONFIG;
     }
-    MethodConfig found = config.methodConfig(method.getFullMethodName());
+    MethodConfig found = config.methodConfig(method.getFullMethodName(), method.getServiceName());
     return found != null ? found : NO_METHOD_CONFIG;
   }
 

@@ -73,6 +73,18 @@ public final class ServiceConfig {
     return defaultMethodConfig;
   }
 
+  /**
+   * {@link #methodConfig(String)} for a method whose service name is known (as {@code
+   * MethodDescriptor} keeps it), so the lookup allocates nothing.
+   */
+  public MethodConfig methodConfig(String fullMethodName, String serviceName) {
+    MethodConfig config = byMethod.get(fullMethodName);
+    if (config == null && serviceName != null) {
+      config = byService.get(serviceName);
+    }
+    return config != null ? config : defaultMethodConfig;
+  }
+
   /** Whether any {@code methodConfig} entry exists, so calls need to look one up. */
   public boolean hasMethodConfigs() {
     return defaultMethodConfig != null || !byMethod.isEmpty() || !byService.isEmpty();
