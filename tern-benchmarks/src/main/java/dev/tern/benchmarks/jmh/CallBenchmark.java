@@ -31,12 +31,16 @@ public class CallBenchmark {
   @Param({"true", "false"})
   public boolean direct;
 
+  /** With a retry policy on the unary method (no call fails, so it measures the policy's cost). */
+  @Param({"false"})
+  public boolean retry;
+
   private final byte[] message = new byte[1024];
   private EchoTarget target;
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
-    target = EchoTarget.create(system, transport, direct);
+    target = EchoTarget.create(system, transport, direct, retry);
   }
 
   @TearDown(Level.Trial)

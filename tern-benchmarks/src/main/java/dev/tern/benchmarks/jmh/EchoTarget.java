@@ -1,5 +1,8 @@
 package dev.tern.benchmarks.jmh;
 
+import java.util.List;
+import java.util.Map;
+
 /**
  * A server and a channel of one gRPC system (Tern or grpc-java) over one transport, serving an echo
  * method of byte arrays, so that both systems run exactly the same work. Created and closed by a
@@ -15,8 +18,36 @@ interface EchoTarget {
   /** Shuts the channel and server down and waits for them. */
   void shutdown() throws InterruptedException;
 
-  /** Which system and transport to build. */
-  static EchoTarget create(String system, String transport, boolean directExecutor)
+  /**
+   * The service config of {@code retry} runs: a retry policy on the unary method (as gRFC A6's
+   * example), in the JSON-like shape both systems take (numbers as doubles).
+   */
+  static Map<String, ?> retryServiceConfig() {
+    return Map.of(
+        "methodConfig",
+        List.of(
+            Map.of(
+                "name",
+                List.of(Map.of("service", "bench.Echo", "method", "Unary")),
+                "retryPolicy",
+                Map.of(
+                    "maxAttempts",
+                    3.0,
+                    "initialBackoff",
+                    "0.1s",
+                    "maxBackoff",
+                    "1s",
+                    "backoffMultiplier",
+                    2.0,
+                    "retryableStatusCodes",
+                    List.of("UNAVAILABLE")))));
+  }
+
+  /**
+   * Which system and transport to build; with {@code retry}, the channel has {@link
+   * #retryServiceConfig()} and retries enabled.
+   */
+  static EchoTarget create(String system, String transport, boolean directExecutor, boolean retry)
       throws Exception {
     boolean netty =
         switch (transport) {
@@ -25,8 +56,8 @@ interface EchoTarget {
           default -> throw new IllegalArgumentException("transport: netty or inprocess");
         };
     return switch (system) {
-      case "tern" -> new TernEchoTarget(netty, directExecutor);
-      case "grpc-java" -> new GrpcJavaEchoTarget(netty, directExecutor);
+      case "tern" -> new TernEchoTarget(netty, directExecutor, retry);
+      case "grpc-java" -> new GrpcJavaEchoTarget(netty, directExecutor, retry);
       default -> throw new IllegalArgumentException("system: tern or grpc-java");
     };
   }

@@ -62,7 +62,7 @@ final class GrpcJavaEchoTarget implements EchoTarget {
   private final BlockingQueue<byte[]> echoes = new LinkedBlockingQueue<>();
   private final StreamObserver<byte[]> stream;
 
-  GrpcJavaEchoTarget(boolean netty, boolean directExecutor) throws IOException {
+  GrpcJavaEchoTarget(boolean netty, boolean directExecutor, boolean retry) throws IOException {
     ServerBuilder<?> serverBuilder;
     ManagedChannelBuilder<?> channelBuilder;
     String name = "bench-" + UUID.randomUUID();
@@ -110,6 +110,9 @@ final class GrpcJavaEchoTarget implements EchoTarget {
     }
     if (directExecutor) {
       channelBuilder.directExecutor();
+    }
+    if (retry) {
+      channelBuilder.defaultServiceConfig(EchoTarget.retryServiceConfig()).enableRetry();
     }
     channel = channelBuilder.build();
     stream =

@@ -59,7 +59,7 @@ final class TernEchoTarget implements EchoTarget {
   private final BlockingQueue<byte[]> echoes = new LinkedBlockingQueue<>();
   private final StreamObserver<byte[]> stream;
 
-  TernEchoTarget(boolean netty, boolean directExecutor) throws IOException {
+  TernEchoTarget(boolean netty, boolean directExecutor, boolean retry) throws IOException {
     ServerBuilder<?> serverBuilder;
     ManagedChannelBuilder<?> channelBuilder;
     String name = "bench-" + UUID.randomUUID();
@@ -93,6 +93,9 @@ final class TernEchoTarget implements EchoTarget {
     }
     if (directExecutor) {
       channelBuilder.directExecutor();
+    }
+    if (retry) {
+      channelBuilder.defaultServiceConfig(EchoTarget.retryServiceConfig()).enableRetry();
     }
     channel = channelBuilder.build();
     stream =
