@@ -36,7 +36,9 @@ import java.util.function.Function;
  * <p>Defaults: the shared callback executor, no interceptors, no user-agent prefix, the name
  * resolver's authority, the default name resolver registry, {@code pick_first}, idle timeout 30
  * minutes, inbound messages up to 4 MiB, inbound metadata up to 8 KiB, transport security on, the
- * default compressor and decompressor registries.
+ * default compressor and decompressor registries, no default service config, service configs from
+ * the resolver used, retries on (at most 5 attempts; 16 MiB of requests kept per channel, 1 MiB per
+ * call).
  *
  * <p>Not thread-safe: configure from one thread, then build.
  *
