@@ -21,7 +21,7 @@ import javax.naming.directory.InitialDirContext;
  *
  * <p>Stateless; thread-safe (each query uses its own JNDI context).
  */
-final class JndiTxtLookup {
+public final class JndiTxtLookup {
   static final String CONTEXT_FACTORY = "com.sun.jndi.dns.DnsContextFactory";
 
   /**
@@ -42,7 +42,7 @@ final class JndiTxtLookup {
    * @param server {@code dns://HOST:PORT} to ask that server, or null for the system's servers
    * @throws NamingException when the query fails (no answer, a server error)
    */
-  static List<String> query(String name, String server) throws NamingException {
+  public static List<String> query(String name, String server) throws NamingException {
     Hashtable<String, Object> env = new Hashtable<>();
     env.put(Context.INITIAL_CONTEXT_FACTORY, CONTEXT_FACTORY);
     env.put(Context.PROVIDER_URL, server == null ? "dns:" : server);
