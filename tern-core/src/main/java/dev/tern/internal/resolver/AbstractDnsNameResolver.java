@@ -88,11 +88,6 @@ public abstract class AbstractDnsNameResolver extends NameResolver {
     this.serviceConfigParser = args.getServiceConfigParser();
   }
 
-  /** Whether this resolver looks up service configs in TXT records. */
-  public final boolean isServiceConfigLookup() {
-    return serviceConfigLookup;
-  }
-
   /**
    * Looks up {@code host}'s addresses and reports them to {@code callback}, from any thread,
    * exactly once.
