@@ -4,6 +4,9 @@
  */
 module dev.tern.core {
   requires java.logging;
+  // Optional: JNDI's DNS provider looks up TXT records for service configs (gRFC A2), only when
+  // they are turned on; without java.naming they stay off.
+  requires static java.naming;
   // @GuardedBy, checked by Error Prone at build time; CLASS retention, not needed at run time.
   requires static com.google.errorprone.annotations;
 
@@ -17,6 +20,9 @@ module dev.tern.core {
   exports dev.tern.internal.wire to
       dev.tern.netty;
   exports dev.tern.internal.resolver to
+      dev.tern.netty;
+  // The parsed service config a resolver reports (the DNS resolver's tests look into it).
+  exports dev.tern.internal.config to
       dev.tern.netty;
 
   uses dev.tern.ManagedChannelProvider;

@@ -10,6 +10,7 @@ module dev.tern.netty {
   requires transitive io.netty.transport;
   requires io.netty.buffer;
   requires io.netty.codec;
+  requires io.netty.codec.dns;
   requires io.netty.codec.http;
   requires io.netty.codec.http2;
   requires io.netty.common;

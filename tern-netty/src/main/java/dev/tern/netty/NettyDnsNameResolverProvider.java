@@ -30,12 +30,26 @@ import java.util.Objects;
  * registry.register(new NettyDnsNameResolverProvider(Duration.ofSeconds(5)));
  * }</pre>
  *
+ * <p>Service configs from DNS (gRFC A2) are off by default, as in grpc-java. With them on, each
+ * resolution also asks the DNS server for the TXT records of {@code _grpc_config.host}; the one
+ * whose text starts with {@code grpc_config=} lists service configs, of which the first that
+ * applies to this client is the channel's (in place of its default config). No such record, or a
+ * failed TXT lookup, means no service config from DNS (the channel's default applies); a bad record
+ * is an error, and the channel keeps the config it had. Turn them on for every resolver with the
+ * system property {@code dev.tern.dns.enableServiceConfig=true} (read when a resolver is made), or
+ * for one provider's with {@link #withServiceConfigLookup}:
+ *
+ * <pre>{@code
+ * registry.register(new NettyDnsNameResolverProvider().withServiceConfigLookup(true));
+ * }</pre>
+ *
  * <p>Thread-safe (immutable).
  */
 public final class NettyDnsNameResolverProvider extends NameResolverProvider {
   private static final int DNS_PORT = 53;
 
   private final long minIntervalNanos;
+  private final Boolean serviceConfigLookup; // null: as the system property says
 
   /** For {@link java.util.ServiceLoader}: re-resolves at most every 30 seconds. */
   public NettyDnsNameResolverProvider() {
@@ -53,6 +67,22 @@ public final class NettyDnsNameResolverProvider extends NameResolverProvider {
       throw new IllegalArgumentException("minInterval must not be negative, was " + minInterval);
     }
     this.minIntervalNanos = minInterval.toNanos();
+    this.serviceConfigLookup = null;
+  }
+
+  private NettyDnsNameResolverProvider(long minIntervalNanos, boolean serviceConfigLookup) {
+    this.minIntervalNanos = minIntervalNanos;
+    this.serviceConfigLookup = serviceConfigLookup;
+  }
+
+  /**
+   * A provider like this one whose resolvers do ({@code true}) or do not ({@code false}) look up
+   * service configs in DNS TXT records, whatever the system property {@code
+   * dev.tern.dns.enableServiceConfig} says. Without this call, that property decides (default: they
+   * do not).
+   */
+  public NettyDnsNameResolverProvider withServiceConfigLookup(boolean enabled) {
+    return new NettyDnsNameResolverProvider(minIntervalNanos, enabled);
   }
 
   @Override
@@ -95,6 +125,11 @@ public final class NettyDnsNameResolverProvider extends NameResolverProvider {
       throw new IllegalArgumentException(
           "target '" + display + "' names the DNS server '" + server + "', which cannot be found");
     }
-    return new NettyDnsNameResolver(target, serverAddress, args, minIntervalNanos);
+    return new NettyDnsNameResolver(
+        target,
+        serverAddress,
+        args,
+        minIntervalNanos,
+        DnsNameResolverProvider.serviceConfigLookup(serviceConfigLookup));
   }
 }

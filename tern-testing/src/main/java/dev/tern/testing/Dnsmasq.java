@@ -49,6 +49,9 @@ import org.junit.jupiter.api.Assumptions;
  * }
  * }</pre>
  *
+ * <p>It may also serve TXT records, given at start ({@link #start(Map, Map)}) and fixed for its
+ * life (dnsmasq reads them from its configuration, which SIGHUP does not re-read).
+ *
  * <p>The server knows only the given names: it reads no {@code /etc/hosts}, no {@code
  * /etc/resolv.conf} and no configuration file, has no upstream server, and answers other names with
  * REFUSED. Its answers have a TTL of 0, so a client that honours TTLs caches nothing. A name with
@@ -112,6 +115,7 @@ public final class Dnsmasq implements AutoCloseable {
       Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
   private static final Pattern IPV6_LITERAL = Pattern.compile("(?=.*:)[0-9A-Fa-f:][0-9A-Fa-f:.]*");
   private static final String LABEL = "[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?";
+  private static final Pattern PRINTABLE_ASCII = Pattern.compile("[ -~]*");
   private static final Pattern DNS_NAME = Pattern.compile(LABEL + "(\\." + LABEL + ")*\\.?");
 
   private final Path directory;
@@ -152,23 +156,47 @@ public final class Dnsmasq implements AutoCloseable {
    * @throws IOException when dnsmasq does not start, with its log in the message
    */
   public static Dnsmasq start(Map<String, List<String>> records) throws IOException {
-    return start(records, Dnsmasq::freePort);
+    return start(records, Map.of(), Dnsmasq::freePort);
+  }
+
+  /**
+   * {@link #start(Map)} that also serves TXT records: each name (such as {@code
+   * _grpc_config.svc.tern.test}) maps to the texts of its TXT records, one record per text. A text
+   * longer than 255 bytes, the most one character-string of a TXT record holds, is sent as several
+   * strings of 255 bytes and a last of the rest (dnsmasq splits it), which a client joins. The
+   * records stay as given until {@link #close()}: {@link #setRecords} changes addresses only.
+   *
+   * @throws IllegalArgumentException when a name is not a domain name or a text is not printable
+   *     ASCII (space to tilde)
+   */
+  public static Dnsmasq start(Map<String, List<String>> records, Map<String, List<String>> txt)
+      throws IOException {
+    return start(records, txt, Dnsmasq::freePort);
   }
 
   /** {@link #start(Map)} with the ports to try given by {@code ports} (tested with a taken one). */
   static Dnsmasq start(Map<String, List<String>> records, IntSupplier ports) throws IOException {
+    return start(records, Map.of(), ports);
+  }
+
+  private static Dnsmasq start(
+      Map<String, List<String>> records, Map<String, List<String>> txt, IntSupplier ports)
+      throws IOException {
     String hosts = hostsFileText(records);
+    String config = txtConfigText(txt);
     assumeInstalled();
     Path binary = binary().orElseThrow();
     Path directory = Files.createTempDirectory("tern-dnsmasq-");
     try {
       Path hostsFile = directory.resolve("hosts");
       Path logFile = directory.resolve("dnsmasq.log");
+      Path configFile = directory.resolve("dnsmasq.conf");
+      Files.writeString(configFile, config, UTF_8);
       String instanceId = Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1);
       writeAtomically(hostsFile, hosts + probeLine(instanceId, 0));
       for (int attempt = 1; ; attempt++) {
         int port = ports.getAsInt();
-        Process process = launch(binary, port, hostsFile, logFile);
+        Process process = launch(binary, port, configFile, hostsFile, logFile);
         Dnsmasq dns = new Dnsmasq(directory, hostsFile, logFile, process, port, instanceId);
         Runtime.getRuntime().addShutdownHook(dns.shutdownHook);
         boolean ready = false;
@@ -318,14 +346,15 @@ public final class Dnsmasq implements AutoCloseable {
     }
   }
 
-  private static Process launch(Path binary, int port, Path hostsFile, Path logFile)
-      throws IOException {
+  private static Process launch(
+      Path binary, int port, Path configFile, Path hostsFile, Path logFile) throws IOException {
     List<String> command =
         List.of(
             binary.toString(),
             // Foreground, no user change, no PID file: same as root or not; the PID is ours.
             "--no-daemon",
-            "--conf-file=/dev/null",
+            // Only the TXT records (an empty file without them): no system configuration.
+            "--conf-file=" + configFile,
             "--port=" + port,
             "--listen-address=" + LOOPBACK.getHostAddress(),
             "--bind-interfaces",
@@ -469,6 +498,32 @@ public final class Dnsmasq implements AutoCloseable {
       }
     }
     return text.toString();
+  }
+
+  /**
+   * Validates {@code txt} and writes it as dnsmasq configuration, one {@code txt-record} line per
+   * record, its text quoted (in quotes, dnsmasq keeps commas and spaces, and reads {@code \"} and
+   * {@code \\} as a quote and a backslash).
+   */
+  static String txtConfigText(Map<String, List<String>> txt) {
+    requireNonNull(txt, "txt");
+    StringBuilder config = new StringBuilder();
+    for (Map.Entry<String, List<String>> entry : new LinkedHashMap<>(txt).entrySet()) {
+      String name = requireNonNull(entry.getKey(), "txt: a name is null");
+      if (!DNS_NAME.matcher(name).matches() || name.length() > 254) {
+        throw new IllegalArgumentException("txt: not a domain name: \"" + name + "\"");
+      }
+      for (String text : requireNonNull(entry.getValue(), "txt: texts of " + name)) {
+        requireNonNull(text, () -> "txt: a text of " + name + " is null");
+        if (!PRINTABLE_ASCII.matcher(text).matches()) {
+          throw new IllegalArgumentException(
+              "txt: a text of " + name + " is not printable ASCII: \"" + text + "\"");
+        }
+        String quoted = text.replace("\\", "\\\\").replace("\"", "\\\"");
+        config.append("txt-record=").append(name).append(",\"").append(quoted).append("\"\n");
+      }
+    }
+    return config.toString();
   }
 
   /** Parses an IP literal by hand or through a path of the JDK's that never looks a name up. */

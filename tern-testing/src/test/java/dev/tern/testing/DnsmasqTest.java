@@ -144,6 +144,22 @@ class DnsmasqTest {
   }
 
   @Test
+  void txtRecordsAreQuotedForDnsmasqAndCheckedBeforeAnythingStarts() {
+    assertThat(
+            Dnsmasq.txtConfigText(
+                Map.of("_grpc_config.svc.tern.test", List.of("a=[\"b, c\"]", "d\\e"))))
+        .isEqualTo(
+            "txt-record=_grpc_config.svc.tern.test,\"a=[\\\"b, c\\\"]\"\n"
+                + "txt-record=_grpc_config.svc.tern.test,\"d\\\\e\"\n");
+    assertThatThrownBy(() -> Dnsmasq.start(Map.of(), Map.of("bad name", List.of("x"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("bad name");
+    assertThatThrownBy(() -> Dnsmasq.start(Map.of(), Map.of(SVC, List.of("line\nbreak"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not printable ASCII");
+  }
+
+  @Test
   void missingDnsmasqSkipsOutsideCiAndFailsInCi() {
     Dnsmasq.requireInstalled(true, "true");
 

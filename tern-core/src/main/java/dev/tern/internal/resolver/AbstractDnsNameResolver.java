@@ -2,15 +2,22 @@ package dev.tern.internal.resolver;
 
 import dev.tern.EquivalentAddressGroup;
 import dev.tern.NameResolver;
+import dev.tern.NameResolver.ConfigOrError;
+import dev.tern.NameResolver.ServiceConfigParser;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * A DNS resolver's common part: one lookup at a time, every address (A and AAAA) its own server,
@@ -20,6 +27,12 @@ import java.util.function.LongSupplier;
  * retries with its own back-off, and a 30 s wait after a brief DNS outage would keep the channel
  * failing long after DNS is back. Subclasses do the lookup.
  *
+ * <p>With service configs on, each resolution also asks for the TXT records of {@code
+ * _grpc_config.HOST} at the same time as the addresses, and reports both once both are in: the
+ * config chosen for this client (gRFC A2, see {@link GrpcConfigTxt}), none when there is no such
+ * record, or an error when the record is bad (the channel then keeps its last good config). A TXT
+ * lookup that fails only means no config: it never fails the resolution.
+ *
  * <p>Thread-safety: state is confined to the channel's synchronization context; lookups complete on
  * any thread and hop back into it.
  */
@@ -27,11 +40,16 @@ public abstract class AbstractDnsNameResolver extends NameResolver {
   /** The default minimum time between lookups: 30 seconds, as other gRPC implementations use. */
   public static final long DEFAULT_MIN_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(30);
 
+  private static final Logger logger = Logger.getLogger(AbstractDnsNameResolver.class.getName());
+
   private final HostAndPort target;
   private final SynchronizationContext sync;
   private final ScheduledExecutorService timer;
   private final long minIntervalNanos;
   private final LongSupplier nanoTime;
+  private final boolean serviceConfigLookup;
+  private final Executor offload;
+  private final ServiceConfigParser serviceConfigParser;
 
   private Listener listener;
   private boolean resolving;
@@ -41,17 +59,33 @@ public abstract class AbstractDnsNameResolver extends NameResolver {
   private long lastSuccessStartNanos; // when the last successful lookup started
   private SynchronizationContext.ScheduledHandle deferred;
 
+  /** A resolver without service configs (no TXT lookups). */
+  protected AbstractDnsNameResolver(
+      HostAndPort target, Args args, long minIntervalNanos, LongSupplier nanoTime) {
+    this(target, args, minIntervalNanos, nanoTime, false);
+  }
+
   /**
    * @param minIntervalNanos the least time between two lookups (refreshes sooner are deferred)
    * @param nanoTime the clock for the interval (tests pass a fake)
+   * @param serviceConfigLookup whether to look up service configs in TXT records (see the class
+   *     doc); the chosen config is parsed with {@link Args#getServiceConfigParser()} on {@link
+   *     Args#getOffloadExecutor()}
    */
   protected AbstractDnsNameResolver(
-      HostAndPort target, Args args, long minIntervalNanos, LongSupplier nanoTime) {
+      HostAndPort target,
+      Args args,
+      long minIntervalNanos,
+      LongSupplier nanoTime,
+      boolean serviceConfigLookup) {
     this.target = target;
     this.sync = args.getSynchronizationContext();
     this.timer = args.getScheduledExecutorService();
     this.minIntervalNanos = minIntervalNanos;
     this.nanoTime = nanoTime;
+    this.serviceConfigLookup = serviceConfigLookup;
+    this.offload = args.getOffloadExecutor();
+    this.serviceConfigParser = args.getServiceConfigParser();
   }
 
   /**
@@ -63,6 +97,24 @@ public abstract class AbstractDnsNameResolver extends NameResolver {
   /** Receives one lookup's outcome. */
   protected interface LookupCallback {
     void found(List<InetAddress> addresses);
+
+    void failed(Throwable cause);
+  }
+
+  /**
+   * Looks up the TXT records of {@code name} and reports their texts to {@code callback}, from any
+   * thread, exactly once; called only when service configs are on. A name without TXT records, or
+   * that does not exist, is {@code found(List.of())}.
+   */
+  protected abstract void lookupTxt(String name, TxtCallback callback);
+
+  /** Receives one TXT lookup's outcome. */
+  protected interface TxtCallback {
+    /**
+     * @param texts each record's text: its character-strings concatenated, as UTF-8 (see {@link
+     *     TxtRecords})
+     */
+    void found(List<String> texts);
 
     void failed(Throwable cause);
   }
@@ -126,22 +178,96 @@ public abstract class AbstractDnsNameResolver extends NameResolver {
   private void resolve() {
     resolving = true;
     lookupStartNanos = nanoTime.getAsLong();
+    Resolution resolution = new Resolution();
     lookup(
         target.host(),
         new LookupCallback() {
           @Override
           public void found(List<InetAddress> addresses) {
-            sync.execute(() -> finish(addresses, null));
+            sync.execute(() -> resolution.addressesDone(addresses, null));
           }
 
           @Override
           public void failed(Throwable cause) {
-            sync.execute(() -> finish(null, cause));
+            sync.execute(() -> resolution.addressesDone(null, cause));
+          }
+        });
+    if (!serviceConfigLookup) {
+      resolution.configDone(null);
+      return;
+    }
+    String txtName = GrpcConfigTxt.NAME_PREFIX + target.host();
+    lookupTxt(
+        txtName,
+        new TxtCallback() {
+          @Override
+          public void found(List<String> texts) {
+            selectConfig(texts, resolution);
+          }
+
+          @Override
+          public void failed(Throwable cause) {
+            logger.log(
+                Level.FINE, cause, () -> "no service config: TXT lookup of " + txtName + " failed");
+            sync.execute(() -> resolution.configDone(null));
           }
         });
   }
 
-  private void finish(List<InetAddress> addresses, Throwable cause) {
+  /** Chooses the config on the offload executor: it may look up this host's name, and parses. */
+  private void selectConfig(List<String> texts, Resolution resolution) {
+    Runnable select =
+        () -> {
+          ConfigOrError config = null;
+          try {
+            config =
+                GrpcConfigTxt.select(
+                    texts,
+                    LocalHostname::get,
+                    () -> ThreadLocalRandom.current().nextInt(100),
+                    serviceConfigParser);
+          } finally {
+            ConfigOrError selected = config;
+            sync.execute(() -> resolution.configDone(selected));
+          }
+        };
+    try {
+      offload.execute(select);
+    } catch (RejectedExecutionException e) {
+      sync.execute(() -> resolution.configDone(null));
+    }
+  }
+
+  /**
+   * One resolution's two lookups, which may complete in either order; reports when both have.
+   * Confined to the synchronization context.
+   */
+  private final class Resolution {
+    private boolean addressesDone;
+    private List<InetAddress> addresses;
+    private Throwable cause;
+    private boolean configDone;
+    private ConfigOrError config;
+
+    void addressesDone(List<InetAddress> addresses, Throwable cause) {
+      this.addressesDone = true;
+      this.addresses = addresses;
+      this.cause = cause;
+      if (configDone) {
+        finish(addresses, cause, config);
+      }
+    }
+
+    void configDone(ConfigOrError config) {
+      this.configDone = true;
+      this.config = config;
+      if (addressesDone) {
+        finish(addresses, cause, config);
+      }
+    }
+  }
+
+  private void finish(List<InetAddress> addresses, Throwable cause, ConfigOrError config) {
     resolving = false;
     if (shutdown) {
       return;
@@ -161,7 +287,27 @@ public abstract class AbstractDnsNameResolver extends NameResolver {
     for (InetAddress address : addresses) {
       groups.add(new EquivalentAddressGroup(new InetSocketAddress(address, target.port())));
     }
-    listener.onResult(ResolutionResult.newBuilder().setAddresses(groups).build());
+    listener.onResult(
+        ResolutionResult.newBuilder().setAddresses(groups).setServiceConfig(config).build());
+  }
+
+  /** This host's name, looked up once, when a TXT record first needs it; null if unknown. */
+  private static final class LocalHostname {
+    private static final String NAME = lookUp();
+
+    static String get() {
+      return NAME;
+    }
+
+    private static String lookUp() {
+      try {
+        return InetAddress.getLocalHost().getHostName();
+      } catch (java.net.UnknownHostException | RuntimeException e) {
+        logger.log(
+            Level.FINE, "this host's name is unknown; clientHostname choices never apply", e);
+        return null;
+      }
+    }
   }
 
   @Override

@@ -9,14 +9,34 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Logger;
 
 /**
  * The {@code dns} scheme with the JDK's resolver: {@code dns:///host[:port]} (and plain {@code
  * host[:port]}). A target naming a DNS server ({@code dns://8.8.8.8/host}) needs tern-netty's
- * provider, which is asked first when present. Thread-safe (immutable).
+ * provider, which is asked first when present.
+ *
+ * <p>Service configs from DNS TXT records (gRFC A2) are off unless the system property {@value
+ * #SERVICE_CONFIG_PROPERTY} is {@code true} when a resolver is made, or the provider says otherwise
+ * ({@link #withServiceConfigLookup}); they need {@code java.naming} (JNDI's DNS provider), without
+ * which they stay off, with one warning.
+ *
+ * <p>Thread-safe (immutable).
  */
 public final class DnsNameResolverProvider extends NameResolverProvider {
+  /**
+   * The system property that turns on service configs from TXT records for {@code dns} resolvers
+   * (default false, as in grpc-java, whose switch is {@code
+   * io.grpc.internal.DnsNameResolverProvider.enable_service_config}).
+   */
+  public static final String SERVICE_CONFIG_PROPERTY = "dev.tern.dns.enableServiceConfig";
+
+  private static final Logger logger = Logger.getLogger(DnsNameResolverProvider.class.getName());
+  private static final AtomicBoolean warnedNoJndi = new AtomicBoolean();
+
   private final long minIntervalNanos;
+  private final Boolean serviceConfigLookup; // null: as the system property says
 
   /** For {@link java.util.ServiceLoader}: re-resolves at most every 30 seconds. */
   public DnsNameResolverProvider() {
@@ -34,6 +54,28 @@ public final class DnsNameResolverProvider extends NameResolverProvider {
       throw new IllegalArgumentException("minInterval must not be negative, was " + minInterval);
     }
     this.minIntervalNanos = minInterval.toNanos();
+    this.serviceConfigLookup = null;
+  }
+
+  private DnsNameResolverProvider(long minIntervalNanos, boolean serviceConfigLookup) {
+    this.minIntervalNanos = minIntervalNanos;
+    this.serviceConfigLookup = serviceConfigLookup;
+  }
+
+  /**
+   * A provider like this one whose resolvers do (or do not) look up service configs in TXT records,
+   * whatever {@value #SERVICE_CONFIG_PROPERTY} says.
+   */
+  public DnsNameResolverProvider withServiceConfigLookup(boolean enabled) {
+    return new DnsNameResolverProvider(minIntervalNanos, enabled);
+  }
+
+  /**
+   * Whether a resolver made now looks up service configs: {@code explicit} if not null, else the
+   * system property {@value #SERVICE_CONFIG_PROPERTY}.
+   */
+  public static boolean serviceConfigLookup(Boolean explicit) {
+    return explicit != null ? explicit : Boolean.getBoolean(SERVICE_CONFIG_PROPERTY);
   }
 
   @Override
@@ -70,7 +112,16 @@ public final class DnsNameResolverProvider extends NameResolverProvider {
               + targetUri.getRawAuthority()
               + "); asking a given DNS server needs tern-netty on the class path");
     }
-    return new JdkDnsNameResolver(target, args, minIntervalNanos, System::nanoTime);
+    boolean txt = serviceConfigLookup(serviceConfigLookup);
+    if (txt && !JdkDnsNameResolver.isJndiAvailable()) {
+      txt = false;
+      if (warnedNoJndi.compareAndSet(false, true)) {
+        logger.warning(
+            "service configs from DNS TXT records are on, but java.naming (JNDI's DNS provider,"
+                + " module jdk.naming.dns) is missing: dns targets get no service config from DNS");
+      }
+    }
+    return new JdkDnsNameResolver(target, args, minIntervalNanos, System::nanoTime, txt);
   }
 
   /**

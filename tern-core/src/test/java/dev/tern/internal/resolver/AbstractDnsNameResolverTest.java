@@ -45,6 +45,11 @@ class AbstractDnsNameResolverTest {
           lookedUp.add(host);
           lookups.add(callback);
         }
+
+        @Override
+        protected void lookupTxt(String name, TxtCallback callback) {
+          throw new AssertionError("service configs are off; looked up TXT of " + name);
+        }
       };
 
   AbstractDnsNameResolverTest() {
