@@ -15,6 +15,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /** Channels to a name served by a test's {@link Dnsmasq}, as an application would build them. */
 final class DnsChannels {
@@ -49,6 +50,18 @@ final class DnsChannels {
             .nameResolverRegistry(registry())
             .defaultLoadBalancingPolicy(policy)
             .build());
+  }
+
+  /**
+   * A plaintext channel to {@code target} with the load balancing policy and anything else chosen
+   * by {@code options} (such as a default service config), shut down after the test.
+   */
+  static ManagedChannel channel(
+      TernCleanupExtension cleanup, String target, Consumer<ManagedChannelBuilder<?>> options) {
+    ManagedChannelBuilder<?> builder =
+        ManagedChannelBuilder.forTarget(target).usePlaintext().nameResolverRegistry(registry());
+    options.accept(builder);
+    return cleanup.register(builder.build());
   }
 
   /** Asks which server answers, waiting for a connection, at most 10 s. */

@@ -1,6 +1,7 @@
 package dev.tern.netty.balancing;
 
 import dev.tern.Server;
+import dev.tern.ServerServiceDefinition;
 import dev.tern.netty.NettyServerBuilder;
 import dev.tern.testing.TernCleanupExtension;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * Three Tern servers (plaintext, serving {@link ServerNameService}) on 127.0.0.2, 127.0.0.3 and
@@ -48,6 +50,18 @@ final class ServerFarm implements AutoCloseable {
    */
   static ServerFarm start(TernCleanupExtension cleanup, Set<String> inChildProcess)
       throws IOException {
+    return start(cleanup, inChildProcess, ServerNameService::definition);
+  }
+
+  /**
+   * Starts the three servers, those in this JVM serving what {@code services} gives for their host
+   * (child processes always serve {@link ServerNameService}).
+   */
+  static ServerFarm start(
+      TernCleanupExtension cleanup,
+      Set<String> inChildProcess,
+      Function<String, ServerServiceDefinition> services)
+      throws IOException {
     if (inChildProcess.contains(HOST_2)) {
       throw new IllegalArgumentException(HOST_2 + " picks the port and runs in this JVM");
     }
@@ -56,14 +70,14 @@ final class ServerFarm implements AutoCloseable {
       Map<String, Server> servers = new LinkedHashMap<>();
       Map<String, ServerProcess> processes = new LinkedHashMap<>();
       try {
-        Server first = startServer(HOST_2, 0);
+        Server first = startServer(HOST_2, 0, services);
         servers.put(HOST_2, first);
         int port = ((InetSocketAddress) first.getListenSockets().get(0)).getPort();
         for (String host : HOSTS.subList(1, HOSTS.size())) {
           if (inChildProcess.contains(host)) {
             processes.put(host, ServerProcess.start(host, port));
           } else {
-            servers.put(host, startServer(host, port));
+            servers.put(host, startServer(host, port, services));
           }
         }
         servers.values().forEach(cleanup::register);
@@ -111,10 +125,12 @@ final class ServerFarm implements AutoCloseable {
     }
   }
 
-  private static Server startServer(String host, int port) throws IOException {
+  private static Server startServer(
+      String host, int port, Function<String, ServerServiceDefinition> services)
+      throws IOException {
     Server server =
         NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
-            .addService(ServerNameService.definition(host))
+            .addService(services.apply(host))
             .build();
     try {
       return server.start();
