@@ -331,7 +331,6 @@ class ChannelLifecycleTest {
         .containsExactlyInAnyOrder(A, B);
   }
 
-  /** A resolver the test drives: it reports what the test tells it to. */
   /** A policy whose balancer connects a subchannel, then throws on its first addresses. */
   private static final class ExplodingBalancerProvider extends LoadBalancerProvider {
     @Override
