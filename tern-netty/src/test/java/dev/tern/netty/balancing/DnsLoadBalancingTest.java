@@ -4,16 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.ManagedChannel;
 import dev.tern.netty.balancing.CallLoad.Outcome;
-import dev.tern.netty.hostile.LeakWatch;
 import dev.tern.testing.Dnsmasq;
-import dev.tern.testing.TernCleanupExtension;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The load balancing policies over real parts: three Tern servers on 127.0.0.2, .3 and .4 (one
@@ -21,30 +17,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * addresses, and a channel to {@code dns://DNS_SERVER/svc.tern.test:port}, which asks that server
  * through Netty's DNS client. 3,000 unary calls, eight in flight at a time.
  */
-class DnsLoadBalancingTest {
-  @RegisterExtension final LeakWatch leaks = new LeakWatch();
-  @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
-
+class DnsLoadBalancingTest extends DnsFarmTest {
   private static final int CALLS = 3_000;
   private static final int CONCURRENCY = 8;
-
-  private Dnsmasq dns;
-  private ServerFarm farm;
 
   @BeforeEach
   void start() throws Exception {
     dns = Dnsmasq.start(Map.of(DnsChannels.SERVICE_NAME, ServerFarm.HOSTS));
     farm = ServerFarm.start(cleanup, Set.of());
-  }
-
-  @AfterEach
-  void stop() {
-    if (farm != null) {
-      farm.close();
-    }
-    if (dns != null) {
-      dns.close();
-    }
   }
 
   /**

@@ -8,20 +8,16 @@ import dev.tern.ManagedChannel;
 import dev.tern.Server;
 import dev.tern.Status;
 import dev.tern.StatusRuntimeException;
-import dev.tern.netty.hostile.LeakWatch;
 import dev.tern.stub.ClientCalls;
 import dev.tern.testing.Await;
 import dev.tern.testing.Dnsmasq;
-import dev.tern.testing.TernCleanupExtension;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What a {@code dns://DNS_SERVER/} channel does with what its DNS server says: new records are used
@@ -29,23 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * server does not know, or a server that does not answer, fails calls UNAVAILABLE naming the host.
  * Real parts: dnsmasq, Tern servers on 127.0.0.2, .3 and .4, Netty's DNS client.
  */
-class DnsResolutionTest {
-  @RegisterExtension final LeakWatch leaks = new LeakWatch();
-  @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
-
-  private Dnsmasq dns;
-  private ServerFarm farm;
-
-  @AfterEach
-  void stop() {
-    if (farm != null) {
-      farm.close();
-    }
-    if (dns != null) {
-      dns.close();
-    }
-  }
-
+class DnsResolutionTest extends DnsFarmTest {
   /**
    * The name moves from {.2, .3} to {.4} (dnsmasq re-reads its records on SIGHUP); the channel
    * keeps using .2 and .3 while they answer, and once they shut down it asks the DNS server again

@@ -15,13 +15,11 @@ import dev.tern.StatusRuntimeException;
 import dev.tern.netty.NettyDnsNameResolverProvider;
 import dev.tern.netty.NettyServerBuilder;
 import dev.tern.netty.balancing.CallLoad.Outcome;
-import dev.tern.netty.hostile.LeakWatch;
 import dev.tern.stub.ClientCalls;
 import dev.tern.stub.ServerCallStreamObserver;
 import dev.tern.stub.ServerCalls;
 import dev.tern.testing.Await;
 import dev.tern.testing.Dnsmasq;
-import dev.tern.testing.TernCleanupExtension;
 import dev.tern.testing.TestMarshallers;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -29,9 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A service config published in DNS (gRFC A2: a {@code grpc_config} TXT record of {@code
@@ -39,10 +35,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * real dnsmasq, Tern servers on 127.0.0.2, .3 and .4, and a {@code dns://DNS_SERVER/} channel with
  * service configs from DNS turned on.
  */
-class DnsServiceConfigTest {
-  @RegisterExtension final LeakWatch leaks = new LeakWatch();
-  @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
-
+class DnsServiceConfigTest extends DnsFarmTest {
   private static final String TXT_NAME = "_grpc_config." + DnsChannels.SERVICE_NAME;
   private static final int CALLS = 300;
 
@@ -52,19 +45,6 @@ class DnsServiceConfigTest {
           .setFullMethodName(MethodDescriptor.generateFullMethodName("tern.test.Slow", "Echo"))
           .setType(MethodType.UNARY)
           .build();
-
-  private Dnsmasq dns;
-  private ServerFarm farm;
-
-  @AfterEach
-  void stop() {
-    if (farm != null) {
-      farm.close();
-    }
-    if (dns != null) {
-      dns.close();
-    }
-  }
 
   /**
    * The channel's own default is pick_first, which would send every call to one server; the TXT

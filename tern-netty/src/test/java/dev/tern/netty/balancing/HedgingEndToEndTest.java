@@ -9,11 +9,9 @@ import dev.tern.Metadata;
 import dev.tern.ServerCall;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.Status;
-import dev.tern.netty.hostile.LeakWatch;
 import dev.tern.stub.ClientCalls;
 import dev.tern.testing.Await;
 import dev.tern.testing.Dnsmasq;
-import dev.tern.testing.TernCleanupExtension;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -23,9 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Hedging (gRFC A6) over real parts: dnsmasq, three Tern servers behind a round_robin {@code
@@ -33,27 +29,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * apart), a call that lands on the slow server is answered by the next hedge, and the slow server
  * is told its attempt is no longer wanted.
  */
-class HedgingEndToEndTest {
-  @RegisterExtension final LeakWatch leaks = new LeakWatch();
-  @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
-
+class HedgingEndToEndTest extends DnsFarmTest {
   private static final String HEDGING =
       ServiceConfigs.roundRobinWithHedging("tern.test.ServerName", 3, "0.05s", "UNAVAILABLE");
   private static final int CALLS = 500;
   private static final long SLOW_MILLIS = 500;
-
-  private Dnsmasq dns;
-  private ServerFarm farm;
-
-  @AfterEach
-  void stop() {
-    if (farm != null) {
-      farm.close();
-    }
-    if (dns != null) {
-      dns.close();
-    }
-  }
 
   /**
    * 500 calls one after another: the 99th percentile of their latency stays under 200 ms (without

@@ -15,20 +15,16 @@ import dev.tern.netty.NettyServerBuilder;
 import dev.tern.netty.balancing.CallLoad.Outcome;
 import dev.tern.netty.balancing.FlakyService.Attempt;
 import dev.tern.netty.balancing.FlakyService.Reply;
-import dev.tern.netty.hostile.LeakWatch;
 import dev.tern.stub.ClientCalls;
 import dev.tern.testing.Await;
 import dev.tern.testing.Dnsmasq;
-import dev.tern.testing.TernCleanupExtension;
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Retry policies (gRFC A6) over real parts: dnsmasq serving {@code svc.tern.test}, Tern servers on
@@ -36,10 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * round_robin and retries UNAVAILABLE calls of {@link ServerNameService}; and, for the server's
  * pushback, one server on 127.0.0.1.
  */
-class RetryPolicyEndToEndTest {
-  @RegisterExtension final LeakWatch leaks = new LeakWatch();
-  @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
-
+class RetryPolicyEndToEndTest extends DnsFarmTest {
   private static final String SERVICE = "tern.test.ServerName";
   private static final String RETRY_UNAVAILABLE =
       ServiceConfigs.roundRobinWithRetry(SERVICE, 4, "UNAVAILABLE");
@@ -47,18 +40,6 @@ class RetryPolicyEndToEndTest {
   private static final int CONCURRENCY = 8;
 
   private final Map<String, AttemptLog> logs = new LinkedHashMap<>();
-  private Dnsmasq dns;
-  private ServerFarm farm;
-
-  @AfterEach
-  void stop() {
-    if (farm != null) {
-      farm.close();
-    }
-    if (dns != null) {
-      dns.close();
-    }
-  }
 
   /**
    * One of three servers answers UNAVAILABLE to every call; the retry policy sends each call that

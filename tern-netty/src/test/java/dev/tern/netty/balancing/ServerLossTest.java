@@ -6,46 +6,26 @@ import dev.tern.ManagedChannel;
 import dev.tern.Server;
 import dev.tern.Status;
 import dev.tern.netty.balancing.CallLoad.Outcome;
-import dev.tern.netty.hostile.LeakWatch;
 import dev.tern.testing.Dnsmasq;
-import dev.tern.testing.TernCleanupExtension;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * One of three servers behind a round_robin channel goes away while calls keep flowing: politely
  * (graceful shutdown) or by a crash (its process killed with SIGKILL). Real parts: dnsmasq serving
  * {@code svc.tern.test}, Tern servers on 127.0.0.2, .3 and .4, a {@code dns://DNS_SERVER/} channel.
  */
-class ServerLossTest {
-  @RegisterExtension final LeakWatch leaks = new LeakWatch();
-  @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
-
+class ServerLossTest extends DnsFarmTest {
   /** Calls in flight at any time: a few per server. */
   private static final int CONCURRENCY = 12;
 
   /** Calls that must close after the loss, answered by the two servers left. */
   private static final int CALLS_AFTER = 1_000;
-
-  private Dnsmasq dns;
-  private ServerFarm farm;
-
-  @AfterEach
-  void stop() {
-    if (farm != null) {
-      farm.close();
-    }
-    if (dns != null) {
-      dns.close();
-    }
-  }
 
   /**
    * A server shut down gracefully (GOAWAY, then it finishes the calls it has) costs no call: every
