@@ -706,8 +706,7 @@ final class RetryingClientStream implements ClientStream {
   private record Request(int count) {}
 
   /** The arguments of one attempt's pick: the call's, with the attempt's own headers. */
-  private record AttemptArgs(
-      CallOptions callOptions, Metadata headers, MethodDescriptor<?, ?> method)
+  record AttemptArgs(CallOptions callOptions, Metadata headers, MethodDescriptor<?, ?> method)
       implements PickSubchannelArgs {
     @Override
     public CallOptions getCallOptions() {

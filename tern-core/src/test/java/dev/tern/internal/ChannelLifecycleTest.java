@@ -35,16 +35,9 @@ class ChannelLifecycleTest {
   private static final CallOptions WAIT_FOR_READY = CallOptions.DEFAULT.withWaitForReady();
 
   private final ChannelFixture fixture = new ChannelFixture();
-  private final List<FakeNameResolver> resolvers = new ArrayList<>();
-  private RuntimeException resolverStartFailure;
 
   ChannelLifecycleTest() {
-    fixture.nameResolverFactory =
-        args -> {
-          FakeNameResolver resolver = new FakeNameResolver(resolverStartFailure, args);
-          resolvers.add(resolver);
-          return resolver;
-        };
+    fixture.useFakeResolvers();
   }
 
   @AfterEach
@@ -62,18 +55,13 @@ class ChannelLifecycleTest {
     return listener;
   }
 
-  /** The resolver the channel uses now (the last one it made). */
-  private FakeNameResolver resolver() {
-    return resolvers.get(resolvers.size() - 1);
-  }
-
   @Test
   void unknownDefaultPolicyFailsCallsNamingItAndTheRegisteredOnes() throws Exception {
     fixture.loadBalancingPolicy = "no_such_policy";
     fixture.build();
     RecordingListener call = start(CallOptions.DEFAULT, "x");
 
-    resolver().resolve(A);
+    fixture.resolver().resolve(A);
 
     assertThat(call.status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(call.status.getDescription())
@@ -88,7 +76,7 @@ class ChannelLifecycleTest {
 
     fixture.channel.shutdown();
     assertThat(fixture.channel.awaitTermination(0, TimeUnit.SECONDS)).isTrue();
-    assertThat(resolver().shutdown).isTrue();
+    assertThat(fixture.resolver().shutdown).isTrue();
   }
 
   @Test
@@ -97,18 +85,18 @@ class ChannelLifecycleTest {
     RecordingListener failFast = start(CallOptions.DEFAULT, "fail-fast");
     RecordingListener waiting = start(WAIT_FOR_READY, "waiting");
 
-    resolver().resolve();
+    fixture.resolver().resolve();
 
     assertThat(failFast.status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(failFast.status.getDescription())
         .isEqualTo("name resolver returned no addresses for 'test-target'");
     assertThat(waiting.isClosed()).isFalse();
     fixture.clock.forwardNanos(TimeUnit.SECONDS.toNanos(1) - 1);
-    assertThat(resolver().refreshes).isZero();
+    assertThat(fixture.resolver().refreshes).isZero();
     fixture.clock.forwardNanos(1);
-    assertThat(resolver().refreshes).isEqualTo(1);
+    assertThat(fixture.resolver().refreshes).isEqualTo(1);
 
-    resolver().resolve(A);
+    fixture.resolver().resolve(A);
     FakeClientTransport transport = fixture.readyTransport();
     transport.lastStream().serverClose(Status.OK);
     assertThat(waiting.events()).containsExactly("close OK");
@@ -121,23 +109,23 @@ class ChannelLifecycleTest {
     RecordingListener waiting = start(WAIT_FOR_READY, "waiting");
     Status dnsDown = Status.UNAVAILABLE.withDescription("dns down");
 
-    resolver().fail(dnsDown);
+    fixture.resolver().fail(dnsDown);
 
     assertThat(failFast.status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(failFast.status.getDescription()).isEqualTo("dns down");
     assertThat(start(CallOptions.DEFAULT, "later").status.getDescription()).isEqualTo("dns down");
     assertThat(waiting.isClosed()).isFalse();
     fixture.clock.forwardTime(1, TimeUnit.SECONDS);
-    assertThat(resolver().refreshes).isEqualTo(1);
+    assertThat(fixture.resolver().refreshes).isEqualTo(1);
 
-    resolver().resolve(A);
+    fixture.resolver().resolve(A);
     FakeClientTransport transport = fixture.readyTransport();
     assertThat(transport.lastStream().headers.get(ClientTestSupport.CUSTOM)).isEqualTo("waiting");
   }
 
   @Test
   void resolverWhoseStartThrowsFailsEveryCallWithInternal() throws Exception {
-    resolverStartFailure = new IllegalStateException("resolver start exploded");
+    fixture.resolverStartFailure = new IllegalStateException("resolver start exploded");
     fixture.build();
 
     try (LogCapture logs = new LogCapture(ChannelLifecycle.class)) {
@@ -152,7 +140,7 @@ class ChannelLifecycleTest {
       }
       assertThat(logs.records).hasSize(1);
       assertThat(logs.records.get(0).getLevel()).isEqualTo(Level.SEVERE);
-      assertThat(logs.records.get(0).getThrown()).isSameAs(resolverStartFailure);
+      assertThat(logs.records.get(0).getThrown()).isSameAs(fixture.resolverStartFailure);
     }
     assertThat(fixture.channel.getState(true)).isEqualTo(ConnectivityState.TRANSIENT_FAILURE);
 
@@ -171,7 +159,7 @@ class ChannelLifecycleTest {
 
     try (LogCapture logs = new LogCapture(ChannelLifecycle.class)) {
       RecordingListener waiting = start(WAIT_FOR_READY, "waiting");
-      resolver().resolve(A);
+      fixture.resolver().resolve(A);
 
       assertThat(waiting.status.getCode()).isEqualTo(Status.Code.INTERNAL);
       assertThat(waiting.status.getDescription())
@@ -191,7 +179,7 @@ class ChannelLifecycleTest {
   void pickFirstStartsTheNextServerAfter250MillisecondsAndKeepsTheFirstThatIsReady() {
     fixture.build();
     RecordingListener call = start(CallOptions.DEFAULT, "x");
-    resolver().resolve(A, B);
+    fixture.resolver().resolve(A, B);
     assertThat(fixture.factory.transportCount()).isEqualTo(1);
     assertThat(fixture.factory.transport(0).address).isEqualTo(A);
 
@@ -215,7 +203,7 @@ class ChannelLifecycleTest {
     fixture.loadBalancingPolicy = "round_robin";
     fixture.build();
     fixture.channel.getState(true);
-    resolver().resolve(A, B, C);
+    fixture.resolver().resolve(A, B, C);
     assertThat(fixture.factory.transportCount()).isEqualTo(3);
     for (int i = 0; i < 3; i++) {
       fixture.factory.transport(i).ready();
@@ -239,7 +227,7 @@ class ChannelLifecycleTest {
     fixture.idleTimeoutNanos = TimeUnit.SECONDS.toNanos(10);
     fixture.build();
     fixture.channel.getState(true);
-    FakeNameResolver first = resolver();
+    FakeNameResolver first = fixture.resolver();
     first.resolve(A, B);
     fixture.factory.transport(0).ready();
     fixture.factory.transport(1).ready();
@@ -256,9 +244,9 @@ class ChannelLifecycleTest {
     assertThat(fixture.factory.transportCount()).isEqualTo(2);
 
     RecordingListener call = start(CallOptions.DEFAULT, "after idle");
-    assertThat(resolvers).hasSize(2);
-    assertThat(resolver().isStarted()).isTrue();
-    resolver().resolve(A, B);
+    assertThat(fixture.resolvers).hasSize(2);
+    assertThat(fixture.resolver().isStarted()).isTrue();
+    fixture.resolver().resolve(A, B);
     assertThat(fixture.factory.transportCount()).isEqualTo(4);
     fixture.factory.transport(3).ready();
     fixture.factory.transport(3).lastStream().serverClose(Status.OK);
@@ -283,12 +271,12 @@ class ChannelLifecycleTest {
         });
 
     channel.getState(true);
-    resolver().resolve(A, B);
+    fixture.resolver().resolve(A, B);
     fixture.factory.transport(0).failToConnect(Status.UNAVAILABLE.withDescription("a refused"));
     assertThat(channel.getState(false)).isEqualTo(ConnectivityState.CONNECTING);
     fixture.factory.transport(1).failToConnect(Status.UNAVAILABLE.withDescription("b refused"));
     assertThat(channel.getState(false)).isEqualTo(ConnectivityState.TRANSIENT_FAILURE);
-    assertThat(resolver().refreshes).as("each failure asks for re-resolution").isEqualTo(2);
+    assertThat(fixture.resolver().refreshes).as("each failure asks for re-resolution").isEqualTo(2);
 
     fixture.clock.forwardTime(1, TimeUnit.SECONDS); // both back-offs end: both reconnect
     assertThat(fixture.factory.transportCount()).isEqualTo(4);
@@ -305,14 +293,14 @@ class ChannelLifecycleTest {
   void resetConnectBackoffRetriesAFailedResolutionAtOnce() {
     fixture.build();
     start(WAIT_FOR_READY, "waiting");
-    resolver().fail(Status.UNAVAILABLE.withDescription("dns down"));
-    assertThat(resolver().refreshes).isZero();
+    fixture.resolver().fail(Status.UNAVAILABLE.withDescription("dns down"));
+    assertThat(fixture.resolver().refreshes).isZero();
 
     fixture.channel.resetConnectBackoff();
 
-    assertThat(resolver().refreshes).isEqualTo(1);
+    assertThat(fixture.resolver().refreshes).isEqualTo(1);
     fixture.clock.forwardTime(1, TimeUnit.MINUTES);
-    assertThat(resolver().refreshes).as("the scheduled retry was dropped").isEqualTo(1);
+    assertThat(fixture.resolver().refreshes).as("the scheduled retry was dropped").isEqualTo(1);
   }
 
   @Test
@@ -320,7 +308,7 @@ class ChannelLifecycleTest {
     fixture.loadBalancingPolicy = "round_robin";
     fixture.build();
     fixture.channel.getState(true);
-    resolver().resolve(A, B);
+    fixture.resolver().resolve(A, B);
     fixture.factory.transport(0).failToConnect(Status.UNAVAILABLE);
     fixture.factory.transport(1).failToConnect(Status.UNAVAILABLE);
 

@@ -132,6 +132,27 @@ final class ClientTestSupport {
 
     ServiceConfigOptions serviceConfigOptions = ServiceConfigOptions.DEFAULT;
 
+    /** The resolvers made by {@link #useFakeResolvers}, oldest first. */
+    final List<FakeNameResolver> resolvers = new ArrayList<>();
+
+    /** What the fake resolvers' {@code start} throws, if set. */
+    RuntimeException resolverStartFailure;
+
+    /** Makes the channel resolve with {@link FakeNameResolver}s, kept in {@link #resolvers}. */
+    void useFakeResolvers() {
+      nameResolverFactory =
+          args -> {
+            FakeNameResolver resolver = new FakeNameResolver(resolverStartFailure, args);
+            resolvers.add(resolver);
+            return resolver;
+          };
+    }
+
+    /** The fake resolver the channel uses now (the last one it made). */
+    FakeNameResolver resolver() {
+      return resolvers.get(resolvers.size() - 1);
+    }
+
     ManagedChannelImpl build() {
       channel =
           new ManagedChannelImpl(

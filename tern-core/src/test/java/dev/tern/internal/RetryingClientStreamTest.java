@@ -57,7 +57,8 @@ class RetryingClientStreamTest {
       MethodDescriptor<?, ?> method, AttemptPlan plan, Deadline deadline) {
     Metadata headers = new Metadata();
     headers.put(Metadata.Key.of("custom", Metadata.ASCII_STRING_MARSHALLER), "value");
-    PickSubchannelArgs call = new Args(method, CallOptions.DEFAULT, headers);
+    PickSubchannelArgs call =
+        new RetryingClientStream.AttemptArgs(CallOptions.DEFAULT, headers, method);
     return new RetryingClientStream(
         call,
         deadline,
@@ -409,23 +410,5 @@ class RetryingClientStreamTest {
 
     @Override
     public void onReady() {}
-  }
-
-  private record Args(MethodDescriptor<?, ?> method, CallOptions options, Metadata headers)
-      implements PickSubchannelArgs {
-    @Override
-    public CallOptions getCallOptions() {
-      return options;
-    }
-
-    @Override
-    public Metadata getHeaders() {
-      return headers;
-    }
-
-    @Override
-    public MethodDescriptor<?, ?> getMethodDescriptor() {
-      return method;
-    }
   }
 }

@@ -14,8 +14,6 @@ import dev.tern.internal.config.ServiceConfigParser;
 import dev.tern.internal.wire.GrpcHeaders;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
@@ -40,15 +38,9 @@ class ServiceConfigChannelTest {
           + " \"retryableStatusCodes\": [\"UNAVAILABLE\"]}}]}";
 
   private final ChannelFixture fixture = new ChannelFixture();
-  private final List<FakeNameResolver> resolvers = new ArrayList<>();
 
   ServiceConfigChannelTest() {
-    fixture.nameResolverFactory =
-        args -> {
-          FakeNameResolver resolver = new FakeNameResolver(null, args);
-          resolvers.add(resolver);
-          return resolver;
-        };
+    fixture.useFakeResolvers();
   }
 
   @AfterEach
@@ -56,10 +48,6 @@ class ServiceConfigChannelTest {
     if (fixture.channel != null) {
       fixture.channel.shutdownNow();
     }
-  }
-
-  private FakeNameResolver resolver() {
-    return resolvers.get(resolvers.size() - 1);
   }
 
   private void useDefaultConfig(String json, boolean lookUp) {
@@ -91,7 +79,7 @@ class ServiceConfigChannelTest {
     useDefaultConfig(TIMEOUT_CONFIG, false);
     fixture.build();
     RecordingListener call = start(CallOptions.DEFAULT, "x");
-    resolver().resolve(A);
+    fixture.resolver().resolve(A);
     FakeClientTransport transport = fixture.readyTransport();
 
     assertThat(transport.lastStream().headers.get(GrpcHeaders.TIMEOUT)).isEqualTo("2000000u");
@@ -105,7 +93,7 @@ class ServiceConfigChannelTest {
     RecordingListener early = start(CallOptions.DEFAULT, "early");
     fixture.clock.forwardTime(500, TimeUnit.MILLISECONDS); // the config's clock starts later
 
-    resolver().resolveWithConfig(TIMEOUT_CONFIG, A);
+    fixture.resolver().resolveWithConfig(TIMEOUT_CONFIG, A);
     FakeClientTransport transport = fixture.readyTransport();
 
     assertThat(transport.lastStream().headers.get(GrpcHeaders.TIMEOUT)).isEqualTo("2000000u");
@@ -118,7 +106,7 @@ class ServiceConfigChannelTest {
     useDefaultConfig(TIMEOUT_CONFIG, false);
     fixture.build();
     start(CallOptions.DEFAULT.withDeadline(fixture.deadlineAfter(1, TimeUnit.SECONDS)), "x");
-    resolver().resolve(A);
+    fixture.resolver().resolve(A);
     assertThat(fixture.readyTransport().lastStream().headers.get(GrpcHeaders.TIMEOUT))
         .isEqualTo("1000000u");
   }
@@ -128,11 +116,11 @@ class ServiceConfigChannelTest {
     useDefaultConfig("{\"methodConfig\": [{\"name\": [{}], \"waitForReady\": true}]}", false);
     fixture.build();
     RecordingListener call = start(CallOptions.DEFAULT, "x");
-    resolver().fail(Status.UNAVAILABLE.withDescription("dns down"));
+    fixture.resolver().fail(Status.UNAVAILABLE.withDescription("dns down"));
     assertThat(call.isClosed()).isFalse();
 
     fixture.clock.forwardTime(1, TimeUnit.SECONDS);
-    resolver().resolve(A);
+    fixture.resolver().resolve(A);
     fixture.readyTransport().lastStream().serverClose(Status.OK);
     assertThat(call.events()).containsExactly("close OK");
   }
@@ -145,7 +133,7 @@ class ServiceConfigChannelTest {
         false);
     fixture.build();
     start(CallOptions.DEFAULT.withMaxOutboundMessageSize(50), "x");
-    resolver().resolve(A);
+    fixture.resolver().resolve(A);
     FakeClientStream stream = fixture.readyTransport().lastStream();
     assertThat(stream.maxOutbound()).isEqualTo(50); // the smaller of the caller's and the config's
     assertThat(stream.maxInbound()).isEqualTo(200);
@@ -155,7 +143,7 @@ class ServiceConfigChannelTest {
   void resolverConfigRetriesAFailedCall() {
     fixture.build();
     RecordingListener call = start(CallOptions.DEFAULT, "x");
-    resolver().resolveWithConfig(RETRY_CONFIG, A);
+    fixture.resolver().resolveWithConfig(RETRY_CONFIG, A);
     FakeClientTransport transport = fixture.readyTransport();
     transport.lastStream().serverClose(Status.UNAVAILABLE);
     fixture.clock.forwardTime(1, TimeUnit.SECONDS);
@@ -172,7 +160,7 @@ class ServiceConfigChannelTest {
         new ServiceConfigOptions(null, true, false, 5, 5, 16 << 20, 1 << 20);
     fixture.build();
     RecordingListener notRetried = start(CallOptions.DEFAULT, "y");
-    resolver().resolveWithConfig(RETRY_CONFIG, A);
+    fixture.resolver().resolveWithConfig(RETRY_CONFIG, A);
     fixture.readyTransport().lastStream().serverClose(Status.UNAVAILABLE);
     assertThat(notRetried.events()).containsExactly("close UNAVAILABLE");
   }
@@ -182,7 +170,7 @@ class ServiceConfigChannelTest {
     useDefaultConfig(null, false);
     fixture.build();
     start(CallOptions.DEFAULT, "x");
-    resolver().resolveWithConfig(TIMEOUT_CONFIG, A);
+    fixture.resolver().resolveWithConfig(TIMEOUT_CONFIG, A);
     assertThat(fixture.readyTransport().lastStream().headers.get(GrpcHeaders.TIMEOUT)).isNull();
   }
 
@@ -190,13 +178,13 @@ class ServiceConfigChannelTest {
   void invalidResolverConfigKeepsTheLastGoodOneAndIsLoggedOnce() throws Exception {
     fixture.build();
     start(CallOptions.DEFAULT, "first");
-    resolver().resolveWithConfig(TIMEOUT_CONFIG, A);
+    fixture.resolver().resolveWithConfig(TIMEOUT_CONFIG, A);
     FakeClientTransport transport = fixture.readyTransport();
     String bad = "{\"methodConfig\": [{\"name\": [{}], \"timeout\": \"-1s\"}]}";
 
     try (LogCapture logs = new LogCapture(ServiceConfigSelector.class)) {
-      resolver().resolveWithConfig(bad, A);
-      resolver().resolveWithConfig(bad, A);
+      fixture.resolver().resolveWithConfig(bad, A);
+      fixture.resolver().resolveWithConfig(bad, A);
       start(CallOptions.DEFAULT, "second");
 
       assertThat(transport.lastStream().headers.get(GrpcHeaders.TIMEOUT)).isEqualTo("2000000u");
@@ -213,7 +201,8 @@ class ServiceConfigChannelTest {
     fixture.build();
     RecordingListener call = start(CallOptions.DEFAULT, "x");
     try (LogCapture logs = new LogCapture(ServiceConfigSelector.class)) {
-      resolver()
+      fixture
+          .resolver()
           .resolveWithConfig(
               "{\"methodConfig\": [{\"name\": [{}], \"retryPolicy\": {\"maxAttempts\": 1}}]}", A);
       assertThat(logs.records).hasSize(1);
@@ -230,7 +219,7 @@ class ServiceConfigChannelTest {
     fixture.build();
     start(CallOptions.DEFAULT, "x");
     try (LogCapture logs = new LogCapture(ServiceConfigSelector.class)) {
-      resolver().resolveWithConfig("{\"loadBalancingConfig\": [{\"no_such\": {}}]}", A);
+      fixture.resolver().resolveWithConfig("{\"loadBalancingConfig\": [{\"no_such\": {}}]}", A);
       assertThat(logs.records.get(0).getMessage()).contains("using the default one");
     }
     assertThat(fixture.readyTransport().lastStream().headers.get(GrpcHeaders.TIMEOUT))
@@ -241,10 +230,12 @@ class ServiceConfigChannelTest {
   void loadBalancingConfigSwitchesThePolicy() {
     fixture.build();
     fixture.channel.getState(true);
-    resolver().resolve(A, B);
+    fixture.resolver().resolve(A, B);
     assertThat(fixture.factory.transportCount()).isEqualTo(1); // pick_first: one at a time
 
-    resolver().resolveWithConfig("{\"loadBalancingConfig\": [{\"round_robin\": {}}]}", A, B);
+    fixture
+        .resolver()
+        .resolveWithConfig("{\"loadBalancingConfig\": [{\"round_robin\": {}}]}", A, B);
 
     assertThat(fixture.factory.transport(0).isShutdown()).isTrue();
     assertThat(fixture.factory.transportCount()).isEqualTo(3); // round_robin: both, afresh
