@@ -232,10 +232,17 @@ public final class ServiceConfigParser {
     return nanos;
   }
 
+  /** A list of status codes to retry on: OK is refused (a success is never retried). */
   private static Set<Status.Code> statusCodes(List<?> values, String path) {
     Set<Status.Code> codes = EnumSet.noneOf(Status.Code.class);
     for (int i = 0; i < values.size(); i++) {
-      codes.add(statusCode(values.get(i), at(path + "[" + i + "]")));
+      String at = at(path + "[" + i + "]");
+      Status.Code code = statusCode(values.get(i), at);
+      if (code == Status.Code.OK) {
+        throw ConfigValues.invalid(
+            at, "must not be OK (a success is never retried)", values.get(i));
+      }
+      codes.add(code);
     }
     return codes;
   }

@@ -311,6 +311,19 @@ class ServiceConfigParserTest {
   }
 
   @Test
+  void okIsNeverARetryableOrNonFatalCode() {
+    assertError(
+        retryPolicy("'maxAttempts': 2, 'retryableStatusCodes': ['UNAVAILABLE', 'OK']"),
+        "service config: methodConfig[0].retryPolicy.retryableStatusCodes[1] must not be OK (a"
+            + " success is never retried), was \"OK\"");
+    assertError(
+        "{'methodConfig': [{'name': [{}], 'hedgingPolicy': {'maxAttempts': 2,"
+            + " 'nonFatalStatusCodes': [0]}}]}",
+        "service config: methodConfig[0].hedgingPolicy.nonFatalStatusCodes[0] must not be OK (a"
+            + " success is never retried), was 0.0");
+  }
+
+  @Test
   void unknownStatusCode() {
     assertError(
         "{'methodConfig': [{'name': [{}]}, {'name': [{'service': 's.S'}], 'retryPolicy':"
