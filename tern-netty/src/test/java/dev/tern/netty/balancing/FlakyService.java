@@ -3,10 +3,15 @@ package dev.tern.netty.balancing;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.MethodDescriptor.MethodType;
+import dev.tern.Server;
 import dev.tern.ServerCall;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.Status;
+import dev.tern.netty.NettyServerBuilder;
+import dev.tern.testing.TernCleanupExtension;
 import dev.tern.testing.TestMarshallers;
+import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -57,6 +62,17 @@ final class FlakyService {
   /** A service that answers its calls with {@code replies} in turn, then OK. */
   FlakyService(Reply... replies) {
     script.addAll(List.of(replies));
+  }
+
+  /**
+   * Serves this service on a Tern server on 127.0.0.1 (a free port), shut down by {@code cleanup}.
+   */
+  Server serve(TernCleanupExtension cleanup) throws IOException {
+    return cleanup.register(
+        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+            .addService(definition())
+            .build()
+            .start());
   }
 
   /** Every call it closed, in order. */

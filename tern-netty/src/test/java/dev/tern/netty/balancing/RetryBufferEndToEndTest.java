@@ -9,13 +9,11 @@ import dev.tern.ManagedChannelBuilder;
 import dev.tern.Metadata;
 import dev.tern.Server;
 import dev.tern.Status;
-import dev.tern.netty.NettyServerBuilder;
 import dev.tern.netty.balancing.FlakyService.Attempt;
 import dev.tern.netty.balancing.FlakyService.Reply;
 import dev.tern.netty.hostile.LeakWatch;
 import dev.tern.testing.RecordingClientCallListener;
 import dev.tern.testing.TernCleanupExtension;
-import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -61,12 +59,7 @@ class RetryBufferEndToEndTest {
 
   private RecordingClientCallListener.Closed upload(FlakyService flaky, long perRpcBufferLimit)
       throws Exception {
-    Server server =
-        cleanup.register(
-            NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-                .addService(flaky.definition())
-                .build()
-                .start());
+    Server server = flaky.serve(cleanup);
     ManagedChannel channel =
         cleanup.register(
             ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort())

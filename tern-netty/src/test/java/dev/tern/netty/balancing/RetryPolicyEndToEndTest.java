@@ -11,14 +11,12 @@ import dev.tern.ServerInterceptors;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.Status;
 import dev.tern.StatusRuntimeException;
-import dev.tern.netty.NettyServerBuilder;
 import dev.tern.netty.balancing.CallLoad.Outcome;
 import dev.tern.netty.balancing.FlakyService.Attempt;
 import dev.tern.netty.balancing.FlakyService.Reply;
 import dev.tern.stub.ClientCalls;
 import dev.tern.testing.Await;
 import dev.tern.testing.Dnsmasq;
-import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -237,12 +235,7 @@ class RetryPolicyEndToEndTest extends DnsFarmTest {
   }
 
   private ManagedChannel flakyChannel(FlakyService flaky) throws Exception {
-    Server server =
-        cleanup.register(
-            NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-                .addService(flaky.definition())
-                .build()
-                .start());
+    Server server = flaky.serve(cleanup);
     return cleanup.register(
         ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort())
             .usePlaintext()
