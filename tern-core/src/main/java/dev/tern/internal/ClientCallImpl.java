@@ -560,10 +560,19 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
     return true;
   }
 
-  private synchronized void cancelDeadlineTimer() {
-    if (deadlineFuture != null) {
-      deadlineFuture.cancel(false);
-      deadlineFuture = null;
+  /**
+   * Stops the deadline timer. A call without a deadline never armed one, so it skips the lock (a
+   * timer armed after this by a late method config sees {@code closeReceived} and stops itself).
+   */
+  private void cancelDeadlineTimer() {
+    if (deadline == null) {
+      return;
+    }
+    synchronized (this) {
+      if (deadlineFuture != null) {
+        deadlineFuture.cancel(false);
+        deadlineFuture = null;
+      }
     }
   }
 
