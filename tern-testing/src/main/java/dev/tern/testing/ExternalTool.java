@@ -1,0 +1,90 @@
+package dev.tern.testing;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * Finds the real tools tests run against (grpcurl, grpc-health-probe, the Python virtualenv with
+ * grpcio's clients), installed by {@code tools/install-grpc-tools.sh}.
+ *
+ * <p>A tool is looked up in the tools cache ({@code $TERN_TOOLS_DIR}, by default {@code
+ * ~/.cache/tern-tools}; binaries in its {@code bin}, Python in {@code venv/bin}), then on the
+ * {@code PATH}. When it is missing, {@link #require} skips the calling test with a message saying
+ * how to install it, except under {@code CI=true}, where it fails the test: CI installs the tools,
+ * so their absence there is a fault.
+ *
+ * <p>Stateless; safe from any thread.
+ */
+public final class ExternalTool {
+  private static final String INSTALL = "run tools/install-grpc-tools.sh to install it";
+
+  private ExternalTool() {}
+
+  /** The tools cache: {@code $TERN_TOOLS_DIR}, or {@code ~/.cache/tern-tools}. */
+  public static Path cacheDirectory() {
+    String dir = System.getenv("TERN_TOOLS_DIR");
+    if (dir != null && !dir.isEmpty()) {
+      return Path.of(dir);
+    }
+    return Path.of(System.getProperty("user.home"), ".cache", "tern-tools");
+  }
+
+  /** The executable {@code name}, if installed (see the class doc for where it is looked for). */
+  public static Optional<Path> find(String name) {
+    if (name == null || name.isEmpty() || name.contains("/")) {
+      throw new IllegalArgumentException("name must be a bare program name, was " + name);
+    }
+    List<Path> candidates = new ArrayList<>();
+    candidates.add(cacheDirectory().resolve("bin").resolve(name));
+    String path = System.getenv("PATH");
+    if (path != null) {
+      for (String dir : path.split(java.io.File.pathSeparator)) {
+        if (!dir.isEmpty()) {
+          candidates.add(Path.of(dir, name));
+        }
+      }
+    }
+    return candidates.stream().filter(ExternalTool::isExecutable).findFirst();
+  }
+
+  /**
+   * The executable {@code name}; when it is not installed, skips the calling test, or fails it when
+   * the environment variable {@code CI} is {@code true}.
+   */
+  public static Path require(String name) {
+    return found(find(name), name, System.getenv("CI"));
+  }
+
+  /**
+   * The Python interpreter of the tools' virtualenv (grpcio, grpcio-health-checking and
+   * grpcio-reflection installed); skips or fails as {@link #require} does when it is missing.
+   */
+  public static Path requirePython() {
+    Path python = cacheDirectory().resolve("venv").resolve("bin").resolve("python");
+    return found(
+        isExecutable(python) ? Optional.of(python) : Optional.empty(),
+        "the Python virtualenv with grpcio's health and reflection clients",
+        System.getenv("CI"));
+  }
+
+  static Path found(Optional<Path> tool, String what, String ciEnv) {
+    if (tool.isPresent()) {
+      return tool.get();
+    }
+    String message = what + " is not installed; " + INSTALL;
+    if ("true".equalsIgnoreCase(ciEnv)) {
+      Assertions.fail(message + "; CI=true, so this is a failure, not a skip");
+    }
+    Assumptions.abort(message);
+    throw new AssertionError("unreachable");
+  }
+
+  private static boolean isExecutable(Path path) {
+    return Files.isRegularFile(path) && Files.isExecutable(path);
+  }
+}
