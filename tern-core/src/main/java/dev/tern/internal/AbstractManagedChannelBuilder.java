@@ -1,5 +1,6 @@
 package dev.tern.internal;
 
+import dev.tern.BinaryLog;
 import dev.tern.ClientInterceptor;
 import dev.tern.CompressorRegistry;
 import dev.tern.Deadline;
@@ -62,6 +63,7 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
   private CompressorRegistry compressorRegistry = CompressorRegistry.getDefaultInstance();
   private DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();
   private NameResolverRegistry nameResolverRegistry;
+  private BinaryLog binaryLog;
   private String defaultLoadBalancingPolicy = "pick_first";
   private ServiceConfig defaultServiceConfig;
   private boolean serviceConfigLookUp = true;
@@ -224,6 +226,13 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
   }
 
   /** Uses {@code registry} to find the target's name resolver instead of the default registry. */
+  /** {@inheritDoc} Replaces an earlier log. */
+  @Override
+  public T setBinaryLog(BinaryLog binaryLog) {
+    this.binaryLog = binaryLog;
+    return thisT();
+  }
+
   @Override
   public T nameResolverRegistry(NameResolverRegistry registry) {
     this.nameResolverRegistry = Objects.requireNonNull(registry, "registry");
@@ -392,7 +401,8 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
                   maxRetryAttempts,
                   maxHedgedAttempts,
                   retryBufferSize,
-                  perRpcBufferLimit)));
+                  perRpcBufferLimit),
+              binaryLog));
     } catch (RuntimeException e) {
       factory.close();
       throw e;
