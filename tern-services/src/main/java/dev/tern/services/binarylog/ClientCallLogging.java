@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Logs CLIENT_HEADER (with the authority and the time left before the deadline) when the call
  * starts, CLIENT_MESSAGE, CLIENT_HALF_CLOSE and CANCEL as the application sends them, and
  * SERVER_HEADER (with the server's address), SERVER_MESSAGE and SERVER_TRAILER as they are
- * delivered (the trailer carries the address when no headers came).
+ * delivered (the trailer carries the address when the server answered with trailers only).
  *
  * <p>Thread-safe, as every channel.
  */
@@ -70,6 +70,7 @@ final class ClientCallLogging extends Channel {
     private final CallOptions callOptions;
     private final CallLog log;
     private final Channel channel;
+    private volatile LoggedListener<RespT> listener;
 
     LoggedCall(
         ClientCall<byte[], byte[]> raw,
@@ -98,7 +99,8 @@ final class ClientCallLogging extends Channel {
           authority != null ? authority : channel.authority(),
           deadline == null ? -1 : Math.max(0, deadline.timeRemaining(TimeUnit.NANOSECONDS)),
           null);
-      raw.start(new LoggedListener<>(responseListener, raw, method, log), headers);
+      listener = new LoggedListener<>(responseListener, raw, method, log);
+      raw.start(listener, headers);
     }
 
     @Override
@@ -108,6 +110,9 @@ final class ClientCallLogging extends Channel {
 
     @Override
     public void cancel(String message, Throwable cause) {
+      if (listener != null) {
+        listener.cancelled = true;
+      }
       log.cancel();
       raw.cancel(message, cause);
     }
@@ -149,6 +154,12 @@ final class ClientCallLogging extends Channel {
     private final CallLog log;
     private boolean sawHeaders;
 
+    /**
+     * Set when the application cancels: the status that follows is made up locally, so it carries
+     * no peer.
+     */
+    volatile boolean cancelled;
+
     LoggedListener(
         ClientCall.Listener<RespT> next,
         ClientCall<byte[], byte[]> raw,
@@ -179,7 +190,7 @@ final class ClientCallLogging extends Channel {
 
     @Override
     public void onClose(Status status, Metadata trailers) {
-      log.trailer(status, trailers, sawHeaders ? null : peer());
+      log.trailer(status, trailers, sawHeaders || cancelled ? null : peer());
       next.onClose(status, trailers);
     }
 

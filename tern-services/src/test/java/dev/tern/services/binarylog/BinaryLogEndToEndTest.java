@@ -225,9 +225,10 @@ class BinaryLogEndToEndTest {
     assertThat(serverCalls.get(2).get(3).hasPeer()).isFalse();
     assertThat(clientCalls.get(2).get(3).getPeer().getIpPort()).isEqualTo(port);
 
-    // Cancelled: the client's own trailer says CANCELLED.
+    // Cancelled: the client's own trailer says CANCELLED and, made up locally, has no peer.
     assertThat(clientCalls.get(3).get(3).getTrailer().getStatusCode())
         .isEqualTo(Status.Code.CANCELLED.value());
+    assertThat(clientCalls.get(3).get(3).hasPeer()).isFalse();
   }
 
   @Test
