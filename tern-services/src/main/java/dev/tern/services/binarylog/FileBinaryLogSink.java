@@ -84,14 +84,25 @@ public final class FileBinaryLogSink implements BinaryLogSink {
     }
   }
 
-  /** Flushes and closes the file; later entries are dropped. Closing twice does nothing. */
+  /**
+   * Flushes and closes the file; later entries are dropped. Closing twice does nothing.
+   *
+   * @throws IOException if the last entries cannot be written (not thrown again after a write
+   *     failure that was already logged)
+   */
   @Override
   public synchronized void close() throws IOException {
     if (closed) {
       return;
     }
     closed = true;
-    out.close();
+    try {
+      out.close();
+    } catch (IOException e) {
+      if (!failed) {
+        throw e;
+      }
+    }
   }
 
   @Override
