@@ -153,6 +153,7 @@ final class ClientCallLogging extends Channel {
     private final MethodDescriptor<?, RespT> method;
     private final CallLog log;
     private boolean sawHeaders;
+    private Status parseFailure;
 
     /**
      * Set when the application cancels: the status that follows is made up locally, so it carries
@@ -184,14 +185,27 @@ final class ClientCallLogging extends Channel {
 
     @Override
     public void onMessage(byte[] message) {
+      if (parseFailure != null) {
+        return;
+      }
       log.message(false, message);
-      next.onMessage(method.parseResponse(new ByteArrayInputStream(message)));
+      RespT response;
+      try {
+        response = method.parseResponse(new ByteArrayInputStream(message));
+      } catch (RuntimeException e) {
+        // What the runtime reports for a response it cannot parse, had the log not been there.
+        parseFailure = Status.INTERNAL.withDescription("Failed to read message").withCause(e);
+        raw.cancel("Failed to read message", e);
+        return;
+      }
+      next.onMessage(response);
     }
 
     @Override
     public void onClose(Status status, Metadata trailers) {
-      log.trailer(status, trailers, sawHeaders || cancelled ? null : peer());
-      next.onClose(status, trailers);
+      Status reported = parseFailure != null ? parseFailure : status;
+      log.trailer(reported, trailers, sawHeaders || cancelled ? null : peer());
+      next.onClose(reported, trailers);
     }
 
     @Override

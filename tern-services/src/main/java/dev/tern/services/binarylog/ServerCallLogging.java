@@ -165,11 +165,13 @@ final class ServerCallLogging {
       try {
         request = method.parseRequest(new ByteArrayInputStream(message));
       } catch (RuntimeException e) {
-        // As the runtime does for a request it cannot parse; the handler hears onCancel next.
+        // What the runtime does for a request it cannot parse, had the log not been there: the
+        // call fails INTERNAL and the handler hears onCancel (and nothing after it).
         failed = true;
         call.close(
             Status.INTERNAL.withDescription("Failed to parse request").withCause(e),
             new Metadata());
+        next.onCancel();
         return;
       }
       next.onMessage(request);
@@ -186,18 +188,25 @@ final class ServerCallLogging {
 
     @Override
     public void onCancel() {
+      if (failed) {
+        return;
+      }
       log.cancel();
       next.onCancel();
     }
 
     @Override
     public void onComplete() {
-      next.onComplete();
+      if (!failed) {
+        next.onComplete();
+      }
     }
 
     @Override
     public void onReady() {
-      next.onReady();
+      if (!failed) {
+        next.onReady();
+      }
     }
   }
 }
