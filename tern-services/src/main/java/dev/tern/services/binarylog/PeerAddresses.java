@@ -10,6 +10,13 @@ import java.net.UnixDomainSocketAddress;
 
 /** Socket addresses as {@code grpc.binarylog.v1.Address} records. Stateless; thread-safe. */
 final class PeerAddresses {
+  /**
+   * The address type of Unix domain sockets on Netty's native transports (epoll, io_uring); named,
+   * not imported, because this module does not depend on Netty.
+   */
+  private static final String NETTY_DOMAIN_SOCKET_ADDRESS =
+      "io.netty.channel.unix.DomainSocketAddress";
+
   private PeerAddresses() {}
 
   static Address toProto(SocketAddress address) {
@@ -34,6 +41,13 @@ final class PeerAddresses {
       return Address.newBuilder()
           .setType(Address.Type.TYPE_UNIX)
           .setAddress(unix.getPath().toString())
+          .build();
+    }
+    if (address != null && address.getClass().getName().equals(NETTY_DOMAIN_SOCKET_ADDRESS)) {
+      // Its text is the socket's path.
+      return Address.newBuilder()
+          .setType(Address.Type.TYPE_UNIX)
+          .setAddress(address.toString())
           .build();
     }
     return Address.newBuilder()

@@ -54,6 +54,17 @@ class PeerAddressesTest {
   }
 
   @Test
+  void nettysUnixDomainSocketsToo() {
+    assertThat(
+            PeerAddresses.toProto(new io.netty.channel.unix.DomainSocketAddress("/tmp/epoll.sock")))
+        .isEqualTo(
+            Address.newBuilder()
+                .setType(Address.Type.TYPE_UNIX)
+                .setAddress("/tmp/epoll.sock")
+                .build());
+  }
+
+  @Test
   void otherAddressesAreUnknownWithTheirText() {
     SocketAddress inProcess =
         new SocketAddress() {
