@@ -225,7 +225,6 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
     return thisT();
   }
 
-  /** Uses {@code registry} to find the target's name resolver instead of the default registry. */
   /** {@inheritDoc} Replaces an earlier log. */
   @Override
   public T setBinaryLog(BinaryLog binaryLog) {
@@ -233,6 +232,7 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
     return thisT();
   }
 
+  /** Uses {@code registry} to find the target's name resolver instead of the default registry. */
   @Override
   public T nameResolverRegistry(NameResolverRegistry registry) {
     this.nameResolverRegistry = Objects.requireNonNull(registry, "registry");
