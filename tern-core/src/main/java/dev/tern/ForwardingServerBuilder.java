@@ -115,6 +115,12 @@ public abstract class ForwardingServerBuilder<T extends ForwardingServerBuilder<
   }
 
   @Override
+  public T setBinaryLog(BinaryLog binaryLog) {
+    delegate().setBinaryLog(binaryLog);
+    return thisT();
+  }
+
+  @Override
   public Server build() {
     return delegate().build();
   }

@@ -142,6 +142,17 @@ public abstract class ManagedChannelBuilder<T extends ManagedChannelBuilder<T>> 
   public abstract T perRpcBufferLimit(long bytes);
 
   /**
+   * Records the calls made on the channel in {@code binaryLog}, below the interceptors (the log
+   * sees what they send); null (the default) records nothing. The channel does not close the log.
+   *
+   * @throws UnsupportedOperationException if this builder has no binary log support
+   */
+  public T setBinaryLog(BinaryLog binaryLog) {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " does not support binary logs");
+  }
+
+  /**
    * Builds the channel. It resolves its target and connects lazily, on the first call or state
    * request.
    *

@@ -79,6 +79,18 @@ public abstract class ServerBuilder<T extends ServerBuilder<T>> {
     throw new UnsupportedOperationException(getClass().getSimpleName() + " does not support TLS");
   }
 
+  /**
+   * Records the calls of every method this server dispatches (from the added services and the
+   * fallback registry) in {@code binaryLog}; null (the default) records nothing. The server does
+   * not close the log.
+   *
+   * @throws UnsupportedOperationException if this builder has no binary log support
+   */
+  public T setBinaryLog(BinaryLog binaryLog) {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " does not support binary logs");
+  }
+
   /** Builds the server; call {@link Server#start()} to serve. */
   public abstract Server build();
 }

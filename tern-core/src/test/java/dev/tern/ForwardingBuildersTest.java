@@ -57,7 +57,8 @@ class ForwardingBuildersTest {
             .compressorRegistry(CompressorRegistry.getDefaultInstance())
             .decompressorRegistry(DecompressorRegistry.getDefaultInstance())
             .nameResolverRegistry(new NameResolverRegistry())
-            .defaultLoadBalancingPolicy("round_robin");
+            .defaultLoadBalancingPolicy("round_robin")
+            .setBinaryLog(null);
 
     assertThat(chained).isSameAs(builder);
     assertThat(delegate.calls)
@@ -76,7 +77,8 @@ class ForwardingBuildersTest {
             "compressorRegistry",
             "decompressorRegistry",
             "nameResolverRegistry",
-            "defaultLoadBalancingPolicy round_robin");
+            "defaultLoadBalancingPolicy round_robin",
+            "setBinaryLog null");
     assertThat(builder.toString())
         .isEqualTo("WrappingChannelBuilder{delegate=RecordingChannelBuilder}");
   }
@@ -111,7 +113,8 @@ class ForwardingBuildersTest {
             .compressorRegistry(CompressorRegistry.getDefaultInstance())
             .decompressorRegistry(DecompressorRegistry.getDefaultInstance())
             .useTransportSecurity(new File("chain.pem"), new File("key.pem"))
-            .useTransportSecurity(chain, key);
+            .useTransportSecurity(chain, key)
+            .setBinaryLog(null);
 
     assertThat(chained).isSameAs(builder);
     assertThat(delegate.calls)
@@ -129,7 +132,8 @@ class ForwardingBuildersTest {
             "compressorRegistry",
             "decompressorRegistry",
             "useTransportSecurity chain.pem key.pem",
-            "useTransportSecurity streams");
+            "useTransportSecurity streams",
+            "setBinaryLog null");
   }
 
   private static ServerInterceptor noOpInterceptor() {
@@ -312,6 +316,11 @@ class ForwardingBuildersTest {
     }
 
     @Override
+    public RecordingChannelBuilder setBinaryLog(BinaryLog binaryLog) {
+      return record("setBinaryLog " + binaryLog);
+    }
+
+    @Override
     public ManagedChannel build() {
       throw new AssertionError("not built in these tests");
     }
@@ -395,6 +404,11 @@ class ForwardingBuildersTest {
     public RecordingServerBuilder useTransportSecurity(
         InputStream certChain, InputStream privateKey) {
       return record("useTransportSecurity streams");
+    }
+
+    @Override
+    public RecordingServerBuilder setBinaryLog(BinaryLog binaryLog) {
+      return record("setBinaryLog " + binaryLog);
     }
 
     @Override

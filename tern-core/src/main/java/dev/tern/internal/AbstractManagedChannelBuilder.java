@@ -1,5 +1,6 @@
 package dev.tern.internal;
 
+import dev.tern.BinaryLog;
 import dev.tern.ClientInterceptor;
 import dev.tern.CompressorRegistry;
 import dev.tern.Deadline;
@@ -62,6 +63,7 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
   private CompressorRegistry compressorRegistry = CompressorRegistry.getDefaultInstance();
   private DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();
   private NameResolverRegistry nameResolverRegistry;
+  private BinaryLog binaryLog;
   private String defaultLoadBalancingPolicy = "pick_first";
   private ServiceConfig defaultServiceConfig;
   private boolean serviceConfigLookUp = true;
@@ -220,6 +222,13 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
   @Override
   public T decompressorRegistry(DecompressorRegistry registry) {
     decompressorRegistry = Objects.requireNonNull(registry, "registry");
+    return thisT();
+  }
+
+  /** {@inheritDoc} Replaces an earlier log. */
+  @Override
+  public T setBinaryLog(BinaryLog binaryLog) {
+    this.binaryLog = binaryLog;
     return thisT();
   }
 
@@ -392,7 +401,8 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
                   maxRetryAttempts,
                   maxHedgedAttempts,
                   retryBufferSize,
-                  perRpcBufferLimit)));
+                  perRpcBufferLimit),
+              binaryLog));
     } catch (RuntimeException e) {
       factory.close();
       throw e;

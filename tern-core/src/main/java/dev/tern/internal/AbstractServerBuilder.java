@@ -1,5 +1,6 @@
 package dev.tern.internal;
 
+import dev.tern.BinaryLog;
 import dev.tern.CompressorRegistry;
 import dev.tern.DecompressorRegistry;
 import dev.tern.HandlerRegistry;
@@ -48,6 +49,7 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
   private final List<ServerInterceptor> interceptors = new ArrayList<>();
   private final List<ServerTransportFilter> transportFilters = new ArrayList<>();
   private HandlerRegistry fallbackHandlerRegistry;
+  private BinaryLog binaryLog;
   private Executor executor;
   private boolean directExecutor;
   private int maxInboundMessageSize = GrpcHeaders.DEFAULT_MAX_MESSAGE_SIZE;
@@ -172,6 +174,13 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
     return thisBuilder();
   }
 
+  /** {@inheritDoc} Replaces an earlier log. */
+  @Override
+  public T setBinaryLog(BinaryLog binaryLog) {
+    this.binaryLog = binaryLog;
+    return thisBuilder();
+  }
+
   /**
    * Builds the server: the added services (with the builder's interceptors applied once, here) go
    * into one immutable method map, and the transport's {@link TransportServer} is created.
@@ -183,6 +192,7 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
             services.values(),
             interceptors,
             fallbackHandlerRegistry,
+            binaryLog,
             executor(),
             maxInboundMessageSize,
             compressorRegistry,

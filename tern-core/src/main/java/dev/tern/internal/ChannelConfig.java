@@ -1,5 +1,6 @@
 package dev.tern.internal;
 
+import dev.tern.BinaryLog;
 import dev.tern.ClientInterceptor;
 import dev.tern.CompressorRegistry;
 import dev.tern.Deadline;
@@ -40,6 +41,7 @@ import java.util.function.Function;
  * @param ticker the time source for the idle timer (tests pass a fake)
  * @param backoffRandom uniform doubles in [0, 1) that jitter the reconnect and retry back-offs
  * @param serviceConfigOptions the default service config, look-up, and the retry limits
+ * @param binaryLog wraps the channel's innermost channel, below the interceptors; null for none
  */
 public record ChannelConfig(
     String target,
@@ -59,7 +61,8 @@ public record ChannelConfig(
     DecompressorRegistry decompressorRegistry,
     Deadline.Ticker ticker,
     DoubleSupplier backoffRandom,
-    ServiceConfigOptions serviceConfigOptions) {
+    ServiceConfigOptions serviceConfigOptions,
+    BinaryLog binaryLog) {
 
   /**
    * Checks the components.

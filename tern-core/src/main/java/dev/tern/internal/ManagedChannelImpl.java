@@ -111,8 +111,11 @@ public final class ManagedChannelImpl extends ManagedChannel {
         new ChannelLifecycle(
             config, sync, calls, streams, state, usage, firstResolver, args, authority, terminated);
     holder[0] = lifecycle;
-    this.interceptedChannel =
-        ClientInterceptors.intercept(new CallFactory(), config.interceptors());
+    Channel innermost = new CallFactory();
+    if (config.binaryLog() != null) {
+      innermost = Objects.requireNonNull(config.binaryLog().wrapChannel(innermost), "wrapChannel");
+    }
+    this.interceptedChannel = ClientInterceptors.intercept(innermost, config.interceptors());
   }
 
   @Override

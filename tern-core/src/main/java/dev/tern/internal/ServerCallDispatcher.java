@@ -1,5 +1,6 @@
 package dev.tern.internal;
 
+import dev.tern.BinaryLog;
 import dev.tern.CompressorRegistry;
 import dev.tern.Context;
 import dev.tern.Deadline;
@@ -52,6 +53,10 @@ public final class ServerCallDispatcher {
   private final List<ServerInterceptor> interceptors;
 
   private final HandlerRegistry fallbackRegistry;
+
+  /** Wraps methods outside the interceptors; null (no binary log) leaves them as they are. */
+  private final BinaryLog binaryLog;
+
   private final Executor executor;
   private final int maxInboundMessageSize;
   private final CompressorRegistry compressorRegistry;
@@ -64,19 +69,24 @@ public final class ServerCallDispatcher {
    * @param interceptors the builder's, in the order added (the last one sees calls first); applied
    *     once here to {@code services}, and per call to methods found in the fallback registry
    * @param fallbackRegistry asked when {@code services} have no such method; null for none
+   * @param binaryLog wraps every method, outside the interceptors (once for {@code services}, per
+   *     call for the fallback registry's methods); null for none
    * @param executor runs application callbacks (through a per-call {@link SerializingExecutor})
    */
   public ServerCallDispatcher(
       Collection<ServerServiceDefinition> services,
       List<ServerInterceptor> interceptors,
       HandlerRegistry fallbackRegistry,
+      BinaryLog binaryLog,
       Executor executor,
       int maxInboundMessageSize,
       CompressorRegistry compressorRegistry,
       DecompressorRegistry decompressorRegistry) {
     this.interceptors = List.copyOf(interceptors);
-    this.methods = methodMap(Objects.requireNonNull(services, "services"), this.interceptors);
+    this.methods =
+        methodMap(Objects.requireNonNull(services, "services"), this.interceptors, binaryLog);
     this.fallbackRegistry = fallbackRegistry;
+    this.binaryLog = binaryLog;
     this.executor = Objects.requireNonNull(executor, "executor");
     if (maxInboundMessageSize < 0) {
       throw new IllegalArgumentException(
@@ -90,16 +100,21 @@ public final class ServerCallDispatcher {
 
   /**
    * Flattens services into {@code "pkg.Service/Method" -> definition}, wrapping each handler with
-   * {@code interceptors} once (the last interceptor sees calls first), so that the per-call path is
-   * one map lookup with no wrapping.
+   * {@code interceptors} once (the last interceptor sees calls first) and then, when there is one,
+   * by the binary log, so that the per-call path is one map lookup with no wrapping.
    */
   static Map<String, ServerMethodDefinition<?, ?>> methodMap(
-      Collection<ServerServiceDefinition> services, List<ServerInterceptor> interceptors) {
+      Collection<ServerServiceDefinition> services,
+      List<ServerInterceptor> interceptors,
+      BinaryLog binaryLog) {
     Map<String, ServerMethodDefinition<?, ?>> map = new HashMap<>();
     for (ServerServiceDefinition service : services) {
       for (ServerMethodDefinition<?, ?> method : service.getMethods()) {
         ServerMethodDefinition<?, ?> wrapped =
             interceptors.isEmpty() ? method : ServerInterceptors.wrap(method, interceptors);
+        if (binaryLog != null) {
+          wrapped = logged(binaryLog, wrapped);
+        }
         map.put(method.getMethodDescriptor().getFullMethodName(), wrapped);
       }
     }
@@ -163,6 +178,9 @@ public final class ServerCallDispatcher {
           // Builder interceptors (often authentication) must guard dynamic services too.
           method = ServerInterceptors.wrap(method, interceptors);
         }
+        if (method != null && binaryLog != null) {
+          method = logged(binaryLog, method);
+        }
       } catch (RuntimeException e) {
         logger.log(Level.WARNING, "Fallback handler registry failed for " + fullMethodName, e);
         reject(
@@ -187,6 +205,20 @@ public final class ServerCallDispatcher {
     }
     stream.setMaxInboundMessageSize(maxInboundMessageSize);
     startCall(stream, method, headers, timeoutNanos, acceptEncoding, scheduler);
+  }
+
+  /** {@code method} as the binary log wraps it, checked to still be the same method. */
+  private static ServerMethodDefinition<?, ?> logged(
+      BinaryLog binaryLog, ServerMethodDefinition<?, ?> method) {
+    ServerMethodDefinition<?, ?> wrapped =
+        Objects.requireNonNull(binaryLog.wrapMethodDefinition(method), "wrapMethodDefinition");
+    String name = method.getMethodDescriptor().getFullMethodName();
+    if (!wrapped.getMethodDescriptor().getFullMethodName().equals(name)
+        || wrapped.getMethodDescriptor().getType() != method.getMethodDescriptor().getType()) {
+      throw new IllegalStateException(
+          "BinaryLog.wrapMethodDefinition changed the method " + name + " into " + wrapped);
+    }
+    return wrapped;
   }
 
   private static int requestsAtStart(ServerCallHandler<?, ?> handler) {

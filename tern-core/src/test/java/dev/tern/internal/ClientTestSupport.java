@@ -174,7 +174,8 @@ final class ClientTestSupport {
                   decompressorRegistry,
                   clock.getTicker(),
                   () -> jitterRandom,
-                  serviceConfigOptions));
+                  serviceConfigOptions,
+                  null));
       return channel;
     }
 
