@@ -14,8 +14,7 @@ import java.util.Objects;
  * example {@code *} logs everything, {@code pkg.Svc/*{h;m:256},-pkg.Svc/Secret} logs the headers
  * and the first 256 bytes of each message of every method of {@code pkg.Svc} except {@code Secret}.
  * The methods without a filter argument take the filter from the {@code GRPC_BINARY_LOG_FILTER}
- * environment variable when it is set (the empty value logs nothing), and log everything when it is
- * not.
+ * environment variable; as in grpc-java, when it is unset or empty they log nothing.
  *
  * <p>Close the log (it closes its sink) after the servers and channels that use it have terminated.
  * Thread-safe.
@@ -29,7 +28,7 @@ public final class BinaryLogs {
   /**
    * A binary log that writes to a new file in the temporary directory (see {@link
    * FileBinaryLogSink#createTempFile()}; its name is logged at INFO), with the filter of {@code
-   * GRPC_BINARY_LOG_FILTER}, or {@code *} when that is unset.
+   * GRPC_BINARY_LOG_FILTER} (nothing is logged when that is unset or empty).
    *
    * @throws IOException if the file cannot be created
    * @throws IllegalArgumentException if the environment's filter is malformed
@@ -46,8 +45,8 @@ public final class BinaryLogs {
   }
 
   /**
-   * A binary log that writes to {@code sink}, with the filter of {@code GRPC_BINARY_LOG_FILTER}, or
-   * {@code *} when that is unset.
+   * A binary log that writes to {@code sink}, with the filter of {@code GRPC_BINARY_LOG_FILTER}
+   * (nothing is logged when that is unset or empty).
    *
    * @throws IllegalArgumentException if the environment's filter is malformed
    */
@@ -69,6 +68,6 @@ public final class BinaryLogs {
 
   private static String filterFromEnvironment() {
     String filter = System.getenv(FILTER_ENV);
-    return filter != null ? filter : "*";
+    return filter != null ? filter : "";
   }
 }
