@@ -2,6 +2,7 @@ package dev.tern.services.reflection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tern.BindableService;
 import dev.tern.Server;
 import dev.tern.netty.NettyServerBuilder;
 import dev.tern.testing.ExternalTool;
@@ -31,15 +32,21 @@ class ReflectionToolsTest {
    * unless {@code withHealth} is false; {@link #registry} is its fallback registry.
    */
   private String startTern(boolean withHealth) throws Exception {
+    List<BindableService> services =
+        new ArrayList<>(List.of(ProtoReflectionService.v1(), ProtoReflectionService.v1alpha()));
+    if (withHealth) {
+      services.add(new TinyHealthService());
+    }
+    return startTern(services);
+  }
+
+  /** Tern's server with the order service and {@code services}. */
+  private String startTern(List<BindableService> services) throws Exception {
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
             .addService(new OrderServiceImpl())
-            .addService(ProtoReflectionService.v1())
-            .addService(ProtoReflectionService.v1alpha())
             .fallbackHandlerRegistry(registry);
-    if (withHealth) {
-      builder.addService(new TinyHealthService());
-    }
+    services.forEach(builder::addService);
     Server server = cleanup.register(builder.build());
     server.start();
     return "127.0.0.1:" + server.getPort();
@@ -211,19 +218,45 @@ class ReflectionToolsTest {
   }
 
   @Test
+  void grpcurl_worksWithEitherVersionAlone() throws Exception {
+    String v1Only = startTern(List.of(ProtoReflectionService.v1()));
+    String v1alphaOnly = startTern(List.of(ProtoReflectionService.v1alpha()));
+
+    assertThat(grpcurl(v1Only, "list"))
+        .isEqualTo("grpc.reflection.v1.ServerReflection\ntern.reflectiontest.OrderService\n");
+    assertThat(grpcurl(v1alphaOnly, "list"))
+        .isEqualTo("grpc.reflection.v1alpha.ServerReflection\ntern.reflectiontest.OrderService\n");
+    assertThat(grpcurl(v1alphaOnly, "describe", "tern.reflectiontest.OrderService.Place"))
+        .isEqualTo(grpcurl(v1Only, "describe", "tern.reflectiontest.OrderService.Place"));
+  }
+
+  private static String grpcioReflectionClient(String target) throws Exception {
+    Path script = Path.of("src", "test", "python", "reflection_client.py");
+    return ToolRun.run(
+            List.of(
+                ExternalTool.requirePython().toString(),
+                script.toString(),
+                target,
+                "tern.reflectiontest.Order.Line",
+                "tern.reflectiontest.Order"))
+        .ok();
+  }
+
+  @Test
+  void grpcioReflectionClient_needsV1alphaOnly() throws Exception {
+    String v1alphaOnly = startTern(List.of(ProtoReflectionService.v1alpha()));
+
+    assertThat(grpcioReflectionClient(v1alphaOnly))
+        .startsWith(
+            "services: grpc.reflection.v1alpha.ServerReflection,tern.reflectiontest.OrderService\n"
+                + "file of tern.reflectiontest.Order.Line: tern/reflectiontest/orders.proto\n");
+  }
+
+  @Test
   void grpcioReflectionClient_listsTheServicesAndFindsASymbol() throws Exception {
     String tern = startTern(true);
-    Path script = Path.of("src", "test", "python", "reflection_client.py");
 
-    String printed =
-        ToolRun.run(
-                List.of(
-                    ExternalTool.requirePython().toString(),
-                    script.toString(),
-                    tern,
-                    "tern.reflectiontest.Order.Line",
-                    "tern.reflectiontest.Order"))
-            .ok();
+    String printed = grpcioReflectionClient(tern);
 
     assertThat(printed)
         .isEqualTo(
