@@ -8,6 +8,7 @@ import dev.tern.ServiceDescriptor;
 import dev.tern.services.reflection.v1.ServerReflectionRequest;
 import dev.tern.services.reflection.v1.ServerReflectionResponse;
 import dev.tern.services.reflection.v1.ServerReflectionTern;
+import dev.tern.stub.ServerCallStreamObserver;
 import dev.tern.stub.ServerCalls;
 import dev.tern.stub.StreamObserver;
 import java.util.ArrayList;
@@ -96,7 +97,9 @@ public final class ProtoReflectionService {
     public StreamObserver<ServerReflectionRequest> serverReflectionInfo(
         StreamObserver<ServerReflectionResponse> responses) {
       Server server = Server.CONTEXT_KEY.get();
-      return new ReflectionStream(() -> index(server), responses);
+      // Tern's runtime hands every streaming service method a ServerCallStreamObserver.
+      return new ReflectionStream(
+          () -> index(server), (ServerCallStreamObserver<ServerReflectionResponse>) responses);
     }
 
     private ReflectionIndex index(Server server) {

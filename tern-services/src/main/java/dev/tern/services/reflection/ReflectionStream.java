@@ -11,6 +11,7 @@ import dev.tern.services.reflection.v1.ListServiceResponse;
 import dev.tern.services.reflection.v1.ServerReflectionRequest;
 import dev.tern.services.reflection.v1.ServerReflectionResponse;
 import dev.tern.services.reflection.v1.ServiceResponse;
+import dev.tern.stub.ServerCallStreamObserver;
 import dev.tern.stub.StreamObserver;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -32,21 +33,36 @@ import java.util.logging.Logger;
  * <p>The files a client is sent are remembered for the call: a file response carries the file asked
  * for, followed by those of its transitive imports not yet sent on this stream.
  *
- * <p>Not thread-safe; it needs none: the runtime calls a call's request observer from one thread at
- * a time.
+ * <p>Flow control: the next request is read only once the previous response could be sent without
+ * buffering ({@link ServerCallStreamObserver#isReady()}), so a client that sends questions without
+ * reading the answers is held back instead of making the server buffer answers without bound.
+ *
+ * <p>Not thread-safe; it needs none: the runtime calls a call's request observer and its handlers
+ * from one thread at a time.
  */
 final class ReflectionStream implements StreamObserver<ServerReflectionRequest> {
   private static final Logger logger = Logger.getLogger(ReflectionStream.class.getName());
 
   private final Supplier<ReflectionIndex> index;
-  private final StreamObserver<ServerReflectionResponse> responses;
+  private final ServerCallStreamObserver<ServerReflectionResponse> responses;
   private final Set<String> filesSent = new HashSet<>();
 
-  /** Answers from {@code index} (asked once per request) to {@code responses}. */
+  /** Whether the next request is to be read once the response stream is ready again. */
+  private boolean requestWhenReady;
+
+  /**
+   * Answers from {@code index} (asked once per request) to {@code responses}. Call while the
+   * service method runs: it takes over the call's inbound flow control and asks for the first
+   * request.
+   */
   ReflectionStream(
-      Supplier<ReflectionIndex> index, StreamObserver<ServerReflectionResponse> responses) {
+      Supplier<ReflectionIndex> index,
+      ServerCallStreamObserver<ServerReflectionResponse> responses) {
     this.index = Objects.requireNonNull(index, "index");
     this.responses = Objects.requireNonNull(responses, "responses");
+    responses.disableAutoRequest();
+    responses.setOnReadyHandler(this::onReady);
+    responses.request(1);
   }
 
   @Override
@@ -57,6 +73,18 @@ final class ReflectionStream implements StreamObserver<ServerReflectionRequest> 
             .setOriginalRequest(request);
     answer(request, response);
     responses.onNext(response.build());
+    if (responses.isReady()) {
+      responses.request(1);
+    } else {
+      requestWhenReady = true;
+    }
+  }
+
+  private void onReady() {
+    if (requestWhenReady && responses.isReady()) {
+      requestWhenReady = false;
+      responses.request(1);
+    }
   }
 
   @Override

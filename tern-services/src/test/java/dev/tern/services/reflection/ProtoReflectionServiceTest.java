@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.tern.CallOptions;
+import dev.tern.ClientCall;
 import dev.tern.HandlerRegistry;
 import dev.tern.ManagedChannel;
+import dev.tern.Metadata;
 import dev.tern.ServerMethodDefinition;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.Status;
@@ -16,6 +19,7 @@ import dev.tern.services.reflection.v1.ErrorResponse;
 import dev.tern.services.reflection.v1.ExtensionRequest;
 import dev.tern.services.reflection.v1.ServerReflectionRequest;
 import dev.tern.services.reflection.v1.ServerReflectionResponse;
+import dev.tern.services.reflection.v1.ServerReflectionTern;
 import dev.tern.services.reflection.v1.ServiceResponse;
 import dev.tern.testing.EchoService;
 import dev.tern.testing.TernCleanupExtension;
@@ -268,6 +272,57 @@ class ProtoReflectionServiceTest {
 
       assertThat(serviceNames(client.ask(listServices()))).doesNotContain("grpc.health.v1.Health");
     }
+  }
+
+  @Test
+  void aClientThatDoesNotReadTheAnswers_isHeldBack_thenGetsEveryAnswerInOrder() throws Exception {
+    String name = cleanup.uniqueName();
+    cleanup
+        .register(
+            InProcessServerBuilder.forName(name)
+                .directExecutor()
+                .addService(new OrderServiceImpl())
+                .addService(ProtoReflectionService.v1())
+                .build())
+        .start();
+    ManagedChannel channel =
+        cleanup.register(InProcessChannelBuilder.forName(name).directExecutor().build());
+    ClientCall<ServerReflectionRequest, ServerReflectionResponse> call =
+        channel.newCall(ServerReflectionTern.getServerReflectionInfoMethod(), CallOptions.DEFAULT);
+    List<ServerReflectionResponse> answers = new ArrayList<>();
+    List<Status> closed = new ArrayList<>();
+    call.start(
+        new ClientCall.Listener<>() {
+          @Override
+          public void onMessage(ServerReflectionResponse message) {
+            answers.add(message);
+          }
+
+          @Override
+          public void onClose(Status status, Metadata trailers) {
+            closed.add(status);
+          }
+        },
+        new Metadata());
+
+    call.sendMessage(listServices());
+    // The answer waits for the client to read it, so the server reads no further question.
+    assertThat(call.isReady()).isFalse();
+    for (int i = 0; i < 3; i++) {
+      call.sendMessage(file(ORDERS_FILE));
+    }
+    assertThat(answers).isEmpty();
+
+    call.request(10);
+
+    assertThat(answers).hasSize(4);
+    assertThat(answers.get(0).hasListServicesResponse()).isTrue();
+    assertThat(fileNames(answers.get(1))).containsExactly(ORDERS_FILE, TIMESTAMP_FILE);
+    assertThat(fileNames(answers.get(2))).containsExactly(ORDERS_FILE);
+    assertThat(fileNames(answers.get(3))).containsExactly(ORDERS_FILE);
+    assertThat(call.isReady()).isTrue();
+    call.halfClose();
+    assertThat(closed).extracting(Status::getCode).containsExactly(Status.Code.OK);
   }
 
   @Test
