@@ -11,6 +11,20 @@ import java.util.concurrent.TimeUnit;
  * #shutdownNow} (cancel them too); terminated when every call and connection is gone.
  */
 public abstract class Server {
+  /**
+   * The server handling the current call: in the {@link Context} of every call a Tern server
+   * dispatches, this key holds that server; elsewhere it reads null. It lets a service see the
+   * server it runs on (server reflection lists the server's services with it):
+   *
+   * <pre>{@code
+   * Server server = Server.CONTEXT_KEY.get(); // inside a call handler
+   * }</pre>
+   *
+   * <p>A handler that runs work on other threads should read the key before leaving the call's
+   * thread, or carry the call's context along.
+   */
+  public static final Context.Key<Server> CONTEXT_KEY = Context.key("dev.tern.Server");
+
   /** For subclasses. */
   protected Server() {}
 
@@ -32,8 +46,21 @@ public abstract class Server {
     return List.of();
   }
 
-  /** The services added to the builder (the fallback registry's are not included). */
+  /**
+   * The services added to the builder (the fallback registry's are not included, see {@link
+   * #getMutableServices}). They never change.
+   */
   public List<ServerServiceDefinition> getServices() {
+    return List.of();
+  }
+
+  /**
+   * The services of the {@link ServerBuilder#fallbackHandlerRegistry fallback registry}, as that
+   * registry reports them at the time of this call ({@link HandlerRegistry#getServices}): with a
+   * {@link dev.tern.util.MutableHandlerRegistry}, the services added to it so far. Empty when the
+   * server has no fallback registry. Unlike {@link #getServices}, each call may answer differently.
+   */
+  public List<ServerServiceDefinition> getMutableServices() {
     return List.of();
   }
 

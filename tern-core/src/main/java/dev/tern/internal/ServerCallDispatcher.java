@@ -127,12 +127,15 @@ public final class ServerCallDispatcher {
    * @param headers the request headers; the reserved {@code grpc-timeout}, {@code grpc-encoding}
    *     and {@code grpc-accept-encoding} are removed before the application sees them
    * @param scheduler runs the call's deadline timer
+   * @param callContextParent the context the call's context derives from (its values, never a
+   *     cancellation or deadline: it must not be cancellable)
    */
   public void dispatch(
       ServerStream stream,
       String fullMethodName,
       Metadata headers,
-      ScheduledExecutorService scheduler) {
+      ScheduledExecutorService scheduler,
+      Context callContextParent) {
     String timeoutValue = headers.get(GrpcHeaders.TIMEOUT);
     String encoding = headers.get(GrpcHeaders.MESSAGE_ENCODING);
     String acceptEncoding = headers.get(GrpcHeaders.MESSAGE_ACCEPT_ENCODING);
@@ -204,7 +207,12 @@ public final class ServerCallDispatcher {
       stream.setDecompressor(decompressor);
     }
     stream.setMaxInboundMessageSize(maxInboundMessageSize);
-    startCall(stream, method, headers, timeoutNanos, acceptEncoding, scheduler);
+    startCall(stream, method, headers, timeoutNanos, acceptEncoding, scheduler, callContextParent);
+  }
+
+  /** The fallback registry, or null. */
+  HandlerRegistry fallbackRegistry() {
+    return fallbackRegistry;
   }
 
   /** {@code method} as the binary log wraps it, checked to still be the same method. */
@@ -240,12 +248,14 @@ public final class ServerCallDispatcher {
       Metadata headers,
       long timeoutNanos,
       String acceptEncoding,
-      ScheduledExecutorService scheduler) {
-    // Values and cancellation are per call, never inherited from the transport thread's context.
+      ScheduledExecutorService scheduler,
+      Context callContextParent) {
+    // Values and cancellation are per call, never inherited from the transport thread's context:
+    // the parent only holds the server's values.
     Context.CancellableContext context =
         timeoutNanos < 0
-            ? Context.ROOT.withCancellation()
-            : Context.ROOT.withDeadline(
+            ? callContextParent.withCancellation()
+            : callContextParent.withDeadline(
                 Deadline.after(timeoutNanos, TimeUnit.NANOSECONDS), scheduler);
     ServerCallImpl<ReqT, RespT> call =
         new ServerCallImpl<>(

@@ -101,7 +101,7 @@ final class ServerConnection implements ServerTransportListener {
           new Metadata());
       return;
     }
-    dispatcher.dispatch(stream, fullMethodName, headers, scheduler);
+    dispatcher.dispatch(stream, fullMethodName, headers, scheduler, server.callContextParent());
   }
 
   @Override

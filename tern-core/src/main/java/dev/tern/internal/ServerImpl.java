@@ -1,6 +1,8 @@
 package dev.tern.internal;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.tern.Context;
+import dev.tern.HandlerRegistry;
 import dev.tern.Server;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.ServerTransportFilter;
@@ -49,6 +51,9 @@ public final class ServerImpl extends Server {
   private final List<ServerServiceDefinition> services;
   private final List<ServerTransportFilter> filters;
   private final long handshakeTimeoutNanos;
+
+  /** The parent of every call's context: it holds this server under {@link Server#CONTEXT_KEY}. */
+  private final Context callContextParent = Context.ROOT.withValue(Server.CONTEXT_KEY, this);
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition terminatedCondition = lock.newCondition();
@@ -170,6 +175,22 @@ public final class ServerImpl extends Server {
   @Override
   public List<ServerServiceDefinition> getServices() {
     return services;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Asks the fallback registry on the calling thread; an exception it throws propagates.
+   */
+  @Override
+  public List<ServerServiceDefinition> getMutableServices() {
+    HandlerRegistry fallback = dispatcher.fallbackRegistry();
+    return fallback == null ? List.of() : List.copyOf(fallback.getServices());
+  }
+
+  /** The context every call's context derives from; it holds this server. */
+  Context callContextParent() {
+    return callContextParent;
   }
 
   @Override

@@ -10,6 +10,8 @@ import dev.tern.Server;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.Status;
 import dev.tern.internal.ServerTestSupport.RecordingHandler;
+import dev.tern.internal.wire.GrpcHeaders;
+import dev.tern.util.MutableHandlerRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -50,6 +52,58 @@ class ServerImplTest {
     assertThat(server.getServices())
         .extracting(s -> s.getServiceDescriptor().getName())
         .containsExactly("test.Other", "test.Echo");
+  }
+
+  @Test
+  void everyCallContext_holdsTheServerHandlingIt_withOrWithoutADeadline() throws IOException {
+    MutableHandlerRegistry fallback = new MutableHandlerRegistry();
+    fallback.addService(
+        ServerServiceDefinition.builder("dyn.Svc")
+            .addMethod(ServerTestSupport.method("dyn.Svc/M", false), handler)
+            .build());
+    Server server =
+        builder.fallbackHandlerRegistry(fallback).addService(echoService(handler)).build();
+    server.start();
+    FakeServerTransport transport = connect();
+    Metadata withDeadline = new Metadata();
+    withDeadline.put(GrpcHeaders.TIMEOUT, "10S");
+
+    transport.newStream("test.Echo/Unary", new Metadata());
+    transport.newStream("test.Echo/Unary", withDeadline);
+    transport.newStream("dyn.Svc/M", new Metadata());
+
+    assertThat(handler.contexts).hasSize(3);
+    assertThat(handler.contexts)
+        .allSatisfy(c -> assertThat(Server.CONTEXT_KEY.get(c)).isSameAs(server));
+    assertThat(handler.contexts.get(1).getDeadline()).isNotNull();
+    assertThat(Server.CONTEXT_KEY.get()).isNull();
+    server.shutdownNow();
+  }
+
+  @Test
+  void getMutableServices_isWhatTheFallbackRegistryHoldsAtTheTime() {
+    MutableHandlerRegistry fallback = new MutableHandlerRegistry();
+    Server server =
+        builder.fallbackHandlerRegistry(fallback).addService(echoService(handler)).build();
+    assertThat(server.getMutableServices()).isEmpty();
+
+    ServerServiceDefinition dynamic =
+        ServerServiceDefinition.builder("dyn.Svc")
+            .addMethod(ServerTestSupport.method("dyn.Svc/M", false), handler)
+            .build();
+    fallback.addService(dynamic);
+
+    assertThat(server.getMutableServices()).containsExactly(dynamic);
+    assertThat(server.getServices())
+        .extracting(s -> s.getServiceDescriptor().getName())
+        .containsExactly("test.Echo");
+    fallback.removeService(dynamic);
+    assertThat(server.getMutableServices()).isEmpty();
+  }
+
+  @Test
+  void getMutableServices_isEmptyWithoutAFallbackRegistry() {
+    assertThat(newServer().getMutableServices()).isEmpty();
   }
 
   @Test
