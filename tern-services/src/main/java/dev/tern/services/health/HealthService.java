@@ -97,7 +97,7 @@ final class HealthService extends HealthTern.HealthImplBase {
     if (status == null) {
       responseObserver.onError(
           Status.NOT_FOUND
-              .withDescription("unknown service '" + request.getService() + "'")
+              .withDescription("unknown service " + request.getService())
               .asRuntimeException());
       return;
     }

@@ -72,7 +72,7 @@ class HealthStatusManagerTest {
             e -> {
               assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
               assertThat(e.getStatus().getDescription())
-                  .isEqualTo("unknown service 'helloworld.Greeter'");
+                  .isEqualTo("unknown service helloworld.Greeter");
             });
   }
 
