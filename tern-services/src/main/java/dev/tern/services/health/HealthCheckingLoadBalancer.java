@@ -7,6 +7,7 @@ import dev.tern.SynchronizationContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 
@@ -40,7 +41,7 @@ final class HealthCheckingLoadBalancer extends LoadBalancer {
   @Override
   public Status acceptResolvedAddresses(ResolvedAddresses resolvedAddresses) {
     String name = serviceName(resolvedAddresses.getAttributes().get(ATTR_HEALTH_CHECKING_CONFIG));
-    if (!java.util.Objects.equals(name, serviceName)) {
+    if (!Objects.equals(name, serviceName)) {
       serviceName = name;
       for (HealthCheckedSubchannel subchannel : List.copyOf(subchannels)) {
         subchannel.setServiceName(name);

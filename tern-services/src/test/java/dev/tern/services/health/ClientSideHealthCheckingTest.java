@@ -23,10 +23,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -92,24 +89,7 @@ class ClientSideHealthCheckingTest {
   @Test
   void aServerWithoutTheHealthServiceCountsAsHealthyAndOneThatDoesNotKnowTheServiceDoesNot()
       throws Exception {
-    List<LogRecord> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
-    Logger logger = Logger.getLogger(HealthCheckedSubchannel.class.getName());
-    Handler capture =
-        new Handler() {
-          @Override
-          public void publish(LogRecord record) {
-            logged.add(record);
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    boolean parentHandlers = logger.getUseParentHandlers();
-    logger.setUseParentHandlers(false);
-    logger.addHandler(capture);
+    LogCapture logs = new LogCapture(HealthCheckedSubchannel.class);
     try {
       HealthFarm farm =
           HealthFarm.start(cleanup, host -> host.equals("127.0.0.4") ? null : healthOf(host));
@@ -124,12 +104,11 @@ class ClientSideHealthCheckingTest {
       farm.echoUntil(channel, counts -> counts.get(1) > 0, "calls on .3 once it knows the service");
       assertThat(farm.echoDelta(channel, 60)).containsExactly(20, 20, 20);
     } finally {
-      logger.removeHandler(capture);
-      logger.setUseParentHandlers(parentHandlers);
+      logs.close();
     }
-    assertThat(logged).hasSize(1);
-    assertThat(logged.get(0).getLevel()).isEqualTo(Level.WARNING);
-    assertThat(logged.get(0).getParameters()[0].toString()).contains("127.0.0.4");
+    assertThat(logs.records).hasSize(1);
+    assertThat(logs.records.get(0).getLevel()).isEqualTo(Level.WARNING);
+    assertThat(logs.records.get(0).getParameters()[0].toString()).contains("127.0.0.4");
   }
 
   @Test

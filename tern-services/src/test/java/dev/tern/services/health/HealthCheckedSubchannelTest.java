@@ -40,9 +40,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -247,24 +244,7 @@ class HealthCheckedSubchannelTest {
 
   @Test
   void aServerWithoutTheHealthServiceIsReadyAndLoggedOnce() throws Exception {
-    List<LogRecord> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
-    Logger logger = Logger.getLogger(HealthCheckedSubchannel.class.getName());
-    Handler capture =
-        new Handler() {
-          @Override
-          public void publish(LogRecord record) {
-            logged.add(record);
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    boolean parentHandlers = logger.getUseParentHandlers();
-    logger.setUseParentHandlers(false);
-    logger.addHandler(capture);
+    LogCapture logs = new LogCapture(HealthCheckedSubchannel.class);
     try {
       start(null, "", HOUR);
       connectionState(READY);
@@ -274,11 +254,10 @@ class HealthCheckedSubchannelTest {
       connectionState(READY); // a new connection: tried again, not logged again
       assertThat(List.of(nextState(), nextState())).containsExactly(CONNECTING, READY);
     } finally {
-      logger.removeHandler(capture);
-      logger.setUseParentHandlers(parentHandlers);
+      logs.close();
     }
-    assertThat(logged).hasSize(1);
-    assertThat(logged.get(0).getParameters()[0]).isEqualTo("[/127.0.0.9:9]");
+    assertThat(logs.records).hasSize(1);
+    assertThat(logs.records.get(0).getParameters()[0]).isEqualTo("[/127.0.0.9:9]");
   }
 
   @Test
