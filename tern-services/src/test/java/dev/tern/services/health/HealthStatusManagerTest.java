@@ -20,6 +20,8 @@ import dev.tern.services.health.v1.HealthTern;
 import dev.tern.testing.TernCleanupExtension;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,6 +34,7 @@ class HealthStatusManagerTest {
 
   private final HealthStatusManager health = new HealthStatusManager();
   private final List<WatchRecorder> watches = new ArrayList<>();
+  private ExecutorService serverExecutor;
   private Server server;
   private ManagedChannel channel;
   private HealthTern.HealthBlockingStub stub;
@@ -39,10 +42,14 @@ class HealthStatusManagerTest {
   @BeforeEach
   void startServer() throws Exception {
     String name = cleanup.uniqueName();
+    serverExecutor = cleanup.register(Executors.newFixedThreadPool(2));
     server =
         cleanup
             .register(
-                InProcessServerBuilder.forName(name).addService(health.getHealthService()).build())
+                InProcessServerBuilder.forName(name)
+                    .executor(serverExecutor)
+                    .addService(health.getHealthService())
+                    .build())
             .start();
     channel = cleanup.register(InProcessChannelBuilder.forName(name).build());
     stub = HealthTern.newBlockingStub(channel);
@@ -203,8 +210,12 @@ class HealthStatusManagerTest {
     for (WatchRecorder watch : watches) {
       assertThat(watch.closed.get(5, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.CANCELLED);
     }
+    // Once the server has terminated and its executor has run what was queued, every cancel
+    // handler has run: the cancelled watchers are forgotten.
     assertThat(server.shutdown().awaitTermination(5, TimeUnit.SECONDS)).isTrue();
-    assertThat(service.watcherCount()).isZero(); // cancelled watchers are forgotten
+    serverExecutor.shutdown();
+    assertThat(serverExecutor.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(service.watcherCount()).isZero();
   }
 
   @Test
