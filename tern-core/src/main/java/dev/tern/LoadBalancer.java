@@ -1,6 +1,7 @@
 package dev.tern;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -18,6 +19,16 @@ import java.util.concurrent.ScheduledExecutorService;
  * thread-safe, non-blocking, and should not allocate.
  */
 public abstract class LoadBalancer {
+  /**
+   * The service config's {@code healthCheckConfig} object (gRFC A17), e.g. {@code {"serviceName":
+   * "helloworld.Greeter"}}, as unmodifiable maps: the channel sets it on {@link
+   * ResolvedAddresses#getAttributes()} when its service config has one, and leaves it out
+   * otherwise. A balancer that checks its servers' health (client-side health checking) reads the
+   * service name to watch from it; others ignore it.
+   */
+  public static final Attributes.Key<Map<String, ?>> ATTR_HEALTH_CHECKING_CONFIG =
+      Attributes.Key.create("health-checking-config");
+
   /** For subclasses. */
   protected LoadBalancer() {}
 
@@ -116,6 +127,26 @@ public abstract class LoadBalancer {
 
     /** The attributes given at creation. */
     public abstract Attributes getAttributes();
+
+    /**
+     * A channel whose calls go to this subchannel's server, over its current connection: for a
+     * balancer's own calls to that one server, such as a health check's {@code Watch}. The calls
+     * bypass the balancer, the service config (no method config, retry or hedging) and the
+     * channel's interceptors; they keep the call options given (deadline, call credentials). A call
+     * started while the subchannel is not READY fails at once with UNAVAILABLE, even a
+     * wait-for-ready one; a connection lost later fails the call as it would fail any other. The
+     * calls count toward the channel's idle timeout like other calls on the connection.
+     *
+     * <p>Thread-safe; the same channel every time. Never shut it down: it has no resources of its
+     * own.
+     *
+     * @throws UnsupportedOperationException if the subchannel was not made by a channel (this
+     *     default); the subchannels {@link Helper#createSubchannel} returns support it
+     */
+    public Channel asChannel() {
+      throw new UnsupportedOperationException(
+          getClass().getName() + " does not support asChannel()");
+    }
   }
 
   /** Hears a subchannel's state changes, in the synchronization context. */

@@ -1,5 +1,6 @@
 package dev.tern.internal;
 
+import dev.tern.Attributes;
 import dev.tern.ConnectivityState;
 import dev.tern.LoadBalancer;
 import dev.tern.LoadBalancer.FixedResultPicker;
@@ -9,8 +10,10 @@ import dev.tern.Status;
 import dev.tern.SynchronizationContext;
 import dev.tern.internal.config.ServiceConfig;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -44,6 +47,7 @@ final class ChannelLifecycle {
   private final ChannelUsage usage;
   private final String authority;
   private final CountDownLatch terminated;
+  private final Executor callExecutor;
   private final NameResolver.Args resolverArgs;
   private final BackoffPolicy resolutionBackoff;
   private final Set<SubchannelImpl> subchannels = new LinkedHashSet<>();
@@ -68,7 +72,8 @@ final class ChannelLifecycle {
       NameResolver firstResolver,
       NameResolver.Args resolverArgs,
       String authority,
-      CountDownLatch terminated) {
+      CountDownLatch terminated,
+      Executor callExecutor) {
     this.config = config;
     this.sync = sync;
     this.timer = config.transportFactory().getScheduledExecutorService();
@@ -81,6 +86,7 @@ final class ChannelLifecycle {
     this.resolverArgs = resolverArgs;
     this.authority = authority;
     this.terminated = terminated;
+    this.callExecutor = callExecutor;
     this.resolutionBackoff = new BackoffPolicy(config.backoffRandom());
   }
 
@@ -269,7 +275,7 @@ final class ChannelLifecycle {
           balancer.acceptResolvedAddresses(
               LoadBalancer.ResolvedAddresses.newBuilder()
                   .setAddresses(result.getAddresses())
-                  .setAttributes(result.getAttributes())
+                  .setAttributes(attributesFor(result, serviceConfig))
                   .setLoadBalancingPolicyConfig(serviceConfig.loadBalancingPolicyConfig())
                   .build());
     } catch (RuntimeException | Error e) {
@@ -281,6 +287,21 @@ final class ChannelLifecycle {
     } else {
       handleError(from, accepted);
     }
+  }
+
+  /**
+   * The resolver's attributes, plus the service config's {@code healthCheckConfig} if it has one.
+   */
+  private static Attributes attributesFor(
+      NameResolver.ResolutionResult result, ServiceConfig serviceConfig) {
+    if (!(serviceConfig.raw().get("healthCheckConfig") instanceof Map<?, ?> healthCheck)) {
+      return result.getAttributes();
+    }
+    @SuppressWarnings("unchecked") // a JSON object, parsed and checked by ServiceConfigParser
+    Map<String, ?> config = (Map<String, ?>) healthCheck;
+    return result.getAttributes().toBuilder()
+        .set(LoadBalancer.ATTR_HEALTH_CHECKING_CONFIG, config)
+        .build();
   }
 
   /** The policy {@code serviceConfig} names, else the channel's default. */
@@ -353,7 +374,9 @@ final class ChannelLifecycle {
               config.userAgent(),
               usage,
               config.backoffRandom(),
-              ChannelLifecycle.this::subchannelTerminated);
+              ChannelLifecycle.this::subchannelTerminated,
+              config,
+              callExecutor);
       subchannels.add(subchannel);
       if (helper != this) {
         subchannel.shutdown(); // its balancer is already gone

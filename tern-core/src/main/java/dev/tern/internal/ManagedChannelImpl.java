@@ -109,7 +109,17 @@ public final class ManagedChannelImpl extends ManagedChannel {
             config.backoffRandom());
     this.lifecycle =
         new ChannelLifecycle(
-            config, sync, calls, streams, state, usage, firstResolver, args, authority, terminated);
+            config,
+            sync,
+            calls,
+            streams,
+            state,
+            usage,
+            firstResolver,
+            args,
+            authority,
+            terminated,
+            executor);
     holder[0] = lifecycle;
     Channel innermost = new CallFactory();
     if (config.binaryLog() != null) {

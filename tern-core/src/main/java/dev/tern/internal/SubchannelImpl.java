@@ -1,6 +1,7 @@
 package dev.tern.internal;
 
 import dev.tern.Attributes;
+import dev.tern.Channel;
 import dev.tern.ConnectivityState;
 import dev.tern.ConnectivityStateInfo;
 import dev.tern.EquivalentAddressGroup;
@@ -15,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -46,6 +48,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
   private final Attributes attributes;
   private final Consumer<SubchannelImpl> onTerminated;
   private final BackoffPolicy backoff;
+  private final SubchannelChannel channel;
 
   // Confined to the synchronization context.
   private volatile List<EquivalentAddressGroup> addresses; // also read by getAllAddresses()
@@ -76,7 +79,9 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
       String userAgent,
       ChannelUsage usage,
       DoubleSupplier backoffRandom,
-      Consumer<SubchannelImpl> onTerminated) {
+      Consumer<SubchannelImpl> onTerminated,
+      ChannelConfig config,
+      Executor callExecutor) {
     this.addresses = List.copyOf(addresses);
     this.attributes = attributes;
     this.sync = sync;
@@ -87,6 +92,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
     this.usage = usage;
     this.backoff = new BackoffPolicy(backoffRandom);
     this.onTerminated = onTerminated;
+    this.channel = new SubchannelChannel(this, config, callExecutor, authority);
   }
 
   /** The READY transport, or null if the subchannel is not READY. */
@@ -164,6 +170,11 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
   @Override
   public Attributes getAttributes() {
     return attributes;
+  }
+
+  @Override
+  public Channel asChannel() {
+    return channel;
   }
 
   @Override

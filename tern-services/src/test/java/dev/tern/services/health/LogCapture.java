@@ -1,0 +1,43 @@
+package dev.tern.services.health;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/**
+ * Keeps what a class's logger logs, instead of printing it, while open (for tests that fail things
+ * on purpose). Thread-safe: records arrive from any thread.
+ */
+final class LogCapture implements AutoCloseable {
+  final List<LogRecord> records = new CopyOnWriteArrayList<>();
+  private final Logger logger;
+  private final boolean useParentHandlers;
+  private final Handler handler =
+      new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+          records.add(record);
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+      };
+
+  LogCapture(Class<?> source) {
+    logger = Logger.getLogger(source.getName());
+    useParentHandlers = logger.getUseParentHandlers();
+    logger.setUseParentHandlers(false);
+    logger.addHandler(handler);
+  }
+
+  @Override
+  public void close() {
+    logger.removeHandler(handler);
+    logger.setUseParentHandlers(useParentHandlers);
+  }
+}
