@@ -3,10 +3,16 @@ package dev.tern.examples.helloworld;
 import dev.tern.Server;
 import dev.tern.ServerBuilder;
 import dev.tern.Status;
+import dev.tern.services.health.HealthStatusManager;
+import dev.tern.services.reflection.ProtoReflectionService;
 import dev.tern.stub.StreamObserver;
 import java.io.IOException;
 
-/** Serves {@code Greeter} over HTTP/2 on {@code --port=N} (default 50051; 0 for any free port). */
+/**
+ * Serves {@code Greeter} over HTTP/2 on {@code --port=N} (default 50051; 0 for any free port), with
+ * the standard health service and server reflection beside it ({@code grpcurl -plaintext
+ * 127.0.0.1:50051 list}).
+ */
 public final class HelloWorldServer {
   private HelloWorldServer() {}
 
@@ -25,9 +31,15 @@ public final class HelloWorldServer {
     }
   }
 
-  /** Starts a greeter server on {@code port}. */
+  /** Starts a greeter server on {@code port}, with health and reflection. */
   public static Server start(int port) throws IOException {
-    return ServerBuilder.forPort(port).addService(new GreeterService()).build().start();
+    return ServerBuilder.forPort(port)
+        .addService(new GreeterService())
+        .addService(new HealthStatusManager().getHealthService())
+        .addService(ProtoReflectionService.v1())
+        .addService(ProtoReflectionService.v1alpha())
+        .build()
+        .start();
   }
 
   /** {@code java ... HelloWorldServer [--port=N]}. */

@@ -2,22 +2,49 @@ package dev.tern.examples.routeguide;
 
 import dev.tern.Server;
 import dev.tern.ServerBuilder;
+import dev.tern.services.health.HealthStatusManager;
+import dev.tern.services.health.v1.HealthCheckResponse.ServingStatus;
+import dev.tern.services.reflection.ProtoReflectionService;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Serves the route guide over HTTP/2. Run it with {@code bin/routeguide-server [--port=N]} (default
  * 50051; 0 picks a free port, printed on start).
+ *
+ * <p>Beside the route guide it serves the standard health service ({@code grpc.health.v1}) and
+ * server reflection (v1 and v1alpha), so tools need no {@code .proto} file:
+ *
+ * <pre>
+ * grpcurl -plaintext 127.0.0.1:50051 list
+ * grpcurl -plaintext -d '{"latitude":515055000,"longitude":-754000}' \
+ *     127.0.0.1:50051 tern.examples.routeguide.RouteGuide/GetFeature
+ * grpc-health-probe -addr=127.0.0.1:50051 -service=tern.examples.routeguide.RouteGuide
+ * </pre>
  */
 public final class RouteGuideServer {
   private RouteGuideServer() {}
 
   /** Builds and starts a route guide server on {@code port} (0 for any free port). */
   public static Server start(int port) throws IOException {
-    return ServerBuilder.forPort(port)
-        .addService(new RouteGuideService(FeatureDatabase.load()))
-        .build()
-        .start();
+    return start(port, new HealthStatusManager());
+  }
+
+  /**
+   * Builds and starts a route guide server on {@code port} whose health service reports {@code
+   * health}; the route guide is marked SERVING there once the server has started.
+   */
+  public static Server start(int port, HealthStatusManager health) throws IOException {
+    Server server =
+        ServerBuilder.forPort(port)
+            .addService(new RouteGuideService(FeatureDatabase.load()))
+            .addService(health.getHealthService())
+            .addService(ProtoReflectionService.v1())
+            .addService(ProtoReflectionService.v1alpha())
+            .build()
+            .start();
+    health.setStatus(RouteGuideTern.SERVICE_NAME, ServingStatus.SERVING);
+    return server;
   }
 
   /** {@code bin/routeguide-server [--port=N]}. */
@@ -31,12 +58,15 @@ public final class RouteGuideServer {
         System.exit(2);
       }
     }
-    Server server = start(port);
+    HealthStatusManager health = new HealthStatusManager();
+    Server server = start(port, health);
     System.out.println("Route guide server listening on port " + server.getPort());
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
+                  // Probes see NOT_SERVING while the calls in flight finish.
+                  health.enterTerminalState();
                   server.shutdown();
                   try {
                     server.awaitTermination(5, TimeUnit.SECONDS);
