@@ -35,12 +35,19 @@ public class CallBenchmark {
   @Param({"false"})
   public boolean retry;
 
+  /**
+   * With a binary log of every call ({@code *}) on the server and the channel, into a sink that
+   * drops the entries: the cost of building them, without the disk.
+   */
+  @Param({"false"})
+  public boolean binlog;
+
   private final byte[] message = new byte[1024];
   private EchoTarget target;
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
-    target = EchoTarget.create(system, transport, direct, retry);
+    target = EchoTarget.create(system, transport, direct, retry, binlog);
   }
 
   @TearDown(Level.Trial)

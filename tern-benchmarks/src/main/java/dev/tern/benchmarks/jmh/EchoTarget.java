@@ -45,9 +45,11 @@ interface EchoTarget {
 
   /**
    * Which system and transport to build; with {@code retry}, the channel has {@link
-   * #retryServiceConfig()} and retries enabled.
+   * #retryServiceConfig()} and retries enabled; with {@code binlog}, the server and the channel log
+   * every call to a binary log whose sink drops the entries.
    */
-  static EchoTarget create(String system, String transport, boolean directExecutor, boolean retry)
+  static EchoTarget create(
+      String system, String transport, boolean directExecutor, boolean retry, boolean binlog)
       throws Exception {
     boolean netty =
         switch (transport) {
@@ -56,8 +58,8 @@ interface EchoTarget {
           default -> throw new IllegalArgumentException("transport: netty or inprocess");
         };
     return switch (system) {
-      case "tern" -> new TernEchoTarget(netty, directExecutor, retry);
-      case "grpc-java" -> new GrpcJavaEchoTarget(netty, directExecutor, retry);
+      case "tern" -> new TernEchoTarget(netty, directExecutor, retry, binlog);
+      case "grpc-java" -> new GrpcJavaEchoTarget(netty, directExecutor, retry, binlog);
       default -> throw new IllegalArgumentException("system: tern or grpc-java");
     };
   }

@@ -1,5 +1,6 @@
 package dev.tern.benchmarks.jmh;
 
+import io.grpc.BinaryLog;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
@@ -11,6 +12,8 @@ import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.BinaryLogSink;
+import io.grpc.protobuf.services.BinaryLogs;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
@@ -57,12 +60,25 @@ final class GrpcJavaEchoTarget implements EchoTarget {
           .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
           .build();
 
+  /** Counts and drops binary log entries (the benchmark measures building them, not the disk). */
+  private static final BinaryLogSink DROP_ENTRIES =
+      new BinaryLogSink() {
+        @Override
+        public void write(com.google.protobuf.MessageLite entry) {}
+
+        @Override
+        public void close() {}
+      };
+
+  private final BinaryLog binaryLog;
   private final Server server;
   private final ManagedChannel channel;
   private final BlockingQueue<byte[]> echoes = new LinkedBlockingQueue<>();
   private final StreamObserver<byte[]> stream;
 
-  GrpcJavaEchoTarget(boolean netty, boolean directExecutor, boolean retry) throws IOException {
+  GrpcJavaEchoTarget(boolean netty, boolean directExecutor, boolean retry, boolean binlog)
+      throws IOException {
+    binaryLog = binlog ? BinaryLogs.createBinaryLog(DROP_ENTRIES, "*") : null;
     ServerBuilder<?> serverBuilder;
     ManagedChannelBuilder<?> channelBuilder;
     String name = "bench-" + UUID.randomUUID();
@@ -102,6 +118,9 @@ final class GrpcJavaEchoTarget implements EchoTarget {
     if (directExecutor) {
       serverBuilder.directExecutor();
     }
+    if (binaryLog != null) {
+      serverBuilder.setBinaryLog(binaryLog);
+    }
     server = serverBuilder.build().start();
     if (netty) {
       channelBuilder = NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext();
@@ -113,6 +132,9 @@ final class GrpcJavaEchoTarget implements EchoTarget {
     }
     if (retry) {
       channelBuilder.defaultServiceConfig(EchoTarget.retryServiceConfig()).enableRetry();
+    }
+    if (binaryLog != null) {
+      channelBuilder.setBinaryLog(binaryLog);
     }
     channel = channelBuilder.build();
     stream =
@@ -150,5 +172,12 @@ final class GrpcJavaEchoTarget implements EchoTarget {
     server.shutdownNow();
     channel.awaitTermination(5, TimeUnit.SECONDS);
     server.awaitTermination(5, TimeUnit.SECONDS);
+    if (binaryLog != null) {
+      try {
+        binaryLog.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
   }
 }

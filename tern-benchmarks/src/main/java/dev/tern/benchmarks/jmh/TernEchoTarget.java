@@ -1,5 +1,6 @@
 package dev.tern.benchmarks.jmh;
 
+import dev.tern.BinaryLog;
 import dev.tern.CallOptions;
 import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
@@ -11,6 +12,8 @@ import dev.tern.inprocess.InProcessChannelBuilder;
 import dev.tern.inprocess.InProcessServerBuilder;
 import dev.tern.netty.NettyChannelBuilder;
 import dev.tern.netty.NettyServerBuilder;
+import dev.tern.services.binarylog.BinaryLogSink;
+import dev.tern.services.binarylog.BinaryLogs;
 import dev.tern.stub.ClientCalls;
 import dev.tern.stub.ServerCalls;
 import dev.tern.stub.StreamObserver;
@@ -54,12 +57,25 @@ final class TernEchoTarget implements EchoTarget {
           .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
           .build();
 
+  /** Counts and drops binary log entries (the benchmark measures building them, not the disk). */
+  private static final BinaryLogSink DROP_ENTRIES =
+      new BinaryLogSink() {
+        @Override
+        public void write(com.google.protobuf.MessageLite entry) {}
+
+        @Override
+        public void close() {}
+      };
+
+  private final BinaryLog binaryLog;
   private final Server server;
   private final ManagedChannel channel;
   private final BlockingQueue<byte[]> echoes = new LinkedBlockingQueue<>();
   private final StreamObserver<byte[]> stream;
 
-  TernEchoTarget(boolean netty, boolean directExecutor, boolean retry) throws IOException {
+  TernEchoTarget(boolean netty, boolean directExecutor, boolean retry, boolean binlog)
+      throws IOException {
+    binaryLog = binlog ? BinaryLogs.createBinaryLog(DROP_ENTRIES, "*") : null;
     ServerBuilder<?> serverBuilder;
     ManagedChannelBuilder<?> channelBuilder;
     String name = "bench-" + UUID.randomUUID();
@@ -85,6 +101,9 @@ final class TernEchoTarget implements EchoTarget {
     if (directExecutor) {
       serverBuilder.directExecutor();
     }
+    if (binaryLog != null) {
+      serverBuilder.setBinaryLog(binaryLog);
+    }
     server = serverBuilder.build().start();
     if (netty) {
       channelBuilder = NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext();
@@ -96,6 +115,9 @@ final class TernEchoTarget implements EchoTarget {
     }
     if (retry) {
       channelBuilder.defaultServiceConfig(EchoTarget.retryServiceConfig()).enableRetry();
+    }
+    if (binaryLog != null) {
+      channelBuilder.setBinaryLog(binaryLog);
     }
     channel = channelBuilder.build();
     stream =
@@ -121,6 +143,13 @@ final class TernEchoTarget implements EchoTarget {
     server.shutdownNow();
     channel.awaitTermination(5, TimeUnit.SECONDS);
     server.awaitTermination(5, TimeUnit.SECONDS);
+    if (binaryLog != null) {
+      try {
+        binaryLog.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
   }
 
   /** Server side of the bidi echo. Called by one thread at a time (the call's callbacks). */
