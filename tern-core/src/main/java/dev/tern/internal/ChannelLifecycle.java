@@ -7,6 +7,7 @@ import dev.tern.LoadBalancer.PickResult;
 import dev.tern.NameResolver;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
+import dev.tern.channelz.Channelz;
 import dev.tern.internal.config.ServiceConfig;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -47,6 +48,7 @@ final class ChannelLifecycle {
   private final NameResolver.Args resolverArgs;
   private final BackoffPolicy resolutionBackoff;
   private final Set<SubchannelImpl> subchannels = new LinkedHashSet<>();
+  private final ChannelNode node;
 
   private NameResolver resolver; // the one made at build time until first used; null when idle
   private NameResolver unusedResolver;
@@ -68,7 +70,8 @@ final class ChannelLifecycle {
       NameResolver firstResolver,
       NameResolver.Args resolverArgs,
       String authority,
-      CountDownLatch terminated) {
+      CountDownLatch terminated,
+      ChannelNode node) {
     this.config = config;
     this.sync = sync;
     this.timer = config.transportFactory().getScheduledExecutorService();
@@ -81,6 +84,7 @@ final class ChannelLifecycle {
     this.resolverArgs = resolverArgs;
     this.authority = authority;
     this.terminated = terminated;
+    this.node = node;
     this.resolutionBackoff = new BackoffPolicy(config.backoffRandom());
   }
 
@@ -239,12 +243,14 @@ final class ChannelLifecycle {
     } catch (RuntimeException e) {
       logger.log(Level.WARNING, "Closing the transport factory failed", e);
     } finally {
+      Channelz.global().removeRootChannel(node);
       terminated.countDown();
     }
   }
 
   private void subchannelTerminated(SubchannelImpl subchannel) {
     subchannels.remove(subchannel);
+    node.subchannelTerminated(subchannel);
     maybeTerminate();
   }
 
@@ -355,6 +361,7 @@ final class ChannelLifecycle {
               config.backoffRandom(),
               ChannelLifecycle.this::subchannelTerminated);
       subchannels.add(subchannel);
+      node.subchannelCreated(subchannel);
       if (helper != this) {
         subchannel.shutdown(); // its balancer is already gone
       }

@@ -13,6 +13,7 @@ import dev.tern.ServerInterceptors;
 import dev.tern.ServerMethodDefinition;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.Status;
+import dev.tern.channelz.CallCounter;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.internal.wire.GrpcTimeoutCodec;
 import dev.tern.spi.ServerStream;
@@ -56,6 +57,7 @@ public final class ServerCallDispatcher {
   private final int maxInboundMessageSize;
   private final CompressorRegistry compressorRegistry;
   private final DecompressorRegistry decompressorRegistry;
+  private final CallCounter calls;
 
   /**
    * Creates a dispatcher.
@@ -65,6 +67,7 @@ public final class ServerCallDispatcher {
    *     once here to {@code services}, and per call to methods found in the fallback registry
    * @param fallbackRegistry asked when {@code services} have no such method; null for none
    * @param executor runs application callbacks (through a per-call {@link SerializingExecutor})
+   * @param calls the server's call counts (channelz): every dispatched stream starts and ends there
    */
   public ServerCallDispatcher(
       Collection<ServerServiceDefinition> services,
@@ -73,7 +76,9 @@ public final class ServerCallDispatcher {
       Executor executor,
       int maxInboundMessageSize,
       CompressorRegistry compressorRegistry,
-      DecompressorRegistry decompressorRegistry) {
+      DecompressorRegistry decompressorRegistry,
+      CallCounter calls) {
+    this.calls = Objects.requireNonNull(calls, "calls");
     this.interceptors = List.copyOf(interceptors);
     this.methods = methodMap(Objects.requireNonNull(services, "services"), this.interceptors);
     this.fallbackRegistry = fallbackRegistry;
@@ -118,6 +123,7 @@ public final class ServerCallDispatcher {
       String fullMethodName,
       Metadata headers,
       ScheduledExecutorService scheduler) {
+    calls.callStarted();
     String timeoutValue = headers.get(GrpcHeaders.TIMEOUT);
     String encoding = headers.get(GrpcHeaders.MESSAGE_ENCODING);
     String acceptEncoding = headers.get(GrpcHeaders.MESSAGE_ACCEPT_ENCODING);
@@ -130,7 +136,7 @@ public final class ServerCallDispatcher {
       try {
         timeoutNanos = GrpcTimeoutCodec.decode(timeoutValue);
       } catch (IllegalArgumentException e) {
-        reject(
+        rejectCall(
             stream,
             Status.INTERNAL.withDescription("Invalid grpc-timeout: '" + timeoutValue + "'"),
             new Metadata());
@@ -147,7 +153,7 @@ public final class ServerCallDispatcher {
         if (!accepted.isEmpty()) {
           trailers.put(GrpcHeaders.MESSAGE_ACCEPT_ENCODING, accepted);
         }
-        reject(
+        rejectCall(
             stream,
             Status.UNIMPLEMENTED.withDescription("Can't find decompressor for " + encoding),
             trailers);
@@ -165,7 +171,7 @@ public final class ServerCallDispatcher {
         }
       } catch (RuntimeException e) {
         logger.log(Level.WARNING, "Fallback handler registry failed for " + fullMethodName, e);
-        reject(
+        rejectCall(
             stream,
             Status.UNKNOWN
                 .withDescription("Fallback handler registry failed: " + e.getClass().getName())
@@ -175,7 +181,7 @@ public final class ServerCallDispatcher {
       }
     }
     if (method == null) {
-      reject(
+      rejectCall(
           stream,
           Status.UNIMPLEMENTED.withDescription("Method not found: " + fullMethodName),
           new Metadata());
@@ -194,6 +200,12 @@ public final class ServerCallDispatcher {
       return Math.max(0, ((RequestsAtStart) handler).messagesRequestedAtStart());
     }
     return 0;
+  }
+
+  /** Like {@link #reject}, for a stream counted as a started call: it counts as failed. */
+  private void rejectCall(ServerStream stream, Status status, Metadata trailers) {
+    calls.callEnded(false);
+    reject(stream, status, trailers);
   }
 
   /** Closes a stream that will not become a call; it still gets a listener, which drops events. */
@@ -221,7 +233,8 @@ public final class ServerCallDispatcher {
             method.getMethodDescriptor(),
             compressorRegistry,
             decompressorRegistry.getAdvertisedMessageEncodingsHeader(),
-            acceptEncoding);
+            acceptEncoding,
+            calls);
     ServerCallStreamListener<ReqT, RespT> listener =
         new ServerCallStreamListener<>(
             call, method.getServerCallHandler(), headers, context, executor, timeoutNanos);

@@ -1,0 +1,55 @@
+package dev.tern.channelz;
+
+import java.net.SocketAddress;
+import java.security.cert.Certificate;
+import java.time.Instant;
+
+/**
+ * A snapshot of a socket: a connection (client or server side) or a listening socket (whose counts
+ * are all zero).
+ *
+ * @param local the local address, or null if not known (not connected yet)
+ * @param remote the peer's address, or null (a listening socket, not connected yet)
+ * @param streamsStarted streams opened by either side
+ * @param streamsSucceeded streams that ended well: on a client, with an OK status; on a server,
+ *     with its trailers sent
+ * @param streamsFailed the other streams that ended
+ * @param messagesSent messages sent
+ * @param messagesReceived messages received
+ * @param keepAlivesSent keepalive PINGs sent
+ * @param lastLocalStreamCreated when this side last opened a stream, or null
+ * @param lastRemoteStreamCreated when the peer last opened a stream, or null
+ * @param lastMessageSent when a message was last sent, or null
+ * @param lastMessageReceived when a message was last received, or null
+ * @param tls the TLS session, or null for a plaintext (or listening) socket
+ */
+public record SocketStats(
+    SocketAddress local,
+    SocketAddress remote,
+    long streamsStarted,
+    long streamsSucceeded,
+    long streamsFailed,
+    long messagesSent,
+    long messagesReceived,
+    long keepAlivesSent,
+    Instant lastLocalStreamCreated,
+    Instant lastRemoteStreamCreated,
+    Instant lastMessageSent,
+    Instant lastMessageReceived,
+    Tls tls) {
+
+  /** A listening socket at {@code local}: no streams, no messages. */
+  public static SocketStats listening(SocketAddress local) {
+    return new SocketStats(local, null, 0, 0, 0, 0, 0, 0, null, null, null, null, null);
+  }
+
+  /**
+   * A socket's TLS session.
+   *
+   * @param cipherSuite the negotiated cipher suite's standard name
+   * @param localCertificate the certificate this side presented, or null
+   * @param remoteCertificate the peer's certificate, or null
+   */
+  public record Tls(
+      String cipherSuite, Certificate localCertificate, Certificate remoteCertificate) {}
+}
