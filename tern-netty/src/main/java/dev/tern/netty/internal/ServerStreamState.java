@@ -111,7 +111,7 @@ final class ServerStreamState implements MessageDeframer.Listener {
   }
 
   /** Writes framed response bytes; takes ownership of {@code data}. */
-  void writeData(ByteBuf data, int bytes) {
+  void writeData(ByteBuf data, int bytes, int messages) {
     if (closed || trailersSent) {
       data.release();
       stream.onSentBytes(bytes);
@@ -122,6 +122,7 @@ final class ServerStreamState implements MessageDeframer.Listener {
       headersSent = true;
       handler.writeHeaders(this, OutboundHeaders.response(new Metadata()), false);
     }
+    handler.socketNode().messagesSent(messages);
     handler.writeData(this, data, bytes);
   }
 
@@ -167,6 +168,7 @@ final class ServerStreamState implements MessageDeframer.Listener {
       return;
     }
     closed = true;
+    handler.socketNode().streamEnded(status.isOk());
     deframer.close();
     if (stream != null) {
       stream.onClosed();
@@ -191,6 +193,7 @@ final class ServerStreamState implements MessageDeframer.Listener {
       closeQuietly(message);
       return;
     }
+    handler.socketNode().messageReceived();
     listener.messageRead(message);
   }
 
