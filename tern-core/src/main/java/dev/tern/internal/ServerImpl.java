@@ -350,7 +350,8 @@ public final class ServerImpl extends Server {
 
     @Override
     public String channelzName() {
-      return "ServerImpl[" + transportServer + "]";
+      List<? extends SocketAddress> addresses = getListenSockets();
+      return "Server " + (addresses.isEmpty() ? transportServer.toString() : addresses.toString());
     }
 
     @Override
