@@ -11,8 +11,8 @@ import java.time.Instant;
  * @param local the local address, or null if not known (not connected yet)
  * @param remote the peer's address, or null (a listening socket, not connected yet)
  * @param streamsStarted streams opened by either side
- * @param streamsSucceeded streams that ended well: on a client, with an OK status; on a server,
- *     with its trailers sent
+ * @param streamsSucceeded streams that ended with an OK status: received (client) or sent with the
+ *     trailers (server)
  * @param streamsFailed the other streams that ended
  * @param messagesSent messages sent
  * @param messagesReceived messages received

@@ -27,6 +27,10 @@ final class ServerStreamState implements MessageDeframer.Listener {
   private ServerStreamListener listener;
   private boolean headersSent;
   private boolean trailersSent;
+
+  /** Whether the trailers written carry OK. */
+  private boolean okSent;
+
   private boolean endOfStreamReceived;
   private boolean closed;
 
@@ -133,6 +137,7 @@ final class ServerStreamState implements MessageDeframer.Listener {
       return;
     }
     trailersSent = true;
+    okSent = status.isOk();
     handler.writeTrailers(this, OutboundHeaders.trailers(status, trailers, !headersSent), false);
   }
 
@@ -168,7 +173,8 @@ final class ServerStreamState implements MessageDeframer.Listener {
       return;
     }
     closed = true;
-    handler.socketNode().streamEnded(status.isOk());
+    // For channelz, as grpc-java counts: a stream succeeded if it ended with an OK status sent.
+    handler.socketNode().streamEnded(status.isOk() && okSent);
     deframer.close();
     if (stream != null) {
       stream.onClosed();

