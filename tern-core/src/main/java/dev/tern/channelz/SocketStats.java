@@ -21,6 +21,9 @@ import java.time.Instant;
  * @param lastRemoteStreamCreated when the peer last opened a stream, or null
  * @param lastMessageSent when a message was last sent, or null
  * @param lastMessageReceived when a message was last received, or null
+ * @param localFlowControlWindow the connection-level window the peer granted this side (bytes it
+ *     may send now), or -1 if not known
+ * @param remoteFlowControlWindow the connection-level window this side granted the peer, or -1
  * @param tls the TLS session, or null for a plaintext (or listening) socket
  */
 public record SocketStats(
@@ -36,11 +39,13 @@ public record SocketStats(
     Instant lastRemoteStreamCreated,
     Instant lastMessageSent,
     Instant lastMessageReceived,
+    long localFlowControlWindow,
+    long remoteFlowControlWindow,
     Tls tls) {
 
   /** A listening socket at {@code local}: no streams, no messages. */
   public static SocketStats listening(SocketAddress local) {
-    return new SocketStats(local, null, 0, 0, 0, 0, 0, 0, null, null, null, null, null);
+    return new SocketStats(local, null, 0, 0, 0, 0, 0, 0, null, null, null, null, -1, -1, null);
   }
 
   /**

@@ -103,7 +103,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
       bootstrap.option(ChannelOption.TCP_NODELAY, true).option(ChannelOption.SO_KEEPALIVE, true);
     }
     ChannelFuture connect = bootstrap.connect(target);
-    socket.register(connect.channel());
+    socket.register(connect.channel(), h::flowControlWindows);
     writeQueue = new WriteQueue(connect.channel());
     connect.addListener(
         (ChannelFuture f) -> {

@@ -117,7 +117,7 @@ public final class NettyServer implements TransportServer {
       throw new IOException("Failed to bind to " + address, bind.cause());
     }
     serverChannel = bind.channel();
-    listenSocket.register(serverChannel);
+    listenSocket.register(serverChannel, null);
     serverChannel
         .closeFuture()
         .addListener(

@@ -25,7 +25,7 @@ final class NettyServerTransport implements ServerTransport {
     this.channel = channel;
     this.writeQueue = new WriteQueue(channel);
     this.handler = ServerHandler.create(this, options);
-    socket.register(channel);
+    socket.register(channel, handler::flowControlWindows);
     channel.closeFuture().addListener(f -> socket.unregister());
   }
 

@@ -4,12 +4,20 @@ import dev.tern.channelz.Channelz;
 import dev.tern.channelz.Instrumented;
 import dev.tern.channelz.SocketStats;
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
 import io.netty.handler.ssl.SslHandler;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
+import java.nio.file.InvalidPathException;
 import java.security.cert.Certificate;
 import java.time.Instant;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 
@@ -23,8 +31,9 @@ import javax.net.ssl.SSLSession;
  * #channelzStats()} reads them in opaque mode from any thread, so a snapshot sees each counter
  * whole but the counters need not agree with each other (a stream may be counted started and its
  * message not yet, while it is in flight). That is enough for monitoring, and cheaper than hopping
- * onto the event loop for every snapshot. The channel is volatile, set once it exists; Netty's
- * addresses and pipeline may be read from any thread.
+ * onto the event loop for every snapshot. Only the flow-control windows, which Netty keeps confined
+ * to the event loop, are read there, by a task the snapshot waits for briefly. The channel is
+ * volatile, set once it exists; Netty's addresses and pipeline may be read from any thread.
  */
 final class SocketNode implements Instrumented<SocketStats> {
   private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
@@ -41,10 +50,14 @@ final class SocketNode implements Instrumented<SocketStats> {
   private static final int LAST_MESSAGE_RECEIVED = 9;
   private static final int SLOT_COUNT = 10;
 
+  /** How long a snapshot waits for the event loop to read the flow-control windows. */
+  private static final long WINDOWS_WAIT_MILLIS = 200;
+
   private final long id = Channelz.allocateId();
   private final String kind;
   private final long[] slots = new long[SLOT_COUNT];
   private volatile Channel channel;
+  private volatile Supplier<long[]> windows;
 
   /**
    * @param kind what the socket is, for its name ("client", "server", "listen")
@@ -53,9 +66,15 @@ final class SocketNode implements Instrumented<SocketStats> {
     this.kind = kind;
   }
 
-  /** The Netty channel, once it exists; registers the node with channelz. */
-  void register(Channel channel) {
+  /**
+   * The Netty channel, once it exists; registers the node with channelz.
+   *
+   * @param windows reads the connection's flow-control windows on its event loop (see {@link
+   *     GrpcHttp2ConnectionHandler#flowControlWindows()}), or null (a listening socket)
+   */
+  void register(Channel channel, Supplier<long[]> windows) {
     this.channel = channel;
+    this.windows = windows;
     Channelz.global().addSocket(this);
   }
 
@@ -124,9 +143,10 @@ final class SocketNode implements Instrumented<SocketStats> {
   @Override
   public SocketStats channelzStats() {
     Channel ch = channel;
+    long[] flow = ch == null ? null : flowControlWindows(ch);
     return new SocketStats(
-        ch == null ? null : ch.localAddress(),
-        ch == null ? null : ch.remoteAddress(),
+        ch == null ? null : address(ch.localAddress()),
+        ch == null ? null : address(ch.remoteAddress()),
         read(STREAMS_STARTED),
         read(STREAMS_SUCCEEDED),
         read(STREAMS_FAILED),
@@ -137,7 +157,50 @@ final class SocketNode implements Instrumented<SocketStats> {
         time(LAST_REMOTE_STREAM),
         time(LAST_MESSAGE_SENT),
         time(LAST_MESSAGE_RECEIVED),
+        flow == null ? -1 : flow[0],
+        flow == null ? -1 : flow[1],
         ch == null ? null : tls(ch));
+  }
+
+  /**
+   * The flow-control windows, read on the event loop (Netty's flow controllers are confined to it):
+   * at once when called there, else by a task the caller waits for at most {@value
+   * #WINDOWS_WAIT_MILLIS} ms; null if the connection is closed or the loop too busy to answer.
+   */
+  private long[] flowControlWindows(Channel ch) {
+    Supplier<long[]> source = windows;
+    if (source == null || !ch.isActive()) {
+      return null;
+    }
+    EventLoop loop = ch.eventLoop();
+    if (loop.inEventLoop()) {
+      return source.get();
+    }
+    try {
+      return loop.submit(source::get).get(WINDOWS_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+      return null; // closed meanwhile, or shutting down: no windows to report
+    }
+  }
+
+  /**
+   * {@code address}, with Netty's Unix domain socket address as the JDK's (so that readers need not
+   * know Netty's type); an abstract-namespace name, which has no path, stays as it is.
+   */
+  private static SocketAddress address(SocketAddress address) {
+    if (address == null
+        || address instanceof UnixDomainSocketAddress
+        || !DomainSockets.isDomainSocket(address)) {
+      return address;
+    }
+    try {
+      return UnixDomainSocketAddress.of(address.toString());
+    } catch (InvalidPathException e) {
+      return address;
+    }
   }
 
   private long read(int slot) {

@@ -1,6 +1,7 @@
 package dev.tern.services.channelz;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Int64Value;
 import com.google.protobuf.Timestamp;
 import dev.tern.ConnectivityState;
 import dev.tern.channelz.CallStats;
@@ -117,6 +118,12 @@ final class ChannelzMessages {
     }
     if (stats.lastMessageReceived() != null) {
       data.setLastMessageReceivedTimestamp(timestamp(stats.lastMessageReceived()));
+    }
+    if (stats.localFlowControlWindow() >= 0) {
+      data.setLocalFlowControlWindow(Int64Value.of(stats.localFlowControlWindow()));
+    }
+    if (stats.remoteFlowControlWindow() >= 0) {
+      data.setRemoteFlowControlWindow(Int64Value.of(stats.remoteFlowControlWindow()));
     }
     Socket.Builder socket = Socket.newBuilder().setRef(socketRef(node.channelzRef())).setData(data);
     if (summary) {

@@ -144,6 +144,9 @@ class ChannelzServiceTest {
     assertThat(port(client.getRemote())).isEqualTo(load.port);
     assertThat(ip(client.getLocal()).isLoopbackAddress()).isTrue();
     assertThat(client.hasSecurity()).isFalse();
+    // The connection windows: 1 MiB each way by default, less what is in flight (nothing now).
+    assertThat(client.getData().getLocalFlowControlWindow().getValue()).isPositive();
+    assertThat(client.getData().getRemoteFlowControlWindow().getValue()).isPositive();
 
     dev.tern.services.channelz.v1.Server server = loadServer(channelz, load.port);
     assertThat(server.getData().getCallsStarted()).isEqualTo(50);
