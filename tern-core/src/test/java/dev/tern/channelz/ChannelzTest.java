@@ -21,6 +21,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -100,6 +101,26 @@ class ChannelzTest {
     }
   }
 
+  /**
+   * Waits until {@code channel} is in {@code wanted}: a call can complete just before the state
+   * change that made it possible is recorded (the picker is published first).
+   */
+  static void awaitState(ManagedChannel channel, ConnectivityState wanted) throws Exception {
+    CompletableFuture<Void> reached = new CompletableFuture<>();
+    Runnable[] watch = new Runnable[1];
+    watch[0] =
+        () -> {
+          ConnectivityState state = channel.getState(false);
+          if (state == wanted) {
+            reached.complete(null);
+          } else {
+            channel.notifyWhenStateChanged(state, watch[0]);
+          }
+        };
+    watch[0].run();
+    reached.get(10, TimeUnit.SECONDS);
+  }
+
   private Instrumented<ChannelStats> ourChannel() {
     List<Instrumented<ChannelStats>> mine =
         Channelz.global().rootChannels(0, Integer.MAX_VALUE).items().stream()
@@ -122,6 +143,7 @@ class ChannelzTest {
   void channelAndServerCountCallsAndLeaveTheRegistryWhenTerminated() throws Exception {
     start();
     load(5, 2);
+    awaitState(channel, ConnectivityState.READY);
 
     Instrumented<ChannelStats> channelNode = ourChannel();
     ChannelStats stats = channelNode.channelzStats();
@@ -167,6 +189,25 @@ class ChannelzTest {
     assertThat(Channelz.global().contains(channelNode.channelzId())).isFalse();
     assertThat(Channelz.global().contains(subchannelId)).isFalse();
     assertThat(Channelz.global().contains(serverId)).isFalse();
+  }
+
+  @Test
+  void aStreamForAnUnknownMethodCountsAsAFailedCallOnTheServer() throws Exception {
+    start();
+    MethodDescriptor<String, String> unknown =
+        ECHO.toBuilder().setFullMethodName("test.Echo/Missing").build();
+    assertThatThrownBy(
+            () -> ClientCalls.blockingUnaryCall(channel, unknown, CallOptions.DEFAULT, "x"))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED));
+    Instrumented<ServerStats> serverNode = ourServer();
+    server.shutdown();
+    assertThat(server.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+    CallStats served = serverNode.channelzStats().calls();
+    assertThat(served.started()).isEqualTo(1);
+    assertThat(served.failed()).isEqualTo(1);
+    assertThat(ourChannel().channelzStats().calls().failed()).isEqualTo(1);
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.tern.services.channelz;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tern.ConnectivityState;
 import dev.tern.ManagedChannel;
 import dev.tern.Server;
 import dev.tern.Status;
@@ -14,6 +15,7 @@ import dev.tern.services.AdminServices;
 import dev.tern.services.channelz.v1.Address;
 import dev.tern.services.channelz.v1.Channel;
 import dev.tern.services.channelz.v1.ChannelConnectivityState;
+import dev.tern.services.channelz.v1.ChannelTraceEvent;
 import dev.tern.services.channelz.v1.ChannelzTern;
 import dev.tern.services.channelz.v1.GetChannelRequest;
 import dev.tern.services.channelz.v1.GetServerRequest;
@@ -28,6 +30,7 @@ import dev.tern.services.channelz.v1.Socket;
 import dev.tern.services.channelz.v1.Subchannel;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -184,6 +187,59 @@ class ChannelzServiceTest {
   }
 
   @Test
+  void aFailedConnectionShowsInTheTraceAsAWarning() throws Exception {
+    // A port nothing listens on any more.
+    Server gone =
+        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).build().start();
+    int port = gone.getPort();
+    gone.shutdownNow();
+    assertThat(gone.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    ManagedChannel nowhere =
+        NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+    // The call fails as the picker reports the failure, just before the state (and its trace)
+    // moves: watch for it from the start.
+    CompletableFuture<Void> failed =
+        TernLoad.whenState(nowhere, ConnectivityState.TRANSIENT_FAILURE);
+    try {
+      assertThatThrownBy(
+              () ->
+                  dev.tern.stub.ClientCalls.blockingUnaryCall(
+                      nowhere, TernLoad.CALL, dev.tern.CallOptions.DEFAULT, "hello?"))
+          .isInstanceOfSatisfying(
+              StatusRuntimeException.class,
+              e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
+      failed.get(10, TimeUnit.SECONDS);
+
+      Channel channel = loadChannel(channelz, port);
+      assertThat(channel.getData().getCallsStarted()).isEqualTo(1);
+      assertThat(channel.getData().getCallsFailed()).isEqualTo(1);
+      assertThat(channel.getData().getTrace().getEventsList())
+          .anyMatch(
+              e ->
+                  e.getDescription().equals("Channel state changed to TRANSIENT_FAILURE")
+                      && e.getSeverity() == ChannelTraceEvent.Severity.CT_WARNING);
+      Subchannel subchannel =
+          channelz
+              .getSubchannel(
+                  GetSubchannelRequest.newBuilder()
+                      .setSubchannelId(channel.getSubchannelRef(0).getSubchannelId())
+                      .build())
+              .getSubchannel();
+      assertThat(subchannel.getData().getTrace().getEventsList())
+          .anyMatch(
+              e ->
+                  e.getDescription()
+                          .startsWith(
+                              "Subchannel state changed to TRANSIENT_FAILURE (UNAVAILABLE: ")
+                      && e.getDescription().contains(String.valueOf(port))
+                      && e.getSeverity() == ChannelTraceEvent.Severity.CT_WARNING);
+    } finally {
+      nowhere.shutdownNow();
+      assertThat(nowhere.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+
+  @Test
   void idsThatNameNothingAreNotFoundNamingTheId() {
     long unknown = 987_654_321_012L;
     assertNotFound(
@@ -308,7 +364,7 @@ class ChannelzServiceTest {
   private Channel warmLoadChannel() {
     try {
       load.run(1, 0);
-    } catch (InterruptedException e) {
+    } catch (Exception e) {
       throw new AssertionError(e);
     }
     return loadChannel(channelz, load.port);

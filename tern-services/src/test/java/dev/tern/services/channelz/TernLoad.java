@@ -3,6 +3,7 @@ package dev.tern.services.channelz;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.CallOptions;
+import dev.tern.ConnectivityState;
 import dev.tern.ForwardingServerCallListener;
 import dev.tern.ManagedChannel;
 import dev.tern.Metadata;
@@ -25,6 +26,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -88,8 +90,36 @@ final class TernLoad {
     channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
   }
 
-  /** Runs {@code total} calls one after the other; the first {@code failing} fail. */
-  void run(int total, int failing) throws InterruptedException {
+  /**
+   * Waits until {@code channel} is in {@code wanted}: a call can complete just before the state
+   * change that made it possible is recorded (the picker is published first).
+   */
+  static void awaitState(ManagedChannel channel, ConnectivityState wanted) throws Exception {
+    whenState(channel, wanted).get(10, TimeUnit.SECONDS);
+  }
+
+  /** Completes once {@code channel} is in {@code wanted} (watching from now on). */
+  static CompletableFuture<Void> whenState(ManagedChannel channel, ConnectivityState wanted) {
+    CompletableFuture<Void> reached = new CompletableFuture<>();
+    Runnable[] watch = new Runnable[1];
+    watch[0] =
+        () -> {
+          ConnectivityState state = channel.getState(false);
+          if (state == wanted) {
+            reached.complete(null);
+          } else {
+            channel.notifyWhenStateChanged(state, watch[0]);
+          }
+        };
+    watch[0].run();
+    return reached;
+  }
+
+  /**
+   * Runs {@code total} calls one after the other; the first {@code failing} fail. Returns once the
+   * server has seen them end and the channel's READY state is recorded.
+   */
+  void run(int total, int failing) throws Exception {
     CountDownLatch latch = new CountDownLatch(total);
     ended = latch;
     for (int i = 0; i < total; i++) {
@@ -104,6 +134,7 @@ final class TernLoad {
       }
     }
     assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
+    awaitState(channel, ConnectivityState.READY);
   }
 
   void close() throws InterruptedException {
