@@ -3,6 +3,9 @@ package dev.tern.channelz;
 import java.net.SocketAddress;
 import java.security.cert.Certificate;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A snapshot of a socket: a connection (client or server side) or a listening socket (whose counts
@@ -25,6 +28,7 @@ import java.time.Instant;
  *     may send now), or -1 if not known
  * @param remoteFlowControlWindow the connection-level window this side granted the peer, or -1
  * @param tls the TLS session, or null for a plaintext (or listening) socket
+ * @param options the socket's options (name to value, as text), in name order; empty if not known
  */
 public record SocketStats(
     SocketAddress local,
@@ -41,11 +45,18 @@ public record SocketStats(
     Instant lastMessageReceived,
     long localFlowControlWindow,
     long remoteFlowControlWindow,
-    Tls tls) {
+    Tls tls,
+    Map<String, String> options) {
+
+  /** Copies {@code options}, sorted by name. */
+  public SocketStats {
+    options = Collections.unmodifiableMap(new TreeMap<>(options));
+  }
 
   /** A listening socket at {@code local}: no streams, no messages. */
   public static SocketStats listening(SocketAddress local) {
-    return new SocketStats(local, null, 0, 0, 0, 0, 0, 0, null, null, null, null, -1, -1, null);
+    return new SocketStats(
+        local, null, 0, 0, 0, 0, 0, 0, null, null, null, null, -1, -1, null, Map.of());
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.tern.channelz.Channelz;
 import dev.tern.channelz.Instrumented;
 import dev.tern.channelz.SocketStats;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.handler.ssl.SslHandler;
 import java.lang.invoke.MethodHandles;
@@ -13,6 +14,8 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.file.InvalidPathException;
 import java.security.cert.Certificate;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -159,7 +162,22 @@ final class SocketNode implements Instrumented<SocketStats> {
         time(LAST_MESSAGE_RECEIVED),
         flow == null ? -1 : flow[0],
         flow == null ? -1 : flow[1],
-        ch == null ? null : tls(ch));
+        ch == null ? null : tls(ch),
+        ch == null ? Map.of() : options(ch));
+  }
+
+  /** The Netty channel's options, as text; none once it is closed. */
+  private static Map<String, String> options(Channel ch) {
+    Map<String, String> out = new HashMap<>();
+    try {
+      for (Map.Entry<ChannelOption<?>, Object> option : ch.config().getOptions().entrySet()) {
+        out.put(option.getKey().name(), String.valueOf(option.getValue()));
+      }
+    } catch (RuntimeException e) {
+      // A native socket closed meanwhile refuses to be asked: report no options.
+      return Map.of();
+    }
+    return out;
   }
 
   /**

@@ -24,6 +24,7 @@ import dev.tern.services.channelz.v1.ServerData;
 import dev.tern.services.channelz.v1.ServerRef;
 import dev.tern.services.channelz.v1.Socket;
 import dev.tern.services.channelz.v1.SocketData;
+import dev.tern.services.channelz.v1.SocketOption;
 import dev.tern.services.channelz.v1.SocketRef;
 import dev.tern.services.channelz.v1.Subchannel;
 import dev.tern.services.channelz.v1.SubchannelRef;
@@ -125,6 +126,11 @@ final class ChannelzMessages {
     if (stats.remoteFlowControlWindow() >= 0) {
       data.setRemoteFlowControlWindow(Int64Value.of(stats.remoteFlowControlWindow()));
     }
+    stats
+        .options()
+        .forEach(
+            (name, value) ->
+                data.addOption(SocketOption.newBuilder().setName(name).setValue(value)));
     Socket.Builder socket = Socket.newBuilder().setRef(socketRef(node.channelzRef())).setData(data);
     if (summary) {
       return socket.build();

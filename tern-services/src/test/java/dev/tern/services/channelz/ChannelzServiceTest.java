@@ -150,6 +150,8 @@ class ChannelzServiceTest {
     // The connection windows: 1 MiB each way by default, less what is in flight (nothing now).
     assertThat(client.getData().getLocalFlowControlWindow().getValue()).isPositive();
     assertThat(client.getData().getRemoteFlowControlWindow().getValue()).isPositive();
+    assertThat(client.getData().getOptionList())
+        .anyMatch(o -> o.getName().equals("TCP_NODELAY") && o.getValue().equals("true"));
 
     dev.tern.services.channelz.v1.Server server = loadServer(channelz, load.port);
     assertThat(server.getData().getCallsStarted()).isEqualTo(50);
