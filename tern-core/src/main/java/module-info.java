@@ -15,6 +15,9 @@ module dev.tern.core {
   exports dev.tern.spi;
   exports dev.tern.inprocess;
   exports dev.tern.util;
+  // Channelz's registry and snapshots: written by the runtime and the transports, read by the
+  // channelz service (tern-services), so public API.
+  exports dev.tern.channelz;
   exports dev.tern.internal to
       dev.tern.netty;
   exports dev.tern.internal.wire to

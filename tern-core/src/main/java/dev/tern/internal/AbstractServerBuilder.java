@@ -9,6 +9,7 @@ import dev.tern.ServerBuilder;
 import dev.tern.ServerInterceptor;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.ServerTransportFilter;
+import dev.tern.channelz.CallCounter;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.spi.TransportServer;
 import java.util.ArrayList;
@@ -187,6 +188,7 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
    */
   @Override
   public Server build() {
+    CallCounter calls = new CallCounter();
     ServerCallDispatcher dispatcher =
         new ServerCallDispatcher(
             services.values(),
@@ -196,13 +198,15 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
             executor(),
             maxInboundMessageSize,
             compressorRegistry,
-            decompressorRegistry);
+            decompressorRegistry,
+            calls);
     return new ServerImpl(
         buildTransportServer(),
         dispatcher,
         new ArrayList<>(services.values()),
         transportFilters,
-        handshakeTimeoutNanos);
+        handshakeTimeoutNanos,
+        calls);
   }
 
   /** The services added so far, in order; unmodifiable. */

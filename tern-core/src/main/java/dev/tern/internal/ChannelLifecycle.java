@@ -8,6 +8,7 @@ import dev.tern.LoadBalancer.PickResult;
 import dev.tern.NameResolver;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
+import dev.tern.channelz.Channelz;
 import dev.tern.internal.config.ServiceConfig;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -51,6 +52,7 @@ final class ChannelLifecycle {
   private final NameResolver.Args resolverArgs;
   private final BackoffPolicy resolutionBackoff;
   private final Set<SubchannelImpl> subchannels = new LinkedHashSet<>();
+  private final ChannelNode node;
 
   private NameResolver resolver; // the one made at build time until first used; null when idle
   private NameResolver unusedResolver;
@@ -73,7 +75,8 @@ final class ChannelLifecycle {
       NameResolver.Args resolverArgs,
       String authority,
       CountDownLatch terminated,
-      Executor callExecutor) {
+      Executor callExecutor,
+      ChannelNode node) {
     this.config = config;
     this.sync = sync;
     this.timer = config.transportFactory().getScheduledExecutorService();
@@ -87,6 +90,7 @@ final class ChannelLifecycle {
     this.authority = authority;
     this.terminated = terminated;
     this.callExecutor = callExecutor;
+    this.node = node;
     this.resolutionBackoff = new BackoffPolicy(config.backoffRandom());
   }
 
@@ -245,12 +249,14 @@ final class ChannelLifecycle {
     } catch (RuntimeException e) {
       logger.log(Level.WARNING, "Closing the transport factory failed", e);
     } finally {
+      Channelz.global().removeRootChannel(node);
       terminated.countDown();
     }
   }
 
   private void subchannelTerminated(SubchannelImpl subchannel) {
     subchannels.remove(subchannel);
+    node.subchannelTerminated(subchannel);
     maybeTerminate();
   }
 
@@ -378,6 +384,7 @@ final class ChannelLifecycle {
               config,
               callExecutor);
       subchannels.add(subchannel);
+      node.subchannelCreated(subchannel);
       if (helper != this) {
         subchannel.shutdown(); // its balancer is already gone
       }

@@ -2,6 +2,8 @@ package dev.tern.internal;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.ConnectivityState;
+import dev.tern.channelz.TraceEvent;
+import dev.tern.channelz.TraceLog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -20,6 +22,7 @@ final class ChannelStateTracker {
   private static final Logger logger = Logger.getLogger(ChannelStateTracker.class.getName());
 
   private final Executor callbackExecutor;
+  private final TraceLog trace;
   private final Object lock = new Object();
 
   @GuardedBy("lock")
@@ -28,8 +31,12 @@ final class ChannelStateTracker {
   @GuardedBy("lock")
   private List<Runnable> waiters = new ArrayList<>();
 
-  ChannelStateTracker(Executor callbackExecutor) {
+  /**
+   * @param trace where state changes are logged for channelz (under the lock, so in order)
+   */
+  ChannelStateTracker(Executor callbackExecutor, TraceLog trace) {
     this.callbackExecutor = callbackExecutor;
+    this.trace = trace;
   }
 
   ConnectivityState get() {
@@ -46,6 +53,11 @@ final class ChannelStateTracker {
         return;
       }
       state = newState;
+      trace.add(
+          "Channel state changed to " + newState,
+          newState == ConnectivityState.TRANSIENT_FAILURE
+              ? TraceEvent.Severity.WARNING
+              : TraceEvent.Severity.INFO);
       if (waiters.isEmpty()) {
         return;
       }

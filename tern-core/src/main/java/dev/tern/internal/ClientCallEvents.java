@@ -183,6 +183,7 @@ final class ClientCallEvents<RespT>
       status = localCloseStatus;
       trailers = new Metadata();
     }
+    call.callEnded(status);
     try {
       listener.onClose(status, trailers);
     } catch (Throwable t) {

@@ -12,6 +12,7 @@ import dev.tern.LoadBalancer;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Status;
+import dev.tern.channelz.CallCounter;
 import dev.tern.internal.config.MethodConfig;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.internal.wire.GrpcTimeoutCodec;
@@ -67,6 +68,7 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
   private final ScheduledExecutorService scheduler;
   private final Executor appExecutor;
   private final ClientCallEvents<RespT> events;
+  private final CallCounter channelCalls; // null: not counted
 
   /** The caller's options, then (from start) as the method config adjusts them. */
   private volatile CallOptions callOptions;
@@ -114,6 +116,9 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
    * @param channelExecutor the channel's application executor (a direct one with {@code
    *     channelDirect})
    * @param channelDirect whether the channel runs callbacks inline
+   * @param channelCalls the channel's call counts (channelz): this call starts and ends there; null
+   *     for a call on one subchannel ({@link SubchannelChannel}: health checks), which channelz
+   *     shows as a stream of that subchannel's connection
    */
   ClientCallImpl(
       MethodDescriptor<ReqT, RespT> method,
@@ -122,7 +127,8 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
       ChannelConfig config,
       ScheduledExecutorService scheduler,
       Executor channelExecutor,
-      boolean channelDirect) {
+      boolean channelDirect,
+      CallCounter channelCalls) {
     this.method = Objects.requireNonNull(method, "method");
     this.callOptions = Objects.requireNonNull(callOptions, "callOptions");
     this.streamProvider = streamProvider;
@@ -131,6 +137,7 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
     Executor callExecutor = callOptions.getExecutor();
     this.appExecutor = callExecutor != null ? callExecutor : channelExecutor;
     this.events = new ClientCallEvents<>(this, method, callExecutor == null && channelDirect);
+    this.channelCalls = channelCalls;
   }
 
   @Override
@@ -141,6 +148,9 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
       throw new IllegalStateException("call already started");
     }
     started = true;
+    if (channelCalls != null) {
+      channelCalls.callStarted();
+    }
     events.init(responseListener, appExecutor);
     Context ctx = Context.current();
     MethodConfig known = streamProvider.methodConfig(method);
@@ -467,6 +477,13 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
     ClientStream target = stream;
     if (target != null) {
       target.cancel(status);
+    }
+  }
+
+  /** The application is told the call ended with {@code status} (once per started call). */
+  void callEnded(Status status) {
+    if (channelCalls != null) {
+      channelCalls.callEnded(status.isOk());
     }
   }
 

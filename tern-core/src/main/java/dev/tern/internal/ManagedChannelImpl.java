@@ -10,6 +10,7 @@ import dev.tern.MethodDescriptor;
 import dev.tern.NameResolver;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
+import dev.tern.channelz.Channelz;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
@@ -47,6 +48,7 @@ public final class ManagedChannelImpl extends ManagedChannel {
   private final String authority;
   private final SynchronizationContext sync;
   private final ChannelStateTracker state;
+  private final ChannelNode node;
   private final ChannelUsage usage;
   private final PendingCalls calls;
   private final CallStreams streams;
@@ -90,7 +92,9 @@ public final class ManagedChannelImpl extends ManagedChannel {
             ? config.authorityOverride()
             : Objects.requireNonNull(
                 firstResolver.getServiceAuthority(), "resolver's service authority is null");
-    this.state = new ChannelStateTracker(executor);
+    this.node = new ChannelNode(config.target());
+    this.state = new ChannelStateTracker(executor, node.trace());
+    node.stateFrom(state::get);
     this.usage =
         new ChannelUsage(
             scheduler,
@@ -119,13 +123,15 @@ public final class ManagedChannelImpl extends ManagedChannel {
             args,
             authority,
             terminated,
-            executor);
+            executor,
+            node);
     holder[0] = lifecycle;
     Channel innermost = new CallFactory();
     if (config.binaryLog() != null) {
       innermost = Objects.requireNonNull(config.binaryLog().wrapChannel(innermost), "wrapChannel");
     }
     this.interceptedChannel = ClientInterceptors.intercept(innermost, config.interceptors());
+    Channelz.global().addRootChannel(node);
   }
 
   @Override
@@ -216,6 +222,11 @@ public final class ManagedChannelImpl extends ManagedChannel {
     sync.execute(lifecycle::resetConnectBackoff);
   }
 
+  /** This channel's channelz id (registered in {@link Channelz#global()} until terminated). */
+  public long channelzId() {
+    return node.channelzId();
+  }
+
   @Override
   public String toString() {
     return "ManagedChannelImpl{target=" + config.target() + ", authority=" + authority + "}";
@@ -246,7 +257,14 @@ public final class ManagedChannelImpl extends ManagedChannel {
     public <ReqT, RespT> ClientCall<ReqT, RespT> newCall(
         MethodDescriptor<ReqT, RespT> method, CallOptions callOptions) {
       return new ClientCallImpl<>(
-          method, callOptions, streams, config, scheduler, executor, config.directExecutor());
+          method,
+          callOptions,
+          streams,
+          config,
+          scheduler,
+          executor,
+          config.directExecutor(),
+          node.calls());
     }
 
     @Override

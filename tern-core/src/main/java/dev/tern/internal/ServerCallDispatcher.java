@@ -14,6 +14,7 @@ import dev.tern.ServerInterceptors;
 import dev.tern.ServerMethodDefinition;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.Status;
+import dev.tern.channelz.CallCounter;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.internal.wire.GrpcTimeoutCodec;
 import dev.tern.spi.ServerStream;
@@ -61,6 +62,7 @@ public final class ServerCallDispatcher {
   private final int maxInboundMessageSize;
   private final CompressorRegistry compressorRegistry;
   private final DecompressorRegistry decompressorRegistry;
+  private final CallCounter calls;
 
   /**
    * Creates a dispatcher.
@@ -72,6 +74,7 @@ public final class ServerCallDispatcher {
    * @param binaryLog wraps every method, outside the interceptors (once for {@code services}, per
    *     call for the fallback registry's methods); null for none
    * @param executor runs application callbacks (through a per-call {@link SerializingExecutor})
+   * @param calls the server's call counts (channelz): every dispatched stream starts and ends there
    */
   public ServerCallDispatcher(
       Collection<ServerServiceDefinition> services,
@@ -81,7 +84,9 @@ public final class ServerCallDispatcher {
       Executor executor,
       int maxInboundMessageSize,
       CompressorRegistry compressorRegistry,
-      DecompressorRegistry decompressorRegistry) {
+      DecompressorRegistry decompressorRegistry,
+      CallCounter calls) {
+    this.calls = Objects.requireNonNull(calls, "calls");
     this.interceptors = List.copyOf(interceptors);
     this.methods =
         methodMap(Objects.requireNonNull(services, "services"), this.interceptors, binaryLog);
@@ -136,6 +141,7 @@ public final class ServerCallDispatcher {
       Metadata headers,
       ScheduledExecutorService scheduler,
       Context callContextParent) {
+    calls.callStarted();
     String timeoutValue = headers.get(GrpcHeaders.TIMEOUT);
     String encoding = headers.get(GrpcHeaders.MESSAGE_ENCODING);
     String acceptEncoding = headers.get(GrpcHeaders.MESSAGE_ACCEPT_ENCODING);
@@ -148,7 +154,7 @@ public final class ServerCallDispatcher {
       try {
         timeoutNanos = GrpcTimeoutCodec.decode(timeoutValue);
       } catch (IllegalArgumentException e) {
-        reject(
+        rejectCall(
             stream,
             Status.INTERNAL.withDescription("Invalid grpc-timeout: '" + timeoutValue + "'"),
             new Metadata());
@@ -165,7 +171,7 @@ public final class ServerCallDispatcher {
         if (!accepted.isEmpty()) {
           trailers.put(GrpcHeaders.MESSAGE_ACCEPT_ENCODING, accepted);
         }
-        reject(
+        rejectCall(
             stream,
             Status.UNIMPLEMENTED.withDescription("Can't find decompressor for " + encoding),
             trailers);
@@ -186,7 +192,7 @@ public final class ServerCallDispatcher {
         }
       } catch (RuntimeException e) {
         logger.log(Level.WARNING, "Fallback handler registry failed for " + fullMethodName, e);
-        reject(
+        rejectCall(
             stream,
             Status.UNKNOWN
                 .withDescription("Fallback handler registry failed: " + e.getClass().getName())
@@ -196,7 +202,7 @@ public final class ServerCallDispatcher {
       }
     }
     if (method == null) {
-      reject(
+      rejectCall(
           stream,
           Status.UNIMPLEMENTED.withDescription("Method not found: " + fullMethodName),
           new Metadata());
@@ -236,6 +242,12 @@ public final class ServerCallDispatcher {
     return 0;
   }
 
+  /** Like {@link #reject}, for a stream counted as a started call: it counts as failed. */
+  private void rejectCall(ServerStream stream, Status status, Metadata trailers) {
+    calls.callEnded(false);
+    reject(stream, status, trailers);
+  }
+
   /** Closes a stream that will not become a call; it still gets a listener, which drops events. */
   public static void reject(ServerStream stream, Status status, Metadata trailers) {
     stream.setListener(DiscardingStreamListener.INSTANCE);
@@ -263,7 +275,8 @@ public final class ServerCallDispatcher {
             method.getMethodDescriptor(),
             compressorRegistry,
             decompressorRegistry.getAdvertisedMessageEncodingsHeader(),
-            acceptEncoding);
+            acceptEncoding,
+            calls);
     ServerCallStreamListener<ReqT, RespT> listener =
         new ServerCallStreamListener<>(
             call, method.getServerCallHandler(), headers, context, executor, timeoutNanos);

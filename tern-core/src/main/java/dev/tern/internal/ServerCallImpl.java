@@ -7,6 +7,7 @@ import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.ServerCall;
 import dev.tern.Status;
+import dev.tern.channelz.CallCounter;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.spi.ServerStream;
 import java.io.InputStream;
@@ -48,13 +49,20 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
   private volatile boolean closeCalled;
   private volatile boolean cancelled;
 
+  /** Whether the application closed the call OK (what channelz counts as succeeded). */
+  private volatile boolean closedOk;
+
+  private final CallCounter serverCalls;
+
   ServerCallImpl(
       ServerStream stream,
       MethodDescriptor<ReqT, RespT> method,
       CompressorRegistry compressorRegistry,
       String serverAcceptEncoding,
-      String clientAcceptEncoding) {
+      String clientAcceptEncoding,
+      CallCounter serverCalls) {
     this.stream = stream;
+    this.serverCalls = serverCalls;
     this.method = method;
     this.compressorRegistry = compressorRegistry;
     this.serverAcceptEncoding = serverAcceptEncoding;
@@ -178,6 +186,7 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
     if (cancelled) {
       return;
     }
+    closedOk = status.isOk();
     stripReserved(trailers);
     stream.close(status, trailers);
   }
@@ -244,8 +253,17 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
       return;
     }
     closeCalled = true;
+    closedOk = status.isOk();
     stripReserved(trailers);
     stream.close(status, trailers);
+  }
+
+  /**
+   * The stream ended with {@code status} (OK once the trailers went out): the call counts as
+   * succeeded if the application also closed it OK.
+   */
+  void streamClosed(Status status) {
+    serverCalls.callEnded(status.isOk() && closedOk);
   }
 
   /** Cancels the stream from any thread (deadline timer); the transport makes it idempotent. */

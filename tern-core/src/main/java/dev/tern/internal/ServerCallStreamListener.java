@@ -107,6 +107,7 @@ final class ServerCallStreamListener<ReqT, RespT>
 
   @Override
   public void closed(Status status) {
+    call.streamClosed(status);
     if (status.isOk()) {
       execute(this::deliverComplete, null);
       return;

@@ -7,6 +7,12 @@ import dev.tern.Server;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.ServerTransportFilter;
 import dev.tern.Status;
+import dev.tern.channelz.CallCounter;
+import dev.tern.channelz.Channelz;
+import dev.tern.channelz.Instrumented;
+import dev.tern.channelz.Ref;
+import dev.tern.channelz.ServerStats;
+import dev.tern.channelz.SocketStats;
 import dev.tern.spi.ServerListener;
 import dev.tern.spi.ServerTransport;
 import dev.tern.spi.ServerTransportListener;
@@ -51,6 +57,8 @@ public final class ServerImpl extends Server {
   private final List<ServerServiceDefinition> services;
   private final List<ServerTransportFilter> filters;
   private final long handshakeTimeoutNanos;
+  private final CallCounter calls;
+  private final Node node = new Node();
 
   /** The parent of every call's context: it holds this server under {@link Server#CONTEXT_KEY}. */
   private final Context callContextParent = Context.ROOT.withValue(Server.CONTEXT_KEY, this);
@@ -85,13 +93,15 @@ public final class ServerImpl extends Server {
    * @param services the services added to the builder, reported by {@link #getServices()}
    * @param filters run in order on every connection
    * @param handshakeTimeoutNanos how long a new connection may take to become ready
+   * @param calls the call counts the dispatcher keeps, reported by channelz
    */
   public ServerImpl(
       TransportServer transportServer,
       ServerCallDispatcher dispatcher,
       List<ServerServiceDefinition> services,
       List<ServerTransportFilter> filters,
-      long handshakeTimeoutNanos) {
+      long handshakeTimeoutNanos,
+      CallCounter calls) {
     this.transportServer = Objects.requireNonNull(transportServer, "transportServer");
     this.dispatcher = Objects.requireNonNull(dispatcher, "dispatcher");
     this.services = List.copyOf(services);
@@ -100,6 +110,12 @@ public final class ServerImpl extends Server {
       throw new IllegalArgumentException("handshakeTimeoutNanos must be > 0");
     }
     this.handshakeTimeoutNanos = handshakeTimeoutNanos;
+    this.calls = Objects.requireNonNull(calls, "calls");
+  }
+
+  /** This server's channelz id (registered in {@link Channelz#global()} while it runs). */
+  public long channelzId() {
+    return node.channelzId();
   }
 
   /**
@@ -139,6 +155,9 @@ public final class ServerImpl extends Server {
     try {
       transportServerRunning = true;
       shutdownWhileStarting = shutdown;
+      if (!terminated) {
+        Channelz.global().addServer(node);
+      }
     } finally {
       lock.unlock();
     }
@@ -332,7 +351,52 @@ public final class ServerImpl extends Server {
   private void checkForTermination() {
     if (shutdown && transportServerShutdown && transports.isEmpty() && !terminated) {
       terminated = true;
+      Channelz.global().removeServer(node);
       terminatedCondition.signalAll();
+    }
+  }
+
+  /**
+   * The server as channelz sees it: the dispatcher's call counts, the transport server's listening
+   * sockets and the live connections. Registered from a successful start until terminated.
+   * Thread-safe: the connections are copied under the lock.
+   */
+  private final class Node implements Instrumented<ServerStats> {
+    private final long id = Channelz.allocateId();
+
+    @Override
+    public long channelzId() {
+      return id;
+    }
+
+    @Override
+    public String channelzName() {
+      List<? extends SocketAddress> addresses = getListenSockets();
+      return "Server " + (addresses.isEmpty() ? transportServer.toString() : addresses.toString());
+    }
+
+    @Override
+    public ServerStats channelzStats() {
+      List<ServerTransport> live;
+      lock.lock();
+      try {
+        live = new ArrayList<>(transports);
+      } finally {
+        lock.unlock();
+      }
+      List<Ref> sockets = new ArrayList<>();
+      for (ServerTransport transport : live) {
+        Instrumented<SocketStats> socket = transport.channelzSocket();
+        if (socket != null) {
+          sockets.add(socket.channelzRef());
+        }
+      }
+      sockets.sort((a, b) -> Long.compare(a.id(), b.id()));
+      List<Ref> listening = new ArrayList<>();
+      for (Instrumented<SocketStats> socket : transportServer.channelzListenSockets()) {
+        listening.add(socket.channelzRef());
+      }
+      return new ServerStats(calls.snapshot(), listening, sockets);
     }
   }
 

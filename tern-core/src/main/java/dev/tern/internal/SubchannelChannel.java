@@ -48,7 +48,8 @@ final class SubchannelChannel extends Channel implements ClientStreamProvider {
         config,
         config.transportFactory().getScheduledExecutorService(),
         executor,
-        config.directExecutor());
+        config.directExecutor(),
+        null); // channelz counts these as streams of the subchannel's connection
   }
 
   @Override

@@ -8,6 +8,14 @@ import dev.tern.EquivalentAddressGroup;
 import dev.tern.LoadBalancer;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
+import dev.tern.channelz.CallStats;
+import dev.tern.channelz.ChannelStats;
+import dev.tern.channelz.Channelz;
+import dev.tern.channelz.Instrumented;
+import dev.tern.channelz.Ref;
+import dev.tern.channelz.SocketStats;
+import dev.tern.channelz.TraceEvent;
+import dev.tern.channelz.TraceLog;
 import dev.tern.spi.ClientTransportFactory;
 import dev.tern.spi.ManagedClientTransport;
 import java.net.SocketAddress;
@@ -16,6 +24,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +58,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
   private final Consumer<SubchannelImpl> onTerminated;
   private final BackoffPolicy backoff;
   private final SubchannelChannel channel;
+  private final Node node = new Node();
 
   // Confined to the synchronization context.
   private volatile List<EquivalentAddressGroup> addresses; // also read by getAllAddresses()
@@ -93,6 +103,12 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
     this.backoff = new BackoffPolicy(backoffRandom);
     this.onTerminated = onTerminated;
     this.channel = new SubchannelChannel(this, config, callExecutor, authority);
+    Channelz.global().addSubchannel(node);
+  }
+
+  /** This subchannel as channelz sees it. */
+  Instrumented<ChannelStats> channelzNode() {
+    return node;
   }
 
   /** The READY transport, or null if the subchannel is not READY. */
@@ -207,6 +223,11 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
     TransportEvents events = new TransportEvents(transport, address);
     connecting = events;
     live.add(events);
+    node.trace.add("Connecting to " + address, TraceEvent.Severity.INFO);
+    Instrumented<SocketStats> socket = transport.channelzSocket();
+    if (socket != null) {
+      node.sockets.add(socket);
+    }
     setState(ConnectivityStateInfo.forNonError(ConnectivityState.CONNECTING));
     Runnable startTask = transport.start(events);
     if (startTask != null) {
@@ -264,6 +285,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
     }
     events.use.release();
     live.remove(events);
+    node.retire(events.transport.channelzSocket());
     checkTerminated();
   }
 
@@ -357,6 +379,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
   private void checkTerminated() {
     if (shutdown && live.isEmpty() && !terminated) {
       terminated = true;
+      Channelz.global().removeSubchannel(node);
       onTerminated.accept(this);
     }
   }
@@ -369,8 +392,76 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
       return;
     }
     state = newState;
+    node.state = newState.getState();
+    Status error = newState.getStatus();
+    node.trace.add(
+        "Subchannel state changed to "
+            + newState.getState()
+            + (error.isOk() ? "" : " (" + error.getCode() + ": " + error.getDescription() + ")"),
+        error.isOk() ? TraceEvent.Severity.INFO : TraceEvent.Severity.WARNING);
     if (listener != null) {
       listener.onSubchannelState(newState);
+    }
+  }
+
+  /**
+   * The subchannel as channelz sees it: its calls are the streams of its connections (those open
+   * now plus the totals of those closed), its state and trace are its own. Registered from creation
+   * until terminated.
+   *
+   * <p>Thread-safe: the sockets are a concurrent set and the closed connections' totals one
+   * volatile snapshot, both written only in the synchronization context; snapshots read them from
+   * any thread. A connection that closes while a snapshot is taken may be missed in it or counted
+   * twice; the next snapshot is right again.
+   */
+  private final class Node implements Instrumented<ChannelStats> {
+    final long id = Channelz.allocateId();
+    final TraceLog trace = new TraceLog();
+    final Set<Instrumented<SocketStats>> sockets = ConcurrentHashMap.newKeySet();
+    volatile ConnectivityState state = ConnectivityState.IDLE;
+    volatile CallStats retired = CallStats.NONE;
+
+    Node() {
+      trace.add("Subchannel created", TraceEvent.Severity.INFO);
+    }
+
+    /** A connection terminated: its final counts move into the totals. */
+    void retire(Instrumented<SocketStats> socket) {
+      if (socket != null && sockets.contains(socket)) {
+        retired = retired.plus(callsOf(socket.channelzStats()));
+        sockets.remove(socket);
+      }
+    }
+
+    @Override
+    public long channelzId() {
+      return id;
+    }
+
+    @Override
+    public String channelzName() {
+      return addresses.toString();
+    }
+
+    @Override
+    public ChannelStats channelzStats() {
+      CallStats calls = retired;
+      List<Ref> refs = new ArrayList<>();
+      for (Instrumented<SocketStats> socket : sockets) {
+        calls = calls.plus(callsOf(socket.channelzStats()));
+        refs.add(socket.channelzRef());
+      }
+      refs.sort((a, b) -> Long.compare(a.id(), b.id()));
+      return new ChannelStats(
+          addresses.toString(), state, calls, trace.snapshot(), List.of(), refs);
+    }
+
+    private static CallStats callsOf(SocketStats stats) {
+      return new CallStats(
+          stats.streamsStarted(),
+          stats.streamsSucceeded(),
+          stats.streamsFailed(),
+          stats.lastLocalStreamCreated());
     }
   }
 

@@ -1,6 +1,8 @@
 package dev.tern.spi;
 
 import dev.tern.Status;
+import dev.tern.channelz.Instrumented;
+import dev.tern.channelz.SocketStats;
 
 /** A client transport with a lifecycle, owned by a channel. Thread-safe. */
 public interface ManagedClientTransport extends ClientTransport {
@@ -34,5 +36,15 @@ public interface ManagedClientTransport extends ClientTransport {
 
     /** The transport went from no streams to some ({@code true}) or back ({@code false}). */
     void transportInUse(boolean inUse);
+  }
+
+  /**
+   * The connection as channelz describes it, or null if this transport does not report one (the
+   * in-process transport). The transport registers it with {@link
+   * dev.tern.channelz.Channelz#global()} while it lives; its subchannel lists it and sums its
+   * streams as the subchannel's calls.
+   */
+  default Instrumented<SocketStats> channelzSocket() {
+    return null;
   }
 }

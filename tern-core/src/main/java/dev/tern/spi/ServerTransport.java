@@ -1,6 +1,8 @@
 package dev.tern.spi;
 
 import dev.tern.Status;
+import dev.tern.channelz.Instrumented;
+import dev.tern.channelz.SocketStats;
 import java.util.concurrent.ScheduledExecutorService;
 
 /** One accepted server connection. Thread-safe. */
@@ -16,4 +18,13 @@ public interface ServerTransport {
 
   /** A scheduler for server-side deadlines. */
   ScheduledExecutorService getScheduledExecutorService();
+
+  /**
+   * The connection as channelz describes it, or null if this transport does not report one. The
+   * transport registers it with {@link dev.tern.channelz.Channelz#global()} while it lives; its
+   * server lists it.
+   */
+  default Instrumented<SocketStats> channelzSocket() {
+    return null;
+  }
 }

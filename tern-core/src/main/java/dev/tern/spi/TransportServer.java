@@ -1,5 +1,7 @@
 package dev.tern.spi;
 
+import dev.tern.channelz.Instrumented;
+import dev.tern.channelz.SocketStats;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.util.List;
@@ -20,4 +22,13 @@ public interface TransportServer {
 
   /** A scheduler for server timers (deadlines, handshake timeouts). */
   ScheduledExecutorService getScheduledExecutorService();
+
+  /**
+   * The listening sockets as channelz describes them (empty if this transport does not report
+   * them); registered with {@link dev.tern.channelz.Channelz#global()} by the transport while they
+   * are open.
+   */
+  default List<Instrumented<SocketStats>> channelzListenSockets() {
+    return List.of();
+  }
 }

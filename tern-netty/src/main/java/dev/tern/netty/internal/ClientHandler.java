@@ -130,6 +130,7 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
     state.setId(id);
     streams.put(id, state);
     streamStarted();
+    transport.socketNode().streamStarted(true);
     ChannelPromise promise = ctx().newPromise();
     promise.addListener(
         (ChannelFuture f) -> {
@@ -171,7 +172,8 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
   }
 
   /** Writes framed bytes of {@code state}; takes ownership of {@code data}. */
-  void sendData(ClientStreamState state, ByteBuf data, boolean endOfStream, int bytes) {
+  void sendData(
+      ClientStreamState state, ByteBuf data, boolean endOfStream, int bytes, int messages) {
     assert inEventLoop();
     NettyClientStream stream = state.stream();
     if (state.isClosed() || state.id() < 0) {
@@ -179,6 +181,7 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
       stream.onSentBytes(bytes);
       return;
     }
+    transport.socketNode().messagesSent(messages);
     ChannelPromise promise = ctx().newPromise();
     promise.addListener(f -> stream.onSentBytes(bytes));
     encoder().writeData(ctx(), state.id(), data, 0, endOfStream, promise);
@@ -215,6 +218,11 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
     if (stream != null && stream.state() == Http2Stream.State.OPEN) {
       resetStream(ctx(), state.id(), Http2Error.CANCEL.code(), ctx().newPromise());
     }
+  }
+
+  /** The connection's channelz counters (touched on the event loop). */
+  SocketNode socketNode() {
+    return transport.socketNode();
   }
 
   // ---------------------------------------------------------------- for the transport
@@ -300,6 +308,7 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
       notifyShutdown(Status.UNAVAILABLE.withDescription("Connection closed"));
       terminated = true;
       pings.failAll(Status.UNAVAILABLE.withDescription("Connection closed"));
+      transport.socketNode().unregister();
       listener.transportTerminated();
     }
   }
@@ -360,6 +369,7 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
             options.keepAliveTimeoutNanos(),
             options.keepAliveWithoutCalls(),
             () -> activeStreams > 0,
+            transport.socketNode()::keepAliveSent,
             () -> {
               goingAwayStatus =
                   Status.UNAVAILABLE.withDescription(

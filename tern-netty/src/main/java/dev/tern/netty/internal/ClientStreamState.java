@@ -206,6 +206,9 @@ final class ClientStreamState implements MessageDeframer.Listener {
       return;
     }
     closed = true;
+    if (id > 0) {
+      handler.socketNode().streamEnded(status.isOk());
+    }
     pendingStatus = null;
     pendingTrailers = null;
     deframer.close();
@@ -228,6 +231,7 @@ final class ClientStreamState implements MessageDeframer.Listener {
       closeQuietly(message);
       return;
     }
+    handler.socketNode().messageReceived();
     listener.messageRead(message);
   }
 

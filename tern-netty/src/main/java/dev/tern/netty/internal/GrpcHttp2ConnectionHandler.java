@@ -134,6 +134,18 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
     }
   }
 
+  /**
+   * The connection-level flow-control windows, for channelz: what the peer lets this side send,
+   * then what this side lets the peer send. Event loop only.
+   */
+  final long[] flowControlWindows() {
+    Http2Stream connectionStream = connection().connectionStream();
+    return new long[] {
+      connection().remote().flowController().windowSize(connectionStream),
+      connection().local().flowController().windowSize(connectionStream)
+    };
+  }
+
   /** The handler's context; valid once added to a pipeline. */
   final ChannelHandlerContext ctx() {
     return ctx;

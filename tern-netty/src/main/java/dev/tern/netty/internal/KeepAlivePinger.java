@@ -24,6 +24,7 @@ final class KeepAlivePinger {
   private final long timeoutNanos;
   private final boolean withoutCalls;
   private final BooleanSupplier hasCalls;
+  private final Runnable onPingSent;
   private final Runnable onDead;
 
   private long lastReadNanos;
@@ -39,6 +40,7 @@ final class KeepAlivePinger {
       long timeoutNanos,
       boolean withoutCalls,
       BooleanSupplier hasCalls,
+      Runnable onPingSent,
       Runnable onDead) {
     this.ctx = ctx;
     this.encoder = encoder;
@@ -46,6 +48,7 @@ final class KeepAlivePinger {
     this.timeoutNanos = timeoutNanos;
     this.withoutCalls = withoutCalls;
     this.hasCalls = hasCalls;
+    this.onPingSent = onPingSent;
     this.onDead = onDead;
   }
 
@@ -100,6 +103,7 @@ final class KeepAlivePinger {
       pingOutstanding = true;
       pingSentNanos = now;
       encoder.writePing(ctx, false, PAYLOAD, ctx.newPromise());
+      onPingSent.run();
       ctx.channel().flush();
       schedule(timeoutNanos);
     } else {

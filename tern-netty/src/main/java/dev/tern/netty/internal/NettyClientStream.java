@@ -188,7 +188,7 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
       WritableBuffer frame, boolean endOfStream, boolean flush, int numMessages) {
     ByteBuf buf = frame == null ? Unpooled.EMPTY_BUFFER : outbound.queue(frame);
     int bytes = buf.readableBytes();
-    writeQueue.enqueue(() -> handler.sendData(state, buf, endOfStream, bytes));
+    writeQueue.enqueue(() -> handler.sendData(state, buf, endOfStream, bytes, numMessages));
   }
 
   // ---- called on the event loop

@@ -5,6 +5,8 @@ import dev.tern.CallOptions;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Status;
+import dev.tern.channelz.Instrumented;
+import dev.tern.channelz.SocketStats;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ManagedClientTransport;
 import io.netty.bootstrap.Bootstrap;
@@ -39,6 +41,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   private final String authority;
   private final AsciiString userAgent;
   private final TransportOptions options;
+  private final SocketNode socket = new SocketNode("client");
 
   private volatile boolean started;
   private volatile ClientHandler handler;
@@ -100,6 +103,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
       bootstrap.option(ChannelOption.TCP_NODELAY, true).option(ChannelOption.SO_KEEPALIVE, true);
     }
     ChannelFuture connect = bootstrap.connect(target);
+    socket.register(connect.channel(), h::flowControlWindows);
     writeQueue = new WriteQueue(connect.channel());
     connect.addListener(
         (ChannelFuture f) -> {
@@ -257,6 +261,17 @@ public final class NettyClientTransport implements ManagedClientTransport {
 
   SocketAddress address() {
     return address;
+  }
+
+  /** The connection's channelz counters, for the handler and the streams. */
+  SocketNode socketNode() {
+    return socket;
+  }
+
+  /** Registered with channelz from {@link #start} until the transport has terminated. */
+  @Override
+  public Instrumented<SocketStats> channelzSocket() {
+    return socket;
   }
 
   @Override

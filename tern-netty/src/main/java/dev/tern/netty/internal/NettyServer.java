@@ -1,6 +1,8 @@
 package dev.tern.netty.internal;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.tern.channelz.Instrumented;
+import dev.tern.channelz.SocketStats;
 import dev.tern.spi.ServerListener;
 import dev.tern.spi.ServerTransportListener;
 import dev.tern.spi.TransportServer;
@@ -35,6 +37,7 @@ public final class NettyServer implements TransportServer {
   private final ChannelFactory<? extends ServerChannel> channelFactory;
   private final ServerOptions options;
   private final AtomicBoolean shutdownReported = new AtomicBoolean();
+  private final SocketNode listenSocket = new SocketNode("listen");
 
   @GuardedBy("this")
   private Channel serverChannel;
@@ -114,10 +117,12 @@ public final class NettyServer implements TransportServer {
       throw new IOException("Failed to bind to " + address, bind.cause());
     }
     serverChannel = bind.channel();
+    listenSocket.register(serverChannel, null);
     serverChannel
         .closeFuture()
         .addListener(
             f -> {
+              listenSocket.unregister();
               DomainSockets.deleteSocketFile(address);
               if (shutdownReported.compareAndSet(false, true)) {
                 listener.serverShutdown();
@@ -143,6 +148,15 @@ public final class NettyServer implements TransportServer {
       return List.of(address);
     }
     return List.of(serverChannel.localAddress());
+  }
+
+  /** The bound socket, from {@link #start} until it is closed. */
+  @Override
+  public synchronized List<Instrumented<SocketStats>> channelzListenSockets() {
+    if (serverChannel == null || !serverChannel.isOpen()) {
+      return List.of();
+    }
+    return List.of(listenSocket);
   }
 
   @Override

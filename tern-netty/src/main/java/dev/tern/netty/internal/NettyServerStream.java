@@ -173,7 +173,7 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
     }
     ByteBuf buf = outbound.queue(frame);
     int bytes = buf.readableBytes();
-    handler.execute(() -> state.writeData(buf, bytes));
+    handler.execute(() -> state.writeData(buf, bytes, numMessages));
   }
 
   // ---- on the event loop

@@ -1,6 +1,8 @@
 package dev.tern.netty.internal;
 
 import dev.tern.Status;
+import dev.tern.channelz.Instrumented;
+import dev.tern.channelz.SocketStats;
 import dev.tern.spi.ServerTransport;
 import io.netty.channel.Channel;
 import java.util.Objects;
@@ -17,11 +19,25 @@ final class NettyServerTransport implements ServerTransport {
   private final Channel channel;
   private final WriteQueue writeQueue;
   private final ServerHandler handler;
+  private final SocketNode socket = new SocketNode("server");
 
   NettyServerTransport(Channel channel, ServerOptions options) {
     this.channel = channel;
     this.writeQueue = new WriteQueue(channel);
     this.handler = ServerHandler.create(this, options);
+    socket.register(channel, handler::flowControlWindows);
+    channel.closeFuture().addListener(f -> socket.unregister());
+  }
+
+  /** The connection's channelz counters (touched on the event loop). */
+  SocketNode socketNode() {
+    return socket;
+  }
+
+  /** Registered with channelz while the connection is open. */
+  @Override
+  public Instrumented<SocketStats> channelzSocket() {
+    return socket;
   }
 
   ServerHandler handler() {

@@ -134,6 +134,11 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     return options.bufferAllocator();
   }
 
+  /** The connection's channelz counters (touched on the event loop). */
+  SocketNode socketNode() {
+    return transport.socketNode();
+  }
+
   // ---------------------------------------------------------------- writes for the streams
 
   void writeHeaders(ServerStreamState state, Http2Headers headers, boolean endStream) {
@@ -384,6 +389,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
       connectionLimits.onActive();
     }
     streams.put(streamId, state);
+    transport.socketNode().streamStarted(false);
     try {
       transportListener.streamCreated(stream, fullMethodName, metadata);
     } catch (RuntimeException e) {

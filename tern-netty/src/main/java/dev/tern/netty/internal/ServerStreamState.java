@@ -27,6 +27,10 @@ final class ServerStreamState implements MessageDeframer.Listener {
   private ServerStreamListener listener;
   private boolean headersSent;
   private boolean trailersSent;
+
+  /** Whether the trailers written carry OK. */
+  private boolean okSent;
+
   private boolean endOfStreamReceived;
   private boolean closed;
 
@@ -111,7 +115,7 @@ final class ServerStreamState implements MessageDeframer.Listener {
   }
 
   /** Writes framed response bytes; takes ownership of {@code data}. */
-  void writeData(ByteBuf data, int bytes) {
+  void writeData(ByteBuf data, int bytes, int messages) {
     if (closed || trailersSent) {
       data.release();
       stream.onSentBytes(bytes);
@@ -122,6 +126,7 @@ final class ServerStreamState implements MessageDeframer.Listener {
       headersSent = true;
       handler.writeHeaders(this, OutboundHeaders.response(new Metadata()), false);
     }
+    handler.socketNode().messagesSent(messages);
     handler.writeData(this, data, bytes);
   }
 
@@ -132,6 +137,7 @@ final class ServerStreamState implements MessageDeframer.Listener {
       return;
     }
     trailersSent = true;
+    okSent = status.isOk();
     handler.writeTrailers(this, OutboundHeaders.trailers(status, trailers, !headersSent), false);
   }
 
@@ -167,6 +173,8 @@ final class ServerStreamState implements MessageDeframer.Listener {
       return;
     }
     closed = true;
+    // For channelz, as grpc-java counts: a stream succeeded if it ended with an OK status sent.
+    handler.socketNode().streamEnded(status.isOk() && okSent);
     deframer.close();
     if (stream != null) {
       stream.onClosed();
@@ -191,6 +199,7 @@ final class ServerStreamState implements MessageDeframer.Listener {
       closeQuietly(message);
       return;
     }
+    handler.socketNode().messageReceived();
     listener.messageRead(message);
   }
 
