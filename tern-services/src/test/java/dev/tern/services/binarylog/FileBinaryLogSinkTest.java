@@ -7,6 +7,7 @@ import com.google.protobuf.ByteString;
 import dev.tern.BinaryLog;
 import dev.tern.services.binarylog.v1.GrpcLogEntry;
 import dev.tern.services.binarylog.v1.Message;
+import dev.tern.testing.LogCapture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.logging.Level;
@@ -61,8 +62,8 @@ class FileBinaryLogSinkTest {
       sink.flush();
       sink.close();
 
-      assertThat(logs.records).hasSize(1);
-      LogRecord record = logs.records.get(0);
+      assertThat(logs.records()).hasSize(1);
+      LogRecord record = logs.records().get(0);
       assertThat(record.getLevel()).isEqualTo(Level.WARNING);
       assertThat(record.getMessage())
           .isEqualTo("Writing to the binary log /dev/full failed; logging stops");
@@ -78,9 +79,9 @@ class FileBinaryLogSinkTest {
     try (LogCapture logs = new LogCapture(FileBinaryLogSink.class)) {
       BinaryLog log = BinaryLogs.createBinaryLog();
       log.close();
-      assertThat(logs.records).hasSize(1);
-      assertThat(logs.records.get(0).getMessage()).isEqualTo("Writing the binary log to {0}");
-      file = (Path) logs.records.get(0).getParameters()[0];
+      assertThat(logs.records()).hasSize(1);
+      assertThat(logs.records().get(0).getMessage()).isEqualTo("Writing the binary log to {0}");
+      file = (Path) logs.records().get(0).getParameters()[0];
     }
     try {
       assertThat(file.getParent()).isEqualTo(Path.of(System.getProperty("java.io.tmpdir")));

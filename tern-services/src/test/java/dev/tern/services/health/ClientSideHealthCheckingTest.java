@@ -16,6 +16,7 @@ import dev.tern.services.health.v1.HealthTern;
 import dev.tern.stub.ClientCalls;
 import dev.tern.stub.StreamObserver;
 import dev.tern.testing.EchoService;
+import dev.tern.testing.LogCapture;
 import dev.tern.testing.TernCleanupExtension;
 import java.util.HashMap;
 import java.util.List;
@@ -106,9 +107,9 @@ class ClientSideHealthCheckingTest {
     } finally {
       logs.close();
     }
-    assertThat(logs.records).hasSize(1);
-    assertThat(logs.records.get(0).getLevel()).isEqualTo(Level.WARNING);
-    assertThat(logs.records.get(0).getParameters()[0].toString()).contains("127.0.0.4");
+    assertThat(logs.records()).hasSize(1);
+    assertThat(logs.records().get(0).getLevel()).isEqualTo(Level.WARNING);
+    assertThat(logs.records().get(0).getParameters()[0].toString()).contains("127.0.0.4");
   }
 
   @Test

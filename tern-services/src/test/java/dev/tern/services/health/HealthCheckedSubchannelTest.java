@@ -29,6 +29,7 @@ import dev.tern.services.health.v1.HealthCheckResponse;
 import dev.tern.services.health.v1.HealthCheckResponse.ServingStatus;
 import dev.tern.services.health.v1.HealthTern;
 import dev.tern.stub.StreamObserver;
+import dev.tern.testing.LogCapture;
 import dev.tern.testing.TernCleanupExtension;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -256,8 +257,8 @@ class HealthCheckedSubchannelTest {
     } finally {
       logs.close();
     }
-    assertThat(logs.records).hasSize(1);
-    assertThat(logs.records.get(0).getParameters()[0]).isEqualTo("[/127.0.0.9:9]");
+    assertThat(logs.records()).hasSize(1);
+    assertThat(logs.records().get(0).getParameters()[0]).isEqualTo("[/127.0.0.9:9]");
   }
 
   @Test

@@ -22,6 +22,7 @@ import dev.tern.services.reflection.v1.ServerReflectionResponse;
 import dev.tern.services.reflection.v1.ServerReflectionTern;
 import dev.tern.services.reflection.v1.ServiceResponse;
 import dev.tern.testing.EchoService;
+import dev.tern.testing.LogCapture;
 import dev.tern.testing.TernCleanupExtension;
 import dev.tern.util.MutableHandlerRegistry;
 import java.io.IOException;
@@ -378,9 +379,9 @@ class ProtoReflectionServiceTest {
           Status.Code.INVALID_ARGUMENT,
           "ServerReflectionRequest has no message_request set");
 
-      assertThat(log.records).hasSize(1);
-      assertThat(log.records.get(0).getLevel()).isEqualTo(Level.WARNING);
-      assertThat(log.records.get(0).getThrown()).hasMessage("registry offline");
+      assertThat(log.records()).hasSize(1);
+      assertThat(log.records().get(0).getLevel()).isEqualTo(Level.WARNING);
+      assertThat(log.records().get(0).getThrown()).hasMessage("registry offline");
     }
   }
 }
