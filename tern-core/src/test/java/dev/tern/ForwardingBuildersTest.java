@@ -58,7 +58,15 @@ class ForwardingBuildersTest {
             .decompressorRegistry(DecompressorRegistry.getDefaultInstance())
             .nameResolverRegistry(new NameResolverRegistry())
             .defaultLoadBalancingPolicy("round_robin")
-            .setBinaryLog(null);
+            .setBinaryLog(null)
+            .addStreamTracerFactory(
+                new ClientStreamTracer.Factory() {
+                  @Override
+                  public ClientStreamTracer newClientStreamTracer(
+                      ClientStreamTracer.StreamInfo info, Metadata headers) {
+                    return null;
+                  }
+                });
 
     assertThat(chained).isSameAs(builder);
     assertThat(delegate.calls)
@@ -78,7 +86,8 @@ class ForwardingBuildersTest {
             "decompressorRegistry",
             "nameResolverRegistry",
             "defaultLoadBalancingPolicy round_robin",
-            "setBinaryLog null");
+            "setBinaryLog null",
+            "intercept[1]");
     assertThat(builder.toString())
         .isEqualTo("WrappingChannelBuilder{delegate=RecordingChannelBuilder}");
   }

@@ -58,7 +58,7 @@ class RetryingClientStreamTest {
     Metadata headers = new Metadata();
     headers.put(Metadata.Key.of("custom", Metadata.ASCII_STRING_MARSHALLER), "value");
     PickSubchannelArgs call =
-        new RetryingClientStream.AttemptArgs(CallOptions.DEFAULT, headers, method);
+        new RetryingClientStream.AttemptArgs(CallOptions.DEFAULT, headers, method, 0, false, false);
     return new RetryingClientStream(
         call,
         deadline,
