@@ -123,7 +123,15 @@ class ForwardingBuildersTest {
             .decompressorRegistry(DecompressorRegistry.getDefaultInstance())
             .useTransportSecurity(new File("chain.pem"), new File("key.pem"))
             .useTransportSecurity(chain, key)
-            .setBinaryLog(null);
+            .setBinaryLog(null)
+            .addStreamTracerFactory(
+                new ServerStreamTracer.Factory() {
+                  @Override
+                  public ServerStreamTracer newServerStreamTracer(
+                      String fullMethodName, Metadata headers) {
+                    return null;
+                  }
+                });
 
     assertThat(chained).isSameAs(builder);
     assertThat(delegate.calls)
@@ -142,7 +150,8 @@ class ForwardingBuildersTest {
             "decompressorRegistry",
             "useTransportSecurity chain.pem key.pem",
             "useTransportSecurity streams",
-            "setBinaryLog null");
+            "setBinaryLog null",
+            "addStreamTracerFactory");
   }
 
   private static ServerInterceptor noOpInterceptor() {
@@ -418,6 +427,11 @@ class ForwardingBuildersTest {
     @Override
     public RecordingServerBuilder setBinaryLog(BinaryLog binaryLog) {
       return record("setBinaryLog " + binaryLog);
+    }
+
+    @Override
+    public RecordingServerBuilder addStreamTracerFactory(ServerStreamTracer.Factory factory) {
+      return record("addStreamTracerFactory");
     }
 
     @Override
