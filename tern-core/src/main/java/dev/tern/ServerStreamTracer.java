@@ -34,13 +34,20 @@ public abstract class ServerStreamTracer {
   /** Message number {@code seqNo} (0, 1, ...) of this stream was read. */
   public void inboundMessage(int seqNo) {}
 
-  /** An outgoing message took {@code bytes} on the wire, after compression, without framing. */
+  /**
+   * An outgoing message takes {@code bytes} on the wire, after compression, without its 5-byte
+   * prefix. Reported by transports that frame messages (Netty; not in-process).
+   */
   public void outboundWireSize(long bytes) {}
 
   /** An outgoing message was {@code bytes} long before compression. */
   public void outboundUncompressedSize(long bytes) {}
 
-  /** An incoming message took {@code bytes} on the wire, before decompression, without framing. */
+  /**
+   * An incoming message took {@code bytes} on the wire, before decompression, without its 5-byte
+   * prefix; reported when its prefix is parsed, before its {@code inboundMessage}. Reported by
+   * transports that frame messages (Netty; not in-process).
+   */
   public void inboundWireSize(long bytes) {}
 
   /** An incoming message was {@code bytes} long after decompression. */

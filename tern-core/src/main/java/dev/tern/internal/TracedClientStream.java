@@ -9,6 +9,7 @@ import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ClientStreamListener;
+import dev.tern.spi.WireSizeListener;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -19,9 +20,10 @@ import java.util.logging.Logger;
 
 /**
  * A stream that tells its {@link ClientStreamTracer}s what happens to it: created, headers out,
- * each message out and in (with its uncompressed size when the message knows its length), response
- * headers and trailers in, closed. Used only when the call's options or the balancer's pick install
- * a tracer factory, so untraced calls pay nothing.
+ * each message out and in (with its uncompressed size when the message knows its length, and its
+ * wire size when the transport frames it), response headers and trailers in, closed. Used only when
+ * the call's options or the balancer's pick install a tracer factory, so untraced calls pay
+ * nothing.
  *
  * <p>A tracer that throws is logged once for this stream and otherwise ignored: the call goes on as
  * if it had not been traced.
@@ -104,6 +106,18 @@ final class TracedClientStream implements ClientStream {
     Attributes attributes = delegate.getAttributes();
     report(t -> t.streamCreated(attributes == null ? Attributes.EMPTY : attributes, headers));
     report(ClientStreamTracer::outboundHeaders);
+    delegate.setWireSizeListener(
+        new WireSizeListener() {
+          @Override
+          public void outboundWireSize(long bytes) {
+            report(t -> t.outboundWireSize(bytes));
+          }
+
+          @Override
+          public void inboundWireSize(long bytes) {
+            report(t -> t.inboundWireSize(bytes));
+          }
+        });
     delegate.start(new TracingListener(listener));
   }
 

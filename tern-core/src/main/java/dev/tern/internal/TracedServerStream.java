@@ -9,6 +9,7 @@ import dev.tern.ServerStreamTracer;
 import dev.tern.Status;
 import dev.tern.spi.ServerStream;
 import dev.tern.spi.ServerStreamListener;
+import dev.tern.spi.WireSizeListener;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -20,7 +21,8 @@ import java.util.logging.Logger;
 /**
  * A server stream that tells its {@link ServerStreamTracer}s what happens to it: the call started,
  * headers out, each message out and in (with its uncompressed size when the message knows its
- * length), closed. Used only when the server has tracer factories, so untraced servers pay nothing.
+ * length, and its wire size when the transport frames it), closed. Used only when the server has
+ * tracer factories, so untraced servers pay nothing.
  *
  * <p>A tracer that throws is logged once for this stream and otherwise ignored.
  *
@@ -89,6 +91,18 @@ final class TracedServerStream implements ServerStream {
 
   @Override
   public void setListener(ServerStreamListener listener) {
+    delegate.setWireSizeListener(
+        new WireSizeListener() {
+          @Override
+          public void outboundWireSize(long bytes) {
+            report(t -> t.outboundWireSize(bytes));
+          }
+
+          @Override
+          public void inboundWireSize(long bytes) {
+            report(t -> t.inboundWireSize(bytes));
+          }
+        });
     delegate.setListener(
         new ServerStreamListener() {
           private int inboundSeqNo; // the listener's thread's

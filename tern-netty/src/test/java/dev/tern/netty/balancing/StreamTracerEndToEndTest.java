@@ -26,8 +26,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Stream tracers over real sockets (Netty, 127.0.0.1): the client's tracer per attempt and the
- * server's per call see the same call from both ends, for a successful, a failing, a compressed and
- * a retried call.
+ * server's per call see the same call from both ends, with wire sizes, for a successful, a failing,
+ * a compressed (wire size below the uncompressed size) and a retried call.
  */
 class StreamTracerEndToEndTest {
   @RegisterExtension final LeakWatch leaks = new LeakWatch();
@@ -69,8 +69,23 @@ class StreamTracerEndToEndTest {
     }
 
     @Override
+    public void outboundWireSize(long bytes) {
+      events.add("outboundWireSize " + bytes);
+    }
+
+    @Override
     public void inboundMessage(int seqNo) {
       events.add("inboundMessage " + seqNo);
+    }
+
+    @Override
+    public void inboundWireSize(long bytes) {
+      events.add("inboundWireSize " + bytes);
+    }
+
+    @Override
+    public void inboundUncompressedSize(long bytes) {
+      events.add("inboundUncompressedSize " + bytes);
     }
 
     @Override
@@ -110,8 +125,23 @@ class StreamTracerEndToEndTest {
     }
 
     @Override
+    public void inboundWireSize(long bytes) {
+      events.add("inboundWireSize " + bytes);
+    }
+
+    @Override
+    public void inboundUncompressedSize(long bytes) {
+      events.add("inboundUncompressedSize " + bytes);
+    }
+
+    @Override
     public void outboundMessage(int seqNo) {
       events.add("outboundMessage " + seqNo);
+    }
+
+    @Override
+    public void outboundWireSize(long bytes) {
+      events.add("outboundWireSize " + bytes);
     }
 
     @Override
@@ -189,8 +219,11 @@ class StreamTracerEndToEndTest {
             "outboundHeaders",
             "outboundMessage 0",
             "outboundUncompressedSize " + REQUEST.length(),
+            "outboundWireSize " + REQUEST.length(),
             "inboundHeaders",
+            "inboundWireSize 1",
             "inboundMessage 0",
+            "inboundUncompressedSize 1",
             "inboundTrailers",
             "closed OK");
     assertThat(serverTracers).hasSize(1);
@@ -199,7 +232,13 @@ class StreamTracerEndToEndTest {
     assertThat(server1.fullMethodName).isEqualTo("tern.test.Flaky/Unary");
     assertThat(server1.events)
         .containsExactly(
-            "started tern.test.Flaky/Unary", "inboundMessage 0", "outboundMessage 0", "closed OK");
+            "started tern.test.Flaky/Unary",
+            "inboundWireSize " + REQUEST.length(),
+            "inboundMessage 0",
+            "inboundUncompressedSize " + REQUEST.length(),
+            "outboundMessage 0",
+            "outboundWireSize 1",
+            "closed OK");
   }
 
   @Test
@@ -217,7 +256,7 @@ class StreamTracerEndToEndTest {
   }
 
   @Test
-  void aCompressedCallIsTracedWithItsUncompressedSize() throws Exception {
+  void aCompressedMessageIsSmallerOnTheWireThanUncompressed() throws Exception {
     Server server = serve(new FlakyService());
 
     assertThat(call(server, null, CallOptions.DEFAULT.withCompression("gzip")).isOk()).isTrue();
@@ -225,8 +264,18 @@ class StreamTracerEndToEndTest {
     ClientTracer client = clientTracers.get(0);
     assertThat(client.awaitClosed().isOk()).isTrue();
     assertThat(client.events).contains("outboundUncompressedSize " + REQUEST.length());
+    long clientWire = size(client.events, "outboundWireSize ");
+    assertThat(clientWire).isPositive().isLessThan(REQUEST.length());
     assertThat(serverTracers.get(0).awaitClosed().isOk()).isTrue();
     assertThat(serverTracers.get(0).events).contains("inboundMessage 0");
+    assertThat(size(serverTracers.get(0).events, "inboundWireSize ")).isEqualTo(clientWire);
+  }
+
+  /** The number in the one event starting with {@code prefix}. */
+  private static long size(List<String> events, String prefix) {
+    List<String> matching = events.stream().filter(e -> e.startsWith(prefix)).toList();
+    assertThat(matching).hasSize(1);
+    return Long.parseLong(matching.get(0).substring(prefix.length()));
   }
 
   @Test
