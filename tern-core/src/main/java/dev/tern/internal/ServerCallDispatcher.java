@@ -290,12 +290,12 @@ public final class ServerCallDispatcher {
     ServerCallStreamListener<ReqT, RespT> listener =
         new ServerCallStreamListener<>(
             call, method.getServerCallHandler(), headers, context, executor, timeoutNanos);
-    stream.setListener(listener);
     if (stream instanceof TracedServerStream traced) {
       traced.callStarted(
           new ServerStreamTracer.ServerCallInfo<>(
               method.getMethodDescriptor(), stream.getAttributes(), stream.getAuthority()));
     }
+    stream.setListener(listener);
     int ahead = requestsAtStart(method.getServerCallHandler());
     call.expectRequestsAhead(ahead);
     try {
