@@ -1,6 +1,9 @@
 package dev.tern;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +37,9 @@ public final class CallOptions {
   /** Pairs {key, value} in insertion order; copied on write, never mutated once published. */
   private final Object[][] customOptions;
 
+  /** Unmodifiable, in the order added; empty (never null) when the call is not traced. */
+  private final List<ClientStreamTracer.Factory> streamTracerFactories;
+
   private CallOptions(Builder builder) {
     this.deadline = builder.deadline;
     this.authority = builder.authority;
@@ -44,6 +50,7 @@ public final class CallOptions {
     this.maxInboundMessageSize = builder.maxInboundMessageSize;
     this.maxOutboundMessageSize = builder.maxOutboundMessageSize;
     this.customOptions = builder.customOptions;
+    this.streamTracerFactories = builder.streamTracerFactories;
   }
 
   /** Returns a builder with every option at its default, as in {@link #DEFAULT}. */
@@ -63,6 +70,7 @@ public final class CallOptions {
     builder.maxInboundMessageSize = maxInboundMessageSize;
     builder.maxOutboundMessageSize = maxOutboundMessageSize;
     builder.customOptions = customOptions;
+    builder.streamTracerFactories = streamTracerFactories;
     return builder;
   }
 
@@ -224,6 +232,19 @@ public final class CallOptions {
     return toBuilder().setOption(key, value).build();
   }
 
+  /**
+   * Returns options that also trace each attempt of the call with a tracer from {@code factory},
+   * after the factories already added. See {@link ClientStreamTracer}.
+   */
+  public CallOptions withStreamTracerFactory(ClientStreamTracer.Factory factory) {
+    return toBuilder().addStreamTracerFactory(factory).build();
+  }
+
+  /** Returns the call's tracer factories in the order added (unmodifiable; empty by default). */
+  public List<ClientStreamTracer.Factory> getStreamTracerFactories() {
+    return streamTracerFactories;
+  }
+
   /** Returns the value of custom option {@code key}, or its default if it is not set. */
   public <T> T getOption(Key<T> key) {
     Objects.requireNonNull(key, "key");
@@ -261,6 +282,9 @@ public final class CallOptions {
     }
     appendIfSet(sb, "maxInboundMessageSize", maxInboundMessageSize);
     appendIfSet(sb, "maxOutboundMessageSize", maxOutboundMessageSize);
+    if (!streamTracerFactories.isEmpty()) {
+      appendIfSet(sb, "streamTracerFactories", streamTracerFactories);
+    }
     for (Object[] option : customOptions) {
       appendIfSet(sb, String.valueOf(option[0]), option[1]);
     }
@@ -294,8 +318,19 @@ public final class CallOptions {
     private Integer maxInboundMessageSize;
     private Integer maxOutboundMessageSize;
     private Object[][] customOptions = NO_CUSTOM_OPTIONS;
+    private List<ClientStreamTracer.Factory> streamTracerFactories = List.of();
 
     private Builder() {}
+
+    /** Adds a tracer factory after those already added. See {@link ClientStreamTracer}. */
+    public Builder addStreamTracerFactory(ClientStreamTracer.Factory factory) {
+      Objects.requireNonNull(factory, "factory");
+      List<ClientStreamTracer.Factory> added = new ArrayList<>(streamTracerFactories.size() + 1);
+      added.addAll(streamTracerFactories);
+      added.add(factory);
+      streamTracerFactories = Collections.unmodifiableList(added);
+      return this;
+    }
 
     /** The deadline, null for none (the default). See {@link CallOptions#withDeadline}. */
     public Builder setDeadline(Deadline deadline) {

@@ -115,6 +115,12 @@ public abstract class ForwardingServerBuilder<T extends ForwardingServerBuilder<
   }
 
   @Override
+  public T addStreamTracerFactory(ServerStreamTracer.Factory factory) {
+    delegate().addStreamTracerFactory(factory);
+    return thisT();
+  }
+
+  @Override
   public T setBinaryLog(BinaryLog binaryLog) {
     delegate().setBinaryLog(binaryLog);
     return thisT();

@@ -57,6 +57,29 @@ public abstract class ManagedChannelBuilder<T extends ManagedChannelBuilder<T>> 
     return intercept(List.of(interceptors));
   }
 
+  /**
+   * Traces every attempt of every call made on the channel with a tracer from {@code factory}, as
+   * if each call's options had it ({@link CallOptions#withStreamTracerFactory}). It is installed
+   * with an interceptor, added like those of {@link #intercept(List)}; channels with no factory pay
+   * nothing for tracing.
+   */
+  public T addStreamTracerFactory(ClientStreamTracer.Factory factory) {
+    Objects.requireNonNull(factory, "factory");
+    return intercept(
+        new ClientInterceptor() {
+          @Override
+          public <ReqT, RespT> ClientCall<ReqT, RespT> interceptCall(
+              MethodDescriptor<ReqT, RespT> method, CallOptions callOptions, Channel next) {
+            return next.newCall(method, callOptions.withStreamTracerFactory(factory));
+          }
+
+          @Override
+          public String toString() {
+            return "StreamTracerInstaller{" + factory + "}";
+          }
+        });
+  }
+
   /** Prepended to the framework's own {@code user-agent} value. Default: none. */
   public abstract T userAgent(String userAgent);
 

@@ -91,6 +91,17 @@ public abstract class ServerBuilder<T extends ServerBuilder<T>> {
         getClass().getSimpleName() + " does not support binary logs");
   }
 
+  /**
+   * Traces every stream the server accepts with a tracer from {@code factory} (see {@link
+   * ServerStreamTracer}); factories run in the order added. Servers with none pay nothing.
+   *
+   * @throws UnsupportedOperationException if this builder has no tracer support
+   */
+  public T addStreamTracerFactory(ServerStreamTracer.Factory factory) {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " does not support stream tracers");
+  }
+
   /** Builds the server; call {@link Server#start()} to serve. */
   public abstract Server build();
 }

@@ -58,7 +58,15 @@ class ForwardingBuildersTest {
             .decompressorRegistry(DecompressorRegistry.getDefaultInstance())
             .nameResolverRegistry(new NameResolverRegistry())
             .defaultLoadBalancingPolicy("round_robin")
-            .setBinaryLog(null);
+            .setBinaryLog(null)
+            .addStreamTracerFactory(
+                new ClientStreamTracer.Factory() {
+                  @Override
+                  public ClientStreamTracer newClientStreamTracer(
+                      ClientStreamTracer.StreamInfo info, Metadata headers) {
+                    return null;
+                  }
+                });
 
     assertThat(chained).isSameAs(builder);
     assertThat(delegate.calls)
@@ -78,7 +86,8 @@ class ForwardingBuildersTest {
             "decompressorRegistry",
             "nameResolverRegistry",
             "defaultLoadBalancingPolicy round_robin",
-            "setBinaryLog null");
+            "setBinaryLog null",
+            "intercept[1]");
     assertThat(builder.toString())
         .isEqualTo("WrappingChannelBuilder{delegate=RecordingChannelBuilder}");
   }
@@ -114,7 +123,15 @@ class ForwardingBuildersTest {
             .decompressorRegistry(DecompressorRegistry.getDefaultInstance())
             .useTransportSecurity(new File("chain.pem"), new File("key.pem"))
             .useTransportSecurity(chain, key)
-            .setBinaryLog(null);
+            .setBinaryLog(null)
+            .addStreamTracerFactory(
+                new ServerStreamTracer.Factory() {
+                  @Override
+                  public ServerStreamTracer newServerStreamTracer(
+                      String fullMethodName, Metadata headers) {
+                    return null;
+                  }
+                });
 
     assertThat(chained).isSameAs(builder);
     assertThat(delegate.calls)
@@ -133,7 +150,8 @@ class ForwardingBuildersTest {
             "decompressorRegistry",
             "useTransportSecurity chain.pem key.pem",
             "useTransportSecurity streams",
-            "setBinaryLog null");
+            "setBinaryLog null",
+            "addStreamTracerFactory");
   }
 
   private static ServerInterceptor noOpInterceptor() {
@@ -409,6 +427,11 @@ class ForwardingBuildersTest {
     @Override
     public RecordingServerBuilder setBinaryLog(BinaryLog binaryLog) {
       return record("setBinaryLog " + binaryLog);
+    }
+
+    @Override
+    public RecordingServerBuilder addStreamTracerFactory(ServerStreamTracer.Factory factory) {
+      return record("addStreamTracerFactory");
     }
 
     @Override

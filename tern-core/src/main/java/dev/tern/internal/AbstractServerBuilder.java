@@ -8,6 +8,7 @@ import dev.tern.Server;
 import dev.tern.ServerBuilder;
 import dev.tern.ServerInterceptor;
 import dev.tern.ServerServiceDefinition;
+import dev.tern.ServerStreamTracer;
 import dev.tern.ServerTransportFilter;
 import dev.tern.channelz.CallCounter;
 import dev.tern.internal.wire.GrpcHeaders;
@@ -51,6 +52,7 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
   private final List<ServerTransportFilter> transportFilters = new ArrayList<>();
   private HandlerRegistry fallbackHandlerRegistry;
   private BinaryLog binaryLog;
+  private final List<ServerStreamTracer.Factory> streamTracerFactories = new ArrayList<>();
   private Executor executor;
   private boolean directExecutor;
   private int maxInboundMessageSize = GrpcHeaders.DEFAULT_MAX_MESSAGE_SIZE;
@@ -175,6 +177,13 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
     return thisBuilder();
   }
 
+  /** {@inheritDoc} */
+  @Override
+  public T addStreamTracerFactory(ServerStreamTracer.Factory factory) {
+    streamTracerFactories.add(Objects.requireNonNull(factory, "factory"));
+    return thisBuilder();
+  }
+
   /** {@inheritDoc} Replaces an earlier log. */
   @Override
   public T setBinaryLog(BinaryLog binaryLog) {
@@ -199,7 +208,8 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
             maxInboundMessageSize,
             compressorRegistry,
             decompressorRegistry,
-            calls);
+            calls,
+            streamTracerFactories);
     return new ServerImpl(
         buildTransportServer(),
         dispatcher,

@@ -221,13 +221,22 @@ final class PendingCalls {
     ClientStream stream =
         CallCredentialsApplier.newStream(
             transport, method, headers, callOptions, owner.authorityFor(callOptions), appExecutor);
-    if (tracerFactory == null) {
-      return stream;
+    if (tracerFactory == null && callOptions.getStreamTracerFactories().isEmpty()) {
+      return stream; // untraced: no allocation beyond the stream
     }
-    ClientStreamTracer tracer =
-        tracerFactory.newClientStreamTracer(
-            new ClientStreamTracer.StreamInfo(callOptions), headers);
-    return tracer == null ? stream : new TracedClientStream(stream, tracer);
+    return TracedClientStream.trace(stream, streamInfo(args), headers, tracerFactory);
+  }
+
+  private static ClientStreamTracer.StreamInfo streamInfo(PickSubchannelArgs args) {
+    if (args instanceof RetryingClientStream.AttemptArgs attempt) {
+      return ClientStreamTracer.StreamInfo.newBuilder()
+          .setCallOptions(attempt.callOptions())
+          .setPreviousAttempts(attempt.previous())
+          .setIsTransparentRetry(attempt.transparent())
+          .setIsHedging(attempt.hedging())
+          .build();
+    }
+    return new ClientStreamTracer.StreamInfo(args.getCallOptions());
   }
 
   private void cancelled(PendingStream stream) {

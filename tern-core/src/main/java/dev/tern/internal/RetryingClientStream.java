@@ -317,7 +317,7 @@ final class RetryingClientStream implements ClientStream {
         commitLocked(attempt); // nothing else is live: the buffer overflowed between attempts
       }
     }
-    ClientStream stream = source.newAttemptStream(attemptArgs(previous));
+    ClientStream stream = source.newAttemptStream(attemptArgs(previous, transparent));
     attempt.stream = stream;
     new DelayedClientStream.StartSettings(
             attempt,
@@ -329,7 +329,7 @@ final class RetryingClientStream implements ClientStream {
     catchUp(attempt);
   }
 
-  private PickSubchannelArgs attemptArgs(int previous) {
+  private PickSubchannelArgs attemptArgs(int previous, boolean transparent) {
     Metadata headers = new Metadata();
     headers.merge(callHeaders);
     if (deadline != null) {
@@ -341,7 +341,7 @@ final class RetryingClientStream implements ClientStream {
     if (previous > 0) {
       headers.put(GrpcHeaders.PREVIOUS_RPC_ATTEMPTS, Integer.toString(previous));
     }
-    return new AttemptArgs(callOptions, headers, method);
+    return new AttemptArgs(callOptions, headers, method, previous, transparent, plan.isHedging());
   }
 
   /** Replays the buffer onto {@code attempt} until it has caught up with the call. */
@@ -705,8 +705,17 @@ final class RetryingClientStream implements ClientStream {
   /** A {@code request(n)} to replay. */
   private record Request(int count) {}
 
-  /** The arguments of one attempt's pick: the call's, with the attempt's own headers. */
-  record AttemptArgs(CallOptions callOptions, Metadata headers, MethodDescriptor<?, ?> method)
+  /**
+   * The arguments of one attempt's pick: the call's, with the attempt's own headers, and which
+   * attempt it is (for its stream tracers).
+   */
+  record AttemptArgs(
+      CallOptions callOptions,
+      Metadata headers,
+      MethodDescriptor<?, ?> method,
+      int previous,
+      boolean transparent,
+      boolean hedging)
       implements PickSubchannelArgs {
     @Override
     public CallOptions getCallOptions() {

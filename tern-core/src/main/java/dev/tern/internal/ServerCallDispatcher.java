@@ -13,6 +13,7 @@ import dev.tern.ServerInterceptor;
 import dev.tern.ServerInterceptors;
 import dev.tern.ServerMethodDefinition;
 import dev.tern.ServerServiceDefinition;
+import dev.tern.ServerStreamTracer;
 import dev.tern.Status;
 import dev.tern.channelz.CallCounter;
 import dev.tern.internal.wire.GrpcHeaders;
@@ -64,6 +65,9 @@ public final class ServerCallDispatcher {
   private final DecompressorRegistry decompressorRegistry;
   private final CallCounter calls;
 
+  /** The server's tracer factories; empty (checked once per stream) when nothing is traced. */
+  private final List<ServerStreamTracer.Factory> tracerFactories;
+
   /**
    * Creates a dispatcher.
    *
@@ -75,6 +79,7 @@ public final class ServerCallDispatcher {
    *     call for the fallback registry's methods); null for none
    * @param executor runs application callbacks (through a per-call {@link SerializingExecutor})
    * @param calls the server's call counts (channelz): every dispatched stream starts and ends there
+   * @param tracerFactories each gives every dispatched stream a tracer; empty for none
    */
   public ServerCallDispatcher(
       Collection<ServerServiceDefinition> services,
@@ -85,8 +90,10 @@ public final class ServerCallDispatcher {
       int maxInboundMessageSize,
       CompressorRegistry compressorRegistry,
       DecompressorRegistry decompressorRegistry,
-      CallCounter calls) {
+      CallCounter calls,
+      List<ServerStreamTracer.Factory> tracerFactories) {
     this.calls = Objects.requireNonNull(calls, "calls");
+    this.tracerFactories = List.copyOf(tracerFactories);
     this.interceptors = List.copyOf(interceptors);
     this.methods =
         methodMap(Objects.requireNonNull(services, "services"), this.interceptors, binaryLog);
@@ -142,6 +149,9 @@ public final class ServerCallDispatcher {
       ScheduledExecutorService scheduler,
       Context callContextParent) {
     calls.callStarted();
+    if (!tracerFactories.isEmpty()) {
+      stream = TracedServerStream.trace(stream, tracerFactories, fullMethodName, headers);
+    }
     String timeoutValue = headers.get(GrpcHeaders.TIMEOUT);
     String encoding = headers.get(GrpcHeaders.MESSAGE_ENCODING);
     String acceptEncoding = headers.get(GrpcHeaders.MESSAGE_ACCEPT_ENCODING);
@@ -280,6 +290,11 @@ public final class ServerCallDispatcher {
     ServerCallStreamListener<ReqT, RespT> listener =
         new ServerCallStreamListener<>(
             call, method.getServerCallHandler(), headers, context, executor, timeoutNanos);
+    if (stream instanceof TracedServerStream traced) {
+      traced.callStarted(
+          new ServerStreamTracer.ServerCallInfo<>(
+              method.getMethodDescriptor(), stream.getAttributes(), stream.getAuthority()));
+    }
     stream.setListener(listener);
     int ahead = requestsAtStart(method.getServerCallHandler());
     call.expectRequestsAhead(ahead);

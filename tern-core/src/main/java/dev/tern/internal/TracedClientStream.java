@@ -4,64 +4,199 @@ import dev.tern.Attributes;
 import dev.tern.ClientStreamTracer;
 import dev.tern.Compressor;
 import dev.tern.DecompressorRegistry;
+import dev.tern.KnownLength;
 import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ClientStreamListener;
+import dev.tern.spi.WireSizeListener;
+import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
- * A stream that tells its {@link ClientStreamTracer} when it closes; used only when a balancer's
- * pick installs a tracer, so untraced calls pay nothing.
+ * A stream that tells its {@link ClientStreamTracer}s what happens to it: created, headers out,
+ * each message out and in (with its uncompressed size when the message knows its length, and its
+ * wire size when the transport frames it), response headers and trailers in, closed. Used only when
+ * the call's options or the balancer's pick install a tracer factory, so untraced calls pay
+ * nothing.
  *
- * <p>Thread-safety: that of the stream it wraps; the tracer is called once, from the listener's
- * {@code closed}.
+ * <p>A tracer that throws is logged once for this stream and otherwise ignored: the call goes on as
+ * if it had not been traced.
+ *
+ * <p>Thread-safety: that of the stream it wraps. Outbound events are reported from the thread
+ * calling the stream, inbound ones from the listener's thread; {@code streamClosed} is reported
+ * once, from the listener's {@code closed} (or from {@link #abandon}, if it never started).
  */
 final class TracedClientStream implements ClientStream {
-  private final ClientStream delegate;
-  private final ClientStreamTracer tracer;
+  private static final Logger logger = Logger.getLogger(TracedClientStream.class.getName());
 
-  TracedClientStream(ClientStream delegate, ClientStreamTracer tracer) {
+  private final ClientStream delegate;
+  private final ClientStreamTracer[] tracers;
+  private final Metadata headers;
+  private int outboundSeqNo; // the writing thread's
+  private volatile boolean failureLogged;
+
+  private TracedClientStream(
+      ClientStream delegate, ClientStreamTracer[] tracers, Metadata headers) {
     this.delegate = delegate;
-    this.tracer = tracer;
+    this.tracers = tracers;
+    this.headers = headers;
+  }
+
+  /**
+   * {@code stream} traced by the call's tracer factories then {@code balancerFactory} (may be
+   * null); {@code stream} itself if none of them returns a tracer.
+   */
+  static ClientStream trace(
+      ClientStream stream,
+      ClientStreamTracer.StreamInfo info,
+      Metadata headers,
+      ClientStreamTracer.Factory balancerFactory) {
+    List<ClientStreamTracer.Factory> factories = info.getCallOptions().getStreamTracerFactories();
+    List<ClientStreamTracer> created = new ArrayList<>(factories.size() + 1);
+    for (ClientStreamTracer.Factory factory : factories) {
+      addTracer(created, factory, info, headers);
+    }
+    if (balancerFactory != null) {
+      addTracer(created, balancerFactory, info, headers);
+    }
+    if (created.isEmpty()) {
+      return stream;
+    }
+    return new TracedClientStream(stream, created.toArray(new ClientStreamTracer[0]), headers);
+  }
+
+  private static void addTracer(
+      List<ClientStreamTracer> created,
+      ClientStreamTracer.Factory factory,
+      ClientStreamTracer.StreamInfo info,
+      Metadata headers) {
+    ClientStreamTracer tracer;
+    try {
+      tracer = factory.newClientStreamTracer(info, headers);
+    } catch (RuntimeException e) {
+      logger.log(Level.WARNING, "Stream tracer factory " + factory + " threw; not tracing", e);
+      return;
+    }
+    if (tracer != null) {
+      created.add(tracer);
+    }
+  }
+
+  private void report(Consumer<ClientStreamTracer> event) {
+    for (ClientStreamTracer tracer : tracers) {
+      try {
+        event.accept(tracer);
+      } catch (RuntimeException e) {
+        if (!failureLogged) {
+          failureLogged = true;
+          logger.log(Level.WARNING, "Stream tracer " + tracer + " threw; ignored", e);
+        }
+      }
+    }
   }
 
   @Override
   public void start(ClientStreamListener listener) {
-    delegate.start(
-        new ClientStreamListener() {
+    Attributes attributes = delegate.getAttributes();
+    report(t -> t.streamCreated(attributes == null ? Attributes.EMPTY : attributes, headers));
+    report(ClientStreamTracer::outboundHeaders);
+    delegate.setWireSizeListener(
+        new WireSizeListener() {
           @Override
-          public void headersRead(Metadata headers) {
-            listener.headersRead(headers);
+          public void outboundWireSize(long bytes) {
+            report(t -> t.outboundWireSize(bytes));
           }
 
           @Override
-          public void closed(Status status, RpcProgress progress, Metadata trailers) {
-            try {
-              tracer.streamClosed(status);
-            } finally {
-              listener.closed(status, progress, trailers);
-            }
-          }
-
-          @Override
-          public void messageRead(InputStream message) {
-            listener.messageRead(message);
-          }
-
-          @Override
-          public void onReady() {
-            listener.onReady();
+          public void inboundWireSize(long bytes) {
+            report(t -> t.inboundWireSize(bytes));
           }
         });
+    delegate.start(new TracingListener(listener));
+  }
+
+  /** Reports the inbound events, then passes them on. */
+  private final class TracingListener implements ClientStreamListener {
+    private final ClientStreamListener listener;
+    private int inboundSeqNo; // the listener's thread's
+
+    TracingListener(ClientStreamListener listener) {
+      this.listener = listener;
+    }
+
+    @Override
+    public void headersRead(Metadata headers) {
+      report(t -> t.inboundHeaders(headers));
+      listener.headersRead(headers);
+    }
+
+    @Override
+    public void messageRead(InputStream message) {
+      int seqNo = inboundSeqNo++;
+      long size = knownLength(message);
+      report(
+          t -> {
+            t.inboundMessage(seqNo);
+            if (size >= 0) {
+              t.inboundUncompressedSize(size);
+            }
+          });
+      listener.messageRead(message);
+    }
+
+    @Override
+    public void closed(Status status, RpcProgress progress, Metadata trailers) {
+      report(
+          t -> {
+            t.inboundTrailers(trailers);
+            t.streamClosed(status);
+          });
+      listener.closed(status, progress, trailers);
+    }
+
+    @Override
+    public void onReady() {
+      listener.onReady();
+    }
+  }
+
+  private static long knownLength(InputStream message) {
+    if (!(message instanceof KnownLength)) {
+      return -1;
+    }
+    try {
+      return message.available();
+    } catch (IOException e) {
+      return -1;
+    }
   }
 
   /**
-   * The stream will never be started (its call ended while it was being made): the tracer hears it
+   * The stream will never be started (its call ended while it was being made): the tracers hear it
    * closed, so a balancer counting calls in flight does not count it forever.
    */
   void abandon(Status status) {
-    tracer.streamClosed(status);
+    report(t -> t.streamClosed(status));
+  }
+
+  @Override
+  public void writeMessage(InputStream message) {
+    int seqNo = outboundSeqNo++;
+    long size = knownLength(message);
+    report(
+        t -> {
+          t.outboundMessage(seqNo);
+          if (size >= 0) {
+            t.outboundUncompressedSize(size);
+          }
+        });
+    delegate.writeMessage(message);
   }
 
   @Override
@@ -97,11 +232,6 @@ final class TracedClientStream implements ClientStream {
   @Override
   public void request(int numMessages) {
     delegate.request(numMessages);
-  }
-
-  @Override
-  public void writeMessage(InputStream message) {
-    delegate.writeMessage(message);
   }
 
   @Override

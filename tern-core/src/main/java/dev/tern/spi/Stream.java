@@ -28,4 +28,11 @@ public interface Stream {
 
   /** The compressor for outbound messages; identity means none. Set before the first message. */
   void setCompressor(Compressor compressor);
+
+  /**
+   * Reports each message's size on the wire to {@code listener} (tracers); set before the client
+   * stream starts or the server stream gets its listener. Transports that do not frame messages
+   * (in-process) report nothing, which is the default.
+   */
+  default void setWireSizeListener(WireSizeListener listener) {}
 }

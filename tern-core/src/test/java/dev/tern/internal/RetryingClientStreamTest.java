@@ -39,6 +39,8 @@ class RetryingClientStreamTest {
   private final FakeClientTransport transport =
       new FakeClientTransport(new InetSocketAddress("127.0.0.1", 1), "test", "tester");
   private final List<FakeClientStream> attempts = Collections.synchronizedList(new ArrayList<>());
+  private final List<RetryingClientStream.AttemptArgs> picks =
+      Collections.synchronizedList(new ArrayList<>());
   private final Recorder recorder = new Recorder();
   private RetryBuffer buffer = new RetryBuffer(1 << 20, 1 << 10);
   private double random = 0.5;
@@ -58,11 +60,12 @@ class RetryingClientStreamTest {
     Metadata headers = new Metadata();
     headers.put(Metadata.Key.of("custom", Metadata.ASCII_STRING_MARSHALLER), "value");
     PickSubchannelArgs call =
-        new RetryingClientStream.AttemptArgs(CallOptions.DEFAULT, headers, method);
+        new RetryingClientStream.AttemptArgs(CallOptions.DEFAULT, headers, method, 0, false, false);
     return new RetryingClientStream(
         call,
         deadline,
         args -> {
+          picks.add((RetryingClientStream.AttemptArgs) args);
           FakeClientStream attempt =
               (FakeClientStream)
                   transport.newStream(
@@ -234,6 +237,33 @@ class RetryingClientStreamTest {
     clock.forwardTime(1, TimeUnit.SECONDS);
     assertThat(attempts).hasSize(3);
     assertThat(previousAttempts(attempt(2))).isEqualTo("1");
+  }
+
+  @Test
+  void eachAttemptsPickSaysWhichAttemptItIsForItsTracers() {
+    RetryingClientStream stream = retrying(2, null);
+    startUnary(stream);
+    attempt(0).refuse(ClientStreamListener.RpcProgress.REFUSED);
+    attempt(1).serverClose(Status.UNAVAILABLE);
+    clock.forwardTime(1, TimeUnit.SECONDS);
+
+    assertThat(picks).hasSize(3);
+    assertThat(picks.get(0).previous()).isZero();
+    assertThat(picks.get(0).transparent()).isFalse();
+    assertThat(picks.get(1).previous()).isZero(); // the same attempt, sent again
+    assertThat(picks.get(1).transparent()).isTrue();
+    assertThat(picks.get(2).previous()).isEqualTo(1);
+    assertThat(picks.get(2).transparent()).isFalse();
+    assertThat(picks).noneMatch(RetryingClientStream.AttemptArgs::hedging);
+  }
+
+  @Test
+  void hedgedAttemptsPicksSayTheyAreHedges() {
+    RetryingClientStream stream = hedging(2, 0);
+    startUnary(stream);
+
+    assertThat(picks).hasSize(2).allMatch(RetryingClientStream.AttemptArgs::hedging);
+    assertThat(picks.get(1).previous()).isEqualTo(1);
   }
 
   @Test

@@ -8,6 +8,7 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Objects;
+import java.util.function.LongConsumer;
 
 /**
  * Parses the inbound bytes of a stream, in whatever chunks they arrive, into gRPC length-prefixed
@@ -81,6 +82,9 @@ public final class MessageDeframer {
   private boolean compressedBody;
   private int bodyLength;
 
+  /** Hears each message's body length when its prefix is parsed (stream tracers); may be null. */
+  private LongConsumer frameSizeListener;
+
   private long pendingDeliveries;
   private int unreportedBytesRead;
   private boolean inDelivery;
@@ -100,6 +104,11 @@ public final class MessageDeframer {
     this.listener = Objects.requireNonNull(listener, "listener");
     this.decompressor = Objects.requireNonNull(decompressor, "decompressor");
     this.maxMessageSize = checkMaxMessageSize(maxMessageSize);
+  }
+
+  /** Tells {@code listener} the body length of each message whose prefix is parsed from now on. */
+  public void setFrameSizeListener(LongConsumer listener) {
+    this.frameSizeListener = listener;
   }
 
   /**
@@ -270,6 +279,10 @@ public final class MessageDeframer {
     }
     bodyLength = (int) length;
     state = State.BODY;
+    LongConsumer sizes = frameSizeListener;
+    if (sizes != null) {
+      sizes.accept(length);
+    }
     return true;
   }
 

@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.function.LongConsumer;
 
 /**
  * Turns outbound messages into gRPC length-prefixed messages ({@code [flags][length][message]}, see
@@ -60,6 +61,10 @@ public final class MessageFramer {
   private final StagingOutput staging = new StagingOutput();
 
   private Compressor compressor = Codec.Identity.NONE;
+
+  /** Hears each framed message's body length (stream tracers); null for none. */
+  private LongConsumer frameSizeListener;
+
   private boolean messageCompression = true;
   private int maxOutboundMessageSize = Integer.MAX_VALUE;
 
@@ -83,6 +88,11 @@ public final class MessageFramer {
   public MessageFramer(Sink sink, WritableBufferAllocator allocator) {
     this.sink = Objects.requireNonNull(sink, "sink");
     this.allocator = Objects.requireNonNull(allocator, "allocator");
+  }
+
+  /** Tells {@code listener} the body length of each message framed from now on; null for none. */
+  public void setFrameSizeListener(LongConsumer listener) {
+    this.frameSizeListener = listener;
   }
 
   /**
@@ -257,6 +267,10 @@ public final class MessageFramer {
     header[3] = (byte) (length >>> 8);
     header[4] = (byte) length;
     frameBytesRemaining = GrpcFrame.HEADER_LENGTH + (long) length;
+    LongConsumer sizes = frameSizeListener;
+    if (sizes != null) {
+      sizes.accept(length);
+    }
     writeToBuffers(header, 0, GrpcFrame.HEADER_LENGTH);
   }
 

@@ -12,6 +12,7 @@ import dev.tern.spi.ClientStreamListener.RpcProgress;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.function.LongConsumer;
 
 /**
  * The event-loop half of a client stream: it owns the deframer, turns inbound HEADERS, DATA,
@@ -50,6 +51,11 @@ final class ClientStreamState implements MessageDeframer.Listener {
   void configure(int maxInboundMessageSize, DecompressorRegistry registry) {
     deframer.setMaxInboundMessageSize(maxInboundMessageSize);
     decompressorRegistry = registry;
+  }
+
+  /** See {@link MessageDeframer#setFrameSizeListener}; before the stream is created. */
+  void setFrameSizeListener(LongConsumer listener) {
+    deframer.setFrameSizeListener(listener);
   }
 
   void setListener(ClientStreamListener listener) {

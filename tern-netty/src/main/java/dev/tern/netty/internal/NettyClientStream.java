@@ -11,6 +11,7 @@ import dev.tern.internal.wire.WritableBuffer;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ClientStreamListener;
 import dev.tern.spi.ClientStreamListener.RpcProgress;
+import dev.tern.spi.WireSizeListener;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http2.Http2Headers;
@@ -154,6 +155,14 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
   public void setCompressor(Compressor compressor) {
     Objects.requireNonNull(compressor, "compressor");
     outbound.setCompressor(compressor);
+  }
+
+  @Override
+  public void setWireSizeListener(WireSizeListener listener) {
+    Objects.requireNonNull(listener, "listener");
+    outbound.setFrameSizeListener(listener::outboundWireSize);
+    // Read on the event loop only once start() has enqueued the stream's creation.
+    state.setFrameSizeListener(listener::inboundWireSize);
   }
 
   @Override

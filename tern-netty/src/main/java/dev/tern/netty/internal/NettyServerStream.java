@@ -9,6 +9,7 @@ import dev.tern.internal.wire.MessageFramer;
 import dev.tern.internal.wire.WritableBuffer;
 import dev.tern.spi.ServerStream;
 import dev.tern.spi.ServerStreamListener;
+import dev.tern.spi.WireSizeListener;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http2.Http2Headers;
 import java.io.InputStream;
@@ -133,6 +134,13 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
   public void setCompressor(Compressor compressor) {
     Objects.requireNonNull(compressor, "compressor");
     outbound.setCompressor(compressor);
+  }
+
+  @Override
+  public void setWireSizeListener(WireSizeListener listener) {
+    Objects.requireNonNull(listener, "listener");
+    outbound.setFrameSizeListener(listener::outboundWireSize);
+    onEventLoop(() -> state.setFrameSizeListener(listener::inboundWireSize));
   }
 
   @Override

@@ -11,6 +11,7 @@ import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongConsumer;
 
 /**
  * The outbound half both Netty streams share: messages framed on the application's thread into
@@ -66,6 +67,13 @@ final class OutboundFramer {
   void flush() {
     synchronized (lock) {
       framer.flush();
+    }
+  }
+
+  /** See {@link MessageFramer#setFrameSizeListener}. */
+  void setFrameSizeListener(LongConsumer listener) {
+    synchronized (lock) {
+      framer.setFrameSizeListener(listener);
     }
   }
 

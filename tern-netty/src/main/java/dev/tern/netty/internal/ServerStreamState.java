@@ -10,6 +10,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http2.Http2Headers;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.function.LongConsumer;
 
 /**
  * The event-loop half of a server stream: owns the deframer, delivers requested messages and the
@@ -66,6 +67,10 @@ final class ServerStreamState implements MessageDeframer.Listener {
 
   void setMaxInboundMessageSize(int bytes) {
     deframer.setMaxInboundMessageSize(bytes);
+  }
+
+  void setFrameSizeListener(LongConsumer listener) {
+    deframer.setFrameSizeListener(listener);
   }
 
   void setDecompressor(Decompressor decompressor) {

@@ -1,0 +1,236 @@
+package dev.tern.internal;
+
+import dev.tern.Attributes;
+import dev.tern.Compressor;
+import dev.tern.Decompressor;
+import dev.tern.KnownLength;
+import dev.tern.Metadata;
+import dev.tern.ServerStreamTracer;
+import dev.tern.Status;
+import dev.tern.spi.ServerStream;
+import dev.tern.spi.ServerStreamListener;
+import dev.tern.spi.WireSizeListener;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * A server stream that tells its {@link ServerStreamTracer}s what happens to it: the call started,
+ * headers out, each message out and in (with its uncompressed size when the message knows its
+ * length, and its wire size when the transport frames it), closed. Used only when the server has
+ * tracer factories, so untraced servers pay nothing.
+ *
+ * <p>A tracer that throws is logged once for this stream and otherwise ignored.
+ *
+ * <p>Thread-safety: that of the stream it wraps. Outbound events are reported from the thread
+ * calling the stream, inbound ones from the listener's thread.
+ */
+final class TracedServerStream implements ServerStream {
+  private static final Logger logger = Logger.getLogger(TracedServerStream.class.getName());
+
+  private final ServerStream delegate;
+  private final ServerStreamTracer[] tracers;
+  private int outboundSeqNo; // the writing thread's
+  private volatile boolean failureLogged;
+
+  /** The status the server closed the stream with; null until it does. */
+  private volatile Status closeStatus;
+
+  private TracedServerStream(ServerStream delegate, ServerStreamTracer[] tracers) {
+    this.delegate = delegate;
+    this.tracers = tracers;
+  }
+
+  /**
+   * {@code stream} traced by a tracer from each of {@code factories}; {@code stream} itself if none
+   * returns a tracer.
+   */
+  static ServerStream trace(
+      ServerStream stream,
+      List<ServerStreamTracer.Factory> factories,
+      String fullMethodName,
+      Metadata headers) {
+    List<ServerStreamTracer> created = new ArrayList<>(factories.size());
+    for (ServerStreamTracer.Factory factory : factories) {
+      try {
+        ServerStreamTracer tracer = factory.newServerStreamTracer(fullMethodName, headers);
+        if (tracer != null) {
+          created.add(tracer);
+        }
+      } catch (RuntimeException e) {
+        logger.log(Level.WARNING, "Stream tracer factory " + factory + " threw; not tracing", e);
+      }
+    }
+    if (created.isEmpty()) {
+      return stream;
+    }
+    return new TracedServerStream(stream, created.toArray(new ServerStreamTracer[0]));
+  }
+
+  private void report(Consumer<ServerStreamTracer> event) {
+    for (ServerStreamTracer tracer : tracers) {
+      try {
+        event.accept(tracer);
+      } catch (RuntimeException e) {
+        if (!failureLogged) {
+          failureLogged = true;
+          logger.log(Level.WARNING, "Stream tracer " + tracer + " threw; ignored", e);
+        }
+      }
+    }
+  }
+
+  /** The call found its method and is about to start. */
+  void callStarted(ServerStreamTracer.ServerCallInfo<?, ?> info) {
+    report(t -> t.serverCallStarted(info));
+  }
+
+  @Override
+  public void setListener(ServerStreamListener listener) {
+    delegate.setWireSizeListener(
+        new WireSizeListener() {
+          @Override
+          public void outboundWireSize(long bytes) {
+            report(t -> t.outboundWireSize(bytes));
+          }
+
+          @Override
+          public void inboundWireSize(long bytes) {
+            report(t -> t.inboundWireSize(bytes));
+          }
+        });
+    delegate.setListener(
+        new ServerStreamListener() {
+          private int inboundSeqNo; // the listener's thread's
+
+          @Override
+          public void messageRead(InputStream message) {
+            int seqNo = inboundSeqNo++;
+            long size = knownLength(message);
+            report(
+                t -> {
+                  t.inboundMessage(seqNo);
+                  if (size >= 0) {
+                    t.inboundUncompressedSize(size);
+                  }
+                });
+            listener.messageRead(message);
+          }
+
+          @Override
+          public void onReady() {
+            listener.onReady();
+          }
+
+          @Override
+          public void halfClosed() {
+            listener.halfClosed();
+          }
+
+          @Override
+          public void closed(Status status) {
+            // The transport says OK once the server's close went out: the call ended as it said.
+            Status sent = closeStatus;
+            Status ended = status.isOk() && sent != null ? sent : status;
+            report(t -> t.streamClosed(ended));
+            listener.closed(status);
+          }
+        });
+  }
+
+  static long knownLength(InputStream message) {
+    if (!(message instanceof KnownLength)) {
+      return -1;
+    }
+    try {
+      return message.available();
+    } catch (IOException e) {
+      return -1;
+    }
+  }
+
+  @Override
+  public void writeHeaders(Metadata headers, boolean flush) {
+    report(ServerStreamTracer::outboundHeaders);
+    delegate.writeHeaders(headers, flush);
+  }
+
+  @Override
+  public void writeMessage(InputStream message) {
+    int seqNo = outboundSeqNo++;
+    long size = knownLength(message);
+    report(
+        t -> {
+          t.outboundMessage(seqNo);
+          if (size >= 0) {
+            t.outboundUncompressedSize(size);
+          }
+        });
+    delegate.writeMessage(message);
+  }
+
+  @Override
+  public void setDecompressor(Decompressor decompressor) {
+    delegate.setDecompressor(decompressor);
+  }
+
+  @Override
+  public void setMaxInboundMessageSize(int bytes) {
+    delegate.setMaxInboundMessageSize(bytes);
+  }
+
+  @Override
+  public void close(Status status, Metadata trailers) {
+    closeStatus = status;
+    delegate.close(status, trailers);
+  }
+
+  @Override
+  public void cancel(Status status) {
+    delegate.cancel(status);
+  }
+
+  @Override
+  public Attributes getAttributes() {
+    return delegate.getAttributes();
+  }
+
+  @Override
+  public String getAuthority() {
+    return delegate.getAuthority();
+  }
+
+  @Override
+  public void request(int numMessages) {
+    delegate.request(numMessages);
+  }
+
+  @Override
+  public void flush() {
+    delegate.flush();
+  }
+
+  @Override
+  public boolean isReady() {
+    return delegate.isReady();
+  }
+
+  @Override
+  public void setMessageCompression(boolean enable) {
+    delegate.setMessageCompression(enable);
+  }
+
+  @Override
+  public void setCompressor(Compressor compressor) {
+    delegate.setCompressor(compressor);
+  }
+
+  @Override
+  public String toString() {
+    return "TracedServerStream{" + delegate + "}";
+  }
+}
