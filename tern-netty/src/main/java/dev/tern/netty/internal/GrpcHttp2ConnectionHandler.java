@@ -165,7 +165,7 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
    */
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
-    Throwable network = networkFailure(cause);
+    IOException network = networkFailure(cause);
     if (network == null) {
       super.exceptionCaught(ctx, cause);
       return;
@@ -175,8 +175,12 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
     if (!(network instanceof SSLHandshakeException || network instanceof NotSslRecordException)) {
       logNetworkFailure(ctx, "closed", network);
     }
+    onNetworkFailure(ctx, network);
     ctx.close();
   }
+
+  /** Called with an I/O or TLS failure just before the connection is closed for it. */
+  void onNetworkFailure(ChannelHandlerContext ctx, IOException failure) {}
 
   /** Logs one FINE line naming the connection's addresses and the failure, without its stack. */
   static void logNetworkFailure(ChannelHandlerContext ctx, String what, Throwable failure) {
