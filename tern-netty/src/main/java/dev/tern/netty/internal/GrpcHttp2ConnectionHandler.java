@@ -22,6 +22,8 @@ import io.netty.handler.codec.http2.StreamBufferingEncoder;
 import io.netty.handler.codec.http2.UniformStreamByteDistributor;
 import io.netty.handler.ssl.NotSslRecordException;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.net.ssl.SSLHandshakeException;
@@ -189,7 +191,10 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
           Level.FINE,
           "Connection {0} -> {1} {2}: {3}",
           new Object[] {
-            ctx.channel().localAddress(), ctx.channel().remoteAddress(), what, describe(failure)
+            addressText(ctx.channel().localAddress()),
+            addressText(ctx.channel().remoteAddress()),
+            what,
+            describe(failure)
           });
     }
   }
@@ -204,6 +209,19 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
       t = t.getCause();
     }
     return t instanceof IOException ? (IOException) t : null;
+  }
+
+  /**
+   * An address for a log line: {@code host:port} ({@code [v6]:port} for IPv6) for TCP, {@code
+   * unix:path} for a domain socket.
+   */
+  static String addressText(SocketAddress address) {
+    if (address instanceof InetSocketAddress) {
+      InetSocketAddress inet = (InetSocketAddress) address;
+      String host = inet.getHostString();
+      return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + inet.getPort();
+    }
+    return "unix:" + address;
   }
 
   /** The failure's class and message, without its stack. */

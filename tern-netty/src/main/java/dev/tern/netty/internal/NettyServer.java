@@ -15,7 +15,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannel;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.List;
 import java.util.Objects;
@@ -178,13 +177,7 @@ public final class NettyServer implements TransportServer {
    * 127.0.0.1:50051 (HTTP/2, plaintext, epoll)}.
    */
   private String describe(Channel channel) {
-    SocketAddress bound = channel.localAddress();
-    String where =
-        bound instanceof InetSocketAddress
-            ? ((InetSocketAddress) bound).getHostString()
-                + ":"
-                + ((InetSocketAddress) bound).getPort()
-            : "unix:" + bound;
+    String where = GrpcHttp2ConnectionHandler.addressText(channel.localAddress());
     String name = channel.getClass().getSimpleName();
     String kind =
         name.startsWith("Epoll")
