@@ -7,8 +7,10 @@ import dev.tern.ManagedChannel;
 import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.testing.EchoService;
+import dev.tern.testing.LogCapture;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
+import java.util.logging.Level;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -39,12 +41,18 @@ class NettyMutualTlsChannelServerTest extends NettyTlsChannelServerTest {
 
   @Test
   void clientWithoutAKeyIsRefused() throws Exception {
-    SslContext anonymous =
-        NettySslContexts.forClient().trustManager(serverCertificates.certificate).build();
-    ManagedChannel noKey =
-        newChannel(server, builder -> ((NettyChannelBuilder) builder).sslContext(anonymous));
-    Status status =
-        unary(noKey, EchoService.UNARY, CallOptions.DEFAULT, new Metadata(), "hello").awaitStatus();
-    assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    try (LogCapture tail = new LogCapture(PIPELINE_TAIL, null);
+        LogCapture connections = new LogCapture(CONNECTIONS, Level.FINE)) {
+      SslContext anonymous =
+          NettySslContexts.forClient().trustManager(serverCertificates.certificate).build();
+      ManagedChannel noKey =
+          newChannel(server, builder -> ((NettyChannelBuilder) builder).sslContext(anonymous));
+      Status status =
+          unary(noKey, EchoService.UNARY, CallOptions.DEFAULT, new Metadata(), "hello")
+              .awaitStatus();
+      assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+      assertHandshakeFailureLogged(connections, "Empty client certificate chain");
+      assertThat(tail.records()).isEmpty();
+    }
   }
 }

@@ -19,9 +19,14 @@ import dev.tern.netty.internal.NettyClientTransport;
 import dev.tern.spi.ManagedClientTransport;
 import dev.tern.testing.AbstractChannelServerTest;
 import dev.tern.testing.EchoService;
+import dev.tern.testing.LogCapture;
 import dev.tern.testing.ProbeService;
 import io.netty.handler.ssl.SslContext;
 import java.net.InetSocketAddress;
+import java.text.MessageFormat;
+import java.time.Duration;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
 import javax.net.ssl.SSLSession;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -111,23 +116,59 @@ class NettyTlsChannelServerTest extends AbstractChannelServerTest {
 
   @Test
   void clientThatDoesNotTrustTheServerFailsUnavailable() throws Exception {
-    SslContext trustsSomeoneElse =
-        NettySslContexts.forClient().trustManager(otherCertificates.certificate).build();
-    ManagedChannel distrustful =
-        newChannel(
-            server, builder -> ((NettyChannelBuilder) builder).sslContext(trustsSomeoneElse));
-    Status status =
-        unary(distrustful, EchoService.UNARY, CallOptions.DEFAULT, new Metadata(), "hello")
-            .awaitStatus();
-    assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    try (LogCapture tail = new LogCapture(PIPELINE_TAIL, null);
+        LogCapture connections = new LogCapture(CONNECTIONS, Level.FINE)) {
+      SslContext trustsSomeoneElse =
+          NettySslContexts.forClient().trustManager(otherCertificates.certificate).build();
+      ManagedChannel distrustful =
+          newChannel(
+              server, builder -> ((NettyChannelBuilder) builder).sslContext(trustsSomeoneElse));
+      Status status =
+          unary(distrustful, EchoService.UNARY, CallOptions.DEFAULT, new Metadata(), "hello")
+              .awaitStatus();
+      assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+      // The server hears the client's alert after the client has given up: wait for its line.
+      assertHandshakeFailureLogged(connections, "certificate_unknown");
+      assertThat(tail.records()).isEmpty();
+    }
   }
 
   @Test
-  void plaintextClientCannotTalkToATlsServer() {
-    ManagedChannel plaintext = newChannel(server, builder -> builder.usePlaintext());
-    Status status =
-        unary(plaintext, EchoService.UNARY, CallOptions.DEFAULT, new Metadata(), "hello")
-            .awaitStatus();
-    assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+  void plaintextClientCannotTalkToATlsServer() throws Exception {
+    try (LogCapture tail = new LogCapture(PIPELINE_TAIL, null);
+        LogCapture connections = new LogCapture(CONNECTIONS, Level.FINE)) {
+      ManagedChannel plaintext = newChannel(server, builder -> builder.usePlaintext());
+      Status status =
+          unary(plaintext, EchoService.UNARY, CallOptions.DEFAULT, new Metadata(), "hello")
+              .awaitStatus();
+      assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+      assertHandshakeFailureLogged(connections, "not an SSL/TLS record");
+      assertThat(tail.records()).isEmpty();
+    }
+  }
+
+  /** Where Netty logs a WARNING and a stack for an exception no handler dealt with. */
+  static final String PIPELINE_TAIL = "io.netty.channel.DefaultChannelPipeline";
+
+  /** Where Tern's Netty transport logs expected network failures. */
+  static final String CONNECTIONS = "dev.tern.netty.connections";
+
+  /**
+   * Asserts that the server logged the failed handshake as one FINE line naming both addresses and
+   * the cause, with no stack trace attached.
+   */
+  static void assertHandshakeFailureLogged(LogCapture connections, String cause)
+      throws InterruptedException {
+    LogRecord line =
+        connections.awaitRecord(
+            r -> format(r).contains("TLS handshake failed"), Duration.ofSeconds(10));
+    assertThat(line.getLevel()).isEqualTo(Level.FINE);
+    assertThat(line.getThrown()).isNull();
+    assertThat(format(line)).contains("127.0.0.1:").contains(cause);
+    assertThat(connections.records()).allMatch(r -> r.getLevel().equals(Level.FINE));
+  }
+
+  static String format(LogRecord record) {
+    return MessageFormat.format(record.getMessage(), record.getParameters());
   }
 }

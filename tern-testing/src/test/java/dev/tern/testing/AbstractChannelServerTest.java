@@ -21,10 +21,13 @@ import dev.tern.spi.ClientStream;
 import dev.tern.spi.ManagedClientTransport;
 import dev.tern.testing.RecordingClientCallListener.Closed;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -560,12 +563,20 @@ public abstract class AbstractChannelServerTest {
   }
 
   @Test
-  public void throwingHandlerFailsUnknownAndTheServerGoesOn() {
-    Status status =
-        unary(channel, ProbeService.THROW, CallOptions.DEFAULT, new Metadata(), "boom")
-            .awaitStatus();
-    assertThat(status.getCode()).isEqualTo(Status.Code.UNKNOWN);
-    assertThat(echo("after the throw")).isEqualTo("after the throw");
+  public void throwingHandlerFailsUnknownAndTheServerGoesOn() throws InterruptedException {
+    // The server logs the handler's exception as a WARNING with its stack: expected here.
+    try (LogCapture log = new LogCapture("dev.tern.internal.ServerCallStreamListener", null)) {
+      Status status =
+          unary(channel, ProbeService.THROW, CallOptions.DEFAULT, new Metadata(), "boom")
+              .awaitStatus();
+      assertThat(status.getCode()).isEqualTo(Status.Code.UNKNOWN);
+      assertThat(echo("after the throw")).isEqualTo("after the throw");
+      LogRecord logged =
+          log.awaitRecord(
+              r -> r.getMessage().contains("tern.testing.Probe/Throw"), Duration.ofSeconds(10));
+      assertThat(logged.getLevel()).isEqualTo(Level.WARNING);
+      assertThat(logged.getThrown()).hasMessage("handler failed on purpose");
+    }
   }
 
   @Test

@@ -16,15 +16,18 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.StreamBufferingEncoder;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
+import javax.net.ssl.SSLException;
 
 /**
  * The client end of one HTTP/2 connection: creates streams, routes inbound frames to their {@link
@@ -333,7 +336,11 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     if (goingAwayStatus == null) {
-      goingAwayStatus = Status.UNAVAILABLE.withDescription("Connection closed");
+      goingAwayStatus =
+          Status.UNAVAILABLE.withDescription(
+              !ready && ctx.pipeline().get(SslHandler.class) == null
+                  ? TlsFailures.SERVER_EXPECTS_TLS
+                  : "Connection closed");
     }
     closing = true;
     if (keepAlive != null) {
@@ -396,7 +403,7 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
       if (!handshake.isSuccess()) {
         goingAwayStatus =
             Status.UNAVAILABLE
-                .withDescription("TLS handshake failed: " + handshake.cause())
+                .withDescription(TlsFailures.describe(ctx.channel(), handshake.cause()))
                 .withCause(handshake.cause());
       } else {
         String problem = TlsAttributes.alpnProblem(ctx.channel());
@@ -407,6 +414,19 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
       }
     }
     super.userEventTriggered(ctx, evt);
+  }
+
+  @Override
+  void onNetworkFailure(ChannelHandlerContext ctx, IOException failure) {
+    if (goingAwayStatus == null) {
+      goingAwayStatus =
+          Status.UNAVAILABLE
+              .withDescription(
+                  failure instanceof SSLException
+                      ? TlsFailures.describe(ctx.channel(), failure)
+                      : "Connection failed: " + failure.getMessage())
+              .withCause(failure);
+    }
   }
 
   @Override

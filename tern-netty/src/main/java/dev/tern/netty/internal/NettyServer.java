@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The listening half of the HTTP/2 server transport: a bound server socket (TCP, or a Unix domain
@@ -31,6 +33,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * called from event loops (never under that lock).
  */
 public final class NettyServer implements TransportServer {
+  /** One INFO line when a server starts listening and one when it stops; nothing per call. */
+  static final Logger LIFECYCLE_LOGGER = Logger.getLogger("dev.tern.netty.server");
+
   private final SocketAddress address;
   private final EventLoopGroup bossGroup;
   private final EventLoopGroup workerGroup;
@@ -118,12 +123,15 @@ public final class NettyServer implements TransportServer {
     }
     serverChannel = bind.channel();
     listenSocket.register(serverChannel, null);
+    String description = describe(serverChannel);
+    LIFECYCLE_LOGGER.log(Level.INFO, "Tern server listening on {0}", description);
     serverChannel
         .closeFuture()
         .addListener(
             f -> {
               listenSocket.unregister();
               DomainSockets.deleteSocketFile(address);
+              LIFECYCLE_LOGGER.log(Level.INFO, "Tern server on {0} stopped", description);
               if (shutdownReported.compareAndSet(false, true)) {
                 listener.serverShutdown();
               }
@@ -162,6 +170,27 @@ public final class NettyServer implements TransportServer {
   @Override
   public ScheduledExecutorService getScheduledExecutorService() {
     return workerGroup;
+  }
+
+  /**
+   * The bound address, the protocol, TLS or plaintext and the Netty transport kind, e.g. {@code
+   * 127.0.0.1:50051 (HTTP/2, plaintext, epoll)}.
+   */
+  private String describe(Channel channel) {
+    String where = GrpcHttp2ConnectionHandler.addressText(channel.localAddress());
+    String name = channel.getClass().getSimpleName();
+    String kind =
+        name.startsWith("Epoll")
+            ? TransportKind.EPOLL.id()
+            : name.startsWith("IoUring")
+                ? TransportKind.IO_URING.id()
+                : name.startsWith("Nio") ? TransportKind.NIO.id() : name;
+    return where
+        + " (HTTP/2, "
+        + (options.sslContext() != null ? "TLS" : "plaintext")
+        + ", "
+        + kind
+        + ")";
   }
 
   @Override

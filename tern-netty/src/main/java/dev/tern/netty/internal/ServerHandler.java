@@ -288,7 +288,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     if (evt instanceof SslHandshakeCompletionEvent) {
       SslHandshakeCompletionEvent handshake = (SslHandshakeCompletionEvent) evt;
       if (!handshake.isSuccess()) {
-        logger.log(Level.FINE, "TLS handshake failed", handshake.cause());
+        logNetworkFailure(ctx, "TLS handshake failed", handshake.cause());
       } else {
         String problem = TlsAttributes.alpnProblem(ctx.channel());
         if (problem != null) {
