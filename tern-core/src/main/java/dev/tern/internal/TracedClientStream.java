@@ -4,17 +4,14 @@ import dev.tern.Attributes;
 import dev.tern.ClientStreamTracer;
 import dev.tern.Compressor;
 import dev.tern.DecompressorRegistry;
-import dev.tern.KnownLength;
 import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ClientStreamListener;
 import dev.tern.spi.WireSizeListener;
-import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -36,15 +33,14 @@ final class TracedClientStream implements ClientStream {
   private static final Logger logger = Logger.getLogger(TracedClientStream.class.getName());
 
   private final ClientStream delegate;
-  private final ClientStreamTracer[] tracers;
+  private final TracerEvents<ClientStreamTracer> events;
   private final Metadata headers;
   private int outboundSeqNo; // the writing thread's
-  private volatile boolean failureLogged;
 
   private TracedClientStream(
       ClientStream delegate, ClientStreamTracer[] tracers, Metadata headers) {
     this.delegate = delegate;
-    this.tracers = tracers;
+    this.events = new TracerEvents<>(tracers);
     this.headers = headers;
   }
 
@@ -88,34 +84,22 @@ final class TracedClientStream implements ClientStream {
     }
   }
 
-  private void report(Consumer<ClientStreamTracer> event) {
-    for (ClientStreamTracer tracer : tracers) {
-      try {
-        event.accept(tracer);
-      } catch (RuntimeException e) {
-        if (!failureLogged) {
-          failureLogged = true;
-          logger.log(Level.WARNING, "Stream tracer " + tracer + " threw; ignored", e);
-        }
-      }
-    }
-  }
-
   @Override
   public void start(ClientStreamListener listener) {
     Attributes attributes = delegate.getAttributes();
-    report(t -> t.streamCreated(attributes == null ? Attributes.EMPTY : attributes, headers));
-    report(ClientStreamTracer::outboundHeaders);
+    events.report(
+        t -> t.streamCreated(attributes == null ? Attributes.EMPTY : attributes, headers));
+    events.report(ClientStreamTracer::outboundHeaders);
     delegate.setWireSizeListener(
         new WireSizeListener() {
           @Override
           public void outboundWireSize(long bytes) {
-            report(t -> t.outboundWireSize(bytes));
+            events.report(t -> t.outboundWireSize(bytes));
           }
 
           @Override
           public void inboundWireSize(long bytes) {
-            report(t -> t.inboundWireSize(bytes));
+            events.report(t -> t.inboundWireSize(bytes));
           }
         });
     delegate.start(new TracingListener(listener));
@@ -132,15 +116,15 @@ final class TracedClientStream implements ClientStream {
 
     @Override
     public void headersRead(Metadata headers) {
-      report(t -> t.inboundHeaders(headers));
+      events.report(t -> t.inboundHeaders(headers));
       listener.headersRead(headers);
     }
 
     @Override
     public void messageRead(InputStream message) {
       int seqNo = inboundSeqNo++;
-      long size = knownLength(message);
-      report(
+      long size = TracerEvents.knownLength(message);
+      events.report(
           t -> {
             t.inboundMessage(seqNo);
             if (size >= 0) {
@@ -152,7 +136,7 @@ final class TracedClientStream implements ClientStream {
 
     @Override
     public void closed(Status status, RpcProgress progress, Metadata trailers) {
-      report(
+      events.report(
           t -> {
             t.inboundTrailers(trailers);
             t.streamClosed(status);
@@ -166,30 +150,19 @@ final class TracedClientStream implements ClientStream {
     }
   }
 
-  private static long knownLength(InputStream message) {
-    if (!(message instanceof KnownLength)) {
-      return -1;
-    }
-    try {
-      return message.available();
-    } catch (IOException e) {
-      return -1;
-    }
-  }
-
   /**
    * The stream will never be started (its call ended while it was being made): the tracers hear it
    * closed, so a balancer counting calls in flight does not count it forever.
    */
   void abandon(Status status) {
-    report(t -> t.streamClosed(status));
+    events.report(t -> t.streamClosed(status));
   }
 
   @Override
   public void writeMessage(InputStream message) {
     int seqNo = outboundSeqNo++;
-    long size = knownLength(message);
-    report(
+    long size = TracerEvents.knownLength(message);
+    events.report(
         t -> {
           t.outboundMessage(seqNo);
           if (size >= 0) {

@@ -3,18 +3,15 @@ package dev.tern.internal;
 import dev.tern.Attributes;
 import dev.tern.Compressor;
 import dev.tern.Decompressor;
-import dev.tern.KnownLength;
 import dev.tern.Metadata;
 import dev.tern.ServerStreamTracer;
 import dev.tern.Status;
 import dev.tern.spi.ServerStream;
 import dev.tern.spi.ServerStreamListener;
 import dev.tern.spi.WireSizeListener;
-import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -33,16 +30,15 @@ final class TracedServerStream implements ServerStream {
   private static final Logger logger = Logger.getLogger(TracedServerStream.class.getName());
 
   private final ServerStream delegate;
-  private final ServerStreamTracer[] tracers;
+  private final TracerEvents<ServerStreamTracer> events;
   private int outboundSeqNo; // the writing thread's
-  private volatile boolean failureLogged;
 
   /** The status the server closed the stream with; null until it does. */
   private volatile Status closeStatus;
 
   private TracedServerStream(ServerStream delegate, ServerStreamTracer[] tracers) {
     this.delegate = delegate;
-    this.tracers = tracers;
+    this.events = new TracerEvents<>(tracers);
   }
 
   /**
@@ -71,22 +67,9 @@ final class TracedServerStream implements ServerStream {
     return new TracedServerStream(stream, created.toArray(new ServerStreamTracer[0]));
   }
 
-  private void report(Consumer<ServerStreamTracer> event) {
-    for (ServerStreamTracer tracer : tracers) {
-      try {
-        event.accept(tracer);
-      } catch (RuntimeException e) {
-        if (!failureLogged) {
-          failureLogged = true;
-          logger.log(Level.WARNING, "Stream tracer " + tracer + " threw; ignored", e);
-        }
-      }
-    }
-  }
-
   /** The call found its method and is about to start. */
   void callStarted(ServerStreamTracer.ServerCallInfo<?, ?> info) {
-    report(t -> t.serverCallStarted(info));
+    events.report(t -> t.serverCallStarted(info));
   }
 
   @Override
@@ -95,12 +78,12 @@ final class TracedServerStream implements ServerStream {
         new WireSizeListener() {
           @Override
           public void outboundWireSize(long bytes) {
-            report(t -> t.outboundWireSize(bytes));
+            events.report(t -> t.outboundWireSize(bytes));
           }
 
           @Override
           public void inboundWireSize(long bytes) {
-            report(t -> t.inboundWireSize(bytes));
+            events.report(t -> t.inboundWireSize(bytes));
           }
         });
     delegate.setListener(
@@ -110,8 +93,8 @@ final class TracedServerStream implements ServerStream {
           @Override
           public void messageRead(InputStream message) {
             int seqNo = inboundSeqNo++;
-            long size = knownLength(message);
-            report(
+            long size = TracerEvents.knownLength(message);
+            events.report(
                 t -> {
                   t.inboundMessage(seqNo);
                   if (size >= 0) {
@@ -136,34 +119,23 @@ final class TracedServerStream implements ServerStream {
             // The transport says OK once the server's close went out: the call ended as it said.
             Status sent = closeStatus;
             Status ended = status.isOk() && sent != null ? sent : status;
-            report(t -> t.streamClosed(ended));
+            events.report(t -> t.streamClosed(ended));
             listener.closed(status);
           }
         });
   }
 
-  static long knownLength(InputStream message) {
-    if (!(message instanceof KnownLength)) {
-      return -1;
-    }
-    try {
-      return message.available();
-    } catch (IOException e) {
-      return -1;
-    }
-  }
-
   @Override
   public void writeHeaders(Metadata headers, boolean flush) {
-    report(ServerStreamTracer::outboundHeaders);
+    events.report(ServerStreamTracer::outboundHeaders);
     delegate.writeHeaders(headers, flush);
   }
 
   @Override
   public void writeMessage(InputStream message) {
     int seqNo = outboundSeqNo++;
-    long size = knownLength(message);
-    report(
+    long size = TracerEvents.knownLength(message);
+    events.report(
         t -> {
           t.outboundMessage(seqNo);
           if (size >= 0) {

@@ -442,7 +442,7 @@ class ClientStreamTracerTest {
           }
         };
 
-    try (LogCapture logs = new LogCapture(TracedClientStream.class)) {
+    try (LogCapture logs = new LogCapture(TracerEvents.class)) {
       Status status =
           unary(
               "ok",

@@ -294,7 +294,7 @@ class ServerStreamTracerTest {
         };
     start(throwing, factory);
 
-    try (LogCapture logs = new LogCapture(TracedServerStream.class)) {
+    try (LogCapture logs = new LogCapture(TracerEvents.class)) {
       assertThat(unary("ok").isOk()).isTrue();
 
       assertThat(logs.records).hasSize(1);
