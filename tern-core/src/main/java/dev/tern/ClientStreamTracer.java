@@ -75,10 +75,13 @@ public abstract class ClientStreamTracer {
     protected Factory() {}
 
     /**
-     * A tracer for a new stream, or null to trace nothing for it.
+     * A tracer for a new stream, or null to trace nothing for it. Called before the stream is made,
+     * so the factory may add headers to send with this attempt (a propagated trace context, for
+     * example). A transparent retry may pass the same headers again, so a factory replaces its
+     * header ({@code discardAll}, then {@code put}) rather than adding another.
      *
      * @param info what the stream is for
-     * @param headers the request headers (read-only here)
+     * @param headers the request headers of this attempt
      */
     public abstract ClientStreamTracer newClientStreamTracer(StreamInfo info, Metadata headers);
   }

@@ -22,7 +22,8 @@ interface ClientStreamProvider {
    * Returns a stream for {@code call}; never null and never throws. The caller then calls the
    * stream's setters and {@code start}, as with {@link dev.tern.spi.ClientTransport#newStream}. The
    * call's method, options and request headers (reserved ones included) are read from it; the
-   * headers are not modified, so the call may pass them again for a transparent retry.
+   * runtime does not modify the headers, so the call may pass them again for a transparent retry (a
+   * stream tracer factory may replace a header of its own in them).
    *
    * @param appExecutor the call's application executor, handed to call credentials
    */

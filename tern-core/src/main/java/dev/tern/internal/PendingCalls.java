@@ -218,13 +218,18 @@ final class PendingCalls {
     CallOptions callOptions = args.getCallOptions();
     MethodDescriptor<?, ?> method = args.getMethodDescriptor();
     Metadata headers = args.getHeaders();
+    if (tracerFactory == null && callOptions.getStreamTracerFactories().isEmpty()) {
+      // Untraced: no allocation beyond the stream.
+      return CallCredentialsApplier.newStream(
+          transport, method, headers, callOptions, owner.authorityFor(callOptions), appExecutor);
+    }
+    // The tracers come first: their factories may add headers the stream must send.
+    ClientStreamTracer[] tracers =
+        TracedClientStream.newTracers(streamInfo(args), headers, tracerFactory);
     ClientStream stream =
         CallCredentialsApplier.newStream(
             transport, method, headers, callOptions, owner.authorityFor(callOptions), appExecutor);
-    if (tracerFactory == null && callOptions.getStreamTracerFactories().isEmpty()) {
-      return stream; // untraced: no allocation beyond the stream
-    }
-    return TracedClientStream.trace(stream, streamInfo(args), headers, tracerFactory);
+    return tracers == null ? stream : TracedClientStream.trace(stream, tracers, headers);
   }
 
   private static ClientStreamTracer.StreamInfo streamInfo(PickSubchannelArgs args) {

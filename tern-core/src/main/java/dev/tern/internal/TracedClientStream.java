@@ -45,11 +45,11 @@ final class TracedClientStream implements ClientStream {
   }
 
   /**
-   * {@code stream} traced by the call's tracer factories then {@code balancerFactory} (may be
-   * null); {@code stream} itself if none of them returns a tracer.
+   * The tracers of one attempt: from the call's tracer factories then {@code balancerFactory} (may
+   * be null); null if none of them returns a tracer. Asked before the attempt's stream is made, so
+   * a factory may add headers to {@code headers} (a propagated trace context, for example).
    */
-  static ClientStream trace(
-      ClientStream stream,
+  static ClientStreamTracer[] newTracers(
       ClientStreamTracer.StreamInfo info,
       Metadata headers,
       ClientStreamTracer.Factory balancerFactory) {
@@ -61,10 +61,12 @@ final class TracedClientStream implements ClientStream {
     if (balancerFactory != null) {
       addTracer(created, balancerFactory, info, headers);
     }
-    if (created.isEmpty()) {
-      return stream;
-    }
-    return new TracedClientStream(stream, created.toArray(new ClientStreamTracer[0]), headers);
+    return created.isEmpty() ? null : created.toArray(new ClientStreamTracer[0]);
+  }
+
+  /** {@code stream} traced by {@code tracers} (from {@link #newTracers}, not null). */
+  static ClientStream trace(ClientStream stream, ClientStreamTracer[] tracers, Metadata headers) {
+    return new TracedClientStream(stream, tracers, headers);
   }
 
   private static void addTracer(

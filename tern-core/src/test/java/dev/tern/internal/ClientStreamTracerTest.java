@@ -3,6 +3,7 @@ package dev.tern.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Attributes;
+import dev.tern.CallCredentials;
 import dev.tern.CallOptions;
 import dev.tern.ClientCall;
 import dev.tern.ClientStreamTracer;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
@@ -73,6 +75,11 @@ class ClientStreamTracerTest {
           .build();
   private static final Metadata.Key<String> PREVIOUS =
       Metadata.Key.of("grpc-previous-rpc-attempts", Metadata.ASCII_STRING_MARSHALLER);
+  private static final Metadata.Key<String> TAG =
+      Metadata.Key.of("x-attempt-tag", Metadata.ASCII_STRING_MARSHALLER);
+
+  /** The {@code x-attempt-tag} header of each unary call the server saw ("null" if none). */
+  private final List<String> tagsSeen = new CopyOnWriteArrayList<>();
 
   private final String name = InProcessServerBuilder.generateName();
   private final List<Recording> tracers = new CopyOnWriteArrayList<>();
@@ -161,6 +168,7 @@ class ClientStreamTracerTest {
             UNARY,
             (ServerCall<byte[], byte[]> call, Metadata headers) -> {
               call.request(1);
+              tagsSeen.add(String.valueOf(headers.getAll(TAG)));
               String previous = headers.get(PREVIOUS);
               return new ServerCall.Listener<byte[]>() {
                 @Override
@@ -379,6 +387,47 @@ class ClientStreamTracerTest {
       assertThat(tracer.info.isHedging()).isFalse();
       assertThat(tracer.info.isTransparentRetry()).isFalse();
     }
+  }
+
+  @Test
+  void aFactoryMayAddAHeaderToEachAttempt() throws Exception {
+    start(
+        InProcessChannelBuilder.forName(name)
+            .enableRetry()
+            .defaultServiceConfigJson(
+                "{\"methodConfig\": [{\"name\": [{\"service\": \"test.Echo\"}],"
+                    + " \"retryPolicy\": {\"maxAttempts\": 3, \"initialBackoff\": \"0.001s\","
+                    + " \"maxBackoff\": \"0.001s\", \"backoffMultiplier\": 1,"
+                    + " \"retryableStatusCodes\": [\"UNAVAILABLE\"]}}]}"));
+    ClientStreamTracer.Factory tagging =
+        new ClientStreamTracer.Factory() {
+          @Override
+          public ClientStreamTracer newClientStreamTracer(
+              ClientStreamTracer.StreamInfo info, Metadata headers) {
+            headers.discardAll(TAG);
+            headers.put(TAG, "attempt-" + info.getPreviousAttempts());
+            return null;
+          }
+        };
+
+    // Call credentials make the stream from a merged copy of the headers: the tag must be in
+    // the headers before that copy is made.
+    CallCredentials credentials =
+        new CallCredentials() {
+          @Override
+          public void applyRequestMetadata(
+              RequestInfo info, Executor appExecutor, MetadataApplier applier) {
+            applier.apply(new Metadata());
+          }
+        };
+    CallOptions options =
+        CallOptions.DEFAULT.withStreamTracerFactory(tagging).withCallCredentials(credentials);
+
+    assertThat(unary("retry", options).isOk()).isTrue();
+    assertThat(unary("ok", CallOptions.DEFAULT).isOk()).isTrue();
+
+    // each attempt sent its own tag, once; a call without the factory sent none
+    assertThat(tagsSeen).containsExactly("[attempt-0]", "[attempt-1]", "null");
   }
 
   @Test
