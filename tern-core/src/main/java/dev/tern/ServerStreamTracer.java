@@ -22,6 +22,17 @@ public abstract class ServerStreamTracer {
   /** For subclasses. */
   protected ServerStreamTracer() {}
 
+  /**
+   * The context the call runs in: given the one the server made for it (its deadline, cancellation
+   * and the server's values), return it or a child of it holding values of this tracer's (a span,
+   * for example), which the call's interceptors and handler then see. Called once the method is
+   * found, before {@link #serverCallStarted}; with several tracers, each gets the previous one's
+   * result. Must not return null. The default returns {@code context}.
+   */
+  public Context filterContext(Context context) {
+    return context;
+  }
+
   /** The method was found and the call is about to reach its handler. */
   public void serverCallStarted(ServerCallInfo<?, ?> callInfo) {}
 

@@ -287,14 +287,22 @@ public final class ServerCallDispatcher {
             decompressorRegistry.getAdvertisedMessageEncodingsHeader(),
             acceptEncoding,
             calls);
-    ServerCallStreamListener<ReqT, RespT> listener =
-        new ServerCallStreamListener<>(
-            call, method.getServerCallHandler(), headers, context, executor, timeoutNanos);
+    Context callContext = context;
     if (stream instanceof TracedServerStream traced) {
+      callContext = traced.filterContext(context);
       traced.callStarted(
           new ServerStreamTracer.ServerCallInfo<>(
               method.getMethodDescriptor(), stream.getAttributes(), stream.getAuthority()));
     }
+    ServerCallStreamListener<ReqT, RespT> listener =
+        new ServerCallStreamListener<>(
+            call,
+            method.getServerCallHandler(),
+            headers,
+            context,
+            callContext,
+            executor,
+            timeoutNanos);
     stream.setListener(listener);
     int ahead = requestsAtStart(method.getServerCallHandler());
     call.expectRequestsAhead(ahead);

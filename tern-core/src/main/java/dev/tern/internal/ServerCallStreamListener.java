@@ -49,6 +49,10 @@ final class ServerCallStreamListener<ReqT, RespT>
   private final ServerCallHandler<ReqT, RespT> handler;
   private final Metadata headers;
   private final Context.CancellableContext context;
+
+  /** The context the call's code runs in: {@link #context}, or a tracer's child of it. */
+  private final Context callContext;
+
   private final SerializingExecutor callExecutor;
 
   /** The client's grpc-timeout in nanoseconds, or -1; for the DEADLINE_EXCEEDED description. */
@@ -71,12 +75,14 @@ final class ServerCallStreamListener<ReqT, RespT>
       ServerCallHandler<ReqT, RespT> handler,
       Metadata headers,
       Context.CancellableContext context,
+      Context callContext,
       Executor executor,
       long timeoutNanos) {
     this.call = call;
     this.handler = handler;
     this.headers = headers;
     this.context = context;
+    this.callContext = callContext;
     this.callExecutor = new SerializingExecutor(executor);
     this.timeoutNanos = timeoutNanos;
   }
@@ -154,7 +160,7 @@ final class ServerCallStreamListener<ReqT, RespT>
   }
 
   private void runStartCall() {
-    Context previous = context.attach();
+    Context previous = callContext.attach();
     try {
       ServerCall.Listener<ReqT> started = handler.startCall(call, headers);
       if (started == null) {
@@ -164,7 +170,7 @@ final class ServerCallStreamListener<ReqT, RespT>
     } catch (RuntimeException | Error t) {
       handlerFailed(t);
     } finally {
-      context.detach(previous);
+      callContext.detach(previous);
     }
   }
 
@@ -183,13 +189,13 @@ final class ServerCallStreamListener<ReqT, RespT>
     } finally {
       closeQuietly(message);
     }
-    Context previous = context.attach();
+    Context previous = callContext.attach();
     try {
       listener.onMessage(request);
     } catch (RuntimeException | Error t) {
       handlerFailed(t);
     } finally {
-      context.detach(previous);
+      callContext.detach(previous);
     }
   }
 
@@ -197,13 +203,13 @@ final class ServerCallStreamListener<ReqT, RespT>
     if (done || listener == null) {
       return;
     }
-    Context previous = context.attach();
+    Context previous = callContext.attach();
     try {
       listener.onHalfClose();
     } catch (RuntimeException | Error t) {
       handlerFailed(t);
     } finally {
-      context.detach(previous);
+      callContext.detach(previous);
     }
   }
 
@@ -211,13 +217,13 @@ final class ServerCallStreamListener<ReqT, RespT>
     if (done || listener == null) {
       return;
     }
-    Context previous = context.attach();
+    Context previous = callContext.attach();
     try {
       listener.onReady();
     } catch (RuntimeException | Error t) {
       handlerFailed(t);
     } finally {
-      context.detach(previous);
+      callContext.detach(previous);
     }
   }
 
@@ -227,13 +233,13 @@ final class ServerCallStreamListener<ReqT, RespT>
         return;
       }
       done = true;
-      Context previous = context.attach();
+      Context previous = callContext.attach();
       try {
         listener.onComplete();
       } catch (RuntimeException | Error t) {
         logAndRethrowError("onComplete", t);
       } finally {
-        context.detach(previous);
+        callContext.detach(previous);
       }
     } finally {
       context.cancel(null);
@@ -245,13 +251,13 @@ final class ServerCallStreamListener<ReqT, RespT>
       return;
     }
     done = true;
-    Context previous = context.attach();
+    Context previous = callContext.attach();
     try {
       listener.onCancel();
     } catch (RuntimeException | Error t) {
       logAndRethrowError("onCancel", t);
     } finally {
-      context.detach(previous);
+      callContext.detach(previous);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.tern.internal;
 
 import dev.tern.Attributes;
 import dev.tern.Compressor;
+import dev.tern.Context;
 import dev.tern.Decompressor;
 import dev.tern.Metadata;
 import dev.tern.ServerStreamTracer;
@@ -12,6 +13,7 @@ import dev.tern.spi.WireSizeListener;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -65,6 +67,17 @@ final class TracedServerStream implements ServerStream {
       return stream;
     }
     return new TracedServerStream(stream, created.toArray(new ServerStreamTracer[0]));
+  }
+
+  /**
+   * {@code context} as the tracers filter it, in order; a tracer that throws or returns null is
+   * skipped (and logged, like any failing tracer).
+   */
+  Context filterContext(Context context) {
+    Context[] result = {context};
+    events.report(
+        t -> result[0] = Objects.requireNonNull(t.filterContext(result[0]), "filterContext"));
+    return result[0];
   }
 
   /** The call found its method and is about to start. */

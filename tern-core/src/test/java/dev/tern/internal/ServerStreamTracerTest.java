@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.CallOptions;
 import dev.tern.ClientCall;
+import dev.tern.Context;
 import dev.tern.KnownLength;
 import dev.tern.ManagedChannel;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Server;
 import dev.tern.ServerCall;
+import dev.tern.ServerCallHandler;
+import dev.tern.ServerInterceptor;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.ServerStreamTracer;
 import dev.tern.Status;
@@ -234,6 +237,81 @@ class ServerStreamTracerTest {
             "outboundMessage 0",
             "outboundUncompressedSize 3",
             "closed OK");
+  }
+
+  @Test
+  void theCallRunsInTheContextItsTracersFiltered() throws Exception {
+    Context.Key<String> key = Context.key("tracer-value");
+    ServerStreamTracer.Factory filtering =
+        new ServerStreamTracer.Factory() {
+          @Override
+          public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {
+            return new ServerStreamTracer() {
+              @Override
+              public Context filterContext(Context context) {
+                return context.withValue(key, "for " + fullMethodName);
+              }
+            };
+          }
+        };
+    ServerStreamTracer.Factory returningNull =
+        new ServerStreamTracer.Factory() {
+          @Override
+          public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {
+            return new ServerStreamTracer() {
+              @Override
+              public Context filterContext(Context context) {
+                return null;
+              }
+            };
+          }
+        };
+    List<String> seen = new CopyOnWriteArrayList<>();
+    server =
+        InProcessServerBuilder.forName(name)
+            .directExecutor()
+            .addService(service())
+            .intercept(
+                new ServerInterceptor() {
+                  @Override
+                  public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(
+                      ServerCall<ReqT, RespT> call,
+                      Metadata headers,
+                      ServerCallHandler<ReqT, RespT> next) {
+                    seen.add(key.get() + ", deadline " + (Context.current().getDeadline() != null));
+                    return next.startCall(call, headers);
+                  }
+                })
+            .addStreamTracerFactory(filtering)
+            .addStreamTracerFactory(returningNull)
+            .build()
+            .start();
+    channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+    CompletableFuture<Status> status = new CompletableFuture<>();
+    ClientCall<byte[], byte[]> call =
+        channel.newCall(UNARY, CallOptions.DEFAULT.withDeadlineAfter(1, TimeUnit.MINUTES));
+
+    try (LogCapture logs = new LogCapture(TracerEvents.class)) {
+      call.start(
+          new ClientCall.Listener<byte[]>() {
+            @Override
+            public void onClose(Status s, Metadata trailers) {
+              status.complete(s);
+            }
+          },
+          new Metadata());
+      call.request(1);
+      call.sendMessage("ok".getBytes(StandardCharsets.UTF_8));
+      call.halfClose();
+
+      assertThat(status.get(5, TimeUnit.SECONDS).isOk()).isTrue();
+      // the interceptor ran in the filtered context, which still carries the call's deadline; the
+      // tracer returning null was skipped, with one WARNING
+      assertThat(seen).containsExactly("for test.Echo/Unary, deadline true");
+      assertThat(logs.records)
+          .singleElement()
+          .satisfies(r -> assertThat(r.getLevel()).isEqualTo(Level.WARNING));
+    }
   }
 
   @Test
