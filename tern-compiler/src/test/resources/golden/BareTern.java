@@ -11,6 +11,7 @@ public final class BareTern {
       dev.tern.MethodDescriptor.<NoPackage.BareMessage, NoPackage.BareMessage>newBuilder()
           .setType(dev.tern.MethodDescriptor.MethodType.UNARY)
           .setFullMethodName(dev.tern.MethodDescriptor.generateFullMethodName(SERVICE_NAME, "Touch"))
+          .setSampledToLocalTracing(true)
           .setRequestMarshaller(dev.tern.protobuf.ProtoUtils.marshaller(NoPackage.BareMessage.getDefaultInstance()))
           .setResponseMarshaller(dev.tern.protobuf.ProtoUtils.marshaller(NoPackage.BareMessage.getDefaultInstance()))
           .setSchemaDescriptor(dev.tern.protobuf.ProtoSchemas.forMethod(NoPackage::getDescriptor, "Bare", "Touch"))

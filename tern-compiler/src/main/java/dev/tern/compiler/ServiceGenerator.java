@@ -95,6 +95,8 @@ final class ServiceGenerator {
     } else if (level == IdempotencyLevel.IDEMPOTENT) {
       out.line(".setIdempotent(true)");
     }
+    // Generated methods are known names: metrics may record them (unknown names count as "other").
+    out.line(".setSampledToLocalTracing(true)");
     out.line(
         ".setRequestMarshaller(dev.tern.protobuf.ProtoUtils.marshaller("
             + method.requestType()

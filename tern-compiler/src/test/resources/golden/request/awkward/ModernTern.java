@@ -20,6 +20,7 @@ public final class ModernTern {
       dev.tern.MethodDescriptor.<request.awkward.OldMessage, request.awkward.Awkward>newBuilder()
           .setType(dev.tern.MethodDescriptor.MethodType.UNARY)
           .setFullMethodName(dev.tern.MethodDescriptor.generateFullMethodName(SERVICE_NAME, "Upgrade"))
+          .setSampledToLocalTracing(true)
           .setRequestMarshaller(dev.tern.protobuf.ProtoUtils.marshaller(request.awkward.OldMessage.getDefaultInstance()))
           .setResponseMarshaller(dev.tern.protobuf.ProtoUtils.marshaller(request.awkward.Awkward.getDefaultInstance()))
           .setSchemaDescriptor(dev.tern.protobuf.ProtoSchemas.forMethod(request.awkward.AwkwardOuterClass::getDescriptor, "Modern", "Upgrade"))

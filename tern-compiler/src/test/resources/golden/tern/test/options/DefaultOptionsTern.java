@@ -13,6 +13,7 @@ public final class DefaultOptionsTern {
       dev.tern.MethodDescriptor.<tern.test.options.OptionsDefaultOuterClass.OptionsDefault, tern.test.options.OptionsDefaultOuterClass.OptionsDefault>newBuilder()
           .setType(dev.tern.MethodDescriptor.MethodType.UNARY)
           .setFullMethodName(dev.tern.MethodDescriptor.generateFullMethodName(SERVICE_NAME, "Get"))
+          .setSampledToLocalTracing(true)
           .setRequestMarshaller(dev.tern.protobuf.ProtoUtils.marshaller(tern.test.options.OptionsDefaultOuterClass.OptionsDefault.getDefaultInstance()))
           .setResponseMarshaller(dev.tern.protobuf.ProtoUtils.marshaller(tern.test.options.OptionsDefaultOuterClass.OptionsDefault.getDefaultInstance()))
           .setSchemaDescriptor(dev.tern.protobuf.ProtoSchemas.forMethod(tern.test.options.OptionsDefaultOuterClass::getDescriptor, "DefaultOptions", "Get"))

@@ -13,6 +13,7 @@ public final class CustomTern {
       dev.tern.MethodDescriptor.<dev.tern.test.custom.CustomOuter.Ping, dev.tern.test.custom.CustomOuter.Pong>newBuilder()
           .setType(dev.tern.MethodDescriptor.MethodType.UNARY)
           .setFullMethodName(dev.tern.MethodDescriptor.generateFullMethodName(SERVICE_NAME, "Echo"))
+          .setSampledToLocalTracing(true)
           .setRequestMarshaller(dev.tern.protobuf.ProtoUtils.marshaller(dev.tern.test.custom.CustomOuter.Ping.getDefaultInstance()))
           .setResponseMarshaller(dev.tern.protobuf.ProtoUtils.marshaller(dev.tern.test.custom.CustomOuter.Pong.getDefaultInstance()))
           .setSchemaDescriptor(dev.tern.protobuf.ProtoSchemas.forMethod(dev.tern.test.custom.CustomOuter::getDescriptor, "Custom", "Echo"))
