@@ -9,6 +9,7 @@ import dev.tern.Status;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ClientStreamListener;
 import dev.tern.spi.ClientStreamListener.RpcProgress;
+import dev.tern.spi.WireSizeListener;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -88,6 +89,9 @@ class DelayedClientStream implements ClientStream {
   @GuardedBy("this")
   private Compressor compressor;
 
+  @GuardedBy("this")
+  private WireSizeListener wireSizeListener;
+
   DelayedClientStream() {}
 
   /** Returns a stream that is already failed: starting it reports {@code closed(status)}. */
@@ -160,6 +164,12 @@ class DelayedClientStream implements ClientStream {
   public final synchronized void setCompressor(Compressor compressor) {
     checkNotStarted();
     this.compressor = Objects.requireNonNull(compressor, "compressor");
+  }
+
+  @Override
+  public final synchronized void setWireSizeListener(WireSizeListener listener) {
+    checkNotStarted();
+    wireSizeListener = Objects.requireNonNull(listener, "listener");
   }
 
   /**
@@ -425,7 +435,12 @@ class DelayedClientStream implements ClientStream {
   @GuardedBy("this")
   private StartSettings startSettingsLocked() {
     return new StartSettings(
-        listener, maxInboundMessageSize, maxOutboundMessageSize, decompressorRegistry, compressor);
+        listener,
+        maxInboundMessageSize,
+        maxOutboundMessageSize,
+        decompressorRegistry,
+        compressor,
+        wireSizeListener);
   }
 
   /**
@@ -438,9 +453,13 @@ class DelayedClientStream implements ClientStream {
       int maxInboundMessageSize,
       int maxOutboundMessageSize,
       DecompressorRegistry decompressorRegistry,
-      Compressor compressor) {
+      Compressor compressor,
+      WireSizeListener wireSizeListener) {
 
     void applyAndStart(ClientStream stream) {
+      if (wireSizeListener != null) {
+        stream.setWireSizeListener(wireSizeListener);
+      }
       if (maxInboundMessageSize >= 0) {
         stream.setMaxInboundMessageSize(maxInboundMessageSize);
       }

@@ -324,7 +324,8 @@ final class RetryingClientStream implements ClientStream {
             maxInboundMessageSize,
             maxOutboundMessageSize,
             decompressorRegistry,
-            compressor)
+            compressor,
+            null) // each attempt's own tracers listen to its wire sizes
         .applyAndStart(stream);
     catchUp(attempt);
   }

@@ -2,6 +2,7 @@ package dev.tern.netty.balancing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tern.CallCredentials;
 import dev.tern.CallOptions;
 import dev.tern.ClientCall;
 import dev.tern.ClientStreamTracer;
@@ -20,6 +21,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -269,6 +271,27 @@ class StreamTracerEndToEndTest {
     assertThat(serverTracers.get(0).awaitClosed().isOk()).isTrue();
     assertThat(serverTracers.get(0).events).contains("inboundMessage 0");
     assertThat(size(serverTracers.get(0).events, "inboundWireSize ")).isEqualTo(clientWire);
+  }
+
+  @Test
+  void aCallWithAsynchronousCredentialsStillReportsWireSizes() throws Exception {
+    Server server = serve(new FlakyService());
+    CallCredentials later =
+        new CallCredentials() {
+          @Override
+          public void applyRequestMetadata(
+              RequestInfo info, Executor appExecutor, MetadataApplier applier) {
+            // answered from another thread, after the call has started: its stream waits
+            CompletableFuture.runAsync(() -> applier.apply(new Metadata()));
+          }
+        };
+
+    assertThat(call(server, null, CallOptions.DEFAULT.withCallCredentials(later)).isOk()).isTrue();
+
+    ClientTracer client = clientTracers.get(0);
+    assertThat(client.awaitClosed().isOk()).isTrue();
+    assertThat(size(client.events, "outboundWireSize ")).isEqualTo(REQUEST.length());
+    assertThat(size(client.events, "inboundWireSize ")).isEqualTo(1);
   }
 
   /** The number in the one event starting with {@code prefix}. */
