@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * A channel builder that hands every option of {@link ManagedChannelBuilder} to another builder,
@@ -51,6 +52,12 @@ public abstract class ForwardingChannelBuilder<T extends ForwardingChannelBuilde
   @Override
   public T intercept(ClientInterceptor... interceptors) {
     delegate().intercept(interceptors);
+    return thisT();
+  }
+
+  @Override
+  public T interceptWithTarget(Function<String, ClientInterceptor> factory) {
+    delegate().interceptWithTarget(factory);
     return thisT();
   }
 

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * Builds a {@link ManagedChannel}. {@link #forTarget} and {@link #forAddress} find a transport
@@ -55,6 +56,21 @@ public abstract class ManagedChannelBuilder<T extends ManagedChannelBuilder<T>> 
   /** See {@link #intercept(List)}. */
   public T intercept(ClientInterceptor... interceptors) {
     return intercept(List.of(interceptors));
+  }
+
+  /**
+   * Adds an interceptor made for the channel's target when the channel is built, in the place an
+   * interceptor added now by {@link #intercept(List)} would take. {@code factory} gets the target
+   * in its canonical form: with the scheme of the resolver that handles it ({@code
+   * "dns:///example.com:443"} for {@code "example.com:443"}), or the transport's name for a direct
+   * address ({@code "inprocess:NAME"}). Metrics modules use it to label calls with their channel.
+   *
+   * @throws UnsupportedOperationException if this builder cannot (builders of Tern's transports
+   *     can)
+   */
+  public T interceptWithTarget(Function<String, ClientInterceptor> factory) {
+    throw new UnsupportedOperationException(
+        getClass().getName() + " does not support interceptWithTarget");
   }
 
   /**

@@ -1,6 +1,9 @@
 package dev.tern.internal;
 
 import dev.tern.BinaryLog;
+import dev.tern.CallOptions;
+import dev.tern.Channel;
+import dev.tern.ClientCall;
 import dev.tern.ClientInterceptor;
 import dev.tern.CompressorRegistry;
 import dev.tern.Deadline;
@@ -8,6 +11,7 @@ import dev.tern.DecompressorRegistry;
 import dev.tern.LoadBalancerRegistry;
 import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
+import dev.tern.MethodDescriptor;
 import dev.tern.NameResolver;
 import dev.tern.NameResolverProvider;
 import dev.tern.NameResolverRegistry;
@@ -109,6 +113,50 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
     }
     this.interceptors.addAll(interceptors);
     return thisT();
+  }
+
+  @Override
+  public T interceptWithTarget(Function<String, ClientInterceptor> factory) {
+    interceptors.add(new TargetInterceptor(Objects.requireNonNull(factory, "factory")));
+    return thisT();
+  }
+
+  /**
+   * Holds the place of an interceptor made at {@link #build()} from the channel's target; never
+   * reaches a channel.
+   */
+  private record TargetInterceptor(Function<String, ClientInterceptor> factory)
+      implements ClientInterceptor {
+    @Override
+    public <ReqT, RespT> ClientCall<ReqT, RespT> interceptCall(
+        MethodDescriptor<ReqT, RespT> method, CallOptions callOptions, Channel next) {
+      throw new IllegalStateException("placeholder of an interceptor made at build()");
+    }
+  }
+
+  /**
+   * {@code target} with its scheme: as given if it has one, else after the default scheme's {@code
+   * :///}.
+   */
+  private static String canonicalTarget(NameResolverRegistry registry, String target) {
+    String scheme = registry.targetUri(target).getScheme();
+    return target.startsWith(scheme + ":") ? target : scheme + ":///" + target;
+  }
+
+  /** The interceptors with each placeholder replaced by its factory's interceptor. */
+  private List<ClientInterceptor> interceptorsFor(String canonicalTarget) {
+    List<ClientInterceptor> result = new ArrayList<>(interceptors.size());
+    for (ClientInterceptor interceptor : interceptors) {
+      if (interceptor instanceof TargetInterceptor placeholder) {
+        result.add(
+            Objects.requireNonNull(
+                placeholder.factory().apply(canonicalTarget),
+                "interceptWithTarget factory returned null"));
+      } else {
+        result.add(interceptor);
+      }
+    }
+    return result;
   }
 
   /**
@@ -361,6 +409,7 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
     String target = Objects.requireNonNull(target(), "target() returned null");
     SocketAddress direct = directAddress();
     Function<NameResolver.Args, NameResolver> resolverFactory;
+    String canonicalTarget = target;
     if (direct != null) {
       String directAuthority = Objects.requireNonNull(authority(), "authority() returned null");
       resolverFactory = args -> new DirectAddressNameResolver(direct, directAuthority);
@@ -371,7 +420,11 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
               : NameResolverRegistry.getDefaultRegistry();
       checkAddressTypes(registry, target);
       resolverFactory = args -> registry.newNameResolver(target, args);
+      if (interceptors.stream().anyMatch(TargetInterceptor.class::isInstance)) {
+        canonicalTarget = canonicalTarget(registry, target);
+      }
     }
+    List<ClientInterceptor> channelInterceptors = interceptorsFor(canonicalTarget);
     ClientTransportFactory factory =
         Objects.requireNonNull(buildTransportFactory(), "buildTransportFactory() returned null");
     try {
@@ -387,7 +440,7 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
               factory,
               executor,
               directExecutor,
-              interceptors,
+              channelInterceptors,
               idleTimeoutNanos,
               maxInboundMessageSize,
               compressorRegistry,

@@ -3,9 +3,19 @@ package dev.tern.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tern.CallOptions;
+import dev.tern.Channel;
+import dev.tern.ClientCall;
+import dev.tern.ClientInterceptor;
+import dev.tern.ForwardingChannelBuilder;
 import dev.tern.ManagedChannel;
+import dev.tern.ManagedChannelBuilder;
+import dev.tern.MethodDescriptor;
+import dev.tern.testing.EchoService;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +38,68 @@ class NettyBuildersTest {
     } finally {
       channel.shutdownNow();
     }
+  }
+
+  @Test
+  void anInterceptorMadeForTheTargetGetsItsCanonicalFormAndRunsInItsPlace() {
+    assertThat(targetSeenBy(NettyChannelBuilder.forTarget("example.com:8443")))
+        .isEqualTo("dns:///example.com:8443");
+    assertThat(targetSeenBy(NettyChannelBuilder.forTarget("dns:///localhost:50051")))
+        .isEqualTo("dns:///localhost:50051");
+    assertThat(targetSeenBy(NettyChannelBuilder.forTarget("ipv4:127.0.0.1:1,127.0.0.2:2")))
+        .isEqualTo("ipv4:127.0.0.1:1,127.0.0.2:2");
+    assertThat(targetSeenBy(new Forwarding(ManagedChannelBuilder.forAddress("127.0.0.1", 9))))
+        .isEqualTo("dns:///127.0.0.1:9");
+  }
+
+  /** A builder that forwards everything, as wrappers of builders do. */
+  private static final class Forwarding extends ForwardingChannelBuilder<Forwarding> {
+    private final ManagedChannelBuilder<?> delegate;
+
+    Forwarding(ManagedChannelBuilder<?> delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    protected ManagedChannelBuilder<?> delegate() {
+      return delegate;
+    }
+  }
+
+  /** The target an interceptWithTarget factory got; checks its interceptor runs between others. */
+  private static String targetSeenBy(ManagedChannelBuilder<?> builder) {
+    List<String> seen = new ArrayList<>();
+    List<String> order = new ArrayList<>();
+    ManagedChannel channel =
+        builder
+            .usePlaintext()
+            .intercept(recording(order, "first added"))
+            .interceptWithTarget(
+                target -> {
+                  seen.add(target);
+                  return recording(order, "for " + target);
+                })
+            .intercept(recording(order, "last added"))
+            .build();
+    try {
+      channel.newCall(EchoService.UNARY, CallOptions.DEFAULT);
+    } finally {
+      channel.shutdownNow();
+    }
+    assertThat(seen).hasSize(1);
+    assertThat(order).containsExactly("last added", "for " + seen.get(0), "first added");
+    return seen.get(0);
+  }
+
+  private static ClientInterceptor recording(List<String> order, String name) {
+    return new ClientInterceptor() {
+      @Override
+      public <ReqT, RespT> ClientCall<ReqT, RespT> interceptCall(
+          MethodDescriptor<ReqT, RespT> method, CallOptions callOptions, Channel next) {
+        order.add(name);
+        return next.newCall(method, callOptions);
+      }
+    };
   }
 
   @Test
