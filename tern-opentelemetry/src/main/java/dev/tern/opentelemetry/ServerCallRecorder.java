@@ -1,0 +1,148 @@
+package dev.tern.opentelemetry;
+
+import dev.tern.Metadata;
+import dev.tern.MethodDescriptor;
+import dev.tern.ServerStreamTracer;
+import dev.tern.Status;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Context;
+
+/**
+ * One server call's metrics and span: started when its method is found, duration and message bytes
+ * when it closes, labelled with the method (or "other" for a method the server does not know or
+ * that was not generated, gRFC A66's guard against names a client makes up). Its span continues the
+ * trace the client propagated, and the call runs with it current ({@link #filterContext}, then
+ * {@link ServerContextInterceptor}).
+ *
+ * <p>Thread-safe as {@link ServerStreamTracer} requires: outbound and inbound events each come from
+ * one thread at a time; what they share is volatile or synchronized.
+ */
+final class ServerCallRecorder extends ServerStreamTracer {
+  private final GrpcOpenTelemetry module;
+  private final long startNanos = System.nanoTime();
+  private final MessageSizes sent = new MessageSizes();
+  private final MessageSizes received = new MessageSizes();
+  private final Span span; // null without tracing
+  private final Context spanContext; // null without tracing
+  private final MessageEvents outboundEvents;
+  private final MessageEvents inboundEvents;
+  private volatile MethodAttributes attributes; // set when the call starts
+
+  ServerCallRecorder(GrpcOpenTelemetry module, String fullMethodName, Metadata headers) {
+    this.module = module;
+    if (module.tracer() != null) {
+      Context parent =
+          module.propagator().extract(Context.root(), headers, MetadataCarrier.INSTANCE);
+      span =
+          module
+              .tracer()
+              .spanBuilder(Spans.name("Recv.", fullMethodName))
+              .setParent(parent)
+              .setSpanKind(SpanKind.SERVER)
+              .startSpan();
+      spanContext = parent.with(span);
+      inboundEvents = MessageEvents.inbound(span, span);
+      outboundEvents = MessageEvents.outbound(span, inboundEvents);
+    } else {
+      span = null;
+      spanContext = null;
+      outboundEvents = null;
+      inboundEvents = null;
+    }
+  }
+
+  @Override
+  public dev.tern.Context filterContext(dev.tern.Context context) {
+    return spanContext == null
+        ? context
+        : context.withValue(ServerContextInterceptor.OPEN_TELEMETRY_CONTEXT, spanContext);
+  }
+
+  @Override
+  public void serverCallStarted(ServerCallInfo<?, ?> callInfo) {
+    MethodDescriptor<?, ?> method = callInfo.getMethodDescriptor();
+    MethodAttributes started = module.serverAttributes(method);
+    attributes = started;
+    Instruments instruments = module.instruments();
+    if (instruments.serverCallStarted != null) {
+      instruments.serverCallStarted.add(1, started.base());
+    }
+  }
+
+  @Override
+  public void outboundMessage(int seqNo) {
+    if (outboundEvents != null) {
+      outboundEvents.message(seqNo);
+    }
+  }
+
+  @Override
+  public void outboundUncompressedSize(long bytes) {
+    sent.uncompressed(bytes);
+    if (outboundEvents != null) {
+      outboundEvents.uncompressedSize(bytes);
+    }
+  }
+
+  @Override
+  public void outboundWireSize(long bytes) {
+    sent.wire(bytes);
+    if (outboundEvents != null) {
+      outboundEvents.wireSize(bytes);
+    }
+  }
+
+  @Override
+  public void inboundMessage(int seqNo) {
+    if (inboundEvents != null) {
+      inboundEvents.message(seqNo);
+    }
+  }
+
+  @Override
+  public void inboundWireSize(long bytes) {
+    received.wire(bytes);
+    if (inboundEvents != null) {
+      inboundEvents.wireSize(bytes);
+    }
+  }
+
+  @Override
+  public void inboundUncompressedSize(long bytes) {
+    received.uncompressed(bytes);
+    if (inboundEvents != null) {
+      inboundEvents.uncompressedSize(bytes);
+    }
+  }
+
+  @Override
+  public void streamClosed(Status status) {
+    double seconds = (System.nanoTime() - startNanos) / 1e9;
+    MethodAttributes labels = attributes;
+    if (labels == null) {
+      labels = module.serverAttributes(null); // never started: an unknown method, a bad request
+    }
+    io.opentelemetry.api.common.Attributes withStatus = labels.withStatus(status.getCode());
+    Instruments instruments = module.instruments();
+    if (instruments.serverCallDuration != null) {
+      instruments.serverCallDuration.record(seconds, withStatus);
+    }
+    if (instruments.serverCallSentSize != null) {
+      instruments.serverCallSentSize.record(sent.total(), withStatus);
+    }
+    if (instruments.serverCallRcvdSize != null) {
+      instruments.serverCallRcvdSize.record(received.total(), withStatus);
+    }
+    if (span != null) {
+      inboundEvents.flush();
+      outboundEvents.flush();
+      Spans.end(span, status);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ServerCallRecorder{" + attributes + "}";
+  }
+}
