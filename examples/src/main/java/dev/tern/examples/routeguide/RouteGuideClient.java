@@ -4,6 +4,7 @@ import dev.tern.Channel;
 import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.StatusRuntimeException;
+import dev.tern.opentelemetry.GrpcOpenTelemetry;
 import dev.tern.stub.StreamObserver;
 import java.io.PrintStream;
 import java.util.Iterator;
@@ -184,23 +185,47 @@ public final class RouteGuideClient {
     }
   }
 
-  /** {@code bin/routeguide-client [--target=HOST:PORT]}. */
+  /** {@code bin/routeguide-client [--target=HOST:PORT] [--otlp=URL]}. */
   public static void main(String[] args) throws InterruptedException {
     String target = "localhost:50051";
+    String otlp = null;
     for (String arg : args) {
       if (arg.startsWith("--target=")) {
         target = arg.substring("--target=".length());
+      } else if (arg.startsWith("--otlp=")) {
+        otlp = arg.substring("--otlp=".length());
       } else {
-        System.err.println("usage: routeguide-client [--target=HOST:PORT]");
+        System.err.println(
+            "usage: routeguide-client [--target=HOST:PORT] [--otlp=http://HOST:4318]");
         System.exit(2);
       }
     }
-    ManagedChannel channel = ManagedChannelBuilder.forTarget(target).usePlaintext().build();
+    Telemetry telemetry = otlp == null ? null : new Telemetry("routeguide-client", otlp, -1);
     try {
-      new RouteGuideClient(channel, System.out).runTour();
+      runTour(target, telemetry == null ? null : telemetry.grpc(), System.out);
     } catch (StatusRuntimeException e) {
       System.err.println("call failed: " + e.getStatus());
       System.exit(1);
+    } finally {
+      if (telemetry != null) {
+        telemetry.close(); // exports the last metrics and spans
+      }
+    }
+  }
+
+  /**
+   * Runs the tour against {@code target} on a channel of its own, with OpenTelemetry from {@code
+   * otel} (null for none), and shuts the channel down.
+   */
+  static void runTour(String target, GrpcOpenTelemetry otel, PrintStream out)
+      throws InterruptedException {
+    ManagedChannelBuilder<?> builder = ManagedChannelBuilder.forTarget(target).usePlaintext();
+    if (otel != null) {
+      otel.configureChannelBuilder(builder);
+    }
+    ManagedChannel channel = builder.build();
+    try {
+      new RouteGuideClient(channel, out).runTour();
     } finally {
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
