@@ -9,8 +9,10 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * Finds the real tools tests run against (grpcurl, grpc-health-probe, the Python virtualenv with
- * grpcio's clients), installed by {@code tools/install-grpc-tools.sh}.
+ * Finds the real tools tests run against: grpcurl, grpc-health-probe and the Python virtualenv with
+ * grpcio's clients, installed by {@code tools/install-grpc-tools.sh}; the OpenTelemetry Collector
+ * {@value #OTELCOL} and Prometheus ({@value #PROMETHEUS}), installed by {@code
+ * tools/install-observability-tools.sh}.
  *
  * <p>A tool is looked up in the tools cache ({@code $TERN_TOOLS_DIR}, by default {@code
  * ~/.cache/tern-tools}; binaries in its {@code bin}, Python in {@code venv/bin}), then on the
@@ -21,7 +23,18 @@ import org.junit.jupiter.api.Assumptions;
  * <p>Stateless; safe from any thread.
  */
 public final class ExternalTool {
+  /**
+   * The OpenTelemetry Collector built for Tern's tests (OTLP receiver, debug exporter); see {@link
+   * OtelCollector}.
+   */
+  public static final String OTELCOL = "otelcol-tern";
+
+  /** Prometheus (Debian's package puts it in {@code /usr/bin}); see {@link PrometheusServer}. */
+  public static final String PROMETHEUS = "prometheus";
+
   private static final String INSTALL = "run tools/install-grpc-tools.sh to install it";
+  private static final String INSTALL_OBSERVABILITY =
+      "run tools/install-observability-tools.sh to install it";
 
   private ExternalTool() {}
 
@@ -76,7 +89,9 @@ public final class ExternalTool {
     if (tool.isPresent()) {
       return tool.get();
     }
-    String message = what + " is not installed; " + INSTALL;
+    String install =
+        what.equals(OTELCOL) || what.equals(PROMETHEUS) ? INSTALL_OBSERVABILITY : INSTALL;
+    String message = what + " is not installed; " + install;
     if ("true".equalsIgnoreCase(ciEnv)) {
       Assertions.fail(message + "; CI=true, so this is a failure, not a skip");
     }

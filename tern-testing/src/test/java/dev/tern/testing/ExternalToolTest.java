@@ -24,6 +24,13 @@ class ExternalToolTest {
     assertThatThrownBy(() -> ExternalTool.found(Optional.empty(), "grpcurl", null))
         .isInstanceOf(TestAbortedException.class)
         .hasMessageContaining("grpcurl is not installed; run tools/install-grpc-tools.sh");
+    assertThatThrownBy(() -> ExternalTool.found(Optional.empty(), ExternalTool.OTELCOL, null))
+        .isInstanceOf(TestAbortedException.class)
+        .hasMessageContaining(
+            "otelcol-tern is not installed; run tools/install-observability-tools.sh");
+    assertThatThrownBy(() -> ExternalTool.found(Optional.empty(), ExternalTool.PROMETHEUS, null))
+        .isInstanceOf(TestAbortedException.class)
+        .hasMessageContaining("run tools/install-observability-tools.sh");
     assertThatThrownBy(() -> ExternalTool.found(Optional.empty(), "grpcurl", "true"))
         .isInstanceOf(AssertionFailedError.class)
         .hasMessageContaining("CI=true, so this is a failure");
