@@ -19,6 +19,7 @@ Every process started is in its own process group and is killed on exit, error o
 import argparse
 import datetime
 import json
+import math
 import os
 import platform
 import re
@@ -527,6 +528,12 @@ def run_jmh_once(args, work, results, name, benchmarks, params=()):
         _children.remove(proc)
     if rc != 0:
         raise RuntimeError("JMH failed (%d); see %s" % (rc, log_path))
+    results["commands"][name.replace("-", " ")] = show(cmd).replace(json_path, name + ".json")
+    return parse_jmh(json_path)
+
+
+def parse_jmh(json_path):
+    """The rows of JMH's JSON results: benchmark, params, ns/op with its error, bytes/op."""
     with open(json_path) as f:
         raw = json.load(f)
     rows = []
@@ -539,12 +546,19 @@ def run_jmh_once(args, work, results, name, benchmarks, params=()):
                 + entry["benchmark"].rsplit(".", 1)[-1],
                 "params": entry.get("params", {}),
                 "ns_per_op": entry["primaryMetric"]["score"],
-                "ns_error": entry["primaryMetric"].get("scoreError"),
+                # JMH writes the string "NaN" when one iteration leaves no error to estimate.
+                "ns_error": number(entry["primaryMetric"].get("scoreError")),
                 "bytes_per_op": alloc.get("score"),
             }
         )
-    results["commands"][name.replace("-", " ")] = show(cmd).replace(json_path, name + ".json")
     return rows
+
+
+def number(value):
+    """value if it is a finite number, else None (unknown)."""
+    if isinstance(value, (int, float)) and math.isfinite(value):
+        return value
+    return None
 
 
 # Which commands and failure records belong to which part, by the prefix of their keys.
