@@ -8,7 +8,8 @@ environment (TERN_CP, GRPC_JAVA_CP). Three parts, each optional:
           outstanding, default executor and --directexecutor; systems alternate, each run repeated.
   server  the qps server alone, pinned to CPU 0, loaded by h2load pinned to CPU 1 posting a
           pre-encoded empty SimpleRequest to BenchmarkService/UnaryCall.
-  jmh     CallBenchmark and HeadersDecodingBenchmark with -prof gc.
+  jmh     CallBenchmark and HeadersDecodingBenchmark with -prof gc, then CallBenchmark.unaryCall1024
+          again with -p otel=true (OpenTelemetry metrics and tracing on, both systems).
 
 Only the standard library is used here. The page and its chart are written by bench_report.py,
 run with $BENCH_REPORT_PYTHON (bin/bench-compare's virtualenv that has matplotlib) if set.
@@ -18,6 +19,7 @@ Every process started is in its own process group and is killed on exit, error o
 import argparse
 import datetime
 import json
+import math
 import os
 import platform
 import re
@@ -471,7 +473,8 @@ def run_server_only(args, work, results):
     results["commands"]["server-only body"] = "printf '\\0\\0\\0\\0\\0' > empty-unary-request.bin"
 
 
-def jmh_cmd(args, json_path):
+def jmh_cmd(args, json_path, benchmarks, params=()):
+    """The JMH command line for the benchmarks matching the regex `benchmarks`, with `-p` params."""
     return [
         "java",
         "-cp",
@@ -495,15 +498,28 @@ def jmh_cmd(args, json_path):
         "json",
         "-rff",
         json_path,
-        args.jmh_filter,
+        *[arg for param in params for arg in ("-p", param)],
+        benchmarks,
     ]
 
 
 def run_jmh(args, work, results):
-    json_path = os.path.join(work, "jmh.json")
-    cmd = jmh_cmd(args, json_path)
-    log("jmh: " + show(cmd))
-    with open(os.path.join(work, "jmh.log"), "wb") as out:
+    """The JMH set, then (unless --jmh-otel-filter is empty) its OpenTelemetry run."""
+    results["jmh"] = run_jmh_once(args, work, results, "jmh", args.jmh_filter)
+    if args.jmh_otel_filter:
+        results["jmh"] += run_jmh_once(
+            args, work, results, "jmh-otel", args.jmh_otel_filter, ("otel=true",)
+        )
+
+
+def run_jmh_once(args, work, results, name, benchmarks, params=()):
+    """Runs JMH once and returns its rows; its command goes to results["commands"] as `name`
+    with spaces for dashes (output files: work/name.json and work/name.log)."""
+    json_path = os.path.join(work, name + ".json")
+    cmd = jmh_cmd(args, json_path, benchmarks, params)
+    log("%s: %s" % (name, show(cmd)))
+    log_path = os.path.join(work, name + ".log")
+    with open(log_path, "wb") as out:
         proc = subprocess.Popen(
             expand(cmd), stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
@@ -511,7 +527,13 @@ def run_jmh(args, work, results):
         rc = proc.wait()
         _children.remove(proc)
     if rc != 0:
-        raise RuntimeError("JMH failed (%d); see %s" % (rc, os.path.join(work, "jmh.log")))
+        raise RuntimeError("JMH failed (%d); see %s" % (rc, log_path))
+    results["commands"][name.replace("-", " ")] = show(cmd).replace(json_path, name + ".json")
+    return parse_jmh(json_path)
+
+
+def parse_jmh(json_path):
+    """The rows of JMH's JSON results: benchmark, params, ns/op with its error, bytes/op."""
     with open(json_path) as f:
         raw = json.load(f)
     rows = []
@@ -524,12 +546,19 @@ def run_jmh(args, work, results):
                 + entry["benchmark"].rsplit(".", 1)[-1],
                 "params": entry.get("params", {}),
                 "ns_per_op": entry["primaryMetric"]["score"],
-                "ns_error": entry["primaryMetric"].get("scoreError"),
+                # JMH writes the string "NaN" when one iteration leaves no error to estimate.
+                "ns_error": number(entry["primaryMetric"].get("scoreError")),
                 "bytes_per_op": alloc.get("score"),
             }
         )
-    results["jmh"] = rows
-    results["commands"]["jmh"] = show(cmd).replace(json_path, "jmh.json")
+    return rows
+
+
+def number(value):
+    """value if it is a finite number, else None (unknown)."""
+    if isinstance(value, (int, float)) and math.isfinite(value):
+        return value
+    return None
 
 
 # Which commands and failure records belong to which part, by the prefix of their keys.
@@ -619,6 +648,13 @@ def main():
     p.add_argument("--jmh-iterations", type=int, default=5)
     p.add_argument("--jmh-filter", default="CallBenchmark|HeadersDecodingBenchmark")
     p.add_argument(
+        "--jmh-otel-filter",
+        default="CallBenchmark.unaryCall1024",
+        help="benchmarks run a second time with -p otel=true (OpenTelemetry metrics and "
+        "tracing on server and channel, both systems), against the otel=false rows of the "
+        "first run; empty: no such run",
+    )
+    p.add_argument(
         "--quick", action="store_true", help="smoke run: 3 s + 2 s warm-up, one repeat, short JMH"
     )
     p.add_argument("--skip", action="append", default=[], choices=["e2e", "server", "jmh"])
@@ -661,6 +697,7 @@ def main():
                 "jmh_warmups",
                 "jmh_iterations",
                 "jmh_filter",
+                "jmh_otel_filter",
                 "quick",
             )
         },

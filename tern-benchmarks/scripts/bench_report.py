@@ -102,23 +102,40 @@ def server_rows(results):
     ]
 
 
-def jmh_rows(results):
-    rows = []
+def call_benchmarks(results):
+    """CallBenchmark's rows by (benchmark, transport, direct, otel), then by system. Results
+    from before the otel parameter existed count as otel=false."""
     calls = {}
-    headers = {}
     for r in results["jmh"]:
         if r["benchmark"].startswith("CallBenchmark"):
             p = r["params"]
-            key = (r["benchmark"].split(".")[1], p.get("transport"), p.get("direct"))
+            key = (
+                r["benchmark"].split(".")[1],
+                p.get("transport"),
+                p.get("direct"),
+                p.get("otel", "false"),
+            )
             calls.setdefault(key, {})[p.get("system")] = r
-        else:
+    return calls
+
+
+def jmh_rows(results):
+    rows = []
+    headers = {}
+    for r in results["jmh"]:
+        if not r["benchmark"].startswith("CallBenchmark"):
             name = r["benchmark"].split(".")[1]
             side = "Tern" if name.endswith("Tern") else "Netty"
             headers.setdefault(name[: -len(side)], {})[side] = r
-    for (bench, transport, direct), by in sorted(calls.items()):
+    for (bench, transport, direct, otel), by in sorted(call_benchmarks(results).items()):
         if not all(s in by for s in SYSTEMS):
             continue
-        label = "JMH %s, %s, direct=%s" % (bench, transport, direct)
+        label = "JMH %s, %s, direct=%s%s" % (
+            bench,
+            transport,
+            direct,
+            ", OpenTelemetry on" if otel == "true" else "",
+        )
         rows.append(
             row(
                 label,
@@ -151,6 +168,35 @@ def jmh_rows(results):
                 row(label, "B/op", by["Tern"]["bytes_per_op"], by["Netty"]["bytes_per_op"], False)
             )
     return rows, header_rows
+
+
+def overhead(off, on, digits=0):
+    """What turning OpenTelemetry on added: "+123 (+4%)", from off to on."""
+    if off is None or on is None:
+        return "n/a"
+    added = on - off
+    sign = "+" if added >= 0 else "-"
+    share = "" if not off else " (%+.0f%%)" % (100.0 * added / off)
+    return sign + fmt(abs(added), digits) + share
+
+
+def otel_rows(results):
+    """Each system with OpenTelemetry on against itself with it off, where both were measured."""
+    calls = call_benchmarks(results)
+    rows = []
+    for (bench, transport, direct, otel), on in sorted(calls.items()):
+        off = calls.get((bench, transport, direct, "false"), {})
+        if otel != "true" or not any(s in on and s in off for s in SYSTEMS):
+            continue
+        label = "JMH %s, %s, direct=%s" % (bench, transport, direct)
+        for unit, metric in (("ns/op", "ns_per_op"), ("B/op", "bytes_per_op")):
+            cells = []
+            for s in SYSTEMS:
+                before = off.get(s, {}).get(metric)
+                after = on.get(s, {}).get(metric)
+                cells += [fmt(before), fmt(after), overhead(before, after)]
+            rows.append("| %s | %s | %s |" % (label, unit, " | ".join(cells)))
+    return rows
 
 
 def memory(meminfo):
@@ -330,6 +376,7 @@ def main():
     peak = max(load[0] for load in loads)
     noisy = peak > 0.5 * m["nproc"]
     jmh, header_rows = jmh_rows(results)
+    otel = otel_rows(results)
     lines = [
         "# Benchmarks: Tern beside grpc-java 1.79",
         "",
@@ -393,6 +440,19 @@ def main():
     ]
     lines += e2e_rows(results) + server_rows(results) + jmh
     lines.append("")
+    if otel:
+        lines += [
+            "OpenTelemetry's cost (JMH `CallBenchmark` with `-p otel=true` against the same "
+            "benchmark's `otel=false` rows above): each system against itself, its own module "
+            "recording metrics and spans on server and channel, Tern's `tern-opentelemetry` and "
+            "grpc-java's `grpc-opentelemetry`. The rows marked *OpenTelemetry on* above compare "
+            "the two systems with it on.",
+            "",
+            "| Figure | Unit | Tern off | Tern on | Tern added | grpc-java off | grpc-java on "
+            "| grpc-java added |",
+            "|---|---|---:|---:|---:|---:|---:|---:|",
+        ]
+        lines += otel + [""]
     if header_rows:
         lines += (
             [
@@ -492,6 +552,22 @@ def main():
         "`gc.alloc.rate.norm` from `-prof gc`: bytes allocated per operation by client and "
         "server together. ± is JMH's 99.9% confidence interval half-width over the measured "
         "iterations; where it is larger than the difference, the ratio means little.",
+    ]
+    if otel:
+        lines += [
+            "- **OpenTelemetry** (`otel=true`, a second JMH run of `%s` with the same settings): "
+            "metrics and tracing on both server and channel, each system through its own module "
+            "(`dev.tern.opentelemetry.GrpcOpenTelemetry`; grpc-java's "
+            "`io.grpc.opentelemetry.GrpcOpenTelemetry`, tracing turned on with "
+            "`InternalGrpcOpenTelemetry.enableTracing`), both into the same kind of SDK: the "
+            "nine default metrics aggregated cumulatively by an in-memory reader that is never "
+            "collected during the run, every call traced (always-on sampler, W3C `traceparent`) "
+            "and its ended spans handed one by one to an exporter that drops them. So the figures "
+            "are the cost of recording, not of exporting. The benchmark's methods are marked as "
+            "generated ones are, so `grpc.method` names them on both."
+            % st_jmh.get("jmh_otel_filter", "CallBenchmark.unaryCall1024"),
+        ]
+    lines += [
         "- grpc-java's `AsyncServer` listens on all interfaces of the given port (its own "
         "behaviour); the clients and h2load only ever connect to 127.0.0.1.",
         "- Unless `--directexecutor`, both qps servers and clients run application callbacks on "

@@ -42,17 +42,31 @@ public class CallBenchmark {
   @Param({"false"})
   public boolean binlog;
 
+  /**
+   * With OpenTelemetry metrics and tracing on the server and the channel, each system through its
+   * own module (Tern's tern-opentelemetry, grpc-java's grpc-opentelemetry), both into the same kind
+   * of SDK ({@link BenchTelemetry}): metrics aggregated in memory, spans dropped as they end. The
+   * cost of recording, without export.
+   */
+  @Param({"false"})
+  public boolean otel;
+
   private final byte[] message = new byte[1024];
+  private BenchTelemetry telemetry;
   private EchoTarget target;
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
-    target = EchoTarget.create(system, transport, direct, retry, binlog);
+    telemetry = otel ? BenchTelemetry.create() : null;
+    target = EchoTarget.create(system, transport, direct, retry, binlog, telemetry);
   }
 
   @TearDown(Level.Trial)
   public void tearDown() throws InterruptedException {
     target.shutdown();
+    if (telemetry != null) {
+      telemetry.close();
+    }
   }
 
   /** One blocking unary call, 1 KiB each way. */

@@ -46,10 +46,17 @@ interface EchoTarget {
   /**
    * Which system and transport to build; with {@code retry}, the channel has {@link
    * #retryServiceConfig()} and retries enabled; with {@code binlog}, the server and the channel log
-   * every call to a binary log whose sink drops the entries.
+   * every call to a binary log whose sink drops the entries; with a {@code telemetry} (null: none),
+   * the system's own OpenTelemetry module records metrics and spans of every call on the server and
+   * the channel into it.
    */
   static EchoTarget create(
-      String system, String transport, boolean directExecutor, boolean retry, boolean binlog)
+      String system,
+      String transport,
+      boolean directExecutor,
+      boolean retry,
+      boolean binlog,
+      BenchTelemetry telemetry)
       throws Exception {
     boolean netty =
         switch (transport) {
@@ -58,8 +65,8 @@ interface EchoTarget {
           default -> throw new IllegalArgumentException("transport: netty or inprocess");
         };
     return switch (system) {
-      case "tern" -> new TernEchoTarget(netty, directExecutor, retry, binlog);
-      case "grpc-java" -> new GrpcJavaEchoTarget(netty, directExecutor, retry, binlog);
+      case "tern" -> new TernEchoTarget(netty, directExecutor, retry, binlog, telemetry);
+      case "grpc-java" -> new GrpcJavaEchoTarget(netty, directExecutor, retry, binlog, telemetry);
       default -> throw new IllegalArgumentException("system: tern or grpc-java");
     };
   }

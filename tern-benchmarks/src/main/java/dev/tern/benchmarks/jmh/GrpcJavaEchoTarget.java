@@ -12,6 +12,8 @@ import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.opentelemetry.GrpcOpenTelemetry;
+import io.grpc.opentelemetry.InternalGrpcOpenTelemetry;
 import io.grpc.protobuf.services.BinaryLogSink;
 import io.grpc.protobuf.services.BinaryLogs;
 import io.grpc.stub.ClientCalls;
@@ -49,15 +51,19 @@ final class GrpcJavaEchoTarget implements EchoTarget {
         }
       };
 
+  // Marked as generated stubs mark theirs, so that with OpenTelemetry on, grpc.method names the
+  // method (as in a real service) rather than "other".
   static final MethodDescriptor<byte[], byte[]> UNARY =
       MethodDescriptor.newBuilder(BYTES, BYTES)
           .setFullMethodName("bench.Echo/Unary")
           .setType(MethodDescriptor.MethodType.UNARY)
+          .setSampledToLocalTracing(true)
           .build();
   static final MethodDescriptor<byte[], byte[]> BIDI =
       MethodDescriptor.newBuilder(BYTES, BYTES)
           .setFullMethodName("bench.Echo/Bidi")
           .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
+          .setSampledToLocalTracing(true)
           .build();
 
   /** Counts and drops binary log entries (the benchmark measures building them, not the disk). */
@@ -76,9 +82,15 @@ final class GrpcJavaEchoTarget implements EchoTarget {
   private final BlockingQueue<byte[]> echoes = new LinkedBlockingQueue<>();
   private final StreamObserver<byte[]> stream;
 
-  GrpcJavaEchoTarget(boolean netty, boolean directExecutor, boolean retry, boolean binlog)
+  GrpcJavaEchoTarget(
+      boolean netty,
+      boolean directExecutor,
+      boolean retry,
+      boolean binlog,
+      BenchTelemetry telemetry)
       throws IOException {
     binaryLog = binlog ? BinaryLogs.createBinaryLog(DROP_ENTRIES, "*") : null;
+    GrpcOpenTelemetry otel = telemetry == null ? null : openTelemetry(telemetry);
     ServerBuilder<?> serverBuilder;
     ManagedChannelBuilder<?> channelBuilder;
     String name = "bench-" + UUID.randomUUID();
@@ -121,6 +133,9 @@ final class GrpcJavaEchoTarget implements EchoTarget {
     if (binaryLog != null) {
       serverBuilder.setBinaryLog(binaryLog);
     }
+    if (otel != null) {
+      otel.configureServerBuilder(serverBuilder);
+    }
     server = serverBuilder.build().start();
     if (netty) {
       channelBuilder = NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext();
@@ -135,6 +150,9 @@ final class GrpcJavaEchoTarget implements EchoTarget {
     }
     if (binaryLog != null) {
       channelBuilder.setBinaryLog(binaryLog);
+    }
+    if (otel != null) {
+      otel.configureChannelBuilder(channelBuilder);
     }
     channel = channelBuilder.build();
     stream =
@@ -152,6 +170,17 @@ final class GrpcJavaEchoTarget implements EchoTarget {
               @Override
               public void onCompleted() {}
             });
+  }
+
+  /**
+   * grpc-opentelemetry with metrics and tracing. Its tracing is off by default; 1.79 turns it on
+   * only through this accessor or an environment flag, and either sets one switch for the whole JVM
+   * (harmless here: a JMH fork runs one configuration).
+   */
+  private static GrpcOpenTelemetry openTelemetry(BenchTelemetry telemetry) {
+    GrpcOpenTelemetry.Builder builder = GrpcOpenTelemetry.newBuilder().sdk(telemetry.sdk());
+    InternalGrpcOpenTelemetry.enableTracing(builder, true);
+    return builder.build();
   }
 
   @Override

@@ -12,6 +12,7 @@ import dev.tern.inprocess.InProcessChannelBuilder;
 import dev.tern.inprocess.InProcessServerBuilder;
 import dev.tern.netty.NettyChannelBuilder;
 import dev.tern.netty.NettyServerBuilder;
+import dev.tern.opentelemetry.GrpcOpenTelemetry;
 import dev.tern.services.binarylog.BinaryLogSink;
 import dev.tern.services.binarylog.BinaryLogs;
 import dev.tern.stub.ClientCalls;
@@ -46,15 +47,19 @@ final class TernEchoTarget implements EchoTarget {
         }
       };
 
+  // Marked as generated stubs mark theirs, so that with OpenTelemetry on, grpc.method names the
+  // method (as in a real service) rather than "other".
   static final MethodDescriptor<byte[], byte[]> UNARY =
       MethodDescriptor.newBuilder(BYTES, BYTES)
           .setFullMethodName("bench.Echo/Unary")
           .setType(MethodDescriptor.MethodType.UNARY)
+          .setSampledToLocalTracing(true)
           .build();
   static final MethodDescriptor<byte[], byte[]> BIDI =
       MethodDescriptor.newBuilder(BYTES, BYTES)
           .setFullMethodName("bench.Echo/Bidi")
           .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
+          .setSampledToLocalTracing(true)
           .build();
 
   /** Counts and drops binary log entries (the benchmark measures building them, not the disk). */
@@ -73,9 +78,18 @@ final class TernEchoTarget implements EchoTarget {
   private final BlockingQueue<byte[]> echoes = new LinkedBlockingQueue<>();
   private final StreamObserver<byte[]> stream;
 
-  TernEchoTarget(boolean netty, boolean directExecutor, boolean retry, boolean binlog)
+  TernEchoTarget(
+      boolean netty,
+      boolean directExecutor,
+      boolean retry,
+      boolean binlog,
+      BenchTelemetry telemetry)
       throws IOException {
     binaryLog = binlog ? BinaryLogs.createBinaryLog(DROP_ENTRIES, "*") : null;
+    GrpcOpenTelemetry otel =
+        telemetry == null
+            ? null
+            : GrpcOpenTelemetry.newBuilder().sdk(telemetry.sdk()).enableTracing(true).build();
     ServerBuilder<?> serverBuilder;
     ManagedChannelBuilder<?> channelBuilder;
     String name = "bench-" + UUID.randomUUID();
@@ -104,6 +118,9 @@ final class TernEchoTarget implements EchoTarget {
     if (binaryLog != null) {
       serverBuilder.setBinaryLog(binaryLog);
     }
+    if (otel != null) {
+      otel.configureServerBuilder(serverBuilder);
+    }
     server = serverBuilder.build().start();
     if (netty) {
       channelBuilder = NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext();
@@ -118,6 +135,9 @@ final class TernEchoTarget implements EchoTarget {
     }
     if (binaryLog != null) {
       channelBuilder.setBinaryLog(binaryLog);
+    }
+    if (otel != null) {
+      otel.configureChannelBuilder(channelBuilder);
     }
     channel = channelBuilder.build();
     stream =
