@@ -18,6 +18,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.opentelemetry.InternalGrpcOpenTelemetry;
 import io.grpc.stub.ClientCalls;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import io.opentelemetry.api.OpenTelemetry;
@@ -171,6 +172,13 @@ final class GrpcJavaPeer {
     return ServerServiceDefinition.builder(Peer.SERVICE)
         .addMethod(unary(Peer.UNARY), ServerCalls.asyncUnaryCall(answer(Peer.UNARY, seen)))
         .addMethod(unary(Peer.GZIP), ServerCalls.asyncUnaryCall(answer(Peer.GZIP, seen)))
+        .addMethod(
+            unary(Peer.GZIP_REPLY),
+            ServerCalls.asyncUnaryCall(
+                (byte[] request, StreamObserver<byte[]> response) -> {
+                  ((ServerCallStreamObserver<byte[]>) response).setCompression("gzip");
+                  answer(Peer.GZIP_REPLY, seen).invoke(request, response);
+                }))
         .addMethod(
             unary(Peer.FAIL),
             ServerCalls.asyncUnaryCall(

@@ -7,6 +7,7 @@ import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,9 @@ final class Peer {
 
   /** Like {@link #UNARY}; the client compresses its request with gzip. */
   static final String GZIP = "Gzip";
+
+  /** Like {@link #UNARY}; the server compresses its response with gzip. */
+  static final String GZIP_REPLY = "GzipReply";
 
   /** Fails INVALID_ARGUMENT "bad thing". */
   static final String FAIL = "Fail";
@@ -81,6 +85,45 @@ final class Peer {
 
     @Override
     void close();
+  }
+
+  /** How many calls {@link #makeCalls} makes (each a server stream). */
+  static final int CALLS = 6;
+
+  /** The calls each side makes, and what they returned. */
+  static List<String> makeCalls(Peer.Client client) {
+    List<String> results = new ArrayList<>();
+    results.add("Unary " + client.unary(Peer.UNARY, Peer.filled(1000, 'x'), false));
+    results.add("Fail " + client.unary(Peer.FAIL, Peer.filled(4, 'f'), false));
+    results.add("Stream " + client.serverStream(Peer.STREAM, Peer.filled(5, 's')));
+    results.add("Missing " + client.unary(Peer.MISSING, Peer.filled(7, 'm'), false));
+    results.add("Gzip " + client.unary(Peer.GZIP, Peer.filled(1000, 'q'), true));
+    results.add("GzipReply " + client.unary(Peer.GZIP_REPLY, Peer.filled(6, 'g'), false));
+    return results;
+  }
+
+  /**
+   * Fails, listing the lines only one side has and then all of grpc-java's, unless both sides
+   * described {@code what} with the same lines (in any order).
+   */
+  static void assertSameLines(String what, List<String> grpc, List<String> tern) {
+    List<String> onlyGrpc = new ArrayList<>(grpc);
+    onlyGrpc.removeAll(tern);
+    List<String> onlyTern = new ArrayList<>(tern);
+    onlyTern.removeAll(grpc);
+    if (onlyGrpc.isEmpty() && onlyTern.isEmpty()) {
+      return;
+    }
+    throw new AssertionError(
+        "Tern's "
+            + what
+            + " differ from grpc-java's for the same calls"
+            + "\n--- only grpc-java:\n  "
+            + String.join("\n  ", onlyGrpc)
+            + "\n+++ only Tern:\n  "
+            + String.join("\n  ", onlyTern)
+            + "\n=== all of grpc-java's:\n  "
+            + String.join("\n  ", grpc));
   }
 
   /** Waits for a shut-down server or channel to terminate; false if it did not in 5 s. */

@@ -31,19 +31,12 @@ class SideBySideMetricsTest {
 
   private static final AttributeKey<String> METHOD = AttributeKey.stringKey("grpc.method");
   private static final AttributeKey<String> TARGET = AttributeKey.stringKey("grpc.target");
-
-  /** The calls each side makes, and what they returned. */
-  private static List<String> makeCalls(Peer.Client client) {
-    List<String> results = new ArrayList<>();
-    results.add("Unary " + client.unary(Peer.UNARY, Peer.filled(1000, 'x'), false));
-    results.add("Fail " + client.unary(Peer.FAIL, Peer.filled(4, 'f'), false));
-    results.add("Stream " + client.serverStream(Peer.STREAM, Peer.filled(5, 's')));
-    results.add("Missing " + client.unary(Peer.MISSING, Peer.filled(7, 'm'), false));
-    results.add("Gzip " + client.unary(Peer.GZIP, Peer.filled(1000, 'q'), true));
-    return results;
-  }
-
-  private static final int SERVER_STREAMS = 5;
+  private static final String CLIENT_SENT =
+      "grpc.client.attempt.sent_total_compressed_message_size";
+  private static final String CLIENT_RCVD =
+      "grpc.client.attempt.rcvd_total_compressed_message_size";
+  private static final String SERVER_SENT = "grpc.server.call.sent_total_compressed_message_size";
+  private static final String SERVER_RCVD = "grpc.server.call.rcvd_total_compressed_message_size";
 
   /** What one side recorded. */
   private record Recorded(List<String> results, Map<String, MetricData> metrics, int port) {}
@@ -52,8 +45,8 @@ class SideBySideMetricsTest {
     try (Peer.Sdk sdk = new Peer.Sdk();
         Peer.Server server = GrpcJavaPeer.server(sdk.sdk);
         Peer.Client client = GrpcJavaPeer.client(sdk.sdk, server.port())) {
-      List<String> results = makeCalls(client);
-      server.awaitClosedStreams(SERVER_STREAMS);
+      List<String> results = Peer.makeCalls(client);
+      server.awaitClosedStreams(Peer.CALLS);
       return new Recorded(results, byName(sdk.metrics.collectAllMetrics()), server.port());
     }
   }
@@ -62,8 +55,8 @@ class SideBySideMetricsTest {
     try (Peer.Sdk sdk = new Peer.Sdk();
         Peer.Server server = TernPeer.server(cleanup, sdk.sdk);
         Peer.Client client = TernPeer.client(cleanup, sdk.sdk, server.port())) {
-      List<String> results = makeCalls(client);
-      server.awaitClosedStreams(SERVER_STREAMS);
+      List<String> results = Peer.makeCalls(client);
+      server.awaitClosedStreams(Peer.CALLS);
       return new Recorded(results, byName(sdk.metrics.collectAllMetrics()), server.port());
     }
   }
@@ -92,8 +85,9 @@ class SideBySideMetricsTest {
             "Fail INVALID_ARGUMENT",
             "Stream [10, 20, 30]",
             "Missing UNIMPLEMENTED",
-            "Gzip OK");
-    assertSameFacts(facts(grpc), facts(tern));
+            "Gzip OK",
+            "GzipReply OK");
+    Peer.assertSameLines("metrics", facts(grpc), facts(tern));
 
     // Documented differences, asserted as such.
     // 1. Each library names its own instrumentation scope.
@@ -107,32 +101,18 @@ class SideBySideMetricsTest {
           .isNotBlank()
           .isNotEqualTo(grpc.metrics().get(name).getDescription());
     }
-    // 3. gzip's output is each library's compressor's business: the sizes are left out of the
+    // 3. gzip's output is each library's compressor's business: those sizes are left out of the
     // comparison above; each side must count the compressed bytes, the same at both ends.
     for (Recorded side : List.of(grpc, tern)) {
-      long sent = gzipSize(side, "grpc.client.attempt.sent_total_compressed_message_size");
-      long received = gzipSize(side, "grpc.server.call.rcvd_total_compressed_message_size");
-      assertThat(sent).isPositive().isLessThan(1000).isEqualTo(received);
+      assertThat(size(side, CLIENT_SENT, Peer.GZIP))
+          .isPositive()
+          .isLessThan(1000)
+          .isEqualTo(size(side, SERVER_RCVD, Peer.GZIP));
+      assertThat(size(side, SERVER_SENT, Peer.GZIP_REPLY))
+          .isPositive()
+          .isLessThan(Peer.UNARY_RESPONSE_SIZE)
+          .isEqualTo(size(side, CLIENT_RCVD, Peer.GZIP_REPLY));
     }
-  }
-
-  /** Fails with both sides' facts, and the lines only one side has, when they differ. */
-  private static void assertSameFacts(List<String> grpc, List<String> tern) {
-    List<String> onlyGrpc = new ArrayList<>(grpc);
-    onlyGrpc.removeAll(tern);
-    List<String> onlyTern = new ArrayList<>(tern);
-    onlyTern.removeAll(grpc);
-    if (onlyGrpc.isEmpty() && onlyTern.isEmpty()) {
-      return;
-    }
-    throw new AssertionError(
-        "Tern's metrics differ from grpc-java's for the same calls"
-            + "\n--- only grpc-java recorded:\n  "
-            + String.join("\n  ", onlyGrpc)
-            + "\n+++ only Tern recorded:\n  "
-            + String.join("\n  ", onlyTern)
-            + "\n=== all of grpc-java's:\n  "
-            + String.join("\n  ", grpc));
   }
 
   private static List<String> scopes(Recorded side) {
@@ -142,15 +122,23 @@ class SideBySideMetricsTest {
         .toList();
   }
 
-  private static long gzipSize(Recorded side, String metric) {
+  private static long size(Recorded side, String metric, String method) {
     return side.metrics().get(metric).getHistogramData().getPoints().stream()
-        .filter(p -> isGzip(p.getAttributes()))
+        .filter(p -> Peer.fullName(method).equals(p.getAttributes().get(METHOD)))
         .mapToLong(p -> (long) p.getSum())
         .sum();
   }
 
-  private static boolean isGzip(Attributes attributes) {
-    return Peer.fullName(Peer.GZIP).equals(attributes.get(METHOD));
+  /** Whether {@code metric} counts the compressed messages of the call {@code attributes} label. */
+  private static boolean compressed(String metric, Attributes attributes) {
+    String method = attributes.get(METHOD);
+    if (Peer.fullName(Peer.GZIP).equals(method)) {
+      return metric.equals(CLIENT_SENT) || metric.equals(SERVER_RCVD);
+    }
+    if (Peer.fullName(Peer.GZIP_REPLY).equals(method)) {
+      return metric.equals(SERVER_SENT) || metric.equals(CLIENT_RCVD);
+    }
+    return false;
   }
 
   /** What must be equal, one line per fact, in a stable order. */
@@ -201,12 +189,9 @@ class SideBySideMetricsTest {
     return facts;
   }
 
-  /** The bytes a size point counted; for the gzip call's compressed side, just "compressed". */
+  /** The bytes a size point counted, or "(gzip)" where they were compressed. */
   private static String sizeSum(String metric, HistogramPointData point) {
-    boolean compressedSide =
-        metric.equals("grpc.client.attempt.sent_total_compressed_message_size")
-            || metric.equals("grpc.server.call.rcvd_total_compressed_message_size");
-    if (compressedSide && isGzip(point.getAttributes())) {
+    if (compressed(metric, point.getAttributes())) {
       return "(gzip, compared below)";
     }
     return String.valueOf((long) point.getSum());

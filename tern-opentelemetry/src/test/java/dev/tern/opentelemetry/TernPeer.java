@@ -15,6 +15,7 @@ import dev.tern.Status;
 import dev.tern.StatusRuntimeException;
 import dev.tern.netty.NettyServerBuilder;
 import dev.tern.stub.ClientCalls;
+import dev.tern.stub.ServerCallStreamObserver;
 import dev.tern.stub.ServerCalls;
 import dev.tern.testing.TernCleanupExtension;
 import dev.tern.testing.TestMarshallers;
@@ -141,6 +142,13 @@ final class TernPeer {
     return ServerServiceDefinition.builder(Peer.SERVICE)
         .addMethod(unary(Peer.UNARY), ServerCalls.asyncUnaryCall(answer(Peer.UNARY, seen)))
         .addMethod(unary(Peer.GZIP), ServerCalls.asyncUnaryCall(answer(Peer.GZIP, seen)))
+        .addMethod(
+            unary(Peer.GZIP_REPLY),
+            ServerCalls.asyncUnaryCall(
+                (byte[] request, dev.tern.stub.StreamObserver<byte[]> response) -> {
+                  ((ServerCallStreamObserver<byte[]>) response).setCompression("gzip");
+                  answer(Peer.GZIP_REPLY, seen).invoke(request, response);
+                }))
         .addMethod(
             unary(Peer.FAIL),
             ServerCalls.asyncUnaryCall(
