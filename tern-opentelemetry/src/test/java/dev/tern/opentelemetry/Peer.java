@@ -186,7 +186,7 @@ final class Peer {
     }
   }
 
-  /** Remembers per method what a server saw. */
+  /** Remembers per method what a server saw. Thread-safe. */
   static final class Seen {
     final Map<String, String> traceIds = new ConcurrentHashMap<>();
     final Map<String, String> headers = new ConcurrentHashMap<>();
