@@ -16,65 +16,45 @@ final class ClientAttemptTracer extends ClientStreamTracer {
   private final Instruments instruments;
   private final MethodAttributes attributes;
   private final long startNanos = System.nanoTime();
-  private final MessageSizes sent = new MessageSizes();
-  private final MessageSizes received = new MessageSizes();
   private final Span span; // null without tracing
-  private final MessageEvents outboundEvents;
-  private final MessageEvents inboundEvents;
+  private final StreamMessages messages;
 
   ClientAttemptTracer(
       Instruments instruments, MethodAttributes attributes, Span span, Span callSpan) {
     this.instruments = instruments;
     this.attributes = attributes;
     this.span = span;
-    this.inboundEvents = span == null ? null : MessageEvents.inbound(span, callSpan);
-    this.outboundEvents = span == null ? null : MessageEvents.outbound(span, inboundEvents);
+    this.messages = new StreamMessages(span, callSpan);
   }
 
   @Override
   public void outboundMessage(int seqNo) {
-    if (outboundEvents != null) {
-      outboundEvents.message(seqNo);
-    }
+    messages.outboundMessage(seqNo);
   }
 
   @Override
   public void outboundUncompressedSize(long bytes) {
-    sent.uncompressed(bytes);
-    if (outboundEvents != null) {
-      outboundEvents.uncompressedSize(bytes);
-    }
+    messages.outboundUncompressedSize(bytes);
   }
 
   @Override
   public void outboundWireSize(long bytes) {
-    sent.wire(bytes);
-    if (outboundEvents != null) {
-      outboundEvents.wireSize(bytes);
-    }
+    messages.outboundWireSize(bytes);
   }
 
   @Override
   public void inboundMessage(int seqNo) {
-    if (inboundEvents != null) {
-      inboundEvents.message(seqNo);
-    }
+    messages.inboundMessage(seqNo);
   }
 
   @Override
   public void inboundWireSize(long bytes) {
-    received.wire(bytes);
-    if (inboundEvents != null) {
-      inboundEvents.wireSize(bytes);
-    }
+    messages.inboundWireSize(bytes);
   }
 
   @Override
   public void inboundUncompressedSize(long bytes) {
-    received.uncompressed(bytes);
-    if (inboundEvents != null) {
-      inboundEvents.uncompressedSize(bytes);
-    }
+    messages.inboundUncompressedSize(bytes);
   }
 
   @Override
@@ -84,11 +64,10 @@ final class ClientAttemptTracer extends ClientStreamTracer {
         instruments,
         attributes.withStatus(status.getCode()),
         seconds,
-        sent.total(),
-        received.total());
+        messages.sentBytes(),
+        messages.receivedBytes());
     if (span != null) {
-      outboundEvents.flush();
-      inboundEvents.flush();
+      messages.flushEvents();
       Spans.end(span, status);
     }
   }

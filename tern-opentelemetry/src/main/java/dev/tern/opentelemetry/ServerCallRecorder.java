@@ -21,12 +21,9 @@ import io.opentelemetry.context.Context;
 final class ServerCallRecorder extends ServerStreamTracer {
   private final GrpcOpenTelemetry module;
   private final long startNanos = System.nanoTime();
-  private final MessageSizes sent = new MessageSizes();
-  private final MessageSizes received = new MessageSizes();
   private final Span span; // null without tracing
   private final Context spanContext; // null without tracing
-  private final MessageEvents outboundEvents;
-  private final MessageEvents inboundEvents;
+  private final StreamMessages messages;
   private volatile MethodAttributes attributes; // set when the call starts
 
   ServerCallRecorder(GrpcOpenTelemetry module, String fullMethodName, Metadata headers) {
@@ -42,14 +39,11 @@ final class ServerCallRecorder extends ServerStreamTracer {
               .setSpanKind(SpanKind.SERVER)
               .startSpan();
       spanContext = parent.with(span);
-      inboundEvents = MessageEvents.inbound(span, span);
-      outboundEvents = MessageEvents.outbound(span, inboundEvents);
     } else {
       span = null;
       spanContext = null;
-      outboundEvents = null;
-      inboundEvents = null;
     }
+    messages = new StreamMessages(span, span);
   }
 
   @Override
@@ -72,48 +66,32 @@ final class ServerCallRecorder extends ServerStreamTracer {
 
   @Override
   public void outboundMessage(int seqNo) {
-    if (outboundEvents != null) {
-      outboundEvents.message(seqNo);
-    }
+    messages.outboundMessage(seqNo);
   }
 
   @Override
   public void outboundUncompressedSize(long bytes) {
-    sent.uncompressed(bytes);
-    if (outboundEvents != null) {
-      outboundEvents.uncompressedSize(bytes);
-    }
+    messages.outboundUncompressedSize(bytes);
   }
 
   @Override
   public void outboundWireSize(long bytes) {
-    sent.wire(bytes);
-    if (outboundEvents != null) {
-      outboundEvents.wireSize(bytes);
-    }
+    messages.outboundWireSize(bytes);
   }
 
   @Override
   public void inboundMessage(int seqNo) {
-    if (inboundEvents != null) {
-      inboundEvents.message(seqNo);
-    }
+    messages.inboundMessage(seqNo);
   }
 
   @Override
   public void inboundWireSize(long bytes) {
-    received.wire(bytes);
-    if (inboundEvents != null) {
-      inboundEvents.wireSize(bytes);
-    }
+    messages.inboundWireSize(bytes);
   }
 
   @Override
   public void inboundUncompressedSize(long bytes) {
-    received.uncompressed(bytes);
-    if (inboundEvents != null) {
-      inboundEvents.uncompressedSize(bytes);
-    }
+    messages.inboundUncompressedSize(bytes);
   }
 
   @Override
@@ -129,14 +107,13 @@ final class ServerCallRecorder extends ServerStreamTracer {
       instruments.serverCallDuration.record(seconds, withStatus);
     }
     if (instruments.serverCallSentSize != null) {
-      instruments.serverCallSentSize.record(sent.total(), withStatus);
+      instruments.serverCallSentSize.record(messages.sentBytes(), withStatus);
     }
     if (instruments.serverCallRcvdSize != null) {
-      instruments.serverCallRcvdSize.record(received.total(), withStatus);
+      instruments.serverCallRcvdSize.record(messages.receivedBytes(), withStatus);
     }
     if (span != null) {
-      inboundEvents.flush();
-      outboundEvents.flush();
+      messages.flushEvents();
       Spans.end(span, status);
     }
   }
