@@ -20,6 +20,7 @@ final class ClientCallRecorder extends ClientStreamTracer.Factory {
   private final GrpcOpenTelemetry module;
   private final MethodAttributes attributes;
   private final String fullMethodName;
+  private final Spans.Names names; // null without tracing
   private final long startNanos = System.nanoTime();
   private final Span callSpan; // null without tracing
   private final Context callContext; // null without tracing
@@ -35,15 +36,17 @@ final class ClientCallRecorder extends ClientStreamTracer.Factory {
     this.attributes = attributes;
     this.fullMethodName = fullMethodName;
     if (module.tracer() != null) {
+      names = Spans.names(fullMethodName);
       callSpan =
           module
               .tracer()
-              .spanBuilder(Spans.name("Sent.", fullMethodName))
+              .spanBuilder(names.call())
               .setParent(parent)
               .setSpanKind(SpanKind.INTERNAL)
               .startSpan();
       callContext = parent.with(callSpan);
     } else {
+      names = null;
       callSpan = null;
       callContext = null;
     }
@@ -62,7 +65,7 @@ final class ClientCallRecorder extends ClientStreamTracer.Factory {
       attemptSpan =
           module
               .tracer()
-              .spanBuilder(Spans.name("Attempt.", fullMethodName))
+              .spanBuilder(names.attempt())
               .setParent(callContext)
               .setSpanKind(SpanKind.CLIENT)
               .setAttribute(Spans.PREVIOUS_RPC_ATTEMPTS, (long) info.getPreviousAttempts())

@@ -34,7 +34,7 @@ final class ServerCallRecorder extends ServerStreamTracer {
       span =
           module
               .tracer()
-              .spanBuilder(Spans.name("Recv.", fullMethodName))
+              .spanBuilder(Spans.names(fullMethodName).server())
               .setParent(parent)
               .setSpanKind(SpanKind.SERVER)
               .startSpan();

@@ -4,6 +4,8 @@ import dev.tern.Status;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What gRFC A72 names in a call's spans: span names, event names and attribute keys, and how a gRPC
@@ -22,11 +24,30 @@ final class Spans {
   static final AttributeKey<Boolean> TRANSPARENT_RETRY =
       AttributeKey.booleanKey("transparent-retry");
 
+  /** Names by method, so that a call makes no strings; bounded (servers see names clients pick). */
+  private static final int MAX_CACHED = 1024;
+
+  private static final Map<String, Names> NAMES = new ConcurrentHashMap<>();
+
   private Spans() {}
 
-  /** {@code prefix} + the method with its slash as a dot: {@code Sent.pkg.Service.Method}. */
-  static String name(String prefix, String fullMethodName) {
-    return prefix + fullMethodName.replace('/', '.');
+  /**
+   * A method's three span names: {@code Sent.pkg.Service.Method}, {@code Attempt.…}, {@code
+   * Recv.…}.
+   */
+  record Names(String call, String attempt, String server) {}
+
+  /** The span names of {@code fullMethodName} (its slash written as a dot). */
+  static Names names(String fullMethodName) {
+    Names names = NAMES.get(fullMethodName);
+    if (names == null) {
+      String dotted = fullMethodName.replace('/', '.');
+      names = new Names("Sent." + dotted, "Attempt." + dotted, "Recv." + dotted);
+      if (NAMES.size() < MAX_CACHED) {
+        NAMES.putIfAbsent(fullMethodName, names);
+      }
+    }
+    return names;
   }
 
   /** Ends {@code span} with {@code status}: OK, or ERROR described as "CODE: description". */
