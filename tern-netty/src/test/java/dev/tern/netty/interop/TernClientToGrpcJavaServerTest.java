@@ -17,6 +17,7 @@ import dev.tern.MethodDescriptor.MethodType;
 import dev.tern.Status;
 import dev.tern.netty.hostile.LeakWatch;
 import dev.tern.testing.Await;
+import dev.tern.testing.LogCapture;
 import dev.tern.testing.RecordingClientCallListener;
 import dev.tern.testing.TernCleanupExtension;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -41,6 +42,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class TernClientToGrpcJavaServerTest {
   @RegisterExtension final LeakWatch leaks = new LeakWatch();
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
+
+  /** grpc-java's server stream (shaded): logs a request it cannot deframe. */
+  private static final String PEER_SERVER_STREAM_LOGGER =
+      "io.grpc.netty.shaded.io.grpc.netty.NettyServerStream";
+
+  /** grpc-java's server connection handler (shaded): logs stream errors. */
+  private static final String PEER_SERVER_HANDLER_LOGGER =
+      "io.grpc.netty.shaded.io.grpc.netty.NettyServerHandler";
 
   /** Generous for any sane flow-control window plus socket buffers. */
   private static final int MAX_AHEAD_BYTES = 32 * 1024 * 1024;
@@ -79,6 +88,7 @@ class TernClientToGrpcJavaServerTest {
                 .build());
   }
 
+  /** Closes the channel, then the peer; idempotent (the tests that capture its logs call it). */
   @AfterEach
   void stop() throws InterruptedException {
     channel.shutdownNow();
@@ -480,30 +490,54 @@ class TernClientToGrpcJavaServerTest {
   }
 
   @Test
-  void requestOverTheServersLimitIsResourceExhausted() {
-    Outcome outcome =
-        unary(
-            InteropContract.UNARY,
-            CallOptions.DEFAULT,
-            new Metadata(),
-            new byte[DEFAULT_MAX_MESSAGE + 1]);
+  void requestOverTheServersLimitIsResourceExhausted() throws InterruptedException {
+    // grpc-java's server logs the oversized request at WARNING, with a stack trace.
+    try (LogCapture peerLog = new LogCapture(PEER_SERVER_STREAM_LOGGER, null)) {
+      Outcome outcome =
+          unary(
+              InteropContract.UNARY,
+              CallOptions.DEFAULT,
+              new Metadata(),
+              new byte[DEFAULT_MAX_MESSAGE + 1]);
 
-    assertThat(outcome.status().getCode())
-        .as("status %s", outcome.status())
-        .isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+      assertThat(outcome.status().getCode())
+          .as("status %s", outcome.status())
+          .isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+      stop();
+      assertThat(peerLog.records())
+          .singleElement()
+          .satisfies(
+              r ->
+                  assertThat(r.getThrown())
+                      .hasMessageContaining("RESOURCE_EXHAUSTED")
+                      .hasMessageContaining(String.valueOf(DEFAULT_MAX_MESSAGE + 1)));
+    }
   }
 
   @Test
-  void responseOverTheClientsLimitIsResourceExhausted() {
-    Metadata headers =
-        single(InteropContract.REPLY_SIZE, Integer.toString(DEFAULT_MAX_MESSAGE + 1));
+  void responseOverTheClientsLimitIsResourceExhausted() throws InterruptedException {
+    // The client resets the stream while grpc-java's server still has the rest of the response
+    // queued behind flow control; grpc-java logs the writes it drops ("Stream closed before write
+    // could take place") at WARNING, with a stack trace, when the reset or the connection's close
+    // reaches it.
+    try (LogCapture peerLog = new LogCapture(PEER_SERVER_HANDLER_LOGGER, null)) {
+      Metadata headers =
+          single(InteropContract.REPLY_SIZE, Integer.toString(DEFAULT_MAX_MESSAGE + 1));
 
-    Outcome outcome = unary(InteropContract.UNARY, CallOptions.DEFAULT, headers, utf8("big"));
+      Outcome outcome = unary(InteropContract.UNARY, CallOptions.DEFAULT, headers, utf8("big"));
 
-    assertThat(outcome.status().getCode())
-        .as("status %s", outcome.status())
-        .isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
-    assertThat(outcome.messages()).isEmpty();
+      assertThat(outcome.status().getCode())
+          .as("status %s", outcome.status())
+          .isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+      assertThat(outcome.messages()).isEmpty();
+      stop();
+      assertThat(peerLog.records())
+          .isNotEmpty()
+          .allSatisfy(
+              r ->
+                  assertThat(r.getThrown())
+                      .hasMessageContaining("Stream closed before write could take place"));
+    }
   }
 
   private static <T> T poll(BlockingQueue<T> queue, String what) {
