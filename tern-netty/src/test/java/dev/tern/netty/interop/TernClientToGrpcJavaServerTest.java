@@ -21,6 +21,10 @@ import dev.tern.testing.LogCapture;
 import dev.tern.testing.RecordingClientCallListener;
 import dev.tern.testing.TernCleanupExtension;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
+import io.grpc.netty.shaded.io.netty.util.concurrent.EventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -29,7 +33,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -57,8 +63,29 @@ class TernClientToGrpcJavaServerTest {
   private final GrpcJavaEchoService service = new GrpcJavaEchoService();
   private final GrpcJavaEchoService.CountingGzip peerGzip = new GrpcJavaEchoService.CountingGzip();
   private final TernEchoService.CountingGzip ternGzip = new TernEchoService.CountingGzip();
+
+  /**
+   * The peer's event loops, shared by the tests: {@link #stop} waits until they have run what the
+   * connection's close left them (grpc-java's server reports termination before its handlers hear
+   * that the channel closed, and they log then).
+   */
+  private static NioEventLoopGroup peerLoops;
+
   private io.grpc.Server peer;
+
   private ManagedChannel channel;
+
+  @BeforeAll
+  static void startPeerLoops() {
+    peerLoops = new NioEventLoopGroup(2, new DefaultThreadFactory("grpc-java-peer", true));
+  }
+
+  @AfterAll
+  static void stopPeerLoops() throws InterruptedException {
+    if (!peerLoops.shutdownGracefully(0, 5, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS)) {
+      throw new AssertionError("the grpc-java server's event loops did not terminate");
+    }
+  }
 
   @BeforeEach
   void start() throws IOException {
@@ -66,6 +93,9 @@ class TernClientToGrpcJavaServerTest {
     peerCompressors.register(peerGzip);
     peer =
         NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+            .bossEventLoopGroup(peerLoops)
+            .workerEventLoopGroup(peerLoops)
+            .channelType(NioServerSocketChannel.class)
             .addService(service.definition())
             .compressorRegistry(peerCompressors)
             .decompressorRegistry(
@@ -88,15 +118,30 @@ class TernClientToGrpcJavaServerTest {
                 .build());
   }
 
-  /** Closes the channel, then the peer; idempotent (the tests that capture its logs call it). */
+  /**
+   * Closes the channel, then the peer, and waits for the peer's event loops to run what that left
+   * them; idempotent (the tests that capture the peer's logs call it).
+   */
   @AfterEach
   void stop() throws InterruptedException {
     channel.shutdownNow();
     channel.awaitTermination(10, TimeUnit.SECONDS);
     peer.shutdown();
-    if (!peer.awaitTermination(10, TimeUnit.SECONDS)) {
-      peer.shutdownNow();
-      throw new AssertionError("the grpc-java server still had calls after the channel closed");
+    try {
+      if (!peer.awaitTermination(10, TimeUnit.SECONDS)) {
+        peer.shutdownNow();
+        throw new AssertionError("the grpc-java server still had calls after the channel closed");
+      }
+    } finally {
+      // Twice: a task queued while a loop is still closing the channel can run before the work
+      // the close queues after it; the second round runs after that work.
+      for (int round = 0; round < 2; round++) {
+        for (EventExecutor loop : peerLoops) {
+          if (!loop.submit(() -> {}).await(10, TimeUnit.SECONDS)) {
+            throw new AssertionError("the grpc-java server's event loop is stuck");
+          }
+        }
+      }
     }
   }
 
