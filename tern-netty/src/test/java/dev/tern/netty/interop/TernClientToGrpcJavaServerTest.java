@@ -576,8 +576,9 @@ class TernClientToGrpcJavaServerTest {
           .isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
       assertThat(outcome.messages()).isEmpty();
       stop();
+      // None, one or two: only writes that had reached Netty's flow controller are reported at
+      // WARNING; grpc-java logs those still in its own queue at FINE.
       assertThat(peerLog.records())
-          .isNotEmpty()
           .allSatisfy(
               r ->
                   assertThat(r.getThrown())
