@@ -12,6 +12,8 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The listening half of the in-process transport: a name in a process-wide registry. {@link
@@ -25,6 +27,12 @@ import java.util.concurrent.ScheduledExecutorService;
  * map. No listener is called while holding the lock.
  */
 final class InProcessServer implements TransportServer {
+  /**
+   * One INFO line when a server registers its name and one when it unregisters it, naming the
+   * target channels use ({@code inprocess:NAME}); nothing per call.
+   */
+  static final Logger LIFECYCLE_LOGGER = Logger.getLogger("dev.tern.inprocess.server");
+
   /** Every started, not yet shut down server, by name. */
   private static final ConcurrentMap<String, InProcessServer> REGISTRY = new ConcurrentHashMap<>();
 
@@ -111,6 +119,7 @@ final class InProcessServer implements TransportServer {
       }
       started = true;
     }
+    LIFECYCLE_LOGGER.log(Level.INFO, "Tern server listening on {0}", target());
   }
 
   /**
@@ -131,6 +140,7 @@ final class InProcessServer implements TransportServer {
       }
     }
     if (report) {
+      LIFECYCLE_LOGGER.log(Level.INFO, "Tern server on {0} stopped", target());
       listener.serverShutdown();
     }
   }
@@ -144,6 +154,11 @@ final class InProcessServer implements TransportServer {
   @Override
   public ScheduledExecutorService getScheduledExecutorService() {
     return scheduler;
+  }
+
+  /** The target that reaches this server, e.g. {@code inprocess:my-server}. */
+  private String target() {
+    return InProcessChannelProvider.SCHEME + address.getName();
   }
 
   ServerListener listener() {

@@ -24,6 +24,10 @@ import java.util.concurrent.ScheduledExecutorService;
  * name in use fails with an {@link java.io.IOException}. TLS is not supported (the connection
  * cannot be observed, and reports {@link dev.tern.SecurityLevel#PRIVACY_AND_INTEGRITY}).
  *
+ * <p>The server logs one INFO line on the {@code java.util.logging} logger {@code
+ * dev.tern.inprocess.server} when it starts ({@code Tern server listening on inprocess:NAME}) and
+ * one when it stops ({@code Tern server on inprocess:NAME stopped}); nothing per call.
+ *
  * <p>Not thread-safe: configure from one thread, then {@link #build()}.
  */
 public final class InProcessServerBuilder extends ForwardingServerBuilder<InProcessServerBuilder> {

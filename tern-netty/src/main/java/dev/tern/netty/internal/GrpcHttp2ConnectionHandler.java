@@ -11,9 +11,11 @@ import io.netty.handler.codec.http2.DefaultHttp2HeadersEncoder;
 import io.netty.handler.codec.http2.DefaultHttp2LocalFlowController;
 import io.netty.handler.codec.http2.DefaultHttp2RemoteFlowController;
 import io.netty.handler.codec.http2.Http2Connection;
+import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2ConnectionHandler;
+import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2HeadersEncoder;
 import io.netty.handler.codec.http2.Http2Settings;
@@ -49,8 +51,19 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
    */
   private static final float WINDOW_UPDATE_RATIO = 0.5f;
 
+  /**
+   * How many of the streams this side reset most recently are remembered, to ignore the frames the
+   * peer sent on them before it saw the reset.
+   */
+  private static final int REMEMBERED_RESETS = 64;
+
   private final int flowControlWindow;
   private boolean connectionWindowSent;
+
+  /** Ids of streams this side reset, a ring of the last {@link #REMEMBERED_RESETS}; lazy. */
+  private int[] recentResets;
+
+  private int recentResetsNext;
 
   /** Set in handlerAdded; read only on the event loop. */
   private ChannelHandlerContext ctx;
@@ -60,6 +73,16 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
     this.flowControlWindow = flowControlWindow;
     // Streams are closed by the transport before it closes the connection, so Netty need not wait.
     gracefulShutdownTimeoutMillis(0);
+    connection()
+        .addListener(
+            new Http2ConnectionAdapter() {
+              @Override
+              public void onStreamClosed(Http2Stream stream) {
+                if (stream.isResetSent()) {
+                  rememberReset(stream.id());
+                }
+              }
+            });
   }
 
   /** The codec objects a handler is built from; made before the handler (super() needs them). */
@@ -179,6 +202,50 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
     }
     onNetworkFailure(ctx, network);
     ctx.close();
+  }
+
+  /**
+   * Ignores a frame on a stream this side reset, once the stream is gone: the peer sent it before
+   * it saw the RST_STREAM, and RFC 9113 (section 5.1) says such frames are ignored. Netty would
+   * answer each with a RST_STREAM (STREAM_CLOSED) of its own; a DATA frame's bytes have been
+   * counted against the connection's window and given back already. A frame on a stream that ended
+   * without a reset from this side, or reset longer ago than the last {@value #REMEMBERED_RESETS},
+   * still gets Netty's answer.
+   */
+  @Override
+  protected void onStreamError(
+      ChannelHandlerContext ctx,
+      boolean outbound,
+      Throwable cause,
+      Http2Exception.StreamException http2Ex) {
+    int id = http2Ex.streamId();
+    if (!outbound
+        && http2Ex.error() == Http2Error.STREAM_CLOSED
+        && connection().stream(id) == null
+        && wasResetHere(id)) {
+      return;
+    }
+    super.onStreamError(ctx, outbound, cause, http2Ex);
+  }
+
+  private void rememberReset(int streamId) {
+    if (recentResets == null) {
+      recentResets = new int[REMEMBERED_RESETS];
+    }
+    recentResets[recentResetsNext] = streamId;
+    recentResetsNext = (recentResetsNext + 1) % REMEMBERED_RESETS;
+  }
+
+  private boolean wasResetHere(int streamId) {
+    if (recentResets == null || streamId <= 0) {
+      return false;
+    }
+    for (int id : recentResets) {
+      if (id == streamId) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Called with an I/O or TLS failure just before the connection is closed for it. */

@@ -14,6 +14,7 @@ import dev.tern.netty.hostile.RawHttp2Connection.StreamEnd;
 import dev.tern.testing.Await;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -189,6 +190,39 @@ class HostileStreamTest extends HostileServerBase {
       StreamEnd end = raw.awaitStreamEnd(1);
 
       assertThat(end.headers()).as("frames %s", end.frames()).containsEntry("grpc-status", "8");
+    }
+    assertStillServingWellBehavedClient();
+  }
+
+  @Test
+  void framesStillInFlightOnAStreamTheServerResetAreIgnored() throws IOException {
+    try (RawHttp2Connection raw = openRaw()) {
+      raw.writeHeaders(1, false, grpcRequestHeaders(ECHO_PATH));
+      raw.writeData(1, false, grpcPrefix(0, 100 * 1024 * 1024, "ten bytes!".getBytes(UTF_8)));
+      // The server refuses the message and resets the stream the client still has open.
+      Frame reset = awaitResetOrGoAway(raw, 1);
+      assertThat(reset).isNotNull();
+      assertThat(reset.type()).as("%s", reset).isEqualTo(RST_STREAM);
+
+      // More of the message, sent before the reset arrived as far as the server can tell: RFC
+      // 9113 5.1 says the server ignores it (no RST_STREAM per frame). Its bytes still count
+      // against the connection's window and are given back: 1.5 MiB, more than the 1 MiB window.
+      byte[] chunk = new byte[16 * 1024];
+      for (int i = 0; i < 96; i++) {
+        raw.writeData(1, false, chunk);
+      }
+      raw.writeHeaders(3, false, grpcRequestHeaders(ECHO_PATH));
+      raw.writeData(3, true, grpcMessage(0, "after".getBytes(UTF_8)));
+      List<Frame> answers = new ArrayList<>();
+      Frame frame;
+      do {
+        frame = raw.readFrame();
+        assertThat(frame).as("connection closed; frames %s", answers).isNotNull();
+        answers.add(frame);
+      } while (frame.streamId() != 3 || !frame.endStream());
+
+      assertThat(answers).noneMatch(f -> f.streamId() == 1 || f.type() == GOAWAY);
+      assertThat(answers.get(answers.size() - 1).headers()).containsEntry("grpc-status", "0");
     }
     assertStillServingWellBehavedClient();
   }

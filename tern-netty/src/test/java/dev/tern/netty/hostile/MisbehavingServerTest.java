@@ -1,5 +1,9 @@
 package dev.tern.netty.hostile;
 
+import static dev.tern.netty.hostile.RawHttp2Connection.FLAG_ACK;
+import static dev.tern.netty.hostile.RawHttp2Connection.GOAWAY;
+import static dev.tern.netty.hostile.RawHttp2Connection.PING;
+import static dev.tern.netty.hostile.RawHttp2Connection.RST_STREAM;
 import static dev.tern.netty.hostile.RawHttp2Connection.grpcMessage;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,6 +17,7 @@ import dev.tern.MethodDescriptor;
 import dev.tern.MethodDescriptor.MethodType;
 import dev.tern.Status;
 import dev.tern.netty.hostile.RawHttp2Connection.Frame;
+import dev.tern.testing.Await;
 import dev.tern.testing.RecordingClientCallListener;
 import dev.tern.testing.TernCleanupExtension;
 import dev.tern.testing.TestMarshallers;
@@ -21,6 +26,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -281,6 +287,47 @@ class MisbehavingServerTest {
     Status status = call(UNARY, truncated).awaitStatus();
 
     assertThat(status.getCode()).as("status %s", status).isEqualTo(Status.Code.INTERNAL);
+  }
+
+  @Test
+  void framesStillInFlightOnAStreamTheClientResetAreIgnored() throws Exception {
+    CompletableFuture<List<Frame>> answeredAfterReset = new CompletableFuture<>();
+    Answer tooLarge =
+        (raw, id) -> {
+          try {
+            raw.writeHeaders(
+                id, false, headers(":status", "200", "content-type", "application/grpc"));
+            // Announces 5 MiB, over the client's 4 MiB limit: it fails the call and resets.
+            raw.writeData(id, false, RawHttp2Connection.grpcPrefix(0, 5 << 20, new byte[10]));
+            Frame frame = raw.readFrame();
+            while (frame != null && !(frame.type() == RST_STREAM && frame.streamId() == id)) {
+              frame = raw.readFrame();
+            }
+            assertThat(frame).as("the client's RST_STREAM").isNotNull();
+            // More of the message, as if already on its way when the reset came: RFC 9113 5.1
+            // says the client ignores it, rather than answering each frame with a reset.
+            for (int i = 0; i < 8; i++) {
+              raw.writeData(id, false, new byte[16 * 1024]);
+            }
+            raw.writePing(42);
+            List<Frame> frames = new ArrayList<>();
+            for (frame = raw.readFrame();
+                frame != null && !(frame.type() == PING && (frame.flags() & FLAG_ACK) != 0);
+                frame = raw.readFrame()) {
+              frames.add(frame);
+            }
+            assertThat(frame).as("the PING's ACK after %s", frames).isNotNull();
+            answeredAfterReset.complete(frames);
+          } catch (IOException | RuntimeException | AssertionError e) {
+            answeredAfterReset.completeExceptionally(e);
+          }
+        };
+
+    Status status = call(UNARY, tooLarge).awaitStatus();
+
+    assertThat(status.getCode()).as("status %s", status).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(answeredAfterReset.get(Await.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
+        .noneMatch(f -> f.type() == RST_STREAM || f.type() == GOAWAY);
   }
 
   @Test

@@ -2,11 +2,13 @@ package dev.tern.netty.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tern.testing.LogCapture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
 
 /** The write queue's contract: order kept, one drain per burst, one flush per drain. */
@@ -86,14 +88,24 @@ class WriteQueueTest {
     WriteQueue queue = new WriteQueue(channel);
     List<String> ran = new ArrayList<>();
 
-    queue.enqueue(
-        () -> {
-          throw new IllegalStateException("command failed on purpose");
-        });
-    queue.enqueue(() -> ran.add("after"));
-    channel.runPendingTasks();
+    try (LogCapture log = new LogCapture(WriteQueue.class)) {
+      queue.enqueue(
+          () -> {
+            throw new IllegalStateException("command failed on purpose");
+          });
+      queue.enqueue(() -> ran.add("after"));
+      channel.runPendingTasks();
 
-    assertThat(ran).containsExactly("after");
+      assertThat(ran).containsExactly("after");
+      // A command that throws is a bug in Tern: it is logged once, with its stack, at WARNING.
+      assertThat(log.records())
+          .singleElement()
+          .satisfies(
+              r -> {
+                assertThat(r.getLevel()).isEqualTo(Level.WARNING);
+                assertThat(r.getThrown()).hasMessage("command failed on purpose");
+              });
+    }
     channel.finishAndReleaseAll();
   }
 }

@@ -17,9 +17,14 @@ import dev.tern.MethodDescriptor.MethodType;
 import dev.tern.Status;
 import dev.tern.netty.hostile.LeakWatch;
 import dev.tern.testing.Await;
+import dev.tern.testing.LogCapture;
 import dev.tern.testing.RecordingClientCallListener;
 import dev.tern.testing.TernCleanupExtension;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
+import io.grpc.netty.shaded.io.netty.util.concurrent.EventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -28,7 +33,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -42,14 +49,43 @@ class TernClientToGrpcJavaServerTest {
   @RegisterExtension final LeakWatch leaks = new LeakWatch();
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
 
+  /** grpc-java's server stream (shaded): logs a request it cannot deframe. */
+  private static final String PEER_SERVER_STREAM_LOGGER =
+      "io.grpc.netty.shaded.io.grpc.netty.NettyServerStream";
+
+  /** grpc-java's server connection handler (shaded): logs stream errors. */
+  private static final String PEER_SERVER_HANDLER_LOGGER =
+      "io.grpc.netty.shaded.io.grpc.netty.NettyServerHandler";
+
   /** Generous for any sane flow-control window plus socket buffers. */
   private static final int MAX_AHEAD_BYTES = 32 * 1024 * 1024;
 
   private final GrpcJavaEchoService service = new GrpcJavaEchoService();
   private final GrpcJavaEchoService.CountingGzip peerGzip = new GrpcJavaEchoService.CountingGzip();
   private final TernEchoService.CountingGzip ternGzip = new TernEchoService.CountingGzip();
+
+  /**
+   * The peer's event loops, shared by the tests: {@link #stop} waits until they have run what the
+   * connection's close left them (grpc-java's server reports termination before its handlers hear
+   * that the channel closed, and they log then).
+   */
+  private static NioEventLoopGroup peerLoops;
+
   private io.grpc.Server peer;
+
   private ManagedChannel channel;
+
+  @BeforeAll
+  static void startPeerLoops() {
+    peerLoops = new NioEventLoopGroup(2, new DefaultThreadFactory("grpc-java-peer", true));
+  }
+
+  @AfterAll
+  static void stopPeerLoops() throws InterruptedException {
+    if (!peerLoops.shutdownGracefully(0, 5, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS)) {
+      throw new AssertionError("the grpc-java server's event loops did not terminate");
+    }
+  }
 
   @BeforeEach
   void start() throws IOException {
@@ -57,6 +93,9 @@ class TernClientToGrpcJavaServerTest {
     peerCompressors.register(peerGzip);
     peer =
         NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+            .bossEventLoopGroup(peerLoops)
+            .workerEventLoopGroup(peerLoops)
+            .channelType(NioServerSocketChannel.class)
             .addService(service.definition())
             .compressorRegistry(peerCompressors)
             .decompressorRegistry(
@@ -79,14 +118,30 @@ class TernClientToGrpcJavaServerTest {
                 .build());
   }
 
+  /**
+   * Closes the channel, then the peer, and waits for the peer's event loops to run what that left
+   * them; idempotent (the tests that capture the peer's logs call it).
+   */
   @AfterEach
   void stop() throws InterruptedException {
     channel.shutdownNow();
     channel.awaitTermination(10, TimeUnit.SECONDS);
     peer.shutdown();
-    if (!peer.awaitTermination(10, TimeUnit.SECONDS)) {
-      peer.shutdownNow();
-      throw new AssertionError("the grpc-java server still had calls after the channel closed");
+    try {
+      if (!peer.awaitTermination(10, TimeUnit.SECONDS)) {
+        peer.shutdownNow();
+        throw new AssertionError("the grpc-java server still had calls after the channel closed");
+      }
+    } finally {
+      // Twice: a task queued while a loop is still closing the channel can run before the work
+      // the close queues after it; the second round runs after that work.
+      for (int round = 0; round < 2; round++) {
+        for (EventExecutor loop : peerLoops) {
+          if (!loop.submit(() -> {}).await(10, TimeUnit.SECONDS)) {
+            throw new AssertionError("the grpc-java server's event loop is stuck");
+          }
+        }
+      }
     }
   }
 
@@ -480,30 +535,55 @@ class TernClientToGrpcJavaServerTest {
   }
 
   @Test
-  void requestOverTheServersLimitIsResourceExhausted() {
-    Outcome outcome =
-        unary(
-            InteropContract.UNARY,
-            CallOptions.DEFAULT,
-            new Metadata(),
-            new byte[DEFAULT_MAX_MESSAGE + 1]);
+  void requestOverTheServersLimitIsResourceExhausted() throws InterruptedException {
+    // grpc-java's server logs the oversized request at WARNING, with a stack trace.
+    try (LogCapture peerLog = new LogCapture(PEER_SERVER_STREAM_LOGGER, null)) {
+      Outcome outcome =
+          unary(
+              InteropContract.UNARY,
+              CallOptions.DEFAULT,
+              new Metadata(),
+              new byte[DEFAULT_MAX_MESSAGE + 1]);
 
-    assertThat(outcome.status().getCode())
-        .as("status %s", outcome.status())
-        .isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+      assertThat(outcome.status().getCode())
+          .as("status %s", outcome.status())
+          .isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+      stop();
+      assertThat(peerLog.records())
+          .singleElement()
+          .satisfies(
+              r ->
+                  assertThat(r.getThrown())
+                      .hasMessageContaining("RESOURCE_EXHAUSTED")
+                      .hasMessageContaining(String.valueOf(DEFAULT_MAX_MESSAGE + 1)));
+    }
   }
 
   @Test
-  void responseOverTheClientsLimitIsResourceExhausted() {
-    Metadata headers =
-        single(InteropContract.REPLY_SIZE, Integer.toString(DEFAULT_MAX_MESSAGE + 1));
+  void responseOverTheClientsLimitIsResourceExhausted() throws InterruptedException {
+    // The client resets the stream while grpc-java's server still has the rest of the response
+    // queued behind flow control; grpc-java logs the writes it drops ("Stream closed before write
+    // could take place") at WARNING, with a stack trace, when the reset or the connection's close
+    // reaches it.
+    try (LogCapture peerLog = new LogCapture(PEER_SERVER_HANDLER_LOGGER, null)) {
+      Metadata headers =
+          single(InteropContract.REPLY_SIZE, Integer.toString(DEFAULT_MAX_MESSAGE + 1));
 
-    Outcome outcome = unary(InteropContract.UNARY, CallOptions.DEFAULT, headers, utf8("big"));
+      Outcome outcome = unary(InteropContract.UNARY, CallOptions.DEFAULT, headers, utf8("big"));
 
-    assertThat(outcome.status().getCode())
-        .as("status %s", outcome.status())
-        .isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
-    assertThat(outcome.messages()).isEmpty();
+      assertThat(outcome.status().getCode())
+          .as("status %s", outcome.status())
+          .isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+      assertThat(outcome.messages()).isEmpty();
+      stop();
+      // None, one or two: only writes that had reached Netty's flow controller are reported at
+      // WARNING; grpc-java logs those still in its own queue at FINE.
+      assertThat(peerLog.records())
+          .allSatisfy(
+              r ->
+                  assertThat(r.getThrown())
+                      .hasMessageContaining("Stream closed before write could take place"));
+    }
   }
 
   private static <T> T poll(BlockingQueue<T> queue, String what) {
