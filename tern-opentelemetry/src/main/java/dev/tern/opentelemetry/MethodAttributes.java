@@ -5,6 +5,7 @@ import io.opentelemetry.api.common.Attributes;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Supplier;
 
 /**
  * The metric attributes of one method (and, on a client, one target): without a status, and with
@@ -41,7 +42,7 @@ final class MethodAttributes {
   /**
    * A cache of attributes by key, bounded: keys are method names the application or the server
    * registered (plus "other"), so it stays small; past {@code limit} entries it makes them afresh
-   * each time rather than grow.
+   * each time rather than grow. Thread-safe (a concurrent map; racing makers keep one value).
    */
   static final class Cache {
     private final Map<String, MethodAttributes> entries = new ConcurrentHashMap<>();
@@ -51,7 +52,7 @@ final class MethodAttributes {
       this.limit = limit;
     }
 
-    MethodAttributes get(String key, java.util.function.Supplier<Attributes> base) {
+    MethodAttributes get(String key, Supplier<Attributes> base) {
       MethodAttributes attributes = entries.get(key);
       if (attributes == null) {
         attributes = new MethodAttributes(base.get());
