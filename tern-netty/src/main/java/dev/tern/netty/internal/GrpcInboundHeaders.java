@@ -46,6 +46,8 @@ public abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
    * Keeps a pseudo-header (name starts with ':') apart from the metadata.
    *
    * @return false if the name is not one this holder knows (it is then dropped)
+   * @throws IllegalArgumentException if the pseudo-header makes the block malformed (Netty's HPACK
+   *     decoder turns it into a stream error)
    */
   abstract boolean addPseudoHeader(AsciiString name, CharSequence value);
 

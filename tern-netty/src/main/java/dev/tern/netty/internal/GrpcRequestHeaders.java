@@ -24,20 +24,34 @@ public final class GrpcRequestHeaders extends GrpcInboundHeaders {
     super(expectedHeaders);
   }
 
+  /**
+   * Keeps a request pseudo-header. A second one of the same name, or one that is not a request
+   * pseudo-header ({@code :status}, {@code :protocol}, an unknown name), makes the request
+   * malformed (RFC 9113, section 8.3.1): the exception thrown here becomes a stream error
+   * (RST_STREAM PROTOCOL_ERROR) in Netty's HPACK decoder, so the first value never loses silently
+   * to a later one.
+   */
   @Override
   boolean addPseudoHeader(AsciiString name, CharSequence value) {
     if (Http2Headers.PseudoHeaderName.PATH.value().contentEquals(name)) {
-      path = value;
+      path = once(path, name, value);
     } else if (Http2Headers.PseudoHeaderName.METHOD.value().contentEquals(name)) {
-      method = value;
+      method = once(method, name, value);
     } else if (Http2Headers.PseudoHeaderName.AUTHORITY.value().contentEquals(name)) {
-      authority = value;
+      authority = once(authority, name, value);
     } else if (Http2Headers.PseudoHeaderName.SCHEME.value().contentEquals(name)) {
-      scheme = value;
+      scheme = once(scheme, name, value);
     } else {
-      return false;
+      throw new IllegalArgumentException("'" + name + "' is not a request pseudo-header");
     }
     return true;
+  }
+
+  private static CharSequence once(CharSequence current, AsciiString name, CharSequence value) {
+    if (current != null) {
+      throw new IllegalArgumentException("duplicate pseudo-header '" + name + "'");
+    }
+    return value;
   }
 
   @Override

@@ -29,7 +29,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The server end of one HTTP/2 connection: validates each request (405 for a method other than
+ * The server end of one HTTP/2 connection: validates each request (RST_STREAM PROTOCOL_ERROR for a
+ * missing or empty {@code :method}, {@code :scheme} or {@code :path}; 405 for a method other than
  * POST, 415 for a content-type that is not gRPC, 404 for a path that is not {@code
  * /service/method}, 431 for headers over the limit, each with a {@code grpc-status}), hands calls
  * to the runtime, writes responses, and shuts down gracefully with the double GOAWAY (last stream
@@ -348,6 +349,12 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
       return;
     }
     CharSequence method = headers.method();
+    CharSequence path = headers.path();
+    if (isEmpty(method) || isEmpty(path) || isEmpty(headers.scheme())) {
+      // Malformed (RFC 9113, section 8.3.1): a stream error, not an HTTP response.
+      resetStream(ctx(), streamId, Http2Error.PROTOCOL_ERROR.code(), ctx().newPromise());
+      return;
+    }
     if (!HttpMethod.POST.asciiName().contentEquals(method)) {
       respondWithHttpError(
           streamId,
@@ -363,8 +370,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
           Status.INTERNAL.withDescription("Content-Type '" + contentType + "' is not supported"));
       return;
     }
-    CharSequence path = headers.path();
-    if (path == null || path.length() < 2 || path.charAt(0) != '/') {
+    if (path.length() < 2 || path.charAt(0) != '/') {
       respondWithHttpError(
           streamId,
           404,
@@ -402,6 +408,10 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     if (endOfStream) {
       state.onEndOfStream();
     }
+  }
+
+  private static boolean isEmpty(CharSequence pseudoHeader) {
+    return pseudoHeader == null || pseudoHeader.length() == 0;
   }
 
   private void respondWithHttpError(int streamId, int httpStatus, Status status) {
