@@ -29,8 +29,10 @@ import java.util.logging.Logger;
  *   <li>{@code closed(non-OK)}: the context is cancelled at once, on the transport thread, so a
  *       handler busy on the executor sees it; then {@code onCancel}.
  *   <li>The handler or a listener callback throws: the call is closed with a status derived from
- *       the exception (UNKNOWN for ordinary exceptions), the context is cancelled, and nothing more
- *       is delivered. An {@link Error} is rethrown after that cleanup.
+ *       the exception (a status exception keeps its own; any other exception becomes UNKNOWN
+ *       "Application error processing RPC", telling the client nothing about it, and is logged at
+ *       WARNING), the context is cancelled, and nothing more is delivered. An {@link Error} is
+ *       rethrown after that cleanup.
  *   <li>A request message fails to parse: the call is closed INTERNAL, the context is cancelled,
  *       and {@code onCancel} is delivered as the last callback.
  *   <li>The context's deadline expires (timer thread): the stream is cancelled with
@@ -267,11 +269,9 @@ final class ServerCallStreamListener<ReqT, RespT>
     Status status = Status.fromThrowable(t);
     Metadata trailers = Status.trailersFromThrowable(t);
     if (status.getCode() == Status.Code.UNKNOWN && status.getCause() == t) {
-      // Only the exception's type goes to the client: its message may hold server internals.
-      status =
-          Status.UNKNOWN
-              .withDescription("Application error processing RPC: " + t.getClass().getName())
-              .withCause(t);
+      // Nothing about the exception goes to the client (its type and message may reveal server
+      // internals); the server log has it all.
+      status = Status.UNKNOWN.withDescription("Application error processing RPC").withCause(t);
       logger.log(
           Level.WARNING,
           "Exception in a handler of " + call.getMethodDescriptor().getFullMethodName(),
