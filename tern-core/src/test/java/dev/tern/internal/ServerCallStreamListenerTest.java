@@ -5,13 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tern.Attributes;
+import dev.tern.Codec;
 import dev.tern.Context;
 import dev.tern.Metadata;
 import dev.tern.ServerCall;
 import dev.tern.Status;
 import dev.tern.internal.ServerTestSupport.QueueExecutor;
 import dev.tern.internal.ServerTestSupport.RecordingHandler;
+import dev.tern.internal.wire.MessageDeframer;
+import dev.tern.internal.wire.ReadableBuffers;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.logging.Level;
@@ -288,6 +297,39 @@ class ServerCallStreamListenerTest {
   }
 
   @Test
+  void compressedRequestExpandingPastTheLimit_closesResourceExhaustedNotInternal()
+      throws IOException {
+    startServer(null);
+    handler.onStart = call -> call.request(1);
+    FakeServerStream stream = newBidiStream();
+    // 1 MiB of zeros, gzipped to about 1 KiB, against a 64 KiB limit.
+    ByteArrayOutputStream compressed = new ByteArrayOutputStream();
+    try (OutputStream gzip = new Codec.Gzip().compress(compressed)) {
+      gzip.write(new byte[1 << 20]);
+    }
+    byte[] body = compressed.toByteArray();
+    List<InputStream> delivered = new ArrayList<>();
+    MessageDeframer deframer =
+        new MessageDeframer(new DeliveringListener(delivered), new Codec.Gzip(), 64 * 1024);
+    deframer.request(1);
+    deframer.deframe(
+        ReadableBuffers.wrap(
+            ByteBuffer.allocate(5 + body.length)
+                .put((byte) 1)
+                .putInt(body.length)
+                .put(body)
+                .array()));
+    assertThat(delivered).hasSize(1);
+
+    stream.listener.messageRead(delivered.get(0));
+
+    assertThat(stream.closeStatus.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(stream.closeStatus.getDescription()).contains("65536");
+    assertThat(handler.lastListener().events).containsExactly("cancel");
+    assertThat(handler.lastContext().isCancelled()).isTrue();
+  }
+
+  @Test
   void errorInAHandler_closesTheCallThenPropagates() throws IOException {
     startServer(null);
     handler.onStart =
@@ -322,5 +364,30 @@ class ServerCallStreamListenerTest {
     FakeServerStream next = newBidiStream();
     assertThat(next.cancelStatus).isNull();
     assertThat(handler.calls).hasSize(1);
+  }
+
+  /** Collects what a deframer delivers. */
+  private static final class DeliveringListener implements MessageDeframer.Listener {
+    private final List<InputStream> delivered;
+
+    DeliveringListener(List<InputStream> delivered) {
+      this.delivered = delivered;
+    }
+
+    @Override
+    public void messageRead(InputStream message) {
+      delivered.add(message);
+    }
+
+    @Override
+    public void deframerClosed(boolean hasPartialMessage) {}
+
+    @Override
+    public void deframeFailed(Throwable cause) {
+      throw new AssertionError("deframing failed", cause);
+    }
+
+    @Override
+    public void bytesRead(int numBytes) {}
   }
 }
