@@ -204,9 +204,7 @@ public final class ServerCallDispatcher {
         logger.log(Level.WARNING, "Fallback handler registry failed for " + fullMethodName, e);
         rejectCall(
             stream,
-            Status.UNKNOWN
-                .withDescription("Fallback handler registry failed: " + e.getClass().getName())
-                .withCause(e),
+            Status.UNKNOWN.withDescription("Fallback handler registry failed").withCause(e),
             new Metadata());
         return;
       }

@@ -6,6 +6,8 @@ import dev.tern.MethodDescriptor;
 import dev.tern.ServerCall;
 import dev.tern.ServerCallHandler;
 import dev.tern.Status;
+import dev.tern.StatusException;
+import dev.tern.StatusRuntimeException;
 import dev.tern.spi.ServerStreamListener;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,10 +31,13 @@ import java.util.logging.Logger;
  *   <li>{@code closed(non-OK)}: the context is cancelled at once, on the transport thread, so a
  *       handler busy on the executor sees it; then {@code onCancel}.
  *   <li>The handler or a listener callback throws: the call is closed with a status derived from
- *       the exception (UNKNOWN for ordinary exceptions), the context is cancelled, and nothing more
- *       is delivered. An {@link Error} is rethrown after that cleanup.
- *   <li>A request message fails to parse: the call is closed INTERNAL, the context is cancelled,
- *       and {@code onCancel} is delivered as the last callback.
+ *       the exception (a status exception keeps its own; any other exception becomes UNKNOWN
+ *       "Application error processing RPC", telling the client nothing about it, and is logged at
+ *       WARNING), the context is cancelled, and nothing more is delivered. An {@link Error} is
+ *       rethrown after that cleanup.
+ *   <li>A request message fails to parse: the call is closed INTERNAL (RESOURCE_EXHAUSTED when a
+ *       compressed message expands past the size limit), the context is cancelled, and {@code
+ *       onCancel} is delivered as the last callback.
  *   <li>The context's deadline expires (timer thread): the stream is cancelled with
  *       DEADLINE_EXCEEDED; the transport then reports {@code closed}, as above.
  * </ul>
@@ -267,11 +272,9 @@ final class ServerCallStreamListener<ReqT, RespT>
     Status status = Status.fromThrowable(t);
     Metadata trailers = Status.trailersFromThrowable(t);
     if (status.getCode() == Status.Code.UNKNOWN && status.getCause() == t) {
-      // Only the exception's type goes to the client: its message may hold server internals.
-      status =
-          Status.UNKNOWN
-              .withDescription("Application error processing RPC: " + t.getClass().getName())
-              .withCause(t);
+      // Nothing about the exception goes to the client (its type and message may reveal server
+      // internals); the server log has it all.
+      status = Status.UNKNOWN.withDescription("Application error processing RPC").withCause(t);
       logger.log(
           Level.WARNING,
           "Exception in a handler of " + call.getMethodDescriptor().getFullMethodName(),
@@ -287,13 +290,37 @@ final class ServerCallStreamListener<ReqT, RespT>
     }
   }
 
-  /** A request could not be parsed: the call fails INTERNAL and the handler hears onCancel. */
+  /**
+   * A request could not be parsed: the call fails INTERNAL, or RESOURCE_EXHAUSTED if reading it
+   * went over the size limit (a compressed message that expands too far), and the handler hears
+   * onCancel.
+   */
   private void parseFailed(RuntimeException e) {
-    call.closeIfOpen(
-        Status.INTERNAL.withDescription("Failed to parse request").withCause(e), new Metadata());
+    Status status = sizeLimitStatus(e);
+    if (status == null) {
+      status = Status.INTERNAL.withDescription("Failed to parse request");
+    }
+    call.closeIfOpen(status.withCause(e), new Metadata());
     call.markCancelled();
     context.cancel(e);
     deliverCancel();
+  }
+
+  /** The RESOURCE_EXHAUSTED status carried in {@code e}'s cause chain, or null. */
+  private static Status sizeLimitStatus(Throwable e) {
+    int depth = 0;
+    for (Throwable t = e; t != null && depth < 32; t = t.getCause(), depth++) {
+      Status status = null;
+      if (t instanceof StatusRuntimeException) {
+        status = ((StatusRuntimeException) t).getStatus();
+      } else if (t instanceof StatusException) {
+        status = ((StatusException) t).getStatus();
+      }
+      if (status != null && status.getCode() == Status.Code.RESOURCE_EXHAUSTED) {
+        return status;
+      }
+    }
+    return null;
   }
 
   private void logAndRethrowError(String callback, Throwable t) {

@@ -5,41 +5,56 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tern.Attributes;
+import dev.tern.Codec;
 import dev.tern.Context;
 import dev.tern.Metadata;
 import dev.tern.ServerCall;
 import dev.tern.Status;
 import dev.tern.internal.ServerTestSupport.QueueExecutor;
 import dev.tern.internal.ServerTestSupport.RecordingHandler;
+import dev.tern.internal.wire.MessageDeframer;
+import dev.tern.internal.wire.ReadableBuffers;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.logging.Level;
-import java.util.logging.Logger;
+import java.util.logging.LogRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Stream events reaching the application: ordering, context, completion, failures. */
 class ServerCallStreamListenerTest {
-  private static final Logger listenerLogger =
-      Logger.getLogger(ServerCallStreamListener.class.getName());
-
   private final RecordingHandler handler = new RecordingHandler();
   private final FakeServerBuilder builder = new FakeServerBuilder();
   private FakeServerTransport transport;
-  private Level savedLevel;
+
+  /** Several tests make handlers throw on purpose; the runtime logs those at WARNING. */
+  private LogCapture log;
 
   @BeforeEach
-  void quietLogger() {
-    // Several tests make handlers throw on purpose; the runtime logs those at WARNING.
-    savedLevel = listenerLogger.getLevel();
-    listenerLogger.setLevel(Level.OFF);
+  void captureLog() {
+    log = new LogCapture(ServerCallStreamListener.class);
   }
 
   @AfterEach
-  void restoreLogger() {
-    listenerLogger.setLevel(savedLevel);
+  void releaseLog() {
+    log.close();
+  }
+
+  /** The one WARNING logged for a handler's exception: method name and the exception itself. */
+  private void assertLoggedOnce(String method, Throwable thrown) {
+    assertThat(log.records).hasSize(1);
+    LogRecord record = log.records.get(0);
+    assertThat(record.getLevel()).isEqualTo(Level.WARNING);
+    assertThat(record.getMessage()).contains(method);
+    assertThat(record.getThrown()).isSameAs(thrown);
   }
 
   private void startServer(Executor executor) throws IOException {
@@ -129,19 +144,21 @@ class ServerCallStreamListenerTest {
   }
 
   @Test
-  void handlerThrowingInStartCall_closesUnknownAndTheNextCallIsServed() throws IOException {
+  void handlerThrowingInStartCall_closesUnknownTellingTheClientNothingAndTheNextCallIsServed()
+      throws IOException {
     startServer(null);
+    IllegalStateException thrown = new IllegalStateException("secret internals");
     handler.onStart =
         call -> {
-          throw new IllegalStateException("secret internals");
+          throw thrown;
         };
 
     FakeServerStream failed = newBidiStream();
 
     assertThat(failed.closeStatus.getCode()).isEqualTo(Status.Code.UNKNOWN);
-    assertThat(failed.closeStatus.getDescription())
-        .contains("java.lang.IllegalStateException")
-        .doesNotContain("secret internals");
+    assertThat(failed.closeStatus.getDescription()).isEqualTo("Application error processing RPC");
+    assertThat(failed.closeStatus.getCause()).isSameAs(thrown); // stays on the server
+    assertLoggedOnce("test.Echo/Bidi", thrown);
     assertThat(handler.lastContext().isCancelled()).isTrue();
 
     handler.onStart = call -> call.request(1);
@@ -175,6 +192,8 @@ class ServerCallStreamListenerTest {
   @Test
   void handlerThrowingInOnHalfClose_closesUnknownAndServerGoesOn() throws IOException {
     boolean[] throwOnHalfClose = {true};
+    UnsupportedOperationException thrown =
+        new UnsupportedOperationException("half-close not handled");
     builder
         .directExecutor()
         .addService(
@@ -184,7 +203,7 @@ class ServerCallStreamListenerTest {
                       @Override
                       public void onHalfClose() {
                         if (throwOnHalfClose[0]) {
-                          throw new UnsupportedOperationException("half-close not handled");
+                          throw thrown;
                         }
                         call.sendMessage("ok");
                         call.close(Status.OK, new Metadata());
@@ -202,7 +221,8 @@ class ServerCallStreamListenerTest {
     next.clientHalfCloses();
 
     assertThat(failing.closeStatus.getCode()).isEqualTo(Status.Code.UNKNOWN);
-    assertThat(failing.closeStatus.getDescription()).contains("UnsupportedOperationException");
+    assertThat(failing.closeStatus.getDescription()).isEqualTo("Application error processing RPC");
+    assertLoggedOnce("test.Echo/Unary", thrown);
     assertThat(next.closeStatus.getCode()).isEqualTo(Status.Code.OK);
     assertThat(next.writtenMessages).containsExactly("ok");
   }
@@ -223,6 +243,7 @@ class ServerCallStreamListenerTest {
     assertThat(stream.closeStatus.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
     assertThat(stream.closeStatus.getDescription()).isEqualTo("n < 0");
     assertThat(stream.closeTrailers.get(reason)).isEqualTo("too small");
+    assertThat(log.records).as("a status the handler chose is not an error").isEmpty();
   }
 
   @Test
@@ -249,7 +270,9 @@ class ServerCallStreamListenerTest {
     FakeServerStream stream = newBidiStream();
 
     assertThat(stream.closeStatus.getCode()).isEqualTo(Status.Code.UNKNOWN);
-    assertThat(stream.closeStatus.getDescription()).contains("NullPointerException");
+    assertThat(stream.closeStatus.getDescription()).isEqualTo("Application error processing RPC");
+    assertThat(log.records).hasSize(1);
+    assertThat(log.records.get(0).getThrown()).isInstanceOf(NullPointerException.class);
   }
 
   @Test
@@ -271,6 +294,39 @@ class ServerCallStreamListenerTest {
     assertThat(handler.lastListener().events).containsExactly("message:ok", "cancel");
     assertThat(handler.lastContext().isCancelled()).isTrue();
     assertThat(handler.lastCall().isCancelled()).isTrue();
+  }
+
+  @Test
+  void compressedRequestExpandingPastTheLimit_closesResourceExhaustedNotInternal()
+      throws IOException {
+    startServer(null);
+    handler.onStart = call -> call.request(1);
+    FakeServerStream stream = newBidiStream();
+    // 1 MiB of zeros, gzipped to about 1 KiB, against a 64 KiB limit.
+    ByteArrayOutputStream compressed = new ByteArrayOutputStream();
+    try (OutputStream gzip = new Codec.Gzip().compress(compressed)) {
+      gzip.write(new byte[1 << 20]);
+    }
+    byte[] body = compressed.toByteArray();
+    List<InputStream> delivered = new ArrayList<>();
+    MessageDeframer deframer =
+        new MessageDeframer(new DeliveringListener(delivered), new Codec.Gzip(), 64 * 1024);
+    deframer.request(1);
+    deframer.deframe(
+        ReadableBuffers.wrap(
+            ByteBuffer.allocate(5 + body.length)
+                .put((byte) 1)
+                .putInt(body.length)
+                .put(body)
+                .array()));
+    assertThat(delivered).hasSize(1);
+
+    stream.listener.messageRead(delivered.get(0));
+
+    assertThat(stream.closeStatus.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(stream.closeStatus.getDescription()).contains("65536");
+    assertThat(handler.lastListener().events).containsExactly("cancel");
+    assertThat(handler.lastContext().isCancelled()).isTrue();
   }
 
   @Test
@@ -308,5 +364,30 @@ class ServerCallStreamListenerTest {
     FakeServerStream next = newBidiStream();
     assertThat(next.cancelStatus).isNull();
     assertThat(handler.calls).hasSize(1);
+  }
+
+  /** Collects what a deframer delivers. */
+  private static final class DeliveringListener implements MessageDeframer.Listener {
+    private final List<InputStream> delivered;
+
+    DeliveringListener(List<InputStream> delivered) {
+      this.delivered = delivered;
+    }
+
+    @Override
+    public void messageRead(InputStream message) {
+      delivered.add(message);
+    }
+
+    @Override
+    public void deframerClosed(boolean hasPartialMessage) {}
+
+    @Override
+    public void deframeFailed(Throwable cause) {
+      throw new AssertionError("deframing failed", cause);
+    }
+
+    @Override
+    public void bytesRead(int numBytes) {}
   }
 }

@@ -570,6 +570,8 @@ public abstract class AbstractChannelServerTest {
           unary(channel, ProbeService.THROW, CallOptions.DEFAULT, new Metadata(), "boom")
               .awaitStatus();
       assertThat(status.getCode()).isEqualTo(Status.Code.UNKNOWN);
+      // Nothing of the exception (type, message) reaches the client; the server log has it.
+      assertThat(status.getDescription()).isEqualTo("Application error processing RPC");
       assertThat(echo("after the throw")).isEqualTo("after the throw");
       LogRecord logged =
           log.awaitRecord(

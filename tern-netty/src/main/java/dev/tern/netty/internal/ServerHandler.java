@@ -164,11 +164,22 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     encoder().writeHeaders(ctx(), state.id(), trailers, 0, true, promise);
   }
 
-  void resetStream(ServerStreamState state) {
+  /**
+   * Resets the stream of {@code state}, unless it is already closed, right after its trailers were
+   * written: with NO_ERROR if they went out, as the response is complete and the reset only asks
+   * the client to stop sending (RFC 9113 section 8.1); with CANCEL if they still wait behind
+   * flow-controlled DATA, as the reset discards them and the client gets no status.
+   */
+  void resetStreamAfterTrailers(ServerStreamState state) {
     Http2Stream stream = connection().stream(state.id());
-    if (stream != null && stream.state() != Http2Stream.State.CLOSED) {
-      resetStream(ctx(), state.id(), Http2Error.CANCEL.code(), ctx().newPromise());
+    if (stream == null || stream.state() == Http2Stream.State.CLOSED) {
+      return;
     }
+    Http2Error error =
+        encoder().flowController().hasFlowControlled(stream)
+            ? Http2Error.CANCEL
+            : Http2Error.NO_ERROR;
+    resetStream(ctx(), state.id(), error.code(), ctx().newPromise());
   }
 
   /** The call of {@code state} ended; forget it. */

@@ -157,7 +157,10 @@ final class ServerStreamState implements MessageDeframer.Listener {
 
   /**
    * Aborts the call with {@code status}: the client is told with trailers when none were sent yet
-   * (so it sees the status, not just a reset), then the stream is reset.
+   * (so it sees the status, not just a reset), then the stream is reset if the client is still
+   * sending: with NO_ERROR once the trailers are out (see {@link
+   * ServerHandler#resetStreamAfterTrailers}), as an error code would make some clients (gRPC
+   * C-core) report the reset, such as CANCELLED, instead of the status in the trailers.
    */
   void abort(Status status) {
     assert handler.inEventLoop();
@@ -169,7 +172,7 @@ final class ServerStreamState implements MessageDeframer.Listener {
       handler.writeTrailers(
           this, OutboundHeaders.trailers(status, new Metadata(), !headersSent), true);
     }
-    handler.resetStream(this);
+    handler.resetStreamAfterTrailers(this);
     closeNow(status);
   }
 

@@ -545,6 +545,23 @@ class GrpcJavaClientToTernServerTest {
   }
 
   @Test
+  void gzippedRequestExpandingOverTheServersLimitIsResourceExhausted() {
+    // Zeros gzip to about a thousandth of their size: small on the wire, twice the limit expanded.
+    Outcome outcome =
+        unary(
+            InteropContract.UNARY,
+            CallOptions.DEFAULT.withCompression("gzip"),
+            new Metadata(),
+            new byte[2 * DEFAULT_MAX_MESSAGE]);
+
+    assertThat(outcome.status().getCode())
+        .as("status %s", outcome.status())
+        .isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(outcome.status().getDescription()).contains(Integer.toString(DEFAULT_MAX_MESSAGE));
+    assertThat(peerGzip.compressed).as("requests grpc-java compressed").hasPositiveValue();
+  }
+
+  @Test
   void responseOverTheClientsLimitIsResourceExhausted() {
     Metadata headers =
         single(InteropContract.REPLY_SIZE, Integer.toString(DEFAULT_MAX_MESSAGE + 1));
