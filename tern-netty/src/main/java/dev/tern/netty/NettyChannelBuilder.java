@@ -6,6 +6,7 @@ import dev.tern.internal.AbstractManagedChannelBuilder;
 import dev.tern.netty.internal.DomainSockets;
 import dev.tern.netty.internal.EventLoops;
 import dev.tern.netty.internal.NettyClientTransport;
+import dev.tern.netty.internal.ServerOptions;
 import dev.tern.spi.ClientTransportFactory;
 import dev.tern.spi.ManagedClientTransport;
 import io.netty.channel.Channel;
@@ -62,6 +63,7 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   private long keepAliveTimeNanos = Long.MAX_VALUE;
   private long keepAliveTimeoutNanos = TimeUnit.SECONDS.toNanos(20);
   private boolean keepAliveWithoutCalls;
+  private int maxQueuedControlFrames = ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
 
   private NettyChannelBuilder(String target, SocketAddress directAddress, String directAuthority) {
     this.target = target;
@@ -219,6 +221,22 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   }
 
   /**
+   * Bounds the control frames (SETTINGS and PING acknowledgements, RST_STREAMs) a connection may
+   * have waiting to be written (default 10,000). A server that sends SETTINGS or PINGs without ever
+   * reading the answers would otherwise make them pile up in the client's memory; past the bound
+   * the connection is closed with GOAWAY(ENHANCE_YOUR_CALM) and its calls fail UNAVAILABLE.
+   *
+   * @throws IllegalArgumentException if {@code max} is less than 1
+   */
+  public NettyChannelBuilder maxQueuedControlFrames(int max) {
+    if (max < 1) {
+      throw new IllegalArgumentException("maxQueuedControlFrames must be >= 1, was " + max);
+    }
+    this.maxQueuedControlFrames = max;
+    return this;
+  }
+
+  /**
    * Uses TLS with {@code sslContext}, a client context (build it with {@link
    * NettySslContexts#forClient}, adding trust material and, for mutual TLS, a key); implies {@link
    * #useTransportSecurity()}. Without it, TLS uses {@code NettySslContexts.forClient()} as is (the
@@ -269,6 +287,7 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
               maxInboundMetadataSize(),
               (int) connectTimeoutMillis,
               sslContextForBuild());
+      options = options.withMaxQueuedControlFrames(maxQueuedControlFrames);
       if (keepAliveTimeNanos != Long.MAX_VALUE) {
         options =
             options.withKeepAlive(keepAliveTimeNanos, keepAliveTimeoutNanos, keepAliveWithoutCalls);

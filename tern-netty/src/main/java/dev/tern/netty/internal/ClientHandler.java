@@ -79,7 +79,11 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
     settings.maxConcurrentStreams(0);
     Parts parts =
         Parts.create(
-            false, options.flowControlWindow(), options.maxInboundMetadataSize(), settings);
+            false,
+            options.flowControlWindow(),
+            options.maxInboundMetadataSize(),
+            settings,
+            options.maxQueuedControlFrames());
     return new ClientHandler(parts, transport, listener, options);
   }
 

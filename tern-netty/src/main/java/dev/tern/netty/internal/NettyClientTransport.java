@@ -293,6 +293,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
     private long keepAliveTimeNanos = Long.MAX_VALUE;
     private long keepAliveTimeoutNanos;
     private boolean keepAliveWithoutCalls;
+    private int maxQueuedControlFrames = ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
 
     /** Plaintext options: see the other constructor. */
     public TransportOptions(
@@ -346,6 +347,24 @@ public final class NettyClientTransport implements ManagedClientTransport {
      * timeoutNanos} closes the connection.
      */
     public TransportOptions withKeepAlive(long timeNanos, long timeoutNanos, boolean withoutCalls) {
+      TransportOptions copy = copy();
+      copy.keepAliveTimeNanos = timeNanos;
+      copy.keepAliveTimeoutNanos = timeoutNanos;
+      copy.keepAliveWithoutCalls = withoutCalls;
+      return copy;
+    }
+
+    /**
+     * A copy of these options where a connection closes with ENHANCE_YOUR_CALM once more than
+     * {@code max} control frames (SETTINGS/PING acks, RST_STREAMs) wait to be written.
+     */
+    public TransportOptions withMaxQueuedControlFrames(int max) {
+      TransportOptions copy = copy();
+      copy.maxQueuedControlFrames = max;
+      return copy;
+    }
+
+    private TransportOptions copy() {
       TransportOptions copy =
           new TransportOptions(
               eventLoopGroup,
@@ -354,10 +373,15 @@ public final class NettyClientTransport implements ManagedClientTransport {
               maxInboundMetadataSize,
               connectTimeoutMillis,
               sslContext);
-      copy.keepAliveTimeNanos = timeNanos;
-      copy.keepAliveTimeoutNanos = timeoutNanos;
-      copy.keepAliveWithoutCalls = withoutCalls;
+      copy.keepAliveTimeNanos = keepAliveTimeNanos;
+      copy.keepAliveTimeoutNanos = keepAliveTimeoutNanos;
+      copy.keepAliveWithoutCalls = keepAliveWithoutCalls;
+      copy.maxQueuedControlFrames = maxQueuedControlFrames;
       return copy;
+    }
+
+    int maxQueuedControlFrames() {
+      return maxQueuedControlFrames;
     }
 
     long keepAliveTimeNanos() {
