@@ -60,7 +60,12 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   private int flowControlWindow = DEFAULT_FLOW_CONTROL_WINDOW;
   private long connectTimeoutMillis = DEFAULT_CONNECT_TIMEOUT_MILLIS;
   private SslContext sslContext;
+
+  /** The shortest keepalive time (grpc-java's): 10 seconds. */
+  static final long MIN_KEEPALIVE_TIME_NANOS = TimeUnit.SECONDS.toNanos(10);
+
   private long keepAliveTimeNanos = Long.MAX_VALUE;
+  private long keepAliveTimeMinimumNanos = MIN_KEEPALIVE_TIME_NANOS;
   private long keepAliveTimeoutNanos = TimeUnit.SECONDS.toNanos(20);
   private boolean keepAliveWithoutCalls;
   private int maxQueuedControlFrames = ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
@@ -181,7 +186,9 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
    * Sends a keepalive PING when nothing has been read for {@code time} (default: never), so a
    * silently dropped connection is noticed; see {@link #keepAliveTimeout}. Servers reject pings
    * more frequent than they permit (gRPC servers default to one per 5 minutes), answering
-   * GOAWAY(ENHANCE_YOUR_CALM "too_many_pings"). {@code Long.MAX_VALUE} of any unit disables it.
+   * GOAWAY(ENHANCE_YOUR_CALM "too_many_pings"). A time below 10 seconds is raised to 10 seconds
+   * (gRFC A8; grpc-java does the same), so that a channel cannot ping a server more often than any
+   * gRPC server is likely to allow. {@code Long.MAX_VALUE} of any unit disables it.
    *
    * @throws IllegalArgumentException if {@code time} is not positive
    */
@@ -193,6 +200,21 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
     long nanos = unit.toNanos(time);
     this.keepAliveTimeNanos = time == Long.MAX_VALUE ? Long.MAX_VALUE : nanos;
     return this;
+  }
+
+  /**
+   * Lowers the 10-second minimum of {@link #keepAliveTime}: for tests that cannot wait that long.
+   */
+  NettyChannelBuilder keepAliveTimeMinimum(long time, TimeUnit unit) {
+    this.keepAliveTimeMinimumNanos = unit.toNanos(time);
+    return this;
+  }
+
+  /** The keepalive time connections will use: at least the minimum, or Long.MAX_VALUE for none. */
+  long keepAliveTimeNanosInEffect() {
+    return keepAliveTimeNanos == Long.MAX_VALUE
+        ? Long.MAX_VALUE
+        : Math.max(keepAliveTimeNanos, keepAliveTimeMinimumNanos);
   }
 
   /**
@@ -288,9 +310,10 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
               (int) connectTimeoutMillis,
               sslContextForBuild());
       options = options.withMaxQueuedControlFrames(maxQueuedControlFrames);
-      if (keepAliveTimeNanos != Long.MAX_VALUE) {
+      long keepAliveNanos = keepAliveTimeNanosInEffect();
+      if (keepAliveNanos != Long.MAX_VALUE) {
         options =
-            options.withKeepAlive(keepAliveTimeNanos, keepAliveTimeoutNanos, keepAliveWithoutCalls);
+            options.withKeepAlive(keepAliveNanos, keepAliveTimeoutNanos, keepAliveWithoutCalls);
       }
       return new TransportFactory(options, group);
     }

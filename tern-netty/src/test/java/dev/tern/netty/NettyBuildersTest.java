@@ -169,6 +169,34 @@ class NettyBuildersTest {
   }
 
   @Test
+  void keepAliveTimeBelowTenSecondsIsRaisedToTenSeconds() {
+    // gRFC A8: a client must not ping more often than servers are likely to allow.
+    assertThat(
+            NettyChannelBuilder.forAddress("localhost", 1)
+                .keepAliveTime(1, TimeUnit.SECONDS)
+                .keepAliveTimeNanosInEffect())
+        .isEqualTo(TimeUnit.SECONDS.toNanos(10));
+    assertThat(
+            NettyChannelBuilder.forAddress("localhost", 1)
+                .keepAliveTime(1, TimeUnit.MILLISECONDS)
+                .keepAliveTimeNanosInEffect())
+        .isEqualTo(TimeUnit.SECONDS.toNanos(10));
+    assertThat(
+            NettyChannelBuilder.forAddress("localhost", 1)
+                .keepAliveTime(30, TimeUnit.SECONDS)
+                .keepAliveTimeNanosInEffect())
+        .isEqualTo(TimeUnit.SECONDS.toNanos(30));
+    assertThat(NettyChannelBuilder.forAddress("localhost", 1).keepAliveTimeNanosInEffect())
+        .as("no keepalive by default")
+        .isEqualTo(Long.MAX_VALUE);
+    assertThat(
+            NettyChannelBuilder.forAddress("localhost", 1)
+                .keepAliveTime(Long.MAX_VALUE, TimeUnit.SECONDS)
+                .keepAliveTimeNanosInEffect())
+        .isEqualTo(Long.MAX_VALUE);
+  }
+
+  @Test
   void invalidOptionsAreRejectedNamingTheOption() {
     NettyChannelBuilder channel = NettyChannelBuilder.forAddress("localhost", 1);
     assertThatThrownBy(() -> channel.flowControlWindow(0))
