@@ -188,7 +188,8 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
    * more frequent than they permit (gRPC servers default to one per 5 minutes), answering
    * GOAWAY(ENHANCE_YOUR_CALM "too_many_pings"). A time below 10 seconds is raised to 10 seconds
    * (gRFC A8; grpc-java does the same), so that a channel cannot ping a server more often than any
-   * gRPC server is likely to allow. {@code Long.MAX_VALUE} of any unit disables it.
+   * gRPC server is likely to allow. Each such GOAWAY doubles the channel's keepalive time for its
+   * later connections. {@code Long.MAX_VALUE} of any unit disables it.
    *
    * @throws IllegalArgumentException if {@code time} is not positive
    */

@@ -70,6 +70,9 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
   private final NettyClientTransport.TransportOptions options;
   private KeepAlivePinger keepAlive;
 
+  /** Whether the server said too_many_pings on this connection (the channel's time doubled). */
+  private boolean toldTooManyPings;
+
   static ClientHandler create(
       NettyClientTransport transport,
       ManagedClientTransport.Listener listener,
@@ -323,6 +326,13 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
   private void goAwayReceived(int lastStreamId, long errorCode, ByteBuf debugData) {
     goAwayLastStreamId = Math.min(goAwayLastStreamId, lastStreamId);
     String debug = debugData.toString(StandardCharsets.UTF_8);
+    if (errorCode == Http2Error.ENHANCE_YOUR_CALM.code()
+        && "too_many_pings".equals(debug)
+        && !toldTooManyPings) {
+      // Once per connection: a server may repeat itself for pings already on their way.
+      toldTooManyPings = true;
+      options.keepAliveTooManyPings();
+    }
     Status status =
         Status.UNAVAILABLE.withDescription(
             "GOAWAY received: "
@@ -369,14 +379,15 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
   }
 
   private void startKeepAlive() {
-    if (options.keepAliveTimeNanos() == Long.MAX_VALUE) {
+    long keepAliveTimeNanos = options.keepAliveTimeNanos();
+    if (keepAliveTimeNanos == Long.MAX_VALUE) {
       return;
     }
     keepAlive =
         new KeepAlivePinger(
             ctx(),
             encoder(),
-            options.keepAliveTimeNanos(),
+            keepAliveTimeNanos,
             options.keepAliveTimeoutNanos(),
             options.keepAliveWithoutCalls(),
             () -> activeStreams > 0,
