@@ -6,6 +6,7 @@ import dev.tern.internal.AbstractManagedChannelBuilder;
 import dev.tern.netty.internal.DomainSockets;
 import dev.tern.netty.internal.EventLoops;
 import dev.tern.netty.internal.NettyClientTransport;
+import dev.tern.netty.internal.ServerOptions;
 import dev.tern.spi.ClientTransportFactory;
 import dev.tern.spi.ManagedClientTransport;
 import io.netty.channel.Channel;
@@ -59,9 +60,15 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   private int flowControlWindow = DEFAULT_FLOW_CONTROL_WINDOW;
   private long connectTimeoutMillis = DEFAULT_CONNECT_TIMEOUT_MILLIS;
   private SslContext sslContext;
+
+  /** The shortest keepalive time (grpc-java's): 10 seconds. */
+  static final long MIN_KEEPALIVE_TIME_NANOS = TimeUnit.SECONDS.toNanos(10);
+
   private long keepAliveTimeNanos = Long.MAX_VALUE;
+  private long keepAliveTimeMinimumNanos = MIN_KEEPALIVE_TIME_NANOS;
   private long keepAliveTimeoutNanos = TimeUnit.SECONDS.toNanos(20);
   private boolean keepAliveWithoutCalls;
+  private int maxQueuedControlFrames = ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
 
   private NettyChannelBuilder(String target, SocketAddress directAddress, String directAuthority) {
     this.target = target;
@@ -179,7 +186,10 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
    * Sends a keepalive PING when nothing has been read for {@code time} (default: never), so a
    * silently dropped connection is noticed; see {@link #keepAliveTimeout}. Servers reject pings
    * more frequent than they permit (gRPC servers default to one per 5 minutes), answering
-   * GOAWAY(ENHANCE_YOUR_CALM "too_many_pings"). {@code Long.MAX_VALUE} of any unit disables it.
+   * GOAWAY(ENHANCE_YOUR_CALM "too_many_pings"). A time below 10 seconds is raised to 10 seconds
+   * (gRFC A8; grpc-java does the same), so that a channel cannot ping a server more often than any
+   * gRPC server is likely to allow. Each such GOAWAY doubles the channel's keepalive time for its
+   * later connections. {@code Long.MAX_VALUE} of any unit disables it.
    *
    * @throws IllegalArgumentException if {@code time} is not positive
    */
@@ -191,6 +201,21 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
     long nanos = unit.toNanos(time);
     this.keepAliveTimeNanos = time == Long.MAX_VALUE ? Long.MAX_VALUE : nanos;
     return this;
+  }
+
+  /**
+   * Lowers the 10-second minimum of {@link #keepAliveTime}: for tests that cannot wait that long.
+   */
+  NettyChannelBuilder keepAliveTimeMinimum(long time, TimeUnit unit) {
+    this.keepAliveTimeMinimumNanos = unit.toNanos(time);
+    return this;
+  }
+
+  /** The keepalive time connections will use: at least the minimum, or Long.MAX_VALUE for none. */
+  long keepAliveTimeNanosInEffect() {
+    return keepAliveTimeNanos == Long.MAX_VALUE
+        ? Long.MAX_VALUE
+        : Math.max(keepAliveTimeNanos, keepAliveTimeMinimumNanos);
   }
 
   /**
@@ -215,6 +240,22 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
    */
   public NettyChannelBuilder keepAliveWithoutCalls(boolean enable) {
     this.keepAliveWithoutCalls = enable;
+    return this;
+  }
+
+  /**
+   * Bounds the control frames (SETTINGS and PING acknowledgements, RST_STREAMs) a connection may
+   * have waiting to be written (default 10,000). A server that sends SETTINGS or PINGs without ever
+   * reading the answers would otherwise make them pile up in the client's memory; past the bound
+   * the connection is closed with GOAWAY(ENHANCE_YOUR_CALM) and its calls fail UNAVAILABLE.
+   *
+   * @throws IllegalArgumentException if {@code max} is less than 1
+   */
+  public NettyChannelBuilder maxQueuedControlFrames(int max) {
+    if (max < 1) {
+      throw new IllegalArgumentException("maxQueuedControlFrames must be >= 1, was " + max);
+    }
+    this.maxQueuedControlFrames = max;
     return this;
   }
 
@@ -269,9 +310,11 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
               maxInboundMetadataSize(),
               (int) connectTimeoutMillis,
               sslContextForBuild());
-      if (keepAliveTimeNanos != Long.MAX_VALUE) {
+      options = options.withMaxQueuedControlFrames(maxQueuedControlFrames);
+      long keepAliveNanos = keepAliveTimeNanosInEffect();
+      if (keepAliveNanos != Long.MAX_VALUE) {
         options =
-            options.withKeepAlive(keepAliveTimeNanos, keepAliveTimeoutNanos, keepAliveWithoutCalls);
+            options.withKeepAlive(keepAliveNanos, keepAliveTimeoutNanos, keepAliveWithoutCalls);
       }
       return new TransportFactory(options, group);
     }

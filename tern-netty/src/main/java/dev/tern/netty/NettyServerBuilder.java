@@ -59,6 +59,7 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   private long maxConnectionIdleNanos = Long.MAX_VALUE;
   private long maxConnectionAgeNanos = Long.MAX_VALUE;
   private long maxConnectionAgeGraceNanos = Long.MAX_VALUE;
+  private int maxQueuedControlFrames = ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
 
   private NettyServerBuilder(SocketAddress address) {
     this.address = address;
@@ -299,6 +300,22 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
     return this;
   }
 
+  /**
+   * Bounds the control frames (SETTINGS and PING acknowledgements, RST_STREAMs) a connection may
+   * have waiting to be written (default 10,000). A client that sends SETTINGS or PINGs without ever
+   * reading the answers would otherwise make them pile up in the server's memory; past the bound
+   * the connection is closed with GOAWAY(ENHANCE_YOUR_CALM).
+   *
+   * @throws IllegalArgumentException if {@code max} is less than 1
+   */
+  public NettyServerBuilder maxQueuedControlFrames(int max) {
+    if (max < 1) {
+      throw new IllegalArgumentException("maxQueuedControlFrames must be >= 1, was " + max);
+    }
+    this.maxQueuedControlFrames = max;
+    return this;
+  }
+
   @Override
   protected ServerBuilder<?> delegate() {
     return assembly;
@@ -325,7 +342,8 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
               permitKeepAliveWithoutCalls,
               maxConnectionIdleNanos,
               maxConnectionAgeNanos,
-              maxConnectionAgeGraceNanos);
+              maxConnectionAgeGraceNanos,
+              maxQueuedControlFrames);
       return new NettyServer(address, boss, workers, channelFactory, options);
     }
   }

@@ -126,6 +126,7 @@ class ChannelzSocketTest {
         cleanup.register(
             NettyChannelBuilder.forAddress("127.0.0.1", port)
                 .usePlaintext()
+                .keepAliveTimeMinimum(0, TimeUnit.NANOSECONDS)
                 .keepAliveTime(20, TimeUnit.MILLISECONDS)
                 .keepAliveTimeout(10, TimeUnit.SECONDS)
                 .build());

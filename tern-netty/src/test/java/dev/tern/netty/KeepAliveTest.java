@@ -35,6 +35,7 @@ class KeepAliveTest {
     return cleanup.register(
         NettyChannelBuilder.forAddress("127.0.0.1", port)
             .usePlaintext()
+            .keepAliveTimeMinimum(0, TimeUnit.NANOSECONDS)
             .keepAliveTime(keepAliveMillis, TimeUnit.MILLISECONDS)
             .keepAliveTimeout(10, TimeUnit.SECONDS)
             .build());

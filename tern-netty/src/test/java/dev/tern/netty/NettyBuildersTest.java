@@ -169,6 +169,34 @@ class NettyBuildersTest {
   }
 
   @Test
+  void keepAliveTimeBelowTenSecondsIsRaisedToTenSeconds() {
+    // gRFC A8: a client must not ping more often than servers are likely to allow.
+    assertThat(
+            NettyChannelBuilder.forAddress("localhost", 1)
+                .keepAliveTime(1, TimeUnit.SECONDS)
+                .keepAliveTimeNanosInEffect())
+        .isEqualTo(TimeUnit.SECONDS.toNanos(10));
+    assertThat(
+            NettyChannelBuilder.forAddress("localhost", 1)
+                .keepAliveTime(1, TimeUnit.MILLISECONDS)
+                .keepAliveTimeNanosInEffect())
+        .isEqualTo(TimeUnit.SECONDS.toNanos(10));
+    assertThat(
+            NettyChannelBuilder.forAddress("localhost", 1)
+                .keepAliveTime(30, TimeUnit.SECONDS)
+                .keepAliveTimeNanosInEffect())
+        .isEqualTo(TimeUnit.SECONDS.toNanos(30));
+    assertThat(NettyChannelBuilder.forAddress("localhost", 1).keepAliveTimeNanosInEffect())
+        .as("no keepalive by default")
+        .isEqualTo(Long.MAX_VALUE);
+    assertThat(
+            NettyChannelBuilder.forAddress("localhost", 1)
+                .keepAliveTime(Long.MAX_VALUE, TimeUnit.SECONDS)
+                .keepAliveTimeNanosInEffect())
+        .isEqualTo(Long.MAX_VALUE);
+  }
+
+  @Test
   void invalidOptionsAreRejectedNamingTheOption() {
     NettyChannelBuilder channel = NettyChannelBuilder.forAddress("localhost", 1);
     assertThatThrownBy(() -> channel.flowControlWindow(0))
@@ -180,12 +208,18 @@ class NettyBuildersTest {
         .hasMessageContaining("connectTimeout");
     assertThatThrownBy(() -> NettyChannelBuilder.forAddress("localhost", 65536))
         .hasMessageContaining("port");
+    assertThatThrownBy(() -> channel.maxQueuedControlFrames(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxQueuedControlFrames");
 
     NettyServerBuilder server = NettyServerBuilder.forPort(0);
     assertThatThrownBy(() -> server.maxConcurrentCallsPerConnection(0))
         .hasMessageContaining("maxConcurrentCallsPerConnection");
     assertThatThrownBy(() -> server.maxRstFramesPerWindow(-1, 1, TimeUnit.SECONDS))
         .hasMessageContaining("maxRstFramesPerWindow");
+    assertThatThrownBy(() -> server.maxQueuedControlFrames(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxQueuedControlFrames");
     assertThatThrownBy(() -> NettyServerBuilder.forPort(-1)).hasMessageContaining("port");
   }
 }

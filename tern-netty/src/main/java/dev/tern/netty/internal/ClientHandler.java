@@ -70,6 +70,9 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
   private final NettyClientTransport.TransportOptions options;
   private KeepAlivePinger keepAlive;
 
+  /** Whether the server said too_many_pings on this connection (the channel's time doubled). */
+  private boolean toldTooManyPings;
+
   static ClientHandler create(
       NettyClientTransport transport,
       ManagedClientTransport.Listener listener,
@@ -79,7 +82,11 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
     settings.maxConcurrentStreams(0);
     Parts parts =
         Parts.create(
-            false, options.flowControlWindow(), options.maxInboundMetadataSize(), settings);
+            false,
+            options.flowControlWindow(),
+            options.maxInboundMetadataSize(),
+            settings,
+            options.maxQueuedControlFrames());
     return new ClientHandler(parts, transport, listener, options);
   }
 
@@ -319,6 +326,13 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
   private void goAwayReceived(int lastStreamId, long errorCode, ByteBuf debugData) {
     goAwayLastStreamId = Math.min(goAwayLastStreamId, lastStreamId);
     String debug = debugData.toString(StandardCharsets.UTF_8);
+    if (errorCode == Http2Error.ENHANCE_YOUR_CALM.code()
+        && "too_many_pings".equals(debug)
+        && !toldTooManyPings) {
+      // Once per connection: a server may repeat itself for pings already on their way.
+      toldTooManyPings = true;
+      options.keepAliveTooManyPings();
+    }
     Status status =
         Status.UNAVAILABLE.withDescription(
             "GOAWAY received: "
@@ -365,14 +379,15 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
   }
 
   private void startKeepAlive() {
-    if (options.keepAliveTimeNanos() == Long.MAX_VALUE) {
+    long keepAliveTimeNanos = options.keepAliveTimeNanos();
+    if (keepAliveTimeNanos == Long.MAX_VALUE) {
       return;
     }
     keepAlive =
         new KeepAlivePinger(
             ctx(),
             encoder(),
-            options.keepAliveTimeNanos(),
+            keepAliveTimeNanos,
             options.keepAliveTimeoutNanos(),
             options.keepAliveWithoutCalls(),
             () -> activeStreams > 0,

@@ -70,6 +70,7 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
 
   GrpcHttp2ConnectionHandler(Parts parts, int flowControlWindow) {
     super(parts.decoder, parts.encoder, parts.settings);
+    parts.controlFrameLimit.lifecycleManager(this);
     this.flowControlWindow = flowControlWindow;
     // Streams are closed by the transport before it closes the connection, so Netty need not wait.
     gracefulShutdownTimeoutMillis(0);
@@ -94,23 +95,34 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
     /** Reports each HEADERS and DATA frame written (the server's keepalive policy listens). */
     final ActivityFrameWriter frameWriter;
 
+    /** Bounds the control frames queued for a peer that does not read. */
+    final ControlFrameLimitWriter controlFrameLimit;
+
     private Parts(
         Http2ConnectionDecoder decoder,
         Http2ConnectionEncoder encoder,
         Http2Settings settings,
-        ActivityFrameWriter frameWriter) {
+        ActivityFrameWriter frameWriter,
+        ControlFrameLimitWriter controlFrameLimit) {
       this.decoder = decoder;
       this.encoder = encoder;
       this.settings = settings;
       this.frameWriter = frameWriter;
+      this.controlFrameLimit = controlFrameLimit;
     }
 
     /**
      * @param maxHeaderListSize the inbound header-list limit the decoder enforces
      * @param settings the initial SETTINGS to send
+     * @param maxQueuedControlFrames how many SETTINGS/PING acks and RST_STREAMs may wait to be
+     *     written before the connection is closed with ENHANCE_YOUR_CALM
      */
     static Parts create(
-        boolean server, int flowControlWindow, long maxHeaderListSize, Http2Settings settings) {
+        boolean server,
+        int flowControlWindow,
+        long maxHeaderListSize,
+        Http2Settings settings,
+        int maxQueuedControlFrames) {
       Http2Connection connection = new DefaultHttp2Connection(server);
       connection
           .local()
@@ -124,10 +136,12 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
               new DefaultHttp2RemoteFlowController(
                   connection, new UniformStreamByteDistributor(connection)));
       Http2HeadersEncoder headersEncoder = new DefaultHttp2HeadersEncoder();
-      ActivityFrameWriter frameWriter =
-          new ActivityFrameWriter(
+      ControlFrameLimitWriter controlFrameLimit =
+          new ControlFrameLimitWriter(
               new OneBufferHeadersWriter(
-                  new DefaultHttp2FrameWriter(headersEncoder), headersEncoder));
+                  new DefaultHttp2FrameWriter(headersEncoder), headersEncoder),
+              maxQueuedControlFrames);
+      ActivityFrameWriter frameWriter = new ActivityFrameWriter(controlFrameLimit);
       Http2ConnectionEncoder encoder = new DefaultHttp2ConnectionEncoder(connection, frameWriter);
       if (!server) {
         // Holds streams beyond the server's MAX_CONCURRENT_STREAMS until others finish.
@@ -139,7 +153,7 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
               encoder,
               new DefaultHttp2FrameReader(new GrpcHttp2HeadersDecoder(server, maxHeaderListSize)));
       settings.initialWindowSize(flowControlWindow);
-      return new Parts(decoder, encoder, settings, frameWriter);
+      return new Parts(decoder, encoder, settings, frameWriter, controlFrameLimit);
     }
   }
 

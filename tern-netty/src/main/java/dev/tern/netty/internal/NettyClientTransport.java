@@ -23,6 +23,7 @@ import io.netty.util.AsciiString;
 import java.net.SocketAddress;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLParameters;
 
 /**
@@ -280,7 +281,8 @@ public final class NettyClientTransport implements ManagedClientTransport {
   }
 
   /**
-   * What a channel's transports share: event loops, channel type, limits. Immutable; thread-safe.
+   * What a channel's transports share: event loops, channel type, limits. Thread-safe: immutable,
+   * apart from the keepalive time, which an atomic holds.
    */
   public static final class TransportOptions {
     private final EventLoopGroup eventLoopGroup;
@@ -290,9 +292,16 @@ public final class NettyClientTransport implements ManagedClientTransport {
     private final int connectTimeoutMillis;
     private final NettyWritableBufferAllocator bufferAllocator;
     private final SslContext sslContext;
-    private long keepAliveTimeNanos = Long.MAX_VALUE;
+
+    /**
+     * The channel's keepalive time, shared by its connections: doubled when a server says
+     * too_many_pings (gRFC A8). Long.MAX_VALUE for none.
+     */
+    private AtomicLong keepAliveTimeNanos = new AtomicLong(Long.MAX_VALUE);
+
     private long keepAliveTimeoutNanos;
     private boolean keepAliveWithoutCalls;
+    private int maxQueuedControlFrames = ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
 
     /** Plaintext options: see the other constructor. */
     public TransportOptions(
@@ -346,6 +355,24 @@ public final class NettyClientTransport implements ManagedClientTransport {
      * timeoutNanos} closes the connection.
      */
     public TransportOptions withKeepAlive(long timeNanos, long timeoutNanos, boolean withoutCalls) {
+      TransportOptions copy = copy();
+      copy.keepAliveTimeNanos = new AtomicLong(timeNanos);
+      copy.keepAliveTimeoutNanos = timeoutNanos;
+      copy.keepAliveWithoutCalls = withoutCalls;
+      return copy;
+    }
+
+    /**
+     * A copy of these options where a connection closes with ENHANCE_YOUR_CALM once more than
+     * {@code max} control frames (SETTINGS/PING acks, RST_STREAMs) wait to be written.
+     */
+    public TransportOptions withMaxQueuedControlFrames(int max) {
+      TransportOptions copy = copy();
+      copy.maxQueuedControlFrames = max;
+      return copy;
+    }
+
+    private TransportOptions copy() {
       TransportOptions copy =
           new TransportOptions(
               eventLoopGroup,
@@ -354,14 +381,30 @@ public final class NettyClientTransport implements ManagedClientTransport {
               maxInboundMetadataSize,
               connectTimeoutMillis,
               sslContext);
-      copy.keepAliveTimeNanos = timeNanos;
-      copy.keepAliveTimeoutNanos = timeoutNanos;
-      copy.keepAliveWithoutCalls = withoutCalls;
+      copy.keepAliveTimeNanos = keepAliveTimeNanos;
+      copy.keepAliveTimeoutNanos = keepAliveTimeoutNanos;
+      copy.keepAliveWithoutCalls = keepAliveWithoutCalls;
+      copy.maxQueuedControlFrames = maxQueuedControlFrames;
       return copy;
     }
 
+    int maxQueuedControlFrames() {
+      return maxQueuedControlFrames;
+    }
+
+    /** The keepalive time a connection starting now uses, or Long.MAX_VALUE for none. */
     long keepAliveTimeNanos() {
-      return keepAliveTimeNanos;
+      return keepAliveTimeNanos.get();
+    }
+
+    /**
+     * A server said GOAWAY(ENHANCE_YOUR_CALM, "too_many_pings"): the channel's later connections
+     * ping half as often (gRFC A8).
+     */
+    void keepAliveTooManyPings() {
+      keepAliveTimeNanos.updateAndGet(
+          nanos ->
+              nanos == Long.MAX_VALUE || nanos > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : nanos * 2);
     }
 
     long keepAliveTimeoutNanos() {

@@ -82,7 +82,12 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
       settings.maxConcurrentStreams(options.maxConcurrentCallsPerConnection());
     }
     Parts parts =
-        Parts.create(true, options.flowControlWindow(), options.maxInboundMetadataSize(), settings);
+        Parts.create(
+            true,
+            options.flowControlWindow(),
+            options.maxInboundMetadataSize(),
+            settings,
+            options.maxQueuedControlFrames());
     return new ServerHandler(parts, transport, options);
   }
 

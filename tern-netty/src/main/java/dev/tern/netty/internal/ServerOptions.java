@@ -25,6 +25,12 @@ public final class ServerOptions {
   /** Default shortest interval between client keepalive PINGs the server accepts: 5 minutes. */
   public static final long DEFAULT_PERMIT_KEEPALIVE_TIME_NANOS = TimeUnit.MINUTES.toNanos(5);
 
+  /**
+   * Default bound on control frames (SETTINGS and PING acks, RST_STREAMs) queued for a peer that
+   * does not read: 10,000, as in grpc-java.
+   */
+  public static final int DEFAULT_MAX_QUEUED_CONTROL_FRAMES = 10_000;
+
   private final int flowControlWindow;
   private final int maxInboundMessageSize;
   private final int maxInboundMetadataSize;
@@ -38,6 +44,7 @@ public final class ServerOptions {
   private final long maxConnectionIdleNanos;
   private final long maxConnectionAgeNanos;
   private final long maxConnectionAgeGraceNanos;
+  private final int maxQueuedControlFrames;
   private final NettyWritableBufferAllocator bufferAllocator =
       new NettyWritableBufferAllocator(ByteBufAllocator.DEFAULT);
 
@@ -61,7 +68,8 @@ public final class ServerOptions {
       boolean permitKeepAliveWithoutCalls,
       long maxConnectionIdleNanos,
       long maxConnectionAgeNanos,
-      long maxConnectionAgeGraceNanos) {
+      long maxConnectionAgeGraceNanos,
+      int maxQueuedControlFrames) {
     if (sslContext != null && sslContext.isClient()) {
       throw new IllegalArgumentException("sslContext must be a server context");
     }
@@ -78,6 +86,7 @@ public final class ServerOptions {
     this.maxConnectionIdleNanos = maxConnectionIdleNanos;
     this.maxConnectionAgeNanos = maxConnectionAgeNanos;
     this.maxConnectionAgeGraceNanos = maxConnectionAgeGraceNanos;
+    this.maxQueuedControlFrames = maxQueuedControlFrames;
   }
 
   /** The defaults of everything but the limits the runtime sets: for tests of the SPI. */
@@ -95,7 +104,12 @@ public final class ServerOptions {
         false,
         Long.MAX_VALUE,
         Long.MAX_VALUE,
-        Long.MAX_VALUE);
+        Long.MAX_VALUE,
+        DEFAULT_MAX_QUEUED_CONTROL_FRAMES);
+  }
+
+  int maxQueuedControlFrames() {
+    return maxQueuedControlFrames;
   }
 
   long maxConnectionIdleNanos() {

@@ -15,6 +15,7 @@ import dev.tern.ManagedChannel;
 import dev.tern.Metadata;
 import dev.tern.Server;
 import dev.tern.Status;
+import dev.tern.netty.KeepAliveTimes;
 import dev.tern.netty.NettyChannelBuilder;
 import dev.tern.netty.NettyServerBuilder;
 import dev.tern.netty.hostile.RawHttp2Connection.Frame;
@@ -183,7 +184,8 @@ class ConnectionPoliciesTest {
     try (TcpProxy proxy = TcpProxy.start(server.getPort())) {
       ManagedChannel channel =
           channel(
-              NettyChannelBuilder.forAddress("127.0.0.1", proxy.port())
+              KeepAliveTimes.withoutMinimum(
+                      NettyChannelBuilder.forAddress("127.0.0.1", proxy.port()))
                   .keepAliveTime(100, TimeUnit.MILLISECONDS)
                   .keepAliveTimeout(200, TimeUnit.MILLISECONDS));
       ClientCall<String, String> call = channel.newCall(HostileProbe.HANG, CallOptions.DEFAULT);

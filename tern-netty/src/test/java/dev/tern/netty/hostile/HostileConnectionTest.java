@@ -19,6 +19,7 @@ import dev.tern.testing.Await;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +38,19 @@ import org.junit.jupiter.api.Test;
 class HostileConnectionTest extends HostileServerBase {
   /** Enough of each flood to trip any sane limit, small enough to stay quick. */
   private static final int FLOOD = 2_000;
+
+  /** Control frames written at a time by a peer that does not read. */
+  private static final int CONTROL_BATCH = 1_000;
+
+  /**
+   * SETTINGS frames sent by a peer that does not read: 9 MB, so that their 9-byte acknowledgements
+   * overflow the server's socket send buffer (at most 4 MiB by Linux's default tcp_wmem) and then
+   * the default bound of 10,000 queued control frames many times over.
+   */
+  private static final int CONTROL_FLOOD = 1_000_000;
+
+  /** How long writing {@link #CONTROL_FLOOD} may take before the test gives up on the server. */
+  private static final Duration CONTROL_FLOOD_TIMEOUT = Duration.ofMinutes(2);
 
   @Test
   void garbageInsteadOfThePrefaceClosesTheConnection() throws IOException {
@@ -237,6 +251,44 @@ class HostileConnectionTest extends HostileServerBase {
     List<Frame> answers = flood(FLOOD, i -> frame(SETTINGS, 0, 0, payload), SETTINGS);
 
     assertAnsweredInOrderOrCalmedDown(answers, SETTINGS);
+    assertStillServingWellBehavedClient();
+  }
+
+  @Test
+  void controlFrameFloodFromAPeerThatDoesNotReadIsCutOff() throws Exception {
+    // SETTINGS frames, each of which the server must acknowledge. (Not PINGs: the server's
+    // keepalive policy cuts off a PING flood on its own, acknowledgements queued or not.)
+    ByteArrayOutputStream batch = new ByteArrayOutputStream();
+    for (int i = 0; i < CONTROL_BATCH; i++) {
+      batch.writeBytes(frame(SETTINGS, 0, 0, new byte[0]));
+    }
+    byte[] frames = batch.toByteArray();
+    ExecutorService writer = cleanup.register(Executors.newSingleThreadExecutor());
+    try (RawHttp2Connection raw =
+        RawHttp2Connection.openWithReceiveBuffer(server.getPort(), 4096)) {
+      // Nothing is read while the flood goes out: the acknowledgements can only pile up.
+      Future<?> written =
+          writer.submit(
+              () -> {
+                for (int sent = 0; sent < CONTROL_FLOOD && !raw.writeFailed(); ) {
+                  raw.writeRaw(frames);
+                  sent += CONTROL_BATCH;
+                }
+                return null;
+              });
+      // The server processes the flood slowly under paranoid leak detection (about 15 s here).
+      written.get(CONTROL_FLOOD_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
+      List<Frame> answers = raw.awaitClose();
+
+      // A server that queued every acknowledgement sends them all and keeps the connection open,
+      // and awaitClose fails; one that bounds them closes it having sent far fewer.
+      long acks = answers.stream().filter(f -> (f.flags() & FLAG_ACK) != 0).count();
+      assertThat(acks).as("acknowledgements before the close").isLessThan(CONTROL_FLOOD);
+      Frame goAway = lastOfType(answers, GOAWAY);
+      if (goAway != null) {
+        assertThat(goAway.errorCode()).as("GOAWAY %s", goAway).isEqualTo(ENHANCE_YOUR_CALM);
+      }
+    }
     assertStillServingWellBehavedClient();
   }
 

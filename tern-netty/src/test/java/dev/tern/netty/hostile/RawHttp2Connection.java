@@ -16,6 +16,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -179,7 +180,24 @@ final class RawHttp2Connection implements Closeable {
 
   /** Connects and sends the client preface and an empty SETTINGS frame. */
   static RawHttp2Connection open(int port) throws IOException {
-    RawHttp2Connection connection = connect(port);
+    return handshake(connect(port));
+  }
+
+  /**
+   * Like {@link #open}, with a socket receive buffer of about {@code bytes} (set before connecting,
+   * so the TCP window stays that small): for a peer that stops reading and should soon stop
+   * receiving too.
+   */
+  static RawHttp2Connection openWithReceiveBuffer(int port, int bytes) throws IOException {
+    Socket socket = new Socket();
+    socket.setReceiveBufferSize(bytes);
+    socket.connect(new InetSocketAddress("127.0.0.1", port));
+    socket.setTcpNoDelay(true);
+    socket.setSoTimeout((int) Await.TIMEOUT.toMillis());
+    return handshake(new RawHttp2Connection(socket));
+  }
+
+  private static RawHttp2Connection handshake(RawHttp2Connection connection) throws IOException {
     connection.writeRaw(PREFACE);
     connection.writeFrame(SETTINGS, 0, 0, new byte[0]);
     return connection;
