@@ -219,6 +219,9 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
       Throwable cause,
       Http2Exception.StreamException http2Ex) {
     int id = http2Ex.streamId();
+    if (!outbound) {
+      openStreamRefusedWhileDecoding(id);
+    }
     if (!outbound
         && http2Ex.error() == Http2Error.STREAM_CLOSED
         && connection().stream(id) == null
@@ -226,6 +229,31 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
       return;
     }
     super.onStreamError(ctx, outbound, cause, http2Ex);
+  }
+
+  /**
+   * Gives a stream the peer opened with a HEADERS frame that failed to decode (malformed
+   * pseudo-headers, say) a place in Netty's stream model before it is reset. Netty reports that
+   * error before it creates the stream, so the id would stay above the last stream the peer opened,
+   * and every later frame the peer sent on it before seeing the RST_STREAM (the rest of the call's
+   * DATA, a WINDOW_UPDATE, its own RST_STREAM) would be taken for a frame on a stream that was
+   * never opened: a connection error (RFC 9113 section 5.1.1) ending every call on the connection.
+   * Once created (half-closed, then reset by the caller), those frames are ignored like those of
+   * any stream reset here, and DATA's bytes are given back to the connection's window. Ids the peer
+   * never used stay idle, so frames on them remain a connection error.
+   */
+  private void openStreamRefusedWhileDecoding(int streamId) {
+    Http2Connection.Endpoint<?> peer = connection().remote();
+    if (connection().stream(streamId) != null
+        || !peer.isValidStreamId(streamId)
+        || streamId <= peer.lastStreamCreated()) {
+      return;
+    }
+    try {
+      peer.createStream(streamId, true);
+    } catch (Http2Exception e) {
+      // Over the concurrent-stream limit or after GOAWAY: Netty resets the id without a stream.
+    }
   }
 
   private void rememberReset(int streamId) {
