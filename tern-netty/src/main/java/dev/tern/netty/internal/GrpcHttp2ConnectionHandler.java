@@ -57,6 +57,17 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
    */
   private static final int REMEMBERED_RESETS = 64;
 
+  /**
+   * How many frames of a header block under 8 KiB each (the HEADERS frame and its CONTINUATIONs but
+   * the last) are read before the connection is closed with GOAWAY(ENHANCE_YOUR_CALM). Netty's
+   * default of 16 refuses ordinary senders that split a few KiB of metadata into small frames; 512
+   * takes a block of the header-list limit in 256-byte frames several times over, while a flood of
+   * empty CONTINUATIONs (which the header-list limit never stops, since they add no bytes) is still
+   * cut off within about 4.5 KiB of frames. The block's size stays bounded by the header-list
+   * limit.
+   */
+  static final int MAX_SMALL_CONTINUATION_FRAMES = 512;
+
   private final int flowControlWindow;
   private boolean connectionWindowSent;
 
@@ -137,7 +148,9 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
           new DefaultHttp2ConnectionDecoder(
               connection,
               encoder,
-              new DefaultHttp2FrameReader(new GrpcHttp2HeadersDecoder(server, maxHeaderListSize)));
+              new DefaultHttp2FrameReader(
+                  new GrpcHttp2HeadersDecoder(server, maxHeaderListSize),
+                  MAX_SMALL_CONTINUATION_FRAMES));
       settings.initialWindowSize(flowControlWindow);
       return new Parts(decoder, encoder, settings, frameWriter);
     }
