@@ -57,6 +57,17 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
    */
   private static final int REMEMBERED_RESETS = 64;
 
+  /**
+   * How many frames of a header block under 8 KiB each (the HEADERS frame and its CONTINUATIONs but
+   * the last) are read before the connection is closed with GOAWAY(ENHANCE_YOUR_CALM). Netty's
+   * default of 16 refuses ordinary senders that split a few KiB of metadata into small frames; 512
+   * takes a block of the header-list limit in 256-byte frames several times over, while a flood of
+   * empty CONTINUATIONs (which the header-list limit never stops, since they add no bytes) is still
+   * cut off within about 4.5 KiB of frames. The block's size stays bounded by the header-list
+   * limit.
+   */
+  static final int MAX_SMALL_CONTINUATION_FRAMES = 512;
+
   private final int flowControlWindow;
   private boolean connectionWindowSent;
 
@@ -151,7 +162,9 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
           new DefaultHttp2ConnectionDecoder(
               connection,
               encoder,
-              new DefaultHttp2FrameReader(new GrpcHttp2HeadersDecoder(server, maxHeaderListSize)));
+              new DefaultHttp2FrameReader(
+                  new GrpcHttp2HeadersDecoder(server, maxHeaderListSize),
+                  MAX_SMALL_CONTINUATION_FRAMES));
       settings.initialWindowSize(flowControlWindow);
       return new Parts(decoder, encoder, settings, frameWriter, controlFrameLimit);
     }
@@ -233,6 +246,9 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
       Throwable cause,
       Http2Exception.StreamException http2Ex) {
     int id = http2Ex.streamId();
+    if (!outbound) {
+      openStreamRefusedWhileDecoding(id);
+    }
     if (!outbound
         && http2Ex.error() == Http2Error.STREAM_CLOSED
         && connection().stream(id) == null
@@ -240,6 +256,31 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
       return;
     }
     super.onStreamError(ctx, outbound, cause, http2Ex);
+  }
+
+  /**
+   * Gives a stream the peer opened with a HEADERS frame that failed to decode (malformed
+   * pseudo-headers, say) a place in Netty's stream model before it is reset. Netty reports that
+   * error before it creates the stream, so the id would stay above the last stream the peer opened,
+   * and every later frame the peer sent on it before seeing the RST_STREAM (the rest of the call's
+   * DATA, a WINDOW_UPDATE, its own RST_STREAM) would be taken for a frame on a stream that was
+   * never opened: a connection error (RFC 9113 section 5.1.1) ending every call on the connection.
+   * Once created (half-closed, then reset by the caller), those frames are ignored like those of
+   * any stream reset here, and DATA's bytes are given back to the connection's window. Ids the peer
+   * never used stay idle, so frames on them remain a connection error.
+   */
+  private void openStreamRefusedWhileDecoding(int streamId) {
+    Http2Connection.Endpoint<?> peer = connection().remote();
+    if (connection().stream(streamId) != null
+        || !peer.isValidStreamId(streamId)
+        || streamId <= peer.lastStreamCreated()) {
+      return;
+    }
+    try {
+      peer.createStream(streamId, true);
+    } catch (Http2Exception e) {
+      // Over the concurrent-stream limit or after GOAWAY: Netty resets the id without a stream.
+    }
   }
 
   private void rememberReset(int streamId) {

@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -183,6 +184,72 @@ class HostileConnectionTest extends HostileServerBase {
       // connection: a GOAWAY with an error, since the header block state is lost.
       assertThat(goAway).as("GOAWAY before closing; frames %s", frames).isNotNull();
       assertThat(goAway.errorCode()).as("GOAWAY %s", goAway).isNotEqualTo(0);
+    }
+    assertThat(callsStartedByTest()).isZero();
+    assertStillServingWellBehavedClient();
+  }
+
+  @Test
+  void headerBlockSplitIntoManySmallContinuationFramesIsAccepted() throws IOException {
+    List<String[]> headers = grpcRequestHeaders("/tern.testing.Echo/Unary");
+    for (int i = 0; i < 6; i++) {
+      headers.add(new String[] {"x-big-" + i, "v".repeat(1000)});
+    }
+    byte[] block = headerBlock(headers);
+    byte[] message = grpcMessage(0, "small frames".getBytes(UTF_8));
+    try (RawHttp2Connection raw = openRaw()) {
+      // About 6 KiB of metadata, under the 8 KiB limit, as a HEADERS frame and 24 CONTINUATIONs
+      // of 256 bytes, as some senders split it; RFC 9113 sets no minimum frame size.
+      int frames = 0;
+      for (int offset = 0; offset < block.length; offset += 256) {
+        int end = Math.min(block.length, offset + 256);
+        byte[] fragment = Arrays.copyOfRange(block, offset, end);
+        int flags = end == block.length ? RawHttp2Connection.FLAG_END_HEADERS : 0;
+        raw.writeFrame(
+            offset == 0 ? RawHttp2Connection.HEADERS : RawHttp2Connection.CONTINUATION,
+            flags,
+            1,
+            fragment);
+        frames++;
+      }
+      raw.writeData(1, true, message);
+      RawHttp2Connection.StreamEnd end = raw.awaitStreamEnd(1);
+
+      assertThat(frames).isEqualTo(25);
+      assertThat(end.headers())
+          .as("frames %s", end.frames())
+          .containsEntry(":status", "200")
+          .containsEntry("grpc-status", "0");
+      assertThat(end.data()).isEqualTo(message);
+    }
+    assertStillServingWellBehavedClient();
+  }
+
+  @Test
+  void floodOfEmptyContinuationFramesIsCutOff() throws Exception {
+    ExecutorService writer = cleanup.register(Executors.newSingleThreadExecutor());
+    try (RawHttp2Connection raw = openRaw()) {
+      byte[] first = headerBlock(grpcRequestHeaders("/tern.testing.Echo/Unary"));
+      // Empty CONTINUATIONs add nothing to the header block, so its size limit never stops them.
+      Future<?> written =
+          writer.submit(
+              () -> {
+                try {
+                  raw.writeFrame(RawHttp2Connection.HEADERS, 0, 1, first);
+                  for (int i = 0; i < 100_000; i++) {
+                    raw.writeFrame(RawHttp2Connection.CONTINUATION, 0, 1, new byte[0]);
+                  }
+                } catch (IOException e) {
+                  // The server closed the connection under the flood.
+                }
+                return null;
+              });
+      written.get(Await.TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
+      List<Frame> frames = raw.awaitClose();
+      Frame goAway = lastOfType(frames, GOAWAY);
+
+      assertThat(goAway).as("GOAWAY before closing; frames %s", frames).isNotNull();
+      assertThat(goAway.errorCode()).as("GOAWAY %s", goAway).isEqualTo(ENHANCE_YOUR_CALM);
     }
     assertThat(callsStartedByTest()).isZero();
     assertStillServingWellBehavedClient();
