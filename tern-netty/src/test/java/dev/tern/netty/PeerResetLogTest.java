@@ -62,6 +62,8 @@ class PeerResetLogTest {
 
         assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
         assertThat(status.getDescription()).containsIgnoringCase("reset");
+        assertThat(status.getDescription()).contains("I/O error");
+        assertThat(status.getCause()).isInstanceOf(IOException.class);
         LogRecord line =
             connections.awaitRecord(
                 r -> format(r).toLowerCase(Locale.ROOT).contains("reset"), Duration.ofSeconds(10));

@@ -349,6 +349,7 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    noteWriteFailure(ctx);
     if (goingAwayStatus == null) {
       goingAwayStatus =
           Status.UNAVAILABLE.withDescription(
@@ -435,12 +436,11 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
   void onNetworkFailure(ChannelHandlerContext ctx, IOException failure) {
     if (goingAwayStatus == null) {
       goingAwayStatus =
-          Status.UNAVAILABLE
-              .withDescription(
-                  failure instanceof SSLException
-                      ? TlsFailures.describe(ctx.channel(), failure)
-                      : "Connection failed: " + failure.getMessage())
-              .withCause(failure);
+          failure instanceof SSLException
+              ? Status.UNAVAILABLE
+                  .withDescription(TlsFailures.describe(ctx.channel(), failure))
+                  .withCause(failure)
+              : Http2Statuses.networkFailure(failure);
     }
   }
 

@@ -1,6 +1,8 @@
 package dev.tern.netty.internal;
 
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.http2.DefaultHttp2Connection;
 import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
@@ -245,14 +247,10 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
       boolean outbound,
       Throwable cause,
       Http2Exception.StreamException http2Ex) {
-    int id = http2Ex.streamId();
     if (!outbound) {
-      openStreamRefusedWhileDecoding(id);
+      openStreamRefusedWhileDecoding(http2Ex.streamId());
     }
-    if (!outbound
-        && http2Ex.error() == Http2Error.STREAM_CLOSED
-        && connection().stream(id) == null
-        && wasResetHere(id)) {
+    if (isLateFrameOnResetStream(outbound, http2Ex)) {
       return;
     }
     super.onStreamError(ctx, outbound, cause, http2Ex);
@@ -283,6 +281,15 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
     }
   }
 
+  /** Whether {@link #onStreamError} ignores this error: a late frame on a stream reset here. */
+  final boolean isLateFrameOnResetStream(boolean outbound, Http2Exception.StreamException e) {
+    int id = e.streamId();
+    return !outbound
+        && e.error() == Http2Error.STREAM_CLOSED
+        && connection().stream(id) == null
+        && wasResetHere(id);
+  }
+
   private void rememberReset(int streamId) {
     if (recentResets == null) {
       recentResets = new int[REMEMBERED_RESETS];
@@ -301,6 +308,27 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
       }
     }
     return false;
+  }
+
+  /**
+   * When the channel has closed because a write failed with an I/O error (the peer reset the
+   * connection while this side was writing, which Netty does not report to exceptionCaught), logs
+   * it as exceptionCaught would and tells {@link #onNetworkFailure}. Call first in channelInactive.
+   * Netty keeps the failure as the cause of the error a write on the closed channel gets: a write
+   * of nothing asks for it.
+   */
+  final void noteWriteFailure(ChannelHandlerContext ctx) {
+    if (ctx.channel().isOpen()) {
+      return;
+    }
+    ChannelPromise probe = ctx.newPromise();
+    ctx.channel().unsafe().write(Unpooled.EMPTY_BUFFER, probe);
+    Throwable closed = probe.cause();
+    IOException failure = closed != null ? networkFailure(closed.getCause()) : null;
+    if (failure != null) {
+      logNetworkFailure(ctx, "closed", failure);
+      onNetworkFailure(ctx, failure);
+    }
   }
 
   /** Called with an I/O or TLS failure just before the connection is closed for it. */
@@ -327,6 +355,9 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
    */
   static IOException networkFailure(Throwable cause) {
     Throwable t = cause;
+    if (t == null) {
+      return null;
+    }
     if (t instanceof DecoderException && t.getCause() != null) {
       t = t.getCause();
     }

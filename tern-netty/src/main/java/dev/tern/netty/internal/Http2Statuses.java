@@ -4,6 +4,7 @@ import dev.tern.Status;
 import dev.tern.internal.wire.GrpcMessageCodec;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.util.AsciiString;
+import java.io.IOException;
 
 /**
  * Maps what HTTP/2 says about a call to a gRPC {@link Status}, as the wire protocol prescribes:
@@ -14,6 +15,19 @@ import io.netty.util.AsciiString;
  */
 final class Http2Statuses {
   private Http2Statuses() {}
+
+  /**
+   * The status of the calls a connection's I/O failure ended (a reset by the peer, a broken pipe):
+   * UNAVAILABLE, saying so, with the failure as the cause.
+   */
+  static Status networkFailure(IOException failure) {
+    String message = failure.getMessage();
+    return Status.UNAVAILABLE
+        .withDescription(
+            "I/O error on the connection: "
+                + (message != null ? message : failure.getClass().getSimpleName()))
+        .withCause(failure);
+  }
 
   /** The status a response's trailers (or Trailers-Only headers) carry. */
   static Status fromTrailers(GrpcResponseHeaders trailers) {

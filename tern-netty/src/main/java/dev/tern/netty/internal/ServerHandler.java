@@ -22,6 +22,7 @@ import io.netty.util.AsciiString;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -65,8 +66,14 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   /** Client stream ids only grow: a HEADERS frame at or below this is not a new request. */
   private int lastRequestStreamId;
 
-  private long rstWindowStartNanos;
-  private int rstWindowCount;
+  /** RST_STREAM frames the client sent (rapid reset). */
+  private final ResetRateLimit resetsReceived;
+
+  /** RST_STREAM frames this side sent for the client's stream errors (MadeYouReset). */
+  private final ResetRateLimit resetsProvoked;
+
+  /** The I/O failure the connection died of, if it did: the status of the calls left then. */
+  private Status networkFailure;
 
   /**
    * Set by {@link NettyServerTransport#shutdown} on the caller's thread, before the GOAWAY is
@@ -95,6 +102,10 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     super(parts, options.flowControlWindow());
     this.transport = transport;
     this.options = options;
+    this.resetsReceived =
+        new ResetRateLimit(options.maxRstFramesPerWindow(), options.rstWindowNanos());
+    this.resetsProvoked =
+        new ResetRateLimit(options.maxRstFramesPerWindow(), options.rstWindowNanos());
     this.keepAliveEnforcer =
         new KeepAliveEnforcer(
             options.permitKeepAliveTimeNanos(), options.permitKeepAliveWithoutCalls());
@@ -277,12 +288,17 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    noteWriteFailure(ctx);
     try {
       super.channelInactive(ctx);
     } finally {
+      Status status =
+          networkFailure != null
+              ? networkFailure
+              : Status.UNAVAILABLE.withDescription("connection closed");
       List<ServerStreamState> left = new ArrayList<>(streams.values());
       for (ServerStreamState state : left) {
-        state.onReset(Status.UNAVAILABLE.withDescription("connection closed"));
+        state.onReset(status);
       }
       streams.clear();
       if (pingTimeout != null) {
@@ -333,21 +349,53 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
    * connection with GOAWAY(ENHANCE_YOUR_CALM).
    */
   private void countReset() throws Http2Exception {
-    int max = options.maxRstFramesPerWindow();
-    if (max <= 0) {
-      return;
-    }
-    long now = System.nanoTime();
-    if (rstWindowCount == 0 || now - rstWindowStartNanos > options.rstWindowNanos()) {
-      rstWindowStartNanos = now;
-      rstWindowCount = 0;
-    }
-    if (++rstWindowCount > max) {
+    if (resetsReceived.overLimit(System.nanoTime())) {
       throw Http2Exception.connectionError(
           Http2Error.ENHANCE_YOUR_CALM,
           "Too many RST_STREAM frames: more than %d in %d ms",
-          max,
+          options.maxRstFramesPerWindow(),
           TimeUnit.NANOSECONDS.toMillis(options.rstWindowNanos()));
+    }
+  }
+
+  /**
+   * Bounds the work a peer can cause by making this side reset its streams ("MadeYouReset",
+   * CVE-2025-8671: a WINDOW_UPDATE of 0, a window overflow, a frame on a closed stream, a malformed
+   * request): the same limit as {@link #countReset}, counted apart, ends the connection with
+   * GOAWAY(ENHANCE_YOUR_CALM). Resets for this side's own reasons (a deadline, a cancelled call)
+   * are not counted.
+   */
+  private void countProvokedReset(ChannelHandlerContext ctx) {
+    if (resetsProvoked.overLimit(System.nanoTime())) {
+      onError(
+          ctx,
+          false,
+          Http2Exception.connectionError(
+              Http2Error.ENHANCE_YOUR_CALM,
+              "Too many streams reset for the client's errors: more than %d in %d ms",
+              options.maxRstFramesPerWindow(),
+              TimeUnit.NANOSECONDS.toMillis(options.rstWindowNanos())));
+    }
+  }
+
+  @Override
+  protected void onStreamError(
+      ChannelHandlerContext ctx,
+      boolean outbound,
+      Throwable cause,
+      Http2Exception.StreamException http2Ex) {
+    // Inbound: the client's frame broke the stream's rules, and the answer is a RST_STREAM.
+    boolean provoked = !outbound && !isLateFrameOnResetStream(outbound, http2Ex);
+    super.onStreamError(ctx, outbound, cause, http2Ex);
+    if (provoked) {
+      countProvokedReset(ctx);
+    }
+  }
+
+  @Override
+  void onNetworkFailure(ChannelHandlerContext ctx, IOException failure) {
+    if (networkFailure == null) {
+      networkFailure = Http2Statuses.networkFailure(failure);
     }
   }
 
@@ -369,6 +417,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     if (isEmpty(method) || isEmpty(path) || isEmpty(headers.scheme())) {
       // Malformed (RFC 9113, section 8.3.1): a stream error, not an HTTP response.
       resetStream(ctx(), streamId, Http2Error.PROTOCOL_ERROR.code(), ctx().newPromise());
+      countProvokedReset(ctx());
       return;
     }
     if (!HttpMethod.POST.asciiName().contentEquals(method)) {
@@ -544,7 +593,11 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     public void onStreamClosed(Http2Stream stream) {
       ServerStreamState state = streams.get(stream.id());
       if (state != null) {
-        state.onReset(Status.CANCELLED.withDescription("stream closed before the call ended"));
+        // Netty closes the streams left when the connection dies: say why, if it was an error.
+        state.onReset(
+            networkFailure != null
+                ? networkFailure
+                : Status.CANCELLED.withDescription("stream closed before the call ended"));
       }
       if (secondGoAwaySent) {
         // Closing from inside Netty's stream-close bookkeeping is unsafe; do it right after.

@@ -517,6 +517,12 @@ final class RawHttp2Connection implements Closeable {
     return eof;
   }
 
+  /** Closes the connection with a TCP RST (SO_LINGER 0), as a peer that crashed or aborted. */
+  void reset() throws IOException {
+    socket.setSoLinger(true, 0);
+    socket.close();
+  }
+
   @Override
   public void close() throws IOException {
     socket.close();
