@@ -115,7 +115,9 @@ class OtelCollectorTest {
 
     assertThat(process.isAlive()).isFalse();
     assertThat(Files.exists(directory)).isFalse();
-    assertThat(collector.output()).contains("Shutdown complete");
+    // Not asserted: "Shutdown complete". The Collector installs its SIGTERM handler only after it
+    // logs "Everything is ready", so a close right after start may end it by the signal's default
+    // action, silently (a CI run saw that).
     collector.close(); // idempotent
   }
 
