@@ -82,8 +82,12 @@ class OtelCollectorTest {
                 + "\"timeUnixNano\":\"1700000001000000000\"}]}}]}]}]}");
 
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    String output = collector.awaitOutput("-> Name: tern.probe.requests", TIMEOUT);
-    assertThat(output).contains("-> DataType: Sum").contains("Value: 42");
+    // The exporter prints a batch line by line: wait for its last line we check, not its first.
+    String output =
+        collector.awaitOutput(
+            out -> out.contains("-> Name: tern.probe.requests") && out.contains("Value: 42"),
+            TIMEOUT);
+    assertThat(output).contains("-> DataType: Sum");
   }
 
   @Test

@@ -28,6 +28,46 @@ import org.junit.jupiter.api.Test;
 class RouteGuideTelemetryTest {
   private static final String GET_FEATURE = "tern.examples.routeguide.RouteGuide/GetFeature";
 
+  private static final List<String> METRICS =
+      List.of(
+          "grpc.client.attempt.started",
+          "grpc.client.attempt.duration",
+          "grpc.client.attempt.sent_total_compressed_message_size",
+          "grpc.client.attempt.rcvd_total_compressed_message_size",
+          "grpc.client.call.duration",
+          "grpc.server.call.started",
+          "grpc.server.call.duration",
+          "grpc.server.call.sent_total_compressed_message_size",
+          "grpc.server.call.rcvd_total_compressed_message_size");
+
+  /**
+   * Whether the output holds every metric and, for both GetFeature calls, the whole trace (call,
+   * attempt and server span), each span printed up to its kind.
+   */
+  private static boolean complete(String output) {
+    for (String metric : METRICS) {
+      if (!output.contains("Name: " + metric + "\n")) {
+        return false;
+      }
+    }
+    if (!output.contains("grpc.method: Str(" + GET_FEATURE + ")")) {
+      return false;
+    }
+    List<ExportedSpan> spans = parseSpans(output);
+    long complete =
+        spans.stream()
+            .filter(s -> s.name().equals("Sent.tern.examples.routeguide.RouteGuide.GetFeature"))
+            .filter(
+                call ->
+                    spans.stream()
+                        .filter(a -> a.parentId().equals(call.id()))
+                        .anyMatch(
+                            attempt ->
+                                spans.stream().anyMatch(r -> r.parentId().equals(attempt.id()))))
+            .count();
+    return complete == 2;
+  }
+
   /** One span as the debug exporter prints it. */
   private record ExportedSpan(
       String service, String traceId, String parentId, String id, String name, String kind) {}
@@ -52,26 +92,12 @@ class RouteGuideTelemetryTest {
         serverTelemetry.close();
       }
 
+      // The debug exporter prints each batch line by line: wait until everything checked below
+      // has arrived, not just the first lines of it.
       String output =
-          collector.awaitOutput(
-              text ->
-                  text.contains("Recv.tern.examples.routeguide.RouteGuide.RouteChat")
-                      && text.contains("Sent.tern.examples.routeguide.RouteGuide.RouteChat")
-                      && text.contains("Name: grpc.server.call.duration")
-                      && text.contains("Name: grpc.client.call.duration"),
-              Duration.ofSeconds(30));
+          collector.awaitOutput(RouteGuideTelemetryTest::complete, Duration.ofSeconds(30));
 
-      for (String metric :
-          List.of(
-              "grpc.client.attempt.started",
-              "grpc.client.attempt.duration",
-              "grpc.client.attempt.sent_total_compressed_message_size",
-              "grpc.client.attempt.rcvd_total_compressed_message_size",
-              "grpc.client.call.duration",
-              "grpc.server.call.started",
-              "grpc.server.call.duration",
-              "grpc.server.call.sent_total_compressed_message_size",
-              "grpc.server.call.rcvd_total_compressed_message_size")) {
+      for (String metric : METRICS) {
         assertThat(output).contains("Name: " + metric);
       }
       assertThat(output).contains("grpc.method: Str(" + GET_FEATURE + ")");
