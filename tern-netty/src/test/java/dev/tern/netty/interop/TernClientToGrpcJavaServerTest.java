@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -565,7 +566,9 @@ class TernClientToGrpcJavaServerTest {
     // queued behind flow control; grpc-java logs the writes it drops ("Stream closed before write
     // could take place") at WARNING, with a stack trace, when the reset or the connection's close
     // reaches it.
-    try (LogCapture peerLog = new LogCapture(PEER_SERVER_HANDLER_LOGGER, null)) {
+    // At WARNING here: the build's logging configuration keeps this logger at SEVERE otherwise, so
+    // that a record arriving after the capture closed is not printed either.
+    try (LogCapture peerLog = new LogCapture(PEER_SERVER_HANDLER_LOGGER, Level.WARNING)) {
       Metadata headers =
           single(InteropContract.REPLY_SIZE, Integer.toString(DEFAULT_MAX_MESSAGE + 1));
 
