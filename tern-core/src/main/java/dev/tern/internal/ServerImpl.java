@@ -410,14 +410,25 @@ public final class ServerImpl extends Server {
       }
       ServerConnection connection =
           new ServerConnection(ServerImpl.this, transport, filters, dispatcher, scheduler);
+      boolean shutdownRequested;
+      boolean cancelCalls;
       lock.lock();
       try {
         transports.add(transport);
+        shutdownRequested = shutdown;
+        cancelCalls = shutdownNowCalled;
       } finally {
         lock.unlock();
       }
-      // A connection accepted during shutdown is shut down when it becomes ready (not here: the
-      // transport has no listener yet); the handshake timer bounds how long that can take.
+      if (cancelCalls) {
+        scheduler.execute(() -> transport.shutdownNow(SHUTDOWN_NOW_STATUS));
+      } else if (shutdownRequested) {
+        // Accepted after shutdown(), before the listening socket closed: tell the client now, not
+        // once its preface arrives (it may then already have sent calls, which would be refused
+        // when their transparent retry was already spent). Not from here: the transport gets its
+        // listener only when this returns. transportReady still checks, for any other race.
+        scheduler.execute(transport::shutdown);
+      }
       connection.startHandshakeTimer(handshakeTimeoutNanos);
       return connection;
     }

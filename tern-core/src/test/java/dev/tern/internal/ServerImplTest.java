@@ -273,6 +273,27 @@ class ServerImplTest {
     assertThat(later.shutdownNowStatus.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
   }
 
+  /**
+   * A connection the listener hands over after shutdown() is told at once, before its client's
+   * preface: a client that became ready on it would send calls only to have them refused.
+   */
+  @Test
+  void connectionAcceptedDuringShutdown_isShutDownBeforeItIsReady() throws IOException {
+    transportServer.holdShutdownReport = true;
+    Server server = newServer().start();
+    server.shutdown();
+
+    FakeServerTransport late = transportServer.accept();
+    transportServer.scheduler.runDueTasks();
+    assertThat(late.shutdownCalled).isTrue();
+    assertThat(late.shutdownNowStatus).isNull();
+
+    server.shutdownNow();
+    FakeServerTransport later = transportServer.accept();
+    transportServer.scheduler.runDueTasks();
+    assertThat(later.shutdownNowStatus.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+  }
+
   @Test
   void awaitTermination_wakesAWaitingThreadWhenTheServerTerminates()
       throws IOException, InterruptedException, ExecutionException, TimeoutException {
