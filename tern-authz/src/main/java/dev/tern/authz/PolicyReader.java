@@ -24,9 +24,10 @@ final class PolicyReader {
   private static final Set<String> HEADER_FIELDS = Set.of("key", "values");
 
   /**
-   * Headers a policy may not match (gRFC A43): {@code host}, and the hop-by-hop headers of RFC 9110
-   * section 7.6.1 and RFC 9113 section 8.2.2, which describe a connection, not the call. HTTP/2
-   * pseudo-headers and {@code grpc-} headers are refused by prefix.
+   * Headers a policy may not match (gRFC A43): {@code host}, and the hop-by-hop headers (RFC 2616
+   * section 13.5.1, and the connection-specific ones of RFC 9113 section 8.2.2), which describe a
+   * connection, not the call. HTTP/2 pseudo-headers and {@code grpc-} headers are refused by
+   * prefix.
    */
   private static final Set<String> FORBIDDEN_HEADERS =
       Set.of(

@@ -27,6 +27,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.SimpleFormatter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,8 +42,23 @@ class FileAuthorizationPolicyInterceptorTest {
 
   @TempDir Path dir;
 
+  /**
+   * What the interceptor logs (loads at INFO, problems at WARNING), kept out of the test output.
+   */
+  private LogCapture log;
+
   /** Counts the checks the interceptor ran, so a test can wait for more checks to pass. */
   private final CountingScheduler scheduler = new CountingScheduler();
+
+  @BeforeEach
+  void captureLog() {
+    log = new LogCapture(LOGGER, null);
+  }
+
+  @AfterEach
+  void stopCapturingLog() {
+    log.close();
+  }
 
   /** Allows only {@code method} of the echo service. */
   private static String allowing(String name, String method) {
@@ -90,11 +107,14 @@ class FileAuthorizationPolicyInterceptorTest {
   @Test
   void aChangedFileReplacesThePolicy() throws Exception {
     File file = write(allowing("v1", "Unary"));
-    try (LogCapture log = new LogCapture(LOGGER, null);
-        FileAuthorizationPolicyInterceptor authz =
-            FileAuthorizationPolicyInterceptor.create(file, 10, TimeUnit.MILLISECONDS, scheduler)) {
+    try (FileAuthorizationPolicyInterceptor authz =
+        FileAuthorizationPolicyInterceptor.create(file, 10, TimeUnit.MILLISECONDS, scheduler)) {
       ManagedChannel channel = serve(authz);
       assertThat(authz.policyName()).isEqualTo("v1");
+      assertThat(log.records()).hasSize(1);
+      assertThat(log.records().get(0).getLevel()).isEqualTo(Level.INFO);
+      assertThat(text(log.records().get(0)))
+          .isEqualTo("Authorization policy 'v1' loaded from " + file);
       assertThat(unary(channel)).isEqualTo(Status.Code.OK);
 
       write(allowing("v2", "BidiStreaming"));
@@ -108,9 +128,8 @@ class FileAuthorizationPolicyInterceptorTest {
   @Test
   void anInvalidFileKeepsTheOldPolicyAndWarnsOnce() throws Exception {
     File file = write(allowing("v1", "Unary"));
-    try (LogCapture log = new LogCapture(LOGGER, null);
-        FileAuthorizationPolicyInterceptor authz =
-            FileAuthorizationPolicyInterceptor.create(file, 10, TimeUnit.MILLISECONDS, scheduler)) {
+    try (FileAuthorizationPolicyInterceptor authz =
+        FileAuthorizationPolicyInterceptor.create(file, 10, TimeUnit.MILLISECONDS, scheduler)) {
       ManagedChannel channel = serve(authz);
 
       write("{\"name\": \"v2\", \"allow_rules\": [{\"name\": \"r\", \"sources\": {}}]}");
