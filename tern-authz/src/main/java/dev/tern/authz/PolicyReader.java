@@ -118,26 +118,33 @@ final class PolicyReader {
   /** The lower-cased key, if a policy may match it. */
   private static String headerKey(String key, String headerPath) {
     String path = headerPath + ".key";
-    String lower = key.toLowerCase(Locale.ROOT);
-    if (lower.isEmpty()) {
+    if (key.isEmpty()) {
       throw invalid(path, "must not be empty");
     }
-    if (lower.startsWith(":")) {
+    if (key.startsWith(":")) {
       throw invalid(path, "'" + key + "': HTTP/2 pseudo-headers cannot be matched");
     }
+    // ASCII only, checked before lower-casing: Unicode case mapping turns some other characters
+    // into ASCII letters (the Kelvin sign into 'k').
+    for (int i = 0; i < key.length(); i++) {
+      char c = key.charAt(i);
+      if (!((c >= 'a' && c <= 'z')
+          || (c >= 'A' && c <= 'Z')
+          || (c >= '0' && c <= '9')
+          || c == '-'
+          || c == '_'
+          || c == '.')) {
+        throw invalid(
+            path, "'" + key + "': a header name has only letters, digits, '-', '_' and '.'");
+      }
+    }
+    String lower = key.toLowerCase(Locale.ROOT);
     if (lower.startsWith("grpc-")) {
       throw invalid(path, "'" + key + "': headers starting with 'grpc-' cannot be matched");
     }
     if (FORBIDDEN_HEADERS.contains(lower)) {
       throw invalid(
           path, "'" + key + "': the host header and hop-by-hop headers cannot be matched");
-    }
-    for (int i = 0; i < lower.length(); i++) {
-      char c = lower.charAt(i);
-      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.')) {
-        throw invalid(
-            path, "'" + key + "': a header name has only letters, digits, '-', '_' and '.'");
-      }
     }
     return lower;
   }

@@ -100,6 +100,9 @@ class PolicyValidationTest {
             header("{\"key\": \"x role\", \"values\": [\"a\"]}"),
             "request.headers[0].key: 'x role': a header name has only letters, digits"),
         Arguments.of(
+            header("{\"key\": \"\u212Aeep-alive\", \"values\": [\"a\"]}"),
+            "request.headers[0].key: '\u212Aeep-alive': a header name has only letters"),
+        Arguments.of(
             header("{\"key\": \"\", \"values\": [\"a\"]}"),
             "allow_rules[1].request.headers[0].key: must not be empty"),
         Arguments.of(
