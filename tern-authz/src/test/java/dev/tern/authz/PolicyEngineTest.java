@@ -2,7 +2,9 @@ package dev.tern.authz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.management.ThreadMXBean;
 import dev.tern.Metadata;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import javax.net.ssl.SSLSession;
 import org.junit.jupiter.api.BeforeAll;
@@ -226,6 +228,32 @@ class PolicyEngineTest {
       assertThat(allowsPeer(policy, session)).isTrue();
     }
     assertThat(session.peerCertificateReads).hasValue(1);
+  }
+
+  @Test
+  void decidingOnPathsAndPrincipalsAllocatesNothingPerCall() {
+    CompiledPolicy policy =
+        PolicyReader.read(
+            "{\"name\": \"p\","
+                + " \"deny_rules\": [{\"name\": \"d\", \"request\": {\"paths\": [\"*/secret\"]}}],"
+                + " \"allow_rules\": [{\"name\": \"a\","
+                + "   \"source\": {\"principals\": [\"spiffe://foo.com/*\"]},"
+                + "   \"request\": {\"paths\": [\"/pkg.Service/*\"]}}]}");
+    SSLSession session = new FakeSslSession(spiffeAndDns.certificate);
+    Metadata headers = new Metadata();
+    ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+    assertThat(allows(policy, METHOD, headers, session)).isTrue(); // reads the certificate
+    long before = threads.getCurrentThreadAllocatedBytes();
+    int allowed = 0;
+    for (int i = 0; i < 10_000; i++) {
+      if (allows(policy, METHOD, headers, session)) {
+        allowed++;
+      }
+    }
+    long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+    assertThat(allowed).isEqualTo(10_000);
+    // A byte per call would be 10 KB; what is left is the measurement's own.
+    assertThat(allocated).isLessThan(2_000);
   }
 
   @Test
