@@ -50,7 +50,7 @@ class UnreadResponsesConnectionLimitTest extends HostileServerBase {
       UnreadResponsesTest.awaitFloodsSent(probe, calls);
       assertThat(probe.floodPeakAllocated.get() - before)
           .as(
-              "most bytes allocated while %d calls sent 32 MiB each to a client reading none",
+              "most bytes allocated while %d calls sent 64 MiB each to a client reading none",
               calls)
           .isLessThan(PER_CONNECTION + SLACK);
       List<Frame> frames = raw.awaitClose();
