@@ -60,6 +60,10 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   private long maxConnectionAgeNanos = Long.MAX_VALUE;
   private long maxConnectionAgeGraceNanos = Long.MAX_VALUE;
   private int maxQueuedControlFrames = ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
+  private int maxQueuedOutboundBytesPerStream =
+      ServerOptions.DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_STREAM;
+  private long maxQueuedOutboundBytesPerConnection =
+      ServerOptions.DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_CONNECTION;
 
   private NettyServerBuilder(SocketAddress address) {
     this.address = address;
@@ -320,6 +324,67 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
     return this;
   }
 
+  /**
+   * Bounds the response bytes one call may have waiting for a client that does not read them
+   * (default 8 MiB). Responses wait when the client's HTTP/2 window is closed or its socket is
+   * full. An application that sends only while {@code isReady()} is true keeps at most 32 KiB and
+   * one message waiting, and never meets this bound. One that sends regardless would, facing a
+   * client that never reads, fill the server's memory: so when it sends a message while more than
+   * this many bytes wait, the call's stream is reset with RST_STREAM(ENHANCE_YOUR_CALM), which the
+   * client sees as RESOURCE_EXHAUSTED, what waited is released, and the application sees the call
+   * cancelled (status RESOURCE_EXHAUSTED). A call's first message in flight is always accepted,
+   * however large (a 16 MiB response to a slow client arrives whole); the bound is on what is
+   * written on top of it.
+   *
+   * <p>The default is 256 times the 32 KiB at which a stream stops being ready, and eight of the
+   * default 1 MiB flow-control windows: room for bursts ahead of a client that reads steadily. (A
+   * grpc-go server cannot buffer this way: its send blocks once 64 KiB wait. Tern's sends are
+   * asynchronous and may run on the event loop, so they cannot block.)
+   *
+   * @throws IllegalArgumentException if {@code bytes} is less than 32768 (32 KiB), the readiness
+   *     threshold, which would reset calls that honour {@code isReady()}
+   */
+  public NettyServerBuilder maxQueuedOutboundBytesPerStream(int bytes) {
+    if (bytes < ServerOptions.MIN_MAX_QUEUED_OUTBOUND_BYTES) {
+      throw new IllegalArgumentException(
+          "maxQueuedOutboundBytesPerStream must be >= "
+              + ServerOptions.MIN_MAX_QUEUED_OUTBOUND_BYTES
+              + ", was "
+              + bytes);
+    }
+    this.maxQueuedOutboundBytesPerStream = bytes;
+    return this;
+  }
+
+  /**
+   * Bounds the response bytes all calls of one connection together may have waiting for a client
+   * that does not read them (default 64 MiB). When a call sends a message while it is not ready and
+   * more than this many bytes wait on its connection, the connection is closed with
+   * GOAWAY(ENHANCE_YOUR_CALM), what waited is released, and its calls end RESOURCE_EXHAUSTED; one
+   * FINE line on {@code dev.tern.netty.connections} says so. As with {@link
+   * #maxQueuedOutboundBytesPerStream}, calls that honour {@code isReady()} and each call's first
+   * message in flight are never refused, so a connection holds at most this bound plus one message
+   * per call.
+   *
+   * <p>The default keeps a client that opens many calls and reads none of their responses (16 calls
+   * of 64 MiB each used to hold 1.3 GB) to 64 MiB, so a server with a 512 MiB heap outlives several
+   * such clients at once, while a well-behaved connection would need some 2,000 calls each waiting
+   * at the readiness threshold to reach it.
+   *
+   * @throws IllegalArgumentException if {@code bytes} is less than 32768 (32 KiB)
+   */
+  public NettyServerBuilder maxQueuedOutboundBytesPerConnection(long bytes) {
+    if (bytes < ServerOptions.MIN_MAX_QUEUED_OUTBOUND_BYTES) {
+      throw new IllegalArgumentException(
+          "maxQueuedOutboundBytesPerConnection must be >= "
+              + ServerOptions.MIN_MAX_QUEUED_OUTBOUND_BYTES
+              + ", was "
+              + bytes);
+    }
+    this.maxQueuedOutboundBytesPerConnection = bytes;
+    return this;
+  }
+
   @Override
   protected ServerBuilder<?> delegate() {
     return assembly;
@@ -347,7 +412,9 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
               maxConnectionIdleNanos,
               maxConnectionAgeNanos,
               maxConnectionAgeGraceNanos,
-              maxQueuedControlFrames);
+              maxQueuedControlFrames,
+              maxQueuedOutboundBytesPerStream,
+              maxQueuedOutboundBytesPerConnection);
       return new NettyServer(address, boss, workers, channelFactory, options);
     }
   }

@@ -222,4 +222,22 @@ class NettyBuildersTest {
         .hasMessageContaining("maxQueuedControlFrames");
     assertThatThrownBy(() -> NettyServerBuilder.forPort(-1)).hasMessageContaining("port");
   }
+
+  @Test
+  void outboundQueueBoundsBelowTheReadinessThresholdAreRejectedNamingTheOption() {
+    NettyServerBuilder server = NettyServerBuilder.forPort(0);
+    // Below 32 KiB a call that honours isReady() could be reset: rejected, as is nonsense.
+    for (int bad : new int[] {32 * 1024 - 1, 0, -1}) {
+      assertThatThrownBy(() -> server.maxQueuedOutboundBytesPerStream(bad))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("maxQueuedOutboundBytesPerStream")
+          .hasMessageContaining(String.valueOf(bad));
+      assertThatThrownBy(() -> server.maxQueuedOutboundBytesPerConnection(bad))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("maxQueuedOutboundBytesPerConnection")
+          .hasMessageContaining(String.valueOf(bad));
+    }
+    assertThat(server.maxQueuedOutboundBytesPerStream(32 * 1024)).isSameAs(server);
+    assertThat(server.maxQueuedOutboundBytesPerConnection(Long.MAX_VALUE)).isSameAs(server);
+  }
 }

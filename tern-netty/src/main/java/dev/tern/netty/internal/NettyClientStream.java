@@ -63,7 +63,7 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
     this.path = new AsciiString("/" + fullMethodName);
     this.authority = new AsciiString(authority);
     this.headers = headers;
-    this.outbound = new OutboundFramer(this, transport.bufferAllocator());
+    this.outbound = new OutboundFramer(this, transport.bufferAllocator(), null);
     this.state = new ClientStreamState(handler, this);
   }
 

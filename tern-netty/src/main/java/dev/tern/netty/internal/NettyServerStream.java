@@ -40,7 +40,9 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
     this.state = state;
     this.authority = authority;
     this.attributes = attributes;
-    this.outbound = new OutboundFramer(this, handler.bufferAllocator());
+    this.outbound =
+        new OutboundFramer(
+            this, handler.bufferAllocator(), handler.unreadResponseLimits().queuedBytes());
   }
 
   @Override
@@ -109,10 +111,45 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
       OutboundFramer.discard(message);
       return;
     }
+    int queued = outbound.queuedBytes();
+    if (queued >= OutboundFramer.READY_THRESHOLD && overOutboundLimit(queued)) {
+      OutboundFramer.discard(message);
+      return;
+    }
     Status failure = outbound.write(message);
     if (failure != null) {
       cancel(failure);
     }
+  }
+
+  /**
+   * Applies the outbound limits to a message written although the stream is not ready ({@code
+   * queued} bytes wait): with more than the stream's limit waiting, the stream is reset; with more
+   * than the connection's limit waiting on all its streams, the connection is closed. Either way
+   * the stream takes no more messages. An application that honours {@link #isReady()} never gets
+   * here, and a stream's first message in flight never does, however large it is.
+   *
+   * @return whether the message is to be dropped
+   */
+  private boolean overOutboundLimit(int queued) {
+    if (outbound.isClosed()) {
+      return true;
+    }
+    UnreadResponseLimits limits = handler.unreadResponseLimits();
+    if (limits.streamOverLimit(queued)) {
+      outbound.dispose();
+      Status status = limits.streamStatus();
+      handler.execute(() -> state.resetForUnreadResponses(status));
+      return true;
+    }
+    if (limits.connectionOverLimit()) {
+      outbound.dispose();
+      if (limits.tripConnection()) {
+        handler.execute(handler::closeForUnreadResponses);
+      }
+      return true;
+    }
+    return false;
   }
 
   @Override

@@ -11,6 +11,7 @@ import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongConsumer;
 
 /**
@@ -21,7 +22,8 @@ import java.util.function.LongConsumer;
  * <p>Thread-safety: the runtime calls a stream from one thread at a time, but a cancel (deadline
  * timer, transport) may race with writes, so {@code lock} guards the framer. The framer calls the
  * stream's sink under the lock; the sink only enqueues on the lock-free {@link WriteQueue}. The
- * queued-byte count is atomic: added to here, subtracted on the event loop.
+ * queued-byte count is atomic: added to here, subtracted on the event loop; so is the connection's
+ * total, when one is kept.
  */
 final class OutboundFramer {
   /** Below this many queued outbound bytes the stream reports ready (as grpc-java does). */
@@ -34,8 +36,17 @@ final class OutboundFramer {
 
   private final AtomicInteger queuedBytes = new AtomicInteger();
 
-  OutboundFramer(MessageFramer.Sink sink, WritableBufferAllocator allocator) {
+  /** The queued bytes of every stream of the connection together, or null if not counted. */
+  private final LongAdder connectionQueuedBytes;
+
+  /**
+   * A framer delivering to {@code sink}; {@code connectionQueuedBytes}, if not null, counts this
+   * stream's queued bytes too, with those of the connection's other streams.
+   */
+  OutboundFramer(
+      MessageFramer.Sink sink, WritableBufferAllocator allocator, LongAdder connectionQueuedBytes) {
     this.framer = new MessageFramer(sink, allocator);
+    this.connectionQueuedBytes = connectionQueuedBytes;
   }
 
   /**
@@ -118,6 +129,13 @@ final class OutboundFramer {
     }
   }
 
+  /** Whether the framer takes no more messages (closed or disposed). */
+  boolean isClosed() {
+    synchronized (lock) {
+      return framer.isClosed();
+    }
+  }
+
   /** Drops the framer and what it holds (cancel). */
   void dispose() {
     synchronized (lock) {
@@ -131,13 +149,22 @@ final class OutboundFramer {
    */
   ByteBuf queue(WritableBuffer frame) {
     ByteBuf buf = ((NettyWritableBuffer) frame).takeByteBuf();
-    queuedBytes.addAndGet(buf.readableBytes());
+    int bytes = buf.readableBytes();
+    queuedBytes.addAndGet(bytes);
+    if (connectionQueuedBytes != null) {
+      connectionQueuedBytes.add(bytes);
+    }
     return buf;
   }
 
   /** Whether fewer than {@link #READY_THRESHOLD} bytes wait for the event loop. */
   boolean belowThreshold() {
     return queuedBytes.get() < READY_THRESHOLD;
+  }
+
+  /** Framed bytes handed to the event loop and not yet written to the socket (or dropped). */
+  int queuedBytes() {
+    return queuedBytes.get();
   }
 
   /**
@@ -147,6 +174,9 @@ final class OutboundFramer {
    */
   boolean sent(int bytes) {
     int after = queuedBytes.addAndGet(-bytes);
+    if (connectionQueuedBytes != null) {
+      connectionQueuedBytes.add(-bytes);
+    }
     return after < READY_THRESHOLD && after + bytes >= READY_THRESHOLD;
   }
 

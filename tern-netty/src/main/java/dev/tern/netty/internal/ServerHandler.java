@@ -38,8 +38,13 @@ import java.util.logging.Logger;
  * 2^31-1 and a PING; on its ack, or after the grace period, the real last stream id; the connection
  * closes once the streams in flight are done).
  *
+ * <p>Bounds what a client that does not read its responses makes the server hold ({@link
+ * UnreadResponseLimits}): streams over the bound are reset, a connection over it is closed.
+ *
  * <p>Event loop only: all state is confined to the channel's event loop; other threads reach it
- * through the connection's {@link WriteQueue}.
+ * through the connection's {@link WriteQueue}. The exceptions, callable from any thread, are the
+ * accessors of immutable state, {@link #execute}, {@link #executeWithNext}, {@link
+ * #markShutdownRequested} and {@link #unreadResponseLimits}.
  */
 final class ServerHandler extends GrpcHttp2ConnectionHandler {
   private static final Logger logger = Logger.getLogger(ServerHandler.class.getName());
@@ -72,8 +77,13 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   /** RST_STREAM frames this side sent for the client's stream errors (MadeYouReset). */
   private final ResetRateLimit resetsProvoked;
 
-  /** The I/O failure the connection died of, if it did: the status of the calls left then. */
-  private Status networkFailure;
+  /**
+   * Why the connection died, if it failed (an I/O error, or a client cut off for not reading its
+   * responses): the status of the calls left then.
+   */
+  private Status connectionFailure;
+
+  private final UnreadResponseLimits unreadResponseLimits;
 
   /**
    * Set by {@link NettyServerTransport#shutdown} on the caller's thread, before the GOAWAY is
@@ -106,6 +116,10 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
         new ResetRateLimit(options.maxRstFramesPerWindow(), options.rstWindowNanos());
     this.resetsProvoked =
         new ResetRateLimit(options.maxRstFramesPerWindow(), options.rstWindowNanos());
+    this.unreadResponseLimits =
+        new UnreadResponseLimits(
+            options.maxQueuedOutboundBytesPerStream(),
+            options.maxQueuedOutboundBytesPerConnection());
     this.keepAliveEnforcer =
         new KeepAliveEnforcer(
             options.permitKeepAliveTimeNanos(), options.permitKeepAliveWithoutCalls());
@@ -149,6 +163,41 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
 
   NettyWritableBufferAllocator bufferAllocator() {
     return options.bufferAllocator();
+  }
+
+  /** The bounds on responses the client does not read, for the connection's streams. */
+  UnreadResponseLimits unreadResponseLimits() {
+    return unreadResponseLimits;
+  }
+
+  /**
+   * The client does not read the responses queued on the connection: GOAWAY(ENHANCE_YOUR_CALM) and
+   * close, without waiting for the GOAWAY to be written (the client may not read it either).
+   * Closing releases every queued frame; the calls left end RESOURCE_EXHAUSTED.
+   */
+  void closeForUnreadResponses() {
+    assert inEventLoop();
+    if (!ctx().channel().isOpen()) {
+      return;
+    }
+    if (connectionFailure == null) {
+      connectionFailure = unreadResponseLimits.connectionStatus();
+    }
+    Http2Exception tooMuch = unreadResponseLimits.connectionError();
+    unreadResponseLimits.logOnce(ctx(), tooMuch);
+    onError(ctx(), true, tooMuch);
+    ctx().flush();
+    ctx().close();
+  }
+
+  /**
+   * Resets the stream of {@code state} with ENHANCE_YOUR_CALM because its client does not read its
+   * responses: the reset drops the DATA waiting for the client's window.
+   */
+  void resetForUnreadResponses(ServerStreamState state) {
+    assert inEventLoop();
+    unreadResponseLimits.logOnce(ctx(), unreadResponseLimits.streamError(state.id()));
+    resetStream(ctx(), state.id(), Http2Error.ENHANCE_YOUR_CALM.code(), ctx().newPromise());
   }
 
   /** The connection's channelz counters (touched on the event loop). */
@@ -293,8 +342,8 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
       super.channelInactive(ctx);
     } finally {
       Status status =
-          networkFailure != null
-              ? networkFailure
+          connectionFailure != null
+              ? connectionFailure
               : Status.UNAVAILABLE.withDescription("connection closed");
       List<ServerStreamState> left = new ArrayList<>(streams.values());
       for (ServerStreamState state : left) {
@@ -394,8 +443,8 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
 
   @Override
   void onNetworkFailure(ChannelHandlerContext ctx, IOException failure) {
-    if (networkFailure == null) {
-      networkFailure = Http2Statuses.networkFailure(failure);
+    if (connectionFailure == null) {
+      connectionFailure = Http2Statuses.networkFailure(failure);
     }
   }
 
@@ -595,8 +644,8 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
       if (state != null) {
         // Netty closes the streams left when the connection dies: say why, if it was an error.
         state.onReset(
-            networkFailure != null
-                ? networkFailure
+            connectionFailure != null
+                ? connectionFailure
                 : Status.CANCELLED.withDescription("stream closed before the call ended"));
       }
       if (secondGoAwaySent) {

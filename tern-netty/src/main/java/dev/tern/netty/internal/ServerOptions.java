@@ -31,6 +31,23 @@ public final class ServerOptions {
    */
   public static final int DEFAULT_MAX_QUEUED_CONTROL_FRAMES = 10_000;
 
+  /**
+   * Default bound on response bytes one stream may have waiting for a client that does not read
+   * them, checked when the application writes although the stream is not ready: 8 MiB.
+   */
+  public static final int DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_STREAM = 8 * 1024 * 1024;
+
+  /**
+   * Default bound on response bytes waiting on one connection, all its streams together: 64 MiB.
+   */
+  public static final long DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_CONNECTION = 64L * 1024 * 1024;
+
+  /**
+   * The least either outbound bound may be: the queued bytes below which a stream reports ready, so
+   * an application that honours {@code isReady()} never meets them.
+   */
+  public static final int MIN_MAX_QUEUED_OUTBOUND_BYTES = OutboundFramer.READY_THRESHOLD;
+
   private final int flowControlWindow;
   private final int maxInboundMessageSize;
   private final int maxInboundMetadataSize;
@@ -45,6 +62,8 @@ public final class ServerOptions {
   private final long maxConnectionAgeNanos;
   private final long maxConnectionAgeGraceNanos;
   private final int maxQueuedControlFrames;
+  private final int maxQueuedOutboundBytesPerStream;
+  private final long maxQueuedOutboundBytesPerConnection;
   private final NettyWritableBufferAllocator bufferAllocator =
       new NettyWritableBufferAllocator(ByteBufAllocator.DEFAULT);
 
@@ -69,7 +88,9 @@ public final class ServerOptions {
       long maxConnectionIdleNanos,
       long maxConnectionAgeNanos,
       long maxConnectionAgeGraceNanos,
-      int maxQueuedControlFrames) {
+      int maxQueuedControlFrames,
+      int maxQueuedOutboundBytesPerStream,
+      long maxQueuedOutboundBytesPerConnection) {
     if (sslContext != null && sslContext.isClient()) {
       throw new IllegalArgumentException("sslContext must be a server context");
     }
@@ -87,6 +108,8 @@ public final class ServerOptions {
     this.maxConnectionAgeNanos = maxConnectionAgeNanos;
     this.maxConnectionAgeGraceNanos = maxConnectionAgeGraceNanos;
     this.maxQueuedControlFrames = maxQueuedControlFrames;
+    this.maxQueuedOutboundBytesPerStream = maxQueuedOutboundBytesPerStream;
+    this.maxQueuedOutboundBytesPerConnection = maxQueuedOutboundBytesPerConnection;
   }
 
   /** The defaults of everything but the limits the runtime sets: for tests of the SPI. */
@@ -105,7 +128,17 @@ public final class ServerOptions {
         Long.MAX_VALUE,
         Long.MAX_VALUE,
         Long.MAX_VALUE,
-        DEFAULT_MAX_QUEUED_CONTROL_FRAMES);
+        DEFAULT_MAX_QUEUED_CONTROL_FRAMES,
+        DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_STREAM,
+        DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_CONNECTION);
+  }
+
+  int maxQueuedOutboundBytesPerStream() {
+    return maxQueuedOutboundBytesPerStream;
+  }
+
+  long maxQueuedOutboundBytesPerConnection() {
+    return maxQueuedOutboundBytesPerConnection;
   }
 
   int maxQueuedControlFrames() {

@@ -176,6 +176,21 @@ final class ServerStreamState implements MessageDeframer.Listener {
     closeNow(status);
   }
 
+  /**
+   * The client does not read this stream's responses: resets the stream (which drops what waits for
+   * its window) and ends the call with {@code status}. No trailers: they would wait behind the
+   * unread DATA.
+   */
+  void resetForUnreadResponses(Status status) {
+    assert handler.inEventLoop();
+    if (closed) {
+      return;
+    }
+    trailersSent = true;
+    handler.resetForUnreadResponses(this);
+    closeNow(status);
+  }
+
   private void closeNow(Status status) {
     if (closed) {
       return;

@@ -11,6 +11,9 @@ import dev.tern.ServerServiceDefinition;
 import dev.tern.ServerTransportFilter;
 import dev.tern.Status;
 import dev.tern.testing.TestMarshallers;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufAllocatorMetric;
+import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,6 +31,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *       size} bytes ({@link #bulkChunk}); they are sent only while the call is ready, and the probe
  *       counts what was sent and reports each time the sender is held back ({@code isReady()}
  *       false).
+ *   <li>{@link #FLOOD}: the request {@code "count:size"} asks for {@code count} messages of {@code
+ *       size} bytes, all sent at once without looking at {@code isReady()}, as a naive handler
+ *       does; the probe records the most memory Netty's default allocator had in use after each one
+ *       ({@link #floodPeakAllocated}) and reports when the sending is over and when a call is
+ *       cancelled.
  * </ul>
  *
  * <p>Thread-safe: the runtime drives each call's listener one callback at a time; everything the
@@ -51,6 +59,12 @@ final class HostileProbe {
   static final MethodDescriptor<String, byte[]> BULK =
       MethodDescriptor.newBuilder(TestMarshallers.utf8(), TestMarshallers.bytes())
           .setFullMethodName(SERVICE + "/Bulk")
+          .setType(MethodType.SERVER_STREAMING)
+          .build();
+
+  static final MethodDescriptor<String, byte[]> FLOOD =
+      MethodDescriptor.newBuilder(TestMarshallers.utf8(), TestMarshallers.bytes())
+          .setFullMethodName(SERVICE + "/Flood")
           .setType(MethodType.SERVER_STREAMING)
           .build();
 
@@ -83,6 +97,22 @@ final class HostileProbe {
   /** One entry per time {@link #BULK} found the call not ready: messages sent so far. */
   final BlockingQueue<Long> bulkHeldBack = new LinkedBlockingQueue<>();
 
+  /** The most bytes Netty's default allocator had in use right after a {@link #FLOOD} message. */
+  final AtomicLong floodPeakAllocated = new AtomicLong();
+
+  /** One entry per {@link #FLOOD} call whose sending is over. */
+  final BlockingQueue<String> floodsSent = new LinkedBlockingQueue<>();
+
+  /** One entry per {@link #FLOOD} call cancelled. */
+  final BlockingQueue<String> floodsCancelled = new LinkedBlockingQueue<>();
+
+  /** The bytes Netty's default allocator (the one Tern's buffers come from) has in use. */
+  static long allocatedBytes() {
+    ByteBufAllocatorMetric metric =
+        ((ByteBufAllocatorMetricProvider) ByteBufAllocator.DEFAULT).metric();
+    return metric.usedDirectMemory() + metric.usedHeapMemory();
+  }
+
   /** The content of every {@link #BULK} message of {@code size} bytes. */
   static byte[] bulkChunk(int size) {
     byte[] chunk = new byte[size];
@@ -97,6 +127,7 @@ final class HostileProbe {
         .addMethod(HANG, this::startHang)
         .addMethod(BULK, this::startBulk)
         .addMethod(GATE, this::startGate)
+        .addMethod(FLOOD, this::startFlood)
         .build();
   }
 
@@ -201,6 +232,38 @@ final class HostileProbe {
           sending = false;
           call.close(Status.OK, new Metadata());
         }
+      }
+    };
+  }
+
+  private ServerCall.Listener<String> startFlood(
+      ServerCall<String, byte[]> call, Metadata headers) {
+    call.request(1);
+    return new ServerCall.Listener<>() {
+      private int count;
+      private byte[] chunk;
+
+      @Override
+      public void onMessage(String request) {
+        String[] parts = request.split(":", 2);
+        count = Integer.parseInt(parts[0]);
+        chunk = bulkChunk(Integer.parseInt(parts[1]));
+      }
+
+      @Override
+      public void onHalfClose() {
+        call.sendHeaders(new Metadata());
+        for (int i = 0; i < count; i++) {
+          call.sendMessage(chunk);
+          floodPeakAllocated.accumulateAndGet(allocatedBytes(), Math::max);
+        }
+        call.close(Status.OK, new Metadata());
+        floodsSent.add("sent");
+      }
+
+      @Override
+      public void onCancel() {
+        floodsCancelled.add("cancelled");
       }
     };
   }

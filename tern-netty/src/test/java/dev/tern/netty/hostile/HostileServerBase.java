@@ -41,7 +41,7 @@ abstract class HostileServerBase {
   void startServerAndWellBehavedClient() throws IOException {
     server =
         cleanup.register(
-            ServerBuilder.forPort(0)
+            serverBuilder()
                 .addService(EchoService.definition())
                 .addService(probe.definition())
                 .intercept(probe.interceptor())
@@ -58,6 +58,11 @@ abstract class HostileServerBase {
     wellBehavedCall.sendMessage("before");
     assertThat(wellBehaved.awaitMessage()).isEqualTo("before");
     callsBeforeTest = probe.callsStarted.get();
+  }
+
+  /** The builder of the server under attack, before the services are added: defaults here. */
+  ServerBuilder<?> serverBuilder() {
+    return ServerBuilder.forPort(0);
   }
 
   /** Calls that reached the server's application since the well-behaved call was established. */
