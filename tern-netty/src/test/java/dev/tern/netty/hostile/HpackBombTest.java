@@ -54,8 +54,9 @@ class HpackBombTest extends HostileServerBase {
       for (int i = 0; i < BOMBED_STREAMS; i++) {
         raw.writeHeaderBlock(1 + 2 * i, true, bomb);
       }
+      List<StreamEnd> ends = raw.awaitStreamEnds(BOMBED_STREAMS);
       for (int i = 0; i < BOMBED_STREAMS; i++) {
-        StreamEnd end = raw.awaitStreamEnd(1 + 2 * i);
+        StreamEnd end = ends.get(i);
 
         // The header list is over the limit: this call fails, HTTP 431 with RESOURCE_EXHAUSTED.
         assertThat(end.headers())

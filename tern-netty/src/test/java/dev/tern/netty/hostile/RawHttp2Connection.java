@@ -439,6 +439,41 @@ final class RawHttp2Connection implements Closeable {
   }
 
   /**
+   * Reads frames until each of the {@code count} client streams from 1 (1, 3, 5, ...) has ended
+   * (END_STREAM or RST_STREAM), in whatever order they end, or the connection does. Returns what
+   * became of each, in stream order; a stream the connection's end cut short has a null {@link
+   * StreamEnd#last()}.
+   */
+  List<StreamEnd> awaitStreamEnds(int count) throws IOException {
+    List<List<Frame>> frames = new ArrayList<>();
+    Frame[] last = new Frame[count];
+    for (int i = 0; i < count; i++) {
+      frames.add(new ArrayList<>());
+    }
+    int ended = 0;
+    while (ended < count) {
+      Frame frame = readFrame();
+      if (frame == null) {
+        break;
+      }
+      int index = (frame.streamId() - 1) / 2;
+      if (frame.streamId() % 2 == 0 || index >= count || last[index] != null) {
+        continue;
+      }
+      frames.get(index).add(frame);
+      if (frame.endStream() || frame.type() == RST_STREAM) {
+        last[index] = frame;
+        ended++;
+      }
+    }
+    List<StreamEnd> ends = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      ends.add(new StreamEnd(frames.get(i), last[i]));
+    }
+    return ends;
+  }
+
+  /**
    * Reads frames up to the peer's first (non-ACK) SETTINGS frame and returns the value it gives
    * {@code id}, or {@code absent} if it does not mention it. Call before reading anything else.
    */
