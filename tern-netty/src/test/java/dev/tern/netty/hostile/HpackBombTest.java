@@ -4,6 +4,7 @@ import static dev.tern.netty.hostile.RawHttp2Connection.COMPRESSION_ERROR;
 import static dev.tern.netty.hostile.RawHttp2Connection.FLAG_ACK;
 import static dev.tern.netty.hostile.RawHttp2Connection.GOAWAY;
 import static dev.tern.netty.hostile.RawHttp2Connection.PING;
+import static dev.tern.netty.hostile.RawHttp2Connection.SETTINGS;
 import static dev.tern.netty.hostile.RawHttp2Connection.grpcRequestHeaders;
 import static dev.tern.netty.hostile.RawHttp2Connection.headerBlock;
 import static dev.tern.netty.hostile.RawHttp2Connection.huffmanLiteral;
@@ -16,6 +17,7 @@ import dev.tern.netty.hostile.RawHttp2Connection.Frame;
 import dev.tern.netty.hostile.RawHttp2Connection.StreamEnd;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
@@ -109,6 +111,32 @@ class HpackBombTest extends HostileServerBase {
     assertCompressionError(
         concat(
             headerBlock(grpcRequestHeaders(ECHO_PATH)), huffmanLiteral("x-padding", badPadding)));
+  }
+
+  @Test
+  void peerAllowingAHugeHeaderTableDoesNotGrowTheServersEncoderTable() throws IOException {
+    try (RawHttp2Connection raw = openRaw()) {
+      // SETTINGS_HEADER_TABLE_SIZE of 1 GiB would let the server's HPACK encoder keep that much of
+      // the headers it sends, here a distinct 3 KB grpc-message per call. The server announces
+      // the table size it uses in its header blocks; this side decodes them with a table of
+      // HPACK's default 4,096 bytes, and fails on any larger announcement.
+      raw.writeFrame(
+          SETTINGS, 0, 0, ByteBuffer.allocate(6).putShort((short) 0x1).putInt(1 << 30).array());
+      for (int i = 0; i < BOMBED_STREAMS; i++) {
+        String path = "/x.Unknown/m" + i + "a".repeat(3_000);
+        raw.writeHeaders(1 + 2 * i, true, grpcRequestHeaders(path));
+      }
+      List<StreamEnd> ends = raw.awaitStreamEnds(BOMBED_STREAMS);
+      for (int i = 0; i < BOMBED_STREAMS; i++) {
+        StreamEnd end = ends.get(i);
+
+        assertThat(end.headers())
+            .as("stream %d: frames %s", 1 + 2 * i, end.frames())
+            .containsEntry("grpc-status", "12");
+      }
+      assertConnectionStillOpen(raw);
+    }
+    assertStillServingWellBehavedClient();
   }
 
   /**
