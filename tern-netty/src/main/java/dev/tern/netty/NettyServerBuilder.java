@@ -34,7 +34,7 @@ import javax.net.ssl.SSLException;
  * otherwise; see {@code -Ddev.tern.netty.transport}) unless {@link #bossEventLoopGroup} / {@link
  * #workerEventLoopGroup} give others (the caller then owns them); a channel type matching the
  * groups and the address unless {@link #channelType} sets it; a 1 MiB HTTP/2 flow-control window
- * per stream and per connection ({@link #flowControlWindow}); no limit on concurrent calls per
+ * per stream and per connection ({@link #flowControlWindow}); at most 1,000 concurrent calls per
  * connection ({@link #maxConcurrentCallsPerConnection}); a graceful shutdown waits up to 5 seconds
  * for the client to acknowledge the first GOAWAY before sending the final one ({@link
  * #shutdownGracePeriod}); calls in flight then finish, however long they take, unless {@code
@@ -49,7 +49,8 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   private EventLoopGroup workerGroup;
   private ChannelFactory<? extends ServerChannel> channelFactory;
   private int flowControlWindow = ServerOptions.DEFAULT_FLOW_CONTROL_WINDOW;
-  private int maxConcurrentCallsPerConnection = Integer.MAX_VALUE;
+  private int maxConcurrentCallsPerConnection =
+      ServerOptions.DEFAULT_MAX_CONCURRENT_CALLS_PER_CONNECTION;
   private long gracePeriodNanos = ServerOptions.DEFAULT_GRACE_PERIOD_NANOS;
   private int maxRstFramesPerWindow = ServerOptions.DEFAULT_MAX_RST_FRAMES_PER_WINDOW;
   private long rstWindowNanos = ServerOptions.DEFAULT_RST_WINDOW_NANOS;
@@ -137,8 +138,12 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   }
 
   /**
-   * The most calls one connection may carry at once (HTTP/2 MAX_CONCURRENT_STREAMS; default no
-   * limit). Clients queue further calls until one ends.
+   * The most calls one connection may carry at once (HTTP/2 MAX_CONCURRENT_STREAMS; default 1,000).
+   * Clients queue further calls until one ends; streams a client opens beyond it anyway are refused
+   * (RST_STREAM REFUSED_STREAM) and count against {@link #maxRstFramesPerWindow}. The default
+   * bounds what one connection's open calls hold on the server (each keeps its stream, call and up
+   * to maxInboundMetadataSize of headers until it ends); {@code Integer.MAX_VALUE} removes the
+   * bound.
    *
    * @throws IllegalArgumentException if {@code max} is not positive
    */

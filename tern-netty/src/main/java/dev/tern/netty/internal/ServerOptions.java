@@ -13,6 +13,12 @@ public final class ServerOptions {
   /** Default time given to a PING ack during a graceful shutdown: 5 seconds. */
   public static final long DEFAULT_GRACE_PERIOD_NANOS = TimeUnit.SECONDS.toNanos(5);
 
+  /**
+   * Default bound on the calls one connection carries at once (HTTP/2 MAX_CONCURRENT_STREAMS):
+   * 1,000.
+   */
+  public static final int DEFAULT_MAX_CONCURRENT_CALLS_PER_CONNECTION = 1_000;
+
   /** Default flow-control window: 1 MiB. */
   public static final int DEFAULT_FLOW_CONTROL_WINDOW = 1024 * 1024;
 

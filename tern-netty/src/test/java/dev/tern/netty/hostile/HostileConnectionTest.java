@@ -15,6 +15,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.netty.hostile.RawHttp2Connection.Frame;
+import dev.tern.netty.internal.ServerOptions;
 import dev.tern.testing.Await;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -29,6 +30,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,6 +51,30 @@ class HostileConnectionTest extends HostileServerBase {
    * the default bound of 10,000 queued control frames many times over.
    */
   private static final int CONTROL_FLOOD = 1_000_000;
+
+  /**
+   * What one small control frame queued for writing takes in the server's buffers: its 9 bytes,
+   * rounded up to the allocator's size class, with room to spare.
+   */
+  private static final long QUEUED_FRAME_BYTES = 64;
+
+  /** What one queued control frame keeps on the heap: its promise and listener, generously. */
+  private static final long QUEUED_FRAME_HEAP_BYTES = 256;
+
+  /**
+   * The most of one header block the server buffers before it gives up on the connection: three
+   * times the default 8 KiB metadata limit (the GOAWAY threshold is the limit plus at least 16
+   * KiB).
+   */
+  private static final long HEADER_BLOCK_CUTOFF = 3 * 8 * 1024;
+
+  /**
+   * What the streams a rapid reset flood gets the server to open may take in its buffers before the
+   * flood is cut off: a few KiB for each of {@link
+   * ServerOptions#DEFAULT_MAX_RST_FRAMES_PER_WINDOW}.
+   */
+  private static final long RESET_STREAMS_BYTES =
+      ServerOptions.DEFAULT_MAX_RST_FRAMES_PER_WINDOW * 4L * 1024;
 
   /** How long writing {@link #CONTROL_FLOOD} may take before the test gives up on the server. */
   private static final Duration CONTROL_FLOOD_TIMEOUT = Duration.ofMinutes(2);
@@ -156,6 +182,7 @@ class HostileConnectionTest extends HostileServerBase {
   }
 
   @Test
+  @Tag("attack")
   void endlessContinuationFramesAreCutOff() throws Exception {
     ExecutorService writer = cleanup.register(Executors.newSingleThreadExecutor());
     try (RawHttp2Connection raw = openRaw()) {
@@ -186,6 +213,7 @@ class HostileConnectionTest extends HostileServerBase {
       assertThat(goAway.errorCode()).as("GOAWAY %s", goAway).isNotEqualTo(0);
     }
     assertThat(callsStartedByTest()).isZero();
+    assertMemoryBounded(HEADER_BLOCK_CUTOFF, "the header block's GOAWAY threshold");
     assertStillServingWellBehavedClient();
   }
 
@@ -226,6 +254,7 @@ class HostileConnectionTest extends HostileServerBase {
   }
 
   @Test
+  @Tag("attack")
   void floodOfEmptyContinuationFramesIsCutOff() throws Exception {
     ExecutorService writer = cleanup.register(Executors.newSingleThreadExecutor());
     try (RawHttp2Connection raw = openRaw()) {
@@ -252,10 +281,12 @@ class HostileConnectionTest extends HostileServerBase {
       assertThat(goAway.errorCode()).as("GOAWAY %s", goAway).isEqualTo(ENHANCE_YOUR_CALM);
     }
     assertThat(callsStartedByTest()).isZero();
+    assertMemoryBounded(HEADER_BLOCK_CUTOFF, "the header block's GOAWAY threshold");
     assertStillServingWellBehavedClient();
   }
 
   @Test
+  @Tag("attack")
   void rapidResetFloodLeavesTheServerServing() throws Exception {
     try (RawHttp2Connection raw = openRaw()) {
       int written = rapidResetFlood(raw);
@@ -274,10 +305,12 @@ class HostileConnectionTest extends HostileServerBase {
         assertThat(answer.errorCode()).as("GOAWAY %s", answer).isEqualTo(ENHANCE_YOUR_CALM);
       }
     }
+    assertMemoryBounded(RESET_STREAMS_BYTES, "maxRstFramesPerWindow");
     assertStillServingWellBehavedClient();
   }
 
   @Test
+  @Tag("attack")
   void rapidResetFloodIsCutOffWithGoAwayEnhanceYourCalm() throws Exception {
     try (RawHttp2Connection raw = openRaw()) {
       rapidResetFlood(raw);
@@ -299,29 +332,39 @@ class HostileConnectionTest extends HostileServerBase {
           .as("calls the application had to start for %d reset streams", FLOOD)
           .isLessThan(FLOOD);
     }
+    assertMemoryBounded(RESET_STREAMS_BYTES, "maxRstFramesPerWindow");
     assertStillServingWellBehavedClient();
   }
 
   @Test
+  @Tag("attack")
   void pingFloodIsAnsweredInFullOrCalmedDown() throws Exception {
     List<Frame> answers =
         flood(FLOOD, i -> frame(PING, 0, 0, ByteBuffer.allocate(8).putLong(i).array()), PING);
 
     assertAnsweredInOrderOrCalmedDown(answers, PING);
+    assertMemoryBounded(
+        (long) ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES * QUEUED_FRAME_BYTES,
+        "maxQueuedControlFrames");
     assertStillServingWellBehavedClient();
   }
 
   @Test
+  @Tag("attack")
   void settingsFloodIsAnsweredInFullOrCalmedDown() throws Exception {
     // Each SETTINGS frame sets INITIAL_WINDOW_SIZE, which the server must apply and acknowledge.
     byte[] payload = ByteBuffer.allocate(6).putShort((short) 0x4).putInt(65_535).array();
     List<Frame> answers = flood(FLOOD, i -> frame(SETTINGS, 0, 0, payload), SETTINGS);
 
     assertAnsweredInOrderOrCalmedDown(answers, SETTINGS);
+    assertMemoryBounded(
+        (long) ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES * QUEUED_FRAME_BYTES,
+        "maxQueuedControlFrames");
     assertStillServingWellBehavedClient();
   }
 
   @Test
+  @Tag("attack")
   void controlFrameFloodFromAPeerThatDoesNotReadIsCutOff() throws Exception {
     // SETTINGS frames, each of which the server must acknowledge. (Not PINGs: the server's
     // keepalive policy cuts off a PING flood on its own, acknowledgements queued or not.)
@@ -345,6 +388,10 @@ class HostileConnectionTest extends HostileServerBase {
               });
       // The server processes the flood slowly under paranoid leak detection (about 15 s here).
       written.get(CONTROL_FLOOD_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
+      // Whatever the server queued for this peer, it still holds now.
+      memory.assertRetainedHeapGrowthAtMost(
+          (long) ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES * QUEUED_FRAME_HEAP_BYTES,
+          "maxQueuedControlFrames");
       List<Frame> answers = raw.awaitClose();
 
       // A server that queued every acknowledgement sends them all and keeps the connection open,
@@ -356,6 +403,9 @@ class HostileConnectionTest extends HostileServerBase {
         assertThat(goAway.errorCode()).as("GOAWAY %s", goAway).isEqualTo(ENHANCE_YOUR_CALM);
       }
     }
+    assertMemoryBounded(
+        (long) ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES * QUEUED_FRAME_BYTES,
+        "maxQueuedControlFrames");
     assertStillServingWellBehavedClient();
   }
 

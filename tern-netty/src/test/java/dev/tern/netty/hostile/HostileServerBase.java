@@ -24,7 +24,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A Tern server on loopback (the {@link EchoService} and the {@link HostileProbe}), and a
  * well-behaved Tern client with a bidirectional call established before each test, for tests that
  * attack the server with a raw connection and then check that the well-behaved client was served
- * all along ({@link #assertStillServingWellBehavedClient()}).
+ * all along ({@link #assertStillServingWellBehavedClient()}) and that the server's memory stayed
+ * bounded ({@link #assertMemoryBounded}).
  */
 abstract class HostileServerBase {
   @RegisterExtension final LeakWatch leaks = new LeakWatch();
@@ -36,6 +37,9 @@ abstract class HostileServerBase {
   private ClientCall<String, String> wellBehavedCall;
   private RecordingClientCallListener<String> wellBehaved;
   private int callsBeforeTest;
+
+  /** What the server's buffers hold, sampled from before the attack on. */
+  ServerMemory memory;
 
   @BeforeEach
   void startServerAndWellBehavedClient() throws IOException {
@@ -58,6 +62,7 @@ abstract class HostileServerBase {
     wellBehavedCall.sendMessage("before");
     assertThat(wellBehaved.awaitMessage()).isEqualTo("before");
     callsBeforeTest = probe.callsStarted.get();
+    memory = ServerMemory.start();
   }
 
   /** The builder of the server under attack, before the services are added: defaults here. */
@@ -72,6 +77,9 @@ abstract class HostileServerBase {
 
   @AfterEach
   void cancelWellBehavedCallIfOpen() {
+    if (memory != null) {
+      memory.close();
+    }
     if (!wellBehaved.isClosed()) {
       wellBehavedCall.cancel("the test ended early", null);
     }
@@ -94,6 +102,16 @@ abstract class HostileServerBase {
             CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS),
             "fresh call");
     assertThat(reply).isEqualTo("fresh call");
+  }
+
+  /**
+   * Asserts that the server's buffers never grew by more than {@code bound} (plus {@link
+   * ServerMemory#ALLOCATOR_SLACK}) since the attack began.
+   *
+   * @param why which limit allows {@code bound}, for the failure message
+   */
+  void assertMemoryBounded(long bound, String why) {
+    memory.assertPeakAllocatorGrowthAtMost(bound, why);
   }
 
   /** A raw HTTP/2 connection to the server, preface and SETTINGS sent. */

@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,6 +38,7 @@ class MadeYouResetTest extends HostileServerBase {
   private static final int STREAMS = 5 * LIMIT;
 
   @Test
+  @Tag("attack")
   void streamsTheServerMustResetAreCutOffWithGoAwayEnhanceYourCalm() throws Exception {
     try (RawHttp2Connection raw = openRaw()) {
       byte[] headers = headerBlock(grpcRequestHeaders("/" + HostileProbe.HANG.getFullMethodName()));
@@ -68,6 +70,8 @@ class MadeYouResetTest extends HostileServerBase {
       assertThat(goAway.errorCode()).as("GOAWAY %s", goAway).isEqualTo(ENHANCE_YOUR_CALM);
       assertThat(resets).isGreaterThanOrEqualTo(LIMIT).isLessThanOrEqualTo(LIMIT + 1);
     }
+    // Each stream's state (and the HANG call it started) is gone once the connection is.
+    assertMemoryBounded(LIMIT * 4L * 1024, "maxRstFramesPerWindow");
     assertStillServingWellBehavedClient();
   }
 

@@ -54,6 +54,9 @@ final class RawHttp2Connection implements Closeable {
   static final int WINDOW_UPDATE = 0x8;
   static final int CONTINUATION = 0x9;
 
+  /** The largest frame every HTTP/2 peer accepts (SETTINGS_MAX_FRAME_SIZE's initial value). */
+  static final int MIN_MAX_FRAME_SIZE = 16_384;
+
   static final int FLAG_END_STREAM = 0x1;
   static final int FLAG_ACK = 0x1;
   static final int FLAG_END_HEADERS = 0x4;
@@ -61,6 +64,7 @@ final class RawHttp2Connection implements Closeable {
   static final int NO_ERROR = 0x0;
   static final int PROTOCOL_ERROR = 0x1;
   static final int STREAM_CLOSED = 0x5;
+  static final int COMPRESSION_ERROR = 0x9;
   static final int CANCEL = 0x8;
   static final int ENHANCE_YOUR_CALM = 0xb;
 
@@ -243,6 +247,27 @@ final class RawHttp2Connection implements Closeable {
     return buffer.put(payload).array();
   }
 
+  /**
+   * A header block already encoded, as a HEADERS frame and as many CONTINUATIONs as it takes at
+   * HTTP/2's smallest maximum frame size (16 KiB), END_HEADERS on the last.
+   */
+  void writeHeaderBlock(int streamId, boolean endStream, byte[] block) throws IOException {
+    int offset = 0;
+    do {
+      int end = Math.min(block.length, offset + MIN_MAX_FRAME_SIZE);
+      int flags = end == block.length ? FLAG_END_HEADERS : 0;
+      if (offset == 0 && endStream) {
+        flags |= FLAG_END_STREAM;
+      }
+      writeFrame(
+          offset == 0 ? HEADERS : CONTINUATION,
+          flags,
+          streamId,
+          Arrays.copyOfRange(block, offset, end));
+      offset = end;
+    } while (offset < block.length);
+  }
+
   /** A HEADERS frame (with END_HEADERS) carrying {@code headers}, name-value pairs in order. */
   void writeHeaders(int streamId, boolean endStream, List<String[]> headers) throws IOException {
     int flags = FLAG_END_HEADERS | (endStream ? FLAG_END_STREAM : 0);
@@ -284,21 +309,57 @@ final class RawHttp2Connection implements Closeable {
     return field.toByteArray();
   }
 
+  /**
+   * One HPACK indexed field: a reference to entry {@code index} of the static table (1 to 61) or of
+   * the receiver's dynamic table (62 on), one byte for indices under 127.
+   */
+  static byte[] indexedField(int index) {
+    ByteArrayOutputStream field = new ByteArrayOutputStream();
+    writeInteger(field, 0x80, 7, index);
+    return field.toByteArray();
+  }
+
+  /** One HPACK dynamic table size update to {@code size} bytes (RFC 7541 6.3). */
+  static byte[] tableSizeUpdate(long size) {
+    ByteArrayOutputStream update = new ByteArrayOutputStream();
+    writeInteger(update, 0x20, 5, size);
+    return update.toByteArray();
+  }
+
+  /**
+   * One HPACK literal field without indexing whose value is marked Huffman-coded and is {@code
+   * huffmanValue}, sent as is (so it may be garbage no Huffman decoder accepts).
+   */
+  static byte[] huffmanLiteral(String name, byte[] huffmanValue) {
+    ByteArrayOutputStream field = new ByteArrayOutputStream();
+    field.write(0x00);
+    writeString(field, name.getBytes(UTF_8));
+    writeInteger(field, 0x80, 7, huffmanValue.length);
+    field.writeBytes(huffmanValue);
+    return field.toByteArray();
+  }
+
   private static void writeString(ByteArrayOutputStream block, byte[] bytes) {
-    // HPACK integer with a 7-bit prefix (the high bit, Huffman, stays clear).
-    int length = bytes.length;
-    if (length < 127) {
-      block.write(length);
-    } else {
-      block.write(127);
-      length -= 127;
-      while (length >= 128) {
-        block.write((length & 0x7f) | 0x80);
-        length >>>= 7;
-      }
-      block.write(length);
-    }
+    // The high bit, Huffman, stays clear.
+    writeInteger(block, 0x00, 7, bytes.length);
     block.writeBytes(bytes);
+  }
+
+  /** An HPACK integer (RFC 7541 5.1) with a {@code prefixBits}-bit prefix after {@code flags}. */
+  private static void writeInteger(
+      ByteArrayOutputStream out, int flags, int prefixBits, long value) {
+    int max = (1 << prefixBits) - 1;
+    if (value < max) {
+      out.write(flags | (int) value);
+      return;
+    }
+    out.write(flags | max);
+    value -= max;
+    while (value >= 128) {
+      out.write((int) (value & 0x7f) | 0x80);
+      value >>>= 7;
+    }
+    out.write((int) value);
   }
 
   /** The request headers of a well-formed gRPC call to {@code path}. */
@@ -375,6 +436,41 @@ final class RawHttp2Connection implements Closeable {
         return new StreamEnd(frames, frame);
       }
     }
+  }
+
+  /**
+   * Reads frames until each of the {@code count} client streams from 1 (1, 3, 5, ...) has ended
+   * (END_STREAM or RST_STREAM), in whatever order they end, or the connection does. Returns what
+   * became of each, in stream order; a stream the connection's end cut short has a null {@link
+   * StreamEnd#last()}.
+   */
+  List<StreamEnd> awaitStreamEnds(int count) throws IOException {
+    List<List<Frame>> frames = new ArrayList<>();
+    Frame[] last = new Frame[count];
+    for (int i = 0; i < count; i++) {
+      frames.add(new ArrayList<>());
+    }
+    int ended = 0;
+    while (ended < count) {
+      Frame frame = readFrame();
+      if (frame == null) {
+        break;
+      }
+      int index = (frame.streamId() - 1) / 2;
+      if (frame.streamId() % 2 == 0 || index >= count || last[index] != null) {
+        continue;
+      }
+      frames.get(index).add(frame);
+      if (frame.endStream() || frame.type() == RST_STREAM) {
+        last[index] = frame;
+        ended++;
+      }
+    }
+    List<StreamEnd> ends = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      ends.add(new StreamEnd(frames.get(i), last[i]));
+    }
+    return ends;
   }
 
   /**
