@@ -19,6 +19,7 @@ import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2FrameReader;
 import io.netty.handler.codec.http2.Http2HeadersEncoder;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
@@ -84,6 +85,9 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
   GrpcHttp2ConnectionHandler(Parts parts, int flowControlWindow) {
     super(parts.decoder, parts.encoder, parts.settings);
     parts.controlFrameLimit.lifecycleManager(this);
+    if (parts.headersGuard != null) {
+      parts.headersGuard.resetHere(this::wasResetHere);
+    }
     this.flowControlWindow = flowControlWindow;
     // Streams are closed by the transport before it closes the connection, so Netty need not wait.
     gracefulShutdownTimeoutMillis(0);
@@ -111,17 +115,22 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
     /** Bounds the control frames queued for a peer that does not read. */
     final ControlFrameLimitWriter controlFrameLimit;
 
+    /** A server's check of HEADERS on client streams that are over; null on a client. */
+    final ClosedStreamHeadersGuard headersGuard;
+
     private Parts(
         Http2ConnectionDecoder decoder,
         Http2ConnectionEncoder encoder,
         Http2Settings settings,
         ActivityFrameWriter frameWriter,
-        ControlFrameLimitWriter controlFrameLimit) {
+        ControlFrameLimitWriter controlFrameLimit,
+        ClosedStreamHeadersGuard headersGuard) {
       this.decoder = decoder;
       this.encoder = encoder;
       this.settings = settings;
       this.frameWriter = frameWriter;
       this.controlFrameLimit = controlFrameLimit;
+      this.headersGuard = headersGuard;
     }
 
     /**
@@ -160,15 +169,19 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
         // Holds streams beyond the server's MAX_CONCURRENT_STREAMS until others finish.
         encoder = new StreamBufferingEncoder(encoder);
       }
+      Http2FrameReader frameReader =
+          new DefaultHttp2FrameReader(
+              new GrpcHttp2HeadersDecoder(server, maxHeaderListSize),
+              MAX_SMALL_CONTINUATION_FRAMES);
+      ClosedStreamHeadersGuard headersGuard = null;
+      if (server) {
+        headersGuard = new ClosedStreamHeadersGuard(frameReader, connection);
+        frameReader = headersGuard;
+      }
       Http2ConnectionDecoder decoder =
-          new DefaultHttp2ConnectionDecoder(
-              connection,
-              encoder,
-              new DefaultHttp2FrameReader(
-                  new GrpcHttp2HeadersDecoder(server, maxHeaderListSize),
-                  MAX_SMALL_CONTINUATION_FRAMES));
+          new DefaultHttp2ConnectionDecoder(connection, encoder, frameReader);
       settings.initialWindowSize(flowControlWindow);
-      return new Parts(decoder, encoder, settings, frameWriter, controlFrameLimit);
+      return new Parts(decoder, encoder, settings, frameWriter, controlFrameLimit, headersGuard);
     }
   }
 

@@ -5,6 +5,7 @@ import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.spi.ServerTransportListener;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -32,11 +33,11 @@ import java.util.logging.Logger;
 /**
  * The server end of one HTTP/2 connection: validates each request (RST_STREAM PROTOCOL_ERROR for a
  * missing or empty {@code :method}, {@code :scheme} or {@code :path}; 405 for a method other than
- * POST, 415 for a content-type that is not gRPC, 404 for a path that is not {@code
- * /service/method}, 431 for headers over the limit, each with a {@code grpc-status}), hands calls
- * to the runtime, writes responses, and shuts down gracefully with the double GOAWAY (last stream
- * 2^31-1 and a PING; on its ack, or after the grace period, the real last stream id; the connection
- * closes once the streams in flight are done).
+ * POST, 415 for a content-type that is not gRPC, both with a short text body; 404 for a path that
+ * is not {@code /service/method}, 431 for headers over the limit; each with a {@code grpc-status}),
+ * hands calls to the runtime, writes responses, and shuts down gracefully with the double GOAWAY
+ * (last stream 2^31-1 and a PING; on its ack, or after the grace period, the real last stream id;
+ * the connection closes once the streams in flight are done).
  *
  * <p>Event loop only: all state is confined to the channel's event loop; other threads reach it
  * through the connection's {@link WriteQueue}.
@@ -421,7 +422,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
       return;
     }
     if (!HttpMethod.POST.asciiName().contentEquals(method)) {
-      respondWithHttpError(
+      respondToNonGrpcRequest(
           streamId,
           405,
           Status.INTERNAL.withDescription("Method '" + method + "' is not supported"));
@@ -429,7 +430,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     }
     CharSequence contentType = headers.contentType();
     if (!isGrpcContentType(contentType)) {
-      respondWithHttpError(
+      respondToNonGrpcRequest(
           streamId,
           415,
           Status.INTERNAL.withDescription("Content-Type '" + contentType + "' is not supported"));
@@ -477,6 +478,33 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
 
   private static boolean isEmpty(CharSequence pseudoHeader) {
     return pseudoHeader == null || pseudoHeader.length() == 0;
+  }
+
+  /**
+   * Answers a request that is not gRPC at all (a method other than POST, a content-type other than
+   * gRPC's), from a browser or an HTTP tool rather than a gRPC client: the HTTP status with a gRPC
+   * status in the headers, as for any refused request, and the status's description as a short
+   * {@code text/plain} body, so such a client shows the reason. gRPC clients take the HTTP status
+   * and do not read the body.
+   */
+  private void respondToNonGrpcRequest(int streamId, int httpStatus, Status status) {
+    encoder()
+        .writeHeaders(
+            ctx(),
+            streamId,
+            OutboundHeaders.httpErrorWithBody(httpStatus, status),
+            0,
+            false,
+            ctx().newPromise());
+    String text = httpStatus + " " + status.getDescription() + "\n";
+    encoder()
+        .writeData(
+            ctx(),
+            streamId,
+            ByteBufUtil.writeUtf8(ctx().alloc(), text),
+            0,
+            true,
+            ctx().newPromise());
   }
 
   private void respondWithHttpError(int streamId, int httpStatus, Status status) {
