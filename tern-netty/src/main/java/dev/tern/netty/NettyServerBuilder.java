@@ -34,7 +34,7 @@ import javax.net.ssl.SSLException;
  * otherwise; see {@code -Ddev.tern.netty.transport}) unless {@link #bossEventLoopGroup} / {@link
  * #workerEventLoopGroup} give others (the caller then owns them); a channel type matching the
  * groups and the address unless {@link #channelType} sets it; a 1 MiB HTTP/2 flow-control window
- * per stream and per connection ({@link #flowControlWindow}); no limit on concurrent calls per
+ * per stream and per connection ({@link #flowControlWindow}); at most 1,000 concurrent calls per
  * connection ({@link #maxConcurrentCallsPerConnection}); a graceful shutdown waits up to 5 seconds
  * for the client to acknowledge the first GOAWAY before sending the final one ({@link
  * #shutdownGracePeriod}); calls in flight then finish, however long they take, unless {@code
@@ -49,7 +49,8 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   private EventLoopGroup workerGroup;
   private ChannelFactory<? extends ServerChannel> channelFactory;
   private int flowControlWindow = ServerOptions.DEFAULT_FLOW_CONTROL_WINDOW;
-  private int maxConcurrentCallsPerConnection = Integer.MAX_VALUE;
+  private int maxConcurrentCallsPerConnection =
+      ServerOptions.DEFAULT_MAX_CONCURRENT_CALLS_PER_CONNECTION;
   private long gracePeriodNanos = ServerOptions.DEFAULT_GRACE_PERIOD_NANOS;
   private int maxRstFramesPerWindow = ServerOptions.DEFAULT_MAX_RST_FRAMES_PER_WINDOW;
   private long rstWindowNanos = ServerOptions.DEFAULT_RST_WINDOW_NANOS;
@@ -133,8 +134,12 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   }
 
   /**
-   * The most calls one connection may carry at once (HTTP/2 MAX_CONCURRENT_STREAMS; default no
-   * limit). Clients queue further calls until one ends.
+   * The most calls one connection may carry at once, advertised as HTTP/2's
+   * SETTINGS_MAX_CONCURRENT_STREAMS (default 1,000). gRPC clients queue further calls until one
+   * ends; a stream opened beyond the limit anyway is reset with REFUSED_STREAM, which clients may
+   * retry. The default is ten times the deepest pipeline gRPC's benchmarks drive per connection, so
+   * it does not throttle them, and bounds what one connection can make the server hold; {@code
+   * Integer.MAX_VALUE} removes the bound.
    *
    * @throws IllegalArgumentException if {@code max} is not positive
    */

@@ -31,6 +31,18 @@ public final class ServerOptions {
    */
   public static final int DEFAULT_MAX_QUEUED_CONTROL_FRAMES = 10_000;
 
+  /**
+   * Default bound on the calls one connection carries at once (HTTP/2
+   * SETTINGS_MAX_CONCURRENT_STREAMS advertised to clients): 1,000. Clients queue calls beyond it
+   * (Tern's, grpc-java's, grpc-go's and C-core's all do), so the bound costs throughput only when a
+   * single connection wants more than that in flight: ten times the deepest pipeline Tern's
+   * benchmarks drive per connection (100 streams each on 4 connections) and the 100 outstanding
+   * calls gRPC's qps tools use per channel. grpc-go's 100 would throttle those; no bound at all
+   * (grpc-java's default) lets one connection make the server hold as many calls, with their
+   * buffers and application work, as it cares to open.
+   */
+  public static final int DEFAULT_MAX_CONCURRENT_CALLS_PER_CONNECTION = 1_000;
+
   private final int flowControlWindow;
   private final int maxInboundMessageSize;
   private final int maxInboundMetadataSize;
@@ -95,7 +107,7 @@ public final class ServerOptions {
         DEFAULT_FLOW_CONTROL_WINDOW,
         maxInboundMessageSize,
         maxInboundMetadataSize,
-        Integer.MAX_VALUE,
+        DEFAULT_MAX_CONCURRENT_CALLS_PER_CONNECTION,
         DEFAULT_GRACE_PERIOD_NANOS,
         DEFAULT_MAX_RST_FRAMES_PER_WINDOW,
         DEFAULT_RST_WINDOW_NANOS,
