@@ -61,6 +61,7 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   private long maxConnectionAgeNanos = Long.MAX_VALUE;
   private long maxConnectionAgeGraceNanos = Long.MAX_VALUE;
   private int maxQueuedControlFrames = ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
+  private int maxContinuationFrames = ServerOptions.DEFAULT_MAX_CONTINUATION_FRAMES;
 
   private NettyServerBuilder(SocketAddress address) {
     this.address = address;
@@ -325,6 +326,25 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
     return this;
   }
 
+  /**
+   * Bounds how many frames of under 8 KiB one request header block may take: its HEADERS frame and
+   * the CONTINUATION frames but the last (default 512). A client past the bound is disconnected
+   * with GOAWAY(ENHANCE_YOUR_CALM). The size of a header block is bounded by {@link
+   * #maxInboundMetadataSize}; this bounds the work of one made of many small or empty frames (the
+   * CONTINUATION flood, CVE-2024-27316), which adds no bytes. The default takes a block of the
+   * default metadata limit in 256-byte frames several times over, as grpc-go and grpc-java accept
+   * such blocks, and cuts a flood of empty frames off within about 4.5 KiB.
+   *
+   * @throws IllegalArgumentException if {@code max} is less than 1
+   */
+  public NettyServerBuilder maxContinuationFrames(int max) {
+    if (max < 1) {
+      throw new IllegalArgumentException("maxContinuationFrames must be >= 1, was " + max);
+    }
+    this.maxContinuationFrames = max;
+    return this;
+  }
+
   @Override
   protected ServerBuilder<?> delegate() {
     return assembly;
@@ -352,7 +372,8 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
               maxConnectionIdleNanos,
               maxConnectionAgeNanos,
               maxConnectionAgeGraceNanos,
-              maxQueuedControlFrames);
+              maxQueuedControlFrames,
+              maxContinuationFrames);
       return new NettyServer(address, boss, workers, channelFactory, options);
     }
   }

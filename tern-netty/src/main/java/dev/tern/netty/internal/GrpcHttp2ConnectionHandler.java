@@ -62,12 +62,12 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
 
   /**
    * How many frames of a header block under 8 KiB each (the HEADERS frame and its CONTINUATIONs but
-   * the last) are read before the connection is closed with GOAWAY(ENHANCE_YOUR_CALM). Netty's
-   * default of 16 refuses ordinary senders that split a few KiB of metadata into small frames; 512
-   * takes a block of the header-list limit in 256-byte frames several times over, while a flood of
-   * empty CONTINUATIONs (which the header-list limit never stops, since they add no bytes) is still
-   * cut off within about 4.5 KiB of frames. The block's size stays bounded by the header-list
-   * limit.
+   * the last) are read, by default, before the connection is closed with GOAWAY(ENHANCE_YOUR_CALM).
+   * Netty's default of 16 refuses ordinary senders that split a few KiB of metadata into small
+   * frames; 512 takes a block of the header-list limit in 256-byte frames several times over, while
+   * a flood of empty CONTINUATIONs (which the header-list limit never stops, since they add no
+   * bytes) is still cut off within about 4.5 KiB of frames. The block's size stays bounded by the
+   * header-list limit.
    */
   static final int MAX_SMALL_CONTINUATION_FRAMES = 512;
 
@@ -138,13 +138,16 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
      * @param settings the initial SETTINGS to send
      * @param maxQueuedControlFrames how many SETTINGS/PING acks and RST_STREAMs may wait to be
      *     written before the connection is closed with ENHANCE_YOUR_CALM
+     * @param maxContinuationFrames how many frames of under 8 KiB one inbound header block may take
+     *     before the connection is closed with ENHANCE_YOUR_CALM
      */
     static Parts create(
         boolean server,
         int flowControlWindow,
         long maxHeaderListSize,
         Http2Settings settings,
-        int maxQueuedControlFrames) {
+        int maxQueuedControlFrames,
+        int maxContinuationFrames) {
       Http2Connection connection = new DefaultHttp2Connection(server);
       connection
           .local()
@@ -171,8 +174,7 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
       }
       Http2FrameReader frameReader =
           new DefaultHttp2FrameReader(
-              new GrpcHttp2HeadersDecoder(server, maxHeaderListSize),
-              MAX_SMALL_CONTINUATION_FRAMES);
+              new GrpcHttp2HeadersDecoder(server, maxHeaderListSize), maxContinuationFrames);
       ClosedStreamHeadersGuard headersGuard = null;
       if (server) {
         headersGuard = new ClosedStreamHeadersGuard(frameReader, connection);

@@ -95,7 +95,8 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
             options.flowControlWindow(),
             options.maxInboundMetadataSize(),
             settings,
-            options.maxQueuedControlFrames());
+            options.maxQueuedControlFrames(),
+            options.maxContinuationFrames());
     return new ServerHandler(parts, transport, options);
   }
 

@@ -43,6 +43,14 @@ public final class ServerOptions {
    */
   public static final int DEFAULT_MAX_CONCURRENT_CALLS_PER_CONNECTION = 1_000;
 
+  /**
+   * Default bound on the frames of under 8 KiB one header block may take (its HEADERS frame and its
+   * CONTINUATIONs but the last): 512; see {@link
+   * GrpcHttp2ConnectionHandler#MAX_SMALL_CONTINUATION_FRAMES}.
+   */
+  public static final int DEFAULT_MAX_CONTINUATION_FRAMES =
+      GrpcHttp2ConnectionHandler.MAX_SMALL_CONTINUATION_FRAMES;
+
   private final int flowControlWindow;
   private final int maxInboundMessageSize;
   private final int maxInboundMetadataSize;
@@ -57,6 +65,7 @@ public final class ServerOptions {
   private final long maxConnectionAgeNanos;
   private final long maxConnectionAgeGraceNanos;
   private final int maxQueuedControlFrames;
+  private final int maxContinuationFrames;
   private final NettyWritableBufferAllocator bufferAllocator =
       new NettyWritableBufferAllocator(ByteBufAllocator.DEFAULT);
 
@@ -81,7 +90,8 @@ public final class ServerOptions {
       long maxConnectionIdleNanos,
       long maxConnectionAgeNanos,
       long maxConnectionAgeGraceNanos,
-      int maxQueuedControlFrames) {
+      int maxQueuedControlFrames,
+      int maxContinuationFrames) {
     if (sslContext != null && sslContext.isClient()) {
       throw new IllegalArgumentException("sslContext must be a server context");
     }
@@ -99,6 +109,7 @@ public final class ServerOptions {
     this.maxConnectionAgeNanos = maxConnectionAgeNanos;
     this.maxConnectionAgeGraceNanos = maxConnectionAgeGraceNanos;
     this.maxQueuedControlFrames = maxQueuedControlFrames;
+    this.maxContinuationFrames = maxContinuationFrames;
   }
 
   /** The defaults of everything but the limits the runtime sets: for tests of the SPI. */
@@ -117,11 +128,16 @@ public final class ServerOptions {
         Long.MAX_VALUE,
         Long.MAX_VALUE,
         Long.MAX_VALUE,
-        DEFAULT_MAX_QUEUED_CONTROL_FRAMES);
+        DEFAULT_MAX_QUEUED_CONTROL_FRAMES,
+        DEFAULT_MAX_CONTINUATION_FRAMES);
   }
 
   int maxQueuedControlFrames() {
     return maxQueuedControlFrames;
+  }
+
+  int maxContinuationFrames() {
+    return maxContinuationFrames;
   }
 
   long maxConnectionIdleNanos() {
