@@ -5,7 +5,6 @@ import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.spi.ServerTransportListener;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -340,9 +339,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     Status status =
         Status.RESOURCE_EXHAUSTED.withDescription(
             "Request header metadata larger than " + options.maxInboundMetadataSize() + " bytes");
-    encoder()
-        .writeHeaders(
-            ctx, stream.id(), OutboundHeaders.httpError(431, status), 0, true, ctx.newPromise());
+    HttpErrorResponses.write(encoder(), ctx, stream.id(), 431, status);
   }
 
   /**
@@ -481,42 +478,12 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     return pseudoHeader == null || pseudoHeader.length() == 0;
   }
 
-  /**
-   * Answers a request that is not gRPC at all (a method other than POST, a content-type other than
-   * gRPC's), from a browser or an HTTP tool rather than a gRPC client: the HTTP status with a gRPC
-   * status in the headers, as for any refused request, and the status's description as a short
-   * {@code text/plain} body, so such a client shows the reason. gRPC clients take the HTTP status
-   * and do not read the body.
-   */
   private void respondToNonGrpcRequest(int streamId, int httpStatus, Status status) {
-    encoder()
-        .writeHeaders(
-            ctx(),
-            streamId,
-            OutboundHeaders.httpErrorWithBody(httpStatus, status),
-            0,
-            false,
-            ctx().newPromise());
-    String text = httpStatus + " " + status.getDescription() + "\n";
-    encoder()
-        .writeData(
-            ctx(),
-            streamId,
-            ByteBufUtil.writeUtf8(ctx().alloc(), text),
-            0,
-            true,
-            ctx().newPromise());
+    HttpErrorResponses.writeWithBody(encoder(), ctx(), streamId, httpStatus, status);
   }
 
   private void respondWithHttpError(int streamId, int httpStatus, Status status) {
-    encoder()
-        .writeHeaders(
-            ctx(),
-            streamId,
-            OutboundHeaders.httpError(httpStatus, status),
-            0,
-            true,
-            ctx().newPromise());
+    HttpErrorResponses.write(encoder(), ctx(), streamId, httpStatus, status);
   }
 
   /** Inbound frames, from Netty's decoder. */
