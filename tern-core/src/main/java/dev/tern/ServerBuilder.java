@@ -56,7 +56,12 @@ public abstract class ServerBuilder<T extends ServerBuilder<T>> {
   /** Largest request header list accepted. Default 8 KiB. */
   public abstract T maxInboundMetadataSize(int bytes);
 
-  /** How long a new connection may take to become ready before it is closed. Default 120 s. */
+  /**
+   * How long a new connection may take to become ready (on HTTP/2: the TLS handshake, the client's
+   * preface and its first SETTINGS frame) before it is closed. Default 20 s: ample for an honest
+   * client on a slow network, and a bound on how long a peer that sends nothing, or trickles its
+   * preface, holds a connection.
+   */
   public abstract T handshakeTimeout(long timeout, TimeUnit unit);
 
   /** Registry used for {@link ServerCall#setCompression} lookups. */

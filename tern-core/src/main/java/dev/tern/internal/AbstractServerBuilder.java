@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  * protected getters (for example {@link #maxInboundMessageSize()}).
  *
  * <p>Defaults: no fallback registry, the shared callback executor, no interceptors or filters, 4
- * MiB inbound messages, 8 KiB inbound metadata, a 120 s handshake timeout, and the default
+ * MiB inbound messages, 8 KiB inbound metadata, a 20 s handshake timeout, and the default
  * compressor and decompressor registries (gzip and identity).
  *
  * <p>Not thread-safe: configure from one thread, then call {@link #build()}. Each {@code build()}
@@ -43,7 +43,15 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
   /** Runs each task on the calling thread; what {@link #directExecutor()} selects. */
   private static final Executor DIRECT_EXECUTOR = Runnable::run;
 
-  private static final long DEFAULT_HANDSHAKE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(120);
+  /**
+   * 20 seconds for a new connection to become ready (on HTTP/2: the TLS handshake, the client's
+   * preface and its first SETTINGS). An honest client needs a few round trips, well under a second
+   * on most networks and a few seconds on a poor mobile link even with a lost packet or two
+   * retransmitted; a peer that opens connections and sends nothing (or trickles its preface a byte
+   * at a time) holds a socket and its buffers for this long each, so the shorter the bound, the
+   * fewer such connections one attacker keeps open at once.
+   */
+  private static final long DEFAULT_HANDSHAKE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(20);
 
   /** Keyed by service name, in the order added, so duplicates are caught here, not at run time. */
   private final Map<String, ServerServiceDefinition> services = new LinkedHashMap<>();

@@ -42,6 +42,7 @@ final class ServerConnection implements ServerTransportListener {
   private volatile boolean filtersFailed;
   private volatile Attributes attributes = Attributes.EMPTY;
   private volatile ScheduledFuture<?> handshakeTimer;
+  private volatile long handshakeTimeoutNanos;
 
   ServerConnection(
       ServerImpl server,
@@ -58,6 +59,7 @@ final class ServerConnection implements ServerTransportListener {
 
   /** Closes the connection if it is not ready within {@code timeoutNanos}. */
   void startHandshakeTimer(long timeoutNanos) {
+    this.handshakeTimeoutNanos = timeoutNanos;
     handshakeTimer =
         scheduler.schedule(this::handshakeTimedOut, timeoutNanos, TimeUnit.NANOSECONDS);
     if (ready) {
@@ -123,6 +125,13 @@ final class ServerConnection implements ServerTransportListener {
 
   private void handshakeTimedOut() {
     if (!ready) {
+      // A peer that connects and says nothing is an everyday sight on a public port: one FINE line.
+      if (logger.isLoggable(Level.FINE)) {
+        logger.log(
+            Level.FINE,
+            "{0} not ready within the handshake timeout ({1} ms); closing it",
+            new Object[] {transport, TimeUnit.NANOSECONDS.toMillis(handshakeTimeoutNanos)});
+      }
       transport.shutdownNow(Status.CANCELLED.withDescription("Handshake timeout exceeded"));
     }
   }

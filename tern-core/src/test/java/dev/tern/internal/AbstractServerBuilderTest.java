@@ -56,7 +56,7 @@ class AbstractServerBuilderTest {
     assertThat(builder.exposedTransportFilters()).isEmpty();
     assertThat(builder.exposedMaxInboundMessageSize()).isEqualTo(4 * 1024 * 1024);
     assertThat(builder.exposedMaxInboundMetadataSize()).isEqualTo(8 * 1024);
-    assertThat(builder.exposedHandshakeTimeoutNanos()).isEqualTo(TimeUnit.SECONDS.toNanos(120));
+    assertThat(builder.exposedHandshakeTimeoutNanos()).isEqualTo(TimeUnit.SECONDS.toNanos(20));
     assertThat(builder.exposedCompressorRegistry())
         .isSameAs(CompressorRegistry.getDefaultInstance());
     assertThat(builder.exposedDecompressorRegistry())

@@ -149,7 +149,7 @@ class ServerConnectionTest {
     startServer();
     FakeServerTransport transport = transportServer.accept();
     assertThat(ServerTestSupport.onlyPendingDelay(transportServer.scheduler, TimeUnit.SECONDS))
-        .isEqualTo(120);
+        .isEqualTo(20);
 
     transport.ready(Attributes.EMPTY);
 

@@ -65,6 +65,7 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
       ServerOptions.DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_STREAM;
   private long maxQueuedOutboundBytesPerConnection =
       ServerOptions.DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_CONNECTION;
+  private int maxContinuationFrames = ServerOptions.DEFAULT_MAX_CONTINUATION_FRAMES;
 
   private NettyServerBuilder(SocketAddress address) {
     this.address = address;
@@ -138,11 +139,12 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   }
 
   /**
-   * The most calls one connection may carry at once (HTTP/2 MAX_CONCURRENT_STREAMS; default 1,000).
-   * Clients queue further calls until one ends; streams a client opens beyond it anyway are refused
-   * (RST_STREAM REFUSED_STREAM) and count against {@link #maxRstFramesPerWindow}. The default
-   * bounds what one connection's open calls hold on the server (each keeps its stream, call and up
-   * to maxInboundMetadataSize of headers until it ends); {@code Integer.MAX_VALUE} removes the
+   * The most calls one connection may carry at once, advertised as HTTP/2's
+   * SETTINGS_MAX_CONCURRENT_STREAMS (default 1,000). gRPC clients queue further calls until one
+   * ends; a stream opened beyond the limit anyway is reset with REFUSED_STREAM, which clients may
+   * retry, and they count against {@link #maxRstFramesPerWindow}. The default is ten times the
+   * deepest pipeline gRPC's benchmarks drive per connection, so it does not throttle them, and
+   * bounds what one connection can make the server hold; {@code Integer.MAX_VALUE} removes the
    * bound.
    *
    * @throws IllegalArgumentException if {@code max} is not positive
@@ -390,6 +392,25 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
     return this;
   }
 
+  /**
+   * Bounds how many frames of under 8 KiB one request header block may take: its HEADERS frame and
+   * the CONTINUATION frames but the last (default 512). A client past the bound is disconnected
+   * with GOAWAY(ENHANCE_YOUR_CALM). The size of a header block is bounded by {@link
+   * #maxInboundMetadataSize}; this bounds the work of one made of many small or empty frames (the
+   * CONTINUATION flood, CVE-2024-27316), which adds no bytes. The default takes a block of the
+   * default metadata limit in 256-byte frames several times over, as grpc-go and grpc-java accept
+   * such blocks, and cuts a flood of empty frames off within about 4.5 KiB.
+   *
+   * @throws IllegalArgumentException if {@code max} is less than 1
+   */
+  public NettyServerBuilder maxContinuationFrames(int max) {
+    if (max < 1) {
+      throw new IllegalArgumentException("maxContinuationFrames must be >= 1, was " + max);
+    }
+    this.maxContinuationFrames = max;
+    return this;
+  }
+
   @Override
   protected ServerBuilder<?> delegate() {
     return assembly;
@@ -419,7 +440,8 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
               maxConnectionAgeGraceNanos,
               maxQueuedControlFrames,
               maxQueuedOutboundBytesPerStream,
-              maxQueuedOutboundBytesPerConnection);
+              maxQueuedOutboundBytesPerConnection,
+              maxContinuationFrames);
       return new NettyServer(address, boss, workers, channelFactory, options);
     }
   }

@@ -220,6 +220,15 @@ class NettyBuildersTest {
     assertThatThrownBy(() -> server.maxQueuedControlFrames(0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("maxQueuedControlFrames");
+    assertThatThrownBy(() -> server.maxContinuationFrames(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxContinuationFrames");
+    assertThatThrownBy(() -> server.handshakeTimeout(0, TimeUnit.SECONDS))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("handshakeTimeout");
+    assertThatThrownBy(() -> server.maxInboundMetadataSize(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxInboundMetadataSize");
     assertThatThrownBy(() -> NettyServerBuilder.forPort(-1)).hasMessageContaining("port");
   }
 

@@ -23,6 +23,7 @@ import io.netty.handler.codec.http2.Http2FrameAdapter;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,8 +34,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Requests that are not valid gRPC get a plain HTTP answer with a gRPC status and END_STREAM, from
- * a real server, seen by a plain Netty HTTP/2 client.
+ * Requests that are not valid gRPC get a plain HTTP answer with a gRPC status and END_STREAM (and a
+ * short text body when they are not gRPC at all), from a real server, seen by a plain Netty HTTP/2
+ * client.
  */
 class ServerRequestValidationTest {
   /** Fails a test whose buffers Netty's (paranoid) leak detector reports. */
@@ -43,6 +45,11 @@ class ServerRequestValidationTest {
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
 
   private final Map<Integer, CompletableFuture<Http2Headers>> responses = new ConcurrentHashMap<>();
+
+  /** The first HEADERS of each response, and the text of its DATA frames. */
+  private final Map<Integer, Http2Headers> responseHeaders = new ConcurrentHashMap<>();
+
+  private final Map<Integer, StringBuffer> bodies = new ConcurrentHashMap<>();
   private MultiThreadIoEventLoopGroup group;
   private Server server;
   private Channel channel;
@@ -74,10 +81,11 @@ class ServerRequestValidationTest {
                       Http2Headers headers,
                       int padding,
                       boolean endOfStream) {
+                    Http2Headers first = responseHeaders.computeIfAbsent(streamId, id -> headers);
                     if (endOfStream) {
                       responses
                           .computeIfAbsent(streamId, id -> new CompletableFuture<>())
-                          .complete(headers);
+                          .complete(first);
                     }
                   }
 
@@ -101,6 +109,14 @@ class ServerRequestValidationTest {
                       ByteBuf data,
                       int padding,
                       boolean endOfStream) {
+                    bodies
+                        .computeIfAbsent(streamId, id -> new StringBuffer())
+                        .append(data.toString(StandardCharsets.UTF_8));
+                    if (endOfStream) {
+                      responses
+                          .computeIfAbsent(streamId, id -> new CompletableFuture<>())
+                          .complete(responseHeaders.get(streamId));
+                    }
                     return data.readableBytes() + padding;
                   }
                 })
@@ -165,6 +181,9 @@ class ServerRequestValidationTest {
     Http2Headers response = send(3, request("GET", "/tern.testing.Echo/Unary", "application/grpc"));
     assertThat(response.status().toString()).isEqualTo("405");
     assertGrpcStatus(response, Status.Code.INTERNAL);
+    // Not a gRPC request: the reason also comes as text, for browsers and HTTP tools.
+    assertThat(response.get("content-type").toString()).startsWith("text/plain");
+    assertThat(bodies.get(3).toString()).isEqualTo("405 Method 'GET' is not supported\n");
   }
 
   @Test
@@ -172,6 +191,8 @@ class ServerRequestValidationTest {
     Http2Headers response = send(3, request("POST", "/tern.testing.Echo/Unary", "text/html"));
     assertThat(response.status().toString()).isEqualTo("415");
     assertGrpcStatus(response, Status.Code.INTERNAL);
+    assertThat(bodies.get(3).toString())
+        .isEqualTo("415 Content-Type 'text/html' is not supported\n");
 
     Http2Headers missing = send(5, request("POST", "/tern.testing.Echo/Unary", null));
     assertThat(missing.status().toString()).isEqualTo("415");

@@ -9,10 +9,10 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * Finds the real tools tests run against: grpcurl, grpc-health-probe and the Python virtualenv with
- * grpcio's clients, installed by {@code tools/install-grpc-tools.sh}; the OpenTelemetry Collector
- * {@value #OTELCOL} and Prometheus ({@value #PROMETHEUS}), installed by {@code
- * tools/install-observability-tools.sh}.
+ * Finds the real tools tests run against: grpcurl, grpc-health-probe, h2spec ({@value #H2SPEC}) and
+ * the Python virtualenv with grpcio's clients, installed by {@code tools/install-grpc-tools.sh};
+ * the OpenTelemetry Collector {@value #OTELCOL} and Prometheus ({@value #PROMETHEUS}), installed by
+ * {@code tools/install-observability-tools.sh}.
  *
  * <p>A tool is looked up in the tools cache ({@code $TERN_TOOLS_DIR}, by default {@code
  * ~/.cache/tern-tools}; binaries in its {@code bin}, Python in {@code venv/bin}), then on the
@@ -31,6 +31,9 @@ public final class ExternalTool {
 
   /** Prometheus (Debian's package puts it in {@code /usr/bin}); see {@link PrometheusServer}. */
   public static final String PROMETHEUS = "prometheus";
+
+  /** h2spec, the HTTP/2 conformance test suite (github.com/summerwind/h2spec). */
+  public static final String H2SPEC = "h2spec";
 
   private static final String INSTALL = "run tools/install-grpc-tools.sh to install it";
   private static final String INSTALL_OBSERVABILITY =

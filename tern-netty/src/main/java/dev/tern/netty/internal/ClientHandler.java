@@ -86,7 +86,8 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
             options.flowControlWindow(),
             options.maxInboundMetadataSize(),
             settings,
-            options.maxQueuedControlFrames());
+            options.maxQueuedControlFrames(),
+            MAX_SMALL_CONTINUATION_FRAMES);
     return new ClientHandler(parts, transport, listener, options);
   }
 

@@ -19,6 +19,7 @@ import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2FrameReader;
 import io.netty.handler.codec.http2.Http2HeadersEncoder;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
@@ -61,12 +62,12 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
 
   /**
    * How many frames of a header block under 8 KiB each (the HEADERS frame and its CONTINUATIONs but
-   * the last) are read before the connection is closed with GOAWAY(ENHANCE_YOUR_CALM). Netty's
-   * default of 16 refuses ordinary senders that split a few KiB of metadata into small frames; 512
-   * takes a block of the header-list limit in 256-byte frames several times over, while a flood of
-   * empty CONTINUATIONs (which the header-list limit never stops, since they add no bytes) is still
-   * cut off within about 4.5 KiB of frames. The block's size stays bounded by the header-list
-   * limit.
+   * the last) are read, by default, before the connection is closed with GOAWAY(ENHANCE_YOUR_CALM).
+   * Netty's default of 16 refuses ordinary senders that split a few KiB of metadata into small
+   * frames; 512 takes a block of the header-list limit in 256-byte frames several times over, while
+   * a flood of empty CONTINUATIONs (which the header-list limit never stops, since they add no
+   * bytes) is still cut off within about 4.5 KiB of frames. The block's size stays bounded by the
+   * header-list limit.
    */
   static final int MAX_SMALL_CONTINUATION_FRAMES = 512;
 
@@ -84,6 +85,9 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
   GrpcHttp2ConnectionHandler(Parts parts, int flowControlWindow) {
     super(parts.decoder, parts.encoder, parts.settings);
     parts.controlFrameLimit.lifecycleManager(this);
+    if (parts.headersGuard != null) {
+      parts.headersGuard.resetHere(this::wasResetHere);
+    }
     this.flowControlWindow = flowControlWindow;
     // Streams are closed by the transport before it closes the connection, so Netty need not wait.
     gracefulShutdownTimeoutMillis(0);
@@ -111,17 +115,22 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
     /** Bounds the control frames queued for a peer that does not read. */
     final ControlFrameLimitWriter controlFrameLimit;
 
+    /** A server's check of HEADERS on client streams that are over; null on a client. */
+    final ClosedStreamHeadersGuard headersGuard;
+
     private Parts(
         Http2ConnectionDecoder decoder,
         Http2ConnectionEncoder encoder,
         Http2Settings settings,
         ActivityFrameWriter frameWriter,
-        ControlFrameLimitWriter controlFrameLimit) {
+        ControlFrameLimitWriter controlFrameLimit,
+        ClosedStreamHeadersGuard headersGuard) {
       this.decoder = decoder;
       this.encoder = encoder;
       this.settings = settings;
       this.frameWriter = frameWriter;
       this.controlFrameLimit = controlFrameLimit;
+      this.headersGuard = headersGuard;
     }
 
     /**
@@ -129,13 +138,16 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
      * @param settings the initial SETTINGS to send
      * @param maxQueuedControlFrames how many SETTINGS/PING acks and RST_STREAMs may wait to be
      *     written before the connection is closed with ENHANCE_YOUR_CALM
+     * @param maxContinuationFrames how many frames of under 8 KiB one inbound header block may take
+     *     before the connection is closed with ENHANCE_YOUR_CALM
      */
     static Parts create(
         boolean server,
         int flowControlWindow,
         long maxHeaderListSize,
         Http2Settings settings,
-        int maxQueuedControlFrames) {
+        int maxQueuedControlFrames,
+        int maxContinuationFrames) {
       Http2Connection connection = new DefaultHttp2Connection(server);
       connection
           .local()
@@ -160,15 +172,18 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
         // Holds streams beyond the server's MAX_CONCURRENT_STREAMS until others finish.
         encoder = new StreamBufferingEncoder(encoder);
       }
+      Http2FrameReader frameReader =
+          new DefaultHttp2FrameReader(
+              new GrpcHttp2HeadersDecoder(server, maxHeaderListSize), maxContinuationFrames);
+      ClosedStreamHeadersGuard headersGuard = null;
+      if (server) {
+        headersGuard = new ClosedStreamHeadersGuard(frameReader, connection);
+        frameReader = headersGuard;
+      }
       Http2ConnectionDecoder decoder =
-          new DefaultHttp2ConnectionDecoder(
-              connection,
-              encoder,
-              new DefaultHttp2FrameReader(
-                  new GrpcHttp2HeadersDecoder(server, maxHeaderListSize),
-                  MAX_SMALL_CONTINUATION_FRAMES));
+          new DefaultHttp2ConnectionDecoder(connection, encoder, frameReader);
       settings.initialWindowSize(flowControlWindow);
-      return new Parts(decoder, encoder, settings, frameWriter, controlFrameLimit);
+      return new Parts(decoder, encoder, settings, frameWriter, controlFrameLimit, headersGuard);
     }
   }
 

@@ -29,6 +29,7 @@ final class OutboundHeaders {
   static final AsciiString HTTPS = AsciiString.cached("https");
   static final AsciiString TE_TRAILERS = AsciiString.cached("trailers");
   static final AsciiString CONTENT_TYPE_GRPC = AsciiString.cached(GrpcHeaders.CONTENT_TYPE_GRPC);
+  static final AsciiString CONTENT_TYPE_TEXT = AsciiString.cached("text/plain; charset=utf-8");
   static final AsciiString STATUS_OK = AsciiString.cached("200");
   static final AsciiString GRPC_STATUS = AsciiString.cached(GrpcHeaders.STATUS.name());
   static final AsciiString GRPC_MESSAGE = AsciiString.cached(GrpcHeaders.MESSAGE.name());
@@ -127,6 +128,18 @@ final class OutboundHeaders {
     Http2Headers out = new DefaultHttp2Headers(false, 4);
     out.status(AsciiString.of(Integer.toString(httpStatus)));
     out.add(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE_GRPC);
+    addStatus(out, status);
+    return out;
+  }
+
+  /**
+   * The headers of an HTTP error answer to a request that is not gRPC: {@code :status}, a {@code
+   * text/plain} content-type for the body that follows, and the gRPC status.
+   */
+  static Http2Headers httpErrorWithBody(int httpStatus, Status status) {
+    Http2Headers out = new DefaultHttp2Headers(false, 4);
+    out.status(AsciiString.of(Integer.toString(httpStatus)));
+    out.add(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE_TEXT);
     addStatus(out, status);
     return out;
   }

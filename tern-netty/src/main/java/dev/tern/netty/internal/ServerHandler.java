@@ -32,11 +32,11 @@ import java.util.logging.Logger;
 /**
  * The server end of one HTTP/2 connection: validates each request (RST_STREAM PROTOCOL_ERROR for a
  * missing or empty {@code :method}, {@code :scheme} or {@code :path}; 405 for a method other than
- * POST, 415 for a content-type that is not gRPC, 404 for a path that is not {@code
- * /service/method}, 431 for headers over the limit, each with a {@code grpc-status}), hands calls
- * to the runtime, writes responses, and shuts down gracefully with the double GOAWAY (last stream
- * 2^31-1 and a PING; on its ack, or after the grace period, the real last stream id; the connection
- * closes once the streams in flight are done).
+ * POST, 415 for a content-type that is not gRPC, both with a short text body; 404 for a path that
+ * is not {@code /service/method}, 431 for headers over the limit; each with a {@code grpc-status}),
+ * hands calls to the runtime, writes responses, and shuts down gracefully with the double GOAWAY
+ * (last stream 2^31-1 and a PING; on its ack, or after the grace period, the real last stream id;
+ * the connection closes once the streams in flight are done).
  *
  * <p>Bounds what a client that does not read its responses makes the server hold ({@link
  * UnreadResponseLimits}): streams over the bound are reset, a connection over it is closed.
@@ -104,7 +104,8 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
             options.flowControlWindow(),
             options.maxInboundMetadataSize(),
             settings,
-            options.maxQueuedControlFrames());
+            options.maxQueuedControlFrames(),
+            options.maxContinuationFrames());
     return new ServerHandler(parts, transport, options);
   }
 
@@ -387,9 +388,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     Status status =
         Status.RESOURCE_EXHAUSTED.withDescription(
             "Request header metadata larger than " + options.maxInboundMetadataSize() + " bytes");
-    encoder()
-        .writeHeaders(
-            ctx, stream.id(), OutboundHeaders.httpError(431, status), 0, true, ctx.newPromise());
+    HttpErrorResponses.write(encoder(), ctx, stream.id(), 431, status);
   }
 
   /**
@@ -470,7 +469,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
       return;
     }
     if (!HttpMethod.POST.asciiName().contentEquals(method)) {
-      respondWithHttpError(
+      respondToNonGrpcRequest(
           streamId,
           405,
           Status.INTERNAL.withDescription("Method '" + method + "' is not supported"));
@@ -478,7 +477,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     }
     CharSequence contentType = headers.contentType();
     if (!isGrpcContentType(contentType)) {
-      respondWithHttpError(
+      respondToNonGrpcRequest(
           streamId,
           415,
           Status.INTERNAL.withDescription("Content-Type '" + contentType + "' is not supported"));
@@ -528,15 +527,12 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     return pseudoHeader == null || pseudoHeader.length() == 0;
   }
 
+  private void respondToNonGrpcRequest(int streamId, int httpStatus, Status status) {
+    HttpErrorResponses.writeWithBody(encoder(), ctx(), streamId, httpStatus, status);
+  }
+
   private void respondWithHttpError(int streamId, int httpStatus, Status status) {
-    encoder()
-        .writeHeaders(
-            ctx(),
-            streamId,
-            OutboundHeaders.httpError(httpStatus, status),
-            0,
-            true,
-            ctx().newPromise());
+    HttpErrorResponses.write(encoder(), ctx(), streamId, httpStatus, status);
   }
 
   /** Inbound frames, from Netty's decoder. */

@@ -14,8 +14,15 @@ public final class ServerOptions {
   public static final long DEFAULT_GRACE_PERIOD_NANOS = TimeUnit.SECONDS.toNanos(5);
 
   /**
-   * Default bound on the calls one connection carries at once (HTTP/2 MAX_CONCURRENT_STREAMS):
-   * 1,000.
+   * Default bound on the calls one connection carries at once (HTTP/2
+   * SETTINGS_MAX_CONCURRENT_STREAMS advertised to clients): 1,000. Clients queue calls beyond it
+   * (Tern's, grpc-java's, grpc-go's and C-core's all do), so the bound costs throughput only when a
+   * single connection wants more than that in flight: ten times the deepest pipeline Tern's
+   * benchmarks drive per connection (100 streams each on 4 connections) and the 100 outstanding
+   * calls gRPC's qps tools use per channel. grpc-go's 100 would throttle those; no bound at all
+   * (grpc-java's default) lets one connection make the server hold as many calls, with their
+   * buffers and application work, as it cares to open (20,000 streams that never sent their request
+   * held 28 MB of heap).
    */
   public static final int DEFAULT_MAX_CONCURRENT_CALLS_PER_CONNECTION = 1_000;
 
@@ -54,6 +61,14 @@ public final class ServerOptions {
    */
   public static final int MIN_MAX_QUEUED_OUTBOUND_BYTES = OutboundFramer.READY_THRESHOLD;
 
+  /**
+   * Default bound on the frames of under 8 KiB one header block may take (its HEADERS frame and its
+   * CONTINUATIONs but the last): 512; see {@link
+   * GrpcHttp2ConnectionHandler#MAX_SMALL_CONTINUATION_FRAMES}.
+   */
+  public static final int DEFAULT_MAX_CONTINUATION_FRAMES =
+      GrpcHttp2ConnectionHandler.MAX_SMALL_CONTINUATION_FRAMES;
+
   private final int flowControlWindow;
   private final int maxInboundMessageSize;
   private final int maxInboundMetadataSize;
@@ -70,6 +85,7 @@ public final class ServerOptions {
   private final int maxQueuedControlFrames;
   private final int maxQueuedOutboundBytesPerStream;
   private final long maxQueuedOutboundBytesPerConnection;
+  private final int maxContinuationFrames;
   private final NettyWritableBufferAllocator bufferAllocator =
       new NettyWritableBufferAllocator(ByteBufAllocator.DEFAULT);
 
@@ -96,7 +112,8 @@ public final class ServerOptions {
       long maxConnectionAgeGraceNanos,
       int maxQueuedControlFrames,
       int maxQueuedOutboundBytesPerStream,
-      long maxQueuedOutboundBytesPerConnection) {
+      long maxQueuedOutboundBytesPerConnection,
+      int maxContinuationFrames) {
     if (sslContext != null && sslContext.isClient()) {
       throw new IllegalArgumentException("sslContext must be a server context");
     }
@@ -116,6 +133,7 @@ public final class ServerOptions {
     this.maxQueuedControlFrames = maxQueuedControlFrames;
     this.maxQueuedOutboundBytesPerStream = maxQueuedOutboundBytesPerStream;
     this.maxQueuedOutboundBytesPerConnection = maxQueuedOutboundBytesPerConnection;
+    this.maxContinuationFrames = maxContinuationFrames;
   }
 
   /** The defaults of everything but the limits the runtime sets: for tests of the SPI. */
@@ -124,7 +142,7 @@ public final class ServerOptions {
         DEFAULT_FLOW_CONTROL_WINDOW,
         maxInboundMessageSize,
         maxInboundMetadataSize,
-        Integer.MAX_VALUE,
+        DEFAULT_MAX_CONCURRENT_CALLS_PER_CONNECTION,
         DEFAULT_GRACE_PERIOD_NANOS,
         DEFAULT_MAX_RST_FRAMES_PER_WINDOW,
         DEFAULT_RST_WINDOW_NANOS,
@@ -136,7 +154,8 @@ public final class ServerOptions {
         Long.MAX_VALUE,
         DEFAULT_MAX_QUEUED_CONTROL_FRAMES,
         DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_STREAM,
-        DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_CONNECTION);
+        DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_CONNECTION,
+        DEFAULT_MAX_CONTINUATION_FRAMES);
   }
 
   int maxQueuedOutboundBytesPerStream() {
@@ -149,6 +168,10 @@ public final class ServerOptions {
 
   int maxQueuedControlFrames() {
     return maxQueuedControlFrames;
+  }
+
+  int maxContinuationFrames() {
+    return maxContinuationFrames;
   }
 
   long maxConnectionIdleNanos() {
