@@ -10,12 +10,15 @@ import dev.tern.ServerInterceptor;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.ServerTransportFilter;
 import dev.tern.Status;
+import dev.tern.testing.Await;
 import dev.tern.testing.TestMarshallers;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetric;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -102,6 +105,16 @@ final class HostileProbe {
 
   /** One entry per {@link #FLOOD} call whose sending is over. */
   final BlockingQueue<String> floodsSent = new LinkedBlockingQueue<>();
+
+  /**
+   * When set, each {@link #FLOOD} call waits for it before it sends anything, so that a test can
+   * have all its calls open before the first of them trips a connection-wide limit (which would
+   * drop the requests of the calls not yet read).
+   */
+  volatile CountDownLatch floodGate;
+
+  /** One entry per {@link #FLOOD} call whose request arrived, before it waits at the gate. */
+  final BlockingQueue<String> floodsArrived = new LinkedBlockingQueue<>();
 
   /** One entry per {@link #FLOOD} call cancelled. */
   final BlockingQueue<String> floodsCancelled = new LinkedBlockingQueue<>();
@@ -252,6 +265,16 @@ final class HostileProbe {
 
       @Override
       public void onHalfClose() {
+        floodsArrived.add("arrived");
+        CountDownLatch gate = floodGate;
+        try {
+          if (gate != null && !gate.await(Await.TIMEOUT.toNanos(), TimeUnit.NANOSECONDS)) {
+            throw new AssertionError("the test never opened the flood gate");
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
         call.sendHeaders(new Metadata());
         for (int i = 0; i < count; i++) {
           call.sendMessage(chunk);

@@ -42,10 +42,8 @@ class UnreadResponsesConnectionLimitTest extends HostileServerBase {
     try (RawHttp2Connection raw = openRaw();
         LogCapture log = new LogCapture("dev.tern.netty.connections", Level.FINE)) {
       UnreadResponsesTest.closeAllStreamWindows(raw);
-      for (int i = 0; i < calls; i++) {
-        UnreadResponsesTest.startFlood(
-            raw, 1 + 2 * i, UnreadResponsesTest.FLOOD_MESSAGES / calls + ":" + MESSAGE);
-      }
+      UnreadResponsesTest.startFloodsTogether(
+          raw, probe, calls, UnreadResponsesTest.FLOOD_MESSAGES / calls + ":" + MESSAGE);
 
       UnreadResponsesTest.awaitFloodsSent(probe, calls);
       assertThat(probe.floodPeakAllocated.get() - before)

@@ -21,6 +21,7 @@ import java.nio.ByteBuffer;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.logging.Level;
 import java.util.logging.SimpleFormatter;
 import org.junit.jupiter.api.Tag;
@@ -65,6 +66,24 @@ class UnreadResponsesTest extends HostileServerBase {
     raw.writeHeaders(
         streamId, false, grpcRequestHeaders("/" + HostileProbe.FLOOD.getFullMethodName()));
     raw.writeData(streamId, true, grpcMessage(0, request.getBytes(UTF_8)));
+  }
+
+  /**
+   * Starts {@code calls} {@link HostileProbe#FLOOD} calls on streams 1, 3, ... and lets them send
+   * only once all have arrived: the first connection-wide cut-off would otherwise drop the requests
+   * the server had not read yet, and their handlers would never run.
+   */
+  static void startFloodsTogether(
+      RawHttp2Connection raw, HostileProbe probe, int calls, String request) throws IOException {
+    CountDownLatch gate = new CountDownLatch(1);
+    probe.floodGate = gate;
+    for (int i = 0; i < calls; i++) {
+      startFlood(raw, 1 + 2 * i, request);
+    }
+    for (int i = 0; i < calls; i++) {
+      Await.poll(probe.floodsArrived, "the request of flooding call " + i);
+    }
+    gate.countDown();
   }
 
   /** Waits until {@code calls} flooding handlers are done sending. */
@@ -116,9 +135,7 @@ class UnreadResponsesTest extends HostileServerBase {
     try (RawHttp2Connection raw = openRaw();
         LogCapture log = new LogCapture("dev.tern.netty.connections", Level.FINE)) {
       closeAllStreamWindows(raw);
-      for (int i = 0; i < calls; i++) {
-        startFlood(raw, 1 + 2 * i, FLOOD_MESSAGES / calls + ":" + MESSAGE);
-      }
+      startFloodsTogether(raw, probe, calls, FLOOD_MESSAGES / calls + ":" + MESSAGE);
 
       awaitFloodsSent(probe, calls);
       assertThat(probe.floodPeakAllocated.get() - before)
