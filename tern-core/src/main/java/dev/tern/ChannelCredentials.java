@@ -1,0 +1,15 @@
+package dev.tern;
+
+/**
+ * How a channel secures its connections, independent of the transport: {@link
+ * InsecureChannelCredentials} (plaintext) or {@link TlsChannelCredentials}. Give them to {@link
+ * Grpc#newChannelBuilder(String, ChannelCredentials)}, which picks a transport that understands
+ * them.
+ *
+ * <p>Credentials are immutable and thread-safe; one instance may configure any number of channels.
+ * {@link #toString()} describes the kind and options (never key material), for error messages.
+ */
+public abstract class ChannelCredentials {
+  /** For the kinds above, and for transport-specific kinds that only their transport accepts. */
+  protected ChannelCredentials() {}
+}
