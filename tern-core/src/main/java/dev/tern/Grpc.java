@@ -51,7 +51,8 @@ public final class Grpc {
   /**
    * A builder for a channel to {@code target} ({@code host:port}, {@code dns:///host:port}, {@code
    * inprocess:name}, ...) secured by {@code credentials}, from the highest-priority transport that
-   * handles the target and honours the credentials.
+   * handles the target and honours the credentials ({@link CompositeChannelCredentials}: their
+   * channel credentials, plus an interceptor adding their call credentials to every call).
    *
    * @throws IllegalStateException if none does; the message names the credentials and says why each
    *     transport refused
@@ -60,6 +61,10 @@ public final class Grpc {
       String target, ChannelCredentials credentials) {
     Objects.requireNonNull(target, "target");
     Objects.requireNonNull(credentials, "credentials");
+    if (credentials instanceof CompositeChannelCredentials composite) {
+      return newChannelBuilder(target, composite.getChannelCredentials())
+          .intercept(composite.interceptor());
+    }
     return ManagedChannelProvider.selectWithCredentials(
         p -> p.newChannelBuilder(target, credentials), "target " + target, credentials);
   }
@@ -71,6 +76,10 @@ public final class Grpc {
     Objects.requireNonNull(credentials, "credentials");
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port out of range: " + port);
+    }
+    if (credentials instanceof CompositeChannelCredentials composite) {
+      return newChannelBuilderForAddress(host, port, composite.getChannelCredentials())
+          .intercept(composite.interceptor());
     }
     return ManagedChannelProvider.selectWithCredentials(
         p -> p.newChannelBuilderForAddress(host, port, credentials),
