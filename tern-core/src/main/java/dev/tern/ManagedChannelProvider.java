@@ -57,7 +57,9 @@ public abstract class ManagedChannelProvider {
     return NewChannelBuilderResult.builder(builder.usePlaintext());
   }
 
-  /** A provider's answer to {@link #newChannelBuilder}: a builder or why there is none. */
+  /**
+   * A provider's answer to {@link #newChannelBuilder}: a builder or why there is none. Immutable.
+   */
   public static final class NewChannelBuilderResult {
     private final ManagedChannelBuilder<?> builder;
     private final String error;

@@ -38,7 +38,10 @@ public abstract class ServerProvider {
     return builder == null ? null : NewServerBuilderResult.builder(builder);
   }
 
-  /** A provider's answer to {@link #newServerBuilderForPort}: a builder or why there is none. */
+  /**
+   * A provider's answer to {@link #newServerBuilderForPort}: a builder or why there is none.
+   * Immutable.
+   */
   public static final class NewServerBuilderResult {
     private final ServerBuilder<?> builder;
     private final String error;
