@@ -22,6 +22,9 @@ module dev.tern.core {
       dev.tern.netty;
   exports dev.tern.internal.wire to
       dev.tern.netty;
+  // PEM parsing for the TLS credentials, which the transports turn into their own contexts.
+  exports dev.tern.internal.tls to
+      dev.tern.netty;
   exports dev.tern.internal.resolver to
       dev.tern.netty;
   // The parsed service config a resolver reports (the DNS resolver's tests look into it).

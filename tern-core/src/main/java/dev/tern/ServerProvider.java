@@ -3,6 +3,7 @@ package dev.tern;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.ServiceLoader;
 
 /**
@@ -23,20 +24,90 @@ public abstract class ServerProvider {
   public abstract ServerBuilder<?> builderForPort(int port);
 
   /**
+   * A builder for a server on {@code port} secured by {@code credentials}, a refusal saying why
+   * this transport cannot honour them, or null if this transport does not use ports. The default
+   * accepts only {@link InsecureServerCredentials} (calling {@link #builderForPort}); transports
+   * with TLS override it.
+   */
+  public NewServerBuilderResult newServerBuilderForPort(int port, ServerCredentials credentials) {
+    if (!(credentials instanceof InsecureServerCredentials)) {
+      return NewServerBuilderResult.unsupported(
+          getClass().getSimpleName() + " supports only InsecureServerCredentials");
+    }
+    ServerBuilder<?> builder = builderForPort(port);
+    return builder == null ? null : NewServerBuilderResult.builder(builder);
+  }
+
+  /**
+   * A provider's answer to {@link #newServerBuilderForPort}: a builder or why there is none.
+   * Immutable.
+   */
+  public static final class NewServerBuilderResult {
+    private final ServerBuilder<?> builder;
+    private final String error;
+
+    private NewServerBuilderResult(ServerBuilder<?> builder, String error) {
+      this.builder = builder;
+      this.error = error;
+    }
+
+    /** The provider serves the credentials with {@code builder}. */
+    public static NewServerBuilderResult builder(ServerBuilder<?> builder) {
+      return new NewServerBuilderResult(Objects.requireNonNull(builder, "builder"), null);
+    }
+
+    /** The provider cannot honour the credentials; {@code reason} says why, for the user. */
+    public static NewServerBuilderResult unsupported(String reason) {
+      return new NewServerBuilderResult(null, Objects.requireNonNull(reason, "reason"));
+    }
+
+    /** The builder, or null if refused. */
+    public ServerBuilder<?> getServerBuilder() {
+      return builder;
+    }
+
+    /** Why the provider refused, or null. */
+    public String getError() {
+      return error;
+    }
+  }
+
+  /**
+   * Returns the builder of the highest-priority available provider that serves {@code credentials}
+   * on {@code port}.
+   *
+   * @throws IllegalStateException if none does, naming the credentials and each refusal
+   */
+  public static ServerBuilder<?> select(int port, ServerCredentials credentials) {
+    Objects.requireNonNull(credentials, "credentials");
+    List<String> refusals = new ArrayList<>();
+    for (ServerProvider provider : available()) {
+      NewServerBuilderResult result = provider.newServerBuilderForPort(port, credentials);
+      if (result == null) {
+        continue;
+      }
+      if (result.getServerBuilder() != null) {
+        return result.getServerBuilder();
+      }
+      refusals.add(provider.getClass().getName() + ": " + result.getError());
+    }
+    throw new IllegalStateException(
+        "No server transport accepts "
+            + credentials
+            + " for port "
+            + port
+            + (refusals.isEmpty()
+                ? ": add tern-netty (or another transport) to the class path"
+                : " (" + String.join("; ", refusals) + ")"));
+  }
+
+  /**
    * Returns the builder of the highest-priority available provider that accepts {@code port}.
    *
    * @throws IllegalStateException if none accepts
    */
   public static ServerBuilder<?> select(int port) {
-    List<ServerProvider> providers = new ArrayList<>();
-    for (ServerProvider p :
-        ServiceLoader.load(ServerProvider.class, ServerProvider.class.getClassLoader())) {
-      if (p.isAvailable()) {
-        providers.add(p);
-      }
-    }
-    providers.sort(Comparator.comparingInt(ServerProvider::priority).reversed());
-    for (ServerProvider provider : providers) {
+    for (ServerProvider provider : available()) {
       ServerBuilder<?> builder = provider.builderForPort(port);
       if (builder != null) {
         return builder;
@@ -46,5 +117,17 @@ public abstract class ServerProvider {
         "No server transport for port "
             + port
             + ": add tern-netty (or another transport) to the class path");
+  }
+
+  private static List<ServerProvider> available() {
+    List<ServerProvider> providers = new ArrayList<>();
+    for (ServerProvider p :
+        ServiceLoader.load(ServerProvider.class, ServerProvider.class.getClassLoader())) {
+      if (p.isAvailable()) {
+        providers.add(p);
+      }
+    }
+    providers.sort(Comparator.comparingInt(ServerProvider::priority).reversed());
+    return providers;
   }
 }

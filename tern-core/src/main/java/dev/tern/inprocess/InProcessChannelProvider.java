@@ -1,5 +1,7 @@
 package dev.tern.inprocess;
 
+import dev.tern.ChannelCredentials;
+import dev.tern.InsecureChannelCredentials;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.ManagedChannelProvider;
 
@@ -36,6 +38,24 @@ public final class InProcessChannelProvider extends ManagedChannelProvider {
       return null;
     }
     return InProcessChannelBuilder.forName(target.substring(SCHEME.length()));
+  }
+
+  /**
+   * Accepts {@link InsecureChannelCredentials} only: calls never leave the JVM, so there is nothing
+   * for TLS to protect, and a request for TLS is refused rather than silently dropped.
+   */
+  @Override
+  public NewChannelBuilderResult newChannelBuilder(String target, ChannelCredentials credentials) {
+    ManagedChannelBuilder<?> builder = builderForTarget(target);
+    if (builder == null) {
+      return null;
+    }
+    if (!(credentials instanceof InsecureChannelCredentials)) {
+      return NewChannelBuilderResult.unsupported(
+          "the in-process transport has no TLS (its calls never leave the JVM); use"
+              + " InsecureChannelCredentials");
+    }
+    return NewChannelBuilderResult.builder(builder);
   }
 
   /** Always null: in-process servers have names, not ports. */

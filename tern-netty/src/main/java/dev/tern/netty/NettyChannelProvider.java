@@ -1,16 +1,21 @@
 package dev.tern.netty;
 
+import dev.tern.ChannelCredentials;
+import dev.tern.InsecureChannelCredentials;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.ManagedChannelProvider;
 import dev.tern.NameResolverProvider;
 import dev.tern.NameResolverRegistry;
+import dev.tern.TlsChannelCredentials;
 import java.net.SocketAddress;
 import java.util.Collection;
 
 /**
  * Lets {@code ManagedChannelBuilder.forAddress(host, port)} and {@code forTarget(target)} build a
  * {@link NettyChannelBuilder} for every target whose addresses it can reach. Priority 6, above the
- * in-process transport, for the targets both could claim. Stateless; thread-safe.
+ * in-process transport, for the targets both could claim. With credentials ({@code
+ * Grpc.newChannelBuilder}): plaintext for {@link InsecureChannelCredentials}, TLS for {@link
+ * TlsChannelCredentials} (every feature). Stateless; thread-safe.
  */
 public final class NettyChannelProvider extends ManagedChannelProvider {
   /** For {@link java.util.ServiceLoader}. */
@@ -58,5 +63,30 @@ public final class NettyChannelProvider extends ManagedChannelProvider {
   @Override
   public ManagedChannelBuilder<?> builderForAddress(String host, int port) {
     return NettyChannelBuilder.forAddress(host, port);
+  }
+
+  @Override
+  public NewChannelBuilderResult newChannelBuilder(String target, ChannelCredentials credentials) {
+    ManagedChannelBuilder<?> builder = builderForTarget(target);
+    return builder == null ? null : secure((NettyChannelBuilder) builder, credentials);
+  }
+
+  @Override
+  public NewChannelBuilderResult newChannelBuilderForAddress(
+      String host, int port, ChannelCredentials credentials) {
+    return secure(NettyChannelBuilder.forAddress(host, port), credentials);
+  }
+
+  private static NewChannelBuilderResult secure(
+      NettyChannelBuilder builder, ChannelCredentials credentials) {
+    if (credentials instanceof InsecureChannelCredentials) {
+      return NewChannelBuilderResult.builder(builder.usePlaintext());
+    }
+    if (credentials instanceof TlsChannelCredentials tls) {
+      return NewChannelBuilderResult.builder(builder.sslContext(NettySslContexts.forClient(tls)));
+    }
+    return NewChannelBuilderResult.unsupported(
+        "the Netty transport understands InsecureChannelCredentials and TlsChannelCredentials, not "
+            + credentials.getClass().getName());
   }
 }

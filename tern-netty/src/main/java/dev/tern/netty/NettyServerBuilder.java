@@ -2,6 +2,7 @@ package dev.tern.netty;
 
 import dev.tern.ForwardingServerBuilder;
 import dev.tern.ServerBuilder;
+import dev.tern.TlsServerCredentials;
 import dev.tern.internal.AbstractServerBuilder;
 import dev.tern.netty.internal.EventLoops;
 import dev.tern.netty.internal.NettyServer;
@@ -12,15 +13,13 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ReflectiveChannelFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
 import java.io.File;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
-import javax.net.ssl.SSLException;
 
 /**
  * Builds a server that serves calls over HTTP/2 on Netty (h2c with prior knowledge, or TLS):
@@ -191,10 +190,12 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   }
 
   /**
-   * Serves TLS with a PEM certificate chain and a PEM private key (PKCS#8), as {@link #sslContext}
-   * does with {@code NettySslContexts.forServer}: TLS 1.2/1.3 and ALPN {@code h2}.
+   * Serves TLS with a PEM certificate chain and a PEM private key (PKCS#8, PKCS#1 RSA or SEC1 EC),
+   * as {@code TlsServerCredentials.create} and {@link NettySslContexts#forServer(
+   * TlsServerCredentials)} do: TLS 1.2/1.3 and ALPN {@code h2}.
    *
-   * @throws IllegalArgumentException naming the argument if a file cannot be read or parsed
+   * @throws IllegalArgumentException naming the arguments, and the file and what is wrong with it,
+   *     if a file cannot be read or parsed
    */
   @Override
   public NettyServerBuilder useTransportSecurity(File certChain, File privateKey) {
@@ -202,7 +203,7 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
     Objects.requireNonNull(privateKey, "privateKey");
     return sslContext(
         buildServerContext(
-            () -> SslContextBuilder.forServer(certChain, privateKey),
+            () -> TlsServerCredentials.create(certChain, privateKey),
             certChain + ", " + privateKey));
   }
 
@@ -213,13 +214,18 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
     Objects.requireNonNull(privateKey, "privateKey");
     return sslContext(
         buildServerContext(
-            () -> SslContextBuilder.forServer(certChain, privateKey), "the given streams"));
+            () -> TlsServerCredentials.create(certChain, privateKey), "the given streams"));
   }
 
-  private static SslContext buildServerContext(Supplier<SslContextBuilder> builder, String source) {
+  /** Reads credentials; may fail with an I/O error. */
+  private interface CredentialsSource {
+    TlsServerCredentials read() throws IOException;
+  }
+
+  private static SslContext buildServerContext(CredentialsSource credentials, String source) {
     try {
-      return NettySslContexts.configure(builder.get()).build();
-    } catch (SSLException | IllegalArgumentException e) {
+      return NettySslContexts.forServer(credentials.read());
+    } catch (IOException | IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "certChain/privateKey: no TLS server context from " + source + ": " + e.getMessage(), e);
     }

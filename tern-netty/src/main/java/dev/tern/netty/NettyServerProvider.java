@@ -1,11 +1,15 @@
 package dev.tern.netty;
 
+import dev.tern.InsecureServerCredentials;
 import dev.tern.ServerBuilder;
+import dev.tern.ServerCredentials;
 import dev.tern.ServerProvider;
+import dev.tern.TlsServerCredentials;
 
 /**
- * Lets {@code ServerBuilder.forPort(port)} build a {@link NettyServerBuilder}. Priority 5.
- * Stateless; thread-safe.
+ * Lets {@code ServerBuilder.forPort(port)} and {@code Grpc.newServerBuilderForPort(port, creds)}
+ * build a {@link NettyServerBuilder}: plaintext for {@link InsecureServerCredentials}, TLS for
+ * {@link TlsServerCredentials} (every feature). Priority 5. Stateless; thread-safe.
  */
 public final class NettyServerProvider extends ServerProvider {
   /** For {@link java.util.ServiceLoader}. */
@@ -19,6 +23,20 @@ public final class NettyServerProvider extends ServerProvider {
   @Override
   public int priority() {
     return 5;
+  }
+
+  @Override
+  public NewServerBuilderResult newServerBuilderForPort(int port, ServerCredentials credentials) {
+    if (credentials instanceof InsecureServerCredentials) {
+      return NewServerBuilderResult.builder(NettyServerBuilder.forPort(port));
+    }
+    if (credentials instanceof TlsServerCredentials tls) {
+      return NewServerBuilderResult.builder(
+          NettyServerBuilder.forPort(port).sslContext(NettySslContexts.forServer(tls)));
+    }
+    return NewServerBuilderResult.unsupported(
+        "the Netty transport understands InsecureServerCredentials and TlsServerCredentials, not "
+            + credentials.getClass().getName());
   }
 
   @Override

@@ -1,22 +1,35 @@
 package dev.tern.netty;
 
+import dev.tern.TlsChannelCredentials;
+import dev.tern.TlsServerCredentials;
+import dev.tern.internal.tls.PemFiles;
 import io.netty.handler.codec.http2.Http2SecurityUtil;
 import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.SupportedCipherSuiteFilter;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509KeyManager;
+import javax.net.ssl.X509TrustManager;
 
 /**
  * Starting points for the Netty {@code SslContext}s gRPC needs: TLS 1.3 or 1.2, the cipher suites
- * HTTP/2 allows, and ALPN offering only {@code h2}. The provider is OpenSSL when netty-tcnative is
- * on the class path and supports ALPN, the JDK's otherwise. Add trust and key material, client
- * authentication and so on to the returned builder, then {@code build()}:
+ * HTTP/2 allows, and ALPN offering only {@code h2}. The provider is OpenSSL when netty-tcnative
+ * (for example {@code io.netty:netty-tcnative-boringssl-static}) is on the class path and supports
+ * ALPN, the JDK's otherwise; the system property {@value #PROVIDER_PROPERTY} ({@code jdk} or {@code
+ * openssl}) forces one. Add trust and key material, client authentication and so on to the returned
+ * builder, then {@code build()}:
  *
  * <pre>{@code
  * SslContext server = NettySslContexts.forServer(key, certChain)
@@ -24,10 +37,126 @@ import javax.net.ssl.KeyManagerFactory;
  * SslContext client = NettySslContexts.forClient().trustManager(serverCa).build();
  * }</pre>
  *
+ * <p>{@link #forServer(TlsServerCredentials)} and {@link #forClient(TlsChannelCredentials)} build
+ * the contexts the transport-neutral credentials describe.
+ *
  * <p>Stateless; thread-safe.
  */
 public final class NettySslContexts {
+  /** Forces the TLS implementation: {@code jdk} or {@code openssl}. */
+  public static final String PROVIDER_PROPERTY = "dev.tern.netty.sslProvider";
+
   private NettySslContexts() {}
+
+  /**
+   * The TLS implementation new contexts use: {@link SslProvider#OPENSSL} when netty-tcnative is
+   * available with ALPN, {@link SslProvider#JDK} otherwise, unless {@value #PROVIDER_PROPERTY}
+   * forces one.
+   *
+   * @throws IllegalStateException if the property names an unknown provider, or OpenSSL while it is
+   *     not available (with the reason it is not)
+   */
+  public static SslProvider provider() {
+    String forced = System.getProperty(PROVIDER_PROPERTY);
+    boolean openSsl = OpenSsl.isAvailable() && SslProvider.isAlpnSupported(SslProvider.OPENSSL);
+    if (forced == null || forced.isEmpty()) {
+      return openSsl ? SslProvider.OPENSSL : SslProvider.JDK;
+    }
+    switch (forced.toLowerCase(Locale.ROOT)) {
+      case "jdk":
+        return SslProvider.JDK;
+      case "openssl":
+        if (!openSsl) {
+          throw new IllegalStateException(
+              PROVIDER_PROPERTY
+                  + "=openssl but OpenSSL is not available: "
+                  + OpenSsl.unavailabilityCause());
+        }
+        return SslProvider.OPENSSL;
+      default:
+        throw new IllegalStateException(
+            PROVIDER_PROPERTY + " must be jdk or openssl, was " + forced);
+    }
+  }
+
+  /**
+   * The server context {@code credentials} describe: their key (PEM or key manager), client
+   * authentication and trust, on top of what {@link #configure} sets.
+   *
+   * @throws IllegalArgumentException if the context cannot be built (the message says why)
+   */
+  public static SslContext forServer(TlsServerCredentials credentials) {
+    Objects.requireNonNull(credentials, "credentials");
+    SslContextBuilder builder;
+    if (credentials.getKeyManagers() != null) {
+      builder =
+          SslContextBuilder.forServer(
+              first(credentials.getKeyManagers(), X509KeyManager.class, "keyManagers"));
+    } else {
+      List<X509Certificate> chain =
+          PemFiles.certificates(credentials.getCertificateChain(), "certificate chain");
+      PrivateKey key =
+          PemFiles.privateKey(
+              credentials.getPrivateKey(), credentials.getPrivateKeyPassword(), "private key");
+      builder = SslContextBuilder.forServer(key, chain);
+    }
+    addTrust(builder, credentials.getTrustManagers(), credentials.getRootCertificates());
+    builder.clientAuth(
+        switch (credentials.getClientAuth()) {
+          case NONE -> ClientAuth.NONE;
+          case OPTIONAL -> ClientAuth.OPTIONAL;
+          case REQUIRE -> ClientAuth.REQUIRE;
+        });
+    return build(builder, credentials.toString());
+  }
+
+  /**
+   * The client context {@code credentials} describe: their trust (the JDK's default CAs unless
+   * given) and, for mutual TLS, key, on top of what {@link #configure} sets.
+   *
+   * @throws IllegalArgumentException if the context cannot be built (the message says why)
+   */
+  public static SslContext forClient(TlsChannelCredentials credentials) {
+    Objects.requireNonNull(credentials, "credentials");
+    SslContextBuilder builder = SslContextBuilder.forClient();
+    if (credentials.getKeyManagers() != null) {
+      builder.keyManager(first(credentials.getKeyManagers(), X509KeyManager.class, "keyManagers"));
+    } else if (credentials.getPrivateKey() != null) {
+      builder.keyManager(
+          PemFiles.privateKey(
+              credentials.getPrivateKey(), credentials.getPrivateKeyPassword(), "private key"),
+          PemFiles.certificates(credentials.getCertificateChain(), "certificate chain"));
+    }
+    addTrust(builder, credentials.getTrustManagers(), credentials.getRootCertificates());
+    return build(builder, credentials.toString());
+  }
+
+  private static void addTrust(
+      SslContextBuilder builder, List<TrustManager> trustManagers, byte[] roots) {
+    if (trustManagers != null) {
+      builder.trustManager(first(trustManagers, X509TrustManager.class, "trustManagers"));
+    } else if (roots != null) {
+      builder.trustManager(PemFiles.certificates(roots, "root certificates"));
+    }
+  }
+
+  private static SslContext build(SslContextBuilder builder, String what) {
+    try {
+      return configure(builder).build();
+    } catch (SSLException | IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "cannot build a TLS context for " + what + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static <T> T first(List<? super T> managers, Class<T> type, String name) {
+    for (Object manager : managers) {
+      if (type.isInstance(manager)) {
+        return type.cast(manager);
+      }
+    }
+    throw new IllegalArgumentException(name + " must include a " + type.getSimpleName());
+  }
 
   /** A client builder trusting the JDK's default CAs unless {@code trustManager} is set. */
   public static SslContextBuilder forClient() {
@@ -53,12 +182,8 @@ public final class NettySslContexts {
    */
   public static SslContextBuilder configure(SslContextBuilder builder) {
     Objects.requireNonNull(builder, "builder");
-    SslProvider provider =
-        OpenSsl.isAvailable() && SslProvider.isAlpnSupported(SslProvider.OPENSSL)
-            ? SslProvider.OPENSSL
-            : SslProvider.JDK;
     return builder
-        .sslProvider(provider)
+        .sslProvider(provider())
         .protocols("TLSv1.3", "TLSv1.2")
         .ciphers(Http2SecurityUtil.CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
         .applicationProtocolConfig(

@@ -51,7 +51,9 @@ class NettyMutualTlsChannelServerTest extends NettyTlsChannelServerTest {
           unary(noKey, EchoService.UNARY, CallOptions.DEFAULT, new Metadata(), "hello")
               .awaitStatus();
       assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
-      assertHandshakeFailureLogged(connections, "Empty client certificate chain");
+      assertHandshakeFailureLogged(
+          connections,
+          byProvider("Empty client certificate chain", "PEER_DID_NOT_RETURN_A_CERTIFICATE"));
       assertThat(tail.records()).isEmpty();
     }
   }

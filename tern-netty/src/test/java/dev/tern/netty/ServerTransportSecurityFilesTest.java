@@ -33,7 +33,20 @@ class ServerTransportSecurityFilesTest {
     TestCertificates certs = TestCertificates.generate("tern-pem");
     Path cert = pem(dir.resolve("cert.pem"), "CERTIFICATE", certs.certificate.getEncoded());
     Path key = pem(dir.resolve("key.pem"), "PRIVATE KEY", certs.key.getEncoded());
+    assertServesTls(certs, cert, key);
+  }
 
+  /** PKCS#1 ("BEGIN RSA PRIVATE KEY") keys, which Netty alone reads only with BouncyCastle. */
+  @Test
+  void pkcs1RsaKeyServesTls() throws Exception {
+    TestCertificates certs = TestCertificates.generate("tern-pem-rsa", "RSA");
+    Path cert = pem(dir.resolve("cert.pem"), "CERTIFICATE", certs.certificate.getEncoded());
+    Path key = PemWriter.write(dir, "key.pem", PemWriter.pkcs1(certs.key));
+    assertServesTls(certs, cert, key);
+  }
+
+  private static void assertServesTls(TestCertificates certs, Path cert, Path key)
+      throws Exception {
     Server server =
         ServerBuilder.forPort(0)
             .useTransportSecurity(cert.toFile(), key.toFile())
@@ -68,7 +81,8 @@ class ServerTransportSecurityFilesTest {
     assertThatThrownBy(
             () -> NettyServerBuilder.forPort(0).useTransportSecurity(cert.toFile(), key.toFile()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("certChain/privateKey: no TLS server context from");
+        .hasMessageStartingWith("certChain/privateKey: no TLS server context from")
+        .hasMessageContaining("certificate chain file " + cert + ": no PEM certificate");
   }
 
   private static Path pem(Path file, String type, byte[] der) throws Exception {

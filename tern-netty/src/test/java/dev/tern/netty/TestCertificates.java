@@ -30,6 +30,15 @@ final class TestCertificates {
 
   /** Runs keytool for a new EC P-256 key and certificate with subject {@code CN=name}. */
   static TestCertificates generate(String name) throws IOException, GeneralSecurityException {
+    return generate(name, "EC");
+  }
+
+  /**
+   * Runs keytool for a new key ({@code EC}: P-256, {@code RSA}: 2048 bits) and certificate with
+   * subject {@code CN=name}.
+   */
+  static TestCertificates generate(String name, String keyAlgorithm)
+      throws IOException, GeneralSecurityException {
     Path dir = Files.createTempDirectory("tern-tls-");
     Path store = dir.resolve(name + ".p12");
     try {
@@ -42,9 +51,7 @@ final class TestCertificates {
               "-alias",
               name,
               "-keyalg",
-              "EC",
-              "-groupname",
-              "secp256r1",
+              keyAlgorithm,
               "-dname",
               "CN=" + name,
               "-ext",
@@ -59,6 +66,10 @@ final class TestCertificates {
               new String(PASSWORD),
               "-keypass",
               new String(PASSWORD)));
+      command.addAll(
+          keyAlgorithm.equals("EC")
+              ? List.of("-groupname", "secp256r1")
+              : List.of("-keysize", "2048"));
       Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
       String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
