@@ -25,6 +25,7 @@ import java.util.regex.Pattern;
 class MetadataFuzzTest {
   private static final Pattern NAME = Pattern.compile("[0-9a-z_.-]+");
   private static final Pattern PRINTABLE = Pattern.compile("[\\x20-\\x7E]*");
+  private static final int MAX_ENTRIES_TO_MERGE = 64;
 
   @FuzzTest
   void behavesLikeAListOfEntries(FuzzedDataProvider data) {
@@ -79,7 +80,11 @@ class MetadataFuzzTest {
           model.removeIf(e -> Arrays.equals(e[0], name));
           break;
         default:
-          // Merging into itself: a copy of the entries whose key is chosen, or of all.
+          // Merging into itself: a copy of the entries whose key is chosen, or of all. Each merge
+          // may double the entries: past a few dozen, more only slows the fuzzer down.
+          if (model.size() > MAX_ENTRIES_TO_MERGE) {
+            break;
+          }
           if (data.consumeBoolean()) {
             metadata.merge(metadata, Set.of(key));
             List<byte[][]> copies = new ArrayList<>();
