@@ -206,6 +206,11 @@ def header_decoder_seeds():
     seed("request-then-indexed", True, 8192, [request, second])
     seed("response", False, 8192, [response])
     seed("over-the-limit", True, 64, [request])
+    # Values RFC 9113 calls malformed (NUL, CR, LF): once accepted into the metadata.
+    malformed = b"\x83\x86" + hpack_literal(b":path", b"/a/b") + hpack_literal(b"x-v", b"a\0b")
+    injected = b"\x88" + hpack_literal(b"x-v", b"a\r\nx-injected: 1")
+    seed("value-with-nul", True, 8192, [malformed])
+    seed("value-with-cr-lf", False, 8192, [injected])
 
 
 def inbound_headers_seeds():

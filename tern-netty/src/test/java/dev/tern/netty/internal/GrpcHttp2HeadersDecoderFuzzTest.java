@@ -9,6 +9,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -16,9 +17,10 @@ import java.util.Map;
 /**
  * Fuzzes {@link GrpcHttp2HeadersDecoder} with arbitrary HPACK header blocks, several in a row on
  * one decoder (so the dynamic table carries over), as a hostile peer would send them. Each block
- * either decodes into Tern's holder, whose metadata has only valid header names and holds no more
- * bytes than the header-list limit allows, or fails with an {@link Http2Exception} (a stream error,
- * or a connection error after which the connection, and so this decoder, is gone); never any other
+ * either decodes into Tern's holder, whose metadata has only valid header names, no ASCII value
+ * with NUL, CR or LF (RFC 9113 calls such a message malformed) and no more bytes than the
+ * header-list limit allows, or fails with an {@link Http2Exception} (a stream error, or a
+ * connection error after which the connection, and so this decoder, is gone); never any other
  * exception. See docs/fuzzing.md for long runs.
  */
 class GrpcHttp2HeadersDecoderFuzzTest {
@@ -81,8 +83,22 @@ class GrpcHttp2HeadersDecoderFuzzTest {
       if (names.put(name, Boolean.TRUE) == null) {
         held += name.length;
       }
-      held += namesAndValues[2 * i + 1].length;
+      byte[] value = namesAndValues[2 * i + 1];
+      held += value.length;
+      if (!endsWithBin(name)) {
+        for (byte b : value) {
+          assertThat(b == 0 || b == '\r' || b == '\n')
+              .as(
+                  "value %s of %s has a NUL, CR or LF",
+                  Arrays.toString(value), Arrays.toString(name))
+              .isFalse();
+        }
+      }
     }
     assertThat(held).as("bytes held by the metadata").isLessThanOrEqualTo(maxHeaderListSize);
+  }
+
+  private static boolean endsWithBin(byte[] name) {
+    return new String(name, StandardCharsets.ISO_8859_1).endsWith(Metadata.BINARY_HEADER_SUFFIX);
   }
 }
