@@ -26,12 +26,18 @@ class Fdp:
         self.tail = []
 
     def int(self, value, lo, hi):
-        """consumeInt(lo, hi): as many bytes as hi - lo needs, little-endian at the end."""
+        """consumeInt(lo, hi): as many bytes as hi - lo needs, little-endian at the end.
+
+        Jazzer keeps a raw value that already lies in [lo, hi] as it is (checked: consumeInt(1, 4)
+        reads the byte 2 as 2, consumeInt(1, 16384) the bytes 0x1fff as 8191), so the raw bytes
+        are the value itself.
+        """
+        assert lo <= value <= hi
         span = hi - lo
         size = 0
         while size < 8 and (span >> (8 * size)) > 0:
             size += 1
-        self.tail.append((value - lo).to_bytes(size, "little"))
+        self.tail.append(value.to_bytes(size, "little"))
 
     def bool(self, value):
         self.tail.append(bytes([1 if value else 0]))
