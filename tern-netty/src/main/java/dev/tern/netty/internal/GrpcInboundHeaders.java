@@ -63,6 +63,7 @@ public abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
   @Override
   public Http2Headers add(CharSequence name, CharSequence value) {
     AsciiString asciiName = AsciiString.of(name);
+    checkValue(asciiName, value);
     if (asciiName.length() > 0 && asciiName.byteAt(0) == ':') {
       addPseudoHeader(asciiName, value);
       return this;
@@ -122,6 +123,22 @@ public abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
       if ((b >= 'A' && b <= 'Z') || b <= 0x20 || b >= 0x7f || b == ':') {
         throw new IllegalArgumentException(
             "header name '" + name + "' has an invalid character at index " + i);
+      }
+    }
+  }
+
+  /**
+   * A field value with NUL, CR or LF makes the message malformed (RFC 9113, section 8.2.1): such a
+   * value must never reach the metadata, where an application could pass it on (into a log line or
+   * an HTTP/1.1 request). Netty's HPACK decoder turns this exception into a stream error
+   * (RST_STREAM PROTOCOL_ERROR).
+   */
+  private static void checkValue(AsciiString name, CharSequence value) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == 0 || c == '\r' || c == '\n') {
+        throw new IllegalArgumentException(
+            "value of header '" + name + "' has a NUL, CR or LF at index " + i);
       }
     }
   }

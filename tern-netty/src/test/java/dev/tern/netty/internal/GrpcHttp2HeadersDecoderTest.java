@@ -10,6 +10,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersEncoder;
+import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
@@ -162,6 +163,34 @@ class GrpcHttp2HeadersDecoderTest {
     byte[][] serialized = metadata.toSerialized();
     assertThat(serialized[0]).isNotSameAs(shared).hasSize(7);
     assertThat(serialized[1]).hasSize(5);
+  }
+
+  /** Also checked by GrpcHttp2HeadersDecoderFuzzTest (seeds value-with-nul, value-with-cr-lf). */
+  @Test
+  void aValueWithNulCrOrLfFailsTheStreamAndNeverReachesTheMetadata() {
+    for (String value : new String[] {"a\u0000b", "a\r\nx-injected: 1", "\n"}) {
+      for (boolean server : new boolean[] {true, false}) {
+        // Unvalidated, as a hostile peer's encoder would be.
+        Http2Headers sent = new DefaultHttp2Headers(false);
+        if (server) {
+          sent.method("POST").scheme("http").path("/pkg.Service/Method").authority("example.com");
+        } else {
+          sent.status("200");
+        }
+        sent.add("x-ascii", AsciiString.of(value));
+
+        assertThatThrownBy(() -> roundTrip(server, 8192, sent))
+            .as("value %s, server %s", value.replace("\r", "\\r").replace("\n", "\\n"), server)
+            .isInstanceOf(Http2Exception.StreamException.class)
+            .hasMessageContaining("x-ascii")
+            .satisfies(
+                e -> {
+                  Http2Exception.StreamException stream = (Http2Exception.StreamException) e;
+                  assertThat(stream.streamId()).isEqualTo(3);
+                  assertThat(stream.error()).isEqualTo(Http2Error.PROTOCOL_ERROR);
+                });
+      }
+    }
   }
 
   @Test
