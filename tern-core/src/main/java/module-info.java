@@ -15,15 +15,13 @@ module dev.tern.core {
   exports dev.tern.spi;
   exports dev.tern.inprocess;
   exports dev.tern.util;
+  exports dev.tern.tls;
   // Channelz's registry and snapshots: written by the runtime and the transports, read by the
   // channelz service (tern-services), so public API.
   exports dev.tern.channelz;
   exports dev.tern.internal to
       dev.tern.netty;
   exports dev.tern.internal.wire to
-      dev.tern.netty;
-  // PEM parsing for the TLS credentials, which the transports turn into their own contexts.
-  exports dev.tern.internal.tls to
       dev.tern.netty;
   exports dev.tern.internal.resolver to
       dev.tern.netty;

@@ -1,6 +1,5 @@
 package dev.tern;
 
-import dev.tern.internal.tls.TlsSources;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;

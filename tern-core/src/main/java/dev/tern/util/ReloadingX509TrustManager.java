@@ -1,6 +1,6 @@
 package dev.tern.util;
 
-import dev.tern.internal.tls.PemFiles;
+import dev.tern.tls.PemFiles;
 import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.tern.netty;
 
 import dev.tern.TlsChannelCredentials;
 import dev.tern.TlsServerCredentials;
-import dev.tern.internal.tls.PemFiles;
+import dev.tern.tls.PemFiles;
 import io.netty.handler.codec.http2.Http2SecurityUtil;
 import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ApplicationProtocolNames;

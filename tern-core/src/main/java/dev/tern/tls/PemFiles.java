@@ -1,4 +1,4 @@
-package dev.tern.internal.tls;
+package dev.tern.tls;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

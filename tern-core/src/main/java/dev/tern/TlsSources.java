@@ -1,5 +1,6 @@
-package dev.tern.internal.tls;
+package dev.tern;
 
+import dev.tern.tls.PemFiles;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,21 +14,21 @@ import java.util.Objects;
  * Reads and checks the PEM inputs of the TLS credentials builders, so a bad file fails where it is
  * given, with its name, instead of at the first handshake. Stateless; thread-safe.
  */
-public final class TlsSources {
+final class TlsSources {
   private TlsSources() {}
 
   /** How error messages name a file. */
-  public static String describe(File file, String what) {
+  static String describe(File file, String what) {
     return what + " file " + file.getPath();
   }
 
   /** How error messages name a stream. */
-  public static String describe(String what) {
+  static String describe(String what) {
     return "the " + what + " stream";
   }
 
   /** The bytes of {@code file}; I/O errors name it. */
-  public static byte[] read(File file, String what) throws IOException {
+  static byte[] read(File file, String what) throws IOException {
     Objects.requireNonNull(file, what);
     try {
       return Files.readAllBytes(file.toPath());
@@ -37,7 +38,7 @@ public final class TlsSources {
   }
 
   /** The rest of {@code stream}, not closed. */
-  public static byte[] read(InputStream stream, String what) throws IOException {
+  static byte[] read(InputStream stream, String what) throws IOException {
     Objects.requireNonNull(stream, what);
     return stream.readAllBytes();
   }
@@ -48,7 +49,7 @@ public final class TlsSources {
    *
    * @throws IllegalArgumentException naming the input that is wrong
    */
-  public static void checkKeyPair(
+  static void checkKeyPair(
       byte[] chain, String chainSource, byte[] key, String password, String keySource) {
     List<X509Certificate> certificates = PemFiles.certificates(chain, chainSource);
     PrivateKey privateKey = PemFiles.privateKey(key, password, keySource);
@@ -56,7 +57,7 @@ public final class TlsSources {
   }
 
   /** Checks that {@code roots} holds certificates. */
-  public static void checkRoots(byte[] roots, String source) {
+  static void checkRoots(byte[] roots, String source) {
     PemFiles.certificates(roots, source);
   }
 }
