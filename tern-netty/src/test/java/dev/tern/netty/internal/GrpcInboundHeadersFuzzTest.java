@@ -1,6 +1,7 @@
 package dev.tern.netty.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
@@ -17,9 +18,9 @@ import java.util.regex.Pattern;
  * Fuzzes how {@link GrpcInboundHeaders} turns decoded header fields into {@link Metadata}, against
  * the gRPC rules: ASCII values are kept byte for byte; a {@code -bin} value is split at commas and
  * each element base64-decoded, padded or not, to exactly what the JDK's decoder gives; an element
- * that is not base64 is reported for the transport to fail the call, never thrown. Values arrive as
- * views into a larger array, as Netty's HPACK decoder hands them over. See docs/fuzzing.md for long
- * runs.
+ * that is not base64 is reported for the transport to fail the call, never thrown; a value with
+ * NUL, CR or LF is refused with an IllegalArgumentException. Values arrive as views into a larger
+ * array, as Netty's HPACK decoder hands them over. See docs/fuzzing.md for long runs.
  */
 class GrpcInboundHeadersFuzzTest {
   /** One base64 element as gRPC allows it: whole quanta, then an optional padded or bare tail. */
@@ -45,7 +46,16 @@ class GrpcInboundHeadersFuzzTest {
       byte[] padded = new byte[before + value.length + after];
       Arrays.fill(padded, (byte) ',');
       System.arraycopy(value, 0, padded, before, value.length);
-      headers.add(new AsciiString(name), new AsciiString(padded, before, value.length, false));
+      AsciiString view = new AsciiString(padded, before, value.length, false);
+      if (hasNulCrOrLf(value)) {
+        // Malformed (RFC 9113, section 8.2.1): refused before it reaches the metadata, which the
+        // HPACK decoder turns into a stream error; the rest of the block no longer matters.
+        assertThatThrownBy(() -> headers.add(new AsciiString(name), view))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("NUL, CR or LF");
+        return;
+      }
+      headers.add(new AsciiString(name), view);
 
       byte[] nameBytes = name.getBytes(StandardCharsets.US_ASCII);
       if (!name.endsWith("-bin")) {
@@ -75,6 +85,15 @@ class GrpcInboundHeadersFuzzTest {
       assertThat(actual[2 * i]).isEqualTo(expected.get(i)[0]);
       assertThat(actual[2 * i + 1]).isEqualTo(expected.get(i)[1]);
     }
+  }
+
+  private static boolean hasNulCrOrLf(byte[] value) {
+    for (byte b : value) {
+      if (b == 0 || b == '\r' || b == '\n') {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Comma-separated base64 elements of slices of {@code bytes}, padded or not. */
