@@ -6,6 +6,7 @@ import static dev.tern.netty.hostile.RawHttp2Connection.FLAG_END_HEADERS;
 import static dev.tern.netty.hostile.RawHttp2Connection.GOAWAY;
 import static dev.tern.netty.hostile.RawHttp2Connection.HEADERS;
 import static dev.tern.netty.hostile.RawHttp2Connection.PING;
+import static dev.tern.netty.hostile.RawHttp2Connection.RST_STREAM;
 import static dev.tern.netty.hostile.RawHttp2Connection.grpcRequestHeaders;
 import static dev.tern.netty.hostile.RawHttp2Connection.headerBlock;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,6 +33,8 @@ import org.junit.jupiter.api.Test;
 @Tag("attack")
 class StreamFloodTest extends HostileServerBase {
   private static final int CAP = ServerOptions.DEFAULT_MAX_CONCURRENT_CALLS_PER_CONNECTION;
+
+  private static final int REFUSED_STREAM = 0x7;
 
   /** Streams the attacker opens: many times the cap. */
   private static final int STREAMS = 20 * CAP;
@@ -72,16 +75,19 @@ class StreamFloodTest extends HostileServerBase {
       Frame goAway = frames.stream().filter(f -> f.type() == GOAWAY).findFirst().orElse(null);
 
       assertThat(advertised).isEqualTo(CAP);
-      // Streams refused beyond the cap count as resets the peer provoked (MadeYouReset).
-      assertThat(goAway).as("GOAWAY before closing; frames ended %s", tail(frames)).isNotNull();
-      assertThat(goAway.errorCode()).as("GOAWAY %s", goAway).isEqualTo(ENHANCE_YOUR_CALM);
+      assertThat(frames)
+          .as("streams beyond the cap refused")
+          .anyMatch(f -> f.type() == RST_STREAM && f.errorCode() == REFUSED_STREAM);
+      // Streams refused beyond the cap count as resets the peer provoked (MadeYouReset), and the
+      // connection is closed (awaitClose fails if it stays open) with GOAWAY(ENHANCE_YOUR_CALM).
+      // The peer may not get to read that GOAWAY: the server closes while the peer's flood is
+      // still unread, and the TCP reset that makes can discard what the peer had not yet read.
+      if (goAway != null) {
+        assertThat(goAway.errorCode()).as("GOAWAY %s", goAway).isEqualTo(ENHANCE_YOUR_CALM);
+      }
     }
     assertThat(callsStartedByTest()).isLessThanOrEqualTo(CAP);
     assertMemoryBounded(CAP * BYTES_PER_OPEN_CALL, "maxConcurrentCallsPerConnection's default");
     assertStillServingWellBehavedClient();
-  }
-
-  private static List<Frame> tail(List<Frame> frames) {
-    return frames.subList(Math.max(0, frames.size() - 3), frames.size());
   }
 }
