@@ -5,7 +5,6 @@ import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.spi.ServerTransportListener;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
@@ -21,7 +20,6 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.AsciiString;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,9 +32,8 @@ import java.util.logging.Logger;
  * missing or empty {@code :method}, {@code :scheme} or {@code :path}; 405 for a method other than
  * POST, 415 for a content-type that is not gRPC, both with a short text body; 404 for a path that
  * is not {@code /service/method}, 431 for headers over the limit; each with a {@code grpc-status}),
- * hands calls to the runtime, writes responses, and shuts down gracefully with the double GOAWAY
- * (last stream 2^31-1 and a PING; on its ack, or after the grace period, the real last stream id;
- * the connection closes once the streams in flight are done).
+ * hands calls to the runtime, writes responses, and shuts down gracefully with the double GOAWAY of
+ * {@link ServerShutdown}.
  *
  * <p>Bounds what a client that does not read its responses makes the server hold ({@link
  * UnreadResponseLimits}): streams over the bound are reset, a connection over it is closed.
@@ -49,9 +46,6 @@ import java.util.logging.Logger;
 final class ServerHandler extends GrpcHttp2ConnectionHandler {
   private static final Logger logger = Logger.getLogger(ServerHandler.class.getName());
 
-  /** Payload of the PING that follows the first GOAWAY of a graceful shutdown. */
-  private static final long GRACEFUL_SHUTDOWN_PING = 0x97ACEF001L;
-
   private static final AsciiString GRPC_CONTENT_TYPE = AsciiString.cached("application/grpc");
 
   private final NettyServerTransport transport;
@@ -62,9 +56,6 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   private Attributes streamAttributes = Attributes.EMPTY;
   private boolean ready;
   private boolean terminated;
-  private boolean goAwayStarted;
-  private boolean secondGoAwaySent;
-  private ScheduledFuture<?> pingTimeout;
   private final KeepAliveEnforcer keepAliveEnforcer;
   private ConnectionAgeLimits connectionLimits;
 
@@ -85,12 +76,8 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
 
   private final UnreadResponseLimits unreadResponseLimits;
 
-  /**
-   * Set by {@link NettyServerTransport#shutdown} on the caller's thread, before the GOAWAY is
-   * written on the event loop: requests read after it are refused rather than served, so "no new
-   * calls after shutdown()" holds without waiting for the event loop.
-   */
-  private volatile boolean shutdownRequested;
+  /** The double-GOAWAY shutdown; see {@link ServerShutdown}. */
+  private final ServerShutdown shutdown;
 
   static ServerHandler create(NettyServerTransport transport, ServerOptions options) {
     Http2Settings settings = new Http2Settings();
@@ -121,6 +108,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
         new UnreadResponseLimits(
             options.maxQueuedOutboundBytesPerStream(),
             options.maxQueuedOutboundBytesPerConnection());
+    this.shutdown = new ServerShutdown(this, options.gracePeriodNanos());
     this.keepAliveEnforcer =
         new KeepAliveEnforcer(
             options.permitKeepAliveTimeNanos(), options.permitKeepAliveWithoutCalls());
@@ -257,65 +245,24 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
 
   // ---------------------------------------------------------------- lifecycle
 
-  /** Called on any thread when the runtime asks for shutdown; see {@code shutdownRequested}. */
+  /**
+   * Called on any thread when the runtime asks for shutdown: requests read after it are refused
+   * rather than served, so "no new calls after shutdown()" holds without waiting for the event loop
+   * to write the GOAWAY.
+   */
   void markShutdownRequested() {
-    shutdownRequested = true;
+    shutdown.request();
   }
 
   /** Starts the double-GOAWAY graceful shutdown. */
   void gracefulShutdown() {
     assert inEventLoop();
-    if (goAwayStarted || !ctx().channel().isActive()) {
-      if (!ctx().channel().isActive()) {
-        ctx().close();
-      }
-      return;
-    }
-    goAwayStarted = true;
-    goAway(
-        ctx(),
-        Integer.MAX_VALUE,
-        Http2Error.NO_ERROR.code(),
-        Unpooled.EMPTY_BUFFER,
-        ctx().newPromise());
-    encoder().writePing(ctx(), false, GRACEFUL_SHUTDOWN_PING, ctx().newPromise());
-    // Timers (idle, age) call this outside the write queue's drain, which would flush.
-    // This handler's flush (not the context's): it also writes flow-controlled frames.
-    flush(ctx());
-    pingTimeout =
-        ctx()
-            .executor()
-            .schedule(this::secondGoAway, options.gracePeriodNanos(), TimeUnit.NANOSECONDS);
+    shutdown.start();
   }
 
-  private void secondGoAway() {
-    if (secondGoAwaySent) {
-      return;
-    }
-    secondGoAwaySent = true;
-    if (pingTimeout != null) {
-      pingTimeout.cancel(false);
-    }
-    // Written directly, not through Netty's goAway(): Netty would then refuse to create later
-    // streams, and a DATA frame on such a never-created stream is a connection error that would
-    // kill the calls still in flight. Netty keeps believing the peer knows 2^31-1, so a late stream
-    // is created and refused by onNewStream (RST_STREAM REFUSED_STREAM), and its DATA is ignored.
-    frameWriter()
-        .writeGoAway(
-            ctx(),
-            lastRequestStreamId,
-            Http2Error.NO_ERROR.code(),
-            Unpooled.EMPTY_BUFFER,
-            ctx().newPromise());
-    // This handler's flush (not the context's): it also writes flow-controlled frames.
-    flush(ctx());
-    closeIfIdle();
-  }
-
-  private void closeIfIdle() {
-    if (secondGoAwaySent && connection().numActiveStreams() == 0) {
-      ctx().close();
-    }
+  /** The highest client stream id taken as a request, which the final GOAWAY names. */
+  int lastRequestStreamId() {
+    return lastRequestStreamId;
   }
 
   /** Fails every call with {@code status} and closes the connection. */
@@ -324,16 +271,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     for (ServerStreamState state : new ArrayList<>(streams.values())) {
       state.abort(status);
     }
-    secondGoAwaySent = true;
-    goAway(
-        ctx(),
-        connection().remote().lastStreamCreated(),
-        Http2Error.NO_ERROR.code(),
-        Unpooled.EMPTY_BUFFER,
-        ctx().newPromise());
-    // This handler's flush (not the context's): it also writes flow-controlled frames.
-    flush(ctx());
-    ctx().close();
+    shutdown.now();
   }
 
   @Override
@@ -351,9 +289,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
         state.onReset(status);
       }
       streams.clear();
-      if (pingTimeout != null) {
-        pingTimeout.cancel(false);
-      }
+      shutdown.cancelTimer();
       if (connectionLimits != null) {
         connectionLimits.stop();
       }
@@ -450,11 +386,11 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   // ---------------------------------------------------------------- requests
 
   private void onNewStream(int streamId, GrpcRequestHeaders headers, boolean endOfStream) {
-    if (shutdownRequested || goAwayStarted || secondGoAwaySent) {
+    if (shutdown.refusesNewStreams()) {
       // No new calls after shutdown(), even before its GOAWAY went out. Then the GOAWAY goes out
       // first: a client reads it before the refusal, so it retries the call (REFUSED_STREAM is
       // safe to retry) on another connection instead of this one, which would refuse it again.
-      if (!goAwayStarted && !secondGoAwaySent) {
+      if (shutdown.notStarted()) {
         gracefulShutdown();
       }
       resetStream(ctx(), streamId, Http2Error.REFUSED_STREAM.code(), ctx().newPromise());
@@ -626,9 +562,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
 
     @Override
     public void onPingAckRead(ChannelHandlerContext ctx, long data) {
-      if (data == GRACEFUL_SHUTDOWN_PING && goAwayStarted) {
-        secondGoAway();
-      }
+      shutdown.onPingAck(data);
     }
   }
 
@@ -644,10 +578,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
                 ? connectionFailure
                 : Status.CANCELLED.withDescription("stream closed before the call ended"));
       }
-      if (secondGoAwaySent) {
-        // Closing from inside Netty's stream-close bookkeeping is unsafe; do it right after.
-        ctx().executor().execute(ServerHandler.this::closeIfIdle);
-      }
+      shutdown.onStreamClosed();
     }
   }
 }
