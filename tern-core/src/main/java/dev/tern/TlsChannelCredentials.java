@@ -3,11 +3,9 @@ package dev.tern;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.TrustManager;
@@ -56,12 +54,12 @@ public final class TlsChannelCredentials extends ChannelCredentials {
   private final List<TrustManager> trustManagers;
 
   private TlsChannelCredentials(Builder builder) {
-    this.certificateChain = builder.certificateChain;
-    this.privateKey = builder.privateKey;
-    this.privateKeyPassword = builder.privateKeyPassword;
-    this.keyManagers = builder.keyManagers;
-    this.rootCertificates = builder.rootCertificates;
-    this.trustManagers = builder.trustManagers;
+    this.certificateChain = builder.material.certificateChain;
+    this.privateKey = builder.material.privateKey;
+    this.privateKeyPassword = builder.material.privateKeyPassword;
+    this.keyManagers = builder.material.keyManagers;
+    this.rootCertificates = builder.material.rootCertificates;
+    this.trustManagers = builder.material.trustManagers;
   }
 
   /** TLS trusting the JDK's default CAs, without a client certificate. */
@@ -140,12 +138,7 @@ public final class TlsChannelCredentials extends ChannelCredentials {
    * an earlier one, each {@code trustManager} call the trust material. Not thread-safe.
    */
   public static final class Builder {
-    private byte[] certificateChain;
-    private byte[] privateKey;
-    private String privateKeyPassword;
-    private List<KeyManager> keyManagers;
-    private byte[] rootCertificates;
-    private List<TrustManager> trustManagers;
+    private final TlsMaterial material = new TlsMaterial();
 
     private Builder() {}
 
@@ -161,15 +154,8 @@ public final class TlsChannelCredentials extends ChannelCredentials {
 
     /** As {@link #keyManager(File, File)}, {@code password} decrypting an encrypted key. */
     public Builder keyManager(File certChain, File privateKey, String password) throws IOException {
-      byte[] chain = TlsSources.read(certChain, "certChain");
-      byte[] key = TlsSources.read(privateKey, "privateKey");
-      TlsSources.checkKeyPair(
-          chain,
-          TlsSources.describe(certChain, "certificate chain"),
-          key,
-          password,
-          TlsSources.describe(privateKey, "private key"));
-      return setKey(chain, key, password);
+      material.keyFiles(certChain, privateKey, password);
+      return this;
     }
 
     /** As {@link #keyManager(File, File)} from streams, read now and not closed. */
@@ -180,15 +166,8 @@ public final class TlsChannelCredentials extends ChannelCredentials {
     /** As {@link #keyManager(File, File, String)} from streams, read now and not closed. */
     public Builder keyManager(InputStream certChain, InputStream privateKey, String password)
         throws IOException {
-      byte[] chain = TlsSources.read(certChain, "certChain");
-      byte[] key = TlsSources.read(privateKey, "privateKey");
-      TlsSources.checkKeyPair(
-          chain,
-          TlsSources.describe("certificate chain"),
-          key,
-          password,
-          TlsSources.describe("private key"));
-      return setKey(chain, key, password);
+      material.keyStreams(certChain, privateKey, password);
+      return this;
     }
 
     /**
@@ -199,10 +178,7 @@ public final class TlsChannelCredentials extends ChannelCredentials {
      * @throws IllegalArgumentException if none is an {@code X509KeyManager}
      */
     public Builder keyManager(KeyManager... keyManagers) {
-      this.keyManagers = checkManagers(keyManagers, X509KeyManager.class, "keyManagers");
-      this.certificateChain = null;
-      this.privateKey = null;
-      this.privateKeyPassword = null;
+      material.keyManagers(keyManagers);
       return this;
     }
 
@@ -213,16 +189,14 @@ public final class TlsChannelCredentials extends ChannelCredentials {
      * @throws IllegalArgumentException if it holds no valid certificate
      */
     public Builder trustManager(File rootCerts) throws IOException {
-      byte[] roots = TlsSources.read(rootCerts, "rootCerts");
-      TlsSources.checkRoots(roots, TlsSources.describe(rootCerts, "root certificates"));
-      return setRoots(roots);
+      material.rootsFile(rootCerts);
+      return this;
     }
 
     /** As {@link #trustManager(File)} from a stream, read now and not closed. */
     public Builder trustManager(InputStream rootCerts) throws IOException {
-      byte[] roots = TlsSources.read(rootCerts, "rootCerts");
-      TlsSources.checkRoots(roots, TlsSources.describe("root certificates"));
-      return setRoots(roots);
+      material.rootsStream(rootCerts);
+      return this;
     }
 
     /**
@@ -233,8 +207,7 @@ public final class TlsChannelCredentials extends ChannelCredentials {
      * @throws IllegalArgumentException if none is an {@code X509TrustManager}
      */
     public Builder trustManager(TrustManager... trustManagers) {
-      this.trustManagers = checkManagers(trustManagers, X509TrustManager.class, "trustManagers");
-      this.rootCertificates = null;
+      material.trustManagers(trustManagers);
       return this;
     }
 
@@ -242,37 +215,5 @@ public final class TlsChannelCredentials extends ChannelCredentials {
     public TlsChannelCredentials build() {
       return new TlsChannelCredentials(this);
     }
-
-    private Builder setKey(byte[] chain, byte[] key, String password) {
-      this.certificateChain = chain;
-      this.privateKey = key;
-      this.privateKeyPassword = password;
-      this.keyManagers = null;
-      return this;
-    }
-
-    private Builder setRoots(byte[] roots) {
-      this.rootCertificates = roots;
-      this.trustManagers = null;
-      return this;
-    }
-  }
-
-  /** A copy of {@code managers}, checked: non-empty, no nulls, one of type {@code required}. */
-  static <T> List<T> checkManagers(T[] managers, Class<?> required, String name) {
-    Objects.requireNonNull(managers, name);
-    for (int i = 0; i < managers.length; i++) {
-      if (managers[i] == null) {
-        throw new IllegalArgumentException(name + "[" + i + "] is null");
-      }
-    }
-    List<T> list = List.copyOf(Arrays.asList(managers));
-    for (T manager : list) {
-      if (required.isInstance(manager)) {
-        return list;
-      }
-    }
-    throw new IllegalArgumentException(
-        name + " must include a " + required.getSimpleName() + ", got " + list);
   }
 }

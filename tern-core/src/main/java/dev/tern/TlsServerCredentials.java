@@ -59,12 +59,12 @@ public final class TlsServerCredentials extends ServerCredentials {
   private final ClientAuth clientAuth;
 
   private TlsServerCredentials(Builder builder) {
-    this.certificateChain = builder.certificateChain;
-    this.privateKey = builder.privateKey;
-    this.privateKeyPassword = builder.privateKeyPassword;
-    this.keyManagers = builder.keyManagers;
-    this.rootCertificates = builder.rootCertificates;
-    this.trustManagers = builder.trustManagers;
+    this.certificateChain = builder.material.certificateChain;
+    this.privateKey = builder.material.privateKey;
+    this.privateKeyPassword = builder.material.privateKeyPassword;
+    this.keyManagers = builder.material.keyManagers;
+    this.rootCertificates = builder.material.rootCertificates;
+    this.trustManagers = builder.material.trustManagers;
     this.clientAuth = builder.clientAuth;
   }
 
@@ -162,12 +162,7 @@ public final class TlsServerCredentials extends ServerCredentials {
    * an earlier one, each {@code trustManager} call the trust material. Not thread-safe.
    */
   public static final class Builder {
-    private byte[] certificateChain;
-    private byte[] privateKey;
-    private String privateKeyPassword;
-    private List<KeyManager> keyManagers;
-    private byte[] rootCertificates;
-    private List<TrustManager> trustManagers;
+    private final TlsMaterial material = new TlsMaterial();
     private ClientAuth clientAuth = ClientAuth.NONE;
 
     private Builder() {}
@@ -179,15 +174,8 @@ public final class TlsServerCredentials extends ServerCredentials {
 
     /** As {@link #keyManager(File, File)}, {@code password} decrypting an encrypted key. */
     public Builder keyManager(File certChain, File privateKey, String password) throws IOException {
-      byte[] chain = TlsSources.read(certChain, "certChain");
-      byte[] key = TlsSources.read(privateKey, "privateKey");
-      TlsSources.checkKeyPair(
-          chain,
-          TlsSources.describe(certChain, "certificate chain"),
-          key,
-          password,
-          TlsSources.describe(privateKey, "private key"));
-      return setKey(chain, key, password);
+      material.keyFiles(certChain, privateKey, password);
+      return this;
     }
 
     /** As {@link #keyManager(File, File)} from streams, read now and not closed. */
@@ -198,15 +186,8 @@ public final class TlsServerCredentials extends ServerCredentials {
     /** As {@link #keyManager(File, File, String)} from streams, read now and not closed. */
     public Builder keyManager(InputStream certChain, InputStream privateKey, String password)
         throws IOException {
-      byte[] chain = TlsSources.read(certChain, "certChain");
-      byte[] key = TlsSources.read(privateKey, "privateKey");
-      TlsSources.checkKeyPair(
-          chain,
-          TlsSources.describe("certificate chain"),
-          key,
-          password,
-          TlsSources.describe("private key"));
-      return setKey(chain, key, password);
+      material.keyStreams(certChain, privateKey, password);
+      return this;
     }
 
     /**
@@ -216,11 +197,7 @@ public final class TlsServerCredentials extends ServerCredentials {
      * @throws IllegalArgumentException if none is an {@code X509KeyManager}
      */
     public Builder keyManager(KeyManager... keyManagers) {
-      this.keyManagers =
-          TlsChannelCredentials.checkManagers(keyManagers, X509KeyManager.class, "keyManagers");
-      this.certificateChain = null;
-      this.privateKey = null;
-      this.privateKeyPassword = null;
+      material.keyManagers(keyManagers);
       return this;
     }
 
@@ -231,16 +208,14 @@ public final class TlsServerCredentials extends ServerCredentials {
      * @throws IllegalArgumentException if it holds no valid certificate
      */
     public Builder trustManager(File rootCerts) throws IOException {
-      byte[] roots = TlsSources.read(rootCerts, "rootCerts");
-      TlsSources.checkRoots(roots, TlsSources.describe(rootCerts, "root certificates"));
-      return setRoots(roots);
+      material.rootsFile(rootCerts);
+      return this;
     }
 
     /** As {@link #trustManager(File)} from a stream, read now and not closed. */
     public Builder trustManager(InputStream rootCerts) throws IOException {
-      byte[] roots = TlsSources.read(rootCerts, "rootCerts");
-      TlsSources.checkRoots(roots, TlsSources.describe("root certificates"));
-      return setRoots(roots);
+      material.rootsStream(rootCerts);
+      return this;
     }
 
     /**
@@ -250,10 +225,7 @@ public final class TlsServerCredentials extends ServerCredentials {
      * @throws IllegalArgumentException if none is an {@code X509TrustManager}
      */
     public Builder trustManager(TrustManager... trustManagers) {
-      this.trustManagers =
-          TlsChannelCredentials.checkManagers(
-              trustManagers, X509TrustManager.class, "trustManagers");
-      this.rootCertificates = null;
+      material.trustManagers(trustManagers);
       return this;
     }
 
@@ -269,25 +241,11 @@ public final class TlsServerCredentials extends ServerCredentials {
      * @throws IllegalStateException if no {@code keyManager} was given
      */
     public TlsServerCredentials build() {
-      if (privateKey == null && keyManagers == null) {
+      if (material.privateKey == null && material.keyManagers == null) {
         throw new IllegalStateException(
             "TlsServerCredentials need the server's key: call keyManager(...)");
       }
       return new TlsServerCredentials(this);
-    }
-
-    private Builder setKey(byte[] chain, byte[] key, String password) {
-      this.certificateChain = chain;
-      this.privateKey = key;
-      this.privateKeyPassword = password;
-      this.keyManagers = null;
-      return this;
-    }
-
-    private Builder setRoots(byte[] roots) {
-      this.rootCertificates = roots;
-      this.trustManagers = null;
-      return this;
     }
   }
 }
