@@ -12,7 +12,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -63,7 +62,7 @@ class MessageDeframerFuzzTest {
             assertThat(length)
                 .as("announced length handed on")
                 .isLessThanOrEqualTo(maxMessageSize));
-    List<TrackedBuffer> buffers = new ArrayList<>();
+    List<TrackingReadableBuffer> buffers = new ArrayList<>();
     int offset = 0;
     for (int i = 0; i <= chunks; i++) {
       if (requests[i] > 0) {
@@ -71,8 +70,8 @@ class MessageDeframerFuzzTest {
       }
       int size =
           i < chunks ? Math.min(chunkSizes[i], input.length - offset) : input.length - offset;
-      TrackedBuffer chunk =
-          new TrackedBuffer(Arrays.copyOfRange(input, offset, offset + size), buffers);
+      TrackingReadableBuffer chunk =
+          new TrackingReadableBuffer(Arrays.copyOfRange(input, offset, offset + size), buffers);
       offset += size;
       deframer.deframe(chunk);
     }
@@ -102,8 +101,8 @@ class MessageDeframerFuzzTest {
           .as("bytes reported to flow control")
           .isLessThanOrEqualTo(input.length);
     }
-    for (TrackedBuffer buffer : buffers) {
-      assertThat(buffer.closed).as("buffer released: " + buffer).isTrue();
+    for (TrackingReadableBuffer buffer : buffers) {
+      assertThat(buffer.isClosed()).as("buffer released: " + buffer).isTrue();
     }
   }
 
@@ -220,89 +219,6 @@ class MessageDeframerFuzzTest {
     public void bytesRead(int numBytes) {
       assertThat(numBytes).isPositive();
       bytesRead += numBytes;
-    }
-  }
-
-  /**
-   * A heap buffer that records its release, as do the slices cut from it ({@link #readBytes(int)}
-   * gives an independent buffer that must be closed on its own, like a retained Netty slice).
-   */
-  private static final class TrackedBuffer implements ReadableBuffer {
-    private final ReadableBuffer delegate;
-    private final List<TrackedBuffer> registry;
-    boolean closed;
-
-    TrackedBuffer(byte[] bytes, List<TrackedBuffer> registry) {
-      this.delegate = ReadableBuffers.wrap(bytes);
-      this.registry = registry;
-      registry.add(this);
-    }
-
-    @Override
-    public int readableBytes() {
-      return delegate.readableBytes();
-    }
-
-    @Override
-    public int readUnsignedByte() {
-      return delegate.readUnsignedByte();
-    }
-
-    @Override
-    public int readInt() {
-      return delegate.readInt();
-    }
-
-    @Override
-    public void skipBytes(int length) {
-      delegate.skipBytes(length);
-    }
-
-    @Override
-    public void readBytes(byte[] dest, int destOffset, int length) {
-      delegate.readBytes(dest, destOffset, length);
-    }
-
-    @Override
-    public void readBytes(ByteBuffer dest) {
-      delegate.readBytes(dest);
-    }
-
-    @Override
-    public void readBytes(OutputStream dest, int length) throws IOException {
-      delegate.readBytes(dest, length);
-    }
-
-    @Override
-    public ReadableBuffer readBytes(int length) {
-      byte[] slice = new byte[length];
-      delegate.readBytes(slice, 0, length);
-      return new TrackedBuffer(slice, registry);
-    }
-
-    @Override
-    public boolean hasArray() {
-      return false;
-    }
-
-    @Override
-    public byte[] array() {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public int arrayOffset() {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void close() {
-      closed = true;
-    }
-
-    @Override
-    public String toString() {
-      return "TrackedBuffer[" + delegate.readableBytes() + " bytes left]";
     }
   }
 }

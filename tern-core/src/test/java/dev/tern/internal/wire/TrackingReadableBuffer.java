@@ -3,14 +3,28 @@ package dev.tern.internal.wire;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.util.List;
 
-/** A test {@link ReadableBuffer} over a byte array that records whether it was closed. */
+/**
+ * A test {@link ReadableBuffer} over a byte array that records whether it was closed. One made with
+ * a registry stands for a transport buffer (a Netty slice): it joins the registry, has no
+ * accessible array, and the slices cut from it ({@link #readBytes(int)}) are registered buffers of
+ * their own that must be closed on their own, as a retained Netty slice must be released.
+ */
 final class TrackingReadableBuffer implements ReadableBuffer {
   private final ReadableBuffer delegate;
+  private final List<TrackingReadableBuffer> registry;
   private int closeCount;
 
   TrackingReadableBuffer(byte... bytes) {
     this.delegate = ReadableBuffers.wrap(bytes);
+    this.registry = null;
+  }
+
+  TrackingReadableBuffer(byte[] bytes, List<TrackingReadableBuffer> registry) {
+    this.delegate = ReadableBuffers.wrap(bytes);
+    this.registry = registry;
+    registry.add(this);
   }
 
   boolean isClosed() {
@@ -58,12 +72,17 @@ final class TrackingReadableBuffer implements ReadableBuffer {
 
   @Override
   public ReadableBuffer readBytes(int length) {
-    return delegate.readBytes(length);
+    if (registry == null) {
+      return delegate.readBytes(length);
+    }
+    byte[] slice = new byte[length];
+    delegate.readBytes(slice, 0, length);
+    return new TrackingReadableBuffer(slice, registry);
   }
 
   @Override
   public boolean hasArray() {
-    return delegate.hasArray();
+    return registry == null && delegate.hasArray();
   }
 
   @Override
@@ -79,5 +98,10 @@ final class TrackingReadableBuffer implements ReadableBuffer {
   @Override
   public void close() {
     closeCount++;
+  }
+
+  @Override
+  public String toString() {
+    return "TrackingReadableBuffer[" + delegate.readableBytes() + " bytes left]";
   }
 }
