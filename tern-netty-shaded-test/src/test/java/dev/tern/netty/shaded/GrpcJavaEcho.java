@@ -1,15 +1,12 @@
 package dev.tern.netty.shaded;
 
 import dev.tern.testing.EchoService;
+import dev.tern.testing.TestMarshallers;
 import io.grpc.MethodDescriptor;
 import io.grpc.MethodDescriptor.MethodType;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.stub.ServerCalls;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 
 /**
  * grpc-java's side of the calls: the unary and server-streaming methods of Tern's {@link
@@ -20,20 +17,19 @@ final class GrpcJavaEcho {
   /** {@code tern.shaded.Probe/Where}: answers with {@link ServingThread#transportClass()}. */
   static final String WHERE_NAME = "tern.shaded.Probe/Where";
 
+  /** Tern's UTF-8 test marshaller, seen through grpc-java's interface. */
   static final MethodDescriptor.Marshaller<String> UTF8 =
       new MethodDescriptor.Marshaller<>() {
+        private final dev.tern.MethodDescriptor.Marshaller<String> tern = TestMarshallers.utf8();
+
         @Override
         public InputStream stream(String value) {
-          return new ByteArrayInputStream(value.getBytes(StandardCharsets.UTF_8));
+          return tern.stream(value);
         }
 
         @Override
         public String parse(InputStream stream) {
-          try (InputStream in = stream) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
+          return tern.parse(stream);
         }
       };
 
