@@ -11,6 +11,11 @@ import dev.tern.MethodDescriptor.MethodType;
 import dev.tern.Server;
 import dev.tern.ServerBuilder;
 import dev.tern.ServerServiceDefinition;
+import dev.tern.shaded.io.netty.channel.EventLoopGroup;
+import dev.tern.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
+import dev.tern.shaded.io.netty.channel.uring.IoUring;
+import dev.tern.shaded.io.netty.channel.uring.IoUringIoHandler;
+import dev.tern.shaded.io.netty.util.concurrent.DefaultThreadFactory;
 import dev.tern.stub.ClientCalls;
 import dev.tern.stub.ServerCalls;
 import dev.tern.testing.EchoService;
@@ -26,6 +31,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -52,23 +58,7 @@ class NettyBesideNetty41Test {
   @BeforeEach
   void start() throws IOException {
     // Both servers run handlers on their event loop threads, so that WHERE sees the transport.
-    ternServer =
-        cleanup.register(
-            ServerBuilder.forPort(0)
-                .directExecutor()
-                .addService(EchoService.definition())
-                .addService(
-                    ServerServiceDefinition.builder(TERN_WHERE.getServiceName())
-                        .addMethod(
-                            TERN_WHERE,
-                            ServerCalls.asyncUnaryCall(
-                                (request, responses) -> {
-                                  responses.onNext(ServingThread.transportClass());
-                                  responses.onCompleted();
-                                }))
-                        .build())
-                .build()
-                .start());
+    ternServer = cleanup.register(withServices(ServerBuilder.forPort(0)).build().start());
     NettyServerBuilder grpcBuilder =
         NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).directExecutor();
     for (io.grpc.ServerServiceDefinition definition : GrpcJavaEcho.definitions()) {
@@ -130,10 +120,7 @@ class NettyBesideNetty41Test {
 
   @Test
   void shadedEpollLoadsAndServesTernByDefault() {
-    assumeTrue(
-        System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux")
-            && System.getProperty("os.arch").equals("amd64"),
-        "tern-netty-shaded bundles the epoll library for Linux x86-64 only");
+    assumeLinuxX86();
     Throwable cause = dev.tern.shaded.io.netty.channel.epoll.Epoll.unavailabilityCause();
     assertThat(dev.tern.shaded.io.netty.channel.epoll.Epoll.isAvailable())
         .as("shaded epoll unavailable: %s", cause)
@@ -145,12 +132,79 @@ class NettyBesideNetty41Test {
   }
 
   @Test
+  void shadedIoUringLoadsAndServesTernOnItsGroup() throws Exception {
+    assumeLinuxX86();
+    if (!IoUring.isAvailable()) {
+      String why = "the shaded io_uring cannot run here: " + IoUring.unavailabilityCause();
+      assertThat(System.getenv("CI"))
+          .as(why + " (CI expects io_uring to run)")
+          .isNotEqualTo("true");
+      Assumptions.abort(why);
+    }
+    EventLoopGroup group =
+        new MultiThreadIoEventLoopGroup(
+            1, new DefaultThreadFactory("shaded-io-uring", true), IoUringIoHandler.newFactory());
+    Server server = null;
+    ManagedChannel channel = null;
+    try {
+      server =
+          withServices(
+                  dev.tern.netty.NettyServerBuilder.forPort(0)
+                      .bossEventLoopGroup(group)
+                      .workerEventLoopGroup(group))
+              .build()
+              .start();
+      channel =
+          ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build();
+
+      assertThat(ternUnary(channel, TERN_WHERE, ""))
+          .startsWith("dev.tern.shaded.io.netty.channel.uring.");
+    } finally {
+      if (channel != null) {
+        channel.shutdownNow();
+        assertThat(channel.awaitTermination(10, TimeUnit.SECONDS)).as("channel").isTrue();
+      }
+      if (server != null) {
+        server.shutdownNow();
+        assertThat(server.awaitTermination(10, TimeUnit.SECONDS)).as("server").isTrue();
+      }
+      assertThat(group.shutdownGracefully(0, 5, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS))
+          .as("io_uring group")
+          .isTrue();
+    }
+  }
+
+  @Test
   void leakDetectionIsParanoidInBothNettys() {
     // The relocated Netty reads dev.tern.shaded.io.netty.leakDetection.level, not the plain name.
     assertThat(dev.tern.shaded.io.netty.util.ResourceLeakDetector.getLevel())
         .isEqualTo(dev.tern.shaded.io.netty.util.ResourceLeakDetector.Level.PARANOID);
     assertThat(io.netty.util.ResourceLeakDetector.getLevel())
         .isEqualTo(io.netty.util.ResourceLeakDetector.Level.PARANOID);
+  }
+
+  /** The echo and WHERE services, handlers on the event loop ({@code directExecutor}). */
+  private static ServerBuilder<?> withServices(ServerBuilder<?> builder) {
+    return builder
+        .directExecutor()
+        .addService(EchoService.definition())
+        .addService(
+            ServerServiceDefinition.builder(TERN_WHERE.getServiceName())
+                .addMethod(
+                    TERN_WHERE,
+                    ServerCalls.asyncUnaryCall(
+                        (request, responses) -> {
+                          responses.onNext(ServingThread.transportClass());
+                          responses.onCompleted();
+                        }))
+                .build());
+  }
+
+  private static void assumeLinuxX86() {
+    assumeTrue(
+        System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux")
+            && System.getProperty("os.arch").equals("amd64"),
+        "tern-netty-shaded bundles the native libraries for Linux x86-64 only");
   }
 
   private ManagedChannel ternChannel(int port) {
