@@ -194,6 +194,13 @@ class NettyBuildersTest {
                 .keepAliveTime(Long.MAX_VALUE, TimeUnit.SECONDS)
                 .keepAliveTimeNanosInEffect())
         .isEqualTo(Long.MAX_VALUE);
+    assertThat(
+            ((NettyChannelBuilder)
+                    ManagedChannelBuilder.forTarget("localhost:1")
+                        .keepAliveTime(1000, TimeUnit.DAYS))
+                .keepAliveTimeNanosInEffect())
+        .as("1,000 days or more: never")
+        .isEqualTo(Long.MAX_VALUE);
   }
 
   @Test
@@ -203,7 +210,12 @@ class NettyBuildersTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("flowControlWindow");
     assertThatThrownBy(() -> channel.keepAliveTime(0, TimeUnit.SECONDS))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("keepAliveTime");
+    assertThatThrownBy(() -> channel.keepAliveTimeout(-5, TimeUnit.SECONDS))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("keepAliveTimeout");
+    assertThatThrownBy(() -> channel.keepAliveTime(1, null)).hasMessage("unit");
     assertThatThrownBy(() -> channel.connectTimeout(-1, TimeUnit.SECONDS))
         .hasMessageContaining("connectTimeout");
     assertThatThrownBy(() -> NettyChannelBuilder.forAddress("localhost", 65536))

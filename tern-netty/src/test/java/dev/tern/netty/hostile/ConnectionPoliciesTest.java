@@ -11,7 +11,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.CallOptions;
 import dev.tern.ClientCall;
+import dev.tern.Grpc;
+import dev.tern.InsecureChannelCredentials;
 import dev.tern.ManagedChannel;
+import dev.tern.ManagedChannelBuilder;
 import dev.tern.Metadata;
 import dev.tern.Server;
 import dev.tern.Status;
@@ -24,7 +27,9 @@ import dev.tern.testing.EchoService;
 import dev.tern.testing.RecordingClientCallListener;
 import dev.tern.testing.TernCleanupExtension;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,11 +37,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The connection policies the Netty builders document, seen from outside: a cap on concurrent calls
- * per connection, the server's keepalive ping policy, and client keepalive noticing a server that
- * went silent.
+ * per connection, the server's keepalive ping policy, client keepalive (set on the Netty builder or
+ * on the generic one) noticing a server that went silent.
  */
 class ConnectionPoliciesTest {
   @RegisterExtension final LeakWatch leaks = new LeakWatch();
@@ -188,12 +195,7 @@ class ConnectionPoliciesTest {
                       NettyChannelBuilder.forAddress("127.0.0.1", proxy.port()))
                   .keepAliveTime(100, TimeUnit.MILLISECONDS)
                   .keepAliveTimeout(200, TimeUnit.MILLISECONDS));
-      ClientCall<String, String> call = channel.newCall(HostileProbe.HANG, CallOptions.DEFAULT);
-      RecordingClientCallListener<String> listener = new RecordingClientCallListener<>();
-      call.start(listener, new Metadata());
-      call.request(1);
-      call.sendMessage("hang");
-      call.halfClose();
+      RecordingClientCallListener<String> listener = startHang(channel);
       Await.poll(probe.hangsStarted, "the call to reach the server");
 
       proxy.goSilent();
@@ -203,6 +205,47 @@ class ConnectionPoliciesTest {
       assertThat(status.getCode()).as("status %s", status).isEqualTo(Status.Code.UNAVAILABLE);
       proxy.cutConnections(); // lets the server notice too, so it can shut down cleanly
     }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"ManagedChannelBuilder.forTarget", "Grpc.newChannelBuilder"})
+  void keepaliveSetOnTheGenericBuilderPingsAndGivesUpOnAServerThatNeverAnswers(String entryPoint)
+      throws IOException {
+    try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      String target = "127.0.0.1:" + listener.getLocalPort();
+      ManagedChannelBuilder<?> builder =
+          entryPoint.startsWith("Grpc")
+              ? Grpc.newChannelBuilder(target, InsecureChannelCredentials.create())
+              : ManagedChannelBuilder.forTarget(target).usePlaintext();
+      builder
+          .keepAliveTime(100, TimeUnit.MILLISECONDS)
+          .keepAliveTimeout(300, TimeUnit.MILLISECONDS);
+      // Only the 10-second floor is lowered, on the Netty builder the entry point returned.
+      KeepAliveTimes.withoutMinimum((NettyChannelBuilder) builder);
+      RecordingClientCallListener<String> call = startHang(cleanup.register(builder.build()));
+
+      // A raw server that takes the call and reads everything but answers nothing, PINGs included.
+      try (RawHttp2Connection raw = RawHttp2Connection.accept(listener)) {
+        Frame ping = raw.awaitFrame(PING);
+        assertThat(ping).as("a keepalive PING from the channel").isNotNull();
+        assertThat(ping.flags() & FLAG_ACK).as("PING flags").isZero();
+
+        Status status = call.awaitStatus();
+        assertThat(status.getCode()).as("status %s", status).isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(status.getDescription()).contains("Keepalive failed");
+        raw.awaitClose(); // fails if the channel kept the connection open
+      }
+    }
+  }
+
+  private static RecordingClientCallListener<String> startHang(ManagedChannel channel) {
+    ClientCall<String, String> call = channel.newCall(HostileProbe.HANG, CallOptions.DEFAULT);
+    RecordingClientCallListener<String> listener = new RecordingClientCallListener<>();
+    call.start(listener, new Metadata());
+    call.request(1);
+    call.sendMessage("hang");
+    call.halfClose();
+    return listener;
   }
 
   /**
