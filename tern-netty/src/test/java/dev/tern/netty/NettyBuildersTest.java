@@ -204,6 +204,34 @@ class NettyBuildersTest {
   }
 
   @Test
+  void serverKeepAliveIsTwoHoursByDefaultAndAtLeastOneSecond() {
+    assertThat(NettyServerBuilder.forPort(0).keepAliveTimeNanosInEffect())
+        .isEqualTo(TimeUnit.HOURS.toNanos(2));
+    assertThat(
+            NettyServerBuilder.forPort(0)
+                .keepAliveTime(1, TimeUnit.MILLISECONDS)
+                .keepAliveTimeNanosInEffect())
+        .isEqualTo(TimeUnit.SECONDS.toNanos(1));
+    assertThat(
+            NettyServerBuilder.forPort(0)
+                .keepAliveTime(30, TimeUnit.SECONDS)
+                .keepAliveTimeNanosInEffect())
+        .isEqualTo(TimeUnit.SECONDS.toNanos(30));
+    assertThat(
+            NettyServerBuilder.forPort(0)
+                .keepAliveTime(Long.MAX_VALUE, TimeUnit.NANOSECONDS)
+                .keepAliveTimeNanosInEffect())
+        .as("disabled")
+        .isEqualTo(Long.MAX_VALUE);
+    assertThat(
+            NettyServerBuilder.forPort(0)
+                .keepAliveTime(5000, TimeUnit.DAYS)
+                .keepAliveTimeNanosInEffect())
+        .as("disabled")
+        .isEqualTo(Long.MAX_VALUE);
+  }
+
+  @Test
   void invalidOptionsAreRejectedNamingTheOption() {
     NettyChannelBuilder channel = NettyChannelBuilder.forAddress("localhost", 1);
     assertThatThrownBy(() -> channel.flowControlWindow(0))
@@ -241,6 +269,13 @@ class NettyBuildersTest {
     assertThatThrownBy(() -> server.maxInboundMetadataSize(0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("maxInboundMetadataSize");
+    assertThatThrownBy(() -> server.keepAliveTime(0, TimeUnit.SECONDS))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("keepAliveTime");
+    assertThatThrownBy(() -> server.keepAliveTimeout(-1, TimeUnit.SECONDS))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("keepAliveTimeout");
+    assertThatThrownBy(() -> server.keepAliveTimeout(1, null)).hasMessage("unit");
     assertThatThrownBy(() -> NettyServerBuilder.forPort(-1)).hasMessageContaining("port");
   }
 

@@ -6,6 +6,7 @@ import static dev.tern.netty.hostile.RawHttp2Connection.FLAG_ACK;
 import static dev.tern.netty.hostile.RawHttp2Connection.GOAWAY;
 import static dev.tern.netty.hostile.RawHttp2Connection.PING;
 import static dev.tern.netty.hostile.RawHttp2Connection.WINDOW_UPDATE;
+import static dev.tern.netty.hostile.RawHttp2Connection.lastOfType;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,7 +44,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The connection policies the Netty builders document, seen from outside: a cap on concurrent calls
  * per connection, the server's keepalive ping policy, client keepalive (set on the Netty builder or
- * on the generic one) noticing a server that went silent.
+ * on the generic one) noticing a server that went silent, and server keepalive noticing a client
+ * that did.
  */
 class ConnectionPoliciesTest {
   @RegisterExtension final LeakWatch leaks = new LeakWatch();
@@ -235,6 +237,62 @@ class ConnectionPoliciesTest {
         assertThat(status.getDescription()).contains("Keepalive failed");
         raw.awaitClose(); // fails if the channel kept the connection open
       }
+    }
+  }
+
+  @Test
+  void serverPingsASilentClientAndClosesTheConnectionWhenThePingGoesUnanswered()
+      throws IOException {
+    Server server =
+        start(
+            KeepAliveTimes.withoutMinimum(loopbackServer())
+                .keepAliveTime(100, TimeUnit.MILLISECONDS)
+                .keepAliveTimeout(200, TimeUnit.MILLISECONDS));
+    try (RawHttp2Connection raw = RawHttp2Connection.open(server.getPort())) {
+      raw.writeHeaders(
+          1,
+          false,
+          RawHttp2Connection.grpcRequestHeaders("/" + HostileProbe.HANG.getFullMethodName()));
+      Await.poll(probe.hangsStarted, "the call to reach the server");
+
+      // The raw client answers SETTINGS but never a PING.
+      List<Frame> frames = raw.awaitClose();
+
+      Frame ping = lastOfType(frames, PING);
+      assertThat(ping).as("a PING in %s", frames).isNotNull();
+      assertThat(ping.flags() & FLAG_ACK).as("PING flags").isZero();
+      Frame goAway = lastOfType(frames, GOAWAY);
+      assertThat(goAway).as("GOAWAY in %s", frames).isNotNull();
+      assertThat(frames.indexOf(goAway))
+          .as("GOAWAY after the PING")
+          .isGreaterThan(frames.indexOf(ping));
+      Await.poll(probe.hangsCancelled, "the server's call to be cancelled");
+    }
+  }
+
+  @Test
+  void aClientThatAnswersTheServersPingsStaysConnectedAcrossSeveralPeriods() throws IOException {
+    // The timeout is shorter than the time: a server that ignored the answers would close the
+    // connection before its next PING. The default permitKeepAliveTime (5 minutes) also shows that
+    // the answers are not taken for pings of the client's: more than two would be too_many_pings.
+    Server server =
+        start(
+            KeepAliveTimes.withoutMinimum(loopbackServer())
+                .keepAliveTime(300, TimeUnit.MILLISECONDS)
+                .keepAliveTimeout(250, TimeUnit.MILLISECONDS));
+    try (RawHttp2Connection raw = RawHttp2Connection.open(server.getPort())) {
+      for (int i = 0; i < 4; i++) {
+        Frame frame = raw.readFrame();
+        while (frame != null && frame.type() != PING && frame.type() != GOAWAY) {
+          frame = raw.readFrame();
+        }
+        assertThat(frame).as("keepalive PING %d", i).isNotNull();
+        assertThat(frame.type()).as("frame %s", frame).isEqualTo(PING);
+        raw.writeFrame(PING, FLAG_ACK, 0, frame.payload());
+      }
+
+      raw.writePing(42);
+      assertThat(awaitPingAckOrGoAway(raw, 42)).as("answer to the client's own PING").isNull();
     }
   }
 
