@@ -64,11 +64,8 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   /** The shortest keepalive time (grpc-java's): 10 seconds. */
   static final long MIN_KEEPALIVE_TIME_NANOS = TimeUnit.SECONDS.toNanos(10);
 
-  /** Keepalive times from 1,000 days up disable keepalive: as good as never. */
-  static final long KEEPALIVE_DISABLED_FROM_NANOS = TimeUnit.DAYS.toNanos(1000);
-
-  private long keepAliveTimeNanos = Long.MAX_VALUE;
-  private long keepAliveTimeMinimumNanos = MIN_KEEPALIVE_TIME_NANOS;
+  private final KeepAliveTime keepAliveTime =
+      new KeepAliveTime(Long.MAX_VALUE, MIN_KEEPALIVE_TIME_NANOS);
   private long keepAliveTimeoutNanos = TimeUnit.SECONDS.toNanos(20);
   private boolean keepAliveWithoutCalls;
   private int maxQueuedControlFrames = ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
@@ -197,8 +194,7 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   @Override
   public NettyChannelBuilder keepAliveTime(long time, TimeUnit unit) {
     super.keepAliveTime(time, unit); // checks the arguments
-    long nanos = unit.toNanos(time);
-    this.keepAliveTimeNanos = nanos >= KEEPALIVE_DISABLED_FROM_NANOS ? Long.MAX_VALUE : nanos;
+    keepAliveTime.set(time, unit);
     return this;
   }
 
@@ -206,15 +202,13 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
    * Lowers the 10-second minimum of {@link #keepAliveTime}: for tests that cannot wait that long.
    */
   NettyChannelBuilder keepAliveTimeMinimum(long time, TimeUnit unit) {
-    this.keepAliveTimeMinimumNanos = unit.toNanos(time);
+    keepAliveTime.minimum(time, unit);
     return this;
   }
 
   /** The keepalive time connections will use: at least the minimum, or Long.MAX_VALUE for none. */
   long keepAliveTimeNanosInEffect() {
-    return keepAliveTimeNanos == Long.MAX_VALUE
-        ? Long.MAX_VALUE
-        : Math.max(keepAliveTimeNanos, keepAliveTimeMinimumNanos);
+    return keepAliveTime.nanosInEffect();
   }
 
   /**

@@ -62,8 +62,8 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   /** The shortest keepalive time of the server: 1 second (grpc-go's server has the same floor). */
   static final long MIN_KEEPALIVE_TIME_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-  private long keepAliveTimeNanos = ServerOptions.DEFAULT_KEEPALIVE_TIME_NANOS;
-  private long keepAliveTimeMinimumNanos = MIN_KEEPALIVE_TIME_NANOS;
+  private final KeepAliveTime keepAliveTime =
+      new KeepAliveTime(ServerOptions.DEFAULT_KEEPALIVE_TIME_NANOS, MIN_KEEPALIVE_TIME_NANOS);
   private long keepAliveTimeoutNanos = ServerOptions.DEFAULT_KEEPALIVE_TIMEOUT_NANOS;
   private long maxConnectionIdleNanos = Long.MAX_VALUE;
   private long maxConnectionAgeNanos = Long.MAX_VALUE;
@@ -278,9 +278,8 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
    * @throws IllegalArgumentException if {@code time} is not positive
    */
   public NettyServerBuilder keepAliveTime(long time, TimeUnit unit) {
-    long nanos = positiveNanos(time, unit, "keepAliveTime");
-    this.keepAliveTimeNanos =
-        nanos >= NettyChannelBuilder.KEEPALIVE_DISABLED_FROM_NANOS ? Long.MAX_VALUE : nanos;
+    positiveNanos(time, unit, "keepAliveTime"); // checks the arguments
+    keepAliveTime.set(time, unit);
     return this;
   }
 
@@ -288,15 +287,13 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
    * Lowers the 1-second minimum of {@link #keepAliveTime}: for tests that cannot wait that long.
    */
   NettyServerBuilder keepAliveTimeMinimum(long time, TimeUnit unit) {
-    this.keepAliveTimeMinimumNanos = unit.toNanos(time);
+    keepAliveTime.minimum(time, unit);
     return this;
   }
 
   /** The keepalive time connections will use: at least the minimum, or Long.MAX_VALUE for none. */
   long keepAliveTimeNanosInEffect() {
-    return keepAliveTimeNanos == Long.MAX_VALUE
-        ? Long.MAX_VALUE
-        : Math.max(keepAliveTimeNanos, keepAliveTimeMinimumNanos);
+    return keepAliveTime.nanosInEffect();
   }
 
   /**
