@@ -11,12 +11,10 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.CallOptions;
-import dev.tern.ClientCall;
 import dev.tern.Grpc;
 import dev.tern.InsecureChannelCredentials;
 import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
-import dev.tern.Metadata;
 import dev.tern.Server;
 import dev.tern.Status;
 import dev.tern.netty.KeepAliveTimes;
@@ -81,13 +79,9 @@ class ConnectionPoliciesTest {
     ManagedChannel channel = channel(NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()));
     List<RecordingClientCallListener<String>> listeners = new ArrayList<>();
     for (int i = 0; i < calls; i++) {
-      ClientCall<String, String> call = channel.newCall(HostileProbe.GATE, CallOptions.DEFAULT);
-      RecordingClientCallListener<String> listener = new RecordingClientCallListener<>();
-      call.start(listener, new Metadata());
-      call.request(1);
-      call.sendMessage("call " + i);
-      call.halfClose();
-      listeners.add(listener);
+      listeners.add(
+          RecordingClientCallListener.startUnary(
+              channel, HostileProbe.GATE, CallOptions.DEFAULT, "call " + i));
     }
 
     // Hold the first calls until the server has all the cap allows: only then is the peak known to
@@ -243,11 +237,7 @@ class ConnectionPoliciesTest {
   @Test
   void serverPingsASilentClientAndClosesTheConnectionWhenThePingGoesUnanswered()
       throws IOException {
-    Server server =
-        start(
-            KeepAliveTimes.withoutMinimum(loopbackServer())
-                .keepAliveTime(100, TimeUnit.MILLISECONDS)
-                .keepAliveTimeout(200, TimeUnit.MILLISECONDS));
+    Server server = startWithKeepAlive(100, 200);
     try (RawHttp2Connection raw = RawHttp2Connection.open(server.getPort())) {
       raw.writeHeaders(
           1,
@@ -275,11 +265,7 @@ class ConnectionPoliciesTest {
     // The timeout is shorter than the time: a server that ignored the answers would close the
     // connection before its next PING. The default permitKeepAliveTime (5 minutes) also shows that
     // the answers are not taken for pings of the client's: more than two would be too_many_pings.
-    Server server =
-        start(
-            KeepAliveTimes.withoutMinimum(loopbackServer())
-                .keepAliveTime(300, TimeUnit.MILLISECONDS)
-                .keepAliveTimeout(250, TimeUnit.MILLISECONDS));
+    Server server = startWithKeepAlive(300, 250);
     try (RawHttp2Connection raw = RawHttp2Connection.open(server.getPort())) {
       for (int i = 0; i < 4; i++) {
         Frame frame = raw.readFrame();
@@ -297,13 +283,16 @@ class ConnectionPoliciesTest {
   }
 
   private static RecordingClientCallListener<String> startHang(ManagedChannel channel) {
-    ClientCall<String, String> call = channel.newCall(HostileProbe.HANG, CallOptions.DEFAULT);
-    RecordingClientCallListener<String> listener = new RecordingClientCallListener<>();
-    call.start(listener, new Metadata());
-    call.request(1);
-    call.sendMessage("hang");
-    call.halfClose();
-    return listener;
+    return RecordingClientCallListener.startUnary(
+        channel, HostileProbe.HANG, CallOptions.DEFAULT, "hang");
+  }
+
+  /** A server pinging after {@code timeMillis} of silence, waiting {@code timeoutMillis}. */
+  private Server startWithKeepAlive(long timeMillis, long timeoutMillis) throws IOException {
+    return start(
+        KeepAliveTimes.withoutMinimum(loopbackServer())
+            .keepAliveTime(timeMillis, TimeUnit.MILLISECONDS)
+            .keepAliveTimeout(timeoutMillis, TimeUnit.MILLISECONDS));
   }
 
   /**
