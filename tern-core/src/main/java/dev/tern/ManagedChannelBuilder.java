@@ -123,8 +123,8 @@ public abstract class ManagedChannelBuilder<T extends ManagedChannelBuilder<T>> 
    *
    * <p>This implementation checks the arguments and ignores the setting, which is what a transport
    * without a network does (in-process: its connections cannot vanish). Network transports override
-   * it; the builders {@link #forTarget}, {@link #forAddress} and {@code Grpc.newChannelBuilder}
-   * return for Netty honour it.
+   * it: with tern-netty on the class path, the builders that {@link #forTarget}, {@link
+   * #forAddress} and {@link Grpc#newChannelBuilder} return honour it.
    *
    * @throws IllegalArgumentException if {@code time} is not positive
    */
