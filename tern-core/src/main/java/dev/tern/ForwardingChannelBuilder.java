@@ -80,6 +80,24 @@ public abstract class ForwardingChannelBuilder<T extends ForwardingChannelBuilde
   }
 
   @Override
+  public T keepAliveTime(long time, TimeUnit unit) {
+    delegate().keepAliveTime(time, unit);
+    return thisT();
+  }
+
+  @Override
+  public T keepAliveTimeout(long timeout, TimeUnit unit) {
+    delegate().keepAliveTimeout(timeout, unit);
+    return thisT();
+  }
+
+  @Override
+  public T keepAliveWithoutCalls(boolean enable) {
+    delegate().keepAliveWithoutCalls(enable);
+    return thisT();
+  }
+
+  @Override
   public T maxInboundMessageSize(int bytes) {
     delegate().maxInboundMessageSize(bytes);
     return thisT();

@@ -108,6 +108,66 @@ public abstract class ManagedChannelBuilder<T extends ManagedChannelBuilder<T>> 
    */
   public abstract T idleTimeout(long value, TimeUnit unit);
 
+  /**
+   * Sends a keepalive PING on a connection when nothing has been read from it for {@code time}
+   * (default: never), so that a connection that silently died (a peer or a middlebox gone without a
+   * FIN or RST) is noticed: without an answer within {@link #keepAliveTimeout} the connection is
+   * closed and its calls fail UNAVAILABLE. By default pings are sent only while calls are open (see
+   * {@link #keepAliveWithoutCalls}).
+   *
+   * <p>gRPC servers refuse pings more frequent than they permit (by default one per 5 minutes),
+   * answering GOAWAY(ENHANCE_YOUR_CALM, "too_many_pings"); ask the server's owners before going
+   * below that. A network transport raises a time below its minimum to that minimum (gRFC A8; 10
+   * seconds for Netty). {@code Long.MAX_VALUE}, or any time of 1,000 days or more, disables
+   * keepalive.
+   *
+   * <p>This implementation checks the arguments and ignores the setting, which is what a transport
+   * without a network does (in-process: its connections cannot vanish). Network transports override
+   * it: with tern-netty on the class path, the builders that {@link #forTarget}, {@link
+   * #forAddress} and {@link Grpc#newChannelBuilder} return honour it.
+   *
+   * @throws IllegalArgumentException if {@code time} is not positive
+   */
+  public T keepAliveTime(long time, TimeUnit unit) {
+    Objects.requireNonNull(unit, "unit");
+    if (time <= 0) {
+      throw new IllegalArgumentException("keepAliveTime must be positive: " + time + " " + unit);
+    }
+    return self();
+  }
+
+  /**
+   * How long to wait, after a keepalive PING, for the peer to show it is alive (the PING's
+   * acknowledgement or any other frame) before closing the connection (default 20 seconds). Applies
+   * only with {@link #keepAliveTime}. Like it, checked and ignored by this implementation and
+   * honoured by network transports.
+   *
+   * @throws IllegalArgumentException if {@code timeout} is not positive
+   */
+  public T keepAliveTimeout(long timeout, TimeUnit unit) {
+    Objects.requireNonNull(unit, "unit");
+    if (timeout <= 0) {
+      throw new IllegalArgumentException(
+          "keepAliveTimeout must be positive: " + timeout + " " + unit);
+    }
+    return self();
+  }
+
+  /**
+   * Whether keepalive PINGs are sent also while the connection carries no call (default false: an
+   * idle connection is not probed). Servers refuse such pings unless they permit them ({@code
+   * permitKeepAliveWithoutCalls} on Tern's and grpc-java's servers). Applies only with {@link
+   * #keepAliveTime}; ignored by this implementation, honoured by network transports.
+   */
+  public T keepAliveWithoutCalls(boolean enable) {
+    return self();
+  }
+
+  @SuppressWarnings("unchecked") // T is this class's own type parameter, bound to the subclass
+  private T self() {
+    return (T) this;
+  }
+
   /** Largest response message accepted; larger ones fail RESOURCE_EXHAUSTED. Default 4 MiB. */
   public abstract T maxInboundMessageSize(int bytes);
 

@@ -50,6 +50,9 @@ class ForwardingBuildersTest {
             .userAgent("agent")
             .overrideAuthority("example.com")
             .idleTimeout(5, TimeUnit.SECONDS)
+            .keepAliveTime(30, TimeUnit.SECONDS)
+            .keepAliveTimeout(2, TimeUnit.SECONDS)
+            .keepAliveWithoutCalls(true)
             .maxInboundMessageSize(10)
             .maxInboundMetadataSize(20)
             .usePlaintext()
@@ -78,6 +81,9 @@ class ForwardingBuildersTest {
             "userAgent agent",
             "overrideAuthority example.com",
             "idleTimeout 5 SECONDS",
+            "keepAliveTime 30 SECONDS",
+            "keepAliveTimeout 2 SECONDS",
+            "keepAliveWithoutCalls true",
             "maxInboundMessageSize 10",
             "maxInboundMetadataSize 20",
             "usePlaintext",
@@ -246,6 +252,21 @@ class ForwardingBuildersTest {
     @Override
     public RecordingChannelBuilder idleTimeout(long value, TimeUnit unit) {
       return record("idleTimeout " + value + " " + unit);
+    }
+
+    @Override
+    public RecordingChannelBuilder keepAliveTime(long time, TimeUnit unit) {
+      return record("keepAliveTime " + time + " " + unit);
+    }
+
+    @Override
+    public RecordingChannelBuilder keepAliveTimeout(long timeout, TimeUnit unit) {
+      return record("keepAliveTimeout " + timeout + " " + unit);
+    }
+
+    @Override
+    public RecordingChannelBuilder keepAliveWithoutCalls(boolean enable) {
+      return record("keepAliveWithoutCalls " + enable);
     }
 
     @Override

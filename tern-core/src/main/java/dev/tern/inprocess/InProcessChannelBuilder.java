@@ -21,7 +21,9 @@ import java.util.concurrent.ScheduledExecutorService;
  * other. The default authority is {@code localhost}. {@link #usePlaintext()} and {@link
  * #useTransportSecurity()} change nothing: the connection cannot be observed and reports {@link
  * dev.tern.SecurityLevel#PRIVACY_AND_INTEGRITY}. {@link #maxInboundMetadataSize} is enforced on
- * response headers and trailers.
+ * response headers and trailers. The keepalive options ({@link #keepAliveTime}, {@link
+ * #keepAliveTimeout}, {@link #keepAliveWithoutCalls}) are accepted and ignored: an in-process
+ * connection cannot silently vanish, so there is nothing to probe.
  *
  * <p>Not thread-safe: configure from one thread, then {@link #build()}.
  */

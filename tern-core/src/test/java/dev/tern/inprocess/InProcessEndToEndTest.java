@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tern.CallOptions;
 import dev.tern.ClientCall;
 import dev.tern.ManagedChannel;
+import dev.tern.ManagedChannelBuilder;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Server;
@@ -130,6 +131,23 @@ class InProcessEndToEndTest {
 
   private static Status statusOf(Result result) throws Exception {
     return result.status.get(5, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void keepaliveOptionsAreAcceptedAndChangeNothing() throws Exception {
+    startServer(InProcessServerBuilder.forName(name));
+    channel =
+        ManagedChannelBuilder.forTarget("inprocess:" + name)
+            .keepAliveTime(1, TimeUnit.NANOSECONDS)
+            .keepAliveTimeout(1, TimeUnit.NANOSECONDS)
+            .keepAliveWithoutCalls(true)
+            .directExecutor()
+            .build();
+
+    Result result = call("still there?", CallOptions.DEFAULT);
+
+    assertThat(statusOf(result).isOk()).isTrue();
+    assertThat(result.response).isEqualTo("still there?!");
   }
 
   @Test

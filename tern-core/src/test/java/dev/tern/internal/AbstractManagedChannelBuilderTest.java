@@ -204,6 +204,12 @@ class AbstractManagedChannelBuilderTest {
     assertThatThrownBy(() -> builder.overrideAuthority(""))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("overrideAuthority");
+    assertThatThrownBy(() -> builder.keepAliveTime(0, TimeUnit.SECONDS))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("keepAliveTime");
+    assertThatThrownBy(() -> builder.keepAliveTimeout(-1, TimeUnit.SECONDS))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("keepAliveTimeout");
   }
 
   @Test
@@ -219,6 +225,8 @@ class AbstractManagedChannelBuilderTest {
     assertThatThrownBy(() -> builder.userAgent(null)).hasMessage("userAgent");
     assertThatThrownBy(() -> builder.overrideAuthority(null)).hasMessage("authority");
     assertThatThrownBy(() -> builder.idleTimeout(1, null)).hasMessage("unit");
+    assertThatThrownBy(() -> builder.keepAliveTime(1, null)).hasMessage("unit");
+    assertThatThrownBy(() -> builder.keepAliveTimeout(1, null)).hasMessage("unit");
     assertThatThrownBy(() -> builder.compressorRegistry(null)).hasMessage("registry");
     assertThatThrownBy(() -> builder.decompressorRegistry(null)).hasMessage("registry");
   }

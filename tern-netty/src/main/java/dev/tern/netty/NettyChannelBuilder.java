@@ -64,8 +64,8 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   /** The shortest keepalive time (grpc-java's): 10 seconds. */
   static final long MIN_KEEPALIVE_TIME_NANOS = TimeUnit.SECONDS.toNanos(10);
 
-  private long keepAliveTimeNanos = Long.MAX_VALUE;
-  private long keepAliveTimeMinimumNanos = MIN_KEEPALIVE_TIME_NANOS;
+  private final KeepAliveTime keepAliveTime =
+      new KeepAliveTime(Long.MAX_VALUE, MIN_KEEPALIVE_TIME_NANOS);
   private long keepAliveTimeoutNanos = TimeUnit.SECONDS.toNanos(20);
   private boolean keepAliveWithoutCalls;
   private int maxQueuedControlFrames = ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
@@ -183,23 +183,18 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   }
 
   /**
-   * Sends a keepalive PING when nothing has been read for {@code time} (default: never), so a
-   * silently dropped connection is noticed; see {@link #keepAliveTimeout}. Servers reject pings
-   * more frequent than they permit (gRPC servers default to one per 5 minutes), answering
-   * GOAWAY(ENHANCE_YOUR_CALM "too_many_pings"). A time below 10 seconds is raised to 10 seconds
-   * (gRFC A8; grpc-java does the same), so that a channel cannot ping a server more often than any
-   * gRPC server is likely to allow. Each such GOAWAY doubles the channel's keepalive time for its
-   * later connections. {@code Long.MAX_VALUE} of any unit disables it.
+   * Keepalive PINGs after {@code time} with nothing read (default: never); see {@link
+   * ManagedChannelBuilder#keepAliveTime}. A time below 10 seconds is raised to 10 seconds (gRFC
+   * A8), so that a channel cannot ping a server more often than any gRPC server is likely to allow.
+   * Each GOAWAY(ENHANCE_YOUR_CALM, "too_many_pings") doubles the channel's keepalive time for its
+   * later connections. {@code Long.MAX_VALUE}, or any time of 1,000 days or more, disables it.
    *
    * @throws IllegalArgumentException if {@code time} is not positive
    */
+  @Override
   public NettyChannelBuilder keepAliveTime(long time, TimeUnit unit) {
-    Objects.requireNonNull(unit, "unit");
-    if (time <= 0) {
-      throw new IllegalArgumentException("keepAliveTime must be positive: " + time + " " + unit);
-    }
-    long nanos = unit.toNanos(time);
-    this.keepAliveTimeNanos = time == Long.MAX_VALUE ? Long.MAX_VALUE : nanos;
+    super.keepAliveTime(time, unit); // checks the arguments
+    keepAliveTime.set(time, unit);
     return this;
   }
 
@@ -207,15 +202,13 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
    * Lowers the 10-second minimum of {@link #keepAliveTime}: for tests that cannot wait that long.
    */
   NettyChannelBuilder keepAliveTimeMinimum(long time, TimeUnit unit) {
-    this.keepAliveTimeMinimumNanos = unit.toNanos(time);
+    keepAliveTime.minimum(time, unit);
     return this;
   }
 
   /** The keepalive time connections will use: at least the minimum, or Long.MAX_VALUE for none. */
   long keepAliveTimeNanosInEffect() {
-    return keepAliveTimeNanos == Long.MAX_VALUE
-        ? Long.MAX_VALUE
-        : Math.max(keepAliveTimeNanos, keepAliveTimeMinimumNanos);
+    return keepAliveTime.nanosInEffect();
   }
 
   /**
@@ -224,12 +217,9 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
    *
    * @throws IllegalArgumentException if {@code timeout} is not positive
    */
+  @Override
   public NettyChannelBuilder keepAliveTimeout(long timeout, TimeUnit unit) {
-    Objects.requireNonNull(unit, "unit");
-    if (timeout <= 0) {
-      throw new IllegalArgumentException(
-          "keepAliveTimeout must be positive: " + timeout + " " + unit);
-    }
+    super.keepAliveTimeout(timeout, unit); // checks the arguments
     this.keepAliveTimeoutNanos = unit.toNanos(timeout);
     return this;
   }
@@ -238,6 +228,7 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
    * Whether keepalive PINGs are sent also while no call is open (default false: an idle connection
    * is not probed, and servers reject such pings unless they permit them).
    */
+  @Override
   public NettyChannelBuilder keepAliveWithoutCalls(boolean enable) {
     this.keepAliveWithoutCalls = enable;
     return this;

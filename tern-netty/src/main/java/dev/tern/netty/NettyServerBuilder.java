@@ -37,7 +37,9 @@ import java.util.concurrent.TimeUnit;
  * connection ({@link #maxConcurrentCallsPerConnection}); a graceful shutdown waits up to 5 seconds
  * for the client to acknowledge the first GOAWAY before sending the final one ({@link
  * #shutdownGracePeriod}); calls in flight then finish, however long they take, unless {@code
- * shutdownNow()} ends them.
+ * shutdownNow()} ends them. A client connection silent for 2 hours is probed with a PING and closed
+ * if the PING goes unanswered for 20 seconds ({@link #keepAliveTime}, {@link #keepAliveTimeout});
+ * clients may send their own keepalive PINGs once per 5 minutes ({@link #permitKeepAliveTime}).
  *
  * <p>Not thread-safe: configure from one thread, then {@link #build()}.
  */
@@ -56,6 +58,13 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   private SslContext sslContext;
   private long permitKeepAliveTimeNanos = ServerOptions.DEFAULT_PERMIT_KEEPALIVE_TIME_NANOS;
   private boolean permitKeepAliveWithoutCalls;
+
+  /** The shortest keepalive time of the server: 1 second (grpc-go's server has the same floor). */
+  static final long MIN_KEEPALIVE_TIME_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  private final KeepAliveTime keepAliveTime =
+      new KeepAliveTime(ServerOptions.DEFAULT_KEEPALIVE_TIME_NANOS, MIN_KEEPALIVE_TIME_NANOS);
+  private long keepAliveTimeoutNanos = ServerOptions.DEFAULT_KEEPALIVE_TIMEOUT_NANOS;
   private long maxConnectionIdleNanos = Long.MAX_VALUE;
   private long maxConnectionAgeNanos = Long.MAX_VALUE;
   private long maxConnectionAgeGraceNanos = Long.MAX_VALUE;
@@ -257,6 +266,48 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   }
 
   /**
+   * Sends a keepalive PING to a client when nothing has been read from its connection for {@code
+   * time} (default 2 hours, as gRFC A8 recommends), calls or not; without an answer (the PING's
+   * acknowledgement or any other frame) within {@link #keepAliveTimeout} the server sends GOAWAY
+   * and closes the connection, freeing what a client that silently vanished held. Anything read
+   * restarts the wait. A time below 1 second is raised to 1 second: probing more often only adds
+   * traffic. {@code Long.MAX_VALUE}, or any time of 1,000 days or more, disables it. The server's
+   * PINGs are not counted against the client's ({@link #permitKeepAliveTime} limits only those the
+   * client sends).
+   *
+   * @throws IllegalArgumentException if {@code time} is not positive
+   */
+  public NettyServerBuilder keepAliveTime(long time, TimeUnit unit) {
+    positiveNanos(time, unit, "keepAliveTime"); // checks the arguments
+    keepAliveTime.set(time, unit);
+    return this;
+  }
+
+  /**
+   * Lowers the 1-second minimum of {@link #keepAliveTime}: for tests that cannot wait that long.
+   */
+  NettyServerBuilder keepAliveTimeMinimum(long time, TimeUnit unit) {
+    keepAliveTime.minimum(time, unit);
+    return this;
+  }
+
+  /** The keepalive time connections will use: at least the minimum, or Long.MAX_VALUE for none. */
+  long keepAliveTimeNanosInEffect() {
+    return keepAliveTime.nanosInEffect();
+  }
+
+  /**
+   * How long the server waits for the answer to its keepalive PING before it closes the connection
+   * (default 20 seconds); the client's calls on it end UNAVAILABLE.
+   *
+   * @throws IllegalArgumentException if {@code timeout} is not positive
+   */
+  public NettyServerBuilder keepAliveTimeout(long timeout, TimeUnit unit) {
+    this.keepAliveTimeoutNanos = positiveNanos(timeout, unit, "keepAliveTimeout");
+    return this;
+  }
+
+  /**
    * Shuts a connection down gracefully once it has carried no call for {@code time} (default:
    * never), freeing what idle clients hold. Clients reconnect when they need to.
    *
@@ -441,6 +492,8 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
               sslContext,
               permitKeepAliveTimeNanos,
               permitKeepAliveWithoutCalls,
+              keepAliveTimeNanosInEffect(),
+              keepAliveTimeoutNanos,
               maxConnectionIdleNanos,
               maxConnectionAgeNanos,
               maxConnectionAgeGraceNanos,

@@ -3,7 +3,6 @@ package dev.tern.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.CallOptions;
-import dev.tern.ClientCall;
 import dev.tern.ManagedChannel;
 import dev.tern.Metadata;
 import dev.tern.Server;
@@ -41,14 +40,9 @@ class KeepAliveTest {
             .build());
   }
 
-  private RecordingClientCallListener<String> startHang(ManagedChannel channel) {
-    ClientCall<String, String> call = channel.newCall(ProbeService.HANG, CallOptions.DEFAULT);
-    RecordingClientCallListener<String> listener = new RecordingClientCallListener<>();
-    call.start(listener, new Metadata());
-    call.request(1);
-    call.sendMessage("hang");
-    call.halfClose();
-    return listener;
+  private static RecordingClientCallListener<String> startHang(ManagedChannel channel) {
+    return RecordingClientCallListener.startUnary(
+        channel, ProbeService.HANG, CallOptions.DEFAULT, "hang");
   }
 
   @Test
@@ -74,14 +68,12 @@ class KeepAliveTest {
     ProbeService.HangingCall hanging = probe.awaitHangingCall();
 
     // A call that times out after many keepalive periods, with nothing read meanwhile.
-    ClientCall<String, String> timed =
-        channel.newCall(
-            ProbeService.HANG, CallOptions.DEFAULT.withDeadlineAfter(300, TimeUnit.MILLISECONDS));
-    RecordingClientCallListener<String> timedListener = new RecordingClientCallListener<>();
-    timed.start(timedListener, new Metadata());
-    timed.request(1);
-    timed.sendMessage("wait");
-    timed.halfClose();
+    RecordingClientCallListener<String> timedListener =
+        RecordingClientCallListener.startUnary(
+            channel,
+            ProbeService.HANG,
+            CallOptions.DEFAULT.withDeadlineAfter(300, TimeUnit.MILLISECONDS),
+            "wait");
     assertThat(timedListener.awaitStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
 
     assertThat(listener.isClosed()).as("the hanging call was cut off").isFalse();

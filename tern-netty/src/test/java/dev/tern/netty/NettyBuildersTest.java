@@ -194,6 +194,41 @@ class NettyBuildersTest {
                 .keepAliveTime(Long.MAX_VALUE, TimeUnit.SECONDS)
                 .keepAliveTimeNanosInEffect())
         .isEqualTo(Long.MAX_VALUE);
+    assertThat(
+            ((NettyChannelBuilder)
+                    ManagedChannelBuilder.forTarget("localhost:1")
+                        .keepAliveTime(1000, TimeUnit.DAYS))
+                .keepAliveTimeNanosInEffect())
+        .as("1,000 days or more: never")
+        .isEqualTo(Long.MAX_VALUE);
+  }
+
+  @Test
+  void serverKeepAliveIsTwoHoursByDefaultAndAtLeastOneSecond() {
+    assertThat(NettyServerBuilder.forPort(0).keepAliveTimeNanosInEffect())
+        .isEqualTo(TimeUnit.HOURS.toNanos(2));
+    assertThat(
+            NettyServerBuilder.forPort(0)
+                .keepAliveTime(1, TimeUnit.MILLISECONDS)
+                .keepAliveTimeNanosInEffect())
+        .isEqualTo(TimeUnit.SECONDS.toNanos(1));
+    assertThat(
+            NettyServerBuilder.forPort(0)
+                .keepAliveTime(30, TimeUnit.SECONDS)
+                .keepAliveTimeNanosInEffect())
+        .isEqualTo(TimeUnit.SECONDS.toNanos(30));
+    assertThat(
+            NettyServerBuilder.forPort(0)
+                .keepAliveTime(Long.MAX_VALUE, TimeUnit.NANOSECONDS)
+                .keepAliveTimeNanosInEffect())
+        .as("disabled")
+        .isEqualTo(Long.MAX_VALUE);
+    assertThat(
+            NettyServerBuilder.forPort(0)
+                .keepAliveTime(5000, TimeUnit.DAYS)
+                .keepAliveTimeNanosInEffect())
+        .as("disabled")
+        .isEqualTo(Long.MAX_VALUE);
   }
 
   @Test
@@ -203,7 +238,12 @@ class NettyBuildersTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("flowControlWindow");
     assertThatThrownBy(() -> channel.keepAliveTime(0, TimeUnit.SECONDS))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("keepAliveTime");
+    assertThatThrownBy(() -> channel.keepAliveTimeout(-5, TimeUnit.SECONDS))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("keepAliveTimeout");
+    assertThatThrownBy(() -> channel.keepAliveTime(1, null)).hasMessage("unit");
     assertThatThrownBy(() -> channel.connectTimeout(-1, TimeUnit.SECONDS))
         .hasMessageContaining("connectTimeout");
     assertThatThrownBy(() -> NettyChannelBuilder.forAddress("localhost", 65536))
@@ -229,6 +269,13 @@ class NettyBuildersTest {
     assertThatThrownBy(() -> server.maxInboundMetadataSize(0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("maxInboundMetadataSize");
+    assertThatThrownBy(() -> server.keepAliveTime(0, TimeUnit.SECONDS))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("keepAliveTime");
+    assertThatThrownBy(() -> server.keepAliveTimeout(-1, TimeUnit.SECONDS))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("keepAliveTimeout");
+    assertThatThrownBy(() -> server.keepAliveTimeout(1, null)).hasMessage("unit");
     assertThatThrownBy(() -> NettyServerBuilder.forPort(-1)).hasMessageContaining("port");
   }
 

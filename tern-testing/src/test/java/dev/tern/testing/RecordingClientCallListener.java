@@ -1,7 +1,10 @@
 package dev.tern.testing;
 
+import dev.tern.CallOptions;
+import dev.tern.Channel;
 import dev.tern.ClientCall;
 import dev.tern.Metadata;
+import dev.tern.MethodDescriptor;
 import dev.tern.Status;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,6 +32,21 @@ public final class RecordingClientCallListener<T> extends ClientCall.Listener<T>
   private final CompletableFuture<Closed> closed = new CompletableFuture<>();
   private final Semaphore readySignals = new Semaphore(0);
   private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
+
+  /**
+   * Starts a call of {@code method} on {@code channel}, asks for one response, sends {@code
+   * request} and half-closes; returns the listener recording the call.
+   */
+  public static <ReqT, RespT> RecordingClientCallListener<RespT> startUnary(
+      Channel channel, MethodDescriptor<ReqT, RespT> method, CallOptions options, ReqT request) {
+    ClientCall<ReqT, RespT> call = channel.newCall(method, options);
+    RecordingClientCallListener<RespT> listener = new RecordingClientCallListener<>();
+    call.start(listener, new Metadata());
+    call.request(1);
+    call.sendMessage(request);
+    call.halfClose();
+    return listener;
+  }
 
   @Override
   public void onHeaders(Metadata headers) {

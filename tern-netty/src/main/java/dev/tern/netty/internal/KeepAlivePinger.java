@@ -7,10 +7,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * Client keepalive: when nothing has been read for the keepalive time, sends a PING (only while
- * calls are open, unless configured otherwise); if neither its ack nor anything else arrives within
- * the timeout, the connection is declared dead so calls fail fast instead of hanging on a silently
- * dropped connection.
+ * Keepalive of either end of a connection: when nothing has been read for the keepalive time, sends
+ * a PING (the client only while calls are open, unless configured otherwise; the server always, see
+ * {@link ServerKeepAlive}); if neither its ack nor anything else arrives within the timeout, the
+ * connection is declared dead so calls fail fast instead of hanging on a silently dropped
+ * connection.
  *
  * <p>Event loop only: created, ticked and stopped on the connection's event loop.
  */

@@ -32,8 +32,8 @@ import java.util.logging.Logger;
  * missing or empty {@code :method}, {@code :scheme} or {@code :path}; 405 for a method other than
  * POST, 415 for a content-type that is not gRPC, both with a short text body; 404 for a path that
  * is not {@code /service/method}, 431 for headers over the limit; each with a {@code grpc-status}),
- * hands calls to the runtime, writes responses, and shuts down gracefully with the double GOAWAY of
- * {@link ServerShutdown}.
+ * hands calls to the runtime, writes responses, pings a silent client ({@link ServerKeepAlive}),
+ * and shuts down gracefully with the double GOAWAY of {@link ServerShutdown}.
  *
  * <p>Bounds what a client that does not read its responses makes the server hold ({@link
  * UnreadResponseLimits}): streams over the bound are reset, a connection over it is closed.
@@ -57,6 +57,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   private boolean ready;
   private boolean terminated;
   private final KeepAliveEnforcer keepAliveEnforcer;
+  private final ServerKeepAlive keepAlive = new ServerKeepAlive();
   private ConnectionAgeLimits connectionLimits;
 
   /** Client stream ids only grow: a HEADERS frame at or below this is not a new request. */
@@ -290,6 +291,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
       }
       streams.clear();
       shutdown.cancelTimer();
+      keepAlive.stop();
       if (connectionLimits != null) {
         connectionLimits.stop();
       }
@@ -300,6 +302,12 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
         }
       }
     }
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+    keepAlive.onRead();
+    super.channelRead(ctx, msg);
   }
 
   @Override
@@ -549,6 +557,8 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
                 ServerHandler.this::gracefulShutdown,
                 ServerHandler.this::shutdownNow);
         connectionLimits.start();
+        keepAlive.start(
+            ctx, encoder(), options, transport.socketNode(), ServerHandler.this::shutdownNow);
       }
     }
 

@@ -38,6 +38,12 @@ public final class ServerOptions {
   /** Default shortest interval between client keepalive PINGs the server accepts: 5 minutes. */
   public static final long DEFAULT_PERMIT_KEEPALIVE_TIME_NANOS = TimeUnit.MINUTES.toNanos(5);
 
+  /** Default time without reads after which the server pings a client: 2 hours (gRFC A8). */
+  public static final long DEFAULT_KEEPALIVE_TIME_NANOS = TimeUnit.HOURS.toNanos(2);
+
+  /** Default time the server waits for the answer to its keepalive PING: 20 seconds. */
+  public static final long DEFAULT_KEEPALIVE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(20);
+
   /**
    * Default bound on control frames (SETTINGS and PING acks, RST_STREAMs) queued for a peer that
    * does not read: 10,000, as in grpc-java.
@@ -79,6 +85,8 @@ public final class ServerOptions {
   private final SslContext sslContext;
   private final long permitKeepAliveTimeNanos;
   private final boolean permitKeepAliveWithoutCalls;
+  private final long keepAliveTimeNanos;
+  private final long keepAliveTimeoutNanos;
   private final long maxConnectionIdleNanos;
   private final long maxConnectionAgeNanos;
   private final long maxConnectionAgeGraceNanos;
@@ -91,8 +99,8 @@ public final class ServerOptions {
 
   /**
    * See {@link dev.tern.netty.NettyServerBuilder} for each value. {@code sslContext} is a server
-   * context negotiating {@code h2} by ALPN, or null for plaintext; each connection limit is {@code
-   * Long.MAX_VALUE} to disable it.
+   * context negotiating {@code h2} by ALPN, or null for plaintext; each connection limit, and the
+   * keepalive time, is {@code Long.MAX_VALUE} to disable it.
    *
    * @throws IllegalArgumentException if {@code sslContext} is a client context
    */
@@ -107,6 +115,8 @@ public final class ServerOptions {
       SslContext sslContext,
       long permitKeepAliveTimeNanos,
       boolean permitKeepAliveWithoutCalls,
+      long keepAliveTimeNanos,
+      long keepAliveTimeoutNanos,
       long maxConnectionIdleNanos,
       long maxConnectionAgeNanos,
       long maxConnectionAgeGraceNanos,
@@ -127,6 +137,8 @@ public final class ServerOptions {
     this.sslContext = sslContext;
     this.permitKeepAliveTimeNanos = permitKeepAliveTimeNanos;
     this.permitKeepAliveWithoutCalls = permitKeepAliveWithoutCalls;
+    this.keepAliveTimeNanos = keepAliveTimeNanos;
+    this.keepAliveTimeoutNanos = keepAliveTimeoutNanos;
     this.maxConnectionIdleNanos = maxConnectionIdleNanos;
     this.maxConnectionAgeNanos = maxConnectionAgeNanos;
     this.maxConnectionAgeGraceNanos = maxConnectionAgeGraceNanos;
@@ -149,6 +161,8 @@ public final class ServerOptions {
         null,
         DEFAULT_PERMIT_KEEPALIVE_TIME_NANOS,
         false,
+        DEFAULT_KEEPALIVE_TIME_NANOS,
+        DEFAULT_KEEPALIVE_TIMEOUT_NANOS,
         Long.MAX_VALUE,
         Long.MAX_VALUE,
         Long.MAX_VALUE,
@@ -192,6 +206,14 @@ public final class ServerOptions {
 
   boolean permitKeepAliveWithoutCalls() {
     return permitKeepAliveWithoutCalls;
+  }
+
+  long keepAliveTimeNanos() {
+    return keepAliveTimeNanos;
+  }
+
+  long keepAliveTimeoutNanos() {
+    return keepAliveTimeoutNanos;
   }
 
   SslContext sslContext() {

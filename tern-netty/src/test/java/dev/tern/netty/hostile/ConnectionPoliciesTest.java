@@ -6,13 +6,15 @@ import static dev.tern.netty.hostile.RawHttp2Connection.FLAG_ACK;
 import static dev.tern.netty.hostile.RawHttp2Connection.GOAWAY;
 import static dev.tern.netty.hostile.RawHttp2Connection.PING;
 import static dev.tern.netty.hostile.RawHttp2Connection.WINDOW_UPDATE;
+import static dev.tern.netty.hostile.RawHttp2Connection.lastOfType;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.CallOptions;
-import dev.tern.ClientCall;
+import dev.tern.Grpc;
+import dev.tern.InsecureChannelCredentials;
 import dev.tern.ManagedChannel;
-import dev.tern.Metadata;
+import dev.tern.ManagedChannelBuilder;
 import dev.tern.Server;
 import dev.tern.Status;
 import dev.tern.netty.KeepAliveTimes;
@@ -24,7 +26,9 @@ import dev.tern.testing.EchoService;
 import dev.tern.testing.RecordingClientCallListener;
 import dev.tern.testing.TernCleanupExtension;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,11 +36,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The connection policies the Netty builders document, seen from outside: a cap on concurrent calls
- * per connection, the server's keepalive ping policy, and client keepalive noticing a server that
- * went silent.
+ * per connection, the server's keepalive ping policy, client keepalive (set on the Netty builder or
+ * on the generic one) noticing a server that went silent, and server keepalive noticing a client
+ * that did.
  */
 class ConnectionPoliciesTest {
   @RegisterExtension final LeakWatch leaks = new LeakWatch();
@@ -72,13 +79,9 @@ class ConnectionPoliciesTest {
     ManagedChannel channel = channel(NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()));
     List<RecordingClientCallListener<String>> listeners = new ArrayList<>();
     for (int i = 0; i < calls; i++) {
-      ClientCall<String, String> call = channel.newCall(HostileProbe.GATE, CallOptions.DEFAULT);
-      RecordingClientCallListener<String> listener = new RecordingClientCallListener<>();
-      call.start(listener, new Metadata());
-      call.request(1);
-      call.sendMessage("call " + i);
-      call.halfClose();
-      listeners.add(listener);
+      listeners.add(
+          RecordingClientCallListener.startUnary(
+              channel, HostileProbe.GATE, CallOptions.DEFAULT, "call " + i));
     }
 
     // Hold the first calls until the server has all the cap allows: only then is the peak known to
@@ -188,12 +191,7 @@ class ConnectionPoliciesTest {
                       NettyChannelBuilder.forAddress("127.0.0.1", proxy.port()))
                   .keepAliveTime(100, TimeUnit.MILLISECONDS)
                   .keepAliveTimeout(200, TimeUnit.MILLISECONDS));
-      ClientCall<String, String> call = channel.newCall(HostileProbe.HANG, CallOptions.DEFAULT);
-      RecordingClientCallListener<String> listener = new RecordingClientCallListener<>();
-      call.start(listener, new Metadata());
-      call.request(1);
-      call.sendMessage("hang");
-      call.halfClose();
+      RecordingClientCallListener<String> listener = startHang(channel);
       Await.poll(probe.hangsStarted, "the call to reach the server");
 
       proxy.goSilent();
@@ -203,6 +201,98 @@ class ConnectionPoliciesTest {
       assertThat(status.getCode()).as("status %s", status).isEqualTo(Status.Code.UNAVAILABLE);
       proxy.cutConnections(); // lets the server notice too, so it can shut down cleanly
     }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"ManagedChannelBuilder.forTarget", "Grpc.newChannelBuilder"})
+  void keepaliveSetOnTheGenericBuilderPingsAndGivesUpOnAServerThatNeverAnswers(String entryPoint)
+      throws IOException {
+    try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      String target = "127.0.0.1:" + listener.getLocalPort();
+      ManagedChannelBuilder<?> builder =
+          entryPoint.startsWith("Grpc")
+              ? Grpc.newChannelBuilder(target, InsecureChannelCredentials.create())
+              : ManagedChannelBuilder.forTarget(target).usePlaintext();
+      builder
+          .keepAliveTime(100, TimeUnit.MILLISECONDS)
+          .keepAliveTimeout(300, TimeUnit.MILLISECONDS);
+      // Only the 10-second floor is lowered, on the Netty builder the entry point returned.
+      KeepAliveTimes.withoutMinimum((NettyChannelBuilder) builder);
+      RecordingClientCallListener<String> call = startHang(cleanup.register(builder.build()));
+
+      // A raw server that takes the call and reads everything but answers nothing, PINGs included.
+      try (RawHttp2Connection raw = RawHttp2Connection.accept(listener)) {
+        Frame ping = raw.awaitFrame(PING);
+        assertThat(ping).as("a keepalive PING from the channel").isNotNull();
+        assertThat(ping.flags() & FLAG_ACK).as("PING flags").isZero();
+
+        Status status = call.awaitStatus();
+        assertThat(status.getCode()).as("status %s", status).isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(status.getDescription()).contains("Keepalive failed");
+        raw.awaitClose(); // fails if the channel kept the connection open
+      }
+    }
+  }
+
+  @Test
+  void serverPingsASilentClientAndClosesTheConnectionWhenThePingGoesUnanswered()
+      throws IOException {
+    Server server = startWithKeepAlive(100, 200);
+    try (RawHttp2Connection raw = RawHttp2Connection.open(server.getPort())) {
+      raw.writeHeaders(
+          1,
+          false,
+          RawHttp2Connection.grpcRequestHeaders("/" + HostileProbe.HANG.getFullMethodName()));
+      Await.poll(probe.hangsStarted, "the call to reach the server");
+
+      // The raw client answers SETTINGS but never a PING.
+      List<Frame> frames = raw.awaitClose();
+
+      Frame ping = lastOfType(frames, PING);
+      assertThat(ping).as("a PING in %s", frames).isNotNull();
+      assertThat(ping.flags() & FLAG_ACK).as("PING flags").isZero();
+      Frame goAway = lastOfType(frames, GOAWAY);
+      assertThat(goAway).as("GOAWAY in %s", frames).isNotNull();
+      assertThat(frames.indexOf(goAway))
+          .as("GOAWAY after the PING")
+          .isGreaterThan(frames.indexOf(ping));
+      Await.poll(probe.hangsCancelled, "the server's call to be cancelled");
+    }
+  }
+
+  @Test
+  void aClientThatAnswersTheServersPingsStaysConnectedAcrossSeveralPeriods() throws IOException {
+    // The timeout is shorter than the time: a server that ignored the answers would close the
+    // connection before its next PING. The default permitKeepAliveTime (5 minutes) also shows that
+    // the answers are not taken for pings of the client's: more than two would be too_many_pings.
+    Server server = startWithKeepAlive(300, 250);
+    try (RawHttp2Connection raw = RawHttp2Connection.open(server.getPort())) {
+      for (int i = 0; i < 4; i++) {
+        Frame frame = raw.readFrame();
+        while (frame != null && frame.type() != PING && frame.type() != GOAWAY) {
+          frame = raw.readFrame();
+        }
+        assertThat(frame).as("keepalive PING %d", i).isNotNull();
+        assertThat(frame.type()).as("frame %s", frame).isEqualTo(PING);
+        raw.writeFrame(PING, FLAG_ACK, 0, frame.payload());
+      }
+
+      raw.writePing(42);
+      assertThat(awaitPingAckOrGoAway(raw, 42)).as("answer to the client's own PING").isNull();
+    }
+  }
+
+  private static RecordingClientCallListener<String> startHang(ManagedChannel channel) {
+    return RecordingClientCallListener.startUnary(
+        channel, HostileProbe.HANG, CallOptions.DEFAULT, "hang");
+  }
+
+  /** A server pinging after {@code timeMillis} of silence, waiting {@code timeoutMillis}. */
+  private Server startWithKeepAlive(long timeMillis, long timeoutMillis) throws IOException {
+    return start(
+        KeepAliveTimes.withoutMinimum(loopbackServer())
+            .keepAliveTime(timeMillis, TimeUnit.MILLISECONDS)
+            .keepAliveTimeout(timeoutMillis, TimeUnit.MILLISECONDS));
   }
 
   /**

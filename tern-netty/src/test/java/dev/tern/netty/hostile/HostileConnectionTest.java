@@ -10,6 +10,7 @@ import static dev.tern.netty.hostile.RawHttp2Connection.frame;
 import static dev.tern.netty.hostile.RawHttp2Connection.grpcMessage;
 import static dev.tern.netty.hostile.RawHttp2Connection.grpcRequestHeaders;
 import static dev.tern.netty.hostile.RawHttp2Connection.headerBlock;
+import static dev.tern.netty.hostile.RawHttp2Connection.lastOfType;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -574,15 +575,5 @@ class HostileConnectionTest extends HostileServerBase {
         assertThat(ByteBuffer.wrap(answers.get(i).payload()).getLong()).isEqualTo(i);
       }
     }
-  }
-
-  private static Frame lastOfType(List<Frame> frames, int type) {
-    Frame found = null;
-    for (Frame frame : frames) {
-      if (frame.type() == type) {
-        found = frame;
-      }
-    }
-    return found;
   }
 }

@@ -498,6 +498,17 @@ final class RawHttp2Connection implements Closeable {
     }
   }
 
+  /** The last of {@code frames} of type {@code type}, or null if there is none. */
+  static Frame lastOfType(List<Frame> frames, int type) {
+    Frame last = null;
+    for (Frame frame : frames) {
+      if (frame.type() == type) {
+        last = frame;
+      }
+    }
+    return last;
+  }
+
   /** Reads frames until the first one {@code type}, returning it, or null at the end. */
   Frame awaitFrame(int type) throws IOException {
     while (true) {

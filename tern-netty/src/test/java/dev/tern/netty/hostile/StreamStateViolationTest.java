@@ -12,6 +12,7 @@ import static dev.tern.netty.hostile.RawHttp2Connection.frame;
 import static dev.tern.netty.hostile.RawHttp2Connection.grpcMessage;
 import static dev.tern.netty.hostile.RawHttp2Connection.grpcRequestHeaders;
 import static dev.tern.netty.hostile.RawHttp2Connection.headerBlock;
+import static dev.tern.netty.hostile.RawHttp2Connection.lastOfType;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -159,15 +160,5 @@ class StreamStateViolationTest extends HostileServerBase {
     assertThat(end.headers()).as("stream %d", streamId).containsEntry("grpc-status", "0");
     assertThat(end.frames()).anyMatch(f -> f.type() == DATA);
     assertThat(end.last().type()).isEqualTo(HEADERS);
-  }
-
-  private static Frame lastOfType(List<Frame> frames, int type) {
-    Frame last = null;
-    for (Frame frame : frames) {
-      if (frame.type() == type) {
-        last = frame;
-      }
-    }
-    return last;
   }
 }
