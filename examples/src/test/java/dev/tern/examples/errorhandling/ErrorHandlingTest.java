@@ -6,38 +6,26 @@ import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.Server;
 import dev.tern.testing.LogCapture;
+import dev.tern.testing.TernCleanupExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The example's server and client in one JVM, over HTTP/2 on loopback, as a user runs them. */
 class ErrorHandlingTest {
-  private Server server;
-  private ManagedChannel channel;
-
-  @AfterEach
-  void stop() throws InterruptedException {
-    if (channel != null) {
-      channel.shutdownNow();
-      assertThat(channel.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
-    }
-    if (server != null) {
-      server.shutdownNow();
-      assertThat(server.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
-    }
-  }
+  @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
 
   @Test
   void clientPrintsPlainStatusesRichDetailsAndNothingOfTheServersBug() throws Exception {
-    server = ErrorHandlingServer.start(0);
-    channel =
-        ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build();
+    Server server = cleanup.register(ErrorHandlingServer.start(0));
+    ManagedChannel channel =
+        cleanup.register(
+            ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build());
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     ErrorHandlingClient client =
         new ErrorHandlingClient(channel, new PrintStream(printed, true, StandardCharsets.UTF_8));
