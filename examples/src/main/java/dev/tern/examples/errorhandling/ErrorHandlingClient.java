@@ -41,7 +41,7 @@ public final class ErrorHandlingClient {
     try {
       String greeting =
           greeter
-              .withDeadlineAfter(5, TimeUnit.SECONDS)
+              .withDeadlineAfter(10, TimeUnit.SECONDS)
               .sayHello(HelloRequest.newBuilder().setName(name).build())
               .getMessage();
       out.println("  ok: " + greeting);
