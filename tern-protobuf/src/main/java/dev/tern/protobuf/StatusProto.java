@@ -14,14 +14,39 @@ import java.util.Objects;
  * grpc-message}. A server throws what {@link #toStatusRuntimeException} builds; a client reads the
  * details back with {@link #fromThrowable}.
  *
+ * <p>The messages are the standard ones of {@code com.google.api.grpc:proto-google-common-protos}
+ * (a dependency of this module): {@code com.google.rpc.Status} and the details of {@code
+ * google/rpc/error_details.proto} ({@code ErrorInfo}, {@code RetryInfo}, {@code DebugInfo}, {@code
+ * QuotaFailure}, {@code PreconditionFailure}, {@code BadRequest}, {@code RequestInfo}, {@code
+ * ResourceInfo}, {@code Help}, {@code LocalizedMessage}), or any message of the application's own,
+ * each packed in an {@code Any}. The trailer is the one grpc-java's and every other gRPC
+ * implementation's rich errors use.
+ *
  * <pre>{@code
  * com.google.rpc.Status details = com.google.rpc.Status.newBuilder()
  *     .setCode(Status.Code.INVALID_ARGUMENT.value())
  *     .setMessage("name must not be empty")
- *     .addDetails(Any.pack(badRequest))
+ *     .addDetails(Any.pack(BadRequest.newBuilder()
+ *         .addFieldViolations(FieldViolation.newBuilder()
+ *             .setField("name").setDescription("must not be empty"))
+ *         .build()))
  *     .build();
  * responseObserver.onError(StatusProto.toStatusRuntimeException(details));
  * }</pre>
+ *
+ * <p>A client reads a detail of a given type with protobuf's own {@code Any} methods:
+ *
+ * <pre>{@code
+ * com.google.rpc.Status received = StatusProto.fromThrowable(e);
+ * for (Any detail : received.getDetailsList()) {
+ *   if (detail.is(BadRequest.class)) {
+ *     BadRequest badRequest = detail.unpack(BadRequest.class);
+ *     ...
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safety: stateless; every method may be called from any thread.
  */
 public final class StatusProto {
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.Any;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
 import com.google.protobuf.StringValue;
 import dev.tern.CallOptions;
 import dev.tern.ManagedChannel;
@@ -16,12 +18,18 @@ import dev.tern.StatusException;
 import dev.tern.StatusRuntimeException;
 import dev.tern.inprocess.InProcessChannelBuilder;
 import dev.tern.inprocess.InProcessServerBuilder;
+import dev.tern.netty.NettyChannelBuilder;
+import dev.tern.netty.NettyServerBuilder;
 import dev.tern.stub.ClientCalls;
 import dev.tern.stub.ServerCalls;
 import dev.tern.testing.TernCleanupExtension;
+import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class StatusProtoTest {
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
@@ -107,8 +115,21 @@ class StatusProtoTest {
         .hasMessageContaining("99");
   }
 
-  @Test
-  void detailsTravelFromServerToClient() throws Exception {
+  /** How the test server is reached: in-process, or over HTTP/2 on loopback. */
+  enum Transport {
+    IN_PROCESS,
+    NETTY
+  }
+
+  /**
+   * A server fails a call with every standard error detail (google/rpc/error_details.proto); the
+   * client gets the code and message as the call's status and reads each detail back, unpacked to
+   * its own type, equal to what was sent. Over Netty the details cross the wire in the {@code
+   * grpc-status-details-bin} trailer.
+   */
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void everyStandardDetailTravelsFromServerToClient(Transport transport) throws Exception {
     MethodDescriptor<StringValue, StringValue> method =
         MethodDescriptor.<StringValue, StringValue>newBuilder()
             .setType(MethodDescriptor.MethodType.UNARY)
@@ -116,22 +137,16 @@ class StatusProtoTest {
             .setRequestMarshaller(ProtoUtils.marshaller(StringValue.getDefaultInstance()))
             .setResponseMarshaller(ProtoUtils.marshaller(StringValue.getDefaultInstance()))
             .build();
-    String name = cleanup.uniqueName();
-    Server server =
-        cleanup.register(
-            InProcessServerBuilder.forName(name)
-                .addService(
-                    ServerServiceDefinition.builder("test.Users")
-                        .addMethod(
-                            method,
-                            ServerCalls.asyncUnaryCall(
-                                (request, responses) ->
-                                    responses.onError(
-                                        StatusProto.toStatusRuntimeException(DETAILS))))
-                        .build())
-                .build());
-    server.start();
-    ManagedChannel channel = cleanup.register(InProcessChannelBuilder.forName(name).build());
+    ServerServiceDefinition service =
+        ServerServiceDefinition.builder("test.Users")
+            .addMethod(
+                method,
+                ServerCalls.asyncUnaryCall(
+                    (request, responses) ->
+                        responses.onError(
+                            StatusProto.toStatusRuntimeException(StandardDetails.STATUS))))
+            .build();
+    ManagedChannel channel = startServerAndConnect(transport, service);
 
     assertThatThrownBy(
             () ->
@@ -139,14 +154,41 @@ class StatusProtoTest {
                     channel,
                     method,
                     CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS),
-                    StringValue.of("")))
+                    StringValue.of("ada")))
         .isInstanceOfSatisfying(
             StatusRuntimeException.class,
             e -> {
-              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+              assertThat(e.getStatus().getDescription()).isEqualTo("user ada cannot be created");
               com.google.rpc.Status received = StatusProto.fromThrowable(e);
-              assertThat(received).isEqualTo(DETAILS);
-              assertThat(received.getDetails(0).is(StringValue.class)).isTrue();
+              assertThat(received).isEqualTo(StandardDetails.STATUS);
+              assertThat(received.getDetailsCount()).isEqualTo(10);
+              for (Message sent : StandardDetails.ALL) {
+                try {
+                  assertThat(StandardDetails.unpack(received, sent.getClass()))
+                      .as(sent.getDescriptorForType().getFullName())
+                      .isEqualTo(sent);
+                } catch (InvalidProtocolBufferException ex) {
+                  throw new AssertionError(ex);
+                }
+              }
             });
+  }
+
+  private ManagedChannel startServerAndConnect(Transport transport, ServerServiceDefinition service)
+      throws IOException {
+    if (transport == Transport.IN_PROCESS) {
+      String name = cleanup.uniqueName();
+      cleanup.register(InProcessServerBuilder.forName(name).addService(service).build()).start();
+      return cleanup.register(InProcessChannelBuilder.forName(name).build());
+    }
+    Server server =
+        cleanup.register(
+            NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+                .addService(service)
+                .build());
+    server.start();
+    return cleanup.register(
+        NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build());
   }
 }
