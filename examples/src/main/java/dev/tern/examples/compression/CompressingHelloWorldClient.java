@@ -11,6 +11,7 @@ import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
+import dev.tern.examples.ExampleMain;
 import dev.tern.examples.helloworld.GreeterTern;
 import dev.tern.examples.helloworld.HelloRequest;
 import java.util.concurrent.TimeUnit;
@@ -108,16 +109,9 @@ public final class CompressingHelloWorldClient {
 
   /** {@code java ... CompressingHelloWorldClient [--target=HOST:PORT] [--name=NAME]}. */
   public static void main(String[] args) throws InterruptedException {
-    String target = "localhost:50051";
-    // Long and repetitive, so that gzip has something to squeeze.
-    String name = "Ada ".repeat(100);
-    for (String arg : args) {
-      if (arg.startsWith("--target=")) {
-        target = arg.substring("--target=".length());
-      } else if (arg.startsWith("--name=")) {
-        name = arg.substring("--name=".length());
-      }
-    }
+    String target = ExampleMain.flag(args, "target", "localhost:50051");
+    // Long and repetitive by default, so that gzip has something to squeeze.
+    String name = ExampleMain.flag(args, "name", "Ada ".repeat(100));
     for (String compressor : new String[] {"gzip", null}) {
       Report report = sayHello(target, name, compressor);
       System.out.printf(

@@ -2,6 +2,7 @@ package dev.tern.examples.compression;
 
 import dev.tern.Server;
 import dev.tern.ServerBuilder;
+import dev.tern.examples.ExampleMain;
 import dev.tern.examples.helloworld.GreeterTern;
 import dev.tern.examples.helloworld.HelloReply;
 import dev.tern.examples.helloworld.HelloRequest;
@@ -37,13 +38,7 @@ public final class CompressingHelloWorldServer {
 
   /** {@code java ... CompressingHelloWorldServer [--port=N]}. */
   public static void main(String[] args) throws IOException, InterruptedException {
-    int port =
-        args.length > 0 && args[0].startsWith("--port=")
-            ? Integer.parseInt(args[0].substring(7))
-            : 50051;
-    Server server = start(port);
-    System.out.println("Compressing greeter listening on port " + server.getPort());
-    Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown));
-    server.awaitTermination();
+    Server server = start(ExampleMain.intFlag(args, "port", 50051));
+    ExampleMain.serve(server, "Compressing greeter");
   }
 }

@@ -6,6 +6,7 @@ import dev.tern.Channel;
 import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.StatusRuntimeException;
+import dev.tern.examples.ExampleMain;
 import dev.tern.examples.helloworld.GreeterTern;
 import dev.tern.examples.helloworld.HelloRequest;
 import java.util.concurrent.TimeUnit;
@@ -33,15 +34,8 @@ public final class DeadlineClient {
 
   /** {@code java ... DeadlineClient [--target=HOST:PORT] [--name=NAME]}. */
   public static void main(String[] args) throws InterruptedException {
-    String target = "localhost:50051";
-    String name = "world";
-    for (String arg : args) {
-      if (arg.startsWith("--target=")) {
-        target = arg.substring("--target=".length());
-      } else if (arg.startsWith("--name=")) {
-        name = arg.substring("--name=".length());
-      }
-    }
+    String target = ExampleMain.flag(args, "target", "localhost:50051");
+    String name = ExampleMain.flag(args, "name", "world");
     ManagedChannel channel = ManagedChannelBuilder.forTarget(target).usePlaintext().build();
     try {
       greet(channel, name, 5000); // one server, 200 ms of work: in time (and connects)

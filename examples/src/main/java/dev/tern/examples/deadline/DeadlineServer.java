@@ -8,6 +8,7 @@ import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.Server;
 import dev.tern.ServerBuilder;
+import dev.tern.examples.ExampleMain;
 import dev.tern.examples.helloworld.GreeterTern;
 import dev.tern.examples.helloworld.HelloReply;
 import dev.tern.examples.helloworld.HelloRequest;
@@ -74,7 +75,7 @@ public final class DeadlineServer {
     public void sayHello(HelloRequest request, StreamObserver<HelloReply> responseObserver) {
       // The client's deadline arrived with the call (the grpc-timeout header) and is the deadline
       // of the current Context.
-      System.out.println("SayHello(" + request.getName() + "): " + left() + " left");
+      System.out.println("SayHello(" + request.getName() + "): " + left());
       // Context.wrap carries the call's Context, and so its deadline, to the timer's thread.
       timer.schedule(
           Context.current().wrap(() -> answer(request, responseObserver)),
@@ -96,24 +97,20 @@ public final class DeadlineServer {
       }
       responseObserver.onNext(
           HelloReply.newBuilder()
-              .setMessage("Hello, " + name + "! (the last hop had " + left() + " left)")
+              .setMessage("Hello, " + name + "! (the last hop had " + left() + ")")
               .build());
       responseObserver.onCompleted();
     }
 
     private String left() {
       Deadline deadline = Context.current().getDeadline();
-      return deadline == null ? "no deadline" : deadline.timeRemaining(MILLISECONDS) + " ms";
+      return deadline == null ? "no deadline" : deadline.timeRemaining(MILLISECONDS) + " ms left";
     }
   }
 
   /** {@code java ... DeadlineServer [--port=N]}. */
   public static void main(String[] args) throws IOException, InterruptedException {
-    int port =
-        args.length > 0 && args[0].startsWith("--port=")
-            ? Integer.parseInt(args[0].substring(7))
-            : 50051;
-    DeadlineServer server = start(port);
+    DeadlineServer server = start(ExampleMain.intFlag(args, "port", 50051));
     System.out.println("Slow greeter listening on port " + server.getPort());
     Runtime.getRuntime()
         .addShutdownHook(

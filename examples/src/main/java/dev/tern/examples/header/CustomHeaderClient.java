@@ -4,6 +4,7 @@ import dev.tern.ClientInterceptors;
 import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.StatusRuntimeException;
+import dev.tern.examples.ExampleMain;
 import dev.tern.examples.helloworld.GreeterTern;
 import dev.tern.examples.helloworld.HelloRequest;
 import java.util.concurrent.TimeUnit;
@@ -18,18 +19,9 @@ public final class CustomHeaderClient {
 
   /** {@code java ... CustomHeaderClient [--target=HOST:PORT] [--name=NAME] [--client-id=ID]}. */
   public static void main(String[] args) throws InterruptedException {
-    String target = "localhost:50051";
-    String name = "world";
-    String clientId = "client-1";
-    for (String arg : args) {
-      if (arg.startsWith("--target=")) {
-        target = arg.substring("--target=".length());
-      } else if (arg.startsWith("--name=")) {
-        name = arg.substring("--name=".length());
-      } else if (arg.startsWith("--client-id=")) {
-        clientId = arg.substring("--client-id=".length());
-      }
-    }
+    String target = ExampleMain.flag(args, "target", "localhost:50051");
+    String name = ExampleMain.flag(args, "name", "world");
+    String clientId = ExampleMain.flag(args, "client-id", "client-1");
     ManagedChannel channel = ManagedChannelBuilder.forTarget(target).usePlaintext().build();
     HeaderClientInterceptor headers = new HeaderClientInterceptor(clientId);
     try {

@@ -3,6 +3,7 @@ package dev.tern.examples.header;
 import dev.tern.Server;
 import dev.tern.ServerBuilder;
 import dev.tern.ServerInterceptors;
+import dev.tern.examples.ExampleMain;
 import dev.tern.examples.helloworld.GreeterTern;
 import dev.tern.examples.helloworld.HelloReply;
 import dev.tern.examples.helloworld.HelloRequest;
@@ -41,13 +42,7 @@ public final class CustomHeaderServer {
 
   /** {@code java ... CustomHeaderServer [--port=N]}. */
   public static void main(String[] args) throws IOException, InterruptedException {
-    int port =
-        args.length > 0 && args[0].startsWith("--port=")
-            ? Integer.parseInt(args[0].substring(7))
-            : 50051;
-    Server server = start(port, "greeter-1");
-    System.out.println("Greeter listening on port " + server.getPort());
-    Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown));
-    server.awaitTermination();
+    Server server = start(ExampleMain.intFlag(args, "port", 50051), "greeter-1");
+    ExampleMain.serve(server, "Greeter");
   }
 }

@@ -4,6 +4,7 @@ import dev.tern.Channel;
 import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.StatusRuntimeException;
+import dev.tern.examples.ExampleMain;
 import dev.tern.examples.helloworld.GreeterTern;
 import dev.tern.examples.helloworld.HelloRequest;
 import dev.tern.services.health.v1.HealthCheckRequest;
@@ -65,12 +66,7 @@ public final class HealthServiceClient {
 
   /** {@code java ... HealthServiceClient [--target=HOST:PORT]}. */
   public static void main(String[] args) throws InterruptedException {
-    String target = "localhost:50051";
-    for (String arg : args) {
-      if (arg.startsWith("--target=")) {
-        target = arg.substring("--target=".length());
-      }
-    }
+    String target = ExampleMain.flag(args, "target", "localhost:50051");
     ManagedChannel channel = ManagedChannelBuilder.forTarget(target).usePlaintext().build();
     try {
       GreeterTern.GreeterBlockingStub greeter = GreeterTern.newBlockingStub(channel);

@@ -2,6 +2,7 @@ package dev.tern.examples.health;
 
 import dev.tern.Server;
 import dev.tern.ServerBuilder;
+import dev.tern.examples.ExampleMain;
 import dev.tern.examples.helloworld.GreeterTern;
 import dev.tern.examples.helloworld.HelloReply;
 import dev.tern.examples.helloworld.HelloRequest;
@@ -70,17 +71,12 @@ public final class HealthServiceServer {
 
   /** {@code java ... HealthServiceServer [--port=N] [--greetings=G]}. */
   public static void main(String[] args) throws IOException, InterruptedException {
-    int port = 50051;
-    int greetings = 3;
-    for (String arg : args) {
-      if (arg.startsWith("--port=")) {
-        port = Integer.parseInt(arg.substring("--port=".length()));
-      } else if (arg.startsWith("--greetings=")) {
-        greetings = Integer.parseInt(arg.substring("--greetings=".length()));
-      }
-    }
     HealthStatusManager health = new HealthStatusManager();
-    Server server = start(port, health, greetings);
+    Server server =
+        start(
+            ExampleMain.intFlag(args, "port", 50051),
+            health,
+            ExampleMain.intFlag(args, "greetings", 3));
     System.out.println("Greeter with health listening on port " + server.getPort());
     Runtime.getRuntime()
         .addShutdownHook(

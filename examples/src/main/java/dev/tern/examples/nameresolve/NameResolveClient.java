@@ -3,6 +3,7 @@ package dev.tern.examples.nameresolve;
 import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.NameResolverRegistry;
+import dev.tern.examples.ExampleMain;
 import dev.tern.examples.loadbalance.LoadBalancingDemo;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -54,15 +55,8 @@ public final class NameResolveClient {
 
   /** {@code java ... NameResolveClient [--servers=HOST:PORT,...] [--calls=N]}. */
   public static void main(String[] args) throws InterruptedException {
-    String servers = "127.0.0.1:50051,127.0.0.1:50052";
-    int calls = 6;
-    for (String arg : args) {
-      if (arg.startsWith("--servers=")) {
-        servers = arg.substring("--servers=".length());
-      } else if (arg.startsWith("--calls=")) {
-        calls = Integer.parseInt(arg.substring("--calls=".length()));
-      }
-    }
+    String servers = ExampleMain.flag(args, "servers", "127.0.0.1:50051,127.0.0.1:50052");
+    int calls = ExampleMain.intFlag(args, "calls", 6);
     List<InetSocketAddress> addresses = new ArrayList<>();
     for (String server : servers.split(",")) {
       int colon = server.lastIndexOf(':');

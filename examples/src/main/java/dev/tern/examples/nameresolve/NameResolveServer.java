@@ -2,6 +2,7 @@ package dev.tern.examples.nameresolve;
 
 import dev.tern.Server;
 import dev.tern.ServerBuilder;
+import dev.tern.examples.ExampleMain;
 import dev.tern.examples.loadbalance.LoadBalancingDemo.NamedGreeter;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -27,12 +28,9 @@ public final class NameResolveServer {
 
   /** {@code java ... NameResolveServer [--ports=P1,P2,...]}. */
   public static void main(String[] args) throws IOException, InterruptedException {
-    List<Integer> ports = List.of(50051, 50052);
-    if (args.length > 0 && args[0].startsWith("--ports=")) {
-      ports = new ArrayList<>();
-      for (String port : args[0].substring("--ports=".length()).split(",")) {
-        ports.add(Integer.parseInt(port));
-      }
+    List<Integer> ports = new ArrayList<>();
+    for (String port : ExampleMain.flag(args, "ports", "50051,50052").split(",")) {
+      ports.add(Integer.parseInt(port));
     }
     List<Server> servers = start(ports);
     for (Server server : servers) {

@@ -2,6 +2,7 @@ package dev.tern.examples.reflection;
 
 import dev.tern.Server;
 import dev.tern.ServerBuilder;
+import dev.tern.examples.ExampleMain;
 import dev.tern.examples.helloworld.HelloWorldServer;
 import dev.tern.services.reflection.ProtoReflectionService;
 import java.io.IOException;
@@ -35,13 +36,7 @@ public final class ReflectionServer {
 
   /** {@code java ... ReflectionServer [--port=N]}. */
   public static void main(String[] args) throws IOException, InterruptedException {
-    int port =
-        args.length > 0 && args[0].startsWith("--port=")
-            ? Integer.parseInt(args[0].substring(7))
-            : 50051;
-    Server server = start(port);
-    System.out.println("Greeter with reflection listening on port " + server.getPort());
-    Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown));
-    server.awaitTermination();
+    Server server = start(ExampleMain.intFlag(args, "port", 50051));
+    ExampleMain.serve(server, "Greeter with reflection");
   }
 }

@@ -7,6 +7,7 @@ import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.Metadata;
 import dev.tern.StatusRuntimeException;
+import dev.tern.examples.ExampleMain;
 import dev.tern.examples.helloworld.GreeterTern;
 import dev.tern.examples.helloworld.HelloRequest;
 import java.io.IOException;
@@ -84,19 +85,12 @@ public final class RetryingHelloWorldClient {
    * {@code java ... RetryingHelloWorldClient [--target=HOST:PORT] [--calls=N] [--disable-retry]}.
    */
   public static void main(String[] args) throws InterruptedException {
-    String target = "localhost:50051";
-    int calls = 20;
-    boolean retry = true;
-    for (String arg : args) {
-      if (arg.startsWith("--target=")) {
-        target = arg.substring("--target=".length());
-      } else if (arg.startsWith("--calls=")) {
-        calls = Integer.parseInt(arg.substring("--calls=".length()));
-      } else if (arg.equals("--disable-retry")) {
-        retry = false;
-      }
-    }
-    Result result = greet(target, calls, retry);
+    boolean retry = !ExampleMain.hasFlag(args, "disable-retry");
+    Result result =
+        greet(
+            ExampleMain.flag(args, "target", "localhost:50051"),
+            ExampleMain.intFlag(args, "calls", 20),
+            retry);
     System.out.println(
         result.succeeded()
             + " of "

@@ -3,6 +3,7 @@ package dev.tern.examples.retrying;
 import dev.tern.Server;
 import dev.tern.ServerBuilder;
 import dev.tern.Status;
+import dev.tern.examples.ExampleMain;
 import dev.tern.examples.helloworld.GreeterTern;
 import dev.tern.examples.helloworld.HelloReply;
 import dev.tern.examples.helloworld.HelloRequest;
@@ -56,24 +57,8 @@ public final class RetryingHelloWorldServer {
 
   /** {@code java ... RetryingHelloWorldServer [--port=N] [--failures=F]}. */
   public static void main(String[] args) throws IOException, InterruptedException {
-    int port = 50051;
-    int failures = 2;
-    for (String arg : args) {
-      if (arg.startsWith("--port=")) {
-        port = Integer.parseInt(arg.substring("--port=".length()));
-      } else if (arg.startsWith("--failures=")) {
-        failures = Integer.parseInt(arg.substring("--failures=".length()));
-      }
-    }
-    Server server = start(port, failures);
-    System.out.println(
-        "Flaky greeter listening on port "
-            + server.getPort()
-            + ", failing "
-            + failures
-            + " in "
-            + (failures + 1));
-    Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown));
-    server.awaitTermination();
+    int failures = ExampleMain.intFlag(args, "failures", 2);
+    Server server = start(ExampleMain.intFlag(args, "port", 50051), failures);
+    ExampleMain.serve(server, "Flaky greeter (failing " + failures + " in " + (failures + 1) + ")");
   }
 }

@@ -2,28 +2,21 @@ package dev.tern.examples.compression;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tern.Server;
 import dev.tern.examples.compression.CompressingHelloWorldClient.Report;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import dev.tern.testing.TernCleanupExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The compression example over HTTP/2: what the client sees of gzip on the wire. */
 class CompressionTest {
   private static final String LONG_NAME = "Ada ".repeat(100);
-  private Server server;
+  @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
   private String target;
 
   @BeforeEach
   void start() throws Exception {
-    server = CompressingHelloWorldServer.start(0);
-    target = "127.0.0.1:" + server.getPort();
-  }
-
-  @AfterEach
-  void stop() throws InterruptedException {
-    server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    target = "127.0.0.1:" + cleanup.register(CompressingHelloWorldServer.start(0)).getPort();
   }
 
   @Test

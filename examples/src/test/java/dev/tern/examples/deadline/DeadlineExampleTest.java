@@ -7,15 +7,18 @@ import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.Status;
 import dev.tern.StatusRuntimeException;
+import dev.tern.testing.TernCleanupExtension;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The deadline example over HTTP/2: what {@code DeadlineClient} gets from a real server. */
 class DeadlineExampleTest {
+  @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
   private DeadlineServer server;
   private ManagedChannel channel;
 
@@ -23,12 +26,12 @@ class DeadlineExampleTest {
   void start() throws Exception {
     server = DeadlineServer.start(0);
     channel =
-        ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build();
+        cleanup.register(
+            ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build());
   }
 
   @AfterEach
   void stop() throws InterruptedException {
-    channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     server.stop();
   }
 

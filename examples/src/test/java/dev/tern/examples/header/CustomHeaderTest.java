@@ -8,27 +8,23 @@ import dev.tern.ManagedChannelBuilder;
 import dev.tern.Server;
 import dev.tern.examples.helloworld.GreeterTern;
 import dev.tern.examples.helloworld.HelloRequest;
+import dev.tern.testing.TernCleanupExtension;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The header example over HTTP/2: a header goes one way, a header and a trailer come back. */
 class CustomHeaderTest {
-  private Server server;
+  @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
   private ManagedChannel channel;
 
   @BeforeEach
   void start() throws Exception {
-    server = CustomHeaderServer.start(0, "greeter-7");
+    Server server = cleanup.register(CustomHeaderServer.start(0, "greeter-7"));
     channel =
-        ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build();
-  }
-
-  @AfterEach
-  void stop() throws InterruptedException {
-    channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        cleanup.register(
+            ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build());
   }
 
   @Test

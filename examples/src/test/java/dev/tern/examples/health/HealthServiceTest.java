@@ -12,32 +12,27 @@ import dev.tern.examples.helloworld.GreeterTern;
 import dev.tern.examples.helloworld.HelloRequest;
 import dev.tern.services.health.HealthStatusManager;
 import dev.tern.services.health.v1.HealthCheckResponse.ServingStatus;
+import dev.tern.testing.TernCleanupExtension;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The health example over HTTP/2: the client reads the greeter's health with {@code Health/Check},
  * and a health-checked channel stops calling it once it says NOT_SERVING.
  */
 class HealthServiceTest {
+  @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
   private final HealthStatusManager health = new HealthStatusManager();
-  private Server server;
   private ManagedChannel channel;
   private String target;
 
   @BeforeEach
   void start() throws Exception {
-    server = HealthServiceServer.start(0, health, 3);
+    Server server = cleanup.register(HealthServiceServer.start(0, health, 3));
     target = "127.0.0.1:" + server.getPort();
-    channel = ManagedChannelBuilder.forTarget(target).usePlaintext().build();
-  }
-
-  @AfterEach
-  void stop() throws InterruptedException {
-    channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    channel = cleanup.register(ManagedChannelBuilder.forTarget(target).usePlaintext().build());
   }
 
   @Test

@@ -6,32 +6,24 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tern.Server;
 import dev.tern.Status;
 import dev.tern.StatusRuntimeException;
+import dev.tern.testing.TernCleanupExtension;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The name-resolution example over HTTP/2: {@code example:///greeter} finds two real servers. */
 class NameResolveTest {
-  private List<Server> servers;
+  @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
   private final List<InetSocketAddress> addresses = new ArrayList<>();
 
   @BeforeEach
   void start() throws Exception {
-    servers = NameResolveServer.start(List.of(0, 0));
-    for (Server server : servers) {
-      addresses.add(new InetSocketAddress("127.0.0.1", server.getPort()));
-    }
-  }
-
-  @AfterEach
-  void stop() throws InterruptedException {
-    for (Server server : servers) {
-      server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    for (Server server : NameResolveServer.start(List.of(0, 0))) {
+      addresses.add(new InetSocketAddress("127.0.0.1", cleanup.register(server).getPort()));
     }
   }
 

@@ -2,33 +2,25 @@ package dev.tern.examples.reflection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tern.Server;
 import dev.tern.examples.ToolRunner;
 import dev.tern.examples.helloworld.GreeterTern;
 import dev.tern.testing.ExternalTool;
+import dev.tern.testing.TernCleanupExtension;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The real grpcurl, with no {@code .proto} file, against the reflection example's server. */
 class ReflectionServerTest {
+  @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
   @TempDir Path dir;
-  private Server server;
   private String address;
 
   @BeforeEach
   void startServer() throws Exception {
-    server = ReflectionServer.start(0);
-    address = "127.0.0.1:" + server.getPort();
-  }
-
-  @AfterEach
-  void stopServer() throws InterruptedException {
-    server.shutdownNow();
-    assertThat(server.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+    address = "127.0.0.1:" + cleanup.register(ReflectionServer.start(0)).getPort();
   }
 
   @Test

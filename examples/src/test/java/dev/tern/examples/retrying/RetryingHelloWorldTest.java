@@ -4,24 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Server;
 import dev.tern.examples.retrying.RetryingHelloWorldClient.Result;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import dev.tern.testing.TernCleanupExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The retrying example over HTTP/2: a flaky server, and a client whose service config retries. */
 class RetryingHelloWorldTest {
-  private Server server;
-
-  @AfterEach
-  void stop() throws InterruptedException {
-    if (server != null) {
-      server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    }
-  }
+  @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
 
   @Test
   void everyCallSucceedsAfterRetries() throws Exception {
-    server = RetryingHelloWorldServer.start(0, 2);
+    Server server = cleanup.register(RetryingHelloWorldServer.start(0, 2));
 
     Result result = RetryingHelloWorldClient.greet("127.0.0.1:" + server.getPort(), 10, true);
 
@@ -31,7 +24,7 @@ class RetryingHelloWorldTest {
 
   @Test
   void withoutRetriesOnlyTheLuckyCallsSucceed() throws Exception {
-    server = RetryingHelloWorldServer.start(0, 2);
+    Server server = cleanup.register(RetryingHelloWorldServer.start(0, 2));
 
     Result result = RetryingHelloWorldClient.greet("127.0.0.1:" + server.getPort(), 9, false);
 
