@@ -17,7 +17,7 @@ public final class HelloWorldServer {
   private HelloWorldServer() {}
 
   /** The greeter: says hello, refuses an empty name. Stateless; thread-safe. */
-  static final class GreeterService extends GreeterTern.GreeterImplBase {
+  public static final class GreeterService extends GreeterTern.GreeterImplBase {
     @Override
     public void sayHello(HelloRequest request, StreamObserver<HelloReply> responseObserver) {
       if (request.getName().isEmpty()) {

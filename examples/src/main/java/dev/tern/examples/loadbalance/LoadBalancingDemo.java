@@ -1,5 +1,6 @@
 package dev.tern.examples.loadbalance;
 
+import dev.tern.Channel;
 import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.Server;
@@ -35,10 +36,11 @@ public final class LoadBalancingDemo {
   private LoadBalancingDemo() {}
 
   /** A greeter that says which server it is. Stateless; thread-safe. */
-  static final class NamedGreeter extends GreeterTern.GreeterImplBase {
+  public static final class NamedGreeter extends GreeterTern.GreeterImplBase {
     private final String name;
 
-    NamedGreeter(String name) {
+    /** A greeter whose replies end with {@code (from NAME)}. */
+    public NamedGreeter(String name) {
       this.name = name;
     }
 
@@ -64,20 +66,29 @@ public final class LoadBalancingDemo {
             .usePlaintext()
             .defaultLoadBalancingPolicy(policy)
             .build();
-    Map<String, Integer> answered = new TreeMap<>();
     try {
-      GreeterTern.GreeterBlockingStub stub = GreeterTern.newBlockingStub(channel);
-      for (int i = 1; i <= calls; i++) {
-        String reply =
-            stub.withDeadlineAfter(5, TimeUnit.SECONDS)
-                .sayHello(HelloRequest.newBuilder().setName("call " + i).build())
-                .getMessage();
-        System.out.println(reply);
-        String server = reply.substring(reply.indexOf("(from ") + 6, reply.length() - 1);
-        answered.merge(server, 1, Integer::sum);
-      }
+      return greet(channel, calls);
     } finally {
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * Greets {@code calls} times through {@code channel}, printing each reply.
+   *
+   * @return how many calls each {@link NamedGreeter} answered, by its name
+   */
+  public static Map<String, Integer> greet(Channel channel, int calls) {
+    Map<String, Integer> answered = new TreeMap<>();
+    GreeterTern.GreeterBlockingStub stub = GreeterTern.newBlockingStub(channel);
+    for (int i = 1; i <= calls; i++) {
+      String reply =
+          stub.withDeadlineAfter(5, TimeUnit.SECONDS)
+              .sayHello(HelloRequest.newBuilder().setName("call " + i).build())
+              .getMessage();
+      System.out.println(reply);
+      String server = reply.substring(reply.indexOf("(from ") + 6, reply.length() - 1);
+      answered.merge(server, 1, Integer::sum);
     }
     return answered;
   }

@@ -1,16 +1,13 @@
 package dev.tern.examples.routeguide;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Server;
+import dev.tern.examples.ToolRunner;
 import dev.tern.services.health.HealthStatusManager;
 import dev.tern.testing.ExternalTool;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -80,34 +77,11 @@ class RouteGuideToolsTest {
     assertThat(exec(probe, "-addr=" + address)).startsWith("exit 4");
   }
 
-  /** Runs the tool and returns its standard output; fails unless it exits 0. */
   private String run(Path tool, String... args) throws Exception {
-    String result = exec(tool, args);
-    assertThat(result).startsWith("exit 0\n");
-    return result.substring("exit 0\n".length());
+    return ToolRunner.run(dir, tool, args);
   }
 
-  /** Runs the tool; returns "exit N\n" and then its output (standard error after standard out). */
   private String exec(Path tool, String... args) throws Exception {
-    List<String> command = new ArrayList<>();
-    command.add(tool.toString());
-    command.addAll(List.of(args));
-    Path out = Files.createTempFile(dir, "out", ".txt");
-    Path err = Files.createTempFile(dir, "err", ".txt");
-    Process process =
-        new ProcessBuilder(command)
-            .redirectOutput(out.toFile())
-            .redirectError(err.toFile())
-            .start();
-    try {
-      assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("%s finished", command).isTrue();
-      return "exit "
-          + process.exitValue()
-          + "\n"
-          + Files.readString(out, UTF_8)
-          + Files.readString(err, UTF_8);
-    } finally {
-      process.destroyForcibly();
-    }
+    return ToolRunner.exec(dir, tool, args);
   }
 }
