@@ -68,13 +68,18 @@ class RouteGuideToolsTest {
   void grpcHealthProbeSeesServingThenNotServing() throws Exception {
     Path probe = ExternalTool.require("grpc-health-probe");
     String service = "-service=" + RouteGuideTern.SERVICE_NAME;
+    // The probe's own limits are 1 s to connect and 1 s per call, which a loaded machine can miss
+    // (a fresh JVM's first connection took 2 s at a load of 17); a slow machine is not what this
+    // test is about.
+    String slow = "-connect-timeout=20s";
+    String rpc = "-rpc-timeout=20s";
 
-    assertThat(exec(probe, "-addr=" + address, service)).startsWith("exit 0").contains("SERVING");
+    assertThat(exec(probe, "-addr=" + address, slow, rpc, service)).startsWith("exit 0").contains("SERVING");
     health.enterTerminalState();
-    assertThat(exec(probe, "-addr=" + address, service))
+    assertThat(exec(probe, "-addr=" + address, slow, rpc, service))
         .startsWith("exit 4")
         .contains("NOT_SERVING");
-    assertThat(exec(probe, "-addr=" + address)).startsWith("exit 4");
+    assertThat(exec(probe, "-addr=" + address, slow, rpc)).startsWith("exit 4");
   }
 
   private String run(Path tool, String... args) throws Exception {
