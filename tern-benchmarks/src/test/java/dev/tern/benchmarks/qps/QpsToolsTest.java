@@ -86,57 +86,26 @@ class QpsToolsTest {
     assertThat(lines.get(1)).isEqualTo("Outstanding RPCs per Channel:   2");
   }
 
-  @Test
-  void badFlagsAreNamedAndNothingRuns() throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
+  /** What one run of a tool's {@code run(args, out, err)} returned and printed. */
+  record Output(int status, String out, String err) {
+    interface Tool {
+      int run(String[] args, PrintStream out, PrintStream err) throws Exception;
+    }
 
-    int unknown = QpsClient.run(new String[] {"--outstanding=5"}, print(out), print(err));
-    int notNumber =
-        QpsClient.run(new String[] {"--channels=four", "--duration=1"}, print(out), print(err));
-    int zero = QpsClient.run(new String[] {"--duration=0"}, print(out), print(err));
-
-    assertThat(List.of(unknown, notNumber, zero)).containsOnly(2);
-    assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
-    assertThat(err.toString(StandardCharsets.UTF_8))
-        .contains("unknown flag --outstanding")
-        .contains("--channels needs a whole number, got four")
-        .contains("--duration must be at least 1, got 0");
-  }
-
-  @Test
-  void helpListsEveryFlagIncludingTheTransports() throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-    assertThat(QpsClient.run(new String[] {"--help"}, print(out), print(err))).isZero();
-
-    assertThat(out.toString(StandardCharsets.UTF_8))
-        .isEqualTo(QpsClient.USAGE)
-        .contains("--transport=nio|epoll|io_uring", "--outstanding_rpcs=N", "--save_histogram");
-    assertThat(QpsServer.USAGE).contains("--transport=nio|epoll|io_uring", "--directexecutor");
-    assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
-  }
-
-  @Test
-  void anUnknownTransportIsNamed() throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-    int status = QpsClient.run(new String[] {"--transport=kqueue"}, print(out), print(err));
-
-    assertThat(status).isEqualTo(2);
-    assertThat(err.toString(StandardCharsets.UTF_8))
-        .contains("--transport must be nio, epoll or io_uring, got kqueue");
+    static Output of(Tool tool, String... args) throws Exception {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      int status = tool.run(args, print(out), print(err));
+      return new Output(
+          status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
   }
 
   private static List<String> runClient(String... args) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = QpsClient.run(args, print(out), print(err));
-    assertThat(status).as("exit status; stderr: %s", err).isZero();
-    assertThat(err.toString(StandardCharsets.UTF_8)).as("failed calls").isEmpty();
-    return out.toString(StandardCharsets.UTF_8).lines().toList();
+    Output output = Output.of(QpsClient::run, args);
+    assertThat(output.status).as("exit status; stderr: %s", output.err).isZero();
+    assertThat(output.err).as("failed calls").isEmpty();
+    return output.out.lines().toList();
   }
 
   static void assertSummaryShape(List<String> lines) {

@@ -29,6 +29,7 @@ public final class CommandLine {
 
   private final String program;
   private final String summary;
+  private final String usage;
   private final Map<String, Flag> flags;
   private final List<String> notes;
   private final String example;
@@ -36,6 +37,10 @@ public final class CommandLine {
   private CommandLine(Builder builder) {
     this.program = builder.program;
     this.summary = builder.summary;
+    this.usage =
+        builder.usage != null
+            ? builder.usage
+            : "bin/" + program + (builder.flags.isEmpty() ? "" : " [FLAGS]");
     this.flags = Collections.unmodifiableMap(new LinkedHashMap<>(builder.flags));
     this.notes = List.copyOf(builder.notes);
     this.example = builder.example;
@@ -71,8 +76,7 @@ public final class CommandLine {
     column += 4;
     StringBuilder text = new StringBuilder();
     text.append(program).append(": ").append(summary).append("\n\n");
-    text.append("Usage: bin/").append(program).append(flags.isEmpty() ? "" : " [FLAGS]");
-    text.append("\n\nFlags:\n");
+    text.append("Usage: ").append(usage).append("\n\nFlags:\n");
     for (String[] row : rows) {
       String[] lines = row[1].split("\n", -1);
       text.append("  ").append(row[0]).append(" ".repeat(column - 2 - row[0].length()));
@@ -252,6 +256,7 @@ public final class CommandLine {
     private final String summary;
     private final Map<String, Flag> flags = new LinkedHashMap<>();
     private final List<String> notes = new ArrayList<>();
+    private String usage;
     private String example;
 
     private Builder(String program, String summary) {
@@ -285,6 +290,14 @@ public final class CommandLine {
      */
     public Builder bool(String name, String description) {
       add(new Flag(name, "true|false", "false", description, true));
+      return this;
+    }
+
+    /**
+     * Sets the usage line, for a program not started as {@code bin/PROGRAM [FLAGS]} (the default).
+     */
+    public Builder usage(String usage) {
+      this.usage = Objects.requireNonNull(usage, "usage");
       return this;
     }
 

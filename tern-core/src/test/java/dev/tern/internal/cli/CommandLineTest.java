@@ -138,6 +138,14 @@ class CommandLineTest {
         .hasMessage("valueName");
   }
 
+  @Test
+  void aProgramOutsideBinSaysHowItIsStarted() {
+    CommandLine other = CommandLine.builder("p", "s").usage("java -cp CP p.Main").example("x");
+
+    assertThat(other.help()).contains("Usage: java -cp CP p.Main\n");
+    assertThat(CommandLine.builder("p", "s").example("x").help()).contains("Usage: bin/p\n");
+  }
+
   private static PrintStream print(ByteArrayOutputStream bytes) {
     return new PrintStream(bytes, true, StandardCharsets.UTF_8);
   }
