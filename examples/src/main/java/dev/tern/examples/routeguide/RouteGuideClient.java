@@ -234,14 +234,7 @@ public final class RouteGuideClient {
       return 0;
     } catch (StatusRuntimeException e) {
       Status status = e.getStatus();
-      err.println(
-          FLAGS.program()
-              + (status.getCode() == Status.Code.UNAVAILABLE
-                  ? ": could not connect to " + target + ": "
-                  : ": a call to " + target + " failed: ")
-              + status.getCode()
-              + ": "
-              + status.getDescription());
+      err.println(FLAGS.callFailure(target, status.getCode().name(), status.getDescription()));
       return 1;
     } catch (IllegalStateException e) { // no answer in time
       err.println(FLAGS.program() + ": " + e.getMessage());

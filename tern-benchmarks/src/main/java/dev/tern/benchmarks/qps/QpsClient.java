@@ -318,12 +318,7 @@ public final class QpsClient {
           .unaryCall(request);
     } catch (StatusRuntimeException e) {
       Status status = e.getStatus();
-      err.println(
-          FLAGS.program()
-              + (status.getCode() == Status.Code.UNAVAILABLE
-                  ? ": could not connect to " + server + ": "
-                  : ": the first call to " + server + " failed: ")
-              + describe(status));
+      err.println(FLAGS.callFailure(server, status.getCode().name(), details(status)));
       return 1;
     }
     CallsByServer callsByServer = countServers ? new CallsByServer() : null;
@@ -368,12 +363,13 @@ public final class QpsClient {
     return failed ? 1 : 0;
   }
 
-  private static String describe(Status status) {
-    String text = status.getCode() + ": " + status.getDescription();
+  /** The status's description, and its cause's message if it has one. */
+  private static String details(Status status) {
+    String text = status.getDescription();
     if (status.getCause() != null && status.getCause().getMessage() != null) {
       text += " (" + status.getCause().getMessage() + ")";
     }
-    return text.replace('\n', ' ');
+    return text;
   }
 
   private static InetSocketAddress parseAddress(String address) {

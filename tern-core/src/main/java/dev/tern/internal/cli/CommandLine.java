@@ -150,6 +150,25 @@ public final class CommandLine {
   }
 
   /**
+   * The one line a client program prints when a call to {@code target} failed with a status whose
+   * code is named {@code code} (e.g. {@code "UNAVAILABLE"}: the parser knows no gRPC types): {@code
+   * "PROGRAM: could not connect to TARGET: UNAVAILABLE: DETAILS"} for {@code UNAVAILABLE}, else
+   * {@code "PROGRAM: a call to TARGET failed: CODE: DETAILS"}; line breaks in {@code details}
+   * become spaces.
+   */
+  public String callFailure(String target, String code, String details) {
+    Objects.requireNonNull(target, "target");
+    Objects.requireNonNull(code, "code");
+    return program
+        + (code.equals("UNAVAILABLE")
+            ? ": could not connect to " + target + ": "
+            : ": a call to " + target + " failed: ")
+        + code
+        + ": "
+        + String.valueOf(details).replace('\n', ' ');
+  }
+
+  /**
    * A program should stop now with {@link #status()}: after {@code --help} (status 0, the help to
    * standard output) or a bad argument (status 2, a one-line message to standard error). No stack
    * trace is kept: it is an answer, not a fault. Immutable, so thread-safe.

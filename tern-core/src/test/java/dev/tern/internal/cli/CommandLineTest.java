@@ -106,6 +106,14 @@ class CommandLineTest {
   }
 
   @Test
+  void aFailedCallIsOneLineThatSaysWhetherTheServerWasReached() {
+    assertThat(TOOL.callFailure("h:1", "UNAVAILABLE", "Connection refused"))
+        .isEqualTo("tool: could not connect to h:1: UNAVAILABLE: Connection refused");
+    assertThat(TOOL.callFailure("h:1", "INTERNAL", "two\nlines"))
+        .isEqualTo("tool: a call to h:1 failed: INTERNAL: two lines");
+  }
+
+  @Test
   void askingForAnUndeclaredFlagIsAProgrammingError() {
     CommandLine.Values values = TOOL.parse();
 
