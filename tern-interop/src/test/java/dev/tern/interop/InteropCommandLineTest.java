@@ -3,11 +3,9 @@ package dev.tern.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Server;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
+import dev.tern.testing.ProgramRun;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -20,30 +18,11 @@ import org.junit.jupiter.api.Test;
  * the client's exit status when its cases pass and when they fail.
  */
 class InteropCommandLineTest {
-  /** What one run of a program's {@code run(args, out, err)} returned and printed. */
-  private record Output(int status, String out, String err) {}
-
-  private interface Program {
-    int run(String[] args, PrintStream out, PrintStream err) throws Exception;
-  }
-
-  private static Output run(Program program, String... args) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status =
-        program.run(
-            args,
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Output(
-        status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
-
   @Test
   void helpListsEveryFlagWithItsDefaultAndAnExample() throws Exception {
     for (String help : new String[] {"--help", "-h"}) {
-      Output client = run(InteropClient::run, help, "--server_port=1");
-      Output server = run(InteropServer::run, help);
+      ProgramRun client = ProgramRun.of(InteropClient::run, help, "--server_port=1");
+      ProgramRun server = ProgramRun.of(InteropServer::run, help);
 
       assertThat(List.of(client, server))
           .allSatisfy(
@@ -73,10 +52,11 @@ class InteropCommandLineTest {
 
   @Test
   void badFlagsAreOneLineNamingTheFlagWithStatusTwo() throws Exception {
-    Output withoutValue = run(InteropClient::run, "--help-me");
-    Output unknownCase = run(InteropClient::run, "--test_case=large_unary,huge_unary");
-    Output badPort = run(InteropClient::run, "--server_port=http");
-    Output serverFlag = run(InteropServer::run, "--server_port=1");
+    ProgramRun withoutValue = ProgramRun.of(InteropClient::run, "--help-me");
+    ProgramRun unknownCase =
+        ProgramRun.of(InteropClient::run, "--test_case=large_unary,huge_unary");
+    ProgramRun badPort = ProgramRun.of(InteropClient::run, "--server_port=http");
+    ProgramRun serverFlag = ProgramRun.of(InteropServer::run, "--server_port=1");
 
     assertThat(List.of(withoutValue, unknownCase, badPort, serverFlag))
         .allSatisfy(
@@ -95,7 +75,7 @@ class InteropCommandLineTest {
 
   @Test
   void listsTheCasesOneALine() throws Exception {
-    Output output = run(InteropClient::run, "--list_test_cases");
+    ProgramRun output = ProgramRun.of(InteropClient::run, "--list_test_cases");
 
     assertThat(output.status()).isZero();
     assertThat(output.out().lines()).containsExactlyElementsOf(InteropCases.ALL);
@@ -109,17 +89,17 @@ class InteropCommandLineTest {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       closedPort = socket.getLocalPort();
     }
-    Output passed;
-    Output failed;
+    ProgramRun passed;
+    ProgramRun failed;
     try {
       passed =
-          run(
+          ProgramRun.of(
               InteropClient::run,
               "--server_host=127.0.0.1",
               "--server_port=" + server.getPort(),
               "--test_case=empty_unary,large_unary");
       failed =
-          run(
+          ProgramRun.of(
               InteropClient::run,
               "--server_host=127.0.0.1",
               "--server_port=" + closedPort,

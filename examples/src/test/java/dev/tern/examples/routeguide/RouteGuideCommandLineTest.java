@@ -2,11 +2,9 @@ package dev.tern.examples.routeguide;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
+import dev.tern.testing.ProgramRun;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -15,30 +13,11 @@ import org.junit.jupiter.api.Test;
  * flags, and the client's exit status and one line when nothing listens.
  */
 class RouteGuideCommandLineTest {
-  /** What one run of a program's {@code run(args, out, err)} returned and printed. */
-  private record Output(int status, String out, String err) {}
-
-  private interface Program {
-    int run(String[] args, PrintStream out, PrintStream err) throws Exception;
-  }
-
-  private static Output run(Program program, String... args) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status =
-        program.run(
-            args,
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Output(
-        status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
-
   @Test
   void helpListsEveryFlagWithItsDefaultAndAnExample() throws Exception {
     for (String help : new String[] {"--help", "-h"}) {
-      Output client = run(RouteGuideClient::run, help);
-      Output server = run(RouteGuideServer::run, help);
+      ProgramRun client = ProgramRun.of(RouteGuideClient::run, help);
+      ProgramRun server = ProgramRun.of(RouteGuideServer::run, help);
 
       assertThat(List.of(client, server))
           .allSatisfy(
@@ -59,8 +38,8 @@ class RouteGuideCommandLineTest {
 
   @Test
   void badFlagsAreOneLineNamingTheFlagWithStatusTwo() throws Exception {
-    Output client = run(RouteGuideClient::run, "--port=1");
-    Output server = run(RouteGuideServer::run, "--port=fifty");
+    ProgramRun client = ProgramRun.of(RouteGuideClient::run, "--port=1");
+    ProgramRun server = ProgramRun.of(RouteGuideServer::run, "--port=fifty");
 
     assertThat(List.of(client, server))
         .allSatisfy(
@@ -81,7 +60,7 @@ class RouteGuideCommandLineTest {
       port = socket.getLocalPort();
     }
 
-    Output output = run(RouteGuideClient::run, "--target=127.0.0.1:" + port);
+    ProgramRun output = ProgramRun.of(RouteGuideClient::run, "--target=127.0.0.1:" + port);
 
     assertThat(output.status()).isEqualTo(1);
     assertThat(output.out()).isEmpty();

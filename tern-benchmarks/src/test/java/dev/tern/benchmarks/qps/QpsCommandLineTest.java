@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Server;
 import dev.tern.Status;
-import dev.tern.benchmarks.qps.QpsToolsTest.Output;
 import dev.tern.interop.testing.BenchmarkServiceTern;
 import dev.tern.interop.testing.SimpleRequest;
 import dev.tern.interop.testing.SimpleResponse;
 import dev.tern.netty.NettyServerBuilder;
 import dev.tern.stub.StreamObserver;
+import dev.tern.testing.ProgramRun;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -25,11 +25,11 @@ import org.junit.jupiter.api.Test;
 class QpsCommandLineTest {
   @Test
   void badFlagsAreOneLineNamingTheFlagWithStatusTwoAndNothingRuns() throws Exception {
-    Output unknown = Output.of(QpsClient::run, "--outstanding=5");
-    Output notNumber = Output.of(QpsClient::run, "--channels=four", "--duration=1");
-    Output zero = Output.of(QpsClient::run, "--duration=0");
-    Output transport = Output.of(QpsClient::run, "--transport=kqueue");
-    Output serverFlag = Output.of(QpsServer::run, "--port=1");
+    ProgramRun unknown = ProgramRun.of(QpsClient::run, "--outstanding=5");
+    ProgramRun notNumber = ProgramRun.of(QpsClient::run, "--channels=four", "--duration=1");
+    ProgramRun zero = ProgramRun.of(QpsClient::run, "--duration=0");
+    ProgramRun transport = ProgramRun.of(QpsClient::run, "--transport=kqueue");
+    ProgramRun serverFlag = ProgramRun.of(QpsServer::run, "--port=1");
 
     assertThat(List.of(unknown, notNumber, zero, transport, serverFlag))
         .allSatisfy(
@@ -48,9 +48,9 @@ class QpsCommandLineTest {
   @Test
   void helpListsEveryFlagWithItsDefaultAndAnExample() throws Exception {
     for (String help : new String[] {"--help", "-h"}) {
-      Output client = Output.of(QpsClient::run, help);
-      Output server = Output.of(QpsServer::run, help);
-      Output grpcJava = Output.of(GrpcJavaBalancedClient::run, help);
+      ProgramRun client = ProgramRun.of(QpsClient::run, help);
+      ProgramRun server = ProgramRun.of(QpsServer::run, help);
+      ProgramRun grpcJava = ProgramRun.of(GrpcJavaBalancedClient::run, help);
 
       assertThat(List.of(client, server, grpcJava))
           .allSatisfy(
@@ -91,8 +91,8 @@ class QpsCommandLineTest {
     }
 
     long start = System.nanoTime();
-    Output output =
-        Output.of(QpsClient::run, "--address=127.0.0.1:" + port, "--warmup_duration=30");
+    ProgramRun output =
+        ProgramRun.of(QpsClient::run, "--address=127.0.0.1:" + port, "--warmup_duration=30");
 
     assertThat(output.status()).isEqualTo(1);
     assertThat(output.out()).isEmpty();
@@ -128,10 +128,10 @@ class QpsCommandLineTest {
             .build()
             .start();
     long start = System.nanoTime();
-    Output output;
+    ProgramRun output;
     try {
       output =
-          Output.of(
+          ProgramRun.of(
               QpsClient::run,
               "--address=127.0.0.1:" + server.getPort(),
               "--channels=2",

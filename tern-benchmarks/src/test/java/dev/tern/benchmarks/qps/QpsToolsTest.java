@@ -3,6 +3,7 @@ package dev.tern.benchmarks.qps;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Server;
+import dev.tern.testing.ProgramRun;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -86,26 +87,11 @@ class QpsToolsTest {
     assertThat(lines.get(1)).isEqualTo("Outstanding RPCs per Channel:   2");
   }
 
-  /** What one run of a tool's {@code run(args, out, err)} returned and printed. */
-  record Output(int status, String out, String err) {
-    interface Tool {
-      int run(String[] args, PrintStream out, PrintStream err) throws Exception;
-    }
-
-    static Output of(Tool tool, String... args) throws Exception {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      ByteArrayOutputStream err = new ByteArrayOutputStream();
-      int status = tool.run(args, print(out), print(err));
-      return new Output(
-          status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-  }
-
   private static List<String> runClient(String... args) throws Exception {
-    Output output = Output.of(QpsClient::run, args);
-    assertThat(output.status).as("exit status; stderr: %s", output.err).isZero();
-    assertThat(output.err).as("failed calls").isEmpty();
-    return output.out.lines().toList();
+    ProgramRun output = ProgramRun.of(QpsClient::run, args);
+    assertThat(output.status()).as("exit status; stderr: %s", output.err()).isZero();
+    assertThat(output.err()).as("failed calls").isEmpty();
+    return output.out().lines().toList();
   }
 
   static void assertSummaryShape(List<String> lines) {
