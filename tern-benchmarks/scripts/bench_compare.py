@@ -624,8 +624,25 @@ def loadavg():
         return [float(x) for x in f.read().split()[:3]]
 
 
+class OneLineErrorParser(argparse.ArgumentParser):
+    """Reports a bad command line in one line naming the flag, status 2, as Tern's programs do."""
+
+    def error(self, message):
+        sys.stderr.write("bench-compare: %s; see --help\n" % message)
+        sys.exit(2)
+
+
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """Every flag's default in the help, and the epilog's example kept as written."""
+
+
 def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = OneLineErrorParser(
+        prog="bin/bench-compare",
+        description=__doc__.split("\n")[0],
+        epilog="Example:\n  bin/bench-compare --quick --skip=jmh",
+        formatter_class=HelpFormatter,
+    )
     p.add_argument("--duration", type=int, default=10, help="measured seconds per run")
     p.add_argument(
         "--warmup",
@@ -643,10 +660,14 @@ def main():
         "both servers' JIT compilers keep a third of it busy for 25-30 s",
     )
     p.add_argument("--repeats", type=int, default=3, help="runs per system and configuration")
-    p.add_argument("--jmh-forks", type=int, default=1)
-    p.add_argument("--jmh-warmups", type=int, default=3)
-    p.add_argument("--jmh-iterations", type=int, default=5)
-    p.add_argument("--jmh-filter", default="CallBenchmark|HeadersDecodingBenchmark")
+    p.add_argument("--jmh-forks", type=int, default=1, help="JMH forks per benchmark")
+    p.add_argument("--jmh-warmups", type=int, default=3, help="JMH warm-up iterations")
+    p.add_argument("--jmh-iterations", type=int, default=5, help="JMH measured iterations")
+    p.add_argument(
+        "--jmh-filter",
+        default="CallBenchmark|HeadersDecodingBenchmark",
+        help="regular expression of the JMH benchmarks to run",
+    )
     p.add_argument(
         "--jmh-otel-filter",
         default="CallBenchmark.unaryCall1024",
@@ -657,15 +678,30 @@ def main():
     p.add_argument(
         "--quick", action="store_true", help="smoke run: 3 s + 2 s warm-up, one repeat, short JMH"
     )
-    p.add_argument("--skip", action="append", default=[], choices=["e2e", "server", "jmh"])
+    p.add_argument(
+        "--skip",
+        action="append",
+        default=[],
+        choices=["e2e", "server", "jmh"],
+        help="leave a part out (repeat the flag for more than one)",
+    )
     p.add_argument(
         "--reuse",
         action="store_true",
         help="keep the skipped parts' figures from the previous results.json in the work "
         "directory, so one part can be re-run alone",
     )
-    p.add_argument("--out", default=os.path.join(ROOT, "docs", "benchmarks.md"))
-    p.add_argument("--work", default=os.path.join(ROOT, "tern-benchmarks", "target", "bench"))
+    p.add_argument(
+        "--out", default=os.path.join(ROOT, "docs", "benchmarks.md"), help="the page written"
+    )
+    p.add_argument(
+        "--work",
+        default=os.path.join(ROOT, "tern-benchmarks", "target", "bench"),
+        help="where logs and results.json go",
+    )
+    # bin/bench-compare calls the script with --check-flags first, so that a bad flag is reported
+    # before any tool is installed or anything built.
+    p.add_argument("--check-flags", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.quick:
         args.duration, args.warmup, args.server_warmup, args.repeats = 3, 2, 2, 1
@@ -677,6 +713,8 @@ def main():
             p.error("--%s must be at least 1" % name.replace("_", "-"))
     if args.warmup < 0 or args.server_warmup < 0 or args.jmh_warmups < 0:
         p.error("--warmup, --server-warmup and --jmh-warmups must not be negative")
+    if args.check_flags:
+        return
 
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _on_signal)

@@ -2,6 +2,7 @@ package dev.tern.interop;
 
 import dev.tern.DecompressorRegistry;
 import dev.tern.ManagedChannel;
+import dev.tern.internal.cli.CommandLine;
 import dev.tern.netty.NettyChannelBuilder;
 import dev.tern.netty.NettySslContexts;
 import io.netty.handler.ssl.SslContext;
@@ -9,14 +10,13 @@ import io.netty.handler.ssl.SslContextBuilder;
 import java.io.File;
 import java.io.PrintStream;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLException;
 
 /**
  * Tern's interop test client: {@code bin/interop-client --server_host=H --server_port=N
- * --test_case=NAME|all --use_tls=.. --use_test_ca=.. --server_host_override=..}. Prints {@code PASS
+ * --test_case=NAME|all ...} (every flag: {@link #FLAGS}, {@code --help}). Prints {@code PASS
  * <case>} or {@code FAIL <case>: <reason>} per case and exits 1 if any failed.
  *
  * <p>{@code bin/interop-client --list_test_cases=true} prints the names of every case, one a line,
@@ -24,55 +24,94 @@ import javax.net.ssl.SSLException;
  * matrix ({@code tern-interop/peers/run_matrix.py}) runs, for every client.
  */
 public final class InteropClient {
+  /** The flags; {@code --help} prints them. */
+  static final CommandLine FLAGS =
+      CommandLine.builder(
+              "interop-client",
+              "Tern's gRPC interop test client: runs interop test cases against a server")
+          .flag("server_host", "HOST", "localhost", "the server's host")
+          .flag("server_port", "N", "8080", "the server's port")
+          .flag(
+              "test_case",
+              "NAME[,NAME...]|all",
+              "large_unary",
+              "the cases to run (--list_test_cases=true lists them)")
+          .bool("use_tls", "connect with TLS")
+          .bool(
+              "use_test_ca",
+              "with TLS, trust grpc-java's test CA (ca.pem in $TERN_INTEROP_CERTS_DIR,\n"
+                  + "fetched by bin/interop-client) instead of the system's")
+          .flag(
+              "server_host_override",
+              "NAME",
+              null,
+              "the authority (and TLS server name) to ask for, e.g. foo.test.google.fr")
+          .flag("soak_iterations", "N", "10", "calls of the soak cases (rpc_soak, channel_soak)")
+          .bool("list_test_cases", "print the name of every case, one a line, and exit")
+          .note("Prints 'PASS <case>' or 'FAIL <case>: <reason>' for each case.")
+          .note(
+              "Exit status: 0 when every case passed; 1 when any failed; 2 for a bad flag or"
+                  + " case name.")
+          .example("bin/interop-client --server_host=127.0.0.1 --server_port=8080 --test_case=all");
+
   private InteropClient() {}
 
-  /** Entry point. */
+  /** Entry point; see {@link #FLAGS}. Exits with {@link #run}'s status. */
   public static void main(String[] args) throws Exception {
-    InteropFlags flags;
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /**
+   * Runs the cases the flags name against the server they name, one line each to {@code out}.
+   *
+   * @return 0 when every case passed (or after {@code --help} or {@code --list_test_cases}); 1 when
+   *     any failed, or after a one-line message to {@code err} when the TLS material is missing; 2
+   *     after a one-line message naming the flag to {@code err} if a flag or case name is bad
+   */
+  static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+    CommandLine.Values flags;
+    List<String> cases;
     try {
-      flags =
-          InteropFlags.parse(
-              args,
-              Set.of(
-                  "server_host",
-                  "server_port",
-                  "test_case",
-                  "use_tls",
-                  "use_test_ca",
-                  "server_host_override",
-                  "soak_iterations",
-                  "list_test_cases"));
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-      return;
-    }
-    if (flags.bool("list_test_cases", false)) {
-      InteropCases.ALL.forEach(System.out::println);
-      return;
-    }
-    String testCase = flags.string("test_case", "large_unary");
-    List<String> cases = testCase.equals("all") ? InteropCases.ALL : List.of(testCase.split(","));
-    for (String name : cases) {
-      if (!InteropCases.ALL.contains(name)) {
-        System.err.println("unknown --test_case " + name + "; known: all, " + InteropCases.ALL);
-        System.exit(2);
+      flags = FLAGS.parse(args);
+      if (flags.bool("list_test_cases")) {
+        InteropCases.ALL.forEach(out::println);
+        out.flush();
+        return 0;
       }
+      String testCase = flags.string("test_case");
+      cases = testCase.equals("all") ? InteropCases.ALL : List.of(testCase.split(",", -1));
+      for (String name : cases) {
+        if (!InteropCases.ALL.contains(name)) {
+          throw FLAGS.usageError(
+              "unknown --test_case "
+                  + name
+                  + "; known: all, "
+                  + String.join(", ", InteropCases.ALL));
+        }
+      }
+      flags.integer("server_port", 1);
+      flags.integer("soak_iterations", 1);
+    } catch (CommandLine.Exit exit) {
+      return exit.report(out, err);
     }
-    Supplier<ManagedChannel> channels = channelFactory(flags);
+    Supplier<ManagedChannel> channels;
+    try {
+      channels = channelFactory(flags);
+    } catch (IllegalStateException e) {
+      err.println(FLAGS.program() + ": " + e.getMessage());
+      return 1;
+    }
     ManagedChannel channel = channels.get();
     int failed;
     try {
       failed =
           runCases(
-              new InteropCases(channel, channels, flags.integer("soak_iterations", 10)),
-              cases,
-              System.out);
+              new InteropCases(channel, channels, flags.integer("soak_iterations", 1)), cases, out);
     } finally {
       channel.shutdownNow();
       channel.awaitTermination(10, TimeUnit.SECONDS);
     }
-    System.exit(failed == 0 ? 0 : 1);
+    return failed == 0 ? 0 : 1;
   }
 
   /** Runs {@code cases}, printing one line each; returns how many failed. */
@@ -97,20 +136,26 @@ public final class InteropClient {
     return text.replace('\n', ' ');
   }
 
-  private static Supplier<ManagedChannel> channelFactory(InteropFlags flags) throws SSLException {
-    String host = flags.string("server_host", "localhost");
-    int port = flags.integer("server_port", 8080);
-    boolean useTls = flags.bool("use_tls", false);
-    String override = flags.string("server_host_override", null);
+  /**
+   * Makes the channels the flags describe.
+   *
+   * @throws IllegalStateException if the test CA is asked for and is not there
+   */
+  private static Supplier<ManagedChannel> channelFactory(CommandLine.Values flags)
+      throws SSLException {
+    String host = flags.string("server_host");
+    int port = flags.integer("server_port", 1);
+    boolean useTls = flags.bool("use_tls");
+    String override = flags.string("server_host_override");
     SslContext ssl = null;
     if (useTls) {
       SslContextBuilder tls = NettySslContexts.forClient();
-      if (flags.bool("use_test_ca", false)) {
-        File ca = InteropFlags.certDir().resolve("ca.pem").toFile();
+      if (flags.bool("use_test_ca")) {
+        File ca = TestCerts.dir().resolve("ca.pem").toFile();
         if (!ca.canRead()) {
-          throw new IllegalArgumentException(
+          throw new IllegalStateException(
               "--use_test_ca=true needs ca.pem in "
-                  + InteropFlags.certDir().toAbsolutePath()
+                  + TestCerts.dir().toAbsolutePath()
                   + " (run tern-interop/peers/fetch-test-certs.sh)");
         }
         tls.trustManager(ca);

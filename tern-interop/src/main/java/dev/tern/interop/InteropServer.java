@@ -3,24 +3,42 @@ package dev.tern.interop;
 import dev.tern.DecompressorRegistry;
 import dev.tern.Server;
 import dev.tern.ServerInterceptors;
+import dev.tern.internal.cli.CommandLine;
 import dev.tern.netty.NettyServerBuilder;
 import java.io.File;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Tern's interop test server: {@code bin/interop-server --port=N --use_tls=true|false}. With TLS it
- * presents the test server certificate ({@code server1.pem}, for {@code *.test.google.fr}) that the
- * peers' clients trust through their test CA.
+ * Tern's interop test server: {@code bin/interop-server --port=N --use_tls=true|false} ({@link
+ * #FLAGS}, {@code --help}). With TLS it presents the test server certificate ({@code server1.pem},
+ * for {@code *.test.google.fr}) that the peers' clients trust through their test CA.
  */
 public final class InteropServer {
+  /** The flags; {@code --help} prints them. */
+  static final CommandLine FLAGS =
+      CommandLine.builder(
+              "interop-server",
+              "Tern's gRPC interop test server: serves grpc.testing.TestService until stopped")
+          .flag("port", "N", "8080", "the port; 0 picks a free one (printed once listening)")
+          .bool(
+              "use_tls",
+              "serve TLS with grpc-java's test certificate (server1.pem and server1.key\n"
+                  + "in $TERN_INTEROP_CERTS_DIR, fetched by bin/interop-server)")
+          .note("Prints 'Tern interop server listening on port N' once listening.")
+          .example("bin/interop-server --port=8080 --use_tls=true");
+
   private InteropServer() {}
 
-  /** Builds and starts the server; {@code certDir} is used only with TLS. */
+  /**
+   * Builds and starts the server; {@code certDir} is used only with TLS.
+   *
+   * @throws IllegalStateException if TLS is asked for and the certificate or key is missing
+   */
   static Server start(int port, boolean useTls, Path certDir, ScheduledExecutorService scheduler)
       throws IOException {
     NettyServerBuilder builder =
@@ -38,7 +56,7 @@ public final class InteropServer {
       File cert = certDir.resolve("server1.pem").toFile();
       File key = certDir.resolve("server1.key").toFile();
       if (!cert.canRead() || !key.canRead()) {
-        throw new IllegalArgumentException(
+        throw new IllegalStateException(
             "--use_tls=true needs server1.pem and server1.key in "
                 + certDir.toAbsolutePath()
                 + " (run tern-interop/peers/fetch-test-certs.sh)");
@@ -48,24 +66,39 @@ public final class InteropServer {
     return builder.build().start();
   }
 
-  /** Entry point. */
+  /** Entry point; see {@link #FLAGS}. Exits with {@link #run}'s status. */
   public static void main(String[] args) throws Exception {
-    InteropFlags flags;
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /**
+   * Starts the server the flags describe and serves until the JVM is stopped.
+   *
+   * @return 0 after {@code --help} (printed to {@code out}); 1 after a one-line message to {@code
+   *     err} if it cannot listen or its TLS material is missing; 2 after a one-line message naming
+   *     the flag if a flag is bad
+   */
+  static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+    int port;
+    boolean useTls;
     try {
-      flags = InteropFlags.parse(args, Set.of("port", "use_tls"));
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-      return;
+      CommandLine.Values flags = FLAGS.parse(args);
+      port = flags.integer("port", 0);
+      useTls = flags.bool("use_tls");
+    } catch (CommandLine.Exit exit) {
+      return exit.report(out, err);
     }
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-    Server server =
-        start(
-            flags.integer("port", 8080),
-            flags.bool("use_tls", false),
-            InteropFlags.certDir(),
-            scheduler);
-    System.out.println("Tern interop server listening on port " + server.getPort());
+    Server server;
+    try {
+      server = start(port, useTls, TestCerts.dir(), scheduler);
+    } catch (IOException | IllegalStateException e) {
+      scheduler.shutdownNow();
+      err.println(FLAGS.program() + ": could not serve on port " + port + ": " + e.getMessage());
+      return 1;
+    }
+    out.println("Tern interop server listening on port " + server.getPort());
+    out.flush();
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
@@ -79,5 +112,6 @@ public final class InteropServer {
                   scheduler.shutdownNow();
                 }));
     server.awaitTermination();
+    return 0;
   }
 }

@@ -3,7 +3,9 @@ package dev.tern.examples.routeguide;
 import dev.tern.Channel;
 import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
+import dev.tern.Status;
 import dev.tern.StatusRuntimeException;
+import dev.tern.internal.cli.CommandLine;
 import dev.tern.opentelemetry.GrpcOpenTelemetry;
 import dev.tern.stub.StreamObserver;
 import java.io.PrintStream;
@@ -185,27 +187,58 @@ public final class RouteGuideClient {
     }
   }
 
+  /**
+   * The launcher's flags ({@code --help} prints them). The parser is shared by Tern's own programs
+   * and is not API: an application would parse its arguments its own way.
+   */
+  static final CommandLine FLAGS =
+      CommandLine.builder(
+              "routeguide-client",
+              "the route guide client: calls a route guide server with each of the four kinds of"
+                  + " call and prints the answers")
+          .flag("target", "HOST:PORT", "localhost:50051", "the server (any Tern target)")
+          .flag(
+              "otlp",
+              "URL",
+              null,
+              "send metrics and spans to an OpenTelemetry Collector, e.g. http://127.0.0.1:4318")
+          .note(
+              "Exit status: 0 when every call succeeded; 1 when a call failed or the server could"
+                  + " not be reached; 2 for a bad flag.")
+          .example("bin/routeguide-client --target=127.0.0.1:50051");
+
   /** {@code bin/routeguide-client [--target=HOST:PORT] [--otlp=URL]}. */
   public static void main(String[] args) throws InterruptedException {
-    String target = "localhost:50051";
-    String otlp = null;
-    for (String arg : args) {
-      if (arg.startsWith("--target=")) {
-        target = arg.substring("--target=".length());
-      } else if (arg.startsWith("--otlp=")) {
-        otlp = arg.substring("--otlp=".length());
-      } else {
-        System.err.println(
-            "usage: routeguide-client [--target=HOST:PORT] [--otlp=http://HOST:4318]");
-        System.exit(2);
-      }
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /**
+   * Runs the tour the flags describe, printing it to {@code out}.
+   *
+   * @return 0 when every call succeeded (or after {@code --help}); 1 after a one-line message to
+   *     {@code err} when a call failed; 2 after a one-line message naming the flag if a flag is bad
+   */
+  static int run(String[] args, PrintStream out, PrintStream err) throws InterruptedException {
+    String target;
+    String otlp;
+    try {
+      CommandLine.Values flags = FLAGS.parse(args);
+      target = flags.string("target");
+      otlp = flags.string("otlp");
+    } catch (CommandLine.Exit exit) {
+      return exit.report(out, err);
     }
     Telemetry telemetry = otlp == null ? null : new Telemetry("routeguide-client", otlp, -1);
     try {
-      runTour(target, telemetry == null ? null : telemetry.grpc(), System.out);
+      runTour(target, telemetry == null ? null : telemetry.grpc(), out);
+      return 0;
     } catch (StatusRuntimeException e) {
-      System.err.println("call failed: " + e.getStatus());
-      System.exit(1);
+      Status status = e.getStatus();
+      err.println(FLAGS.callFailure(target, status.getCode().name(), status.getDescription()));
+      return 1;
+    } catch (IllegalStateException e) { // no answer in time
+      err.println(FLAGS.program() + ": " + e.getMessage());
+      return 1;
     } finally {
       if (telemetry != null) {
         telemetry.close(); // exports the last metrics and spans

@@ -2,11 +2,13 @@ package dev.tern.examples.routeguide;
 
 import dev.tern.Server;
 import dev.tern.ServerBuilder;
+import dev.tern.internal.cli.CommandLine;
 import dev.tern.opentelemetry.GrpcOpenTelemetry;
 import dev.tern.services.health.HealthStatusManager;
 import dev.tern.services.health.v1.HealthCheckResponse.ServingStatus;
 import dev.tern.services.reflection.ProtoReflectionService;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -63,32 +65,68 @@ public final class RouteGuideServer {
     return server;
   }
 
+  /**
+   * The launcher's flags ({@code --help} prints them). The parser is shared by Tern's own programs
+   * and is not API: an application would parse its arguments its own way.
+   */
+  static final CommandLine FLAGS =
+      CommandLine.builder(
+              "routeguide-server",
+              "the route guide server, with the health and reflection services, until stopped")
+          .flag("port", "N", "50051", "the port; 0 picks a free one (printed once listening)")
+          .flag(
+              "otlp",
+              "URL",
+              null,
+              "send metrics and spans to an OpenTelemetry Collector, e.g. http://127.0.0.1:4318")
+          .flag(
+              "prometheus-port",
+              "N",
+              null,
+              "serve the server's metrics for Prometheus to scrape on this port")
+          .note("Prints 'Route guide server listening on port N' once listening.")
+          .example("bin/routeguide-server --port=50051");
+
   /** {@code bin/routeguide-server [--port=N] [--otlp=URL] [--prometheus-port=N]}. */
-  public static void main(String[] args) throws IOException, InterruptedException {
-    int port = 50051;
-    String otlp = null;
-    int prometheusPort = -1;
-    for (String arg : args) {
-      if (arg.startsWith("--port=")) {
-        port = Integer.parseInt(arg.substring("--port=".length()));
-      } else if (arg.startsWith("--otlp=")) {
-        otlp = arg.substring("--otlp=".length());
-      } else if (arg.startsWith("--prometheus-port=")) {
-        prometheusPort = Integer.parseInt(arg.substring("--prometheus-port=".length()));
-      } else {
-        System.err.println(
-            "usage: routeguide-server [--port=N] [--otlp=http://HOST:4318]"
-                + " [--prometheus-port=N]");
-        System.exit(2);
-      }
+  public static void main(String[] args) throws InterruptedException {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /**
+   * Starts the server the flags describe and serves until the JVM is stopped.
+   *
+   * @return 0 after {@code --help} (printed to {@code out}); 1 after a one-line message to {@code
+   *     err} if it cannot listen; 2 after a one-line message naming the flag if a flag is bad
+   */
+  static int run(String[] args, PrintStream out, PrintStream err) throws InterruptedException {
+    int port;
+    String otlp;
+    int prometheusPort;
+    try {
+      CommandLine.Values flags = FLAGS.parse(args);
+      port = flags.integer("port", 0);
+      otlp = flags.string("otlp");
+      prometheusPort = flags.has("prometheus-port") ? flags.integer("prometheus-port", 0) : -1;
+    } catch (CommandLine.Exit exit) {
+      return exit.report(out, err);
     }
     Telemetry telemetry =
         otlp != null || prometheusPort >= 0
             ? new Telemetry("routeguide-server", otlp, prometheusPort)
             : null;
     HealthStatusManager health = new HealthStatusManager();
-    Server server = start(port, health, telemetry == null ? null : telemetry.grpc());
-    System.out.println("Route guide server listening on port " + server.getPort());
+    Server server;
+    try {
+      server = start(port, health, telemetry == null ? null : telemetry.grpc());
+    } catch (IOException e) {
+      if (telemetry != null) {
+        telemetry.close();
+      }
+      err.println(FLAGS.program() + ": could not listen on port " + port + ": " + e.getMessage());
+      return 1;
+    }
+    out.println("Route guide server listening on port " + server.getPort());
+    out.flush();
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
@@ -106,5 +144,6 @@ public final class RouteGuideServer {
                   }
                 }));
     server.awaitTermination();
+    return 0;
   }
 }

@@ -3,6 +3,8 @@ package dev.tern.benchmarks.qps;
 import java.io.PrintStream;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -11,11 +13,12 @@ import org.HdrHistogram.Recorder;
  * GrpcJavaBalancedClient} so that both systems are timed by the same code: each closed loop (a
  * call, its answer, the next call) records every call's latency here and asks {@link #running()}
  * before the next one; {@link #measure} lets the loops warm up, keeps what they record during the
- * measured window and then stops them.
+ * measured window and then stops them. A loop whose call fails ends; the failures are counted and
+ * the first one kept, for {@link #reportFailures} to sum up in one line.
  *
- * <p>Thread-safety: the latency {@link Recorder} and the error stream (a {@link PrintStream}, which
- * locks itself) are written from the loops' callback threads; the run flag is volatile; {@link
- * #measure} belongs to the main thread.
+ * <p>Thread-safety: the latency {@link Recorder}, the failure count and the first failure are
+ * written from the loops' callback threads and are thread-safe; the run flag is volatile; {@link
+ * #measure} and {@link #reportFailures} belong to the main thread.
  */
 final class ClosedLoops {
   /** Latencies up to one minute, three significant digits, as grpc-java's tool records them. */
@@ -23,13 +26,13 @@ final class ClosedLoops {
 
   private final Recorder recorder = new Recorder(MAX_LATENCY_NANOS, 3);
   private final CountDownLatch ended;
-  private final PrintStream err;
+  private final LongAdder failures = new LongAdder();
+  private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
   private volatile boolean running = true;
 
-  /** For {@code loops} loops, which report failures to {@code err}. */
-  ClosedLoops(int loops, PrintStream err) {
+  /** For {@code loops} loops. */
+  ClosedLoops(int loops) {
     this.ended = new CountDownLatch(loops);
-    this.err = err;
   }
 
   /** Whether a loop should start its next call (false once the measured window is over). */
@@ -47,24 +50,47 @@ final class ClosedLoops {
     ended.countDown();
   }
 
-  /**
-   * A loop stopped because {@code what} failed with {@code failure}; printed to the error stream.
-   */
-  void failed(String what, Throwable failure) {
-    err.println(what + " failed: " + failure);
+  /** A loop stopped because its call (or stream) failed with {@code failure}. */
+  void failed(Throwable failure) {
+    failures.increment();
+    firstFailure.compareAndSet(null, failure);
     ended.countDown();
   }
 
   /**
-   * Sleeps through the warm-up, then through the measured window, stops the loops and waits up to
-   * 30 s for them to end. Returns the latencies of the measured window; the histogram's end time
-   * stamp is the window's length in milliseconds (its start, 0).
+   * If any call failed, prints {@code "PROGRAM: N calls failed; the first: STATUS"} to {@code err}
+   * and returns true.
+   */
+  boolean reportFailures(String program, PrintStream err) {
+    long failed = failures.sum();
+    if (failed == 0) {
+      return false;
+    }
+    Throwable first = firstFailure.get();
+    String description = first.getMessage() != null ? first.getMessage() : first.toString();
+    err.println(
+        program
+            + ": "
+            + failed
+            + (failed == 1 ? " call" : " calls")
+            + " failed; the first: "
+            + description.replace('\n', ' '));
+    return true;
+  }
+
+  /**
+   * Waits through the warm-up, then through the measured window, stops the loops and waits up to 30
+   * s for them to end; when every loop has ended on a failure before that, it stops waiting.
+   * Returns the latencies of the measured window; the histogram's end time stamp is the window's
+   * length in milliseconds (its start, 0).
    */
   Histogram measure(int warmupSeconds, int durationSeconds) throws InterruptedException {
-    TimeUnit.SECONDS.sleep(warmupSeconds);
+    boolean allFailed = ended.await(warmupSeconds, TimeUnit.SECONDS);
     recorder.getIntervalHistogram(); // drops the warm-up
     long start = System.nanoTime();
-    TimeUnit.SECONDS.sleep(durationSeconds);
+    if (!allFailed) {
+      ended.await(durationSeconds, TimeUnit.SECONDS);
+    }
     Histogram measured = recorder.getIntervalHistogram();
     long elapsed = System.nanoTime() - start;
     running = false;

@@ -1,7 +1,6 @@
 package dev.tern.benchmarks.qps;
 
-import com.google.protobuf.ByteString;
-import dev.tern.interop.testing.Payload;
+import dev.tern.internal.cli.CommandLine;
 import dev.tern.interop.testing.SimpleRequest;
 import dev.tern.interop.testing.SimpleResponse;
 import io.grpc.CallOptions;
@@ -26,7 +25,6 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
@@ -36,8 +34,8 @@ import org.HdrHistogram.Histogram;
  * grpc-java's side of the load-balancing benchmark ({@code tern-benchmarks/scripts/rr-compare.sh}):
  * {@link QpsClient}'s unary load, {@code --channels} x {@code --outstanding_rpcs} closed loops
  * timed by the same {@link ClosedLoops} and summed up in the same block, sent through grpc-java
- * 1.79 channels that balance over several servers, with grpc-java's public API only. Flags: {@code
- * --help}.
+ * 1.79 channels that balance over several servers, with grpc-java's public API only. Flags: {@link
+ * #FLAGS} ({@code --help}).
  *
  * <p>grpc-java's own {@code AsyncClient} takes a single {@code --address}, and grpc-java has no
  * resolver for gRPC's {@code ipv4:} target scheme, so this client brings one: {@code
@@ -58,21 +56,33 @@ import org.HdrHistogram.Histogram;
  * thread.
  */
 public final class GrpcJavaBalancedClient {
-  static final String USAGE =
-      String.join(
-          "\n",
-          "Usage: GrpcJavaBalancedClient --target=ipv4:HOST:PORT,HOST:PORT,... [FLAGS]",
-          "  --target=ipv4:...        the servers (IPv4 literals with ports), resolved once",
-          "  --lb_policy=NAME         load-balancing policy: pick_first (default), round_robin",
-          "  --channels=N             channels (default 4)",
-          "  --outstanding_rpcs=N     calls in flight per channel (default 10)",
-          "  --client_payload=BYTES   request payload (default 0)",
-          "  --server_payload=BYTES   response payload (default 0)",
-          "  --warmup_duration=S      seconds before measuring (default 10)",
-          "  --duration=S             measured seconds (default 60)",
-          "  --directexecutor         run callbacks on the event loops",
-          "Prints QpsClient's summary block, then calls answered per server (warm-up included).",
-          "");
+  /** The flags; {@code --help} prints them. */
+  static final CommandLine FLAGS =
+      LoadFlags.declare(
+              CommandLine.builder(
+                      "GrpcJavaBalancedClient",
+                      "grpc-java's side of the load-balancing benchmark: QpsClient's unary load"
+                          + " through grpc-java channels that balance over several servers")
+                  .flag(
+                      "target",
+                      "ipv4:HOST:PORT,HOST:PORT,...",
+                      null,
+                      "the servers (IPv4 literals with ports), resolved once; needed")
+                  .flag(
+                      "lb_policy",
+                      "NAME",
+                      "pick_first",
+                      "load-balancing policy: pick_first," + " round_robin"))
+          .usage(
+              "java -cp \"$TERN_CP\" dev.tern.benchmarks.qps.GrpcJavaBalancedClient"
+                  + " --target=ipv4:HOST:PORT,HOST:PORT,... [FLAGS]")
+          .note(
+              "Prints QpsClient's summary block, then calls answered per server (warm-up"
+                  + " included).")
+          .note(LoadFlags.EXIT_STATUS)
+          .example(
+              "java -cp \"$TERN_CP\" dev.tern.benchmarks.qps.GrpcJavaBalancedClient"
+                  + " --target=ipv4:127.0.0.2:8080,127.0.0.3:8080 --lb_policy=round_robin");
 
   static final MethodDescriptor<SimpleRequest, SimpleResponse> UNARY_CALL =
       MethodDescriptor.<SimpleRequest, SimpleResponse>newBuilder()
@@ -197,7 +207,7 @@ public final class GrpcJavaBalancedClient {
 
     @Override
     public void onError(Throwable t) {
-      loops.failed("call", t);
+      loops.failed(t);
     }
 
     @Override
@@ -211,71 +221,41 @@ public final class GrpcJavaBalancedClient {
     }
   }
 
-  /** Entry point; see the class doc for flags. Exits with status 2 on a bad flag. */
+  /** Entry point; see {@link #FLAGS}. Exits with {@link #run}'s status. */
   public static void main(String[] args) throws Exception {
-    int status = run(args, System.out, System.err);
-    if (status != 0) {
-      System.exit(status);
-    }
+    System.exit(run(args, System.out, System.err));
   }
 
   /**
    * Runs the benchmark the flags describe and prints the summary block and the calls answered per
-   * server to {@code out}, or the usage for {@code --help}.
+   * server to {@code out}, or the help for {@code --help}.
    *
-   * @return 0, or 2 after printing a message naming the flag to {@code err} if a flag is bad
+   * @return 0 when every call succeeded (or after {@code --help}); 1 after a one-line report to
+   *     {@code err} when any call failed or none succeeded; 2 after a one-line message naming the
+   *     flag to {@code err} if a flag is bad
    */
   static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
     String target;
     String lbPolicy;
-    int channelCount;
-    int outstanding;
-    int clientPayload;
-    int serverPayload;
-    int warmupSeconds;
-    int durationSeconds;
-    boolean direct;
+    LoadFlags load;
     try {
-      Flags flags =
-          Flags.parse(
-              args,
-              Set.of(
-                  "target",
-                  "lb_policy",
-                  "channels",
-                  "outstanding_rpcs",
-                  "client_payload",
-                  "server_payload",
-                  "duration",
-                  "warmup_duration",
-                  "directexecutor",
-                  "help"));
-      if (flags.bool("help")) {
-        out.print(USAGE);
-        return 0;
-      }
-      target = flags.string("target", null);
+      CommandLine.Values flags = FLAGS.parse(args);
+      target = flags.string("target");
       if (target == null || !target.startsWith(StaticAddressResolverProvider.SCHEME + ":")) {
-        throw new IllegalArgumentException(
-            "--target=ipv4:HOST:PORT,HOST:PORT,... is needed, got " + target);
+        throw FLAGS.usageError("--target=ipv4:HOST:PORT,HOST:PORT,... is needed, got " + target);
       }
-      parseServers(target.substring(StaticAddressResolverProvider.SCHEME.length() + 1));
-      lbPolicy = flags.string("lb_policy", null);
-      if (lbPolicy != null
-          && LoadBalancerRegistry.getDefaultRegistry().getProvider(lbPolicy) == null) {
-        throw new IllegalArgumentException(
-            "--lb_policy=" + lbPolicy + " is not registered with grpc-java");
+      try {
+        parseServers(target.substring(StaticAddressResolverProvider.SCHEME.length() + 1));
+      } catch (IllegalArgumentException e) {
+        throw FLAGS.usageError(e.getMessage());
       }
-      channelCount = QpsClient.positive(flags, "channels", 4);
-      outstanding = QpsClient.positive(flags, "outstanding_rpcs", 10);
-      clientPayload = QpsClient.notNegative(flags, "client_payload", 0);
-      serverPayload = QpsClient.notNegative(flags, "server_payload", 0);
-      warmupSeconds = QpsClient.notNegative(flags, "warmup_duration", 10);
-      durationSeconds = QpsClient.positive(flags, "duration", 60);
-      direct = flags.bool("directexecutor");
-    } catch (IllegalArgumentException e) {
-      err.println(e.getMessage());
-      return 2;
+      lbPolicy = flags.string("lb_policy");
+      if (LoadBalancerRegistry.getDefaultRegistry().getProvider(lbPolicy) == null) {
+        throw FLAGS.usageError("--lb_policy=" + lbPolicy + " is not registered with grpc-java");
+      }
+      load = LoadFlags.of(flags);
+    } catch (CommandLine.Exit exit) {
+      return exit.report(out, err);
     }
 
     ForkJoinPool appExecutor =
@@ -287,27 +267,24 @@ public final class GrpcJavaBalancedClient {
     List<NioEventLoopGroup> groups = new ArrayList<>();
     List<ManagedChannel> channels = new ArrayList<>();
     CallsByServer callsByServer = new CallsByServer();
+    ClosedLoops loops;
     Histogram histogram;
     try {
-      for (int i = 0; i < channelCount; i++) {
+      for (int i = 0; i < load.channels(); i++) {
         NioEventLoopGroup group =
             new NioEventLoopGroup(0, new DefaultThreadFactory("grpc-client-elg-", true));
         groups.add(group);
-        channels.add(newChannel(target, lbPolicy, group, direct ? null : appExecutor));
+        channels.add(
+            newChannel(target, lbPolicy, group, load.directExecutor() ? null : appExecutor));
       }
-      SimpleRequest request =
-          SimpleRequest.newBuilder()
-              .setResponseSize(serverPayload)
-              .setPayload(
-                  Payload.newBuilder().setBody(ByteString.copyFrom(new byte[clientPayload])))
-              .build();
-      ClosedLoops loops = new ClosedLoops(channelCount * outstanding, err);
+      SimpleRequest request = load.request();
+      loops = new ClosedLoops(load.loops());
       for (ManagedChannel channel : channels) {
-        for (int i = 0; i < outstanding; i++) {
+        for (int i = 0; i < load.outstanding(); i++) {
           new UnaryLoop(channel, request, loops, callsByServer).next();
         }
       }
-      histogram = loops.measure(warmupSeconds, durationSeconds);
+      histogram = loops.measure(load.warmupSeconds(), load.durationSeconds());
     } finally {
       for (ManagedChannel channel : channels) {
         channel.shutdownNow();
@@ -322,14 +299,14 @@ public final class GrpcJavaBalancedClient {
     }
     QpsClient.printSummary(
         out,
-        channelCount,
-        outstanding,
-        serverPayload,
-        clientPayload,
+        load.channels(),
+        load.outstanding(),
+        load.serverPayload(),
+        load.clientPayload(),
         histogram,
         histogram.getEndTimeStamp());
     callsByServer.print(out);
-    return 0;
+    return QpsClient.exitStatus(loops, histogram, err);
   }
 
   // nameResolverFactory is deprecated in favour of the global NameResolverRegistry, but grpc-java

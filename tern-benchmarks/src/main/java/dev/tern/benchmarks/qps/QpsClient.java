@@ -1,12 +1,13 @@
 package dev.tern.benchmarks.qps;
 
-import com.google.protobuf.ByteString;
 import dev.tern.ClientCall;
 import dev.tern.Grpc;
 import dev.tern.LoadBalancerRegistry;
 import dev.tern.ManagedChannel;
+import dev.tern.Status;
+import dev.tern.StatusRuntimeException;
+import dev.tern.internal.cli.CommandLine;
 import dev.tern.interop.testing.BenchmarkServiceTern;
-import dev.tern.interop.testing.Payload;
 import dev.tern.interop.testing.SimpleRequest;
 import dev.tern.interop.testing.SimpleResponse;
 import dev.tern.netty.NettyChannelBuilder;
@@ -18,7 +19,6 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
@@ -41,31 +41,35 @@ import org.HdrHistogram.Histogram;
  * thread.
  */
 public final class QpsClient {
-  /** What {@code --help} prints. */
-  static final String USAGE =
-      String.join(
-          "\n",
-          "Usage: bin/qps-client [FLAGS]   (flags as grpc-java's AsyncClient, plus --target and"
-              + " --lb_policy)",
-          "  --address=HOST:PORT      the server (default localhost:8080)",
-          "  --target=TARGET          instead of --address: any Tern target, e.g."
-              + " ipv4:127.0.0.2:P1,127.0.0.3:P2;",
-          "                           prints calls answered per server after the summary",
-          "                           (warm-up included)",
-          "  --lb_policy=NAME         load-balancing policy: pick_first (default), round_robin,",
-          "                           least_request",
-          "  --channels=N             channels (default 4)",
-          "  --outstanding_rpcs=N     calls in flight per channel (default 10)",
-          "  --client_payload=BYTES   request payload (default 0)",
-          "  --server_payload=BYTES   response payload (default 0)",
-          "  --warmup_duration=S      seconds before measuring (default 10)",
-          "  --duration=S             measured seconds (default 60)",
-          "  --streaming_rpcs         ping-pong on bidi streams instead of unary calls",
-          "  --directexecutor         run callbacks on the event loops",
-          "  " + Transport.FLAG_HELP,
-          "  --save_histogram=FILE    write the latency distribution (microseconds)",
-          "  --help                   print this and exit",
-          "");
+  /** The flags; {@code --help} prints them. */
+  static final CommandLine FLAGS =
+      LoadFlags.declare(
+              CommandLine.builder(
+                      "qps-client",
+                      "Tern's qps benchmark client (grpc-java AsyncClient's flags and summary):"
+                          + " closed-loop calls to a qps server, then latencies and QPS")
+                  .flag("address", "HOST:PORT", "localhost:8080", "the server")
+                  .flag(
+                      "target",
+                      "TARGET",
+                      null,
+                      "instead of --address: any Tern target, e.g. ipv4:127.0.0.2:P1,127.0.0.3:P2;\n"
+                          + "prints calls answered per server after the summary (warm-up"
+                          + " included)")
+                  .flag(
+                      "lb_policy",
+                      "NAME",
+                      "pick_first",
+                      "load-balancing policy: pick_first, round_robin, least_request"))
+          .bool("streaming_rpcs", "ping-pong on bidi streams instead of unary calls")
+          .flag("transport", Transport.FLAG_VALUES, "nio", Transport.FLAG_HELP)
+          .flag(
+              "save_histogram", "FILE", null, "write the latency distribution (microseconds) there")
+          .note(LoadFlags.EXIT_STATUS)
+          .example("bin/qps-client --address=127.0.0.1:8080 --warmup_duration=2 --duration=10");
+
+  /** How long the call that checks the server is there may take. */
+  private static final int FIRST_CALL_DEADLINE_SECONDS = 10;
 
   private final ClosedLoops loops;
   private final CallsByServer callsByServer;
@@ -115,7 +119,7 @@ public final class QpsClient {
 
     @Override
     public void onError(Throwable t) {
-      loops.failed("call", t);
+      loops.failed(t);
     }
 
     @Override
@@ -163,7 +167,7 @@ public final class QpsClient {
 
     @Override
     public void onError(Throwable t) {
-      loops.failed("stream", t);
+      loops.failed(t);
     }
 
     @Override
@@ -220,171 +224,168 @@ public final class QpsClient {
     return TimeUnit.NANOSECONDS.toMicros(nanos);
   }
 
-  /** Entry point; see the class doc for flags. Exits with status 2 on a bad flag. */
+  /** Entry point; see {@link #FLAGS}. Exits with {@link #run}'s status. */
   public static void main(String[] args) throws Exception {
-    int status = run(args, System.out, System.err);
-    if (status != 0) {
-      System.exit(status);
-    }
+    System.exit(run(args, System.out, System.err));
   }
 
   /**
    * Runs the benchmark the flags describe and prints the summary block to {@code out} (followed,
-   * with {@code --target}, by the calls answered per server), or the usage for {@code --help}.
+   * with {@code --target}, by the calls answered per server), or the help for {@code --help}.
    *
-   * @return 0 (also after printing {@link #USAGE} for {@code --help}), or 2 after printing a
-   *     message naming the flag to {@code err} if a flag is bad
+   * @return 0 when every call succeeded (or after {@code --help}); 1 after a one-line report to
+   *     {@code err} when the first call could not reach the server, or when any call failed or none
+   *     succeeded; 2 after a one-line message naming the flag to {@code err} if a flag is bad
    */
   static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-    if (List.of(args).contains("--help")) {
-      out.print(USAGE);
-      return 0;
-    }
-    Flags flags;
+    CommandLine.Values flags;
+    LoadFlags load;
     String target;
-    InetSocketAddress address;
-    String lbPolicy;
-    int channelCount;
-    int outstanding;
-    int clientPayload;
-    int serverPayload;
-    int warmupSeconds;
-    int durationSeconds;
-    boolean direct;
-    boolean streaming;
-    String transportName;
+    Transport transport;
     try {
-      flags =
-          Flags.parse(
-              args,
-              Set.of(
-                  "address",
-                  "target",
-                  "lb_policy",
-                  "channels",
-                  "outstanding_rpcs",
-                  "client_payload",
-                  "server_payload",
-                  "duration",
-                  "warmup_duration",
-                  "directexecutor",
-                  "streaming_rpcs",
-                  "transport",
-                  "save_histogram",
-                  "help"));
+      flags = FLAGS.parse(args);
       if (flags.has("address") && flags.has("target")) {
-        throw new IllegalArgumentException("--address and --target exclude each other");
+        throw FLAGS.usageError("--address and --target exclude each other");
       }
-      target = flags.string("target", null);
-      address =
-          target == null ? Transport.parseAddress(flags.string("address", "localhost:8080")) : null;
-      lbPolicy = flags.string("lb_policy", null);
-      if (lbPolicy != null
-          && LoadBalancerRegistry.getDefaultRegistry().getProvider(lbPolicy) == null) {
-        throw new IllegalArgumentException(
+      target = flags.has("target") ? flags.string("target") : null;
+      InetSocketAddress address = target == null ? parseAddress(flags.string("address")) : null;
+      String lbPolicy = flags.string("lb_policy");
+      if (LoadBalancerRegistry.getDefaultRegistry().getProvider(lbPolicy) == null) {
+        throw FLAGS.usageError(
             "--lb_policy="
                 + lbPolicy
                 + " is not a registered policy; known: "
                 + LoadBalancerRegistry.getDefaultRegistry().policyNames());
       }
-      channelCount = positive(flags, "channels", 4);
-      outstanding = positive(flags, "outstanding_rpcs", 10);
-      clientPayload = notNegative(flags, "client_payload", 0);
-      serverPayload = notNegative(flags, "server_payload", 0);
-      warmupSeconds = notNegative(flags, "warmup_duration", 10);
-      durationSeconds = positive(flags, "duration", 60);
-      direct = flags.bool("directexecutor");
-      streaming = flags.bool("streaming_rpcs");
-      transportName = flags.string("transport", "nio");
-    } catch (IllegalArgumentException e) {
-      err.println(e.getMessage());
-      return 2;
+      load = LoadFlags.of(flags);
+      transport = transport(flags.string("transport"));
+      List<ManagedChannel> channels = new ArrayList<>();
+      try {
+        for (int i = 0; i < load.channels(); i++) {
+          NettyChannelBuilder builder =
+              transport
+                  .configure(
+                      target != null
+                          ? NettyChannelBuilder.forTarget(target)
+                          : NettyChannelBuilder.forAddress(
+                              address.getHostString(), address.getPort()))
+                  .usePlaintext()
+                  .defaultLoadBalancingPolicy(lbPolicy);
+          if (load.directExecutor()) {
+            builder.directExecutor();
+          }
+          try {
+            channels.add(builder.build());
+          } catch (IllegalArgumentException e) { // a target no resolver accepts
+            throw FLAGS.usageError("--target: " + e.getMessage());
+          }
+        }
+        String server = target != null ? target : flags.string("address");
+        return measure(
+            channels, load, flags.bool("streaming_rpcs"), server, target != null, flags, out, err);
+      } finally {
+        for (ManagedChannel channel : channels) {
+          channel.shutdownNow();
+        }
+        for (ManagedChannel channel : channels) {
+          channel.awaitTermination(5, TimeUnit.SECONDS);
+        }
+        transport.close();
+      }
+    } catch (CommandLine.Exit exit) {
+      return exit.report(out, err);
     }
-    Transport transport;
-    try {
-      transport = Transport.named(transportName);
-    } catch (IllegalArgumentException e) {
-      err.println(e.getMessage());
-      return 2;
-    }
+  }
 
-    List<ManagedChannel> channels = new ArrayList<>();
-    CallsByServer callsByServer = target != null ? new CallsByServer() : null;
-    Histogram histogram;
+  /**
+   * Checks with one call that {@code server} answers, runs the loops and prints the summary.
+   * Returns the exit status {@link #run} describes.
+   */
+  private static int measure(
+      List<ManagedChannel> channels,
+      LoadFlags load,
+      boolean streaming,
+      String server,
+      boolean countServers,
+      CommandLine.Values flags,
+      PrintStream out,
+      PrintStream err)
+      throws Exception {
+    SimpleRequest request = load.request();
     try {
-      for (int i = 0; i < channelCount; i++) {
-        NettyChannelBuilder builder =
-            transport
-                .configure(
-                    target != null
-                        ? NettyChannelBuilder.forTarget(target)
-                        : NettyChannelBuilder.forAddress(
-                            address.getHostString(), address.getPort()))
-                .usePlaintext();
-        if (lbPolicy != null) {
-          builder.defaultLoadBalancingPolicy(lbPolicy);
-        }
-        if (direct) {
-          builder.directExecutor();
-        }
-        try {
-          channels.add(builder.build());
-        } catch (IllegalArgumentException e) { // a target no resolver accepts
-          err.println("--target: " + e.getMessage());
-          return 2;
-        }
-      }
-      SimpleRequest request =
-          SimpleRequest.newBuilder()
-              .setResponseSize(serverPayload)
-              .setPayload(
-                  Payload.newBuilder().setBody(ByteString.copyFrom(new byte[clientPayload])))
-              .build();
-      ClosedLoops loops = new ClosedLoops(channelCount * outstanding, err);
-      histogram =
-          new QpsClient(loops, callsByServer)
-              .run(channels, outstanding, request, streaming, warmupSeconds, durationSeconds);
-    } finally {
-      for (ManagedChannel channel : channels) {
-        channel.shutdownNow();
-      }
-      for (ManagedChannel channel : channels) {
-        channel.awaitTermination(5, TimeUnit.SECONDS);
-      }
-      transport.close();
+      BenchmarkServiceTern.newBlockingStub(channels.get(0))
+          .withDeadlineAfter(FIRST_CALL_DEADLINE_SECONDS, TimeUnit.SECONDS)
+          .unaryCall(request);
+    } catch (StatusRuntimeException e) {
+      Status status = e.getStatus();
+      err.println(FLAGS.callFailure(server, status.getCode().name(), details(status)));
+      return 1;
     }
+    CallsByServer callsByServer = countServers ? new CallsByServer() : null;
+    ClosedLoops loops = new ClosedLoops(load.loops());
+    Histogram histogram =
+        new QpsClient(loops, callsByServer)
+            .run(
+                channels,
+                load.outstanding(),
+                request,
+                streaming,
+                load.warmupSeconds(),
+                load.durationSeconds());
     printSummary(
         out,
-        channelCount,
-        outstanding,
-        serverPayload,
-        clientPayload,
+        load.channels(),
+        load.outstanding(),
+        load.serverPayload(),
+        load.clientPayload(),
         histogram,
         histogram.getEndTimeStamp());
     if (callsByServer != null) {
       callsByServer.print(out);
     }
-    String histogramFile = flags.string("save_histogram", null);
+    String histogramFile = flags.string("save_histogram");
     if (histogramFile != null) {
       saveHistogram(histogram, histogramFile);
     }
-    return 0;
+    return exitStatus(loops, histogram, err);
   }
 
-  static int positive(Flags flags, String name, int defaultValue) {
-    int value = flags.integer(name, defaultValue);
-    if (value < 1) {
-      throw new IllegalArgumentException("--" + name + " must be at least 1, got " + value);
+  /**
+   * 0 when calls succeeded and none failed; else 1, after {@link ClosedLoops#reportFailures} or a
+   * line saying that no call succeeded. Shared with {@link GrpcJavaBalancedClient}.
+   */
+  static int exitStatus(ClosedLoops loops, Histogram histogram, PrintStream err) {
+    boolean failed = loops.reportFailures(FLAGS.program(), err);
+    if (histogram.getTotalCount() == 0) {
+      err.println(FLAGS.program() + ": no call succeeded in the measured window");
+      return 1;
     }
-    return value;
+    return failed ? 1 : 0;
   }
 
-  static int notNegative(Flags flags, String name, int defaultValue) {
-    int value = flags.integer(name, defaultValue);
-    if (value < 0) {
-      throw new IllegalArgumentException("--" + name + " must not be negative, got " + value);
+  /** The status's description, and its cause's message if it has one. */
+  private static String details(Status status) {
+    String text = status.getDescription();
+    if (status.getCause() != null && status.getCause().getMessage() != null) {
+      text += " (" + status.getCause().getMessage() + ")";
     }
-    return value;
+    return text;
+  }
+
+  private static InetSocketAddress parseAddress(String address) {
+    try {
+      return Transport.parseAddress(address);
+    } catch (IllegalArgumentException e) {
+      throw FLAGS.usageError(e.getMessage());
+    }
+  }
+
+  private static Transport transport(String name) {
+    try {
+      return Transport.named(name);
+    } catch (IllegalArgumentException e) {
+      throw FLAGS.usageError(e.getMessage());
+    }
   }
 
   private static void saveHistogram(Histogram histogram, String file) throws IOException {

@@ -2,6 +2,7 @@ package dev.tern.benchmarks.qps;
 
 import com.google.protobuf.ByteString;
 import dev.tern.Server;
+import dev.tern.internal.cli.CommandLine;
 import dev.tern.interop.testing.BenchmarkServiceTern;
 import dev.tern.interop.testing.Payload;
 import dev.tern.interop.testing.SimpleRequest;
@@ -9,32 +10,34 @@ import dev.tern.interop.testing.SimpleResponse;
 import dev.tern.netty.NettyServerBuilder;
 import dev.tern.stub.StreamObserver;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.InetSocketAddress;
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
  * The qps benchmark server: {@code grpc.testing.BenchmarkService} answering each request with
- * {@code response_size} zero bytes. Flags as grpc-java's {@code AsyncServer}: {@code
- * --address=HOST:PORT --directexecutor --transport=nio|epoll|io_uring}; {@code --help} describes
- * them. The server listens on HOST only (so several can share a machine on 127.0.0.2, 127.0.0.3,
- * ... for load-balancing runs); port 0 lets the system choose one, printed once listening.
+ * {@code response_size} zero bytes. Flags as grpc-java's {@code AsyncServer} ({@link #FLAGS};
+ * {@code --help} prints them). The server listens on HOST only (so several can share a machine on
+ * 127.0.0.2, 127.0.0.3, ... for load-balancing runs); port 0 lets the system choose one, printed
+ * once listening.
  */
 public final class QpsServer {
-  /** What {@code --help} prints. */
-  static final String USAGE =
-      String.join(
-          "\n",
-          "Usage: bin/qps-server [FLAGS]   (flags as grpc-java's AsyncServer)",
-          "  --address=HOST:PORT      listen on HOST (an address of this machine, e.g. 127.0.0.2)",
-          "                           and PORT; port 0: a free port, printed as",
-          "                           'QPS server listening on port N' (default localhost:8080)",
-          "  --directexecutor         run the service on the event loops",
-          "  " + Transport.FLAG_HELP,
-          "  --help                   print this and exit",
-          "");
+  /** The flags; {@code --help} prints them. */
+  static final CommandLine FLAGS =
+      CommandLine.builder(
+              "qps-server",
+              "Tern's qps benchmark server (grpc-java AsyncServer's flags): answers"
+                  + " grpc.testing.BenchmarkService until stopped")
+          .flag(
+              "address",
+              "HOST:PORT",
+              "localhost:8080",
+              "listen on HOST (an address of this machine, e.g. 127.0.0.2) and PORT;\n"
+                  + "port 0: a free port, printed as 'QPS server listening on port N'")
+          .bool("directexecutor", "run the service on the event loops")
+          .flag("transport", Transport.FLAG_VALUES, "nio", Transport.FLAG_HELP)
+          .example("bin/qps-server --address=127.0.0.1:0");
 
   private QpsServer() {}
 
@@ -92,26 +95,44 @@ public final class QpsServer {
     return builder.build().start();
   }
 
-  /** Entry point; see the class doc for flags. */
+  /** Entry point; see {@link #FLAGS}. Exits with {@link #run}'s status. */
   public static void main(String[] args) throws Exception {
-    if (List.of(args).contains("--help")) {
-      System.out.print(USAGE);
-      return;
-    }
-    Flags flags;
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /**
+   * Starts the server the flags describe and serves until the JVM is stopped.
+   *
+   * @return 0 after {@code --help} (printed to {@code out}); 1 after a one-line message to {@code
+   *     err} if it cannot listen; 2 after a one-line message naming the flag if a flag is bad
+   */
+  static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+    Server server;
+    Transport transport;
     try {
-      flags = Flags.parse(args, Set.of("address", "directexecutor", "transport", "help"));
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-      return;
+      CommandLine.Values flags = FLAGS.parse(args);
+      String address = flags.string("address");
+      try {
+        Transport.parseAddress(address);
+        transport = Transport.named(flags.string("transport"));
+      } catch (IllegalArgumentException e) {
+        throw FLAGS.usageError(e.getMessage());
+      }
+      try {
+        server = start(address, flags.bool("directexecutor"), transport);
+      } catch (IOException e) {
+        transport.close();
+        err.println(FLAGS.program() + ": could not listen on " + address + ": " + e.getMessage());
+        return 1;
+      }
+    } catch (CommandLine.Exit exit) {
+      return exit.report(out, err);
     }
-    Transport transport = Transport.named(flags.string("transport", "nio"));
-    Server server =
-        start(flags.string("address", "localhost:8080"), flags.bool("directexecutor"), transport);
-    System.out.println("QPS server listening on port " + server.getPort());
+    out.println("QPS server listening on port " + server.getPort());
+    out.flush();
     Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownNow));
     server.awaitTermination();
     transport.close();
+    return 0;
   }
 }

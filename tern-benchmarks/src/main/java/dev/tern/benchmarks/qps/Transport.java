@@ -35,9 +35,10 @@ import java.util.concurrent.TimeUnit;
  * <p>Thread-safe: immutable after construction.
  */
 final class Transport implements AutoCloseable {
-  /** The help line of the flag, shared by both tools. */
-  static final String FLAG_HELP =
-      "--transport=nio|epoll|io_uring   Netty NIO (default), or Linux's native epoll or io_uring";
+  /** The values of the {@code --transport} flag both tools take, and its help. */
+  static final String FLAG_VALUES = "nio|epoll|io_uring";
+
+  static final String FLAG_HELP = "Netty NIO, or Linux's native epoll or io_uring";
 
   private final Class<? extends ServerChannel> serverChannel;
   private final Class<? extends Channel> channel;

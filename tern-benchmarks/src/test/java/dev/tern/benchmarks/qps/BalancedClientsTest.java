@@ -3,6 +3,7 @@ package dev.tern.benchmarks.qps;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Server;
+import dev.tern.testing.ProgramRun;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -93,29 +94,20 @@ class BalancedClientsTest {
         .contains("with IPv4 literals, got 'localhost:2'");
   }
 
-  private interface Client {
-    int run(String[] args, PrintStream out, PrintStream err) throws Exception;
-  }
-
-  private List<String> run(Client client) throws Exception {
+  private List<String> run(ProgramRun.Program client) throws Exception {
     String target = "ipv4:" + String.join(",", serverNames());
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status =
-        client.run(
-            new String[] {
-              "--target=" + target,
-              "--lb_policy=round_robin",
-              "--channels=1",
-              "--outstanding_rpcs=3",
-              "--warmup_duration=0",
-              "--duration=1"
-            },
-            QpsToolsTest.print(out),
-            QpsToolsTest.print(err));
-    assertThat(status).as("exit status; stderr: %s", err).isZero();
-    assertThat(err.toString(StandardCharsets.UTF_8)).as("failed calls").isEmpty();
-    return out.toString(StandardCharsets.UTF_8).lines().toList();
+    ProgramRun output =
+        ProgramRun.of(
+            client,
+            "--target=" + target,
+            "--lb_policy=round_robin",
+            "--channels=1",
+            "--outstanding_rpcs=3",
+            "--warmup_duration=0",
+            "--duration=1");
+    assertThat(output.status()).as("exit status; stderr: %s", output.err()).isZero();
+    assertThat(output.err()).as("failed calls").isEmpty();
+    return output.out().lines().toList();
   }
 
   private void assertBalancedRun(List<String> lines) {

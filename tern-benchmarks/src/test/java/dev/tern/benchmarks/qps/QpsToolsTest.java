@@ -3,6 +3,7 @@ package dev.tern.benchmarks.qps;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Server;
+import dev.tern.testing.ProgramRun;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -86,57 +87,11 @@ class QpsToolsTest {
     assertThat(lines.get(1)).isEqualTo("Outstanding RPCs per Channel:   2");
   }
 
-  @Test
-  void badFlagsAreNamedAndNothingRuns() throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-    int unknown = QpsClient.run(new String[] {"--outstanding=5"}, print(out), print(err));
-    int notNumber =
-        QpsClient.run(new String[] {"--channels=four", "--duration=1"}, print(out), print(err));
-    int zero = QpsClient.run(new String[] {"--duration=0"}, print(out), print(err));
-
-    assertThat(List.of(unknown, notNumber, zero)).containsOnly(2);
-    assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
-    assertThat(err.toString(StandardCharsets.UTF_8))
-        .contains("unknown flag --outstanding")
-        .contains("--channels needs a whole number, got four")
-        .contains("--duration must be at least 1, got 0");
-  }
-
-  @Test
-  void helpListsEveryFlagIncludingTheTransports() throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-    assertThat(QpsClient.run(new String[] {"--help"}, print(out), print(err))).isZero();
-
-    assertThat(out.toString(StandardCharsets.UTF_8))
-        .isEqualTo(QpsClient.USAGE)
-        .contains("--transport=nio|epoll|io_uring", "--outstanding_rpcs=N", "--save_histogram");
-    assertThat(QpsServer.USAGE).contains("--transport=nio|epoll|io_uring", "--directexecutor");
-    assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
-  }
-
-  @Test
-  void anUnknownTransportIsNamed() throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-    int status = QpsClient.run(new String[] {"--transport=kqueue"}, print(out), print(err));
-
-    assertThat(status).isEqualTo(2);
-    assertThat(err.toString(StandardCharsets.UTF_8))
-        .contains("--transport must be nio, epoll or io_uring, got kqueue");
-  }
-
   private static List<String> runClient(String... args) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = QpsClient.run(args, print(out), print(err));
-    assertThat(status).as("exit status; stderr: %s", err).isZero();
-    assertThat(err.toString(StandardCharsets.UTF_8)).as("failed calls").isEmpty();
-    return out.toString(StandardCharsets.UTF_8).lines().toList();
+    ProgramRun output = ProgramRun.of(QpsClient::run, args);
+    assertThat(output.status()).as("exit status; stderr: %s", output.err()).isZero();
+    assertThat(output.err()).as("failed calls").isEmpty();
+    return output.out().lines().toList();
   }
 
   static void assertSummaryShape(List<String> lines) {
