@@ -74,7 +74,9 @@ class RouteGuideToolsTest {
     String slow = "-connect-timeout=20s";
     String rpc = "-rpc-timeout=20s";
 
-    assertThat(exec(probe, "-addr=" + address, slow, rpc, service)).startsWith("exit 0").contains("SERVING");
+    assertThat(exec(probe, "-addr=" + address, slow, rpc, service))
+        .startsWith("exit 0")
+        .contains("SERVING");
     health.enterTerminalState();
     assertThat(exec(probe, "-addr=" + address, slow, rpc, service))
         .startsWith("exit 4")
