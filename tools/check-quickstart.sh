@@ -18,11 +18,12 @@
 # through a settings file that lists ~/.m2/repository (QUICKSTART_WARM_REPO overrides it) as a
 # file:// repository before Maven Central: offline on a warm cache, downloading on a cold one.
 # The temporary directory and the server process are removed and stopped on every exit.
+# QUICKSTART_README=path checks another copy of the README (to see the check fail on a broken one).
 # Timing, warm cache, 2 cores: about 2 minutes, nearly all of it the install step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 checkout=$PWD
-readme=$checkout/README.md
+readme=${QUICKSTART_README:-$checkout/README.md}
 
 fail() {
   echo "check-quickstart: FAILED: $*" >&2
