@@ -68,25 +68,17 @@ for step in install build run; do
 done
 
 warm_repo=${QUICKSTART_WARM_REPO:-$HOME/.m2/repository}
+# The warm cache is listed once for dependencies and once for plugins, in the same words.
+warm_cache() {
+  echo "<$1><id>warm-cache</id><url>file://$warm_repo</url><snapshots><enabled>false</enabled></snapshots></$1>"
+}
 cat >"$work/settings.xml" <<EOF
 <settings>
   <profiles>
     <profile>
       <id>warm-cache</id>
-      <repositories>
-        <repository>
-          <id>warm-cache</id>
-          <url>file://$warm_repo</url>
-          <snapshots><enabled>false</enabled></snapshots>
-        </repository>
-      </repositories>
-      <pluginRepositories>
-        <pluginRepository>
-          <id>warm-cache</id>
-          <url>file://$warm_repo</url>
-          <snapshots><enabled>false</enabled></snapshots>
-        </pluginRepository>
-      </pluginRepositories>
+      <repositories>$(warm_cache repository)</repositories>
+      <pluginRepositories>$(warm_cache pluginRepository)</pluginRepositories>
     </profile>
   </profiles>
   <activeProfiles>
