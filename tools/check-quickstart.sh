@@ -19,7 +19,7 @@
 # file:// repository before Maven Central: offline on a warm cache, downloading on a cold one.
 # The temporary directory and the server process are removed and stopped on every exit.
 # QUICKSTART_README=path checks another copy of the README (to see the check fail on a broken one).
-# Timing, warm cache, 2 cores: about 2 minutes, nearly all of it the install step.
+# Timing, warm cache, an idle 2-core machine: about 2 minutes, nearly all of it the install step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 checkout=$PWD
@@ -124,7 +124,7 @@ server_pid=$!
 exec 3<"$work/server.out"
 if ! IFS= read -r -t 60 first <&3; then
   cat "$work/server.err" >&2
-  fail "the server printed no line within 60 s"
+  fail "the server stopped, or printed no line within 60 s (its error output is above)"
 fi
 port=$(sed -n 's/^Listening on port \([0-9][0-9]*\)$/\1/p' <<<"$first")
 [ -n "$port" ] || fail "the server's first line should be 'Listening on port N', was: $first"
