@@ -5,8 +5,9 @@ import com.google.protobuf.DescriptorProtos.MethodOptions.IdempotencyLevel;
 /**
  * Writes the {@code <Service>Tern} class for one proto service: method and service descriptors,
  * stub factories, the {@code AsyncService} interface and {@code <Service>ImplBase} (every method
- * answering {@code UNIMPLEMENTED} until overridden) and {@code bindService}; {@link StubWriter}
- * adds the async, blocking and future stubs.
+ * answering {@code UNIMPLEMENTED} until overridden) and {@code bindService}; {@link
+ * BlockingServiceWriter} adds the blocking server interface, {@link StubWriter} the async,
+ * blocking, blocking V2 and future stubs.
  *
  * <p>The output refers to every type by its fully qualified name (so no message name can shadow a
  * Tern or JDK type) and calls the class's own static methods through the class name (so no method a
@@ -56,9 +57,13 @@ final class ServiceGenerator {
     writeAsyncService(out);
     writeImplBase(out);
     writeBindService(out);
+    BlockingServiceWriter blocking = new BlockingServiceWriter(model);
+    blocking.writeBlockingService(out);
+    blocking.writeBindBlockingService(out);
     StubWriter stubs = new StubWriter(model);
     stubs.writeAsyncStub(out);
     stubs.writeBlockingStub(out);
+    stubs.writeBlockingV2Stub(out);
     stubs.writeFutureStub(out);
     out.close();
     return out.toString();
@@ -161,6 +166,12 @@ final class ServiceGenerator {
     writeStubFactory(out, "newStub", name + "Stub", "AbstractAsyncStub", "an asynchronous stub");
     writeStubFactory(
         out, "newBlockingStub", name + "BlockingStub", "AbstractBlockingStub", "a blocking stub");
+    writeStubFactory(
+        out,
+        "newBlockingV2Stub",
+        name + "BlockingV2Stub",
+        "AbstractBlockingStub",
+        "a blocking stub for every method type");
     writeStubFactory(
         out, "newFutureStub", name + "FutureStub", "AbstractFutureStub", "a future-returning stub");
   }

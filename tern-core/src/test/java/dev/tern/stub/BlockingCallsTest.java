@@ -291,11 +291,13 @@ class BlockingCallsTest {
   @Test
   void interruptedClientReader_cancelsTheCall() throws Exception {
     CompletableFuture<Throwable> serverSaw = new CompletableFuture<>();
+    CountDownLatch reading = new CountDownLatch(1);
     serve(
         CHAT,
         BlockingServerCalls.bidiStreamingCall(
             (in, out) -> {
               try {
+                reading.countDown();
                 in.read();
               } catch (StatusException e) {
                 serverSaw.complete(e);
@@ -303,6 +305,7 @@ class BlockingCallsTest {
             }));
 
     BlockingClientCall<String, String> call = chat();
+    reading.await(); // else the call may end before the method starts, and it never runs
     Thread.currentThread().interrupt();
     assertThatThrownBy(call::read).isInstanceOf(InterruptedException.class);
 
