@@ -1,5 +1,6 @@
 package dev.tern.stub;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.ClientCall;
 import dev.tern.Metadata;
 import dev.tern.Status;
@@ -42,12 +43,17 @@ public final class BlockingClientCall<ReqT, RespT> {
   /** Signalled on every event: a response, readiness, the close. */
   private final Condition changed = lock.newCondition();
 
+  @GuardedBy("lock")
   private final ArrayDeque<RespT> responses = new ArrayDeque<>(2);
+
+  @GuardedBy("lock")
   private boolean halfClosed;
 
   /** The call's final status, once it closed; null while open. */
+  @GuardedBy("lock")
   private Status closedStatus;
 
+  @GuardedBy("lock")
   private Metadata trailers;
 
   private BlockingClientCall(ClientCall<ReqT, RespT> call) {
@@ -140,6 +146,7 @@ public final class BlockingClientCall<ReqT, RespT> {
   /**
    * Called with the lock held: true once a response is buffered, false at the end of an OK call.
    */
+  @GuardedBy("lock")
   private boolean awaitResponse(boolean timed, long nanos)
       throws InterruptedException, TimeoutException, StatusException {
     while (responses.isEmpty()) {
@@ -274,6 +281,7 @@ public final class BlockingClientCall<ReqT, RespT> {
    * Called with the lock held: waits for the next event, or up to {@code nanos} if {@code timed};
    * returns the time left. An interrupt cancels the call.
    */
+  @GuardedBy("lock")
   private long await(boolean timed, long nanos) throws InterruptedException, TimeoutException {
     try {
       if (!timed) {

@@ -1,5 +1,6 @@
 package dev.tern.stub;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.Context;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
@@ -88,18 +89,30 @@ final class BlockingServerCallHandler<ReqT, RespT> implements ServerCallHandler<
     /** Signalled on every event: a request, half-close, readiness, cancellation. */
     private final Condition changed = lock.newCondition();
 
+    @GuardedBy("lock")
     private final ArrayDeque<ReqT> requests = new ArrayDeque<>(2);
+
+    @GuardedBy("lock")
     private boolean requestPending;
+
+    @GuardedBy("lock")
     private boolean halfClosed;
+
+    @GuardedBy("lock")
     private boolean rejected;
 
     /** Why the call ended early; null while it has not. */
+    @GuardedBy("lock")
     private Status cancelStatus;
 
     /** The thread running the method, while it runs; interrupted when the call is cancelled. */
+    @GuardedBy("lock")
     private Thread methodThread;
 
+    @GuardedBy("lock")
     private boolean interruptedByUs;
+
+    @GuardedBy("lock")
     private boolean finished;
 
     Stream(
@@ -266,6 +279,7 @@ final class BlockingServerCallHandler<ReqT, RespT> implements ServerCallHandler<
     }
 
     /** Called with the lock held. */
+    @GuardedBy("lock")
     private void checkUsable() throws StatusException {
       if (cancelStatus != null) {
         throw cancelStatus.asException();
@@ -276,6 +290,7 @@ final class BlockingServerCallHandler<ReqT, RespT> implements ServerCallHandler<
     }
 
     /** Called with the lock held: waits for the next event; cancellation wins over interrupts. */
+    @GuardedBy("lock")
     private void awaitChange() throws InterruptedException, StatusException {
       try {
         changed.await();
@@ -360,6 +375,7 @@ final class BlockingServerCallHandler<ReqT, RespT> implements ServerCallHandler<
     }
 
     /** Called with the lock held. */
+    @GuardedBy("lock")
     private void reject(String description) {
       rejected = true;
       finished = true;
