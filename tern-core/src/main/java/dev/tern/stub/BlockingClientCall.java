@@ -1,6 +1,5 @@
 package dev.tern.stub;
 
-import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.ClientCall;
 import dev.tern.Metadata;
 import dev.tern.Status;
@@ -31,7 +30,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * interrupt flag as usual; a thread already interrupted when it would wait does the same at once.
  *
  * <p>Thread-safe: one thread may read while another writes; each response goes to exactly one
- * {@code read}.
+ * {@code read}. Every mutable field is guarded by {@code lock}, and every use of the {@link
+ * ClientCall} happens under it. (No {@code @GuardedBy} here: generated stubs name this class, and
+ * javac warns about an annotation whose class the application's compile does not have.)
  *
  * @param <ReqT> the request type
  * @param <RespT> the response type
@@ -43,17 +44,13 @@ public final class BlockingClientCall<ReqT, RespT> {
   /** Signalled on every event: a response, readiness, the close. */
   private final Condition changed = lock.newCondition();
 
-  @GuardedBy("lock")
   private final ArrayDeque<RespT> responses = new ArrayDeque<>(2);
 
-  @GuardedBy("lock")
   private boolean halfClosed;
 
   /** The call's final status, once it closed; null while open. */
-  @GuardedBy("lock")
   private Status closedStatus;
 
-  @GuardedBy("lock")
   private Metadata trailers;
 
   private BlockingClientCall(ClientCall<ReqT, RespT> call) {
@@ -146,7 +143,6 @@ public final class BlockingClientCall<ReqT, RespT> {
   /**
    * Called with the lock held: true once a response is buffered, false at the end of an OK call.
    */
-  @GuardedBy("lock")
   private boolean awaitResponse(boolean timed, long nanos)
       throws InterruptedException, TimeoutException, StatusException {
     while (responses.isEmpty()) {
@@ -281,7 +277,6 @@ public final class BlockingClientCall<ReqT, RespT> {
    * Called with the lock held: waits for the next event, or up to {@code nanos} if {@code timed};
    * returns the time left. An interrupt cancels the call.
    */
-  @GuardedBy("lock")
   private long await(boolean timed, long nanos) throws InterruptedException, TimeoutException {
     try {
       if (!timed) {
