@@ -70,56 +70,17 @@ final class BlockingServiceWriter {
   }
 
   void writeBindBlockingService(SourceWriter out) {
-    String service = model.serviceParameter;
-    out.blank();
-    out.line(
+    ServiceGenerator.writeBindMethod(
+        out,
+        model,
         "/** Returns the definition that serves {@code "
-            + service
+            + model.serviceParameter
             + "}, each call on {@code "
             + model.executor
-            + "}. */");
-    out.open(
-        "public static "
-            + TERN
-            + "ServerServiceDefinition bindBlockingService(BlockingService "
-            + service
-            + ", java.util.concurrent.Executor "
-            + model.executor
-            + ")");
-    out.line("java.util.Objects.requireNonNull(" + service + ", \"service\");");
-    out.line("java.util.Objects.requireNonNull(" + model.executor + ", \"executor\");");
-    out.line(
-        "return "
-            + TERN
-            + "ServerServiceDefinition.builder("
-            + model.className
-            + ".getServiceDescriptor())");
-    out.indent();
-    for (ServiceModel.Method method : model.methods) {
-      String handler;
-      if (method.clientStreaming()) {
-        handler = method.serverStreaming() ? "bidiStreamingCall" : "clientStreamingCall";
-      } else {
-        handler = method.serverStreaming() ? "serverStreamingCall" : "unaryCall";
-      }
-      out.line(".addMethod(");
-      out.indent();
-      out.line(model.className + "." + method.getterName() + "(),");
-      out.line(
-          CALLS
-              + "."
-              + handler
-              + "("
-              + service
-              + "::"
-              + method.javaName()
-              + ", "
-              + model.executor
-              + "))");
-      out.outdent();
-    }
-    out.line(".build();");
-    out.outdent();
-    out.close();
+            + "}. */",
+        "bindBlockingService",
+        "BlockingService",
+        CALLS,
+        "");
   }
 }

@@ -281,18 +281,52 @@ final class ServiceGenerator {
   }
 
   private void writeBindService(SourceWriter out) {
-    out.blank();
-    out.line(
+    writeBindMethod(
+        out,
+        model,
         "/** Returns the definition that serves {@code "
             + model.serviceParameter
-            + "} on a server. */");
+            + "} on a server. */",
+        "bindService",
+        "AsyncService",
+        STUB + "ServerCalls",
+        "async");
+  }
+
+  /**
+   * Writes {@code public static ServerServiceDefinition <bindMethod>(<serviceType> service)} (with
+   * a second parameter, the executor, if {@code handlerPrefix} is empty: the blocking handlers),
+   * adding every method with the handler factory of its type from {@code calls}: {@code
+   * <prefix>UnaryCall}, {@code <prefix>ServerStreamingCall}... ({@code unaryCall}... with no
+   * prefix).
+   */
+  static void writeBindMethod(
+      SourceWriter out,
+      ServiceModel model,
+      String javadoc,
+      String bindMethod,
+      String serviceType,
+      String calls,
+      String handlerPrefix) {
+    String service = model.serviceParameter;
+    boolean withExecutor = handlerPrefix.isEmpty();
+    out.blank();
+    out.line(javadoc);
     out.open(
         "public static "
             + TERN
-            + "ServerServiceDefinition bindService(AsyncService "
-            + model.serviceParameter
+            + "ServerServiceDefinition "
+            + bindMethod
+            + "("
+            + serviceType
+            + " "
+            + service
+            + (withExecutor ? ", java.util.concurrent.Executor " + model.executor : "")
             + ")");
-    out.line("java.util.Objects.requireNonNull(" + model.serviceParameter + ", \"service\");");
+    out.line("java.util.Objects.requireNonNull(" + service + ", \"service\");");
+    if (withExecutor) {
+      out.line("java.util.Objects.requireNonNull(" + model.executor + ", \"executor\");");
+    }
     out.line(
         "return "
             + TERN
@@ -301,23 +335,28 @@ final class ServiceGenerator {
             + ".getServiceDescriptor())");
     out.indent();
     for (ServiceModel.Method method : model.methods) {
-      String handler;
+      String type;
       if (method.clientStreaming()) {
-        handler = method.serverStreaming() ? "asyncBidiStreamingCall" : "asyncClientStreamingCall";
+        type = method.serverStreaming() ? "BidiStreamingCall" : "ClientStreamingCall";
       } else {
-        handler = method.serverStreaming() ? "asyncServerStreamingCall" : "asyncUnaryCall";
+        type = method.serverStreaming() ? "ServerStreamingCall" : "UnaryCall";
       }
+      String handler =
+          withExecutor
+              ? Character.toLowerCase(type.charAt(0)) + type.substring(1)
+              : handlerPrefix + type;
       out.line(".addMethod(");
       out.indent();
       out.line(model.className + "." + method.getterName() + "(),");
       out.line(
-          STUB
-              + "ServerCalls."
+          calls
+              + "."
               + handler
               + "("
-              + model.serviceParameter
+              + service
               + "::"
               + method.javaName()
+              + (withExecutor ? ", " + model.executor : "")
               + "))");
       out.outdent();
     }

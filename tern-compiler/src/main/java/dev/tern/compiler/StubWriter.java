@@ -115,16 +115,7 @@ final class StubWriter {
               : method.responseType();
       String helper =
           method.serverStreaming() ? "blockingServerStreamingCall" : "blockingUnaryCall";
-      out.open(
-          "public "
-              + returnType
-              + " "
-              + method.javaName()
-              + "("
-              + method.requestType()
-              + " "
-              + model.request
-              + ")");
+      openRequestMethod(out, returnType, method, "");
       out.line("return " + STUB + "ClientCalls." + helper + "(");
       out.indent();
       out.line(
@@ -159,33 +150,14 @@ final class StubWriter {
       String call =
           STUB + "BlockingClientCall<" + method.requestType() + ", " + method.responseType() + ">";
       if (!method.clientStreaming() && !method.serverStreaming()) {
-        out.open(
-            "public "
-                + method.responseType()
-                + " "
-                + method.javaName()
-                + "("
-                + method.requestType()
-                + " "
-                + model.request
-                + ") throws "
-                + TERN
-                + "StatusException");
+        openRequestMethod(
+            out, method.responseType(), method, " throws " + TERN + "StatusException");
         out.line("return " + STUB + "ClientCalls.blockingV2UnaryCall(");
         out.indent()
             .line("getChannel(), " + getter + ", getCallOptions(), " + model.request + ");")
             .outdent();
       } else if (!method.clientStreaming()) {
-        out.open(
-            "public "
-                + call
-                + " "
-                + method.javaName()
-                + "("
-                + method.requestType()
-                + " "
-                + model.request
-                + ")");
+        openRequestMethod(out, call, method, "");
         out.line("return " + STUB + "ClientCalls.blockingV2ServerStreamingCall(");
         out.indent()
             .line("getChannel(), " + getter + ", getCallOptions(), " + model.request + ");")
@@ -244,6 +216,22 @@ final class StubWriter {
       out.close();
     }
     out.close();
+  }
+
+  /** Opens {@code public <returnType> <name>(<Request> request)<throwsClause>}. */
+  private void openRequestMethod(
+      SourceWriter out, String returnType, ServiceModel.Method method, String throwsClause) {
+    out.open(
+        "public "
+            + returnType
+            + " "
+            + method.javaName()
+            + "("
+            + method.requestType()
+            + " "
+            + model.request
+            + ")"
+            + throwsClause);
   }
 
   private String newCall(ServiceModel.Method method) {
