@@ -11,6 +11,7 @@ import dev.tern.examples.routeguide.Rectangle;
 import dev.tern.examples.routeguide.RouteGuideTern;
 import dev.tern.examples.routeguide.RouteNote;
 import dev.tern.examples.routeguide.RouteSummary;
+import dev.tern.examples.routeguide.Tour;
 import dev.tern.stub.BlockingClientCall;
 import java.io.PrintStream;
 import java.util.List;
@@ -37,7 +38,7 @@ public final class BlockingRouteGuideClient {
 
   /** Unary: the feature at one point. */
   public Feature getFeature(int latitude, int longitude) throws StatusException {
-    Feature feature = stub.getFeature(point(latitude, longitude));
+    Feature feature = stub.getFeature(Tour.point(latitude, longitude));
     String where = Geo.format(feature.getLocation());
     out.println(
         feature.getName().isEmpty()
@@ -127,34 +128,9 @@ public final class BlockingRouteGuideClient {
   public void runTour() throws InterruptedException, StatusException {
     getFeature(515055000, -754000);
     getFeature(0, 0);
-    listFeatures(
-        Rectangle.newBuilder()
-            .setLo(point(515000000, -1000000))
-            .setHi(point(515200000, -750000))
-            .build());
-    recordRoute(
-        List.of(
-            point(515138000, -984000),
-            point(515095000, -985000),
-            point(515076000, -994000),
-            point(515081000, -972000)));
-    routeChat(
-        List.of(
-            note("first note", 515055000, -754000),
-            note("second note", 515033000, -1196000),
-            note("third note", 515055000, -754000),
-            note("fourth note", 515033000, -1196000)));
-  }
-
-  private static Point point(int latitude, int longitude) {
-    return Point.newBuilder().setLatitude(latitude).setLongitude(longitude).build();
-  }
-
-  private static RouteNote note(String message, int latitude, int longitude) {
-    return RouteNote.newBuilder()
-        .setMessage(message)
-        .setLocation(point(latitude, longitude))
-        .build();
+    listFeatures(Tour.AREA);
+    recordRoute(Tour.ROUTE);
+    routeChat(Tour.NOTES);
   }
 
   /** {@code BlockingRouteGuideClient [--target=HOST:PORT]}. */
