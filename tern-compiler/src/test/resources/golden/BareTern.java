@@ -43,6 +43,11 @@ public final class BareTern {
     return dev.tern.stub.AbstractBlockingStub.newStub(BareBlockingStub::new, channel);
   }
 
+  /** Returns a blocking stub for every method type calling the service on {@code channel}. */
+  public static BareBlockingV2Stub newBlockingV2Stub(dev.tern.Channel channel) {
+    return dev.tern.stub.AbstractBlockingStub.newStub(BareBlockingV2Stub::new, channel);
+  }
+
   /** Returns a future-returning stub calling the service on {@code channel}. */
   public static BareFutureStub newFutureStub(dev.tern.Channel channel) {
     return dev.tern.stub.AbstractFutureStub.newStub(BareFutureStub::new, channel);
@@ -74,6 +79,31 @@ public final class BareTern {
         .addMethod(
             BareTern.getTouchMethod(),
             dev.tern.stub.ServerCalls.asyncUnaryCall(service::touch))
+        .build();
+  }
+
+  /** The server side of {@code Bare} in blocking style, each call on a thread of its own (a virtual thread where the JDK has them): every method answers {@code UNIMPLEMENTED} until overridden. Add an implementation to a server as it is ({@link #bindService()}) or with an executor of your choice ({@code bindBlockingService}). */
+  public interface BlockingService extends dev.tern.BindableService {
+    /** Handles {@code Touch}. */
+    default NoPackage.BareMessage touch(NoPackage.BareMessage request) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(BareTern.getTouchMethod());
+    }
+
+    /** Returns the definition serving this implementation, each call on {@code dev.tern.stub.BlockingExecutors.defaultExecutor()}. */
+    @java.lang.Override
+    default dev.tern.ServerServiceDefinition bindService() {
+      return BareTern.bindBlockingService(this, dev.tern.stub.BlockingExecutors.defaultExecutor());
+    }
+  }
+
+  /** Returns the definition that serves {@code service}, each call on {@code executor}. */
+  public static dev.tern.ServerServiceDefinition bindBlockingService(BlockingService service, java.util.concurrent.Executor executor) {
+    java.util.Objects.requireNonNull(service, "service");
+    java.util.Objects.requireNonNull(executor, "executor");
+    return dev.tern.ServerServiceDefinition.builder(BareTern.getServiceDescriptor())
+        .addMethod(
+            BareTern.getTouchMethod(),
+            dev.tern.stub.BlockingServerCalls.unaryCall(service::touch, executor))
         .build();
   }
 
@@ -109,6 +139,24 @@ public final class BareTern {
     /** Calls {@code Touch}. */
     public NoPackage.BareMessage touch(NoPackage.BareMessage request) {
       return dev.tern.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), BareTern.getTouchMethod(), getCallOptions(), request);
+    }
+  }
+
+  /** Calls every method of {@code Bare} in blocking style: unary methods return the response, streaming ones a {@code BlockingClientCall} to write and read through (cheap to block on a virtual thread). */
+  public static final class BareBlockingV2Stub extends dev.tern.stub.AbstractBlockingStub<BareBlockingV2Stub> {
+    private BareBlockingV2Stub(dev.tern.Channel channel, dev.tern.CallOptions callOptions) {
+      super(channel, callOptions);
+    }
+
+    @java.lang.Override
+    protected BareBlockingV2Stub build(dev.tern.Channel channel, dev.tern.CallOptions callOptions) {
+      return new BareBlockingV2Stub(channel, callOptions);
+    }
+
+    /** Calls {@code Touch}. */
+    public NoPackage.BareMessage touch(NoPackage.BareMessage request) throws dev.tern.StatusException {
+      return dev.tern.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), BareTern.getTouchMethod(), getCallOptions(), request);
     }
   }

@@ -27,6 +27,11 @@ public final class IdleTern {
     return dev.tern.stub.AbstractBlockingStub.newStub(IdleBlockingStub::new, channel);
   }
 
+  /** Returns a blocking stub for every method type calling the service on {@code channel}. */
+  public static IdleBlockingV2Stub newBlockingV2Stub(dev.tern.Channel channel) {
+    return dev.tern.stub.AbstractBlockingStub.newStub(IdleBlockingV2Stub::new, channel);
+  }
+
   /** Returns a future-returning stub calling the service on {@code channel}. */
   public static IdleFutureStub newFutureStub(dev.tern.Channel channel) {
     return dev.tern.stub.AbstractFutureStub.newStub(IdleFutureStub::new, channel);
@@ -54,6 +59,23 @@ public final class IdleTern {
         .build();
   }
 
+  /** The server side of {@code Idle} in blocking style, each call on a thread of its own (a virtual thread where the JDK has them): every method answers {@code UNIMPLEMENTED} until overridden. Add an implementation to a server as it is ({@link #bindService()}) or with an executor of your choice ({@code bindBlockingService}). */
+  public interface BlockingService extends dev.tern.BindableService {
+    /** Returns the definition serving this implementation, each call on {@code dev.tern.stub.BlockingExecutors.defaultExecutor()}. */
+    @java.lang.Override
+    default dev.tern.ServerServiceDefinition bindService() {
+      return IdleTern.bindBlockingService(this, dev.tern.stub.BlockingExecutors.defaultExecutor());
+    }
+  }
+
+  /** Returns the definition that serves {@code service}, each call on {@code executor}. */
+  public static dev.tern.ServerServiceDefinition bindBlockingService(BlockingService service, java.util.concurrent.Executor executor) {
+    java.util.Objects.requireNonNull(service, "service");
+    java.util.Objects.requireNonNull(executor, "executor");
+    return dev.tern.ServerServiceDefinition.builder(IdleTern.getServiceDescriptor())
+        .build();
+  }
+
   /** Calls {@code Idle} asynchronously, reporting to {@code StreamObserver}s. */
   public static final class IdleStub extends dev.tern.stub.AbstractAsyncStub<IdleStub> {
     private IdleStub(dev.tern.Channel channel, dev.tern.CallOptions callOptions) {
@@ -75,6 +97,18 @@ public final class IdleTern {
     @java.lang.Override
     protected IdleBlockingStub build(dev.tern.Channel channel, dev.tern.CallOptions callOptions) {
       return new IdleBlockingStub(channel, callOptions);
+    }
+  }
+
+  /** Calls every method of {@code Idle} in blocking style: unary methods return the response, streaming ones a {@code BlockingClientCall} to write and read through (cheap to block on a virtual thread). */
+  public static final class IdleBlockingV2Stub extends dev.tern.stub.AbstractBlockingStub<IdleBlockingV2Stub> {
+    private IdleBlockingV2Stub(dev.tern.Channel channel, dev.tern.CallOptions callOptions) {
+      super(channel, callOptions);
+    }
+
+    @java.lang.Override
+    protected IdleBlockingV2Stub build(dev.tern.Channel channel, dev.tern.CallOptions callOptions) {
+      return new IdleBlockingV2Stub(channel, callOptions);
     }
   }
 

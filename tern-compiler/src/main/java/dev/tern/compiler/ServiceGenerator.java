@@ -5,8 +5,9 @@ import com.google.protobuf.DescriptorProtos.MethodOptions.IdempotencyLevel;
 /**
  * Writes the {@code <Service>Tern} class for one proto service: method and service descriptors,
  * stub factories, the {@code AsyncService} interface and {@code <Service>ImplBase} (every method
- * answering {@code UNIMPLEMENTED} until overridden) and {@code bindService}; {@link StubWriter}
- * adds the async, blocking and future stubs.
+ * answering {@code UNIMPLEMENTED} until overridden) and {@code bindService}; {@link
+ * BlockingServiceWriter} adds the blocking server interface, {@link StubWriter} the async,
+ * blocking, blocking V2 and future stubs.
  *
  * <p>The output refers to every type by its fully qualified name (so no message name can shadow a
  * Tern or JDK type) and calls the class's own static methods through the class name (so no method a
@@ -56,9 +57,13 @@ final class ServiceGenerator {
     writeAsyncService(out);
     writeImplBase(out);
     writeBindService(out);
+    BlockingServiceWriter blocking = new BlockingServiceWriter(model);
+    blocking.writeBlockingService(out);
+    blocking.writeBindBlockingService(out);
     StubWriter stubs = new StubWriter(model);
     stubs.writeAsyncStub(out);
     stubs.writeBlockingStub(out);
+    stubs.writeBlockingV2Stub(out);
     stubs.writeFutureStub(out);
     out.close();
     return out.toString();
@@ -161,6 +166,12 @@ final class ServiceGenerator {
     writeStubFactory(out, "newStub", name + "Stub", "AbstractAsyncStub", "an asynchronous stub");
     writeStubFactory(
         out, "newBlockingStub", name + "BlockingStub", "AbstractBlockingStub", "a blocking stub");
+    writeStubFactory(
+        out,
+        "newBlockingV2Stub",
+        name + "BlockingV2Stub",
+        "AbstractBlockingStub",
+        "a blocking stub for every method type");
     writeStubFactory(
         out, "newFutureStub", name + "FutureStub", "AbstractFutureStub", "a future-returning stub");
   }
@@ -270,18 +281,52 @@ final class ServiceGenerator {
   }
 
   private void writeBindService(SourceWriter out) {
-    out.blank();
-    out.line(
+    writeBindMethod(
+        out,
+        model,
         "/** Returns the definition that serves {@code "
             + model.serviceParameter
-            + "} on a server. */");
+            + "} on a server. */",
+        "bindService",
+        "AsyncService",
+        STUB + "ServerCalls",
+        "async");
+  }
+
+  /**
+   * Writes {@code public static ServerServiceDefinition <bindMethod>(<serviceType> service)} (with
+   * a second parameter, the executor, if {@code handlerPrefix} is empty: the blocking handlers),
+   * adding every method with the handler factory of its type from {@code calls}: {@code
+   * <prefix>UnaryCall}, {@code <prefix>ServerStreamingCall}... ({@code unaryCall}... with no
+   * prefix).
+   */
+  static void writeBindMethod(
+      SourceWriter out,
+      ServiceModel model,
+      String javadoc,
+      String bindMethod,
+      String serviceType,
+      String calls,
+      String handlerPrefix) {
+    String service = model.serviceParameter;
+    boolean withExecutor = handlerPrefix.isEmpty();
+    out.blank();
+    out.line(javadoc);
     out.open(
         "public static "
             + TERN
-            + "ServerServiceDefinition bindService(AsyncService "
-            + model.serviceParameter
+            + "ServerServiceDefinition "
+            + bindMethod
+            + "("
+            + serviceType
+            + " "
+            + service
+            + (withExecutor ? ", java.util.concurrent.Executor " + model.executor : "")
             + ")");
-    out.line("java.util.Objects.requireNonNull(" + model.serviceParameter + ", \"service\");");
+    out.line("java.util.Objects.requireNonNull(" + service + ", \"service\");");
+    if (withExecutor) {
+      out.line("java.util.Objects.requireNonNull(" + model.executor + ", \"executor\");");
+    }
     out.line(
         "return "
             + TERN
@@ -290,23 +335,28 @@ final class ServiceGenerator {
             + ".getServiceDescriptor())");
     out.indent();
     for (ServiceModel.Method method : model.methods) {
-      String handler;
+      String type;
       if (method.clientStreaming()) {
-        handler = method.serverStreaming() ? "asyncBidiStreamingCall" : "asyncClientStreamingCall";
+        type = method.serverStreaming() ? "BidiStreamingCall" : "ClientStreamingCall";
       } else {
-        handler = method.serverStreaming() ? "asyncServerStreamingCall" : "asyncUnaryCall";
+        type = method.serverStreaming() ? "ServerStreamingCall" : "UnaryCall";
       }
+      String handler =
+          withExecutor
+              ? Character.toLowerCase(type.charAt(0)) + type.substring(1)
+              : handlerPrefix + type;
       out.line(".addMethod(");
       out.indent();
       out.line(model.className + "." + method.getterName() + "(),");
       out.line(
-          STUB
-              + "ServerCalls."
+          calls
+              + "."
               + handler
               + "("
-              + model.serviceParameter
+              + service
               + "::"
               + method.javaName()
+              + (withExecutor ? ", " + model.executor : "")
               + "))");
       out.outdent();
     }

@@ -71,6 +71,9 @@ final class ServiceModel {
   final boolean hasSchema;
 
   final String request;
+  final String requests;
+  final String responses;
+  final String executor;
   final String responseObserver;
   final String channel;
   final String callOptions;
@@ -117,6 +120,9 @@ final class ServiceModel {
     checkNoShadowing(where);
 
     this.request = local("request");
+    this.requests = local("requests");
+    this.responses = local("responses");
+    this.executor = local("executor");
     this.responseObserver = local("responseObserver");
     this.channel = local("channel");
     this.callOptions = local("callOptions");
@@ -195,9 +201,11 @@ final class ServiceModel {
         List.of(
             className,
             "AsyncService",
+            "BlockingService",
             nested("ImplBase"),
             nested("Stub"),
             nested("BlockingStub"),
+            nested("BlockingV2Stub"),
             nested("FutureStub"),
             "StubFactory");
     for (String type : declared) {

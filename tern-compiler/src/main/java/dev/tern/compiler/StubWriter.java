@@ -7,8 +7,9 @@ import static dev.tern.compiler.ServiceGenerator.observer;
 
 /**
  * Writes the client stubs nested in a {@code <Service>Tern} class: the async stub (every method),
- * the blocking stub (unary and server-streaming methods) and the future stub (unary methods), each
- * extending the matching {@code dev.tern.stub} base class. One instance per class, one thread.
+ * the blocking stub (unary and server-streaming methods), the blocking V2 stub (every method) and
+ * the future stub (unary methods), each extending the matching {@code dev.tern.stub} base class.
+ * One instance per class, one thread.
  */
 final class StubWriter {
   private final ServiceModel model;
@@ -114,16 +115,7 @@ final class StubWriter {
               : method.responseType();
       String helper =
           method.serverStreaming() ? "blockingServerStreamingCall" : "blockingUnaryCall";
-      out.open(
-          "public "
-              + returnType
-              + " "
-              + method.javaName()
-              + "("
-              + method.requestType()
-              + " "
-              + model.request
-              + ")");
+      openRequestMethod(out, returnType, method, "");
       out.line("return " + STUB + "ClientCalls." + helper + "(");
       out.indent();
       out.line(
@@ -135,6 +127,54 @@ final class StubWriter {
               + model.request
               + ");");
       out.outdent();
+      out.close();
+    }
+    out.close();
+  }
+
+  void writeBlockingV2Stub(SourceWriter out) {
+    writeStubClass(
+        out,
+        model.nested("BlockingV2Stub"),
+        "AbstractBlockingStub",
+        "Calls every method of {@code "
+            + model.fullServiceName
+            + "} in blocking style: unary methods return the response, streaming ones a {@code"
+            + " BlockingClientCall} to write and read through (cheap to block on a virtual"
+            + " thread).");
+    for (ServiceModel.Method method : model.methods) {
+      out.blank();
+      out.javadoc("Calls {@code " + method.protoName() + "}.", method.comment());
+      deprecated(out, method);
+      String getter = model.className + "." + method.getterName() + "()";
+      String call =
+          STUB + "BlockingClientCall<" + method.requestType() + ", " + method.responseType() + ">";
+      if (!method.clientStreaming() && !method.serverStreaming()) {
+        openRequestMethod(
+            out, method.responseType(), method, " throws " + TERN + "StatusException");
+        out.line("return " + STUB + "ClientCalls.blockingV2UnaryCall(");
+        out.indent()
+            .line("getChannel(), " + getter + ", getCallOptions(), " + model.request + ");")
+            .outdent();
+      } else if (!method.clientStreaming()) {
+        openRequestMethod(out, call, method, "");
+        out.line("return " + STUB + "ClientCalls.blockingV2ServerStreamingCall(");
+        out.indent()
+            .line("getChannel(), " + getter + ", getCallOptions(), " + model.request + ");")
+            .outdent();
+      } else {
+        String helper =
+            method.serverStreaming() ? "blockingBidiStreamingCall" : "blockingClientStreamingCall";
+        out.open("public " + call + " " + method.javaName() + "()");
+        out.line(
+            "return "
+                + STUB
+                + "ClientCalls."
+                + helper
+                + "(getChannel(), "
+                + getter
+                + ", getCallOptions());");
+      }
       out.close();
     }
     out.close();
@@ -176,6 +216,22 @@ final class StubWriter {
       out.close();
     }
     out.close();
+  }
+
+  /** Opens {@code public <returnType> <name>(<Request> request)<throwsClause>}. */
+  private void openRequestMethod(
+      SourceWriter out, String returnType, ServiceModel.Method method, String throwsClause) {
+    out.open(
+        "public "
+            + returnType
+            + " "
+            + method.javaName()
+            + "("
+            + method.requestType()
+            + " "
+            + model.request
+            + ")"
+            + throwsClause);
   }
 
   private String newCall(ServiceModel.Method method) {

@@ -17,6 +17,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Bad input reaches the protoc user as a clear error in the response, never as a crash. */
 class MalformedRequestTest {
@@ -63,12 +65,13 @@ class MalformedRequestTest {
         .contains("unknown protoc-gen-tern option \"fancy\"");
   }
 
-  @Test
-  void messageThatWouldBeHiddenByAGeneratedTypeIsReported() throws IOException {
-    // Default package, messages as top-level classes: a message named AsyncService would be
-    // hidden by the generated nested interface of that name.
+  @ParameterizedTest
+  @ValueSource(strings = {"AsyncService", "BlockingService"})
+  void messageThatWouldBeHiddenByAGeneratedTypeIsReported(String generated) throws IOException {
+    // Default package, messages as top-level classes: a message named AsyncService (or
+    // BlockingService) would be hidden by the generated nested interface of that name.
     FileDescriptorProto file =
-        serviceFile("hidden.proto", "Svc", ".AsyncService").toBuilder()
+        serviceFile("hidden.proto", "Svc", "." + generated).toBuilder()
             .setOptions(FileOptions.newBuilder().setJavaMultipleFiles(true))
             .build();
     CodeGeneratorRequest request =
@@ -77,7 +80,7 @@ class MalformedRequestTest {
             .addProtoFile(file)
             .build();
     assertThat(run(request.toByteArray()).getError())
-        .contains("AsyncService")
+        .contains("type named " + generated)
         .contains("rename the message");
   }
 
@@ -117,8 +120,8 @@ class MalformedRequestTest {
 
   private static FileDescriptorProto serviceFile(String name, String service, String type) {
     FileDescriptorProto.Builder file = FileDescriptorProto.newBuilder().setName(name);
-    if (type.equals(".AsyncService")) {
-      file.addMessageType(DescriptorProto.newBuilder().setName("AsyncService"));
+    if (type.equals(".AsyncService") || type.equals(".BlockingService")) {
+      file.addMessageType(DescriptorProto.newBuilder().setName(type.substring(1)));
     }
     return file.addService(
             ServiceDescriptorProto.newBuilder()

@@ -215,6 +215,11 @@ public final class AwkwardTern {
     return dev.tern.stub.AbstractBlockingStub.newStub(AwkwardBlockingStub::new, channel);
   }
 
+  /** Returns a blocking stub for every method type calling the service on {@code channel}. */
+  public static AwkwardBlockingV2Stub newBlockingV2Stub(dev.tern.Channel channel) {
+    return dev.tern.stub.AbstractBlockingStub.newStub(AwkwardBlockingV2Stub::new, channel);
+  }
+
   /** Returns a future-returning stub calling the service on {@code channel}. */
   public static AwkwardFutureStub newFutureStub(dev.tern.Channel channel) {
     return dev.tern.stub.AbstractFutureStub.newStub(AwkwardFutureStub::new, channel);
@@ -347,6 +352,125 @@ public final class AwkwardTern {
         .addMethod(
             AwkwardTern.getOldMethod(),
             dev.tern.stub.ServerCalls.asyncUnaryCall(service::old))
+        .build();
+  }
+
+  /**
+   * The server side of {@code awkward.Awkward} in blocking style, each call on a thread of its own (a virtual thread where the JDK has them): every method answers {@code UNIMPLEMENTED} until overridden. Add an implementation to a server as it is ({@link #bindService()}) or with an executor of your choice ({@code bindBlockingService}).
+   *
+   * <pre>
+   * Javadoc specials stay text: /** and *&#47; and &lt;pre&gt; and &amp;amp; and &#64;param &lt;T&gt;, and a Unicode
+   * escape javac must never decode: &#92;u000a } class Broken {
+   * </pre>
+   */
+  public interface BlockingService extends dev.tern.BindableService {
+    /**
+     * Handles {@code GetClass}.
+     *
+     * <pre>
+     * Returns the class. See &lt;b&gt;bold&lt;/b&gt; &amp; &#64;deprecated; ends a comment: *&#47; and /* opens one.
+     * </pre>
+     */
+    default request.awkward.Awkward getClass_(request.awkward.Awkward request_) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(AwkwardTern.getGetClassMethod());
+    }
+
+    /** Handles {@code toString}. */
+    default request.awkward.Awkward toString_(request.awkward.Awkward request_) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(AwkwardTern.getToStringMethod());
+    }
+
+    /** Handles {@code hashCode}. */
+    default request.awkward.Awkward hashCode_(dev.tern.stub.BlockingServerReader<request.awkward.Awkward> requests) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(AwkwardTern.getHashCodeMethod());
+    }
+
+    /** Handles {@code wait}. */
+    default void wait_(request.awkward.Awkward request_, dev.tern.stub.BlockingServerWriter<request.awkward.Awkward> responses) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(AwkwardTern.getWaitMethod());
+    }
+
+    /** Handles {@code class}. */
+    default void class_(dev.tern.stub.BlockingServerReader<request.awkward.Awkward> requests, dev.tern.stub.BlockingServerWriter<request.awkward.Awkward> responses) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(AwkwardTern.getClassMethod());
+    }
+
+    /** Handles {@code Ping}. */
+    default request.awkward.Awkward ping(request.awkward.Awkward request_) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(AwkwardTern.getPingMethod());
+    }
+
+    /** Handles {@code ping}. */
+    default request.awkward.Awkward ping_1(request.awkward.Awkward request_) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(AwkwardTern.getPing_1Method());
+    }
+
+    /** Handles {@code get_service_descriptor}. */
+    default request.awkward.Awkward getServiceDescriptor(request.awkward.Awkward request_) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(AwkwardTern.getGetServiceDescriptorMethod());
+    }
+
+    /** Handles {@code BindService}. */
+    default request.awkward.Awkward bindService(request.awkward.Awkward request_) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(AwkwardTern.getBindServiceMethod());
+    }
+
+    /** Handles {@code Build}. */
+    default request.awkward.Awkward build(dev.tern.stub.BlockingServerReader<request.awkward.Awkward> requests) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(AwkwardTern.getBuildMethod());
+    }
+
+    /** Handles {@code Old}. */
+    @java.lang.Deprecated
+    default request.awkward.Awkward old(request.awkward.OldMessage request_) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(AwkwardTern.getOldMethod());
+    }
+
+    /** Returns the definition serving this implementation, each call on {@code dev.tern.stub.BlockingExecutors.defaultExecutor()}. */
+    @java.lang.Override
+    default dev.tern.ServerServiceDefinition bindService() {
+      return AwkwardTern.bindBlockingService(this, dev.tern.stub.BlockingExecutors.defaultExecutor());
+    }
+  }
+
+  /** Returns the definition that serves {@code service}, each call on {@code executor}. */
+  public static dev.tern.ServerServiceDefinition bindBlockingService(BlockingService service, java.util.concurrent.Executor executor) {
+    java.util.Objects.requireNonNull(service, "service");
+    java.util.Objects.requireNonNull(executor, "executor");
+    return dev.tern.ServerServiceDefinition.builder(AwkwardTern.getServiceDescriptor())
+        .addMethod(
+            AwkwardTern.getGetClassMethod(),
+            dev.tern.stub.BlockingServerCalls.unaryCall(service::getClass_, executor))
+        .addMethod(
+            AwkwardTern.getToStringMethod(),
+            dev.tern.stub.BlockingServerCalls.unaryCall(service::toString_, executor))
+        .addMethod(
+            AwkwardTern.getHashCodeMethod(),
+            dev.tern.stub.BlockingServerCalls.clientStreamingCall(service::hashCode_, executor))
+        .addMethod(
+            AwkwardTern.getWaitMethod(),
+            dev.tern.stub.BlockingServerCalls.serverStreamingCall(service::wait_, executor))
+        .addMethod(
+            AwkwardTern.getClassMethod(),
+            dev.tern.stub.BlockingServerCalls.bidiStreamingCall(service::class_, executor))
+        .addMethod(
+            AwkwardTern.getPingMethod(),
+            dev.tern.stub.BlockingServerCalls.unaryCall(service::ping, executor))
+        .addMethod(
+            AwkwardTern.getPing_1Method(),
+            dev.tern.stub.BlockingServerCalls.unaryCall(service::ping_1, executor))
+        .addMethod(
+            AwkwardTern.getGetServiceDescriptorMethod(),
+            dev.tern.stub.BlockingServerCalls.unaryCall(service::getServiceDescriptor, executor))
+        .addMethod(
+            AwkwardTern.getBindServiceMethod(),
+            dev.tern.stub.BlockingServerCalls.unaryCall(service::bindService, executor))
+        .addMethod(
+            AwkwardTern.getBuildMethod(),
+            dev.tern.stub.BlockingServerCalls.clientStreamingCall(service::build, executor))
+        .addMethod(
+            AwkwardTern.getOldMethod(),
+            dev.tern.stub.BlockingServerCalls.unaryCall(service::old, executor))
         .build();
   }
 
@@ -512,6 +636,95 @@ public final class AwkwardTern {
     @java.lang.Deprecated
     public request.awkward.Awkward old(request.awkward.OldMessage request_) {
       return dev.tern.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), AwkwardTern.getOldMethod(), getCallOptions(), request_);
+    }
+  }
+
+  /**
+   * Calls every method of {@code awkward.Awkward} in blocking style: unary methods return the response, streaming ones a {@code BlockingClientCall} to write and read through (cheap to block on a virtual thread).
+   *
+   * <pre>
+   * Javadoc specials stay text: /** and *&#47; and &lt;pre&gt; and &amp;amp; and &#64;param &lt;T&gt;, and a Unicode
+   * escape javac must never decode: &#92;u000a } class Broken {
+   * </pre>
+   */
+  public static final class AwkwardBlockingV2Stub extends dev.tern.stub.AbstractBlockingStub<AwkwardBlockingV2Stub> {
+    private AwkwardBlockingV2Stub(dev.tern.Channel channel, dev.tern.CallOptions callOptions) {
+      super(channel, callOptions);
+    }
+
+    @java.lang.Override
+    protected AwkwardBlockingV2Stub build(dev.tern.Channel channel, dev.tern.CallOptions callOptions) {
+      return new AwkwardBlockingV2Stub(channel, callOptions);
+    }
+
+    /**
+     * Calls {@code GetClass}.
+     *
+     * <pre>
+     * Returns the class. See &lt;b&gt;bold&lt;/b&gt; &amp; &#64;deprecated; ends a comment: *&#47; and /* opens one.
+     * </pre>
+     */
+    public request.awkward.Awkward getClass_(request.awkward.Awkward request_) throws dev.tern.StatusException {
+      return dev.tern.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), AwkwardTern.getGetClassMethod(), getCallOptions(), request_);
+    }
+
+    /** Calls {@code toString}. */
+    public request.awkward.Awkward toString_(request.awkward.Awkward request_) throws dev.tern.StatusException {
+      return dev.tern.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), AwkwardTern.getToStringMethod(), getCallOptions(), request_);
+    }
+
+    /** Calls {@code hashCode}. */
+    public dev.tern.stub.BlockingClientCall<request.awkward.Awkward, request.awkward.Awkward> hashCode_() {
+      return dev.tern.stub.ClientCalls.blockingClientStreamingCall(getChannel(), AwkwardTern.getHashCodeMethod(), getCallOptions());
+    }
+
+    /** Calls {@code wait}. */
+    public dev.tern.stub.BlockingClientCall<request.awkward.Awkward, request.awkward.Awkward> wait_(request.awkward.Awkward request_) {
+      return dev.tern.stub.ClientCalls.blockingV2ServerStreamingCall(
+          getChannel(), AwkwardTern.getWaitMethod(), getCallOptions(), request_);
+    }
+
+    /** Calls {@code class}. */
+    public dev.tern.stub.BlockingClientCall<request.awkward.Awkward, request.awkward.Awkward> class_() {
+      return dev.tern.stub.ClientCalls.blockingBidiStreamingCall(getChannel(), AwkwardTern.getClassMethod(), getCallOptions());
+    }
+
+    /** Calls {@code Ping}. */
+    public request.awkward.Awkward ping(request.awkward.Awkward request_) throws dev.tern.StatusException {
+      return dev.tern.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), AwkwardTern.getPingMethod(), getCallOptions(), request_);
+    }
+
+    /** Calls {@code ping}. */
+    public request.awkward.Awkward ping_1(request.awkward.Awkward request_) throws dev.tern.StatusException {
+      return dev.tern.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), AwkwardTern.getPing_1Method(), getCallOptions(), request_);
+    }
+
+    /** Calls {@code get_service_descriptor}. */
+    public request.awkward.Awkward getServiceDescriptor(request.awkward.Awkward request_) throws dev.tern.StatusException {
+      return dev.tern.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), AwkwardTern.getGetServiceDescriptorMethod(), getCallOptions(), request_);
+    }
+
+    /** Calls {@code BindService}. */
+    public request.awkward.Awkward bindService(request.awkward.Awkward request_) throws dev.tern.StatusException {
+      return dev.tern.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), AwkwardTern.getBindServiceMethod(), getCallOptions(), request_);
+    }
+
+    /** Calls {@code Build}. */
+    public dev.tern.stub.BlockingClientCall<request.awkward.Awkward, request.awkward.Awkward> build() {
+      return dev.tern.stub.ClientCalls.blockingClientStreamingCall(getChannel(), AwkwardTern.getBuildMethod(), getCallOptions());
+    }
+
+    /** Calls {@code Old}. */
+    @java.lang.Deprecated
+    public request.awkward.Awkward old(request.awkward.OldMessage request_) throws dev.tern.StatusException {
+      return dev.tern.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), AwkwardTern.getOldMethod(), getCallOptions(), request_);
     }
   }

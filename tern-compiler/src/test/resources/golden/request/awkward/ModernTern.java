@@ -52,6 +52,11 @@ public final class ModernTern {
     return dev.tern.stub.AbstractBlockingStub.newStub(ModernBlockingStub::new, channel);
   }
 
+  /** Returns a blocking stub for every method type calling the service on {@code channel}. */
+  public static ModernBlockingV2Stub newBlockingV2Stub(dev.tern.Channel channel) {
+    return dev.tern.stub.AbstractBlockingStub.newStub(ModernBlockingV2Stub::new, channel);
+  }
+
   /** Returns a future-returning stub calling the service on {@code channel}. */
   public static ModernFutureStub newFutureStub(dev.tern.Channel channel) {
     return dev.tern.stub.AbstractFutureStub.newStub(ModernFutureStub::new, channel);
@@ -99,6 +104,37 @@ public final class ModernTern {
   }
 
   /**
+   * The server side of {@code awkward.Modern} in blocking style, each call on a thread of its own (a virtual thread where the JDK has them): every method answers {@code UNIMPLEMENTED} until overridden. Add an implementation to a server as it is ({@link #bindService()}) or with an executor of your choice ({@code bindBlockingService}).
+   *
+   * <pre>
+   * A second service in the file; not deprecated itself, but it uses a deprecated message.
+   * </pre>
+   */
+  public interface BlockingService extends dev.tern.BindableService {
+    /** Handles {@code Upgrade}. */
+    default request.awkward.Awkward upgrade(request.awkward.OldMessage request_) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(ModernTern.getUpgradeMethod());
+    }
+
+    /** Returns the definition serving this implementation, each call on {@code dev.tern.stub.BlockingExecutors.defaultExecutor()}. */
+    @java.lang.Override
+    default dev.tern.ServerServiceDefinition bindService() {
+      return ModernTern.bindBlockingService(this, dev.tern.stub.BlockingExecutors.defaultExecutor());
+    }
+  }
+
+  /** Returns the definition that serves {@code service}, each call on {@code executor}. */
+  public static dev.tern.ServerServiceDefinition bindBlockingService(BlockingService service, java.util.concurrent.Executor executor) {
+    java.util.Objects.requireNonNull(service, "service");
+    java.util.Objects.requireNonNull(executor, "executor");
+    return dev.tern.ServerServiceDefinition.builder(ModernTern.getServiceDescriptor())
+        .addMethod(
+            ModernTern.getUpgradeMethod(),
+            dev.tern.stub.BlockingServerCalls.unaryCall(service::upgrade, executor))
+        .build();
+  }
+
+  /**
    * Calls {@code awkward.Modern} asynchronously, reporting to {@code StreamObserver}s.
    *
    * <pre>
@@ -142,6 +178,30 @@ public final class ModernTern {
     /** Calls {@code Upgrade}. */
     public request.awkward.Awkward upgrade(request.awkward.OldMessage request_) {
       return dev.tern.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), ModernTern.getUpgradeMethod(), getCallOptions(), request_);
+    }
+  }
+
+  /**
+   * Calls every method of {@code awkward.Modern} in blocking style: unary methods return the response, streaming ones a {@code BlockingClientCall} to write and read through (cheap to block on a virtual thread).
+   *
+   * <pre>
+   * A second service in the file; not deprecated itself, but it uses a deprecated message.
+   * </pre>
+   */
+  public static final class ModernBlockingV2Stub extends dev.tern.stub.AbstractBlockingStub<ModernBlockingV2Stub> {
+    private ModernBlockingV2Stub(dev.tern.Channel channel, dev.tern.CallOptions callOptions) {
+      super(channel, callOptions);
+    }
+
+    @java.lang.Override
+    protected ModernBlockingV2Stub build(dev.tern.Channel channel, dev.tern.CallOptions callOptions) {
+      return new ModernBlockingV2Stub(channel, callOptions);
+    }
+
+    /** Calls {@code Upgrade}. */
+    public request.awkward.Awkward upgrade(request.awkward.OldMessage request_) throws dev.tern.StatusException {
+      return dev.tern.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), ModernTern.getUpgradeMethod(), getCallOptions(), request_);
     }
   }

@@ -6,6 +6,7 @@ import dev.tern.ClientCall;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Status;
+import dev.tern.StatusException;
 import dev.tern.StatusRuntimeException;
 import dev.tern.internal.ThreadlessExecutor;
 import java.util.Iterator;
@@ -187,6 +188,86 @@ public final class ClientCalls {
       throw rethrown;
     }
     return iterator;
+  }
+
+  /**
+   * As {@link #blockingUnaryCall}, but a failure is a checked {@link StatusException} (with the
+   * call's status and the server's trailers), as the generated blocking V2 stubs declare. An
+   * interrupt while waiting cancels the call, throws {@code CANCELLED} and keeps the thread's
+   * interrupt flag set.
+   */
+  public static <ReqT, RespT> RespT blockingV2UnaryCall(
+      Channel channel, MethodDescriptor<ReqT, RespT> method, CallOptions callOptions, ReqT request)
+      throws StatusException {
+    try {
+      return blockingUnaryCall(channel, method, callOptions, request);
+    } catch (StatusRuntimeException e) {
+      throw new StatusException(e.getStatus(), e.getTrailers());
+    }
+  }
+
+  /**
+   * Starts a server-streaming call that sends {@code request} and half-closes; read the responses
+   * with {@link BlockingClientCall#read()} until it returns null.
+   */
+  public static <ReqT, RespT> BlockingClientCall<ReqT, RespT> blockingV2ServerStreamingCall(
+      Channel channel,
+      MethodDescriptor<ReqT, RespT> method,
+      CallOptions callOptions,
+      ReqT request) {
+    Objects.requireNonNull(request, "request");
+    BlockingClientCall<ReqT, RespT> blocking =
+        startBlockingCall(
+            channel, method, callOptions, MethodDescriptor.MethodType.SERVER_STREAMING);
+    ClientCall<ReqT, RespT> call = blocking.clientCall();
+    try {
+      call.sendMessage(request);
+      blocking.halfClose();
+    } catch (RuntimeException | Error e) {
+      throw cancelThrow(call, e);
+    }
+    return blocking;
+  }
+
+  /**
+   * Starts a client-streaming call: {@link BlockingClientCall#write} the requests, {@link
+   * BlockingClientCall#halfClose()}, then {@link BlockingClientCall#read()} the response.
+   */
+  public static <ReqT, RespT> BlockingClientCall<ReqT, RespT> blockingClientStreamingCall(
+      Channel channel, MethodDescriptor<ReqT, RespT> method, CallOptions callOptions) {
+    return startBlockingCall(
+        channel, method, callOptions, MethodDescriptor.MethodType.CLIENT_STREAMING);
+  }
+
+  /**
+   * Starts a bidirectional-streaming call: write and read through the returned call, from one
+   * thread or two.
+   */
+  public static <ReqT, RespT> BlockingClientCall<ReqT, RespT> blockingBidiStreamingCall(
+      Channel channel, MethodDescriptor<ReqT, RespT> method, CallOptions callOptions) {
+    return startBlockingCall(
+        channel, method, callOptions, MethodDescriptor.MethodType.BIDI_STREAMING);
+  }
+
+  private static <ReqT, RespT> BlockingClientCall<ReqT, RespT> startBlockingCall(
+      Channel channel,
+      MethodDescriptor<ReqT, RespT> method,
+      CallOptions callOptions,
+      MethodDescriptor.MethodType type) {
+    Objects.requireNonNull(channel, "channel");
+    Objects.requireNonNull(method, "method");
+    Objects.requireNonNull(callOptions, "callOptions");
+    if (method.getType() != type) {
+      throw new IllegalArgumentException(
+          "method " + method.getFullMethodName() + " is " + method.getType() + ", not " + type);
+    }
+    ClientCall<ReqT, RespT> call =
+        channel.newCall(method, callOptions.withOption(STUB_TYPE_OPTION, StubType.BLOCKING));
+    try {
+      return BlockingClientCall.start(call);
+    } catch (RuntimeException | Error e) {
+      throw cancelThrow(call, e);
+    }
   }
 
   private static <ReqT, RespT> ClientCall<ReqT, RespT> newBlockingCall(

@@ -12,9 +12,10 @@ import java.util.Map;
 /**
  * The route guide's known features, read from {@code route_guide_db.json} (a JSON array of {@code
  * {"name": ..., "location": {"latitude": ..., "longitude": ...}}}). A tiny JSON reader keeps the
- * example free of extra dependencies. Immutable once loaded; thread-safe.
+ * example free of extra dependencies. Immutable once loaded; thread-safe. Public for the blocking
+ * example ({@code dev.tern.examples.blocking}).
  */
-final class FeatureDatabase {
+public final class FeatureDatabase {
   private final List<Feature> features;
 
   private FeatureDatabase(List<Feature> features) {
@@ -22,7 +23,7 @@ final class FeatureDatabase {
   }
 
   /** Loads the database shipped with the example. */
-  static FeatureDatabase load() {
+  public static FeatureDatabase load() {
     try (InputStream in = FeatureDatabase.class.getResourceAsStream("route_guide_db.json")) {
       if (in == null) {
         throw new IllegalStateException("route_guide_db.json is missing from the class path");
@@ -60,12 +61,12 @@ final class FeatureDatabase {
   }
 
   /** Every feature, in file order. */
-  List<Feature> features() {
+  public List<Feature> features() {
     return features;
   }
 
   /** The feature at {@code point}, or a feature with an empty name there if none is known. */
-  Feature featureAt(Point point) {
+  public Feature featureAt(Point point) {
     for (Feature feature : features) {
       if (feature.getLocation().equals(point)) {
         return feature;

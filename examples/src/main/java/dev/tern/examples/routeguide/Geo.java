@@ -1,14 +1,14 @@
 package dev.tern.examples.routeguide;
 
-/** Geometry on points in E7 units. Stateless. */
-final class Geo {
+/** Geometry on points in E7 units; public for the blocking example. Stateless, thread-safe. */
+public final class Geo {
   private static final double COORD_FACTOR = 1e7;
   private static final double EARTH_RADIUS_METRES = 6_371_000;
 
   private Geo() {}
 
   /** Whether {@code point} lies inside {@code rect} (corners in any order, edges included). */
-  static boolean contains(Rectangle rect, Point point) {
+  public static boolean contains(Rectangle rect, Point point) {
     int left = Math.min(rect.getLo().getLongitude(), rect.getHi().getLongitude());
     int right = Math.max(rect.getLo().getLongitude(), rect.getHi().getLongitude());
     int bottom = Math.min(rect.getLo().getLatitude(), rect.getHi().getLatitude());
@@ -20,7 +20,7 @@ final class Geo {
   }
 
   /** Great-circle distance between two points (haversine formula), in metres. */
-  static double distanceMetres(Point from, Point to) {
+  public static double distanceMetres(Point from, Point to) {
     double lat1 = Math.toRadians(from.getLatitude() / COORD_FACTOR);
     double lat2 = Math.toRadians(to.getLatitude() / COORD_FACTOR);
     double dLat = lat2 - lat1;
@@ -32,7 +32,7 @@ final class Geo {
   }
 
   /** {@code point} as "lat, lon" in degrees. */
-  static String format(Point point) {
+  public static String format(Point point) {
     return String.format(
         "%.4f, %.4f", point.getLatitude() / COORD_FACTOR, point.getLongitude() / COORD_FACTOR);
   }

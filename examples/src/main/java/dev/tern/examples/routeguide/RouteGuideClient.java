@@ -34,7 +34,7 @@ public final class RouteGuideClient {
 
   /** Unary: the feature at one point. */
   public Feature getFeature(int latitude, int longitude) {
-    Point point = Point.newBuilder().setLatitude(latitude).setLongitude(longitude).build();
+    Point point = Tour.point(latitude, longitude);
     Feature feature = blockingStub.getFeature(point);
     if (feature.getName().isEmpty()) {
       out.println("GetFeature:   nothing known at " + Geo.format(point));
@@ -141,34 +141,9 @@ public final class RouteGuideClient {
   public void runTour() {
     getFeature(515055000, -754000);
     getFeature(0, 0);
-    listFeatures(
-        Rectangle.newBuilder()
-            .setLo(Point.newBuilder().setLatitude(515000000).setLongitude(-1000000))
-            .setHi(Point.newBuilder().setLatitude(515200000).setLongitude(-750000))
-            .build());
-    recordRoute(
-        List.of(
-            point(515138000, -984000),
-            point(515095000, -985000),
-            point(515076000, -994000),
-            point(515081000, -972000)));
-    routeChat(
-        List.of(
-            note("first note", 515055000, -754000),
-            note("second note", 515033000, -1196000),
-            note("third note", 515055000, -754000),
-            note("fourth note", 515033000, -1196000)));
-  }
-
-  private static Point point(int latitude, int longitude) {
-    return Point.newBuilder().setLatitude(latitude).setLongitude(longitude).build();
-  }
-
-  private static RouteNote note(String message, int latitude, int longitude) {
-    return RouteNote.newBuilder()
-        .setMessage(message)
-        .setLocation(point(latitude, longitude))
-        .build();
+    listFeatures(Tour.AREA);
+    recordRoute(Tour.ROUTE);
+    routeChat(Tour.NOTES);
   }
 
   private static <T> T await(CompletableFuture<T> future) {

@@ -45,6 +45,11 @@ public final class DefaultOptionsTern {
     return dev.tern.stub.AbstractBlockingStub.newStub(DefaultOptionsBlockingStub::new, channel);
   }
 
+  /** Returns a blocking stub for every method type calling the service on {@code channel}. */
+  public static DefaultOptionsBlockingV2Stub newBlockingV2Stub(dev.tern.Channel channel) {
+    return dev.tern.stub.AbstractBlockingStub.newStub(DefaultOptionsBlockingV2Stub::new, channel);
+  }
+
   /** Returns a future-returning stub calling the service on {@code channel}. */
   public static DefaultOptionsFutureStub newFutureStub(dev.tern.Channel channel) {
     return dev.tern.stub.AbstractFutureStub.newStub(DefaultOptionsFutureStub::new, channel);
@@ -76,6 +81,31 @@ public final class DefaultOptionsTern {
         .addMethod(
             DefaultOptionsTern.getGetMethod(),
             dev.tern.stub.ServerCalls.asyncUnaryCall(service::get))
+        .build();
+  }
+
+  /** The server side of {@code tern.test.options.DefaultOptions} in blocking style, each call on a thread of its own (a virtual thread where the JDK has them): every method answers {@code UNIMPLEMENTED} until overridden. Add an implementation to a server as it is ({@link #bindService()}) or with an executor of your choice ({@code bindBlockingService}). */
+  public interface BlockingService extends dev.tern.BindableService {
+    /** Handles {@code Get}. */
+    default tern.test.options.OptionsDefaultOuterClass.OptionsDefault get(tern.test.options.OptionsDefaultOuterClass.OptionsDefault request) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(DefaultOptionsTern.getGetMethod());
+    }
+
+    /** Returns the definition serving this implementation, each call on {@code dev.tern.stub.BlockingExecutors.defaultExecutor()}. */
+    @java.lang.Override
+    default dev.tern.ServerServiceDefinition bindService() {
+      return DefaultOptionsTern.bindBlockingService(this, dev.tern.stub.BlockingExecutors.defaultExecutor());
+    }
+  }
+
+  /** Returns the definition that serves {@code service}, each call on {@code executor}. */
+  public static dev.tern.ServerServiceDefinition bindBlockingService(BlockingService service, java.util.concurrent.Executor executor) {
+    java.util.Objects.requireNonNull(service, "service");
+    java.util.Objects.requireNonNull(executor, "executor");
+    return dev.tern.ServerServiceDefinition.builder(DefaultOptionsTern.getServiceDescriptor())
+        .addMethod(
+            DefaultOptionsTern.getGetMethod(),
+            dev.tern.stub.BlockingServerCalls.unaryCall(service::get, executor))
         .build();
   }
 
@@ -111,6 +141,24 @@ public final class DefaultOptionsTern {
     /** Calls {@code Get}. */
     public tern.test.options.OptionsDefaultOuterClass.OptionsDefault get(tern.test.options.OptionsDefaultOuterClass.OptionsDefault request) {
       return dev.tern.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), DefaultOptionsTern.getGetMethod(), getCallOptions(), request);
+    }
+  }
+
+  /** Calls every method of {@code tern.test.options.DefaultOptions} in blocking style: unary methods return the response, streaming ones a {@code BlockingClientCall} to write and read through (cheap to block on a virtual thread). */
+  public static final class DefaultOptionsBlockingV2Stub extends dev.tern.stub.AbstractBlockingStub<DefaultOptionsBlockingV2Stub> {
+    private DefaultOptionsBlockingV2Stub(dev.tern.Channel channel, dev.tern.CallOptions callOptions) {
+      super(channel, callOptions);
+    }
+
+    @java.lang.Override
+    protected DefaultOptionsBlockingV2Stub build(dev.tern.Channel channel, dev.tern.CallOptions callOptions) {
+      return new DefaultOptionsBlockingV2Stub(channel, callOptions);
+    }
+
+    /** Calls {@code Get}. */
+    public tern.test.options.OptionsDefaultOuterClass.OptionsDefault get(tern.test.options.OptionsDefaultOuterClass.OptionsDefault request) throws dev.tern.StatusException {
+      return dev.tern.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), DefaultOptionsTern.getGetMethod(), getCallOptions(), request);
     }
   }

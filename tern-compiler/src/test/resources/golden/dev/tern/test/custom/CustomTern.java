@@ -45,6 +45,11 @@ public final class CustomTern {
     return dev.tern.stub.AbstractBlockingStub.newStub(CustomBlockingStub::new, channel);
   }
 
+  /** Returns a blocking stub for every method type calling the service on {@code channel}. */
+  public static CustomBlockingV2Stub newBlockingV2Stub(dev.tern.Channel channel) {
+    return dev.tern.stub.AbstractBlockingStub.newStub(CustomBlockingV2Stub::new, channel);
+  }
+
   /** Returns a future-returning stub calling the service on {@code channel}. */
   public static CustomFutureStub newFutureStub(dev.tern.Channel channel) {
     return dev.tern.stub.AbstractFutureStub.newStub(CustomFutureStub::new, channel);
@@ -76,6 +81,31 @@ public final class CustomTern {
         .addMethod(
             CustomTern.getEchoMethod(),
             dev.tern.stub.ServerCalls.asyncUnaryCall(service::echo))
+        .build();
+  }
+
+  /** The server side of {@code tern.test.options.custom.Custom} in blocking style, each call on a thread of its own (a virtual thread where the JDK has them): every method answers {@code UNIMPLEMENTED} until overridden. Add an implementation to a server as it is ({@link #bindService()}) or with an executor of your choice ({@code bindBlockingService}). */
+  public interface BlockingService extends dev.tern.BindableService {
+    /** Handles {@code Echo}. */
+    default dev.tern.test.custom.CustomOuter.Pong echo(dev.tern.test.custom.CustomOuter.Ping request) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(CustomTern.getEchoMethod());
+    }
+
+    /** Returns the definition serving this implementation, each call on {@code dev.tern.stub.BlockingExecutors.defaultExecutor()}. */
+    @java.lang.Override
+    default dev.tern.ServerServiceDefinition bindService() {
+      return CustomTern.bindBlockingService(this, dev.tern.stub.BlockingExecutors.defaultExecutor());
+    }
+  }
+
+  /** Returns the definition that serves {@code service}, each call on {@code executor}. */
+  public static dev.tern.ServerServiceDefinition bindBlockingService(BlockingService service, java.util.concurrent.Executor executor) {
+    java.util.Objects.requireNonNull(service, "service");
+    java.util.Objects.requireNonNull(executor, "executor");
+    return dev.tern.ServerServiceDefinition.builder(CustomTern.getServiceDescriptor())
+        .addMethod(
+            CustomTern.getEchoMethod(),
+            dev.tern.stub.BlockingServerCalls.unaryCall(service::echo, executor))
         .build();
   }
 
@@ -111,6 +141,24 @@ public final class CustomTern {
     /** Calls {@code Echo}. */
     public dev.tern.test.custom.CustomOuter.Pong echo(dev.tern.test.custom.CustomOuter.Ping request) {
       return dev.tern.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), CustomTern.getEchoMethod(), getCallOptions(), request);
+    }
+  }
+
+  /** Calls every method of {@code tern.test.options.custom.Custom} in blocking style: unary methods return the response, streaming ones a {@code BlockingClientCall} to write and read through (cheap to block on a virtual thread). */
+  public static final class CustomBlockingV2Stub extends dev.tern.stub.AbstractBlockingStub<CustomBlockingV2Stub> {
+    private CustomBlockingV2Stub(dev.tern.Channel channel, dev.tern.CallOptions callOptions) {
+      super(channel, callOptions);
+    }
+
+    @java.lang.Override
+    protected CustomBlockingV2Stub build(dev.tern.Channel channel, dev.tern.CallOptions callOptions) {
+      return new CustomBlockingV2Stub(channel, callOptions);
+    }
+
+    /** Calls {@code Echo}. */
+    public dev.tern.test.custom.CustomOuter.Pong echo(dev.tern.test.custom.CustomOuter.Ping request) throws dev.tern.StatusException {
+      return dev.tern.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), CustomTern.getEchoMethod(), getCallOptions(), request);
     }
   }

@@ -77,6 +77,11 @@ public final class PostboxTern {
     return dev.tern.stub.AbstractBlockingStub.newStub(PostboxBlockingStub::new, channel);
   }
 
+  /** Returns a blocking stub for every method type calling the service on {@code channel}. */
+  public static PostboxBlockingV2Stub newBlockingV2Stub(dev.tern.Channel channel) {
+    return dev.tern.stub.AbstractBlockingStub.newStub(PostboxBlockingV2Stub::new, channel);
+  }
+
   /** Returns a future-returning stub calling the service on {@code channel}. */
   public static PostboxFutureStub newFutureStub(dev.tern.Channel channel) {
     return dev.tern.stub.AbstractFutureStub.newStub(PostboxFutureStub::new, channel);
@@ -124,6 +129,47 @@ public final class PostboxTern {
         .addMethod(
             PostboxTern.getDeepMethod(),
             dev.tern.stub.ServerCalls.asyncServerStreamingCall(service::deep))
+        .build();
+  }
+
+  /** The server side of {@code tern.test.nested.Postbox} in blocking style, each call on a thread of its own (a virtual thread where the JDK has them): every method answers {@code UNIMPLEMENTED} until overridden. Add an implementation to a server as it is ({@link #bindService()}) or with an executor of your choice ({@code bindBlockingService}). */
+  public interface BlockingService extends dev.tern.BindableService {
+    /** Handles {@code Send}. */
+    default dev.tern.test.nested.UsesImports.Receipt.Stamp send(dev.tern.test.imported.Envelope.Letter request) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(PostboxTern.getSendMethod());
+    }
+
+    /** Handles {@code Ping}. */
+    default com.google.protobuf.Empty ping(com.google.protobuf.Empty request) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(PostboxTern.getPingMethod());
+    }
+
+    /** Handles {@code Deep}. */
+    default void deep(dev.tern.test.nested.UsesImports.Receipt.Stamp.Ink request, dev.tern.stub.BlockingServerWriter<dev.tern.test.imported.Envelope> responses) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(PostboxTern.getDeepMethod());
+    }
+
+    /** Returns the definition serving this implementation, each call on {@code dev.tern.stub.BlockingExecutors.defaultExecutor()}. */
+    @java.lang.Override
+    default dev.tern.ServerServiceDefinition bindService() {
+      return PostboxTern.bindBlockingService(this, dev.tern.stub.BlockingExecutors.defaultExecutor());
+    }
+  }
+
+  /** Returns the definition that serves {@code service}, each call on {@code executor}. */
+  public static dev.tern.ServerServiceDefinition bindBlockingService(BlockingService service, java.util.concurrent.Executor executor) {
+    java.util.Objects.requireNonNull(service, "service");
+    java.util.Objects.requireNonNull(executor, "executor");
+    return dev.tern.ServerServiceDefinition.builder(PostboxTern.getServiceDescriptor())
+        .addMethod(
+            PostboxTern.getSendMethod(),
+            dev.tern.stub.BlockingServerCalls.unaryCall(service::send, executor))
+        .addMethod(
+            PostboxTern.getPingMethod(),
+            dev.tern.stub.BlockingServerCalls.unaryCall(service::ping, executor))
+        .addMethod(
+            PostboxTern.getDeepMethod(),
+            dev.tern.stub.BlockingServerCalls.serverStreamingCall(service::deep, executor))
         .build();
   }
 
@@ -183,6 +229,36 @@ public final class PostboxTern {
     /** Calls {@code Deep}. */
     public java.util.Iterator<dev.tern.test.imported.Envelope> deep(dev.tern.test.nested.UsesImports.Receipt.Stamp.Ink request) {
       return dev.tern.stub.ClientCalls.blockingServerStreamingCall(
+          getChannel(), PostboxTern.getDeepMethod(), getCallOptions(), request);
+    }
+  }
+
+  /** Calls every method of {@code tern.test.nested.Postbox} in blocking style: unary methods return the response, streaming ones a {@code BlockingClientCall} to write and read through (cheap to block on a virtual thread). */
+  public static final class PostboxBlockingV2Stub extends dev.tern.stub.AbstractBlockingStub<PostboxBlockingV2Stub> {
+    private PostboxBlockingV2Stub(dev.tern.Channel channel, dev.tern.CallOptions callOptions) {
+      super(channel, callOptions);
+    }
+
+    @java.lang.Override
+    protected PostboxBlockingV2Stub build(dev.tern.Channel channel, dev.tern.CallOptions callOptions) {
+      return new PostboxBlockingV2Stub(channel, callOptions);
+    }
+
+    /** Calls {@code Send}. */
+    public dev.tern.test.nested.UsesImports.Receipt.Stamp send(dev.tern.test.imported.Envelope.Letter request) throws dev.tern.StatusException {
+      return dev.tern.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), PostboxTern.getSendMethod(), getCallOptions(), request);
+    }
+
+    /** Calls {@code Ping}. */
+    public com.google.protobuf.Empty ping(com.google.protobuf.Empty request) throws dev.tern.StatusException {
+      return dev.tern.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), PostboxTern.getPingMethod(), getCallOptions(), request);
+    }
+
+    /** Calls {@code Deep}. */
+    public dev.tern.stub.BlockingClientCall<dev.tern.test.nested.UsesImports.Receipt.Stamp.Ink, dev.tern.test.imported.Envelope> deep(dev.tern.test.nested.UsesImports.Receipt.Stamp.Ink request) {
+      return dev.tern.stub.ClientCalls.blockingV2ServerStreamingCall(
           getChannel(), PostboxTern.getDeepMethod(), getCallOptions(), request);
     }
   }

@@ -85,6 +85,11 @@ public final class GreeterTern {
     return dev.tern.stub.AbstractBlockingStub.newStub(GreeterBlockingStub::new, channel);
   }
 
+  /** Returns a blocking stub for every method type calling the service on {@code channel}. */
+  public static GreeterBlockingV2Stub newBlockingV2Stub(dev.tern.Channel channel) {
+    return dev.tern.stub.AbstractBlockingStub.newStub(GreeterBlockingV2Stub::new, channel);
+  }
+
   /** Returns a future-returning stub calling the service on {@code channel}. */
   public static GreeterFutureStub newFutureStub(dev.tern.Channel channel) {
     return dev.tern.stub.AbstractFutureStub.newStub(GreeterFutureStub::new, channel);
@@ -156,6 +161,65 @@ public final class GreeterTern {
         .addMethod(
             GreeterTern.getReplaceMethod(),
             dev.tern.stub.ServerCalls.asyncUnaryCall(service::replace))
+        .build();
+  }
+
+  /**
+   * The server side of {@code tern.test.simple.Greeter} in blocking style, each call on a thread of its own (a virtual thread where the JDK has them): every method answers {@code UNIMPLEMENTED} until overridden. Add an implementation to a server as it is ({@link #bindService()}) or with an executor of your choice ({@code bindBlockingService}).
+   *
+   * <pre>
+   * Greets people.
+   * </pre>
+   */
+  public interface BlockingService extends dev.tern.BindableService {
+    /**
+     * Handles {@code SayHello}.
+     *
+     * <pre>
+     * Says hello to the named person.
+     * </pre>
+     */
+    default dev.tern.test.simple.HelloReply sayHello(dev.tern.test.simple.HelloRequest request) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(GreeterTern.getSayHelloMethod());
+    }
+
+    /**
+     * Handles {@code LookUp}.
+     *
+     * <pre>
+     * Looks a greeting up; safe to retry.
+     * </pre>
+     */
+    default dev.tern.test.simple.HelloReply lookUp(dev.tern.test.simple.HelloRequest request) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(GreeterTern.getLookUpMethod());
+    }
+
+    /** Handles {@code Replace}. */
+    default dev.tern.test.simple.HelloReply replace(dev.tern.test.simple.HelloRequest request) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(GreeterTern.getReplaceMethod());
+    }
+
+    /** Returns the definition serving this implementation, each call on {@code dev.tern.stub.BlockingExecutors.defaultExecutor()}. */
+    @java.lang.Override
+    default dev.tern.ServerServiceDefinition bindService() {
+      return GreeterTern.bindBlockingService(this, dev.tern.stub.BlockingExecutors.defaultExecutor());
+    }
+  }
+
+  /** Returns the definition that serves {@code service}, each call on {@code executor}. */
+  public static dev.tern.ServerServiceDefinition bindBlockingService(BlockingService service, java.util.concurrent.Executor executor) {
+    java.util.Objects.requireNonNull(service, "service");
+    java.util.Objects.requireNonNull(executor, "executor");
+    return dev.tern.ServerServiceDefinition.builder(GreeterTern.getServiceDescriptor())
+        .addMethod(
+            GreeterTern.getSayHelloMethod(),
+            dev.tern.stub.BlockingServerCalls.unaryCall(service::sayHello, executor))
+        .addMethod(
+            GreeterTern.getLookUpMethod(),
+            dev.tern.stub.BlockingServerCalls.unaryCall(service::lookUp, executor))
+        .addMethod(
+            GreeterTern.getReplaceMethod(),
+            dev.tern.stub.BlockingServerCalls.unaryCall(service::replace, executor))
         .build();
   }
 
@@ -251,6 +315,54 @@ public final class GreeterTern {
     /** Calls {@code Replace}. */
     public dev.tern.test.simple.HelloReply replace(dev.tern.test.simple.HelloRequest request) {
       return dev.tern.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), GreeterTern.getReplaceMethod(), getCallOptions(), request);
+    }
+  }
+
+  /**
+   * Calls every method of {@code tern.test.simple.Greeter} in blocking style: unary methods return the response, streaming ones a {@code BlockingClientCall} to write and read through (cheap to block on a virtual thread).
+   *
+   * <pre>
+   * Greets people.
+   * </pre>
+   */
+  public static final class GreeterBlockingV2Stub extends dev.tern.stub.AbstractBlockingStub<GreeterBlockingV2Stub> {
+    private GreeterBlockingV2Stub(dev.tern.Channel channel, dev.tern.CallOptions callOptions) {
+      super(channel, callOptions);
+    }
+
+    @java.lang.Override
+    protected GreeterBlockingV2Stub build(dev.tern.Channel channel, dev.tern.CallOptions callOptions) {
+      return new GreeterBlockingV2Stub(channel, callOptions);
+    }
+
+    /**
+     * Calls {@code SayHello}.
+     *
+     * <pre>
+     * Says hello to the named person.
+     * </pre>
+     */
+    public dev.tern.test.simple.HelloReply sayHello(dev.tern.test.simple.HelloRequest request) throws dev.tern.StatusException {
+      return dev.tern.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), GreeterTern.getSayHelloMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * Calls {@code LookUp}.
+     *
+     * <pre>
+     * Looks a greeting up; safe to retry.
+     * </pre>
+     */
+    public dev.tern.test.simple.HelloReply lookUp(dev.tern.test.simple.HelloRequest request) throws dev.tern.StatusException {
+      return dev.tern.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), GreeterTern.getLookUpMethod(), getCallOptions(), request);
+    }
+
+    /** Calls {@code Replace}. */
+    public dev.tern.test.simple.HelloReply replace(dev.tern.test.simple.HelloRequest request) throws dev.tern.StatusException {
+      return dev.tern.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), GreeterTern.getReplaceMethod(), getCallOptions(), request);
     }
   }

@@ -93,6 +93,11 @@ public final class StreamerTern {
     return dev.tern.stub.AbstractBlockingStub.newStub(StreamerBlockingStub::new, channel);
   }
 
+  /** Returns a blocking stub for every method type calling the service on {@code channel}. */
+  public static StreamerBlockingV2Stub newBlockingV2Stub(dev.tern.Channel channel) {
+    return dev.tern.stub.AbstractBlockingStub.newStub(StreamerBlockingV2Stub::new, channel);
+  }
+
   /** Returns a future-returning stub calling the service on {@code channel}. */
   public static StreamerFutureStub newFutureStub(dev.tern.Channel channel) {
     return dev.tern.stub.AbstractFutureStub.newStub(StreamerFutureStub::new, channel);
@@ -172,6 +177,79 @@ public final class StreamerTern {
         .addMethod(
             StreamerTern.getBidiMethod(),
             dev.tern.stub.ServerCalls.asyncBidiStreamingCall(service::bidi))
+        .build();
+  }
+
+  /** The server side of {@code tern.test.streaming.Streamer} in blocking style, each call on a thread of its own (a virtual thread where the JDK has them): every method answers {@code UNIMPLEMENTED} until overridden. Add an implementation to a server as it is ({@link #bindService()}) or with an executor of your choice ({@code bindBlockingService}). */
+  public interface BlockingService extends dev.tern.BindableService {
+    /**
+     * Handles {@code Unary}.
+     *
+     * <pre>
+     * One request, one response.
+     * </pre>
+     */
+    default dev.tern.test.streaming.Item unary(dev.tern.test.streaming.Item request) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(StreamerTern.getUnaryMethod());
+    }
+
+    /**
+     * Handles {@code ServerStream}.
+     *
+     * <pre>
+     * One request, many responses.
+     * </pre>
+     */
+    default void serverStream(dev.tern.test.streaming.Item request, dev.tern.stub.BlockingServerWriter<dev.tern.test.streaming.Item> responses) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(StreamerTern.getServerStreamMethod());
+    }
+
+    /**
+     * Handles {@code ClientStream}.
+     *
+     * <pre>
+     * Many requests, one response.
+     * </pre>
+     */
+    default dev.tern.test.streaming.Summary clientStream(dev.tern.stub.BlockingServerReader<dev.tern.test.streaming.Item> requests) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(StreamerTern.getClientStreamMethod());
+    }
+
+    /**
+     * Handles {@code Bidi}.
+     *
+     * <pre>
+     * Many requests, many responses.
+     * </pre>
+     */
+    default void bidi(dev.tern.stub.BlockingServerReader<dev.tern.test.streaming.Item> requests, dev.tern.stub.BlockingServerWriter<dev.tern.test.streaming.Item> responses) throws java.lang.Exception {
+      throw dev.tern.stub.BlockingServerCalls.unimplemented(StreamerTern.getBidiMethod());
+    }
+
+    /** Returns the definition serving this implementation, each call on {@code dev.tern.stub.BlockingExecutors.defaultExecutor()}. */
+    @java.lang.Override
+    default dev.tern.ServerServiceDefinition bindService() {
+      return StreamerTern.bindBlockingService(this, dev.tern.stub.BlockingExecutors.defaultExecutor());
+    }
+  }
+
+  /** Returns the definition that serves {@code service}, each call on {@code executor}. */
+  public static dev.tern.ServerServiceDefinition bindBlockingService(BlockingService service, java.util.concurrent.Executor executor) {
+    java.util.Objects.requireNonNull(service, "service");
+    java.util.Objects.requireNonNull(executor, "executor");
+    return dev.tern.ServerServiceDefinition.builder(StreamerTern.getServiceDescriptor())
+        .addMethod(
+            StreamerTern.getUnaryMethod(),
+            dev.tern.stub.BlockingServerCalls.unaryCall(service::unary, executor))
+        .addMethod(
+            StreamerTern.getServerStreamMethod(),
+            dev.tern.stub.BlockingServerCalls.serverStreamingCall(service::serverStream, executor))
+        .addMethod(
+            StreamerTern.getClientStreamMethod(),
+            dev.tern.stub.BlockingServerCalls.clientStreamingCall(service::clientStream, executor))
+        .addMethod(
+            StreamerTern.getBidiMethod(),
+            dev.tern.stub.BlockingServerCalls.bidiStreamingCall(service::bidi, executor))
         .build();
   }
 
@@ -268,6 +346,64 @@ public final class StreamerTern {
     public java.util.Iterator<dev.tern.test.streaming.Item> serverStream(dev.tern.test.streaming.Item request) {
       return dev.tern.stub.ClientCalls.blockingServerStreamingCall(
           getChannel(), StreamerTern.getServerStreamMethod(), getCallOptions(), request);
+    }
+  }
+
+  /** Calls every method of {@code tern.test.streaming.Streamer} in blocking style: unary methods return the response, streaming ones a {@code BlockingClientCall} to write and read through (cheap to block on a virtual thread). */
+  public static final class StreamerBlockingV2Stub extends dev.tern.stub.AbstractBlockingStub<StreamerBlockingV2Stub> {
+    private StreamerBlockingV2Stub(dev.tern.Channel channel, dev.tern.CallOptions callOptions) {
+      super(channel, callOptions);
+    }
+
+    @java.lang.Override
+    protected StreamerBlockingV2Stub build(dev.tern.Channel channel, dev.tern.CallOptions callOptions) {
+      return new StreamerBlockingV2Stub(channel, callOptions);
+    }
+
+    /**
+     * Calls {@code Unary}.
+     *
+     * <pre>
+     * One request, one response.
+     * </pre>
+     */
+    public dev.tern.test.streaming.Item unary(dev.tern.test.streaming.Item request) throws dev.tern.StatusException {
+      return dev.tern.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), StreamerTern.getUnaryMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * Calls {@code ServerStream}.
+     *
+     * <pre>
+     * One request, many responses.
+     * </pre>
+     */
+    public dev.tern.stub.BlockingClientCall<dev.tern.test.streaming.Item, dev.tern.test.streaming.Item> serverStream(dev.tern.test.streaming.Item request) {
+      return dev.tern.stub.ClientCalls.blockingV2ServerStreamingCall(
+          getChannel(), StreamerTern.getServerStreamMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * Calls {@code ClientStream}.
+     *
+     * <pre>
+     * Many requests, one response.
+     * </pre>
+     */
+    public dev.tern.stub.BlockingClientCall<dev.tern.test.streaming.Item, dev.tern.test.streaming.Summary> clientStream() {
+      return dev.tern.stub.ClientCalls.blockingClientStreamingCall(getChannel(), StreamerTern.getClientStreamMethod(), getCallOptions());
+    }
+
+    /**
+     * Calls {@code Bidi}.
+     *
+     * <pre>
+     * Many requests, many responses.
+     * </pre>
+     */
+    public dev.tern.stub.BlockingClientCall<dev.tern.test.streaming.Item, dev.tern.test.streaming.Item> bidi() {
+      return dev.tern.stub.ClientCalls.blockingBidiStreamingCall(getChannel(), StreamerTern.getBidiMethod(), getCallOptions());
     }
   }
 
