@@ -24,6 +24,7 @@ declare -A flags=(
   [qps-server]="--address --directexecutor --transport"
   [routeguide-client]="--target --otlp"
   [routeguide-server]="--port --otlp --prometheus-port"
+  [vthread-bench]="--system --calls --sleep_ms --rounds --warmup_rounds"
 )
 
 failures=0

@@ -1,6 +1,7 @@
 package dev.tern.benchmarks.qps;
 
 import dev.tern.ServerServiceDefinition;
+import dev.tern.internal.cli.CommandLine;
 import dev.tern.interop.testing.BenchmarkServiceTern;
 import dev.tern.interop.testing.SimpleRequest;
 import dev.tern.interop.testing.SimpleResponse;
@@ -55,16 +56,26 @@ import org.HdrHistogram.Histogram;
  * <p>Not thread-safe; main runs it.
  */
 public final class VirtualThreadBenchmark {
-  static final String USAGE =
-      String.join(
-          "\n",
-          "Usage: bin/vthread-bench --system=tern-blocking|grpc-java-virtual|grpc-java-default",
-          "  --calls=N          concurrent unary calls per round (default 10000)",
-          "  --sleep_ms=N       how long each handler blocks (default 10)",
-          "  --rounds=N         measured rounds (default 10)",
-          "  --warmup_rounds=N  rounds run first and not counted (default 3)",
-          "  --help             print this and exit",
-          "");
+  /** The flags; {@code --help} prints them. */
+  static final CommandLine FLAGS =
+      CommandLine.builder(
+              "vthread-bench",
+              "concurrent unary calls whose handler blocks, on Tern's blocking API (virtual threads),"
+                  + " grpc-java with a virtual-thread executor, or grpc-java's default executor;"
+                  + " needs JDK 21+")
+          .flag(
+              "system",
+              "tern-blocking|grpc-java-virtual|grpc-java-default",
+              "tern-blocking",
+              "the server under test")
+          .flag("calls", "N", "10000", "concurrent unary calls per round")
+          .flag("sleep_ms", "N", "10", "how long each handler blocks, in milliseconds")
+          .flag("rounds", "N", "10", "measured rounds")
+          .flag("warmup_rounds", "N", "3", "rounds run first and not counted")
+          .example("bin/vthread-bench --system=grpc-java-virtual --calls=10000");
+
+  private static final Set<String> SYSTEMS =
+      Set.of("tern-blocking", "grpc-java-virtual", "grpc-java-default");
 
   private static final long MAX_LATENCY_NANOS = TimeUnit.MINUTES.toNanos(5);
 
@@ -131,7 +142,7 @@ public final class VirtualThreadBenchmark {
       virtual = newVirtualThreadPerTaskExecutor();
       builder.executor(virtual);
     } else if (!system.equals("grpc-java-default")) {
-      throw new IllegalArgumentException("--system: unknown system " + system + "\n" + USAGE);
+      throw new IllegalArgumentException("--system: unknown system " + system);
     }
     builder.addService(
         io.grpc.ServerServiceDefinition.builder("grpc.testing.BenchmarkService")
@@ -248,33 +259,35 @@ public final class VirtualThreadBenchmark {
 
   /** {@code bin/vthread-bench --system=S [--calls=N] ...}. */
   public static void main(String[] args) throws Exception {
-    Flags flags;
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /**
+   * Runs the benchmark the command line asks for.
+   *
+   * @return 0 when it ran or after {@code --help}; 2 after a one-line message naming a bad flag
+   */
+  static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+    String system;
+    int calls;
+    int rounds;
+    int warmupRounds;
+    int sleepMillis;
     try {
-      flags =
-          Flags.parse(
-              args, Set.of("system", "calls", "sleep_ms", "rounds", "warmup_rounds", "help"));
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage() + "\n" + USAGE);
-      System.exit(2);
-      return;
+      CommandLine.Values flags = FLAGS.parse(args);
+      system = flags.string("system");
+      if (!SYSTEMS.contains(system)) {
+        throw FLAGS.usageError("--system: unknown system '" + system + "'");
+      }
+      calls = flags.integer("calls", 1);
+      rounds = flags.integer("rounds", 1);
+      warmupRounds = flags.integer("warmup_rounds", 0);
+      sleepMillis = flags.integer("sleep_ms", 0);
+    } catch (CommandLine.Exit exit) {
+      return exit.report(out, err);
     }
-    if (flags.has("help") || !flags.has("system")) {
-      System.out.print(USAGE);
-      System.exit(flags.has("help") ? 0 : 2);
-      return;
-    }
-    String system = flags.string("system", "");
-    int calls = flags.integer("calls", 10_000);
-    int rounds = flags.integer("rounds", 10);
-    int warmupRounds = flags.integer("warmup_rounds", 3);
-    int sleepMillis = flags.integer("sleep_ms", 10);
-    if (calls < 1 || rounds < 1 || warmupRounds < 0 || sleepMillis < 0) {
-      System.err.println(
-          "--calls and --rounds must be positive, the others not negative\n" + USAGE);
-      System.exit(2);
-      return;
-    }
-    run(system, calls, rounds, warmupRounds, sleepMillis, System.out);
+    run(system, calls, rounds, warmupRounds, sleepMillis, out);
+    return 0;
   }
 
   static void run(
