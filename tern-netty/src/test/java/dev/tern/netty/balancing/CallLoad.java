@@ -49,7 +49,8 @@ final class CallLoad {
       SocketAddress startedOn,
       long startedOnNanos,
       SocketAddress closedOn,
-      long endNanos) {
+      long endNanos,
+      boolean headersReceived) {
     boolean ok() {
       return status.isOk();
     }
@@ -231,6 +232,7 @@ final class CallLoad {
     private final int chain;
     private final ClientCall<String, String> call;
     private volatile String answer;
+    private volatile boolean headersReceived;
 
     @GuardedBy("this")
     private SocketAddress startedOn;
@@ -259,6 +261,11 @@ final class CallLoad {
     }
 
     @Override
+    public void onHeaders(Metadata headers) {
+      headersReceived = true;
+    }
+
+    @Override
     public void onMessage(String message) {
       answer = message;
     }
@@ -284,7 +291,8 @@ final class CallLoad {
               on,
               onNanos,
               closedOn,
-              System.nanoTime()));
+              System.nanoTime(),
+              headersReceived));
       next(chain);
     }
   }
