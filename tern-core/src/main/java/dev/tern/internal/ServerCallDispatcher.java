@@ -60,6 +60,10 @@ public final class ServerCallDispatcher {
   private final BinaryLog binaryLog;
 
   private final Executor executor;
+
+  /** Runs a {@link CallbacksNeverBlock} handler's callbacks on the transport's thread. */
+  private static final Executor DIRECT = Runnable::run;
+
   private final int maxInboundMessageSize;
   private final CompressorRegistry compressorRegistry;
   private final DecompressorRegistry decompressorRegistry;
@@ -299,7 +303,7 @@ public final class ServerCallDispatcher {
             headers,
             context,
             callContext,
-            executor,
+            method.getServerCallHandler() instanceof CallbacksNeverBlock ? DIRECT : executor,
             timeoutNanos);
     stream.setListener(listener);
     int ahead = requestsAtStart(method.getServerCallHandler());

@@ -8,6 +8,7 @@ import dev.tern.ServerCall;
 import dev.tern.ServerCallHandler;
 import dev.tern.Status;
 import dev.tern.StatusException;
+import dev.tern.internal.CallbacksNeverBlock;
 import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -24,7 +25,8 @@ import java.util.logging.Logger;
  *
  * <p>Immutable; thread-safe.
  */
-final class BlockingServerCallHandler<ReqT, RespT> implements ServerCallHandler<ReqT, RespT> {
+final class BlockingServerCallHandler<ReqT, RespT>
+    implements ServerCallHandler<ReqT, RespT>, CallbacksNeverBlock {
   private static final Logger logger = Logger.getLogger(BlockingServerCalls.class.getName());
 
   /** Two, so that a client sending a second request to a unary method is noticed. */
@@ -75,8 +77,9 @@ final class BlockingServerCallHandler<ReqT, RespT> implements ServerCallHandler<
   }
 
   /**
-   * One call's state, shared by the server runtime's callbacks (serialized, on the server's
-   * executor) and the method's thread, or any thread it hands the reader or writer to: every field
+   * One call's state, shared by the server runtime's callbacks (serialized, on the transport's
+   * thread: see {@link CallbacksNeverBlock}; on the server's executor when interceptors wrap the
+   * handler) and the method's thread, or any thread it hands the reader or writer to: every field
    * is guarded by {@code lock}, and every use of the {@link ServerCall} happens under it.
    */
   static final class Stream<ReqT, RespT>

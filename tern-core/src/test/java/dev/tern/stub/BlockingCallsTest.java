@@ -94,6 +94,52 @@ class BlockingCallsTest {
         .isEqualTo("hi!");
   }
 
+  /**
+   * The blocking handler's callbacks only wake the method's thread, so the runtime runs them on the
+   * transport's thread: the server's executor gets no task for the call. An interceptor in front of
+   * the handler runs on the executor as always.
+   */
+  @Test
+  void callbacksSkipTheServersExecutorUnlessIntercepted() throws Exception {
+    AtomicInteger tasks = new AtomicInteger();
+    ServerServiceDefinition service =
+        ServerServiceDefinition.builder("test.Echo")
+            .addMethod(ECHO, BlockingServerCalls.unaryCall(request -> request + "!"))
+            .build();
+    ServerInterceptor passThrough =
+        new ServerInterceptor() {
+          @Override
+          public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(
+              ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
+            return next.startCall(call, headers);
+          }
+        };
+    List<Integer> tasksPerCall = new ArrayList<>();
+    for (ServerServiceDefinition served :
+        List.of(service, ServerInterceptors.intercept(service, passThrough))) {
+      String name = InProcessServerBuilder.generateName();
+      server =
+          InProcessServerBuilder.forName(name)
+              .executor(
+                  task -> {
+                    tasks.incrementAndGet();
+                    new Thread(task).start();
+                  })
+              .addService(served)
+              .build()
+              .start();
+      channel = InProcessChannelBuilder.forName(name).build();
+      tasks.set(0);
+      assertThat(ClientCalls.blockingV2UnaryCall(channel, ECHO, CallOptions.DEFAULT, "hi"))
+          .isEqualTo("hi!");
+      tasksPerCall.add(tasks.get());
+      shutDown();
+    }
+
+    assertThat(tasksPerCall.get(0)).as("tasks on the server's executor, not intercepted").isZero();
+    assertThat(tasksPerCall.get(1)).as("tasks on the server's executor, intercepted").isPositive();
+  }
+
   @Test
   void serverStreaming_readsEveryResponseThenNull() throws Exception {
     serve(
