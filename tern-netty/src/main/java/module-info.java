@@ -8,10 +8,11 @@ module dev.tern.netty {
   // The builders' signatures name Netty's event loops, channels and SSL contexts.
   requires transitive io.netty.handler;
   requires transitive io.netty.transport;
-  requires io.netty.buffer;
+  // dev.tern.netty.http's signatures name buffers and HTTP headers.
+  requires transitive io.netty.buffer;
   requires io.netty.codec;
   requires io.netty.codec.dns;
-  requires io.netty.codec.http;
+  requires transitive io.netty.codec.http;
   requires io.netty.codec.http2;
   requires io.netty.common;
   requires io.netty.resolver;
@@ -28,6 +29,10 @@ module dev.tern.netty {
   requires static io.netty.transport.unix.common;
 
   exports dev.tern.netty;
+  // The seam for protocols served beside gRPC on the same port (tern-web's gRPC-Web and Connect).
+  exports dev.tern.netty.http;
+
+  uses dev.tern.netty.http.HttpServerProtocol;
 
   provides dev.tern.ManagedChannelProvider with
       dev.tern.netty.NettyChannelProvider;

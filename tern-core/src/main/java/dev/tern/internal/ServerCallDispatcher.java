@@ -8,6 +8,7 @@ import dev.tern.Decompressor;
 import dev.tern.DecompressorRegistry;
 import dev.tern.HandlerRegistry;
 import dev.tern.Metadata;
+import dev.tern.MethodDescriptor;
 import dev.tern.ServerCallHandler;
 import dev.tern.ServerInterceptor;
 import dev.tern.ServerInterceptors;
@@ -226,6 +227,23 @@ public final class ServerCallDispatcher {
     }
     stream.setMaxInboundMessageSize(maxInboundMessageSize);
     startCall(stream, method, headers, timeoutNanos, acceptEncoding, scheduler, callContextParent);
+  }
+
+  /**
+   * The descriptor of the method {@code fullMethodName} names, from the services or else the
+   * fallback registry (whose failure is logged and taken as no method); null if neither has it.
+   */
+  MethodDescriptor<?, ?> lookupMethod(String fullMethodName, String authority) {
+    ServerMethodDefinition<?, ?> method = methods.get(fullMethodName);
+    if (method == null && fallbackRegistry != null) {
+      try {
+        method = fallbackRegistry.lookupMethod(fullMethodName, authority);
+      } catch (RuntimeException e) {
+        logger.log(Level.WARNING, "Fallback handler registry failed for " + fullMethodName, e);
+        return null;
+      }
+    }
+    return method == null ? null : method.getMethodDescriptor();
   }
 
   /** The fallback registry, or null. */

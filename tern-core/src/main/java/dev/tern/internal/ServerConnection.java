@@ -2,6 +2,7 @@ package dev.tern.internal;
 
 import dev.tern.Attributes;
 import dev.tern.Metadata;
+import dev.tern.MethodDescriptor;
 import dev.tern.ServerTransportFilter;
 import dev.tern.Status;
 import dev.tern.spi.ServerStream;
@@ -104,6 +105,11 @@ final class ServerConnection implements ServerTransportListener {
       return;
     }
     dispatcher.dispatch(stream, fullMethodName, headers, scheduler, server.callContextParent());
+  }
+
+  @Override
+  public MethodDescriptor<?, ?> lookupMethod(String fullMethodName, String authority) {
+    return dispatcher.lookupMethod(fullMethodName, authority);
   }
 
   @Override

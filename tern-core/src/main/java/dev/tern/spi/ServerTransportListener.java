@@ -2,6 +2,7 @@ package dev.tern.spi;
 
 import dev.tern.Attributes;
 import dev.tern.Metadata;
+import dev.tern.MethodDescriptor;
 
 /**
  * The runtime's side of one server connection. The transport calls it from its own thread, one call
@@ -15,6 +16,18 @@ public interface ServerTransportListener {
    * @param headers request metadata, including reserved headers like {@code grpc-timeout}
    */
   void streamCreated(ServerStream stream, String fullMethodName, Metadata headers);
+
+  /**
+   * The descriptor of the method a call to {@code fullMethodName} would run, or null if the server
+   * has none. Protocols that are not gRPC ask it before starting a call: for the method's schema
+   * (to map JSON to its messages), its type, and whether it is safe (HTTP GET). The transport's
+   * thread; must not block.
+   *
+   * @param authority the request's authority, for the fallback registry; may be null
+   */
+  default MethodDescriptor<?, ?> lookupMethod(String fullMethodName, String authority) {
+    return null;
+  }
 
   /**
    * The connection is ready (handshake done). Returns the attributes its calls will see, after
