@@ -9,9 +9,11 @@ import dev.tern.spi.ServerTransportListener;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import java.util.Iterator;
@@ -33,15 +35,21 @@ final class Http2Exchange implements HttpExchange {
   private final Attributes attributes;
   private HttpBodyListener listener;
   private boolean headWritten;
+  private boolean requestComplete;
   private boolean responseComplete;
   private boolean aborted;
 
   Http2Exchange(
-      ServerHandler handler, int streamId, HttpRequestHead request, Attributes attributes) {
+      ServerHandler handler,
+      int streamId,
+      HttpRequestHead request,
+      Attributes attributes,
+      boolean requestComplete) {
     this.handler = handler;
     this.streamId = streamId;
     this.request = request;
     this.attributes = attributes;
+    this.requestComplete = requestComplete;
   }
 
   int streamId() {
@@ -55,7 +63,11 @@ final class Http2Exchange implements HttpExchange {
 
   /** A DATA frame's payload (retained for the listener), from the connection. */
   void onData(ByteBuf data, boolean endOfStream) {
-    if (aborted || listener == null) {
+    if (endOfStream) {
+      requestComplete = true;
+    }
+    if (aborted || responseComplete || listener == null) {
+      // Nobody reads it any more: straight back to the window.
       int bytes = data.readableBytes();
       data.release();
       handler.returnBytes(streamId, bytes);
@@ -113,8 +125,10 @@ final class Http2Exchange implements HttpExchange {
     if (bytes < 0) {
       throw new IllegalArgumentException("bytes must be >= 0: " + bytes);
     }
-    if (bytes > 0) {
-      handler.returnBytes(streamId, bytes);
+    // A protocol consumes when its application reads, outside the connection's reads (whose end
+    // flushes): the WINDOW_UPDATE goes out now, or the client waits for it.
+    if (handler.returnBytes(streamId, bytes)) {
+      flush();
     }
   }
 
@@ -137,10 +151,11 @@ final class Http2Exchange implements HttpExchange {
       out.add(
           AsciiString.of(header.getKey().toString().toLowerCase(Locale.ROOT)), header.getValue());
     }
+    ChannelPromise promise = handler.ctx().newPromise();
+    handler.encoder().writeHeaders(handler.ctx(), streamId, out, 0, endOfStream, promise);
     if (endOfStream) {
-      responseComplete = true;
+      responded(promise);
     }
-    handler.writeExchangeHeaders(this, out, endOfStream);
   }
 
   @Override
@@ -154,15 +169,38 @@ final class Http2Exchange implements HttpExchange {
       }
       return handler.ctx().newFailedFuture(new IllegalStateException("exchange is closed"));
     }
+    ChannelPromise promise = handler.ctx().newPromise();
+    handler.encoder().writeData(handler.ctx(), streamId, data, 0, endOfStream, promise);
     if (endOfStream) {
-      responseComplete = true;
+      responded(promise);
     }
-    return handler.writeExchangeData(this, data, endOfStream);
+    return promise;
   }
 
+  /**
+   * The response's last frame is written: flush, and once it is out ask a client still sending the
+   * body to stop, with RST_STREAM(NO_ERROR) (RFC 9113 section 8.1), since nothing reads it now.
+   */
+  private void responded(ChannelFuture last) {
+    responseComplete = true;
+    flush();
+    if (!requestComplete) {
+      last.addListener(
+          f -> {
+            if (f.isSuccess()) {
+              handler.resetIfOpen(streamId, Http2Error.NO_ERROR);
+            }
+          });
+    }
+  }
+
+  /**
+   * Flushes through the HTTP/2 handler, whose flow controller holds the DATA the stream's window
+   * allows until then (a flush from the handler's context would pass it by).
+   */
   @Override
   public void flush() {
-    handler.ctx().flush();
+    handler.flush(handler.ctx());
   }
 
   @Override
@@ -177,7 +215,7 @@ final class Http2Exchange implements HttpExchange {
       return;
     }
     aborted = true;
-    handler.resetExchange(this);
+    handler.resetIfOpen(streamId, Http2Error.CANCEL);
   }
 
   @Override

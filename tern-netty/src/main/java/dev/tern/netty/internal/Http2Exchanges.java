@@ -1,0 +1,137 @@
+package dev.tern.netty.internal;
+
+import dev.tern.Attributes;
+import dev.tern.Status;
+import dev.tern.netty.http.HttpBodyListener;
+import dev.tern.netty.http.HttpRequestHead;
+import dev.tern.netty.http.HttpServerProtocol;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.util.collection.IntObjectHashMap;
+import io.netty.util.collection.IntObjectMap;
+import java.util.ArrayList;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The streams of one HTTP/2 connection that a protocol other than gRPC serves, each an {@link
+ * Http2Exchange}, kept apart from the gRPC calls: the {@link ServerHandler} offers this the
+ * requests gRPC does not take and passes on the frames of their streams. A connection whose server
+ * has no such protocol never allocates the map.
+ *
+ * <p>Event loop only.
+ */
+final class Http2Exchanges {
+  private static final Logger logger = Logger.getLogger(ServerHandler.class.getName());
+
+  private final ServerHandler handler;
+  private final HttpProtocols protocols;
+  private IntObjectMap<Http2Exchange> byStream;
+
+  Http2Exchanges(ServerHandler handler, HttpProtocols protocols) {
+    this.handler = handler;
+    this.protocols = protocols;
+  }
+
+  boolean isEmpty() {
+    return byStream == null || byStream.isEmpty();
+  }
+
+  /**
+   * Offers a request gRPC does not take to the server's protocols; true if one took it (the stream
+   * is then an exchange's), false if the caller is to refuse it.
+   */
+  boolean serve(
+      int streamId, GrpcRequestHeaders headers, boolean endOfStream, Attributes attributes) {
+    assert handler.inEventLoop();
+    if (protocols.list().isEmpty()) {
+      return false;
+    }
+    HttpRequestHead head = HttpRequestHeads.http2(headers);
+    HttpServerProtocol protocol = protocols.find(head);
+    if (protocol == null) {
+      return false;
+    }
+    Http2Exchange exchange = new Http2Exchange(handler, streamId, head, attributes, endOfStream);
+    if (byStream == null) {
+      byStream = new IntObjectHashMap<>(4);
+    }
+    byStream.put(streamId, exchange);
+    handler.exchangeStarted();
+    HttpBodyListener listener = null;
+    try {
+      listener = protocol.serve(exchange);
+    } catch (RuntimeException e) {
+      logger.log(Level.SEVERE, protocol + ".serve failed for " + head, e);
+    }
+    if (listener == null) {
+      exchange.abort();
+      return true;
+    }
+    exchange.setBodyListener(listener);
+    if (endOfStream) {
+      exchange.onData(Unpooled.EMPTY_BUFFER, true);
+    }
+    return true;
+  }
+
+  private Http2Exchange get(int streamId) {
+    return byStream == null ? null : byStream.get(streamId);
+  }
+
+  /** A HEADERS frame after the request's; true if its stream is an exchange's. */
+  boolean onTrailers(int streamId, boolean endOfStream) {
+    Http2Exchange exchange = get(streamId);
+    if (exchange == null) {
+      return false;
+    }
+    if (endOfStream) {
+      exchange.onData(Unpooled.EMPTY_BUFFER, true); // of a request's trailers, only the end counts
+    }
+    return true;
+  }
+
+  /**
+   * A DATA frame on a stream that is no gRPC call's; true if it is an exchange's, which took {@code
+   * data} (retained) and returns its bytes to the window as its protocol consumes them.
+   */
+  boolean onData(int streamId, ByteBuf data, boolean endOfStream) {
+    Http2Exchange exchange = get(streamId);
+    if (exchange == null) {
+      return false;
+    }
+    exchange.onData(data.retain(), endOfStream);
+    return true;
+  }
+
+  /** The client reset a stream. */
+  void onReset(int streamId, long errorCode) {
+    Http2Exchange exchange = get(streamId);
+    if (exchange != null) {
+      exchange.peerGone(
+          Status.CANCELLED.withDescription(
+              "client cancelled (RST_STREAM " + Http2Statuses.errorName(errorCode) + ")"));
+    }
+  }
+
+  /** A stream closed: an exchange's that had not completed its response hears {@code why}. */
+  void onStreamClosed(int streamId, Status why) {
+    Http2Exchange exchange = byStream == null ? null : byStream.remove(streamId);
+    if (exchange != null) {
+      boolean completed = exchange.completed();
+      exchange.peerGone(why);
+      handler.socketNode().streamEnded(completed);
+      handler.exchangeEnded();
+    }
+  }
+
+  /** The server is shutting down now, or the connection is gone: every exchange hears it. */
+  void abortAll(Status status) {
+    if (isEmpty()) {
+      return;
+    }
+    for (Http2Exchange exchange : new ArrayList<>(byStream.values())) {
+      exchange.peerGone(status);
+    }
+  }
+}
