@@ -329,6 +329,23 @@ class Http1ConnectionTest {
   }
 
   @Test
+  void idleConnectionClosesAtTheIdleLimitButNotWhileAnExchangeIsInFlight() throws Exception {
+    int port = start(NettyServerBuilder.forPort(0).maxConnectionIdle(300, TimeUnit.MILLISECONDS));
+    try (Socket busy = connect(port);
+        Socket idle = connect(port)) {
+      send(busy, "GET /held HTTP/1.1\r\nHost: a\r\n\r\n");
+      HeldHttpProtocol.Held exchange = held.next();
+      send(idle, "GET /hello HTTP/1.1\r\nHost: a\r\n\r\n");
+      readUntil(idle, "hello http/1.1");
+      // Blocks until the idle limit closes it (the socket's timeout is far longer).
+      assertThat(idle.getInputStream().read()).isEqualTo(-1);
+      assertThat(exchange.aborted).isNotDone();
+      exchange.respond("still served");
+      assertThat(readUntil(busy, "still served")).startsWith("HTTP/1.1 200 OK\r\n");
+    }
+  }
+
+  @Test
   void shutdownNowAbortsTheExchangeInFlight() throws Exception {
     int port = start();
     try (Socket socket = connect(port)) {

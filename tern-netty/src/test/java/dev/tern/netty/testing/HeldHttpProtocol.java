@@ -84,12 +84,12 @@ public final class HeldHttpProtocol implements HttpServerProtocol {
         received += data.readableBytes();
         unconsumed += data.readableBytes();
         mostUnconsumed = Math.max(mostUnconsumed, unconsumed);
+        if (endOfStream) {
+          bodyEnded.complete(received); // before the wake-up, which awaitUnconsumed checks it on
+        }
         notifyAll();
       }
       data.release();
-      if (endOfStream) {
-        bodyEnded.complete(received());
-      }
     }
 
     @Override
