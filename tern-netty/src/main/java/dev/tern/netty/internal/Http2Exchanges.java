@@ -114,12 +114,19 @@ final class Http2Exchanges {
     }
   }
 
-  /** A stream closed: an exchange's that had not completed its response hears {@code why}. */
-  void onStreamClosed(int streamId, Status why) {
+  /**
+   * A stream closed: an exchange's that had not completed its response hears why, {@code
+   * connectionFailure} if the connection failed. Called for every stream, gRPC calls' too, so
+   * nothing is allocated unless the stream was an exchange's.
+   */
+  void onStreamClosed(int streamId, Status connectionFailure) {
     Http2Exchange exchange = byStream == null ? null : byStream.remove(streamId);
     if (exchange != null) {
       boolean completed = exchange.completed();
-      exchange.peerGone(why);
+      exchange.peerGone(
+          connectionFailure != null
+              ? connectionFailure
+              : Status.CANCELLED.withDescription("stream closed before the response ended"));
       handler.socketNode().streamEnded(completed);
       handler.exchangeEnded();
     }

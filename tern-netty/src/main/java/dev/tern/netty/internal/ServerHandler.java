@@ -627,11 +627,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   private final class ConnectionListener extends Http2ConnectionAdapter {
     @Override
     public void onStreamClosed(Http2Stream stream) {
-      exchanges.onStreamClosed(
-          stream.id(),
-          connectionFailure != null
-              ? connectionFailure
-              : Status.CANCELLED.withDescription("stream closed before the response ended"));
+      exchanges.onStreamClosed(stream.id(), connectionFailure);
       ServerStreamState state = streams.get(stream.id());
       if (state != null) {
         // Netty closes the streams left when the connection dies: say why, if it was an error.

@@ -117,8 +117,10 @@ class HttpProtocolsHttp2Test {
       connection.writeData(1, false, new byte[100]);
       exchange = held.next();
     }
+    // CANCELLED for a clean close, UNAVAILABLE when the close reached the server as a reset (the
+    // client closed with bytes unread); either way the protocol hears of it.
     assertThat(exchange.aborted.get(20, TimeUnit.SECONDS).getCode())
-        .isEqualTo(Status.Code.CANCELLED);
+        .isIn(Status.Code.CANCELLED, Status.Code.UNAVAILABLE);
   }
 
   @Test
