@@ -69,7 +69,13 @@ final class ConnectStreamingStream extends WebServerStream {
   @Override
   ChannelFuture sendEnding(Status status, Metadata trailers) {
     if (!headersSent) {
-      sendHeaders(new Metadata());
+      Metadata headers = new Metadata();
+      // A call refused for its encoding lists the accepted ones in its trailers.
+      String accept = trailers.get(ConnectProtocol.GRPC_ACCEPT_ENCODING);
+      if (accept != null) {
+        headers.put(ConnectProtocol.GRPC_ACCEPT_ENCODING, accept);
+      }
+      sendHeaders(headers);
     }
     return writeBody(
         Envelopes.envelope(

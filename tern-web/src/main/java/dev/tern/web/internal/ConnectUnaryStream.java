@@ -153,6 +153,10 @@ final class ConnectUnaryStream extends WebServerStream {
               ConnectErrors.errorJson(status, trailers).getBytes(StandardCharsets.UTF_8));
     }
     String accept = headers.get(ConnectProtocol.GRPC_ACCEPT_ENCODING);
+    if (accept == null) {
+      // A call refused for its encoding lists the accepted ones in its trailers.
+      accept = trailers.get(ConnectProtocol.GRPC_ACCEPT_ENCODING);
+    }
     if (accept != null) {
       out.set("accept-encoding", accept);
     }
