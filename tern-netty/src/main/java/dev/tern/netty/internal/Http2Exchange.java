@@ -162,7 +162,7 @@ final class Http2Exchange implements HttpExchange {
 
   @Override
   public void flush() {
-    handler.ctx().flush();
+    handler.flushExchange();
   }
 
   @Override

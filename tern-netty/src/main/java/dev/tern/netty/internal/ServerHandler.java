@@ -251,7 +251,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     assert inEventLoop();
     encoder().writeHeaders(ctx(), exchange.streamId(), headers, 0, endStream, ctx().newPromise());
     if (endStream) {
-      ctx().flush();
+      flushExchange();
     }
   }
 
@@ -260,16 +260,24 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     ChannelPromise promise = ctx().newPromise();
     encoder().writeData(ctx(), exchange.streamId(), data, 0, endStream, promise);
     if (endStream) {
-      ctx().flush();
+      flushExchange();
     }
     return promise;
+  }
+
+  /**
+   * Flushes through this handler, not past it: DATA waits in the HTTP/2 flow controller until this
+   * handler's own {@code flush} writes the pending bytes, which {@code ctx().flush()} would skip.
+   */
+  void flushExchange() {
+    ctx().channel().flush();
   }
 
   /** The exchange's protocol gave up on it: RST_STREAM(CANCEL). */
   void resetExchange(Http2Exchange exchange) {
     assert inEventLoop();
     resetStream(ctx(), exchange.streamId(), Http2Error.CANCEL.code(), ctx().newPromise());
-    ctx().flush();
+    flushExchange();
   }
 
   /** The call of {@code state} ended; forget it. */
