@@ -172,7 +172,9 @@ final class Http2Exchange implements HttpExchange {
 
   @Override
   public void flush() {
-    handler.ctx().flush();
+    // Through the HTTP/2 handler, not past it: DATA waits in its flow controller until the
+    // handler's own flush writes the pending bytes, which handler.ctx().flush() would skip.
+    handler.ctx().channel().flush();
   }
 
   @Override
