@@ -20,7 +20,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Flow control both ways: {@link #write} sends only while the call is ready and otherwise waits
  * for the transport to take more; responses are asked for one at a time, the next once {@link
  * #read()} hands one out, so a reader that falls behind slows the server down and at most one
- * unread response is held here.
+ * unread response is held here. A client-streaming call asks for two at once instead, so that a
+ * server sending a second response is noticed: the call is then cancelled and fails {@code
+ * UNIMPLEMENTED}, as does one the server completes {@code OK} without a response (gRPC's
+ * status-code table: a response cardinality violation); responses already buffered are dropped
+ * then, so a caller that reads one response sees the failure instead.
  *
  * <p>Errors: a call that fails makes {@link #read()} and {@link #hasNext()} throw a {@link
  * StatusException} with its status and trailers, once the responses received before the failure
@@ -39,6 +43,10 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class BlockingClientCall<ReqT, RespT> {
   private final ClientCall<ReqT, RespT> call;
+
+  /** Whether the method sends exactly one response (client-streaming). */
+  private final boolean singleResponse;
+
   private final ReentrantLock lock = new ReentrantLock();
 
   /** Signalled on every event: a response, readiness, the close. */
@@ -53,17 +61,28 @@ public final class BlockingClientCall<ReqT, RespT> {
 
   private Metadata trailers;
 
-  private BlockingClientCall(ClientCall<ReqT, RespT> call) {
+  /** Whether a response arrived (single-response calls only). */
+  private boolean responseReceived;
+
+  /** Why this class cancelled the call; reported instead of the CANCELLED that follows. */
+  private Status failure;
+
+  private BlockingClientCall(ClientCall<ReqT, RespT> call, boolean singleResponse) {
     this.call = call;
+    this.singleResponse = singleResponse;
   }
 
-  /** Starts {@code call}, asking for the first response. */
-  static <ReqT, RespT> BlockingClientCall<ReqT, RespT> start(ClientCall<ReqT, RespT> call) {
-    BlockingClientCall<ReqT, RespT> blocking = new BlockingClientCall<>(call);
+  /**
+   * Starts {@code call}, asking for the first response; for a method with a single response ({@code
+   * singleResponse}), for two, so that a second one is noticed.
+   */
+  static <ReqT, RespT> BlockingClientCall<ReqT, RespT> start(
+      ClientCall<ReqT, RespT> call, boolean singleResponse) {
+    BlockingClientCall<ReqT, RespT> blocking = new BlockingClientCall<>(call, singleResponse);
     blocking.lock.lock();
     try {
       call.start(blocking.new Listener(), new Metadata());
-      call.request(1);
+      call.request(singleResponse ? 2 : 1);
     } finally {
       blocking.lock.unlock();
     }
@@ -112,7 +131,7 @@ public final class BlockingClientCall<ReqT, RespT> {
         return null;
       }
       RespT response = responses.poll();
-      if (closedStatus == null) {
+      if (closedStatus == null && !singleResponse) {
         call.request(1);
       }
       return response;
@@ -307,6 +326,18 @@ public final class BlockingClientCall<ReqT, RespT> {
     public void onMessage(RespT message) {
       lock.lock();
       try {
+        if (failure != null) {
+          return;
+        }
+        if (singleResponse) {
+          if (responseReceived) {
+            failure = StubStatuses.TOO_MANY_RESPONSES;
+            responses.clear();
+            call.cancel(failure.getDescription(), null);
+            return; // onClose (with CANCELLED, reported as the failure) wakes the readers
+          }
+          responseReceived = true;
+        }
         responses.add(message);
         changed.signalAll();
       } finally {
@@ -318,6 +349,11 @@ public final class BlockingClientCall<ReqT, RespT> {
     public void onClose(Status status, Metadata trailers) {
       lock.lock();
       try {
+        if (failure != null) {
+          status = failure;
+        } else if (singleResponse && status.isOk() && !responseReceived) {
+          status = StubStatuses.NO_RESPONSE;
+        }
         closedStatus = status;
         BlockingClientCall.this.trailers = trailers;
         changed.signalAll();
