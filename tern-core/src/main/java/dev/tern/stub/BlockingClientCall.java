@@ -20,11 +20,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Flow control both ways: {@link #write} sends only while the call is ready and otherwise waits
  * for the transport to take more; responses are asked for one at a time, the next once {@link
  * #read()} hands one out, so a reader that falls behind slows the server down and at most one
- * unread response is held here. A client-streaming call asks for two at once instead, so that a
- * server sending a second response is noticed: the call is then cancelled and fails {@code
- * UNIMPLEMENTED}, as does one the server completes {@code OK} without a response (gRPC's
- * status-code table: a response cardinality violation); responses already buffered are dropped
- * then, so a caller that reads one response sees the failure instead.
+ * unread response is held here.
+ *
+ * <p>A client-streaming call (one response) is read like a unary one: {@link #read()} hands the
+ * response out once the call has closed, with its outcome known, and the call fails {@code
+ * UNIMPLEMENTED} if the server sends a second response (the call is then cancelled) or completes
+ * {@code OK} without one, as gRPC's status-code table says for a response cardinality violation. A
+ * response followed by an error is dropped: the error is what {@code read()} throws.
  *
  * <p>Errors: a call that fails makes {@link #read()} and {@link #hasNext()} throw a {@link
  * StatusException} with its status and trailers, once the responses received before the failure
@@ -164,7 +166,9 @@ public final class BlockingClientCall<ReqT, RespT> {
    */
   private boolean awaitResponse(boolean timed, long nanos)
       throws InterruptedException, TimeoutException, StatusException {
-    while (responses.isEmpty()) {
+    // A single response waits for the close, so that a second one fails the call before the
+    // caller (who reads only once) could take the first as the answer.
+    while (responses.isEmpty() || (singleResponse && closedStatus == null)) {
       if (closedStatus != null) {
         if (closedStatus.isOk()) {
           return false;
@@ -282,11 +286,14 @@ public final class BlockingClientCall<ReqT, RespT> {
     }
   }
 
-  /** Whether a {@link #read()} would return at once: a response is buffered or the call ended. */
+  /**
+   * Whether a {@link #read()} would return at once: a response is buffered (for a client-streaming
+   * call: and the call ended) or the call ended.
+   */
   public boolean isReadReady() {
     lock.lock();
     try {
-      return !responses.isEmpty() || closedStatus != null;
+      return closedStatus != null || (!singleResponse && !responses.isEmpty());
     } finally {
       lock.unlock();
     }
@@ -353,6 +360,9 @@ public final class BlockingClientCall<ReqT, RespT> {
           status = failure;
         } else if (singleResponse && status.isOk() && !responseReceived) {
           status = StubStatuses.NO_RESPONSE;
+        }
+        if (singleResponse && !status.isOk()) {
+          responses.clear(); // the call failed: no answer to hand out
         }
         closedStatus = status;
         BlockingClientCall.this.trailers = trailers;
