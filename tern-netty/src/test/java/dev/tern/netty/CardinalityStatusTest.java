@@ -249,6 +249,10 @@ class CardinalityStatusTest {
           .as(name)
           .isEqualTo(unimplemented("Too many requests: " + name + " takes exactly one"));
       assertThat(rawCall(channel, method, 1)).as(name).isEqualTo(text(Status.OK));
+      // Noticed as the second request arrives, not at the half-close: nothing piles up.
+      assertThat(rawCall(channel, method, 2, false))
+          .as(name)
+          .isEqualTo(unimplemented("Too many requests: " + name + " takes exactly one"));
     }
   }
 
@@ -364,14 +368,29 @@ class CardinalityStatusTest {
   /** Sends {@code requests} requests on a raw call and returns the status it closed with. */
   private static String rawCall(
       ManagedChannel channel, MethodDescriptor<String, String> method, int requests) {
-    ClientCall<String, String> call = channel.newCall(method, options());
+    return rawCall(channel, method, requests, true);
+  }
+
+  /** As above; without {@code halfClose}, the call stays open until the server ends it. */
+  private static String rawCall(
+      ManagedChannel channel,
+      MethodDescriptor<String, String> method,
+      int requests,
+      boolean halfClose) {
+    // Without a half-close, the client calls the method as bidi-streaming, which sends each
+    // request at once (a one-request call's request waits for the half-close).
+    MethodDescriptor<String, String> asCalled =
+        halfClose ? method : method.toBuilder().setType(MethodType.BIDI_STREAMING).build();
+    ClientCall<String, String> call = channel.newCall(asCalled, options());
     RecordingClientCallListener<String> listener = new RecordingClientCallListener<>();
     call.start(listener, new Metadata());
     call.request(10);
     for (int i = 0; i < requests; i++) {
       call.sendMessage("request " + i);
     }
-    call.halfClose();
+    if (halfClose) {
+      call.halfClose();
+    }
     Status status = listener.awaitStatus();
     assertThat(listener.violations()).isEmpty();
     return text(status);
