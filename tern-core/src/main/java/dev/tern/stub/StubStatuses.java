@@ -6,7 +6,8 @@ import dev.tern.Status;
  * The statuses the stubs generate when a peer breaks a method's cardinality: gRPC's status-code
  * table (doc/statuscodes.md in the gRPC repository) makes both the request and the response
  * cardinality violation {@code UNIMPLEMENTED}, the first generated at the server, the second at the
- * client. Shared constants, so that the failure paths allocate nothing for them.
+ * client. The response statuses are shared constants; the request ones name the method, for the
+ * client to see which it called wrongly.
  *
  * <p>Immutable; thread-safe.
  */
