@@ -52,10 +52,12 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   private final ServerOptions options;
   private final IntObjectMap<ServerStreamState> streams = new IntObjectHashMap<>();
 
+  /** Requests served by a protocol other than gRPC. */
+  private final Http2Exchanges exchanges;
+
   private ServerTransportListener transportListener;
   private Attributes streamAttributes = Attributes.EMPTY;
   private boolean ready;
-  private boolean terminated;
   private final KeepAliveEnforcer keepAliveEnforcer;
   private final ServerKeepAlive keepAlive = new ServerKeepAlive();
   private ConnectionAgeLimits connectionLimits;
@@ -101,6 +103,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     super(parts, options.flowControlWindow());
     this.transport = transport;
     this.options = options;
+    this.exchanges = new Http2Exchanges(this, options.httpProtocols());
     this.resetsReceived =
         new ResetRateLimit(options.maxRstFramesPerWindow(), options.rstWindowNanos());
     this.resetsProvoked =
@@ -122,6 +125,10 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
 
   void setTransportListener(ServerTransportListener listener) {
     this.transportListener = listener;
+  }
+
+  ServerTransportListener transportListener() {
+    return transportListener;
   }
 
   /**
@@ -255,6 +262,11 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     shutdown.request();
   }
 
+  /** Whether the runtime asked for shutdown (any thread). */
+  boolean isShutdownRequested() {
+    return shutdown.refusesNewStreams();
+  }
+
   /** Starts the double-GOAWAY graceful shutdown. */
   void gracefulShutdown() {
     assert inEventLoop();
@@ -272,6 +284,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     for (ServerStreamState state : new ArrayList<>(streams.values())) {
       state.abort(status);
     }
+    exchanges.abortAll(status);
     shutdown.now();
   }
 
@@ -290,17 +303,13 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
         state.onReset(status);
       }
       streams.clear();
+      exchanges.abortAll(status);
       shutdown.cancelTimer();
       keepAlive.stop();
       if (connectionLimits != null) {
         connectionLimits.stop();
       }
-      if (!terminated) {
-        terminated = true;
-        if (transportListener != null) {
-          transportListener.transportTerminated();
-        }
-      }
+      transport.terminated();
     }
   }
 
@@ -412,19 +421,23 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
       countProvokedReset(ctx());
       return;
     }
-    if (!HttpMethod.POST.asciiName().contentEquals(method)) {
-      respondToNonGrpcRequest(
-          streamId,
-          405,
-          Status.INTERNAL.withDescription("Method '" + method + "' is not supported"));
-      return;
-    }
+    boolean post = HttpMethod.POST.asciiName().contentEquals(method);
     CharSequence contentType = headers.contentType();
-    if (!isGrpcContentType(contentType)) {
-      respondToNonGrpcRequest(
-          streamId,
-          415,
-          Status.INTERNAL.withDescription("Content-Type '" + contentType + "' is not supported"));
+    if (!post || !isGrpcContentType(contentType)) {
+      if (exchanges.serve(streamId, headers, endOfStream, streamAttributes)) {
+        return;
+      }
+      if (!post) {
+        respondToNonGrpcRequest(
+            streamId,
+            405,
+            Status.INTERNAL.withDescription("Method '" + method + "' is not supported"));
+      } else {
+        respondToNonGrpcRequest(
+            streamId,
+            415,
+            Status.INTERNAL.withDescription("Content-Type '" + contentType + "' is not supported"));
+      }
       return;
     }
     if (path.length() < 2 || path.charAt(0) != '/') {
@@ -488,6 +501,9 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
         Http2Headers headers,
         int padding,
         boolean endOfStream) {
+      if (exchanges.onHeaders(streamId, endOfStream)) {
+        return;
+      }
       ServerStreamState state = streams.get(streamId);
       if (state != null) {
         // Trailers from a client: gRPC has none, but the END_STREAM still half-closes.
@@ -523,6 +539,9 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
         ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
       ServerStreamState state = streams.get(streamId);
       if (state == null || state.isClosed()) {
+        if (state == null && exchanges.onData(streamId, data, endOfStream)) {
+          return padding; // its bytes come back to the window as its protocol consumes them
+        }
         return data.readableBytes() + padding;
       }
       state.onData(data.retain(), endOfStream);
@@ -533,6 +552,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode)
         throws Http2Exception {
       countReset();
+      exchanges.onReset(streamId, errorCode);
       ServerStreamState state = streams.get(streamId);
       if (state != null) {
         state.onReset(
@@ -580,6 +600,11 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   private final class ConnectionListener extends Http2ConnectionAdapter {
     @Override
     public void onStreamClosed(Http2Stream stream) {
+      exchanges.onStreamClosed(
+          stream.id(),
+          connectionFailure != null
+              ? connectionFailure
+              : Status.CANCELLED.withDescription("stream closed before the response ended"));
       ServerStreamState state = streams.get(stream.id());
       if (state != null) {
         // Netty closes the streams left when the connection dies: say why, if it was an error.
