@@ -3,6 +3,7 @@ package dev.tern.conformance;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.Context;
 import dev.tern.Contexts;
+import dev.tern.Deadline;
 import dev.tern.ForwardingServerCall.SimpleForwardingServerCall;
 import dev.tern.Metadata;
 import dev.tern.ServerCall;
@@ -11,6 +12,7 @@ import dev.tern.ServerInterceptor;
 import dev.tern.Status;
 import dev.tern.conformance.v1.Header;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What a conformance service method needs of its call beyond its messages: the request headers,
@@ -48,6 +50,13 @@ final class CallMetadata {
   private final ServerCall<?, ?> call;
   private final Metadata requestHeaders;
 
+  /**
+   * The time the call had left when it started, in milliseconds, or null without a deadline: read
+   * at the start so that the echo is what the client asked for, not less the time spent reading a
+   * request stream.
+   */
+  private final Long timeoutMillis;
+
   @GuardedBy("this")
   private final Metadata heldHeaders = new Metadata();
 
@@ -60,6 +69,8 @@ final class CallMetadata {
   private CallMetadata(ServerCall<?, ?> call, Metadata requestHeaders) {
     this.call = call;
     this.requestHeaders = requestHeaders;
+    Deadline deadline = Context.current().getDeadline();
+    this.timeoutMillis = deadline == null ? null : deadline.timeRemaining(TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -79,6 +90,11 @@ final class CallMetadata {
   /** The headers the client sent. */
   Metadata requestHeaders() {
     return requestHeaders;
+  }
+
+  /** The time the call had left when it started, in milliseconds; null without a deadline. */
+  Long timeoutMillis() {
+    return timeoutMillis;
   }
 
   /** Adds {@code headers} to the response headers and sends them now. */

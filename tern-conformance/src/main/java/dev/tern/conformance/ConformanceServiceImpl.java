@@ -2,8 +2,6 @@ package dev.tern.conformance;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
-import dev.tern.Context;
-import dev.tern.Deadline;
 import dev.tern.Metadata;
 import dev.tern.ServerInterceptors;
 import dev.tern.ServerServiceDefinition;
@@ -29,7 +27,6 @@ import dev.tern.stub.BlockingServerReader;
 import dev.tern.stub.BlockingServerWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code connectrpc.conformance.v1.ConformanceService} as the runner's server guide
@@ -204,17 +201,17 @@ final class ConformanceServiceImpl implements ConformanceServiceTern.BlockingSer
   }
 
   /**
-   * What the server saw of the call: its request headers, the time left before its deadline, and
-   * {@code requests}.
+   * What the server saw of the call: its request headers, its timeout (the time its deadline left
+   * when it started), and {@code requests}.
    */
   private static RequestInfo requestInfo(List<Any> requests) {
+    CallMetadata call = CallMetadata.current();
     RequestInfo.Builder info =
         RequestInfo.newBuilder()
-            .addAllRequestHeaders(HeaderLists.fromMetadata(CallMetadata.current().requestHeaders()))
+            .addAllRequestHeaders(HeaderLists.fromMetadata(call.requestHeaders()))
             .addAllRequests(requests);
-    Deadline deadline = Context.current().getDeadline();
-    if (deadline != null) {
-      info.setTimeoutMs(deadline.timeRemaining(TimeUnit.MILLISECONDS));
+    if (call.timeoutMillis() != null) {
+      info.setTimeoutMs(call.timeoutMillis());
     }
     return info.build();
   }

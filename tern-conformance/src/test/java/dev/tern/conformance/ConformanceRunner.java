@@ -35,8 +35,9 @@ final class ConformanceRunner {
 
   /**
    * Runs {@code connectconformance --mode MODE --conf CONFIG --known-failing @KNOWN_FAILING
-   * [extraFlags] -- java ... MAIN_CLASS}; {@code config} and {@code knownFailing} are test
-   * resources. Prints the runner's summary; fails with the runner's report if it did not pass.
+   * [extraFlags] -- java ... MAIN_CLASS}; {@code config}, {@code knownFailing} and files named in
+   * {@code extraFlags} as {@code @name} are test resources. Prints the runner's summary; fails with
+   * the runner's report if it did not pass.
    */
   static void assertPasses(
       String mode,
@@ -57,7 +58,9 @@ final class ConformanceRunner {
             resource(config).toString(),
             "--known-failing",
             "@" + resource(knownFailing)));
-    command.addAll(extraFlags);
+    for (String flag : extraFlags) {
+      command.add(flag.startsWith("@") ? "@" + resource(flag.substring(1)) : flag);
+    }
     command.add("--");
     command.addAll(javaCommand(program));
     Path log = workDir.resolve("connectconformance-" + mode + ".log");
@@ -99,6 +102,11 @@ final class ConformanceRunner {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Dio.netty.leakDetection.level=paranoid");
+    // Each program is a short-lived JVM, several at once on a small machine: C1 alone compiles
+    // quickly and leaves the cores to the calls, whose deadlines (2 s in some cases) count from
+    // the first request on a cold JVM.
+    command.add("-XX:TieredStopAtLevel=1");
+    command.add("-XX:+UseSerialGC");
     String logging = System.getProperty("java.util.logging.config.file");
     if (logging != null) {
       command.add("-Djava.util.logging.config.file=" + logging);
