@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Assumptions;
  * Finds the real tools tests run against: grpcurl, grpc-health-probe, h2spec ({@value #H2SPEC}) and
  * the Python virtualenv with grpcio's clients, installed by {@code tools/install-grpc-tools.sh};
  * the OpenTelemetry Collector {@value #OTELCOL} and Prometheus ({@value #PROMETHEUS}), installed by
- * {@code tools/install-observability-tools.sh}.
+ * {@code tools/install-observability-tools.sh}; the Connect conformance suite's runner {@value
+ * #CONNECTCONFORMANCE}, installed by {@code tools/install-conformance-tools.sh}.
  *
  * <p>A tool is looked up in the tools cache ({@code $TERN_TOOLS_DIR}, by default {@code
  * ~/.cache/tern-tools}; binaries in its {@code bin}, Python in {@code venv/bin}), then on the
@@ -35,7 +36,12 @@ public final class ExternalTool {
   /** h2spec, the HTTP/2 conformance test suite (github.com/summerwind/h2spec). */
   public static final String H2SPEC = "h2spec";
 
+  /** The Connect conformance suite's runner (connectrpc.com/conformance). */
+  public static final String CONNECTCONFORMANCE = "connectconformance";
+
   private static final String INSTALL = "run tools/install-grpc-tools.sh to install it";
+  private static final String INSTALL_CONFORMANCE =
+      "run tools/install-conformance-tools.sh to install it";
   private static final String INSTALL_OBSERVABILITY =
       "run tools/install-observability-tools.sh to install it";
 
@@ -93,7 +99,9 @@ public final class ExternalTool {
       return tool.get();
     }
     String install =
-        what.equals(OTELCOL) || what.equals(PROMETHEUS) ? INSTALL_OBSERVABILITY : INSTALL;
+        what.equals(OTELCOL) || what.equals(PROMETHEUS)
+            ? INSTALL_OBSERVABILITY
+            : what.equals(CONNECTCONFORMANCE) ? INSTALL_CONFORMANCE : INSTALL;
     String message = what + " is not installed; " + install;
     if ("true".equalsIgnoreCase(ciEnv)) {
       Assertions.fail(message + "; CI=true, so this is a failure, not a skip");

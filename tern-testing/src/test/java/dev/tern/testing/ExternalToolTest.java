@@ -31,6 +31,11 @@ class ExternalToolTest {
     assertThatThrownBy(() -> ExternalTool.found(Optional.empty(), ExternalTool.PROMETHEUS, null))
         .isInstanceOf(TestAbortedException.class)
         .hasMessageContaining("run tools/install-observability-tools.sh");
+    assertThatThrownBy(
+            () -> ExternalTool.found(Optional.empty(), ExternalTool.CONNECTCONFORMANCE, null))
+        .isInstanceOf(TestAbortedException.class)
+        .hasMessageContaining(
+            "connectconformance is not installed; run tools/install-conformance-tools.sh");
     assertThatThrownBy(() -> ExternalTool.found(Optional.empty(), "grpcurl", "true"))
         .isInstanceOf(AssertionFailedError.class)
         .hasMessageContaining("CI=true, so this is a failure");
