@@ -8,6 +8,8 @@
 #     from outside the npm registry: puppeteer-core never downloads a browser (and
 #     PUPPETEER_SKIP_DOWNLOAD says so to anything that might), buf's and esbuild's install scripts
 #     only pick their platform's binary, itself an npm package in the lock file.
+# buf is 1.74.0, not 1.75.0: npm has 1.75.0's linux-x64 binary package but not all the others its
+# package.json lists, and npm ci refuses a lock file that lacks them.
 # Idempotent: npm ci runs again only when the lock file changes, apt-get only when a program is
 # missing. The tests find the tools through dev.tern.testing.ExternalTool.
 set -euo pipefail
