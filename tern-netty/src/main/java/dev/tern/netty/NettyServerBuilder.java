@@ -4,7 +4,9 @@ import dev.tern.ForwardingServerBuilder;
 import dev.tern.ServerBuilder;
 import dev.tern.TlsServerCredentials;
 import dev.tern.internal.AbstractServerBuilder;
+import dev.tern.netty.http.HttpServerProtocol;
 import dev.tern.netty.internal.EventLoops;
+import dev.tern.netty.internal.HttpProtocols;
 import dev.tern.netty.internal.NettyServer;
 import dev.tern.netty.internal.ServerOptions;
 import dev.tern.spi.TransportServer;
@@ -18,6 +20,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -74,6 +78,9 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   private long maxQueuedOutboundBytesPerConnection =
       ServerOptions.DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_CONNECTION;
   private int maxContinuationFrames = ServerOptions.DEFAULT_MAX_CONTINUATION_FRAMES;
+
+  /** Null until set: the protocols found on the class path, looked up at build time. */
+  private List<HttpServerProtocol> httpProtocols;
 
   private NettyServerBuilder(SocketAddress address) {
     this.address = address;
@@ -468,6 +475,35 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
     return this;
   }
 
+  /**
+   * The protocols served on this server's port beside gRPC, for requests that are not gRPC over
+   * HTTP/2 (see {@link HttpServerProtocol}): each request is offered to them in this order, over
+   * HTTP/1.1 and HTTP/2 alike. The server then also speaks HTTP/1.1 on the port (cleartext: told
+   * apart from HTTP/2 by the client's first bytes; TLS: by ALPN, where {@link NettySslContexts}
+   * offers {@code h2} and {@code http/1.1}). A request no protocol takes gets 415 (or 405 for a
+   * method other than POST) with a short text body.
+   *
+   * <p>Default: every {@link HttpServerProtocol} that {@link java.util.ServiceLoader} finds, which
+   * with {@code tern-web} on the class path are gRPC-Web and Connect with their default settings
+   * (no CORS; use {@code dev.tern.web.WebProtocols} to configure them). With no arguments, none:
+   * the port serves gRPC only (HTTP/1.1 requests are still answered, with 415).
+   */
+  public NettyServerBuilder httpProtocols(HttpServerProtocol... protocols) {
+    return httpProtocols(Arrays.asList(Objects.requireNonNull(protocols, "protocols")));
+  }
+
+  /** Like {@link #httpProtocols(HttpServerProtocol...)}, from a list. */
+  public NettyServerBuilder httpProtocols(List<HttpServerProtocol> protocols) {
+    Objects.requireNonNull(protocols, "protocols");
+    for (int i = 0; i < protocols.size(); i++) {
+      if (protocols.get(i) == null) {
+        throw new IllegalArgumentException("protocols[" + i + "] is null");
+      }
+    }
+    this.httpProtocols = List.copyOf(protocols);
+    return this;
+  }
+
   @Override
   protected ServerBuilder<?> delegate() {
     return assembly;
@@ -500,7 +536,8 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
               maxQueuedControlFrames,
               maxQueuedOutboundBytesPerStream,
               maxQueuedOutboundBytesPerConnection,
-              maxContinuationFrames);
+              maxContinuationFrames,
+              httpProtocols == null ? HttpProtocols.discovered() : HttpProtocols.of(httpProtocols));
       return new NettyServer(address, boss, workers, channelFactory, options);
     }
   }

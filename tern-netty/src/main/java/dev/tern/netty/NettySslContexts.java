@@ -107,7 +107,7 @@ public final class NettySslContexts {
           case OPTIONAL -> ClientAuth.OPTIONAL;
           case REQUIRE -> ClientAuth.REQUIRE;
         });
-    return build(builder, credentials.toString());
+    return build(configureServer(builder), credentials.toString());
   }
 
   /**
@@ -128,7 +128,7 @@ public final class NettySslContexts {
           PemFiles.certificates(credentials.getCertificateChain(), "certificate chain"));
     }
     addTrust(builder, credentials.getTrustManagers(), credentials.getRootCertificates());
-    return build(builder, credentials.toString());
+    return build(configure(builder), credentials.toString());
   }
 
   private static void addTrust(
@@ -142,7 +142,7 @@ public final class NettySslContexts {
 
   private static SslContext build(SslContextBuilder builder, String what) {
     try {
-      return configure(builder).build();
+      return builder.build();
     } catch (SSLException | IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "cannot build a TLS context for " + what + ": " + e.getMessage(), e);
@@ -167,13 +167,13 @@ public final class NettySslContexts {
   public static SslContextBuilder forServer(PrivateKey key, X509Certificate... certChain) {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(certChain, "certChain");
-    return configure(SslContextBuilder.forServer(key, certChain));
+    return configureServer(SslContextBuilder.forServer(key, certChain));
   }
 
   /** A server builder whose key and certificates come from {@code keyManagerFactory}. */
   public static SslContextBuilder forServer(KeyManagerFactory keyManagerFactory) {
     Objects.requireNonNull(keyManagerFactory, "keyManagerFactory");
-    return configure(SslContextBuilder.forServer(keyManagerFactory));
+    return configureServer(SslContextBuilder.forServer(keyManagerFactory));
   }
 
   /**
@@ -192,5 +192,22 @@ public final class NettySslContexts {
                 ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
                 ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
                 ApplicationProtocolNames.HTTP_2));
+  }
+
+  /**
+   * Sets on a server's {@code builder} what {@link #configure} sets, but with ALPN offering {@code
+   * h2} and then {@code http/1.1}: gRPC clients get HTTP/2, and browsers and HTTP tools may talk
+   * HTTP/1.1 to the protocols served beside gRPC (see {@code NettyServerBuilder.httpProtocols}). A
+   * server with no such protocol answers an HTTP/1.1 request with 415.
+   */
+  public static SslContextBuilder configureServer(SslContextBuilder builder) {
+    return configure(builder)
+        .applicationProtocolConfig(
+            new ApplicationProtocolConfig(
+                ApplicationProtocolConfig.Protocol.ALPN,
+                ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                ApplicationProtocolNames.HTTP_2,
+                ApplicationProtocolNames.HTTP_1_1));
   }
 }

@@ -66,8 +66,8 @@ public interface HttpExchange {
   ChannelFuture writeBody(ByteBuf data, boolean endOfStream);
 
   /**
-   * Writes what is queued to the socket. {@link #writeBody} with {@code endOfStream} flushes by
-   * itself; the transport also flushes once per event-loop pass.
+   * Writes what is queued to the socket. A write with {@code endOfStream} flushes by itself; a
+   * protocol that streams a response calls this after the parts it wants sent now.
    */
   void flush();
 

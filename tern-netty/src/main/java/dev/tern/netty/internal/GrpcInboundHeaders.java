@@ -223,6 +223,24 @@ public abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
     return Metadata.fromSerialized(array, entries);
   }
 
+  /**
+   * The metadata entries as text, in order (binary values base64-encoded again, unpadded), for a
+   * protocol that is not gRPC; call before {@link #toMetadata}.
+   */
+  List<Map.Entry<String, String>> textEntries() {
+    List<Map.Entry<String, String>> out = new ArrayList<>(entries);
+    for (int i = 0; i < entries; i++) {
+      byte[] name = namesAndValues[2 * i];
+      byte[] value = namesAndValues[2 * i + 1];
+      String text =
+          endsWithBin(name)
+              ? new String(Base64Codec.encodeBase64NoPadding(value), StandardCharsets.US_ASCII)
+              : new String(value, StandardCharsets.US_ASCII);
+      out.add(Map.entry(new String(name, StandardCharsets.US_ASCII), text));
+    }
+    return out;
+  }
+
   /** Why a {@code -bin} value was rejected, or null if every one decoded. */
   String invalidBinaryHeader() {
     return invalidBinaryHeader;

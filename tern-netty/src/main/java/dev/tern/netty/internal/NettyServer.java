@@ -4,7 +4,6 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.channelz.Instrumented;
 import dev.tern.channelz.SocketStats;
 import dev.tern.spi.ServerListener;
-import dev.tern.spi.ServerTransportListener;
 import dev.tern.spi.TransportServer;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -103,13 +102,15 @@ public final class NettyServer implements TransportServer {
                   @Override
                   protected void initChannel(Channel ch) {
                     NettyServerTransport transport = new NettyServerTransport(ch, options);
-                    ServerTransportListener transportListener =
-                        listener.transportCreated(transport);
-                    transport.handler().setTransportListener(transportListener);
+                    transport.setTransportListener(listener.transportCreated(transport));
                     if (options.sslContext() != null) {
-                      ch.pipeline().addLast(options.sslContext().newHandler(ch.alloc()));
+                      ch.pipeline()
+                          .addLast(
+                              options.sslContext().newHandler(ch.alloc()),
+                              new TlsProtocolSelector(transport));
+                    } else {
+                      ch.pipeline().addLast(new CleartextProtocolDetector(transport));
                     }
-                    ch.pipeline().addLast(new WriteCoalescer(), transport.handler());
                   }
                 });
     if (!DomainSockets.isDomainSocket(address)) {
@@ -186,7 +187,9 @@ public final class NettyServer implements TransportServer {
                 ? TransportKind.IO_URING.id()
                 : name.startsWith("Nio") ? TransportKind.NIO.id() : name;
     return where
-        + " (HTTP/2, "
+        + " (HTTP/2"
+        + options.httpProtocols().describe()
+        + ", "
         + (options.sslContext() != null ? "TLS" : "plaintext")
         + ", "
         + kind

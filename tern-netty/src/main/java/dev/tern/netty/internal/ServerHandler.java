@@ -3,8 +3,12 @@ package dev.tern.netty.internal;
 import dev.tern.Attributes;
 import dev.tern.Metadata;
 import dev.tern.Status;
+import dev.tern.netty.http.HttpBodyListener;
+import dev.tern.netty.http.HttpRequestHead;
+import dev.tern.netty.http.HttpServerProtocol;
 import dev.tern.spi.ServerTransportListener;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
@@ -52,10 +56,12 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   private final ServerOptions options;
   private final IntObjectMap<ServerStreamState> streams = new IntObjectHashMap<>();
 
+  /** Requests served by a protocol other than gRPC (see {@link Http2Exchange}). */
+  private final IntObjectMap<Http2Exchange> exchanges = new IntObjectHashMap<>(4);
+
   private ServerTransportListener transportListener;
   private Attributes streamAttributes = Attributes.EMPTY;
   private boolean ready;
-  private boolean terminated;
   private final KeepAliveEnforcer keepAliveEnforcer;
   private final ServerKeepAlive keepAlive = new ServerKeepAlive();
   private ConnectionAgeLimits connectionLimits;
@@ -122,6 +128,10 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
 
   void setTransportListener(ServerTransportListener listener) {
     this.transportListener = listener;
+  }
+
+  ServerTransportListener transportListener() {
+    return transportListener;
   }
 
   /**
@@ -237,6 +247,31 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     resetStream(ctx(), state.id(), error.code(), ctx().newPromise());
   }
 
+  void writeExchangeHeaders(Http2Exchange exchange, Http2Headers headers, boolean endStream) {
+    assert inEventLoop();
+    encoder().writeHeaders(ctx(), exchange.streamId(), headers, 0, endStream, ctx().newPromise());
+    if (endStream) {
+      ctx().flush();
+    }
+  }
+
+  ChannelFuture writeExchangeData(Http2Exchange exchange, ByteBuf data, boolean endStream) {
+    assert inEventLoop();
+    ChannelPromise promise = ctx().newPromise();
+    encoder().writeData(ctx(), exchange.streamId(), data, 0, endStream, promise);
+    if (endStream) {
+      ctx().flush();
+    }
+    return promise;
+  }
+
+  /** The exchange's protocol gave up on it: RST_STREAM(CANCEL). */
+  void resetExchange(Http2Exchange exchange) {
+    assert inEventLoop();
+    resetStream(ctx(), exchange.streamId(), Http2Error.CANCEL.code(), ctx().newPromise());
+    ctx().flush();
+  }
+
   /** The call of {@code state} ended; forget it. */
   void streamClosed(ServerStreamState state) {
     if (streams.remove(state.id()) != null && streams.isEmpty() && connectionLimits != null) {
@@ -253,6 +288,11 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
    */
   void markShutdownRequested() {
     shutdown.request();
+  }
+
+  /** Whether the runtime asked for shutdown (any thread). */
+  boolean isShutdownRequested() {
+    return shutdown.refusesNewStreams();
   }
 
   /** Starts the double-GOAWAY graceful shutdown. */
@@ -272,6 +312,9 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     for (ServerStreamState state : new ArrayList<>(streams.values())) {
       state.abort(status);
     }
+    for (Http2Exchange exchange : new ArrayList<>(exchanges.values())) {
+      exchange.peerGone(status);
+    }
     shutdown.now();
   }
 
@@ -290,17 +333,17 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
         state.onReset(status);
       }
       streams.clear();
+      List<Http2Exchange> leftExchanges = new ArrayList<>(exchanges.values());
+      exchanges.clear();
+      for (Http2Exchange exchange : leftExchanges) {
+        exchange.peerGone(status);
+      }
       shutdown.cancelTimer();
       keepAlive.stop();
       if (connectionLimits != null) {
         connectionLimits.stop();
       }
-      if (!terminated) {
-        terminated = true;
-        if (transportListener != null) {
-          transportListener.transportTerminated();
-        }
-      }
+      transport.terminated();
     }
   }
 
@@ -412,19 +455,23 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
       countProvokedReset(ctx());
       return;
     }
-    if (!HttpMethod.POST.asciiName().contentEquals(method)) {
-      respondToNonGrpcRequest(
-          streamId,
-          405,
-          Status.INTERNAL.withDescription("Method '" + method + "' is not supported"));
-      return;
-    }
+    boolean post = HttpMethod.POST.asciiName().contentEquals(method);
     CharSequence contentType = headers.contentType();
-    if (!isGrpcContentType(contentType)) {
-      respondToNonGrpcRequest(
-          streamId,
-          415,
-          Status.INTERNAL.withDescription("Content-Type '" + contentType + "' is not supported"));
+    if (!post || !isGrpcContentType(contentType)) {
+      if (serveOtherProtocol(streamId, headers, endOfStream)) {
+        return;
+      }
+      if (!post) {
+        respondToNonGrpcRequest(
+            streamId,
+            405,
+            Status.INTERNAL.withDescription("Method '" + method + "' is not supported"));
+      } else {
+        respondToNonGrpcRequest(
+            streamId,
+            415,
+            Status.INTERNAL.withDescription("Content-Type '" + contentType + "' is not supported"));
+      }
       return;
     }
     if (path.length() < 2 || path.charAt(0) != '/') {
@@ -467,6 +514,41 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     }
   }
 
+  /**
+   * Offers a request that is not gRPC to the server's other protocols; true if one took it (the
+   * stream is then an {@link Http2Exchange}).
+   */
+  private boolean serveOtherProtocol(
+      int streamId, GrpcRequestHeaders headers, boolean endOfStream) {
+    HttpProtocols protocols = options.httpProtocols();
+    if (protocols.list().isEmpty()) {
+      return false;
+    }
+    HttpRequestHead head = HttpRequestHeads.http2(headers);
+    HttpServerProtocol protocol = protocols.find(head);
+    if (protocol == null) {
+      return false;
+    }
+    Http2Exchange exchange = new Http2Exchange(this, streamId, head, streamAttributes);
+    exchanges.put(streamId, exchange);
+    transport.socketNode().streamStarted(false);
+    HttpBodyListener listener = null;
+    try {
+      listener = protocol.serve(exchange);
+    } catch (RuntimeException e) {
+      logger.log(Level.SEVERE, protocol + ".serve failed for " + head, e);
+    }
+    if (listener == null) {
+      exchange.abort();
+      return true;
+    }
+    exchange.setBodyListener(listener);
+    if (endOfStream) {
+      exchange.onData(Unpooled.EMPTY_BUFFER, true);
+    }
+    return true;
+  }
+
   private static boolean isEmpty(CharSequence pseudoHeader) {
     return pseudoHeader == null || pseudoHeader.length() == 0;
   }
@@ -488,6 +570,14 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
         Http2Headers headers,
         int padding,
         boolean endOfStream) {
+      Http2Exchange exchange = exchanges.get(streamId);
+      if (exchange != null) {
+        // Trailers of a request body: only their END_STREAM matters.
+        if (endOfStream) {
+          exchange.onData(Unpooled.EMPTY_BUFFER, true);
+        }
+        return;
+      }
       ServerStreamState state = streams.get(streamId);
       if (state != null) {
         // Trailers from a client: gRPC has none, but the END_STREAM still half-closes.
@@ -523,6 +613,12 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
         ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
       ServerStreamState state = streams.get(streamId);
       if (state == null || state.isClosed()) {
+        Http2Exchange exchange = state == null ? exchanges.get(streamId) : null;
+        if (exchange != null) {
+          // Its bytes come back to the window as the protocol consumes them.
+          exchange.onData(data.retain(), endOfStream);
+          return padding;
+        }
         return data.readableBytes() + padding;
       }
       state.onData(data.retain(), endOfStream);
@@ -533,6 +629,12 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode)
         throws Http2Exception {
       countReset();
+      Http2Exchange exchange = exchanges.get(streamId);
+      if (exchange != null) {
+        exchange.peerGone(
+            Status.CANCELLED.withDescription(
+                "client cancelled (RST_STREAM " + Http2Statuses.errorName(errorCode) + ")"));
+      }
       ServerStreamState state = streams.get(streamId);
       if (state != null) {
         state.onReset(
@@ -580,6 +682,15 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   private final class ConnectionListener extends Http2ConnectionAdapter {
     @Override
     public void onStreamClosed(Http2Stream stream) {
+      Http2Exchange exchange = exchanges.remove(stream.id());
+      if (exchange != null) {
+        boolean complete = !exchange.isOpen() && exchange.completed();
+        exchange.peerGone(
+            connectionFailure != null
+                ? connectionFailure
+                : Status.CANCELLED.withDescription("stream closed before the response ended"));
+        transport.socketNode().streamEnded(complete);
+      }
       ServerStreamState state = streams.get(stream.id());
       if (state != null) {
         // Netty closes the streams left when the connection dies: say why, if it was an error.

@@ -2,6 +2,7 @@ package dev.tern.netty.internal;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.SslContext;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -75,6 +76,7 @@ public final class ServerOptions {
   public static final int DEFAULT_MAX_CONTINUATION_FRAMES =
       GrpcHttp2ConnectionHandler.MAX_SMALL_CONTINUATION_FRAMES;
 
+  private final HttpProtocols httpProtocols;
   private final int flowControlWindow;
   private final int maxInboundMessageSize;
   private final int maxInboundMetadataSize;
@@ -123,7 +125,8 @@ public final class ServerOptions {
       int maxQueuedControlFrames,
       int maxQueuedOutboundBytesPerStream,
       long maxQueuedOutboundBytesPerConnection,
-      int maxContinuationFrames) {
+      int maxContinuationFrames,
+      HttpProtocols httpProtocols) {
     if (sslContext != null && sslContext.isClient()) {
       throw new IllegalArgumentException("sslContext must be a server context");
     }
@@ -146,6 +149,7 @@ public final class ServerOptions {
     this.maxQueuedOutboundBytesPerStream = maxQueuedOutboundBytesPerStream;
     this.maxQueuedOutboundBytesPerConnection = maxQueuedOutboundBytesPerConnection;
     this.maxContinuationFrames = maxContinuationFrames;
+    this.httpProtocols = Objects.requireNonNull(httpProtocols, "httpProtocols");
   }
 
   /** The defaults of everything but the limits the runtime sets: for tests of the SPI. */
@@ -169,7 +173,13 @@ public final class ServerOptions {
         DEFAULT_MAX_QUEUED_CONTROL_FRAMES,
         DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_STREAM,
         DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_CONNECTION,
-        DEFAULT_MAX_CONTINUATION_FRAMES);
+        DEFAULT_MAX_CONTINUATION_FRAMES,
+        HttpProtocols.NONE);
+  }
+
+  /** The protocols served beside gRPC. */
+  HttpProtocols httpProtocols() {
+    return httpProtocols;
   }
 
   int maxQueuedOutboundBytesPerStream() {

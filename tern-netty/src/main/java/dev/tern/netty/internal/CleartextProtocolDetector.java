@@ -1,0 +1,74 @@
+package dev.tern.netty.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.ssl.NotSslRecordException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.net.ssl.SSLHandshakeException;
+
+/**
+ * Tells, from the first bytes of a cleartext connection, whether it speaks HTTP/2 with prior
+ * knowledge (it starts with the client preface, RFC 9113 section 3.4) or HTTP/1.1 (anything else: a
+ * request line), installs the handlers of that protocol through the {@link NettyServerTransport},
+ * and removes itself, passing on every byte it saw. It decides on as few bytes as tell the two
+ * apart (an HTTP/1.1 request's first or second byte already differs), so nothing waits longer than
+ * the client's first packet.
+ *
+ * <p>One per connection; event loop only.
+ */
+final class CleartextProtocolDetector extends ByteToMessageDecoder {
+  private static final byte[] PREFACE =
+      "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+
+  private final NettyServerTransport transport;
+
+  CleartextProtocolDetector(NettyServerTransport transport) {
+    this.transport = transport;
+  }
+
+  @Override
+  protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+    int seen = Math.min(in.readableBytes(), PREFACE.length);
+    for (int i = 0; i < seen; i++) {
+      if (in.getByte(in.readerIndex() + i) != PREFACE[i]) {
+        transport.useHttp1(ctx);
+        ctx.pipeline().remove(this);
+        return;
+      }
+    }
+    if (seen == PREFACE.length) {
+      transport.useHttp2(ctx);
+      ctx.pipeline().remove(this);
+    }
+  }
+
+  /**
+   * A failure before the protocol is known: an I/O or TLS failure (a failed handshake was logged
+   * already) closes the connection with at most one FINE line, as the HTTP/2 handler does; anything
+   * else is logged as a warning first.
+   */
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    IOException network = GrpcHttp2ConnectionHandler.networkFailure(cause);
+    if (network == null) {
+      Logger.getLogger(ServerHandler.class.getName())
+          .log(Level.WARNING, "Connection failed before its protocol was known; closing it", cause);
+    } else if (!(network instanceof SSLHandshakeException
+        || network instanceof NotSslRecordException)) {
+      GrpcHttp2ConnectionHandler.logNetworkFailure(ctx, "closed", network);
+    }
+    ctx.close();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    // Closed before it said which protocol: no handler of either is there to report it.
+    transport.terminated();
+    super.channelInactive(ctx);
+  }
+}

@@ -1,0 +1,332 @@
+package dev.tern.netty.internal;
+
+import dev.tern.Attributes;
+import dev.tern.Status;
+import dev.tern.internal.wire.GrpcMessageCodec;
+import dev.tern.netty.http.HttpBodyListener;
+import dev.tern.netty.http.HttpRequestHead;
+import dev.tern.netty.http.HttpServerProtocol;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.util.ReferenceCountUtil;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Locale;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The server end of one HTTP/1.1 connection: requests one at a time, each offered to the server's
+ * {@link HttpServerProtocol}s and served as an {@link Http1Exchange}; a request none takes gets 415
+ * (POST) or 405 (other methods) with a short text body and a {@code grpc-status}, and the
+ * connection stays open for the next. A request the codec cannot parse gets 400 (431 for headers
+ * over the limit, 414 for a request line over 8 KiB) and the connection closes, as its framing is
+ * lost.
+ *
+ * <p>Requests a client pipelines wait: the socket is not read while a response is incomplete, and
+ * what one read already brought waits in a queue bounded by that read. While the exchange's
+ * protocol holds more than {@link #INBOUND_WINDOW} body bytes it has not consumed, the socket is
+ * not read either.
+ *
+ * <p>Event loop only.
+ */
+final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
+  private static final Logger logger = Logger.getLogger(Http1ServerHandler.class.getName());
+
+  /** Body bytes a protocol may hold unconsumed before the socket stops being read. */
+  static final int INBOUND_WINDOW = 64 * 1024;
+
+  /** Longest request line; the header block is bounded by the server's metadata limit. */
+  private static final int MAX_INITIAL_LINE = 8 * 1024;
+
+  private final NettyServerTransport transport;
+  private final boolean tls;
+  private final ArrayDeque<Object> waiting = new ArrayDeque<>();
+  private ChannelHandlerContext ctx;
+  private Attributes attributes = Attributes.EMPTY;
+
+  /** The exchange whose response is being written, or null between requests. */
+  private Http1Exchange exchange;
+
+  /** The request's body goes nowhere (it was refused): drop it until its end. */
+  private boolean discardingBody;
+
+  /** A refused request's answer keeps the connection only if the request allows it. */
+  private boolean closeAfterRefusal;
+
+  private boolean shuttingDown;
+
+  Http1ServerHandler(NettyServerTransport transport, boolean tls) {
+    this.transport = transport;
+    this.tls = tls;
+  }
+
+  /** Puts the HTTP/1.1 codec and this handler after {@code ctx}'s handler. */
+  void install(ChannelHandlerContext ctx) {
+    HttpDecoderConfig config =
+        new HttpDecoderConfig()
+            .setMaxInitialLineLength(MAX_INITIAL_LINE)
+            .setMaxHeaderSize(transport.options().maxInboundMetadataSize())
+            .setMaxChunkSize(INBOUND_WINDOW);
+    String codec = ctx.name() + "-http1-codec";
+    String expect = ctx.name() + "-http1-expect";
+    ctx.pipeline().addAfter(ctx.name(), codec, new HttpServerCodec(config));
+    ctx.pipeline().addAfter(codec, expect, new HttpServerExpectContinueHandler());
+    ctx.pipeline().addAfter(expect, null, this);
+  }
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    this.ctx = ctx;
+    Attributes attrs = TlsAttributes.of(ctx.channel());
+    Attributes returned = transport.listener().transportReady(attrs);
+    attributes = returned != null ? returned : attrs;
+  }
+
+  Attributes attributes() {
+    return attributes;
+  }
+
+  NettyServerTransport transport() {
+    return transport;
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (exchange != null && exchange.requestComplete() || !waiting.isEmpty()) {
+      waiting.add(msg); // a pipelined request: its turn comes when this response is complete
+      updateReading();
+      return;
+    }
+    handle(msg);
+  }
+
+  private void handle(Object msg) {
+    if (msg instanceof HttpRequest) {
+      if (!onRequest((HttpRequest) msg)) {
+        return;
+      }
+    }
+    if (msg instanceof HttpContent) {
+      HttpContent content = (HttpContent) msg;
+      boolean last = content instanceof LastHttpContent;
+      if (exchange != null && !exchange.requestComplete()) {
+        exchange.onBody(content.content(), last);
+      } else {
+        content.release();
+        if (last && discardingBody) {
+          discardingBody = false;
+          if (closeAfterRefusal) {
+            ctx.close();
+          }
+        }
+      }
+    } else if (!(msg instanceof HttpRequest)) {
+      ReferenceCountUtil.release(msg);
+    }
+    updateReading();
+  }
+
+  /** Starts serving {@code request}; false if it was answered and its body is to be dropped. */
+  private boolean onRequest(HttpRequest request) {
+    DecoderResult result = request.decoderResult();
+    if (result.isFailure()) {
+      badRequest(result.cause());
+      return false;
+    }
+    boolean keepAlive = HttpUtil.isKeepAlive(request) && !shuttingDown;
+    HttpRequestHead head = HttpRequestHeads.http1(request, tls);
+    HttpServerProtocol protocol = transport.options().httpProtocols().find(head);
+    if (protocol == null) {
+      refuse(head, keepAlive);
+      return false;
+    }
+    Http1Exchange started = new Http1Exchange(this, ctx, head, keepAlive);
+    exchange = started;
+    transport.socketNode().streamStarted(false);
+    HttpBodyListener listener;
+    try {
+      listener = protocol.serve(started);
+    } catch (RuntimeException e) {
+      logger.log(Level.SEVERE, protocol + ".serve failed for " + head, e);
+      listener = null;
+    }
+    if (listener == null) {
+      started.abort();
+      return false;
+    }
+    started.setBodyListener(listener);
+    // The protocol may have answered already (and the connection moved on): the body then goes
+    // nowhere.
+    return exchange == started;
+  }
+
+  /** Answers a request no protocol takes; its body is dropped. */
+  private void refuse(HttpRequestHead head, boolean keepAlive) {
+    int code;
+    String reason;
+    if (!HttpMethod.POST.name().equals(head.method())) {
+      code = 405;
+      reason = "Method '" + head.method() + "' is not supported";
+    } else {
+      String contentType = head.header("content-type");
+      code = 415;
+      reason =
+          ServerHandler.isGrpcContentType(contentType)
+              ? "gRPC requires HTTP/2; this request came over HTTP/1.1"
+              : "Content-Type '" + contentType + "' is not supported";
+    }
+    discardingBody = true;
+    closeAfterRefusal = !keepAlive;
+    writeTextAnswer(code, Status.INTERNAL.withDescription(reason), keepAlive);
+  }
+
+  /** The request could not be parsed: its framing is lost, so the answer closes the connection. */
+  private void badRequest(Throwable cause) {
+    int code =
+        cause instanceof TooLongHttpHeaderException
+            ? 431
+            : cause instanceof TooLongHttpLineException
+                ? 414
+                : cause instanceof TooLongFrameException ? 413 : 400;
+    String reason = "Malformed HTTP/1.1 request: " + cause.getMessage();
+    Status status =
+        code == 431
+            ? Status.RESOURCE_EXHAUSTED.withDescription(
+                "Request headers larger than "
+                    + transport.options().maxInboundMetadataSize()
+                    + " bytes")
+            : Status.INTERNAL.withDescription(reason);
+    writeTextAnswer(code, status, false);
+  }
+
+  private void writeTextAnswer(int code, Status status, boolean keepAlive) {
+    ByteBuf body = ByteBufUtil.writeUtf8(ctx.alloc(), code + " " + status.getDescription() + "\n");
+    FullHttpResponse response =
+        new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(code), body);
+    response
+        .headers()
+        .set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8")
+        .set(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes())
+        .set("grpc-status", Integer.toString(status.getCode().value()))
+        .set("grpc-message", GrpcMessageCodec.encode(status.getDescription()));
+    if (!keepAlive) {
+      response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+      ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+    } else {
+      ctx.writeAndFlush(response);
+    }
+  }
+
+  /**
+   * The exchange's response is complete ({@code ok}) or it was aborted: on to the next request. A
+   * response that completed before its request's body did leaves the rest of the body to be read
+   * and dropped first.
+   */
+  void exchangeDone(Http1Exchange done, boolean ok) {
+    if (done != exchange) {
+      return;
+    }
+    exchange = null;
+    transport.socketNode().streamEnded(ok);
+    if (!done.keepAlive() || !ok || shuttingDown) {
+      ctx.close();
+      return;
+    }
+    if (!done.requestComplete()) {
+      discardingBody = true;
+      closeAfterRefusal = false;
+    }
+    while (exchange == null && !waiting.isEmpty() && ctx.channel().isOpen()) {
+      handle(waiting.poll());
+    }
+    updateReading();
+  }
+
+  /** Reads the socket unless a response is pending after its request or the body backs up. */
+  void updateReading() {
+    boolean read =
+        waiting.isEmpty()
+            && (exchange == null
+                || !exchange.requestComplete() && exchange.unconsumed() <= INBOUND_WINDOW);
+    if (ctx.channel().config().isAutoRead() != read) {
+      ctx.channel().config().setAutoRead(read);
+    }
+  }
+
+  /** Graceful shutdown: the exchange in flight completes; then, or at once if idle, close. */
+  void gracefulShutdown() {
+    shuttingDown = true;
+    if (exchange == null) {
+      ctx.close();
+    }
+  }
+
+  /** Abandons the exchange in flight and closes. */
+  void shutdownNow(Status status) {
+    shuttingDown = true;
+    Http1Exchange current = exchange;
+    if (current != null) {
+      current.peerGone(status);
+    }
+    ctx.close();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    try {
+      Http1Exchange current = exchange;
+      if (current != null) {
+        exchange = null;
+        current.peerGone(Status.UNAVAILABLE.withDescription("connection closed"));
+        transport.socketNode().streamEnded(false);
+      }
+      Object msg;
+      while ((msg = waiting.poll()) != null) {
+        ReferenceCountUtil.release(msg);
+      }
+      transport.terminated();
+    } finally {
+      super.channelInactive(ctx);
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (cause instanceof IOException) {
+      GrpcHttp2ConnectionHandler.logNetworkFailure(ctx, "closed", cause);
+    } else {
+      logger.log(
+          Level.WARNING,
+          "HTTP/1.1 connection " + ctx.channel().remoteAddress() + " failed; closing it",
+          cause);
+    }
+    ctx.close();
+  }
+
+  @Override
+  public String toString() {
+    return "Http1ServerHandler{" + (tls ? "TLS" : "cleartext").toLowerCase(Locale.ROOT) + "}";
+  }
+}

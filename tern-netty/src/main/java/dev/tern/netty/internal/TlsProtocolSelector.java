@@ -1,0 +1,80 @@
+package dev.tern.netty.internal;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.NotSslRecordException;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import java.io.IOException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.net.ssl.SSLHandshakeException;
+
+/**
+ * Waits for a TLS connection's handshake and installs the handlers of the protocol ALPN chose:
+ * {@code h2} the gRPC (HTTP/2) handlers, {@code http/1.1} the HTTP/1.1 ones; then removes itself. A
+ * connection that negotiated neither is closed (one FINE line), as gRPC over TLS requires ALPN.
+ *
+ * <p>One per connection; event loop only.
+ */
+final class TlsProtocolSelector extends ChannelInboundHandlerAdapter {
+  private static final Logger logger = Logger.getLogger(ServerHandler.class.getName());
+
+  private final NettyServerTransport transport;
+
+  TlsProtocolSelector(NettyServerTransport transport) {
+    this.transport = transport;
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+    if (!(evt instanceof SslHandshakeCompletionEvent)) {
+      super.userEventTriggered(ctx, evt);
+      return;
+    }
+    SslHandshakeCompletionEvent handshake = (SslHandshakeCompletionEvent) evt;
+    if (!handshake.isSuccess()) {
+      GrpcHttp2ConnectionHandler.logNetworkFailure(ctx, "TLS handshake failed", handshake.cause());
+      ctx.close();
+      return;
+    }
+    String protocol = ctx.pipeline().get(SslHandler.class).applicationProtocol();
+    boolean http1Served = !transport.options().httpProtocols().list().isEmpty();
+    if (ApplicationProtocolNames.HTTP_1_1.equals(protocol) || protocol == null && http1Served) {
+      transport.useHttp1(ctx);
+    } else if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
+      transport.useHttp2(ctx);
+    } else {
+      logger.log(Level.FINE, TlsAttributes.alpnProblem(ctx.channel()));
+      ctx.close();
+      return;
+    }
+    ctx.fireUserEventTriggered(evt);
+    ctx.pipeline().remove(this);
+  }
+
+  /**
+   * A failure before the protocol is known: an I/O or TLS failure (a failed handshake was logged
+   * already) closes the connection with at most one FINE line, as the HTTP/2 handler does; anything
+   * else is logged as a warning first.
+   */
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    IOException network = GrpcHttp2ConnectionHandler.networkFailure(cause);
+    if (network == null) {
+      Logger.getLogger(ServerHandler.class.getName())
+          .log(Level.WARNING, "Connection failed before its protocol was known; closing it", cause);
+    } else if (!(network instanceof SSLHandshakeException
+        || network instanceof NotSslRecordException)) {
+      GrpcHttp2ConnectionHandler.logNetworkFailure(ctx, "closed", network);
+    }
+    ctx.close();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    transport.terminated();
+    super.channelInactive(ctx);
+  }
+}

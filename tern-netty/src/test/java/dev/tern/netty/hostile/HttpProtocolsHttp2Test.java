@@ -1,0 +1,108 @@
+package dev.tern.netty.hostile;
+
+import static java.nio.charset.StandardCharsets.US_ASCII;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tern.Server;
+import dev.tern.Status;
+import dev.tern.netty.NettyServerBuilder;
+import dev.tern.netty.testing.EchoHttpProtocol;
+import dev.tern.testing.EchoService;
+import dev.tern.testing.TernCleanupExtension;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A server's protocols beside gRPC over HTTP/2 with prior knowledge, on the same connection as gRPC
+ * calls: requests that are not gRPC reach the protocol as exchanges on their streams, a large body
+ * flows as the protocol consumes it, a reset reaches the protocol, and gRPC calls beside them still
+ * work.
+ */
+class HttpProtocolsHttp2Test {
+  @RegisterExtension final LeakWatch leaks = new LeakWatch();
+  @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
+
+  private final EchoHttpProtocol echo = new EchoHttpProtocol();
+  private int port;
+
+  @BeforeEach
+  void start() throws Exception {
+    Server server =
+        cleanup.register(
+            NettyServerBuilder.forPort(0)
+                .httpProtocols(echo)
+                .addService(new EchoService())
+                .build()
+                .start());
+    port = server.getPort();
+  }
+
+  private static List<String[]> request(String method, String path, String contentType) {
+    List<String[]> headers = new ArrayList<>();
+    headers.add(new String[] {":method", method});
+    headers.add(new String[] {":scheme", "http"});
+    headers.add(new String[] {":path", path});
+    headers.add(new String[] {":authority", "127.0.0.1"});
+    if (contentType != null) {
+      headers.add(new String[] {"content-type", contentType});
+    }
+    return headers;
+  }
+
+  @Test
+  void getAndLargePostBesideAGrpcCall() throws Exception {
+    try (RawHttp2Connection connection = RawHttp2Connection.open(port)) {
+      connection.writeHeaders(1, true, request("GET", "/hello", null));
+      RawHttp2Connection.StreamEnd hello = connection.awaitStreamEnd(1);
+      assertThat(hello.headers()).containsEntry(":status", "200");
+      assertThat(new String(hello.data(), US_ASCII)).isEqualTo("hello h2");
+
+      // Larger than the stream's initial window (64 KiB): it only arrives if the protocol's
+      // consumption opens the window again.
+      byte[] body = new byte[200_000];
+      connection.writeHeaders(3, false, request("POST", "/x", "text/count"));
+      for (int offset = 0; offset < body.length; offset += RawHttp2Connection.MIN_MAX_FRAME_SIZE) {
+        int end = Math.min(body.length, offset + RawHttp2Connection.MIN_MAX_FRAME_SIZE);
+        byte[] part = new byte[end - offset];
+        connection.writeData(3, end == body.length, part);
+      }
+      RawHttp2Connection.StreamEnd echoed = connection.awaitStreamEnd(3);
+      assertThat(echoed.headers()).containsEntry(":status", "200");
+      assertThat(echoed.headers()).containsEntry("x-received", "200000");
+      assertThat(new String(echoed.data(), US_ASCII)).isEqualTo("received 200000");
+
+      connection.writeHeaders(
+          5, false, RawHttp2Connection.grpcRequestHeaders("/tern.testing.Echo/Unary"));
+      connection.writeData(5, true, RawHttp2Connection.grpcMessage(0, "hi".getBytes(US_ASCII)));
+      RawHttp2Connection.StreamEnd grpc = connection.awaitStreamEnd(5);
+      assertThat(grpc.headers()).containsEntry("grpc-status", "0");
+    }
+  }
+
+  @Test
+  void unknownContentTypeStillGets415() throws Exception {
+    try (RawHttp2Connection connection = RawHttp2Connection.open(port)) {
+      connection.writeHeaders(1, true, request("POST", "/x", "text/unknown"));
+      RawHttp2Connection.StreamEnd end = connection.awaitStreamEnd(1);
+      assertThat(end.headers()).containsEntry(":status", "415");
+      assertThat(new String(end.data(), US_ASCII))
+          .isEqualTo("415 Content-Type 'text/unknown' is not supported\n");
+    }
+  }
+
+  @Test
+  void clientResetReachesTheProtocol() throws Exception {
+    try (RawHttp2Connection connection = RawHttp2Connection.open(port)) {
+      connection.writeHeaders(1, false, request("POST", "/x", "text/echo"));
+      connection.writeData(1, false, new byte[10]);
+      connection.writeRstStream(1, RawHttp2Connection.CANCEL);
+      Status status = echo.aborts.poll(20, TimeUnit.SECONDS);
+      assertThat(status).isNotNull();
+      assertThat(status.getCode()).isEqualTo(Status.Code.CANCELLED);
+    }
+  }
+}
