@@ -182,24 +182,31 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
     return exchange == started;
   }
 
-  /** Answers a request no protocol takes; its body is dropped. */
+  /**
+   * Answers a request no protocol takes; its body is dropped. The connection stays open for the
+   * next request, unless the server serves nothing over HTTP/1.1 or the request was gRPC (whose
+   * client needs HTTP/2 and will not get it here).
+   */
   private void refuse(HttpRequestHead head, boolean keepAlive) {
     int code;
     String reason;
+    boolean keep = keepAlive && !transport.options().httpProtocols().list().isEmpty();
     if (!HttpMethod.POST.name().equals(head.method())) {
       code = 405;
       reason = "Method '" + head.method() + "' is not supported";
     } else {
       String contentType = head.header("content-type");
       code = 415;
-      reason =
-          ServerHandler.isGrpcContentType(contentType)
-              ? "gRPC requires HTTP/2; this request came over HTTP/1.1"
-              : "Content-Type '" + contentType + "' is not supported";
+      if (ServerHandler.isGrpcContentType(contentType)) {
+        reason = "gRPC requires HTTP/2; this request came over HTTP/1.1";
+        keep = false;
+      } else {
+        reason = "Content-Type '" + contentType + "' is not supported";
+      }
     }
     discardingBody = true;
-    closeAfterRefusal = !keepAlive;
-    writeTextAnswer(code, Status.INTERNAL.withDescription(reason), keepAlive);
+    closeAfterRefusal = !keep;
+    writeTextAnswer(code, Status.INTERNAL.withDescription(reason), keep);
   }
 
   /** The request could not be parsed: its framing is lost, so the answer closes the connection. */

@@ -9,9 +9,11 @@ import dev.tern.spi.ServerTransportListener;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import java.util.Iterator;
@@ -140,7 +142,10 @@ final class Http2Exchange implements HttpExchange {
     if (endOfStream) {
       responseComplete = true;
     }
-    handler.writeExchangeHeaders(this, out, endOfStream);
+    handler.encoder().writeHeaders(handler.ctx(), streamId, out, 0, endOfStream, newPromise());
+    if (endOfStream) {
+      flush();
+    }
   }
 
   @Override
@@ -157,12 +162,19 @@ final class Http2Exchange implements HttpExchange {
     if (endOfStream) {
       responseComplete = true;
     }
-    return handler.writeExchangeData(this, data, endOfStream);
+    ChannelPromise promise = newPromise();
+    handler.encoder().writeData(handler.ctx(), streamId, data, 0, endOfStream, promise);
+    if (endOfStream) {
+      flush();
+    }
+    return promise;
   }
 
   @Override
   public void flush() {
-    handler.ctx().flush();
+    // Through the HTTP/2 handler, not past it: DATA waits in its flow controller until the
+    // handler's own flush writes the pending bytes, which handler.ctx().flush() would skip.
+    handler.ctx().channel().flush();
   }
 
   @Override
@@ -177,7 +189,12 @@ final class Http2Exchange implements HttpExchange {
       return;
     }
     aborted = true;
-    handler.resetExchange(this);
+    handler.resetStream(handler.ctx(), streamId, Http2Error.CANCEL.code(), newPromise());
+    flush();
+  }
+
+  private ChannelPromise newPromise() {
+    return handler.ctx().newPromise();
   }
 
   @Override

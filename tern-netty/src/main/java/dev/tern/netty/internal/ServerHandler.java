@@ -3,12 +3,8 @@ package dev.tern.netty.internal;
 import dev.tern.Attributes;
 import dev.tern.Metadata;
 import dev.tern.Status;
-import dev.tern.netty.http.HttpBodyListener;
-import dev.tern.netty.http.HttpRequestHead;
-import dev.tern.netty.http.HttpServerProtocol;
 import dev.tern.spi.ServerTransportListener;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
@@ -56,8 +52,8 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   private final ServerOptions options;
   private final IntObjectMap<ServerStreamState> streams = new IntObjectHashMap<>();
 
-  /** Requests served by a protocol other than gRPC (see {@link Http2Exchange}). */
-  private final IntObjectMap<Http2Exchange> exchanges = new IntObjectHashMap<>(4);
+  /** Requests served by a protocol other than gRPC. */
+  private final Http2Exchanges exchanges;
 
   private ServerTransportListener transportListener;
   private Attributes streamAttributes = Attributes.EMPTY;
@@ -107,6 +103,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     super(parts, options.flowControlWindow());
     this.transport = transport;
     this.options = options;
+    this.exchanges = new Http2Exchanges(this, options.httpProtocols());
     this.resetsReceived =
         new ResetRateLimit(options.maxRstFramesPerWindow(), options.rstWindowNanos());
     this.resetsProvoked =
@@ -247,31 +244,6 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     resetStream(ctx(), state.id(), error.code(), ctx().newPromise());
   }
 
-  void writeExchangeHeaders(Http2Exchange exchange, Http2Headers headers, boolean endStream) {
-    assert inEventLoop();
-    encoder().writeHeaders(ctx(), exchange.streamId(), headers, 0, endStream, ctx().newPromise());
-    if (endStream) {
-      ctx().flush();
-    }
-  }
-
-  ChannelFuture writeExchangeData(Http2Exchange exchange, ByteBuf data, boolean endStream) {
-    assert inEventLoop();
-    ChannelPromise promise = ctx().newPromise();
-    encoder().writeData(ctx(), exchange.streamId(), data, 0, endStream, promise);
-    if (endStream) {
-      ctx().flush();
-    }
-    return promise;
-  }
-
-  /** The exchange's protocol gave up on it: RST_STREAM(CANCEL). */
-  void resetExchange(Http2Exchange exchange) {
-    assert inEventLoop();
-    resetStream(ctx(), exchange.streamId(), Http2Error.CANCEL.code(), ctx().newPromise());
-    ctx().flush();
-  }
-
   /** The call of {@code state} ended; forget it. */
   void streamClosed(ServerStreamState state) {
     if (streams.remove(state.id()) != null && streams.isEmpty() && connectionLimits != null) {
@@ -312,9 +284,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     for (ServerStreamState state : new ArrayList<>(streams.values())) {
       state.abort(status);
     }
-    for (Http2Exchange exchange : new ArrayList<>(exchanges.values())) {
-      exchange.peerGone(status);
-    }
+    exchanges.abortAll(status);
     shutdown.now();
   }
 
@@ -333,11 +303,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
         state.onReset(status);
       }
       streams.clear();
-      List<Http2Exchange> leftExchanges = new ArrayList<>(exchanges.values());
-      exchanges.clear();
-      for (Http2Exchange exchange : leftExchanges) {
-        exchange.peerGone(status);
-      }
+      exchanges.abortAll(status);
       shutdown.cancelTimer();
       keepAlive.stop();
       if (connectionLimits != null) {
@@ -458,7 +424,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     boolean post = HttpMethod.POST.asciiName().contentEquals(method);
     CharSequence contentType = headers.contentType();
     if (!post || !isGrpcContentType(contentType)) {
-      if (serveOtherProtocol(streamId, headers, endOfStream)) {
+      if (exchanges.serve(streamId, headers, endOfStream, streamAttributes)) {
         return;
       }
       if (!post) {
@@ -514,41 +480,6 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     }
   }
 
-  /**
-   * Offers a request that is not gRPC to the server's other protocols; true if one took it (the
-   * stream is then an {@link Http2Exchange}).
-   */
-  private boolean serveOtherProtocol(
-      int streamId, GrpcRequestHeaders headers, boolean endOfStream) {
-    HttpProtocols protocols = options.httpProtocols();
-    if (protocols.list().isEmpty()) {
-      return false;
-    }
-    HttpRequestHead head = HttpRequestHeads.http2(headers);
-    HttpServerProtocol protocol = protocols.find(head);
-    if (protocol == null) {
-      return false;
-    }
-    Http2Exchange exchange = new Http2Exchange(this, streamId, head, streamAttributes);
-    exchanges.put(streamId, exchange);
-    transport.socketNode().streamStarted(false);
-    HttpBodyListener listener = null;
-    try {
-      listener = protocol.serve(exchange);
-    } catch (RuntimeException e) {
-      logger.log(Level.SEVERE, protocol + ".serve failed for " + head, e);
-    }
-    if (listener == null) {
-      exchange.abort();
-      return true;
-    }
-    exchange.setBodyListener(listener);
-    if (endOfStream) {
-      exchange.onData(Unpooled.EMPTY_BUFFER, true);
-    }
-    return true;
-  }
-
   private static boolean isEmpty(CharSequence pseudoHeader) {
     return pseudoHeader == null || pseudoHeader.length() == 0;
   }
@@ -570,12 +501,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
         Http2Headers headers,
         int padding,
         boolean endOfStream) {
-      Http2Exchange exchange = exchanges.get(streamId);
-      if (exchange != null) {
-        // Trailers of a request body: only their END_STREAM matters.
-        if (endOfStream) {
-          exchange.onData(Unpooled.EMPTY_BUFFER, true);
-        }
+      if (exchanges.onHeaders(streamId, endOfStream)) {
         return;
       }
       ServerStreamState state = streams.get(streamId);
@@ -613,11 +539,8 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
         ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
       ServerStreamState state = streams.get(streamId);
       if (state == null || state.isClosed()) {
-        Http2Exchange exchange = state == null ? exchanges.get(streamId) : null;
-        if (exchange != null) {
-          // Its bytes come back to the window as the protocol consumes them.
-          exchange.onData(data.retain(), endOfStream);
-          return padding;
+        if (state == null && exchanges.onData(streamId, data, endOfStream)) {
+          return padding; // its bytes come back to the window as its protocol consumes them
         }
         return data.readableBytes() + padding;
       }
@@ -629,12 +552,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode)
         throws Http2Exception {
       countReset();
-      Http2Exchange exchange = exchanges.get(streamId);
-      if (exchange != null) {
-        exchange.peerGone(
-            Status.CANCELLED.withDescription(
-                "client cancelled (RST_STREAM " + Http2Statuses.errorName(errorCode) + ")"));
-      }
+      exchanges.onReset(streamId, errorCode);
       ServerStreamState state = streams.get(streamId);
       if (state != null) {
         state.onReset(
@@ -682,15 +600,11 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   private final class ConnectionListener extends Http2ConnectionAdapter {
     @Override
     public void onStreamClosed(Http2Stream stream) {
-      Http2Exchange exchange = exchanges.remove(stream.id());
-      if (exchange != null) {
-        boolean complete = !exchange.isOpen() && exchange.completed();
-        exchange.peerGone(
-            connectionFailure != null
-                ? connectionFailure
-                : Status.CANCELLED.withDescription("stream closed before the response ended"));
-        transport.socketNode().streamEnded(complete);
-      }
+      exchanges.onStreamClosed(
+          stream.id(),
+          connectionFailure != null
+              ? connectionFailure
+              : Status.CANCELLED.withDescription("stream closed before the response ended"));
       ServerStreamState state = streams.get(stream.id());
       if (state != null) {
         // Netty closes the streams left when the connection dies: say why, if it was an error.
