@@ -10,7 +10,7 @@ import dev.tern.testing.ExternalTool;
 import dev.tern.testing.TernCleanupExtension;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,14 +41,20 @@ class RouteGuideBrowserTest {
 
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
 
-  @BeforeAll
-  static void buildPage() throws Exception {
+  /**
+   * Finds the tools (each test skips, or fails under CI, with a message naming what is missing) and
+   * builds the page once for the class.
+   */
+  @BeforeEach
+  void buildPage() throws Exception {
     node = ExternalTool.require(ExternalTool.NODE);
     chromium = ExternalTool.require(ExternalTool.CHROMIUM);
     ExternalTool.requireWebPackages();
-    Path out = dir.resolve("web");
-    ToolRunner.run(dir, node, WEB_CLIENT.toString(), "build", out.toString());
-    site = out.resolve("site");
+    if (site == null) {
+      Path out = dir.resolve("web");
+      ToolRunner.run(dir, node, WEB_CLIENT.toString(), "build", out.toString());
+      site = out.resolve("site");
+    }
   }
 
   @Test
