@@ -122,20 +122,21 @@ public final class ConnectProtocol implements HttpServerProtocol {
     String fullMethodName = request.path().isEmpty() ? "" : request.path().substring(1);
     MethodDescriptor<?, ?> method =
         exchange.calls().lookupMethod(fullMethodName, request.authority());
+    if (method == null) {
+      return notFound(exchange, fullMethodName);
+    }
     MessageTransform transform = MessageTransform.IDENTITY;
-    if (method != null) {
-      boolean unaryMethod = method.getType() == MethodDescriptor.MethodType.UNARY;
-      if (unaryMethod == streaming) {
-        return mismatch(exchange, fullMethodName, method.getType(), streaming);
-      }
-      if (get && !method.isSafe()) {
-        return notSafe(exchange, fullMethodName);
-      }
-      if (json) {
-        transform = JsonCodec.forMethod(method);
-        if (transform == null) {
-          return answer(exchange, streaming, JsonCodec.noSchema(fullMethodName));
-        }
+    boolean unaryMethod = method.getType() == MethodDescriptor.MethodType.UNARY;
+    if (unaryMethod == streaming) {
+      return mismatch(exchange, fullMethodName, method.getType(), streaming);
+    }
+    if (get && !method.isSafe()) {
+      return notSafe(exchange, fullMethodName);
+    }
+    if (json) {
+      transform = JsonCodec.forMethod(method);
+      if (transform == null) {
+        return answer(exchange, streaming, JsonCodec.noSchema(fullMethodName));
       }
     }
 
@@ -244,6 +245,23 @@ public final class ConnectProtocol implements HttpServerProtocol {
     return new DiscardBody(exchange);
   }
 
+  /**
+   * A path that names no method of this server: 404, as a Connect server's router answers (the
+   * client reads it as unimplemented), with the Connect error body naming the method.
+   */
+  private HttpBodyListener notFound(HttpExchange exchange, String fullMethodName) {
+    HttpHeaders headers = new DefaultHttpHeaders();
+    headers.set("content-type", "application/json");
+    cors.decorate(exchange.request(), headers, java.util.List.of());
+    exchange.writeHead(404, headers, false);
+    Status status = Status.UNIMPLEMENTED.withDescription("Method not found: " + fullMethodName);
+    exchange.writeBody(
+        Unpooled.wrappedBuffer(
+            ConnectErrors.errorJson(status, new Metadata()).getBytes(StandardCharsets.UTF_8)),
+        true);
+    return new DiscardBody(exchange);
+  }
+
   /** A unary content type for a streaming method, or the other way round: 415, saying which. */
   private HttpBodyListener mismatch(
       HttpExchange exchange,
@@ -288,5 +306,11 @@ public final class ConnectProtocol implements HttpServerProtocol {
             ConnectErrors.errorJson(status, new Metadata()).getBytes(StandardCharsets.UTF_8)),
         true);
     return new DiscardBody(exchange);
+  }
+
+  /** For the server's "listening on" line. */
+  @Override
+  public String toString() {
+    return "Connect";
   }
 }

@@ -115,4 +115,10 @@ public final class GrpcWebProtocol implements HttpServerProtocol {
     exchange.writeBody(Unpooled.EMPTY_BUFFER, true);
     return new DiscardBody(exchange);
   }
+
+  /** For the server's "listening on" line. */
+  @Override
+  public String toString() {
+    return "gRPC-Web";
+  }
 }
