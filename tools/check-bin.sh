@@ -23,7 +23,7 @@ declare -A flags=(
     --save_histogram"
   [qps-server]="--address --directexecutor --transport"
   [routeguide-client]="--target --otlp"
-  [routeguide-server]="--port --otlp --prometheus-port"
+  [routeguide-server]="--port --otlp --prometheus-port --cors-origin"
   [vthread-bench]="--system --calls --sleep_ms --rounds --warmup_rounds"
 )
 

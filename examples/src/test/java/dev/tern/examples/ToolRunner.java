@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs a command-line tool (grpcurl, grpc-health-probe) for the examples' tests, with its output in
- * files under a test's temporary folder. Stateless; safe from any thread.
+ * Runs a command-line tool (grpcurl, grpc-health-probe, buf, curl, node) for the examples' tests,
+ * with its output in files under a test's temporary folder. Stateless; safe from any thread.
  */
 public final class ToolRunner {
   private ToolRunner() {}
@@ -28,6 +28,15 @@ public final class ToolRunner {
    * process is stopped by its PID if it has not exited within 30 seconds.
    */
   public static String exec(Path dir, Path tool, String... args) throws Exception {
+    Result result = result(dir, tool, args);
+    return "exit " + result.exitCode() + "\n" + result.out() + result.err();
+  }
+
+  /**
+   * Runs the tool and returns its exit status and its standard output and error apart. The process
+   * is stopped by its PID if it has not exited within 30 seconds.
+   */
+  public static Result result(Path dir, Path tool, String... args) throws Exception {
     List<String> command = new ArrayList<>();
     command.add(tool.toString());
     command.addAll(List.of(args));
@@ -40,13 +49,15 @@ public final class ToolRunner {
             .start();
     try {
       assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("%s finished", command).isTrue();
-      return "exit "
-          + process.exitValue()
-          + "\n"
-          + Files.readString(out, UTF_8)
-          + Files.readString(err, UTF_8);
+      return new Result(
+          process.exitValue(), Files.readString(out, UTF_8), Files.readString(err, UTF_8));
     } finally {
+      // A browser driver's Chromium is the driver's child: stop what the tool started too.
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
       process.destroyForcibly();
     }
   }
+
+  /** How a tool exited and what it printed. */
+  public record Result(int exitCode, String out, String err) {}
 }

@@ -22,6 +22,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * #read()} hands one out, so a reader that falls behind slows the server down and at most one
  * unread response is held here.
  *
+ * <p>A client-streaming call (one response) is read like a unary one: {@link #read()} hands the
+ * response out once the call has closed, with its outcome known, and the call fails {@code
+ * UNIMPLEMENTED} if the server sends a second response (the call is then cancelled) or completes
+ * {@code OK} without one, as gRPC's status-code table says for a response cardinality violation. A
+ * response followed by an error is dropped: the error is what {@code read()} throws.
+ *
  * <p>Errors: a call that fails makes {@link #read()} and {@link #hasNext()} throw a {@link
  * StatusException} with its status and trailers, once the responses received before the failure
  * have been read; {@link #write} returns false once the call has ended. Interrupting a thread
@@ -39,6 +45,10 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class BlockingClientCall<ReqT, RespT> {
   private final ClientCall<ReqT, RespT> call;
+
+  /** Whether the method sends exactly one response (client-streaming). */
+  private final boolean singleResponse;
+
   private final ReentrantLock lock = new ReentrantLock();
 
   /** Signalled on every event: a response, readiness, the close. */
@@ -53,17 +63,28 @@ public final class BlockingClientCall<ReqT, RespT> {
 
   private Metadata trailers;
 
-  private BlockingClientCall(ClientCall<ReqT, RespT> call) {
+  /** Whether a response arrived (single-response calls only). */
+  private boolean responseReceived;
+
+  /** Why this class cancelled the call; reported instead of the CANCELLED that follows. */
+  private Status failure;
+
+  private BlockingClientCall(ClientCall<ReqT, RespT> call, boolean singleResponse) {
     this.call = call;
+    this.singleResponse = singleResponse;
   }
 
-  /** Starts {@code call}, asking for the first response. */
-  static <ReqT, RespT> BlockingClientCall<ReqT, RespT> start(ClientCall<ReqT, RespT> call) {
-    BlockingClientCall<ReqT, RespT> blocking = new BlockingClientCall<>(call);
+  /**
+   * Starts {@code call}, asking for the first response; for a method with a single response ({@code
+   * singleResponse}), for two, so that a second one is noticed.
+   */
+  static <ReqT, RespT> BlockingClientCall<ReqT, RespT> start(
+      ClientCall<ReqT, RespT> call, boolean singleResponse) {
+    BlockingClientCall<ReqT, RespT> blocking = new BlockingClientCall<>(call, singleResponse);
     blocking.lock.lock();
     try {
       call.start(blocking.new Listener(), new Metadata());
-      call.request(1);
+      call.request(singleResponse ? 2 : 1);
     } finally {
       blocking.lock.unlock();
     }
@@ -112,7 +133,7 @@ public final class BlockingClientCall<ReqT, RespT> {
         return null;
       }
       RespT response = responses.poll();
-      if (closedStatus == null) {
+      if (closedStatus == null && !singleResponse) {
         call.request(1);
       }
       return response;
@@ -145,7 +166,9 @@ public final class BlockingClientCall<ReqT, RespT> {
    */
   private boolean awaitResponse(boolean timed, long nanos)
       throws InterruptedException, TimeoutException, StatusException {
-    while (responses.isEmpty()) {
+    // A single response waits for the close, so that a second one fails the call before the
+    // caller (who reads only once) could take the first as the answer.
+    while (responses.isEmpty() || (singleResponse && closedStatus == null)) {
       if (closedStatus != null) {
         if (closedStatus.isOk()) {
           return false;
@@ -263,11 +286,14 @@ public final class BlockingClientCall<ReqT, RespT> {
     }
   }
 
-  /** Whether a {@link #read()} would return at once: a response is buffered or the call ended. */
+  /**
+   * Whether a {@link #read()} would return at once: a response is buffered (for a client-streaming
+   * call: and the call ended) or the call ended.
+   */
   public boolean isReadReady() {
     lock.lock();
     try {
-      return !responses.isEmpty() || closedStatus != null;
+      return closedStatus != null || (!singleResponse && !responses.isEmpty());
     } finally {
       lock.unlock();
     }
@@ -307,6 +333,18 @@ public final class BlockingClientCall<ReqT, RespT> {
     public void onMessage(RespT message) {
       lock.lock();
       try {
+        if (failure != null) {
+          return;
+        }
+        if (singleResponse) {
+          if (responseReceived) {
+            failure = StubStatuses.TOO_MANY_RESPONSES;
+            responses.clear();
+            call.cancel(failure.getDescription(), null);
+            return; // onClose (with CANCELLED, reported as the failure) wakes the readers
+          }
+          responseReceived = true;
+        }
         responses.add(message);
         changed.signalAll();
       } finally {
@@ -318,6 +356,14 @@ public final class BlockingClientCall<ReqT, RespT> {
     public void onClose(Status status, Metadata trailers) {
       lock.lock();
       try {
+        if (failure != null) {
+          status = failure;
+        } else if (singleResponse && status.isOk() && !responseReceived) {
+          status = StubStatuses.NO_RESPONSE;
+        }
+        if (singleResponse && !status.isOk()) {
+          responses.clear(); // the call failed: no answer to hand out
+        }
         closedStatus = status;
         BlockingClientCall.this.trailers = trailers;
         changed.signalAll();

@@ -317,7 +317,7 @@ final class BlockingServerCallHandler<ReqT, RespT>
               return;
             }
             if (handler.singleRequest && !requests.isEmpty()) {
-              reject("Too many requests");
+              reject(StubStatuses.tooManyRequests(fullMethodName()));
               return;
             }
             requests.add(message);
@@ -340,7 +340,7 @@ final class BlockingServerCallHandler<ReqT, RespT>
             }
             single = requests.poll();
             if (single == null) {
-              reject("Half-closed without a request");
+              reject(StubStatuses.noRequest(fullMethodName()));
               return;
             }
           } finally {
@@ -379,11 +379,15 @@ final class BlockingServerCallHandler<ReqT, RespT>
 
     /** Called with the lock held. */
     @GuardedBy("lock")
-    private void reject(String description) {
+    private void reject(Status status) {
       rejected = true;
       finished = true;
       requests.clear();
-      call.close(Status.INTERNAL.withDescription(description), new Metadata());
+      call.close(status, new Metadata());
+    }
+
+    private String fullMethodName() {
+      return call.getMethodDescriptor().getFullMethodName();
     }
   }
 

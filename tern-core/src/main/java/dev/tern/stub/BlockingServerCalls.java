@@ -16,10 +16,11 @@ import java.util.concurrent.Executor;
  * <p>Threads: each call's method runs on a thread of its own from the executor given, by default
  * {@link BlockingExecutors#defaultExecutor()} (a virtual thread per call on JDK 21 and later, a
  * bounded pool before). Unary and server-streaming methods start once the client half-closed after
- * exactly one request (any other count closes the call {@code INTERNAL}, "Too many requests" or
- * "Half-closed without a request", without running the method); client-streaming and bidi methods
- * start with the call. The method runs with the call's {@link dev.tern.Context} attached. An
- * executor that refuses the call closes it with {@code RESOURCE_EXHAUSTED}.
+ * exactly one request (any other count closes the call {@code UNIMPLEMENTED}, "Too many requests"
+ * or "Half-closed without a request", without running the method: gRPC's status-code table makes a
+ * request cardinality violation {@code UNIMPLEMENTED}); client-streaming and bidi methods start
+ * with the call. The method runs with the call's {@link dev.tern.Context} attached. An executor
+ * that refuses the call closes it with {@code RESOURCE_EXHAUSTED}.
  *
  * <p>How a call ends:
  *

@@ -23,8 +23,11 @@ import java.util.logging.Logger;
  * <p>Flow control: unless a {@link ClientResponseObserver} takes over in {@link
  * ClientResponseObserver#beforeStart}, responses are requested automatically: one at a time for
  * streaming responses (the next once the observer's {@code onNext} returned), two up front for a
- * single response (so that a server sending a second one is detected and the call failed with
- * {@code INTERNAL}).
+ * single response (so that a server sending a second one is detected and the call failed).
+ *
+ * <p>Cardinality: a unary or client-streaming call whose server closes it {@code OK} without a
+ * response, or sends a second one (the call is then cancelled), fails with {@code UNIMPLEMENTED},
+ * as gRPC's status-code table prescribes for a response cardinality violation.
  *
  * <p>Errors: failed calls end with a {@link StatusRuntimeException} carrying the status and the
  * server's trailers, thrown by blocking calls, completing futures exceptionally, or given to the
@@ -264,7 +267,7 @@ public final class ClientCalls {
     ClientCall<ReqT, RespT> call =
         channel.newCall(method, callOptions.withOption(STUB_TYPE_OPTION, StubType.BLOCKING));
     try {
-      return BlockingClientCall.start(call);
+      return BlockingClientCall.start(call, type.serverSendsOneMessage());
     } catch (RuntimeException | Error e) {
       throw cancelThrow(call, e);
     }

@@ -39,9 +39,7 @@ final class ResponseObserverListener<ReqT, RespT> extends ClientCall.Listener<Re
       return; // already cancelled; the observer must see nothing more but the error
     }
     if (messageReceived && !requestStream.streamingResponse()) {
-      fail(
-          Status.INTERNAL.withDescription(
-              "More than one response received for a unary or client-streaming call"));
+      fail(StubStatuses.TOO_MANY_RESPONSES);
       return;
     }
     messageReceived = true;
@@ -74,7 +72,7 @@ final class ResponseObserverListener<ReqT, RespT> extends ClientCall.Listener<Re
     if (failure != null) {
       status = failure;
     } else if (status.isOk() && !messageReceived && !requestStream.streamingResponse()) {
-      status = Status.INTERNAL.withDescription("No response received for a unary call");
+      status = StubStatuses.NO_RESPONSE;
     }
     try {
       if (status.isOk()) {

@@ -34,12 +34,16 @@ import java.util.Objects;
  * </ul>
  *
  * <p>Unary and server-streaming methods are invoked once the client half-closed after exactly one
- * request; any other count closes the call with {@code INTERNAL} ("Too many requests" or
- * "Half-closed without a request") and the method is not invoked. Client-streaming and bidi methods
- * are invoked when the call starts, and requests are passed on as they arrive: one at a time, the
- * next requested once the request observer's {@code onNext} returned, unless the method called
- * {@code disableAutoInboundFlowControl()} and requests them itself. When such a call is cancelled
- * before the client half-closed, the request observer gets {@code onError(CANCELLED)}.
+ * request; any other count closes the call with {@code UNIMPLEMENTED} ("Too many requests" or
+ * "Half-closed without a request", as gRPC's status-code table prescribes for a request cardinality
+ * violation) and the method is not invoked. The second request is noticed as it arrives (two are
+ * requested, never more), so nothing is buffered beyond it. A unary or client-streaming method that
+ * calls {@code onCompleted} without a response closes the call {@code UNIMPLEMENTED} ("Completed
+ * without a response"), the code the client would give an {@code OK} without one. Client-streaming
+ * and bidi methods are invoked when the call starts, and requests are passed on as they arrive: one
+ * at a time, the next requested once the request observer's {@code onNext} returned, unless the
+ * method called {@code disableAutoInboundFlowControl()} and requests them itself. When such a call
+ * is cancelled before the client half-closed, the request observer gets {@code onError(CANCELLED)}.
  *
  * <p>Exceptions thrown by service methods or their observers propagate to the server runtime, which
  * closes the call ({@code UNKNOWN}); report errors through {@code onError} instead.
@@ -200,7 +204,7 @@ public final class ServerCalls {
         return;
       }
       if (received) {
-        reject("Too many requests");
+        reject(StubStatuses.tooManyRequests(fullMethodName()));
         return;
       }
       request = message;
@@ -213,7 +217,7 @@ public final class ServerCalls {
         return;
       }
       if (!received) {
-        reject("Half-closed without a request");
+        reject(StubStatuses.noRequest(fullMethodName()));
         return;
       }
       ReqT toHandle = request;
@@ -230,10 +234,14 @@ public final class ServerCalls {
       }
     }
 
-    private void reject(String description) {
+    private void reject(Status status) {
       rejected = true;
       request = null;
-      responseStream.call().close(Status.INTERNAL.withDescription(description), new Metadata());
+      responseStream.call().close(status, new Metadata());
+    }
+
+    private String fullMethodName() {
+      return responseStream.call().getMethodDescriptor().getFullMethodName();
     }
 
     @Override

@@ -14,7 +14,9 @@ import dev.tern.Status;
  * after {@link #onCompleted} or {@link #onError} throws {@link IllegalStateException}; on a
  * cancelled server-streaming or bidi call, {@link #onNext} throws {@code CANCELLED} unless an
  * on-cancel handler was set (then it is ignored). On a cancelled unary or client-streaming call the
- * single response is dropped silently, since the method is about to end anyway.
+ * single response is dropped silently, since the method is about to end anyway. {@link
+ * #onCompleted} on a unary or client-streaming call that sent no response closes it {@code
+ * UNIMPLEMENTED} instead of {@code OK}.
  *
  * <p>Thread-safety: the sending methods are not thread-safe (one thread at a time, any thread);
  * {@link #isCancelled()} may be called from any thread. The handlers are written while the service
@@ -101,6 +103,14 @@ final class ServerResponseStream<ReqT, RespT> extends ServerCallStreamObserver<R
     completed = true;
     if (call.isCancelled()) {
       return; // the client is gone: there is nobody to tell
+    }
+    if (!streamingResponse && !headersSent) {
+      // The one response never came (onNext sends headers first): an OK would leave every client
+      // to find that out; the code is the one a client gives such an OK (UNIMPLEMENTED).
+      call.close(
+          StubStatuses.completedWithoutResponse(call.getMethodDescriptor().getFullMethodName()),
+          new Metadata());
+      return;
     }
     call.close(Status.OK, new Metadata());
   }

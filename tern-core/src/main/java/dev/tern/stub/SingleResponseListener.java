@@ -7,7 +7,9 @@ import dev.tern.Status;
 /**
  * Collects the single response of a unary call and reports the outcome once the call closes: the
  * value, or a status. A call that closes OK with no response, or that receives a second one (the
- * call is cancelled then), fails with {@code INTERNAL}.
+ * call is cancelled then), fails with {@code UNIMPLEMENTED}: gRPC's status-code table (its
+ * doc/statuscodes.md) makes a response cardinality violation {@code UNIMPLEMENTED}, generated at
+ * the client.
  *
  * <p>Thread-safety: the call delivers callbacks one at a time, so the fields need no lock;
  * subclasses publish the outcome as they see fit.
@@ -36,7 +38,7 @@ abstract class SingleResponseListener<RespT> extends ClientCall.Listener<RespT> 
       return;
     }
     if (received) {
-      failure = Status.INTERNAL.withDescription("More than one response received for unary call");
+      failure = StubStatuses.TOO_MANY_RESPONSES;
       call.cancel(failure.getDescription(), null);
       return;
     }
@@ -51,7 +53,7 @@ abstract class SingleResponseListener<RespT> extends ClientCall.Listener<RespT> 
     } else if (!status.isOk()) {
       onFailure(status, trailers);
     } else if (!received) {
-      onFailure(Status.INTERNAL.withDescription("No response received for unary call"), trailers);
+      onFailure(StubStatuses.NO_RESPONSE, trailers);
     } else {
       RespT result = value;
       value = null;

@@ -146,7 +146,7 @@ class ClientCallsBlockingTest {
   }
 
   @Test
-  void blockingUnaryCall_okWithoutResponse_throwsInternal() {
+  void blockingUnaryCall_okWithoutResponse_throwsUnimplemented() {
     channel.respondOnHalfClose(call -> call.deliverClose(Status.OK, new Metadata()));
 
     assertThatThrownBy(
@@ -156,13 +156,13 @@ class ClientCallsBlockingTest {
         .isInstanceOfSatisfying(
             StatusRuntimeException.class,
             e -> {
-              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INTERNAL);
-              assertThat(e.getStatus().getDescription()).contains("No response");
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+              assertThat(e.getStatus().getDescription()).contains("Server sent no response");
             });
   }
 
   @Test
-  void blockingUnaryCall_twoResponses_cancelsTheCallAndThrowsInternal() throws Exception {
+  void blockingUnaryCall_twoResponses_cancelsTheCallAndThrowsUnimplemented() throws Exception {
     channel.respondOnHalfClose(
         call -> {
           call.deliverMessage("one");
@@ -176,8 +176,9 @@ class ClientCallsBlockingTest {
         .isInstanceOfSatisfying(
             StatusRuntimeException.class,
             e -> {
-              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INTERNAL);
-              assertThat(e.getStatus().getDescription()).contains("More than one response");
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+              assertThat(e.getStatus().getDescription())
+                  .contains("Server sent more than one response");
             });
     FakeClientCall call = channel.takeCall();
     assertThat(call.cancelled).isTrue();

@@ -112,7 +112,7 @@ class ClientCallsTest {
   }
 
   @Test
-  void asyncUnaryCall_okWithoutResponse_reportsInternal() {
+  void asyncUnaryCall_okWithoutResponse_reportsUnimplemented() {
     FakeClientCall call = newCall(UNARY);
     RecordingObserver<String> observer = new RecordingObserver<>();
     ClientCalls.asyncUnaryCall(typed(call), "ping", observer);
@@ -120,7 +120,7 @@ class ClientCallsTest {
     call.deliverClose(Status.OK, new Metadata());
 
     assertThat(observer.completed).isFalse();
-    assertThat(Status.fromThrowable(observer.error).getCode()).isEqualTo(Status.Code.INTERNAL);
+    assertThat(Status.fromThrowable(observer.error).getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
   }
 
   @Test

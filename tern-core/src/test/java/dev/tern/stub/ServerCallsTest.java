@@ -50,7 +50,7 @@ class ServerCallsTest {
   }
 
   @Test
-  void unary_tooManyRequests_closesInternal_withoutInvokingTheMethod() {
+  void unary_tooManyRequests_closesUnimplemented_withoutInvokingTheMethod() {
     FakeServerCall call = new FakeServerCall(UNARY);
     ServerCall.Listener<String> listener = echo.startCall(call, new Metadata());
 
@@ -58,13 +58,14 @@ class ServerCallsTest {
     listener.onMessage("two");
     listener.onHalfClose();
 
-    assertThat(call.closeStatus.getCode()).isEqualTo(Status.Code.INTERNAL);
-    assertThat(call.closeStatus.getDescription()).isEqualTo("Too many requests");
+    assertThat(call.closeStatus.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+    assertThat(call.closeStatus.getDescription())
+        .isEqualTo("Too many requests: test.Echo/UNARY takes exactly one");
     assertThat(invocations).isEmpty();
   }
 
   @Test
-  void unary_halfCloseWithoutRequest_closesInternal() {
+  void unary_halfCloseWithoutRequest_closesUnimplemented() {
     FakeServerCall call = new FakeServerCall(SERVER_STREAMING);
     ServerCallHandler<String, String> handler =
         ServerCalls.asyncServerStreamingCall((request, observer) -> invocations.add(request));
@@ -72,8 +73,9 @@ class ServerCallsTest {
 
     listener.onHalfClose();
 
-    assertThat(call.closeStatus.getCode()).isEqualTo(Status.Code.INTERNAL);
-    assertThat(call.closeStatus.getDescription()).isEqualTo("Half-closed without a request");
+    assertThat(call.closeStatus.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+    assertThat(call.closeStatus.getDescription())
+        .isEqualTo("Half-closed without a request: test.Echo/SERVER_STREAMING takes exactly one");
     assertThat(invocations).isEmpty();
   }
 

@@ -175,8 +175,8 @@ class Http1ConnectionTest {
       send(
           socket,
           "DELETE /x HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nhi"
-              + "POST /tern.testing.Echo/Unary HTTP/1.1\r\nHost: a\r\n"
-              + "Content-Type: application/grpc\r\nContent-Length: 5\r\n\r\n\0\0\0\0\0"
+              + "POST /x HTTP/1.1\r\nHost: a\r\n"
+              + "Content-Type: text/unknown\r\nContent-Length: 5\r\n\r\n12345"
               + "GET /hello HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n");
       String all = readToEnd(socket);
       int notAllowed = all.indexOf("HTTP/1.1 405 Method Not Allowed\r\n");
@@ -185,15 +185,29 @@ class Http1ConnectionTest {
       assertThat(notAllowed).isZero();
       assertThat(unsupported).isGreaterThan(notAllowed);
       assertThat(hello).isGreaterThan(unsupported);
-      String first = all.substring(0, unsupported);
-      assertThat(first)
+      assertThat(all.substring(0, unsupported))
           .contains("grpc-status: 13\r\n")
           .contains("grpc-message: Method 'DELETE' is not supported\r\n")
           .endsWith("405 Method 'DELETE' is not supported\n");
       assertThat(all.substring(unsupported, hello))
           .contains("grpc-status: 13\r\n")
-          .endsWith("415 gRPC requires HTTP/2; this request came over HTTP/1.1\n");
+          .endsWith("415 Content-Type 'text/unknown' is not supported\n");
       assertThat(all).endsWith("hello http/1.1");
+    }
+  }
+
+  @Test
+  void grpcOverHttp11IsToldItNeedsHttp2AndClosed() throws Exception {
+    int port = start();
+    try (Socket socket = connect(port)) {
+      send(
+          socket,
+          "POST /tern.testing.Echo/Unary HTTP/1.1\r\nHost: a\r\n"
+              + "Content-Type: application/grpc\r\nContent-Length: 5\r\n\r\n\0\0\0\0\0");
+      assertThat(readToEnd(socket))
+          .startsWith("HTTP/1.1 415 Unsupported Media Type\r\n")
+          .contains("connection: close\r\n")
+          .endsWith("415 gRPC requires HTTP/2; this request came over HTTP/1.1\n");
     }
   }
 

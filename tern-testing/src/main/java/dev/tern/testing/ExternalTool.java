@@ -12,7 +12,11 @@ import org.junit.jupiter.api.Assumptions;
  * Finds the real tools tests run against: grpcurl, grpc-health-probe, h2spec ({@value #H2SPEC}) and
  * the Python virtualenv with grpcio's clients, installed by {@code tools/install-grpc-tools.sh};
  * the OpenTelemetry Collector {@value #OTELCOL} and Prometheus ({@value #PROMETHEUS}), installed by
- * {@code tools/install-observability-tools.sh}.
+ * {@code tools/install-observability-tools.sh}; the Connect conformance suite's runner {@value
+ * #CONNECTCONFORMANCE}, installed by {@code tools/install-conformance-tools.sh}; the web clients,
+ * Chromium ({@value #CHROMIUM}), buf ({@value #BUF}), curl ({@value #CURL}), Node.js ({@value
+ * #NODE}) and the npm packages the browser test bundles and drives ({@link #requireWebPackages}),
+ * installed by {@code tools/install-web-tools.sh}.
  *
  * <p>A tool is looked up in the tools cache ({@code $TERN_TOOLS_DIR}, by default {@code
  * ~/.cache/tern-tools}; binaries in its {@code bin}, Python in {@code venv/bin}), then on the
@@ -35,9 +39,31 @@ public final class ExternalTool {
   /** h2spec, the HTTP/2 conformance test suite (github.com/summerwind/h2spec). */
   public static final String H2SPEC = "h2spec";
 
+  /** The Connect conformance suite's runner (connectrpc.com/conformance). */
+  public static final String CONNECTCONFORMANCE = "connectconformance";
+
+  /** Chromium, Debian's package ({@code /usr/bin/chromium}), run headless by the browser tests. */
+  public static final String CHROMIUM = "chromium";
+
+  /** The buf CLI ({@code buf curl}, {@code buf generate}), from npm's {@code @bufbuild/buf}. */
+  public static final String BUF = "buf";
+
+  /** curl, the command-line HTTP client. */
+  public static final String CURL = "curl";
+
+  /** Node.js, which runs the browser test's build and puppeteer-core. */
+  public static final String NODE = "node";
+
+  /** What {@link #requireWebPackages} calls the npm packages when they are missing. */
+  static final String WEB_PACKAGES =
+      "the npm packages of tools/web (connect-es, esbuild, puppeteer-core)";
+
   private static final String INSTALL = "run tools/install-grpc-tools.sh to install it";
+  private static final String INSTALL_CONFORMANCE =
+      "run tools/install-conformance-tools.sh to install it";
   private static final String INSTALL_OBSERVABILITY =
       "run tools/install-observability-tools.sh to install it";
+  private static final String INSTALL_WEB = "run tools/install-web-tools.sh to install it";
 
   private ExternalTool() {}
 
@@ -88,13 +114,32 @@ public final class ExternalTool {
         System.getenv("CI"));
   }
 
+  /**
+   * The folder tools/install-web-tools.sh installs tools/web's npm packages into ({@code web} in
+   * the {@link #cacheDirectory}, holding {@code node_modules}); skips or fails as {@link #require}
+   * does when they are missing.
+   */
+  public static Path requireWebPackages() {
+    Path web = cacheDirectory().resolve("web");
+    return found(
+        Files.isDirectory(web.resolve("node_modules")) ? Optional.of(web) : Optional.empty(),
+        WEB_PACKAGES,
+        System.getenv("CI"));
+  }
+
   static Path found(Optional<Path> tool, String what, String ciEnv) {
     if (tool.isPresent()) {
       return tool.get();
     }
-    String install =
-        what.equals(OTELCOL) || what.equals(PROMETHEUS) ? INSTALL_OBSERVABILITY : INSTALL;
-    String message = what + " is not installed; " + install;
+    String install;
+    switch (what) {
+      case OTELCOL, PROMETHEUS -> install = INSTALL_OBSERVABILITY;
+      case CONNECTCONFORMANCE -> install = INSTALL_CONFORMANCE;
+      case CHROMIUM, BUF, CURL, NODE, WEB_PACKAGES -> install = INSTALL_WEB;
+      default -> install = INSTALL;
+    }
+    String message =
+        what + (what.equals(WEB_PACKAGES) ? " are" : " is") + " not installed; " + install;
     if ("true".equalsIgnoreCase(ciEnv)) {
       Assertions.fail(message + "; CI=true, so this is a failure, not a skip");
     }

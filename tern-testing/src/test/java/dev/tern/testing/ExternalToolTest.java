@@ -31,6 +31,20 @@ class ExternalToolTest {
     assertThatThrownBy(() -> ExternalTool.found(Optional.empty(), ExternalTool.PROMETHEUS, null))
         .isInstanceOf(TestAbortedException.class)
         .hasMessageContaining("run tools/install-observability-tools.sh");
+    assertThatThrownBy(
+            () -> ExternalTool.found(Optional.empty(), ExternalTool.CONNECTCONFORMANCE, null))
+        .isInstanceOf(TestAbortedException.class)
+        .hasMessageContaining(
+            "connectconformance is not installed; run tools/install-conformance-tools.sh");
+    assertThatThrownBy(() -> ExternalTool.found(Optional.empty(), ExternalTool.CHROMIUM, null))
+        .isInstanceOf(TestAbortedException.class)
+        .hasMessageContaining("chromium is not installed; run tools/install-web-tools.sh");
+    assertThatThrownBy(
+            () -> ExternalTool.found(Optional.empty(), ExternalTool.WEB_PACKAGES, "true"))
+        .isInstanceOf(AssertionFailedError.class)
+        .hasMessageContaining(
+            "the npm packages of tools/web (connect-es, esbuild, puppeteer-core) are not installed;"
+                + " run tools/install-web-tools.sh");
     assertThatThrownBy(() -> ExternalTool.found(Optional.empty(), "grpcurl", "true"))
         .isInstanceOf(AssertionFailedError.class)
         .hasMessageContaining("CI=true, so this is a failure");

@@ -3,17 +3,23 @@ package dev.tern.examples.routeguide;
 import dev.tern.Server;
 import dev.tern.ServerBuilder;
 import dev.tern.internal.cli.CommandLine;
+import dev.tern.netty.NettyServerBuilder;
 import dev.tern.opentelemetry.GrpcOpenTelemetry;
 import dev.tern.services.health.HealthStatusManager;
 import dev.tern.services.health.v1.HealthCheckResponse.ServingStatus;
 import dev.tern.services.reflection.ProtoReflectionService;
+import dev.tern.web.WebProtocols;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
- * Serves the route guide over HTTP/2. Run it with {@code bin/routeguide-server [--port=N]} (default
- * 50051; 0 picks a free port, printed on start).
+ * Serves the route guide: gRPC over HTTP/2, and on the same port gRPC-Web and Connect over HTTP/1.1
+ * and HTTP/2 for web clients ({@code tern-web}; see {@code docs/web.md}). Run it with {@code
+ * bin/routeguide-server [--port=N]} (default 50051; 0 picks a free port, printed on start).
  *
  * <p>Beside the route guide it serves the standard health service ({@code grpc.health.v1}) and
  * server reflection (v1 and v1alpha), so tools need no {@code .proto} file:
@@ -23,6 +29,14 @@ import java.util.concurrent.TimeUnit;
  * grpcurl -plaintext -d '{"latitude":515055000,"longitude":-754000}' \
  *     127.0.0.1:50051 tern.examples.routeguide.RouteGuide/GetFeature
  * grpc-health-probe -addr=127.0.0.1:50051 -service=tern.examples.routeguide.RouteGuide
+ * </pre>
+ *
+ * <p>{@code curl} calls it with JSON over HTTP/1.1 (Connect's unary protocol); a page from another
+ * origin may call it once {@code --cors-origin=http://127.0.0.1:8000} allows that origin:
+ *
+ * <pre>
+ * curl -H 'Content-Type: application/json' -d '{"latitude":515055000,"longitude":-754000}' \
+ *     http://127.0.0.1:50051/tern.examples.routeguide.RouteGuide/GetFeature
  * </pre>
  *
  * <p>{@code --otlp=http://127.0.0.1:4318} sends its metrics and spans to an OpenTelemetry
@@ -51,12 +65,34 @@ public final class RouteGuideServer {
    */
   public static Server start(int port, HealthStatusManager health, GrpcOpenTelemetry otel)
       throws IOException {
+    return start(port, health, otel, List.of());
+  }
+
+  /**
+   * Like {@link #start(int, HealthStatusManager, GrpcOpenTelemetry)}, also letting web pages from
+   * {@code corsOrigins} (e.g. {@code http://127.0.0.1:8000}) call it from the browser. With no
+   * origins, web clients are served without CORS: curl, buf curl and same-origin pages.
+   *
+   * @throws IllegalArgumentException if an origin is empty
+   */
+  public static Server start(
+      int port, HealthStatusManager health, GrpcOpenTelemetry otel, List<String> corsOrigins)
+      throws IOException {
+    // ServerBuilder.forPort finds the Netty transport, and it finds tern-web's protocols on the
+    // class path; allowing origins is a WebProtocols setting, so only then is Netty named here.
     ServerBuilder<?> builder =
-        ServerBuilder.forPort(port)
-            .addService(new RouteGuideService(FeatureDatabase.load()))
-            .addService(health.getHealthService())
-            .addService(ProtoReflectionService.v1())
-            .addService(ProtoReflectionService.v1alpha());
+        corsOrigins.isEmpty()
+            ? ServerBuilder.forPort(port)
+            : NettyServerBuilder.forPort(port)
+                .httpProtocols(
+                    WebProtocols.builder()
+                        .corsAllowedOrigins(corsOrigins.toArray(String[]::new))
+                        .build());
+    builder
+        .addService(new RouteGuideService(FeatureDatabase.load()))
+        .addService(health.getHealthService())
+        .addService(ProtoReflectionService.v1())
+        .addService(ProtoReflectionService.v1alpha());
     if (otel != null) {
       otel.configureServerBuilder(builder);
     }
@@ -64,6 +100,9 @@ public final class RouteGuideServer {
     health.setStatus(RouteGuideTern.SERVICE_NAME, ServingStatus.SERVING);
     return server;
   }
+
+  /** What a browser sends in {@code Origin}: scheme, host and perhaps a port, nothing more. */
+  private static final Pattern ORIGIN = Pattern.compile("https?://[^/?#\\s]+");
 
   /**
    * The launcher's flags ({@code --help} prints them). The parser is shared by Tern's own programs
@@ -84,10 +123,19 @@ public final class RouteGuideServer {
               "N",
               null,
               "serve the server's metrics for Prometheus to scrape on this port")
+          .flag(
+              "cors-origin",
+              "ORIGIN[,ORIGIN]",
+              null,
+              "let web pages from these origins call it from a browser, e.g."
+                  + " http://127.0.0.1:8000, or * for any (CORS; docs/web.md)")
           .note("Prints 'Route guide server listening on port N' once listening.")
           .example("bin/routeguide-server --port=50051");
 
-  /** {@code bin/routeguide-server [--port=N] [--otlp=URL] [--prometheus-port=N]}. */
+  /**
+   * {@code bin/routeguide-server [--port=N] [--otlp=URL] [--prometheus-port=N]
+   * [--cors-origin=ORIGIN,...]}.
+   */
   public static void main(String[] args) throws InterruptedException {
     System.exit(run(args, System.out, System.err));
   }
@@ -102,11 +150,27 @@ public final class RouteGuideServer {
     int port;
     String otlp;
     int prometheusPort;
+    List<String> corsOrigins;
     try {
       CommandLine.Values flags = FLAGS.parse(args);
       port = flags.integer("port", 0);
       otlp = flags.string("otlp");
       prometheusPort = flags.has("prometheus-port") ? flags.integer("prometheus-port", 0) : -1;
+      corsOrigins =
+          flags.has("cors-origin")
+              ? Arrays.asList(flags.string("cors-origin").split(",", -1))
+              : List.of();
+      for (String origin : corsOrigins) {
+        // An origin with a path, or without its scheme, would never equal a browser's Origin
+        // header, and every call from the page would fail: say so now instead.
+        if (!origin.equals("*") && !ORIGIN.matcher(origin).matches()) {
+          throw FLAGS.usageError(
+              "--cors-origin: '"
+                  + origin
+                  + "' is not an origin; give scheme://host[:port] as browsers send it,"
+                  + " e.g. http://127.0.0.1:8000");
+        }
+      }
     } catch (CommandLine.Exit exit) {
       return exit.report(out, err);
     }
@@ -117,7 +181,7 @@ public final class RouteGuideServer {
     HealthStatusManager health = new HealthStatusManager();
     Server server;
     try {
-      server = start(port, health, telemetry == null ? null : telemetry.grpc());
+      server = start(port, health, telemetry == null ? null : telemetry.grpc(), corsOrigins);
     } catch (IOException e) {
       if (telemetry != null) {
         telemetry.close();

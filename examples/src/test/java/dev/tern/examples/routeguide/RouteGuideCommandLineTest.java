@@ -31,7 +31,7 @@ class RouteGuideCommandLineTest {
           .contains("--target=HOST:PORT", "(default: localhost:50051)");
       assertThat(server.out())
           .startsWith("routeguide-server: ")
-          .contains("--port=N", "(default: 50051)", "--prometheus-port=N");
+          .contains("--port=N", "(default: 50051)", "--prometheus-port=N", "--cors-origin=ORIGIN");
     }
     assertThat(RouteGuideDemo.FLAGS.help()).startsWith("demo: ").contains("Usage: bin/demo\n");
   }
@@ -51,6 +51,23 @@ class RouteGuideCommandLineTest {
     assertThat(client.err()).isEqualTo("routeguide-client: unknown flag --port; see --help\n");
     assertThat(server.err())
         .isEqualTo("routeguide-server: --port needs a whole number, got 'fifty'; see --help\n");
+  }
+
+  @Test
+  void aCorsOriginThatNoBrowserSendsIsABadFlag() throws Exception {
+    for (String bad : new String[] {"127.0.0.1:8000", "http://127.0.0.1:8000/", ""}) {
+      ProgramRun server =
+          ProgramRun.of(RouteGuideServer::run, "--port=0", "--cors-origin=http://a.example," + bad);
+
+      assertThat(server.status()).isEqualTo(2);
+      assertThat(server.out()).isEmpty();
+      assertThat(server.err())
+          .isEqualTo(
+              "routeguide-server: --cors-origin: '"
+                  + bad
+                  + "' is not an origin; give scheme://host[:port] as browsers send it, e.g."
+                  + " http://127.0.0.1:8000; see --help\n");
+    }
   }
 
   @Test

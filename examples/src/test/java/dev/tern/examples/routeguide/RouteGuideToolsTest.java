@@ -50,7 +50,9 @@ class RouteGuideToolsTest {
     assertThat(run(grpcurl, "-plaintext", address, "describe", RouteGuideTern.SERVICE_NAME))
         .contains(
             "rpc GetFeature ( .tern.examples.routeguide.Point ) returns"
-                + " ( .tern.examples.routeguide.Feature );",
+                + " ( .tern.examples.routeguide.Feature ) {\n"
+                + "    option idempotency_level = NO_SIDE_EFFECTS;\n"
+                + "  }\n",
             "rpc RouteChat ( stream .tern.examples.routeguide.RouteNote ) returns"
                 + " ( stream .tern.examples.routeguide.RouteNote );");
     assertThat(

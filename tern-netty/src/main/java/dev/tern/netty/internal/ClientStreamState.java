@@ -96,10 +96,18 @@ final class ClientStreamState implements MessageDeframer.Listener {
       return;
     }
     if (endStream) {
-      Status status = Http2Statuses.fromTrailers(headers);
+      // Trailers after response headers, or a Trailers-Only response: the latter is the response's
+      // head as well, checked as the headers path checks it.
+      Status status =
+          headersReceived
+              ? Http2Statuses.fromTrailers(headers)
+              : Http2Statuses.fromTrailersOnly(headers);
       Metadata trailers = headers.toMetadata();
       endOfStream(status, trailers);
       return;
+    }
+    if (!headersReceived && Http2Statuses.isInformational(headers.status())) {
+      return; // a 1xx response precedes the real one (RFC 9113 section 8.1): skip it
     }
     if (headersReceived) {
       fail(
@@ -108,7 +116,7 @@ final class ClientStreamState implements MessageDeframer.Listener {
       return;
     }
     headersReceived = true;
-    Status invalidResponse = checkResponseHeaders(headers);
+    Status invalidResponse = Http2Statuses.checkResponseHead(headers);
     if (invalidResponse != null) {
       fail(invalidResponse, true);
       return;
@@ -127,21 +135,6 @@ final class ClientStreamState implements MessageDeframer.Listener {
       deframer.setDecompressor(decompressor);
     }
     listener.headersRead(metadata);
-  }
-
-  private static Status checkResponseHeaders(GrpcResponseHeaders headers) {
-    CharSequence httpStatus = headers.status();
-    int code = httpStatus == null ? -1 : Http2Statuses.parseHttpStatus(httpStatus);
-    if (code != 200) {
-      return httpStatus == null
-          ? Status.INTERNAL.withDescription("Response headers without :status")
-          : Http2Statuses.fromHttpStatus(code, httpStatus);
-    }
-    CharSequence contentType = headers.contentType();
-    if (!ServerHandler.isGrpcContentType(contentType)) {
-      return Status.UNKNOWN.withDescription("Invalid content-type in the response: " + contentType);
-    }
-    return null;
   }
 
   /** DATA arrived; takes ownership of {@code data}. */

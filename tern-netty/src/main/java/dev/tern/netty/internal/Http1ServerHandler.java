@@ -244,21 +244,32 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
     return exchange == started;
   }
 
-  /** Answers a request no protocol takes, with 415 (POST) or 405; its body is dropped. */
+  /**
+   * Answers a request no protocol takes, with 415 (POST) or 405; its body is dropped. The
+   * connection stays open for the next request, unless the server serves nothing over HTTP/1.1 or
+   * the request was gRPC (whose client needs HTTP/2 and will not get it here).
+   */
   private void refuseUnserved(HttpRequestHead head, boolean keepAlive) {
+    boolean keep = keepAlive && !transport.options().httpProtocols().list().isEmpty();
     if (!HttpMethod.POST.name().equals(head.method())) {
       refuse(
           405,
           Status.INTERNAL.withDescription("Method '" + head.method() + "' is not supported"),
-          keepAlive);
+          keep);
       return;
     }
     String contentType = head.header("content-type");
-    String reason =
-        ServerHandler.isGrpcContentType(contentType)
-            ? "gRPC requires HTTP/2; this request came over HTTP/1.1"
-            : "Content-Type '" + contentType + "' is not supported";
-    refuse(415, Status.INTERNAL.withDescription(reason), keepAlive);
+    if (ServerHandler.isGrpcContentType(contentType)) {
+      refuse(
+          415,
+          Status.INTERNAL.withDescription("gRPC requires HTTP/2; this request came over HTTP/1.1"),
+          false);
+      return;
+    }
+    refuse(
+        415,
+        Status.INTERNAL.withDescription("Content-Type '" + contentType + "' is not supported"),
+        keep);
   }
 
   /** Answers a request at once; its body, if any, is read and dropped. */

@@ -29,26 +29,87 @@ final class Http2Statuses {
         .withCause(failure);
   }
 
-  /** The status a response's trailers (or Trailers-Only headers) carry. */
-  static Status fromTrailers(GrpcResponseHeaders trailers) {
-    CharSequence grpcStatus = trailers.grpcStatus();
-    if (grpcStatus == null) {
-      CharSequence httpStatus = trailers.status();
-      if (httpStatus == null) {
-        return Status.INTERNAL.withDescription("missing HTTP status and grpc-status in trailers");
-      }
-      int code = parseHttpStatus(httpStatus);
-      if (code == 200) {
-        return Status.INTERNAL.withDescription("missing grpc-status in the response (HTTP 200)");
-      }
+  /**
+   * Checks the head of a response (its first HEADERS frame, or the only one of a Trailers-Only
+   * response): null if it is a gRPC response ({@code :status 200} and a gRPC {@code content-type}),
+   * otherwise the status the call ends with. A response that is not gRPC's is judged by its HTTP
+   * status alone, with gRPC's HTTP-to-status mapping (doc/http-grpc-status- mapping.md in the gRPC
+   * repository), in which 200 is {@code UNKNOWN}; without {@code :status} the response is
+   * malformed: {@code INTERNAL}.
+   */
+  static Status checkResponseHead(GrpcResponseHeaders headers) {
+    CharSequence httpStatus = headers.status();
+    if (httpStatus == null) {
+      return Status.INTERNAL.withDescription("Response headers without :status");
+    }
+    int code = parseHttpStatus(httpStatus);
+    if (code != 200) {
       return fromHttpStatus(code, httpStatus);
     }
-    Status status = Status.fromCodeValue(parseCode(grpcStatus));
-    CharSequence message = trailers.grpcMessage();
+    CharSequence contentType = headers.contentType();
+    if (!ServerHandler.isGrpcContentType(contentType)) {
+      return Status.UNKNOWN.withDescription(
+          contentType == null
+              ? "Response without content-type (HTTP status code 200)"
+              : "Invalid content-type in the response: " + contentType);
+    }
+    return null;
+  }
+
+  /**
+   * The status of a Trailers-Only response (a single HEADERS frame with END_STREAM). A {@code
+   * grpc-status} is used whenever the response is gRPC's ({@code :status} present and a gRPC {@code
+   * content-type}), even beside an HTTP error status: the gRPC status is what the server meant.
+   * Otherwise the response is checked as response headers are ({@link #checkResponseHead}), so that
+   * both shapes of one response end alike; a gRPC response without {@code grpc-status} is {@code
+   * UNKNOWN}, as gRPC's HTTP-to-status mapping has it for HTTP 200.
+   */
+  static Status fromTrailersOnly(GrpcResponseHeaders headers) {
+    if (headers.grpcStatus() != null
+        && headers.status() != null
+        && ServerHandler.isGrpcContentType(headers.contentType())) {
+      return fromGrpcStatus(headers);
+    }
+    Status invalidHead = checkResponseHead(headers);
+    if (invalidHead != null) {
+      return invalidHead;
+    }
+    return Status.UNKNOWN.withDescription("Missing grpc-status in the response (HTTP status 200)");
+  }
+
+  /**
+   * The status the trailers after response headers carry; without {@code grpc-status}, {@code
+   * UNKNOWN} (the response headers said HTTP 200, which gRPC's HTTP-to-status mapping makes {@code
+   * UNKNOWN}).
+   */
+  static Status fromTrailers(GrpcResponseHeaders trailers) {
+    if (trailers.grpcStatus() == null) {
+      return Status.UNKNOWN.withDescription("Missing grpc-status in the response's trailers");
+    }
+    return fromGrpcStatus(trailers);
+  }
+
+  /** The status in {@code grpc-status} (present) and {@code grpc-message}. */
+  private static Status fromGrpcStatus(GrpcResponseHeaders headers) {
+    Status status = Status.fromCodeValue(parseCode(headers.grpcStatus()));
+    CharSequence message = headers.grpcMessage();
     if (message != null) {
       status = status.withDescription(GrpcMessageCodec.decode(GrpcInboundHeaders.bytes(message)));
     }
     return status;
+  }
+
+  /** Whether {@code httpStatus} is informational (1xx); false if null or not a number. */
+  static boolean isInformational(CharSequence httpStatus) {
+    return httpStatus != null
+        && httpStatus.length() == 3
+        && httpStatus.charAt(0) == '1'
+        && isDigit(httpStatus.charAt(1))
+        && isDigit(httpStatus.charAt(2));
+  }
+
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
   }
 
   /** The code in a {@code grpc-status} value; -1 (UNKNOWN) if it is not a small decimal. */
@@ -77,7 +138,12 @@ final class Http2Statuses {
     }
   }
 
-  /** The status for an HTTP response that carries no gRPC status. */
+  /**
+   * The status for an HTTP response that carries no gRPC status, by gRPC's HTTP-to-status mapping.
+   * 431 stays {@code UNKNOWN}, although that mapping lists it as {@code INTERNAL}: the Connect
+   * conformance suite's client mode requires {@code UNKNOWN} there (its
+   * request-header-fields-too-large case), and so does this project's wire-protocol digest.
+   */
   static Status fromHttpStatus(int httpStatus, CharSequence raw) {
     Status.Code code;
     switch (httpStatus) {

@@ -149,6 +149,28 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     return next == '+' || next == ';';
   }
 
+  /**
+   * Whether {@code contentType} is one this server's gRPC path speaks: {@code application/grpc} or
+   * {@code application/grpc+proto}, with or without parameters. Another codec ({@code +json},
+   * {@code +foo}) would be misread as protobuf: such a request is offered to the protocols served
+   * beside gRPC, or answered 415, as the gRPC protocol asks of a server that does not speak it.
+   */
+  static boolean isServedGrpcContentType(CharSequence contentType) {
+    if (!isGrpcContentType(contentType)) {
+      return false;
+    }
+    int plus = GRPC_CONTENT_TYPE.length();
+    if (contentType.length() == plus || contentType.charAt(plus) == ';') {
+      return true;
+    }
+    int end = plus + 1;
+    while (end < contentType.length() && contentType.charAt(end) != ';') {
+      end++;
+    }
+    return AsciiString.contentEqualsIgnoreCase(
+        contentType.subSequence(plus + 1, end).toString().trim(), "proto");
+  }
+
   void execute(Runnable command) {
     transport.execute(command);
   }
@@ -450,7 +472,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     }
     boolean post = HttpMethod.POST.asciiName().contentEquals(method);
     CharSequence contentType = headers.contentType();
-    if (!post || !isGrpcContentType(contentType)) {
+    if (!post || !isServedGrpcContentType(contentType)) {
       if (exchanges.serve(streamId, headers, endOfStream, streamAttributes)) {
         return;
       }

@@ -98,6 +98,25 @@ class HttpProtocolsHttp2Test {
   }
 
   @Test
+  void grpcWithACodecOtherThanProtoGets415() throws Exception {
+    try (RawHttp2Connection connection = RawHttp2Connection.open(port)) {
+      List<String[]> headers = RawHttp2Connection.grpcRequestHeaders("/tern.testing.Echo/Unary");
+      headers.set(4, new String[] {"content-type", "application/grpc+json"});
+      connection.writeHeaders(1, false, headers);
+      connection.writeData(1, true, RawHttp2Connection.grpcMessage(0, "{}".getBytes(US_ASCII)));
+      RawHttp2Connection.StreamEnd end = connection.awaitStreamEnd(1);
+      assertThat(end.headers()).containsEntry(":status", "415");
+      assertThat(new String(end.data(), US_ASCII))
+          .isEqualTo("415 Content-Type 'application/grpc+json' is not supported\n");
+
+      headers.set(4, new String[] {"content-type", "application/grpc+proto; charset=x"});
+      connection.writeHeaders(3, false, headers);
+      connection.writeData(3, true, RawHttp2Connection.grpcMessage(0, "hi".getBytes(US_ASCII)));
+      assertThat(connection.awaitStreamEnd(3).headers()).containsEntry("grpc-status", "0");
+    }
+  }
+
+  @Test
   void clientResetReachesTheProtocol() throws Exception {
     try (RawHttp2Connection connection = RawHttp2Connection.open(port)) {
       connection.writeHeaders(1, false, request("POST", "/x", "text/echo"));

@@ -7,6 +7,7 @@ import static dev.tern.netty.hostile.RawHttp2Connection.RST_STREAM;
 import static dev.tern.netty.hostile.RawHttp2Connection.grpcMessage;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.tern.CallOptions;
 import dev.tern.ClientCall;
@@ -16,7 +17,11 @@ import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.MethodDescriptor.MethodType;
 import dev.tern.Status;
+import dev.tern.StatusException;
+import dev.tern.StatusRuntimeException;
 import dev.tern.netty.hostile.RawHttp2Connection.Frame;
+import dev.tern.stub.BlockingClientCall;
+import dev.tern.stub.ClientCalls;
 import dev.tern.testing.Await;
 import dev.tern.testing.RecordingClientCallListener;
 import dev.tern.testing.TernCleanupExtension;
@@ -27,13 +32,18 @@ import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A Tern client against a hand-driven HTTP/2 server that answers with what the gRPC protocol says a
@@ -49,6 +59,8 @@ class MisbehavingServerTest {
       method("fake.Server/Unary", MethodType.UNARY);
   private static final MethodDescriptor<String, String> STREAMING =
       method("fake.Server/Streaming", MethodType.SERVER_STREAMING);
+  private static final MethodDescriptor<String, String> CLIENT_STREAMING =
+      method("fake.Server/ClientStreaming", MethodType.CLIENT_STREAMING);
 
   private ServerSocket listener;
   private ManagedChannel channel;
@@ -155,13 +167,270 @@ class MisbehavingServerTest {
   }
 
   @Test
-  void okHttpStatusWithoutGrpcStatusIsInternal() {
+  void okHttpStatusWithoutGrpcStatusIsUnknown() {
+    // gRPC's HTTP-to-status mapping: "200 is UNKNOWN because there should be a grpc-status".
     Answer noStatus =
         (raw, id) ->
             raw.writeHeaders(
                 id, true, headers(":status", "200", "content-type", "application/grpc"));
 
-    assertThat(codeOf(UNARY, noStatus)).isEqualTo(Status.Code.INTERNAL);
+    Status status = call(UNARY, noStatus).awaitStatus();
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNKNOWN);
+    assertThat(status.getDescription())
+        .isEqualTo("Missing grpc-status in the response (HTTP status 200)");
+  }
+
+  @Test
+  void nonGrpcContentTypeIsUnknownInBothResponseShapes() {
+    // What the Connect conformance suite's unexpected-content-type case sends: Trailers-Only.
+    Answer trailersOnly =
+        (raw, id) ->
+            raw.writeHeaders(id, true, headers(":status", "200", "content-type", "image/jpeg"));
+    Answer headersThenBody =
+        (raw, id) -> {
+          raw.writeHeaders(id, false, headers(":status", "200", "content-type", "image/jpeg"));
+          raw.writeData(id, true, new byte[] {(byte) 0xff, (byte) 0xd8});
+        };
+
+    Status fromTrailersOnly = call(UNARY, trailersOnly).awaitStatus();
+    Status fromHeaders = call(UNARY, headersThenBody).awaitStatus();
+
+    assertThat(fromTrailersOnly.getCode()).isEqualTo(Status.Code.UNKNOWN);
+    assertThat(fromTrailersOnly.getDescription())
+        .isEqualTo("Invalid content-type in the response: image/jpeg");
+    assertThat(fromHeaders.getCode()).isEqualTo(Status.Code.UNKNOWN);
+    assertThat(fromHeaders.getDescription()).isEqualTo(fromTrailersOnly.getDescription());
+  }
+
+  /**
+   * Every combination of HTTP status, content-type and grpc-status a Trailers-Only response (one
+   * HEADERS frame with END_STREAM) can carry, and the status the call must end with: a gRPC
+   * response's grpc-status, else gRPC's HTTP-to-status mapping (200 is UNKNOWN).
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("trailersOnlyResponses")
+  void trailersOnlyResponseEndsTheCallAsTheProtocolSays(
+      String shape, List<String[]> response, Status.Code code, String description) {
+    Status status = call(UNARY, (raw, id) -> raw.writeHeaders(id, true, response)).awaitStatus();
+
+    assertThat(status.getCode()).as("status %s", status).isEqualTo(code);
+    assertThat(status.getDescription()).isEqualTo(description);
+  }
+
+  static Stream<Arguments> trailersOnlyResponses() {
+    return Stream.of(
+        Arguments.of(
+            "200 grpc with grpc-status",
+            headers(
+                ":status",
+                "200",
+                "content-type",
+                "application/grpc",
+                "grpc-status",
+                "5",
+                "grpc-message",
+                "no such thing"),
+            Status.Code.NOT_FOUND,
+            "no such thing"),
+        Arguments.of(
+            "200 grpc+proto with grpc-status",
+            headers(":status", "200", "content-type", "application/grpc+proto", "grpc-status", "9"),
+            Status.Code.FAILED_PRECONDITION,
+            null),
+        Arguments.of(
+            "200 grpc without grpc-status",
+            headers(":status", "200", "content-type", "application/grpc"),
+            Status.Code.UNKNOWN,
+            "Missing grpc-status in the response (HTTP status 200)"),
+        Arguments.of(
+            "200 image/jpeg",
+            headers(":status", "200", "content-type", "image/jpeg"),
+            Status.Code.UNKNOWN,
+            "Invalid content-type in the response: image/jpeg"),
+        Arguments.of(
+            "200 image/jpeg with grpc-status 0: not a gRPC response",
+            headers(":status", "200", "content-type", "image/jpeg", "grpc-status", "0"),
+            Status.Code.UNKNOWN,
+            "Invalid content-type in the response: image/jpeg"),
+        Arguments.of(
+            "200 application/grpc-web: another protocol",
+            headers(":status", "200", "content-type", "application/grpc-web", "grpc-status", "0"),
+            Status.Code.UNKNOWN,
+            "Invalid content-type in the response: application/grpc-web"),
+        Arguments.of(
+            "200 without content-type",
+            headers(":status", "200"),
+            Status.Code.UNKNOWN,
+            "Response without content-type (HTTP status code 200)"),
+        Arguments.of(
+            "503 grpc with grpc-status: the gRPC status wins",
+            headers(":status", "503", "content-type", "application/grpc", "grpc-status", "8"),
+            Status.Code.RESOURCE_EXHAUSTED,
+            null),
+        Arguments.of(
+            "503 text/html",
+            headers(":status", "503", "content-type", "text/html"),
+            Status.Code.UNAVAILABLE,
+            "HTTP status code 503"),
+        Arguments.of(
+            "401 text/plain with grpc-status: not a gRPC response",
+            headers(":status", "401", "content-type", "text/plain", "grpc-status", "0"),
+            Status.Code.UNAUTHENTICATED,
+            "HTTP status code 401"),
+        Arguments.of(
+            "404 grpc without grpc-status",
+            headers(":status", "404", "content-type", "application/grpc"),
+            Status.Code.UNIMPLEMENTED,
+            "HTTP status code 404"),
+        Arguments.of(
+            "431 grpc without grpc-status (UNKNOWN: the Connect conformance suite's choice)",
+            headers(":status", "431", "content-type", "application/grpc"),
+            Status.Code.UNKNOWN,
+            "HTTP status code 431"));
+  }
+
+  /** The same for a response whose headers come first, then trailers (or the end of the body). */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("headersThenTrailersResponses")
+  void headersThenTrailersEndTheCallAsTheProtocolSays(
+      String shape,
+      List<String[]> head,
+      List<String[]> trailers,
+      Status.Code code,
+      String description) {
+    Answer answer =
+        (raw, id) -> {
+          raw.writeHeaders(id, false, head);
+          raw.writeData(id, false, grpcMessage(0, "reply".getBytes(UTF_8)));
+          raw.writeHeaders(id, true, trailers);
+        };
+
+    Status status = call(STREAMING, answer).awaitStatus();
+
+    assertThat(status.getCode()).as("status %s", status).isEqualTo(code);
+    assertThat(status.getDescription()).isEqualTo(description);
+  }
+
+  static Stream<Arguments> headersThenTrailersResponses() {
+    List<String[]> grpcHead = headers(":status", "200", "content-type", "application/grpc");
+    return Stream.of(
+        Arguments.of(
+            "grpc-status in the trailers",
+            grpcHead,
+            headers("grpc-status", "10", "grpc-message", "try again"),
+            Status.Code.ABORTED,
+            "try again"),
+        Arguments.of(
+            "trailers without grpc-status",
+            grpcHead,
+            headers("grpc-message", "error"),
+            Status.Code.UNKNOWN,
+            "Missing grpc-status in the response's trailers"),
+        Arguments.of(
+            "image/jpeg headers",
+            headers(":status", "200", "content-type", "image/jpeg"),
+            headers("grpc-status", "0"),
+            Status.Code.UNKNOWN,
+            "Invalid content-type in the response: image/jpeg"),
+        Arguments.of(
+            "headers without content-type",
+            headers(":status", "200"),
+            headers("grpc-status", "0"),
+            Status.Code.UNKNOWN,
+            "Response without content-type (HTTP status code 200)"),
+        Arguments.of(
+            "503 grpc headers",
+            headers(":status", "503", "content-type", "application/grpc"),
+            headers("grpc-status", "0"),
+            Status.Code.UNAVAILABLE,
+            "HTTP status code 503"));
+  }
+
+  @Test
+  void informationalResponseBeforeTheRealOneIsSkipped() {
+    Answer continueFirst =
+        (raw, id) -> {
+          raw.writeHeaders(id, false, headers(":status", "100"));
+          raw.writeHeaders(
+              id, false, headers(":status", "200", "content-type", "application/grpc"));
+          raw.writeData(id, false, grpcMessage(0, "after 100".getBytes(UTF_8)));
+          raw.writeHeaders(id, true, headers("grpc-status", "0"));
+        };
+
+    RecordingClientCallListener<String> listener = call(UNARY, continueFirst);
+
+    assertThat(listener.awaitStatus().getCode()).isEqualTo(Status.Code.OK);
+    assertThat(listener.awaitMessage()).isEqualTo("after 100");
+  }
+
+  // ---- response cardinality, through the stubs (the Connect conformance suite's cases)
+
+  private static Answer okWithResponses(int count) {
+    return (raw, id) -> {
+      raw.writeHeaders(id, false, headers(":status", "200", "content-type", "application/grpc"));
+      for (int i = 0; i < count; i++) {
+        raw.writeData(id, false, grpcMessage(0, ("reply " + i).getBytes(UTF_8)));
+      }
+      raw.writeHeaders(id, true, headers("grpc-status", "0"));
+    };
+  }
+
+  @Test
+  void unaryCallWithoutAResponseIsUnimplemented() {
+    answer = okWithResponses(0);
+
+    StatusRuntimeException e =
+        catchThrowableOfType(
+            StatusRuntimeException.class,
+            () -> ClientCalls.blockingUnaryCall(channel, UNARY, CallOptions.DEFAULT, "request"));
+
+    assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+    assertThat(e.getStatus().getDescription())
+        .isEqualTo(
+            "Server sent no response for a unary or client-streaming call, which needs exactly"
+                + " one");
+  }
+
+  @Test
+  void unaryCallWithTwoResponsesIsUnimplemented() throws Exception {
+    answer = okWithResponses(2);
+
+    CompletableFuture<String> future =
+        ClientCalls.futureUnaryCall(channel.newCall(UNARY, CallOptions.DEFAULT), "request");
+
+    ExecutionException e =
+        catchThrowableOfType(ExecutionException.class, () -> future.get(10, TimeUnit.SECONDS));
+    Status status = Status.fromThrowable(e.getCause());
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+    assertThat(status.getDescription())
+        .isEqualTo(
+            "Server sent more than one response for a unary or client-streaming call, which"
+                + " needs exactly one");
+  }
+
+  @Test
+  void clientStreamingCallWithZeroOrTwoResponsesIsUnimplemented() throws Exception {
+    for (int count : new int[] {0, 2}) {
+      answer = okWithResponses(count);
+      BlockingClientCall<String, String> call =
+          ClientCalls.blockingClientStreamingCall(
+              channel,
+              CLIENT_STREAMING,
+              CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS));
+      assertThat(call.write("one")).isTrue();
+      assertThat(call.write("two")).isTrue();
+      call.halfClose();
+
+      StatusException e = catchThrowableOfType(StatusException.class, call::read);
+
+      assertThat(e.getStatus().getCode())
+          .as("%s responses", count)
+          .isEqualTo(Status.Code.UNIMPLEMENTED);
+      assertThat(e.getStatus().getDescription())
+          .startsWith(
+              count == 0 ? "Server sent no response" : "Server sent more than one response");
+    }
   }
 
   @Test

@@ -226,15 +226,25 @@ class GrpcHttp2HeadersDecoderTest {
     GrpcResponseHeaders notFound =
         (GrpcResponseHeaders) roundTrip(false, 8192, new DefaultHttp2Headers().status("404"));
     GrpcResponseHeaders ok =
-        (GrpcResponseHeaders) roundTrip(false, 8192, new DefaultHttp2Headers().status("200"));
+        (GrpcResponseHeaders)
+            roundTrip(
+                false,
+                8192,
+                new DefaultHttp2Headers().status("200").add("content-type", "application/grpc"));
     GrpcResponseHeaders outOfRange =
         (GrpcResponseHeaders)
             roundTrip(
-                false, 8192, new DefaultHttp2Headers().status("200").add("grpc-status", "17"));
+                false,
+                8192,
+                new DefaultHttp2Headers()
+                    .status("200")
+                    .add("content-type", "application/grpc")
+                    .add("grpc-status", "17"));
 
-    assertThat(Http2Statuses.fromTrailers(notFound).getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
-    assertThat(Http2Statuses.fromTrailers(ok).getCode()).isEqualTo(Status.Code.INTERNAL);
-    assertThat(Http2Statuses.fromTrailers(outOfRange).getCode()).isEqualTo(Status.Code.UNKNOWN);
+    assertThat(Http2Statuses.fromTrailersOnly(notFound).getCode())
+        .isEqualTo(Status.Code.UNIMPLEMENTED);
+    assertThat(Http2Statuses.fromTrailersOnly(ok).getCode()).isEqualTo(Status.Code.UNKNOWN);
+    assertThat(Http2Statuses.fromTrailersOnly(outOfRange).getCode()).isEqualTo(Status.Code.UNKNOWN);
   }
 
   @Test
