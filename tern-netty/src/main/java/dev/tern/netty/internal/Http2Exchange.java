@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.util.AsciiString;
 import java.util.Iterator;
 import java.util.Locale;
@@ -188,7 +189,7 @@ final class Http2Exchange implements HttpExchange {
       last.addListener(
           f -> {
             if (f.isSuccess()) {
-              handler.resetIfOpen(streamId, Http2Error.NO_ERROR);
+              resetIfOpen(Http2Error.NO_ERROR);
             }
           });
     }
@@ -215,7 +216,16 @@ final class Http2Exchange implements HttpExchange {
       return;
     }
     aborted = true;
-    handler.resetIfOpen(streamId, Http2Error.CANCEL);
+    resetIfOpen(Http2Error.CANCEL);
+  }
+
+  /** Resets the stream with {@code error} and flushes, unless it is closed already. */
+  private void resetIfOpen(Http2Error error) {
+    Http2Stream stream = handler.connection().stream(streamId);
+    if (stream != null && stream.state() != Http2Stream.State.CLOSED) {
+      handler.resetStream(handler.ctx(), streamId, error.code(), handler.ctx().newPromise());
+      flush();
+    }
   }
 
   @Override

@@ -57,7 +57,8 @@ final class Http2Exchanges {
       byStream = new IntObjectHashMap<>(4);
     }
     byStream.put(streamId, exchange);
-    handler.exchangeStarted();
+    handler.socketNode().streamStarted(false);
+    handler.exchangesChanged();
     HttpBodyListener listener = null;
     try {
       listener = protocol.serve(exchange);
@@ -128,7 +129,7 @@ final class Http2Exchanges {
               ? connectionFailure
               : Status.CANCELLED.withDescription("stream closed before the response ended"));
       handler.socketNode().streamEnded(completed);
-      handler.exchangeEnded();
+      handler.exchangesChanged();
     }
   }
 

@@ -266,16 +266,6 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     resetStream(ctx(), state.id(), error.code(), ctx().newPromise());
   }
 
-  /** Resets stream {@code streamId} with {@code error} and flushes, unless it is closed already. */
-  void resetIfOpen(int streamId, Http2Error error) {
-    assert inEventLoop();
-    Http2Stream stream = connection().stream(streamId);
-    if (stream != null && stream.state() != Http2Stream.State.CLOSED) {
-      resetStream(ctx(), streamId, error.code(), ctx().newPromise());
-      ctx().flush();
-    }
-  }
-
   /** The call of {@code state} ended; forget it. */
   void streamClosed(ServerStreamState state) {
     if (streams.remove(state.id()) != null && streams.isEmpty() && connectionLimits != null) {
@@ -285,18 +275,14 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     }
   }
 
-  /** An {@link Http2Exchange} started: it counts as a call, for channelz and the idle limit. */
-  void exchangeStarted() {
-    transport.socketNode().streamStarted(false);
+  /** An {@link Http2Exchange} started or ended: exchanges count as calls for the idle limit. */
+  void exchangesChanged() {
     if (connectionLimits != null) {
-      connectionLimits.onActive();
-    }
-  }
-
-  /** An exchange's stream closed. */
-  void exchangeEnded() {
-    if (streams.isEmpty() && exchanges.isEmpty() && connectionLimits != null) {
-      connectionLimits.onIdle();
+      if (exchanges.isEmpty() && streams.isEmpty()) {
+        connectionLimits.onIdle();
+      } else {
+        connectionLimits.onActive();
+      }
     }
   }
 
