@@ -476,23 +476,37 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   }
 
   /**
-   * The protocols served on this server's port beside gRPC, for requests that are not gRPC over
-   * HTTP/2 (see {@link HttpServerProtocol}): each request is offered to them in this order, over
-   * HTTP/1.1 and HTTP/2 alike. The server then also speaks HTTP/1.1 on the port (cleartext: told
-   * apart from HTTP/2 by the client's first bytes; TLS: by ALPN, where {@link NettySslContexts}
-   * offers {@code h2} and {@code http/1.1}). A request no protocol takes gets 415 (or 405 for a
-   * method other than POST) with a short text body.
+   * The protocols served on this server's port beside gRPC (see {@link HttpServerProtocol}), for
+   * the requests that are not gRPC over HTTP/2: each is offered to them in this order, over
+   * HTTP/1.1 and HTTP/2 alike, and the first whose {@code handles} accepts it serves it. A request
+   * none takes gets 415 (405 for a method other than POST) with a short text body and a {@code
+   * grpc-status}. Replaces what an earlier call set.
    *
-   * <p>Default: every {@link HttpServerProtocol} that {@link java.util.ServiceLoader} finds, which
-   * with {@code tern-web} on the class path are gRPC-Web and Connect with their default settings
-   * (no CORS; use {@code dev.tern.web.WebProtocols} to configure them). With no arguments, none:
-   * the port serves gRPC only (HTTP/1.1 requests are still answered, with 415).
+   * <p>The port speaks HTTP/1.1 as well as HTTP/2, whatever is set here: a cleartext connection is
+   * told apart by its first bytes (the HTTP/2 client preface or not), a TLS one by ALPN, for which
+   * the server contexts of {@link NettySslContexts} offer {@code h2} then {@code http/1.1} (a
+   * client that offers no ALPN is served HTTP/1.1, and refused HTTP/2, which gRPC over TLS requires
+   * ALPN for). An HTTP/1.1 connection serves one request at a time (pipelined ones wait their turn)
+   * and stops reading while a protocol holds 64 KiB of request body it has not consumed; its
+   * request line may be 8 KiB, its headers {@link #maxInboundMetadataSize}; the connection idle and
+   * age limits apply to it as to HTTP/2 connections.
+   *
+   * <p>Default: every {@link HttpServerProtocol} that {@link java.util.ServiceLoader} finds when
+   * the server is built, which with {@code tern-web} on the class path are gRPC-Web and Connect
+   * with their default settings (no CORS; use {@code dev.tern.web.WebProtocols} to configure them).
+   * With no arguments, none: only gRPC is served, and other requests get 415 or 405.
+   *
+   * @throws IllegalArgumentException if a protocol is null
    */
   public NettyServerBuilder httpProtocols(HttpServerProtocol... protocols) {
     return httpProtocols(Arrays.asList(Objects.requireNonNull(protocols, "protocols")));
   }
 
-  /** Like {@link #httpProtocols(HttpServerProtocol...)}, from a list. */
+  /**
+   * Like {@link #httpProtocols(HttpServerProtocol...)}, from a list (copied).
+   *
+   * @throws IllegalArgumentException if a protocol is null
+   */
   public NettyServerBuilder httpProtocols(List<HttpServerProtocol> protocols) {
     Objects.requireNonNull(protocols, "protocols");
     for (int i = 0; i < protocols.size(); i++) {

@@ -162,7 +162,7 @@ class HttpProtocolsHttp1Test {
     }
     Status status = echo.aborts.poll(20, TimeUnit.SECONDS);
     assertThat(status).isNotNull();
-    assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(status.getCode()).isEqualTo(Status.Code.CANCELLED);
   }
 
   @Test

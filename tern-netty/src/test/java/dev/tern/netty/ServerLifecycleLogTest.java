@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Server;
 import dev.tern.netty.internal.EventLoops;
+import dev.tern.netty.testing.EchoHttpProtocol;
+import dev.tern.netty.testing.HeldHttpProtocol;
 import dev.tern.testing.EchoService;
 import dev.tern.testing.LogCapture;
 import java.net.InetSocketAddress;
@@ -62,6 +64,30 @@ class ServerLifecycleLogTest {
         assertThat(format(log.records().get(0)))
             .startsWith(
                 "Tern server listening on 127.0.0.1:" + server.getPort() + " (HTTP/2, TLS, ");
+      } finally {
+        server.shutdown();
+        assertThat(server.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+      }
+    }
+  }
+
+  @Test
+  void serverWithProtocolsBesideGrpcNamesThem() throws Exception {
+    try (LogCapture log = new LogCapture(LOGGER, Level.INFO)) {
+      Server server =
+          NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+              .httpProtocols(new EchoHttpProtocol(), new HeldHttpProtocol())
+              .addService(EchoService.definition())
+              .build()
+              .start();
+      try {
+        assertThat(format(log.records().get(0)))
+            .isEqualTo(
+                "Tern server listening on 127.0.0.1:"
+                    + server.getPort()
+                    + " (HTTP/2 and HTTP/1.1 serving gRPC + echo + held, plaintext, "
+                    + EventLoops.sharedKind().id()
+                    + ")");
       } finally {
         server.shutdown();
         assertThat(server.awaitTermination(10, TimeUnit.SECONDS)).isTrue();

@@ -417,19 +417,22 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
   /**
    * Returns {@code numBytes} of stream {@code streamId}'s window to the peer: the application has
    * consumed them. Ignored for a stream already gone.
+   *
+   * @return whether a WINDOW_UPDATE was written (not flushed)
    */
-  final void returnBytes(int streamId, int numBytes) {
+  final boolean returnBytes(int streamId, int numBytes) {
     if (streamId <= 0 || numBytes <= 0) {
-      return;
+      return false;
     }
     Http2Stream stream = connection().stream(streamId);
     if (stream == null) {
-      return;
+      return false;
     }
     try {
-      connection().local().flowController().consumeBytes(stream, numBytes);
+      return connection().local().flowController().consumeBytes(stream, numBytes);
     } catch (Http2Exception e) {
       onError(ctx, false, e);
+      return false;
     }
   }
 }

@@ -235,7 +235,7 @@ public abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
       String text =
           endsWithBin(name)
               ? new String(Base64Codec.encodeBase64NoPadding(value), StandardCharsets.US_ASCII)
-              : new String(value, StandardCharsets.US_ASCII);
+              : new String(value, StandardCharsets.ISO_8859_1); // as HTTP/1.1's decoder reads them
       out.add(Map.entry(new String(name, StandardCharsets.US_ASCII), text));
     }
     return out;

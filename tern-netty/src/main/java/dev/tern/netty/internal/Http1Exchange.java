@@ -35,7 +35,13 @@ final class Http1Exchange implements HttpExchange {
   private final Http1ServerHandler connection;
   private final ChannelHandlerContext ctx;
   private final HttpRequestHead request;
-  private final boolean keepAlive;
+
+  /** Whether the response may be chunked (the request is HTTP/1.1, not 1.0). */
+  private final boolean chunkedAllowed;
+
+  /** Whether the connection stays open for the next request once the response is complete. */
+  private boolean keepAlive;
+
   private HttpBodyListener listener;
 
   /** Body bytes delivered to the listener and not yet consumed. */
@@ -54,11 +60,13 @@ final class Http1Exchange implements HttpExchange {
       Http1ServerHandler connection,
       ChannelHandlerContext ctx,
       HttpRequestHead request,
-      boolean keepAlive) {
+      boolean keepAlive,
+      boolean chunkedAllowed) {
     this.connection = connection;
     this.ctx = ctx;
     this.request = request;
     this.keepAlive = keepAlive;
+    this.chunkedAllowed = chunkedAllowed;
   }
 
   boolean keepAlive() {
@@ -136,7 +144,7 @@ final class Http1Exchange implements HttpExchange {
       throw new IllegalArgumentException("bytes must be >= 0: " + bytes);
     }
     unconsumed = Math.max(0, unconsumed - bytes);
-    connection.updateReading();
+    connection.onConsumed();
   }
 
   @Override
@@ -184,7 +192,12 @@ final class Http1Exchange implements HttpExchange {
         full.headers().set(HttpHeaderNames.CONTENT_LENGTH, data.readableBytes());
         return finish(full);
       }
-      head.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+      head.headers().remove(HttpHeaderNames.CONTENT_LENGTH);
+      if (chunkedAllowed) {
+        head.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+      } else {
+        keepAlive = false; // an HTTP/1.0 client reads a body of unknown length until the close
+      }
       connectionHeader(head.headers());
       ctx.write(head);
     }
@@ -199,7 +212,7 @@ final class Http1Exchange implements HttpExchange {
   }
 
   private void connectionHeader(HttpHeaders headers) {
-    if (!keepAlive) {
+    if (!keepAlive || connection.isShuttingDown()) {
       headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
     }
   }

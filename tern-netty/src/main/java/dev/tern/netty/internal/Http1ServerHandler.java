@@ -8,6 +8,7 @@ import dev.tern.netty.http.HttpRequestHead;
 import dev.tern.netty.http.HttpServerProtocol;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -23,7 +24,6 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -62,19 +62,27 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
 
   private final NettyServerTransport transport;
   private final boolean tls;
+
+  /**
+   * What the codec decoded and the connection did not take yet: a pipelined request, or body beyond
+   * the window. Bounded by what the reads before reading stopped brought.
+   */
   private final ArrayDeque<Object> waiting = new ArrayDeque<>();
+
   private ChannelHandlerContext ctx;
   private Attributes attributes = Attributes.EMPTY;
+  private ConnectionAgeLimits limits;
 
   /** The exchange whose response is being written, or null between requests. */
   private Http1Exchange exchange;
 
-  /** The request's body goes nowhere (it was refused): drop it until its end. */
+  /** The request's body goes nowhere (it was refused, or answered early): drop it until its end. */
   private boolean discardingBody;
 
-  /** A refused request's answer keeps the connection only if the request allows it. */
-  private boolean closeAfterRefusal;
+  /** Close once the body being dropped has ended (its request did not allow keep-alive). */
+  private boolean closeAfterDiscard;
 
+  private boolean draining;
   private boolean shuttingDown;
 
   Http1ServerHandler(NettyServerTransport transport, boolean tls) {
@@ -90,10 +98,8 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
             .setMaxHeaderSize(transport.options().maxInboundMetadataSize())
             .setMaxChunkSize(INBOUND_WINDOW);
     String codec = ctx.name() + "-http1-codec";
-    String expect = ctx.name() + "-http1-expect";
     ctx.pipeline().addAfter(ctx.name(), codec, new HttpServerCodec(config));
-    ctx.pipeline().addAfter(codec, expect, new HttpServerExpectContinueHandler());
-    ctx.pipeline().addAfter(expect, null, this);
+    ctx.pipeline().addAfter(codec, null, this);
   }
 
   @Override
@@ -102,6 +108,16 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
     Attributes attrs = TlsAttributes.of(ctx.channel());
     Attributes returned = transport.listener().transportReady(attrs);
     attributes = returned != null ? returned : attrs;
+    ServerOptions options = transport.options();
+    limits =
+        new ConnectionAgeLimits(
+            ctx,
+            options.maxConnectionIdleNanos(),
+            options.maxConnectionAgeNanos(),
+            options.maxConnectionAgeGraceNanos(),
+            this::gracefulShutdown,
+            this::shutdownNow);
+    limits.start();
   }
 
   Attributes attributes() {
@@ -114,17 +130,45 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
-    if (exchange != null && exchange.requestComplete() || !waiting.isEmpty()) {
-      waiting.add(msg); // a pipelined request: its turn comes when this response is complete
-      updateReading();
+    // Everything goes through the queue, so a pipelined request (or the body of one) waits for
+    // its turn: the response before it complete, the protocol caught up with its window.
+    waiting.add(msg);
+    drain();
+  }
+
+  /**
+   * Hands queued messages on while the connection may take them, then decides whether to read the
+   * socket. Re-entered (a protocol answering or consuming inside a callback) it leaves the work to
+   * the loop already running.
+   */
+  private void drain() {
+    if (draining) {
       return;
     }
-    handle(msg);
+    draining = true;
+    try {
+      while (!waiting.isEmpty() && acceptsMore() && ctx.channel().isOpen()) {
+        handle(waiting.poll());
+      }
+    } finally {
+      draining = false;
+    }
+    updateReading();
+  }
+
+  /**
+   * Whether the next message may be handled now: between requests, or the exchange's request body
+   * is still arriving and its protocol holds no more than the window unconsumed.
+   */
+  private boolean acceptsMore() {
+    return exchange == null
+        || !exchange.requestComplete() && exchange.unconsumed() <= INBOUND_WINDOW;
   }
 
   private void handle(Object msg) {
     if (msg instanceof HttpRequest) {
       if (!onRequest((HttpRequest) msg)) {
+        ReferenceCountUtil.release(msg);
         return;
       }
     }
@@ -137,7 +181,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
         content.release();
         if (last && discardingBody) {
           discardingBody = false;
-          if (closeAfterRefusal) {
+          if (closeAfterDiscard) {
             ctx.close();
           }
         }
@@ -145,25 +189,43 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
     } else if (!(msg instanceof HttpRequest)) {
       ReferenceCountUtil.release(msg);
     }
-    updateReading();
   }
 
   /** Starts serving {@code request}; false if it was answered and its body is to be dropped. */
   private boolean onRequest(HttpRequest request) {
+    assert ctx.executor().inEventLoop();
     DecoderResult result = request.decoderResult();
     if (result.isFailure()) {
       badRequest(result.cause());
       return false;
     }
+    String expect = request.headers().get(HttpHeaderNames.EXPECT);
+    boolean continueExpected = HttpUtil.is100ContinueExpected(request);
+    boolean http11 = request.protocolVersion().compareTo(HttpVersion.HTTP_1_1) >= 0;
+    if (expect != null && http11 && !HttpHeaderValues.CONTINUE.contentEqualsIgnoreCase(expect)) {
+      // RFC 9110 section 10.1.1: 100-continue is the only expectation (HTTP/1.0 ignores them).
+      refuse(
+          417,
+          Status.INTERNAL.withDescription("Expectation '" + expect + "' is not supported"),
+          false);
+      return false;
+    }
+    // A refused request that waits for 100 Continue may never send its body: the answer closes.
     boolean keepAlive = HttpUtil.isKeepAlive(request) && !shuttingDown;
     HttpRequestHead head = HttpRequestHeads.http1(request, tls);
     HttpServerProtocol protocol = transport.options().httpProtocols().find(head);
     if (protocol == null) {
-      refuse(head, keepAlive);
+      refuseUnserved(head, keepAlive && !continueExpected);
       return false;
     }
-    Http1Exchange started = new Http1Exchange(this, ctx, head, keepAlive);
+    if (continueExpected) {
+      ctx.writeAndFlush(
+          new DefaultFullHttpResponse(
+              HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER));
+    }
+    Http1Exchange started = new Http1Exchange(this, ctx, head, keepAlive, http11);
     exchange = started;
+    limits.onActive();
     transport.socketNode().streamStarted(false);
     HttpBodyListener listener;
     try {
@@ -183,30 +245,38 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * Answers a request no protocol takes; its body is dropped. The connection stays open for the
-   * next request, unless the server serves nothing over HTTP/1.1 or the request was gRPC (whose
-   * client needs HTTP/2 and will not get it here).
+   * Answers a request no protocol takes, with 415 (POST) or 405; its body is dropped. The
+   * connection stays open for the next request, unless the server serves nothing over HTTP/1.1 or
+   * the request was gRPC (whose client needs HTTP/2 and will not get it here).
    */
-  private void refuse(HttpRequestHead head, boolean keepAlive) {
-    int code;
-    String reason;
+  private void refuseUnserved(HttpRequestHead head, boolean keepAlive) {
     boolean keep = keepAlive && !transport.options().httpProtocols().list().isEmpty();
     if (!HttpMethod.POST.name().equals(head.method())) {
-      code = 405;
-      reason = "Method '" + head.method() + "' is not supported";
-    } else {
-      String contentType = head.header("content-type");
-      code = 415;
-      if (ServerHandler.isGrpcContentType(contentType)) {
-        reason = "gRPC requires HTTP/2; this request came over HTTP/1.1";
-        keep = false;
-      } else {
-        reason = "Content-Type '" + contentType + "' is not supported";
-      }
+      refuse(
+          405,
+          Status.INTERNAL.withDescription("Method '" + head.method() + "' is not supported"),
+          keep);
+      return;
     }
+    String contentType = head.header("content-type");
+    if (ServerHandler.isGrpcContentType(contentType)) {
+      refuse(
+          415,
+          Status.INTERNAL.withDescription("gRPC requires HTTP/2; this request came over HTTP/1.1"),
+          false);
+      return;
+    }
+    refuse(
+        415,
+        Status.INTERNAL.withDescription("Content-Type '" + contentType + "' is not supported"),
+        keep);
+  }
+
+  /** Answers a request at once; its body, if any, is read and dropped. */
+  private void refuse(int code, Status status, boolean keepAlive) {
     discardingBody = true;
-    closeAfterRefusal = !keep;
-    writeTextAnswer(code, Status.INTERNAL.withDescription(reason), keep);
+    closeAfterDiscard = !keepAlive;
+    writeTextAnswer(code, status, keepAlive);
   }
 
   /** The request could not be parsed: its framing is lost, so the answer closes the connection. */
@@ -217,14 +287,19 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
             : cause instanceof TooLongHttpLineException
                 ? 414
                 : cause instanceof TooLongFrameException ? 413 : 400;
-    String reason = "Malformed HTTP/1.1 request: " + cause.getMessage();
     Status status =
-        code == 431
-            ? Status.RESOURCE_EXHAUSTED.withDescription(
-                "Request headers larger than "
-                    + transport.options().maxInboundMetadataSize()
-                    + " bytes")
-            : Status.INTERNAL.withDescription(reason);
+        switch (code) {
+          case 431 ->
+              Status.RESOURCE_EXHAUSTED.withDescription(
+                  "Request headers larger than "
+                      + transport.options().maxInboundMetadataSize()
+                      + " bytes");
+          case 414 ->
+              Status.RESOURCE_EXHAUSTED.withDescription(
+                  "Request line larger than " + MAX_INITIAL_LINE + " bytes");
+          default ->
+              Status.INTERNAL.withDescription("Malformed HTTP/1.1 request: " + cause.getMessage());
+        };
     writeTextAnswer(code, status, false);
   }
 
@@ -257,22 +332,33 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
     }
     exchange = null;
     transport.socketNode().streamEnded(ok);
+    limits.onIdle();
     if (!done.keepAlive() || !ok || shuttingDown) {
       ctx.close();
       return;
     }
     if (!done.requestComplete()) {
       discardingBody = true;
-      closeAfterRefusal = false;
+      closeAfterDiscard = false;
     }
-    while (exchange == null && !waiting.isEmpty() && ctx.channel().isOpen()) {
-      handle(waiting.poll());
-    }
-    updateReading();
+    drain();
   }
 
-  /** Reads the socket unless a response is pending after its request or the body backs up. */
-  void updateReading() {
+  /** The exchange's protocol consumed body bytes: what waited may go on, reading may resume. */
+  void onConsumed() {
+    drain();
+  }
+
+  /** Whether the connection closes after the response in flight (the server is shutting down). */
+  boolean isShuttingDown() {
+    return shuttingDown;
+  }
+
+  /**
+   * Reads the socket only while the next message could be taken at once: nothing queued, and the
+   * exchange (if any) still receiving its body within the window.
+   */
+  private void updateReading() {
     boolean read =
         waiting.isEmpty()
             && (exchange == null
@@ -284,6 +370,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
 
   /** Graceful shutdown: the exchange in flight completes; then, or at once if idle, close. */
   void gracefulShutdown() {
+    assert ctx.executor().inEventLoop();
     shuttingDown = true;
     if (exchange == null) {
       ctx.close();
@@ -292,6 +379,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
 
   /** Abandons the exchange in flight and closes. */
   void shutdownNow(Status status) {
+    assert ctx.executor().inEventLoop();
     shuttingDown = true;
     Http1Exchange current = exchange;
     if (current != null) {
@@ -306,12 +394,17 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
       Http1Exchange current = exchange;
       if (current != null) {
         exchange = null;
-        current.peerGone(Status.UNAVAILABLE.withDescription("connection closed"));
+        // As for an HTTP/2 stream whose connection closed: the client went away.
+        current.peerGone(
+            Status.CANCELLED.withDescription("connection closed before the response ended"));
         transport.socketNode().streamEnded(false);
       }
       Object msg;
       while ((msg = waiting.poll()) != null) {
         ReferenceCountUtil.release(msg);
+      }
+      if (limits != null) {
+        limits.stop();
       }
       transport.terminated();
     } finally {

@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.util.AsciiString;
 import java.util.Iterator;
 import java.util.Locale;
@@ -35,15 +36,21 @@ final class Http2Exchange implements HttpExchange {
   private final Attributes attributes;
   private HttpBodyListener listener;
   private boolean headWritten;
+  private boolean requestComplete;
   private boolean responseComplete;
   private boolean aborted;
 
   Http2Exchange(
-      ServerHandler handler, int streamId, HttpRequestHead request, Attributes attributes) {
+      ServerHandler handler,
+      int streamId,
+      HttpRequestHead request,
+      Attributes attributes,
+      boolean requestComplete) {
     this.handler = handler;
     this.streamId = streamId;
     this.request = request;
     this.attributes = attributes;
+    this.requestComplete = requestComplete;
   }
 
   int streamId() {
@@ -57,7 +64,11 @@ final class Http2Exchange implements HttpExchange {
 
   /** A DATA frame's payload (retained for the listener), from the connection. */
   void onData(ByteBuf data, boolean endOfStream) {
-    if (aborted || listener == null) {
+    if (endOfStream) {
+      requestComplete = true;
+    }
+    if (aborted || responseComplete || listener == null) {
+      // Nobody reads it any more: straight back to the window.
       int bytes = data.readableBytes();
       data.release();
       handler.returnBytes(streamId, bytes);
@@ -115,8 +126,10 @@ final class Http2Exchange implements HttpExchange {
     if (bytes < 0) {
       throw new IllegalArgumentException("bytes must be >= 0: " + bytes);
     }
-    if (bytes > 0) {
-      handler.returnBytes(streamId, bytes);
+    // A protocol consumes when its application reads, outside the connection's reads (whose end
+    // flushes): the WINDOW_UPDATE goes out now, or the client waits for it.
+    if (handler.returnBytes(streamId, bytes)) {
+      flush();
     }
   }
 
@@ -139,12 +152,10 @@ final class Http2Exchange implements HttpExchange {
       out.add(
           AsciiString.of(header.getKey().toString().toLowerCase(Locale.ROOT)), header.getValue());
     }
+    ChannelPromise promise = handler.ctx().newPromise();
+    handler.encoder().writeHeaders(handler.ctx(), streamId, out, 0, endOfStream, promise);
     if (endOfStream) {
-      responseComplete = true;
-    }
-    handler.encoder().writeHeaders(handler.ctx(), streamId, out, 0, endOfStream, newPromise());
-    if (endOfStream) {
-      flush();
+      responded(promise);
     }
   }
 
@@ -159,22 +170,38 @@ final class Http2Exchange implements HttpExchange {
       }
       return handler.ctx().newFailedFuture(new IllegalStateException("exchange is closed"));
     }
-    if (endOfStream) {
-      responseComplete = true;
-    }
-    ChannelPromise promise = newPromise();
+    ChannelPromise promise = handler.ctx().newPromise();
     handler.encoder().writeData(handler.ctx(), streamId, data, 0, endOfStream, promise);
     if (endOfStream) {
-      flush();
+      responded(promise);
     }
     return promise;
   }
 
+  /**
+   * The response's last frame is written: flush, and once it is out ask a client still sending the
+   * body to stop, with RST_STREAM(NO_ERROR) (RFC 9113 section 8.1), since nothing reads it now.
+   */
+  private void responded(ChannelFuture last) {
+    responseComplete = true;
+    flush();
+    if (!requestComplete) {
+      last.addListener(
+          f -> {
+            if (f.isSuccess()) {
+              resetIfOpen(Http2Error.NO_ERROR);
+            }
+          });
+    }
+  }
+
+  /**
+   * Flushes through the HTTP/2 handler, whose flow controller holds the DATA the stream's window
+   * allows until then (a flush from the handler's context would pass it by).
+   */
   @Override
   public void flush() {
-    // Through the HTTP/2 handler, not past it: DATA waits in its flow controller until the
-    // handler's own flush writes the pending bytes, which handler.ctx().flush() would skip.
-    handler.ctx().channel().flush();
+    handler.flush(handler.ctx());
   }
 
   @Override
@@ -189,12 +216,16 @@ final class Http2Exchange implements HttpExchange {
       return;
     }
     aborted = true;
-    handler.resetStream(handler.ctx(), streamId, Http2Error.CANCEL.code(), newPromise());
-    flush();
+    resetIfOpen(Http2Error.CANCEL);
   }
 
-  private ChannelPromise newPromise() {
-    return handler.ctx().newPromise();
+  /** Resets the stream with {@code error} and flushes, unless it is closed already. */
+  private void resetIfOpen(Http2Error error) {
+    Http2Stream stream = handler.connection().stream(streamId);
+    if (stream != null && stream.state() != Http2Stream.State.CLOSED) {
+      handler.resetStream(handler.ctx(), streamId, error.code(), handler.ctx().newPromise());
+      flush();
+    }
   }
 
   @Override

@@ -15,8 +15,9 @@ import java.util.logging.Logger;
 
 /**
  * The streams of one HTTP/2 connection that a protocol other than gRPC serves, each an {@link
- * Http2Exchange}: the {@link ServerHandler} offers them the requests gRPC does not take and passes
- * on their frames.
+ * Http2Exchange}, kept apart from the gRPC calls: the {@link ServerHandler} offers this the
+ * requests gRPC does not take and passes on the frames of their streams. A connection whose server
+ * has no such protocol never allocates the map.
  *
  * <p>Event loop only.
  */
@@ -25,19 +26,24 @@ final class Http2Exchanges {
 
   private final ServerHandler handler;
   private final HttpProtocols protocols;
-  private final IntObjectMap<Http2Exchange> byStream = new IntObjectHashMap<>(4);
+  private IntObjectMap<Http2Exchange> byStream;
 
   Http2Exchanges(ServerHandler handler, HttpProtocols protocols) {
     this.handler = handler;
     this.protocols = protocols;
   }
 
+  boolean isEmpty() {
+    return byStream == null || byStream.isEmpty();
+  }
+
   /**
-   * Offers a request that is not gRPC to the server's other protocols; true if one took it (the
-   * stream is then an exchange's).
+   * Offers a request gRPC does not take to the server's protocols; true if one took it (the stream
+   * is then an exchange's), false if the caller is to refuse it.
    */
   boolean serve(
       int streamId, GrpcRequestHeaders headers, boolean endOfStream, Attributes attributes) {
+    assert handler.inEventLoop();
     if (protocols.list().isEmpty()) {
       return false;
     }
@@ -46,9 +52,13 @@ final class Http2Exchanges {
     if (protocol == null) {
       return false;
     }
-    Http2Exchange exchange = new Http2Exchange(handler, streamId, head, attributes);
+    Http2Exchange exchange = new Http2Exchange(handler, streamId, head, attributes, endOfStream);
+    if (byStream == null) {
+      byStream = new IntObjectHashMap<>(4);
+    }
     byStream.put(streamId, exchange);
     handler.socketNode().streamStarted(false);
+    handler.exchangesChanged();
     HttpBodyListener listener = null;
     try {
       listener = protocol.serve(exchange);
@@ -66,24 +76,28 @@ final class Http2Exchanges {
     return true;
   }
 
-  /** A HEADERS frame on a stream; true if it was an exchange's (trailers of its request). */
-  boolean onHeaders(int streamId, boolean endOfStream) {
-    Http2Exchange exchange = byStream.get(streamId);
+  private Http2Exchange get(int streamId) {
+    return byStream == null ? null : byStream.get(streamId);
+  }
+
+  /** A HEADERS frame after the request's; true if its stream is an exchange's. */
+  boolean onTrailers(int streamId, boolean endOfStream) {
+    Http2Exchange exchange = get(streamId);
     if (exchange == null) {
       return false;
     }
     if (endOfStream) {
-      exchange.onData(Unpooled.EMPTY_BUFFER, true); // only the END_STREAM of trailers matters
+      exchange.onData(Unpooled.EMPTY_BUFFER, true); // of a request's trailers, only the end counts
     }
     return true;
   }
 
   /**
-   * A DATA frame on a stream gRPC does not know; true if it was an exchange's, whose bytes come
-   * back to the window as its protocol consumes them.
+   * A DATA frame on a stream that is no gRPC call's; true if it is an exchange's, which took {@code
+   * data} (retained) and returns its bytes to the window as its protocol consumes them.
    */
   boolean onData(int streamId, ByteBuf data, boolean endOfStream) {
-    Http2Exchange exchange = byStream.get(streamId);
+    Http2Exchange exchange = get(streamId);
     if (exchange == null) {
       return false;
     }
@@ -93,7 +107,7 @@ final class Http2Exchanges {
 
   /** The client reset a stream. */
   void onReset(int streamId, long errorCode) {
-    Http2Exchange exchange = byStream.get(streamId);
+    Http2Exchange exchange = get(streamId);
     if (exchange != null) {
       exchange.peerGone(
           Status.CANCELLED.withDescription(
@@ -101,18 +115,29 @@ final class Http2Exchanges {
     }
   }
 
-  /** A stream closed; an exchange's that had not completed its response hears {@code status}. */
-  void onStreamClosed(int streamId, Status status) {
-    Http2Exchange exchange = byStream.remove(streamId);
+  /**
+   * A stream closed: an exchange's that had not completed its response hears why, {@code
+   * connectionFailure} if the connection failed. Called for every stream, gRPC calls' too, so
+   * nothing is allocated unless the stream was an exchange's.
+   */
+  void onStreamClosed(int streamId, Status connectionFailure) {
+    Http2Exchange exchange = byStream == null ? null : byStream.remove(streamId);
     if (exchange != null) {
-      boolean complete = exchange.completed();
-      exchange.peerGone(status);
-      handler.socketNode().streamEnded(complete);
+      boolean completed = exchange.completed();
+      exchange.peerGone(
+          connectionFailure != null
+              ? connectionFailure
+              : Status.CANCELLED.withDescription("stream closed before the response ended"));
+      handler.socketNode().streamEnded(completed);
+      handler.exchangesChanged();
     }
   }
 
-  /** The connection is going (closed, or shut down now): every exchange hears {@code status}. */
+  /** The server is shutting down now, or the connection is gone: every exchange hears it. */
   void abortAll(Status status) {
+    if (isEmpty()) {
+      return;
+    }
     for (Http2Exchange exchange : new ArrayList<>(byStream.values())) {
       exchange.peerGone(status);
     }

@@ -61,14 +61,17 @@ public final class HttpProtocols {
     return null;
   }
 
-  /** For the "listening on" line: {@code ""}, or {@code " and HTTP/1.1: a, b"}. */
+  /**
+   * For the "listening on" line: {@code ""} (gRPC over HTTP/2 only), or {@code " and HTTP/1.1
+   * serving gRPC + a + b"}, naming each protocol by its {@code toString()}.
+   */
   String describe() {
     if (protocols.isEmpty()) {
       return "";
     }
-    StringBuilder out = new StringBuilder(" and HTTP/1.1: gRPC");
+    StringBuilder out = new StringBuilder(" and HTTP/1.1 serving gRPC");
     for (HttpServerProtocol protocol : protocols) {
-      out.append(", ").append(protocol);
+      out.append(" + ").append(protocol);
     }
     return out.toString();
   }

@@ -25,7 +25,7 @@ final class HttpRequestHeads {
 
   /** The head of an HTTP/1.1 request. */
   static HttpRequestHead http1(HttpRequest request, boolean tls) {
-    String uri = request.uri();
+    String uri = originForm(request.uri());
     int query = uri.indexOf('?');
     List<Map.Entry<String, String>> headers = new ArrayList<>(request.headers().size());
     for (Map.Entry<String, String> header : request.headers()) {
@@ -67,6 +67,26 @@ final class HttpRequestHeads {
         request.scheme() == null ? "http" : request.scheme().toString(),
         true,
         List.copyOf(headers));
+  }
+
+  /**
+   * The path and query of a request target: an absolute-form target ({@code http://host/p?q}, which
+   * RFC 9112 section 3.2.2 requires servers to accept) loses its scheme and authority.
+   */
+  private static String originForm(String target) {
+    if (target.startsWith("/")) {
+      return target;
+    }
+    int scheme = target.indexOf("://");
+    if (scheme < 0) {
+      return target; // "*" (OPTIONS) or malformed: the protocol judges
+    }
+    int path = target.indexOf('/', scheme + 3);
+    int query = target.indexOf('?', scheme + 3);
+    if (path < 0 || query >= 0 && query < path) {
+      return query < 0 ? "/" : "/" + target.substring(query);
+    }
+    return target.substring(path);
   }
 
   private static String text(CharSequence value) {

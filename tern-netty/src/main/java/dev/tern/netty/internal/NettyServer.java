@@ -106,10 +106,11 @@ public final class NettyServer implements TransportServer {
                     if (options.sslContext() != null) {
                       ch.pipeline()
                           .addLast(
+                              new PlaintextOnTlsGuard(),
                               options.sslContext().newHandler(ch.alloc()),
                               new TlsProtocolSelector(transport));
                     } else {
-                      ch.pipeline().addLast(new CleartextProtocolDetector(transport));
+                      ch.pipeline().addLast(new ProtocolDetector(transport, true));
                     }
                   }
                 });
@@ -174,8 +175,9 @@ public final class NettyServer implements TransportServer {
   }
 
   /**
-   * The bound address, the protocol, TLS or plaintext and the Netty transport kind, e.g. {@code
-   * 127.0.0.1:50051 (HTTP/2, plaintext, epoll)}.
+   * The bound address, the protocols, TLS or plaintext and the Netty transport kind, e.g. {@code
+   * 127.0.0.1:50051 (HTTP/2, plaintext, epoll)}, or with protocols beside gRPC {@code
+   * 127.0.0.1:50051 (HTTP/2 and HTTP/1.1 serving gRPC + grpc-web + connect, TLS, epoll)}.
    */
   private String describe(Channel channel) {
     String where = GrpcHttp2ConnectionHandler.addressText(channel.localAddress());

@@ -12,10 +12,10 @@ import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * One accepted server connection, as the runtime sees it. Until the connection's first bytes (or
- * TLS's ALPN) say which HTTP it speaks, a {@link CleartextProtocolDetector} or {@link
- * TlsProtocolSelector} holds it; then {@link #useHttp2} installs the {@link ServerHandler}, or
- * {@link #useHttp1} an {@link Http1ServerHandler}, which does the work on the channel's event loop.
- * This class forwards lifecycle requests there through the connection's {@link WriteQueue}.
+ * TLS's ALPN) say which HTTP it speaks, a {@link ProtocolDetector} or {@link TlsProtocolSelector}
+ * holds it; then {@link #useHttp2} installs the {@link ServerHandler}, or {@link #useHttp1} an
+ * {@link Http1ServerHandler}, which does the work on the channel's event loop. This class forwards
+ * lifecycle requests there through the connection's {@link WriteQueue}.
  *
  * <p>Thread-safe: every method may be called from any thread. The HTTP/2 handler and the queue are
  * final; {@code http1} and {@code terminated} are written on the event loop and read there only

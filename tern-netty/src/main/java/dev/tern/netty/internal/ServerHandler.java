@@ -52,7 +52,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   private final ServerOptions options;
   private final IntObjectMap<ServerStreamState> streams = new IntObjectHashMap<>();
 
-  /** Requests served by a protocol other than gRPC. */
+  /** Requests served by a protocol other than gRPC, kept apart from the calls. */
   private final Http2Exchanges exchanges;
 
   private ServerTransportListener transportListener;
@@ -269,7 +269,20 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   /** The call of {@code state} ended; forget it. */
   void streamClosed(ServerStreamState state) {
     if (streams.remove(state.id()) != null && streams.isEmpty() && connectionLimits != null) {
-      connectionLimits.onIdle();
+      if (exchanges.isEmpty()) {
+        connectionLimits.onIdle();
+      }
+    }
+  }
+
+  /** An {@link Http2Exchange} started or ended: exchanges count as calls for the idle limit. */
+  void exchangesChanged() {
+    if (connectionLimits != null) {
+      if (exchanges.isEmpty() && streams.isEmpty()) {
+        connectionLimits.onIdle();
+      } else {
+        connectionLimits.onActive();
+      }
     }
   }
 
@@ -523,9 +536,6 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
         Http2Headers headers,
         int padding,
         boolean endOfStream) {
-      if (exchanges.onHeaders(streamId, endOfStream)) {
-        return;
-      }
       ServerStreamState state = streams.get(streamId);
       if (state != null) {
         // Trailers from a client: gRPC has none, but the END_STREAM still half-closes.
@@ -534,6 +544,9 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
         } else {
           state.abort(Status.INTERNAL.withDescription("Received unexpected HEADERS mid-stream"));
         }
+        return;
+      }
+      if (exchanges.onTrailers(streamId, endOfStream)) {
         return;
       }
       if (streamId <= lastRequestStreamId) {
@@ -622,11 +635,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   private final class ConnectionListener extends Http2ConnectionAdapter {
     @Override
     public void onStreamClosed(Http2Stream stream) {
-      exchanges.onStreamClosed(
-          stream.id(),
-          connectionFailure != null
-              ? connectionFailure
-              : Status.CANCELLED.withDescription("stream closed before the response ended"));
+      exchanges.onStreamClosed(stream.id(), connectionFailure);
       ServerStreamState state = streams.get(stream.id());
       if (state != null) {
         // Netty closes the streams left when the connection dies: say why, if it was an error.

@@ -13,8 +13,10 @@ import javax.net.ssl.SSLHandshakeException;
 
 /**
  * Waits for a TLS connection's handshake and installs the handlers of the protocol ALPN chose:
- * {@code h2} the gRPC (HTTP/2) handlers, {@code http/1.1} the HTTP/1.1 ones; then removes itself. A
- * connection that negotiated neither is closed (one FINE line), as gRPC over TLS requires ALPN.
+ * {@code h2} the gRPC (HTTP/2) handlers, {@code http/1.1} the HTTP/1.1 ones; then removes itself.
+ * Without ALPN a {@link ProtocolDetector} looks at the first bytes: HTTP/1.1 is served (clients
+ * that only speak it need not offer ALPN), HTTP/2 is refused as before HTTP/1.1 was served (gRPC
+ * over TLS requires ALPN). Another protocol chosen by ALPN closes the connection (one FINE line).
  *
  * <p>One per connection; event loop only.
  */
@@ -35,16 +37,19 @@ final class TlsProtocolSelector extends ChannelInboundHandlerAdapter {
     }
     SslHandshakeCompletionEvent handshake = (SslHandshakeCompletionEvent) evt;
     if (!handshake.isSuccess()) {
+      // The TLS handler closes the connection itself, after its alert went out.
       GrpcHttp2ConnectionHandler.logNetworkFailure(ctx, "TLS handshake failed", handshake.cause());
-      ctx.close();
       return;
     }
     String protocol = ctx.pipeline().get(SslHandler.class).applicationProtocol();
-    boolean http1Served = !transport.options().httpProtocols().list().isEmpty();
-    if (ApplicationProtocolNames.HTTP_1_1.equals(protocol) || protocol == null && http1Served) {
+    if (ApplicationProtocolNames.HTTP_1_1.equals(protocol)) {
       transport.useHttp1(ctx);
     } else if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
       transport.useHttp2(ctx);
+    } else if (protocol == null) {
+      // No ALPN: HTTP/1.1 clients that do not offer it (the JDK's HttpClient asked for HTTP/1.1)
+      // are served; an HTTP/2 preface is refused as before.
+      ctx.pipeline().addAfter(ctx.name(), null, new ProtocolDetector(transport, false));
     } else {
       logger.log(Level.FINE, TlsAttributes.alpnProblem(ctx.channel()));
       ctx.close();

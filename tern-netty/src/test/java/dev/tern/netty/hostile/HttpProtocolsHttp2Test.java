@@ -7,6 +7,7 @@ import dev.tern.Server;
 import dev.tern.Status;
 import dev.tern.netty.NettyServerBuilder;
 import dev.tern.netty.testing.EchoHttpProtocol;
+import dev.tern.netty.testing.HeldHttpProtocol;
 import dev.tern.testing.EchoService;
 import dev.tern.testing.TernCleanupExtension;
 import java.util.ArrayList;
@@ -27,14 +28,16 @@ class HttpProtocolsHttp2Test {
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
 
   private final EchoHttpProtocol echo = new EchoHttpProtocol();
+  private final HeldHttpProtocol held = new HeldHttpProtocol();
+  private Server server;
   private int port;
 
   @BeforeEach
   void start() throws Exception {
-    Server server =
+    server =
         cleanup.register(
             NettyServerBuilder.forPort(0)
-                .httpProtocols(echo)
+                .httpProtocols(echo, held)
                 .addService(new EchoService())
                 .build()
                 .start());
@@ -122,6 +125,84 @@ class HttpProtocolsHttp2Test {
       Status status = echo.aborts.poll(20, TimeUnit.SECONDS);
       assertThat(status).isNotNull();
       assertThat(status.getCode()).isEqualTo(Status.Code.CANCELLED);
+    }
+  }
+
+  @Test
+  void connectionLostMidBodyAbortsTheExchange() throws Exception {
+    HeldHttpProtocol.Held exchange;
+    try (RawHttp2Connection connection = RawHttp2Connection.open(port)) {
+      connection.writeHeaders(1, false, request("POST", "/x", "text/held"));
+      connection.writeData(1, false, new byte[100]);
+      exchange = held.next();
+    }
+    // CANCELLED for a clean close, UNAVAILABLE when the close reached the server as a reset (the
+    // client closed with bytes unread); either way the protocol hears of it.
+    assertThat(exchange.aborted.get(20, TimeUnit.SECONDS).getCode())
+        .isIn(Status.Code.CANCELLED, Status.Code.UNAVAILABLE);
+  }
+
+  @Test
+  void protocolGivingUpResetsTheStreamWithCancel() throws Exception {
+    try (RawHttp2Connection connection = RawHttp2Connection.open(port)) {
+      connection.writeHeaders(1, true, request("GET", "/held", null));
+      HeldHttpProtocol.Held exchange = held.next();
+      exchange.abort();
+      RawHttp2Connection.StreamEnd end = connection.awaitStreamEnd(1);
+      assertThat(end.reset()).isTrue();
+      assertThat(end.last().errorCode()).isEqualTo(RawHttp2Connection.CANCEL);
+      assertThat(exchange.aborted).isNotDone();
+    }
+  }
+
+  @Test
+  void answerBeforeTheBodyEndsAsksTheClientToStopWithNoError() throws Exception {
+    try (RawHttp2Connection connection = RawHttp2Connection.open(port)) {
+      connection.writeHeaders(1, false, request("POST", "/x", "text/held"));
+      connection.writeData(1, false, new byte[10]);
+      HeldHttpProtocol.Held exchange = held.next();
+      exchange.respond("early");
+      RawHttp2Connection.StreamEnd end = connection.awaitStreamEnd(1);
+      assertThat(end.headers()).containsEntry(":status", "200");
+      assertThat(new String(end.data(), US_ASCII)).isEqualTo("early");
+      RawHttp2Connection.Frame reset = connection.awaitFrame(RawHttp2Connection.RST_STREAM);
+      assertThat(reset.streamId()).isEqualTo(1);
+      assertThat(reset.errorCode()).isEqualTo(RawHttp2Connection.NO_ERROR);
+      assertThat(exchange.aborted).isNotDone();
+    }
+  }
+
+  @Test
+  void gracefulShutdownLetsTheExchangeInFlightFinish() throws Exception {
+    try (RawHttp2Connection connection = RawHttp2Connection.open(port)) {
+      connection.writeHeaders(1, true, request("GET", "/held", null));
+      HeldHttpProtocol.Held exchange = held.next();
+      server.shutdown();
+      connection.awaitFrame(RawHttp2Connection.GOAWAY);
+      // The second GOAWAY follows the acknowledgement of the server's PING, as a live client's.
+      RawHttp2Connection.Frame ping = connection.awaitFrame(RawHttp2Connection.PING);
+      connection.writeFrame(
+          RawHttp2Connection.PING, RawHttp2Connection.FLAG_ACK, 0, ping.payload());
+      exchange.respond("finished");
+      RawHttp2Connection.StreamEnd end = connection.awaitStreamEnd(1);
+      assertThat(end.headers()).containsEntry(":status", "200");
+      assertThat(new String(end.data(), US_ASCII)).isEqualTo("finished");
+      connection.awaitClose();
+      assertThat(server.awaitTermination(20, TimeUnit.SECONDS)).isTrue();
+      assertThat(exchange.aborted).isNotDone();
+    }
+  }
+
+  @Test
+  void prefaceFedOneByteAtATimeIsHttp2() throws Exception {
+    try (RawHttp2Connection connection = RawHttp2Connection.connect(port)) {
+      for (byte b : RawHttp2Connection.PREFACE) {
+        connection.writeRaw(new byte[] {b});
+      }
+      connection.writeFrame(RawHttp2Connection.SETTINGS, 0, 0, new byte[0]);
+      connection.writeHeaders(1, true, request("GET", "/hello", null));
+      RawHttp2Connection.StreamEnd hello = connection.awaitStreamEnd(1);
+      assertThat(new String(hello.data(), US_ASCII)).isEqualTo("hello h2");
     }
   }
 }

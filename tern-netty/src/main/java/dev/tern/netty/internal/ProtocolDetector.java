@@ -12,27 +12,39 @@ import java.util.logging.Logger;
 import javax.net.ssl.SSLHandshakeException;
 
 /**
- * Tells, from the first bytes of a cleartext connection, whether it speaks HTTP/2 with prior
- * knowledge (it starts with the client preface, RFC 9113 section 3.4) or HTTP/1.1 (anything else: a
- * request line), installs the handlers of that protocol through the {@link NettyServerTransport},
- * and removes itself, passing on every byte it saw. It decides on as few bytes as tell the two
- * apart (an HTTP/1.1 request's first or second byte already differs), so nothing waits longer than
- * the client's first packet.
+ * Tells, from the first bytes of a connection, whether it speaks HTTP/2 with prior knowledge (it
+ * starts with the client preface, RFC 9113 section 3.4) or HTTP/1.1 (anything else: a request
+ * line), installs the handlers of that protocol through the {@link NettyServerTransport}, and
+ * removes itself, passing on every byte it saw. It decides on as few bytes as tell the two apart
+ * (an HTTP/1.1 request's first or second byte already differs), so nothing waits longer than the
+ * client's first packet.
+ *
+ * <p>It reads cleartext connections, and TLS connections whose client offered no ALPN (see {@link
+ * TlsProtocolSelector}): there HTTP/1.1 is served, and HTTP/2 is refused as it was before HTTP/1.1
+ * was served, since gRPC over TLS requires ALPN.
  *
  * <p>One per connection; event loop only.
  */
-final class CleartextProtocolDetector extends ByteToMessageDecoder {
+final class ProtocolDetector extends ByteToMessageDecoder {
   private static final byte[] PREFACE =
       "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
-  private final NettyServerTransport transport;
+  private static final Logger logger = Logger.getLogger(ServerHandler.class.getName());
 
-  CleartextProtocolDetector(NettyServerTransport transport) {
+  private final NettyServerTransport transport;
+  private final boolean http2Allowed;
+
+  /**
+   * @param http2Allowed false on a TLS connection without ALPN: HTTP/2 closes it (one FINE line)
+   */
+  ProtocolDetector(NettyServerTransport transport, boolean http2Allowed) {
     this.transport = transport;
+    this.http2Allowed = http2Allowed;
   }
 
   @Override
   protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+    assert ctx.executor().inEventLoop();
     int seen = Math.min(in.readableBytes(), PREFACE.length);
     for (int i = 0; i < seen; i++) {
       if (in.getByte(in.readerIndex() + i) != PREFACE[i]) {
@@ -42,6 +54,12 @@ final class CleartextProtocolDetector extends ByteToMessageDecoder {
       }
     }
     if (seen == PREFACE.length) {
+      if (!http2Allowed) {
+        logger.log(Level.FINE, TlsAttributes.alpnProblem(ctx.channel()));
+        in.skipBytes(in.readableBytes());
+        ctx.close();
+        return;
+      }
       transport.useHttp2(ctx);
       ctx.pipeline().remove(this);
     }
@@ -56,8 +74,8 @@ final class CleartextProtocolDetector extends ByteToMessageDecoder {
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     IOException network = GrpcHttp2ConnectionHandler.networkFailure(cause);
     if (network == null) {
-      Logger.getLogger(ServerHandler.class.getName())
-          .log(Level.WARNING, "Connection failed before its protocol was known; closing it", cause);
+      logger.log(
+          Level.WARNING, "Connection failed before its protocol was known; closing it", cause);
     } else if (!(network instanceof SSLHandshakeException
         || network instanceof NotSslRecordException)) {
       GrpcHttp2ConnectionHandler.logNetworkFailure(ctx, "closed", network);
