@@ -32,6 +32,11 @@ module dev.tern.netty {
   // The seam for protocols served beside gRPC on the same port (tern-web's gRPC-Web and Connect).
   exports dev.tern.netty.http;
 
+  // The buffer over a ByteBuf that the deframer reads (NettyReadableBuffer), shared with
+  // tern-web's protocols, which deframe request bodies the same way; not API.
+  exports dev.tern.netty.internal to
+      dev.tern.web;
+
   uses dev.tern.netty.http.HttpServerProtocol;
 
   provides dev.tern.ManagedChannelProvider with

@@ -13,12 +13,12 @@ import java.nio.ByteBuffer;
  *
  * <p>Not thread-safe: owned by one thread at a time; {@link #close()} releases the reference.
  */
-final class NettyReadableBuffer implements ReadableBuffer {
+public final class NettyReadableBuffer implements ReadableBuffer {
   private final ByteBuf buf;
   private boolean closed;
 
   /** Takes ownership of one reference of {@code buf}. */
-  NettyReadableBuffer(ByteBuf buf) {
+  public NettyReadableBuffer(ByteBuf buf) {
     this.buf = buf;
   }
 

@@ -3,6 +3,7 @@ package dev.tern.web.internal;
 import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.netty.http.HttpExchange;
+import dev.tern.netty.internal.NettyReadableBuffer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
@@ -91,8 +92,8 @@ final class ConnectUnaryStream extends WebServerStream {
     ByteBuf prefix = exchange.alloc().buffer(Envelopes.PREFIX_LENGTH);
     prefix.writeByte(requestCompressed ? Envelopes.COMPRESSED : 0);
     prefix.writeInt(message.readableBytes());
-    deframer().deframe(new ByteBufReadableBuffer(prefix));
-    deframer().deframe(new ByteBufReadableBuffer(message));
+    deframer().deframe(new NettyReadableBuffer(prefix));
+    deframer().deframe(new NettyReadableBuffer(message));
     super.inboundEnded();
   }
 

@@ -11,6 +11,7 @@ import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.internal.wire.MessageDeframer;
 import dev.tern.netty.http.HttpBodyListener;
 import dev.tern.netty.http.HttpExchange;
+import dev.tern.netty.internal.NettyReadableBuffer;
 import dev.tern.spi.ServerStream;
 import dev.tern.spi.ServerStreamListener;
 import io.netty.buffer.ByteBuf;
@@ -90,7 +91,7 @@ abstract class WebServerStream implements ServerStream, HttpBodyListener, Messag
 
   /** Request body bytes, which the subclass owns. Default: envelopes, into the deframer. */
   void inbound(ByteBuf data) {
-    deframer.deframe(new ByteBufReadableBuffer(data));
+    deframer.deframe(new NettyReadableBuffer(data));
   }
 
   /** The request body ended. Default: the deframer closes once what it holds is delivered. */
