@@ -408,4 +408,54 @@ class Http1ConnectionTest {
     assertThat(ClientCalls.blockingUnaryCall(channel, EchoService.UNARY, CallOptions.DEFAULT, "hi"))
         .isEqualTo("hi");
   }
+
+  @Test
+  void bytesThatAreNeitherProtocolGetAnHttp2GoAwayNotAnHttp1Response() throws Exception {
+    int port = start();
+    try (Socket socket = connect(port)) {
+      send(socket, "INVALID CONNECTION PREFACE\r\n\r\n");
+      assertThat(goAwayErrorCodes(readAllBytes(socket))).containsExactly(PROTOCOL_ERROR);
+    }
+  }
+
+  @Test
+  void tlsClientHelloOnTheCleartextPortIsRefusedAtOnce() throws Exception {
+    int port = start();
+    try (Socket socket = connect(port)) {
+      // A ClientHello's record header and the start of its body: no request line starts so.
+      socket.getOutputStream().write(new byte[] {0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00});
+      socket.getOutputStream().flush();
+      assertThat(goAwayErrorCodes(readAllBytes(socket))).containsExactly(PROTOCOL_ERROR);
+    }
+  }
+
+  private static final int PROTOCOL_ERROR = 1;
+
+  private static byte[] readAllBytes(Socket socket) throws IOException {
+    return socket.getInputStream().readAllBytes();
+  }
+
+  /** The error codes of the GOAWAY frames in {@code bytes}, read as HTTP/2 frames. */
+  private static java.util.List<Integer> goAwayErrorCodes(byte[] bytes) {
+    java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
+    java.util.List<Integer> codes = new java.util.ArrayList<>();
+    while (in.remaining() >= 9) {
+      int length = (in.getShort() & 0xffff) << 8 | in.get() & 0xff;
+      int type = in.get();
+      in.get(); // flags
+      in.getInt(); // stream id
+      assertThat(in.remaining())
+          .as("frame of type %d's payload", type)
+          .isGreaterThanOrEqualTo(length);
+      if (type == 7) {
+        in.getInt(); // last stream id
+        codes.add(in.getInt());
+        in.position(in.position() + length - 8);
+      } else {
+        in.position(in.position() + length);
+      }
+    }
+    assertThat(in.remaining()).as("bytes after the last whole frame").isZero();
+    return codes;
+  }
 }

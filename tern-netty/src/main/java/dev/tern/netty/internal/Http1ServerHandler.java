@@ -58,7 +58,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
   static final int INBOUND_WINDOW = 64 * 1024;
 
   /** Longest request line; the header block is bounded by the server's metadata limit. */
-  private static final int MAX_INITIAL_LINE = 8 * 1024;
+  static final int MAX_INITIAL_LINE = 8 * 1024;
 
   private final NettyServerTransport transport;
   private final boolean tls;

@@ -13,11 +13,13 @@ import javax.net.ssl.SSLHandshakeException;
 
 /**
  * Tells, from the first bytes of a connection, whether it speaks HTTP/2 with prior knowledge (it
- * starts with the client preface, RFC 9113 section 3.4) or HTTP/1.1 (anything else: a request
- * line), installs the handlers of that protocol through the {@link NettyServerTransport}, and
- * removes itself, passing on every byte it saw. It decides on as few bytes as tell the two apart
- * (an HTTP/1.1 request's first or second byte already differs), so nothing waits longer than the
- * client's first packet.
+ * starts with the client preface, RFC 9113 section 3.4) or HTTP/1.1 (it starts with a request line,
+ * judged by {@link RequestLineSniffer}), installs the handlers of that protocol through the {@link
+ * NettyServerTransport}, and removes itself, passing on every byte it saw. Bytes that are neither
+ * go to the HTTP/2 handler, which refuses them as a corrupt preface with a GOAWAY (PROTOCOL_ERROR),
+ * as a server speaking only HTTP/2 would. It decides as soon as the bytes tell (a request line's
+ * first line, the preface's first differing byte, or the first byte no request line can hold), so
+ * nothing waits longer than the client's first packet.
  *
  * <p>It reads cleartext connections, and TLS connections whose client offered no ALPN (see {@link
  * TlsProtocolSelector}): there HTTP/1.1 is served, and HTTP/2 is refused as it was before HTTP/1.1
@@ -48,8 +50,7 @@ final class ProtocolDetector extends ByteToMessageDecoder {
     int seen = Math.min(in.readableBytes(), PREFACE.length);
     for (int i = 0; i < seen; i++) {
       if (in.getByte(in.readerIndex() + i) != PREFACE[i]) {
-        transport.useHttp1(ctx);
-        ctx.pipeline().remove(this);
+        notPreface(ctx, in);
         return;
       }
     }
@@ -62,6 +63,31 @@ final class ProtocolDetector extends ByteToMessageDecoder {
       }
       transport.useHttp2(ctx);
       ctx.pipeline().remove(this);
+    }
+  }
+
+  private void notPreface(ChannelHandlerContext ctx, ByteBuf in) {
+    switch (RequestLineSniffer.classify(in, Http1ServerHandler.MAX_INITIAL_LINE)) {
+      case HTTP1 -> {
+        transport.useHttp1(ctx);
+        ctx.pipeline().remove(this);
+      }
+      case NOT_HTTP1 -> {
+        if (http2Allowed) {
+          transport.useHttp2(ctx);
+          ctx.pipeline().remove(this);
+        } else {
+          logger.log(
+              Level.FINE,
+              "{0}: closing a TLS connection that spoke neither HTTP/1.1 nor HTTP/2",
+              ctx.channel());
+          in.skipBytes(in.readableBytes());
+          ctx.close();
+        }
+      }
+      case UNDECIDED -> {
+        // A request line has begun; the rest of it is on its way.
+      }
     }
   }
 
