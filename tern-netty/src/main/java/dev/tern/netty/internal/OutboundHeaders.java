@@ -8,6 +8,7 @@ import dev.tern.internal.wire.GrpcMessageCodec;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.ReadOnlyHttp2Headers;
 import io.netty.util.AsciiString;
 import java.nio.charset.StandardCharsets;
 
@@ -17,7 +18,9 @@ import java.nio.charset.StandardCharsets;
  * grpc-timeout}, {@code grpc-encoding}, {@code grpc-accept-encoding}, then custom metadata ({@code
  * -bin} values base64 without padding). Constant names and values are {@link AsciiString}s encoded
  * once; metadata bytes are wrapped, not copied. Blocks are built on the application thread, so the
- * event loop only encodes them.
+ * event loop only encodes them. A server's blocks are Netty's flat {@link ReadOnlyHttp2Headers},
+ * and the ones most calls send (headers without metadata or with the one same entry, OK trailers)
+ * are built once and shared: every server call used to allocate two hash-table header maps.
  *
  * <p>Stateless; thread-safe.
  */
@@ -25,6 +28,7 @@ final class OutboundHeaders {
   private OutboundHeaders() {}
 
   static final AsciiString POST = AsciiString.cached("POST");
+  static final AsciiString CONTENT_TYPE = HttpHeaderNames.CONTENT_TYPE;
   static final AsciiString HTTP = AsciiString.cached("http");
   static final AsciiString HTTPS = AsciiString.cached("https");
   static final AsciiString TE_TRAILERS = AsciiString.cached("trailers");
@@ -95,32 +99,128 @@ final class OutboundHeaders {
     return out;
   }
 
-  /** The response HEADERS: {@code :status 200}, content-type, then {@code headers}. */
+  /** The response HEADERS of a call whose headers carry no metadata. */
+  private static final Http2Headers RESPONSE_PLAIN =
+      ReadOnlyHttp2Headers.serverHeaders(false, STATUS_OK, CONTENT_TYPE, CONTENT_TYPE_GRPC);
+
+  /** The trailers of a call that ended OK without trailing metadata after response headers. */
+  private static final Http2Headers TRAILERS_OK =
+      ReadOnlyHttp2Headers.trailers(false, GRPC_STATUS, STATUS_CODES[0]);
+
+  /**
+   * The response HEADERS last built for metadata of one entry (in practice the server's {@code
+   * grpc-accept-encoding}, which every call sends): most calls of a server send the same block, so
+   * it is shared instead of rebuilt. Racy by design: any thread may replace it, and a reader sees
+   * some complete holder.
+   */
+  private static volatile OneEntryResponse lastOneEntryResponse = new OneEntryResponse(null, null);
+
+  /** A response block and the one metadata entry it was built from. Immutable. */
+  private record OneEntryResponse(byte[][] entry, Http2Headers headers) {
+    boolean matches(byte[] name, byte[] value) {
+      return entry != null && equal(entry[0], name) && equal(entry[1], value);
+    }
+  }
+
+  /**
+   * The response HEADERS: {@code :status 200}, content-type, then {@code headers}. The block is
+   * read-only, and may be shared by calls that send the same headers.
+   */
   static Http2Headers response(Metadata headers) {
-    byte[][] md = headers.toSerialized();
     int count = headers.headerCount();
-    Http2Headers out = new DefaultHttp2Headers(false, count + 2);
-    out.status(STATUS_OK);
-    out.add(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE_GRPC);
-    addCustom(out, md, count);
-    return out;
+    if (count == 0) {
+      return RESPONSE_PLAIN;
+    }
+    byte[][] md = headers.toSerialized();
+    if (count == 1) {
+      OneEntryResponse last = lastOneEntryResponse;
+      if (last.matches(md[0], md[1])) {
+        return last.headers();
+      }
+      Http2Headers built = buildResponse(md, count);
+      lastOneEntryResponse = new OneEntryResponse(new byte[][] {md[0], md[1]}, built);
+      return built;
+    }
+    return buildResponse(md, count);
+  }
+
+  private static Http2Headers buildResponse(byte[][] md, int count) {
+    FlatBlock block = new FlatBlock(1 + count);
+    block.add(CONTENT_TYPE, CONTENT_TYPE_GRPC);
+    block.addCustom(md, count);
+    return ReadOnlyHttp2Headers.serverHeaders(false, STATUS_OK, block.toArray());
   }
 
   /**
    * The trailers ending a call; with {@code trailersOnly} (no response headers were sent) the one
-   * HEADERS frame also carries {@code :status 200} and content-type.
+   * HEADERS frame also carries {@code :status 200} and content-type. The block is read-only, and
+   * may be shared.
    */
   static Http2Headers trailers(Status status, Metadata trailers, boolean trailersOnly) {
-    byte[][] md = trailers.toSerialized();
     int count = trailers.headerCount();
-    Http2Headers out = new DefaultHttp2Headers(false, count + 4);
-    if (trailersOnly) {
-      out.status(STATUS_OK);
-      out.add(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE_GRPC);
+    if (count == 0 && !trailersOnly && status.isOk() && status.getDescription() == null) {
+      return TRAILERS_OK;
     }
-    addStatus(out, status);
-    addCustom(out, md, count);
-    return out;
+    byte[][] md = trailers.toSerialized();
+    FlatBlock block = new FlatBlock(3 + count);
+    if (trailersOnly) {
+      block.add(CONTENT_TYPE, CONTENT_TYPE_GRPC);
+    }
+    block.add(GRPC_STATUS, STATUS_CODES[status.getCode().value()]);
+    String description = status.getDescription();
+    if (description != null) {
+      block.add(GRPC_MESSAGE, new AsciiString(GrpcMessageCodec.encode(description)));
+    }
+    block.addCustom(md, count);
+    return trailersOnly
+        ? ReadOnlyHttp2Headers.serverHeaders(false, STATUS_OK, block.toArray())
+        : ReadOnlyHttp2Headers.trailers(false, block.toArray());
+  }
+
+  /** Regular headers collected as name, value, name, value... for a read-only block. */
+  private static final class FlatBlock {
+    private final AsciiString[] entries;
+    private int size;
+
+    FlatBlock(int maxEntries) {
+      entries = new AsciiString[2 * maxEntries];
+    }
+
+    void add(AsciiString name, AsciiString value) {
+      entries[size++] = name;
+      entries[size++] = value;
+    }
+
+    void addCustom(byte[][] md, int count) {
+      for (int i = 0; i < count; i++) {
+        byte[] name = md[2 * i];
+        if (isTransportOwned(name)) {
+          continue;
+        }
+        AsciiString asciiName = knownName(name);
+        byte[] value = md[2 * i + 1];
+        add(
+            asciiName,
+            asciiName.endsWith(Metadata.BINARY_HEADER_SUFFIX)
+                ? new AsciiString(Base64Codec.encodeBase64NoPadding(value), false)
+                : new AsciiString(value, false));
+      }
+    }
+
+    AsciiString[] toArray() {
+      return size == entries.length ? entries : java.util.Arrays.copyOf(entries, size);
+    }
+  }
+
+  /** A reserved name's constant, or {@code name} wrapped. */
+  private static AsciiString knownName(byte[] name) {
+    if (equal(name, ACCEPT_ENCODING_BYTES)) {
+      return GRPC_ACCEPT_ENCODING;
+    }
+    if (equal(name, ENCODING_BYTES)) {
+      return GRPC_ENCODING;
+    }
+    return new AsciiString(name, false);
   }
 
   /** An HTTP error answer to a request that is not valid gRPC: HTTP status plus gRPC status. */
@@ -149,16 +249,6 @@ final class OutboundHeaders {
     String description = status.getDescription();
     if (description != null) {
       out.add(GRPC_MESSAGE, new AsciiString(GrpcMessageCodec.encode(description)));
-    }
-  }
-
-  private static void addCustom(Http2Headers out, byte[][] md, int count) {
-    for (int i = 0; i < count; i++) {
-      byte[] name = md[2 * i];
-      if (isTransportOwned(name)) {
-        continue;
-      }
-      addEntry(out, name, md[2 * i + 1]);
     }
   }
 
