@@ -51,6 +51,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   private final NettyServerTransport transport;
   private final ServerOptions options;
   private final IntObjectMap<ServerStreamState> streams = new IntObjectHashMap<>();
+  private final MethodNames methodNames = new MethodNames();
 
   /** Requests served by a protocol other than gRPC, kept apart from the calls. */
   private final Http2Exchanges exchanges;
@@ -488,7 +489,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
       return;
     }
     Metadata metadata = headers.toMetadata();
-    String fullMethodName = path.subSequence(1, path.length()).toString();
+    String fullMethodName = methodNames.of(path);
     CharSequence authority = headers.authority();
     ServerStreamState state =
         new ServerStreamState(this, streamId, options.maxInboundMessageSize());
