@@ -38,8 +38,13 @@ public abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
   /** A {@code -bin} value that was not valid base64, or null; the transport fails the call. */
   private String invalidBinaryHeader;
 
+  /**
+   * @param expectedHeaders Netty's guess from earlier blocks, which counts the pseudo-headers and
+   *     reserved headers kept apart from the metadata too: room for at most four entries is made
+   *     (most requests carry fewer), and more grow the array
+   */
   GrpcInboundHeaders(int expectedHeaders) {
-    namesAndValues = new byte[Math.max(2, expectedHeaders) * 2][];
+    namesAndValues = new byte[Math.max(2, Math.min(expectedHeaders, 4)) * 2][];
   }
 
   /**
@@ -92,8 +97,36 @@ public abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
     if (asciiName.length() > 0 && asciiName.byteAt(0) == ':') {
       throw unsupported("setLong on a pseudo-header");
     }
-    removeEntries(bytes(asciiName));
+    byte[] nameBytes = bytes(asciiName);
+    if (holdsOnly(nameBytes, value)) {
+      return this; // already the normalized value: the usual case, kept without new objects
+    }
+    removeEntries(nameBytes);
     return add(asciiName, AsciiString.of(Long.toString(value)));
+  }
+
+  /** Whether {@code name} has exactly one entry, {@code value} in decimal without leading zeros. */
+  private boolean holdsOnly(byte[] name, long value) {
+    byte[] found = null;
+    for (int i = 0; i < entries; i++) {
+      if (Arrays.equals(namesAndValues[2 * i], name)) {
+        if (found != null) {
+          return false;
+        }
+        found = namesAndValues[2 * i + 1];
+      }
+    }
+    if (found == null || found.length == 0 || value < 0 || (found[0] == '0' && found.length > 1)) {
+      return false;
+    }
+    long parsed = 0;
+    for (byte b : found) {
+      if (b < '0' || b > '9' || parsed > (Long.MAX_VALUE - 9) / 10) {
+        return false;
+      }
+      parsed = parsed * 10 + (b - '0');
+    }
+    return parsed == value;
   }
 
   /** Drops the metadata entries named {@code name}, keeping the others in order. */
@@ -293,10 +326,15 @@ public abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
     List<CharSequence> values = null;
     for (int i = 0; i < entries; i++) {
       if (sameName(namesAndValues[2 * i], name)) {
+        AsciiString value = new AsciiString(namesAndValues[2 * i + 1], false);
         if (values == null) {
-          values = new ArrayList<>(1);
+          values = Collections.singletonList(value); // content-length: one value
+        } else {
+          if (values.size() == 1) {
+            values = new ArrayList<>(values);
+          }
+          values.add(value);
         }
-        values.add(new AsciiString(namesAndValues[2 * i + 1], false));
       }
     }
     // Netty's decoder asks for content-length on every request; most have none.

@@ -125,6 +125,27 @@ class GrpcHttp2HeadersDecoderTest {
   }
 
   @Test
+  void setLongKeepsAnAlreadyNormalValueAndRewritesOneWithLeadingZeros() throws Http2Exception {
+    GrpcRequestHeaders normal =
+        (GrpcRequestHeaders) roundTrip(true, 8192, request().add("content-length", "5"));
+    GrpcRequestHeaders padded =
+        (GrpcRequestHeaders) roundTrip(true, 8192, request().add("content-length", "05"));
+    GrpcRequestHeaders other =
+        (GrpcRequestHeaders) roundTrip(true, 8192, request().add("content-length", "6"));
+
+    normal.setLong("content-length", 5);
+    padded.setLong("content-length", 5);
+    other.setLong("content-length", 5);
+
+    for (GrpcRequestHeaders headers : List.of(normal, padded, other)) {
+      assertThat(headers.getAll("content-length"))
+          .extracting(CharSequence::toString)
+          .containsExactly("5");
+      assertThat(headers.toMetadata().headerCount()).isEqualTo(1);
+    }
+  }
+
+  @Test
   void binaryValuesAreDecodedPaddedUnpaddedAndCommaSeparated() throws Http2Exception {
     Http2Headers sent =
         request()
