@@ -91,7 +91,9 @@ final class ProtoInputStream extends InputStream implements KnownLength {
     Objects.requireNonNull(out, "out");
     if (message != null) {
       int size = message.getSerializedSize();
-      message.writeTo(out);
+      if (size > 0) { // an empty message (google.protobuf.Empty, say) has nothing to write
+        message.writeTo(out);
+      }
       message = null;
       return size;
     }

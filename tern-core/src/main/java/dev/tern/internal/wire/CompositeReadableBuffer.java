@@ -24,7 +24,8 @@ public final class CompositeReadableBuffer implements ReadableBuffer {
 
   /** Creates an empty composite. */
   public CompositeReadableBuffer() {
-    components = new ArrayDeque<>();
+    // Most composites hold a frame or two at a time (a unary message); the deque grows as needed.
+    components = new ArrayDeque<>(2);
   }
 
   private CompositeReadableBuffer(int expectedComponents) {

@@ -58,7 +58,9 @@ public final class MessageFramer {
   private final WritableBufferAllocator allocator;
   private final byte[] header = new byte[GrpcFrame.HEADER_LENGTH];
   private final OutputStream bufferOutput = new BufferOutput();
-  private final StagingOutput staging = new StagingOutput();
+
+  /** Made on the first message that needs it: most streams only frame messages of known length. */
+  private StagingOutput staging;
 
   private Compressor compressor = Codec.Identity.NONE;
 
@@ -155,7 +157,9 @@ public final class MessageFramer {
           .withCause(e)
           .asRuntimeException();
     } finally {
-      staging.trim();
+      if (staging != null) {
+        staging.trim();
+      }
     }
   }
 
@@ -228,7 +232,7 @@ public final class MessageFramer {
   }
 
   private void writeUnknownLength(InputStream in) throws IOException {
-    staging.reset();
+    StagingOutput staging = staging();
     copyWithinLimit(in, staging);
     writeStaged(GrpcFrame.UNCOMPRESSED_FLAG);
   }
@@ -237,7 +241,7 @@ public final class MessageFramer {
     if (knownLength >= 0) {
       checkSize(knownLength); // reject before spending any time compressing
     }
-    staging.reset();
+    StagingOutput staging = staging();
     // Closing finishes the compressed data and frees the native deflater right away.
     try (OutputStream compressing = compressor.compress(staging)) {
       copyWithinLimit(in, compressing);
@@ -314,6 +318,15 @@ public final class MessageFramer {
       }
       out.write(chunk, 0, n);
     }
+  }
+
+  /** The staging array, emptied. */
+  private StagingOutput staging() {
+    if (staging == null) {
+      staging = new StagingOutput();
+    }
+    staging.reset();
+    return staging;
   }
 
   private byte[] copyBuffer() {
