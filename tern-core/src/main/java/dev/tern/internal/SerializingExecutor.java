@@ -1,11 +1,9 @@
 package dev.tern.internal;
 
+import java.util.ArrayDeque;
 import java.util.Objects;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -16,8 +14,9 @@ import java.util.logging.Logger;
  * without ever overlapping.
  *
  * <p>A burst of submissions costs one dispatch to the delegate: the first submission schedules a
- * drain, later ones join the queue and are run by that same drain. No lock is held while tasks run;
- * the queue is lock-free and a single atomic flag says whether a drain is scheduled.
+ * drain, later ones join the queue and are run by that same drain. The queue is an array deque
+ * under the executor's own monitor, held only to add or take a task, never while one runs: every
+ * call has one of these, and a linked queue cost an object per task.
  *
  * <p>A task that throws a {@link RuntimeException} is logged and the next task still runs.
  *
@@ -29,12 +28,16 @@ public final class SerializingExecutor implements Executor {
 
   private static final Logger logger = Logger.getLogger(SerializingExecutor.class.getName());
 
-  private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+  /** The tasks waiting; guarded by this. A call's callbacks come a few at a time. */
+  private final ArrayDeque<Runnable> tasks = new ArrayDeque<>(4);
 
-  /** True from the moment a drain is handed to the delegate until that drain has stopped. */
-  private final AtomicBoolean drainScheduled = new AtomicBoolean();
+  /**
+   * True from the moment a drain is handed to the delegate until that drain has stopped; guarded by
+   * this.
+   */
+  private boolean drainScheduled;
 
-  /** Reused for every dispatch, so a burst allocates nothing besides its queue nodes. */
+  /** Reused for every dispatch, so a burst allocates nothing. */
   private final Runnable drain = this::drainQueue;
 
   private volatile Executor delegate;
@@ -61,50 +64,65 @@ public final class SerializingExecutor implements Executor {
    */
   @Override
   public void execute(Runnable task) {
-    tasks.add(Objects.requireNonNull(task, "task"));
-    if (drainScheduled.compareAndSet(false, true)) {
+    Objects.requireNonNull(task, "task");
+    synchronized (this) {
+      tasks.add(task);
+      if (drainScheduled) {
+        return;
+      }
+      drainScheduled = true;
+    }
+    try {
+      delegate.execute(drain);
+    } catch (RuntimeException | Error e) {
+      // Nothing will drain the queue: allow the next submission to try again, and take back this
+      // task so the caller, who sees the exception, can be sure it will not run later.
+      synchronized (this) {
+        tasks.removeLastOccurrence(task);
+        drainScheduled = false;
+      }
+      throw e;
+    }
+  }
+
+  private void drainQueue() {
+    while (true) {
+      Runnable task;
+      synchronized (this) {
+        task = tasks.poll();
+        if (task == null) {
+          drainScheduled = false;
+          return;
+        }
+      }
       try {
-        delegate.execute(drain);
-      } catch (RuntimeException | Error e) {
-        // Nothing will drain the queue: allow the next submission to try again, and take back
-        // this task so the caller, who sees the exception, can be sure it will not run later.
-        tasks.remove(task);
-        drainScheduled.set(false);
+        task.run();
+      } catch (RuntimeException e) {
+        logger.log(Level.SEVERE, "Exception while executing runnable " + task, e);
+      } catch (Error e) {
+        // An Error is not swallowed like a RuntimeException, but the tasks behind the failed one
+        // must not wait for the next submission: hand them to a fresh drain.
+        redispatchAfter(e);
         throw e;
       }
     }
   }
 
-  private void drainQueue() {
-    try {
-      do {
-        try {
-          Runnable task;
-          while ((task = tasks.poll()) != null) {
-            try {
-              task.run();
-            } catch (RuntimeException e) {
-              logger.log(Level.SEVERE, "Exception while executing runnable " + task, e);
-            }
-          }
-        } finally {
-          drainScheduled.set(false);
-        }
-        // A task may have been queued after the last poll but before the flag was cleared: its
-        // submitter saw the flag set and did not dispatch, so this drain must pick it up.
-      } while (!tasks.isEmpty() && drainScheduled.compareAndSet(false, true));
-    } catch (Error e) {
-      // An Error is not swallowed like a RuntimeException, but the tasks behind the failed one
-      // must not wait for the next submission: hand them to a fresh drain.
-      if (!tasks.isEmpty() && drainScheduled.compareAndSet(false, true)) {
-        try {
-          delegate.execute(drain);
-        } catch (RuntimeException rejected) {
-          drainScheduled.set(false);
-          e.addSuppressed(rejected);
-        }
+  /** After a task threw {@code e}: the rest goes to a new drain, or the flag is cleared. */
+  private void redispatchAfter(Error e) {
+    synchronized (this) {
+      if (tasks.isEmpty()) {
+        drainScheduled = false;
+        return;
       }
-      throw e;
+    }
+    try {
+      delegate.execute(drain);
+    } catch (RuntimeException rejected) {
+      synchronized (this) {
+        drainScheduled = false;
+      }
+      e.addSuppressed(rejected);
     }
   }
 }
