@@ -2,18 +2,26 @@
 """Runs Tern and grpc-java 1.79 side by side and writes docs/benchmarks.md.
 
 Called by bin/bench-compare, which builds tern-benchmarks first and passes the class paths in the
-environment (TERN_CP, GRPC_JAVA_CP). Three parts, each optional:
+environment (TERN_CP, GRPC_JAVA_CP). Four parts, each optional:
 
   e2e     own qps client against own qps server, unary, 0-byte payloads, 4 channels x {10, 100}
           outstanding, default executor and --directexecutor; systems alternate, each run repeated.
   server  the qps server alone, pinned to CPU 0, loaded by h2load pinned to CPU 1 posting a
           pre-encoded empty SimpleRequest to BenchmarkService/UnaryCall.
+  alloc   heap bytes the qps server allocates per empty unary call: the server under the Epsilon
+          collector (which frees nothing), h2load 4x100 making --alloc-warmup-calls and then
+          --alloc-calls calls, the heap in use read before and after the second batch.
   jmh     CallBenchmark and HeadersDecodingBenchmark with -prof gc, then CallBenchmark.unaryCall1024
           again with -p otel=true (OpenTelemetry metrics and tracing on, both systems).
 
 Only the standard library is used here. The page and its chart are written by bench_report.py,
 run with $BENCH_REPORT_PYTHON (bin/bench-compare's virtualenv that has matplotlib) if set.
 Every process started is in its own process group and is killed on exit, error or signal.
+
+Each run waits until the machine is quiet, and measures the CPU other processes used while it was
+measured; a run that shared the machine is run again and, if it shared it again, marked. Figures
+taken beside a build or a test suite are what made grpc-java look half as fast as its own tools
+show it alone.
 """
 
 import argparse
@@ -161,8 +169,17 @@ def client_cmd(system, port, outstanding, direct, args):
 
 def expand(cmd):
     """Replaces the class path placeholders (kept in the doc's commands) with the real paths."""
-    env = {"$TERN_CP": os.environ["TERN_CP"], "$GRPC_JAVA_CP": os.environ["GRPC_JAVA_CP"]}
-    return [env.get(c, c) for c in cmd]
+    env = {
+        "$TERN_CP": os.environ["TERN_CP"],
+        "$GRPC_JAVA_CP": os.environ["GRPC_JAVA_CP"],
+        "$PROBE_CP": os.path.join(ROOT, "tern-benchmarks", "target", "classes"),
+    }
+    out = []
+    for c in cmd:
+        for name, value in env.items():
+            c = c.replace(name, value)
+        out.append(c)
+    return out
 
 
 def show(cmd):
@@ -180,6 +197,27 @@ def parse_summary(text):
 
 
 def run_e2e_once(system, outstanding, direct, args, work):
+    return measure_alone(run_e2e_alone, system, outstanding, direct, args, work)
+
+
+def measure_alone(measure, *measure_args):
+    """Runs measure(*measure_args) on a quiet machine; a run during which other processes used
+    more than CONTENDED_CORES is run once more, and kept marked as contended if that one was too."""
+    for attempt_no in (1, 2):
+        quiet = wait_quiet()
+        result = dict(measure(*measure_args), quiet_before=quiet)
+        foreign = result.get("foreign_cpu")
+        if foreign is None or foreign <= CONTENDED_CORES:
+            return result
+        log(
+            "  other processes used %.2f cores while this run was measured%s"
+            % (foreign, "; measuring it again" if attempt_no == 1 else "")
+        )
+    result["contended"] = True
+    return result
+
+
+def run_e2e_alone(system, outstanding, direct, args, work):
     port = free_port()
     tag = "e2e-%s-%d-%s" % (system, outstanding, "direct" if direct else "default")
     srv_log = os.path.join(work, tag + "-server.log")
@@ -187,11 +225,12 @@ def run_e2e_once(system, outstanding, direct, args, work):
     try:
         wait_listening(port, server, srv_log)
         cmd = expand(client_cmd(system, port, outstanding, direct, args))
-        rc, out, err, jit = run_load(cmd, args.warmup, args.duration, server.pid)
+        rc, out, err, jit, foreign = run_load(cmd, args.warmup, args.duration, server.pid)
         if rc != 0:
             raise RuntimeError("%s client failed (%d):\n%s" % (system, rc, err[-2000:]))
         result = parse_summary(out)
         result["jit_cpu_share"] = jit
+        result["foreign_cpu"] = foreign
         return result
     finally:
         stop(server)
@@ -323,14 +362,61 @@ def jit_ticks(pid):
     return total
 
 
+def busy_ticks():
+    """CPU ticks the whole machine has spent busy (user, nice, system, irq, softirq, steal)."""
+    with open("/proc/stat") as f:
+        fields = f.readline().split()[1:]
+    return sum(int(fields[i]) for i in (0, 1, 2, 5, 6, 7))
+
+
+def process_ticks(pid):
+    """CPU ticks (user + system) of process pid and all its threads; 0 once it has ended."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    except OSError:
+        return 0
+
+
+# Other processes may use at most this share of a core while a run is measured; a run above it is
+# measured again (once) after the machine is quiet, and marked as contended if it still is.
+CONTENDED_CORES = 0.25
+# Before each run the machine must be this quiet (no benchmark process runs then).
+QUIET_CORES = 0.15
+
+
+def wait_quiet(limit_s=120):
+    """Waits (up to limit_s) until the machine's CPU use over 2 s is below QUIET_CORES; returns the
+    last level seen, in cores. Whatever else runs here (a build, a test suite) would otherwise be
+    measured as part of whichever system happened to run beside it."""
+    hz = os.sysconf("SC_CLK_TCK")
+    deadline = time.time() + limit_s
+    while True:
+        before = busy_ticks()
+        time.sleep(2)
+        level = (busy_ticks() - before) / hz / 2
+        if level < QUIET_CORES or time.time() > deadline:
+            if level >= QUIET_CORES:
+                log(
+                    "the machine is still busy (%.2f cores used by others); measuring anyway"
+                    % level
+                )
+            return level
+        log("waiting for a quiet machine (%.2f cores in use by other processes)" % level)
+
+
 def run_load(cmd, warmup, duration, server_pid):
     """Runs a load generator that warms up for `warmup` s and then measures for `duration` s.
 
-    Returns its exit code, stdout, stderr and the JIT's share of the measured window: for the
-    server and for the load generator (a JVM client; 0 for h2load), the CPU their JIT compiler
-    threads used, in cores, sampled from the end of the warm-up to a second before the end. Near 0
-    is the steady state the figures are meant to show. The share is None if the load generator
-    ended before the window did (it failed; its exit code and output say why, at once).
+    Returns its exit code, stdout, stderr, the JIT's share of the measured window, and the CPU
+    that other processes used in that window. The JIT's share: for the server and for the load
+    generator (a JVM client; 0 for h2load), the CPU their JIT compiler threads used, in cores,
+    sampled from the end of the warm-up to a second before the end. Near 0 is the steady state the
+    figures are meant to show. The other processes' CPU: the machine's busy time minus the server's
+    and the load generator's, in cores; near 0 means the two systems were measured alone. Both are
+    None if the load generator ended before the window did (it failed; its exit code and output
+    say why, at once).
     """
     # Output goes to files, not pipes: nothing reads a pipe while the window is sampled.
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
@@ -339,13 +425,18 @@ def run_load(cmd, warmup, duration, server_pid):
         try:
             pids = {"server": server_pid, "client": proc.pid}
             window = max(duration - 1, 0.5)
-            jit = None
+            jit = foreign = None
             if not ended_within(proc, warmup):
                 before = {k: jit_ticks(p) for k, p in pids.items()}
+                own_before = sum(process_ticks(p) for p in pids.values())
+                busy_before = busy_ticks()
                 if not ended_within(proc, window):
                     after = {k: jit_ticks(p) for k, p in pids.items()}
+                    own = sum(process_ticks(p) for p in pids.values()) - own_before
+                    busy = busy_ticks() - busy_before
                     hz = os.sysconf("SC_CLK_TCK")
                     jit = {k: max(after[k] - before[k], 0) / hz / window for k in pids}
+                    foreign = max(busy - own, 0) / hz / window
             proc.wait(timeout=duration + 120)
         finally:
             stop(proc)
@@ -356,6 +447,7 @@ def run_load(cmd, warmup, duration, server_pid):
             out.read().decode(errors="replace"),
             err.read().decode(errors="replace"),
             jit,
+            foreign,
         )
 
 
@@ -405,19 +497,24 @@ def probe(port, body_path):
 
 
 def run_server_once(system, args, work, body_path):
+    return measure_alone(run_server_alone, system, args, work, body_path)
+
+
+def run_server_alone(system, args, work, body_path):
     port = free_port()
     srv_log = os.path.join(work, "server-only-%s.log" % system)
     cmd = ["taskset", "-c", "0"] + expand(server_cmd(system, port, False))
     server = start(cmd, srv_log)
     try:
         wait_listening(port, server, srv_log)
-        rc, out, err, jit = run_load(
+        rc, out, err, jit, foreign = run_load(
             h2load_cmd(port, body_path, args), args.server_warmup, args.duration, server.pid
         )
         if rc != 0:
             raise RuntimeError("h2load failed (%d):\n%s%s" % (rc, out[-1500:], err[-1500:]))
         result = parse_h2load(out)
         result["jit_cpu_share"] = jit
+        result["foreign_cpu"] = foreign
         # h2load counts statuses and bytes of requests open when the clock starts or stops apart
         # from "done", so the totals may differ by up to the requests in flight. 2xx alone does
         # not prove success: a gRPC error is a 200 with trailers only. A good answer carries one
@@ -471,6 +568,104 @@ def run_server_only(args, work, results):
         for s in SYSTEMS
     }
     results["commands"]["server-only body"] = "printf '\\0\\0\\0\\0\\0' > empty-unary-request.bin"
+
+
+ALLOC_HEAP = "10g"
+
+
+def alloc_server_cmd(system, port):
+    """The qps server under the Epsilon collector (nothing is freed, so heap growth is what the
+    server allocated), run by HeapUsedProbe, which reports the heap in use on a port of its own."""
+    cp = "$TERN_CP" if system == "tern" else "$GRPC_JAVA_CP:$PROBE_CP"
+    flags = [
+        "-XX:+UnlockExperimentalVMOptions",
+        "-XX:+UseEpsilonGC",
+        "-Xms" + ALLOC_HEAP,
+        "-Xmx" + ALLOC_HEAP,
+    ]
+    main = server_cmd(system, port, False)[3:]  # the main class and its flags
+    return ["java", *flags, "-cp", cp, "dev.tern.benchmarks.qps.HeapUsedProbe", *main]
+
+
+def heap_used(probe_port):
+    with socket.create_connection(("127.0.0.1", probe_port), timeout=10) as s:
+        return int(s.makefile().readline())
+
+
+def h2load_count_cmd(port, body_path, requests):
+    return [
+        "taskset",
+        "-c",
+        "1",
+        "h2load",
+        "-c",
+        str(H2LOAD_CONNECTIONS),
+        "-m",
+        str(H2LOAD_STREAMS),
+        "-t",
+        "1",
+        "-n",
+        str(requests),
+        *grpc_post_args(port, body_path),
+    ]
+
+
+def run_alloc_once(system, args, work, body_path):
+    port = free_port()
+    srv_log = os.path.join(work, "alloc-%s.log" % system)
+    cmd = ["taskset", "-c", "0"] + expand(alloc_server_cmd(system, port))
+    server = start(cmd, srv_log)
+    try:
+        wait_listening(port, server, srv_log)
+        m = re.search(r"heap probe listening on port (\d+)", tail(srv_log, 50))
+        if not m:
+            raise RuntimeError("no heap probe port in %s:\n%s" % (srv_log, tail(srv_log)))
+        probe_port = int(m.group(1))
+        used = []
+        for requests in (args.alloc_warmup_calls, args.alloc_calls):
+            done = subprocess.run(
+                h2load_count_cmd(port, body_path, requests),
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
+            h2 = parse_h2load(done.stdout)
+            if done.returncode != 0 or h2["succeeded"] != requests or h2["status_other"]:
+                raise RuntimeError("h2load: %s\n%s" % (summary(h2), done.stdout[-1500:]))
+            used.append(heap_used(probe_port))
+        return {"bytes_per_call": (used[1] - used[0]) / args.alloc_calls, "heap_used": used}
+    finally:
+        stop(server)
+
+
+def run_alloc(args, work, results):
+    body_path = os.path.join(work, "empty-unary-request.bin")
+    with open(body_path, "wb") as f:
+        f.write(EMPTY_UNARY_FRAME)
+    runs = {s: [] for s in SYSTEMS}
+    for system in SYSTEMS:
+        log("server allocation %s" % system)
+        run = attempt(
+            results, "server allocation, %s" % system, run_alloc_once, system, args, work, body_path
+        )
+        if run:
+            runs[system].append(run)
+            log("  -> %.0f bytes per call" % run["bytes_per_call"])
+    results["alloc"] = runs
+    results["commands"]["alloc"] = {
+        s: [
+            "taskset -c 0 " + show(alloc_server_cmd(s, 0)).replace(":0", ":$PORT"),
+            show(h2load_count_cmd(0, "empty-unary-request.bin", args.alloc_warmup_calls)).replace(
+                ":0/", ":$PORT/"
+            ),
+            "(read the heap in use from the probe's port)",
+            show(h2load_count_cmd(0, "empty-unary-request.bin", args.alloc_calls)).replace(
+                ":0/", ":$PORT/"
+            ),
+            "(read it again: bytes per call = growth / calls)",
+        ]
+        for s in SYSTEMS
+    }
 
 
 def jmh_cmd(args, json_path, benchmarks, params=()):
@@ -562,7 +757,12 @@ def number(value):
 
 
 # Which commands and failure records belong to which part, by the prefix of their keys.
-PART_PREFIXES = {"e2e": ("e2e", "end-to-end"), "server": ("server-only",), "jmh": ("jmh",)}
+PART_PREFIXES = {
+    "e2e": ("e2e", "end-to-end"),
+    "server": ("server-only",),
+    "alloc": ("alloc", "server allocation"),
+    "jmh": ("jmh",),
+}
 
 
 def reuse(results, json_path, skipped):
@@ -660,6 +860,18 @@ def main():
         "both servers' JIT compilers keep a third of it busy for 25-30 s",
     )
     p.add_argument("--repeats", type=int, default=3, help="runs per system and configuration")
+    p.add_argument(
+        "--alloc-calls",
+        type=int,
+        default=1000000,
+        help="calls measured by the allocation part (server under Epsilon GC, h2load 4x100)",
+    )
+    p.add_argument(
+        "--alloc-warmup-calls",
+        type=int,
+        default=200000,
+        help="calls made before the allocation part starts counting",
+    )
     p.add_argument("--jmh-forks", type=int, default=1, help="JMH forks per benchmark")
     p.add_argument("--jmh-warmups", type=int, default=3, help="JMH warm-up iterations")
     p.add_argument("--jmh-iterations", type=int, default=5, help="JMH measured iterations")
@@ -682,7 +894,7 @@ def main():
         "--skip",
         action="append",
         default=[],
-        choices=["e2e", "server", "jmh"],
+        choices=["e2e", "server", "alloc", "jmh"],
         help="leave a part out (repeat the flag for more than one)",
     )
     p.add_argument(
@@ -706,13 +918,15 @@ def main():
     if args.quick:
         args.duration, args.warmup, args.server_warmup, args.repeats = 3, 2, 2, 1
         args.jmh_warmups, args.jmh_iterations = 1, 2
+        args.alloc_calls, args.alloc_warmup_calls = 100000, 20000
         if args.jmh_filter == p.get_default("jmh_filter"):
             args.jmh_filter = "CallBenchmark.unaryCall1024|HeadersDecodingBenchmark"
-    for name in ("duration", "repeats", "jmh_forks", "jmh_iterations"):
+    for name in ("duration", "repeats", "jmh_forks", "jmh_iterations", "alloc_calls"):
         if getattr(args, name) < 1:
             p.error("--%s must be at least 1" % name.replace("_", "-"))
-    if args.warmup < 0 or args.server_warmup < 0 or args.jmh_warmups < 0:
-        p.error("--warmup, --server-warmup and --jmh-warmups must not be negative")
+    for name in ("warmup", "server_warmup", "jmh_warmups", "alloc_warmup_calls"):
+        if getattr(args, name) < 0:
+            p.error("--%s must not be negative" % name.replace("_", "-"))
     if args.check_flags:
         return
 
@@ -736,11 +950,14 @@ def main():
                 "jmh_iterations",
                 "jmh_filter",
                 "jmh_otel_filter",
+                "alloc_calls",
+                "alloc_warmup_calls",
                 "quick",
             )
         },
         "e2e": {},
         "server": {},
+        "alloc": {},
         "jmh": [],
         "commands": {},
         "load_samples": [],
@@ -756,6 +973,8 @@ def main():
         if "server" not in args.skip:
             run_server_only(args, args.work, results)
             results["load_samples"].append(loadavg())
+        if "alloc" not in args.skip:
+            run_alloc(args, args.work, results)
         if "jmh" not in args.skip:
             run_jmh(args, args.work, results)
     finally:

@@ -102,6 +102,30 @@ def server_rows(results):
     ]
 
 
+def alloc_rows(results):
+    alloc = results.get("alloc") or {}
+    if not all(alloc.get(s) for s in SYSTEMS):
+        return []
+    med = {s: median([r["bytes_per_call"] for r in alloc[s]]) for s in SYSTEMS}
+    return [
+        row(
+            "server heap allocated per empty unary call (Epsilon GC, h2load 4x100)",
+            "B/call",
+            med["tern"],
+            med["grpc-java"],
+            False,
+        )
+    ]
+
+
+def contention(run):
+    """'; other processes X% of a core' for a run that measured it, marked if contended."""
+    foreign = run.get("foreign_cpu")
+    if foreign is None:
+        return ""
+    return "%.0f%%%s" % (100 * foreign, " (contended)" if run.get("contended") else "")
+
+
 def call_benchmarks(results):
     """CallBenchmark's rows by (benchmark, transport, direct, otel), then by system. Results
     from before the otel parameter existed count as otel=false."""
@@ -280,11 +304,15 @@ def failures(results, what):
 
 
 def repeats_of(results, what):
+    if what.startswith("server allocation, "):
+        return 1
     origin = results.get("reused", {}).get("server" if what.startswith("server") else "e2e", {})
     return (origin.get("settings") or results["settings"])["repeats"]
 
 
 def runs_of(results, what):
+    if what.startswith("server allocation, "):
+        return (results.get("alloc") or {}).get(what.split(", ", 1)[1], [])
     if what.startswith("server-only, "):
         return results["server"].get(what.split(", ", 1)[1], [])
     key, system = what[len("end-to-end ") :].rsplit(", ", 1)
@@ -304,14 +332,20 @@ def raw_runs(results):
                         for r in runs[s]
                     )
                 )
+            foreign = ""
+            if runs[s] and all(contention(r) for r in runs[s]):
+                foreign = "; other processes' CPU while measured, of a core: %s" % "; ".join(
+                    contention(r) for r in runs[s]
+                )
             lines.append(
-                "- end-to-end %s, %s: QPS %s; p50/p90/p99 µs %s%s"
+                "- end-to-end %s, %s: QPS %s; p50/p90/p99 µs %s%s%s"
                 % (
                     key,
                     s,
                     ", ".join(str(r["qps"]) for r in runs[s]),
                     "; ".join("%d/%d/%d" % (r["p50"], r["p90"], r["p99"]) for r in runs[s]),
                     jit,
+                    foreign,
                 )
             )
     for s in SYSTEMS:
@@ -322,15 +356,27 @@ def raw_runs(results):
                 jit = "; JIT compiler threads' share of the server's core while measured: %s" % (
                     ", ".join("%.1f%%" % (100 * r["jit_cpu_share"]["server"]) for r in runs)
                 )
+            foreign = ""
+            if all(contention(r) for r in runs):
+                foreign = "; other processes' CPU while measured, of a core: %s" % "; ".join(
+                    contention(r) for r in runs
+                )
             lines.append(
                 "- server-only, %s: req/s %s (requests done %s, all 2xx with a response "
-                "frame)%s"
+                "frame)%s%s"
                 % (
                     s,
                     ", ".join("%.0f" % r["req_per_s"] for r in runs),
                     ", ".join(str(r["done"]) for r in runs),
                     jit,
+                    foreign,
                 )
+            )
+    for s in SYSTEMS:
+        for r in (results.get("alloc") or {}).get(s, []):
+            lines.append(
+                "- server allocation, %s: %.0f bytes per call (heap in use %d -> %d bytes)"
+                % (s, r["bytes_per_call"], r["heap_used"][0], r["heap_used"][1])
             )
     return lines
 
@@ -438,7 +484,7 @@ def main():
         "| Figure | Unit | Tern | grpc-java | Ratio | Better |",
         "|---|---|---:|---:|---:|---|",
     ]
-    lines += e2e_rows(results) + server_rows(results) + jmh
+    lines += e2e_rows(results) + server_rows(results) + alloc_rows(results) + jmh
     lines.append("")
     if otel:
         lines += [
