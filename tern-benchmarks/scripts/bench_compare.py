@@ -2,10 +2,12 @@
 """Runs Tern and grpc-java 1.79 side by side and writes docs/benchmarks.md.
 
 Called by bin/bench-compare, which builds tern-benchmarks first and passes the class paths in the
-environment (TERN_CP, GRPC_JAVA_CP). Four parts, each optional:
+environment (TERN_CP, GRPC_JAVA_CP). Five parts, each optional:
 
   e2e     own qps client against own qps server, unary, 0-byte payloads, 4 channels x {10, 100}
           outstanding, default executor and --directexecutor; systems alternate, each run repeated.
+  large   own client against own server, unary, 1 MiB request and 1 MiB response, 4 channels x 1
+          outstanding, default executor; alternating and repeated as e2e.
   server  the qps server alone, pinned to CPU 0, loaded by h2load pinned to CPU 1 posting a
           pre-encoded empty SimpleRequest to BenchmarkService/UnaryCall.
   alloc   heap bytes the qps server allocates per empty unary call: the server under the Epsilon
@@ -144,13 +146,13 @@ def server_cmd(system, port, direct):
     return cmd + (["--directexecutor"] if direct else [])
 
 
-def client_cmd(system, port, outstanding, direct, args):
+def client_cmd(system, port, outstanding, direct, args, payload=0):
     flags = [
         "--address=127.0.0.1:%d" % port,
         "--channels=4",
         "--outstanding_rpcs=%d" % outstanding,
-        "--client_payload=0",
-        "--server_payload=0",
+        "--client_payload=%d" % payload,
+        "--server_payload=%d" % payload,
         "--duration=%d" % args.duration,
         "--warmup_duration=%d" % args.warmup,
     ]
@@ -217,14 +219,14 @@ def measure_alone(measure, *measure_args):
     return result
 
 
-def run_e2e_alone(system, outstanding, direct, args, work):
+def run_e2e_alone(system, outstanding, direct, args, work, payload=0):
     port = free_port()
-    tag = "e2e-%s-%d-%s" % (system, outstanding, "direct" if direct else "default")
+    tag = "e2e-%s-%d-%s-%d" % (system, outstanding, "direct" if direct else "default", payload)
     srv_log = os.path.join(work, tag + "-server.log")
     server = start(expand(server_cmd(system, port, direct)), srv_log)
     try:
         wait_listening(port, server, srv_log)
-        cmd = expand(client_cmd(system, port, outstanding, direct, args))
+        cmd = expand(client_cmd(system, port, outstanding, direct, args, payload))
         rc, out, err, jit, foreign = run_load(cmd, args.warmup, args.duration, server.pid)
         if rc != 0:
             raise RuntimeError("%s client failed (%d):\n%s" % (system, rc, err[-2000:]))
@@ -279,6 +281,43 @@ def run_e2e(args, work, results):
                 ]
                 for s in SYSTEMS
             }
+
+
+LARGE_PAYLOAD = 1024 * 1024
+
+
+def run_large(args, work, results):
+    """Unary calls with a 1 MiB request and a 1 MiB response, 4 channels x 1 call in flight, each
+    system's own client and server (default executor), alternating like the end-to-end part."""
+    key = "1 MiB unary 4x1"
+    runs = {s: [] for s in SYSTEMS}
+    for r in range(args.repeats):
+        order = SYSTEMS if r % 2 == 0 else tuple(reversed(SYSTEMS))
+        for system in order:
+            log("large %s %s run %d/%d" % (key, system, r + 1, args.repeats))
+            run = attempt(
+                results,
+                "large messages %s, %s" % (key, system),
+                measure_alone,
+                run_e2e_alone,
+                system,
+                1,
+                False,
+                args,
+                work,
+                LARGE_PAYLOAD,
+            )
+            if run:
+                runs[system].append(run)
+                log("  -> %d calls/s, p50 %d us" % (run["qps"], run["p50"]))
+    results["large"] = {key: runs}
+    results["commands"]["large " + key] = {
+        s: [
+            show(server_cmd(s, 0, False)).replace(":0", ":$PORT"),
+            show(client_cmd(s, 0, 1, False, args, LARGE_PAYLOAD)).replace(":0 ", ":$PORT "),
+        ]
+        for s in SYSTEMS
+    }
 
 
 H2LOAD_CONNECTIONS, H2LOAD_STREAMS = 4, 100
@@ -759,6 +798,7 @@ def number(value):
 # Which commands and failure records belong to which part, by the prefix of their keys.
 PART_PREFIXES = {
     "e2e": ("e2e", "end-to-end"),
+    "large": ("large",),
     "server": ("server-only",),
     "alloc": ("alloc", "server allocation"),
     "jmh": ("jmh",),
@@ -779,7 +819,7 @@ def reuse(results, json_path, skipped):
         + previous.get("earlier_loads", [])
     )
     for part in skipped:
-        if not previous[part]:
+        if not previous.get(part):
             continue
         results[part] = previous[part]
         results["reused"][part] = previous.get("reused", {}).get(
@@ -894,7 +934,7 @@ def main():
         "--skip",
         action="append",
         default=[],
-        choices=["e2e", "server", "alloc", "jmh"],
+        choices=["e2e", "large", "server", "alloc", "jmh"],
         help="leave a part out (repeat the flag for more than one)",
     )
     p.add_argument(
@@ -958,6 +998,7 @@ def main():
         "e2e": {},
         "server": {},
         "alloc": {},
+        "large": {},
         "jmh": [],
         "commands": {},
         "load_samples": [],
@@ -969,6 +1010,9 @@ def main():
     try:
         if "e2e" not in args.skip:
             run_e2e(args, args.work, results)
+            results["load_samples"].append(loadavg())
+        if "large" not in args.skip:
+            run_large(args, args.work, results)
             results["load_samples"].append(loadavg())
         if "server" not in args.skip:
             run_server_only(args, args.work, results)

@@ -102,6 +102,27 @@ def server_rows(results):
     ]
 
 
+def large_rows(results):
+    out = []
+    for key, runs in (results.get("large") or {}).items():
+        if not all(runs.get(s) for s in SYSTEMS):
+            continue
+        med = {s: median([r["qps"] for r in runs[s]]) for s in SYSTEMS}
+        p50 = {s: median([r["p50"] for r in runs[s]]) for s in SYSTEMS}
+        out.append(row("%s: calls" % key, "calls/s", med["tern"], med["grpc-java"], True))
+        out.append(
+            row(
+                "%s: payload moved (2 MiB a call)" % key,
+                "MiB/s",
+                2 * med["tern"],
+                2 * med["grpc-java"],
+                True,
+            )
+        )
+        out.append(row("%s: p50 latency" % key, "µs", p50["tern"], p50["grpc-java"], False))
+    return out
+
+
 def alloc_rows(results):
     alloc = results.get("alloc") or {}
     if not all(alloc.get(s) for s in SYSTEMS):
@@ -306,11 +327,15 @@ def failures(results, what):
 def repeats_of(results, what):
     if what.startswith("server allocation, "):
         return 1
-    origin = results.get("reused", {}).get("server" if what.startswith("server") else "e2e", {})
+    part = "server" if what.startswith("server") else "large" if what.startswith("large") else "e2e"
+    origin = results.get("reused", {}).get(part, {})
     return (origin.get("settings") or results["settings"])["repeats"]
 
 
 def runs_of(results, what):
+    if what.startswith("large messages "):
+        key, system = what[len("large messages ") :].rsplit(", ", 1)
+        return (results.get("large") or {}).get(key, {}).get(system, [])
     if what.startswith("server allocation, "):
         return (results.get("alloc") or {}).get(what.split(", ", 1)[1], [])
     if what.startswith("server-only, "):
@@ -372,6 +397,19 @@ def raw_runs(results):
                     foreign,
                 )
             )
+    for key, runs in (results.get("large") or {}).items():
+        for s in SYSTEMS:
+            if runs.get(s):
+                lines.append(
+                    "- %s, %s: calls/s %s; p50/p99 µs %s; other processes' CPU, of a core: %s"
+                    % (
+                        key,
+                        s,
+                        ", ".join(str(r["qps"]) for r in runs[s]),
+                        "; ".join("%d/%d" % (r["p50"], r["p99"]) for r in runs[s]),
+                        "; ".join(contention(r) or "?" for r in runs[s]),
+                    )
+                )
     for s in SYSTEMS:
         for r in (results.get("alloc") or {}).get(s, []):
             lines.append(
@@ -484,7 +522,8 @@ def main():
         "| Figure | Unit | Tern | grpc-java | Ratio | Better |",
         "|---|---|---:|---:|---:|---|",
     ]
-    lines += e2e_rows(results) + server_rows(results) + alloc_rows(results) + jmh
+    lines += e2e_rows(results) + large_rows(results) + server_rows(results) + alloc_rows(results)
+    lines += jmh
     lines.append("")
     if otel:
         lines += [
