@@ -2,7 +2,7 @@
 """Runs Tern and grpc-java 1.79 side by side and writes docs/benchmarks.md.
 
 Called by bin/bench-compare, which builds tern-benchmarks first and passes the class paths in the
-environment (TERN_CP, GRPC_JAVA_CP). Five parts, each optional:
+environment (TERN_CP, GRPC_JAVA_CP). Six parts, each optional:
 
   e2e     own qps client against own qps server, unary, 0-byte payloads, 4 channels x {10, 100}
           outstanding, default executor and --directexecutor; systems alternate, each run repeated.
@@ -13,6 +13,8 @@ environment (TERN_CP, GRPC_JAVA_CP). Five parts, each optional:
   alloc   heap bytes the qps server allocates per empty unary call: the server under the Epsilon
           collector (which frees nothing), h2load 4x100 making --alloc-warmup-calls and then
           --alloc-calls calls, the heap in use read before and after the second batch.
+  tls     JMH TlsBenchmark: handshakes (a new connection and one 1 KiB call) and 1 KiB calls on one
+          TLS connection per second, on the JDK's TLS and on OpenSSL (netty-tcnative).
   jmh     CallBenchmark and HeadersDecodingBenchmark with -prof gc, then CallBenchmark.unaryCall1024
           again with -p otel=true (OpenTelemetry metrics and tracing on, both systems).
 
@@ -707,7 +709,7 @@ def run_alloc(args, work, results):
     }
 
 
-def jmh_cmd(args, json_path, benchmarks, params=()):
+def jmh_cmd(args, json_path, benchmarks, params=(), time_unit="ns"):
     """The JMH command line for the benchmarks matching the regex `benchmarks`, with `-p` params."""
     return [
         "java",
@@ -725,7 +727,7 @@ def jmh_cmd(args, json_path, benchmarks, params=()):
         "-r",
         "1s",
         "-tu",
-        "ns",
+        time_unit,
         "-prof",
         "gc",
         "-rf",
@@ -746,11 +748,17 @@ def run_jmh(args, work, results):
         )
 
 
-def run_jmh_once(args, work, results, name, benchmarks, params=()):
+def run_tls(args, work, results):
+    """TlsBenchmark (JMH, throughput): new TLS connections with one call each, and calls on one
+    TLS connection, both systems on the JDK's TLS and on OpenSSL."""
+    results["tls"] = run_jmh_once(args, work, results, "tls", "TlsBenchmark", time_unit="s")
+
+
+def run_jmh_once(args, work, results, name, benchmarks, params=(), time_unit="ns"):
     """Runs JMH once and returns its rows; its command goes to results["commands"] as `name`
     with spaces for dashes (output files: work/name.json and work/name.log)."""
     json_path = os.path.join(work, name + ".json")
-    cmd = jmh_cmd(args, json_path, benchmarks, params)
+    cmd = jmh_cmd(args, json_path, benchmarks, params, time_unit)
     log("%s: %s" % (name, show(cmd)))
     log_path = os.path.join(work, name + ".log")
     with open(log_path, "wb") as out:
@@ -801,6 +809,7 @@ PART_PREFIXES = {
     "large": ("large",),
     "server": ("server-only",),
     "alloc": ("alloc", "server allocation"),
+    "tls": ("tls",),
     "jmh": ("jmh",),
 }
 
@@ -934,7 +943,7 @@ def main():
         "--skip",
         action="append",
         default=[],
-        choices=["e2e", "large", "server", "alloc", "jmh"],
+        choices=["e2e", "large", "server", "alloc", "tls", "jmh"],
         help="leave a part out (repeat the flag for more than one)",
     )
     p.add_argument(
@@ -999,6 +1008,7 @@ def main():
         "server": {},
         "alloc": {},
         "large": {},
+        "tls": [],
         "jmh": [],
         "commands": {},
         "load_samples": [],
@@ -1019,6 +1029,8 @@ def main():
             results["load_samples"].append(loadavg())
         if "alloc" not in args.skip:
             run_alloc(args, args.work, results)
+        if "tls" not in args.skip:
+            run_tls(args, args.work, results)
         if "jmh" not in args.skip:
             run_jmh(args, args.work, results)
     finally:

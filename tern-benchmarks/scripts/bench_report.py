@@ -123,6 +123,30 @@ def large_rows(results):
     return out
 
 
+def tls_rows(results):
+    by = {}
+    for r in results.get("tls") or []:
+        p = r["params"]
+        by.setdefault((r["benchmark"].split(".")[1], p.get("provider")), {})[p.get("system")] = r
+    out = []
+    names = {
+        "handshakeAndCall": "TLS handshake + one 1 KiB call (new connection)",
+        "unaryCall1024": "TLS 1 KiB unary calls on one connection",
+    }
+    for (bench, provider), systems in sorted(by.items()):
+        if all(s in systems for s in SYSTEMS):
+            out.append(
+                row(
+                    "JMH %s, %s" % (names.get(bench, bench), provider),
+                    "ops/s",
+                    systems["tern"]["ns_per_op"],
+                    systems["grpc-java"]["ns_per_op"],
+                    True,
+                )
+            )
+    return out
+
+
 def alloc_rows(results):
     alloc = results.get("alloc") or {}
     if not all(alloc.get(s) for s in SYSTEMS):
@@ -523,7 +547,7 @@ def main():
         "|---|---|---:|---:|---:|---|",
     ]
     lines += e2e_rows(results) + large_rows(results) + server_rows(results) + alloc_rows(results)
-    lines += jmh
+    lines += tls_rows(results) + jmh
     lines.append("")
     if otel:
         lines += [
