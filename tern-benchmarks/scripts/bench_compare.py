@@ -2,10 +2,12 @@
 """Runs Tern and grpc-java 1.79 side by side and writes docs/benchmarks.md.
 
 Called by bin/bench-compare, which builds tern-benchmarks first and passes the class paths in the
-environment (TERN_CP, GRPC_JAVA_CP). Six parts, each optional:
+environment (TERN_CP, GRPC_JAVA_CP). Seven parts, each optional:
 
   e2e     own qps client against own qps server, unary, 0-byte payloads, 4 channels x {10, 100}
           outstanding, default executor and --directexecutor; systems alternate, each run repeated.
+  streaming  own client against own server, ping-pong on one bidi stream (1 channel x 1), 0 B and
+          1 KiB messages; alternating and repeated as e2e.
   large   own client against own server, unary, 1 MiB request and 1 MiB response, 4 channels x 1
           outstanding, default executor; alternating and repeated as e2e.
   server  the qps server alone, pinned to CPU 0, loaded by h2load pinned to CPU 1 posting a
@@ -148,10 +150,10 @@ def server_cmd(system, port, direct):
     return cmd + (["--directexecutor"] if direct else [])
 
 
-def client_cmd(system, port, outstanding, direct, args, payload=0):
+def client_cmd(system, port, outstanding, direct, args, payload=0, channels=4, streaming=False):
     flags = [
         "--address=127.0.0.1:%d" % port,
-        "--channels=4",
+        "--channels=%d" % channels,
         "--outstanding_rpcs=%d" % outstanding,
         "--client_payload=%d" % payload,
         "--server_payload=%d" % payload,
@@ -168,7 +170,12 @@ def client_cmd(system, port, outstanding, direct, args, payload=0):
             "io.grpc.benchmarks.qps.AsyncClient",
             "--transport=netty_nio",
         ]
-    return cmd + flags + (["--directexecutor"] if direct else [])
+    return (
+        cmd
+        + flags
+        + (["--directexecutor"] if direct else [])
+        + (["--streaming_rpcs"] if streaming else [])
+    )
 
 
 def expand(cmd):
@@ -221,14 +228,23 @@ def measure_alone(measure, *measure_args):
     return result
 
 
-def run_e2e_alone(system, outstanding, direct, args, work, payload=0):
+def run_e2e_alone(system, outstanding, direct, args, work, payload=0, channels=4, streaming=False):
     port = free_port()
-    tag = "e2e-%s-%d-%s-%d" % (system, outstanding, "direct" if direct else "default", payload)
+    tag = "e2e-%s-%dx%d-%s-%d%s" % (
+        system,
+        channels,
+        outstanding,
+        "direct" if direct else "default",
+        payload,
+        "-streaming" if streaming else "",
+    )
     srv_log = os.path.join(work, tag + "-server.log")
     server = start(expand(server_cmd(system, port, direct)), srv_log)
     try:
         wait_listening(port, server, srv_log)
-        cmd = expand(client_cmd(system, port, outstanding, direct, args, payload))
+        cmd = expand(
+            client_cmd(system, port, outstanding, direct, args, payload, channels, streaming)
+        )
         rc, out, err, jit, foreign = run_load(cmd, args.warmup, args.duration, server.pid)
         if rc != 0:
             raise RuntimeError("%s client failed (%d):\n%s" % (system, rc, err[-2000:]))
@@ -283,6 +299,46 @@ def run_e2e(args, work, results):
                 ]
                 for s in SYSTEMS
             }
+
+
+STREAMING_PAYLOADS = (0, 1024)
+
+
+def run_streaming(args, work, results):
+    """Ping-pong on one bidi stream (1 channel x 1 stream), 0 B and 1 KiB messages each way, each
+    system's own client and server (default executor): messages per second one way is the QPS."""
+    for payload in STREAMING_PAYLOADS:
+        key = "ping-pong %s 1x1" % ("1 KiB" if payload else "0 B")
+        runs = {s: [] for s in SYSTEMS}
+        for r in range(args.repeats):
+            order = SYSTEMS if r % 2 == 0 else tuple(reversed(SYSTEMS))
+            for system in order:
+                log("streaming %s %s run %d/%d" % (key, system, r + 1, args.repeats))
+                run = attempt(
+                    results,
+                    "streaming %s, %s" % (key, system),
+                    measure_alone,
+                    run_e2e_alone,
+                    system,
+                    1,
+                    False,
+                    args,
+                    work,
+                    payload,
+                    1,
+                    True,
+                )
+                if run:
+                    runs[system].append(run)
+                    log("  -> %d round trips/s, p50 %d us" % (run["qps"], run["p50"]))
+        results["streaming"][key] = runs
+        results["commands"]["streaming " + key] = {
+            s: [
+                show(server_cmd(s, 0, False)).replace(":0", ":$PORT"),
+                show(client_cmd(s, 0, 1, False, args, payload, 1, True)).replace(":0 ", ":$PORT "),
+            ]
+            for s in SYSTEMS
+        }
 
 
 LARGE_PAYLOAD = 1024 * 1024
@@ -806,6 +862,7 @@ def number(value):
 # Which commands and failure records belong to which part, by the prefix of their keys.
 PART_PREFIXES = {
     "e2e": ("e2e", "end-to-end"),
+    "streaming": ("streaming",),
     "large": ("large",),
     "server": ("server-only",),
     "alloc": ("alloc", "server allocation"),
@@ -943,7 +1000,7 @@ def main():
         "--skip",
         action="append",
         default=[],
-        choices=["e2e", "large", "server", "alloc", "tls", "jmh"],
+        choices=["e2e", "streaming", "large", "server", "alloc", "tls", "jmh"],
         help="leave a part out (repeat the flag for more than one)",
     )
     p.add_argument(
@@ -1008,6 +1065,7 @@ def main():
         "server": {},
         "alloc": {},
         "large": {},
+        "streaming": {},
         "tls": [],
         "jmh": [],
         "commands": {},
@@ -1020,6 +1078,9 @@ def main():
     try:
         if "e2e" not in args.skip:
             run_e2e(args, args.work, results)
+            results["load_samples"].append(loadavg())
+        if "streaming" not in args.skip:
+            run_streaming(args, args.work, results)
             results["load_samples"].append(loadavg())
         if "large" not in args.skip:
             run_large(args, args.work, results)

@@ -102,6 +102,18 @@ def server_rows(results):
     ]
 
 
+def streaming_rows(results):
+    out = []
+    for key, runs in (results.get("streaming") or {}).items():
+        if not all(runs.get(s) for s in SYSTEMS):
+            continue
+        med = {s: median([r["qps"] for r in runs[s]]) for s in SYSTEMS}
+        p50 = {s: median([r["p50"] for r in runs[s]]) for s in SYSTEMS}
+        out.append(row("%s: round trips" % key, "msgs/s", med["tern"], med["grpc-java"], True))
+        out.append(row("%s: p50 latency" % key, "µs", p50["tern"], p50["grpc-java"], False))
+    return out
+
+
 def large_rows(results):
     out = []
     for key, runs in (results.get("large") or {}).items():
@@ -351,12 +363,15 @@ def failures(results, what):
 def repeats_of(results, what):
     if what.startswith("server allocation, "):
         return 1
-    part = "server" if what.startswith("server") else "large" if what.startswith("large") else "e2e"
+    part = next((p for p in ("server", "large", "streaming") if what.startswith(p)), "e2e")
     origin = results.get("reused", {}).get(part, {})
     return (origin.get("settings") or results["settings"])["repeats"]
 
 
 def runs_of(results, what):
+    if what.startswith("streaming "):
+        key, system = what[len("streaming ") :].rsplit(", ", 1)
+        return (results.get("streaming") or {}).get(key, {}).get(system, [])
     if what.startswith("large messages "):
         key, system = what[len("large messages ") :].rsplit(", ", 1)
         return (results.get("large") or {}).get(key, {}).get(system, [])
@@ -421,7 +436,9 @@ def raw_runs(results):
                     foreign,
                 )
             )
-    for key, runs in (results.get("large") or {}).items():
+    for key, runs in list((results.get("streaming") or {}).items()) + list(
+        (results.get("large") or {}).items()
+    ):
         for s in SYSTEMS:
             if runs.get(s):
                 lines.append(
@@ -546,7 +563,8 @@ def main():
         "| Figure | Unit | Tern | grpc-java | Ratio | Better |",
         "|---|---|---:|---:|---:|---|",
     ]
-    lines += e2e_rows(results) + large_rows(results) + server_rows(results) + alloc_rows(results)
+    lines += e2e_rows(results) + streaming_rows(results) + large_rows(results)
+    lines += server_rows(results) + alloc_rows(results)
     lines += tls_rows(results) + jmh
     lines.append("")
     if otel:
