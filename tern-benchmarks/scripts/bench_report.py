@@ -547,7 +547,31 @@ def main():
         ),
         "",
     ]
-    if noisy:
+    foreign = [
+        r.get("foreign_cpu")
+        for part in ("e2e", "streaming", "large")
+        for runs in (results.get(part) or {}).values()
+        for s in SYSTEMS
+        for r in runs.get(s, [])
+    ] + [r.get("foreign_cpu") for s in SYSTEMS for r in results["server"].get(s, [])]
+    measured = [f for f in foreign if f is not None]
+    if measured:
+        contended = sum(1 for f in measured if f > 0.25)
+        lines += [
+            "> **Other work on the machine.** Each run waited for a quiet machine, and the CPU "
+            "that processes other than its own client and server used while it was measured is "
+            "listed with the run below: at most %d%% of a core in %d measured runs%s. The 1-minute "
+            "load average (peak %.1f on %d cores) counts the run's own JVMs."
+            % (
+                round(100 * max(measured)),
+                len(measured),
+                ", %d of them contended (above 25%%) and marked" % contended if contended else "",
+                peak,
+                m["nproc"],
+            ),
+            "",
+        ]
+    elif noisy:
         lines += [
             "> **Load.** The 1-minute load average reached %.1f on %d cores during this run "
             "(start %.1f, end %.1f). A run's own client and server JVMs keep it above the core "
