@@ -157,8 +157,8 @@ def client_cmd(system, port, outstanding, direct, args, payload=0, channels=4, s
         "--outstanding_rpcs=%d" % outstanding,
         "--client_payload=%d" % payload,
         "--server_payload=%d" % payload,
-        "--duration=%d" % args.duration,
-        "--warmup_duration=%d" % args.warmup,
+        "--duration=%s" % args.duration,
+        "--warmup_duration=%s" % args.warmup,
     ]
     if system == "tern":
         cmd = ["java", "-cp", "$TERN_CP", "dev.tern.benchmarks.qps.QpsClient", "--transport=nio"]
@@ -735,6 +735,61 @@ def run_alloc_once(system, args, work, body_path):
         stop(server)
 
 
+CLIENT_ALLOC_SECONDS = (4, 14)
+
+
+def alloc_client_cmd(system, port, duration):
+    """A qps client (4x10, empty calls, direct executor, no warm-up) under Epsilon GC, run by
+    HeapUsedProbe, which prints the heap in use when the client exits."""
+    cp = "$TERN_CP" if system == "tern" else "$GRPC_JAVA_CP:$PROBE_CP"
+    main = client_cmd(system, port, 10, True, _NoWarmup(duration))[3:]
+    return [
+        "java",
+        "-XX:+UnlockExperimentalVMOptions",
+        "-XX:+UseEpsilonGC",
+        "-Xms" + ALLOC_HEAP,
+        "-Xmx" + ALLOC_HEAP,
+        "-cp",
+        cp,
+        "dev.tern.benchmarks.qps.HeapUsedProbe",
+        *main,
+    ]
+
+
+class _NoWarmup:
+    def __init__(self, duration):
+        self.duration, self.warmup = duration, 0
+
+
+def run_client_alloc_once(system, work):
+    """Client heap bytes per call: two runs of the client against Tern's server (the same server
+    for both clients), CLIENT_ALLOC_SECONDS long; the difference of their heaps at exit over the
+    difference of their calls, so start-up and JIT warm-up cancel out."""
+    points = []
+    for seconds in CLIENT_ALLOC_SECONDS:
+        port = free_port()
+        srv_log = os.path.join(work, "client-alloc-server.log")
+        server = start(["taskset", "-c", "0"] + expand(server_cmd("tern", port, True)), srv_log)
+        try:
+            wait_listening(port, server, srv_log)
+            done = subprocess.run(
+                ["taskset", "-c", "1"] + expand(alloc_client_cmd(system, port, seconds)),
+                capture_output=True,
+                text=True,
+                timeout=seconds + 120,
+            )
+        finally:
+            stop(server)
+        text = done.stdout + done.stderr
+        qps = re.search(r"QPS:\s+(\d+)", text)
+        heap = re.search(r"heap used at exit: (\d+)", text)
+        if not (qps and heap):
+            raise RuntimeError("%s client under the heap probe:\n%s" % (system, text[-1500:]))
+        points.append((int(qps.group(1)) * seconds, int(heap.group(1))))
+    (calls0, heap0), (calls1, heap1) = points
+    return {"bytes_per_call": (heap1 - heap0) / (calls1 - calls0), "points": points}
+
+
 def run_alloc(args, work, results):
     body_path = os.path.join(work, "empty-unary-request.bin")
     with open(body_path, "wb") as f:
@@ -749,6 +804,25 @@ def run_alloc(args, work, results):
             runs[system].append(run)
             log("  -> %.0f bytes per call" % run["bytes_per_call"])
     results["alloc"] = runs
+    client_runs = {s: [] for s in SYSTEMS}
+    for system in SYSTEMS:
+        log("client allocation %s" % system)
+        run = attempt(
+            results, "client allocation, %s" % system, run_client_alloc_once, system, work
+        )
+        if run:
+            client_runs[system].append(run)
+            log("  -> %.0f bytes per call" % run["bytes_per_call"])
+    results["client_alloc"] = client_runs
+    results["commands"]["alloc client"] = {
+        s: [
+            "taskset -c 0 " + show(server_cmd("tern", 0, True)).replace(":0", ":$PORT"),
+            "taskset -c 1 " + show(alloc_client_cmd(s, 0, "$SECONDS")).replace(":0 ", ":$PORT "),
+            "(for SECONDS = %d and %d: bytes per call = difference of 'heap used at exit' / "
+            "difference of QPS x SECONDS)" % CLIENT_ALLOC_SECONDS,
+        ]
+        for s in SYSTEMS
+    }
     results["commands"]["alloc"] = {
         s: [
             "taskset -c 0 " + show(alloc_server_cmd(s, 0)).replace(":0", ":$PORT"),
@@ -865,7 +939,7 @@ PART_PREFIXES = {
     "streaming": ("streaming",),
     "large": ("large",),
     "server": ("server-only",),
-    "alloc": ("alloc", "server allocation"),
+    "alloc": ("alloc", "server allocation", "client allocation"),
     "tls": ("tls",),
     "jmh": ("jmh",),
 }
@@ -888,6 +962,8 @@ def reuse(results, json_path, skipped):
         if not previous.get(part):
             continue
         results[part] = previous[part]
+        if part == "alloc":
+            results["client_alloc"] = previous.get("client_alloc", {})
         results["reused"][part] = previous.get("reused", {}).get(
             part,
             {

@@ -164,7 +164,7 @@ def alloc_rows(results):
     if not all(alloc.get(s) for s in SYSTEMS):
         return []
     med = {s: median([r["bytes_per_call"] for r in alloc[s]]) for s in SYSTEMS}
-    return [
+    out = [
         row(
             "server heap allocated per empty unary call (Epsilon GC, h2load 4x100)",
             "B/call",
@@ -173,6 +173,19 @@ def alloc_rows(results):
             False,
         )
     ]
+    client = results.get("client_alloc") or {}
+    if all(client.get(s) for s in SYSTEMS):
+        med = {s: median([r["bytes_per_call"] for r in client[s]]) for s in SYSTEMS}
+        out.append(
+            row(
+                "client heap allocated per empty unary call (Epsilon GC, qps client 4x10 direct)",
+                "B/call",
+                med["tern"],
+                med["grpc-java"],
+                False,
+            )
+        )
+    return out
 
 
 def contention(run):
@@ -361,7 +374,7 @@ def failures(results, what):
 
 
 def repeats_of(results, what):
-    if what.startswith("server allocation, "):
+    if what.startswith(("server allocation, ", "client allocation, ")):
         return 1
     part = next((p for p in ("server", "large", "streaming") if what.startswith(p)), "e2e")
     origin = results.get("reused", {}).get(part, {})
@@ -369,6 +382,8 @@ def repeats_of(results, what):
 
 
 def runs_of(results, what):
+    if what.startswith("client allocation, "):
+        return (results.get("client_alloc") or {}).get(what.split(", ", 1)[1], [])
     if what.startswith("streaming "):
         key, system = what[len("streaming ") :].rsplit(", ", 1)
         return (results.get("streaming") or {}).get(key, {}).get(system, [])
@@ -457,6 +472,11 @@ def raw_runs(results):
                 "- server allocation, %s: %.0f bytes per call (heap in use %d -> %d bytes)"
                 % (s, r["bytes_per_call"], r["heap_used"][0], r["heap_used"][1])
             )
+        for r in (results.get("client_alloc") or {}).get(s, []):
+            lines.append(
+                "- client allocation, %s: %.0f bytes per call (calls, heap at exit: %s)"
+                % (s, r["bytes_per_call"], "; ".join("%d, %d" % tuple(p) for p in r["points"]))
+            )
     return lines
 
 
@@ -514,7 +534,15 @@ def main():
             results["finished"],
         ),
     ]
-    names = {"e2e": "end-to-end", "server": "server-only", "jmh": "JMH"}
+    names = {
+        "e2e": "end-to-end",
+        "streaming": "streaming",
+        "large": "large-message",
+        "server": "server-only",
+        "alloc": "allocation",
+        "tls": "TLS",
+        "jmh": "JMH",
+    }
     for part, origin in reused.items():
         lines.append(
             "The %s figures were kept from the earlier run `%s` started %s (this run re-ran "

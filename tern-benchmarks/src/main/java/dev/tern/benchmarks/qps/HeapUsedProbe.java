@@ -35,6 +35,14 @@ public final class HeapUsedProbe {
     socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
     System.out.println("heap probe listening on port " + socket.getLocalPort());
     System.out.flush();
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () ->
+                    System.err.println(
+                        "heap used at exit: "
+                            + ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed()),
+                "heap-used-at-exit"));
     Thread answering = new Thread(() -> answer(socket), "heap-used-probe");
     answering.setDaemon(true);
     answering.start();
