@@ -99,6 +99,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
             .group(loops.group())
             .channelFactory(loops.channelFactory())
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, options.connectTimeoutMillis())
+            .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WriteLimits.WATER_MARK)
             .handler(new PipelineInitializer(h));
     if (!DomainSockets.isDomainSocket(target)) {
       bootstrap.option(ChannelOption.TCP_NODELAY, true).option(ChannelOption.SO_KEEPALIVE, true);

@@ -117,6 +117,7 @@ public final class NettyServer implements TransportServer {
     if (!DomainSockets.isDomainSocket(address)) {
       bootstrap
           .childOption(ChannelOption.TCP_NODELAY, true)
+          .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WriteLimits.WATER_MARK)
           .childOption(ChannelOption.SO_KEEPALIVE, true);
     }
     ChannelFuture bind = bootstrap.bind(address).awaitUninterruptibly();
