@@ -207,16 +207,13 @@ def parse_summary(text):
     return result
 
 
-def run_e2e_once(system, outstanding, direct, args, work):
-    return measure_alone(run_e2e_alone, system, outstanding, direct, args, work)
-
-
-def measure_alone(measure, *measure_args):
-    """Runs measure(*measure_args) on a quiet machine; a run during which other processes used
-    more than CONTENDED_CORES is run once more, and kept marked as contended if that one was too."""
+def measure_alone(measure, *measure_args, **measure_kwargs):
+    """Runs measure(*measure_args, **measure_kwargs) on a quiet machine; a run during which other
+    processes used more than CONTENDED_CORES is run once more, and kept marked as contended if
+    that one was too."""
     for attempt_no in (1, 2):
         quiet = wait_quiet()
-        result = dict(measure(*measure_args), quiet_before=quiet)
+        result = dict(measure(*measure_args, **measure_kwargs), quiet_before=quiet)
         foreign = result.get("foreign_cpu")
         if foreign is None or foreign <= CONTENDED_CORES:
             return result
@@ -256,10 +253,11 @@ def run_e2e_alone(system, outstanding, direct, args, work, payload=0, channels=4
         stop(server)
 
 
-def attempt(results, what, measure, *measure_args):
-    """Runs measure(*measure_args); a failure is recorded for the report and the run goes on."""
+def attempt(results, what, measure, *measure_args, **measure_kwargs):
+    """Runs measure(*measure_args, **measure_kwargs); a failure is recorded for the report and the
+    run goes on."""
     try:
-        return measure(*measure_args)
+        return measure(*measure_args, **measure_kwargs)
     except (RuntimeError, subprocess.TimeoutExpired) as e:
         message = str(e).strip()
         log("FAILED %s: %s" % (what, message))
@@ -269,36 +267,46 @@ def attempt(results, what, measure, *measure_args):
         return None
 
 
+def run_qps_config(args, work, results, part, label, key, outstanding, direct, **shape):
+    """Runs one configuration of each system's own qps client and server, the systems alternating
+    run by run (ABBA...), args.repeats times each; the runs go to results[part][key] and the
+    commands to results["commands"]. `shape` is passed on to run_e2e_alone and client_cmd
+    (payload, channels, streaming); `label` names the part in the log and in failures."""
+    runs = {s: [] for s in SYSTEMS}
+    for r in range(args.repeats):
+        order = SYSTEMS if r % 2 == 0 else tuple(reversed(SYSTEMS))
+        for system in order:
+            log("%s %s %s run %d/%d" % (label, key, system, r + 1, args.repeats))
+            run = attempt(
+                results,
+                "%s %s, %s" % (label, key, system),
+                measure_alone,
+                run_e2e_alone,
+                system,
+                outstanding,
+                direct,
+                args,
+                work,
+                **shape,
+            )
+            if run:
+                runs[system].append(run)
+                log("  -> %d calls/s, p50 %d us" % (run["qps"], run["p50"]))
+    results[part][key] = runs
+    results["commands"]["%s %s" % (part, key)] = {
+        s: [
+            show(server_cmd(s, 0, direct)).replace(":0", ":$PORT"),
+            show(client_cmd(s, 0, outstanding, direct, args, **shape)).replace(":0 ", ":$PORT "),
+        ]
+        for s in SYSTEMS
+    }
+
+
 def run_e2e(args, work, results):
     for outstanding in (10, 100):
         for direct in (False, True):
             key = "4x%d %s" % (outstanding, "direct" if direct else "default")
-            runs = {s: [] for s in SYSTEMS}
-            for r in range(args.repeats):
-                order = SYSTEMS if r % 2 == 0 else tuple(reversed(SYSTEMS))
-                for system in order:
-                    log("e2e %s %s run %d/%d" % (key, system, r + 1, args.repeats))
-                    run = attempt(
-                        results,
-                        "end-to-end %s, %s" % (key, system),
-                        run_e2e_once,
-                        system,
-                        outstanding,
-                        direct,
-                        args,
-                        work,
-                    )
-                    if run:
-                        runs[system].append(run)
-                        log("  -> %d qps, p50 %d us" % (run["qps"], run["p50"]))
-            results["e2e"][key] = runs
-            results["commands"]["e2e " + key] = {
-                s: [
-                    show(server_cmd(s, 0, direct)).replace(":0", ":$PORT"),
-                    show(client_cmd(s, 0, outstanding, direct, args)).replace(":0 ", ":$PORT "),
-                ]
-                for s in SYSTEMS
-            }
+            run_qps_config(args, work, results, "e2e", "end-to-end", key, outstanding, direct)
 
 
 STREAMING_PAYLOADS = (0, 1024)
@@ -309,36 +317,8 @@ def run_streaming(args, work, results):
     system's own client and server (default executor): messages per second one way is the QPS."""
     for payload in STREAMING_PAYLOADS:
         key = "ping-pong %s 1x1" % ("1 KiB" if payload else "0 B")
-        runs = {s: [] for s in SYSTEMS}
-        for r in range(args.repeats):
-            order = SYSTEMS if r % 2 == 0 else tuple(reversed(SYSTEMS))
-            for system in order:
-                log("streaming %s %s run %d/%d" % (key, system, r + 1, args.repeats))
-                run = attempt(
-                    results,
-                    "streaming %s, %s" % (key, system),
-                    measure_alone,
-                    run_e2e_alone,
-                    system,
-                    1,
-                    False,
-                    args,
-                    work,
-                    payload,
-                    1,
-                    True,
-                )
-                if run:
-                    runs[system].append(run)
-                    log("  -> %d round trips/s, p50 %d us" % (run["qps"], run["p50"]))
-        results["streaming"][key] = runs
-        results["commands"]["streaming " + key] = {
-            s: [
-                show(server_cmd(s, 0, False)).replace(":0", ":$PORT"),
-                show(client_cmd(s, 0, 1, False, args, payload, 1, True)).replace(":0 ", ":$PORT "),
-            ]
-            for s in SYSTEMS
-        }
+        shape = {"payload": payload, "channels": 1, "streaming": True}
+        run_qps_config(args, work, results, "streaming", "streaming", key, 1, False, **shape)
 
 
 LARGE_PAYLOAD = 1024 * 1024
@@ -348,34 +328,8 @@ def run_large(args, work, results):
     """Unary calls with a 1 MiB request and a 1 MiB response, 4 channels x 1 call in flight, each
     system's own client and server (default executor), alternating like the end-to-end part."""
     key = "1 MiB unary 4x1"
-    runs = {s: [] for s in SYSTEMS}
-    for r in range(args.repeats):
-        order = SYSTEMS if r % 2 == 0 else tuple(reversed(SYSTEMS))
-        for system in order:
-            log("large %s %s run %d/%d" % (key, system, r + 1, args.repeats))
-            run = attempt(
-                results,
-                "large messages %s, %s" % (key, system),
-                measure_alone,
-                run_e2e_alone,
-                system,
-                1,
-                False,
-                args,
-                work,
-                LARGE_PAYLOAD,
-            )
-            if run:
-                runs[system].append(run)
-                log("  -> %d calls/s, p50 %d us" % (run["qps"], run["p50"]))
-    results["large"] = {key: runs}
-    results["commands"]["large " + key] = {
-        s: [
-            show(server_cmd(s, 0, False)).replace(":0", ":$PORT"),
-            show(client_cmd(s, 0, 1, False, args, LARGE_PAYLOAD)).replace(":0 ", ":$PORT "),
-        ]
-        for s in SYSTEMS
-    }
+    shape = {"payload": LARGE_PAYLOAD}
+    run_qps_config(args, work, results, "large", "large messages", key, 1, False, **shape)
 
 
 H2LOAD_CONNECTIONS, H2LOAD_STREAMS = 4, 100
