@@ -6,7 +6,6 @@ import dev.tern.internal.wire.Base64Codec;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.internal.wire.GrpcMessageCodec;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.ReadOnlyHttp2Headers;
 import io.netty.util.AsciiString;
@@ -18,11 +17,11 @@ import java.nio.charset.StandardCharsets;
  * grpc-timeout}, {@code grpc-encoding}, {@code grpc-accept-encoding}, then custom metadata ({@code
  * -bin} values base64 without padding). Constant names and values are {@link AsciiString}s encoded
  * once; metadata bytes are wrapped, not copied. Blocks are built on the application thread, so the
- * event loop only encodes them. A server's blocks are Netty's flat {@link ReadOnlyHttp2Headers},
- * and the ones most calls send (headers without metadata or with the one same entry, OK trailers)
- * are built once and shared: every server call used to allocate two hash-table header maps.
+ * event loop only encodes them. Every block is Netty's flat, read-only {@link ReadOnlyHttp2Headers}
+ * (an array, not a hash table), and the server's most common ones (headers without metadata or with
+ * the one same entry, OK trailers) are built once and shared.
  *
- * <p>Stateless; thread-safe.
+ * <p>Thread-safe: the only state is the shared one-entry response cache, replaced whole.
  */
 final class OutboundHeaders {
   private OutboundHeaders() {}
@@ -65,7 +64,7 @@ final class OutboundHeaders {
     return s.getBytes(StandardCharsets.US_ASCII);
   }
 
-  /** The request HEADERS of a call. {@code headers} is read, not kept. */
+  /** The request HEADERS of a call, read-only. {@code headers} is read, not kept. */
   static Http2Headers request(
       AsciiString scheme,
       AsciiString path,
@@ -74,17 +73,16 @@ final class OutboundHeaders {
       Metadata headers) {
     byte[][] md = headers.toSerialized();
     int count = headers.headerCount();
-    Http2Headers out = new DefaultHttp2Headers(false, count + 8);
-    out.method(POST).scheme(scheme).path(path).authority(authority);
-    out.add(HttpHeaderNames.TE, TE_TRAILERS);
-    out.add(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE_GRPC);
+    FlatBlock block = new FlatBlock(3 + count);
+    block.add(HttpHeaderNames.TE, TE_TRAILERS);
+    block.add(CONTENT_TYPE, CONTENT_TYPE_GRPC);
     if (userAgent != null) {
-      out.add(HttpHeaderNames.USER_AGENT, userAgent);
+      block.add(HttpHeaderNames.USER_AGENT, userAgent);
     }
     // The reserved headers first, in the wire protocol's order.
-    addNamed(out, md, count, TIMEOUT_BYTES, GRPC_TIMEOUT);
-    addNamed(out, md, count, ENCODING_BYTES, GRPC_ENCODING);
-    addNamed(out, md, count, ACCEPT_ENCODING_BYTES, GRPC_ACCEPT_ENCODING);
+    block.addNamed(md, count, TIMEOUT_BYTES, GRPC_TIMEOUT);
+    block.addNamed(md, count, ENCODING_BYTES, GRPC_ENCODING);
+    block.addNamed(md, count, ACCEPT_ENCODING_BYTES, GRPC_ACCEPT_ENCODING);
     for (int i = 0; i < count; i++) {
       byte[] name = md[2 * i];
       if (isTransportOwned(name)
@@ -94,9 +92,10 @@ final class OutboundHeaders {
           || equal(name, ACCEPT_ENCODING_BYTES)) {
         continue;
       }
-      addEntry(out, name, md[2 * i + 1]);
+      block.addEntry(name, md[2 * i + 1]);
     }
-    return out;
+    return ReadOnlyHttp2Headers.clientHeaders(
+        false, POST, path, scheme, authority, block.toArray());
   }
 
   /** The response HEADERS of a call whose headers carry no metadata. */
@@ -166,11 +165,7 @@ final class OutboundHeaders {
     if (trailersOnly) {
       block.add(CONTENT_TYPE, CONTENT_TYPE_GRPC);
     }
-    block.add(GRPC_STATUS, STATUS_CODES[status.getCode().value()]);
-    String description = status.getDescription();
-    if (description != null) {
-      block.add(GRPC_MESSAGE, new AsciiString(GrpcMessageCodec.encode(description)));
-    }
+    block.addStatus(status);
     block.addCustom(md, count);
     return trailersOnly
         ? ReadOnlyHttp2Headers.serverHeaders(false, STATUS_OK, block.toArray())
@@ -191,20 +186,41 @@ final class OutboundHeaders {
       entries[size++] = value;
     }
 
+    /** {@code grpc-status}, and {@code grpc-message} if the status has a description. */
+    void addStatus(Status status) {
+      add(GRPC_STATUS, STATUS_CODES[status.getCode().value()]);
+      String description = status.getDescription();
+      if (description != null) {
+        add(GRPC_MESSAGE, new AsciiString(GrpcMessageCodec.encode(description)));
+      }
+    }
+
     void addCustom(byte[][] md, int count) {
       for (int i = 0; i < count; i++) {
         byte[] name = md[2 * i];
-        if (isTransportOwned(name)) {
-          continue;
+        if (!isTransportOwned(name)) {
+          addEntry(name, md[2 * i + 1]);
         }
-        AsciiString asciiName = knownName(name);
-        byte[] value = md[2 * i + 1];
-        add(
-            asciiName,
-            asciiName.endsWith(Metadata.BINARY_HEADER_SUFFIX)
-                ? new AsciiString(Base64Codec.encodeBase64NoPadding(value), false)
-                : new AsciiString(value, false));
       }
+    }
+
+    /** Every value of the reserved {@code name}, under its constant. */
+    void addNamed(byte[][] md, int count, byte[] name, AsciiString asciiName) {
+      for (int i = 0; i < count; i++) {
+        if (equal(md[2 * i], name)) {
+          add(asciiName, new AsciiString(md[2 * i + 1], false));
+        }
+      }
+    }
+
+    /** One metadata entry; a {@code -bin} value goes out as base64 without padding. */
+    void addEntry(byte[] name, byte[] value) {
+      AsciiString asciiName = knownName(name);
+      add(
+          asciiName,
+          asciiName.endsWith(Metadata.BINARY_HEADER_SUFFIX)
+              ? new AsciiString(Base64Codec.encodeBase64NoPadding(value), false)
+              : new AsciiString(value, false));
     }
 
     AsciiString[] toArray() {
@@ -225,11 +241,7 @@ final class OutboundHeaders {
 
   /** An HTTP error answer to a request that is not valid gRPC: HTTP status plus gRPC status. */
   static Http2Headers httpError(int httpStatus, Status status) {
-    Http2Headers out = new DefaultHttp2Headers(false, 4);
-    out.status(AsciiString.of(Integer.toString(httpStatus)));
-    out.add(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE_GRPC);
-    addStatus(out, status);
-    return out;
+    return httpErrorBlock(httpStatus, CONTENT_TYPE_GRPC, status);
   }
 
   /**
@@ -237,19 +249,15 @@ final class OutboundHeaders {
    * text/plain} content-type for the body that follows, and the gRPC status.
    */
   static Http2Headers httpErrorWithBody(int httpStatus, Status status) {
-    Http2Headers out = new DefaultHttp2Headers(false, 4);
-    out.status(AsciiString.of(Integer.toString(httpStatus)));
-    out.add(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE_TEXT);
-    addStatus(out, status);
-    return out;
+    return httpErrorBlock(httpStatus, CONTENT_TYPE_TEXT, status);
   }
 
-  private static void addStatus(Http2Headers out, Status status) {
-    out.add(GRPC_STATUS, STATUS_CODES[status.getCode().value()]);
-    String description = status.getDescription();
-    if (description != null) {
-      out.add(GRPC_MESSAGE, new AsciiString(GrpcMessageCodec.encode(description)));
-    }
+  private static Http2Headers httpErrorBlock(int httpStatus, AsciiString type, Status status) {
+    FlatBlock block = new FlatBlock(3);
+    block.add(CONTENT_TYPE, type);
+    block.addStatus(status);
+    return ReadOnlyHttp2Headers.serverHeaders(
+        false, AsciiString.of(Integer.toString(httpStatus)), block.toArray());
   }
 
   /** Names the transport writes itself; metadata must not duplicate or forge them. */
@@ -259,24 +267,6 @@ final class OutboundHeaders {
         || equal(name, TE_BYTES)
         || equal(name, STATUS_BYTES)
         || equal(name, MESSAGE_BYTES);
-  }
-
-  private static void addNamed(
-      Http2Headers out, byte[][] md, int count, byte[] name, AsciiString asciiName) {
-    for (int i = 0; i < count; i++) {
-      if (equal(md[2 * i], name)) {
-        out.add(asciiName, new AsciiString(md[2 * i + 1], false));
-      }
-    }
-  }
-
-  private static void addEntry(Http2Headers out, byte[] name, byte[] value) {
-    AsciiString asciiName = new AsciiString(name, false);
-    if (asciiName.endsWith(Metadata.BINARY_HEADER_SUFFIX)) {
-      out.add(asciiName, new AsciiString(Base64Codec.encodeBase64NoPadding(value), false));
-    } else {
-      out.add(asciiName, new AsciiString(value, false));
-    }
   }
 
   private static boolean equal(byte[] a, byte[] b) {

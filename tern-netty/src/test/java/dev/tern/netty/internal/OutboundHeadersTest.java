@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tern.Metadata;
 import dev.tern.Status;
 import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.util.AsciiString;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -86,5 +87,45 @@ class OutboundHeadersTest {
 
     assertThat(walk(OutboundHeaders.trailers(Status.INTERNAL, md, false)))
         .containsExactly("grpc-status=13", "x-custom=x");
+  }
+
+  @Test
+  void requestHeadersFollowTheWireOrderAndLeaveTransportHeadersToTheTransport() {
+    Metadata md = new Metadata();
+    md.put(CUSTOM, "c");
+    md.put(Metadata.Key.of("user-agent", Metadata.ASCII_STRING_MARSHALLER), "forged");
+    md.put(Metadata.Key.of("grpc-timeout", Metadata.ASCII_STRING_MARSHALLER), "1S");
+    md.put(ACCEPT, "gzip");
+    md.put(BINARY, new byte[] {1, 2, 3});
+
+    assertThat(
+            walk(
+                OutboundHeaders.request(
+                    OutboundHeaders.HTTP,
+                    new AsciiString("/pkg.S/M"),
+                    new AsciiString("host:1"),
+                    new AsciiString("tern/1"),
+                    md)))
+        .containsExactly(
+            ":method=POST",
+            ":path=/pkg.S/M",
+            ":scheme=http",
+            ":authority=host:1",
+            "te=trailers",
+            "content-type=application/grpc",
+            "user-agent=tern/1",
+            "grpc-timeout=1S",
+            "grpc-accept-encoding=gzip",
+            "x-custom=c",
+            "x-data-bin=AQID");
+  }
+
+  @Test
+  void httpErrorsCarryTheirStatusContentTypeAndGrpcStatus() {
+    assertThat(walk(OutboundHeaders.httpError(404, Status.UNIMPLEMENTED.withDescription("no"))))
+        .containsExactly(
+            ":status=404", "content-type=application/grpc", "grpc-status=12", "grpc-message=no");
+    assertThat(walk(OutboundHeaders.httpErrorWithBody(415, Status.INTERNAL)))
+        .containsExactly(":status=415", "content-type=text/plain; charset=utf-8", "grpc-status=13");
   }
 }
