@@ -163,8 +163,9 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
       Http2HeadersEncoder headersEncoder = new DefaultHttp2HeadersEncoder();
       ControlFrameLimitWriter controlFrameLimit =
           new ControlFrameLimitWriter(
-              new OneBufferHeadersWriter(
-                  new DefaultHttp2FrameWriter(headersEncoder), headersEncoder),
+              new OneBufferDataWriter(
+                  new OneBufferHeadersWriter(
+                      new DefaultHttp2FrameWriter(headersEncoder), headersEncoder)),
               maxQueuedControlFrames);
       ActivityFrameWriter frameWriter = new ActivityFrameWriter(controlFrameLimit);
       Http2ConnectionEncoder encoder = new DefaultHttp2ConnectionEncoder(connection, frameWriter);

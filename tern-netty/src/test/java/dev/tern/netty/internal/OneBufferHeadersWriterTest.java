@@ -2,8 +2,6 @@ package dev.tern.netty.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -72,21 +70,7 @@ class OneBufferHeadersWriterTest {
 
   /** Takes every buffer written so far, counting them, and feeds their bytes to the reader. */
   private int readWritten() throws Http2Exception {
-    channel.flush();
-    ByteBuf all = Unpooled.buffer();
-    int buffers = 0;
-    ByteBuf buf;
-    while ((buf = channel.readOutbound()) != null) {
-      buffers++;
-      all.writeBytes(buf);
-      buf.release();
-    }
-    try {
-      reader.readFrame(ctx, all, listener);
-    } finally {
-      all.release();
-    }
-    return buffers;
+    return WrittenFrames.read(channel, reader, listener);
   }
 
   @Test
