@@ -237,7 +237,9 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     ChannelPromise promise = ctx().newPromise();
     NettyServerStream stream = state.stream();
     promise.addListener(f -> stream.onSentBytes(bytes));
-    encoder().writeData(ctx(), state.id(), data, 0, false, promise);
+    if (!UnqueuedDataWriter.tryWrite(ctx(), encoder(), state.id(), data, promise)) {
+      encoder().writeData(ctx(), state.id(), data, 0, false, promise);
+    }
   }
 
   void writeTrailers(ServerStreamState state, Http2Headers trailers, boolean aborting) {
