@@ -245,7 +245,12 @@ public final class Metadata {
       return;
     }
     int otherSlots = other.size * 2;
-    ensureCapacity(size + other.size);
+    if (namesAndValues == null) {
+      // Often all this metadata will hold (a call's headers made from a template): exact size.
+      namesAndValues = new byte[otherSlots][];
+    } else {
+      ensureCapacity(size + other.size);
+    }
     System.arraycopy(other.namesAndValues, 0, namesAndValues, size * 2, otherSlots);
     size += other.size;
   }

@@ -54,6 +54,29 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
 
   private final CallCounter serverCalls;
 
+  /**
+   * The {@code grpc-accept-encoding} entry last built, merged into the response headers of every
+   * call that advertises the same encodings (a server advertises one set), so the value is not
+   * encoded again per call. Racy by design: any thread may replace it, and a reader sees some
+   * complete holder; the shared entry is only ever read.
+   */
+  private static volatile AcceptEncodingEntry lastAcceptEncoding =
+      new AcceptEncodingEntry("", null);
+
+  /** An advertised-encodings value and the one-entry metadata made of it. Immutable. */
+  private record AcceptEncodingEntry(String value, Metadata entry) {}
+
+  private static Metadata acceptEncodingEntry(String value) {
+    AcceptEncodingEntry last = lastAcceptEncoding;
+    if (!last.value().equals(value)) {
+      Metadata entry = new Metadata();
+      entry.put(GrpcHeaders.MESSAGE_ACCEPT_ENCODING, value);
+      last = new AcceptEncodingEntry(value, entry);
+      lastAcceptEncoding = last;
+    }
+    return last.entry();
+  }
+
   ServerCallImpl(
       ServerStream stream,
       MethodDescriptor<ReqT, RespT> method,
@@ -123,7 +146,7 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
       headers.put(GrpcHeaders.MESSAGE_ENCODING, compressor.getMessageEncoding());
     }
     if (!serverAcceptEncoding.isEmpty()) {
-      headers.put(GrpcHeaders.MESSAGE_ACCEPT_ENCODING, serverAcceptEncoding);
+      headers.merge(acceptEncodingEntry(serverAcceptEncoding));
     }
     // A unary response is flushed with its message; a stream of responses should not wait for it.
     stream.writeHeaders(headers, !method.getType().serverSendsOneMessage());
