@@ -56,7 +56,6 @@ public final class MessageFramer {
 
   private final Sink sink;
   private final WritableBufferAllocator allocator;
-  private final byte[] header = new byte[GrpcFrame.HEADER_LENGTH];
   private final OutputStream bufferOutput = new BufferOutput();
 
   /** Made on the first message that needs it: most streams only frame messages of known length. */
@@ -265,17 +264,16 @@ public final class MessageFramer {
   }
 
   private void writeHeader(int flags, int length) {
-    header[0] = (byte) flags;
-    header[1] = (byte) (length >>> 24);
-    header[2] = (byte) (length >>> 16);
-    header[3] = (byte) (length >>> 8);
-    header[4] = (byte) length;
     frameBytesRemaining = GrpcFrame.HEADER_LENGTH + (long) length;
     LongConsumer sizes = frameSizeListener;
     if (sizes != null) {
       sizes.accept(length);
     }
-    writeToBuffers(header, 0, GrpcFrame.HEADER_LENGTH);
+    writeByteToBuffers(flags);
+    writeByteToBuffers(length >>> 24);
+    writeByteToBuffers(length >>> 16);
+    writeByteToBuffers(length >>> 8);
+    writeByteToBuffers(length);
   }
 
   /**
@@ -353,6 +351,18 @@ public final class MessageFramer {
     }
   }
 
+  /** {@link #writeToBuffers} for one byte (the low 8 bits of {@code b}), without an array. */
+  private void writeByteToBuffers(int b) {
+    if (buffer == null) {
+      buffer = allocator.allocate(nextBufferSize());
+    } else if (buffer.writableBytes() == 0) {
+      deliverBuffer(false, false);
+      buffer = allocator.allocate(nextBufferSize());
+    }
+    buffer.write((byte) b);
+    frameBytesRemaining--;
+  }
+
   private int nextBufferSize() {
     return (int) Math.max(MIN_BUFFER_SIZE, Math.min(frameBytesRemaining, MAX_BUFFER_SIZE));
   }
@@ -373,8 +383,7 @@ public final class MessageFramer {
   private final class BufferOutput extends OutputStream {
     @Override
     public void write(int b) {
-      header[0] = (byte) b; // the prefix is already written, so its scratch array is free
-      writeToBuffers(header, 0, 1);
+      writeByteToBuffers(b);
     }
 
     @Override
