@@ -2,7 +2,7 @@
 """Runs Tern and grpc-java 1.79 side by side and writes docs/benchmarks.md.
 
 Called by bin/bench-compare, which builds tern-benchmarks first and passes the class paths in the
-environment (TERN_CP, GRPC_JAVA_CP). Seven parts, each optional:
+environment (TERN_CP, GRPC_JAVA_CP). Eight parts, each optional:
 
   e2e     own qps client against own qps server, unary, 0-byte payloads, 4 channels x {10, 100}
           outstanding, default executor and --directexecutor; systems alternate, each run repeated.
@@ -17,6 +17,11 @@ environment (TERN_CP, GRPC_JAVA_CP). Seven parts, each optional:
           --alloc-calls calls, the heap in use read before and after the second batch.
   tls     JMH TlsBenchmark: handshakes (a new connection and one 1 KiB call) and 1 KiB calls on one
           TLS connection per second, on the JDK's TLS and on OpenSSL (netty-tcnative).
+  flow    JMH OneWayStreamBenchmark and LargeUnaryBenchmark with -prof gc: messages per second on
+          one stream flowing one way (client to server and server to client, 0 B and 1 KiB, each
+          sent only while the call is ready), and 1 MiB and 16 MiB echoed unary calls (MiB/s and
+          heap bytes allocated per payload byte delivered). grpc-java's qps client has no one-way
+          streaming and its server takes 4 MiB messages at most, hence JMH over both systems.
   jmh     CallBenchmark and HeadersDecodingBenchmark with -prof gc, then CallBenchmark.unaryCall1024
           again with -p otel=true (OpenTelemetry metrics and tracing on, both systems).
 
@@ -838,6 +843,61 @@ def run_tls(args, work, results):
     results["tls"] = run_jmh_once(args, work, results, "tls", "TlsBenchmark", time_unit="s")
 
 
+FLOW_BENCHMARKS = "OneWayStreamBenchmark|LargeUnaryBenchmark"
+# Every (benchmark, size) the flow part must produce, for both systems.
+FLOW_EXPECTED = [
+    ("OneWayStreamBenchmark." + method, size)
+    for method in ("clientToServer", "serverToClient")
+    for size in ("0", "1024")
+] + [("LargeUnaryBenchmark.unaryEcho", size) for size in ("1048576", "16777216")]
+
+
+def run_flow(args, work, results):
+    """OneWayStreamBenchmark and LargeUnaryBenchmark (JMH, throughput, -prof gc), both systems.
+    JMH goes on past a benchmark that throws; each missing result is recorded as a failure with the
+    first exception JMH logged for it."""
+    rows = attempt(
+        results, "flow JMH", run_jmh_once, args, work, results, "flow", FLOW_BENCHMARKS, (), "s"
+    )
+    results["flow"] = rows or []
+    if rows is None:
+        return
+    found = {(r["benchmark"], r["params"].get("size"), r["params"].get("system")) for r in rows}
+    log_path = os.path.join(work, "flow.log")
+    for bench, size in FLOW_EXPECTED:
+        for system in SYSTEMS:
+            if (bench, size, system) not in found:
+                what = "flow %s size=%s, %s" % (bench, size, system)
+                message = "no JMH result; see %s: %s" % (
+                    log_path,
+                    jmh_failure(log_path, bench, size, system),
+                )
+                log("FAILED %s: %s" % (what, message))
+                results["errors"].setdefault(what, []).append(message)
+
+
+def jmh_failure(log_path, bench, size, system):
+    """The first exception line JMH logged while running one parameter set of bench, or ''."""
+    try:
+        with open(log_path, errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return ""
+    # JMH announces each run with "# Benchmark: <fqcn>.<method>" and "# Parameters: (...)".
+    for section in text.split("# Benchmark: ")[1:]:
+        head = section.split("\n", 1)[0]
+        params = re.search(r"# Parameters: \((.*)\)", section)
+        if not head.endswith(bench) or not params:
+            continue
+        if "size = %s" % size not in params.group(1) or "system = %s" % system not in params.group(
+            1
+        ):
+            continue
+        m = re.search(r"^\S*(?:Exception|Error)\b.*$", section, re.M)
+        return m.group(0).strip() if m else ""
+    return ""
+
+
 def run_jmh_once(args, work, results, name, benchmarks, params=(), time_unit="ns"):
     """Runs JMH once and returns its rows; its command goes to results["commands"] as `name`
     with spaces for dashes (output files: work/name.json and work/name.log)."""
@@ -895,6 +955,7 @@ PART_PREFIXES = {
     "server": ("server-only",),
     "alloc": ("alloc", "server allocation", "client allocation"),
     "tls": ("tls",),
+    "flow": ("flow",),
     "jmh": ("jmh",),
 }
 
@@ -1030,7 +1091,7 @@ def main():
         "--skip",
         action="append",
         default=[],
-        choices=["e2e", "streaming", "large", "server", "alloc", "tls", "jmh"],
+        choices=["e2e", "streaming", "large", "server", "alloc", "tls", "flow", "jmh"],
         help="leave a part out (repeat the flag for more than one)",
     )
     p.add_argument(
@@ -1097,6 +1158,7 @@ def main():
         "large": {},
         "streaming": {},
         "tls": [],
+        "flow": [],
         "jmh": [],
         "commands": {},
         "load_samples": [],
@@ -1122,6 +1184,8 @@ def main():
             run_alloc(args, args.work, results)
         if "tls" not in args.skip:
             run_tls(args, args.work, results)
+        if "flow" not in args.skip:
+            run_flow(args, args.work, results)
         if "jmh" not in args.skip:
             run_jmh(args, args.work, results)
     finally:

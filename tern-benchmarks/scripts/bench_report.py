@@ -159,6 +159,71 @@ def tls_rows(results):
     return out
 
 
+MIB = 1024 * 1024
+ONE_WAY = (("clientToServer", "client to server"), ("serverToClient", "server to client"))
+ONE_WAY_SIZES = (("0", "0 B"), ("1024", "1 KiB"))
+LARGE_SIZES = (("16777216", "16 MiB"), ("1048576", "1 MiB"))
+
+
+def flow_results(results):
+    """The flow part's JMH rows by (benchmark, size), then by system. The primary score is in
+    ops/s there (JMH ran with -tu s), kept under parse_jmh's "ns_per_op" key."""
+    by = {}
+    for r in results.get("flow") or []:
+        p = r["params"]
+        by.setdefault((r["benchmark"], p.get("size")), {})[p.get("system")] = r
+    return by
+
+
+def flow_figure(systems, key, scale=1.0):
+    """Per system, (value * scale, JMH error * scale) of one metric; None where missing."""
+    values, errors = [], []
+    for s in SYSTEMS:
+        r = systems.get(s) or {}
+        value = r.get(key)
+        values.append(None if value is None else value * scale)
+        error = r.get("ns_error") if key == "ns_per_op" else None
+        errors.append(None if error is None else error * scale)
+    return values, tuple(errors)
+
+
+def flow_rows(results):
+    """One-way messages/s, large-unary MiB/s, and heap bytes allocated per delivered byte (or per
+    message), Tern beside grpc-java; a system with no result shows as failed."""
+    by = flow_results(results)
+    out = []
+    for method, direction in ONE_WAY:
+        for size, size_name in ONE_WAY_SIZES:
+            systems = by.get(("OneWayStreamBenchmark." + method, size))
+            if systems:
+                (tern, grpc), errors = flow_figure(systems, "ns_per_op")
+                name = "JMH one-way stream, %s, %s messages: delivered" % (direction, size_name)
+                out.append(row(name, "msgs/s", tern, grpc, True, errors=errors))
+    for size, size_name in LARGE_SIZES:
+        systems = by.get(("LargeUnaryBenchmark.unaryEcho", size))
+        if systems:
+            (tern, grpc), errors = flow_figure(systems, "ns_per_op", 2.0 * int(size) / MIB)
+            name = "JMH %s unary echo: payload moved (2 x %s a call)" % (size_name, size_name)
+            out.append(row(name, "MiB/s", tern, grpc, True, errors=errors))
+    for size, size_name in LARGE_SIZES:
+        systems = by.get(("LargeUnaryBenchmark.unaryEcho", size))
+        if systems:
+            (tern, grpc), _ = flow_figure(systems, "bytes_per_op", 1.0 / (2 * int(size)))
+            name = "JMH %s unary echo: heap allocated per payload byte delivered" % size_name
+            out.append(row(name, "B/B", tern, grpc, False, 2))
+    for method, direction in ONE_WAY:
+        for size, size_name in ONE_WAY_SIZES:
+            systems = by.get(("OneWayStreamBenchmark." + method, size))
+            if systems:
+                (tern, grpc), _ = flow_figure(systems, "bytes_per_op")
+                name = "JMH one-way stream, %s, %s messages: heap allocated" % (
+                    direction,
+                    size_name,
+                )
+                out.append(row(name, "B/msg", tern, grpc, False))
+    return out
+
+
 def alloc_rows(results):
     alloc = results.get("alloc") or {}
     if not all(alloc.get(s) for s in SYSTEMS):
@@ -477,6 +542,21 @@ def raw_runs(results):
                 "- client allocation, %s: %.0f bytes per call (calls, heap at exit: %s)"
                 % (s, r["bytes_per_call"], "; ".join("%d, %d" % tuple(p) for p in r["points"]))
             )
+    for (bench, size), systems in sorted(flow_results(results).items()):
+        for s in SYSTEMS:
+            r = systems.get(s)
+            if r:
+                lines.append(
+                    "- %s size=%s, %s: %s ops/s (JMH error %s), %s B/op"
+                    % (
+                        bench,
+                        size,
+                        s,
+                        fmt(r["ns_per_op"], 1),
+                        "n/a" if r["ns_error"] is None else fmt(r["ns_error"], 1),
+                        fmt(r["bytes_per_op"]),
+                    )
+                )
     return lines
 
 
@@ -541,6 +621,7 @@ def main():
         "server": "server-only",
         "alloc": "allocation",
         "tls": "TLS",
+        "flow": "one-way streaming and large-unary",
         "jmh": "JMH",
     }
     for part, origin in reused.items():
@@ -617,7 +698,7 @@ def main():
     ]
     lines += e2e_rows(results) + streaming_rows(results) + large_rows(results)
     lines += server_rows(results) + alloc_rows(results)
-    lines += tls_rows(results) + jmh
+    lines += tls_rows(results) + flow_rows(results) + jmh
     lines.append("")
     if otel:
         lines += [
@@ -661,6 +742,9 @@ def main():
                 re.sub(r"\[\s*[\d.]+\]\s*", "", " ".join(m.split())) for m in messages
             )
             for message in distinct:
+                if what.startswith("flow "):  # one JMH run; JMH's own log has the rest
+                    lines.append("- %s: %s" % (what, message[:600]))
+                    continue
                 lines.append(
                     "- %s (%d of %d runs): %s"
                     % (what, failures(results, what), repeats_of(results, what), message[:600])
@@ -732,6 +816,39 @@ def main():
         "server together. ± is JMH's 99.9% confidence interval half-width over the measured "
         "iterations; where it is larger than the difference, the ratio means little.",
     ]
+    if results.get("flow"):
+        st_flow = reused.get("flow", {}).get("settings") or results["settings"]
+        lines += [
+            "- **One-way streaming and large unary calls** (JMH `OneWayStreamBenchmark` and "
+            "`LargeUnaryBenchmark`, %d fork(s), %d warm-up and %d measured 1 s iterations, `-prof "
+            "gc`): each system's own server and channel in one JVM over Netty on loopback, on each "
+            "system's default Netty transport (native epoll on Linux, for both; the qps parts above"
+            " use NIO), the same byte-array service on both. *One-way*: one call per iteration on "
+            "which messages flow one way only: client to server on a client-streaming call, server "
+            "to client on a bidi call whose client asks for each batch of %s messages in one 8-byte"
+            " message. The sender sends only while its call `isReady()` and otherwise waits for the"
+            " call's on-ready handler (flow control, not local buffering, paces it); an operation "
+            "is one message counted by the receiving handler, each batch ending only when the "
+            "receiver has counted all of it; at the end of the iteration the client half-closes and"
+            " the call must end normally with every message counted. Default settings of both "
+            "systems otherwise (1 MiB flow-control windows, default executors). *Large unary*: a "
+            "blocking unary call whose server echoes the request, 1 MiB and 16 MiB each way, server"
+            " and channel of both systems accepting messages up to 17 MiB (both default to 4 MiB, "
+            "and a 16 MiB message then fails on both with `RESOURCE_EXHAUSTED`); MiB/s counts the "
+            "request and the response. *Heap per payload byte* is `gc.alloc.rate.norm` (client and "
+            "server together) over the 2 x size bytes a call delivers: the echo itself needs one "
+            "array per delivered message, 1.00; the rest is copies and bookkeeping on the heap "
+            "(copies between pooled direct buffers do not show). Both systems' byte-array "
+            "marshallers read a message into one exact-size array and grpc-java's hands out "
+            "`Drainable` streams, as protobuf's marshallers do, so neither system pays for a "
+            "marshaller's copies."
+            % (
+                st_flow["jmh_forks"],
+                st_flow["jmh_warmups"],
+                st_flow["jmh_iterations"],
+                "{:,}".format(8192),
+            ),
+        ]
     if otel:
         lines += [
             "- **OpenTelemetry** (`otel=true`, a second JMH run of `%s` with the same settings): "

@@ -58,7 +58,12 @@ public class CallBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws Exception {
     telemetry = otel ? BenchTelemetry.create() : null;
-    target = EchoTarget.create(system, transport, direct, retry, binlog, telemetry);
+    target =
+        EchoTarget.create(
+            system,
+            transport,
+            new EchoTarget.Options(
+                direct, retry, binlog, telemetry, EchoTarget.DEFAULT_MAX_INBOUND_MESSAGE_SIZE));
   }
 
   @TearDown(Level.Trial)

@@ -2,6 +2,8 @@ package dev.tern.benchmarks.jmh;
 
 import io.grpc.BinaryLog;
 import io.grpc.CallOptions;
+import io.grpc.Drainable;
+import io.grpc.KnownLength;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.MethodDescriptor;
@@ -16,18 +18,23 @@ import io.grpc.opentelemetry.GrpcOpenTelemetry;
 import io.grpc.opentelemetry.InternalGrpcOpenTelemetry;
 import io.grpc.protobuf.services.BinaryLogSink;
 import io.grpc.protobuf.services.BinaryLogs;
+import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientCalls;
+import io.grpc.stub.ClientResponseObserver;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * {@link EchoTarget} on grpc-java (the peer we measure against), set up like {@link
@@ -38,13 +45,13 @@ final class GrpcJavaEchoTarget implements EchoTarget {
       new MethodDescriptor.Marshaller<>() {
         @Override
         public InputStream stream(byte[] value) {
-          return new ByteArrayInputStream(value);
+          return new DrainableBytes(value);
         }
 
         @Override
         public byte[] parse(InputStream stream) {
           try (stream) {
-            return stream.readAllBytes();
+            return readMessage(stream);
           } catch (IOException e) {
             throw new UncheckedIOException(e);
           }
@@ -65,6 +72,18 @@ final class GrpcJavaEchoTarget implements EchoTarget {
           .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
           .setSampledToLocalTracing(true)
           .build();
+  static final MethodDescriptor<byte[], byte[]> SINK =
+      MethodDescriptor.newBuilder(BYTES, BYTES)
+          .setFullMethodName("bench.Echo/Sink")
+          .setType(MethodDescriptor.MethodType.CLIENT_STREAMING)
+          .setSampledToLocalTracing(true)
+          .build();
+  static final MethodDescriptor<byte[], byte[]> SOURCE =
+      MethodDescriptor.newBuilder(BYTES, BYTES)
+          .setFullMethodName("bench.Echo/Source")
+          .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
+          .setSampledToLocalTracing(true)
+          .build();
 
   /** Counts and drops binary log entries (the benchmark measures building them, not the disk). */
   private static final BinaryLogSink DROP_ENTRIES =
@@ -82,14 +101,15 @@ final class GrpcJavaEchoTarget implements EchoTarget {
   private final BlockingQueue<byte[]> echoes = new LinkedBlockingQueue<>();
   private final StreamObserver<byte[]> stream;
 
-  GrpcJavaEchoTarget(
-      boolean netty,
-      boolean directExecutor,
-      boolean retry,
-      boolean binlog,
-      BenchTelemetry telemetry)
-      throws IOException {
-    binaryLog = binlog ? BinaryLogs.createBinaryLog(DROP_ENTRIES, "*") : null;
+  /**
+   * The progress of the one-way stream open now, which the server's side of it reports to (one such
+   * stream at a time; set before its call starts).
+   */
+  private volatile OneWayProgress oneWay;
+
+  GrpcJavaEchoTarget(boolean netty, Options options) throws IOException {
+    binaryLog = options.binlog() ? BinaryLogs.createBinaryLog(DROP_ENTRIES, "*") : null;
+    BenchTelemetry telemetry = options.telemetry();
     GrpcOpenTelemetry otel = telemetry == null ? null : openTelemetry(telemetry);
     ServerBuilder<?> serverBuilder;
     ManagedChannelBuilder<?> channelBuilder;
@@ -126,8 +146,17 @@ final class GrpcJavaEchoTarget implements EchoTarget {
                             responses.onCompleted();
                           }
                         }))
+            .addMethod(
+                SINK,
+                ServerCalls.asyncClientStreamingCall(
+                    (StreamObserver<byte[]> responses) -> new SinkObserver(responses, oneWay)))
+            .addMethod(
+                SOURCE,
+                ServerCalls.asyncBidiStreamingCall(
+                    (StreamObserver<byte[]> responses) -> new SourceObserver(responses, oneWay)))
             .build());
-    if (directExecutor) {
+    serverBuilder.maxInboundMessageSize(options.maxInboundMessageSize());
+    if (options.directExecutor()) {
       serverBuilder.directExecutor();
     }
     if (binaryLog != null) {
@@ -142,10 +171,11 @@ final class GrpcJavaEchoTarget implements EchoTarget {
     } else {
       channelBuilder = InProcessChannelBuilder.forName(name);
     }
-    if (directExecutor) {
+    channelBuilder.maxInboundMessageSize(options.maxInboundMessageSize());
+    if (options.directExecutor()) {
       channelBuilder.directExecutor();
     }
-    if (retry) {
+    if (options.retry()) {
       channelBuilder.defaultServiceConfig(EchoTarget.retryServiceConfig()).enableRetry();
     }
     if (binaryLog != null) {
@@ -195,6 +225,24 @@ final class GrpcJavaEchoTarget implements EchoTarget {
   }
 
   @Override
+  public OneWayStream clientToServer(int messageSize) {
+    OneWayProgress progress = new OneWayProgress("grpc-java client-to-server stream");
+    oneWay = progress;
+    Upload upload = new Upload(progress, new byte[messageSize]);
+    ClientCalls.asyncClientStreamingCall(channel.newCall(SINK, CallOptions.DEFAULT), upload);
+    return upload;
+  }
+
+  @Override
+  public OneWayStream serverToClient(int messageSize) {
+    OneWayProgress progress = new OneWayProgress("grpc-java server-to-client stream");
+    oneWay = progress;
+    Download download = new Download(progress, messageSize);
+    ClientCalls.asyncBidiStreamingCall(channel.newCall(SOURCE, CallOptions.DEFAULT), download);
+    return download;
+  }
+
+  @Override
   public void shutdown() throws InterruptedException {
     stream.onCompleted();
     channel.shutdownNow();
@@ -208,5 +256,254 @@ final class GrpcJavaEchoTarget implements EchoTarget {
         throw new UncheckedIOException(e);
       }
     }
+  }
+
+  /**
+   * The client side of a client-to-server stream: the benchmark thread sends while the call is
+   * ready; the server's {@link SinkObserver} counts.
+   */
+  private static final class Upload
+      implements OneWayStream, ClientResponseObserver<byte[], byte[]> {
+    private final OneWayProgress progress;
+    private final byte[] message;
+    private ClientCallStreamObserver<byte[]> requests;
+    private BooleanSupplier ready;
+    private long serverCount = -1;
+
+    Upload(OneWayProgress progress, byte[] message) {
+      this.progress = progress;
+      this.message = message;
+    }
+
+    @Override
+    public void beforeStart(ClientCallStreamObserver<byte[]> requests) {
+      this.requests = requests;
+      this.ready = requests::isReady;
+      requests.setOnReadyHandler(progress::signalReady);
+    }
+
+    @Override
+    public void transfer(int count) throws InterruptedException {
+      for (int i = 0; i < count; i++) {
+        if (!requests.isReady()) {
+          progress.awaitReady(ready);
+        }
+        requests.onNext(message);
+        progress.sent();
+      }
+      progress.awaitReceived(progress.sentCount());
+    }
+
+    @Override
+    public long close() throws InterruptedException {
+      requests.onCompleted();
+      long counted = progress.awaitEnd();
+      if (counted != progress.sentCount()) {
+        throw new IllegalStateException(
+            "grpc-java's server counted " + counted + " of " + progress.sentCount() + " messages");
+      }
+      return counted;
+    }
+
+    @Override
+    public OneWayProgress progress() {
+      return progress;
+    }
+
+    @Override
+    public void onNext(byte[] count) {
+      serverCount = SourceRequest.decodeCount(count);
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      progress.failed(t);
+    }
+
+    @Override
+    public void onCompleted() {
+      progress.ended(serverCount);
+    }
+  }
+
+  /** Server side of a client-to-server stream: counts. Called by one thread at a time. */
+  private static final class SinkObserver implements StreamObserver<byte[]> {
+    private final StreamObserver<byte[]> responses;
+    private final OneWayProgress progress;
+    private long count;
+
+    SinkObserver(StreamObserver<byte[]> responses, OneWayProgress progress) {
+      this.responses = responses;
+      this.progress = progress;
+    }
+
+    @Override
+    public void onNext(byte[] message) {
+      count++;
+      progress.received();
+    }
+
+    @Override
+    public void onError(Throwable t) {}
+
+    @Override
+    public void onCompleted() {
+      responses.onNext(SourceRequest.encodeCount(count));
+      responses.onCompleted();
+    }
+  }
+
+  /**
+   * The client side of a server-to-client stream: asks the server for messages and counts them as
+   * they arrive (the response observer's calls, one thread at a time).
+   */
+  private static final class Download
+      implements OneWayStream, ClientResponseObserver<byte[], byte[]> {
+    private final OneWayProgress progress;
+    private final int messageSize;
+    private ClientCallStreamObserver<byte[]> requests;
+    private long requested;
+
+    Download(OneWayProgress progress, int messageSize) {
+      this.progress = progress;
+      this.messageSize = messageSize;
+    }
+
+    @Override
+    public void beforeStart(ClientCallStreamObserver<byte[]> requests) {
+      this.requests = requests;
+    }
+
+    @Override
+    public void transfer(int count) throws InterruptedException {
+      requested += count;
+      requests.onNext(new SourceRequest(count, messageSize).encode());
+      progress.awaitReceived(requested);
+    }
+
+    @Override
+    public long close() throws InterruptedException {
+      requests.onCompleted();
+      long counted = progress.awaitEnd();
+      if (counted != requested) {
+        throw new IllegalStateException(
+            "grpc-java's client counted " + counted + " of " + requested + " messages");
+      }
+      return counted;
+    }
+
+    @Override
+    public OneWayProgress progress() {
+      return progress;
+    }
+
+    @Override
+    public void onNext(byte[] message) {
+      progress.received();
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      progress.failed(t);
+    }
+
+    @Override
+    public void onCompleted() {
+      progress.ended(progress.receivedCount());
+    }
+  }
+
+  /**
+   * Server side of a server-to-client stream: sends what the client asked for while the call is
+   * ready, the rest from its on-ready handler; ends the call once the client half-closed and
+   * everything asked for went out. Called by one thread at a time (the call's callbacks, the
+   * on-ready handler among them).
+   */
+  private static final class SourceObserver implements StreamObserver<byte[]> {
+    private final ServerCallStreamObserver<byte[]> responses;
+    private final OneWayProgress progress;
+    private byte[] message = new byte[0];
+    private long pending;
+    private boolean halfClosed;
+    private boolean completed;
+
+    SourceObserver(StreamObserver<byte[]> responses, OneWayProgress progress) {
+      this.responses = (ServerCallStreamObserver<byte[]>) responses;
+      this.progress = progress;
+      this.responses.setOnReadyHandler(this::drain);
+    }
+
+    @Override
+    public void onNext(byte[] bytes) {
+      SourceRequest request = SourceRequest.decode(bytes);
+      if (message.length != request.size()) {
+        message = new byte[request.size()];
+      }
+      pending += request.count();
+      drain();
+    }
+
+    @Override
+    public void onError(Throwable t) {}
+
+    @Override
+    public void onCompleted() {
+      halfClosed = true;
+      drain();
+    }
+
+    private void drain() {
+      while (pending > 0 && responses.isReady()) {
+        responses.onNext(message);
+        progress.sent();
+        pending--;
+      }
+      if (pending == 0 && halfClosed && !completed) {
+        completed = true;
+        responses.onCompleted();
+      }
+    }
+  }
+
+  /**
+   * A message's bytes as grpc-java's framer writes them best: {@link Drainable}, so they go into
+   * the transport's buffer in one write, as grpc-java's protobuf marshaller's streams do. A plain
+   * {@code ByteArrayInputStream} would be copied through a new 8 KiB array per message (Guava's
+   * {@code ByteStreams.copy}), a cost of this benchmark's marshaller rather than of grpc-java's
+   * transport. (Tern's framer writes a {@code ByteArrayInputStream} in one write already.)
+   */
+  private static final class DrainableBytes extends ByteArrayInputStream
+      implements Drainable, KnownLength {
+    DrainableBytes(byte[] bytes) {
+      super(bytes);
+    }
+
+    @Override
+    public int drainTo(OutputStream target) throws IOException {
+      int length = count - pos;
+      target.write(buf, pos, length);
+      pos = count;
+      return length;
+    }
+  }
+
+  /**
+   * The message's bytes in one array of exactly their size, read straight from the transport's
+   * buffers when the stream knows its length (as both systems' message streams do), the way
+   * grpc-java's own protobuf marshaller reads. {@code readAllBytes()} would be the same for Tern,
+   * whose stream implements it so, but would cost grpc-java, whose stream does not, an extra heap
+   * copy of every message through the JDK's 8 KiB chunks: a cost of this benchmark's marshaller,
+   * not of the transport the large-message and allocation figures compare.
+   */
+  static byte[] readMessage(InputStream stream) throws IOException {
+    if (!(stream instanceof KnownLength)) {
+      return stream.readAllBytes();
+    }
+    byte[] bytes = new byte[stream.available()];
+    int read = stream.readNBytes(bytes, 0, bytes.length);
+    if (read != bytes.length || stream.read() != -1) {
+      throw new IOException("message stream held other than its known length " + bytes.length);
+    }
+    return bytes;
   }
 }

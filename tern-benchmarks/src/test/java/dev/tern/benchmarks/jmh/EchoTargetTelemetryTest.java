@@ -41,7 +41,10 @@ class EchoTargetTelemetryTest {
       throws Exception {
     InMemorySpanExporter spans = InMemorySpanExporter.create();
     try (BenchTelemetry telemetry = BenchTelemetry.exportingSpansTo(spans)) {
-      EchoTarget target = EchoTarget.create(system, transport, direct, false, false, telemetry);
+      EchoTarget.Options options =
+          new EchoTarget.Options(
+              direct, false, false, telemetry, EchoTarget.DEFAULT_MAX_INBOUND_MESSAGE_SIZE);
+      EchoTarget target = EchoTarget.create(system, transport, options);
       byte[] echo;
       try {
         echo = target.unary(new byte[1024]);
