@@ -15,6 +15,12 @@ environment (TERN_CP, GRPC_JAVA_CP). Eight parts, each optional:
   alloc   heap bytes the qps server allocates per empty unary call: the server under the Epsilon
           collector (which frees nothing), h2load 4x100 making --alloc-warmup-calls and then
           --alloc-calls calls, the heap in use read before and after the second batch.
+  conns   many connections, each a channel of the system's own (ConnectionsClient) that made one
+          empty call to its own qps server (pinned to CPU 0; client on CPU 1), the client ends
+          spread over 127.0.0.2..127.0.0.11: the server's live heap (after full collections, read
+          through HeapUsedProbe) and RSS before and while it holds --conns-idle idle connections;
+          then --conns-new new connections one after another (after as many unmeasured ones),
+          connect + first call latency and connections per second.
   tls     JMH TlsBenchmark: handshakes (a new connection and one 1 KiB call) and 1 KiB calls on one
           TLS connection per second, on the JDK's TLS and on OpenSSL (netty-tcnative).
   flow    JMH OneWayStreamBenchmark and LargeUnaryBenchmark with -prof gc: messages per second on
@@ -42,6 +48,7 @@ import math
 import os
 import platform
 import re
+import resource
 import shlex
 import signal
 import socket
@@ -643,8 +650,8 @@ def alloc_server_cmd(system, port):
     return ["java", *flags, "-cp", cp, "dev.tern.benchmarks.qps.HeapUsedProbe", *main]
 
 
-def heap_used(probe_port):
-    with socket.create_connection(("127.0.0.1", probe_port), timeout=10) as s:
+def heap_used(port):
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
         return int(s.makefile().readline())
 
 
@@ -673,10 +680,7 @@ def run_alloc_once(system, args, work, body_path):
     server = start(cmd, srv_log)
     try:
         wait_listening(port, server, srv_log)
-        m = re.search(r"heap probe listening on port (\d+)", tail(srv_log, 50))
-        if not m:
-            raise RuntimeError("no heap probe port in %s:\n%s" % (srv_log, tail(srv_log)))
-        probe_port = int(m.group(1))
+        probe = probe_port(srv_log)
         used = []
         for requests in (args.alloc_warmup_calls, args.alloc_calls):
             done = subprocess.run(
@@ -688,7 +692,7 @@ def run_alloc_once(system, args, work, body_path):
             h2 = parse_h2load(done.stdout)
             if done.returncode != 0 or h2["succeeded"] != requests or h2["status_other"]:
                 raise RuntimeError("h2load: %s\n%s" % (summary(h2), done.stdout[-1500:]))
-            used.append(heap_used(probe_port))
+            used.append(heap_used(probe))
         return {"bytes_per_call": (used[1] - used[0]) / args.alloc_calls, "heap_used": used}
     finally:
         stop(server)
@@ -793,6 +797,327 @@ def run_alloc(args, work, results):
                 ":0/", ":$PORT/"
             ),
             "(read it again: bytes per call = growth / calls)",
+        ]
+        for s in SYSTEMS
+    }
+
+
+# The connections part. The client ends of the connections are spread over 127.0.0.2..127.0.0.11:
+# a socket bound before it connects takes an ephemeral port of its own address, and one address
+# has ~28,000 (Linux's default range), too few for 10,000 idle connections per run plus the
+# TIME_WAIT remains of the runs before it.
+CONNS_SOURCE_ADDRESSES = 10
+# Connections made and closed before the baseline of the idle measurement, so that the server has
+# loaded and initialised what serving a connection needs: the growth after it is the connections'.
+CONNS_SERVER_WARMUP = 100
+# Seconds between the idle client reporting its connections up and the server's memory being read:
+# the server may still be finishing the last connections' first calls.
+CONNS_SETTLE_S = 2
+# File descriptors a JVM needs beyond one per connection (its jars, selectors, pipes).
+CONNS_FD_MARGIN = 1000
+
+
+def conns_server_cmd(system, port):
+    """The qps server (default collector and heap) run by HeapUsedProbe, which answers with the
+    live heap after a full collection; pinned to CPU 0."""
+    cp = "$TERN_CP" if system == "tern" else "$GRPC_JAVA_CP:$PROBE_CP"
+    main = server_cmd(system, port, False)[3:]  # the main class and its flags
+    return ["taskset", "-c", "0", "java", "-cp", cp, "dev.tern.benchmarks.qps.HeapUsedProbe", *main]
+
+
+def conns_client_cmd(system, port, *mode):
+    """ConnectionsClient on `system`'s channels (Tern's or grpc-java's), pinned to CPU 1; `mode`:
+    --idle_connections=N or --new_connections=N [--warmup_connections=W]."""
+    return [
+        "taskset",
+        "-c",
+        "1",
+        "java",
+        "-cp",
+        "$TERN_CP",
+        "dev.tern.benchmarks.qps.ConnectionsClient",
+        "--system=%s" % system,
+        "--address=127.0.0.1:%d" % port,
+        "--source_addresses=%d" % CONNS_SOURCE_ADDRESSES,
+        *mode,
+    ]
+
+
+def raise_fd_limit(connections):
+    """Raises this process's soft limit of open files (inherited by the server and the client it
+    starts) to the hard limit if `connections` need more; fails naming the limit if even the hard
+    limit is too low."""
+    need = connections + CONNS_FD_MARGIN
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < need:
+        raise RuntimeError(
+            "%d idle connections need about %d open files in the server and in the client, but "
+            "the hard limit (ulimit -Hn) is %d: raise it, or lower --conns-idle"
+            % (connections, need, hard)
+        )
+    if soft != resource.RLIM_INFINITY and soft < need:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def probe_port(srv_log):
+    """The port HeapUsedProbe printed in the server's log."""
+    m = re.search(r"heap probe listening on port (\d+)", tail(srv_log, 50))
+    if not m:
+        raise RuntimeError("no heap probe port in %s:\n%s" % (srv_log, tail(srv_log)))
+    return int(m.group(1))
+
+
+def live_heap(port):
+    """The server's heap in use after full collections (HeapUsedProbe's `gc` request on its
+    port), bytes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=120) as s:
+        f = s.makefile("rw")
+        f.readline()  # the heap in use now, garbage included
+        f.write("gc\n")
+        f.flush()
+        return int(f.readline())
+
+
+def rss(pid):
+    """The resident set size of process pid (VmRSS in /proc/PID/status), bytes."""
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmRSS for process %d" % pid)
+
+
+# 127.0.0.1 as /proc/net/tcp and /proc/net/tcp6 (an IPv4-mapped address) spell it.
+LOOPBACK_HEX = ("0100007F", "0000000000000000FFFF00000100007F")
+
+
+def established(port):
+    """TCP connections in state ESTABLISHED whose local end is 127.0.0.1:`port` (the server's
+    ends; a client end on 127.0.0.2.. may have the same port number), IPv4 and IPv6 (a dual-stack
+    listener's IPv4 connections are listed in tcp6)."""
+    local = {"%s:%04X" % (address, port) for address in LOOPBACK_HEX}
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as f:
+                next(f)  # the header
+                for line in f:
+                    fields = line.split()
+                    if fields[3] == "01" and fields[1] in local:
+                        count += 1
+        except OSError:
+            pass  # no IPv6
+    return count
+
+
+def conns_port():
+    """A port as free_port() gives, that no socket on the source addresses holds either: the
+    client ends of earlier runs linger there in TIME_WAIT for a minute, on ports of the same range,
+    and one on the server's port would make grpc-java's server (which listens on every address of
+    its port) fail to start."""
+    for _ in range(100):
+        port = free_port()
+        try:
+            for i in range(CONNS_SOURCE_ADDRESSES):
+                with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+                    s.bind(("127.0.0.%d" % (2 + i), port))
+            return port
+        except OSError:
+            continue
+    raise RuntimeError(
+        "found no port free on all of 127.0.0.1..127.0.0.%d" % (1 + CONNS_SOURCE_ADDRESSES)
+    )
+
+
+def wait_for_line(path, pattern, proc, timeout):
+    """Waits until the log at `path` has a line matching `pattern`; returns the match. Fails if
+    proc exits first or the line does not come within `timeout` seconds."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        m = re.search(pattern, tail(path, 50))
+        if m:
+            return m
+        if proc.poll() is not None:
+            raise RuntimeError(
+                "the client exited (%d); see %s:\n%s" % (proc.returncode, path, tail(path))
+            )
+        time.sleep(0.5)
+    raise RuntimeError("no %r in %s within %d s:\n%s" % (pattern, path, timeout, tail(path)))
+
+
+def run_conns_idle_once(system, args, work):
+    """The server's live heap and RSS before and while it holds args.conns_idle idle connections,
+    each a channel of the system's own that made one empty call."""
+    raise_fd_limit(args.conns_idle)
+    port = conns_port()
+    srv_log = os.path.join(work, "conns-idle-%s-server.log" % system)
+    server = start(expand(conns_server_cmd(system, port)), srv_log)
+    try:
+        wait_listening(port, server, srv_log)
+        probe = probe_port(srv_log)
+        warm = subprocess.run(
+            expand(conns_client_cmd(system, port, "--new_connections=%d" % CONNS_SERVER_WARMUP)),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if warm.returncode != 0:
+            raise RuntimeError(
+                "warming connections failed (%d):\n%s" % (warm.returncode, warm.stderr[-1500:])
+            )
+        heap0, rss0 = live_heap(probe), rss(server.pid)
+        cli_log = os.path.join(work, "conns-idle-%s-client.log" % system)
+        client = start(
+            expand(conns_client_cmd(system, port, "--idle_connections=%d" % args.conns_idle)),
+            cli_log,
+        )
+        try:
+            m = wait_for_line(
+                cli_log,
+                r"idle connections: (\d+) \(opened in ([\d.]+) s",
+                client,
+                120 + args.conns_idle / 20,
+            )
+            time.sleep(CONNS_SETTLE_S)
+            held = established(port)
+            heap1, rss1 = live_heap(probe), rss(server.pid)
+        finally:
+            stop(client)
+    finally:
+        stop(server)
+    n = int(m.group(1))
+    if held < n:
+        raise RuntimeError(
+            "the client reported %d connections up, but the server's port had %d established"
+            % (n, held)
+        )
+    return {
+        "connections": n,
+        "established": held,
+        "open_seconds": float(m.group(2)),
+        "heap": [heap0, heap1],
+        "rss": [rss0, rss1],
+        "heap_per_connection": (heap1 - heap0) / n,
+        "rss_per_connection": (rss1 - rss0) / n,
+    }
+
+
+NEW_CONNS_LINES = [
+    ("connections", r"New connections:\s+(\d+)"),
+    ("p50", r"50%ile Latency \(in micros\):\s+(\d+)"),
+    ("p90", r"90%ile Latency \(in micros\):\s+(\d+)"),
+    ("p99", r"99%ile Latency \(in micros\):\s+(\d+)"),
+    ("max", r"Maximum Latency \(in micros\):\s+(\d+)"),
+    ("per_second", r"Connections per second:\s+(\d+)"),
+]
+
+
+def run_conns_new_once(system, args, work):
+    """args.conns_new new connections of the system's own channels to its own server, one after
+    another, after as many unmeasured ones; with the CPU other processes used meanwhile."""
+    port = conns_port()
+    srv_log = os.path.join(work, "conns-new-%s-server.log" % system)
+    server = start(["taskset", "-c", "0"] + expand(server_cmd(system, port, False)), srv_log)
+    try:
+        wait_listening(port, server, srv_log)
+        cli_log = os.path.join(work, "conns-new-%s-client.log" % system)
+        client = start(expand(conns_client_cmd(system, port, *new_conns_flags(args))), cli_log)
+        try:
+            # Sampled until the client exits: the last sample ends the window, so the client's
+            # CPU after it is not counted as other processes'.
+            deadline = time.time() + 120 + 0.1 * 2 * args.conns_new
+            pids = (server.pid, client.pid)
+            first = last = None
+            while client.poll() is None:
+                if time.time() > deadline:
+                    raise RuntimeError("the client did not finish in time; see %s" % cli_log)
+                sample = (time.time(), busy_ticks(), sum(process_ticks(p) for p in pids))
+                first, last = first or sample, sample
+                time.sleep(0.2)
+        finally:
+            stop(client)
+    finally:
+        stop(server)
+    text = tail(cli_log, 40)
+    if client.returncode != 0:
+        raise RuntimeError("the client failed (%d):\n%s" % (client.returncode, text[-1500:]))
+    result = {}
+    for key, pattern in NEW_CONNS_LINES:
+        m = re.search(pattern, text)
+        if not m:
+            raise RuntimeError("the client's output lacks %r:\n%s" % (key, text[-1500:]))
+        result[key] = int(m.group(1))
+    # Other processes' CPU over the client's life (JVM start and warm-up included), in cores.
+    if first and last and last[0] > first[0]:
+        hz = os.sysconf("SC_CLK_TCK")
+        busy, own = last[1] - first[1], last[2] - first[2]
+        result["foreign_cpu"] = max(busy - own, 0) / hz / (last[0] - first[0])
+    return result
+
+
+def new_conns_flags(args):
+    return ["--new_connections=%d" % args.conns_new, "--warmup_connections=%d" % args.conns_new]
+
+
+def run_conns(args, work, results):
+    """Idle connections (server memory) and new connections (latency and rate), each system's own
+    channels against its own qps server, the systems alternating run by run."""
+    idle = {s: [] for s in SYSTEMS}
+    for r in range(args.repeats):
+        for system in SYSTEMS if r % 2 == 0 else tuple(reversed(SYSTEMS)):
+            log("connections idle %s run %d/%d" % (system, r + 1, args.repeats))
+            run = attempt(
+                results, "connections idle, %s" % system, run_conns_idle_once, system, args, work
+            )
+            if run:
+                idle[system].append(run)
+                log(
+                    "  -> %d connections: heap %.0f B, RSS %.0f B per connection"
+                    % (run["connections"], run["heap_per_connection"], run["rss_per_connection"])
+                )
+    new = {s: [] for s in SYSTEMS}
+    for r in range(args.repeats):
+        for system in SYSTEMS if r % 2 == 0 else tuple(reversed(SYSTEMS)):
+            log("connections new %s run %d/%d" % (system, r + 1, args.repeats))
+            run = attempt(
+                results,
+                "connections new, %s" % system,
+                measure_alone,
+                run_conns_new_once,
+                system,
+                args,
+                work,
+            )
+            if run:
+                new[system].append(run)
+                log("  -> %d connections/s, p50 %d us" % (run["per_second"], run["p50"]))
+    results["conns"] = {
+        "idle": idle,
+        "new": new,
+        "sources": "127.0.0.2..127.0.0.%d" % (1 + CONNS_SOURCE_ADDRESSES),
+        "server_warmup": CONNS_SERVER_WARMUP,
+        "settle_s": CONNS_SETTLE_S,
+    }
+    results["commands"]["connections idle"] = {
+        s: [
+            show(conns_server_cmd(s, 0)).replace(":0", ":$PORT"),
+            show(conns_client_cmd(s, 0, "--new_connections=%d" % CONNS_SERVER_WARMUP)).replace(
+                ":0 ", ":$PORT "
+            ),
+            "(live heap: connect to the probe's port, read a line, send 'gc', read the answer; "
+            "RSS: VmRSS of /proc/$SERVER_PID/status)",
+            show(conns_client_cmd(s, 0, "--idle_connections=%d" % args.conns_idle)).replace(
+                ":0 ", ":$PORT "
+            ),
+            "(when it prints 'idle connections: N', wait %d s and read both again: per connection "
+            "= growth / N)" % CONNS_SETTLE_S,
+        ]
+        for s in SYSTEMS
+    }
+    results["commands"]["connections new"] = {
+        s: [
+            "taskset -c 0 " + show(server_cmd(s, 0, False)).replace(":0", ":$PORT"),
+            show(conns_client_cmd(s, 0, *new_conns_flags(args))).replace(":0 ", ":$PORT "),
         ]
         for s in SYSTEMS
     }
@@ -954,6 +1279,7 @@ PART_PREFIXES = {
     "large": ("large",),
     "server": ("server-only",),
     "alloc": ("alloc", "server allocation", "client allocation"),
+    "conns": ("connections",),
     "tls": ("tls",),
     "flow": ("flow",),
     "jmh": ("jmh",),
@@ -1069,6 +1395,20 @@ def main():
         default=200000,
         help="calls made before the allocation part starts counting",
     )
+    p.add_argument(
+        "--conns-idle",
+        type=int,
+        default=10000,
+        help="idle connections the connections part opens to each server (the server and the "
+        "client each need that many open files, and more)",
+    )
+    p.add_argument(
+        "--conns-new",
+        type=int,
+        default=1000,
+        help="new connections the connections part times, one after another (after as many "
+        "unmeasured ones)",
+    )
     p.add_argument("--jmh-forks", type=int, default=1, help="JMH forks per benchmark")
     p.add_argument("--jmh-warmups", type=int, default=3, help="JMH warm-up iterations")
     p.add_argument("--jmh-iterations", type=int, default=5, help="JMH measured iterations")
@@ -1085,13 +1425,16 @@ def main():
         "first run; empty: no such run",
     )
     p.add_argument(
-        "--quick", action="store_true", help="smoke run: 3 s + 2 s warm-up, one repeat, short JMH"
+        "--quick",
+        action="store_true",
+        help="smoke run: 3 s + 2 s warm-up, one repeat, short JMH, 1,000 idle and 200 new "
+        "connections",
     )
     p.add_argument(
         "--skip",
         action="append",
         default=[],
-        choices=["e2e", "streaming", "large", "server", "alloc", "tls", "flow", "jmh"],
+        choices=["e2e", "streaming", "large", "server", "alloc", "conns", "tls", "flow", "jmh"],
         help="leave a part out (repeat the flag for more than one)",
     )
     p.add_argument(
@@ -1116,9 +1459,21 @@ def main():
         args.duration, args.warmup, args.server_warmup, args.repeats = 3, 2, 2, 1
         args.jmh_warmups, args.jmh_iterations = 1, 2
         args.alloc_calls, args.alloc_warmup_calls = 100000, 20000
+        if args.conns_idle == p.get_default("conns_idle"):
+            args.conns_idle = 1000
+        if args.conns_new == p.get_default("conns_new"):
+            args.conns_new = 200
         if args.jmh_filter == p.get_default("jmh_filter"):
             args.jmh_filter = "CallBenchmark.unaryCall1024|HeadersDecodingBenchmark"
-    for name in ("duration", "repeats", "jmh_forks", "jmh_iterations", "alloc_calls"):
+    for name in (
+        "duration",
+        "repeats",
+        "jmh_forks",
+        "jmh_iterations",
+        "alloc_calls",
+        "conns_idle",
+        "conns_new",
+    ):
         if getattr(args, name) < 1:
             p.error("--%s must be at least 1" % name.replace("_", "-"))
     for name in ("warmup", "server_warmup", "jmh_warmups", "alloc_warmup_calls"):
@@ -1149,6 +1504,8 @@ def main():
                 "jmh_otel_filter",
                 "alloc_calls",
                 "alloc_warmup_calls",
+                "conns_idle",
+                "conns_new",
                 "quick",
             )
         },
@@ -1157,6 +1514,7 @@ def main():
         "alloc": {},
         "large": {},
         "streaming": {},
+        "conns": {},
         "tls": [],
         "flow": [],
         "jmh": [],
@@ -1182,6 +1540,9 @@ def main():
             results["load_samples"].append(loadavg())
         if "alloc" not in args.skip:
             run_alloc(args, args.work, results)
+        if "conns" not in args.skip:
+            run_conns(args, args.work, results)
+            results["load_samples"].append(loadavg())
         if "tls" not in args.skip:
             run_tls(args, args.work, results)
         if "flow" not in args.skip:

@@ -253,6 +253,106 @@ def alloc_rows(results):
     return out
 
 
+MIB = 1024.0 * 1024.0
+# Issue 18's targets for the connections part, Tern / grpc-java: memory per idle connection at most
+# half of grpc-java's, new connections per second at least one and a half times as many.
+CONNS_MEMORY_TARGET, CONNS_RATE_TARGET = 0.5, 1.5
+
+
+def conns_medians(results):
+    """Median figures of the connections part per system, None where a system has no runs."""
+    conns = results.get("conns") or {}
+    idle, new = conns.get("idle") or {}, conns.get("new") or {}
+    med = {}
+    for s in SYSTEMS:
+        i, n = idle.get(s) or [], new.get(s) or []
+        med[s] = {
+            "connections": median([r["connections"] for r in i]),
+            "heap_per_connection": median([r["heap_per_connection"] for r in i]),
+            "rss_per_connection": median([r["rss_per_connection"] for r in i]),
+            "heap_total": median([r["heap"][1] for r in i]),
+            "rss_total": median([r["rss"][1] for r in i]),
+            "new_connections": median([r["connections"] for r in n]),
+            "p50": median([r["p50"] for r in n]),
+            "p99": median([r["p99"] for r in n]),
+            "per_second": median([r["per_second"] for r in n]),
+        }
+    return med
+
+
+def conns_rows(results):
+    med = conns_medians(results)
+    t, g = med["tern"], med["grpc-java"]
+    out = []
+    if t["connections"] or g["connections"]:
+        n = "{:,.0f}".format(t["connections"] or g["connections"])
+        out += [
+            row(
+                "server live heap per idle connection (%s held)" % n,
+                "B/conn",
+                t["heap_per_connection"],
+                g["heap_per_connection"],
+                False,
+            ),
+            row(
+                "server RSS per idle connection (%s held)" % n,
+                "B/conn",
+                t["rss_per_connection"],
+                g["rss_per_connection"],
+                False,
+            ),
+            row(
+                "server live heap holding %s idle connections" % n,
+                "MiB",
+                mib(t["heap_total"]),
+                mib(g["heap_total"]),
+                False,
+                1,
+            ),
+            row(
+                "server RSS holding %s idle connections" % n,
+                "MiB",
+                mib(t["rss_total"]),
+                mib(g["rss_total"]),
+                False,
+                1,
+            ),
+        ]
+    if t["new_connections"] or g["new_connections"]:
+        label = "new connection + first call, one at a time"
+        out += [
+            row("%s: p50 latency" % label, "µs", t["p50"], g["p50"], False),
+            row("%s: p99 latency" % label, "µs", t["p99"], g["p99"], False),
+            row("%s: rate" % label, "conns/s", t["per_second"], g["per_second"], True),
+        ]
+    return out
+
+
+def mib(value):
+    return None if value is None else value / MIB
+
+
+def conns_targets(results):
+    """Issue 18's targets beside the measured ratios, as table rows; none without figures."""
+    med = conns_medians(results)
+    t, g = med["tern"], med["grpc-java"]
+    out = []
+    for name, metric, target, higher in (
+        ("server live heap per idle connection", "heap_per_connection", CONNS_MEMORY_TARGET, False),
+        ("server RSS per idle connection", "rss_per_connection", CONNS_MEMORY_TARGET, False),
+        ("new connections per second", "per_second", CONNS_RATE_TARGET, True),
+    ):
+        if t[metric] is None or not g[metric]:
+            continue
+        ratio = t[metric] / g[metric]
+        met = ratio >= target if higher else ratio <= target
+        out.append(
+            "| %s | %s %.1f | %.2f | %s |"
+            % (name, ">=" if higher else "<=", target, ratio, "met" if met else "not met")
+        )
+    return out
+
+
 def contention(run):
     """'; other processes X% of a core' for a run that measured it, marked if contended."""
     foreign = run.get("foreign_cpu")
@@ -441,12 +541,17 @@ def failures(results, what):
 def repeats_of(results, what):
     if what.startswith(("server allocation, ", "client allocation, ")):
         return 1
-    part = next((p for p in ("server", "large", "streaming") if what.startswith(p)), "e2e")
+    prefixes = (("server", "server"), ("large", "large"), ("streaming", "streaming"))
+    prefixes += (("connections", "conns"),)
+    part = next((p for prefix, p in prefixes if what.startswith(prefix)), "e2e")
     origin = results.get("reused", {}).get(part, {})
     return (origin.get("settings") or results["settings"])["repeats"]
 
 
 def runs_of(results, what):
+    if what.startswith("connections "):
+        kind, system = what[len("connections ") :].split(", ", 1)
+        return (results.get("conns") or {}).get(kind, {}).get(system, [])
     if what.startswith("client allocation, "):
         return (results.get("client_alloc") or {}).get(what.split(", ", 1)[1], [])
     if what.startswith("streaming "):
@@ -557,6 +662,42 @@ def raw_runs(results):
                         fmt(r["bytes_per_op"]),
                     )
                 )
+    conns = results.get("conns") or {}
+    for s in SYSTEMS:
+        for r in (conns.get("idle") or {}).get(s, []):
+            lines.append(
+                "- idle connections, %s: %d held (%d established at the server, opened in %.1f s); "
+                "live heap %.1f -> %.1f MiB, RSS %.1f -> %.1f MiB; per connection %.0f B heap, "
+                "%.0f B RSS"
+                % (
+                    s,
+                    r["connections"],
+                    r["established"],
+                    r["open_seconds"],
+                    r["heap"][0] / MIB,
+                    r["heap"][1] / MIB,
+                    r["rss"][0] / MIB,
+                    r["rss"][1] / MIB,
+                    r["heap_per_connection"],
+                    r["rss_per_connection"],
+                )
+            )
+    for s in SYSTEMS:
+        for r in (conns.get("new") or {}).get(s, []):
+            lines.append(
+                "- new connections, %s: %d timed; p50/p90/p99/max µs %d/%d/%d/%d; %d per second; "
+                "other processes' CPU, of a core: %s"
+                % (
+                    s,
+                    r["connections"],
+                    r["p50"],
+                    r["p90"],
+                    r["p99"],
+                    r["max"],
+                    r["per_second"],
+                    contention(r) or "?",
+                )
+            )
     return lines
 
 
@@ -620,6 +761,7 @@ def main():
         "large": "large-message",
         "server": "server-only",
         "alloc": "allocation",
+        "conns": "connections",
         "tls": "TLS",
         "flow": "one-way streaming and large-unary",
         "jmh": "JMH",
@@ -697,9 +839,19 @@ def main():
         "|---|---|---:|---:|---:|---|",
     ]
     lines += e2e_rows(results) + streaming_rows(results) + large_rows(results)
-    lines += server_rows(results) + alloc_rows(results)
+    lines += server_rows(results) + alloc_rows(results) + conns_rows(results)
     lines += tls_rows(results) + flow_rows(results) + jmh
     lines.append("")
+    targets = conns_targets(results)
+    if targets:
+        lines += [
+            "Issue 18's targets for the connections part (ratios Tern / grpc-java from the table "
+            "above; recorded, not tuned for):",
+            "",
+            "| Figure | Target | Ratio | |",
+            "|---|---|---:|---|",
+        ]
+        lines += targets + [""]
     if otel:
         lines += [
             "OpenTelemetry's cost (JMH `CallBenchmark` with `-p otel=true` against the same "
@@ -768,7 +920,9 @@ def main():
             "by `mvn -B -q -pl tern-benchmarks -am package -DskipTests`), `$GRPC_JAVA_CP` is the "
             "output of `tern-benchmarks/scripts/grpc-java-classpath.sh` (io.grpc:grpc-benchmarks "
             "1.79.0 and its own dependencies only: no grpc-census or OpenCensus implementation, "
-            "which would make grpc-java record stats on every call). `$PORT` is a loopback port "
+            "which would make grpc-java record stats on every call). `$PROBE_CP` is "
+            "`tern-benchmarks/target/classes` (for `HeapUsedProbe` on grpc-java's class path). "
+            "`$PORT` is a loopback port "
             "the script got by binding port 0. Servers start fresh for every run and are killed "
             "after it.",
             "",
@@ -863,6 +1017,27 @@ def main():
             "generated ones are, so `grpc.method` names them on both."
             % st_jmh.get("jmh_otel_filter", "CallBenchmark.unaryCall1024"),
         ]
+    conns = results.get("conns") or {}
+    if conns.get("idle") or conns.get("new"):
+        lines.append(
+            "- **Connections**: each system's own qps server (default collector and heap, "
+            "pinned to CPU 0, which makes the JVM pick the Serial collector for both; for the "
+            "idle figures run by `HeapUsedProbe`) and `ConnectionsClient` on CPU 1, which opens "
+            "every connection as a channel of its own on the system's own channel builder "
+            "(Tern's or grpc-java 1.79's, all on one shared NIO event loop group) and makes one "
+            "empty unary call on it, the client ends bound to %s in turn. Idle: after %d warming "
+            "connections (made and closed) the server's live heap (heap in use after two "
+            "`System.gc()` calls, asked through the probe's port) and RSS (`VmRSS`) are read, "
+            "then again %d s after the client reports all its connections up; per connection is "
+            "the growth over the number held (the server's established sockets on its port are "
+            "counted too). New: as many unmeasured connections and then the timed ones, one "
+            "after another, each timed from building the channel to the end of its first call "
+            "and closed before the next (closing counts in the rate, not in the latency). Tern's "
+            "channel builder has no option for a local address, so Tern's channels get theirs "
+            "from a socket channel class that binds before connecting (`channelType`); "
+            "grpc-java's use its builder's `localSocketPicker`."
+            % (conns["sources"], conns["server_warmup"], conns["settle_s"])
+        )
     lines += [
         "- grpc-java's `AsyncServer` listens on all interfaces of the given port (its own "
         "behaviour); the clients and h2load only ever connect to 127.0.0.1.",
