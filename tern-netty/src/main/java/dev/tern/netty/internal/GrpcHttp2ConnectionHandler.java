@@ -89,6 +89,8 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
       parts.headersGuard.resetHere(this::wasResetHere);
     }
     this.flowControlWindow = flowControlWindow;
+    // Large reads join the unconsumed tail of the last one instead of being copied onto it.
+    setCumulator(ReadCumulator.INSTANCE);
     // Streams are closed by the transport before it closes the connection, so Netty need not wait.
     gracefulShutdownTimeoutMillis(0);
     connection()
