@@ -6,6 +6,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.MessageLite;
 import com.google.protobuf.Parser;
+import com.google.protobuf.UnsafeByteOperations;
 import dev.tern.KnownLength;
 import dev.tern.MethodDescriptor;
 import dev.tern.Status;
@@ -18,7 +19,7 @@ import java.util.Objects;
  * Marshals protobuf messages of one type. Outbound messages become a {@link ProtoInputStream},
  * which serializes lazily and knows its length. Inbound streams are parsed with a {@link
  * CodedInputStream}; when the stream knows its length the bytes are read into one exactly sized
- * array and parsed from there.
+ * array and parsed from there, its {@code bytes} fields sharing that array.
  *
  * <p>Immutable; thread-safe: one instance serves every call of a method concurrently.
  */
@@ -87,8 +88,11 @@ final class ProtoMarshaller<T extends MessageLite> implements MethodDescriptor.M
                     + size
                     + " it announced"));
       }
-      input = CodedInputStream.newInstance(bytes);
-      // The array is ours alone and never reused, so bytes fields may share it instead of copying.
+      // The array is ours alone and never written again, so bytes fields may share it instead of
+      // copying. Protobuf shares only from an input it knows to be immutable, which a plain
+      // newInstance(byte[]) is not (aliasing would silently copy every bytes field once more); a
+      // wrapping ByteString's input is.
+      input = UnsafeByteOperations.unsafeWrap(bytes).newCodedInput();
       input.enableAliasing(true);
     } else {
       input = CodedInputStream.newInstance(stream);

@@ -150,6 +150,29 @@ class ProtoUtilsTest {
   }
 
   @Test
+  void bytesFieldOfAKnownLengthStreamSharesTheArrayTheStreamWasReadInto() {
+    int size = 1024 * 1024;
+    byte[] payload = new byte[size];
+    new Random(2).nextBytes(payload);
+    byte[] serialized =
+        BytesValue.newBuilder().setValue(ByteString.copyFrom(payload)).build().toByteArray();
+    MethodDescriptor.Marshaller<BytesValue> bytesMarshaller =
+        ProtoUtils.marshaller(BytesValue.getDefaultInstance());
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+    bytesMarshaller.parse(ReadableBuffers.openStream(ReadableBuffers.wrap(serialized), true));
+
+    InputStream stream = ReadableBuffers.openStream(ReadableBuffers.wrap(serialized), true);
+    long before = threads.getCurrentThreadAllocatedBytes();
+    BytesValue parsed = bytesMarshaller.parse(stream);
+    long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+
+    assertThat(parsed.getValue().toByteArray()).isEqualTo(payload);
+    // One array for the message's bytes, not a second one for a copy of its bytes field.
+    assertThat(allocated).isBetween((long) size, size + 64 * 1024L);
+  }
+
+  @Test
   void malformedBytesFailWithInternal() {
     // Field 1, length-delimited, claims 5 bytes but only 1 follows.
     byte[] truncated = {0x0A, 0x05, 0x01};
