@@ -417,6 +417,23 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     }
   }
 
+  /**
+   * A connection error the client caused (what it sent broke the rules or a limit) lingers on
+   * close, so the client can read the GOAWAY that says why while it is still sending; what it sent
+   * after the error is dropped undecoded.
+   */
+  @Override
+  protected void onConnectionError(
+      ChannelHandlerContext ctx, boolean outbound, Throwable cause, Http2Exception http2Ex) {
+    if (!outbound) {
+      LingeringClose.arm(ctx.channel());
+      // Nothing the client sent after the error is decoded (closing at once used to ensure that).
+      ByteBuf unread = internalBuffer();
+      unread.skipBytes(unread.readableBytes());
+    }
+    super.onConnectionError(ctx, outbound, cause, http2Ex);
+  }
+
   @Override
   protected void onStreamError(
       ChannelHandlerContext ctx,

@@ -8,6 +8,7 @@ import static dev.tern.netty.hostile.RawHttp2Connection.HEADERS;
 import static dev.tern.netty.hostile.RawHttp2Connection.PING;
 import static dev.tern.netty.hostile.RawHttp2Connection.RST_STREAM;
 import static dev.tern.netty.hostile.RawHttp2Connection.WINDOW_UPDATE;
+import static dev.tern.netty.hostile.RawHttp2Connection.grpcMessage;
 import static dev.tern.netty.hostile.RawHttp2Connection.grpcRequestHeaders;
 import static dev.tern.netty.hostile.RawHttp2Connection.headerBlock;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,6 +17,7 @@ import dev.tern.netty.hostile.RawHttp2Connection.Frame;
 import dev.tern.netty.internal.ServerOptions;
 import dev.tern.testing.Await;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -72,6 +74,44 @@ class MadeYouResetTest extends HostileServerBase {
     }
     // Each stream's state (and the HANG call it started) is gone once the connection is.
     assertMemoryBounded(LIMIT * 4L * 1024, "maxRstFramesPerWindow");
+    assertStillServingWellBehavedClient();
+  }
+
+  @Test
+  @Tag("attack")
+  void goAwayReachesAClientThatReceivesSlowlyAndStillSends() throws Exception {
+    // A receive window of a few KiB: the server's frames wait in its socket while the client
+    // floods.
+    try (RawHttp2Connection raw = RawHttp2Connection.openWithReceiveBuffer(server.getPort(), 1)) {
+      // 64 KiB of responses on stream 1 that the client reads only after the attack.
+      raw.writeHeaders(1, false, grpcRequestHeaders("/" + HostileProbe.BULK.getFullMethodName()));
+      raw.writeData(1, true, grpcMessage(0, "4:16000".getBytes(StandardCharsets.UTF_8)));
+      byte[] headers = headerBlock(grpcRequestHeaders("/" + HostileProbe.HANG.getFullMethodName()));
+      ExecutorService writer = cleanup.register(Executors.newSingleThreadExecutor());
+      Future<?> flood =
+          writer.submit(
+              () -> {
+                try {
+                  for (int i = 0, id = 3; i < STREAMS; i++, id += 2) {
+                    raw.writeFrame(HEADERS, FLAG_END_HEADERS, id, headers);
+                    raw.writeFrame(WINDOW_UPDATE, 0, id, new byte[4]);
+                  }
+                } catch (IOException e) {
+                  // The server closed the connection under the attack.
+                }
+                return null;
+              });
+      List<Frame> frames = raw.awaitClose();
+      flood.get(Await.TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
+
+      // Closing at once with the flood unread would have made the kernel reset the connection
+      // and drop the frames still queued for this client, the GOAWAY last among them.
+      Frame goAway = frames.stream().filter(f -> f.type() == GOAWAY).findFirst().orElse(null);
+      assertThat(goAway).as("GOAWAY expected; frames ended %s", tail(frames)).isNotNull();
+      assertThat(goAway.errorCode()).as("GOAWAY %s", goAway).isEqualTo(ENHANCE_YOUR_CALM);
+      assertThat(frames.stream().filter(f -> f.type() == RST_STREAM).count())
+          .isGreaterThanOrEqualTo(LIMIT);
+    }
     assertStillServingWellBehavedClient();
   }
 
