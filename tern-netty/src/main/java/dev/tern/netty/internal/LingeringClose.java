@@ -13,18 +13,19 @@ import java.util.concurrent.TimeUnit;
 /**
  * Closes a connection that a peer's errors ended without losing the GOAWAY that says why.
  *
- * <p>A socket closed while bytes the peer sent are still unread makes the kernel answer with a TCP
- * reset, and a reset makes the peer's kernel drop what it had received but not yet read, the GOAWAY
- * among it. A peer that floods (the case that ends connections with ENHANCE_YOUR_CALM) has always
- * sent more. So instead of closing at once, this handler, put first in the pipeline when the
- * connection error is sent:
+ * <p>A socket closed while bytes the peer sent are still unread makes the kernel reset the
+ * connection at once instead of ending it after what is still queued: the frames not yet on the
+ * wire (for a peer that reads slowly, the GOAWAY among them) are dropped. A peer that floods (the
+ * case that ends connections with ENHANCE_YOUR_CALM) has always sent more. So instead of closing at
+ * once, this handler, put first in the pipeline when the connection error is sent:
  *
  * <ul>
  *   <li>half-closes the connection once everything queued before the close is written (the FIN
  *       follows the GOAWAY);
  *   <li>reads and discards whatever the peer still sends, nothing of it decoded;
  *   <li>closes when the peer closes its side or after {@link #LINGER_MILLIS}, whichever comes
- *       first, or at once when asked to close a second time (a server shutting down).
+ *       first. Further requests to close (the codec makes two after an error GOAWAY; a server
+ *       shutting down makes one) complete with that close.
  * </ul>
  *
  * <p>Used on the channel's event loop only, like every handler; {@link #arm} too.
