@@ -40,8 +40,12 @@ import java.util.concurrent.TimeUnit;
 public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
     extends ServerBuilder<T> {
 
-  /** Runs each task on the calling thread; what {@link #directExecutor()} selects. */
-  private static final Executor DIRECT_EXECUTOR = Runnable::run;
+  /**
+   * Runs each task on the calling thread; what {@link #directExecutor()} selects. The dispatcher's
+   * own, which it recognises: callbacks then run on the transport's thread, where requests act at
+   * once.
+   */
+  private static final Executor DIRECT_EXECUTOR = ServerCallDispatcher.DIRECT;
 
   /**
    * 20 seconds for a new connection to become ready (on HTTP/2: the TLS handshake, the client's

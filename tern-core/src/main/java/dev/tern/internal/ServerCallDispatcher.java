@@ -62,8 +62,11 @@ public final class ServerCallDispatcher {
 
   private final Executor executor;
 
-  /** Runs a {@link CallbacksNeverBlock} handler's callbacks on the transport's thread. */
-  private static final Executor DIRECT = Runnable::run;
+  /**
+   * Runs each task on the calling thread: a {@link CallbacksNeverBlock} handler's callbacks, and
+   * every call's after the builder's {@code directExecutor()}, on the transport's thread.
+   */
+  static final Executor DIRECT = Runnable::run;
 
   private final int maxInboundMessageSize;
   private final CompressorRegistry compressorRegistry;
@@ -314,6 +317,8 @@ public final class ServerCallDispatcher {
           new ServerStreamTracer.ServerCallInfo<>(
               method.getMethodDescriptor(), stream.getAttributes(), stream.getAuthority()));
     }
+    Executor callExecutor =
+        method.getServerCallHandler() instanceof CallbacksNeverBlock ? DIRECT : executor;
     ServerCallStreamListener<ReqT, RespT> listener =
         new ServerCallStreamListener<>(
             call,
@@ -321,8 +326,16 @@ public final class ServerCallDispatcher {
             headers,
             context,
             callContext,
-            method.getServerCallHandler() instanceof CallbacksNeverBlock ? DIRECT : executor,
+            callExecutor,
             timeoutNanos);
+    ReadAhead readAhead = null;
+    if (!method.getMethodDescriptor().getType().clientSendsOneMessage()
+        && callExecutor != DIRECT
+        && stream.requestsCrossThreads()) {
+      // Callbacks on another thread than the transport's: each request would be a hand-off.
+      readAhead = listener.readAhead(stream);
+      call.readAhead(readAhead);
+    }
     stream.setListener(listener);
     int ahead = requestsAtStart(method.getServerCallHandler());
     call.expectRequestsAhead(ahead);
@@ -334,7 +347,11 @@ public final class ServerCallDispatcher {
     }
     if (ahead > 0) {
       // After start(): a message this makes available queues behind startCall.
-      stream.request(ahead);
+      if (readAhead != null) {
+        readAhead.request(ahead);
+      } else {
+        stream.request(ahead);
+      }
     }
     if (timeoutNanos >= 0) {
       // Registered last: an already expired deadline cancels the stream at once, and its onCancel

@@ -20,9 +20,9 @@ import java.util.Objects;
  * <p>Thread-safety: like any {@code ServerCall}, the application calls it from one thread at a time
  * (not necessarily the same one). The runtime marks it cancelled from the transport thread; {@code
  * cancelled} and {@code closeCalled} are volatile so that every thread sees those transitions.
- * {@code requestedAhead} is set by the runtime before the call is handed to the application's
- * executor (which orders it before the application's reads). Other fields are touched only by the
- * application's thread of the moment.
+ * {@code requestedAhead} and {@code readAhead} are set by the runtime before the call is handed to
+ * the application's executor (which orders it before the application's reads). Other fields are
+ * touched only by the application's thread of the moment.
  */
 final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
   private static final String IDENTITY = "identity";
@@ -44,6 +44,9 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
    * Messages the runtime requested for the handler (see {@link RequestsAtStart}) not yet absorbed.
    */
   private int requestedAhead;
+
+  /** Takes the handler's requests for a streaming request side; null for one request message. */
+  private ReadAhead readAhead;
 
   private boolean sendHeadersCalled;
   private volatile boolean closeCalled;
@@ -106,7 +109,11 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
     requestedAhead -= ahead;
     int rest = numMessages - ahead;
     if (rest > 0 && !closeCalled && !cancelled) {
-      stream.request(rest);
+      if (readAhead != null) {
+        readAhead.request(rest);
+      } else {
+        stream.request(rest);
+      }
     }
   }
 
@@ -117,6 +124,14 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
    */
   void expectRequestsAhead(int count) {
     requestedAhead = count;
+  }
+
+  /**
+   * Sends the handler's requests through {@code readAhead} instead of straight to the stream.
+   * Called by the runtime before the call is started on the application's executor.
+   */
+  void readAhead(ReadAhead readAhead) {
+    this.readAhead = readAhead;
   }
 
   /**

@@ -9,6 +9,7 @@ import dev.tern.Status;
 import dev.tern.StatusException;
 import dev.tern.StatusRuntimeException;
 import dev.tern.spi.ServerStreamListener;
+import dev.tern.spi.Stream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.Executor;
@@ -66,6 +67,12 @@ final class ServerCallStreamListener<ReqT, RespT>
   /** Reused for every onReady event, which can be frequent on flow-controlled streams. */
   private final Runnable onReadyTask = this::deliverOnReady;
 
+  /**
+   * Holds messages read ahead of the handler's requests (streaming request sides); null when the
+   * transport's messages go straight to the executor. Set before the transport sees the listener.
+   */
+  private ReadAhead readAhead;
+
   /** Set by the startCall task; read by later tasks (ordered by the serializing executor). */
   private ServerCall.Listener<ReqT> listener;
 
@@ -101,14 +108,48 @@ final class ServerCallStreamListener<ReqT, RespT>
     callExecutor.execute(this::runStartCall);
   }
 
+  /**
+   * Creates the {@link ReadAhead} for this call's {@code stream}, through which messages and the
+   * half-close then pass; called before the listener is given to the stream.
+   */
+  ReadAhead readAhead(Stream stream) {
+    readAhead =
+        new ReadAhead(
+            stream::request,
+            new ReadAhead.Sink() {
+              @Override
+              public void deliver(InputStream message) {
+                executeDelivery(message);
+              }
+
+              @Override
+              public void end() {
+                execute(ServerCallStreamListener.this::deliverHalfClose, null);
+              }
+            });
+    return readAhead;
+  }
+
   @Override
   public void messageRead(InputStream message) {
-    execute(() -> deliverMessage(message), message);
+    if (readAhead != null) {
+      readAhead.messageRead(message);
+    } else {
+      executeDelivery(message);
+    }
   }
 
   @Override
   public void halfClosed() {
-    execute(this::deliverHalfClose, null);
+    if (readAhead != null) {
+      readAhead.end();
+    } else {
+      execute(this::deliverHalfClose, null);
+    }
+  }
+
+  private void executeDelivery(InputStream message) {
+    execute(() -> deliverMessage(message), message);
   }
 
   @Override
@@ -118,6 +159,9 @@ final class ServerCallStreamListener<ReqT, RespT>
 
   @Override
   public void closed(Status status) {
+    if (readAhead != null) {
+      readAhead.closed();
+    }
     call.streamClosed(status);
     if (status.isOk()) {
       execute(this::deliverComplete, null);

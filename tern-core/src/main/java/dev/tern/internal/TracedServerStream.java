@@ -195,6 +195,11 @@ final class TracedServerStream implements ServerStream {
   }
 
   @Override
+  public boolean requestsCrossThreads() {
+    return delegate.requestsCrossThreads();
+  }
+
+  @Override
   public void flush() {
     delegate.flush();
   }

@@ -12,6 +12,16 @@ public interface Stream {
   void request(int numMessages);
 
   /**
+   * Whether a {@link #request} made off the transport's own thread is handed over to that thread,
+   * so that each request costs a thread hand-off before the next message can come back. The runtime
+   * then keeps a few messages read ahead for streaming calls, and asks in batches. Default false
+   * (the request acts at once, as in-process).
+   */
+  default boolean requestsCrossThreads() {
+    return false;
+  }
+
+  /**
    * Queues one serialized message for sending. The stream owns {@code message} and closes it. A
    * message larger than the outbound limit fails the stream with RESOURCE_EXHAUSTED.
    */

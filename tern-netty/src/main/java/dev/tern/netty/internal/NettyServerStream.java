@@ -84,6 +84,12 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
     onEventLoop(() -> state.request(numMessages));
   }
 
+  /** Requests from the application's thread go to the event loop. */
+  @Override
+  public boolean requestsCrossThreads() {
+    return true;
+  }
+
   @Override
   public void writeHeaders(Metadata headers, boolean flush) {
     Objects.requireNonNull(headers, "headers");

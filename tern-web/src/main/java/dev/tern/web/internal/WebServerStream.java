@@ -313,6 +313,12 @@ abstract class WebServerStream implements ServerStream, HttpBodyListener, Messag
         });
   }
 
+  /** Requests from the application's thread go to the event loop. */
+  @Override
+  public boolean requestsCrossThreads() {
+    return true;
+  }
+
   @Override
   public void writeHeaders(Metadata headers, boolean flush) {
     Objects.requireNonNull(headers, "headers");
