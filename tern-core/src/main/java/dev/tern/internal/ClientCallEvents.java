@@ -30,7 +30,7 @@ import java.util.logging.Logger;
  * monitor is also the call's retry lock (see {@link ClientCallImpl}).
  */
 final class ClientCallEvents<RespT>
-    implements ClientStreamListener, Runnable, Context.CancellationListener {
+    implements ClientStreamListener, Runnable, Context.CancellationListener, ReadAhead.Sink {
   private static final Logger logger = Logger.getLogger(ClientCallEvents.class.getName());
 
   private static final int HEADERS = 0;
@@ -42,6 +42,15 @@ final class ClientCallEvents<RespT>
   private final boolean inline;
   private ClientCall.Listener<RespT> listener;
   private Executor serializer;
+
+  /**
+   * The close that waits behind messages read ahead (see {@link ClientCallImpl#readAhead()}):
+   * written by the transport thread before it tells the read-ahead, read by whichever thread the
+   * read-ahead then delivers the end on (its lock orders the two).
+   */
+  private Status endStatus;
+
+  private Metadata endTrailers;
 
   // Confined to the serializer (or the transport thread when inline).
   private Status localCloseStatus;
@@ -79,7 +88,24 @@ final class ClientCallEvents<RespT>
   @Override
   public void messageRead(InputStream message) {
     call.responseArrived();
+    ReadAhead readAhead = call.readAhead();
+    if (readAhead != null) {
+      readAhead.messageRead(message);
+    } else {
+      dispatch(MESSAGE, message, null);
+    }
+  }
+
+  /** A message the read-ahead hands on against the application's request. */
+  @Override
+  public void deliver(InputStream message) {
     dispatch(MESSAGE, message, null);
+  }
+
+  /** The close, once the messages read ahead of it are delivered (or dropped by a cancel). */
+  @Override
+  public void end() {
+    dispatch(CLOSE, endStatus, endTrailers);
   }
 
   @Override
@@ -101,7 +127,15 @@ final class ClientCallEvents<RespT>
     if (call.retryOrFinish(progress)) {
       return;
     }
-    dispatch(CLOSE, call.closeStatus(status), trailers);
+    Status closeStatus = call.closeStatus(status);
+    ReadAhead readAhead = call.readAhead();
+    if (readAhead != null) {
+      endStatus = closeStatus;
+      endTrailers = trailers;
+      readAhead.end();
+    } else {
+      dispatch(CLOSE, closeStatus, trailers);
+    }
   }
 
   @Override

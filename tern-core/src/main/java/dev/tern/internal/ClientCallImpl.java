@@ -70,6 +70,13 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
   private final ClientCallEvents<RespT> events;
   private final CallCounter channelCalls; // null: not counted
 
+  /**
+   * Holds response messages read ahead of the application's requests: calls whose server streams,
+   * with callbacks off the transport's thread, on transports where a request crosses threads; else
+   * null.
+   */
+  private final ReadAhead readAhead;
+
   /** The caller's options, then (from start) as the method config adjusts them. */
   private volatile CallOptions callOptions;
 
@@ -136,8 +143,21 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
     this.scheduler = scheduler;
     Executor callExecutor = callOptions.getExecutor();
     this.appExecutor = callExecutor != null ? callExecutor : channelExecutor;
-    this.events = new ClientCallEvents<>(this, method, callExecutor == null && channelDirect);
+    boolean inline = callExecutor == null && channelDirect;
+    this.events = new ClientCallEvents<>(this, method, inline);
     this.channelCalls = channelCalls;
+    this.readAhead =
+        !inline
+                && !method.getType().serverSendsOneMessage()
+                && config != null
+                && config.transportFactory().requestsCrossThreads()
+            ? new ReadAhead(this::requestFromStream, events)
+            : null;
+  }
+
+  /** See {@link #readAhead}; null if the call does not read ahead. */
+  ReadAhead readAhead() {
+    return readAhead;
   }
 
   @Override
@@ -303,6 +323,15 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
     if (numMessages == 0) {
       return;
     }
+    if (readAhead != null) {
+      readAhead.request(numMessages);
+    } else {
+      requestFromStream(numMessages);
+    }
+  }
+
+  /** Asks the stream (the current one, remembered for a transparent retry) for more messages. */
+  private void requestFromStream(int numMessages) {
     ClientStream target;
     if (retryable) {
       synchronized (events) {
@@ -471,6 +500,9 @@ final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
 
   /** Cancels the stream with {@code status}; safe from any thread, idempotent. */
   void cancelStream(Status status) {
+    if (readAhead != null) {
+      readAhead.discard(); // the application wants no more messages, only the close
+    }
     if (cancelStatus == null) {
       cancelStatus = status;
     }

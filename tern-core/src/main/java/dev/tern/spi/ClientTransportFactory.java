@@ -17,6 +17,15 @@ public interface ClientTransportFactory extends AutoCloseable {
   ManagedClientTransport newClientTransport(
       SocketAddress address, String authority, String userAgent);
 
+  /**
+   * Whether its streams hand a {@code request} made off the transport's thread over to that thread
+   * (see {@link Stream#requestsCrossThreads()}); the channel then keeps a few response messages of
+   * streaming calls read ahead. Default false.
+   */
+  default boolean requestsCrossThreads() {
+    return false;
+  }
+
   /** A scheduler for deadlines and timers; owned by the factory. */
   ScheduledExecutorService getScheduledExecutorService();
 

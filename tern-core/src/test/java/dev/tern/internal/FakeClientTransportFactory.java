@@ -14,6 +14,7 @@ final class FakeClientTransportFactory implements ClientTransportFactory {
   private final List<FakeClientTransport> transports = new ArrayList<>();
   private volatile boolean closed;
   private volatile boolean readyOnStart;
+  private volatile boolean requestsCrossThreads;
 
   FakeClientTransportFactory(FakeClock clock) {
     this.clock = clock;
@@ -28,6 +29,16 @@ final class FakeClientTransportFactory implements ClientTransportFactory {
     }
     transports.add(transport);
     return transport;
+  }
+
+  @Override
+  public boolean requestsCrossThreads() {
+    return requestsCrossThreads;
+  }
+
+  /** Makes the channel treat requests as crossing threads, so streaming calls read ahead. */
+  void setRequestsCrossThreads(boolean requestsCrossThreads) {
+    this.requestsCrossThreads = requestsCrossThreads;
   }
 
   @Override

@@ -365,6 +365,12 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
       return group;
     }
 
+    /** A request from the application's thread goes to the connection's event loop. */
+    @Override
+    public boolean requestsCrossThreads() {
+      return true;
+    }
+
     @Override
     public void close() {
       closed = true;

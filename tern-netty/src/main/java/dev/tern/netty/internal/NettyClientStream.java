@@ -123,6 +123,12 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
     writeQueue.enqueue(() -> state.request(numMessages));
   }
 
+  /** Requests from the application's thread go to the event loop. */
+  @Override
+  public boolean requestsCrossThreads() {
+    return true;
+  }
+
   @Override
   public void writeMessage(InputStream message) {
     Objects.requireNonNull(message, "message");
