@@ -783,8 +783,8 @@ def main():
         "warm-up, server-only figures medians of %d run(s) of %d s after %d s; the two systems "
         "alternate run by run (ABBA...), each run in fresh JVMs, both on Netty NIO "
         "(`--transport=nio`, grpc-java's `netty_nio`; the native epoll and io_uring transports "
-        "are not compared here). JMH: %d fork(s), %d warm-up and %d measured 1 s "
-        "iterations, `-prof gc`."
+        "are not compared here)%s. "
+        "JMH: %d fork(s), %d warm-up and %d measured 1 s iterations, `-prof gc`."
         % (
             st["repeats"],
             st["duration"],
@@ -792,6 +792,10 @@ def main():
             st_server["repeats"],
             st_server["duration"],
             st_server.get("server_warmup", st_server["warmup"]),
+            ""
+            if st.get("quick")
+            else "; the large-message and connections parts run each system at least 3 times, "
+            "and a large-message row that names its warm-up had that one instead",
             st_jmh["jmh_forks"],
             st_jmh["jmh_warmups"],
             st_jmh["jmh_iterations"],
