@@ -26,7 +26,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** What Netty connections report to channelz beyond the counts: TLS sessions and keepalives. */
+/**
+ * What Netty connections report to channelz beyond the counts: TLS sessions, keepalives, socket
+ * options.
+ */
 class ChannelzSocketTest {
   @RegisterExtension final LeakWatch leaks = new LeakWatch();
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
@@ -109,6 +112,32 @@ class ChannelzSocketTest {
     assertThat(server.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     assertThat(Channelz.global().contains(client.channelzId())).isFalse();
     assertThat(Channelz.global().contains(accepted.channelzId())).isFalse();
+  }
+
+  @Test
+  void aClosedSocketKeepsItsCountsAndReportsNoOptions() throws Exception {
+    Server server =
+        cleanup.register(
+            NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+                .addService(EchoService.definition())
+                .build());
+    server.start();
+    int port = port(server);
+    ManagedChannel channel =
+        cleanup.register(NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build());
+    assertThat(ClientCalls.blockingUnaryCall(channel, EchoService.UNARY, CallOptions.DEFAULT, "hi"))
+        .isEqualTo("hi");
+    Instrumented<SocketStats> client = clientSocket(port);
+    SocketStats open = client.channelzStats();
+    assertThat(open.options()).containsEntry("TCP_NODELAY", "true");
+
+    channel.shutdown();
+    assertThat(channel.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    SocketStats closed = client.channelzStats();
+    assertThat(closed.options()).isEmpty();
+    assertThat(closed.streamsStarted()).isEqualTo(1);
+    assertThat(closed.streamsSucceeded()).isEqualTo(1);
+    assertThat(closed.local()).isEqualTo(open.local());
   }
 
   @Test

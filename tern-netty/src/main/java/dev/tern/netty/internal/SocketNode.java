@@ -166,15 +166,22 @@ final class SocketNode implements Instrumented<SocketStats> {
         ch == null ? Map.of() : options(ch));
   }
 
-  /** The Netty channel's options, as text; none once it is closed. */
+  /**
+   * The Netty channel's options, as text; none once it is closed. A closed NIO socket answers each
+   * option it is asked for with an exception (two per connection retired by its subchannel, and
+   * their stack traces), so a closed channel is not asked.
+   */
   private static Map<String, String> options(Channel ch) {
+    if (!ch.isOpen()) {
+      return Map.of();
+    }
     Map<String, String> out = new HashMap<>();
     try {
       for (Map.Entry<ChannelOption<?>, Object> option : ch.config().getOptions().entrySet()) {
         out.put(option.getKey().name(), String.valueOf(option.getValue()));
       }
     } catch (RuntimeException e) {
-      // A native socket closed meanwhile refuses to be asked: report no options.
+      // A socket closed meanwhile refuses to be asked: report no options.
       return Map.of();
     }
     return out;
