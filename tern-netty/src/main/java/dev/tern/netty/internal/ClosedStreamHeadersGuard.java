@@ -44,8 +44,11 @@ final class ClosedStreamHeadersGuard implements Http2FrameReader {
   private final Http2FrameReader delegate;
   private final Http2Connection connection;
 
-  /** Skipped id ranges, pairs of first and last, a ring of {@link #REMEMBERED_GAPS}. */
-  private final int[] gaps = new int[2 * REMEMBERED_GAPS];
+  /**
+   * Skipped id ranges, pairs of first and last, a ring of {@link #REMEMBERED_GAPS}; null until the
+   * first gap, so that the connections of well-behaved clients do not hold it.
+   */
+  private int[] gaps;
 
   private int gapCount;
   private int nextGap;
@@ -131,6 +134,9 @@ final class ClosedStreamHeadersGuard implements Http2FrameReader {
   }
 
   private void rememberGap(int first, int last) {
+    if (gaps == null) {
+      gaps = new int[2 * REMEMBERED_GAPS];
+    }
     gaps[2 * nextGap] = first;
     gaps[2 * nextGap + 1] = last;
     nextGap = (nextGap + 1) % REMEMBERED_GAPS;

@@ -623,15 +623,19 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
         Attributes attrs = TlsAttributes.of(ctx.channel());
         Attributes returned = transportListener.transportReady(attrs);
         streamAttributes = returned != null ? returned : attrs;
-        connectionLimits =
-            new ConnectionAgeLimits(
-                ctx,
-                options.maxConnectionIdleNanos(),
-                options.maxConnectionAgeNanos(),
-                options.maxConnectionAgeGraceNanos(),
-                ServerHandler.this::gracefulShutdown,
-                ServerHandler.this::shutdownNow);
-        connectionLimits.start();
+        if (options.maxConnectionIdleNanos() != Long.MAX_VALUE
+            || options.maxConnectionAgeNanos() != Long.MAX_VALUE) {
+          // Only a connection with a limit holds its clocks (most servers set none).
+          connectionLimits =
+              new ConnectionAgeLimits(
+                  ctx,
+                  options.maxConnectionIdleNanos(),
+                  options.maxConnectionAgeNanos(),
+                  options.maxConnectionAgeGraceNanos(),
+                  ServerHandler.this::gracefulShutdown,
+                  ServerHandler.this::shutdownNow);
+          connectionLimits.start();
+        }
         keepAlive.start(
             ctx, encoder(), options, transport.socketNode(), ServerHandler.this::shutdownNow);
       }
