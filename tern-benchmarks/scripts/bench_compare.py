@@ -839,6 +839,11 @@ CONNS_SERVER_WARMUP = 100
 # Seconds between the idle client reporting its connections up and the server's memory being read:
 # the server may still be finishing the last connections' first calls.
 CONNS_SETTLE_S = 2
+# Warm-up connections of the second new-connections row. After as many warm-up connections as
+# timed ones, both JVMs are still compiling the connection path (C2 threads took a third of the
+# machine's CPU in a profile of that phase), and the rate moved from 1.35x to 1.71x between full
+# runs; after this many, compilation has died down on both and the row measures connection set-up.
+CONNS_SETTLED_WARMUP = 8000
 # File descriptors a JVM needs beyond one per connection (its jars, selectors, pipes).
 CONNS_FD_MARGIN = 1000
 
@@ -1038,20 +1043,23 @@ NEW_CONNS_LINES = [
 ]
 
 
-def run_conns_new_once(system, args, work):
+def run_conns_new_once(system, args, work, warmup=None):
     """args.conns_new new connections of the system's own channels to its own server, one after
-    another, after as many unmeasured ones; with the CPU other processes used meanwhile."""
+    another, after `warmup` unmeasured ones (default: as many); with the CPU other processes used
+    meanwhile."""
+    warmup = args.conns_new if warmup is None else warmup
     port = conns_port()
-    srv_log = os.path.join(work, "conns-new-%s-server.log" % system)
+    srv_log = os.path.join(work, "conns-new-%s-%d-server.log" % (system, warmup))
     server = start(["taskset", "-c", "0"] + expand(server_cmd(system, port, False)), srv_log)
     try:
         wait_listening(port, server, srv_log)
-        cli_log = os.path.join(work, "conns-new-%s-client.log" % system)
-        client = start(expand(conns_client_cmd(system, port, *new_conns_flags(args))), cli_log)
+        cli_log = os.path.join(work, "conns-new-%s-%d-client.log" % (system, warmup))
+        flags = new_conns_flags(args, warmup)
+        client = start(expand(conns_client_cmd(system, port, *flags)), cli_log)
         try:
             # Sampled until the client exits: the last sample ends the window, so the client's
             # CPU after it is not counted as other processes'.
-            deadline = time.time() + 120 + 0.1 * 2 * args.conns_new
+            deadline = time.time() + 120 + 0.1 * (args.conns_new + warmup)
             pids = (server.pid, client.pid)
             first = last = None
             while client.poll() is None:
@@ -1081,8 +1089,15 @@ def run_conns_new_once(system, args, work):
     return result
 
 
-def new_conns_flags(args):
-    return ["--new_connections=%d" % args.conns_new, "--warmup_connections=%d" % args.conns_new]
+def new_conns_flags(args, warmup=None):
+    warmup = args.conns_new if warmup is None else warmup
+    return ["--new_connections=%d" % args.conns_new, "--warmup_connections=%d" % warmup]
+
+
+def settled_warmup(args):
+    """The second new-connections row's warm-up: CONNS_SETTLED_WARMUP, scaled down with a
+    --quick run's fewer connections."""
+    return CONNS_SETTLED_WARMUP if args.conns_new >= 1000 else 4 * args.conns_new
 
 
 def run_conns(args, work, results):
@@ -1104,24 +1119,29 @@ def run_conns(args, work, results):
                     % (run["connections"], run["heap_per_connection"], run["rss_per_connection"])
                 )
     new = {s: [] for s in SYSTEMS}
-    for r in range(args.repeats):
-        for system in SYSTEMS if r % 2 == 0 else tuple(reversed(SYSTEMS)):
-            log("connections new %s run %d/%d" % (system, r + 1, args.repeats))
-            run = attempt(
-                results,
-                "connections new, %s" % system,
-                measure_alone,
-                run_conns_new_once,
-                system,
-                args,
-                work,
-            )
-            if run:
-                new[system].append(run)
-                log("  -> %d connections/s, p50 %d us" % (run["per_second"], run["p50"]))
+    settled = {s: [] for s in SYSTEMS}
+    for kind, runs, warmup in (("new", new, None), ("new_settled", settled, settled_warmup(args))):
+        for r in range(args.repeats):
+            for system in SYSTEMS if r % 2 == 0 else tuple(reversed(SYSTEMS)):
+                log("connections %s %s run %d/%d" % (kind, system, r + 1, args.repeats))
+                run = attempt(
+                    results,
+                    "connections %s, %s" % (kind, system),
+                    measure_alone,
+                    run_conns_new_once,
+                    system,
+                    args,
+                    work,
+                    warmup,
+                )
+                if run:
+                    runs[system].append(run)
+                    log("  -> %d connections/s, p50 %d us" % (run["per_second"], run["p50"]))
     results["conns"] = {
         "idle": idle,
         "new": new,
+        "new_settled": settled,
+        "settled_warmup": settled_warmup(args),
         "sources": "127.0.0.2..127.0.0.%d" % (1 + CONNS_SOURCE_ADDRESSES),
         "server_warmup": CONNS_SERVER_WARMUP,
         "settle_s": CONNS_SETTLE_S,
@@ -1146,6 +1166,7 @@ def run_conns(args, work, results):
         s: [
             "taskset -c 0 " + show(server_cmd(s, 0, False)).replace(":0", ":$PORT"),
             show(conns_client_cmd(s, 0, *new_conns_flags(args))).replace(":0 ", ":$PORT "),
+            "(the settled row: the same with --warmup_connections=%d)" % settled_warmup(args),
         ]
         for s in SYSTEMS
     }

@@ -263,9 +263,10 @@ def conns_medians(results):
     """Median figures of the connections part per system, None where a system has no runs."""
     conns = results.get("conns") or {}
     idle, new = conns.get("idle") or {}, conns.get("new") or {}
+    settled = conns.get("new_settled") or {}
     med = {}
     for s in SYSTEMS:
-        i, n = idle.get(s) or [], new.get(s) or []
+        i, n, st = idle.get(s) or [], new.get(s) or [], settled.get(s) or []
         med[s] = {
             "connections": median([r["connections"] for r in i]),
             "heap_per_connection": median([r["heap_per_connection"] for r in i]),
@@ -276,8 +277,20 @@ def conns_medians(results):
             "p50": median([r["p50"] for r in n]),
             "p99": median([r["p99"] for r in n]),
             "per_second": median([r["per_second"] for r in n]),
+            "settled_connections": median([r["connections"] for r in st]),
+            "settled_p50": median([r["p50"] for r in st]),
+            "settled_p99": median([r["p99"] for r in st]),
+            "settled_per_second": median([r["per_second"] for r in st]),
         }
     return med
+
+
+def settled_label(results):
+    """The label of the new-connections row measured after the longer warm-up."""
+    warmup = (results.get("conns") or {}).get("settled_warmup")
+    return "new connection + first call, one at a time, after {:,} warm-up connections".format(
+        warmup or 0
+    )
 
 
 def conns_rows(results):
@@ -325,6 +338,19 @@ def conns_rows(results):
             row("%s: p99 latency" % label, "µs", t["p99"], g["p99"], False),
             row("%s: rate" % label, "conns/s", t["per_second"], g["per_second"], True),
         ]
+    if t["settled_connections"] or g["settled_connections"]:
+        label = settled_label(results)
+        out += [
+            row("%s: p50 latency" % label, "µs", t["settled_p50"], g["settled_p50"], False),
+            row("%s: p99 latency" % label, "µs", t["settled_p99"], g["settled_p99"], False),
+            row(
+                "%s: rate" % label,
+                "conns/s",
+                t["settled_per_second"],
+                g["settled_per_second"],
+                True,
+            ),
+        ]
     return out
 
 
@@ -335,12 +361,21 @@ def mib(value):
 def conns_targets(results):
     """Issue 18's targets beside the measured ratios, as table rows; none without figures."""
     med = conns_medians(results)
+    conns = results.get("conns") or {}
     t, g = med["tern"], med["grpc-java"]
     out = []
     for name, metric, target, higher in (
         ("server live heap per idle connection", "heap_per_connection", CONNS_MEMORY_TARGET, False),
         ("server RSS per idle connection", "rss_per_connection", CONNS_MEMORY_TARGET, False),
         ("new connections per second", "per_second", CONNS_RATE_TARGET, True),
+        (
+            "new connections per second, after {:,} warm-up connections".format(
+                conns.get("settled_warmup") or 0
+            ),
+            "settled_per_second",
+            CONNS_RATE_TARGET,
+            True,
+        ),
     ):
         if t[metric] is None or not g[metric]:
             continue
@@ -351,6 +386,25 @@ def conns_targets(results):
             % (name, ">=" if higher else "<=", target, ratio, "met" if met else "not met")
         )
     return out
+
+
+def new_conns_run_line(what, system, r):
+    """One new-connections run, for the list of runs."""
+    return (
+        "- %s, %s: %d timed; p50/p90/p99/max µs %d/%d/%d/%d; %d per second; "
+        "other processes' CPU, of a core: %s"
+        % (
+            what,
+            system,
+            r["connections"],
+            r["p50"],
+            r["p90"],
+            r["p99"],
+            r["max"],
+            r["per_second"],
+            contention(r) or "?",
+        )
+    )
 
 
 def contention(run):
@@ -682,22 +736,10 @@ def raw_runs(results):
                     r["rss_per_connection"],
                 )
             )
-    for s in SYSTEMS:
-        for r in (conns.get("new") or {}).get(s, []):
-            lines.append(
-                "- new connections, %s: %d timed; p50/p90/p99/max µs %d/%d/%d/%d; %d per second; "
-                "other processes' CPU, of a core: %s"
-                % (
-                    s,
-                    r["connections"],
-                    r["p50"],
-                    r["p90"],
-                    r["p99"],
-                    r["max"],
-                    r["per_second"],
-                    contention(r) or "?",
-                )
-            )
+    for kind, what in (("new", "new connections"), ("new_settled", "new connections, settled")):
+        for s in SYSTEMS:
+            for r in (conns.get(kind) or {}).get(s, []):
+                lines.append(new_conns_run_line(what, s, r))
     return lines
 
 
@@ -1036,11 +1078,20 @@ def main():
             "the growth over the number held (the server's established sockets on its port are "
             "counted too). New: as many unmeasured connections and then the timed ones, one "
             "after another, each timed from building the channel to the end of its first call "
-            "and closed before the next (closing counts in the rate, not in the latency). Tern's "
+            "and closed before the next (closing counts in the rate, not in the latency). The "
+            "settled rows do the same after %s warm-up connections: after as many as are timed, "
+            "both JVMs are still compiling the connection path (the JIT compiler threads took a "
+            "third of the machine's CPU in a profile of that phase), so the first rows measure "
+            "the JIT's progress as much as connection set-up. Tern's "
             "channel builder has no option for a local address, so Tern's channels get theirs "
             "from a socket channel class that binds before connecting (`channelType`); "
             "grpc-java's use its builder's `localSocketPicker`."
-            % (conns["sources"], conns["server_warmup"], conns["settle_s"])
+            % (
+                conns["sources"],
+                conns["server_warmup"],
+                conns["settle_s"],
+                "{:,}".format(conns.get("settled_warmup") or 0),
+            )
         )
     lines += [
         "- grpc-java's `AsyncServer` listens on all interfaces of the given port (its own "
