@@ -65,7 +65,7 @@ final class ServerConnection implements ServerTransportListener {
         scheduler.schedule(this::handshakeTimedOut, timeoutNanos, TimeUnit.NANOSECONDS);
     if (ready) {
       // transportReady raced ahead of the assignment above and found no timer to cancel.
-      handshakeTimer.cancel(false);
+      cancelHandshakeTimer();
     }
   }
 
@@ -142,10 +142,15 @@ final class ServerConnection implements ServerTransportListener {
     }
   }
 
+  /**
+   * Cancels the handshake timer and lets go of it: a connection lives long after its handshake, and
+   * the cancelled task would otherwise stay reachable from it all that time.
+   */
   private void cancelHandshakeTimer() {
     ScheduledFuture<?> timer = handshakeTimer;
     if (timer != null) {
       timer.cancel(false);
+      handshakeTimer = null;
     }
   }
 }
