@@ -63,6 +63,14 @@ sys.path.insert(0, os.path.join(ROOT, "tools", "pylib"))  # the drivers' shared 
 from process_groups import stop_process_group  # noqa: E402 (importable only after the line above)
 
 SYSTEMS = ("tern", "grpc-java")
+
+
+def abba(repeat):
+    """The systems in the order of run `repeat` (0-based): alternating, so that neither system
+    always runs first (ABBA...)."""
+    return SYSTEMS if repeat % 2 == 0 else tuple(reversed(SYSTEMS))
+
+
 LATENCY_KEYS = ("p50", "p90", "p95", "p99", "p999", "max")
 SUMMARY_LINES = [
     ("channels", r"Channels:\s+(\d+)"),
@@ -287,8 +295,7 @@ def run_qps_config(args, work, results, part, label, key, outstanding, direct, *
     (payload, channels, streaming); `label` names the part in the log and in failures."""
     runs = {s: [] for s in SYSTEMS}
     for r in range(args.repeats):
-        order = SYSTEMS if r % 2 == 0 else tuple(reversed(SYSTEMS))
-        for system in order:
+        for system in abba(r):
             log("%s %s %s run %d/%d" % (label, key, system, r + 1, args.repeats))
             run = attempt(
                 results,
@@ -633,8 +640,7 @@ def run_server_only(args, work, results):
         f.write(EMPTY_UNARY_FRAME)
     runs = {s: [] for s in SYSTEMS}
     for r in range(args.repeats):
-        order = SYSTEMS if r % 2 == 0 else tuple(reversed(SYSTEMS))
-        for system in order:
+        for system in abba(r):
             log("server-only %s run %d/%d" % (system, r + 1, args.repeats))
             run = attempt(
                 results,
@@ -1107,7 +1113,7 @@ def run_conns(args, work, results):
     args = noisy_part_args(args)
     idle = {s: [] for s in SYSTEMS}
     for r in range(args.repeats):
-        for system in SYSTEMS if r % 2 == 0 else tuple(reversed(SYSTEMS)):
+        for system in abba(r):
             log("connections idle %s run %d/%d" % (system, r + 1, args.repeats))
             run = attempt(
                 results, "connections idle, %s" % system, run_conns_idle_once, system, args, work
@@ -1122,7 +1128,7 @@ def run_conns(args, work, results):
     settled = {s: [] for s in SYSTEMS}
     for kind, runs, warmup in (("new", new, None), ("new_settled", settled, settled_warmup(args))):
         for r in range(args.repeats):
-            for system in SYSTEMS if r % 2 == 0 else tuple(reversed(SYSTEMS)):
+            for system in abba(r):
                 log("connections %s %s run %d/%d" % (kind, system, r + 1, args.repeats))
                 run = attempt(
                     results,
