@@ -40,6 +40,9 @@ final class Peer {
   /** Not served. */
   static final String MISSING = "Missing";
 
+  /** The size of the request to {@link #MISSING}. */
+  static final int MISSING_REQUEST_SIZE = 7;
+
   static final int UNARY_RESPONSE_SIZE = 2000;
   static final List<Integer> STREAM_RESPONSE_SIZES = List.of(10, 20, 30);
 
@@ -96,7 +99,8 @@ final class Peer {
     results.add("Unary " + client.unary(Peer.UNARY, Peer.filled(1000, 'x'), false));
     results.add("Fail " + client.unary(Peer.FAIL, Peer.filled(4, 'f'), false));
     results.add("Stream " + client.serverStream(Peer.STREAM, Peer.filled(5, 's')));
-    results.add("Missing " + client.unary(Peer.MISSING, Peer.filled(7, 'm'), false));
+    results.add(
+        "Missing " + client.unary(Peer.MISSING, Peer.filled(MISSING_REQUEST_SIZE, 'm'), false));
     results.add("Gzip " + client.unary(Peer.GZIP, Peer.filled(1000, 'q'), true));
     results.add("GzipReply " + client.unary(Peer.GZIP_REPLY, Peer.filled(6, 'g'), false));
     return results;
