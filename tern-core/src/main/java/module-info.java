@@ -29,6 +29,10 @@ module dev.tern.core {
   // The parsed service config a resolver reports (the DNS resolver's tests look into it).
   exports dev.tern.internal.config to
       dev.tern.netty;
+  exports dev.tern.internal.channel to
+      dev.tern.netty;
+  exports dev.tern.internal.server to
+      dev.tern.netty;
 
   uses dev.tern.ManagedChannelProvider;
   uses dev.tern.ServerProvider;

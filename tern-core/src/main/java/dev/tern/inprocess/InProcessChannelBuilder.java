@@ -2,8 +2,8 @@ package dev.tern.inprocess;
 
 import dev.tern.ForwardingChannelBuilder;
 import dev.tern.ManagedChannelBuilder;
-import dev.tern.internal.AbstractManagedChannelBuilder;
 import dev.tern.internal.SharedExecutors;
+import dev.tern.internal.channel.AbstractManagedChannelBuilder;
 import dev.tern.spi.ClientTransportFactory;
 import dev.tern.spi.ManagedClientTransport;
 import java.net.SocketAddress;

@@ -2,7 +2,7 @@ package dev.tern.inprocess;
 
 import dev.tern.NameResolver;
 import dev.tern.NameResolverProvider;
-import dev.tern.internal.DirectAddressNameResolver;
+import dev.tern.internal.channel.DirectAddressNameResolver;
 import java.net.SocketAddress;
 import java.net.URI;
 import java.util.Collection;

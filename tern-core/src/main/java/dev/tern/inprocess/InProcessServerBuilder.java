@@ -2,7 +2,7 @@ package dev.tern.inprocess;
 
 import dev.tern.ForwardingServerBuilder;
 import dev.tern.ServerBuilder;
-import dev.tern.internal.AbstractServerBuilder;
+import dev.tern.internal.server.AbstractServerBuilder;
 import dev.tern.spi.TransportServer;
 import java.util.Objects;
 import java.util.UUID;

@@ -11,7 +11,7 @@ import java.util.function.DoubleSupplier;
  *
  * <p>Not thread-safe: the channel uses it under its lock.
  */
-final class BackoffPolicy {
+public final class BackoffPolicy {
   static final long INITIAL_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
   static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(120);
   static final double MULTIPLIER = 1.6;
@@ -23,12 +23,12 @@ final class BackoffPolicy {
   /**
    * @param random uniform doubles in [0, 1); 0.5 means no jitter
    */
-  BackoffPolicy(DoubleSupplier random) {
+  public BackoffPolicy(DoubleSupplier random) {
     this.random = Objects.requireNonNull(random, "random");
   }
 
   /** Returns the delay before the next attempt and grows the one after it. */
-  long nextBackoffNanos() {
+  public long nextBackoffNanos() {
     long current = nextNanos;
     nextNanos = Math.min((long) (current * MULTIPLIER), MAX_BACKOFF_NANOS);
     double spread = JITTER * (2 * random.getAsDouble() - 1);
@@ -36,7 +36,7 @@ final class BackoffPolicy {
   }
 
   /** Starts over at the initial delay (after a successful connection). */
-  void reset() {
+  public void reset() {
     nextNanos = INITIAL_BACKOFF_NANOS;
   }
 }

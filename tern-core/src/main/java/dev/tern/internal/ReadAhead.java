@@ -41,7 +41,7 @@ import java.util.logging.Logger;
  * so a sink that runs the application inline (a direct executor) may call {@link #request} back
  * without recursion.
  */
-final class ReadAhead {
+public final class ReadAhead {
   private static final Logger logger = Logger.getLogger(ReadAhead.class.getName());
 
   /** Most messages waiting for the application's requests. */
@@ -57,7 +57,7 @@ final class ReadAhead {
   private static final int PREFIX_BYTES = 5;
 
   /** Where messages go once requested (typically onto the call's serializing executor). */
-  interface Sink {
+  public interface Sink {
     /** One requested message; the sink owns it. */
     void deliver(InputStream message);
 
@@ -98,13 +98,13 @@ final class ReadAhead {
   /** That change came from the transport's thread, where asking ahead is free. */
   private boolean againFromTransport;
 
-  ReadAhead(IntConsumer transport, Sink sink) {
+  public ReadAhead(IntConsumer transport, Sink sink) {
     this.transport = transport;
     this.sink = sink;
   }
 
   /** The application asks for {@code numMessages} (positive) more messages. Any thread. */
-  void request(int numMessages) {
+  public void request(int numMessages) {
     synchronized (this) {
       if (discarding) {
         return;
@@ -115,7 +115,7 @@ final class ReadAhead {
   }
 
   /** A message the transport read (the transport's thread). Owns {@code message}. */
-  void messageRead(InputStream message) {
+  public void messageRead(InputStream message) {
     synchronized (this) {
       if (!discarding) {
         outstanding = Math.max(0, outstanding - 1);
@@ -136,7 +136,7 @@ final class ReadAhead {
    * the sink hears {@link Sink#end} once every message read before has been delivered, or at once
    * after {@link #discard}. Called once, on the transport's thread.
    */
-  void end() {
+  public void end() {
     synchronized (this) {
       if (closed) {
         return;
@@ -151,7 +151,7 @@ final class ReadAhead {
    * dropped (closed), later ones too, and nothing is requested any more; {@link #end} is still
    * delivered, without waiting.
    */
-  void discard() {
+  public void discard() {
     dropQueue(false);
     pump(false);
   }
@@ -159,7 +159,7 @@ final class ReadAhead {
   /**
    * The stream is gone: queued messages are dropped and nothing more, not even the end, arrives.
    */
-  void closed() {
+  public void closed() {
     dropQueue(true);
   }
 

@@ -1,6 +1,8 @@
 package dev.tern.internal;
 
 import dev.tern.KnownLength;
+import dev.tern.internal.channel.TracedClientStream;
+import dev.tern.internal.server.TracedServerStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.function.Consumer;
@@ -18,18 +20,18 @@ import java.util.logging.Logger;
  *
  * @param <T> the tracer type
  */
-final class TracerEvents<T> {
+public final class TracerEvents<T> {
   private static final Logger logger = Logger.getLogger(TracerEvents.class.getName());
 
   private final T[] tracers;
   private volatile boolean failureLogged;
 
-  TracerEvents(T[] tracers) {
+  public TracerEvents(T[] tracers) {
     this.tracers = tracers;
   }
 
   /** Tells every tracer {@code event}. */
-  void report(Consumer<? super T> event) {
+  public void report(Consumer<? super T> event) {
     for (T tracer : tracers) {
       try {
         event.accept(tracer);
@@ -43,7 +45,7 @@ final class TracerEvents<T> {
   }
 
   /** The uncompressed size of {@code message} when it knows it ({@link KnownLength}), else -1. */
-  static long knownLength(InputStream message) {
+  public static long knownLength(InputStream message) {
     if (!(message instanceof KnownLength)) {
       return -1;
     }

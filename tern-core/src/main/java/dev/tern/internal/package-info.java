@@ -5,9 +5,9 @@
  * share them. Applications must not depend on them.
  *
  * <p>Here live the channel, call and server state machines and the builder bases that assemble them
- * ({@link dev.tern.internal.AbstractManagedChannelBuilder}, {@link
- * dev.tern.internal.AbstractServerBuilder}), which Tern's transports extend. The wire helpers those
- * transports share are in {@code dev.tern.internal.wire}; the transport contracts themselves are in
- * {@code dev.tern.spi}, which depends on neither.
+ * ({@link dev.tern.internal.channel.AbstractManagedChannelBuilder}, {@link
+ * dev.tern.internal.server.AbstractServerBuilder}), which Tern's transports extend. The wire
+ * helpers those transports share are in {@code dev.tern.internal.wire}; the transport contracts
+ * themselves are in {@code dev.tern.spi}, which depends on neither.
  */
 package dev.tern.internal;

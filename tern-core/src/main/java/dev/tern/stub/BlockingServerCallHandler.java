@@ -8,7 +8,7 @@ import dev.tern.ServerCall;
 import dev.tern.ServerCallHandler;
 import dev.tern.Status;
 import dev.tern.StatusException;
-import dev.tern.internal.CallbacksNeverBlock;
+import dev.tern.internal.server.CallbacksNeverBlock;
 import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.Executor;

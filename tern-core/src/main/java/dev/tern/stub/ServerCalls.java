@@ -5,7 +5,7 @@ import dev.tern.MethodDescriptor;
 import dev.tern.ServerCall;
 import dev.tern.ServerCallHandler;
 import dev.tern.Status;
-import dev.tern.internal.RequestsAtStart;
+import dev.tern.internal.server.RequestsAtStart;
 import java.util.Objects;
 
 /**

@@ -7,8 +7,8 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 /** Keeps what a class's logger logs, instead of printing it, while open. */
-final class LogCapture implements AutoCloseable {
-  final List<LogRecord> records = new CopyOnWriteArrayList<>();
+public final class LogCapture implements AutoCloseable {
+  public final List<LogRecord> records = new CopyOnWriteArrayList<>();
   private final Logger logger;
   private final boolean useParentHandlers;
   private final Handler handler =
@@ -25,7 +25,7 @@ final class LogCapture implements AutoCloseable {
         public void close() {}
       };
 
-  LogCapture(Class<?> source) {
+  public LogCapture(Class<?> source) {
     logger = Logger.getLogger(source.getName());
     useParentHandlers = logger.getUseParentHandlers();
     logger.setUseParentHandlers(false);

@@ -2,7 +2,7 @@ package dev.tern.netty;
 
 import dev.tern.ForwardingChannelBuilder;
 import dev.tern.ManagedChannelBuilder;
-import dev.tern.internal.AbstractManagedChannelBuilder;
+import dev.tern.internal.channel.AbstractManagedChannelBuilder;
 import dev.tern.netty.internal.DomainSockets;
 import dev.tern.netty.internal.EventLoops;
 import dev.tern.netty.internal.NettyClientTransport;

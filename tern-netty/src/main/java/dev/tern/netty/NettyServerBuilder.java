@@ -3,7 +3,7 @@ package dev.tern.netty;
 import dev.tern.ForwardingServerBuilder;
 import dev.tern.ServerBuilder;
 import dev.tern.TlsServerCredentials;
-import dev.tern.internal.AbstractServerBuilder;
+import dev.tern.internal.server.AbstractServerBuilder;
 import dev.tern.netty.http.HttpServerProtocol;
 import dev.tern.netty.internal.EventLoops;
 import dev.tern.netty.internal.HttpProtocols;

@@ -69,7 +69,7 @@ class HandshakeTimeoutTest {
   void connectionThatSendsNothingIsClosedAfterTheTimeout() throws Exception {
     // Taken before connecting: the server's timer starts once it has accepted the connection.
     long start = System.nanoTime();
-    try (LogCapture log = new LogCapture("dev.tern.internal.ServerConnection", Level.FINE);
+    try (LogCapture log = new LogCapture("dev.tern.internal.server.ServerConnection", Level.FINE);
         Socket idle = connect(server.getPort())) {
 
       awaitClosedByServer(idle);
@@ -87,7 +87,7 @@ class HandshakeTimeoutTest {
     ScheduledExecutorService trickler =
         cleanup.register(Executors.newSingleThreadScheduledExecutor());
     long start = System.nanoTime();
-    try (LogCapture log = new LogCapture("dev.tern.internal.ServerConnection", Level.FINE);
+    try (LogCapture log = new LogCapture("dev.tern.internal.server.ServerConnection", Level.FINE);
         Socket slow = connect(server.getPort())) {
       OutputStream out = slow.getOutputStream();
       AtomicInteger sent = new AtomicInteger();
@@ -128,7 +128,7 @@ class HandshakeTimeoutTest {
                     NettySslContexts.forServer(certificates.key, certificates.certificate)
                         .build()));
     long start = System.nanoTime();
-    try (LogCapture log = new LogCapture("dev.tern.internal.ServerConnection", Level.FINE);
+    try (LogCapture log = new LogCapture("dev.tern.internal.server.ServerConnection", Level.FINE);
         Socket stalled = connect(tlsServer.getPort())) {
       // The start of a TLS record carrying a ClientHello, and nothing more.
       stalled.getOutputStream().write(new byte[] {0x16, 0x03, 0x01, 0x02, 0x00, 0x01});

@@ -565,7 +565,8 @@ public abstract class AbstractChannelServerTest {
   @Test
   public void throwingHandlerFailsUnknownAndTheServerGoesOn() throws InterruptedException {
     // The server logs the handler's exception as a WARNING with its stack: expected here.
-    try (LogCapture log = new LogCapture("dev.tern.internal.ServerCallStreamListener", null)) {
+    try (LogCapture log =
+        new LogCapture("dev.tern.internal.server.ServerCallStreamListener", null)) {
       Status status =
           unary(channel, ProbeService.THROW, CallOptions.DEFAULT, new Metadata(), "boom")
               .awaitStatus();

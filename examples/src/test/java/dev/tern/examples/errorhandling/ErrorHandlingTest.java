@@ -31,7 +31,8 @@ class ErrorHandlingTest {
         new ErrorHandlingClient(channel, new PrintStream(printed, true, StandardCharsets.UTF_8));
 
     // The "crash" call makes the server log its exception at WARNING: expected, and kept here.
-    try (LogCapture log = new LogCapture("dev.tern.internal.ServerCallStreamListener", null)) {
+    try (LogCapture log =
+        new LogCapture("dev.tern.internal.server.ServerCallStreamListener", null)) {
       for (String name : ErrorHandlingClient.NAMES) {
         client.greet(name);
       }

@@ -4,7 +4,7 @@ import dev.tern.Attributes;
 import dev.tern.BindableService;
 import dev.tern.Server;
 import dev.tern.Status;
-import dev.tern.internal.AbstractServerBuilder;
+import dev.tern.internal.server.AbstractServerBuilder;
 import dev.tern.netty.http.HttpServerProtocol;
 import dev.tern.spi.ServerListener;
 import dev.tern.spi.ServerTransport;

@@ -1,0 +1,274 @@
+package dev.tern.internal.channel;
+
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.tern.CallOptions;
+import dev.tern.ClientStreamTracer;
+import dev.tern.LoadBalancer.PickResult;
+import dev.tern.LoadBalancer.PickSubchannelArgs;
+import dev.tern.LoadBalancer.SubchannelPicker;
+import dev.tern.Metadata;
+import dev.tern.MethodDescriptor;
+import dev.tern.Status;
+import dev.tern.spi.ClientStream;
+import dev.tern.spi.ManagedClientTransport;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Where a channel's calls get their streams: the current {@link SubchannelPicker} (a volatile read,
+ * then a pick, lock-free and allocation-free when it names a READY subchannel), and the calls that
+ * wait for a better picker (none yet, the picked subchannel not READY, or an error for a
+ * wait-for-ready call). Each new picker picks again for every waiting call.
+ *
+ * <p>A call that reads a picker, finds it wanting and then queues re-checks under the lock that the
+ * picker is still current, so a picker published in between cannot miss it.
+ *
+ * <p>Thread-safe: one private lock guards the waiting calls; picks, streams and listeners are never
+ * called with it held.
+ */
+final class PendingCalls {
+  private static final Logger logger = Logger.getLogger(PendingCalls.class.getName());
+
+  /** What the owner does when calls start or stop waiting. */
+  interface Owner {
+    /** {@code delta} calls started (positive) or stopped waiting. */
+    void callsQueued(int delta);
+
+    /** A call is waiting while the channel is idle: it must start its resolver and balancer. */
+    void exitIdle();
+
+    /** The {@code :authority} of {@code callOptions}' call. */
+    String authorityFor(CallOptions callOptions);
+  }
+
+  private final Owner owner;
+  private final Object lock = new Object();
+
+  /** The current picker; null while there is none (before the first one, and in idle mode). */
+  private volatile SubchannelPicker picker;
+
+  /** Whether the channel is idle: a call that waits wakes it. */
+  private volatile boolean idle = true;
+
+  @GuardedBy("lock")
+  private List<PendingStream> waiting = new ArrayList<>();
+
+  @GuardedBy("lock")
+  private Status shutdownStatus;
+
+  PendingCalls(Owner owner) {
+    this.owner = owner;
+  }
+
+  /**
+   * A stream for one attempt of a call, per the current picker, or one that waits for a better
+   * picker; never null and never throws. The caller calls its setters and {@code start}.
+   *
+   * @param args the attempt's method, options and request headers (not modified)
+   * @param appExecutor the call's application executor, handed to call credentials
+   */
+  ClientStream newStream(PickSubchannelArgs args, Executor appExecutor) {
+    SubchannelPicker current = picker;
+    while (true) {
+      if (current != null) {
+        ClientStream stream = pick(current, args, appExecutor);
+        if (stream != null) {
+          return stream;
+        }
+      }
+      PendingStream queued;
+      synchronized (lock) {
+        if (shutdownStatus != null) {
+          return DelayedClientStream.failed(shutdownStatus);
+        }
+        SubchannelPicker latest = picker;
+        if (latest != current) {
+          current = latest; // a new picker arrived since our read: pick with it instead
+          continue;
+        }
+        queued = new PendingStream(this, args, appExecutor);
+        waiting.add(queued);
+      }
+      owner.callsQueued(1);
+      if (idle) {
+        owner.exitIdle();
+      }
+      return queued;
+    }
+  }
+
+  /** Marks the channel idle (a waiting call will wake it) or active. */
+  void setIdle(boolean idle) {
+    this.idle = idle;
+  }
+
+  /**
+   * Publishes {@code newPicker} (null: none, as in idle mode) and picks again for the waiting
+   * calls. Called from the channel's synchronization context, so pickers are published in order.
+   */
+  void updatePicker(SubchannelPicker newPicker) {
+    List<PendingStream> snapshot;
+    synchronized (lock) {
+      picker = newPicker;
+      if (newPicker == null || waiting.isEmpty()) {
+        return;
+      }
+      snapshot = new ArrayList<>(waiting);
+    }
+    Map<PendingStream, Boolean> done = new IdentityHashMap<>();
+    for (PendingStream stream : snapshot) {
+      if (stream.isEnded()) {
+        continue; // cancelled meanwhile; its cancellation removes it
+      }
+      ClientStream real = pick(newPicker, stream.args, stream.appExecutor);
+      if (real != null) {
+        done.put(stream, Boolean.TRUE);
+        if (!stream.setStream(real) && real instanceof TracedClientStream traced) {
+          traced.abandon(Status.CANCELLED.withDescription("call ended before its stream started"));
+        }
+      }
+    }
+    if (done.isEmpty()) {
+      return;
+    }
+    int removed = 0;
+    synchronized (lock) {
+      List<PendingStream> remaining = new ArrayList<>(waiting.size());
+      for (PendingStream stream : waiting) {
+        if (done.containsKey(stream)) {
+          removed++;
+        } else {
+          remaining.add(stream);
+        }
+      }
+      waiting = remaining;
+    }
+    owner.callsQueued(-removed);
+  }
+
+  /** Fails the waiting calls and every later one with {@code status}. */
+  void shutdown(Status status) {
+    List<PendingStream> toFail;
+    synchronized (lock) {
+      if (shutdownStatus != null) {
+        return;
+      }
+      shutdownStatus = status;
+      toFail = waiting;
+      waiting = new ArrayList<>(0);
+    }
+    for (PendingStream stream : toFail) {
+      stream.fail(status);
+    }
+    owner.callsQueued(-toFail.size());
+  }
+
+  /** Whether calls are waiting (for termination checks and tests). */
+  boolean hasWaiting() {
+    synchronized (lock) {
+      return !waiting.isEmpty();
+    }
+  }
+
+  /** A stream for the call per {@code picker}, or null if the call must wait for another picker. */
+  private ClientStream pick(
+      SubchannelPicker picker, PickSubchannelArgs args, Executor appExecutor) {
+    PickResult result;
+    try {
+      result = picker.pickSubchannel(args);
+    } catch (RuntimeException | Error e) {
+      logger.log(Level.SEVERE, "Load balancer's picker threw", e);
+      return DelayedClientStream.failed(
+          Status.INTERNAL.withDescription("load balancer's picker threw: " + e).withCause(e));
+    }
+    if (result == null) {
+      return DelayedClientStream.failed(
+          Status.INTERNAL.withDescription("load balancer's picker returned null"));
+    }
+    if (result.getSubchannel() != null) {
+      if (!(result.getSubchannel() instanceof SubchannelImpl)) {
+        return DelayedClientStream.failed(
+            Status.INTERNAL.withDescription(
+                "load balancer picked a subchannel its channel did not create: "
+                    + result.getSubchannel()));
+      }
+      ManagedClientTransport transport = ((SubchannelImpl) result.getSubchannel()).readyTransport();
+      if (transport == null) {
+        return null; // not READY (any more): wait for the balancer's next picker
+      }
+      return newStream(transport, args, appExecutor, result.getStreamTracerFactory());
+    }
+    Status status = result.getStatus();
+    if (result.isDrop() || (!status.isOk() && !args.getCallOptions().isWaitForReady())) {
+      return DelayedClientStream.failed(status);
+    }
+    return null;
+  }
+
+  private ClientStream newStream(
+      ManagedClientTransport transport,
+      PickSubchannelArgs args,
+      Executor appExecutor,
+      ClientStreamTracer.Factory tracerFactory) {
+    CallOptions callOptions = args.getCallOptions();
+    MethodDescriptor<?, ?> method = args.getMethodDescriptor();
+    Metadata headers = args.getHeaders();
+    if (tracerFactory == null && callOptions.getStreamTracerFactories().isEmpty()) {
+      // Untraced: no allocation beyond the stream.
+      return CallCredentialsApplier.newStream(
+          transport, method, headers, callOptions, owner.authorityFor(callOptions), appExecutor);
+    }
+    // The tracers come first: their factories may add headers the stream must send.
+    ClientStreamTracer[] tracers =
+        TracedClientStream.newTracers(streamInfo(args), headers, tracerFactory);
+    ClientStream stream =
+        CallCredentialsApplier.newStream(
+            transport, method, headers, callOptions, owner.authorityFor(callOptions), appExecutor);
+    return tracers == null ? stream : TracedClientStream.trace(stream, tracers, headers);
+  }
+
+  private static ClientStreamTracer.StreamInfo streamInfo(PickSubchannelArgs args) {
+    if (args instanceof RetryingClientStream.AttemptArgs attempt) {
+      return ClientStreamTracer.StreamInfo.newBuilder()
+          .setCallOptions(attempt.callOptions())
+          .setPreviousAttempts(attempt.previous())
+          .setIsTransparentRetry(attempt.transparent())
+          .setIsHedging(attempt.hedging())
+          .build();
+    }
+    return new ClientStreamTracer.StreamInfo(args.getCallOptions());
+  }
+
+  private void cancelled(PendingStream stream) {
+    boolean removed;
+    synchronized (lock) {
+      removed = waiting.remove(stream);
+    }
+    if (removed) {
+      owner.callsQueued(-1);
+    }
+  }
+
+  /** A call waiting for a picker that can place it. */
+  private static final class PendingStream extends DelayedClientStream {
+    final PendingCalls owner;
+    final PickSubchannelArgs args;
+    final Executor appExecutor;
+
+    PendingStream(PendingCalls owner, PickSubchannelArgs args, Executor appExecutor) {
+      this.owner = owner;
+      this.args = args;
+      this.appExecutor = appExecutor;
+    }
+
+    @Override
+    protected void cancelledWithoutRealStream() {
+      owner.cancelled(this);
+    }
+  }
+}

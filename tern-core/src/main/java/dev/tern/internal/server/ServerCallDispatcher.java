@@ -1,0 +1,390 @@
+package dev.tern.internal.server;
+
+import dev.tern.BinaryLog;
+import dev.tern.CompressorRegistry;
+import dev.tern.Context;
+import dev.tern.Deadline;
+import dev.tern.Decompressor;
+import dev.tern.DecompressorRegistry;
+import dev.tern.HandlerRegistry;
+import dev.tern.Metadata;
+import dev.tern.MethodDescriptor;
+import dev.tern.ServerCallHandler;
+import dev.tern.ServerInterceptor;
+import dev.tern.ServerInterceptors;
+import dev.tern.ServerMethodDefinition;
+import dev.tern.ServerServiceDefinition;
+import dev.tern.ServerStreamTracer;
+import dev.tern.Status;
+import dev.tern.channelz.CallCounter;
+import dev.tern.internal.ReadAhead;
+import dev.tern.internal.SerializingExecutor;
+import dev.tern.internal.wire.GrpcHeaders;
+import dev.tern.internal.wire.GrpcTimeoutCodec;
+import dev.tern.spi.ServerStream;
+import dev.tern.spi.ServerStreamListener;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Turns a new server stream into a running call: reads and removes the reserved request headers,
+ * finds the method, creates the call's {@link Context}, and starts the handler on the call's
+ * executor. Streams that cannot become calls (unknown method, bad {@code grpc-timeout}, unknown
+ * {@code grpc-encoding}) are closed here with a status and never reach the application.
+ *
+ * <p>Immutable; thread-safe: transports call {@link #dispatch} from many threads at once. The
+ * fallback registry is asked on the transport thread, so it must not block.
+ */
+public final class ServerCallDispatcher {
+  private static final Logger logger = Logger.getLogger(ServerCallDispatcher.class.getName());
+
+  private static final String IDENTITY = "identity";
+
+  /** {@code "pkg.Service/Method"} to definition, builder interceptors already applied. */
+  private final Map<String, ServerMethodDefinition<?, ?>> methods;
+
+  /** The builder's interceptors, applied per call only to methods the fallback registry finds. */
+  private final List<ServerInterceptor> interceptors;
+
+  private final HandlerRegistry fallbackRegistry;
+
+  /** Wraps methods outside the interceptors; null (no binary log) leaves them as they are. */
+  private final BinaryLog binaryLog;
+
+  private final Executor executor;
+
+  /**
+   * Runs each task on the calling thread: a {@link CallbacksNeverBlock} handler's callbacks, and
+   * every call's after the builder's {@code directExecutor()}, on the transport's thread.
+   */
+  static final Executor DIRECT = Runnable::run;
+
+  private final int maxInboundMessageSize;
+  private final CompressorRegistry compressorRegistry;
+  private final DecompressorRegistry decompressorRegistry;
+  private final CallCounter calls;
+
+  /** The server's tracer factories; empty (checked once per stream) when nothing is traced. */
+  private final List<ServerStreamTracer.Factory> tracerFactories;
+
+  /**
+   * Creates a dispatcher.
+   *
+   * @param services flattened into one immutable map, see {@link #methodMap}
+   * @param interceptors the builder's, in the order added (the last one sees calls first); applied
+   *     once here to {@code services}, and per call to methods found in the fallback registry
+   * @param fallbackRegistry asked when {@code services} have no such method; null for none
+   * @param binaryLog wraps every method, outside the interceptors (once for {@code services}, per
+   *     call for the fallback registry's methods); null for none
+   * @param executor runs application callbacks (through a per-call {@link SerializingExecutor})
+   * @param calls the server's call counts (channelz): every dispatched stream starts and ends there
+   * @param tracerFactories each gives every dispatched stream a tracer; empty for none
+   */
+  public ServerCallDispatcher(
+      Collection<ServerServiceDefinition> services,
+      List<ServerInterceptor> interceptors,
+      HandlerRegistry fallbackRegistry,
+      BinaryLog binaryLog,
+      Executor executor,
+      int maxInboundMessageSize,
+      CompressorRegistry compressorRegistry,
+      DecompressorRegistry decompressorRegistry,
+      CallCounter calls,
+      List<ServerStreamTracer.Factory> tracerFactories) {
+    this.calls = Objects.requireNonNull(calls, "calls");
+    this.tracerFactories = List.copyOf(tracerFactories);
+    this.interceptors = List.copyOf(interceptors);
+    this.methods =
+        methodMap(Objects.requireNonNull(services, "services"), this.interceptors, binaryLog);
+    this.fallbackRegistry = fallbackRegistry;
+    this.binaryLog = binaryLog;
+    this.executor = Objects.requireNonNull(executor, "executor");
+    if (maxInboundMessageSize < 0) {
+      throw new IllegalArgumentException(
+          "maxInboundMessageSize must be >= 0: " + maxInboundMessageSize);
+    }
+    this.maxInboundMessageSize = maxInboundMessageSize;
+    this.compressorRegistry = Objects.requireNonNull(compressorRegistry, "compressorRegistry");
+    this.decompressorRegistry =
+        Objects.requireNonNull(decompressorRegistry, "decompressorRegistry");
+  }
+
+  /**
+   * Flattens services into {@code "pkg.Service/Method" -> definition}, wrapping each handler with
+   * {@code interceptors} once (the last interceptor sees calls first) and then, when there is one,
+   * by the binary log, so that the per-call path is one map lookup with no wrapping.
+   */
+  static Map<String, ServerMethodDefinition<?, ?>> methodMap(
+      Collection<ServerServiceDefinition> services,
+      List<ServerInterceptor> interceptors,
+      BinaryLog binaryLog) {
+    Map<String, ServerMethodDefinition<?, ?>> map = new HashMap<>();
+    for (ServerServiceDefinition service : services) {
+      for (ServerMethodDefinition<?, ?> method : service.getMethods()) {
+        ServerMethodDefinition<?, ?> wrapped =
+            interceptors.isEmpty() ? method : ServerInterceptors.wrap(method, interceptors);
+        if (binaryLog != null) {
+          wrapped = logged(binaryLog, wrapped);
+        }
+        map.put(method.getMethodDescriptor().getFullMethodName(), wrapped);
+      }
+    }
+    return Map.copyOf(map);
+  }
+
+  /**
+   * Handles {@code ServerTransportListener.streamCreated}: on return the stream has its listener.
+   *
+   * @param headers the request headers; the reserved {@code grpc-timeout}, {@code grpc-encoding}
+   *     and {@code grpc-accept-encoding} are removed before the application sees them
+   * @param scheduler runs the call's deadline timer
+   * @param callContextParent the context the call's context derives from (its values, never a
+   *     cancellation or deadline: it must not be cancellable)
+   */
+  public void dispatch(
+      ServerStream stream,
+      String fullMethodName,
+      Metadata headers,
+      ScheduledExecutorService scheduler,
+      Context callContextParent) {
+    calls.callStarted();
+    if (!tracerFactories.isEmpty()) {
+      stream = TracedServerStream.trace(stream, tracerFactories, fullMethodName, headers);
+    }
+    String timeoutValue = headers.get(GrpcHeaders.TIMEOUT);
+    String encoding = headers.get(GrpcHeaders.MESSAGE_ENCODING);
+    String acceptEncoding = headers.get(GrpcHeaders.MESSAGE_ACCEPT_ENCODING);
+    headers.discardAll(GrpcHeaders.TIMEOUT);
+    headers.discardAll(GrpcHeaders.MESSAGE_ENCODING);
+    headers.discardAll(GrpcHeaders.MESSAGE_ACCEPT_ENCODING);
+
+    long timeoutNanos = -1;
+    if (timeoutValue != null) {
+      try {
+        timeoutNanos = GrpcTimeoutCodec.decode(timeoutValue);
+      } catch (IllegalArgumentException e) {
+        rejectCall(
+            stream,
+            Status.INTERNAL.withDescription("Invalid grpc-timeout: '" + timeoutValue + "'"),
+            new Metadata());
+        return;
+      }
+    }
+
+    Decompressor decompressor = null;
+    if (encoding != null) {
+      decompressor = decompressorRegistry.lookupDecompressor(encoding);
+      if (decompressor == null && !IDENTITY.equals(encoding)) {
+        Metadata trailers = new Metadata();
+        String accepted = decompressorRegistry.getAdvertisedMessageEncodingsHeader();
+        if (!accepted.isEmpty()) {
+          trailers.put(GrpcHeaders.MESSAGE_ACCEPT_ENCODING, accepted);
+        }
+        rejectCall(
+            stream,
+            Status.UNIMPLEMENTED.withDescription("Can't find decompressor for " + encoding),
+            trailers);
+        return;
+      }
+    }
+
+    ServerMethodDefinition<?, ?> method = methods.get(fullMethodName);
+    if (method == null && fallbackRegistry != null) {
+      try {
+        method = fallbackRegistry.lookupMethod(fullMethodName, stream.getAuthority());
+        if (method != null && !interceptors.isEmpty()) {
+          // Builder interceptors (often authentication) must guard dynamic services too.
+          method = ServerInterceptors.wrap(method, interceptors);
+        }
+        if (method != null && binaryLog != null) {
+          method = logged(binaryLog, method);
+        }
+      } catch (RuntimeException e) {
+        logger.log(Level.WARNING, "Fallback handler registry failed for " + fullMethodName, e);
+        rejectCall(
+            stream,
+            Status.UNKNOWN.withDescription("Fallback handler registry failed").withCause(e),
+            new Metadata());
+        return;
+      }
+    }
+    if (method == null) {
+      rejectCall(
+          stream,
+          Status.UNIMPLEMENTED.withDescription("Method not found: " + fullMethodName),
+          new Metadata());
+      return;
+    }
+
+    if (decompressor != null) {
+      stream.setDecompressor(decompressor);
+    }
+    stream.setMaxInboundMessageSize(maxInboundMessageSize);
+    startCall(stream, method, headers, timeoutNanos, acceptEncoding, scheduler, callContextParent);
+  }
+
+  /**
+   * The descriptor of the method {@code fullMethodName} names, from the services or else the
+   * fallback registry (whose failure is logged and taken as no method); null if neither has it.
+   */
+  MethodDescriptor<?, ?> lookupMethod(String fullMethodName, String authority) {
+    ServerMethodDefinition<?, ?> method = methods.get(fullMethodName);
+    if (method == null && fallbackRegistry != null) {
+      try {
+        method = fallbackRegistry.lookupMethod(fullMethodName, authority);
+      } catch (RuntimeException e) {
+        logger.log(Level.WARNING, "Fallback handler registry failed for " + fullMethodName, e);
+        return null;
+      }
+    }
+    return method == null ? null : method.getMethodDescriptor();
+  }
+
+  /** The fallback registry, or null. */
+  HandlerRegistry fallbackRegistry() {
+    return fallbackRegistry;
+  }
+
+  /** {@code method} as the binary log wraps it, checked to still be the same method. */
+  private static ServerMethodDefinition<?, ?> logged(
+      BinaryLog binaryLog, ServerMethodDefinition<?, ?> method) {
+    ServerMethodDefinition<?, ?> wrapped =
+        Objects.requireNonNull(binaryLog.wrapMethodDefinition(method), "wrapMethodDefinition");
+    String name = method.getMethodDescriptor().getFullMethodName();
+    if (!wrapped.getMethodDescriptor().getFullMethodName().equals(name)
+        || wrapped.getMethodDescriptor().getType() != method.getMethodDescriptor().getType()) {
+      throw new IllegalStateException(
+          "BinaryLog.wrapMethodDefinition changed the method " + name + " into " + wrapped);
+    }
+    return wrapped;
+  }
+
+  private static int requestsAtStart(ServerCallHandler<?, ?> handler) {
+    if (handler instanceof RequestsAtStart) {
+      return Math.max(0, ((RequestsAtStart) handler).messagesRequestedAtStart());
+    }
+    return 0;
+  }
+
+  /** Like {@link #reject}, for a stream counted as a started call: it counts as failed. */
+  private void rejectCall(ServerStream stream, Status status, Metadata trailers) {
+    calls.callEnded(false);
+    reject(stream, status, trailers);
+  }
+
+  /** Closes a stream that will not become a call; it still gets a listener, which drops events. */
+  public static void reject(ServerStream stream, Status status, Metadata trailers) {
+    stream.setListener(DiscardingStreamListener.INSTANCE);
+    stream.close(status, trailers);
+  }
+
+  private <ReqT, RespT> void startCall(
+      ServerStream stream,
+      ServerMethodDefinition<ReqT, RespT> method,
+      Metadata headers,
+      long timeoutNanos,
+      String acceptEncoding,
+      ScheduledExecutorService scheduler,
+      Context callContextParent) {
+    // Values and cancellation are per call, never inherited from the transport thread's context:
+    // the parent only holds the server's values.
+    Context.CancellableContext context =
+        timeoutNanos < 0
+            ? callContextParent.withCancellation()
+            : callContextParent.withDeadline(
+                Deadline.after(timeoutNanos, TimeUnit.NANOSECONDS), scheduler);
+    ServerCallImpl<ReqT, RespT> call =
+        new ServerCallImpl<>(
+            stream,
+            method.getMethodDescriptor(),
+            compressorRegistry,
+            decompressorRegistry.getAdvertisedMessageEncodingsHeader(),
+            acceptEncoding,
+            calls);
+    Context callContext = context;
+    if (stream instanceof TracedServerStream traced) {
+      callContext = traced.filterContext(context);
+      traced.callStarted(
+          new ServerStreamTracer.ServerCallInfo<>(
+              method.getMethodDescriptor(), stream.getAttributes(), stream.getAuthority()));
+    }
+    Executor callExecutor =
+        method.getServerCallHandler() instanceof CallbacksNeverBlock ? DIRECT : executor;
+    ServerCallStreamListener<ReqT, RespT> listener =
+        new ServerCallStreamListener<>(
+            call,
+            method.getServerCallHandler(),
+            headers,
+            context,
+            callContext,
+            callExecutor,
+            timeoutNanos);
+    ReadAhead readAhead = null;
+    if (!method.getMethodDescriptor().getType().clientSendsOneMessage()
+        && callExecutor != DIRECT
+        && stream.requestsCrossThreads()) {
+      // Callbacks on another thread than the transport's: each request would be a hand-off.
+      readAhead = listener.readAhead(stream);
+      call.readAhead(readAhead);
+    }
+    stream.setListener(listener);
+    int ahead = requestsAtStart(method.getServerCallHandler());
+    call.expectRequestsAhead(ahead);
+    try {
+      listener.start();
+    } catch (RejectedExecutionException e) {
+      listener.executorRejected(e);
+      return;
+    }
+    if (ahead > 0) {
+      // After start(): a message this makes available queues behind startCall.
+      if (readAhead != null) {
+        readAhead.request(ahead);
+      } else {
+        stream.request(ahead);
+      }
+    }
+    if (timeoutNanos >= 0) {
+      // Registered last: an already expired deadline cancels the stream at once, and its onCancel
+      // must queue behind startCall.
+      context.addListener(listener, Runnable::run);
+    }
+  }
+
+  /**
+   * The listener of a rejected stream: closes messages, ignores everything else. Stateless;
+   * thread-safe.
+   */
+  private static final class DiscardingStreamListener implements ServerStreamListener {
+    static final DiscardingStreamListener INSTANCE = new DiscardingStreamListener();
+
+    @Override
+    public void messageRead(InputStream message) {
+      try {
+        message.close();
+      } catch (IOException e) {
+        logger.log(Level.FINE, "Failed to close a discarded message", e);
+      }
+    }
+
+    @Override
+    public void onReady() {}
+
+    @Override
+    public void halfClosed() {}
+
+    @Override
+    public void closed(Status status) {}
+  }
+}

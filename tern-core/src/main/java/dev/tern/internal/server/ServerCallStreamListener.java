@@ -1,0 +1,392 @@
+package dev.tern.internal.server;
+
+import dev.tern.Context;
+import dev.tern.Metadata;
+import dev.tern.MethodDescriptor;
+import dev.tern.ServerCall;
+import dev.tern.ServerCallHandler;
+import dev.tern.Status;
+import dev.tern.StatusException;
+import dev.tern.StatusRuntimeException;
+import dev.tern.internal.ReadAhead;
+import dev.tern.internal.SerializingExecutor;
+import dev.tern.spi.ServerStreamListener;
+import dev.tern.spi.Stream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Carries one call's stream events from the transport thread to the application: each event becomes
+ * a task on the call's {@link SerializingExecutor}, which runs it with the call's {@link Context}
+ * attached. The first task starts the handler, so every listener callback comes after {@code
+ * startCall} returned, and callbacks never overlap.
+ *
+ * <p>What ends a call:
+ *
+ * <ul>
+ *   <li>{@code closed(OK)}: {@code onComplete}, then the context is cancelled (releasing its
+ *       deadline timer).
+ *   <li>{@code closed(non-OK)}: the context is cancelled at once, on the transport thread, so a
+ *       handler busy on the executor sees it; then {@code onCancel}.
+ *   <li>The handler or a listener callback throws: the call is closed with a status derived from
+ *       the exception (a status exception keeps its own; any other exception becomes UNKNOWN
+ *       "Application error processing RPC", telling the client nothing about it, and is logged at
+ *       WARNING), the context is cancelled, and nothing more is delivered. An {@link Error} is
+ *       rethrown after that cleanup.
+ *   <li>A request message fails to parse: the call is closed INTERNAL (RESOURCE_EXHAUSTED when a
+ *       compressed message expands past the size limit), the context is cancelled, and {@code
+ *       onCancel} is delivered as the last callback.
+ *   <li>The context's deadline expires (timer thread): the stream is cancelled with
+ *       DEADLINE_EXCEEDED; the transport then reports {@code closed}, as above.
+ * </ul>
+ *
+ * <p>Thread-safety: the {@link ServerStreamListener} methods are called by the transport, one at a
+ * time. {@code listener} and {@code done} are touched only by tasks on the serializing executor,
+ * which orders them. {@link #cancelled} runs on the thread that cancelled the context.
+ */
+final class ServerCallStreamListener<ReqT, RespT>
+    implements ServerStreamListener, Context.CancellationListener {
+  private static final Logger logger = Logger.getLogger(ServerCallStreamListener.class.getName());
+
+  private final ServerCallImpl<ReqT, RespT> call;
+  private final ServerCallHandler<ReqT, RespT> handler;
+  private final Metadata headers;
+  private final Context.CancellableContext context;
+
+  /** The context the call's code runs in: {@link #context}, or a tracer's child of it. */
+  private final Context callContext;
+
+  private final SerializingExecutor callExecutor;
+
+  /** The client's grpc-timeout in nanoseconds, or -1; for the DEADLINE_EXCEEDED description. */
+  private final long timeoutNanos;
+
+  /** Reused for every onReady event, which can be frequent on flow-controlled streams. */
+  private final Runnable onReadyTask = this::deliverOnReady;
+
+  /**
+   * Holds messages read ahead of the handler's requests (streaming request sides); null when the
+   * transport's messages go straight to the executor. Set before the transport sees the listener.
+   */
+  private ReadAhead readAhead;
+
+  /** Set by the startCall task; read by later tasks (ordered by the serializing executor). */
+  private ServerCall.Listener<ReqT> listener;
+
+  /** Nothing more may be delivered (executor tasks only). */
+  private boolean done;
+
+  /** The executor rejected a task; the call is being torn down (transport thread only). */
+  private boolean rejected;
+
+  ServerCallStreamListener(
+      ServerCallImpl<ReqT, RespT> call,
+      ServerCallHandler<ReqT, RespT> handler,
+      Metadata headers,
+      Context.CancellableContext context,
+      Context callContext,
+      Executor executor,
+      long timeoutNanos) {
+    this.call = call;
+    this.handler = handler;
+    this.headers = headers;
+    this.context = context;
+    this.callContext = callContext;
+    this.callExecutor = new SerializingExecutor(executor);
+    this.timeoutNanos = timeoutNanos;
+  }
+
+  /**
+   * Queues {@code handler.startCall}; with a direct executor it runs now.
+   *
+   * @throws RejectedExecutionException if the executor refuses it
+   */
+  void start() {
+    callExecutor.execute(this::runStartCall);
+  }
+
+  /**
+   * Creates the {@link ReadAhead} for this call's {@code stream}, through which messages and the
+   * half-close then pass; called before the listener is given to the stream.
+   */
+  ReadAhead readAhead(Stream stream) {
+    readAhead =
+        new ReadAhead(
+            stream::request,
+            new ReadAhead.Sink() {
+              @Override
+              public void deliver(InputStream message) {
+                executeDelivery(message);
+              }
+
+              @Override
+              public void end() {
+                execute(ServerCallStreamListener.this::deliverHalfClose, null);
+              }
+            });
+    return readAhead;
+  }
+
+  @Override
+  public void messageRead(InputStream message) {
+    if (readAhead != null) {
+      readAhead.messageRead(message);
+    } else {
+      executeDelivery(message);
+    }
+  }
+
+  @Override
+  public void halfClosed() {
+    if (readAhead != null) {
+      readAhead.end();
+    } else {
+      execute(this::deliverHalfClose, null);
+    }
+  }
+
+  private void executeDelivery(InputStream message) {
+    execute(() -> deliverMessage(message), message);
+  }
+
+  @Override
+  public void onReady() {
+    execute(onReadyTask, null);
+  }
+
+  @Override
+  public void closed(Status status) {
+    if (readAhead != null) {
+      readAhead.closed();
+    }
+    call.streamClosed(status);
+    if (status.isOk()) {
+      execute(this::deliverComplete, null);
+      return;
+    }
+    call.markCancelled();
+    context.cancel(status.asRuntimeException());
+    execute(this::deliverCancel, null);
+  }
+
+  /** The call's context was cancelled; only a deadline (a TimeoutException) concerns us here. */
+  @Override
+  public void cancelled(Context cancelledContext) {
+    if (cancelledContext.cancellationCause() instanceof TimeoutException) {
+      call.cancelStream(
+          Status.DEADLINE_EXCEEDED.withDescription(
+              "Server deadline exceeded after grpc-timeout of " + timeoutNanos + "ns"));
+    }
+  }
+
+  /** The executor refused a task: end the call, as nothing can be delivered any more. */
+  void executorRejected(RejectedExecutionException e) {
+    if (rejected) {
+      return;
+    }
+    rejected = true;
+    logger.log(Level.WARNING, "Server executor rejected a call's task; cancelling the call", e);
+    call.markCancelled();
+    context.cancel(e);
+    call.cancelStream(
+        Status.UNAVAILABLE.withDescription("Server executor rejected the call").withCause(e));
+  }
+
+  private void execute(Runnable task, InputStream message) {
+    if (rejected) {
+      closeQuietly(message);
+      return;
+    }
+    try {
+      callExecutor.execute(task);
+    } catch (RejectedExecutionException e) {
+      closeQuietly(message);
+      executorRejected(e);
+    }
+  }
+
+  private void runStartCall() {
+    Context previous = callContext.attach();
+    try {
+      ServerCall.Listener<ReqT> started = handler.startCall(call, headers);
+      if (started == null) {
+        throw new NullPointerException("startCall returned a null listener");
+      }
+      listener = started;
+    } catch (RuntimeException | Error t) {
+      handlerFailed(t);
+    } finally {
+      callContext.detach(previous);
+    }
+  }
+
+  private void deliverMessage(InputStream message) {
+    if (done || listener == null) {
+      closeQuietly(message);
+      return;
+    }
+    MethodDescriptor<ReqT, RespT> method = call.getMethodDescriptor();
+    ReqT request;
+    try {
+      request = method.parseRequest(message);
+    } catch (RuntimeException e) {
+      parseFailed(e);
+      return;
+    } finally {
+      closeQuietly(message);
+    }
+    Context previous = callContext.attach();
+    try {
+      listener.onMessage(request);
+    } catch (RuntimeException | Error t) {
+      handlerFailed(t);
+    } finally {
+      callContext.detach(previous);
+    }
+  }
+
+  private void deliverHalfClose() {
+    if (done || listener == null) {
+      return;
+    }
+    Context previous = callContext.attach();
+    try {
+      listener.onHalfClose();
+    } catch (RuntimeException | Error t) {
+      handlerFailed(t);
+    } finally {
+      callContext.detach(previous);
+    }
+  }
+
+  private void deliverOnReady() {
+    if (done || listener == null) {
+      return;
+    }
+    Context previous = callContext.attach();
+    try {
+      listener.onReady();
+    } catch (RuntimeException | Error t) {
+      handlerFailed(t);
+    } finally {
+      callContext.detach(previous);
+    }
+  }
+
+  private void deliverComplete() {
+    try {
+      if (done || listener == null) {
+        return;
+      }
+      done = true;
+      Context previous = callContext.attach();
+      try {
+        listener.onComplete();
+      } catch (RuntimeException | Error t) {
+        logAndRethrowError("onComplete", t);
+      } finally {
+        callContext.detach(previous);
+      }
+    } finally {
+      context.cancel(null);
+    }
+  }
+
+  private void deliverCancel() {
+    if (done || listener == null) {
+      return;
+    }
+    done = true;
+    Context previous = callContext.attach();
+    try {
+      listener.onCancel();
+    } catch (RuntimeException | Error t) {
+      logAndRethrowError("onCancel", t);
+    } finally {
+      callContext.detach(previous);
+    }
+  }
+
+  /** The application failed: close the call, cancel its context, deliver nothing more. */
+  private void handlerFailed(Throwable t) {
+    done = true;
+    Status status = Status.fromThrowable(t);
+    Metadata trailers = Status.trailersFromThrowable(t);
+    if (status.getCode() == Status.Code.UNKNOWN && status.getCause() == t) {
+      // Nothing about the exception goes to the client (its type and message may reveal server
+      // internals); the server log has it all.
+      status = Status.UNKNOWN.withDescription("Application error processing RPC").withCause(t);
+      logger.log(
+          Level.WARNING,
+          "Exception in a handler of " + call.getMethodDescriptor().getFullMethodName(),
+          t);
+    }
+    try {
+      call.closeIfOpen(status, trailers != null ? trailers : new Metadata());
+    } finally {
+      context.cancel(t);
+    }
+    if (t instanceof Error) {
+      throw (Error) t;
+    }
+  }
+
+  /**
+   * A request could not be parsed: the call fails INTERNAL, or RESOURCE_EXHAUSTED if reading it
+   * went over the size limit (a compressed message that expands too far), and the handler hears
+   * onCancel.
+   */
+  private void parseFailed(RuntimeException e) {
+    Status status = sizeLimitStatus(e);
+    if (status == null) {
+      status = Status.INTERNAL.withDescription("Failed to parse request");
+    }
+    call.closeIfOpen(status.withCause(e), new Metadata());
+    call.markCancelled();
+    context.cancel(e);
+    deliverCancel();
+  }
+
+  /** The RESOURCE_EXHAUSTED status carried in {@code e}'s cause chain, or null. */
+  private static Status sizeLimitStatus(Throwable e) {
+    int depth = 0;
+    for (Throwable t = e; t != null && depth < 32; t = t.getCause(), depth++) {
+      Status status = null;
+      if (t instanceof StatusRuntimeException) {
+        status = ((StatusRuntimeException) t).getStatus();
+      } else if (t instanceof StatusException) {
+        status = ((StatusException) t).getStatus();
+      }
+      if (status != null && status.getCode() == Status.Code.RESOURCE_EXHAUSTED) {
+        return status;
+      }
+    }
+    return null;
+  }
+
+  private void logAndRethrowError(String callback, Throwable t) {
+    logger.log(
+        Level.WARNING,
+        "Exception in " + callback + " of " + call.getMethodDescriptor().getFullMethodName(),
+        t);
+    if (t instanceof Error) {
+      throw (Error) t;
+    }
+  }
+
+  private static void closeQuietly(InputStream message) {
+    if (message == null) {
+      return;
+    }
+    try {
+      message.close();
+    } catch (IOException e) {
+      logger.log(Level.FINE, "Failed to close a request message", e);
+    }
+  }
+}

@@ -1,0 +1,188 @@
+package dev.tern.internal.channel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tern.Attributes;
+import dev.tern.CallOptions;
+import dev.tern.Codec;
+import dev.tern.DecompressorRegistry;
+import dev.tern.Metadata;
+import dev.tern.Status;
+import dev.tern.spi.ClientStreamListener;
+import dev.tern.spi.ManagedClientTransport;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/** {@link DelayedClientStream}: buffering, replay, and ending before a real stream exists. */
+class ClientDelayedStreamTest {
+  private final FakeClientTransport transport =
+      new FakeClientTransport(InetSocketAddress.createUnresolved("h", 1), "h:1", "ua");
+  private final List<String> events = new ArrayList<>();
+  private final ClientStreamListener listener =
+      new ClientStreamListener() {
+        @Override
+        public void headersRead(Metadata headers) {
+          events.add("headers");
+        }
+
+        @Override
+        public void closed(Status status, RpcProgress progress, Metadata trailers) {
+          events.add("closed " + status.getCode() + " " + progress);
+        }
+
+        @Override
+        public void messageRead(InputStream message) {
+          events.add("message");
+        }
+
+        @Override
+        public void onReady() {
+          events.add("ready");
+        }
+      };
+
+  private final ManagedClientTransport.Listener transportListener =
+      ClientTestSupport.IGNORING_TRANSPORT_LISTENER;
+
+  private FakeClientStream realStream() {
+    if (!transport.isStarted()) {
+      transport.start(transportListener);
+    }
+    return (FakeClientStream)
+        transport.newStream(ClientTestSupport.BIDI, new Metadata(), CallOptions.DEFAULT);
+  }
+
+  private static InputStream message(String text) {
+    return new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void replaysEverythingInOrderThenPassesThrough() {
+    DelayedClientStream delayed = new DelayedClientStream();
+    delayed.setMaxInboundMessageSize(7);
+    delayed.setMaxOutboundMessageSize(8);
+    delayed.setDecompressorRegistry(DecompressorRegistry.emptyInstance());
+    delayed.setCompressor(new Codec.Gzip());
+    delayed.start(listener);
+    delayed.request(1);
+    delayed.writeMessage(message("a"));
+    delayed.setMessageCompression(false);
+    delayed.writeMessage(message("b"));
+    delayed.flush();
+    delayed.request(2);
+    delayed.halfClose();
+    assertThat(delayed.isReady()).isFalse();
+    assertThat(delayed.getAttributes()).isEqualTo(Attributes.EMPTY);
+    FakeClientStream real = realStream();
+
+    assertThat(delayed.setStream(real)).isTrue();
+
+    assertThat(real.ops())
+        .containsExactly(
+            "start",
+            "request 3",
+            "message a",
+            "compression false",
+            "message b",
+            "flush",
+            "halfClose");
+    assertThat(real.maxInbound()).isEqualTo(7);
+    assertThat(real.maxOutbound()).isEqualTo(8);
+    assertThat(real.compressor()).isInstanceOf(Codec.Gzip.class);
+    assertThat(delayed.isReady()).isTrue();
+    delayed.request(5);
+    assertThat(real.requested()).isEqualTo(8);
+  }
+
+  @Test
+  void realStreamSetBeforeStartIsStartedByStart() {
+    DelayedClientStream delayed = new DelayedClientStream();
+    FakeClientStream real = realStream();
+    delayed.setStream(real);
+    assertThat(real.isStarted()).isFalse();
+
+    delayed.start(listener);
+    delayed.writeMessage(message("x"));
+
+    assertThat(real.ops()).containsExactly("start", "message x");
+  }
+
+  @Test
+  void cancelWhileBufferedClosesTheListenerOnceAndReleasesMessages() {
+    DelayedClientStream delayed = new DelayedClientStream();
+    delayed.start(listener);
+    AtomicBoolean released = new AtomicBoolean();
+    delayed.writeMessage(
+        new ByteArrayInputStream(new byte[1]) {
+          @Override
+          public void close() {
+            released.set(true);
+          }
+        });
+
+    delayed.cancel(Status.CANCELLED);
+    delayed.cancel(Status.DEADLINE_EXCEEDED);
+
+    assertThat(events).containsExactly("closed CANCELLED PROCESSED");
+    assertThat(released).isTrue();
+    FakeClientStream real = realStream();
+    assertThat(delayed.setStream(real)).isFalse();
+    assertThat(real.isStarted()).isFalse();
+  }
+
+  @Test
+  void failBeforeStartIsReportedByStart() {
+    DelayedClientStream delayed = DelayedClientStream.failed(Status.UNAVAILABLE);
+
+    delayed.start(listener);
+
+    assertThat(events).containsExactly("closed UNAVAILABLE PROCESSED");
+    assertThat(delayed.isEnded()).isTrue();
+  }
+
+  @Test
+  void failAfterTheRealStreamIsSetHasNoEffect() {
+    DelayedClientStream delayed = new DelayedClientStream();
+    delayed.start(listener);
+    FakeClientStream real = realStream();
+    delayed.setStream(real);
+
+    assertThat(delayed.fail(Status.UNAVAILABLE)).isFalse();
+    assertThat(events).isEmpty();
+    delayed.cancel(Status.CANCELLED);
+    assertThat(real.cancelStatus()).isEqualTo(Status.CANCELLED);
+  }
+
+  @Test
+  void cancelAfterTheRealStreamIsSetButBeforeStartIsAppliedAfterStarting() {
+    DelayedClientStream delayed = new DelayedClientStream();
+    FakeClientStream real = realStream();
+    delayed.setStream(real);
+
+    delayed.cancel(Status.CANCELLED);
+    delayed.start(listener);
+
+    assertThat(real.ops()).containsExactly("start", "cancel CANCELLED");
+    assertThat(events).containsExactly("closed CANCELLED PROCESSED");
+  }
+
+  @Test
+  void misuseIsRejected() {
+    DelayedClientStream delayed = new DelayedClientStream();
+    delayed.start(listener);
+
+    assertThatThrownBy(() -> delayed.setMaxInboundMessageSize(1))
+        .isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> delayed.start(listener)).isInstanceOf(IllegalStateException.class);
+    delayed.setStream(realStream());
+    assertThatThrownBy(() -> delayed.setStream(realStream()))
+        .isInstanceOf(IllegalStateException.class);
+  }
+}
