@@ -1,13 +1,27 @@
 /**
  * Not API: implementation details that may change at any time.
  *
- * <p>Classes here are public only so that Tern's own modules (transports, protobuf support) can
- * share them. Applications must not depend on them.
+ * <p>Classes in {@code dev.tern.internal} and below are public only so that Tern's own modules
+ * (transports, protobuf support) can share them; {@code module-info} exports them only to those
+ * modules. Applications must not depend on them.
  *
- * <p>Here live the channel, call and server state machines and the builder bases that assemble them
- * ({@link dev.tern.internal.channel.AbstractManagedChannelBuilder}, {@link
- * dev.tern.internal.server.AbstractServerBuilder}), which Tern's transports extend. The wire
- * helpers those transports share are in {@code dev.tern.internal.wire}; the transport contracts
- * themselves are in {@code dev.tern.spi}, which depends on neither.
+ * <p>This package holds what both sides of a call share: the executors callbacks run on ({@link
+ * dev.tern.internal.SerializingExecutor}, {@link dev.tern.internal.ThreadlessExecutor} for blocking
+ * stubs, {@link dev.tern.internal.SharedExecutors}, {@link dev.tern.internal.BlockingThreads} for
+ * blocking handlers), streaming read-ahead ({@link dev.tern.internal.ReadAhead}), tracer events and
+ * the reconnect back-off. It imports none of its sub-packages. The sub-packages, each one job:
+ *
+ * <ul>
+ *   <li>{@code channel}: the client channel (resolver, balancer, subchannels, calls, retries) and
+ *       the builder base transports extend;
+ *   <li>{@code server}: the server runtime;
+ *   <li>{@code config}: service configs and the JSON parser;
+ *   <li>{@code lb} and {@code resolver}: the built-in balancers and name resolvers;
+ *   <li>{@code wire}: the framing, header and buffer helpers transports share (depends on none of
+ *       the above);
+ *   <li>{@code cli}: the command-line flags of Tern's programs.
+ * </ul>
+ *
+ * <p>{@code docs/architecture.md} draws the whole map.
  */
 package dev.tern.internal;

@@ -1,0 +1,26 @@
+/**
+ * The server runtime: what turns a transport's streams into the application's calls. Not API.
+ *
+ * <pre>
+ * TransportServer (a transport: Netty, in-process)
+ *   -> ServerImpl            lifecycle: start, shutdown, awaitTermination; one per server
+ *   -> ServerConnection      one per accepted connection: transport filters, handshake timeout
+ *   -> ServerCallDispatcher  one per server: reserved headers, method look-up, Context, executor
+ *   -> ServerCallImpl        the ServerCall a handler holds: its calls become stream operations
+ *   -> ServerCallStreamListener  stream events -> tasks on the call's SerializingExecutor
+ *   -> the application's ServerCallHandler and listener
+ * </pre>
+ *
+ * <p>Threads: the transport's thread (a Netty event loop) runs {@code ServerConnection} and {@code
+ * ServerCallDispatcher} and reads the stream; the handler and its listener run on the call's
+ * executor through a {@link dev.tern.internal.SerializingExecutor}, or on the transport's thread
+ * when the server has a direct executor or the handler declares {@link
+ * dev.tern.internal.server.CallbacksNeverBlock}. The application's {@code ServerCall} methods may
+ * come from any thread, one at a time; writes reach the transport through its own queue. {@code
+ * TracedServerStream} sits between the call and the stream only when tracers are installed.
+ *
+ * <p>{@link dev.tern.internal.server.AbstractServerBuilder} is the base every transport's server
+ * builder extends. Depends on the API, the SPI and the root runtime package; never on the client
+ * channel ({@code dev.tern.internal.channel}).
+ */
+package dev.tern.internal.server;
