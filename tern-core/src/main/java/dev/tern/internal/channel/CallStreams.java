@@ -20,8 +20,8 @@ import java.util.function.DoubleSupplier;
 /**
  * Where a channel's calls get their streams, with the channel's service config applied: a call
  * whose method has a retry or hedging policy gets a {@link RetryingClientStream} whose attempts are
- * picked by the balancer; any other call gets its stream from {@link PendingCalls} directly, which
- * costs it one volatile read and, when the config has method configs, one map lookup.
+ * picked by the balancer; any other call gets its stream from {@link BalancerStreams} directly,
+ * which costs it one volatile read and, when the config has method configs, one map lookup.
  *
  * <p>Until the channel knows its service config (its resolver has not answered yet, and service
  * config look-up is on), a starting call waits here in a {@link DelayedClientStream}; when the
@@ -36,8 +36,8 @@ public final class CallStreams implements ClientStreamProvider {
   public static final MethodConfig NO_METHOD_CONFIG =
       new MethodConfig(null, null, null, null, null, null);
 
-  private final PendingCalls picks;
-  private final PendingCalls.Owner owner;
+  private final BalancerStreams picks;
+  private final BalancerStreams.Owner owner;
   private final ServiceConfigOptions options;
   private final ScheduledExecutorService scheduler;
   private final Deadline.Ticker ticker;
@@ -58,8 +58,8 @@ public final class CallStreams implements ClientStreamProvider {
   private record Active(ServiceConfig config, RetryThrottle throttle) {}
 
   CallStreams(
-      PendingCalls picks,
-      PendingCalls.Owner owner,
+      BalancerStreams picks,
+      BalancerStreams.Owner owner,
       ServiceConfigOptions options,
       ScheduledExecutorService scheduler,
       Deadline.Ticker ticker,

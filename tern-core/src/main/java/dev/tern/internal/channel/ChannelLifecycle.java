@@ -26,7 +26,7 @@ import java.util.logging.Logger;
  * subchannels), active (a resolver feeding a balancer that owns subchannels), shut down (terminated
  * once every subchannel has), and panic (the resolver or balancer threw: every call fails INTERNAL
  * until shutdown). It is the balancer's {@link LoadBalancer.Helper} and the resolver's listener,
- * retries failed resolutions with back-off, and publishes pickers to {@link PendingCalls} and
+ * retries failed resolutions with back-off, and publishes pickers to {@link BalancerStreams} and
  * states to {@link ChannelStateTracker}.
  *
  * <p>Thread-safety: every method runs in the channel's {@link SynchronizationContext} (public entry
@@ -42,7 +42,7 @@ final class ChannelLifecycle {
   private final ChannelConfig config;
   private final SynchronizationContext sync;
   private final ScheduledExecutorService timer;
-  private final PendingCalls calls;
+  private final BalancerStreams calls;
   private final CallStreams streams;
   private final ServiceConfigSelector serviceConfigs;
   private final ChannelStateTracker state;
@@ -68,7 +68,7 @@ final class ChannelLifecycle {
   ChannelLifecycle(
       ChannelConfig config,
       SynchronizationContext sync,
-      PendingCalls calls,
+      BalancerStreams calls,
       CallStreams streams,
       ChannelStateTracker state,
       ChannelUsage usage,

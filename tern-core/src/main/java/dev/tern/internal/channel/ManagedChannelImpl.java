@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The runtime's {@link ManagedChannel}: target -> name resolver -> load balancer -> subchannels ->
- * picker. Calls pick a READY subchannel's transport lock-free ({@link PendingCalls}), or wait for
- * the balancer's next picker; the resolver, the balancer and the subchannels live in {@link
+ * picker. Calls pick a READY subchannel's transport lock-free ({@link BalancerStreams}), or wait
+ * for the balancer's next picker; the resolver, the balancer and the subchannels live in {@link
  * ChannelLifecycle}, serialized on one {@link SynchronizationContext}; the channel goes idle after
  * its idle timeout ({@link ChannelUsage}) and shuts down in order.
  *
@@ -51,7 +51,7 @@ public final class ManagedChannelImpl extends ManagedChannel {
   private final ChannelStateTracker state;
   private final ChannelNode node;
   private final ChannelUsage usage;
-  private final PendingCalls calls;
+  private final BalancerStreams calls;
   private final CallStreams streams;
   private final ChannelLifecycle lifecycle;
   private final Channel interceptedChannel;
@@ -103,7 +103,7 @@ public final class ManagedChannelImpl extends ManagedChannel {
             config.idleTimeoutNanos(),
             () -> sync.execute(() -> holder[0].enterIdle()));
     CallsOwner owner = new CallsOwner();
-    this.calls = new PendingCalls(owner);
+    this.calls = new BalancerStreams(owner);
     this.streams =
         new CallStreams(
             calls,
@@ -234,7 +234,7 @@ public final class ManagedChannelImpl extends ManagedChannel {
   }
 
   /** What the waiting calls need from the channel. */
-  private final class CallsOwner implements PendingCalls.Owner {
+  private final class CallsOwner implements BalancerStreams.Owner {
     @Override
     public void callsQueued(int delta) {
       usage.callsQueued(delta);

@@ -31,8 +31,8 @@ import java.util.logging.Logger;
  * <p>Thread-safe: one private lock guards the waiting calls; picks, streams and listeners are never
  * called with it held.
  */
-final class PendingCalls {
-  private static final Logger logger = Logger.getLogger(PendingCalls.class.getName());
+final class BalancerStreams {
+  private static final Logger logger = Logger.getLogger(BalancerStreams.class.getName());
 
   /** What the owner does when calls start or stop waiting. */
   interface Owner {
@@ -61,7 +61,7 @@ final class PendingCalls {
   @GuardedBy("lock")
   private Status shutdownStatus;
 
-  PendingCalls(Owner owner) {
+  BalancerStreams(Owner owner) {
     this.owner = owner;
   }
 
@@ -256,11 +256,11 @@ final class PendingCalls {
 
   /** A call waiting for a picker that can place it. */
   private static final class PendingStream extends DelayedClientStream {
-    final PendingCalls owner;
+    final BalancerStreams owner;
     final PickSubchannelArgs args;
     final Executor appExecutor;
 
-    PendingStream(PendingCalls owner, PickSubchannelArgs args, Executor appExecutor) {
+    PendingStream(BalancerStreams owner, PickSubchannelArgs args, Executor appExecutor) {
       this.owner = owner;
       this.args = args;
       this.appExecutor = appExecutor;
