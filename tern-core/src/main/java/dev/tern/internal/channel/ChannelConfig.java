@@ -96,4 +96,19 @@ public record ChannelConfig(
       throw new IllegalArgumentException("defaultPort must be in 0..65535, was " + defaultPort);
     }
   }
+
+  /**
+   * The settings each call of this channel needs, whose application executor is {@code executor}.
+   */
+  public CallSettings callSettings(Executor executor) {
+    return new CallSettings(
+        executor,
+        directExecutor,
+        transportFactory.getScheduledExecutorService(),
+        ticker,
+        maxInboundMessageSize,
+        compressorRegistry,
+        decompressorRegistry,
+        transportFactory.requestsCrossThreads());
+  }
 }

@@ -172,18 +172,6 @@ public class DelayedClientStream implements ClientStream {
     wireSizeListener = Objects.requireNonNull(listener, "listener");
   }
 
-  /**
-   * Replaces the recorded message limits (the call learned its method config while waiting). Only
-   * before {@link #setStream}.
-   */
-  final synchronized void overrideMessageSizes(int maxInbound, int maxOutbound) {
-    if (real != null) {
-      throw new IllegalStateException("real stream already set");
-    }
-    maxInboundMessageSize = maxInbound;
-    maxOutboundMessageSize = maxOutbound;
-  }
-
   @GuardedBy("this")
   private void checkNotStarted() {
     if (listener != null) {

@@ -30,6 +30,19 @@ public final class RetryThrottle {
     this.tokens = new AtomicInteger(max);
   }
 
+  /**
+   * The throttle for {@code policy} (null: none): {@code previous} if it enforces the same policy,
+   * so a new service config with the same {@code retryThrottling} keeps the channel's tokens.
+   */
+  public static RetryThrottle forPolicy(RetryThrottlingPolicy policy, RetryThrottle previous) {
+    if (policy == null) {
+      return null;
+    }
+    return previous != null && previous.policy.equals(policy)
+        ? previous
+        : new RetryThrottle(policy);
+  }
+
   /** The policy this throttle enforces. */
   public RetryThrottlingPolicy policy() {
     return policy;

@@ -51,7 +51,7 @@ import java.util.concurrent.TimeUnit;
  * attempt, until it has caught up; then the call's thread), so each attempt sees its operations in
  * order. Events to the call's listener go through a {@link SerializingExecutor}, one at a time.
  */
-public final class RetryingClientStream implements ClientStream {
+public final class RetryingClientStream implements SelfRetryingStream {
   /** What makes the streams of attempts: the channel's balancer. */
   public interface AttemptSource {
     /** A stream for one attempt; never null, not started. */
