@@ -8,6 +8,7 @@ import dev.tern.DecompressorRegistry;
 import dev.tern.LoadBalancerRegistry;
 import dev.tern.NameResolver;
 import dev.tern.internal.SharedExecutors;
+import dev.tern.internal.client.CallSettings;
 import dev.tern.spi.ClientTransportFactory;
 import java.util.List;
 import java.util.Objects;

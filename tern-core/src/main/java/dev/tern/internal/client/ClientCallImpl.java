@@ -1,4 +1,4 @@
-package dev.tern.internal.channel;
+package dev.tern.internal.client;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.Attributes;
@@ -124,7 +124,7 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
    *     or hedging policy goes to {@code streamProvider} with each stream asked for
    * @param settings the channel's settings for its calls
    * @param channelCalls the channel's call counts (channelz): this call starts and ends there; null
-   *     for a call on one subchannel ({@link SubchannelChannel}: health checks), which channelz
+   *     for a call on one subchannel (the channel of a subchannel: health checks), which channelz
    *     shows as a stream of that subchannel's connection
    */
   public ClientCallImpl(

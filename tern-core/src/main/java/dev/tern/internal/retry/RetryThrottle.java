@@ -1,4 +1,4 @@
-package dev.tern.internal.channel;
+package dev.tern.internal.retry;
 
 import dev.tern.internal.config.RetryThrottlingPolicy;
 import java.util.concurrent.atomic.AtomicInteger;

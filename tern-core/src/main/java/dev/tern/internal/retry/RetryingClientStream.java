@@ -1,4 +1,4 @@
-package dev.tern.internal.channel;
+package dev.tern.internal.retry;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.Attributes;
@@ -12,6 +12,8 @@ import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Status;
 import dev.tern.internal.SerializingExecutor;
+import dev.tern.internal.client.DelayedClientStream;
+import dev.tern.internal.client.SelfRetryingStream;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.internal.wire.GrpcTimeoutCodec;
 import dev.tern.spi.ClientStream;

@@ -1,7 +1,8 @@
-package dev.tern.internal.channel;
+package dev.tern.internal.retry;
 
 import dev.tern.Deadline;
 import dev.tern.LoadBalancer.PickSubchannelArgs;
+import dev.tern.internal.client.ClientStreamProvider;
 import dev.tern.internal.config.MethodConfig;
 import dev.tern.spi.ClientStream;
 import java.util.concurrent.Executor;
