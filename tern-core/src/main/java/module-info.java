@@ -29,6 +29,8 @@ module dev.tern.core {
   // The parsed service config a resolver reports (the DNS resolver's tests look into it).
   exports dev.tern.internal.config to
       dev.tern.netty;
+  // The channel's builder base and resolver plumbing; the call (.client) and retry (.retry)
+  // layers below it are used by no other module, so they stay unexported.
   exports dev.tern.internal.channel to
       dev.tern.netty;
   exports dev.tern.internal.server to

@@ -199,6 +199,24 @@ public abstract class NameResolver {
      * @return the parsed config, or an error (never throws for a malformed config)
      */
     public abstract ConfigOrError parseServiceConfig(Map<String, ?> rawServiceConfig);
+
+    /**
+     * Parses one {@code methodConfig} entry of a service config (its {@code name} list, if any, is
+     * ignored) into the channel's own form, for a {@link ConfigSelector.Result}. Parse once, when
+     * the configuration arrives, not per call.
+     *
+     * @param rawMethodConfig the entry as JSON-like maps: {@code timeout}, {@code waitForReady},
+     *     {@code maxRequestMessageBytes}, {@code maxResponseMessageBytes}, {@code retryPolicy} or
+     *     {@code hedgingPolicy}
+     * @return the parsed config, opaque to the resolver
+     * @throws IllegalArgumentException naming the field if the entry is not valid
+     * @throws UnsupportedOperationException if this parser does not parse method configs (the
+     *     default)
+     */
+    public Object parseMethodConfig(Map<String, ?> rawMethodConfig) {
+      throw new UnsupportedOperationException(
+          getClass().getName() + " does not parse method configs");
+    }
   }
 
   /** The parser of {@link Args} built without one: it refuses every config. */

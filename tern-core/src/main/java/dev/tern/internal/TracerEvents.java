@@ -1,7 +1,7 @@
 package dev.tern.internal;
 
 import dev.tern.KnownLength;
-import dev.tern.internal.channel.TracedClientStream;
+import dev.tern.internal.client.TracedClientStream;
 import dev.tern.internal.server.TracedServerStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -12,8 +12,10 @@
  * the reconnect back-off. It imports none of its sub-packages. The sub-packages, each one job:
  *
  * <ul>
- *   <li>{@code channel}: the client channel (resolver, balancer, subchannels, calls, retries) and
- *       the builder base transports extend;
+ *   <li>{@code channel}: the client channel (resolver, balancer, subchannels, each call's
+ *       configuration) and the builder base transports extend;
+ *   <li>{@code retry}: retries and hedging between a call and the balancer's picks;
+ *   <li>{@code client}: the client call, born configured, and the streams it talks to;
  *   <li>{@code server}: the server runtime;
  *   <li>{@code config}: service configs and the JSON parser;
  *   <li>{@code lb} and {@code resolver}: the built-in balancers and name resolvers;

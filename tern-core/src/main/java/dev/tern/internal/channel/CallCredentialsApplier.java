@@ -9,6 +9,7 @@ import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.SecurityLevel;
 import dev.tern.Status;
+import dev.tern.internal.client.DelayedClientStream;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ClientTransport;
 import java.util.Objects;

@@ -8,6 +8,7 @@ import dev.tern.DecompressorRegistry;
 import dev.tern.LoadBalancerRegistry;
 import dev.tern.NameResolver;
 import dev.tern.internal.SharedExecutors;
+import dev.tern.internal.client.CallSettings;
 import dev.tern.spi.ClientTransportFactory;
 import java.util.List;
 import java.util.Objects;
@@ -95,5 +96,20 @@ public record ChannelConfig(
     if (defaultPort < 0 || defaultPort > 65535) {
       throw new IllegalArgumentException("defaultPort must be in 0..65535, was " + defaultPort);
     }
+  }
+
+  /**
+   * The settings each call of this channel needs, whose application executor is {@code executor}.
+   */
+  public CallSettings callSettings(Executor executor) {
+    return new CallSettings(
+        executor,
+        directExecutor,
+        transportFactory.getScheduledExecutorService(),
+        ticker,
+        maxInboundMessageSize,
+        compressorRegistry,
+        decompressorRegistry,
+        transportFactory.requestsCrossThreads());
   }
 }

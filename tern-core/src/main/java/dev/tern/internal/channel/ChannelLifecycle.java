@@ -1,6 +1,7 @@
 package dev.tern.internal.channel;
 
 import dev.tern.Attributes;
+import dev.tern.ConfigSelector;
 import dev.tern.ConnectivityState;
 import dev.tern.LoadBalancer;
 import dev.tern.LoadBalancer.FixedResultPicker;
@@ -26,7 +27,7 @@ import java.util.logging.Logger;
  * subchannels), active (a resolver feeding a balancer that owns subchannels), shut down (terminated
  * once every subchannel has), and panic (the resolver or balancer threw: every call fails INTERNAL
  * until shutdown). It is the balancer's {@link LoadBalancer.Helper} and the resolver's listener,
- * retries failed resolutions with back-off, and publishes pickers to {@link PendingCalls} and
+ * retries failed resolutions with back-off, and publishes pickers to {@link BalancerStreams} and
  * states to {@link ChannelStateTracker}.
  *
  * <p>Thread-safety: every method runs in the channel's {@link SynchronizationContext} (public entry
@@ -42,8 +43,8 @@ final class ChannelLifecycle {
   private final ChannelConfig config;
   private final SynchronizationContext sync;
   private final ScheduledExecutorService timer;
-  private final PendingCalls calls;
-  private final CallStreams streams;
+  private final BalancerStreams calls;
+  private final ConfiguringChannel configuring;
   private final ServiceConfigSelector serviceConfigs;
   private final ChannelStateTracker state;
   private final ChannelUsage usage;
@@ -68,8 +69,8 @@ final class ChannelLifecycle {
   ChannelLifecycle(
       ChannelConfig config,
       SynchronizationContext sync,
-      PendingCalls calls,
-      CallStreams streams,
+      BalancerStreams calls,
+      ConfiguringChannel configuring,
       ChannelStateTracker state,
       ChannelUsage usage,
       NameResolver firstResolver,
@@ -82,7 +83,7 @@ final class ChannelLifecycle {
     this.sync = sync;
     this.timer = config.transportFactory().getScheduledExecutorService();
     this.calls = calls;
-    this.streams = streams;
+    this.configuring = configuring;
     this.serviceConfigs = new ServiceConfigSelector(config.target(), config.serviceConfigOptions());
     this.state = state;
     this.usage = usage;
@@ -202,7 +203,7 @@ final class ChannelLifecycle {
             .withCause(cause);
     shutdownSubchannels(status);
     stopResolverAndBalancer();
-    streams.setServiceConfig(serviceConfigs.current()); // calls waiting for one meet the drop
+    configuring.update(serviceConfigs.current(), null); // calls waiting for one meet the drop
     calls.updatePicker(new FixedResultPicker(PickResult.withDrop(status)));
     state.set(ConnectivityState.TRANSIENT_FAILURE);
   }
@@ -274,7 +275,7 @@ final class ChannelLifecycle {
                   + serviceConfigs.lastError().getDescription()));
       return;
     }
-    streams.setServiceConfig(serviceConfig);
+    configuring.update(serviceConfig, result.getAttributes().get(ConfigSelector.KEY));
     Status accepted;
     try {
       balancer.usePolicy(policyOf(serviceConfig));
@@ -321,8 +322,8 @@ final class ChannelLifecycle {
     if (from != resolver || balancer == null) {
       return;
     }
-    if (!streams.hasServiceConfig()) {
-      streams.setServiceConfig(serviceConfigs.current()); // waiting calls go on to fail or wait
+    if (!configuring.hasConfig()) {
+      configuring.update(serviceConfigs.current(), null); // waiting calls go on to fail or wait
     }
     balancer.handleNameResolutionError(error);
     if (resolutionRetry == null || !resolutionRetry.isPending()) {

@@ -8,6 +8,7 @@ import dev.tern.channelz.Instrumented;
 import dev.tern.channelz.Ref;
 import dev.tern.channelz.TraceEvent;
 import dev.tern.channelz.TraceLog;
+import dev.tern.internal.client.ClientCallImpl;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -34,4 +34,14 @@ final class ChannelServiceConfigParser extends NameResolver.ServiceConfigParser 
           Status.UNAVAILABLE.withDescription(e.getMessage()).withCause(e));
     }
   }
+
+  /** A config selector's method config, parsed the way the service config's entries are. */
+  @Override
+  public Object parseMethodConfig(Map<String, ?> rawMethodConfig) {
+    try {
+      return ServiceConfigParser.parseMethodConfig(rawMethodConfig);
+    } catch (ClassCastException e) {
+      throw new IllegalArgumentException("method config: " + e.getMessage(), e);
+    }
+  }
 }

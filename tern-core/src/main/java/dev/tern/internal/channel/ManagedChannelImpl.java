@@ -21,10 +21,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The runtime's {@link ManagedChannel}: target -> name resolver -> load balancer -> subchannels ->
- * picker. Calls pick a READY subchannel's transport lock-free ({@link PendingCalls}), or wait for
- * the balancer's next picker; the resolver, the balancer and the subchannels live in {@link
- * ChannelLifecycle}, serialized on one {@link SynchronizationContext}; the channel goes idle after
- * its idle timeout ({@link ChannelUsage}) and shuts down in order.
+ * picker. Each call is born configured by {@link ConfiguringChannel} (the resolver's config
+ * selector, or the service config); calls pick a READY subchannel's transport lock-free ({@link
+ * BalancerStreams}), or wait for the balancer's next picker; the resolver, the balancer and the
+ * subchannels live in {@link ChannelLifecycle}, serialized on one {@link SynchronizationContext};
+ * the channel goes idle after its idle timeout ({@link ChannelUsage}) and shuts down in order.
  *
  * <p>Calls go through the configured interceptors (the last one added runs first); an interceptor
  * that throws yields a call that fails with a status describing it.
@@ -51,8 +52,8 @@ public final class ManagedChannelImpl extends ManagedChannel {
   private final ChannelStateTracker state;
   private final ChannelNode node;
   private final ChannelUsage usage;
-  private final PendingCalls calls;
-  private final CallStreams streams;
+  private final BalancerStreams calls;
+  private final ConfiguringChannel configuring;
   private final ChannelLifecycle lifecycle;
   private final Channel interceptedChannel;
   private final CountDownLatch terminated = new CountDownLatch(1);
@@ -103,21 +104,22 @@ public final class ManagedChannelImpl extends ManagedChannel {
             config.idleTimeoutNanos(),
             () -> sync.execute(() -> holder[0].enterIdle()));
     CallsOwner owner = new CallsOwner();
-    this.calls = new PendingCalls(owner);
-    this.streams =
-        new CallStreams(
+    this.calls = new BalancerStreams(owner);
+    this.configuring =
+        new ConfiguringChannel(
             calls,
             owner,
             config.serviceConfigOptions(),
-            scheduler,
-            config.ticker(),
+            config.callSettings(executor),
+            node.calls(),
+            authority,
             config.backoffRandom());
     this.lifecycle =
         new ChannelLifecycle(
             config,
             sync,
             calls,
-            streams,
+            configuring,
             state,
             usage,
             firstResolver,
@@ -127,7 +129,7 @@ public final class ManagedChannelImpl extends ManagedChannel {
             executor,
             node);
     holder[0] = lifecycle;
-    Channel innermost = new CallFactory();
+    Channel innermost = configuring;
     if (config.binaryLog() != null) {
       innermost = Objects.requireNonNull(config.binaryLog().wrapChannel(innermost), "wrapChannel");
     }
@@ -167,7 +169,7 @@ public final class ManagedChannelImpl extends ManagedChannel {
 
   private void shutdown(boolean now) {
     if (shutdown.compareAndSet(false, true)) {
-      streams.shutdown(now ? SHUTDOWN_NOW_STATUS : SHUTDOWN_STATUS);
+      configuring.shutdown(now ? SHUTDOWN_NOW_STATUS : SHUTDOWN_STATUS);
       calls.shutdown(now ? SHUTDOWN_NOW_STATUS : SHUTDOWN_STATUS);
       state.set(ConnectivityState.SHUTDOWN);
     }
@@ -234,7 +236,7 @@ public final class ManagedChannelImpl extends ManagedChannel {
   }
 
   /** What the waiting calls need from the channel. */
-  private final class CallsOwner implements PendingCalls.Owner {
+  private final class CallsOwner implements BalancerStreams.Owner {
     @Override
     public void callsQueued(int delta) {
       usage.callsQueued(delta);
@@ -249,28 +251,6 @@ public final class ManagedChannelImpl extends ManagedChannel {
     public String authorityFor(CallOptions callOptions) {
       String override = callOptions.getAuthority();
       return override != null ? override : authority;
-    }
-  }
-
-  /** The innermost channel, below the interceptors: makes the real calls. */
-  private final class CallFactory extends Channel {
-    @Override
-    public <ReqT, RespT> ClientCall<ReqT, RespT> newCall(
-        MethodDescriptor<ReqT, RespT> method, CallOptions callOptions) {
-      return new ClientCallImpl<>(
-          method,
-          callOptions,
-          streams,
-          config,
-          scheduler,
-          executor,
-          config.directExecutor(),
-          node.calls());
-    }
-
-    @Override
-    public String authority() {
-      return authority;
     }
   }
 }

@@ -3,8 +3,14 @@ package dev.tern.internal.channel;
 import dev.tern.CallOptions;
 import dev.tern.Channel;
 import dev.tern.ClientCall;
+import dev.tern.Deadline;
+import dev.tern.LoadBalancer.PickSubchannelArgs;
 import dev.tern.MethodDescriptor;
 import dev.tern.Status;
+import dev.tern.internal.client.CallSettings;
+import dev.tern.internal.client.ClientCallImpl;
+import dev.tern.internal.client.ClientStreamProvider;
+import dev.tern.internal.client.DelayedClientStream;
 import dev.tern.internal.config.MethodConfig;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ManagedClientTransport;
@@ -20,8 +26,7 @@ import java.util.concurrent.Executor;
  */
 public final class SubchannelChannel extends Channel implements ClientStreamProvider {
   private final SubchannelImpl subchannel;
-  private final ChannelConfig config;
-  private final Executor executor;
+  private final CallSettings settings;
   private final String authority;
 
   /**
@@ -31,8 +36,7 @@ public final class SubchannelChannel extends Channel implements ClientStreamProv
   SubchannelChannel(
       SubchannelImpl subchannel, ChannelConfig config, Executor executor, String authority) {
     this.subchannel = subchannel;
-    this.config = config;
-    this.executor = executor;
+    this.settings = config.callSettings(executor);
     this.authority = authority;
   }
 
@@ -44,11 +48,9 @@ public final class SubchannelChannel extends Channel implements ClientStreamProv
     return new ClientCallImpl<>(
         method,
         callOptions,
+        MethodConfig.NONE,
         this,
-        config,
-        config.transportFactory().getScheduledExecutorService(),
-        executor,
-        config.directExecutor(),
+        settings,
         null); // channelz counts these as streams of the subchannel's connection
   }
 
@@ -58,12 +60,8 @@ public final class SubchannelChannel extends Channel implements ClientStreamProv
   }
 
   @Override
-  public MethodConfig methodConfig(MethodDescriptor<?, ?> method) {
-    return CallStreams.NO_METHOD_CONFIG;
-  }
-
-  @Override
-  public ClientStream newStream(ClientCallImpl<?, ?> call, Executor appExecutor) {
+  public ClientStream newStream(
+      PickSubchannelArgs call, MethodConfig methodConfig, Deadline deadline, Executor appExecutor) {
     ManagedClientTransport transport = subchannel.readyTransport();
     if (transport == null) {
       return DelayedClientStream.failed(

@@ -127,6 +127,17 @@ public final class ServiceConfigParser {
   }
 
   /**
+   * Parses one {@code methodConfig} entry on its own (a config selector's), as maps, lists,
+   * strings, numbers and booleans; its {@code name} list, if any, is ignored.
+   *
+   * @throws IllegalArgumentException naming the field if it is not a valid method config
+   */
+  public static MethodConfig parseMethodConfig(Map<String, ?> raw) {
+    Map<String, ?> entry = object(deepCopy(Objects.requireNonNull(raw, "raw")), at("methodConfig"));
+    return methodConfig(entry, "methodConfig");
+  }
+
+  /**
    * One {@code name} entry as a lookup key: {@code "service/method"} for a method, {@code
    * "service/"} for a whole service, {@code ""} for the default.
    */

@@ -19,6 +19,7 @@ import dev.tern.inprocess.InProcessChannelBuilder;
 import dev.tern.inprocess.InProcessServerBuilder;
 import dev.tern.internal.LogCapture;
 import dev.tern.internal.TracerEvents;
+import dev.tern.internal.client.TracedClientStream;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,5 +1,7 @@
 package dev.tern.internal.channel;
 
+import dev.tern.Attributes;
+import dev.tern.ConfigSelector;
 import dev.tern.EquivalentAddressGroup;
 import dev.tern.NameResolver;
 import dev.tern.Status;
@@ -47,6 +49,31 @@ final class FakeNameResolver extends NameResolver {
           args.getServiceConfigParser().parseServiceConfig(JsonParser.parseObject(json)));
     }
     listener.onResult(result.build());
+  }
+
+  /**
+   * Reports {@code addresses} with a config selector (and a service config, {@code json}, parsed by
+   * the channel's parser; null: none).
+   */
+  void resolveWithSelector(ConfigSelector selector, String json, SocketAddress... addresses) {
+    List<EquivalentAddressGroup> groups = new ArrayList<>();
+    for (SocketAddress address : addresses) {
+      groups.add(new EquivalentAddressGroup(address));
+    }
+    ResolutionResult.Builder result =
+        ResolutionResult.newBuilder()
+            .setAddresses(groups)
+            .setAttributes(Attributes.newBuilder().set(ConfigSelector.KEY, selector).build());
+    if (json != null) {
+      result.setServiceConfig(
+          args.getServiceConfigParser().parseServiceConfig(JsonParser.parseObject(json)));
+    }
+    listener.onResult(result.build());
+  }
+
+  /** A method config entry, {@code json}, parsed by the channel's parser for a selector. */
+  Object parseMethodConfig(String json) {
+    return args.getServiceConfigParser().parseMethodConfig(JsonParser.parseObject(json));
   }
 
   void fail(Status error) {

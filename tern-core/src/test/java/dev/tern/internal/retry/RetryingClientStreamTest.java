@@ -1,4 +1,4 @@
-package dev.tern.internal.channel;
+package dev.tern.internal.retry;
 
 import static dev.tern.internal.channel.ClientTestSupport.BIDI;
 import static dev.tern.internal.channel.ClientTestSupport.UNARY;
@@ -10,6 +10,9 @@ import dev.tern.LoadBalancer.PickSubchannelArgs;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Status;
+import dev.tern.internal.channel.ClientTestSupport;
+import dev.tern.internal.channel.FakeClientStream;
+import dev.tern.internal.channel.FakeClientTransport;
 import dev.tern.internal.config.HedgingPolicy;
 import dev.tern.internal.config.RetryPolicy;
 import dev.tern.internal.config.RetryThrottlingPolicy;

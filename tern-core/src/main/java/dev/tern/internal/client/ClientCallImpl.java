@@ -1,4 +1,4 @@
-package dev.tern.internal.channel;
+package dev.tern.internal.client;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.Attributes;
@@ -23,7 +23,6 @@ import java.io.InputStream;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -31,12 +30,15 @@ import java.util.concurrent.TimeUnit;
  * The channel's {@link ClientCall}: turns the application's calls into stream operations and the
  * stream's events into listener callbacks.
  *
- * <p>On {@link #start} it works out the effective deadline (the earlier of the call's and the
- * current {@link Context}'s), replaces any reserved headers the application set with its own
- * ({@code grpc-timeout}, {@code grpc-encoding}, {@code grpc-accept-encoding}), gets a stream from
- * the channel, and arms a deadline timer and a context cancellation listener; both are removed when
- * the call closes. A call that cannot start (deadline already passed, context already cancelled,
- * unknown compressor, cancelled before start) closes at once without a stream.
+ * <p>The call is born configured: the channel chose its method config before making it. On {@link
+ * #start} it applies that config to its options (deadline, wait-for-ready, message limits), works
+ * out the effective deadline (the earlier of the options' and the current {@link Context}'s),
+ * replaces any reserved headers the application set with its own ({@code grpc-timeout}, {@code
+ * grpc-encoding}, {@code grpc-accept-encoding}), gets a stream from its {@link
+ * ClientStreamProvider} (handing it the pick arguments, never itself), and arms a deadline timer
+ * and a context cancellation listener; both are removed when the call closes. A call that cannot
+ * start (deadline already passed, context already cancelled, unknown compressor, cancelled before
+ * start) closes at once without a stream.
  *
  * <p>The listener side (executors, parsing, failing callbacks, exactly one {@code onClose}) is
  * {@link ClientCallEvents}.
@@ -65,8 +67,7 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
 
   private final MethodDescriptor<ReqT, RespT> method;
   private final ClientStreamProvider streamProvider;
-  private final ChannelConfig config;
-  private final ScheduledExecutorService scheduler;
+  private final CallSettings settings;
   private final Executor appExecutor;
   private final ClientCallEvents<RespT> events;
   private final CallCounter channelCalls; // null: not counted
@@ -78,14 +79,14 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
    */
   private final ReadAhead readAhead;
 
-  /** The caller's options, then (from start) as the method config adjusts them. */
-  private volatile CallOptions callOptions;
-
-  /** The service config's settings for this call; null until known. */
-  private volatile MethodConfig methodConfig;
+  /** The call's method config, chosen by the channel before the call was made. */
+  private final MethodConfig methodConfig;
 
   // Written by the application thread in start(), before the stream exists; transport, timer and
   // callback threads read them after events the stream publishes.
+  /** The caller's options, then (from start) as the method config adjusts them. */
+  private CallOptions callOptions;
+
   private boolean started;
   private boolean halfClosed;
   private Context context;
@@ -99,9 +100,6 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
 
   @GuardedBy("this")
   private ScheduledFuture<?> deadlineFuture;
-
-  @GuardedBy("this")
-  private Deadline armedDeadline;
 
   /** True while a transparent retry may still happen; cleared under the events monitor. */
   private volatile boolean retryable;
@@ -121,37 +119,33 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
   private ReqT replayMessage;
 
   /**
-   * @param channelExecutor the channel's application executor (a direct one with {@code
-   *     channelDirect})
-   * @param channelDirect whether the channel runs callbacks inline
+   * @param methodConfig the call's method config ({@link MethodConfig#NONE} if none): it adjusts
+   *     the options when the call starts (deadline, wait-for-ready, message limits), and its retry
+   *     or hedging policy goes to {@code streamProvider} with each stream asked for
+   * @param settings the channel's settings for its calls
    * @param channelCalls the channel's call counts (channelz): this call starts and ends there; null
-   *     for a call on one subchannel ({@link SubchannelChannel}: health checks), which channelz
+   *     for a call on one subchannel (the channel of a subchannel: health checks), which channelz
    *     shows as a stream of that subchannel's connection
    */
   public ClientCallImpl(
       MethodDescriptor<ReqT, RespT> method,
       CallOptions callOptions,
+      MethodConfig methodConfig,
       ClientStreamProvider streamProvider,
-      ChannelConfig config,
-      ScheduledExecutorService scheduler,
-      Executor channelExecutor,
-      boolean channelDirect,
+      CallSettings settings,
       CallCounter channelCalls) {
     this.method = Objects.requireNonNull(method, "method");
     this.callOptions = Objects.requireNonNull(callOptions, "callOptions");
+    this.methodConfig = Objects.requireNonNull(methodConfig, "methodConfig");
     this.streamProvider = streamProvider;
-    this.config = config;
-    this.scheduler = scheduler;
+    this.settings = settings;
     Executor callExecutor = callOptions.getExecutor();
-    this.appExecutor = callExecutor != null ? callExecutor : channelExecutor;
-    boolean inline = callExecutor == null && channelDirect;
+    this.appExecutor = callExecutor != null ? callExecutor : settings.executor();
+    boolean inline = callExecutor == null && settings.directExecutor();
     this.events = new ClientCallEvents<>(this, method, inline);
     this.channelCalls = channelCalls;
     this.readAhead =
-        !inline
-                && !method.getType().serverSendsOneMessage()
-                && config != null
-                && config.transportFactory().requestsCrossThreads()
+        !inline && !method.getType().serverSendsOneMessage() && settings.requestsCrossThreads()
             ? new ReadAhead(this::requestFromStream, events)
             : null;
   }
@@ -174,9 +168,8 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
     }
     events.init(responseListener, appExecutor);
     Context ctx = Context.current();
-    MethodConfig known = streamProvider.methodConfig(method);
-    if (known != null) {
-      applyMethodConfig(known, false);
+    if (methodConfig != MethodConfig.NONE) {
+      callOptions = methodConfig.applyTo(callOptions, settings.ticker());
     }
     Status early = cancelStatus; // cancel() before start()
     if (early == null && ctx.isCancelled()) {
@@ -185,7 +178,7 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
     Compressor chosen = null;
     String compressorName = callOptions.getCompressor();
     if (early == null && compressorName != null) {
-      chosen = config.compressorRegistry().lookupCompressor(compressorName);
+      chosen = settings.compressorRegistry().lookupCompressor(compressorName);
       if (chosen == null) {
         early =
             Status.INTERNAL.withDescription("Unable to find compressor by name " + compressorName);
@@ -217,15 +210,14 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
     this.headers = headers;
     prepareHeaders();
     retryable = true;
-    ClientStream created = streamProvider.newStream(this, appExecutor);
-    if (created instanceof RetryingClientStream) {
+    ClientStream created = streamProvider.newStream(this, methodConfig, effective, appExecutor);
+    if (created instanceof SelfRetryingStream) {
       retryable = false; // it retries (transparently too) by itself
     }
     stream = created;
     startStream(created);
-    Deadline armed = deadline; // the method config may have made it earlier
-    if (armed != null && !closeReceived) {
-      scheduleDeadline(armed);
+    if (effective != null && !closeReceived) {
+      scheduleDeadline(effective);
     }
     if (!closeReceived) {
       ctx.addListener(events, DIRECT);
@@ -265,7 +257,7 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
     if (compressor != null) {
       headers.put(GrpcHeaders.MESSAGE_ENCODING, compressor.getMessageEncoding());
     }
-    String acceptEncoding = config.decompressorRegistry().getAdvertisedMessageEncodingsHeader();
+    String acceptEncoding = settings.decompressorRegistry().getAdvertisedMessageEncodingsHeader();
     if (!acceptEncoding.isEmpty()) {
       headers.put(GrpcHeaders.MESSAGE_ACCEPT_ENCODING, acceptEncoding);
     }
@@ -274,36 +266,24 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
   private void startStream(ClientStream target) {
     Integer maxInbound = callOptions.getMaxInboundMessageSize();
     target.setMaxInboundMessageSize(
-        maxInbound != null ? maxInbound : config.maxInboundMessageSize());
+        maxInbound != null ? maxInbound : settings.maxInboundMessageSize());
     Integer maxOutbound = callOptions.getMaxOutboundMessageSize();
     target.setMaxOutboundMessageSize(maxOutbound != null ? maxOutbound : Integer.MAX_VALUE);
-    target.setDecompressorRegistry(config.decompressorRegistry());
+    target.setDecompressorRegistry(settings.decompressorRegistry());
     if (compressor != null) {
       target.setCompressor(compressor);
     }
     target.start(events);
   }
 
-  /**
-   * Arms the deadline timer for {@code effective}, unless one for an earlier deadline is armed
-   * (start and a late method config may both arm one).
-   */
+  /** Arms the deadline timer for {@code effective} (once, from start). */
   private synchronized void scheduleDeadline(Deadline effective) {
-    if (armedDeadline != null
-        && armedDeadline.timeRemaining(TimeUnit.NANOSECONDS)
-            <= effective.timeRemaining(TimeUnit.NANOSECONDS)) {
-      return;
-    }
     try {
       ScheduledFuture<?> future =
           effective.runOnExpiration(
               new DeadlineTimer(effective, effective.timeRemaining(TimeUnit.NANOSECONDS)),
-              scheduler);
-      if (deadlineFuture != null) {
-        deadlineFuture.cancel(false);
-      }
+              settings.scheduler());
       deadlineFuture = future;
-      armedDeadline = effective;
       if (closeReceived) {
         future.cancel(false); // closed meanwhile: do not leak the timer
       }
@@ -602,7 +582,7 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
           GrpcHeaders.TIMEOUT,
           GrpcTimeoutCodec.encode(deadline.timeRemaining(TimeUnit.NANOSECONDS)));
     }
-    replacement.setStream(streamProvider.newStream(this, appExecutor));
+    replacement.setStream(streamProvider.newStream(this, methodConfig, deadline, appExecutor));
     Status cancelled = cancelStatus;
     if (cancelled != null) {
       replacement.cancel(cancelled); // cancel() raced with the swap
@@ -612,7 +592,8 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
 
   /**
    * Stops the deadline timer. A call without a deadline never armed one, so it skips the lock (a
-   * timer armed after this by a late method config sees {@code closeReceived} and stops itself).
+   * timer armed after this, as the stream closed during start, sees {@code closeReceived} and stops
+   * itself).
    */
   private void cancelDeadlineTimer() {
     if (deadline == null) {
@@ -623,62 +604,6 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
         deadlineFuture.cancel(false);
         deadlineFuture = null;
       }
-    }
-  }
-
-  /** The service config's settings for this call: null until the channel knows its config. */
-  public MethodConfig methodConfig() {
-    return methodConfig;
-  }
-
-  /** The call's deadline (the earliest of its options', its context's and its method config's). */
-  public Deadline deadline() {
-    return deadline;
-  }
-
-  /**
-   * Applies {@code config}, which arrived after the call started (the channel learned its service
-   * config meanwhile): a shorter deadline (its timer and {@code grpc-timeout}), wait-for-ready and
-   * the message limits. Called once, before the call's real stream is made.
-   *
-   * @param waiting the stream the call has waited in, whose recorded message limits are replaced;
-   *     null while {@link #start} is still running (it then applies them and arms the timer)
-   */
-  public void configure(MethodConfig config, DelayedClientStream waiting) {
-    Deadline before = deadline;
-    applyMethodConfig(config, true);
-    Deadline after = deadline;
-    if (after != null && after != before) {
-      headers.discardAll(GrpcHeaders.TIMEOUT);
-      headers.put(
-          GrpcHeaders.TIMEOUT, GrpcTimeoutCodec.encode(after.timeRemaining(TimeUnit.NANOSECONDS)));
-      if (waiting != null && !closeReceived) {
-        scheduleDeadline(after);
-      }
-    }
-    if (waiting != null) {
-      CallOptions options = callOptions;
-      Integer maxInbound = options.getMaxInboundMessageSize();
-      Integer maxOutbound = options.getMaxOutboundMessageSize();
-      waiting.overrideMessageSizes(
-          maxInbound != null ? maxInbound : this.config.maxInboundMessageSize(),
-          maxOutbound != null ? maxOutbound : Integer.MAX_VALUE);
-    }
-  }
-
-  /**
-   * Records {@code config} and adjusts the options by it; {@code late} (after start worked out the
-   * effective deadline), the deadline too.
-   */
-  private void applyMethodConfig(MethodConfig config, boolean late) {
-    methodConfig = config;
-    if (config == CallStreams.NO_METHOD_CONFIG) {
-      return;
-    }
-    CallOptions adjusted = CallStreams.apply(config, callOptions, this.config.ticker());
-    callOptions = adjusted;
-    if (late) {
-      deadline = earlier(deadline, adjusted.getDeadline());
     }
   }
 

@@ -1,4 +1,4 @@
-package dev.tern.internal.channel;
+package dev.tern.internal.retry;
 
 import dev.tern.internal.config.RetryThrottlingPolicy;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,6 +28,19 @@ public final class RetryThrottle {
     this.threshold = max / 2;
     this.gain = (int) Math.round(policy.tokenRatio() * SCALE);
     this.tokens = new AtomicInteger(max);
+  }
+
+  /**
+   * The throttle for {@code policy} (null: none): {@code previous} if it enforces the same policy,
+   * so a new service config with the same {@code retryThrottling} keeps the channel's tokens.
+   */
+  public static RetryThrottle forPolicy(RetryThrottlingPolicy policy, RetryThrottle previous) {
+    if (policy == null) {
+      return null;
+    }
+    return previous != null && previous.policy.equals(policy)
+        ? previous
+        : new RetryThrottle(policy);
   }
 
   /** The policy this throttle enforces. */

@@ -1,4 +1,4 @@
-package dev.tern.internal.channel;
+package dev.tern.internal.client;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.Attributes;
@@ -170,18 +170,6 @@ public class DelayedClientStream implements ClientStream {
   public final synchronized void setWireSizeListener(WireSizeListener listener) {
     checkNotStarted();
     wireSizeListener = Objects.requireNonNull(listener, "listener");
-  }
-
-  /**
-   * Replaces the recorded message limits (the call learned its method config while waiting). Only
-   * before {@link #setStream}.
-   */
-  final synchronized void overrideMessageSizes(int maxInbound, int maxOutbound) {
-    if (real != null) {
-      throw new IllegalStateException("real stream already set");
-    }
-    maxInboundMessageSize = maxInbound;
-    maxOutboundMessageSize = maxOutbound;
   }
 
   @GuardedBy("this")
@@ -445,8 +433,7 @@ public class DelayedClientStream implements ClientStream {
 
   /**
    * The setters' values and the listener, handed to a real stream outside any lock (also used by
-   * {@link RetryingClientStream} for each attempt). A negative size or a null component was not
-   * set.
+   * the retry layer for each attempt). A negative size or a null component was not set.
    */
   public record StartSettings(
       ClientStreamListener listener,

@@ -1,4 +1,4 @@
-package dev.tern.internal.channel;
+package dev.tern.internal.client;
 
 import dev.tern.ClientCall;
 import dev.tern.Context;

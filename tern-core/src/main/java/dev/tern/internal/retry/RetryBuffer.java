@@ -1,4 +1,4 @@
-package dev.tern.internal.channel;
+package dev.tern.internal.retry;
 
 import java.util.concurrent.atomic.AtomicLong;
 

@@ -1,4 +1,4 @@
-package dev.tern.internal.channel;
+package dev.tern.internal.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,6 +9,9 @@ import dev.tern.Codec;
 import dev.tern.DecompressorRegistry;
 import dev.tern.Metadata;
 import dev.tern.Status;
+import dev.tern.internal.channel.ClientTestSupport;
+import dev.tern.internal.channel.FakeClientStream;
+import dev.tern.internal.channel.FakeClientTransport;
 import dev.tern.spi.ClientStreamListener;
 import dev.tern.spi.ManagedClientTransport;
 import java.io.ByteArrayInputStream;

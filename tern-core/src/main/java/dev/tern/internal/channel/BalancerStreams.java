@@ -3,12 +3,18 @@ package dev.tern.internal.channel;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.CallOptions;
 import dev.tern.ClientStreamTracer;
+import dev.tern.Deadline;
 import dev.tern.LoadBalancer.PickResult;
 import dev.tern.LoadBalancer.PickSubchannelArgs;
 import dev.tern.LoadBalancer.SubchannelPicker;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Status;
+import dev.tern.internal.client.ClientStreamProvider;
+import dev.tern.internal.client.DelayedClientStream;
+import dev.tern.internal.client.TracedClientStream;
+import dev.tern.internal.config.MethodConfig;
+import dev.tern.internal.retry.RetryingClientStream;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ManagedClientTransport;
 import java.util.ArrayList;
@@ -25,14 +31,18 @@ import java.util.logging.Logger;
  * wait for a better picker (none yet, the picked subchannel not READY, or an error for a
  * wait-for-ready call). Each new picker picks again for every waiting call.
  *
+ * <p>It is the bottom layer of a call's streams: a call's method config was applied above it (its
+ * options carry the config's wait-for-ready; its retry policy is the retry layer's), so it ignores
+ * the method config it is handed.
+ *
  * <p>A call that reads a picker, finds it wanting and then queues re-checks under the lock that the
  * picker is still current, so a picker published in between cannot miss it.
  *
  * <p>Thread-safe: one private lock guards the waiting calls; picks, streams and listeners are never
  * called with it held.
  */
-final class PendingCalls {
-  private static final Logger logger = Logger.getLogger(PendingCalls.class.getName());
+final class BalancerStreams implements ClientStreamProvider {
+  private static final Logger logger = Logger.getLogger(BalancerStreams.class.getName());
 
   /** What the owner does when calls start or stop waiting. */
   interface Owner {
@@ -61,7 +71,7 @@ final class PendingCalls {
   @GuardedBy("lock")
   private Status shutdownStatus;
 
-  PendingCalls(Owner owner) {
+  BalancerStreams(Owner owner) {
     this.owner = owner;
   }
 
@@ -72,6 +82,13 @@ final class PendingCalls {
    * @param args the attempt's method, options and request headers (not modified)
    * @param appExecutor the call's application executor, handed to call credentials
    */
+  @Override
+  public ClientStream newStream(
+      PickSubchannelArgs args, MethodConfig methodConfig, Deadline deadline, Executor appExecutor) {
+    return newStream(args, appExecutor);
+  }
+
+  /** {@link #newStream(PickSubchannelArgs, MethodConfig, Deadline, Executor)}, for one attempt. */
   ClientStream newStream(PickSubchannelArgs args, Executor appExecutor) {
     SubchannelPicker current = picker;
     while (true) {
@@ -256,11 +273,11 @@ final class PendingCalls {
 
   /** A call waiting for a picker that can place it. */
   private static final class PendingStream extends DelayedClientStream {
-    final PendingCalls owner;
+    final BalancerStreams owner;
     final PickSubchannelArgs args;
     final Executor appExecutor;
 
-    PendingStream(PendingCalls owner, PickSubchannelArgs args, Executor appExecutor) {
+    PendingStream(BalancerStreams owner, PickSubchannelArgs args, Executor appExecutor) {
       this.owner = owner;
       this.args = args;
       this.appExecutor = appExecutor;

@@ -1,4 +1,4 @@
-package dev.tern.internal.channel;
+package dev.tern.internal.retry;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.Attributes;
@@ -6,18 +6,18 @@ import dev.tern.CallOptions;
 import dev.tern.Compressor;
 import dev.tern.Deadline;
 import dev.tern.DecompressorRegistry;
-import dev.tern.KnownLength;
 import dev.tern.LoadBalancer.PickSubchannelArgs;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Status;
 import dev.tern.internal.SerializingExecutor;
+import dev.tern.internal.client.DelayedClientStream;
+import dev.tern.internal.client.SelfRetryingStream;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.internal.wire.GrpcTimeoutCodec;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ClientStreamListener;
 import dev.tern.spi.ClientStreamListener.RpcProgress;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -30,12 +30,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * A call's stream under a retry or hedging policy (gRFC A6). It sends the call as one or more
  * attempts, each a stream of its own picked by the balancer, and keeps what the call sends (request
- * counts, messages as bytes, flushes, the half-close) in a buffer so that a new attempt can replay
- * it. The call <em>commits</em> to one attempt when that attempt's response headers arrive, when it
- * ends in a way the policy does not retry, when the buffer would pass its limits, or when the call
- * is cancelled; the other attempts are then cancelled, the buffer is freed, and from then on the
- * stream passes everything straight to the committed attempt. Only the committed attempt's events
- * reach the call, so the call (and its interceptors) see one stream.
+ * counts, messages as bytes, flushes, the half-close) in a buffer of {@link BufferedOp}s so that a
+ * new attempt can replay it. The call <em>commits</em> to one attempt when that attempt's response
+ * headers arrive, when it ends in a way the policy does not retry, when the buffer would pass its
+ * limits, or when the call is cancelled; the other attempts are then cancelled, the buffer is
+ * freed, and from then on the stream passes everything straight to the committed attempt. Only the
+ * committed attempt's events reach the call, so the call (and its interceptors) see one stream.
  *
  * <p>When to send the next attempt, and whether to, is the {@link AttemptPlan}'s business. An
  * attempt refused by the server, or one that never left the client, is sent again once without
@@ -51,17 +51,13 @@ import java.util.concurrent.TimeUnit;
  * attempt, until it has caught up; then the call's thread), so each attempt sees its operations in
  * order. Events to the call's listener go through a {@link SerializingExecutor}, one at a time.
  */
-public final class RetryingClientStream implements ClientStream {
+public final class RetryingClientStream implements SelfRetryingStream {
   /** What makes the streams of attempts: the channel's balancer. */
   public interface AttemptSource {
     /** A stream for one attempt; never null, not started. */
     ClientStream newAttemptStream(PickSubchannelArgs args);
   }
 
-  private static final Object FLUSH = new Object();
-  private static final Object HALF_CLOSE = new Object();
-  private static final Object COMPRESSION_ON = new Object();
-  private static final Object COMPRESSION_OFF = new Object();
   private static final Executor DIRECT = Runnable::run;
 
   static final Status LOST_HEDGE =
@@ -92,7 +88,7 @@ public final class RetryingClientStream implements ClientStream {
   private volatile Attempt committed;
 
   @GuardedBy("lock")
-  private final List<Object> buffer = new ArrayList<>();
+  private final List<BufferedOp> buffer = new ArrayList<>();
 
   @GuardedBy("lock")
   private long bufferedBytes;
@@ -180,7 +176,7 @@ public final class RetryingClientStream implements ClientStream {
 
   @Override
   public void request(int numMessages) {
-    send(new Request(numMessages), 0);
+    send(new BufferedOp.Request(numMessages));
   }
 
   @Override
@@ -195,26 +191,27 @@ public final class RetryingClientStream implements ClientStream {
     } catch (IOException e) {
       throw new UncheckedIOException("reading the request message to buffer it for retries", e);
     }
-    send(bytes, bytes.length);
+    send(new BufferedOp.Message(bytes));
   }
 
   @Override
   public void flush() {
-    send(FLUSH, 0);
+    send(BufferedOp.Signal.FLUSH);
   }
 
   @Override
   public void halfClose() {
-    send(HALF_CLOSE, 0);
+    send(BufferedOp.Signal.HALF_CLOSE);
   }
 
   @Override
   public void setMessageCompression(boolean enable) {
-    send(enable ? COMPRESSION_ON : COMPRESSION_OFF, 0);
+    send(enable ? BufferedOp.Signal.COMPRESSION_ON : BufferedOp.Signal.COMPRESSION_OFF);
   }
 
   /** Buffers {@code op} and applies it to the attempts that have caught up. */
-  private void send(Object op, int size) {
+  private void send(BufferedOp op) {
+    int size = op.size();
     List<Attempt> targets;
     boolean overflow = false;
     synchronized (lock) {
@@ -237,11 +234,11 @@ public final class RetryingClientStream implements ClientStream {
       }
     }
     if (targets == null) {
-      apply(op, committed.stream); // became pass-through meanwhile: the op was not buffered
+      op.applyTo(committed.stream); // became pass-through meanwhile: the op was not buffered
       return;
     }
     for (Attempt attempt : targets) {
-      apply(op, attempt.stream);
+      op.applyTo(attempt.stream);
     }
     if (overflow) {
       commitForFullBuffer();
@@ -258,20 +255,6 @@ public final class RetryingClientStream implements ClientStream {
       }
     }
     return targets;
-  }
-
-  private static void apply(Object op, ClientStream stream) {
-    if (op instanceof byte[] bytes) {
-      stream.writeMessage(new BufferedMessage(bytes));
-    } else if (op instanceof Request request) {
-      stream.request(request.count);
-    } else if (op == FLUSH) {
-      stream.flush();
-    } else if (op == HALF_CLOSE) {
-      stream.halfClose();
-    } else {
-      stream.setMessageCompression(op == COMPRESSION_ON);
-    }
   }
 
   /** The buffer is full: the call commits to the attempt that has sent the most, or the next. */
@@ -349,7 +332,7 @@ public final class RetryingClientStream implements ClientStream {
   /** Replays the buffer onto {@code attempt} until it has caught up with the call. */
   private void catchUp(Attempt attempt) {
     while (true) {
-      List<Object> batch;
+      List<BufferedOp> batch;
       Status stop;
       synchronized (lock) {
         if (attempt.done) {
@@ -379,8 +362,8 @@ public final class RetryingClientStream implements ClientStream {
         attempt.stream.cancel(stop);
         return;
       }
-      for (Object op : batch) {
-        apply(op, attempt.stream);
+      for (BufferedOp op : batch) {
+        op.applyTo(attempt.stream);
       }
     }
   }
@@ -704,9 +687,6 @@ public final class RetryingClientStream implements ClientStream {
     }
   }
 
-  /** A {@code request(n)} to replay. */
-  private record Request(int count) {}
-
   /**
    * The arguments of one attempt's pick: the call's, with the attempt's own headers, and which
    * attempt it is (for its stream tracers).
@@ -732,13 +712,6 @@ public final class RetryingClientStream implements ClientStream {
     @Override
     public MethodDescriptor<?, ?> getMethodDescriptor() {
       return method;
-    }
-  }
-
-  /** A buffered request, replayed to one attempt; its length is known to the framer. */
-  private static final class BufferedMessage extends ByteArrayInputStream implements KnownLength {
-    BufferedMessage(byte[] bytes) {
-      super(bytes);
     }
   }
 

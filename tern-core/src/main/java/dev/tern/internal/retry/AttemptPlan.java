@@ -1,4 +1,4 @@
-package dev.tern.internal.channel;
+package dev.tern.internal.retry;
 
 import dev.tern.Metadata;
 import dev.tern.Status;
