@@ -14,7 +14,6 @@ module dev.tern.core {
   exports dev.tern.stub;
   exports dev.tern.spi;
   exports dev.tern.inprocess;
-  exports dev.tern.util;
   exports dev.tern.tls;
   // Channelz's registry and snapshots: written by the runtime and the transports, read by the
   // channelz service (tern-services), so public API.

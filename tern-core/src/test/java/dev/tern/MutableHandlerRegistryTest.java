@@ -1,12 +1,8 @@
-package dev.tern.util;
+package dev.tern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tern.MethodDescriptor;
-import dev.tern.ServerCall;
-import dev.tern.ServerMethodDefinition;
-import dev.tern.ServerServiceDefinition;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.util.ArrayList;

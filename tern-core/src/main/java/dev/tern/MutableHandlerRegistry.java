@@ -1,9 +1,5 @@
-package dev.tern.util;
+package dev.tern;
 
-import dev.tern.HandlerRegistry;
-import dev.tern.MethodDescriptor;
-import dev.tern.ServerMethodDefinition;
-import dev.tern.ServerServiceDefinition;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.tern.util;
+package dev.tern.tls;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.Closeable;

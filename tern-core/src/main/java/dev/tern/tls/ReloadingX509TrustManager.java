@@ -1,6 +1,5 @@
-package dev.tern.util;
+package dev.tern.tls;
 
-import dev.tern.tls.PemFiles;
 import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
