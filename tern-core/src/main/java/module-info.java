@@ -25,9 +25,13 @@ module dev.tern.core {
       dev.tern.web;
   exports dev.tern.internal.resolver to
       dev.tern.netty;
-  // The parsed service config a resolver reports (the DNS resolver's tests look into it).
+  // The parsed service config a resolver reports (the DNS resolver's tests look into it), and
+  // JsonParser, Tern's one JSON reader: tern-authz's policy files, the test tools' reading of
+  // Prometheus's answers.
   exports dev.tern.internal.config to
-      dev.tern.netty;
+      dev.tern.netty,
+      dev.tern.authz,
+      dev.tern.testtools;
   exports dev.tern.internal.channel to
       dev.tern.netty;
   exports dev.tern.internal.server to

@@ -1,9 +1,10 @@
-package dev.tern.testing;
+package dev.tern.testtools;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.tern.internal.config.JsonParser;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
@@ -326,7 +327,7 @@ public final class PrometheusServer implements AutoCloseable {
 
   /** Reads the samples of a query's answer (see {@link #querySamples}). */
   static List<Sample> samples(String promql, String answer) {
-    Object data = member(JsonReader.read(answer), "data");
+    Object data = member(JsonParser.parse(answer), "data");
     Object type = member(data, "resultType");
     Object result = member(data, "result");
     List<Sample> samples = new ArrayList<>();
@@ -378,7 +379,7 @@ public final class PrometheusServer implements AutoCloseable {
 
   private static String errorOf(String body) {
     try {
-      return String.valueOf(member(JsonReader.read(body), "error"));
+      return String.valueOf(member(JsonParser.parse(body), "error"));
     } catch (IllegalArgumentException e) {
       return body;
     }

@@ -1,4 +1,4 @@
-package dev.tern.testing;
+package dev.tern.testtools;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;

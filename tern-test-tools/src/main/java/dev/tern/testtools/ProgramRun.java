@@ -1,4 +1,4 @@
-package dev.tern.testing;
+package dev.tern.testtools;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -1,4 +1,4 @@
-package dev.tern.internal.cli;
+package dev.tern.testtools.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

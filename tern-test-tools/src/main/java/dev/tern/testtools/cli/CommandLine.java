@@ -1,4 +1,4 @@
-package dev.tern.internal.cli;
+package dev.tern.testtools.cli;
 
 import java.io.PrintStream;
 import java.util.ArrayList;

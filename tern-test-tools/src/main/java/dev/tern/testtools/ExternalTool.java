@@ -1,4 +1,4 @@
-package dev.tern.testing;
+package dev.tern.testtools;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

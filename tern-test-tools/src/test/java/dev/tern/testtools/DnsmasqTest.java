@@ -1,4 +1,4 @@
-package dev.tern.testing;
+package dev.tern.testtools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
