@@ -3,7 +3,7 @@
 # cache under the user's home that tools/install-grpc-tools.sh also fills (~/.cache/tern-tools/bin;
 # Go's module and build caches stay in their default places, also under the home). tern-conformance's
 # tests run it against Tern's server (server mode) and Tern's client (client mode); they find it
-# there through dev.tern.testing.ExternalTool. TERN_TOOLS_DIR moves the cache.
+# there through dev.tern.testtools.ExternalTool. TERN_TOOLS_DIR moves the cache.
 # Idempotent: when the pinned version is already installed nothing is rebuilt.
 set -euo pipefail
 tools="${TERN_TOOLS_DIR:-$HOME/.cache/tern-tools}"

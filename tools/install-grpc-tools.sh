@@ -6,7 +6,7 @@
 #     under the home);
 #   - a Python virtualenv with grpcio's health and reflection clients, in ~/.cache/tern-tools/venv.
 # Idempotent: a tool whose pinned version is already installed is not rebuilt. The tests find the
-# tools there (dev.tern.testing.ExternalTool); TERN_TOOLS_DIR moves the whole cache.
+# tools there (dev.tern.testtools.ExternalTool); TERN_TOOLS_DIR moves the whole cache.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 tools="${TERN_TOOLS_DIR:-$HOME/.cache/tern-tools}"

@@ -9,7 +9,7 @@
 #     kept from starting (and, under systemd, disabled), so nothing is left on port 9090.
 # Idempotent: the Collector is rebuilt only when the builder version or the manifest changes, and
 # apt-get runs only when /usr/bin/prometheus is missing. The tests find both through
-# dev.tern.testing.ExternalTool.
+# dev.tern.testtools.ExternalTool.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 tools="${TERN_TOOLS_DIR:-$HOME/.cache/tern-tools}"

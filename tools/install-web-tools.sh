@@ -11,7 +11,7 @@
 # buf is 1.74.0, not 1.75.0: npm has 1.75.0's linux-x64 binary package but not all the others its
 # package.json lists, and npm ci refuses a lock file that lacks them.
 # Idempotent: npm ci runs again only when the lock file changes, apt-get only when a program is
-# missing. The tests find the tools through dev.tern.testing.ExternalTool.
+# missing. The tests find the tools through dev.tern.testtools.ExternalTool.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 tools="${TERN_TOOLS_DIR:-$HOME/.cache/tern-tools}"

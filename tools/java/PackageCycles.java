@@ -27,7 +27,8 @@ import java.util.stream.Stream;
  *
  * <p>It also enforces the import rules listed in {@code package-rules.txt} beside it (lines {@code
  * FROM -> TO}: no class of package FROM may refer to package TO, or to TO and every package below
- * it when TO ends in {@code .**}), which
+ * it when TO ends in {@code .**}; a FROM ending in {@code .**} stands for that package and every
+ * package below it too), which
  * hold the layering that is not a cycle today but must never become one, such as "the transport
  * SPI does not import the runtime".
  *
@@ -153,7 +154,7 @@ public final class PackageCycles {
         if (line.startsWith(" ")
             && parts.length >= 3
             && parts[1].equals("->")
-            && parts[0].equals(sides[0])
+            && targets(sides[0], parts[0])
             && targets(sides[1], parts[2])) {
           broken.add(parts[0] + " -> " + parts[2] + " (rule: " + text + ")");
         }
@@ -162,7 +163,10 @@ public final class PackageCycles {
     return broken;
   }
 
-  /** Whether {@code pkg} is {@code target}, or below it when the target ends in {@code .**}. */
+  /**
+   * Whether {@code pkg} is {@code target}, or below it when the target ends in {@code .**} (used
+   * for both sides of a rule).
+   */
   private static boolean targets(String target, String pkg) {
     if (target.endsWith(".**")) {
       String base = target.substring(0, target.length() - 3);

@@ -14,7 +14,6 @@ module dev.tern.core {
   exports dev.tern.stub;
   exports dev.tern.spi;
   exports dev.tern.inprocess;
-  exports dev.tern.util;
   exports dev.tern.tls;
   // Channelz's registry and snapshots: written by the runtime and the transports, read by the
   // channelz service (tern-services), so public API.
@@ -26,9 +25,13 @@ module dev.tern.core {
       dev.tern.web;
   exports dev.tern.internal.resolver to
       dev.tern.netty;
-  // The parsed service config a resolver reports (the DNS resolver's tests look into it).
+  // The parsed service config a resolver reports (the DNS resolver's tests look into it), and
+  // JsonParser, Tern's one JSON reader: tern-authz's policy files, the test tools' reading of
+  // Prometheus's answers.
   exports dev.tern.internal.config to
-      dev.tern.netty;
+      dev.tern.netty,
+      dev.tern.authz,
+      dev.tern.testtools;
   // The channel's builder base and resolver plumbing; the call (.client) and retry (.retry)
   // layers below it are used by no other module, so they stay unexported.
   exports dev.tern.internal.channel to

@@ -57,8 +57,8 @@ public abstract class Server {
   /**
    * The services of the {@link ServerBuilder#fallbackHandlerRegistry fallback registry}, as that
    * registry reports them at the time of this call ({@link HandlerRegistry#getServices}): with a
-   * {@link dev.tern.util.MutableHandlerRegistry}, the services added to it so far. Empty when the
-   * server has no fallback registry. Unlike {@link #getServices}, each call may answer differently.
+   * {@link dev.tern.MutableHandlerRegistry}, the services added to it so far. Empty when the server
+   * has no fallback registry. Unlike {@link #getServices}, each call may answer differently.
    */
   public List<ServerServiceDefinition> getMutableServices() {
     return List.of();

@@ -172,7 +172,7 @@ public final class TlsChannelCredentials extends ChannelCredentials {
 
     /**
      * Takes the client's key and certificate from {@code keyManagers}; the first {@link
-     * X509KeyManager} is used. Pass a {@link dev.tern.util.ReloadingX509KeyManager} to follow files
+     * X509KeyManager} is used. Pass a {@link dev.tern.tls.ReloadingX509KeyManager} to follow files
      * that change.
      *
      * @throws IllegalArgumentException if none is an {@code X509KeyManager}

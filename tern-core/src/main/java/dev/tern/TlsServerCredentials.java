@@ -28,7 +28,7 @@ import javax.net.ssl.X509TrustManager;
  * }</pre>
  *
  * <p>PEM inputs are read and checked when given, as for {@link TlsChannelCredentials}. To change
- * certificates without a restart, give a {@link dev.tern.util.ReloadingX509KeyManager}. Immutable;
+ * certificates without a restart, give a {@link dev.tern.tls.ReloadingX509KeyManager}. Immutable;
  * thread-safe.
  */
 public final class TlsServerCredentials extends ServerCredentials {

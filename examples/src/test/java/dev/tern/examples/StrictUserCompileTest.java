@@ -31,7 +31,7 @@ class StrictUserCompileTest {
           "dev/tern/stub/",
           "dev/tern/spi/",
           "dev/tern/inprocess/",
-          "dev/tern/util/",
+          "dev/tern/tls/",
           "dev/tern/netty/",
           "dev/tern/protobuf/");
 

@@ -3,7 +3,7 @@ package dev.tern.conformance;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tern.testing.ExternalTool;
+import dev.tern.testtools.ExternalTool;
 import java.io.File;
 import java.io.IOException;
 import java.net.URISyntaxException;

@@ -20,8 +20,7 @@
  *   <li>{@code config}: service configs and the JSON parser;
  *   <li>{@code lb} and {@code resolver}: the built-in balancers and name resolvers;
  *   <li>{@code wire}: the framing, header and buffer helpers transports share (depends on none of
- *       the above);
- *   <li>{@code cli}: the command-line flags of Tern's programs.
+ *       the above).
  * </ul>
  *
  * <p>{@code docs/architecture.md} draws the whole map.

@@ -2,9 +2,9 @@ package dev.tern.interop;
 
 import dev.tern.DecompressorRegistry;
 import dev.tern.ManagedChannel;
-import dev.tern.internal.cli.CommandLine;
 import dev.tern.netty.NettyChannelBuilder;
 import dev.tern.netty.NettySslContexts;
+import dev.tern.testtools.cli.CommandLine;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import java.io.File;

@@ -3,7 +3,7 @@ package dev.tern.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Server;
-import dev.tern.testing.ProgramRun;
+import dev.tern.testtools.ProgramRun;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;

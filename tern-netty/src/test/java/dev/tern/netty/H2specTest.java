@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Server;
 import dev.tern.testing.EchoService;
-import dev.tern.testing.ExternalTool;
 import dev.tern.testing.TernCleanupExtension;
+import dev.tern.testtools.ExternalTool;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;

@@ -37,6 +37,9 @@ public final class EchoService implements BindableService {
   /** The service name. */
   public static final String SERVICE_NAME = "tern.testing.Echo";
 
+  /** An echo service; stateless, so one may serve any number of servers. */
+  public EchoService() {}
+
   /** Request headers starting with this are echoed in the response headers. */
   public static final String ECHO_INITIAL_PREFIX = "echo-initial-";
 

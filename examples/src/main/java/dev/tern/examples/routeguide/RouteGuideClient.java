@@ -5,12 +5,12 @@ import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.Status;
 import dev.tern.StatusRuntimeException;
-import dev.tern.internal.cli.CommandLine;
 import dev.tern.opentelemetry.GrpcOpenTelemetry;
 import dev.tern.stub.StreamObserver;
 import java.io.PrintStream;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -162,25 +162,28 @@ public final class RouteGuideClient {
     }
   }
 
-  /**
-   * The launcher's flags ({@code --help} prints them). The parser is shared by Tern's own programs
-   * and is not API: an application would parse its arguments its own way.
-   */
-  static final CommandLine FLAGS =
-      CommandLine.builder(
-              "routeguide-client",
-              "the route guide client: calls a route guide server with each of the four kinds of"
-                  + " call and prints the answers")
-          .flag("target", "HOST:PORT", "localhost:50051", "the server (any Tern target)")
-          .flag(
-              "otlp",
-              "URL",
-              null,
-              "send metrics and spans to an OpenTelemetry Collector, e.g. http://127.0.0.1:4318")
-          .note(
-              "Exit status: 0 when every call succeeded; 1 when a call failed or the server could"
-                  + " not be reached; 2 for a bad flag.")
-          .example("bin/routeguide-client --target=127.0.0.1:50051");
+  static final String PROGRAM = "routeguide-client";
+
+  /** What {@code --help} prints. */
+  static final String HELP =
+      """
+      routeguide-client: the route guide client: calls a route guide server with each of the \
+      four kinds of call and prints the answers
+
+      Usage: bin/routeguide-client [FLAGS]
+
+      Flags:
+        --target=HOST:PORT    the server (any Tern target) (default: localhost:50051)
+        --otlp=URL            send metrics and spans to an OpenTelemetry Collector,
+                              e.g. http://127.0.0.1:4318 (default: none)
+        -h, --help            print this and exit
+
+      Exit status: 0 when every call succeeded; 1 when a call failed or the server could not be
+      reached; 2 for a bad flag.
+
+      Example:
+        bin/routeguide-client --target=127.0.0.1:50051
+      """;
 
   /** {@code bin/routeguide-client [--target=HOST:PORT] [--otlp=URL]}. */
   public static void main(String[] args) throws InterruptedException {
@@ -197,11 +200,11 @@ public final class RouteGuideClient {
     String target;
     String otlp;
     try {
-      CommandLine.Values flags = FLAGS.parse(args);
-      target = flags.string("target");
-      otlp = flags.string("otlp");
-    } catch (CommandLine.Exit exit) {
-      return exit.report(out, err);
+      Map<String, String> flags = Flags.parse(PROGRAM, HELP, args, "target", "otlp");
+      target = flags.getOrDefault("target", "localhost:50051");
+      otlp = flags.get("otlp");
+    } catch (Flags.Stop stop) {
+      return stop.report(out, err);
     }
     Telemetry telemetry = otlp == null ? null : new Telemetry("routeguide-client", otlp, -1);
     try {
@@ -209,10 +212,17 @@ public final class RouteGuideClient {
       return 0;
     } catch (StatusRuntimeException e) {
       Status status = e.getStatus();
-      err.println(FLAGS.callFailure(target, status.getCode().name(), status.getDescription()));
+      err.println(
+          PROGRAM
+              + (status.getCode() == Status.Code.UNAVAILABLE
+                  ? ": could not connect to " + target + ": "
+                  : ": a call to " + target + " failed: ")
+              + status.getCode()
+              + ": "
+              + String.valueOf(status.getDescription()).replace('\n', ' '));
       return 1;
     } catch (IllegalStateException e) { // no answer in time
-      err.println(FLAGS.program() + ": " + e.getMessage());
+      err.println(PROGRAM + ": " + e.getMessage());
       return 1;
     } finally {
       if (telemetry != null) {

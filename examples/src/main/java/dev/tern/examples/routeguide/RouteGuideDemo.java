@@ -3,7 +3,6 @@ package dev.tern.examples.routeguide;
 import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.Server;
-import dev.tern.internal.cli.CommandLine;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
@@ -13,24 +12,31 @@ import java.util.concurrent.TimeUnit;
  */
 public final class RouteGuideDemo {
   /**
-   * Its command line: no flags, only {@code --help} (which {@code bin/demo} answers itself, before
-   * building). The parser is shared by Tern's own programs and is not API.
+   * What {@code --help} prints ({@code bin/demo} answers {@code --help} itself, before building,
+   * with the same text and a note on the first build).
    */
-  static final CommandLine FLAGS =
-      CommandLine.builder(
-              "demo",
-              "runs a route guide server on a free port and a client making all four kinds of"
-                  + " call to it")
-          .example("bin/demo");
+  static final String HELP =
+      """
+      demo: runs a route guide server on a free port and a client making all four kinds of call \
+      to it
+
+      Usage: bin/demo
+
+      Flags:
+        -h, --help    print this and exit
+
+      Example:
+        bin/demo
+      """;
 
   private RouteGuideDemo() {}
 
   /** Runs the server and the client's tour, then shuts both down. */
   public static void main(String[] args) throws IOException, InterruptedException {
     try {
-      FLAGS.parse(args);
-    } catch (CommandLine.Exit exit) {
-      System.exit(exit.report(System.out, System.err));
+      Flags.parse("demo", HELP, args);
+    } catch (Flags.Stop stop) {
+      System.exit(stop.report(System.out, System.err));
     }
     Server server = RouteGuideServer.start(0);
     ManagedChannel channel =

@@ -2,7 +2,6 @@ package dev.tern.examples.routeguide;
 
 import dev.tern.Server;
 import dev.tern.ServerBuilder;
-import dev.tern.internal.cli.CommandLine;
 import dev.tern.netty.NettyServerBuilder;
 import dev.tern.opentelemetry.GrpcOpenTelemetry;
 import dev.tern.services.health.HealthStatusManager;
@@ -13,6 +12,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
@@ -104,33 +104,33 @@ public final class RouteGuideServer {
   /** What a browser sends in {@code Origin}: scheme, host and perhaps a port, nothing more. */
   private static final Pattern ORIGIN = Pattern.compile("https?://[^/?#\\s]+");
 
-  /**
-   * The launcher's flags ({@code --help} prints them). The parser is shared by Tern's own programs
-   * and is not API: an application would parse its arguments its own way.
-   */
-  static final CommandLine FLAGS =
-      CommandLine.builder(
-              "routeguide-server",
-              "the route guide server, with the health and reflection services, until stopped")
-          .flag("port", "N", "50051", "the port; 0 picks a free one (printed once listening)")
-          .flag(
-              "otlp",
-              "URL",
-              null,
-              "send metrics and spans to an OpenTelemetry Collector, e.g. http://127.0.0.1:4318")
-          .flag(
-              "prometheus-port",
-              "N",
-              null,
-              "serve the server's metrics for Prometheus to scrape on this port")
-          .flag(
-              "cors-origin",
-              "ORIGIN[,ORIGIN]",
-              null,
-              "let web pages from these origins call it from a browser, e.g."
-                  + " http://127.0.0.1:8000, or * for any (CORS; docs/web.md)")
-          .note("Prints 'Route guide server listening on port N' once listening.")
-          .example("bin/routeguide-server --port=50051");
+  static final String PROGRAM = "routeguide-server";
+
+  /** What {@code --help} prints. */
+  static final String HELP =
+      """
+      routeguide-server: the route guide server, with the health and reflection services, until \
+      stopped
+
+      Usage: bin/routeguide-server [FLAGS]
+
+      Flags:
+        --port=N                         the port; 0 picks a free one (printed once listening)
+                                         (default: 50051)
+        --otlp=URL                       send metrics and spans to an OpenTelemetry Collector,
+                                         e.g. http://127.0.0.1:4318 (default: none)
+        --prometheus-port=N              serve the server's metrics for Prometheus to scrape on
+                                         this port (default: none)
+        --cors-origin=ORIGIN[,ORIGIN]    let web pages from these origins call it from a browser,
+                                         e.g. http://127.0.0.1:8000, or * for any (CORS;
+                                         docs/web.md) (default: none)
+        -h, --help                       print this and exit
+
+      Prints 'Route guide server listening on port N' once listening.
+
+      Example:
+        bin/routeguide-server --port=50051
+      """;
 
   /**
    * {@code bin/routeguide-server [--port=N] [--otlp=URL] [--prometheus-port=N]
@@ -152,27 +152,32 @@ public final class RouteGuideServer {
     int prometheusPort;
     List<String> corsOrigins;
     try {
-      CommandLine.Values flags = FLAGS.parse(args);
-      port = flags.integer("port", 0);
-      otlp = flags.string("otlp");
-      prometheusPort = flags.has("prometheus-port") ? flags.integer("prometheus-port", 0) : -1;
+      Map<String, String> flags =
+          Flags.parse(PROGRAM, HELP, args, "port", "otlp", "prometheus-port", "cors-origin");
+      port = Flags.port(PROGRAM, "port", flags.getOrDefault("port", "50051"));
+      otlp = flags.get("otlp");
+      prometheusPort =
+          flags.containsKey("prometheus-port")
+              ? Flags.port(PROGRAM, "prometheus-port", flags.get("prometheus-port"))
+              : -1;
       corsOrigins =
-          flags.has("cors-origin")
-              ? Arrays.asList(flags.string("cors-origin").split(",", -1))
+          flags.containsKey("cors-origin")
+              ? Arrays.asList(flags.get("cors-origin").split(",", -1))
               : List.of();
       for (String origin : corsOrigins) {
         // An origin with a path, or without its scheme, would never equal a browser's Origin
         // header, and every call from the page would fail: say so now instead.
         if (!origin.equals("*") && !ORIGIN.matcher(origin).matches()) {
-          throw FLAGS.usageError(
+          throw Flags.usageError(
+              PROGRAM,
               "--cors-origin: '"
                   + origin
                   + "' is not an origin; give scheme://host[:port] as browsers send it,"
                   + " e.g. http://127.0.0.1:8000");
         }
       }
-    } catch (CommandLine.Exit exit) {
-      return exit.report(out, err);
+    } catch (Flags.Stop stop) {
+      return stop.report(out, err);
     }
     Telemetry telemetry =
         otlp != null || prometheusPort >= 0
@@ -186,7 +191,7 @@ public final class RouteGuideServer {
       if (telemetry != null) {
         telemetry.close();
       }
-      err.println(FLAGS.program() + ": could not listen on port " + port + ": " + e.getMessage());
+      err.println(PROGRAM + ": could not listen on port " + port + ": " + e.getMessage());
       return 1;
     }
     out.println("Route guide server listening on port " + server.getPort());

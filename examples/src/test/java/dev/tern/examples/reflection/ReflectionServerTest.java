@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.examples.ToolRunner;
 import dev.tern.examples.helloworld.GreeterTern;
-import dev.tern.testing.ExternalTool;
 import dev.tern.testing.TernCleanupExtension;
+import dev.tern.testtools.ExternalTool;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

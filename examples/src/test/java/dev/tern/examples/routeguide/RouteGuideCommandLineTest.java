@@ -2,7 +2,7 @@ package dev.tern.examples.routeguide;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tern.testing.ProgramRun;
+import dev.tern.testtools.ProgramRun;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.List;
@@ -33,7 +33,7 @@ class RouteGuideCommandLineTest {
           .startsWith("routeguide-server: ")
           .contains("--port=N", "(default: 50051)", "--prometheus-port=N", "--cors-origin=ORIGIN");
     }
-    assertThat(RouteGuideDemo.FLAGS.help()).startsWith("demo: ").contains("Usage: bin/demo\n");
+    assertThat(RouteGuideDemo.HELP).startsWith("demo: ").contains("Usage: bin/demo\n");
   }
 
   @Test

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Server;
 import dev.tern.services.health.HealthStatusManager;
-import dev.tern.testing.OtelCollector;
-import dev.tern.testing.PrometheusServer;
+import dev.tern.testtools.OtelCollector;
+import dev.tern.testtools.PrometheusServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

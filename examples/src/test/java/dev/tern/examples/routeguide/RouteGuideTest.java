@@ -88,10 +88,12 @@ class RouteGuideTest {
 
   @Test
   void aMalformedDatabaseIsRejectedWithTheProblemNamed() {
-    assertThatThrownBy(() -> FeatureDatabase.parse("[{\"name\": \"x\", \"location\": 3}]"))
+    assertThatThrownBy(
+            () -> FeatureDatabase.parse("{\"feature\": [{\"name\": \"x\", \"location\": 3}]}"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("location must be an object");
-    assertThatThrownBy(() -> FeatureDatabase.parse("[{\"name\": \"x\""))
+        .hasMessageContaining("json:")
+        .hasMessageContaining("3");
+    assertThatThrownBy(() -> FeatureDatabase.parse("{\"feature\": [{\"name\": \"x\""))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("json:");
   }

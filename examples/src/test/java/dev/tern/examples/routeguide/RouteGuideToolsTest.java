@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tern.Server;
 import dev.tern.examples.ToolRunner;
 import dev.tern.services.health.HealthStatusManager;
-import dev.tern.testing.ExternalTool;
+import dev.tern.testtools.ExternalTool;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Server;
 import dev.tern.examples.ToolRunner;
-import dev.tern.testing.ExternalTool;
 import dev.tern.testing.TernCleanupExtension;
+import dev.tern.testtools.ExternalTool;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.tern.benchmarks.qps;
 
-import dev.tern.internal.cli.CommandLine;
+import dev.tern.testtools.cli.CommandLine;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;

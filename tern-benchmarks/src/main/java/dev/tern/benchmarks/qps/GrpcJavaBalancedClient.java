@@ -1,8 +1,8 @@
 package dev.tern.benchmarks.qps;
 
-import dev.tern.internal.cli.CommandLine;
 import dev.tern.interop.testing.SimpleRequest;
 import dev.tern.interop.testing.SimpleResponse;
+import dev.tern.testtools.cli.CommandLine;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.EquivalentAddressGroup;

@@ -1,9 +1,9 @@
 package dev.tern.benchmarks.qps;
 
 import com.google.protobuf.ByteString;
-import dev.tern.internal.cli.CommandLine;
 import dev.tern.interop.testing.Payload;
 import dev.tern.interop.testing.SimpleRequest;
+import dev.tern.testtools.cli.CommandLine;
 
 /**
  * The load flags both qps clients ({@link QpsClient} and {@link GrpcJavaBalancedClient}) take,

@@ -2,13 +2,13 @@ package dev.tern.benchmarks.qps;
 
 import com.google.protobuf.ByteString;
 import dev.tern.Server;
-import dev.tern.internal.cli.CommandLine;
 import dev.tern.interop.testing.BenchmarkServiceTern;
 import dev.tern.interop.testing.Payload;
 import dev.tern.interop.testing.SimpleRequest;
 import dev.tern.interop.testing.SimpleResponse;
 import dev.tern.netty.NettyServerBuilder;
 import dev.tern.stub.StreamObserver;
+import dev.tern.testtools.cli.CommandLine;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;

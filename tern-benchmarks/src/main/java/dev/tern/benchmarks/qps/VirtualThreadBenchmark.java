@@ -1,11 +1,11 @@
 package dev.tern.benchmarks.qps;
 
 import dev.tern.ServerServiceDefinition;
-import dev.tern.internal.cli.CommandLine;
 import dev.tern.interop.testing.BenchmarkServiceTern;
 import dev.tern.interop.testing.SimpleRequest;
 import dev.tern.interop.testing.SimpleResponse;
 import dev.tern.stub.BlockingExecutors;
+import dev.tern.testtools.cli.CommandLine;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;

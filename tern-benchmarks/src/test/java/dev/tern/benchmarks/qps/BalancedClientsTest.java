@@ -3,7 +3,7 @@ package dev.tern.benchmarks.qps;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Server;
-import dev.tern.testing.ProgramRun;
+import dev.tern.testtools.ProgramRun;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

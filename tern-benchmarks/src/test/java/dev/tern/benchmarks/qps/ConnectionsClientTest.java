@@ -3,7 +3,7 @@ package dev.tern.benchmarks.qps;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Server;
-import dev.tern.testing.ProgramRun;
+import dev.tern.testtools.ProgramRun;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;

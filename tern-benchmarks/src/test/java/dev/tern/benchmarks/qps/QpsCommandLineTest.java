@@ -9,7 +9,7 @@ import dev.tern.interop.testing.SimpleRequest;
 import dev.tern.interop.testing.SimpleResponse;
 import dev.tern.netty.NettyServerBuilder;
 import dev.tern.stub.StreamObserver;
-import dev.tern.testing.ProgramRun;
+import dev.tern.testtools.ProgramRun;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

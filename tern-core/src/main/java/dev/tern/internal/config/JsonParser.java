@@ -8,9 +8,12 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A strict RFC 8259 JSON parser for service configs. Objects become unmodifiable {@code Map<String,
- * Object>}s in document order, arrays unmodifiable {@code List<Object>}s, numbers {@link Double}s,
- * strings {@link String}s, {@code true}/{@code false} {@link Boolean}s and {@code null} Java null.
+ * A strict RFC 8259 JSON parser, Tern's only one: for service configs, and shared (exported to
+ * those modules only, see tern-core's module-info) with tern-authz's policy files and the test
+ * tools' reading of the answers of the programs they run. Not API. Objects become unmodifiable
+ * {@code Map<String, Object>}s in document order, arrays unmodifiable {@code List<Object>}s,
+ * numbers {@link Double}s, strings {@link String}s, {@code true}/{@code false} {@link Boolean}s and
+ * {@code null} Java null.
  *
  * <p>Anything RFC 8259 does not allow is refused with an {@link IllegalArgumentException} naming
  * the offset and the problem: trailing data, duplicate keys, leading zeros, {@code NaN}, unescaped

@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tern.Attributes;
 import dev.tern.Metadata;
+import dev.tern.MutableHandlerRegistry;
 import dev.tern.Server;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.Status;
 import dev.tern.internal.server.ServerTestSupport.RecordingHandler;
 import dev.tern.internal.wire.GrpcHeaders;
-import dev.tern.util.MutableHandlerRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;

@@ -1,8 +1,8 @@
 package dev.tern.netty.balancing;
 
 import dev.tern.netty.hostile.LeakWatch;
-import dev.tern.testing.Dnsmasq;
 import dev.tern.testing.TernCleanupExtension;
+import dev.tern.testtools.Dnsmasq;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.ManagedChannel;
 import dev.tern.netty.balancing.CallLoad.Outcome;
-import dev.tern.testing.Dnsmasq;
+import dev.tern.testtools.Dnsmasq;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -10,7 +10,7 @@ import dev.tern.Status;
 import dev.tern.StatusRuntimeException;
 import dev.tern.stub.ClientCalls;
 import dev.tern.testing.Await;
-import dev.tern.testing.Dnsmasq;
+import dev.tern.testtools.Dnsmasq;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.util.List;

@@ -11,7 +11,7 @@ import dev.tern.ServerServiceDefinition;
 import dev.tern.Status;
 import dev.tern.stub.ClientCalls;
 import dev.tern.testing.Await;
-import dev.tern.testing.Dnsmasq;
+import dev.tern.testtools.Dnsmasq;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -16,7 +16,7 @@ import dev.tern.netty.balancing.FlakyService.Attempt;
 import dev.tern.netty.balancing.FlakyService.Reply;
 import dev.tern.stub.ClientCalls;
 import dev.tern.testing.Await;
-import dev.tern.testing.Dnsmasq;
+import dev.tern.testtools.Dnsmasq;
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.List;

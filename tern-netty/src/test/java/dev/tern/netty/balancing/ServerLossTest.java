@@ -6,7 +6,7 @@ import dev.tern.ManagedChannel;
 import dev.tern.Server;
 import dev.tern.Status;
 import dev.tern.netty.balancing.CallLoad.Outcome;
-import dev.tern.testing.Dnsmasq;
+import dev.tern.testtools.Dnsmasq;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.List;

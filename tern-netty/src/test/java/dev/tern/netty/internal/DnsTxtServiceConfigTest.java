@@ -17,7 +17,7 @@ import dev.tern.internal.resolver.JndiTxtLookup;
 import dev.tern.netty.NettyDnsNameResolverProvider;
 import dev.tern.netty.hostile.LeakWatch;
 import dev.tern.testing.Await;
-import dev.tern.testing.Dnsmasq;
+import dev.tern.testtools.Dnsmasq;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.dns.DefaultDnsRawRecord;

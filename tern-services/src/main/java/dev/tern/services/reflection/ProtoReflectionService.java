@@ -31,11 +31,10 @@ import java.util.List;
  * <p>It describes the services of the server it runs on (found through {@link Server#CONTEXT_KEY}):
  * those added to the builder and those of the fallback registry ({@link
  * Server#getMutableServices()}) as they are when each request arrives, so services added to a
- * {@link dev.tern.util.MutableHandlerRegistry} later appear. Only services generated from {@code
- * .proto} files (whose schema descriptor is a {@link
- * dev.tern.protobuf.ProtoFileDescriptorSupplier}) are listed and described; others are left out. On
- * a {@link Server} that does not set {@link Server#CONTEXT_KEY} (every Tern server does) it knows
- * no services.
+ * {@link dev.tern.MutableHandlerRegistry} later appear. Only services generated from {@code .proto}
+ * files (whose schema descriptor is a {@link dev.tern.protobuf.ProtoFileDescriptorSupplier}) are
+ * listed and described; others are left out. On a {@link Server} that does not set {@link
+ * Server#CONTEXT_KEY} (every Tern server does) it knows no services.
  *
  * <p>Reflection reveals the server's whole schema, including methods a client may not be meant to
  * know about: add it deliberately, and guard it (for example with an interceptor) where that

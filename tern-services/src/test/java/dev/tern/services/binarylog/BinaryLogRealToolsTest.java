@@ -14,7 +14,7 @@ import dev.tern.services.health.v1.HealthCheckRequest;
 import dev.tern.services.health.v1.HealthCheckResponse;
 import dev.tern.services.health.v1.HealthTern;
 import dev.tern.stub.StreamObserver;
-import dev.tern.testing.ExternalTool;
+import dev.tern.testtools.ExternalTool;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;

@@ -18,7 +18,7 @@ import dev.tern.services.channelz.v1.GetSubchannelResponse;
 import dev.tern.services.channelz.v1.GetTopChannelsResponse;
 import dev.tern.services.channelz.v1.Socket;
 import dev.tern.services.channelz.v1.Subchannel;
-import dev.tern.testing.ExternalTool;
+import dev.tern.testtools.ExternalTool;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;

@@ -3,11 +3,11 @@ package dev.tern.services.reflection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.BindableService;
+import dev.tern.MutableHandlerRegistry;
 import dev.tern.Server;
 import dev.tern.netty.NettyServerBuilder;
-import dev.tern.testing.ExternalTool;
 import dev.tern.testing.TernCleanupExtension;
-import dev.tern.util.MutableHandlerRegistry;
+import dev.tern.testtools.ExternalTool;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,0 +1,153 @@
+package dev.tern.testtools;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * Finds the real tools tests run against: grpcurl, grpc-health-probe, h2spec ({@value #H2SPEC}) and
+ * the Python virtualenv with grpcio's clients, installed by {@code tools/install-grpc-tools.sh};
+ * the OpenTelemetry Collector {@value #OTELCOL} and Prometheus ({@value #PROMETHEUS}), installed by
+ * {@code tools/install-observability-tools.sh}; the Connect conformance suite's runner {@value
+ * #CONNECTCONFORMANCE}, installed by {@code tools/install-conformance-tools.sh}; the web clients,
+ * Chromium ({@value #CHROMIUM}), buf ({@value #BUF}), curl ({@value #CURL}), Node.js ({@value
+ * #NODE}) and the npm packages the browser test bundles and drives ({@link #requireWebPackages}),
+ * installed by {@code tools/install-web-tools.sh}.
+ *
+ * <p>A tool is looked up in the tools cache ({@code $TERN_TOOLS_DIR}, by default {@code
+ * ~/.cache/tern-tools}; binaries in its {@code bin}, Python in {@code venv/bin}), then on the
+ * {@code PATH}. When it is missing, {@link #require} skips the calling test with a message saying
+ * how to install it, except under {@code CI=true}, where it fails the test: CI installs the tools,
+ * so their absence there is a fault.
+ *
+ * <p>Stateless; safe from any thread.
+ */
+public final class ExternalTool {
+  /**
+   * The OpenTelemetry Collector built for Tern's tests (OTLP receiver, debug exporter); see {@link
+   * OtelCollector}.
+   */
+  public static final String OTELCOL = "otelcol-tern";
+
+  /** Prometheus (Debian's package puts it in {@code /usr/bin}); see {@link PrometheusServer}. */
+  public static final String PROMETHEUS = "prometheus";
+
+  /** h2spec, the HTTP/2 conformance test suite (github.com/summerwind/h2spec). */
+  public static final String H2SPEC = "h2spec";
+
+  /** The Connect conformance suite's runner (connectrpc.com/conformance). */
+  public static final String CONNECTCONFORMANCE = "connectconformance";
+
+  /** Chromium, Debian's package ({@code /usr/bin/chromium}), run headless by the browser tests. */
+  public static final String CHROMIUM = "chromium";
+
+  /** The buf CLI ({@code buf curl}, {@code buf generate}), from npm's {@code @bufbuild/buf}. */
+  public static final String BUF = "buf";
+
+  /** curl, the command-line HTTP client. */
+  public static final String CURL = "curl";
+
+  /** Node.js, which runs the browser test's build and puppeteer-core. */
+  public static final String NODE = "node";
+
+  /** What {@link #requireWebPackages} calls the npm packages when they are missing. */
+  static final String WEB_PACKAGES =
+      "the npm packages of tools/web (connect-es, esbuild, puppeteer-core)";
+
+  private static final String INSTALL = "run tools/install-grpc-tools.sh to install it";
+  private static final String INSTALL_CONFORMANCE =
+      "run tools/install-conformance-tools.sh to install it";
+  private static final String INSTALL_OBSERVABILITY =
+      "run tools/install-observability-tools.sh to install it";
+  private static final String INSTALL_WEB = "run tools/install-web-tools.sh to install it";
+
+  private ExternalTool() {}
+
+  /** The tools cache: {@code $TERN_TOOLS_DIR}, or {@code ~/.cache/tern-tools}. */
+  public static Path cacheDirectory() {
+    String dir = System.getenv("TERN_TOOLS_DIR");
+    if (dir != null && !dir.isEmpty()) {
+      return Path.of(dir);
+    }
+    return Path.of(System.getProperty("user.home"), ".cache", "tern-tools");
+  }
+
+  /** The executable {@code name}, if installed (see the class doc for where it is looked for). */
+  public static Optional<Path> find(String name) {
+    if (name == null || name.isEmpty() || name.contains("/")) {
+      throw new IllegalArgumentException("name must be a bare program name, was " + name);
+    }
+    List<Path> candidates = new ArrayList<>();
+    candidates.add(cacheDirectory().resolve("bin").resolve(name));
+    String path = System.getenv("PATH");
+    if (path != null) {
+      for (String dir : path.split(java.io.File.pathSeparator)) {
+        if (!dir.isEmpty()) {
+          candidates.add(Path.of(dir, name));
+        }
+      }
+    }
+    return candidates.stream().filter(ExternalTool::isExecutable).findFirst();
+  }
+
+  /**
+   * The executable {@code name}; when it is not installed, skips the calling test, or fails it when
+   * the environment variable {@code CI} is {@code true}.
+   */
+  public static Path require(String name) {
+    return found(find(name), name, System.getenv("CI"));
+  }
+
+  /**
+   * The Python interpreter of the tools' virtualenv (grpcio, grpcio-health-checking and
+   * grpcio-reflection installed); skips or fails as {@link #require} does when it is missing.
+   */
+  public static Path requirePython() {
+    Path python = cacheDirectory().resolve("venv").resolve("bin").resolve("python");
+    return found(
+        isExecutable(python) ? Optional.of(python) : Optional.empty(),
+        "the Python virtualenv with grpcio's health and reflection clients",
+        System.getenv("CI"));
+  }
+
+  /**
+   * The folder tools/install-web-tools.sh installs tools/web's npm packages into ({@code web} in
+   * the {@link #cacheDirectory}, holding {@code node_modules}); skips or fails as {@link #require}
+   * does when they are missing.
+   */
+  public static Path requireWebPackages() {
+    Path web = cacheDirectory().resolve("web");
+    return found(
+        Files.isDirectory(web.resolve("node_modules")) ? Optional.of(web) : Optional.empty(),
+        WEB_PACKAGES,
+        System.getenv("CI"));
+  }
+
+  static Path found(Optional<Path> tool, String what, String ciEnv) {
+    if (tool.isPresent()) {
+      return tool.get();
+    }
+    String install;
+    switch (what) {
+      case OTELCOL, PROMETHEUS -> install = INSTALL_OBSERVABILITY;
+      case CONNECTCONFORMANCE -> install = INSTALL_CONFORMANCE;
+      case CHROMIUM, BUF, CURL, NODE, WEB_PACKAGES -> install = INSTALL_WEB;
+      default -> install = INSTALL;
+    }
+    String message =
+        what + (what.equals(WEB_PACKAGES) ? " are" : " is") + " not installed; " + install;
+    if ("true".equalsIgnoreCase(ciEnv)) {
+      Assertions.fail(message + "; CI=true, so this is a failure, not a skip");
+    }
+    Assumptions.abort(message);
+    throw new AssertionError("unreachable");
+  }
+
+  private static boolean isExecutable(Path path) {
+    return Files.isRegularFile(path) && Files.isExecutable(path);
+  }
+}

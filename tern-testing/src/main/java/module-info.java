@@ -1,0 +1,15 @@
+/**
+ * The users' test kit ({@code dev.tern.testing}): a JUnit 5 extension that cleans up servers and
+ * channels, a fake clock, an echo service and test marshallers, log capture. Uses tern-core's API
+ * only.
+ */
+module dev.tern.testing {
+  requires transitive dev.tern.core;
+  // TernCleanupExtension is a JUnit 5 extension; LogCapture hands out java.util.logging records.
+  requires transitive org.junit.jupiter.api;
+  requires transitive java.logging;
+  // @GuardedBy, checked by Error Prone at build time (the pom explains why the jar comes along).
+  requires static com.google.errorprone.annotations;
+
+  exports dev.tern.testing;
+}
