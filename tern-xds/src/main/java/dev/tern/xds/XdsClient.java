@@ -92,6 +92,10 @@ public final class XdsClient implements AutoCloseable {
     public Options withBackoff(Duration initial, Duration max) {
       return new Options(doesNotExistTimeout, initial, max, channelFactory);
     }
+
+    public Options withChannelFactory(Function<Bootstrap.ServerInfo, ManagedChannel> factory) {
+      return new Options(doesNotExistTimeout, initialBackoff, maxBackoff, factory);
+    }
   }
 
   /**
