@@ -151,6 +151,31 @@ class BootstrapTest {
             "test.json: xds_servers[0].channel_creds: no supported type (supported:"
                 + " google_default, insecure; listed: [tls])"),
         Arguments.of(
+            "{\"xds_servers\": [{\"server_uri\": \"x\", \"channel_creds\": {}}]}",
+            "test.json: xds_servers[0].channel_creds: must be an array, was an object"),
+        Arguments.of(
+            "{\"xds_servers\": [{\"server_uri\": \"x\", \"channel_creds\": [\"insecure\"]}]}",
+            "test.json: xds_servers[0].channel_creds[0]: must be an object, was a string"),
+        Arguments.of(
+            "{\"xds_servers\": [{\"server_uri\": \"x\", \"channel_creds\": [{\"type\":"
+                + " \"insecure\"}], \"server_features\": \"xds_v3\"}]}",
+            "test.json: xds_servers[0].server_features: must be an array"),
+        Arguments.of(
+            "{\"xds_servers\": [" + SERVER + "], \"node\": {\"locality\": 3}}",
+            "test.json: node.locality: must be an object, was a number"),
+        Arguments.of(
+            "{\"xds_servers\": [" + SERVER + "], \"certificate_providers\": {\"p\": 1}}",
+            "test.json: certificate_providers.p: must be an object"),
+        Arguments.of(
+            "{\"xds_servers\": [" + SERVER + "], \"certificate_providers\": []}",
+            "test.json: certificate_providers: must be an object, was an array"),
+        Arguments.of(
+            "{\"xds_servers\": [" + SERVER + "], \"authorities\": {\"a\": true}}",
+            "test.json: authorities.a: must be an object, was a boolean"),
+        Arguments.of(
+            "{\"xds_servers\": [" + SERVER + "], \"authorities\": {\"a\": {\"xds_servers\": 1}}}",
+            "test.json: authorities.a.xds_servers: must be an array"),
+        Arguments.of(
             "{\"xds_servers\": [{\"server_uri\": \"x\", \"channel_creds\": [{}]}]}",
             "test.json: xds_servers[0].channel_creds[0].type: missing"),
         Arguments.of(

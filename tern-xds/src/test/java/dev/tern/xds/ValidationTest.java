@@ -25,6 +25,7 @@ import io.envoyproxy.envoy.config.route.v3.QueryParameterMatcher;
 import io.envoyproxy.envoy.config.route.v3.RetryPolicy;
 import io.envoyproxy.envoy.config.route.v3.Route;
 import io.envoyproxy.envoy.config.route.v3.RouteAction;
+import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.config.route.v3.RouteMatch;
 import io.envoyproxy.envoy.config.route.v3.WeightedCluster;
 import io.envoyproxy.envoy.extensions.clusters.aggregate.v3.ClusterConfig;
@@ -49,6 +50,21 @@ class ValidationTest {
 
   private static Any pack(Message m) {
     return Any.pack(m);
+  }
+
+  /** A route configuration "r1" whose one route has {@code action}. */
+  private static RouteConfiguration withAction(RouteAction.Builder action) {
+    return Resources.routes("r1", Resources.route("", "c").setRoute(action).build());
+  }
+
+  /** A route configuration "r1" whose one route matches {@code match} and goes to "c". */
+  private static RouteConfiguration withMatch(RouteMatch.Builder match) {
+    return Resources.routes("r1", Resources.route("", "c").setMatch(match).build());
+  }
+
+  /** A route configuration "r1" whose one route has the header matcher {@code header}. */
+  private static RouteConfiguration withHeader(HeaderMatcher.Builder header) {
+    return withMatch(RouteMatch.newBuilder().setPrefix("").addHeaders(header));
   }
 
   static Stream<Arguments> invalid() {
@@ -154,111 +170,69 @@ class ValidationTest {
             "RouteConfiguration \"r1\": virtual_hosts[0].routes[0].route.cluster: empty"),
         nack(
             rds,
-            Resources.routes(
-                "r1",
-                Route.newBuilder()
-                    .setMatch(
-                        RouteMatch.newBuilder()
-                            .setSafeRegex(RegexMatcher.newBuilder().setRegex("a[")))
-                    .setRoute(RouteAction.newBuilder().setCluster("c"))
-                    .build()),
+            withMatch(
+                RouteMatch.newBuilder().setSafeRegex(RegexMatcher.newBuilder().setRegex("a["))),
             "RouteConfiguration \"r1\": virtual_hosts[0].routes[0].match.safe_regex: invalid regex"
                 + " \"a[\""),
         nack(
             rds,
-            Resources.routes(
-                "r1",
-                Route.newBuilder()
-                    .setMatch(RouteMatch.getDefaultInstance())
-                    .setRoute(RouteAction.newBuilder().setCluster("c"))
-                    .build()),
+            withMatch(RouteMatch.newBuilder()),
             "RouteConfiguration \"r1\": virtual_hosts[0].routes[0].match: no path specifier"),
         nack(
             rds,
-            Resources.routes(
-                "r1",
-                Resources.route("", "c")
-                    .setRoute(
-                        RouteAction.newBuilder()
-                            .setWeightedClusters(
-                                WeightedCluster.newBuilder()
-                                    .addClusters(
-                                        WeightedCluster.ClusterWeight.newBuilder()
-                                            .setName("a")
-                                            .setWeight(UInt32Value.of(0)))))
-                    .build()),
+            withAction(
+                RouteAction.newBuilder()
+                    .setWeightedClusters(
+                        WeightedCluster.newBuilder()
+                            .addClusters(
+                                WeightedCluster.ClusterWeight.newBuilder()
+                                    .setName("a")
+                                    .setWeight(UInt32Value.of(0))))),
             "RouteConfiguration \"r1\": virtual_hosts[0].routes[0].route.weighted_clusters: the"
                 + " weights sum to 0"),
         nack(
             rds,
-            Resources.routes(
-                "r1", Resources.route("", "c").setRoute(RouteAction.getDefaultInstance()).build()),
+            withAction(RouteAction.newBuilder()),
             "RouteConfiguration \"r1\": virtual_hosts[0].routes[0].route: no cluster specifier"),
         nack(
             rds,
-            Resources.routes(
-                "r1",
-                Resources.route("", "c")
-                    .setRoute(RouteAction.newBuilder().setClusterSpecifierPlugin("p"))
-                    .build()),
+            withAction(RouteAction.newBuilder().setClusterSpecifierPlugin("p")),
             "RouteConfiguration \"r1\": virtual_hosts[0].routes[0].route: cluster specifier"
                 + " cluster_specifier_plugin is not supported"),
         nack(
             rds,
-            Resources.routes(
-                "r1",
-                Resources.route("", "c")
-                    .setMatch(
-                        RouteMatch.newBuilder()
-                            .setPrefix("")
-                            .addHeaders(
-                                HeaderMatcher.newBuilder()
-                                    .setName("h")
-                                    .setRangeMatch(Int64Range.newBuilder().setStart(5).setEnd(1))))
-                    .build()),
+            withHeader(
+                HeaderMatcher.newBuilder()
+                    .setName("h")
+                    .setRangeMatch(Int64Range.newBuilder().setStart(5).setEnd(1))),
             "RouteConfiguration \"r1\": virtual_hosts[0].routes[0].match.headers[0].range_match:"
                 + " start 5 > end 1"),
         nack(
             rds,
-            Resources.routes(
-                "r1",
-                Resources.route("", "c")
-                    .setMatch(
-                        RouteMatch.newBuilder()
-                            .setPrefix("")
-                            .addHeaders(HeaderMatcher.newBuilder().setName("h")))
-                    .build()),
+            withHeader(HeaderMatcher.newBuilder().setName("h")),
             "RouteConfiguration \"r1\": virtual_hosts[0].routes[0].match.headers[0]: no header"
                 + " match specifier"),
         nack(
             rds,
-            Resources.routes(
-                "r1",
-                Resources.route("", "c")
-                    .setRoute(
-                        RouteAction.newBuilder()
-                            .setCluster("c")
-                            .setRetryPolicy(
-                                RetryPolicy.newBuilder()
-                                    .setRetryBackOff(
-                                        RetryPolicy.RetryBackOff.newBuilder()
-                                            .setBaseInterval(Duration.newBuilder().setSeconds(2))
-                                            .setMaxInterval(Duration.newBuilder().setSeconds(1)))))
-                    .build()),
+            withAction(
+                RouteAction.newBuilder()
+                    .setCluster("c")
+                    .setRetryPolicy(
+                        RetryPolicy.newBuilder()
+                            .setRetryBackOff(
+                                RetryPolicy.RetryBackOff.newBuilder()
+                                    .setBaseInterval(Duration.newBuilder().setSeconds(2))
+                                    .setMaxInterval(Duration.newBuilder().setSeconds(1))))),
             "RouteConfiguration \"r1\": virtual_hosts[0].routes[0].route.retry_policy"
                 + ".retry_back_off.max_interval: less than base_interval"),
         nack(
             rds,
-            Resources.routes(
-                "r1",
-                Resources.route("", "c")
-                    .setRoute(
-                        RouteAction.newBuilder()
-                            .setCluster("c")
-                            .setMaxStreamDuration(
-                                RouteAction.MaxStreamDuration.newBuilder()
-                                    .setGrpcTimeoutHeaderMax(Duration.newBuilder().setNanos(-5))))
-                    .build()),
+            withAction(
+                RouteAction.newBuilder()
+                    .setCluster("c")
+                    .setMaxStreamDuration(
+                        RouteAction.MaxStreamDuration.newBuilder()
+                            .setGrpcTimeoutHeaderMax(Duration.newBuilder().setNanos(-5)))),
             "RouteConfiguration \"r1\": virtual_hosts[0].routes[0].route.max_stream_duration"
                 + ".grpc_timeout_header_max: must be a non-negative duration"),
         // Cluster

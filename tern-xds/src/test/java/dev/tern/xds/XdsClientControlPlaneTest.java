@@ -226,16 +226,25 @@ class XdsClientControlPlaneTest {
     assertThat(missing.awaitChanged().name()).isEqualTo("never-sent");
   }
 
-  @Test
-  void listenerLeftOutOfAStateOfTheWorldResponseIsDeleted() throws Exception {
-    ControlPlaneProcess cp = controlPlane();
+  /** Version 1 with listeners l1 and l2, watched and received; the watchers of both. */
+  private List<RecordingWatcher<XdsListener>> twoListeners(ControlPlaneProcess cp, XdsClient client)
+      throws InterruptedException {
     cp.setSnapshot(
         node, "1", List.of(Resources.listener("l1", "r1"), Resources.listener("l2", "r2")));
-    XdsClient client = client(cp);
     RecordingWatcher<XdsListener> l1 = watch(client, XdsResourceType.LISTENER, "l1");
     RecordingWatcher<XdsListener> l2 = watch(client, XdsResourceType.LISTENER, "l2");
     l1.awaitChanged();
     l2.awaitChanged();
+    return List.of(l1, l2);
+  }
+
+  @Test
+  void listenerLeftOutOfAStateOfTheWorldResponseIsDeleted() throws Exception {
+    ControlPlaneProcess cp = controlPlane();
+    XdsClient client = client(cp);
+    List<RecordingWatcher<XdsListener>> watchers = twoListeners(cp, client);
+    RecordingWatcher<XdsListener> l1 = watchers.get(0);
+    RecordingWatcher<XdsListener> l2 = watchers.get(1);
 
     cp.setSnapshot(node, "2", List.of(Resources.listener("l1", "r1-new")));
     assertThat(l2.awaitDoesNotExist()).isEqualTo("l2");
@@ -245,13 +254,11 @@ class XdsClientControlPlaneTest {
   @Test
   void ignoreResourceDeletionKeepsTheListener() throws Exception {
     ControlPlaneProcess cp = controlPlane();
-    cp.setSnapshot(
-        node, "1", List.of(Resources.listener("l1", "r1"), Resources.listener("l2", "r2")));
     XdsClient client = client(cp, Duration.ofSeconds(30), "ignore_resource_deletion");
-    RecordingWatcher<XdsListener> l1 = watch(client, XdsResourceType.LISTENER, "l1");
-    RecordingWatcher<XdsListener> l2 = watch(client, XdsResourceType.LISTENER, "l2");
-    l1.awaitChanged();
-    XdsListener kept = l2.awaitChanged();
+    List<RecordingWatcher<XdsListener>> watchers = twoListeners(cp, client);
+    RecordingWatcher<XdsListener> l1 = watchers.get(0);
+    RecordingWatcher<XdsListener> l2 = watchers.get(1);
+    XdsListener kept = watch(client, XdsResourceType.LISTENER, "l2").awaitChanged();
 
     try (CapturedLogs logs = CapturedLogs.of(XdsClient.class)) {
       cp.setSnapshot(node, "2", List.of(Resources.listener("l1", "r1-new")));

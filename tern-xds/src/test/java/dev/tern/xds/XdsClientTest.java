@@ -13,10 +13,13 @@ import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceTern;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,30 +56,13 @@ class XdsClientTest {
   void start() throws Exception {
     String name = InProcessServerBuilder.generateName();
     server =
-        InProcessServerBuilder.forName(name)
-            .addService(
-                new AggregatedDiscoveryServiceTern.AggregatedDiscoveryServiceImplBase() {
-                  @Override
-                  public StreamObserver<DiscoveryRequest> streamAggregatedResources(
-                      StreamObserver<DiscoveryResponse> responses) {
-                    ServerStream stream = new ServerStream(responses);
-                    streams.add(stream);
-                    return new StreamObserver<>() {
-                      @Override
-                      public void onNext(DiscoveryRequest value) {
-                        stream.requests.add(value);
-                      }
-
-                      @Override
-                      public void onError(Throwable t) {}
-
-                      @Override
-                      public void onCompleted() {}
-                    };
-                  }
-                })
-            .build()
-            .start();
+        adsServer(
+            name,
+            responses -> {
+              ServerStream stream = new ServerStream(responses);
+              streams.add(stream);
+              return stream.requests::add;
+            });
     Bootstrap bootstrap =
         Bootstrap.parse(
             "{\"xds_servers\": [{\"server_uri\": \"in-process\", \"channel_creds\": [{\"type\":"
@@ -89,6 +75,38 @@ class XdsClientTest {
                 .withBackoff(Duration.ofMillis(10), Duration.ofMillis(100))
                 .withDoesNotExistTimeout(Duration.ofSeconds(30))
                 .withChannelFactory(s -> InProcessChannelBuilder.forName(name).build()));
+  }
+
+  /**
+   * An in-process ADS server: {@code stream} is given each stream's response observer and returns
+   * what to do with each request received on it.
+   */
+  private static Server adsServer(
+      String name, Function<StreamObserver<DiscoveryResponse>, Consumer<DiscoveryRequest>> stream)
+      throws IOException {
+    return InProcessServerBuilder.forName(name)
+        .addService(
+            new AggregatedDiscoveryServiceTern.AggregatedDiscoveryServiceImplBase() {
+              @Override
+              public StreamObserver<DiscoveryRequest> streamAggregatedResources(
+                  StreamObserver<DiscoveryResponse> responses) {
+                Consumer<DiscoveryRequest> onRequest = stream.apply(responses);
+                return new StreamObserver<>() {
+                  @Override
+                  public void onNext(DiscoveryRequest value) {
+                    onRequest.accept(value);
+                  }
+
+                  @Override
+                  public void onError(Throwable t) {}
+
+                  @Override
+                  public void onCompleted() {}
+                };
+              }
+            })
+        .build()
+        .start();
   }
 
   @AfterEach
@@ -279,35 +297,19 @@ class XdsClientTest {
     client.close();
     String name = InProcessServerBuilder.generateName();
     Server other =
-        InProcessServerBuilder.forName(name)
-            .addService(
-                new AggregatedDiscoveryServiceTern.AggregatedDiscoveryServiceImplBase() {
-                  @Override
-                  public StreamObserver<DiscoveryRequest> streamAggregatedResources(
-                      StreamObserver<DiscoveryResponse> responses) {
-                    return new StreamObserver<>() {
-                      @Override
-                      public void onNext(DiscoveryRequest value) {
-                        if (value.getVersionInfo().isEmpty()) {
-                          responses.onNext(
-                              response(
-                                  XdsResourceType.CLUSTER,
-                                  "1",
-                                  "a",
-                                  any(Resources.edsCluster("c1", "").build())));
-                        }
-                      }
-
-                      @Override
-                      public void onError(Throwable t) {}
-
-                      @Override
-                      public void onCompleted() {}
-                    };
+        adsServer(
+            name,
+            responses ->
+                request -> {
+                  if (request.getVersionInfo().isEmpty()) {
+                    responses.onNext(
+                        response(
+                            XdsResourceType.CLUSTER,
+                            "1",
+                            "a",
+                            any(Resources.edsCluster("c1", "").build())));
                   }
-                })
-            .build()
-            .start();
+                });
     try (XdsClient shortTimer =
         XdsClient.create(
             client.bootstrap(),
