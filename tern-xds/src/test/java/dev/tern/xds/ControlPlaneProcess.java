@@ -76,7 +76,7 @@ final class ControlPlaneProcess implements AutoCloseable {
 
   /** Starts it with its ADS server on {@code adsPort} (a restart on the port of an earlier one). */
   static ControlPlaneProcess start(int adsPort) throws IOException, InterruptedException {
-    Path program = require(System.getenv("CI"));
+    Path program = require(PROGRAM, System.getenv("CI"));
     Process process =
         new ProcessBuilder(program.toString(), "-ads-port", Integer.toString(adsPort))
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
@@ -98,20 +98,20 @@ final class ControlPlaneProcess implements AutoCloseable {
         process, output, Integer.parseInt(ads.group(1)), Integer.parseInt(web.group(1)));
   }
 
-  /** The installed program; skips, or under CI fails, the test when it is missing. */
-  static Path require(String ciEnv) {
+  /** The installed {@code program}; skips, or under CI fails, the test when it is missing. */
+  static Path require(String program, String ciEnv) {
     List<Path> candidates = new ArrayList<>();
     String dir = System.getenv("TERN_TOOLS_DIR");
     Path tools =
         dir != null && !dir.isEmpty()
             ? Path.of(dir)
             : Path.of(System.getProperty("user.home"), ".cache", "tern-tools");
-    candidates.add(tools.resolve("bin").resolve(PROGRAM));
+    candidates.add(tools.resolve("bin").resolve(program));
     String path = System.getenv("PATH");
     if (path != null) {
       for (String entry : path.split(File.pathSeparator)) {
         if (!entry.isEmpty()) {
-          candidates.add(Path.of(entry, PROGRAM));
+          candidates.add(Path.of(entry, program));
         }
       }
     }
@@ -120,7 +120,7 @@ final class ControlPlaneProcess implements AutoCloseable {
         return candidate;
       }
     }
-    String message = PROGRAM + " is not installed; " + INSTALL;
+    String message = program + " is not installed; " + INSTALL;
     if ("true".equalsIgnoreCase(ciEnv)) {
       Assertions.fail(message + "; CI=true, so this is a failure, not a skip");
     }
