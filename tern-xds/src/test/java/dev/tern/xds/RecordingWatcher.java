@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /** A watcher that queues what it hears, for tests to wait on. Thread-safe (a blocking queue). */
-final class RecordingWatcher<T> implements ResourceWatcher<T> {
+class RecordingWatcher<T> implements ResourceWatcher<T> {
   static final Duration TIMEOUT = Duration.ofSeconds(20);
 
   /** One call the watcher received. Exactly one of the fields is set. */

@@ -8,6 +8,7 @@ import dev.tern.Server;
 import dev.tern.Status;
 import dev.tern.inprocess.InProcessChannelBuilder;
 import dev.tern.inprocess.InProcessServerBuilder;
+import dev.tern.stub.ServerCallStreamObserver;
 import dev.tern.stub.StreamObserver;
 import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceTern;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
@@ -290,6 +292,62 @@ class XdsClientTest {
     RecordingWatcher<XdsCluster> late = new RecordingWatcher<>();
     client.watch(XdsResourceType.CLUSTER, "c1", late);
     assertThat(late.awaitChanged()).isEqualTo(cached);
+  }
+
+  @Test
+  void aFloodingControlPlaneIsHeldBackByFlowControl() throws Exception {
+    client.close();
+    String name = InProcessServerBuilder.generateName();
+    int versions = 500;
+    AtomicInteger sent = new AtomicInteger();
+    AtomicInteger handled = new AtomicInteger();
+    AtomicInteger mostAhead = new AtomicInteger();
+    Server flooding =
+        adsServer(
+            name,
+            responses -> {
+              ServerCallStreamObserver<DiscoveryResponse> out =
+                  (ServerCallStreamObserver<DiscoveryResponse>) responses;
+              Runnable push =
+                  () -> {
+                    // As fast as the transport lets it: every response the client will take.
+                    while (out.isReady() && sent.get() < versions) {
+                      int v = sent.incrementAndGet();
+                      out.onNext(
+                          response(
+                              XdsResourceType.ENDPOINTS,
+                              Integer.toString(v),
+                              "n" + v,
+                              any(Resources.endpoints("e1", v))));
+                      mostAhead.accumulateAndGet(v - handled.get(), Math::max);
+                    }
+                  };
+              out.setOnReadyHandler(push);
+              return request -> {};
+            });
+    try (XdsClient flooded =
+        XdsClient.create(
+            client.bootstrap(),
+            XdsClient.Options.defaults()
+                .withChannelFactory(s -> InProcessChannelBuilder.forName(name).build()))) {
+      RecordingWatcher<XdsEndpoints> watcher =
+          new RecordingWatcher<>() {
+            @Override
+            public void onChanged(XdsEndpoints resource) {
+              handled.incrementAndGet();
+              super.onChanged(resource);
+            }
+          };
+      flooded.watch(XdsResourceType.ENDPOINTS, "e1", watcher);
+      watcher.awaitChanged(e -> e.localities().get(0).endpoints().get(0).port() == versions);
+      // The client asks for one response at a time, once it has handled the last: the server,
+      // sending whenever the transport let it, was never more than one response ahead of the
+      // watcher (which hears each before the client asks for the next).
+      assertThat(mostAhead.get()).isEqualTo(1);
+      assertThat(handled.get()).isEqualTo(versions);
+    } finally {
+      flooding.shutdownNow();
+    }
   }
 
   @Test
