@@ -1,0 +1,123 @@
+package dev.tern.xds;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.envoyproxy.envoy.config.core.v3.ConfigSource;
+import io.envoyproxy.envoy.config.listener.v3.Listener;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** Validates a client-side Listener (A27, A39 filters) into an {@link XdsListener}. Stateless. */
+final class ListenerValidator {
+  static final String HCM_TYPE_URL =
+      "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3"
+          + ".HttpConnectionManager";
+  static final String ROUTER_TYPE_URL =
+      "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router";
+
+  private ListenerValidator() {}
+
+  static XdsListener validate(Listener listener) throws XdsResourceException {
+    String prefix = "Listener \"" + listener.getName() + "\": ";
+    if (!listener.hasApiListener()) {
+      throw new XdsResourceException(
+          prefix + "api_listener: missing (a client listener needs one)");
+    }
+    com.google.protobuf.Any any = listener.getApiListener().getApiListener();
+    if (!any.getTypeUrl().equals(HCM_TYPE_URL)) {
+      throw new XdsResourceException(
+          prefix + "api_listener.api_listener: type " + any.getTypeUrl() + " is not supported");
+    }
+    HttpConnectionManager hcm;
+    try {
+      hcm = HttpConnectionManager.parseFrom(any.getValue());
+    } catch (InvalidProtocolBufferException e) {
+      throw new XdsResourceException(
+          prefix + "api_listener.api_listener: cannot be decoded: " + e.getMessage());
+    }
+    String rdsName = null;
+    XdsRouteConfig inline = null;
+    switch (hcm.getRouteSpecifierCase()) {
+      case RDS -> {
+        ConfigSource source = hcm.getRds().getConfigSource();
+        if (!isAdsOrSelf(source)) {
+          throw new XdsResourceException(prefix + "rds.config_source: must be ads or self");
+        }
+        rdsName = hcm.getRds().getRouteConfigName();
+        if (rdsName.isEmpty()) {
+          throw new XdsResourceException(prefix + "rds.route_config_name: empty");
+        }
+      }
+      case ROUTE_CONFIG ->
+          inline = RouteValidator.validate(hcm.getRouteConfig(), prefix + "route_config.");
+      case SCOPED_ROUTES -> throw new XdsResourceException(prefix + "scoped_routes: not supported");
+      default -> throw new XdsResourceException(prefix + "neither rds nor route_config is set");
+    }
+    List<XdsListener.HttpFilter> filters = filters(hcm.getHttpFiltersList(), prefix);
+    Duration maxStreamDuration = null;
+    if (hcm.hasCommonHttpProtocolOptions()
+        && hcm.getCommonHttpProtocolOptions().hasMaxStreamDuration()) {
+      maxStreamDuration =
+          Durations.of(
+              hcm.getCommonHttpProtocolOptions().getMaxStreamDuration(),
+              prefix + "common_http_protocol_options.max_stream_duration");
+    }
+    return new XdsListener(listener.getName(), rdsName, inline, filters, maxStreamDuration);
+  }
+
+  static boolean isAdsOrSelf(ConfigSource source) {
+    return source.hasAds() || source.hasSelf();
+  }
+
+  private static List<XdsListener.HttpFilter> filters(List<HttpFilter> list, String prefix)
+      throws XdsResourceException {
+    if (list.isEmpty()) {
+      throw new XdsResourceException(
+          prefix + "http_filters: empty (the router filter is required)");
+    }
+    List<XdsListener.HttpFilter> out = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    for (int i = 0; i < list.size(); i++) {
+      HttpFilter filter = list.get(i);
+      String field = prefix + "http_filters[" + i + "]";
+      if (filter.getName().isEmpty()) {
+        throw new XdsResourceException(field + ".name: empty");
+      }
+      if (!names.add(filter.getName())) {
+        throw new XdsResourceException(field + ": duplicate name \"" + filter.getName() + "\"");
+      }
+      if (!filter.hasTypedConfig()) {
+        if (filter.getIsOptional()) {
+          continue;
+        }
+        throw new XdsResourceException(field + ".typed_config: missing");
+      }
+      String type = filter.getTypedConfig().getTypeUrl();
+      boolean router = type.equals(ROUTER_TYPE_URL);
+      boolean last = i == list.size() - 1;
+      if (router && !last) {
+        throw new XdsResourceException(
+            field
+                + ": the router filter must be last, but \""
+                + list.get(i + 1).getName()
+                + "\" follows it");
+      }
+      if (!router) {
+        if (filter.getIsOptional()) {
+          continue; // an optional filter Tern does not know is skipped (A39)
+        }
+        throw new XdsResourceException(
+            field + " \"" + filter.getName() + "\": filter type " + type + " is not supported");
+      }
+      out.add(new XdsListener.HttpFilter(filter.getName(), type, filter.getIsOptional()));
+    }
+    if (out.isEmpty() || !out.get(out.size() - 1).typeUrl().equals(ROUTER_TYPE_URL)) {
+      throw new XdsResourceException(prefix + "http_filters: the router filter is missing");
+    }
+    return out;
+  }
+}

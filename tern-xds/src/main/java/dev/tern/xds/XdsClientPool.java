@@ -1,0 +1,65 @@
+package dev.tern.xds;
+
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The process's shared {@link XdsClient}s, one per distinct {@link Bootstrap}: every channel of the
+ * process that uses the same bootstrap shares one client, its one ADS stream and its cache. A
+ * client lives while it has been acquired more often than released.
+ *
+ * <p>Thread-safe: the map is guarded by the pool's lock, which is never held while a client calls a
+ * watcher (clients call watchers in their own synchronization contexts).
+ */
+public final class XdsClientPool {
+  private static final XdsClientPool SHARED = new XdsClientPool(XdsClient.Options.defaults());
+
+  private final XdsClient.Options options;
+
+  @GuardedBy("this")
+  private final Map<Bootstrap, Entry> clients = new HashMap<>();
+
+  private static final class Entry {
+    final XdsClient client;
+    int refs;
+
+    Entry(XdsClient client) {
+      this.client = client;
+    }
+  }
+
+  XdsClientPool(XdsClient.Options options) {
+    this.options = options;
+  }
+
+  /** The process-wide pool. */
+  public static XdsClientPool shared() {
+    return SHARED;
+  }
+
+  /** The client for {@code bootstrap}, made on first use; pair each call with {@link #release}. */
+  public synchronized XdsClient acquire(Bootstrap bootstrap) {
+    Entry entry = clients.computeIfAbsent(bootstrap, b -> new Entry(XdsClient.create(b, options)));
+    entry.refs++;
+    return entry.client;
+  }
+
+  /** Gives back a client from {@link #acquire}; the last release closes it. */
+  public void release(XdsClient client) {
+    XdsClient toClose = null;
+    synchronized (this) {
+      Entry entry = clients.get(client.bootstrap());
+      if (entry == null || entry.client != client) {
+        throw new IllegalArgumentException("not a client of this pool, or released already");
+      }
+      if (--entry.refs == 0) {
+        clients.remove(client.bootstrap());
+        toClose = client;
+      }
+    }
+    if (toClose != null) {
+      toClose.close();
+    }
+  }
+}

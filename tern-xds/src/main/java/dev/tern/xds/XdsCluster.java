@@ -1,0 +1,93 @@
+package dev.tern.xds;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A validated Cluster (A27, A37 aggregate clusters, A42 ring hash, A48 least request, A50 outlier
+ * detection, A32 circuit breaking). Immutable.
+ *
+ * @param edsServiceName for {@code EDS}: the ClusterLoadAssignment to fetch ({@code
+ *     eds_cluster_config.service_name}, or the cluster's own name when empty); else null
+ * @param dnsHostPort for {@code LOGICAL_DNS}: the one endpoint's {@code host:port}; else null
+ * @param aggregateClusters for {@code AGGREGATE}: the prioritized child clusters; else empty
+ * @param maxConcurrentRequests the DEFAULT priority's {@code circuit_breakers} {@code
+ *     max_requests}, 1024 when unset
+ * @param outlierDetection the cluster's outlier detection, or null when it has none
+ */
+public record XdsCluster(
+    String name,
+    Type type,
+    String edsServiceName,
+    String dnsHostPort,
+    List<String> aggregateClusters,
+    LbPolicy lbPolicy,
+    long maxConcurrentRequests,
+    OutlierDetection outlierDetection) {
+  /** {@code circuit_breakers}' default for {@code max_requests}. */
+  public static final long DEFAULT_MAX_REQUESTS = 1024;
+
+  /** The kinds of cluster a gRPC client supports. */
+  public enum Type {
+    EDS,
+    LOGICAL_DNS,
+    AGGREGATE
+  }
+
+  public XdsCluster {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(type, "type");
+    aggregateClusters = List.copyOf(aggregateClusters);
+    Objects.requireNonNull(lbPolicy, "lbPolicy");
+  }
+
+  /**
+   * The load-balancing policy.
+   *
+   * @param minRingSize for {@code RING_HASH}, else 0
+   * @param maxRingSize for {@code RING_HASH}, else 0
+   * @param choiceCount for {@code LEAST_REQUEST}, else 0
+   */
+  public record LbPolicy(Kind kind, long minRingSize, long maxRingSize, int choiceCount) {
+    /** The {@code lb_policy} values Tern accepts. */
+    public enum Kind {
+      ROUND_ROBIN,
+      RING_HASH,
+      LEAST_REQUEST
+    }
+
+    public static final LbPolicy ROUND_ROBIN = new LbPolicy(Kind.ROUND_ROBIN, 0, 0, 0);
+
+    public LbPolicy {
+      Objects.requireNonNull(kind, "kind");
+    }
+  }
+
+  /**
+   * Outlier detection (A50); a null ejection part means that algorithm is off.
+   *
+   * @param maxEjectionPercent percent of the endpoints that may be ejected at once
+   */
+  public record OutlierDetection(
+      Duration interval,
+      Duration baseEjectionTime,
+      Duration maxEjectionTime,
+      int maxEjectionPercent,
+      SuccessRateEjection successRate,
+      FailurePercentageEjection failurePercentage) {
+    public OutlierDetection {
+      Objects.requireNonNull(interval, "interval");
+      Objects.requireNonNull(baseEjectionTime, "baseEjectionTime");
+      Objects.requireNonNull(maxEjectionTime, "maxEjectionTime");
+    }
+  }
+
+  /** The success-rate algorithm's parameters. */
+  public record SuccessRateEjection(
+      int stdevFactor, int enforcementPercentage, int minimumHosts, int requestVolume) {}
+
+  /** The failure-percentage algorithm's parameters. */
+  public record FailurePercentageEjection(
+      int threshold, int enforcementPercentage, int minimumHosts, int requestVolume) {}
+}

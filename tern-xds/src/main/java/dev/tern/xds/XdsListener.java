@@ -1,0 +1,44 @@
+package dev.tern.xds;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A validated Listener of the client side (A27): its API listener's HttpConnectionManager, which
+ * names its routes by RDS or holds them inline. Immutable.
+ *
+ * @param name the resource name
+ * @param rdsName the RouteConfiguration to fetch by RDS, or null when {@code inlineRoutes} is set
+ * @param inlineRoutes the {@code route_config} held inline, or null when {@code rdsName} is set
+ * @param httpFilters the HTTP filters' names in order, the router last
+ * @param maxStreamDuration {@code common_http_protocol_options.max_stream_duration}, or null
+ */
+public record XdsListener(
+    String name,
+    String rdsName,
+    XdsRouteConfig inlineRoutes,
+    List<HttpFilter> httpFilters,
+    Duration maxStreamDuration) {
+  public XdsListener {
+    Objects.requireNonNull(name, "name");
+    if ((rdsName == null) == (inlineRoutes == null)) {
+      throw new IllegalArgumentException("exactly one of rdsName and inlineRoutes");
+    }
+    httpFilters = List.copyOf(httpFilters);
+  }
+
+  /**
+   * An HTTP filter of the connection manager.
+   *
+   * @param name its instance name
+   * @param typeUrl the type of its {@code typed_config}
+   * @param optional its {@code is_optional}
+   */
+  public record HttpFilter(String name, String typeUrl, boolean optional) {
+    public HttpFilter {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(typeUrl, "typeUrl");
+    }
+  }
+}

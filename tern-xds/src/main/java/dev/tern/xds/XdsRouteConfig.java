@@ -1,0 +1,163 @@
+package dev.tern.xds;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * A validated RouteConfiguration (A28): virtual hosts with their domains and routes, in the control
+ * plane's order. Routes a gRPC client cannot use (query-parameter matchers, A28) are left out here
+ * rather than NACKed. Immutable (a {@link Pattern} is immutable too).
+ */
+public record XdsRouteConfig(String name, List<VirtualHost> virtualHosts) {
+  public XdsRouteConfig {
+    Objects.requireNonNull(name, "name");
+    virtualHosts = List.copyOf(virtualHosts);
+  }
+
+  /** A virtual host: the domains it serves and its routes, first match wins. */
+  public record VirtualHost(String name, List<String> domains, List<Route> routes) {
+    public VirtualHost {
+      Objects.requireNonNull(name, "name");
+      domains = List.copyOf(domains);
+      routes = List.copyOf(routes);
+    }
+  }
+
+  /**
+   * A route: when it matches and where calls go.
+   *
+   * @param action where calls go, or null for a route whose action is not {@code route} (a
+   *     redirect, a direct response, a non-forwarding action): calls that match it fail (A28)
+   */
+  public record Route(RouteMatch match, RouteAction action) {
+    public Route {
+      Objects.requireNonNull(match, "match");
+    }
+  }
+
+  /**
+   * What a route matches.
+   *
+   * @param fractionPerMillion {@code runtime_fraction}'s default value in parts per million, or
+   *     null when the route has none
+   */
+  public record RouteMatch(
+      PathMatcher path, List<HeaderMatcher> headers, Integer fractionPerMillion) {
+    public RouteMatch {
+      Objects.requireNonNull(path, "path");
+      headers = List.copyOf(headers);
+    }
+  }
+
+  /** How a route matches the path (the full method name, {@code /service/method}). */
+  public record PathMatcher(Kind kind, String value, Pattern regex, boolean caseSensitive) {
+    /** Which of the path specifiers the route has. */
+    public enum Kind {
+      PREFIX,
+      PATH,
+      SAFE_REGEX
+    }
+
+    public PathMatcher {
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(value, "value");
+      if ((kind == Kind.SAFE_REGEX) != (regex != null)) {
+        throw new IllegalArgumentException("a regex exactly for SAFE_REGEX");
+      }
+    }
+  }
+
+  /**
+   * A header matcher.
+   *
+   * @param value the string to compare ({@code EXACT}, {@code PREFIX}, {@code SUFFIX}, {@code
+   *     CONTAINS}, or the regex's text), or empty
+   * @param regex the compiled regex of {@code SAFE_REGEX}, else null
+   * @param rangeStart {@code RANGE}'s inclusive start, else 0
+   * @param rangeEnd {@code RANGE}'s exclusive end, else 0
+   * @param present {@code PRESENT}'s value, else false
+   */
+  public record HeaderMatcher(
+      String name,
+      Kind kind,
+      String value,
+      Pattern regex,
+      long rangeStart,
+      long rangeEnd,
+      boolean present,
+      boolean invert,
+      boolean ignoreCase) {
+    /** Which of the header match specifiers it has. */
+    public enum Kind {
+      EXACT,
+      SAFE_REGEX,
+      RANGE,
+      PRESENT,
+      PREFIX,
+      SUFFIX,
+      CONTAINS
+    }
+
+    public HeaderMatcher {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(value, "value");
+    }
+  }
+
+  /**
+   * Where a route sends calls: exactly one of {@code cluster}, {@code weightedClusters} (not empty)
+   * and {@code clusterHeader}.
+   *
+   * @param timeout {@code max_stream_duration}'s {@code grpc_timeout_header_max} or else its {@code
+   *     max_stream_duration}, or null (A31)
+   * @param retryPolicy the route's retry policy, or null (A44)
+   */
+  public record RouteAction(
+      String cluster,
+      List<ClusterWeight> weightedClusters,
+      String clusterHeader,
+      Duration timeout,
+      RetryPolicy retryPolicy) {
+    public RouteAction {
+      weightedClusters = List.copyOf(weightedClusters);
+      int set =
+          (cluster != null ? 1 : 0)
+              + (weightedClusters.isEmpty() ? 0 : 1)
+              + (clusterHeader != null ? 1 : 0);
+      if (set != 1) {
+        throw new IllegalArgumentException(
+            "exactly one of cluster, weightedClusters and clusterHeader");
+      }
+    }
+  }
+
+  /** A cluster of {@code weighted_clusters} and its weight. */
+  public record ClusterWeight(String name, long weight) {
+    public ClusterWeight {
+      Objects.requireNonNull(name, "name");
+    }
+  }
+
+  /**
+   * A route's retry policy (A44).
+   *
+   * @param retryOn the gRPC status codes of {@code retry_on} that Tern retries (other entries are
+   *     ignored)
+   * @param maxAttempts {@code num_retries} + 1
+   */
+  public record RetryPolicy(
+      Set<dev.tern.Status.Code> retryOn,
+      int maxAttempts,
+      Duration initialBackoff,
+      Duration maxBackoff) {
+    public RetryPolicy {
+      retryOn = Set.copyOf(retryOn);
+      Objects.requireNonNull(initialBackoff, "initialBackoff");
+      Objects.requireNonNull(maxBackoff, "maxBackoff");
+    }
+  }
+}

@@ -1,0 +1,264 @@
+package dev.tern.xds;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import com.google.protobuf.TypeRegistry;
+import com.google.protobuf.util.JsonFormat;
+import io.envoyproxy.envoy.extensions.clusters.aggregate.v3.ClusterConfig;
+import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * The test control plane, {@code tern-xds-controlplane} (src/test/go/controlplane, on Envoy's
+ * go-control-plane; built by tools/install-xds-tools.sh), run as a process on 127.0.0.1: its ADS
+ * port, its HTTP control endpoint (set a node's snapshot, read back the requests it received), and
+ * a stop by PID.
+ *
+ * <p>When the program is not installed, {@link #start} skips the calling test, or fails it when
+ * {@code CI=true}: CI installs it, so its absence there is a fault.
+ *
+ * <p>Thread-safe.
+ */
+final class ControlPlaneProcess implements AutoCloseable {
+  static final String PROGRAM = "tern-xds-controlplane";
+  private static final String INSTALL = "run tools/install-xds-tools.sh to build it";
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+  private static final Pattern ADS_PORT = Pattern.compile("(?m)^ads-port=(\\d+)$");
+  private static final Pattern HTTP_PORT = Pattern.compile("(?m)^http-port=(\\d+)$");
+  private static final JsonFormat.Printer JSON =
+      JsonFormat.printer()
+          .omittingInsignificantWhitespace()
+          .usingTypeRegistry(
+              TypeRegistry.newBuilder()
+                  .add(HttpConnectionManager.getDescriptor())
+                  .add(Router.getDescriptor())
+                  .add(ClusterConfig.getDescriptor())
+                  .build());
+
+  private final Process process;
+  private final ProcessOutput output;
+  private final int adsPort;
+  private final int httpPort;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  private ControlPlaneProcess(Process process, ProcessOutput output, int adsPort, int httpPort) {
+    this.process = process;
+    this.output = output;
+    this.adsPort = adsPort;
+    this.httpPort = httpPort;
+  }
+
+  /** Starts the control plane on ports the OS picks. */
+  static ControlPlaneProcess start() throws IOException, InterruptedException {
+    return start(0);
+  }
+
+  /** Starts it with its ADS server on {@code adsPort} (a restart on the port of an earlier one). */
+  static ControlPlaneProcess start(int adsPort) throws IOException, InterruptedException {
+    Path program = require(PROGRAM, System.getenv("CI"));
+    Process process =
+        new ProcessBuilder(program.toString(), "-ads-port", Integer.toString(adsPort))
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .redirectErrorStream(true)
+            .start();
+    ProcessOutput output =
+        ProcessOutput.read(process.getInputStream(), PROGRAM + "-" + process.pid() + "-output");
+    if (!output.await(text -> HTTP_PORT.matcher(text).find(), START_TIMEOUT)) {
+      process.destroyForcibly();
+      throw new IOException(PROGRAM + " did not print its ports; its output: " + output.text());
+    }
+    Matcher ads = ADS_PORT.matcher(output.text());
+    Matcher web = HTTP_PORT.matcher(output.text());
+    if (!ads.find() || !web.find()) {
+      process.destroyForcibly();
+      throw new IOException(PROGRAM + " printed no ADS port; its output: " + output.text());
+    }
+    return new ControlPlaneProcess(
+        process, output, Integer.parseInt(ads.group(1)), Integer.parseInt(web.group(1)));
+  }
+
+  /** The installed {@code program}; skips, or under CI fails, the test when it is missing. */
+  static Path require(String program, String ciEnv) {
+    List<Path> candidates = new ArrayList<>();
+    String dir = System.getenv("TERN_TOOLS_DIR");
+    Path tools =
+        dir != null && !dir.isEmpty()
+            ? Path.of(dir)
+            : Path.of(System.getProperty("user.home"), ".cache", "tern-tools");
+    candidates.add(tools.resolve("bin").resolve(program));
+    String path = System.getenv("PATH");
+    if (path != null) {
+      for (String entry : path.split(File.pathSeparator)) {
+        if (!entry.isEmpty()) {
+          candidates.add(Path.of(entry, program));
+        }
+      }
+    }
+    for (Path candidate : candidates) {
+      if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+        return candidate;
+      }
+    }
+    String message = program + " is not installed; " + INSTALL;
+    if ("true".equalsIgnoreCase(ciEnv)) {
+      Assertions.fail(message + "; CI=true, so this is a failure, not a skip");
+    }
+    Assumptions.abort(message);
+    throw new AssertionError("unreachable");
+  }
+
+  int adsPort() {
+    return adsPort;
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  /** The {@code server_uri} of a bootstrap pointing at it. */
+  String target() {
+    return "127.0.0.1:" + adsPort;
+  }
+
+  /** Replaces the node's snapshot (pushed at once to its open streams). */
+  void setSnapshot(String node, String version, List<? extends Message> resources) {
+    Map<String, List<String>> byKind = new java.util.LinkedHashMap<>();
+    for (Message m : resources) {
+      String kind =
+          switch (m.getDescriptorForType().getName()) {
+            case "Listener" -> "listeners";
+            case "RouteConfiguration" -> "routes";
+            case "Cluster" -> "clusters";
+            case "ClusterLoadAssignment" -> "endpoints";
+            default -> throw new IllegalArgumentException(m.getDescriptorForType().getName());
+          };
+      try {
+        byKind.computeIfAbsent(kind, k -> new ArrayList<>()).add(JSON.print(m));
+      } catch (InvalidProtocolBufferException e) {
+        throw new IllegalArgumentException(e);
+      }
+    }
+    StringBuilder body = new StringBuilder();
+    body.append("{\"node\":").append(quote(node)).append(",\"version\":").append(quote(version));
+    byKind.forEach(
+        (kind, list) ->
+            body.append(",\"")
+                .append(kind)
+                .append("\":[")
+                .append(String.join(",", list))
+                .append(']'));
+    body.append('}');
+    HttpResponse<String> response =
+        send(
+            HttpRequest.newBuilder(uri("/snapshot"))
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString(), UTF_8))
+                .build());
+    if (response.statusCode() != 204) {
+      throw new IllegalStateException(
+          "setting the snapshot failed: " + response.statusCode() + " " + response.body());
+    }
+  }
+
+  /** A DiscoveryRequest the control plane received, as its HTTP endpoint reports it. */
+  record Request(
+      long stream,
+      String node,
+      String typeUrl,
+      String versionInfo,
+      String responseNonce,
+      List<String> resourceNames,
+      String errorDetail) {
+    boolean isNack() {
+      return !errorDetail.isEmpty();
+    }
+  }
+
+  /** Every request received so far, in order. */
+  @SuppressWarnings("unchecked")
+  List<Request> requests() {
+    HttpResponse<String> response = send(HttpRequest.newBuilder(uri("/requests")).GET().build());
+    List<Request> out = new ArrayList<>();
+    for (Object o : (List<Object>) Json.parse(response.body())) {
+      Map<String, Object> m = (Map<String, Object>) o;
+      List<String> names = new ArrayList<>();
+      ((List<Object>) m.get("resource_names")).forEach(n -> names.add((String) n));
+      out.add(
+          new Request(
+              ((Double) m.get("stream")).longValue(),
+              (String) m.get("node"),
+              (String) m.get("type_url"),
+              (String) m.get("version_info"),
+              (String) m.get("response_nonce"),
+              names,
+              (String) m.get("error_detail")));
+    }
+    return out;
+  }
+
+  /** Streams opened since start, and open now. */
+  @SuppressWarnings("unchecked")
+  Map<String, Object> streams() {
+    return (Map<String, Object>)
+        Json.parse(send(HttpRequest.newBuilder(uri("/streams")).GET().build()).body());
+  }
+
+  /** Everything the process printed. */
+  String output() {
+    return output.text();
+  }
+
+  /** Stops the process by its PID (SIGTERM, then SIGKILL) and waits for it. Idempotent. */
+  @Override
+  public void close() {
+    process.toHandle().destroy();
+    try {
+      if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+        process.destroyForcibly();
+        process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + httpPort + path);
+  }
+
+  private HttpResponse<String> send(HttpRequest request) {
+    try {
+      return http.send(request, HttpResponse.BodyHandlers.ofString(UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  private static String quote(String s) {
+    return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  }
+}
