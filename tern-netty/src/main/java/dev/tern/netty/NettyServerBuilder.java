@@ -6,6 +6,7 @@ import dev.tern.TlsServerCredentials;
 import dev.tern.internal.server.AbstractServerBuilder;
 import dev.tern.netty.http.HttpServerProtocol;
 import dev.tern.netty.internal.EventLoops;
+import dev.tern.netty.internal.GrpcHttp2ConnectionHandler;
 import dev.tern.netty.internal.HttpProtocols;
 import dev.tern.netty.internal.NettyServer;
 import dev.tern.netty.internal.ServerOptions;
@@ -72,7 +73,7 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   private long maxConnectionIdleNanos = Long.MAX_VALUE;
   private long maxConnectionAgeNanos = Long.MAX_VALUE;
   private long maxConnectionAgeGraceNanos = Long.MAX_VALUE;
-  private int maxQueuedControlFrames = ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
+  private int maxQueuedControlFrames = GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
   private int maxQueuedOutboundBytesPerStream =
       ServerOptions.DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_STREAM;
   private long maxQueuedOutboundBytesPerConnection =

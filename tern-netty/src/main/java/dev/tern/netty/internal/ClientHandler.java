@@ -337,7 +337,7 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
     Status status =
         Status.UNAVAILABLE.withDescription(
             "GOAWAY received: "
-                + Http2Statuses.errorName(errorCode)
+                + GrpcWire.errorName(errorCode)
                 + (debug.isEmpty() ? "" : ", debug data: " + debug));
     if (goingAwayStatus == null) {
       goingAwayStatus = status;
@@ -441,7 +441,7 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
               ? Status.UNAVAILABLE
                   .withDescription(TlsFailures.describe(ctx.channel(), failure))
                   .withCause(failure)
-              : Http2Statuses.networkFailure(failure);
+              : NetworkFailures.status(failure);
     }
   }
 

@@ -71,7 +71,7 @@ final class ControlFrameLimitWriter extends DecoratingHttp2FrameWriter {
               Http2Error.ENHANCE_YOUR_CALM,
               "more than %d control frames queued: the peer does not read its answers",
               maxQueued);
-      GrpcHttp2ConnectionHandler.logNetworkFailure(ctx, "closed", tooMany);
+      NetworkFailures.log(ctx, "closed", tooMany);
       if (lifecycleManager != null) {
         // Writes the GOAWAY (which a peer that does not read may never see) and closes.
         lifecycleManager.onError(ctx, true, tooMany);

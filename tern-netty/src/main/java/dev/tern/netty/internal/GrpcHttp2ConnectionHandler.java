@@ -3,7 +3,6 @@ package dev.tern.netty.internal;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
-import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.http2.DefaultHttp2Connection;
 import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
 import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
@@ -27,10 +26,6 @@ import io.netty.handler.codec.http2.StreamBufferingEncoder;
 import io.netty.handler.codec.http2.UniformStreamByteDistributor;
 import io.netty.handler.ssl.NotSslRecordException;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.SocketAddress;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import javax.net.ssl.SSLHandshakeException;
 
 /**
@@ -42,13 +37,7 @@ import javax.net.ssl.SSLHandshakeException;
  * <p>Event loop only, like every Netty handler: subclasses assert {@link #inEventLoop()} at their
  * entry points; other threads reach them through the connection's {@link WriteQueue}.
  */
-abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
-  /**
-   * Where expected network failures (a peer resetting the connection, a failed TLS handshake, a
-   * plaintext peer on a TLS port) are logged, one FINE line each, by client and server alike.
-   */
-  static final Logger NETWORK_LOGGER = Logger.getLogger("dev.tern.netty.connections");
-
+public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
   /**
    * Stream window is returned once half of it has been consumed (Netty's and grpc-java's ratio).
    */
@@ -78,6 +67,12 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
    * header-list limit.
    */
   static final int MAX_SMALL_CONTINUATION_FRAMES = 512;
+
+  /**
+   * Default bound on control frames (SETTINGS and PING acks, RST_STREAMs) queued for a peer that
+   * does not read ({@link ControlFrameLimitWriter}), on either end: 10,000, as in grpc-java.
+   */
+  public static final int DEFAULT_MAX_QUEUED_CONTROL_FRAMES = 10_000;
 
   private final int flowControlWindow;
   private boolean connectionWindowSent;
@@ -247,7 +242,7 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
    */
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
-    IOException network = networkFailure(cause);
+    IOException network = NetworkFailures.ioFailure(cause);
     if (network == null) {
       super.exceptionCaught(ctx, cause);
       return;
@@ -255,7 +250,7 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
     // A failed handshake was logged (server) or became the calls' status (client) when the TLS
     // handler reported it, just before this.
     if (!(network instanceof SSLHandshakeException || network instanceof NotSslRecordException)) {
-      logNetworkFailure(ctx, "closed", network);
+      NetworkFailures.log(ctx, "closed", network);
     }
     onNetworkFailure(ctx, network);
     ctx.close();
@@ -352,70 +347,15 @@ abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
     ChannelPromise probe = ctx.newPromise();
     ctx.channel().unsafe().write(Unpooled.EMPTY_BUFFER, probe);
     Throwable closed = probe.cause();
-    IOException failure = closed != null ? networkFailure(closed.getCause()) : null;
+    IOException failure = closed != null ? NetworkFailures.ioFailure(closed.getCause()) : null;
     if (failure != null) {
-      logNetworkFailure(ctx, "closed", failure);
+      NetworkFailures.log(ctx, "closed", failure);
       onNetworkFailure(ctx, failure);
     }
   }
 
   /** Called with an I/O or TLS failure just before the connection is closed for it. */
   void onNetworkFailure(ChannelHandlerContext ctx, IOException failure) {}
-
-  /** Logs one FINE line naming the connection's addresses and the failure, without its stack. */
-  static void logNetworkFailure(ChannelHandlerContext ctx, String what, Throwable failure) {
-    if (NETWORK_LOGGER.isLoggable(Level.FINE)) {
-      NETWORK_LOGGER.log(
-          Level.FINE,
-          "Connection {0} -> {1} {2}: {3}",
-          new Object[] {
-            addressText(ctx.channel().localAddress()),
-            addressText(ctx.channel().remoteAddress()),
-            what,
-            describe(failure)
-          });
-    }
-  }
-
-  /**
-   * The I/O failure behind {@code cause} (a reset, a broken pipe, a TLS failure, possibly wrapped
-   * by a decoder), or null if {@code cause} is something else.
-   */
-  static IOException networkFailure(Throwable cause) {
-    Throwable t = cause;
-    if (t == null) {
-      return null;
-    }
-    if (t instanceof DecoderException && t.getCause() != null) {
-      t = t.getCause();
-    }
-    return t instanceof IOException ? (IOException) t : null;
-  }
-
-  /**
-   * An address for a log line: {@code host:port} ({@code [v6]:port} for IPv6) for TCP, {@code
-   * unix:path} for a domain socket.
-   */
-  static String addressText(SocketAddress address) {
-    if (address instanceof InetSocketAddress) {
-      InetSocketAddress inet = (InetSocketAddress) address;
-      String host = inet.getHostString();
-      return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + inet.getPort();
-    }
-    return "unix:" + address;
-  }
-
-  /** The failure's class and message, without its stack. */
-  private static String describe(Throwable failure) {
-    if (failure instanceof DecoderException && failure.getCause() != null) {
-      failure = failure.getCause();
-    }
-    String message = failure.getMessage();
-    if (message != null && message.length() > 200) {
-      message = message.substring(0, 200) + "...";
-    }
-    return failure.getClass().getSimpleName() + ": " + message;
-  }
 
   /** The handler's context; valid once added to a pipeline. */
   final ChannelHandlerContext ctx() {

@@ -259,7 +259,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     String contentType = head.header("content-type");
-    if (ServerHandler.isGrpcContentType(contentType)) {
+    if (GrpcWire.isGrpcContentType(contentType)) {
       refuse(
           415,
           Status.INTERNAL.withDescription("gRPC requires HTTP/2; this request came over HTTP/1.1"),
@@ -415,7 +415,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     if (cause instanceof IOException) {
-      GrpcHttp2ConnectionHandler.logNetworkFailure(ctx, "closed", cause);
+      NetworkFailures.log(ctx, "closed", cause);
     } else {
       logger.log(
           Level.WARNING,

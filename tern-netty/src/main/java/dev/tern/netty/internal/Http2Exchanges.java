@@ -111,7 +111,7 @@ final class Http2Exchanges {
     if (exchange != null) {
       exchange.peerGone(
           Status.CANCELLED.withDescription(
-              "client cancelled (RST_STREAM " + Http2Statuses.errorName(errorCode) + ")"));
+              "client cancelled (RST_STREAM " + GrpcWire.errorName(errorCode) + ")"));
     }
   }
 

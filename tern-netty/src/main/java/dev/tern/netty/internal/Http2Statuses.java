@@ -4,30 +4,16 @@ import dev.tern.Status;
 import dev.tern.internal.wire.GrpcMessageCodec;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.util.AsciiString;
-import java.io.IOException;
 
 /**
- * Maps what HTTP/2 says about a call to a gRPC {@link Status}, as the wire protocol prescribes:
- * {@code grpc-status}/{@code grpc-message} when present, the HTTP {@code :status} otherwise, and
- * RST_STREAM error codes.
+ * Maps what HTTP/2 says about a client's call to a gRPC {@link Status}, as the wire protocol
+ * prescribes: {@code grpc-status}/{@code grpc-message} when present, the HTTP {@code :status}
+ * otherwise, and RST_STREAM error codes.
  *
  * <p>Stateless; thread-safe.
  */
 final class Http2Statuses {
   private Http2Statuses() {}
-
-  /**
-   * The status of the calls a connection's I/O failure ended (a reset by the peer, a broken pipe):
-   * UNAVAILABLE, saying so, with the failure as the cause.
-   */
-  static Status networkFailure(IOException failure) {
-    String message = failure.getMessage();
-    return Status.UNAVAILABLE
-        .withDescription(
-            "I/O error on the connection: "
-                + (message != null ? message : failure.getClass().getSimpleName()))
-        .withCause(failure);
-  }
 
   /**
    * Checks the head of a response (its first HEADERS frame, or the only one of a Trailers-Only
@@ -47,7 +33,7 @@ final class Http2Statuses {
       return fromHttpStatus(code, httpStatus);
     }
     CharSequence contentType = headers.contentType();
-    if (!ServerHandler.isGrpcContentType(contentType)) {
+    if (!GrpcWire.isGrpcContentType(contentType)) {
       return Status.UNKNOWN.withDescription(
           contentType == null
               ? "Response without content-type (HTTP status code 200)"
@@ -67,7 +53,7 @@ final class Http2Statuses {
   static Status fromTrailersOnly(GrpcResponseHeaders headers) {
     if (headers.grpcStatus() != null
         && headers.status() != null
-        && ServerHandler.isGrpcContentType(headers.contentType())) {
+        && GrpcWire.isGrpcContentType(headers.contentType())) {
       return fromGrpcStatus(headers);
     }
     Status invalidHead = checkResponseHead(headers);
@@ -196,12 +182,6 @@ final class Http2Statuses {
       }
     }
     return Status.fromCode(code)
-        .withDescription("Received RST_STREAM with error code " + errorName(errorCode));
-  }
-
-  /** The name of an HTTP/2 error code, or its hex value if unknown. */
-  static String errorName(long errorCode) {
-    Http2Error error = Http2Error.valueOf(errorCode);
-    return error == null ? "0x" + Long.toHexString(errorCode) : error.name();
+        .withDescription("Received RST_STREAM with error code " + GrpcWire.errorName(errorCode));
   }
 }

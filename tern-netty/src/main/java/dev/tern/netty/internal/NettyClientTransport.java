@@ -302,7 +302,8 @@ public final class NettyClientTransport implements ManagedClientTransport {
 
     private long keepAliveTimeoutNanos;
     private boolean keepAliveWithoutCalls;
-    private int maxQueuedControlFrames = ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
+    private int maxQueuedControlFrames =
+        GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
 
     /** Plaintext options: see the other constructor. */
     public TransportOptions(

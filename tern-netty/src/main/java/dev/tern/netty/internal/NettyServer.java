@@ -181,7 +181,7 @@ public final class NettyServer implements TransportServer {
    * 127.0.0.1:50051 (HTTP/2 and HTTP/1.1 serving gRPC + grpc-web + connect, TLS, epoll)}.
    */
   private String describe(Channel channel) {
-    String where = GrpcHttp2ConnectionHandler.addressText(channel.localAddress());
+    String where = NetworkFailures.addressText(channel.localAddress());
     String name = channel.getClass().getSimpleName();
     String kind =
         name.startsWith("Epoll")

@@ -98,13 +98,13 @@ final class ProtocolDetector extends ByteToMessageDecoder {
    */
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    IOException network = GrpcHttp2ConnectionHandler.networkFailure(cause);
+    IOException network = NetworkFailures.ioFailure(cause);
     if (network == null) {
       logger.log(
           Level.WARNING, "Connection failed before its protocol was known; closing it", cause);
     } else if (!(network instanceof SSLHandshakeException
         || network instanceof NotSslRecordException)) {
-      GrpcHttp2ConnectionHandler.logNetworkFailure(ctx, "closed", network);
+      NetworkFailures.log(ctx, "closed", network);
     }
     ctx.close();
   }

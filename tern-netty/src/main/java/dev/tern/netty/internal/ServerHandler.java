@@ -46,8 +46,6 @@ import java.util.logging.Logger;
 final class ServerHandler extends GrpcHttp2ConnectionHandler {
   private static final Logger logger = Logger.getLogger(ServerHandler.class.getName());
 
-  private static final AsciiString GRPC_CONTENT_TYPE = AsciiString.cached("application/grpc");
-
   private final NettyServerTransport transport;
   private final ServerOptions options;
   private final IntObjectMap<ServerStreamState> streams = new IntObjectHashMap<>();
@@ -133,34 +131,16 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   }
 
   /**
-   * Whether {@code contentType} is {@code application/grpc}, optionally {@code +suffix} or params.
-   */
-  static boolean isGrpcContentType(CharSequence contentType) {
-    if (contentType == null || contentType.length() < GRPC_CONTENT_TYPE.length()) {
-      return false;
-    }
-    AsciiString ct = AsciiString.of(contentType).toLowerCase();
-    if (!ct.startsWith(GRPC_CONTENT_TYPE)) {
-      return false;
-    }
-    if (ct.length() == GRPC_CONTENT_TYPE.length()) {
-      return true;
-    }
-    char next = ct.charAt(GRPC_CONTENT_TYPE.length());
-    return next == '+' || next == ';';
-  }
-
-  /**
    * Whether {@code contentType} is one this server's gRPC path speaks: {@code application/grpc} or
    * {@code application/grpc+proto}, with or without parameters. Another codec ({@code +json},
    * {@code +foo}) would be misread as protobuf: such a request is offered to the protocols served
    * beside gRPC, or answered 415, as the gRPC protocol asks of a server that does not speak it.
    */
   static boolean isServedGrpcContentType(CharSequence contentType) {
-    if (!isGrpcContentType(contentType)) {
+    if (!GrpcWire.isGrpcContentType(contentType)) {
       return false;
     }
-    int plus = GRPC_CONTENT_TYPE.length();
+    int plus = GrpcWire.grpcContentTypeLength();
     if (contentType.length() == plus || contentType.charAt(plus) == ';') {
       return true;
     }
@@ -362,7 +342,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     if (evt instanceof SslHandshakeCompletionEvent) {
       SslHandshakeCompletionEvent handshake = (SslHandshakeCompletionEvent) evt;
       if (!handshake.isSuccess()) {
-        logNetworkFailure(ctx, "TLS handshake failed", handshake.cause());
+        NetworkFailures.log(ctx, "TLS handshake failed", handshake.cause());
       } else {
         String problem = TlsAttributes.alpnProblem(ctx.channel());
         if (problem != null) {
@@ -451,7 +431,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   @Override
   void onNetworkFailure(ChannelHandlerContext ctx, IOException failure) {
     if (connectionFailure == null) {
-      connectionFailure = Http2Statuses.networkFailure(failure);
+      connectionFailure = NetworkFailures.status(failure);
     }
   }
 
@@ -612,7 +592,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
       if (state != null) {
         state.onReset(
             Status.CANCELLED.withDescription(
-                "client cancelled (RST_STREAM " + Http2Statuses.errorName(errorCode) + ")"));
+                "client cancelled (RST_STREAM " + GrpcWire.errorName(errorCode) + ")"));
       }
     }
 

@@ -46,12 +46,6 @@ public final class ServerOptions {
   public static final long DEFAULT_KEEPALIVE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(20);
 
   /**
-   * Default bound on control frames (SETTINGS and PING acks, RST_STREAMs) queued for a peer that
-   * does not read: 10,000, as in grpc-java.
-   */
-  public static final int DEFAULT_MAX_QUEUED_CONTROL_FRAMES = 10_000;
-
-  /**
    * Default bound on response bytes one stream may have waiting for a client that does not read
    * them, checked when the application writes although the stream is not ready: 8 MiB.
    */
@@ -170,7 +164,7 @@ public final class ServerOptions {
         Long.MAX_VALUE,
         Long.MAX_VALUE,
         Long.MAX_VALUE,
-        DEFAULT_MAX_QUEUED_CONTROL_FRAMES,
+        GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES,
         DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_STREAM,
         DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_CONNECTION,
         DEFAULT_MAX_CONTINUATION_FRAMES,

@@ -38,7 +38,7 @@ final class TlsProtocolSelector extends ChannelInboundHandlerAdapter {
     SslHandshakeCompletionEvent handshake = (SslHandshakeCompletionEvent) evt;
     if (!handshake.isSuccess()) {
       // The TLS handler closes the connection itself, after its alert went out.
-      GrpcHttp2ConnectionHandler.logNetworkFailure(ctx, "TLS handshake failed", handshake.cause());
+      NetworkFailures.log(ctx, "TLS handshake failed", handshake.cause());
       return;
     }
     String protocol = ctx.pipeline().get(SslHandler.class).applicationProtocol();
@@ -66,13 +66,13 @@ final class TlsProtocolSelector extends ChannelInboundHandlerAdapter {
    */
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    IOException network = GrpcHttp2ConnectionHandler.networkFailure(cause);
+    IOException network = NetworkFailures.ioFailure(cause);
     if (network == null) {
       Logger.getLogger(ServerHandler.class.getName())
           .log(Level.WARNING, "Connection failed before its protocol was known; closing it", cause);
     } else if (!(network instanceof SSLHandshakeException
         || network instanceof NotSslRecordException)) {
-      GrpcHttp2ConnectionHandler.logNetworkFailure(ctx, "closed", network);
+      NetworkFailures.log(ctx, "closed", network);
     }
     ctx.close();
   }

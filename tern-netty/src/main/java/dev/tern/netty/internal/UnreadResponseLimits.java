@@ -89,7 +89,7 @@ final class UnreadResponseLimits {
   void logOnce(ChannelHandlerContext ctx, Http2Exception cause) {
     if (!logged) {
       logged = true;
-      GrpcHttp2ConnectionHandler.logNetworkFailure(ctx, "cut off", cause);
+      NetworkFailures.log(ctx, "cut off", cause);
     }
   }
 }

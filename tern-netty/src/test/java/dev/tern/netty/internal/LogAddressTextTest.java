@@ -10,19 +10,19 @@ import org.junit.jupiter.api.Test;
 class LogAddressTextTest {
   @Test
   void ipv4IsHostColonPort() {
-    assertThat(GrpcHttp2ConnectionHandler.addressText(new InetSocketAddress("127.0.0.1", 50051)))
+    assertThat(NetworkFailures.addressText(new InetSocketAddress("127.0.0.1", 50051)))
         .isEqualTo("127.0.0.1:50051");
   }
 
   @Test
   void ipv6IsBracketed() {
-    assertThat(GrpcHttp2ConnectionHandler.addressText(new InetSocketAddress("::1", 50051)))
+    assertThat(NetworkFailures.addressText(new InetSocketAddress("::1", 50051)))
         .isEqualTo("[0:0:0:0:0:0:0:1]:50051");
   }
 
   @Test
   void domainSocketIsUnixPath() {
-    assertThat(GrpcHttp2ConnectionHandler.addressText(new DomainSocketAddress("/tmp/tern.sock")))
+    assertThat(NetworkFailures.addressText(new DomainSocketAddress("/tmp/tern.sock")))
         .isEqualTo("unix:/tmp/tern.sock");
   }
 }
