@@ -60,7 +60,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
   /** Longest request line; the header block is bounded by the server's metadata limit. */
   static final int MAX_INITIAL_LINE = 8 * 1024;
 
-  private final NettyServerTransport transport;
+  private final ExchangeHost transport;
   private final boolean tls;
 
   /**
@@ -85,7 +85,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
   private boolean draining;
   private boolean shuttingDown;
 
-  Http1ServerHandler(NettyServerTransport transport, boolean tls) {
+  Http1ServerHandler(ExchangeHost transport, boolean tls) {
     this.transport = transport;
     this.tls = tls;
   }
@@ -95,7 +95,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
     HttpDecoderConfig config =
         new HttpDecoderConfig()
             .setMaxInitialLineLength(MAX_INITIAL_LINE)
-            .setMaxHeaderSize(transport.options().maxInboundMetadataSize())
+            .setMaxHeaderSize(transport.maxInboundMetadataSize())
             .setMaxChunkSize(INBOUND_WINDOW);
     String codec = ctx.name() + "-http1-codec";
     ctx.pipeline().addAfter(ctx.name(), codec, new HttpServerCodec(config));
@@ -108,13 +108,12 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
     Attributes attrs = TlsAttributes.of(ctx.channel());
     Attributes returned = transport.listener().transportReady(attrs);
     attributes = returned != null ? returned : attrs;
-    ServerOptions options = transport.options();
     limits =
         new ConnectionAgeLimits(
             ctx,
-            options.maxConnectionIdleNanos(),
-            options.maxConnectionAgeNanos(),
-            options.maxConnectionAgeGraceNanos(),
+            transport.maxConnectionIdleNanos(),
+            transport.maxConnectionAgeNanos(),
+            transport.maxConnectionAgeGraceNanos(),
             this::gracefulShutdown,
             this::shutdownNow);
     limits.start();
@@ -124,7 +123,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
     return attributes;
   }
 
-  NettyServerTransport transport() {
+  ExchangeHost transport() {
     return transport;
   }
 
@@ -213,7 +212,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
     // A refused request that waits for 100 Continue may never send its body: the answer closes.
     boolean keepAlive = HttpUtil.isKeepAlive(request) && !shuttingDown;
     HttpRequestHead head = HttpRequestHeads.http1(request, tls);
-    HttpServerProtocol protocol = transport.options().httpProtocols().find(head);
+    HttpServerProtocol protocol = transport.httpProtocols().find(head);
     if (protocol == null) {
       refuseUnserved(head, keepAlive && !continueExpected);
       return false;
@@ -250,7 +249,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
    * the request was gRPC (whose client needs HTTP/2 and will not get it here).
    */
   private void refuseUnserved(HttpRequestHead head, boolean keepAlive) {
-    boolean keep = keepAlive && !transport.options().httpProtocols().list().isEmpty();
+    boolean keep = keepAlive && !transport.httpProtocols().list().isEmpty();
     if (!HttpMethod.POST.name().equals(head.method())) {
       refuse(
           405,
@@ -291,9 +290,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
         switch (code) {
           case 431 ->
               Status.RESOURCE_EXHAUSTED.withDescription(
-                  "Request headers larger than "
-                      + transport.options().maxInboundMetadataSize()
-                      + " bytes");
+                  "Request headers larger than " + transport.maxInboundMetadataSize() + " bytes");
           case 414 ->
               Status.RESOURCE_EXHAUSTED.withDescription(
                   "Request line larger than " + MAX_INITIAL_LINE + " bytes");

@@ -30,7 +30,8 @@ import java.util.Objects;
  * <p>Event loop only.
  */
 final class Http2Exchange implements HttpExchange {
-  private final ServerHandler handler;
+  private final GrpcHttp2ConnectionHandler handler;
+  private final ExchangeHost host;
   private final int streamId;
   private final HttpRequestHead request;
   private final Attributes attributes;
@@ -41,12 +42,14 @@ final class Http2Exchange implements HttpExchange {
   private boolean aborted;
 
   Http2Exchange(
-      ServerHandler handler,
+      GrpcHttp2ConnectionHandler handler,
+      ExchangeHost host,
       int streamId,
       HttpRequestHead request,
       Attributes attributes,
       boolean requestComplete) {
     this.handler = handler;
+    this.host = host;
     this.streamId = streamId;
     this.request = request;
     this.attributes = attributes;
@@ -97,7 +100,7 @@ final class Http2Exchange implements HttpExchange {
 
   @Override
   public ServerTransportListener calls() {
-    return handler.transportListener();
+    return host.listener();
   }
 
   @Override

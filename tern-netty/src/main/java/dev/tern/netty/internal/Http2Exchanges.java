@@ -15,22 +15,29 @@ import java.util.logging.Logger;
 
 /**
  * The streams of one HTTP/2 connection that a protocol other than gRPC serves, each an {@link
- * Http2Exchange}, kept apart from the gRPC calls: the {@link ServerHandler} offers this the
- * requests gRPC does not take and passes on the frames of their streams. A connection whose server
- * has no such protocol never allocates the map.
+ * Http2Exchange}, kept apart from the gRPC calls: the connection's handler offers this the requests
+ * gRPC does not take and passes on the frames of their streams. A connection whose server has no
+ * such protocol never allocates the map.
  *
  * <p>Event loop only.
  */
 final class Http2Exchanges {
-  private static final Logger logger = Logger.getLogger(ServerHandler.class.getName());
+  private static final Logger logger = Logger.getLogger(Http2Exchanges.class.getName());
 
-  private final ServerHandler handler;
+  private final GrpcHttp2ConnectionHandler handler;
+  private final ExchangeHost host;
   private final HttpProtocols protocols;
+
+  /** Told when an exchange starts or ends: exchanges count as calls for the idle limit. */
+  private final Runnable exchangesChanged;
+
   private IntObjectMap<Http2Exchange> byStream;
 
-  Http2Exchanges(ServerHandler handler, HttpProtocols protocols) {
+  Http2Exchanges(GrpcHttp2ConnectionHandler handler, ExchangeHost host, Runnable exchangesChanged) {
     this.handler = handler;
-    this.protocols = protocols;
+    this.host = host;
+    this.protocols = host.httpProtocols();
+    this.exchangesChanged = exchangesChanged;
   }
 
   boolean isEmpty() {
@@ -52,13 +59,14 @@ final class Http2Exchanges {
     if (protocol == null) {
       return false;
     }
-    Http2Exchange exchange = new Http2Exchange(handler, streamId, head, attributes, endOfStream);
+    Http2Exchange exchange =
+        new Http2Exchange(handler, host, streamId, head, attributes, endOfStream);
     if (byStream == null) {
       byStream = new IntObjectHashMap<>(4);
     }
     byStream.put(streamId, exchange);
-    handler.socketNode().streamStarted(false);
-    handler.exchangesChanged();
+    host.socketNode().streamStarted(false);
+    exchangesChanged.run();
     HttpBodyListener listener = null;
     try {
       listener = protocol.serve(exchange);
@@ -128,8 +136,8 @@ final class Http2Exchanges {
           connectionFailure != null
               ? connectionFailure
               : Status.CANCELLED.withDescription("stream closed before the response ended"));
-      handler.socketNode().streamEnded(completed);
-      handler.exchangesChanged();
+      host.socketNode().streamEnded(completed);
+      exchangesChanged.run();
     }
   }
 

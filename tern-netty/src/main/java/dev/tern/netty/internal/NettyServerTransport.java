@@ -21,7 +21,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * final; {@code http1} and {@code terminated} are written on the event loop and read there only
  * (lifecycle requests hop there first).
  */
-final class NettyServerTransport implements ServerTransport {
+final class NettyServerTransport implements ServerTransport, ExchangeHost {
   private final Channel channel;
   private final WriteQueue writeQueue;
   private final ServerHandler handler;
@@ -53,7 +53,8 @@ final class NettyServerTransport implements ServerTransport {
     handler.setTransportListener(listener);
   }
 
-  ServerTransportListener listener() {
+  @Override
+  public ServerTransportListener listener() {
     return listener;
   }
 
@@ -61,9 +62,34 @@ final class NettyServerTransport implements ServerTransport {
     return options;
   }
 
-  /** The connection's channelz counters (touched on the event loop). */
-  SocketNode socketNode() {
+  @Override
+  public SocketNode socketNode() {
     return socket;
+  }
+
+  @Override
+  public HttpProtocols httpProtocols() {
+    return options.httpProtocols();
+  }
+
+  @Override
+  public int maxInboundMetadataSize() {
+    return options.maxInboundMetadataSize();
+  }
+
+  @Override
+  public long maxConnectionIdleNanos() {
+    return options.maxConnectionIdleNanos();
+  }
+
+  @Override
+  public long maxConnectionAgeNanos() {
+    return options.maxConnectionAgeNanos();
+  }
+
+  @Override
+  public long maxConnectionAgeGraceNanos() {
+    return options.maxConnectionAgeGraceNanos();
   }
 
   /** Registered with channelz while the connection is open. */
@@ -97,7 +123,8 @@ final class NettyServerTransport implements ServerTransport {
    * The connection closed: tells the listener once. The HTTP/2 handler tells it itself; this covers
    * a connection that closed before its protocol was known, and HTTP/1.1. Event loop.
    */
-  void terminated() {
+  @Override
+  public void terminated() {
     if (!terminated) {
       terminated = true;
       if (listener != null) {

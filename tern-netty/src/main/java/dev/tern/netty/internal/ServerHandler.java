@@ -102,7 +102,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     super(parts, options.flowControlWindow());
     this.transport = transport;
     this.options = options;
-    this.exchanges = new Http2Exchanges(this, options.httpProtocols());
+    this.exchanges = new Http2Exchanges(this, transport, this::exchangesChanged);
     this.resetsReceived =
         new ResetRateLimit(options.maxRstFramesPerWindow(), options.rstWindowNanos());
     this.resetsProvoked =
@@ -259,7 +259,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   }
 
   /** An {@link Http2Exchange} started or ended: exchanges count as calls for the idle limit. */
-  void exchangesChanged() {
+  private void exchangesChanged() {
     if (connectionLimits != null) {
       if (exchanges.isEmpty() && streams.isEmpty()) {
         connectionLimits.onIdle();
