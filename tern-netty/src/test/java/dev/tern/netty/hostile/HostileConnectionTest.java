@@ -16,8 +16,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.netty.hostile.RawHttp2Connection.Frame;
-import dev.tern.netty.internal.GrpcHttp2ConnectionHandler;
-import dev.tern.netty.internal.ServerOptions;
+import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
+import dev.tern.netty.internal.server.ServerOptions;
 import dev.tern.testing.Await;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
