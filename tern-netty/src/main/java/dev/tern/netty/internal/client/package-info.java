@@ -2,15 +2,14 @@
  * The client transport: one HTTP/2 connection to one address, and the calls on it.
  *
  * <pre>
- *  application threads                         the connection's event loop
- *  ---------------------------------------     ----------------------------------------------
- *  NettyClientTransport.newStream/ping/shutdown
- *  NettyClientStream.start/writeMessage/...
- *    frames messages here (OutboundFramer) --&gt; WriteQueue --&gt; ClientHandler --&gt; HTTP/2 frames out
- *                                                             HEADERS, DATA, trailers, RST_STREAM,
- *                                                             GOAWAY, PING ack in
- *                                                               --&gt; ClientStreamState (deframes)
- *  runtime's listener  &lt;------------------------------------------ headersRead/messagesAvailable/closed
+ *  application threads:
+ *    NettyClientTransport.newStream/ping/shutdown, NettyClientStream.start/writeMessage/halfClose
+ *      frame messages (OutboundFramer) --&gt; the connection's WriteQueue
+ *  the connection's event loop:
+ *    WriteQueue --&gt; ClientHandler --&gt; HEADERS, DATA, RST_STREAM, PING out
+ *    HEADERS, DATA, trailers, RST_STREAM, GOAWAY in --&gt; ClientHandler --&gt; ClientStreamState
+ *      --&gt; deframed messages, Http2Statuses --&gt; the runtime's listener
+ *         (headersRead, messagesAvailable, closed)
  * </pre>
  *
  * <p>In: the runtime's calls on the transport and its streams, from any thread; the server's

@@ -4,10 +4,12 @@
  * HTTP/1.1 connections, and single HTTP/2 streams.
  *
  * <pre>
- *  HTTP/1.1: socket --&gt; HttpServerCodec --&gt; Http1ServerHandler --&gt; protocol.serve(Http1Exchange)
- *            one request at a time; body --&gt; HttpBodyListener; response --&gt; chunked or sized
- *  HTTP/2:   server.ServerHandler --&gt; Http2Exchanges.serve(headers) --&gt; protocol.serve(Http2Exchange)
- *            DATA, trailers, RST_STREAM passed on by stream id; response --&gt; HEADERS and DATA
+ *  HTTP/1.1: socket --&gt; HttpServerCodec --&gt; Http1ServerHandler
+ *              --&gt; protocol.serve(Http1Exchange), one request at a time;
+ *              body --&gt; HttpBodyListener; response --&gt; sized or chunked
+ *  HTTP/2:   server.ServerHandler --&gt; Http2Exchanges.serve(headers)
+ *              --&gt; protocol.serve(Http2Exchange); DATA, trailers, RST_STREAM passed on
+ *              by stream id; response --&gt; HEADERS and DATA
  * </pre>
  *
  * <p>In: decoded requests and bodies. Out: {@link dev.tern.netty.http.HttpExchange}s to the

@@ -4,7 +4,8 @@
  * targets for Unix domain sockets.
  *
  * <pre>
- *  channel's resolve request --&gt; NettyDnsNameResolver --&gt; shared DNS event loop --&gt; addresses
+ *  dns://SERVER/host:port --&gt; NettyDnsNameResolver --&gt; shared DNS event loop
+ *                         --&gt; addresses (and TXT service config) --&gt; the channel's listener
  *  unix:/path, unix-abstract:name --&gt; UdsNameResolverProvider --&gt; one DomainSocketAddress
  * </pre>
  *

@@ -138,10 +138,6 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     this.transportListener = listener;
   }
 
-  ServerTransportListener transportListener() {
-    return transportListener;
-  }
-
   /**
    * Whether {@code contentType} is one this server's gRPC path speaks: {@code application/grpc} or
    * {@code application/grpc+proto}, with or without parameters. Another codec ({@code +json},

@@ -2,17 +2,18 @@
  * The server transport: the listening socket, each accepted connection, and the gRPC calls on it.
  *
  * <pre>
- *  acceptor thread      the connection's event loop                          application threads
- *  ---------------      -------------------------------------------------   -------------------
- *  NettyServer accepts
- *    --&gt; NettyServerTransport (+ PlaintextOnTlsGuard, LingeringClose)
- *        ProtocolDetector (cleartext) or TlsProtocolSelector (ALPN) decides:
- *          HTTP/2   --&gt; ServerHandler: HEADERS --&gt; validated request
- *                         gRPC  --&gt; ServerStreamState --&gt; runtime listener   NettyServerStream
- *                         other --&gt; exchange.Http2Exchanges                    writes enqueue on
- *                       DATA --&gt; deframed messages, END_STREAM --&gt; halfClosed  WriteQueue
- *                       RST_STREAM --&gt; call cancelled; keepalive, GOAWAY       --&gt; ServerHandler
- *          HTTP/1.1 --&gt; exchange.Http1ServerHandler
+ *  NettyServer: accepted connection --&gt; NettyServerTransport, and its pipeline:
+ *    cleartext: ProtocolDetector;  TLS: PlaintextOnTlsGuard, SslHandler, TlsProtocolSelector
+ *    the first bytes (or ALPN) decide:
+ *      HTTP/2   --&gt; WriteCoalescer, ServerHandler
+ *                     HEADERS: validated; gRPC --&gt; ServerStreamState + NettyServerStream
+ *                              --&gt; the runtime's streamCreated;
+ *                              other --&gt; exchange.Http2Exchanges
+ *                     DATA --&gt; deframed, requested messages; END_STREAM --&gt; halfClosed
+ *                     RST_STREAM --&gt; call cancelled; PING, GOAWAY (ServerShutdown), keepalive
+ *      HTTP/1.1 --&gt; exchange.Http1ServerHandler
+ *  application threads: NettyServerStream writes, NettyServerTransport shutdowns
+ *    --&gt; the connection's WriteQueue --&gt; ServerHandler on the event loop --&gt; frames out
  * </pre>
  *
  * <p>In: connections, and the client's frames, read on each connection's event loop; the runtime's
