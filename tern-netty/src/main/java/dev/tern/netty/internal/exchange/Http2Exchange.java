@@ -30,7 +30,7 @@ import java.util.Objects;
  *
  * <p>Event loop only.
  */
-public final class Http2Exchange implements HttpExchange {
+final class Http2Exchange implements HttpExchange {
   private final GrpcHttp2ConnectionHandler handler;
   private final ExchangeHost host;
   private final int streamId;

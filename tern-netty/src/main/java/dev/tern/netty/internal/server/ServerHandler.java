@@ -12,7 +12,6 @@ import dev.tern.netty.internal.codec.NetworkFailures;
 import dev.tern.netty.internal.codec.TlsAttributes;
 import dev.tern.netty.internal.codec.UnqueuedDataWriter;
 import dev.tern.netty.internal.codec.WriteQueue;
-import dev.tern.netty.internal.exchange.Http2Exchange;
 import dev.tern.netty.internal.exchange.Http2Exchanges;
 import dev.tern.netty.internal.io.SocketNode;
 import dev.tern.spi.ServerTransportListener;
@@ -266,7 +265,9 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     }
   }
 
-  /** An {@link Http2Exchange} started or ended: exchanges count as calls for the idle limit. */
+  /**
+   * A request served by another protocol started or ended: it counts as a call for the idle limit.
+   */
   private void exchangesChanged() {
     if (connectionLimits != null) {
       if (exchanges.isEmpty() && streams.isEmpty()) {
