@@ -181,7 +181,7 @@ def header_decoder_seeds():
         f.bytes(b"".join(blocks))
         write(
             "tern-netty",
-            "dev.tern.netty.internal",
+            "dev.tern.netty.internal.codec",
             "GrpcHttp2HeadersDecoderFuzzTest",
             "decodesIntoMetadataOrFailsWithAnHttp2Exception",
             name,
@@ -236,7 +236,7 @@ def inbound_headers_seeds():
                 f.bool(False)  # the value as given, not re-encoded as valid base64
         write(
             "tern-netty",
-            "dev.tern.netty.internal",
+            "dev.tern.netty.internal.codec",
             "GrpcInboundHeadersFuzzTest",
             "keepsAsciiValuesAndDecodesBinaryOnesElementByElement",
             name,

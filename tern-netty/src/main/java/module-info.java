@@ -1,7 +1,8 @@
 /**
  * Tern's HTTP/2 transport on Netty: {@code dev.tern.netty}'s builders, found by {@code
  * ServerBuilder.forPort} and {@code ManagedChannelBuilder.forTarget} through the providers below.
- * The transport's own machinery ({@code dev.tern.netty.internal}) is not exported.
+ * The transport's own machinery ({@code dev.tern.netty.internal.*}) is not exported, but for the
+ * codec tern-web shares.
  */
 module dev.tern.netty {
   requires transitive dev.tern.core;
@@ -33,8 +34,9 @@ module dev.tern.netty {
   exports dev.tern.netty.http;
 
   // The buffer over a ByteBuf that the deframer reads (NettyReadableBuffer), shared with
-  // tern-web's protocols, which deframe request bodies the same way; not API.
-  exports dev.tern.netty.internal to
+  // tern-web's protocols, which deframe request bodies the same way; not API. The client, server,
+  // exchange, io and resolver packages are not exported at all.
+  exports dev.tern.netty.internal.codec to
       dev.tern.web;
 
   uses dev.tern.netty.http.HttpServerProtocol;
@@ -45,6 +47,6 @@ module dev.tern.netty {
       dev.tern.netty.NettyServerProvider;
   provides dev.tern.NameResolverProvider with
       dev.tern.netty.NettyDnsNameResolverProvider,
-      dev.tern.netty.internal.UdsNameResolverProvider.Unix,
-      dev.tern.netty.internal.UdsNameResolverProvider.UnixAbstract;
+      dev.tern.netty.internal.resolver.UdsNameResolverProvider.Unix,
+      dev.tern.netty.internal.resolver.UdsNameResolverProvider.UnixAbstract;
 }

@@ -3,10 +3,10 @@ package dev.tern.netty;
 import dev.tern.ForwardingChannelBuilder;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.internal.channel.AbstractManagedChannelBuilder;
-import dev.tern.netty.internal.DomainSockets;
-import dev.tern.netty.internal.EventLoops;
-import dev.tern.netty.internal.NettyClientTransport;
-import dev.tern.netty.internal.ServerOptions;
+import dev.tern.netty.internal.client.NettyClientTransport;
+import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
+import dev.tern.netty.internal.io.DomainSockets;
+import dev.tern.netty.internal.io.EventLoops;
 import dev.tern.spi.ClientTransportFactory;
 import dev.tern.spi.ManagedClientTransport;
 import io.netty.channel.Channel;
@@ -68,7 +68,7 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
       new KeepAliveTime(Long.MAX_VALUE, MIN_KEEPALIVE_TIME_NANOS);
   private long keepAliveTimeoutNanos = TimeUnit.SECONDS.toNanos(20);
   private boolean keepAliveWithoutCalls;
-  private int maxQueuedControlFrames = ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
+  private int maxQueuedControlFrames = GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
 
   private NettyChannelBuilder(String target, SocketAddress directAddress, String directAuthority) {
     this.target = target;

@@ -5,7 +5,7 @@ import dev.tern.NameResolverProvider;
 import dev.tern.internal.resolver.AbstractDnsNameResolver;
 import dev.tern.internal.resolver.DnsNameResolverProvider;
 import dev.tern.internal.resolver.HostAndPort;
-import dev.tern.netty.internal.NettyDnsNameResolver;
+import dev.tern.netty.internal.resolver.NettyDnsNameResolver;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.URI;

@@ -5,10 +5,11 @@ import dev.tern.ServerBuilder;
 import dev.tern.TlsServerCredentials;
 import dev.tern.internal.server.AbstractServerBuilder;
 import dev.tern.netty.http.HttpServerProtocol;
-import dev.tern.netty.internal.EventLoops;
-import dev.tern.netty.internal.HttpProtocols;
-import dev.tern.netty.internal.NettyServer;
-import dev.tern.netty.internal.ServerOptions;
+import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
+import dev.tern.netty.internal.exchange.HttpProtocols;
+import dev.tern.netty.internal.io.EventLoops;
+import dev.tern.netty.internal.server.NettyServer;
+import dev.tern.netty.internal.server.ServerOptions;
 import dev.tern.spi.TransportServer;
 import io.netty.channel.ChannelFactory;
 import io.netty.channel.EventLoopGroup;
@@ -72,7 +73,7 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   private long maxConnectionIdleNanos = Long.MAX_VALUE;
   private long maxConnectionAgeNanos = Long.MAX_VALUE;
   private long maxConnectionAgeGraceNanos = Long.MAX_VALUE;
-  private int maxQueuedControlFrames = ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
+  private int maxQueuedControlFrames = GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
   private int maxQueuedOutboundBytesPerStream =
       ServerOptions.DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_STREAM;
   private long maxQueuedOutboundBytesPerConnection =

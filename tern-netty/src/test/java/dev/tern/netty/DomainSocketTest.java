@@ -13,7 +13,7 @@ import dev.tern.ServerCall;
 import dev.tern.ServerCallHandler;
 import dev.tern.ServerInterceptor;
 import dev.tern.netty.hostile.LeakWatch;
-import dev.tern.netty.internal.TransportKind;
+import dev.tern.netty.internal.io.TransportKind;
 import dev.tern.netty.testing.TransportGroups;
 import dev.tern.stub.ClientCalls;
 import dev.tern.testing.EchoService;

@@ -1,6 +1,6 @@
 package dev.tern.netty;
 
-import dev.tern.netty.internal.TransportKind;
+import dev.tern.netty.internal.io.TransportKind;
 
 /**
  * The SPI conformance suite on native epoll over a Unix domain socket (tests in

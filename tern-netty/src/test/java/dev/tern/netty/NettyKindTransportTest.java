@@ -1,7 +1,7 @@
 package dev.tern.netty;
 
-import dev.tern.netty.internal.DomainSockets;
-import dev.tern.netty.internal.TransportKind;
+import dev.tern.netty.internal.io.DomainSockets;
+import dev.tern.netty.internal.io.TransportKind;
 import dev.tern.netty.testing.TransportGroups;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.unix.DomainSocketAddress;

@@ -3,7 +3,7 @@ package dev.tern.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Server;
-import dev.tern.netty.internal.EventLoops;
+import dev.tern.netty.internal.io.EventLoops;
 import dev.tern.netty.testing.EchoHttpProtocol;
 import dev.tern.netty.testing.HeldHttpProtocol;
 import dev.tern.testing.EchoService;

@@ -2,9 +2,9 @@ package dev.tern.benchmarks.jmh;
 
 import dev.tern.Metadata;
 import dev.tern.internal.wire.Base64Codec;
-import dev.tern.netty.internal.GrpcHttp2HeadersDecoder;
-import dev.tern.netty.internal.GrpcRequestHeaders;
-import dev.tern.netty.internal.GrpcResponseHeaders;
+import dev.tern.netty.internal.codec.GrpcHttp2HeadersDecoder;
+import dev.tern.netty.internal.codec.GrpcRequestHeaders;
+import dev.tern.netty.internal.codec.GrpcResponseHeaders;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;

@@ -18,7 +18,7 @@ import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.netty.hostile.RawHttp2Connection.Frame;
 import dev.tern.netty.hostile.RawHttp2Connection.StreamEnd;
-import dev.tern.netty.internal.ServerOptions;
+import dev.tern.netty.internal.server.ServerOptions;
 import dev.tern.testing.Await;
 import dev.tern.testing.RecordingClientCallListener;
 import java.io.ByteArrayOutputStream;

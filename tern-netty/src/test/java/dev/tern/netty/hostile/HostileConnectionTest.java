@@ -16,7 +16,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.netty.hostile.RawHttp2Connection.Frame;
-import dev.tern.netty.internal.ServerOptions;
+import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
+import dev.tern.netty.internal.server.ServerOptions;
 import dev.tern.testing.Await;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -345,7 +346,7 @@ class HostileConnectionTest extends HostileServerBase {
 
     assertAnsweredInOrderOrCalmedDown(answers, PING);
     assertMemoryBounded(
-        (long) ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES * QUEUED_FRAME_BYTES,
+        (long) GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES * QUEUED_FRAME_BYTES,
         "maxQueuedControlFrames");
     assertStillServingWellBehavedClient();
   }
@@ -359,7 +360,7 @@ class HostileConnectionTest extends HostileServerBase {
 
     assertAnsweredInOrderOrCalmedDown(answers, SETTINGS);
     assertMemoryBounded(
-        (long) ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES * QUEUED_FRAME_BYTES,
+        (long) GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES * QUEUED_FRAME_BYTES,
         "maxQueuedControlFrames");
     assertStillServingWellBehavedClient();
   }
@@ -391,7 +392,8 @@ class HostileConnectionTest extends HostileServerBase {
       written.get(CONTROL_FLOOD_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
       // Whatever the server queued for this peer, it still holds now.
       memory.assertRetainedHeapGrowthAtMost(
-          (long) ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES * QUEUED_FRAME_HEAP_BYTES,
+          (long) GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES
+              * QUEUED_FRAME_HEAP_BYTES,
           "maxQueuedControlFrames");
       List<Frame> answers = raw.awaitClose();
 
@@ -405,7 +407,7 @@ class HostileConnectionTest extends HostileServerBase {
       }
     }
     assertMemoryBounded(
-        (long) ServerOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES * QUEUED_FRAME_BYTES,
+        (long) GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES * QUEUED_FRAME_BYTES,
         "maxQueuedControlFrames");
     assertStillServingWellBehavedClient();
   }

@@ -12,7 +12,7 @@ import static dev.tern.netty.hostile.RawHttp2Connection.headerBlock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.netty.hostile.RawHttp2Connection.Frame;
-import dev.tern.netty.internal.ServerOptions;
+import dev.tern.netty.internal.server.ServerOptions;
 import dev.tern.testing.Await;
 import java.util.ArrayList;
 import java.util.List;

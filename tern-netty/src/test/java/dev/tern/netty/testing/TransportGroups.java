@@ -2,7 +2,7 @@ package dev.tern.netty.testing;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.tern.netty.internal.TransportKind;
+import dev.tern.netty.internal.io.TransportKind;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;

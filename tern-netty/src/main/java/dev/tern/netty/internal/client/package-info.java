@@ -1,0 +1,26 @@
+/**
+ * The client transport: one HTTP/2 connection to one address, and the calls on it.
+ *
+ * <pre>
+ *  application threads:
+ *    NettyClientTransport.newStream/ping/shutdown, NettyClientStream.start/writeMessage/halfClose
+ *      frame messages (OutboundFramer) --&gt; the connection's WriteQueue
+ *  the connection's event loop:
+ *    WriteQueue --&gt; ClientHandler --&gt; HEADERS, DATA, RST_STREAM, PING out
+ *    HEADERS, DATA, trailers, RST_STREAM, GOAWAY in --&gt; ClientHandler --&gt; ClientStreamState
+ *      --&gt; deframed messages, Http2Statuses --&gt; the runtime's listener
+ *         (headersRead, messagesAvailable, closed)
+ * </pre>
+ *
+ * <p>In: the runtime's calls on the transport and its streams, from any thread; the server's
+ * frames, read on the event loop. Out: frames to the server; listener events (headers, messages,
+ * the final {@code Status}, which {@link dev.tern.netty.internal.client.Http2Statuses} maps from
+ * {@code :status}, {@code grpc-status} and RST_STREAM codes), delivered on the event loop one at a
+ * time. Threads: the application half ({@link dev.tern.netty.internal.client.NettyClientTransport},
+ * {@link dev.tern.netty.internal.client.NettyClientStream}) runs on the caller's thread and only
+ * enqueues; everything else runs on the event loop and needs no lock.
+ *
+ * <p>Uses the shared codec ({@code internal.codec}) and native I/O ({@code internal.io}); never the
+ * server or the exchanges.
+ */
+package dev.tern.netty.internal.client;

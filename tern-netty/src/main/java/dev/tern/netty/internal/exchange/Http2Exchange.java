@@ -1,0 +1,239 @@
+package dev.tern.netty.internal.exchange;
+
+import dev.tern.Attributes;
+import dev.tern.Status;
+import dev.tern.netty.http.HttpBodyListener;
+import dev.tern.netty.http.HttpExchange;
+import dev.tern.netty.http.HttpRequestHead;
+import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
+import dev.tern.spi.ServerTransportListener;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.util.AsciiString;
+import java.util.Iterator;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One request and its response on an HTTP/2 stream, for a protocol other than gRPC (see {@link
+ * HttpExchange}). Body bytes count against the stream's flow-control window until the protocol
+ * consumes them, so a client cannot make the server hold more than one window per stream.
+ *
+ * <p>Event loop only.
+ */
+final class Http2Exchange implements HttpExchange {
+  private final GrpcHttp2ConnectionHandler handler;
+  private final ExchangeHost host;
+  private final int streamId;
+  private final HttpRequestHead request;
+  private final Attributes attributes;
+  private HttpBodyListener listener;
+  private boolean headWritten;
+  private boolean requestComplete;
+  private boolean responseComplete;
+  private boolean aborted;
+
+  Http2Exchange(
+      GrpcHttp2ConnectionHandler handler,
+      ExchangeHost host,
+      int streamId,
+      HttpRequestHead request,
+      Attributes attributes,
+      boolean requestComplete) {
+    this.handler = handler;
+    this.host = host;
+    this.streamId = streamId;
+    this.request = request;
+    this.attributes = attributes;
+    this.requestComplete = requestComplete;
+  }
+
+  int streamId() {
+    return streamId;
+  }
+
+  /** Whether the whole response was written. */
+  boolean completed() {
+    return responseComplete;
+  }
+
+  /** A DATA frame's payload (retained for the listener), from the connection. */
+  void onData(ByteBuf data, boolean endOfStream) {
+    if (endOfStream) {
+      requestComplete = true;
+    }
+    if (aborted || responseComplete || listener == null) {
+      // Nobody reads it any more: straight back to the window.
+      int bytes = data.readableBytes();
+      data.release();
+      handler.returnBytes(streamId, bytes);
+      return;
+    }
+    listener.onData(data, endOfStream);
+  }
+
+  /** The client reset the stream, or the connection is gone, before the response completed. */
+  void peerGone(Status status) {
+    if (responseComplete || aborted) {
+      return;
+    }
+    aborted = true;
+    if (listener != null) {
+      listener.onAbort(status);
+    }
+  }
+
+  // ---- HttpExchange
+
+  @Override
+  public HttpRequestHead request() {
+    return request;
+  }
+
+  @Override
+  public ServerTransportListener calls() {
+    return host.listener();
+  }
+
+  @Override
+  public Attributes attributes() {
+    return attributes;
+  }
+
+  @Override
+  public EventLoop eventLoop() {
+    return handler.ctx().channel().eventLoop();
+  }
+
+  @Override
+  public ByteBufAllocator alloc() {
+    return handler.ctx().alloc();
+  }
+
+  @Override
+  public void setBodyListener(HttpBodyListener listener) {
+    this.listener = Objects.requireNonNull(listener, "listener");
+  }
+
+  @Override
+  public void consumed(int bytes) {
+    assert eventLoop().inEventLoop();
+    if (bytes < 0) {
+      throw new IllegalArgumentException("bytes must be >= 0: " + bytes);
+    }
+    // A protocol consumes when its application reads, outside the connection's reads (whose end
+    // flushes): the WINDOW_UPDATE goes out now, or the client waits for it.
+    if (handler.returnBytes(streamId, bytes)) {
+      flush();
+    }
+  }
+
+  @Override
+  public void writeHead(int status, HttpHeaders headers, boolean endOfStream) {
+    assert eventLoop().inEventLoop();
+    Objects.requireNonNull(headers, "headers");
+    if (headWritten) {
+      throw new IllegalStateException("response head already written");
+    }
+    if (!isOpen()) {
+      return;
+    }
+    headWritten = true;
+    Http2Headers out = new DefaultHttp2Headers(false, headers.size() + 1);
+    out.status(AsciiString.of(Integer.toString(status)));
+    Iterator<Map.Entry<CharSequence, CharSequence>> it = headers.iteratorCharSequence();
+    while (it.hasNext()) {
+      Map.Entry<CharSequence, CharSequence> header = it.next();
+      out.add(
+          AsciiString.of(header.getKey().toString().toLowerCase(Locale.ROOT)), header.getValue());
+    }
+    ChannelPromise promise = handler.ctx().newPromise();
+    handler.encoder().writeHeaders(handler.ctx(), streamId, out, 0, endOfStream, promise);
+    if (endOfStream) {
+      responded(promise);
+    }
+  }
+
+  @Override
+  public ChannelFuture writeBody(ByteBuf data, boolean endOfStream) {
+    assert eventLoop().inEventLoop();
+    Objects.requireNonNull(data, "data");
+    if (!isOpen() || !headWritten) {
+      data.release();
+      if (isOpen()) {
+        throw new IllegalStateException("writeHead must come before writeBody");
+      }
+      return handler.ctx().newFailedFuture(new IllegalStateException("exchange is closed"));
+    }
+    ChannelPromise promise = handler.ctx().newPromise();
+    handler.encoder().writeData(handler.ctx(), streamId, data, 0, endOfStream, promise);
+    if (endOfStream) {
+      responded(promise);
+    }
+    return promise;
+  }
+
+  /**
+   * The response's last frame is written: flush, and once it is out ask a client still sending the
+   * body to stop, with RST_STREAM(NO_ERROR) (RFC 9113 section 8.1), since nothing reads it now.
+   */
+  private void responded(ChannelFuture last) {
+    responseComplete = true;
+    flush();
+    if (!requestComplete) {
+      last.addListener(
+          f -> {
+            if (f.isSuccess()) {
+              resetIfOpen(Http2Error.NO_ERROR);
+            }
+          });
+    }
+  }
+
+  /**
+   * Flushes through the HTTP/2 handler, whose flow controller holds the DATA the stream's window
+   * allows until then (a flush from the handler's context would pass it by).
+   */
+  @Override
+  public void flush() {
+    handler.flush(handler.ctx());
+  }
+
+  @Override
+  public boolean isOpen() {
+    return !responseComplete && !aborted && handler.ctx().channel().isActive();
+  }
+
+  @Override
+  public void abort() {
+    assert eventLoop().inEventLoop();
+    if (responseComplete || aborted) {
+      return;
+    }
+    aborted = true;
+    resetIfOpen(Http2Error.CANCEL);
+  }
+
+  /** Resets the stream with {@code error} and flushes, unless it is closed already. */
+  private void resetIfOpen(Http2Error error) {
+    Http2Stream stream = handler.connection().stream(streamId);
+    if (stream != null && stream.state() != Http2Stream.State.CLOSED) {
+      handler.resetStream(handler.ctx(), streamId, error.code(), handler.ctx().newPromise());
+      flush();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Http2Exchange{" + streamId + " " + request + "}";
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * Event loops, channel types and sockets: which kind of Netty transport runs (NIO, epoll, io_uring:
+ * {@link dev.tern.netty.internal.io.TransportKind}), the process-wide shared groups ({@link
+ * dev.tern.netty.internal.io.EventLoops}), Unix domain socket addresses, and a socket's channelz
+ * view ({@link dev.tern.netty.internal.io.SocketNode}).
+ *
+ * <pre>
+ *  builder's build() --&gt; EventLoops.kind() (system property, or epoll if it loads, else NIO)
+ *                    --&gt; shared groups, channel type for the address --&gt; client / server
+ *  channelz, any thread --&gt; SocketNode --&gt; the channel's counters and socket options
+ * </pre>
+ *
+ * <p>In: addresses and groups from the builders. Out: groups, channel classes, converted addresses.
+ * Threads: the kind and the shared groups are set once under a class lock; native support is probed
+ * once, lazily; {@code SocketNode}'s counters are written on the event loop and read from any
+ * thread. Knows nothing of HTTP/2: it uses none of the other internal packages.
+ */
+package dev.tern.netty.internal.io;

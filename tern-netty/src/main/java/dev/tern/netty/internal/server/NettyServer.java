@@ -1,0 +1,212 @@
+package dev.tern.netty.internal.server;
+
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.tern.channelz.Instrumented;
+import dev.tern.channelz.SocketStats;
+import dev.tern.netty.internal.codec.NetworkFailures;
+import dev.tern.netty.internal.codec.WriteLimits;
+import dev.tern.netty.internal.io.DomainSockets;
+import dev.tern.netty.internal.io.EventLoops;
+import dev.tern.netty.internal.io.SocketNode;
+import dev.tern.netty.internal.io.TransportKind;
+import dev.tern.spi.ServerListener;
+import dev.tern.spi.TransportServer;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFactory;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ServerChannel;
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The listening half of the HTTP/2 server transport: a bound server socket (TCP, or a Unix domain
+ * socket whose file is removed again on shutdown) whose accepted connections each get a {@link
+ * NettyServerTransport}. Applications use {@link dev.tern.netty.NettyServerBuilder}; the
+ * constructor is public for transport-level tests.
+ *
+ * <p>Thread-safe: {@link #start} and {@link #shutdown} synchronize on this object; the listener is
+ * called from event loops (never under that lock).
+ */
+public final class NettyServer implements TransportServer {
+  /** One INFO line when a server starts listening and one when it stops; nothing per call. */
+  static final Logger LIFECYCLE_LOGGER = Logger.getLogger("dev.tern.netty.server");
+
+  private final SocketAddress address;
+  private final EventLoopGroup bossGroup;
+  private final EventLoopGroup workerGroup;
+  private final ChannelFactory<? extends ServerChannel> channelFactory;
+  private final ServerOptions options;
+  private final AtomicBoolean shutdownReported = new AtomicBoolean();
+  private final SocketNode listenSocket = new SocketNode("listen");
+
+  @GuardedBy("this")
+  private Channel serverChannel;
+
+  @GuardedBy("this")
+  private boolean shutdown;
+
+  /**
+   * A server for {@code address}: a TCP address (port 0 picks a free port) or a Unix domain socket,
+   * Netty's {@code DomainSocketAddress} or the JDK's {@code UnixDomainSocketAddress}.
+   *
+   * @param bossGroup accepts connections; {@code workerGroup} serves them
+   * @param channelFactory the listening channel type, or null for the one that suits the groups and
+   *     the address ({@link EventLoops#forServer}, which may move a domain socket off NIO groups
+   *     onto Tern's shared native ones)
+   * @throws IllegalArgumentException for a domain socket address where no native transport runs
+   */
+  public NettyServer(
+      SocketAddress address,
+      EventLoopGroup bossGroup,
+      EventLoopGroup workerGroup,
+      ChannelFactory<? extends ServerChannel> channelFactory,
+      ServerOptions options) {
+    this.address = DomainSockets.toNetty(Objects.requireNonNull(address, "address"));
+    Objects.requireNonNull(bossGroup, "bossGroup");
+    Objects.requireNonNull(workerGroup, "workerGroup");
+    EventLoops.ServerLoops loops =
+        channelFactory != null
+            ? new EventLoops.ServerLoops(bossGroup, workerGroup, channelFactory)
+            : EventLoops.forServer(bossGroup, workerGroup, this.address);
+    this.bossGroup = loops.boss();
+    this.workerGroup = loops.workers();
+    this.channelFactory = loops.channelFactory();
+    this.options = Objects.requireNonNull(options, "options");
+  }
+
+  /**
+   * Binds the address.
+   *
+   * @throws IOException if binding fails (e.g. the port is in use)
+   * @throws IllegalStateException if already started or shut down
+   */
+  @Override
+  public synchronized void start(ServerListener listener) throws IOException {
+    Objects.requireNonNull(listener, "listener");
+    if (serverChannel != null) {
+      throw new IllegalStateException("already started");
+    }
+    if (shutdown) {
+      throw new IllegalStateException("already shut down");
+    }
+    ServerBootstrap bootstrap =
+        new ServerBootstrap()
+            .group(bossGroup, workerGroup)
+            .channelFactory(channelFactory)
+            .childHandler(
+                new ChannelInitializer<Channel>() {
+                  @Override
+                  protected void initChannel(Channel ch) {
+                    NettyServerTransport transport = new NettyServerTransport(ch, options);
+                    transport.setTransportListener(listener.transportCreated(transport));
+                    if (options.sslContext() != null) {
+                      ch.pipeline()
+                          .addLast(
+                              new PlaintextOnTlsGuard(),
+                              options.sslContext().newHandler(ch.alloc()),
+                              new TlsProtocolSelector(transport));
+                    } else {
+                      ch.pipeline().addLast(new ProtocolDetector(transport, true));
+                    }
+                  }
+                });
+    if (!DomainSockets.isDomainSocket(address)) {
+      bootstrap
+          .childOption(ChannelOption.TCP_NODELAY, true)
+          .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WriteLimits.WATER_MARK)
+          .childOption(ChannelOption.SO_KEEPALIVE, true);
+    }
+    ChannelFuture bind = bootstrap.bind(address).awaitUninterruptibly();
+    if (!bind.isSuccess()) {
+      throw new IOException("Failed to bind to " + address, bind.cause());
+    }
+    serverChannel = bind.channel();
+    listenSocket.register(serverChannel, null);
+    String description = describe(serverChannel);
+    LIFECYCLE_LOGGER.log(Level.INFO, "Tern server listening on {0}", description);
+    serverChannel
+        .closeFuture()
+        .addListener(
+            f -> {
+              listenSocket.unregister();
+              DomainSockets.deleteSocketFile(address);
+              LIFECYCLE_LOGGER.log(Level.INFO, "Tern server on {0} stopped", description);
+              if (shutdownReported.compareAndSet(false, true)) {
+                listener.serverShutdown();
+              }
+            });
+  }
+
+  /** Closes the listening socket; {@code serverShutdown} follows. Idempotent. */
+  @Override
+  public synchronized void shutdown() {
+    if (shutdown) {
+      return;
+    }
+    shutdown = true;
+    if (serverChannel != null) {
+      serverChannel.close();
+    }
+  }
+
+  @Override
+  public synchronized List<? extends SocketAddress> getListenSocketAddresses() {
+    if (serverChannel == null) {
+      return List.of(address);
+    }
+    return List.of(serverChannel.localAddress());
+  }
+
+  /** The bound socket, from {@link #start} until it is closed. */
+  @Override
+  public synchronized List<Instrumented<SocketStats>> channelzListenSockets() {
+    if (serverChannel == null || !serverChannel.isOpen()) {
+      return List.of();
+    }
+    return List.of(listenSocket);
+  }
+
+  @Override
+  public ScheduledExecutorService getScheduledExecutorService() {
+    return workerGroup;
+  }
+
+  /**
+   * The bound address, the protocols, TLS or plaintext and the Netty transport kind, e.g. {@code
+   * 127.0.0.1:50051 (HTTP/2, plaintext, epoll)}, or with protocols beside gRPC {@code
+   * 127.0.0.1:50051 (HTTP/2 and HTTP/1.1 serving gRPC + grpc-web + connect, TLS, epoll)}.
+   */
+  private String describe(Channel channel) {
+    String where = NetworkFailures.addressText(channel.localAddress());
+    String name = channel.getClass().getSimpleName();
+    String kind =
+        name.startsWith("Epoll")
+            ? TransportKind.EPOLL.id()
+            : name.startsWith("IoUring")
+                ? TransportKind.IO_URING.id()
+                : name.startsWith("Nio") ? TransportKind.NIO.id() : name;
+    return where
+        + " (HTTP/2"
+        + options.httpProtocols().describe()
+        + ", "
+        + (options.sslContext() != null ? "TLS" : "plaintext")
+        + ", "
+        + kind
+        + ")";
+  }
+
+  @Override
+  public String toString() {
+    return "NettyServer{" + address + "}";
+  }
+}

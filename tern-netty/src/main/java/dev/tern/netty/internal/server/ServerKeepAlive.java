@@ -1,0 +1,75 @@
+package dev.tern.netty.internal.server;
+
+import dev.tern.Status;
+import dev.tern.netty.internal.codec.KeepAlivePinger;
+import dev.tern.netty.internal.io.SocketNode;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http2.Http2ConnectionEncoder;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The server's keepalive: pings a client whose connection has been silent for the keepalive time,
+ * whether calls are open or not, and ends a connection whose client does not answer within the
+ * timeout with the server's shutdownNow (GOAWAY, then close; the client's calls end UNAVAILABLE).
+ * The timing is {@link KeepAlivePinger}'s, as for the client. The client's acknowledgements of
+ * these PINGs are not PINGs of its own: they never reach {@link KeepAliveEnforcer}, which judges
+ * only the PINGs the client sends.
+ *
+ * <p>Event loop only.
+ */
+final class ServerKeepAlive {
+  private static final Logger logger = Logger.getLogger(ServerKeepAlive.class.getName());
+
+  private KeepAlivePinger pinger;
+
+  /**
+   * The connection is ready: starts pinging, unless the options disable keepalive. {@code
+   * shutdownNow} fails the server's calls with its status and closes the connection.
+   */
+  void start(
+      ChannelHandlerContext ctx,
+      Http2ConnectionEncoder encoder,
+      ServerOptions options,
+      SocketNode socketNode,
+      Consumer<Status> shutdownNow) {
+    if (options.keepAliveTimeNanos() == Long.MAX_VALUE) {
+      return;
+    }
+    long timeoutMillis = TimeUnit.NANOSECONDS.toMillis(options.keepAliveTimeoutNanos());
+    pinger =
+        new KeepAlivePinger(
+            ctx,
+            encoder,
+            options.keepAliveTimeNanos(),
+            options.keepAliveTimeoutNanos(),
+            true,
+            () -> true,
+            socketNode::keepAliveSent,
+            () -> {
+              String problem =
+                  "Keepalive failed: the client did not answer a PING within "
+                      + timeoutMillis
+                      + " ms; the connection is likely gone";
+              logger.log(Level.FINE, "{0}: {1}", new Object[] {ctx.channel(), problem});
+              shutdownNow.accept(Status.UNAVAILABLE.withDescription(problem));
+            });
+    pinger.start();
+  }
+
+  /** Anything read from the client proves it alive. */
+  void onRead() {
+    if (pinger != null) {
+      pinger.onRead();
+    }
+  }
+
+  /** The connection is gone. */
+  void stop() {
+    if (pinger != null) {
+      pinger.stop();
+    }
+  }
+}

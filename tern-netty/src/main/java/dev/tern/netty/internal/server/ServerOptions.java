@@ -1,0 +1,262 @@
+package dev.tern.netty.internal.server;
+
+import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
+import dev.tern.netty.internal.codec.NettyWritableBufferAllocator;
+import dev.tern.netty.internal.codec.OutboundFramer;
+import dev.tern.netty.internal.exchange.HttpProtocols;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.ssl.SslContext;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The settings every connection of one server shares. Immutable; thread-safe.
+ *
+ * @see dev.tern.netty.NettyServerBuilder for what each option means and its default
+ */
+public final class ServerOptions {
+  /** Default time given to a PING ack during a graceful shutdown: 5 seconds. */
+  public static final long DEFAULT_GRACE_PERIOD_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+  /**
+   * Default bound on the calls one connection carries at once (HTTP/2
+   * SETTINGS_MAX_CONCURRENT_STREAMS advertised to clients): 1,000. Clients queue calls beyond it
+   * (Tern's, grpc-java's, grpc-go's and C-core's all do), so the bound costs throughput only when a
+   * single connection wants more than that in flight: ten times the deepest pipeline Tern's
+   * benchmarks drive per connection (100 streams each on 4 connections) and the 100 outstanding
+   * calls gRPC's qps tools use per channel. grpc-go's 100 would throttle those; no bound at all
+   * (grpc-java's default) lets one connection make the server hold as many calls, with their
+   * buffers and application work, as it cares to open (20,000 streams that never sent their request
+   * held 28 MB of heap).
+   */
+  public static final int DEFAULT_MAX_CONCURRENT_CALLS_PER_CONNECTION = 1_000;
+
+  /** Default flow-control window: 1 MiB. */
+  public static final int DEFAULT_FLOW_CONTROL_WINDOW = 1024 * 1024;
+
+  /** Default bound on RST_STREAM frames per window (Netty's default against rapid reset). */
+  public static final int DEFAULT_MAX_RST_FRAMES_PER_WINDOW = 200;
+
+  /** Default window for {@link #DEFAULT_MAX_RST_FRAMES_PER_WINDOW}: 30 seconds. */
+  public static final long DEFAULT_RST_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+  /** Default shortest interval between client keepalive PINGs the server accepts: 5 minutes. */
+  public static final long DEFAULT_PERMIT_KEEPALIVE_TIME_NANOS = TimeUnit.MINUTES.toNanos(5);
+
+  /** Default time without reads after which the server pings a client: 2 hours (gRFC A8). */
+  public static final long DEFAULT_KEEPALIVE_TIME_NANOS = TimeUnit.HOURS.toNanos(2);
+
+  /** Default time the server waits for the answer to its keepalive PING: 20 seconds. */
+  public static final long DEFAULT_KEEPALIVE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(20);
+
+  /**
+   * Default bound on response bytes one stream may have waiting for a client that does not read
+   * them, checked when the application writes although the stream is not ready: 8 MiB.
+   */
+  public static final int DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_STREAM = 8 * 1024 * 1024;
+
+  /**
+   * Default bound on response bytes waiting on one connection, all its streams together: 64 MiB.
+   */
+  public static final long DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_CONNECTION = 64L * 1024 * 1024;
+
+  /**
+   * The least either outbound bound may be: the queued bytes below which a stream reports ready, so
+   * an application that honours {@code isReady()} never meets them.
+   */
+  public static final int MIN_MAX_QUEUED_OUTBOUND_BYTES = OutboundFramer.READY_THRESHOLD;
+
+  /**
+   * Default bound on the frames of under 8 KiB one header block may take (its HEADERS frame and its
+   * CONTINUATIONs but the last): 512; see {@link
+   * GrpcHttp2ConnectionHandler#MAX_SMALL_CONTINUATION_FRAMES}.
+   */
+  public static final int DEFAULT_MAX_CONTINUATION_FRAMES =
+      GrpcHttp2ConnectionHandler.MAX_SMALL_CONTINUATION_FRAMES;
+
+  private final HttpProtocols httpProtocols;
+  private final int flowControlWindow;
+  private final int maxInboundMessageSize;
+  private final int maxInboundMetadataSize;
+  private final int maxConcurrentCallsPerConnection;
+  private final long gracePeriodNanos;
+  private final int maxRstFramesPerWindow;
+  private final long rstWindowNanos;
+  private final SslContext sslContext;
+  private final long permitKeepAliveTimeNanos;
+  private final boolean permitKeepAliveWithoutCalls;
+  private final long keepAliveTimeNanos;
+  private final long keepAliveTimeoutNanos;
+  private final long maxConnectionIdleNanos;
+  private final long maxConnectionAgeNanos;
+  private final long maxConnectionAgeGraceNanos;
+  private final int maxQueuedControlFrames;
+  private final int maxQueuedOutboundBytesPerStream;
+  private final long maxQueuedOutboundBytesPerConnection;
+  private final int maxContinuationFrames;
+  private final NettyWritableBufferAllocator bufferAllocator =
+      new NettyWritableBufferAllocator(ByteBufAllocator.DEFAULT);
+
+  /**
+   * See {@link dev.tern.netty.NettyServerBuilder} for each value. {@code sslContext} is a server
+   * context negotiating {@code h2} by ALPN, or null for plaintext; each connection limit, and the
+   * keepalive time, is {@code Long.MAX_VALUE} to disable it.
+   *
+   * @throws IllegalArgumentException if {@code sslContext} is a client context
+   */
+  public ServerOptions(
+      int flowControlWindow,
+      int maxInboundMessageSize,
+      int maxInboundMetadataSize,
+      int maxConcurrentCallsPerConnection,
+      long gracePeriodNanos,
+      int maxRstFramesPerWindow,
+      long rstWindowNanos,
+      SslContext sslContext,
+      long permitKeepAliveTimeNanos,
+      boolean permitKeepAliveWithoutCalls,
+      long keepAliveTimeNanos,
+      long keepAliveTimeoutNanos,
+      long maxConnectionIdleNanos,
+      long maxConnectionAgeNanos,
+      long maxConnectionAgeGraceNanos,
+      int maxQueuedControlFrames,
+      int maxQueuedOutboundBytesPerStream,
+      long maxQueuedOutboundBytesPerConnection,
+      int maxContinuationFrames,
+      HttpProtocols httpProtocols) {
+    if (sslContext != null && sslContext.isClient()) {
+      throw new IllegalArgumentException("sslContext must be a server context");
+    }
+    this.flowControlWindow = flowControlWindow;
+    this.maxInboundMessageSize = maxInboundMessageSize;
+    this.maxInboundMetadataSize = maxInboundMetadataSize;
+    this.maxConcurrentCallsPerConnection = maxConcurrentCallsPerConnection;
+    this.gracePeriodNanos = gracePeriodNanos;
+    this.maxRstFramesPerWindow = maxRstFramesPerWindow;
+    this.rstWindowNanos = rstWindowNanos;
+    this.sslContext = sslContext;
+    this.permitKeepAliveTimeNanos = permitKeepAliveTimeNanos;
+    this.permitKeepAliveWithoutCalls = permitKeepAliveWithoutCalls;
+    this.keepAliveTimeNanos = keepAliveTimeNanos;
+    this.keepAliveTimeoutNanos = keepAliveTimeoutNanos;
+    this.maxConnectionIdleNanos = maxConnectionIdleNanos;
+    this.maxConnectionAgeNanos = maxConnectionAgeNanos;
+    this.maxConnectionAgeGraceNanos = maxConnectionAgeGraceNanos;
+    this.maxQueuedControlFrames = maxQueuedControlFrames;
+    this.maxQueuedOutboundBytesPerStream = maxQueuedOutboundBytesPerStream;
+    this.maxQueuedOutboundBytesPerConnection = maxQueuedOutboundBytesPerConnection;
+    this.maxContinuationFrames = maxContinuationFrames;
+    this.httpProtocols = Objects.requireNonNull(httpProtocols, "httpProtocols");
+  }
+
+  /** The defaults of everything but the limits the runtime sets: for tests of the SPI. */
+  public static ServerOptions withLimits(int maxInboundMessageSize, int maxInboundMetadataSize) {
+    return new ServerOptions(
+        DEFAULT_FLOW_CONTROL_WINDOW,
+        maxInboundMessageSize,
+        maxInboundMetadataSize,
+        DEFAULT_MAX_CONCURRENT_CALLS_PER_CONNECTION,
+        DEFAULT_GRACE_PERIOD_NANOS,
+        DEFAULT_MAX_RST_FRAMES_PER_WINDOW,
+        DEFAULT_RST_WINDOW_NANOS,
+        null,
+        DEFAULT_PERMIT_KEEPALIVE_TIME_NANOS,
+        false,
+        DEFAULT_KEEPALIVE_TIME_NANOS,
+        DEFAULT_KEEPALIVE_TIMEOUT_NANOS,
+        Long.MAX_VALUE,
+        Long.MAX_VALUE,
+        Long.MAX_VALUE,
+        GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES,
+        DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_STREAM,
+        DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_CONNECTION,
+        DEFAULT_MAX_CONTINUATION_FRAMES,
+        HttpProtocols.NONE);
+  }
+
+  /** The protocols served beside gRPC. */
+  HttpProtocols httpProtocols() {
+    return httpProtocols;
+  }
+
+  int maxQueuedOutboundBytesPerStream() {
+    return maxQueuedOutboundBytesPerStream;
+  }
+
+  long maxQueuedOutboundBytesPerConnection() {
+    return maxQueuedOutboundBytesPerConnection;
+  }
+
+  int maxQueuedControlFrames() {
+    return maxQueuedControlFrames;
+  }
+
+  int maxContinuationFrames() {
+    return maxContinuationFrames;
+  }
+
+  long maxConnectionIdleNanos() {
+    return maxConnectionIdleNanos;
+  }
+
+  long maxConnectionAgeNanos() {
+    return maxConnectionAgeNanos;
+  }
+
+  long maxConnectionAgeGraceNanos() {
+    return maxConnectionAgeGraceNanos;
+  }
+
+  long permitKeepAliveTimeNanos() {
+    return permitKeepAliveTimeNanos;
+  }
+
+  boolean permitKeepAliveWithoutCalls() {
+    return permitKeepAliveWithoutCalls;
+  }
+
+  long keepAliveTimeNanos() {
+    return keepAliveTimeNanos;
+  }
+
+  long keepAliveTimeoutNanos() {
+    return keepAliveTimeoutNanos;
+  }
+
+  SslContext sslContext() {
+    return sslContext;
+  }
+
+  int maxRstFramesPerWindow() {
+    return maxRstFramesPerWindow;
+  }
+
+  long rstWindowNanos() {
+    return rstWindowNanos;
+  }
+
+  int flowControlWindow() {
+    return flowControlWindow;
+  }
+
+  int maxInboundMessageSize() {
+    return maxInboundMessageSize;
+  }
+
+  int maxInboundMetadataSize() {
+    return maxInboundMetadataSize;
+  }
+
+  int maxConcurrentCallsPerConnection() {
+    return maxConcurrentCallsPerConnection;
+  }
+
+  long gracePeriodNanos() {
+    return gracePeriodNanos;
+  }
+
+  NettyWritableBufferAllocator bufferAllocator() {
+    return bufferAllocator;
+  }
+}

@@ -1,0 +1,97 @@
+package dev.tern.netty.internal.server;
+
+import dev.tern.Status;
+import dev.tern.netty.internal.codec.NetworkFailures;
+import dev.tern.netty.internal.codec.OutboundFramer;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The bounds on the response bytes one server connection holds for a client that does not read them
+ * (its HTTP/2 windows stay closed, or its socket full), for handlers that send without looking at
+ * {@code isReady()}. They are checked only when a message is written while its stream is not ready,
+ * so a handler that honours {@code isReady()}, and a stream's first message in flight however
+ * large, never meet them: a stream over its bound is reset with ENHANCE_YOUR_CALM, a connection
+ * over its bound is closed with GOAWAY(ENHANCE_YOUR_CALM), and the calls end RESOURCE_EXHAUSTED.
+ *
+ * <p>Thread-safety: the connection's count of queued bytes is added to by the streams' framers on
+ * application threads and subtracted from on the event loop, and the connection bound is checked on
+ * application threads: both are atomic. {@link #logOnce} is called on the event loop only.
+ */
+final class UnreadResponseLimits {
+  private final int maxPerStream;
+  private final long maxPerConnection;
+  private final LongAdder queuedBytes = new LongAdder();
+  private final AtomicBoolean connectionTripped = new AtomicBoolean();
+  private boolean logged;
+
+  UnreadResponseLimits(int maxPerStream, long maxPerConnection) {
+    this.maxPerStream = maxPerStream;
+    this.maxPerConnection = maxPerConnection;
+  }
+
+  /** The response bytes queued on all streams of the connection; see {@link OutboundFramer}. */
+  LongAdder queuedBytes() {
+    return queuedBytes;
+  }
+
+  /** Whether a stream with {@code queued} bytes waiting is over its bound. Any thread. */
+  boolean streamOverLimit(int queued) {
+    return queued > maxPerStream;
+  }
+
+  /** The status of a call reset for being over its bound. */
+  Status streamStatus() {
+    return Status.RESOURCE_EXHAUSTED.withDescription(
+        "Client does not read: more than "
+            + maxPerStream
+            + " bytes of responses queued on the call");
+  }
+
+  /** Whether the connection's streams have more bytes waiting than its bound. Any thread. */
+  boolean connectionOverLimit() {
+    return queuedBytes.sum() > maxPerConnection;
+  }
+
+  /** True the first time only: the caller then has the connection closed. Any thread. */
+  boolean tripConnection() {
+    return connectionTripped.compareAndSet(false, true);
+  }
+
+  /** The status of the calls of a connection closed for being over its bound. */
+  Status connectionStatus() {
+    return Status.RESOURCE_EXHAUSTED.withDescription(
+        "Client does not read: more than "
+            + maxPerConnection
+            + " bytes of responses queued on its connection");
+  }
+
+  /** The error a connection over its bound is closed with. */
+  Http2Exception connectionError() {
+    return Http2Exception.connectionError(
+        Http2Error.ENHANCE_YOUR_CALM,
+        "more than %d bytes of responses queued: the client does not read them",
+        maxPerConnection);
+  }
+
+  /** The error a stream over its bound is reset with. */
+  Http2Exception streamError(int streamId) {
+    return Http2Exception.streamError(
+        streamId,
+        Http2Error.ENHANCE_YOUR_CALM,
+        "more than %d bytes of responses queued on stream %d: the client does not read them",
+        maxPerStream,
+        streamId);
+  }
+
+  /** Logs {@code cause} as one FINE line, the first time only for the connection. */
+  void logOnce(ChannelHandlerContext ctx, Http2Exception cause) {
+    if (!logged) {
+      logged = true;
+      NetworkFailures.log(ctx, "cut off", cause);
+    }
+  }
+}
