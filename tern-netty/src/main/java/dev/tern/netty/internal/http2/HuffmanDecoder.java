@@ -20,6 +20,7 @@ final class HuffmanDecoder {
   private static final int STATES = 256;
   private static final int EMIT = 1 << 17;
   private static final int FAIL = 1 << 18;
+  private static final byte[] NO_BYTES = {};
 
   /** state * 16 + nibble -> next state (bits 0-8) | symbol (bits 9-16) | EMIT | FAIL. */
   private static final int[] TRANSITIONS = new int[STATES * 16];
@@ -31,7 +32,7 @@ final class HuffmanDecoder {
     buildStateMachine();
   }
 
-  private byte[] scratch = new byte[0];
+  private byte[] scratch = NO_BYTES;
 
   /**
    * Decodes the {@code length} bytes of {@code in} at {@code index} (reader index untouched).
@@ -47,9 +48,10 @@ final class HuffmanDecoder {
     byte[] out = scratch;
     int written = 0;
     int state = 0;
-    int end = index + length;
-    for (int i = index; i < end; i++) {
-      int b = in.getByte(i) & 0xFF;
+    byte[] array = in.hasArray() ? in.array() : null;
+    int offset = array != null ? in.arrayOffset() + index : index;
+    for (int i = offset, end = offset + length; i < end; i++) {
+      int b = (array != null ? array[i] : in.getByte(i)) & 0xFF;
       int t = TRANSITIONS[(state << 4) | (b >>> 4)];
       if ((t & (EMIT | FAIL)) != 0) {
         if ((t & FAIL) != 0) {
