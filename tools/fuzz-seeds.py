@@ -322,6 +322,136 @@ def metadata_seeds():
     seed("invalid-names-and-values", ops)
 
 
+def rfc_hex(text):
+    return bytes.fromhex(text.replace(" ", ""))
+
+
+# RFC 7541 Appendix C: request blocks without (C.3) and with (C.4) Huffman, response blocks with
+# Huffman and a 256-byte table (C.6).
+C3 = [
+    "8286 8441 0f77 7777 2e65 7861 6d70 6c65 2e63 6f6d",
+    "8286 84be 5808 6e6f 2d63 6163 6865",
+    "8287 85bf 400a 6375 7374 6f6d 2d6b 6579 0c63 7573 746f 6d2d 7661 6c75 65",
+]
+C4 = [
+    "8286 8441 8cf1 e3c2 e5f2 3a6b a0ab 90f4 ff",
+    "8286 84be 5886 a8eb 1064 9cbf",
+    "8287 85bf 4088 25a8 49e9 5ba9 7d7f 8925 a849 e95b b8e8 b4bf",
+]
+C6 = [
+    "4882 6402 5885 aec3 771a 4b61 96d0 7abe 9410 54d4 44a8 2005 9504 0b81 66e0 82a6 2d1b ff6e"
+    " 919d 29ad 1718 63c7 8f0b 97c8 e9ae 82ae 43d3",
+    "4883 640e ffc1 c0bf",
+    "88c1 6196 d07a be94 1054 d444 a820 0595 040b 8166 e084 a62d 1bff c05a 839b d9ab 77ad 94e7"
+    " 821d d7f2 e6c7 b335 dfdf cd5b 3960 d5af 2708 7f36 72c1 ab27 0fb5 291f 9587 3160 65c0"
+    " 03ed 4ee5 b106 3d50 07",
+]
+GRPC_REQUEST = (
+    b"\x83\x86"
+    + b"\x44" + hpack_string(b"/grpc.testing.BenchmarkService/UnaryCall")
+    + b"\x41" + hpack_string(b"localhost:50051")
+    + hpack_literal(b"te", b"trailers", indexed=True)
+    + b"\x5f" + hpack_string(b"application/grpc")  # content-type (31), indexed
+    + b"\x0f\x2b" + hpack_string(b"grpc-java-netty/1.79.0")  # user-agent, not indexed
+    + hpack_literal(b"grpc-timeout", b"1S")
+    + b"\x10" + hpack_string(b"authorization") + hpack_string(b"Bearer x")  # never indexed
+)
+
+
+def http2_package_seeds():
+    package = "dev.tern.netty.internal.http2"
+
+    def hpack_seed(name, max_size, table_size, blocks):
+        f = Fdp()
+        f.int(max_size, 1, 16 * 1024)
+        f.int(table_size, 0, 4096)
+        f.int(len(blocks), 1, 4)
+        for block in blocks[:-1]:
+            f.int(len(block), 0, 256)
+        f.bytes(b"".join(blocks))
+        write(
+            "tern-netty",
+            package,
+            "HpackDecoderFuzzTest",
+            "decodesWithinTheLimitsOrFailsWithAReason",
+            name,
+            f.build(),
+        )
+
+    hpack_seed("rfc-c3-requests", 8192, 4096, [rfc_hex(b) for b in C3])
+    hpack_seed("rfc-c4-requests-huffman", 8192, 4096, [rfc_hex(b) for b in C4])
+    hpack_seed("rfc-c6-responses-huffman-evicting", 8192, 256, [rfc_hex(b) for b in C6])
+    hpack_seed("grpc-request-twice", 8192, 4096, [GRPC_REQUEST, b"\x83\x86\xbf\xbe"])
+    hpack_seed("size-update-then-request", 8192, 4096, [b"\x20\x3f\xe1\x1f" + GRPC_REQUEST])
+    hpack_seed("over-the-limit", 100, 4096, [GRPC_REQUEST])
+
+    def huffman_seed(name, encode_first, data):
+        f = Fdp()
+        f.bool(encode_first)
+        f.bytes(data)
+        write(
+            "tern-netty",
+            package,
+            "HuffmanDecoderFuzzTest",
+            "decodesOnlyValidEncodingsAndInvertsEncoding",
+            name,
+            f.build(),
+        )
+
+    huffman_seed("www-example-com", False, rfc_hex("f1e3 c2e5 f23a 6ba0 ab90 f4ff"))
+    huffman_seed("set-cookie-value", False, rfc_hex(
+        "94e7 821d d7f2 e6c7 b335 dfdf cd5b 3960 d5af 2708 7f36 72c1 ab27 0fb5 291f 9587 3160 65c0"
+        " 03ed 4ee5 b106 3d50 07"))
+    huffman_seed("eos", False, rfc_hex("ffff fffc"))
+    huffman_seed("encode-content-type", True, b"application/grpc")
+
+    def h2frame(frame_type, flags, stream_id, payload):
+        return struct.pack(">I", len(payload))[1:] + bytes([frame_type, flags]) + struct.pack(
+            ">I", stream_id) + payload
+
+    def frame_seed(name, chunks, frames):
+        f = Fdp()
+        f.int(len(chunks), 1, 8)
+        for c in chunks:
+            f.int(c, 1, 64)
+        f.bytes(b"".join(frames))
+        write(
+            "tern-netty",
+            package,
+            "Http2FrameReaderFuzzTest",
+            "readsTheSameInAnyChunksAndReleasesEverything",
+            name,
+            f.build(),
+        )
+
+    message = b"\x00\x00\x00\x00\x05hello"
+    frame_seed("connection-start", [7, 13], [
+        h2frame(4, 0, 0, struct.pack(">HIHIHI", 2, 0, 3, 100, 4, 1 << 20)),
+        h2frame(8, 0, 0, struct.pack(">I", 983041)),
+        h2frame(4, 1, 0, b""),
+        h2frame(1, 4, 1, rfc_hex(C4[0])),
+        h2frame(0, 1, 1, message),
+    ])
+    frame_seed("padded-and-priority", [1], [
+        h2frame(1, 0x2d, 3, b"\x02" + struct.pack(">IB", 0x80000001, 15) + b"\x82\x86\0\0"),
+        h2frame(0, 0x09, 3, b"\x03" + message + b"\0\0\0"),
+        h2frame(2, 0, 5, struct.pack(">IB", 3, 200)),
+    ])
+    frame_seed("continuation", [64], [
+        h2frame(1, 1, 1, rfc_hex(C3[0])[:5]),
+        h2frame(9, 0, 1, rfc_hex(C3[0])[5:10]),
+        h2frame(9, 4, 1, rfc_hex(C3[0])[10:]),
+    ])
+    frame_seed("control-frames", [3, 30], [
+        h2frame(6, 0, 0, struct.pack(">Q", 0x0102030405060708)),
+        h2frame(6, 1, 0, struct.pack(">Q", 1)),
+        h2frame(3, 0, 1, struct.pack(">I", 8)),
+        h2frame(0xfa, 0, 0, b"unknown"),
+        h2frame(8, 0, 1, struct.pack(">I", 0)),
+        h2frame(7, 0, 0, struct.pack(">II", 1, 0) + b"bye"),
+    ])
+
+
 if __name__ == "__main__":
     deframer_seeds()
     base64_seeds()
@@ -330,3 +460,4 @@ if __name__ == "__main__":
     header_decoder_seeds()
     inbound_headers_seeds()
     metadata_seeds()
+    http2_package_seeds()

@@ -25,6 +25,9 @@ targets=(
   tern-core:MetadataFuzzTest
   tern-netty:GrpcHttp2HeadersDecoderFuzzTest
   tern-netty:GrpcInboundHeadersFuzzTest
+  tern-netty:HpackDecoderFuzzTest
+  tern-netty:HuffmanDecoderFuzzTest
+  tern-netty:Http2FrameReaderFuzzTest
 )
 
 if [ "${1:-}" = "--list" ]; then

@@ -1,0 +1,198 @@
+package dev.tern.netty.internal.http2;
+
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Encodes header fields into HPACK (RFC 7541), for the headers gRPC sends.
+ *
+ * <p>A field is sent as an index when the static or dynamic table has it whole. Otherwise it is a
+ * literal (its name by index when a table has the name) that is:
+ *
+ * <ul>
+ *   <li>never indexed when sensitive: marked so by the caller, or {@code authorization}, {@code
+ *       proxy-authorization}, {@code cookie} or {@code set-cookie};
+ *   <li>indexed (added to the dynamic table) for the names whose values gRPC repeats call after
+ *       call: {@code :authority}, {@code :path}, {@code content-type}, {@code te}, {@code
+ *       user-agent}, {@code grpc-accept-encoding}, {@code grpc-encoding}, {@code accept-encoding},
+ *       {@code grpc-status};
+ *   <li>not indexed otherwise (a per-call value such as {@code grpc-timeout} or custom metadata
+ *       would only push the repeating entries out).
+ * </ul>
+ *
+ * <p>Strings are Huffman-encoded unless that is longer (as RFC 7541's examples do). The dynamic
+ * table is at most 4096 bytes (less if the peer's SETTINGS_HEADER_TABLE_SIZE is smaller) and made
+ * at the first insertion; a change of its size is signalled at the start of the next block.
+ *
+ * <p>Use: {@link #beginBlock} once per header block, then {@link #header} for each field. One
+ * encoder per connection, used only on its event loop; not thread-safe.
+ */
+public final class HpackEncoder {
+  /** The most dynamic table this encoder uses, whatever the peer allows. */
+  static final long MAX_TABLE_SIZE = 4096;
+
+  private static final byte[][] INDEXED_NAMES =
+      names(
+          ":authority",
+          ":path",
+          "content-type",
+          "te",
+          "user-agent",
+          "grpc-accept-encoding",
+          "grpc-encoding",
+          "accept-encoding",
+          "grpc-status");
+  private static final byte[][] SENSITIVE_NAMES =
+      names("authorization", "proxy-authorization", "cookie", "set-cookie");
+
+  private final boolean huffman;
+  private final boolean indexEverything;
+  private HpackDynamicTable table; // made at the first insertion
+  private long tableMaxSize;
+  private boolean sizeUpdatePending;
+  private long smallestPendingSize;
+
+  /** An encoder for a peer that has not changed SETTINGS_HEADER_TABLE_SIZE from its default. */
+  public HpackEncoder() {
+    this(HpackDecoder.DEFAULT_HEADER_TABLE_SIZE, true, false);
+  }
+
+  /**
+   * For tests: a table of {@code tableSize} already agreed with the peer (no size update sent),
+   * Huffman or not, and every non-sensitive literal indexed, as RFC 7541's examples do.
+   */
+  HpackEncoder(long tableSize, boolean huffman, boolean indexEverything) {
+    this.tableMaxSize = tableSize;
+    this.huffman = huffman;
+    this.indexEverything = indexEverything;
+  }
+
+  /**
+   * The peer's SETTINGS_HEADER_TABLE_SIZE changed: the table is resized now (at most {@value
+   * #MAX_TABLE_SIZE}), and the next block tells the peer, starting with the smallest size used in
+   * between when it went down and up again (RFC 7541 section 4.2).
+   */
+  public void setPeerHeaderTableSize(long peerHeaderTableSize) {
+    long size = Math.min(peerHeaderTableSize, MAX_TABLE_SIZE);
+    if (size == tableMaxSize) {
+      return;
+    }
+    smallestPendingSize = sizeUpdatePending ? Math.min(smallestPendingSize, size) : size;
+    sizeUpdatePending = true;
+    tableMaxSize = size;
+    if (table != null) {
+      table.setMaxSize(size);
+    }
+  }
+
+  /** Starts a header block: writes the pending dynamic table size updates, if any. */
+  public void beginBlock(ByteBuf out) {
+    if (sizeUpdatePending) {
+      if (smallestPendingSize < tableMaxSize) {
+        writeInteger(out, 0x20, 5, smallestPendingSize);
+      }
+      writeInteger(out, 0x20, 5, tableMaxSize);
+      sizeUpdatePending = false;
+    }
+  }
+
+  /**
+   * Writes one header field.
+   *
+   * @param sensitive never index it, here nor anywhere it is forwarded (RFC 7541 section 7.1.3)
+   */
+  public void header(ByteBuf out, byte[] name, byte[] value, boolean sensitive) {
+    sensitive |= !indexEverything && contains(SENSITIVE_NAMES, name);
+    int nameIndex = HpackStaticTable.nameIndex(name);
+    if (!sensitive) {
+      int index = HpackStaticTable.index(nameIndex, value);
+      if (index != 0) {
+        writeInteger(out, 0x80, 7, index);
+        return;
+      }
+    }
+    if (table != null) {
+      int found = table.find(name, value);
+      if (found > 0 && !sensitive) {
+        writeInteger(out, 0x80, 7, HpackStaticTable.LENGTH + found);
+        return;
+      }
+      if (nameIndex == 0 && found < 0) {
+        nameIndex = HpackStaticTable.LENGTH - found;
+      }
+    }
+    if (sensitive) {
+      writeLiteral(out, 0x10, 4, nameIndex, name, value);
+    } else if ((indexEverything || contains(INDEXED_NAMES, name))
+        && (long) name.length + value.length + HpackDynamicTable.ENTRY_OVERHEAD <= tableMaxSize) {
+      writeLiteral(out, 0x40, 6, nameIndex, name, value);
+      if (table == null) {
+        table = new HpackDynamicTable(tableMaxSize);
+      }
+      table.add(name, value);
+    } else {
+      writeLiteral(out, 0x00, 4, nameIndex, name, value);
+    }
+  }
+
+  /** The dynamic table, or null while nothing was inserted (for tests). */
+  HpackDynamicTable dynamicTable() {
+    return table;
+  }
+
+  private void writeLiteral(
+      ByteBuf out, int pattern, int prefixBits, int nameIndex, byte[] name, byte[] value) {
+    writeInteger(out, pattern, prefixBits, nameIndex);
+    if (nameIndex == 0) {
+      writeString(out, name);
+    }
+    writeString(out, value);
+  }
+
+  private void writeString(ByteBuf out, byte[] s) {
+    if (huffman) {
+      int encodedLength = HpackHuffman.encodedLength(s);
+      if (encodedLength <= s.length) {
+        writeInteger(out, 0x80, 7, encodedLength);
+        HpackHuffman.encode(s, out);
+        return;
+      }
+    }
+    writeInteger(out, 0x00, 7, s.length);
+    out.writeBytes(s);
+  }
+
+  /** An integer with an N-bit prefix (RFC 7541 section 5.1) in a byte starting with pattern. */
+  static void writeInteger(ByteBuf out, int pattern, int prefixBits, long value) {
+    int max = (1 << prefixBits) - 1;
+    if (value < max) {
+      out.writeByte(pattern | (int) value);
+      return;
+    }
+    out.writeByte(pattern | max);
+    value -= max;
+    while (value >= 0x80) {
+      out.writeByte((int) (value & 0x7F) | 0x80);
+      value >>>= 7;
+    }
+    out.writeByte((int) value);
+  }
+
+  private static boolean contains(byte[][] names, byte[] name) {
+    for (byte[] n : names) {
+      if (Arrays.equals(n, name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static byte[][] names(String... names) {
+    byte[][] bytes = new byte[names.length][];
+    for (int i = 0; i < names.length; i++) {
+      bytes[i] = names[i].getBytes(StandardCharsets.US_ASCII);
+    }
+    return bytes;
+  }
+}

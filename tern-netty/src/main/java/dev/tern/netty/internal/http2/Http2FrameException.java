@@ -1,0 +1,48 @@
+package dev.tern.netty.internal.http2;
+
+/**
+ * A frame the peer should not have sent (RFC 9113 section 5.4): an error of the whole connection
+ * (answer with GOAWAY and close) or of one stream (answer with RST_STREAM, and keep reading), with
+ * the error code to send and the reason.
+ */
+public final class Http2FrameException extends Exception {
+  private static final long serialVersionUID = 1L;
+
+  public static final long PROTOCOL_ERROR = 0x1;
+  public static final long FLOW_CONTROL_ERROR = 0x3;
+  public static final long FRAME_SIZE_ERROR = 0x6;
+  public static final long COMPRESSION_ERROR = 0x9;
+  public static final long ENHANCE_YOUR_CALM = 0xb;
+
+  private final int streamId;
+  private final long errorCode;
+
+  private Http2FrameException(int streamId, long errorCode, String reason) {
+    super(reason);
+    this.streamId = streamId;
+    this.errorCode = errorCode;
+  }
+
+  static Http2FrameException connection(long errorCode, String reason) {
+    return new Http2FrameException(0, errorCode, reason);
+  }
+
+  static Http2FrameException stream(int streamId, long errorCode, String reason) {
+    return new Http2FrameException(streamId, errorCode, reason);
+  }
+
+  /** Whether the connection must end (GOAWAY), rather than one stream (RST_STREAM). */
+  public boolean connectionError() {
+    return streamId == 0;
+  }
+
+  /** The stream to reset, for a stream error; 0 for a connection error. */
+  public int streamId() {
+    return streamId;
+  }
+
+  /** The RFC 9113 error code to send. */
+  public long errorCode() {
+    return errorCode;
+  }
+}

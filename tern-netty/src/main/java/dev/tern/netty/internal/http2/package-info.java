@@ -1,0 +1,29 @@
+/**
+ * Tern's own HTTP/2 engine, made for gRPC (issue 34): its foundation, the two parsers a hostile
+ * peer reaches first. Not yet wired into the transport, which still runs on Netty's codec.
+ *
+ * <ul>
+ *   <li>HPACK (RFC 7541): {@link dev.tern.netty.internal.http2.HpackDecoder} delivers each header
+ *       field to a {@link dev.tern.netty.internal.http2.HeaderSink} as byte arrays, never as
+ *       Strings; {@link dev.tern.netty.internal.http2.HpackEncoder} indexes what gRPC repeats;
+ *       {@link dev.tern.netty.internal.http2.HpackHuffman} holds the code of Appendix B, and {@link
+ *       dev.tern.netty.internal.http2.HuffmanDecoder} decodes it a nibble at a time.
+ *   <li>Frames (RFC 9113 sections 4 and 6): {@link dev.tern.netty.internal.http2.Http2FrameReader}
+ *       validates and parses frames fed in arbitrary chunks and hands them to a {@link
+ *       dev.tern.netty.internal.http2.Http2FrameListener}; {@link
+ *       dev.tern.netty.internal.http2.Http2FrameWriter} writes frames into one caller-supplied
+ *       buffer per flush.
+ * </ul>
+ *
+ * <p>Errors are checked exceptions that say what the peer did wrong and what the connection must
+ * do: {@link dev.tern.netty.internal.http2.HpackException}, {@link
+ * dev.tern.netty.internal.http2.Http2FrameException}.
+ *
+ * <p>Threads: every object here belongs to one connection and is used only on that connection's
+ * event loop; none is thread-safe and none needs to be. The tables built at class initialisation
+ * (static table, Huffman code and decoding state machine) are immutable and shared.
+ *
+ * <p>A leaf: it imports only the JDK and Netty's {@code io.netty.buffer}, nothing of the transport
+ * nor of Netty's HTTP/2 codec ({@code Http2PackageLeafTest} checks it).
+ */
+package dev.tern.netty.internal.http2;

@@ -1,0 +1,148 @@
+package dev.tern.netty.internal.http2;
+
+import static dev.tern.netty.internal.http2.HpackRfcExamplesTest.ascii;
+import static dev.tern.netty.internal.http2.HpackRfcExamplesTest.decode;
+import static dev.tern.netty.internal.http2.HpackRfcExamplesTest.encode;
+import static dev.tern.netty.internal.http2.HpackRfcExamplesTest.hex;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** What the encoder indexes for gRPC, what it never indexes, and table size changes. */
+class HpackEncoderTest {
+  static final List<String> GRPC_REQUEST =
+      List.of(
+          ":method: POST",
+          ":scheme: http",
+          ":path: /grpc.testing.BenchmarkService/UnaryCall",
+          ":authority: localhost:50051",
+          "te: trailers",
+          "content-type: application/grpc",
+          "user-agent: grpc-java-netty/1.79.0",
+          "grpc-accept-encoding: gzip",
+          "grpc-timeout: 1S");
+
+  private final HpackEncoder encoder = new HpackEncoder();
+  private final HpackDecoder decoder = new HpackDecoder(8192, 4096);
+
+  @Test
+  void repeatedGrpcRequestShrinksToIndexes() throws HpackException {
+    String first = encode(encoder, GRPC_REQUEST);
+    String second = encode(encoder, GRPC_REQUEST);
+    assertThat(decode(decoder, hex(first))).isEqualTo(GRPC_REQUEST);
+    assertThat(decode(decoder, hex(second))).isEqualTo(GRPC_REQUEST);
+    // Second time: 8 one-byte indexes and grpc-timeout as a literal with an indexed name.
+    assertThat(second.length() / 2).isLessThan(24);
+    assertThat(first.length() / 2).isGreaterThan(80);
+    assertThat(encoder.dynamicTable().length())
+        .as("all but :method, :scheme, grpc-timeout")
+        .isEqualTo(6);
+  }
+
+  @Test
+  void authorizationAndMarkedNamesAreNeverIndexed() throws HpackException {
+    ByteBuf out = Unpooled.buffer();
+    encoder.beginBlock(out);
+    encoder.header(out, ascii("authorization"), ascii("Bearer abc"), false);
+    encoder.header(out, ascii("x-token"), ascii("t0k3n"), true);
+    encoder.header(out, ascii("content-type"), ascii("application/grpc"), true);
+    assertThat(decode(decoder, out))
+        .containsExactly(
+            "authorization: Bearer abc (sensitive)",
+            "x-token: t0k3n (sensitive)",
+            "content-type: application/grpc (sensitive)");
+    assertThat(encoder.dynamicTable()).as("nothing indexed").isNull();
+    assertThat(decoder.dynamicTable()).isNull();
+  }
+
+  @Test
+  void staticMatchesAreOneByte() {
+    assertThat(encode(encoder, List.of(":method: POST", ":status: 200", ":scheme: https")))
+        .isEqualTo("838887");
+  }
+
+  @Test
+  void peerTableSizeChangesAreSignalledAtTheNextBlock() throws HpackException {
+    encode(encoder, GRPC_REQUEST);
+    encoder.setPeerHeaderTableSize(0);
+    encoder.setPeerHeaderTableSize(100);
+    assertThat(encoder.dynamicTable().length()).as("evicted by the 0").isZero();
+    assertThat(encode(encoder, List.of())).isEqualTo("203f45");
+    encoder.setPeerHeaderTableSize(1 << 20);
+    assertThat(encode(encoder, List.of())).as("capped at 4096").isEqualTo("3fe11f");
+    assertThat(encode(encoder, List.of())).as("said once").isEmpty();
+  }
+
+  @Test
+  void tableStaysWithinItsSize() throws HpackException {
+    for (int i = 0; i < 500; i++) {
+      List<String> request =
+          List.of(":path: /service/Method" + i, "content-type: application/grpc");
+      assertThat(decode(decoder, hex(encode(encoder, request)))).isEqualTo(request);
+      assertThat(encoder.dynamicTable().size()).isLessThanOrEqualTo(4096);
+      assertThat(decoder.dynamicTable().size()).isEqualTo(encoder.dynamicTable().size());
+    }
+  }
+
+  /** Property: random header lists and table size changes, encoded then decoded, come back. */
+  @Test
+  void randomHeaderListsRoundTrip() throws HpackException {
+    Random random = new Random(34);
+    for (int run = 0; run < 50; run++) {
+      HpackEncoder enc = new HpackEncoder(4096, random.nextBoolean(), random.nextBoolean());
+      HpackDecoder dec = new HpackDecoder(Long.MAX_VALUE, 4096);
+      for (int block = 0; block < 20; block++) {
+        if (random.nextInt(5) == 0) {
+          enc.setPeerHeaderTableSize(random.nextInt(5000));
+        }
+        List<String> sent = new ArrayList<>();
+        ByteBuf out = Unpooled.buffer();
+        enc.beginBlock(out);
+        for (int i = random.nextInt(12); i > 0; i--) {
+          byte[] name = randomName(random);
+          byte[] value = new byte[random.nextInt(random.nextBoolean() ? 8 : 300)];
+          random.nextBytes(value);
+          boolean sensitive = random.nextInt(8) == 0;
+          enc.header(out, name, value, sensitive);
+          sent.add(field(name, value, sensitive));
+        }
+        List<String> received = new ArrayList<>();
+        try {
+          dec.decode(out, (n, v, s) -> received.add(field(n, v, s)));
+        } finally {
+          out.release();
+        }
+        assertThat(received).as("run %s block %s", run, block).isEqualTo(sent);
+      }
+    }
+  }
+
+  private static final String[] NAMES = {
+    ":path", ":authority", "content-type", "te", "grpc-timeout", "user-agent", "x-custom", "a-bin"
+  };
+
+  private static byte[] randomName(Random random) {
+    if (random.nextBoolean()) {
+      return ascii(NAMES[random.nextInt(NAMES.length)]);
+    }
+    byte[] name = new byte[1 + random.nextInt(20)];
+    for (int i = 0; i < name.length; i++) {
+      name[i] = (byte) ('a' + random.nextInt(26));
+    }
+    return name;
+  }
+
+  private static String field(byte[] name, byte[] value, boolean sensitive) {
+    return new String(name, StandardCharsets.ISO_8859_1)
+        + ": "
+        + ByteBufUtil.hexDump(value)
+        + (sensitive ? " (sensitive)" : "");
+  }
+}
