@@ -6,6 +6,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.TypeRegistry;
 import com.google.protobuf.util.JsonFormat;
+import dev.tern.internal.config.JsonParser;
 import dev.tern.testtools.ExternalTool;
 import dev.tern.testtools.ToolProcess;
 import io.envoyproxy.envoy.extensions.clusters.aggregate.v3.ClusterConfig;
@@ -165,7 +166,7 @@ final class ControlPlaneProcess implements AutoCloseable {
   List<Request> requests() {
     HttpResponse<String> response = send(HttpRequest.newBuilder(uri("/requests")).GET().build());
     List<Request> out = new ArrayList<>();
-    for (Object o : (List<Object>) Json.parse(response.body())) {
+    for (Object o : (List<Object>) JsonParser.parse(response.body())) {
       Map<String, Object> m = (Map<String, Object>) o;
       List<String> names = new ArrayList<>();
       ((List<Object>) m.get("resource_names")).forEach(n -> names.add((String) n));
@@ -186,7 +187,7 @@ final class ControlPlaneProcess implements AutoCloseable {
   @SuppressWarnings("unchecked")
   Map<String, Object> streams() {
     return (Map<String, Object>)
-        Json.parse(send(HttpRequest.newBuilder(uri("/streams")).GET().build()).body());
+        JsonParser.parse(send(HttpRequest.newBuilder(uri("/streams")).GET().build()).body());
   }
 
   /** Everything the process printed. */
