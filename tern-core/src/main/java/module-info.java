@@ -26,11 +26,13 @@ module dev.tern.core {
   exports dev.tern.internal.resolver to
       dev.tern.netty;
   // The parsed service config a resolver reports (the DNS resolver's tests look into it), and
-  // JsonParser, Tern's one JSON reader: tern-authz's policy files, the test tools' reading of
-  // Prometheus's answers.
+  // JsonParser, Tern's one JSON reader: tern-authz's policy files, tern-xds's bootstrap file (and
+  // its tests' reading of the control plane's answers), the test tools' reading of Prometheus's
+  // answers.
   exports dev.tern.internal.config to
       dev.tern.netty,
       dev.tern.authz,
+      dev.tern.xds,
       dev.tern.testtools;
   // The channel's builder base and resolver plumbing; the call (.client) and retry (.retry)
   // layers below it are used by no other module, so they stay unexported.

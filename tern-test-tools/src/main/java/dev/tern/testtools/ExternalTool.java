@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Assumptions;
  * #CONNECTCONFORMANCE}, installed by {@code tools/install-conformance-tools.sh}; the web clients,
  * Chromium ({@value #CHROMIUM}), buf ({@value #BUF}), curl ({@value #CURL}), Node.js ({@value
  * #NODE}) and the npm packages the browser test bundles and drives ({@link #requireWebPackages}),
- * installed by {@code tools/install-web-tools.sh}.
+ * installed by {@code tools/install-web-tools.sh}; tern-xds's test control plane {@value
+ * #XDS_CONTROLPLANE}, built by {@code tools/install-xds-tools.sh}.
  *
  * <p>A tool is looked up in the tools cache ({@code $TERN_TOOLS_DIR}, by default {@code
  * ~/.cache/tern-tools}; binaries in its {@code bin}, Python in {@code venv/bin}), then on the
@@ -54,6 +55,12 @@ public final class ExternalTool {
   /** Node.js, which runs the browser test's build and puppeteer-core. */
   public static final String NODE = "node";
 
+  /**
+   * tern-xds's test control plane (tern-xds/src/test/go/controlplane, on Envoy's go-control-plane),
+   * an ADS server with an HTTP endpoint that sets snapshots and reports the requests received.
+   */
+  public static final String XDS_CONTROLPLANE = "tern-xds-controlplane";
+
   /** What {@link #requireWebPackages} calls the npm packages when they are missing. */
   static final String WEB_PACKAGES =
       "the npm packages of tools/web (connect-es, esbuild, puppeteer-core)";
@@ -64,6 +71,7 @@ public final class ExternalTool {
   private static final String INSTALL_OBSERVABILITY =
       "run tools/install-observability-tools.sh to install it";
   private static final String INSTALL_WEB = "run tools/install-web-tools.sh to install it";
+  private static final String INSTALL_XDS = "run tools/install-xds-tools.sh to build it";
 
   private ExternalTool() {}
 
@@ -136,6 +144,7 @@ public final class ExternalTool {
       case OTELCOL, PROMETHEUS -> install = INSTALL_OBSERVABILITY;
       case CONNECTCONFORMANCE -> install = INSTALL_CONFORMANCE;
       case CHROMIUM, BUF, CURL, NODE, WEB_PACKAGES -> install = INSTALL_WEB;
+      case XDS_CONTROLPLANE -> install = INSTALL_XDS;
       default -> install = INSTALL;
     }
     String message =

@@ -24,15 +24,16 @@ import java.util.stream.Stream;
 
 /**
  * A process of an external tool that a test harness ({@link OtelCollector}, {@link
- * PrometheusServer}) started: its standard output and error, merged, captured line by line into a
- * buffer that callers read or wait on, and a stop by its PID (SIGTERM, then SIGKILL) that waits for
- * the process and the capture to end. A shutdown hook kills the process if the JVM exits first.
+ * PrometheusServer}, tern-xds's control plane) started: its standard output and error, merged,
+ * captured line by line into a buffer that callers read or wait on, and a stop by its PID (SIGTERM,
+ * then SIGKILL) that waits for the process and the capture to end. A shutdown hook kills the
+ * process if the JVM exits first.
  *
  * <p>Thread-safe. The buffer is guarded by this object's monitor, which a reader thread takes only
  * to append a line or to mark the end of the output and a waiter only while it checks its
  * condition; nothing blocks while holding it except {@link Object#wait}.
  */
-final class ToolProcess {
+public final class ToolProcess {
   /** Tries to start a tool on ports the OS said were free, in case another process took one. */
   static final int PORT_ATTEMPTS = 5;
 
@@ -62,7 +63,7 @@ final class ToolProcess {
   }
 
   /** Starts {@code command} with no input and its output captured; {@code name} names threads. */
-  static ToolProcess start(String name, List<String> command) throws IOException {
+  public static ToolProcess start(String name, List<String> command) throws IOException {
     Process process =
         new ProcessBuilder(command)
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
@@ -74,21 +75,23 @@ final class ToolProcess {
     return tool;
   }
 
-  long pid() {
+  /** The process's PID. */
+  public long pid() {
     return process.pid();
   }
 
-  boolean isAlive() {
+  /** Whether the process is still running. */
+  public boolean isAlive() {
     return process.isAlive();
   }
 
   /** The exit code; only once the process has exited. */
-  int exitValue() {
+  public int exitValue() {
     return process.exitValue();
   }
 
   /** Everything the process has printed so far, standard output and error interleaved. */
-  synchronized String output() {
+  public synchronized String output() {
     return output.toString();
   }
 
@@ -97,7 +100,7 @@ final class ToolProcess {
    * process exited) without it holding (false), or {@code timeout} has passed (false). The
    * condition is checked now and after each line the process prints.
    */
-  synchronized boolean awaitOutput(Predicate<String> condition, Duration timeout)
+  public synchronized boolean awaitOutput(Predicate<String> condition, Duration timeout)
       throws InterruptedIOException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
@@ -121,7 +124,7 @@ final class ToolProcess {
    * Waits up to {@code timeout} for the process to exit on its own; true if it has. Serves as the
    * pause between two polls of a tool that is starting, cut short if the tool dies.
    */
-  boolean awaitExit(Duration timeout) throws InterruptedIOException {
+  public boolean awaitExit(Duration timeout) throws InterruptedIOException {
     try {
       return process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
@@ -134,7 +137,7 @@ final class ToolProcess {
    * Stops the process by its PID, SIGTERM first and SIGKILL if it is still there after {@code
    * timeout}; returns once it is gone and its output read to the end. Idempotent.
    */
-  void stop(Duration timeout) {
+  public void stop(Duration timeout) {
     boolean interrupted = false;
     try {
       // Through the handle: Process.destroy() would also close the output pipe under the reader,

@@ -40,6 +40,11 @@ class ExternalToolTest {
         .isInstanceOf(TestAbortedException.class)
         .hasMessageContaining("chromium is not installed; run tools/install-web-tools.sh");
     assertThatThrownBy(
+            () -> ExternalTool.found(Optional.empty(), ExternalTool.XDS_CONTROLPLANE, null))
+        .isInstanceOf(TestAbortedException.class)
+        .hasMessageContaining(
+            "tern-xds-controlplane is not installed; run tools/install-xds-tools.sh to build it");
+    assertThatThrownBy(
             () -> ExternalTool.found(Optional.empty(), ExternalTool.WEB_PACKAGES, "true"))
         .isInstanceOf(AssertionFailedError.class)
         .hasMessageContaining(

@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -70,7 +72,7 @@ public record Bootstrap(
     public ServerInfo {
       Objects.requireNonNull(serverUri, "serverUri");
       Objects.requireNonNull(channelCredsType, "channelCredsType");
-      channelCredsConfig = Map.copyOf(channelCredsConfig);
+      channelCredsConfig = jsonObject(channelCredsConfig);
       serverFeatures = List.copyOf(serverFeatures);
     }
 
@@ -84,14 +86,14 @@ public record Bootstrap(
    * This client, as the control plane sees it ({@code node}); every field may be empty.
    *
    * @param metadata {@code node.metadata}, as parsed JSON (maps, lists, strings, doubles, booleans,
-   *     {@link Json#NULL})
+   *     and null for JSON null)
    */
   public record Node(String id, String cluster, Locality locality, Map<String, Object> metadata) {
     public Node {
       Objects.requireNonNull(id, "id");
       Objects.requireNonNull(cluster, "cluster");
       Objects.requireNonNull(locality, "locality");
-      metadata = Map.copyOf(metadata);
+      metadata = jsonObject(metadata);
     }
 
     /** The node with empty fields, for a bootstrap without one. */
@@ -144,7 +146,7 @@ public record Bootstrap(
   public record CertificateProvider(String pluginName, Map<String, Object> config) {
     public CertificateProvider {
       Objects.requireNonNull(pluginName, "pluginName");
-      config = Map.copyOf(config);
+      config = jsonObject(config);
     }
   }
 
@@ -213,6 +215,14 @@ public record Bootstrap(
     Struct.Builder struct = Struct.newBuilder();
     map.forEach((k, v) -> struct.putFields(k, toValue(v)));
     return struct.build();
+  }
+
+  /**
+   * An unmodifiable copy of a parsed JSON object, in its order: unlike {@link Map#copyOf}, it keeps
+   * the null values JSON null is parsed into.
+   */
+  private static Map<String, Object> jsonObject(Map<String, Object> object) {
+    return Collections.unmodifiableMap(new LinkedHashMap<>(object));
   }
 
   @SuppressWarnings("unchecked")

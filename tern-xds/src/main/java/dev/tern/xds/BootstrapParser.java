@@ -1,5 +1,6 @@
 package dev.tern.xds;
 
+import dev.tern.internal.config.JsonParser;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +18,19 @@ final class BootstrapParser {
 
   private static final String XDSTP = "xdstp://";
 
+  /**
+   * A field whose value is JSON null, as {@link #field} returns it: JsonParser reads null as Java
+   * null, which {@link Map#get} also returns for a missing field, and a null field is the wrong
+   * kind of value ("must be a string, was null"), not an absent one.
+   */
+  private static final Object NULL_FIELD =
+      new Object() {
+        @Override
+        public String toString() {
+          return "null";
+        }
+      };
+
   private final String source;
 
   BootstrapParser(String source) {
@@ -26,7 +40,7 @@ final class BootstrapParser {
   Bootstrap parse(String json) {
     Object root;
     try {
-      root = Json.parse(json);
+      root = JsonParser.parse(json);
     } catch (IllegalArgumentException e) {
       throw new XdsBootstrapException(source + ": " + e.getMessage(), e);
     }
@@ -34,14 +48,14 @@ final class BootstrapParser {
       throw error("(top level)", "must be a JSON object");
     }
     Map<String, Object> top = asObject(root, "(top level)");
-    List<Bootstrap.ServerInfo> servers = servers(top.get("xds_servers"), "xds_servers", true);
-    Bootstrap.Node node = node(top.get("node"));
+    List<Bootstrap.ServerInfo> servers = servers(field(top, "xds_servers"), "xds_servers", true);
+    Bootstrap.Node node = node(field(top, "node"));
     Map<String, Bootstrap.CertificateProvider> providers =
-        certificateProviders(top.get("certificate_providers"));
+        certificateProviders(field(top, "certificate_providers"));
     String serverTemplate = optionalString(top, "server_listener_resource_name_template", "", null);
     String clientTemplate =
         optionalString(top, "client_default_listener_resource_name_template", "", "%s");
-    Map<String, Bootstrap.Authority> authorities = authorities(top.get("authorities"));
+    Map<String, Bootstrap.Authority> authorities = authorities(field(top, "authorities"));
     return new Bootstrap(servers, node, providers, serverTemplate, clientTemplate, authorities);
   }
 
@@ -69,7 +83,7 @@ final class BootstrapParser {
     if (uri.isEmpty()) {
       throw error(path + ".server_uri", "empty");
     }
-    Object credsValue = server.get("channel_creds");
+    Object credsValue = field(server, "channel_creds");
     if (credsValue == null) {
       throw error(path + ".channel_creds", "missing");
     }
@@ -82,7 +96,7 @@ final class BootstrapParser {
       Map<String, Object> entry = asObject(creds.get(i), credsPath);
       String entryType = requiredString(entry, "type", credsPath);
       seen.add(entryType);
-      Object entryConfig = entry.get("config");
+      Object entryConfig = field(entry, "config");
       if (entryConfig != null) {
         asObject(entryConfig, credsPath + ".config");
       }
@@ -97,7 +111,7 @@ final class BootstrapParser {
           "no supported type (supported: google_default, insecure; listed: " + seen + ")");
     }
     List<String> features = new ArrayList<>();
-    Object featuresValue = server.get("server_features");
+    Object featuresValue = field(server, "server_features");
     if (featuresValue != null) {
       List<Object> list = asList(featuresValue, path + ".server_features");
       for (int i = 0; i < list.size(); i++) {
@@ -115,7 +129,7 @@ final class BootstrapParser {
     String id = optionalString(node, "id", "node.", "");
     String cluster = optionalString(node, "cluster", "node.", "");
     Bootstrap.Locality locality = Bootstrap.Locality.EMPTY;
-    Object localityValue = node.get("locality");
+    Object localityValue = field(node, "locality");
     if (localityValue != null) {
       Map<String, Object> l = asObject(localityValue, "node.locality");
       locality =
@@ -125,7 +139,7 @@ final class BootstrapParser {
               optionalString(l, "sub_zone", "node.locality.", ""));
     }
     Map<String, Object> metadata = Map.of();
-    Object metadataValue = node.get("metadata");
+    Object metadataValue = field(node, "metadata");
     if (metadataValue != null) {
       metadata = asObject(metadataValue, "node.metadata");
     }
@@ -141,7 +155,7 @@ final class BootstrapParser {
       String path = "certificate_providers." + e.getKey();
       Map<String, Object> provider = asObject(e.getValue(), path);
       String plugin = requiredString(provider, "plugin_name", path);
-      Object config = provider.get("config");
+      Object config = field(provider, "config");
       out.put(
           e.getKey(),
           new Bootstrap.CertificateProvider(
@@ -172,14 +186,14 @@ final class BootstrapParser {
             "must start with \"" + prefix + "\", was \"" + template + "\"");
       }
       List<Bootstrap.ServerInfo> servers =
-          servers(authority.get("xds_servers"), path + ".xds_servers", false);
+          servers(field(authority, "xds_servers"), path + ".xds_servers", false);
       out.put(name, new Bootstrap.Authority(template, servers));
     }
     return out;
   }
 
   private String requiredString(Map<String, Object> object, String field, String path) {
-    Object value = object.get(field);
+    Object value = field(object, field);
     if (value == null) {
       throw error(path + "." + field, "missing");
     }
@@ -188,8 +202,14 @@ final class BootstrapParser {
 
   private String optionalString(
       Map<String, Object> object, String field, String pathPrefix, String absent) {
-    Object value = object.get(field);
+    Object value = field(object, field);
     return value == null ? absent : asString(value, pathPrefix + field);
+  }
+
+  /** The field's value, {@link #NULL_FIELD} if it is JSON null, or Java null if it is missing. */
+  private static Object field(Map<String, Object> object, String name) {
+    Object value = object.get(name);
+    return value == null && object.containsKey(name) ? NULL_FIELD : value;
   }
 
   private String asString(Object value, String path) {

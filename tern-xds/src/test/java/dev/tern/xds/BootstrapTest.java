@@ -120,6 +120,20 @@ class BootstrapTest {
   }
 
   @Test
+  void nullValuesInsideMetadataAndConfigsAreKept() {
+    Bootstrap b =
+        parse(
+            "{\"xds_servers\": [{\"server_uri\": \"x\", \"channel_creds\": [{\"type\":"
+                + " \"insecure\", \"config\": {\"c\": null}}]}], \"node\": {\"metadata\":"
+                + " {\"k\": null}}, \"certificate_providers\": {\"p\": {\"plugin_name\":"
+                + " \"f\", \"config\": {\"d\": null}}}}");
+    assertThat(b.xdsServers().get(0).channelCredsConfig()).containsEntry("c", null);
+    assertThat(b.node().metadata()).containsEntry("k", null);
+    assertThat(b.certificateProviders().get("p").config()).containsEntry("d", null);
+    assertThat(b.node().toProto().getMetadata().getFieldsOrThrow("k").hasNullValue()).isTrue();
+  }
+
+  @Test
   void equalBootstrapsAreEqual() {
     String json = "{\"xds_servers\": [" + SERVER + "], \"node\": {\"id\": \"a\"}}";
     assertThat(parse(json)).isEqualTo(parse(json)).hasSameHashCodeAs(parse(json));
@@ -127,7 +141,20 @@ class BootstrapTest {
 
   static Stream<Arguments> errors() {
     return Stream.of(
-        Arguments.of("not json", "test.json: invalid JSON at offset 0"),
+        Arguments.of("not json", "test.json: JSON: unexpected word \"not\" at offset 0"),
+        Arguments.of(
+            "{\"xds_servers\": null}", "test.json: xds_servers: must be an array, was null"),
+        Arguments.of(
+            "{\"xds_servers\": [null]}", "test.json: xds_servers[0]: must be an object, was null"),
+        Arguments.of(
+            "{\"xds_servers\": [{\"server_uri\": null, \"channel_creds\": []}]}",
+            "test.json: xds_servers[0].server_uri: must be a string, was null"),
+        Arguments.of(
+            "{\"xds_servers\": [{\"server_uri\": \"x\", \"channel_creds\": null}]}",
+            "test.json: xds_servers[0].channel_creds: must be an array, was null"),
+        Arguments.of(
+            "{\"xds_servers\": [" + SERVER + "], \"node\": null}",
+            "test.json: node: must be an object, was null"),
         Arguments.of("[]", "test.json: (top level): must be a JSON object"),
         Arguments.of("{}", "test.json: xds_servers: missing"),
         Arguments.of("{\"xds_servers\": {}}", "test.json: xds_servers: must be an array"),

@@ -6,42 +6,37 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.TypeRegistry;
 import com.google.protobuf.util.JsonFormat;
+import dev.tern.internal.config.JsonParser;
+import dev.tern.testtools.ExternalTool;
+import dev.tern.testtools.ToolProcess;
 import io.envoyproxy.envoy.extensions.clusters.aggregate.v3.ClusterConfig;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 
 /**
- * The test control plane, {@code tern-xds-controlplane} (src/test/go/controlplane, on Envoy's
- * go-control-plane; built by tools/install-xds-tools.sh), run as a process on 127.0.0.1: its ADS
- * port, its HTTP control endpoint (set a node's snapshot, read back the requests it received), and
- * a stop by PID.
- *
- * <p>When the program is not installed, {@link #start} skips the calling test, or fails it when
- * {@code CI=true}: CI installs it, so its absence there is a fault.
+ * The xDS part of running the test control plane, {@link ExternalTool#XDS_CONTROLPLANE}
+ * (src/test/go/controlplane, on Envoy's go-control-plane; built by tools/install-xds-tools.sh) on
+ * 127.0.0.1: the ports it prints and its HTTP control endpoint (set a node's snapshot, read back
+ * the requests it received). Finding the program (a skip when it is missing, a failure under {@code
+ * CI=true}), capturing its output and stopping it by its PID are tern-test-tools' {@link
+ * ExternalTool} and {@link ToolProcess}.
  *
  * <p>Thread-safe.
  */
 final class ControlPlaneProcess implements AutoCloseable {
-  static final String PROGRAM = "tern-xds-controlplane";
-  private static final String INSTALL = "run tools/install-xds-tools.sh to build it";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
   private static final Pattern ADS_PORT = Pattern.compile("(?m)^ads-port=(\\d+)$");
@@ -56,76 +51,48 @@ final class ControlPlaneProcess implements AutoCloseable {
                   .add(ClusterConfig.getDescriptor())
                   .build());
 
-  private final Process process;
-  private final ProcessOutput output;
+  private final ToolProcess process;
   private final int adsPort;
   private final int httpPort;
   private final HttpClient http = HttpClient.newHttpClient();
 
-  private ControlPlaneProcess(Process process, ProcessOutput output, int adsPort, int httpPort) {
+  private ControlPlaneProcess(ToolProcess process, int adsPort, int httpPort) {
     this.process = process;
-    this.output = output;
     this.adsPort = adsPort;
     this.httpPort = httpPort;
   }
 
   /** Starts the control plane on ports the OS picks. */
-  static ControlPlaneProcess start() throws IOException, InterruptedException {
+  static ControlPlaneProcess start() throws IOException {
     return start(0);
   }
 
   /** Starts it with its ADS server on {@code adsPort} (a restart on the port of an earlier one). */
-  static ControlPlaneProcess start(int adsPort) throws IOException, InterruptedException {
-    Path program = require(PROGRAM, System.getenv("CI"));
-    Process process =
-        new ProcessBuilder(program.toString(), "-ads-port", Integer.toString(adsPort))
-            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-            .redirectErrorStream(true)
-            .start();
-    ProcessOutput output =
-        ProcessOutput.read(process.getInputStream(), PROGRAM + "-" + process.pid() + "-output");
-    if (!output.await(text -> HTTP_PORT.matcher(text).find(), START_TIMEOUT)) {
-      process.destroyForcibly();
-      throw new IOException(PROGRAM + " did not print its ports; its output: " + output.text());
-    }
-    Matcher ads = ADS_PORT.matcher(output.text());
-    Matcher web = HTTP_PORT.matcher(output.text());
-    if (!ads.find() || !web.find()) {
-      process.destroyForcibly();
-      throw new IOException(PROGRAM + " printed no ADS port; its output: " + output.text());
-    }
-    return new ControlPlaneProcess(
-        process, output, Integer.parseInt(ads.group(1)), Integer.parseInt(web.group(1)));
-  }
-
-  /** The installed {@code program}; skips, or under CI fails, the test when it is missing. */
-  static Path require(String program, String ciEnv) {
-    List<Path> candidates = new ArrayList<>();
-    String dir = System.getenv("TERN_TOOLS_DIR");
-    Path tools =
-        dir != null && !dir.isEmpty()
-            ? Path.of(dir)
-            : Path.of(System.getProperty("user.home"), ".cache", "tern-tools");
-    candidates.add(tools.resolve("bin").resolve(program));
-    String path = System.getenv("PATH");
-    if (path != null) {
-      for (String entry : path.split(File.pathSeparator)) {
-        if (!entry.isEmpty()) {
-          candidates.add(Path.of(entry, program));
+  static ControlPlaneProcess start(int adsPort) throws IOException {
+    Path program = ExternalTool.require(ExternalTool.XDS_CONTROLPLANE);
+    ToolProcess process =
+        ToolProcess.start(
+            ExternalTool.XDS_CONTROLPLANE,
+            List.of(program.toString(), "-ads-port", Integer.toString(adsPort)));
+    try {
+      if (process.awaitOutput(text -> HTTP_PORT.matcher(text).find(), START_TIMEOUT)) {
+        String output = process.output();
+        Matcher ads = ADS_PORT.matcher(output);
+        Matcher web = HTTP_PORT.matcher(output);
+        if (ads.find() && web.find()) {
+          return new ControlPlaneProcess(
+              process, Integer.parseInt(ads.group(1)), Integer.parseInt(web.group(1)));
         }
       }
+    } catch (RuntimeException | IOException e) {
+      process.stop(STOP_TIMEOUT);
+      throw e;
     }
-    for (Path candidate : candidates) {
-      if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-        return candidate;
-      }
-    }
-    String message = program + " is not installed; " + INSTALL;
-    if ("true".equalsIgnoreCase(ciEnv)) {
-      Assertions.fail(message + "; CI=true, so this is a failure, not a skip");
-    }
-    Assumptions.abort(message);
-    throw new AssertionError("unreachable");
+    process.stop(STOP_TIMEOUT);
+    throw new IOException(
+        ExternalTool.XDS_CONTROLPLANE
+            + " did not print its ADS and HTTP ports; its output: "
+            + process.output());
   }
 
   int adsPort() {
@@ -199,7 +166,7 @@ final class ControlPlaneProcess implements AutoCloseable {
   List<Request> requests() {
     HttpResponse<String> response = send(HttpRequest.newBuilder(uri("/requests")).GET().build());
     List<Request> out = new ArrayList<>();
-    for (Object o : (List<Object>) Json.parse(response.body())) {
+    for (Object o : (List<Object>) JsonParser.parse(response.body())) {
       Map<String, Object> m = (Map<String, Object>) o;
       List<String> names = new ArrayList<>();
       ((List<Object>) m.get("resource_names")).forEach(n -> names.add((String) n));
@@ -220,27 +187,18 @@ final class ControlPlaneProcess implements AutoCloseable {
   @SuppressWarnings("unchecked")
   Map<String, Object> streams() {
     return (Map<String, Object>)
-        Json.parse(send(HttpRequest.newBuilder(uri("/streams")).GET().build()).body());
+        JsonParser.parse(send(HttpRequest.newBuilder(uri("/streams")).GET().build()).body());
   }
 
   /** Everything the process printed. */
   String output() {
-    return output.text();
+    return process.output();
   }
 
   /** Stops the process by its PID (SIGTERM, then SIGKILL) and waits for it. Idempotent. */
   @Override
   public void close() {
-    process.toHandle().destroy();
-    try {
-      if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-        process.destroyForcibly();
-        process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
+    process.stop(STOP_TIMEOUT);
   }
 
   private URI uri(String path) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Message;
 import dev.tern.Status;
+import dev.tern.testing.LogCapture;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -157,7 +158,7 @@ class XdsClientControlPlaneTest {
     listener.awaitChanged();
     awaitRequest(cp, r -> r.typeUrl().equals(CDS) && r.versionInfo().equals("1"), "ACK of 1");
 
-    try (CapturedLogs logs = CapturedLogs.of(XdsClient.class)) {
+    try (LogCapture logs = new LogCapture(XdsClient.class)) {
       cp.setSnapshot(
           node,
           "2",
@@ -186,7 +187,7 @@ class XdsClientControlPlaneTest {
       // The cache still serves version 1 to a new watcher.
       RecordingWatcher<XdsCluster> late = watch(client, XdsResourceType.CLUSTER, "c1");
       assertThat(late.awaitChanged()).isEqualTo(good);
-      assertThat(logs.messages())
+      assertThat(XdsClientTest.messages(logs))
           .anyMatch(m -> m.contains("NACK of Cluster version 2") && m.contains("MAGLEV"));
     }
 
@@ -260,13 +261,13 @@ class XdsClientControlPlaneTest {
     RecordingWatcher<XdsListener> l2 = watchers.get(1);
     XdsListener kept = watch(client, XdsResourceType.LISTENER, "l2").awaitChanged();
 
-    try (CapturedLogs logs = CapturedLogs.of(XdsClient.class)) {
+    try (LogCapture logs = new LogCapture(XdsClient.class)) {
       cp.setSnapshot(node, "2", List.of(Resources.listener("l1", "r1-new")));
       assertThat(l1.awaitChanged().rdsName()).isEqualTo("r1-new");
       awaitRequest(cp, r -> r.typeUrl().equals(LDS) && r.versionInfo().equals("2"), "ACK of 2");
       assertThat(l2.poll()).isNull();
       assertThat(watch(client, XdsResourceType.LISTENER, "l2").awaitChanged()).isEqualTo(kept);
-      assertThat(logs.messages())
+      assertThat(XdsClientTest.messages(logs))
           .anyMatch(m -> m.contains("Listener \"l2\" left out of version 2; kept"));
     }
   }
@@ -300,7 +301,7 @@ class XdsClientControlPlaneTest {
     RecordingWatcher<XdsCluster> cluster;
     RecordingWatcher<XdsEndpoints> endpoints;
     XdsCluster before;
-    try (CapturedLogs logs = CapturedLogs.of(XdsClient.class)) {
+    try (LogCapture logs = new LogCapture(XdsClient.class)) {
       try {
         client = client(first);
         cluster = watch(client, XdsResourceType.CLUSTER, "c1");
@@ -334,7 +335,7 @@ class XdsClientControlPlaneTest {
 
       cpSnapshot(second, "2", 9090);
       endpoints.awaitChanged(e -> e.localities().get(0).endpoints().get(0).port() == 9090);
-      assertThat(logs.messages())
+      assertThat(XdsClientTest.messages(logs))
           .anyMatch(m -> m.contains("ADS stream to " + first.target() + " closed"));
       client.close(); // before the second control plane stops, whose end it would log
     }

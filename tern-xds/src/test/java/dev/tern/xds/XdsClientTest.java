@@ -10,18 +10,21 @@ import dev.tern.inprocess.InProcessChannelBuilder;
 import dev.tern.inprocess.InProcessServerBuilder;
 import dev.tern.stub.ServerCallStreamObserver;
 import dev.tern.stub.StreamObserver;
+import dev.tern.testing.LogCapture;
 import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceTern;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.logging.SimpleFormatter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -188,7 +191,7 @@ class XdsClientTest {
     watcher.awaitChanged();
     stream.next(); // ACK
 
-    try (CapturedLogs logs = CapturedLogs.of(XdsClient.class)) {
+    try (LogCapture logs = new LogCapture(XdsClient.class)) {
       stream.responses.onNext(
           response(
               XdsResourceType.CLUSTER,
@@ -207,7 +210,7 @@ class XdsClientTest {
                   + " type.googleapis.com/envoy.config.route.v3.RouteConfiguration in a Cluster"
                   + " response");
       assertThat(watcher.awaitError().getDescription()).contains("sent twice");
-      assertThat(logs.messages()).anyMatch(m -> m.contains("NACK of Cluster version 2"));
+      assertThat(messages(logs)).anyMatch(m -> m.contains("NACK of Cluster version 2"));
     }
   }
 
@@ -267,7 +270,7 @@ class XdsClientTest {
     XdsCluster cached = cluster.awaitChanged();
     first.next(); // ACK
 
-    try (CapturedLogs logs = CapturedLogs.of(XdsClient.class)) {
+    try (LogCapture logs = new LogCapture(XdsClient.class)) {
       first.responses.onError(Status.UNAVAILABLE.withDescription("going away").asException());
       assertThat(cluster.awaitError().getDescription()).contains("going away");
       ServerStream second = nextStream();
@@ -280,7 +283,7 @@ class XdsClientTest {
       assertThat(cds.getVersionInfo()).isEqualTo("7");
       assertThat(cds.getResponseNonce()).isEmpty(); // nonces belong to a stream
       assertThat(cds.getResourceNamesList()).containsExactly("c1");
-      assertThat(logs.messages()).anyMatch(m -> m.contains("going away"));
+      assertThat(messages(logs)).anyMatch(m -> m.contains("going away"));
 
       // A stream that fails before any response is retried after a back-off, again and again.
       second.responses.onError(Status.UNAVAILABLE.withDescription("again").asException());
@@ -385,5 +388,11 @@ class XdsClientTest {
     } finally {
       other.shutdownNow();
     }
+  }
+
+  /** What {@code logs} captured, each message formatted with its parameters. */
+  static List<String> messages(LogCapture logs) {
+    SimpleFormatter formatter = new SimpleFormatter();
+    return logs.records().stream().map(formatter::formatMessage).toList();
   }
 }
