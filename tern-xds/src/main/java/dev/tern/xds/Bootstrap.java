@@ -103,7 +103,7 @@ public record Bootstrap(
      * The {@code envoy.config.core.v3.Node} sent to the control plane: these fields plus Tern's
      * user agent and the client features of A27.
      */
-    public io.envoyproxy.envoy.config.core.v3.Node toProto() {
+    io.envoyproxy.envoy.config.core.v3.Node toProto() {
       io.envoyproxy.envoy.config.core.v3.Node.Builder proto =
           io.envoyproxy.envoy.config.core.v3.Node.newBuilder()
               .setId(id)

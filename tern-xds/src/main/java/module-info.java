@@ -1,0 +1,22 @@
+/**
+ * xDS for Tern (started, issue 35): the bootstrap, the ADS client ({@code XdsClient}) and the
+ * validated model of listeners, routes, clusters and endpoints, in {@code dev.tern.xds}. The
+ * classes generated from the xDS and Envoy API protos ({@code io.envoyproxy.*}, {@code
+ * com.github.xds.*}, {@code udpa.*}, {@code xds.*}, {@code envoy.*}) are the module's own wire
+ * format and are not exported. Uses tern-core's API, and of its runtime only the JSON parser
+ * (exported to it).
+ */
+module dev.tern.xds {
+  requires transitive dev.tern.core;
+  // The ADS method's marshaller; google.rpc.Status (a NACK's error_detail) comes through it from
+  // proto-google-common-protos. Automatic modules: the pom turns off the lint about requiring them.
+  requires dev.tern.protobuf;
+  requires proto.google.common.protos;
+  // XdsResourceType names protobuf's Message in its signature.
+  requires transitive com.google.protobuf;
+  requires java.logging;
+  // @GuardedBy, checked by Error Prone at build time; CLASS retention, not needed at run time.
+  requires static com.google.errorprone.annotations;
+
+  exports dev.tern.xds;
+}
