@@ -348,13 +348,19 @@ C6 = [
 ]
 GRPC_REQUEST = (
     b"\x83\x86"
-    + b"\x44" + hpack_string(b"/grpc.testing.BenchmarkService/UnaryCall")
-    + b"\x41" + hpack_string(b"localhost:50051")
+    + b"\x44"
+    + hpack_string(b"/grpc.testing.BenchmarkService/UnaryCall")
+    + b"\x41"
+    + hpack_string(b"localhost:50051")
     + hpack_literal(b"te", b"trailers", indexed=True)
-    + b"\x5f" + hpack_string(b"application/grpc")  # content-type (31), indexed
-    + b"\x0f\x2b" + hpack_string(b"grpc-java-netty/1.79.0")  # user-agent, not indexed
+    + b"\x5f"
+    + hpack_string(b"application/grpc")  # content-type (31), indexed
+    + b"\x0f\x2b"
+    + hpack_string(b"grpc-java-netty/1.79.0")  # user-agent, not indexed
     + hpack_literal(b"grpc-timeout", b"1S")
-    + b"\x10" + hpack_string(b"authorization") + hpack_string(b"Bearer x")  # never indexed
+    + b"\x10"
+    + hpack_string(b"authorization")
+    + hpack_string(b"Bearer x")  # never indexed
 )
 
 
@@ -399,15 +405,24 @@ def http2_package_seeds():
         )
 
     huffman_seed("www-example-com", False, rfc_hex("f1e3 c2e5 f23a 6ba0 ab90 f4ff"))
-    huffman_seed("set-cookie-value", False, rfc_hex(
-        "94e7 821d d7f2 e6c7 b335 dfdf cd5b 3960 d5af 2708 7f36 72c1 ab27 0fb5 291f 9587 3160 65c0"
-        " 03ed 4ee5 b106 3d50 07"))
+    huffman_seed(
+        "set-cookie-value",
+        False,
+        rfc_hex(
+            "94e7 821d d7f2 e6c7 b335 dfdf cd5b 3960 d5af 2708 7f36 72c1"
+            " ab27 0fb5 291f 9587 3160 65c0 03ed 4ee5 b106 3d50 07"
+        ),
+    )
     huffman_seed("eos", False, rfc_hex("ffff fffc"))
     huffman_seed("encode-content-type", True, b"application/grpc")
 
     def h2frame(frame_type, flags, stream_id, payload):
-        return struct.pack(">I", len(payload))[1:] + bytes([frame_type, flags]) + struct.pack(
-            ">I", stream_id) + payload
+        return (
+            struct.pack(">I", len(payload))[1:]
+            + bytes([frame_type, flags])
+            + struct.pack(">I", stream_id)
+            + payload
+        )
 
     def frame_seed(name, chunks, frames):
         f = Fdp()
@@ -425,31 +440,47 @@ def http2_package_seeds():
         )
 
     message = b"\x00\x00\x00\x00\x05hello"
-    frame_seed("connection-start", [7, 13], [
-        h2frame(4, 0, 0, struct.pack(">HIHIHI", 2, 0, 3, 100, 4, 1 << 20)),
-        h2frame(8, 0, 0, struct.pack(">I", 983041)),
-        h2frame(4, 1, 0, b""),
-        h2frame(1, 4, 1, rfc_hex(C4[0])),
-        h2frame(0, 1, 1, message),
-    ])
-    frame_seed("padded-and-priority", [1], [
-        h2frame(1, 0x2d, 3, b"\x02" + struct.pack(">IB", 0x80000001, 15) + b"\x82\x86\0\0"),
-        h2frame(0, 0x09, 3, b"\x03" + message + b"\0\0\0"),
-        h2frame(2, 0, 5, struct.pack(">IB", 3, 200)),
-    ])
-    frame_seed("continuation", [64], [
-        h2frame(1, 1, 1, rfc_hex(C3[0])[:5]),
-        h2frame(9, 0, 1, rfc_hex(C3[0])[5:10]),
-        h2frame(9, 4, 1, rfc_hex(C3[0])[10:]),
-    ])
-    frame_seed("control-frames", [3, 30], [
-        h2frame(6, 0, 0, struct.pack(">Q", 0x0102030405060708)),
-        h2frame(6, 1, 0, struct.pack(">Q", 1)),
-        h2frame(3, 0, 1, struct.pack(">I", 8)),
-        h2frame(0xfa, 0, 0, b"unknown"),
-        h2frame(8, 0, 1, struct.pack(">I", 0)),
-        h2frame(7, 0, 0, struct.pack(">II", 1, 0) + b"bye"),
-    ])
+    frame_seed(
+        "connection-start",
+        [7, 13],
+        [
+            h2frame(4, 0, 0, struct.pack(">HIHIHI", 2, 0, 3, 100, 4, 1 << 20)),
+            h2frame(8, 0, 0, struct.pack(">I", 983041)),
+            h2frame(4, 1, 0, b""),
+            h2frame(1, 4, 1, rfc_hex(C4[0])),
+            h2frame(0, 1, 1, message),
+        ],
+    )
+    frame_seed(
+        "padded-and-priority",
+        [1],
+        [
+            h2frame(1, 0x2D, 3, b"\x02" + struct.pack(">IB", 0x80000001, 15) + b"\x82\x86\0\0"),
+            h2frame(0, 0x09, 3, b"\x03" + message + b"\0\0\0"),
+            h2frame(2, 0, 5, struct.pack(">IB", 3, 200)),
+        ],
+    )
+    frame_seed(
+        "continuation",
+        [64],
+        [
+            h2frame(1, 1, 1, rfc_hex(C3[0])[:5]),
+            h2frame(9, 0, 1, rfc_hex(C3[0])[5:10]),
+            h2frame(9, 4, 1, rfc_hex(C3[0])[10:]),
+        ],
+    )
+    frame_seed(
+        "control-frames",
+        [3, 30],
+        [
+            h2frame(6, 0, 0, struct.pack(">Q", 0x0102030405060708)),
+            h2frame(6, 1, 0, struct.pack(">Q", 1)),
+            h2frame(3, 0, 1, struct.pack(">I", 8)),
+            h2frame(0xFA, 0, 0, b"unknown"),
+            h2frame(8, 0, 1, struct.pack(">I", 0)),
+            h2frame(7, 0, 0, struct.pack(">II", 1, 0) + b"bye"),
+        ],
+    )
 
 
 if __name__ == "__main__":
