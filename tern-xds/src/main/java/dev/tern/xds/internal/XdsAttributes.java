@@ -1,0 +1,37 @@
+package dev.tern.xds.internal;
+
+import dev.tern.Attributes;
+import dev.tern.CallOptions;
+import dev.tern.xds.XdsClient;
+
+/**
+ * The keys by which the xds name resolver, its config selector and the xDS balancers hand each
+ * other what the public SPI has no field for. Constants only; thread-safe.
+ *
+ * <ul>
+ *   <li>{@link #XDS_CLIENT}: the resolver puts the {@link XdsClient} it holds into its resolution
+ *       result's attributes; the channel passes them to the balancer tree, whose cds and cluster
+ *       resolver balancers watch clusters and endpoints through it. The resolver owns the client's
+ *       reference in the pool; the balancers never release it.
+ *   <li>{@link #CLUSTER_SELECTION}: the cluster-manager child a call's route chose ({@code
+ *       "cluster:<name>"}), set in the call's options by the interceptor of the selector's result
+ *       and read by the cluster manager's picker.
+ *   <li>{@link #RPC_HASH}: the call's hash from its route's hash policies (gRFC A42), for
+ *       ring_hash.
+ * </ul>
+ */
+public final class XdsAttributes {
+  /** The resolver's XdsClient, in the resolution result's (and so the balancer's) attributes. */
+  public static final Attributes.Key<XdsClient> XDS_CLIENT =
+      Attributes.Key.create("dev.tern.xds.XdsClient");
+
+  /** The cluster-manager child the call's route chose, {@code "cluster:<name>"}. */
+  public static final CallOptions.Key<String> CLUSTER_SELECTION =
+      CallOptions.Key.create("dev.tern.xds.clusterSelection");
+
+  /** The call's ring-hash key from its route's hash policies (gRFC A42), or null for random. */
+  public static final CallOptions.Key<Long> RPC_HASH =
+      CallOptions.Key.create("dev.tern.xds.rpcHash");
+
+  private XdsAttributes() {}
+}
