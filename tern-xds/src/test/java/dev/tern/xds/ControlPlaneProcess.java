@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -39,6 +40,7 @@ import java.util.regex.Pattern;
 final class ControlPlaneProcess implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration AWAIT_TIMEOUT = Duration.ofSeconds(20);
   private static final Pattern ADS_PORT = Pattern.compile("(?m)^ads-port=(\\d+)$");
   private static final Pattern HTTP_PORT = Pattern.compile("(?m)^http-port=(\\d+)$");
   private static final JsonFormat.Printer JSON =
@@ -126,6 +128,16 @@ final class ControlPlaneProcess implements AutoCloseable {
         throw new IllegalArgumentException(e);
       }
     }
+    setSnapshotJson(node, version, byKind);
+  }
+
+  /**
+   * Replaces the node's snapshot with resources given as protojson text, by kind ({@code
+   * listeners}, {@code routes}, {@code clusters}, {@code endpoints}): for resources holding types
+   * Tern does not generate (an Envoy listener's socket address is fine, but a cluster's HTTP/2
+   * protocol options are not), which the control plane parses itself.
+   */
+  void setSnapshotJson(String node, String version, Map<String, List<String>> byKind) {
     StringBuilder body = new StringBuilder();
     body.append("{\"node\":").append(quote(node)).append(",\"version\":").append(quote(version));
     byKind.forEach(
@@ -181,6 +193,23 @@ final class ControlPlaneProcess implements AutoCloseable {
               (String) m.get("error_detail")));
     }
     return out;
+  }
+
+  /**
+   * Polls the record of requests until one matches, for 20 seconds; an AssertionError listing what
+   * came instead otherwise.
+   */
+  Request awaitRequest(Predicate<Request> matches, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + AWAIT_TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline) {
+      for (Request r : requests()) {
+        if (matches.test(r)) {
+          return r;
+        }
+      }
+      Thread.sleep(20); // a poll interval, not a synchronisation: the loop waits on the condition
+    }
+    throw new AssertionError("the control plane received no " + what + ": " + requests());
   }
 
   /** Streams opened since start, and open now. */

@@ -85,16 +85,7 @@ class XdsClientControlPlaneTest {
   private static ControlPlaneProcess.Request awaitRequest(
       ControlPlaneProcess cp, Predicate<ControlPlaneProcess.Request> matches, String what)
       throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (System.nanoTime() < deadline) {
-      for (ControlPlaneProcess.Request r : cp.requests()) {
-        if (matches.test(r)) {
-          return r;
-        }
-      }
-      Thread.sleep(20); // a poll interval, not a synchronisation: the loop waits on the condition
-    }
-    throw new AssertionError("the control plane received no " + what + ": " + cp.requests());
+    return cp.awaitRequest(matches, what);
   }
 
   @Test
