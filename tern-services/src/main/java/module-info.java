@@ -26,6 +26,8 @@ module dev.tern.services {
 
   // Client-side health checking wraps the load-balancing policy it finds by name.
   uses dev.tern.LoadBalancerProvider;
+  // Services other modules add to the admin set (tern-xds: CSDS).
+  uses dev.tern.services.AdminServiceProvider;
 
   provides dev.tern.LoadBalancerProvider with
       dev.tern.services.health.HealthCheckingLoadBalancerProvider;

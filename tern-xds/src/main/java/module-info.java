@@ -15,8 +15,13 @@ module dev.tern.xds {
   // XdsResourceType names protobuf's Message in its signature.
   requires transitive com.google.protobuf;
   requires java.logging;
+  // CSDS joins the admin set through tern-services' AdminServiceProvider.
+  requires dev.tern.services;
   // @GuardedBy, checked by Error Prone at build time; CLASS retention, not needed at run time.
   requires static com.google.errorprone.annotations;
 
   exports dev.tern.xds;
+
+  provides dev.tern.services.AdminServiceProvider with
+      dev.tern.xds.internal.admin.CsdsAdminServiceProvider;
 }

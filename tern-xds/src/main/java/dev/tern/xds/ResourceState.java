@@ -1,7 +1,9 @@
 package dev.tern.xds;
 
+import com.google.protobuf.Message;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -21,6 +23,8 @@ final class ResourceState<T> {
   private String version;
   private boolean doesNotExist;
   private SynchronizationContext.ScheduledHandle timer;
+  private long updatedMillis;
+  private XdsResourceStatus.Failure failure;
 
   ResourceState(XdsResourceType<T> type, String name) {
     this.type = type;
@@ -84,33 +88,67 @@ final class ResourceState<T> {
   }
 
   /** A valid value arrived ({@code newRaw} its proto): tells the watchers if it changed. */
-  void onValue(T newValue, Object newRaw, String newVersion) {
+  void onValue(T newValue, Object newRaw, String newVersion, long nowMillis) {
     cancelTimer();
     doesNotExist = false;
     version = newVersion;
+    failure = null;
     if (newRaw.equals(raw)) {
       return; // the same resource again (another resource of the response changed)
     }
     value = newValue;
     raw = newRaw;
+    updatedMillis = nowMillis;
     for (ResourceWatcher<T> w : snapshot()) {
       w.onChanged(newValue);
     }
   }
 
   /** The timer fired or a full-state response left the resource out. */
-  void onDoesNotExist() {
+  void onDoesNotExist(long nowMillis) {
     cancelTimer();
     if (doesNotExist) {
       return;
     }
     doesNotExist = true;
+    updatedMillis = nowMillis;
     value = null;
     raw = null;
     version = null;
     for (ResourceWatcher<T> w : snapshot()) {
       w.onResourceDoesNotExist(name);
     }
+  }
+
+  /** A response held this resource invalid: the value stays, the failure is recorded for CSDS. */
+  void onNack(XdsResourceStatus.Failure nack) {
+    cancelTimer();
+    failure = nack;
+    onError(
+        Status.UNAVAILABLE.withDescription(
+            "version " + nack.version() + " rejected (NACK): " + nack.detail()));
+  }
+
+  /** What the client holds, as CSDS reports it. */
+  XdsResourceStatus status() {
+    XdsResourceStatus.State state;
+    if (failure != null) {
+      state = XdsResourceStatus.State.NACKED;
+    } else if (value != null) {
+      state = XdsResourceStatus.State.ACKED;
+    } else if (doesNotExist) {
+      state = XdsResourceStatus.State.DOES_NOT_EXIST;
+    } else {
+      state = XdsResourceStatus.State.REQUESTED;
+    }
+    return new XdsResourceStatus(
+        type.typeUrl(),
+        name,
+        state,
+        version,
+        (Message) raw,
+        updatedMillis == 0 ? null : Instant.ofEpochMilli(updatedMillis),
+        failure);
   }
 
   /** An error that keeps the value (NACK, broken stream). */

@@ -10,7 +10,9 @@ import dev.tern.SynchronizationContext;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -19,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -130,6 +133,7 @@ public final class XdsClient implements AutoCloseable {
   private final Map<String, XdsResourceType<?>> typesByUrl = new LinkedHashMap<>();
   private final Set<XdsResourceType<?>> dirty = new LinkedHashSet<>();
   private final AdsStream.Handler handler = new StreamHandler();
+  private final Clock clock = Clock.systemUTC();
   private boolean flushQueued;
   private AdsStream stream;
   private SynchronizationContext.ScheduledHandle reconnect;
@@ -169,6 +173,26 @@ public final class XdsClient implements AutoCloseable {
 
   public Bootstrap bootstrap() {
     return bootstrap;
+  }
+
+  /**
+   * What the client holds for each subscribed resource, as CSDS reports it (gRFC A40): read in the
+   * client's synchronization context, so the future completes once the task running there (if any)
+   * is done. Empty after {@link #close}.
+   */
+  public CompletableFuture<List<XdsResourceStatus>> resourceStatuses() {
+    CompletableFuture<List<XdsResourceStatus>> result = new CompletableFuture<>();
+    syncContext.execute(
+        () -> {
+          List<XdsResourceStatus> statuses = new ArrayList<>();
+          for (TypeState state : types.values()) {
+            for (ResourceState<?> resource : state.resources.values()) {
+              statuses.add(resource.status());
+            }
+          }
+          result.complete(List.copyOf(statuses));
+        });
+    return result;
   }
 
   /**
@@ -303,7 +327,7 @@ public final class XdsClient implements AutoCloseable {
       if (resource.needsTimer()) {
         resource.startTimer(
             syncContext.schedule(
-                resource::onDoesNotExist,
+                () -> resource.onDoesNotExist(clock.millis()),
                 options.doesNotExistTimeout().toNanos(),
                 TimeUnit.NANOSECONDS,
                 timer));
@@ -394,9 +418,9 @@ public final class XdsClient implements AutoCloseable {
         invalid.put(name, duplicate);
         continue;
       }
+      raws.put(name, message);
       try {
         valid.put(name, type.validate(message));
-        raws.put(name, message);
       } catch (XdsResourceException e) {
         errors.add(e.getMessage());
         invalid.put(name, e.getMessage());
@@ -406,16 +430,19 @@ public final class XdsClient implements AutoCloseable {
       @SuppressWarnings("unchecked")
       ResourceState<T> resource = (ResourceState<T>) state.resources.get(e.getKey());
       if (resource != null) {
-        resource.onValue(e.getValue(), raws.get(e.getKey()), response.getVersionInfo());
+        resource.onValue(
+            e.getValue(), raws.get(e.getKey()), response.getVersionInfo(), clock.millis());
       }
     }
     for (Map.Entry<String, String> e : invalid.entrySet()) {
       ResourceState<?> resource = state.resources.get(e.getKey());
       if (resource != null) {
-        resource.cancelTimer();
-        resource.onError(
-            Status.UNAVAILABLE.withDescription(
-                "version " + response.getVersionInfo() + " rejected (NACK): " + e.getValue()));
+        resource.onNack(
+            new XdsResourceStatus.Failure(
+                response.getVersionInfo(),
+                e.getValue(),
+                Instant.ofEpochMilli(clock.millis()),
+                raws.get(e.getKey())));
       }
     }
     if (type.allInEveryResponse()) {
@@ -433,7 +460,7 @@ public final class XdsClient implements AutoCloseable {
               new Object[] {type.typeName(), resource.name, response.getVersionInfo()});
           continue;
         }
-        resource.onDoesNotExist();
+        resource.onDoesNotExist(clock.millis());
       }
     }
     if (errors.isEmpty()) {

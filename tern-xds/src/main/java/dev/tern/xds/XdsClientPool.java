@@ -1,7 +1,9 @@
 package dev.tern.xds;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -43,6 +45,15 @@ public final class XdsClientPool {
     Entry entry = clients.computeIfAbsent(bootstrap, b -> new Entry(XdsClient.create(b, options)));
     entry.refs++;
     return entry.client;
+  }
+
+  /** The clients alive now, for the Client Status Discovery Service ({@link CsdsService}). */
+  public synchronized List<XdsClient> clients() {
+    List<XdsClient> alive = new ArrayList<>();
+    for (Entry entry : clients.values()) {
+      alive.add(entry.client);
+    }
+    return alive;
   }
 
   /** Gives back a client from {@link #acquire}; the last release closes it. */
