@@ -19,4 +19,9 @@ module dev.tern.xds {
   requires static com.google.errorprone.annotations;
 
   exports dev.tern.xds;
+
+  provides dev.tern.NameResolverProvider with
+      dev.tern.xds.internal.resolver.XdsNameResolverProvider;
+  provides dev.tern.LoadBalancerProvider with
+      dev.tern.xds.internal.lb.ClusterManagerLoadBalancerProvider;
 }
