@@ -103,6 +103,10 @@ class XdsResolverControlPlaneTest {
         .build();
   }
 
+  /** Slow calls the servers have received. */
+  private final java.util.concurrent.atomic.AtomicInteger slowStarted =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   /** A server whose every method answers with its name; Slow answers after two seconds. */
   private int server(String name) throws Exception {
     ServerCalls.UnaryMethod<byte[], byte[]> reply =
@@ -112,6 +116,7 @@ class XdsResolverControlPlaneTest {
         };
     ServerCalls.UnaryMethod<byte[], byte[]> slow =
         (request, response) -> {
+          slowStarted.incrementAndGet();
           try {
             Thread.sleep(2000);
           } catch (InterruptedException e) {
@@ -308,6 +313,39 @@ class XdsResolverControlPlaneTest {
             "no xDS route matched /svc.B/Call in virtual host \"vh-inline\" of"
                 + " RouteConfiguration \"inline\"");
     // Clusters A and B left the cluster manager once no route used them.
+    assertThat(FakeCdsProvider.live).containsOnlyKeys("C");
+  }
+
+  @Test
+  void aClusterStaysWhileACallThatChoseItIsUncommitted() throws Exception {
+    server("A");
+    server("C");
+    snapshot("1", Resources.listener("svc", "r1"), routes("r1", prefix("/svc.A/", "A").build()));
+    ManagedChannel channel = channel("xds:///svc");
+    assertThat(call(channel, A_CALL, null)).isEqualTo("A");
+    // A call to A whose response (and so its headers) comes only after two seconds.
+    java.util.concurrent.CompletableFuture<byte[]> slow =
+        ClientCalls.futureUnaryCall(
+            channel.newCall(A_SLOW, CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS)),
+            new byte[0]);
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (slowStarted.get() == 0) {
+      assertThat(System.nanoTime()).isLessThan(deadline);
+      Thread.sleep(10);
+    }
+    // The routes move everything to C while the slow call has not committed.
+    snapshot("2", Resources.listener("svc", "r1"), routes("r1", prefix("/svc.A/", "C").build()));
+    while (!call(channel, A_CALL, null).equals("C")) {
+      assertThat(System.nanoTime()).isLessThan(deadline);
+      Thread.sleep(20);
+    }
+    assertThat(FakeCdsProvider.live).containsKeys("A", "C"); // kept for the slow call
+    assertThat(new String(slow.get(20, TimeUnit.SECONDS), UTF_8)).isEqualTo("A");
+    // Once it has its response, A leaves the service config and the cluster manager.
+    while (FakeCdsProvider.live.containsKey("A")) {
+      assertThat(System.nanoTime()).isLessThan(deadline);
+      Thread.sleep(20);
+    }
     assertThat(FakeCdsProvider.live).containsOnlyKeys("C");
   }
 

@@ -496,6 +496,13 @@ class RoutingTest {
     assertThat(refs.refs).containsEntry("A", 1);
   }
 
+  @Test
+  void xdstpNamesArePercentEncodedKeepingSlashes() {
+    assertThat(XdsNameResolver.percentEncodePath("svc/a b:c%é"))
+        .isEqualTo("svc/a%20b%3Ac%25%C3%A9");
+    assertThat(XdsNameResolver.percentEncodePath("Az09-._~")).isEqualTo("Az09-._~");
+  }
+
   // ---- method configs (A31, A44)
 
   @Test
