@@ -24,4 +24,8 @@ module dev.tern.xds {
 
   provides dev.tern.services.AdminServiceProvider with
       dev.tern.xds.internal.admin.CsdsAdminServiceProvider;
+  provides dev.tern.NameResolverProvider with
+      dev.tern.xds.internal.resolver.XdsNameResolverProvider;
+  provides dev.tern.LoadBalancerProvider with
+      dev.tern.xds.internal.lb.ClusterManagerLoadBalancerProvider;
 }

@@ -44,6 +44,18 @@ public record Bootstrap(
   /** The environment variable holding the bootstrap JSON itself. */
   public static final String BOOTSTRAP_CONFIG_ENV = "GRPC_XDS_BOOTSTRAP_CONFIG";
 
+  /**
+   * The system property naming the bootstrap file, grpc-java's fallback when {@code
+   * GRPC_XDS_BOOTSTRAP} is not set.
+   */
+  public static final String BOOTSTRAP_FILE_PROPERTY = "io.grpc.xds.bootstrap";
+
+  /**
+   * The system property holding the bootstrap JSON, grpc-java's fallback when {@code
+   * GRPC_XDS_BOOTSTRAP_CONFIG} is not set.
+   */
+  public static final String BOOTSTRAP_CONFIG_PROPERTY = "io.grpc.xds.bootstrapConfig";
+
   /** The server feature that keeps LDS and CDS resources a response leaves out (A53). */
   public static final String IGNORE_RESOURCE_DELETION = "ignore_resource_deletion";
 
@@ -165,39 +177,60 @@ public record Bootstrap(
   }
 
   /**
-   * The bootstrap named by the process's environment: the file {@code GRPC_XDS_BOOTSTRAP} names,
-   * else the JSON in {@code GRPC_XDS_BOOTSTRAP_CONFIG} (grpc-java's order).
+   * The bootstrap named by the process's environment, in grpc-java's order: the file {@code
+   * GRPC_XDS_BOOTSTRAP} names, else the file the system property {@code io.grpc.xds.bootstrap}
+   * names, else the JSON in {@code GRPC_XDS_BOOTSTRAP_CONFIG}, else the JSON in the system property
+   * {@code io.grpc.xds.bootstrapConfig}.
    *
-   * @throws XdsBootstrapException when neither is set, the file cannot be read, or the content is
-   *     not a valid bootstrap
+   * @throws XdsBootstrapException when none is set, the file cannot be read, or the content is not
+   *     a valid bootstrap
    */
   public static Bootstrap fromEnvironment() {
-    return fromEnvironment(System::getenv);
+    return fromEnvironment(System::getenv, System::getProperty);
   }
 
-  /** {@link #fromEnvironment()} with the environment given (for tests). */
+  /** {@link #fromEnvironment()} with the environment given and no system properties (for tests). */
   static Bootstrap fromEnvironment(Function<String, String> env) {
-    String file = env.apply(BOOTSTRAP_FILE_ENV);
-    if (file != null && !file.isEmpty()) {
-      String text;
-      try {
-        text = Files.readString(Path.of(file), StandardCharsets.UTF_8);
-      } catch (IOException | RuntimeException e) {
-        throw new XdsBootstrapException(
-            file + " (" + BOOTSTRAP_FILE_ENV + "): cannot be read: " + e, e);
+    return fromEnvironment(env, name -> null);
+  }
+
+  /** {@link #fromEnvironment()} with the environment and the system properties given. */
+  static Bootstrap fromEnvironment(
+      Function<String, String> env, Function<String, String> properties) {
+    String[][] files = {
+      {BOOTSTRAP_FILE_ENV, env.apply(BOOTSTRAP_FILE_ENV)},
+      {BOOTSTRAP_FILE_PROPERTY, properties.apply(BOOTSTRAP_FILE_PROPERTY)}
+    };
+    for (String[] file : files) {
+      String path = file[1];
+      if (path != null && !path.isEmpty()) {
+        String text;
+        try {
+          text = Files.readString(Path.of(path), StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+          throw new XdsBootstrapException(path + " (" + file[0] + "): cannot be read: " + e, e);
+        }
+        return parse(text, path);
       }
-      return parse(text, file);
     }
     String inline = env.apply(BOOTSTRAP_CONFIG_ENV);
     if (inline != null && !inline.isEmpty()) {
       return parse(inline, BOOTSTRAP_CONFIG_ENV);
     }
+    inline = properties.apply(BOOTSTRAP_CONFIG_PROPERTY);
+    if (inline != null && !inline.isEmpty()) {
+      return parse(inline, BOOTSTRAP_CONFIG_PROPERTY);
+    }
     throw new XdsBootstrapException(
         "no xDS bootstrap: set "
             + BOOTSTRAP_FILE_ENV
-            + " to a file's path or "
+            + " (or the system property "
+            + BOOTSTRAP_FILE_PROPERTY
+            + ") to a file's path, or "
             + BOOTSTRAP_CONFIG_ENV
-            + " to its JSON");
+            + " (or "
+            + BOOTSTRAP_CONFIG_PROPERTY
+            + ") to its JSON");
   }
 
   /**

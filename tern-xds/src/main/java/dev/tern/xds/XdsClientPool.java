@@ -35,6 +35,14 @@ public final class XdsClientPool {
     this.options = options;
   }
 
+  /**
+   * A pool of its own whose clients use {@code options} (a short does-not-exist timeout in tests,
+   * say); most code wants {@link #shared()}.
+   */
+  public static XdsClientPool withOptions(XdsClient.Options options) {
+    return new XdsClientPool(options);
+  }
+
   /** The process-wide pool. */
   public static XdsClientPool shared() {
     return SHARED;

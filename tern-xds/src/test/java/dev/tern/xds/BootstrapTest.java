@@ -329,4 +329,34 @@ class BootstrapTest {
         .hasMessageContaining("GRPC_XDS_BOOTSTRAP")
         .hasMessageContaining("GRPC_XDS_BOOTSTRAP_CONFIG");
   }
+
+  @Test
+  void systemPropertiesAreFallbacksInGrpcJavasOrder(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("prop.json");
+    Files.writeString(
+        file, "{\"xds_servers\": [" + SERVER + "], \"node\": {\"id\": \"prop-file\"}}");
+    String inline = "{\"xds_servers\": [" + SERVER + "], \"node\": {\"id\": \"%s\"}}";
+    Map<String, String> props =
+        Map.of(
+            Bootstrap.BOOTSTRAP_FILE_PROPERTY,
+            file.toString(),
+            Bootstrap.BOOTSTRAP_CONFIG_PROPERTY,
+            inline.formatted("prop-inline"));
+    // The property's file beats both inline configs; the variable's inline config beats the
+    // property's; the property's inline config is the last resort.
+    Map<String, String> env =
+        Map.of(Bootstrap.BOOTSTRAP_CONFIG_ENV, inline.formatted("env-inline"));
+    assertThat(Bootstrap.fromEnvironment(env::get, props::get).node().id()).isEqualTo("prop-file");
+    Map<String, String> inlineProps =
+        Map.of(Bootstrap.BOOTSTRAP_CONFIG_PROPERTY, inline.formatted("prop-inline"));
+    assertThat(Bootstrap.fromEnvironment(env::get, inlineProps::get).node().id())
+        .isEqualTo("env-inline");
+    assertThat(Bootstrap.fromEnvironment(name -> null, inlineProps::get).node().id())
+        .isEqualTo("prop-inline");
+    assertThatThrownBy(
+            () ->
+                Bootstrap.fromEnvironment(
+                    name -> null, Map.of(Bootstrap.BOOTSTRAP_CONFIG_PROPERTY, "{}")::get))
+        .hasMessage("io.grpc.xds.bootstrapConfig: xds_servers: missing");
+  }
 }
