@@ -19,4 +19,12 @@ module dev.tern.xds {
   requires static com.google.errorprone.annotations;
 
   exports dev.tern.xds;
+
+  // The xDS balancer tree below the cluster manager (dev.tern.xds.internal.lb, not exported).
+  provides dev.tern.LoadBalancerProvider with
+      dev.tern.xds.internal.lb.CdsProvider,
+      dev.tern.xds.internal.lb.ClusterResolverProvider,
+      dev.tern.xds.internal.lb.PriorityProvider,
+      dev.tern.xds.internal.lb.WeightedTargetProvider,
+      dev.tern.xds.internal.lb.ClusterImplProvider;
 }
