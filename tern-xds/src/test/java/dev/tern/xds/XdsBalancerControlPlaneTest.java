@@ -96,7 +96,11 @@ class XdsBalancerControlPlaneTest {
             + "\", \"channel_creds\": [{\"type\": \"insecure\"}]}], \"node\": {\"id\": \""
             + node
             + "\"}}";
-    client = XdsClient.create(Bootstrap.parse(bootstrap, "test bootstrap"));
+    // A short does-not-exist timeout for the missing cluster; the others are pushed beforehand.
+    client =
+        XdsClient.create(
+            Bootstrap.parse(bootstrap, "test bootstrap"),
+            XdsClient.Options.defaults().withDoesNotExistTimeout(Duration.ofSeconds(3)));
     closeables.add(client);
     for (int i = 0; i < 3; i++) {
       startServer(i, 0);

@@ -8,10 +8,11 @@ import java.util.function.Consumer;
 
 /**
  * One priority's child and where it stands in failover: it has <em>failed</em> once it reports
- * TRANSIENT_FAILURE or its failover timer (started with it) fires before it becomes READY or IDLE,
- * and stays failed until it does; a failed child lets the next priority be tried. A child dropped
- * from use is <em>deactivated</em>: kept for {@link #DELETION_DELAY_NANOS} in case it comes back,
- * then shut down. Used only in the channel's synchronization context; not thread-safe.
+ * TRANSIENT_FAILURE or its failover timer fires before it becomes READY or IDLE, and stays failed
+ * until it does. The timer starts with the child, and again when a child that was READY or IDLE
+ * starts connecting; a failed child lets the next priority be tried. A child dropped from use is
+ * <em>deactivated</em>: kept for {@link #DELETION_DELAY_NANOS} in case it comes back, then shut
+ * down. Used only in the channel's synchronization context; not thread-safe.
  */
 final class PriorityChild {
   /** How long a new child may take to connect before the next priority starts (gRFC A56). */
@@ -22,6 +23,7 @@ final class PriorityChild {
 
   private final LoadBalancer.Helper helper;
   private final ChildBalancer balancer;
+  private final Runnable onChange;
   private final Consumer<String> onDeleted;
   private ScheduledHandle failoverTimer;
   private ScheduledHandle deletionTimer;
@@ -30,18 +32,10 @@ final class PriorityChild {
   PriorityChild(
       String name, LoadBalancer.Helper helper, Runnable onChange, Consumer<String> onDeleted) {
     this.helper = helper;
+    this.onChange = onChange;
     this.onDeleted = onDeleted;
-    this.balancer = new ChildBalancer(name, helper, c -> childUpdated(onChange));
-    this.failoverTimer =
-        schedule(
-            () -> {
-              failoverTimer = null;
-              if (balancer.state() != ConnectivityState.READY) {
-                failed = true;
-              }
-              onChange.run();
-            },
-            FAILOVER_TIMEOUT_NANOS);
+    this.balancer = new ChildBalancer(name, helper, c -> childUpdated());
+    startFailoverTimer();
   }
 
   ChildBalancer balancer() {
@@ -52,10 +46,6 @@ final class PriorityChild {
   boolean usable() {
     ConnectivityState state = balancer.state();
     return state == ConnectivityState.READY || state == ConnectivityState.IDLE || !failed;
-  }
-
-  boolean deactivated() {
-    return deletionTimer != null;
   }
 
   void deactivate() {
@@ -84,7 +74,7 @@ final class PriorityChild {
     balancer.shutdown();
   }
 
-  private void childUpdated(Runnable onChange) {
+  private void childUpdated() {
     switch (balancer.state()) {
       case READY, IDLE -> {
         failed = false;
@@ -94,9 +84,29 @@ final class PriorityChild {
         failed = true;
         cancelFailoverTimer();
       }
+      case CONNECTING -> {
+        // Connecting again after READY or IDLE: bounded by the timeout like a new child (A56).
+        if (!failed && failoverTimer == null) {
+          startFailoverTimer();
+        }
+      }
       default -> {}
     }
     onChange.run();
+  }
+
+  private void startFailoverTimer() {
+    failoverTimer =
+        schedule(
+            () -> {
+              failoverTimer = null;
+              if (balancer.state() != ConnectivityState.READY
+                  && balancer.state() != ConnectivityState.IDLE) {
+                failed = true;
+              }
+              onChange.run();
+            },
+            FAILOVER_TIMEOUT_NANOS);
   }
 
   private void cancelFailoverTimer() {

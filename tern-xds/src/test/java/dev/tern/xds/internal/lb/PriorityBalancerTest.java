@@ -78,6 +78,24 @@ class PriorityBalancerTest {
   }
 
   @Test
+  void aReadyChildThatStaysConnectingTooLongFailsOver() {
+    accept(TWO_PRIORITIES);
+    RecordingHelper.FakeSubchannel p0 = helper.subchannel(1000);
+    helper.run(() -> p0.setState(ConnectivityState.READY));
+    helper.clock.forwardTime(1, TimeUnit.MINUTES);
+    assertThat(helper.subchannel(1001)).isNull();
+
+    helper.run(() -> p0.setState(ConnectivityState.CONNECTING));
+    helper.clock.forwardTime(9, TimeUnit.SECONDS);
+    assertThat(helper.subchannel(1001)).isNull();
+    helper.clock.forwardTime(1, TimeUnit.SECONDS);
+    RecordingHelper.FakeSubchannel p1 = helper.subchannel(1001);
+    assertThat(p1).isNotNull();
+    helper.run(() -> p1.setState(ConnectivityState.READY));
+    assertThat(helper.pick().getSubchannel()).isSameAs(p1);
+  }
+
+  @Test
   void everyPriorityFailedReportsTheLowestsError() {
     accept(TWO_PRIORITIES);
     helper.run(() -> helper.subchannel(1000).fail());
