@@ -50,6 +50,7 @@ final class CdsBalancer extends LoadBalancer {
     String newRoot = ((CdsConfig) addresses.getLoadBalancingPolicyConfig()).cluster();
     if (newClient != client || !newRoot.equals(root)) {
       cancelWatches();
+      stopResolver();
       client = newClient;
       root = newRoot;
     }

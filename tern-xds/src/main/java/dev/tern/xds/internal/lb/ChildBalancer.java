@@ -26,6 +26,8 @@ final class ChildBalancer {
   private ConnectivityState state = ConnectivityState.CONNECTING;
   private SubchannelPicker picker = new LoadBalancer.FixedResultPicker(PickResult.withNoResult());
   private boolean shutdown;
+  private boolean ignoreReresolution;
+  private Runnable onRefresh = () -> {};
 
   ChildBalancer(String name, LoadBalancer.Helper parentHelper, Consumer<ChildBalancer> onUpdate) {
     this.name = name;
@@ -35,6 +37,16 @@ final class ChildBalancer {
 
   String name() {
     return name;
+  }
+
+  /** Whether the child's requests to re-resolve stop here instead of reaching the channel. */
+  void ignoreReresolution(boolean ignore) {
+    ignoreReresolution = ignore;
+  }
+
+  /** Runs {@code hook} too whenever the child asks to re-resolve (and it is not ignored). */
+  void onRefresh(Runnable hook) {
+    onRefresh = hook;
   }
 
   ConnectivityState state() {
@@ -102,7 +114,10 @@ final class ChildBalancer {
 
     @Override
     public void refreshNameResolution() {
-      parentHelper.refreshNameResolution();
+      if (!ignoreReresolution) {
+        onRefresh.run();
+        parentHelper.refreshNameResolution();
+      }
     }
 
     @Override

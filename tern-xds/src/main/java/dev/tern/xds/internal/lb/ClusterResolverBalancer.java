@@ -26,8 +26,9 @@ final class ClusterResolverBalancer extends LoadBalancer {
   private final NameResolverRegistry dnsRegistry;
   private Map<DiscoveryMechanism, DiscoveryMechanismWatch> watches = new LinkedHashMap<>();
   private ClusterResolverConfig config;
+  private XdsClient watchedClient;
   private ResolvedAddresses resolvedAddresses;
-  private LoadBalancer priority;
+  private ChildBalancer priority;
   private boolean shutdown;
 
   ClusterResolverBalancer(Helper helper, NameResolverRegistry dnsRegistry) {
@@ -44,6 +45,11 @@ final class ClusterResolverBalancer extends LoadBalancer {
               ClusterResolverProvider.NAME + ": no XdsClient in the resolver's attributes");
       fail(error);
       return error;
+    }
+    if (client != watchedClient) {
+      watches.values().forEach(DiscoveryMechanismWatch::shutdown);
+      watches.clear();
+      watchedClient = client;
     }
     config = (ClusterResolverConfig) addresses.getLoadBalancingPolicyConfig();
     resolvedAddresses = addresses;
@@ -124,13 +130,15 @@ final class ClusterResolverBalancer extends LoadBalancer {
       return;
     }
     if (priority == null) {
-      priority = new PriorityProvider().newLoadBalancer(helper);
+      priority =
+          new ChildBalancer(
+              "priorities", helper, c -> helper.updateBalancingState(c.state(), c.picker()));
+      // A subchannel asking to re-resolve also refreshes the LOGICAL_DNS resolutions.
+      priority.onRefresh(() -> watches.values().forEach(DiscoveryMechanismWatch::refresh));
     }
-    priority.acceptResolvedAddresses(
-        resolvedAddresses.toBuilder()
-            .setAddresses(tree.addresses())
-            .setLoadBalancingPolicyConfig(tree.config())
-            .build());
+    priority.update(
+        new ChildPolicy(new PriorityProvider(), tree.config()),
+        resolvedAddresses.toBuilder().setAddresses(tree.addresses()).build());
   }
 
   private void fail(Status error) {

@@ -108,10 +108,12 @@ final class PriorityBalancer extends LoadBalancer {
 
   private void updateChild(PriorityChild child) {
     String name = child.balancer().name();
+    PriorityConfig.Child childConfig = config.children().get(name);
+    child.balancer().ignoreReresolution(childConfig.ignoreReresolutionRequests());
     child
         .balancer()
         .update(
-            config.children().get(name).policy(),
+            childConfig.policy(),
             addresses.toBuilder()
                 .setAddresses(AddressPath.under(addresses.getAddresses(), name))
                 .build());

@@ -27,6 +27,7 @@ class ClusterResolverBalancerTest {
   private final RecordingHelper helper = new RecordingHelper();
   private final List<URI> resolved = new ArrayList<>();
   private NameResolver.Listener dnsListener;
+  private int dnsRefreshes;
   // Never connects: these tests use only LOGICAL_DNS, which does not go through the XdsClient.
   private final XdsClient client =
       XdsClient.create(
@@ -76,6 +77,11 @@ class ClusterResolverBalancerTest {
               @Override
               public void start(Listener listener) {
                 dnsListener = listener;
+              }
+
+              @Override
+              public void refresh() {
+                dnsRefreshes++;
               }
 
               @Override
@@ -130,6 +136,11 @@ class ClusterResolverBalancerTest {
     helper.run(() -> helper.subchannels.get(0).setState(ConnectivityState.READY));
     assertThat(helper.state).isEqualTo(ConnectivityState.READY);
     assertThat(helper.pick().getSubchannel()).isSameAs(helper.subchannels.get(0));
+
+    // The endpoint's connection breaks: round_robin asks to re-resolve, which reaches DNS too.
+    helper.run(() -> helper.subchannels.get(0).setState(ConnectivityState.IDLE));
+    assertThat(dnsRefreshes).isEqualTo(1);
+    assertThat(helper.refreshes).isEqualTo(1);
     helper.run(balancer::shutdown);
     assertThat(helper.subchannels.get(0).shutdown).isTrue();
   }

@@ -96,6 +96,18 @@ class PriorityBalancerTest {
   }
 
   @Test
+  void childMarkedIgnoreReresolutionRequestsDoesNotReachTheChannel() {
+    accept(
+        "{\"priorities\": [\"p0\", \"p1\"], \"children\": {"
+            + "\"p0\": {\"config\": [{\"round_robin\": {}}], \"ignoreReresolutionRequests\": true},"
+            + "\"p1\": {\"config\": [{\"round_robin\": {}}]}}}");
+    helper.run(() -> helper.subchannel(1000).fail());
+    assertThat(helper.refreshes).isZero();
+    helper.run(() -> helper.subchannel(1001).fail());
+    assertThat(helper.refreshes).isEqualTo(1);
+  }
+
+  @Test
   void everyPriorityFailedReportsTheLowestsError() {
     accept(TWO_PRIORITIES);
     helper.run(() -> helper.subchannel(1000).fail());
