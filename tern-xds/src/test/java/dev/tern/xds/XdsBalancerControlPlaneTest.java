@@ -3,6 +3,7 @@ package dev.tern.xds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.Any;
 import com.google.protobuf.Message;
 import com.google.protobuf.UInt32Value;
 import dev.tern.Attributes;
@@ -24,8 +25,10 @@ import dev.tern.stub.ServerCalls;
 import dev.tern.testing.TestMarshallers;
 import dev.tern.xds.internal.XdsAttributes;
 import io.envoyproxy.envoy.config.cluster.v3.CircuitBreakers;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
+import io.envoyproxy.envoy.extensions.clusters.aggregate.v3.ClusterConfig;
 import io.envoyproxy.envoy.type.v3.FractionalPercent;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -48,11 +51,12 @@ import org.junit.jupiter.api.TestInfo;
 
 /**
  * The balancer tree below the cluster manager (cds, cluster_resolver, priority, weighted_target,
- * cluster_impl, round_robin) against the real control plane ({@code tern-xds-controlplane}) and
- * three real Tern servers on 127.0.0.2, .3 and .4. The {@code xds:} name resolver is being written
- * separately; until it lands, a test resolver here does its part for the tree: it gives the channel
- * the service config {@code {"loadBalancingConfig": [{"cds_experimental": {"cluster": "c1"}}]}} and
- * the test's XdsClient under {@link XdsAttributes#XDS_CLIENT}.
+ * cluster_impl, round_robin), and an aggregate cluster, against the real control plane ({@code
+ * tern-xds-controlplane}) and three real Tern servers on 127.0.0.2, .3 and .4. The {@code xds:}
+ * name resolver is being written separately; until it lands, a test resolver here does its part for
+ * the tree: it gives the channel the service config {@code {"loadBalancingConfig":
+ * [{"cds_experimental": {"cluster": "c1"}}]}} and the test's XdsClient under {@link
+ * XdsAttributes#XDS_CLIENT}.
  */
 class XdsBalancerControlPlaneTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
@@ -278,6 +282,48 @@ class XdsBalancerControlPlaneTest {
     startServer(0, port);
     callUntil(channel, HOSTS[0]::equals);
     assertThat(spread(channel, 20)).containsExactlyEntriesOf(Map.of(HOSTS[0], 20));
+  }
+
+  @Test
+  void aggregateClusterUsesItsClustersInOrderAndFailsOverToTheNext() throws Exception {
+    Cluster aggregate =
+        Cluster.newBuilder()
+            .setName("agg")
+            .setClusterType(
+                Cluster.CustomClusterType.newBuilder()
+                    .setName("envoy.clusters.aggregate")
+                    .setTypedConfig(
+                        Any.pack(
+                            ClusterConfig.newBuilder()
+                                .addClusters("c1")
+                                .addClusters("c2")
+                                .build())))
+            .build();
+    controlPlane.setSnapshot(
+        node,
+        "v1",
+        List.of(
+            aggregate,
+            Resources.edsCluster("c1", "e1").build(),
+            Resources.edsCluster("c2", "e2").build(),
+            Resources.endpoints("e1").toBuilder()
+                .setEndpoints(
+                    0,
+                    Resources.locality("z", 1, 0)
+                        .addLbEndpoints(Resources.endpoint(HOSTS[0], ports[0])))
+                .build(),
+            Resources.endpoints("e2").toBuilder()
+                .setEndpoints(
+                    0,
+                    Resources.locality("z", 1, 0)
+                        .addLbEndpoints(Resources.endpoint(HOSTS[1], ports[1])))
+                .build()));
+    ManagedChannel channel = channel("agg");
+    assertThat(spread(channel, 20)).containsExactlyEntriesOf(Map.of(HOSTS[0], 20));
+
+    stopServer(0);
+    callUntil(channel, HOSTS[1]::equals);
+    assertThat(spread(channel, 20)).containsExactlyEntriesOf(Map.of(HOSTS[1], 20));
   }
 
   @Test
