@@ -22,10 +22,17 @@ module dev.tern.xds {
 
   exports dev.tern.xds;
 
+<<<<<<< HEAD
   provides dev.tern.services.AdminServiceProvider with
       dev.tern.xds.internal.admin.CsdsAdminServiceProvider;
   provides dev.tern.NameResolverProvider with
       dev.tern.xds.internal.resolver.XdsNameResolverProvider;
+  // The xDS balancer tree (dev.tern.xds.internal.lb, not exported): the cluster manager and below.
   provides dev.tern.LoadBalancerProvider with
-      dev.tern.xds.internal.lb.ClusterManagerLoadBalancerProvider;
+      dev.tern.xds.internal.lb.ClusterManagerLoadBalancerProvider,
+      dev.tern.xds.internal.lb.CdsProvider,
+      dev.tern.xds.internal.lb.ClusterResolverProvider,
+      dev.tern.xds.internal.lb.PriorityProvider,
+      dev.tern.xds.internal.lb.WeightedTargetProvider,
+      dev.tern.xds.internal.lb.ClusterImplProvider;
 }

@@ -1,0 +1,64 @@
+package dev.tern.xds.internal.lb;
+
+import dev.tern.LoadBalancer;
+import dev.tern.Status;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongUnaryOperator;
+
+/**
+ * {@code cluster_impl_experimental}: runs the cluster's endpoint-picking child and wraps each of
+ * its pickers in a {@link ClusterImplPicker} (drops and circuit breaking). The count of calls in
+ * flight belongs to this balancer, so it spans every picker it publishes: a new picker does not
+ * forget calls still open. Runs in the channel's synchronization context; not thread-safe.
+ */
+final class ClusterImplBalancer extends LoadBalancer {
+  private final Helper helper;
+  private final LongUnaryOperator random;
+  private final AtomicLong inFlight = new AtomicLong();
+  private final ChildBalancer child;
+  private ClusterImplConfig config;
+  private boolean updating;
+
+  ClusterImplBalancer(Helper helper, LongUnaryOperator random) {
+    this.helper = helper;
+    this.random = random;
+    this.child = new ChildBalancer("endpoints", helper, c -> publish());
+  }
+
+  @Override
+  public Status acceptResolvedAddresses(ResolvedAddresses resolvedAddresses) {
+    config = (ClusterImplConfig) resolvedAddresses.getLoadBalancingPolicyConfig();
+    updating = true;
+    Status status;
+    try {
+      status = child.update(config.childPolicy(), resolvedAddresses);
+    } finally {
+      updating = false;
+    }
+    publish();
+    return status;
+  }
+
+  @Override
+  public void handleNameResolutionError(Status error) {
+    child.handleNameResolutionError(error);
+  }
+
+  @Override
+  public void requestConnection() {
+    child.requestConnection();
+  }
+
+  @Override
+  public void shutdown() {
+    child.shutdown();
+  }
+
+  private void publish() {
+    if (updating || config == null) {
+      return;
+    }
+    helper.updateBalancingState(
+        child.state(), new ClusterImplPicker(config, child.picker(), inFlight, random));
+  }
+}

@@ -1,0 +1,66 @@
+package dev.tern.xds.internal.lb;
+
+import dev.tern.EquivalentAddressGroup;
+import dev.tern.xds.internal.lb.ClusterResolverConfig.DiscoveryMechanism;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The priority balancer's config and addresses made from the discovery mechanisms' results: each
+ * (mechanism, priority) becomes a child {@code <cluster>[child<N>]} running {@code
+ * cluster_impl_experimental} (the cluster's drops and circuit breaker) over {@code
+ * weighted_target_experimental} with one target per locality, each running the endpoint policy.
+ * Every endpoint's address group carries its path (child, locality). Immutable; thread-safe.
+ */
+record PriorityTree(PriorityConfig config, List<EquivalentAddressGroup> addresses) {
+  /** One mechanism and what it found. */
+  record Found(DiscoveryMechanism mechanism, Resolution resolution) {}
+
+  static String childName(String cluster, int priority) {
+    return cluster + "[child" + priority + "]";
+  }
+
+  /** The tree, or null when no mechanism found any priority. */
+  static PriorityTree build(List<Found> found, ChildPolicy endpointPolicy) {
+    List<String> priorities = new ArrayList<>();
+    Map<String, PriorityConfig.Child> children = new LinkedHashMap<>();
+    List<EquivalentAddressGroup> addresses = new ArrayList<>();
+    for (Found each : found) {
+      DiscoveryMechanism mechanism = each.mechanism();
+      List<List<Resolution.Locality>> byPriority = each.resolution().priorities();
+      for (int p = 0; p < byPriority.size(); p++) {
+        String child = childName(mechanism.cluster(), p);
+        Map<String, WeightedTargetConfig.Target> targets = new LinkedHashMap<>();
+        for (Resolution.Locality locality : byPriority.get(p)) {
+          targets.put(
+              locality.name(), new WeightedTargetConfig.Target(locality.weight(), endpointPolicy));
+          for (EquivalentAddressGroup endpoint : locality.endpoints()) {
+            addresses.add(
+                new EquivalentAddressGroup(
+                    endpoint.getAddresses(),
+                    endpoint.getAttributes().toBuilder()
+                        .set(AddressPath.PATH, List.of(child, locality.name()))
+                        .build()));
+          }
+        }
+        ClusterImplConfig impl =
+            new ClusterImplConfig(
+                mechanism.cluster(),
+                mechanism.edsServiceName(),
+                mechanism.maxConcurrentRequests(),
+                each.resolution().drops(),
+                new ChildPolicy(new WeightedTargetProvider(), new WeightedTargetConfig(targets)));
+        priorities.add(child);
+        children.put(
+            child,
+            new PriorityConfig.Child(new ChildPolicy(new ClusterImplProvider(), impl), false));
+      }
+    }
+    if (priorities.isEmpty()) {
+      return null;
+    }
+    return new PriorityTree(new PriorityConfig(priorities, children), addresses);
+  }
+}
