@@ -16,13 +16,17 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 final class CallContexts {
   private CallContexts() {}
 
-  /** The io.grpc context for the Tern call whose context is {@code tern}. */
-  static io.grpc.Context.CancellableContext forCall(dev.tern.Context tern) {
+  /**
+   * The io.grpc context for the Tern call whose context is {@code tern}, on {@code server} (null
+   * only if a call could arrive before the server was built, which Tern does not allow).
+   */
+  static io.grpc.Context.CancellableContext forCall(dev.tern.Context tern, io.grpc.Server server) {
+    io.grpc.Context parent =
+        io.grpc.Context.ROOT.withValue(io.grpc.InternalServer.SERVER_CONTEXT_KEY, server);
     io.grpc.Context.CancellableContext context =
         tern.getDeadline() == null
-            ? io.grpc.Context.ROOT.withCancellation()
-            : io.grpc.Context.ROOT.withDeadline(
-                Deadlines.toGrpc(tern.getDeadline()), Scheduler.INSTANCE);
+            ? parent.withCancellation()
+            : parent.withDeadline(Deadlines.toGrpc(tern.getDeadline()), Scheduler.INSTANCE);
     tern.addListener(cancelled -> context.cancel(cancelled.cancellationCause()), Runnable::run);
     return context;
   }

@@ -1,6 +1,7 @@
 package dev.tern.grpcjava.internal.server;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * A grpc-java fallback handler registry (for example grpc-java's {@code MutableHandlerRegistry}) as
@@ -11,18 +12,22 @@ import java.util.List;
 final class HandlerRegistryAdapter extends dev.tern.HandlerRegistry {
   private final io.grpc.HandlerRegistry registry;
   private final List<io.grpc.ServerInterceptor> interceptors;
+  private final Supplier<io.grpc.Server> server;
 
   HandlerRegistryAdapter(
-      io.grpc.HandlerRegistry registry, List<io.grpc.ServerInterceptor> interceptors) {
+      io.grpc.HandlerRegistry registry,
+      List<io.grpc.ServerInterceptor> interceptors,
+      Supplier<io.grpc.Server> server) {
     this.registry = registry;
     this.interceptors = List.copyOf(interceptors);
+    this.server = server;
   }
 
   @Override
   public dev.tern.ServerMethodDefinition<?, ?> lookupMethod(
       String fullMethodName, String authority) {
     io.grpc.ServerMethodDefinition<?, ?> method = registry.lookupMethod(fullMethodName, authority);
-    return method == null ? null : Services.toTern(method, interceptors);
+    return method == null ? null : Services.toTern(method, interceptors, server);
   }
 
   @Override

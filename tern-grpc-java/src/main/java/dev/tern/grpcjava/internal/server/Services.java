@@ -3,6 +3,7 @@ package dev.tern.grpcjava.internal.server;
 import dev.tern.grpcjava.internal.convert.Metadatas;
 import dev.tern.grpcjava.internal.convert.Methods;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Converts grpc-java service definitions to Tern's: each method gets a Tern descriptor (wrapping
@@ -17,11 +18,13 @@ final class Services {
 
   /** A Tern service serving {@code service}'s methods with its handlers, intercepted. */
   static dev.tern.ServerServiceDefinition toTern(
-      io.grpc.ServerServiceDefinition service, List<io.grpc.ServerInterceptor> interceptors) {
+      io.grpc.ServerServiceDefinition service,
+      List<io.grpc.ServerInterceptor> interceptors,
+      Supplier<io.grpc.Server> server) {
     dev.tern.ServerServiceDefinition.Builder builder =
         dev.tern.ServerServiceDefinition.builder(service.getServiceDescriptor().getName());
     for (io.grpc.ServerMethodDefinition<?, ?> method : service.getMethods()) {
-      builder.addMethod(toTern(method, interceptors));
+      builder.addMethod(toTern(method, interceptors, server));
     }
     return builder.build();
   }
@@ -29,7 +32,8 @@ final class Services {
   /** A Tern method definition serving {@code method} with its handler, intercepted. */
   static <ReqT, RespT> dev.tern.ServerMethodDefinition<ReqT, RespT> toTern(
       io.grpc.ServerMethodDefinition<ReqT, RespT> method,
-      List<io.grpc.ServerInterceptor> interceptors) {
+      List<io.grpc.ServerInterceptor> interceptors,
+      Supplier<io.grpc.Server> server) {
     io.grpc.MethodDescriptor<ReqT, RespT> descriptor = method.getMethodDescriptor();
     io.grpc.ServerCallHandler<ReqT, RespT> handler = method.getServerCallHandler();
     for (io.grpc.ServerInterceptor interceptor : interceptors) {
@@ -41,7 +45,7 @@ final class Services {
         Methods.toTern(descriptor),
         (call, headers) -> {
           io.grpc.Context.CancellableContext context =
-              CallContexts.forCall(dev.tern.Context.current());
+              CallContexts.forCall(dev.tern.Context.current(), server.get());
           io.grpc.ServerCall.Listener<ReqT> listener;
           io.grpc.Context previous = context.attach();
           try {

@@ -7,16 +7,22 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * grpc-java's {@code Server} over a Tern server: its life cycle and addresses are the Tern
- * server's; {@link #getServices} lists the {@code io.grpc} services it was built with. Thread-safe,
- * as the Tern server is.
+ * server's; {@link #getImmutableServices} lists the {@code io.grpc} services it was built with and
+ * {@link #getMutableServices} those of its fallback registry (what grpc-java's reflection service
+ * reads). Thread-safe, as the Tern server is.
  */
 final class TernServer extends io.grpc.Server {
   private final dev.tern.Server tern;
   private final List<io.grpc.ServerServiceDefinition> services;
+  private final io.grpc.HandlerRegistry fallback;
 
-  TernServer(dev.tern.Server tern, List<io.grpc.ServerServiceDefinition> services) {
+  TernServer(
+      dev.tern.Server tern,
+      List<io.grpc.ServerServiceDefinition> services,
+      io.grpc.HandlerRegistry fallback) {
     this.tern = tern;
     this.services = List.copyOf(services);
+    this.fallback = fallback;
   }
 
   @Override
@@ -37,12 +43,20 @@ final class TernServer extends io.grpc.Server {
 
   @Override
   public List<io.grpc.ServerServiceDefinition> getServices() {
-    return services;
+    List<io.grpc.ServerServiceDefinition> all = new java.util.ArrayList<>(services);
+    all.addAll(getMutableServices());
+    return all;
   }
 
   @Override
   public List<io.grpc.ServerServiceDefinition> getImmutableServices() {
     return services;
+  }
+
+  /** The services of the fallback registry, as grpc-java's server reports them. */
+  @Override
+  public List<io.grpc.ServerServiceDefinition> getMutableServices() {
+    return fallback == null ? List.of() : fallback.getServices();
   }
 
   @Override

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -180,13 +181,18 @@ final class TernServerBuilder extends io.grpc.ServerBuilder<TernServerBuilder> {
 
   @Override
   public io.grpc.Server build() {
+    // The handlers put the server in each call's io.grpc.Context; it exists only once the Tern
+    // server is built, and calls arrive only after it has started.
+    AtomicReference<io.grpc.Server> server = new AtomicReference<>();
     for (io.grpc.ServerServiceDefinition service : services) {
-      delegate.addService(Services.toTern(service, interceptors));
+      delegate.addService(Services.toTern(service, interceptors, server::get));
     }
     if (fallback != null) {
-      delegate.fallbackHandlerRegistry(new HandlerRegistryAdapter(fallback, interceptors));
+      delegate.fallbackHandlerRegistry(
+          new HandlerRegistryAdapter(fallback, interceptors, server::get));
     }
-    return new TernServer(delegate.build(), services);
+    server.set(new TernServer(delegate.build(), services, fallback));
+    return server.get();
   }
 
   @Override
