@@ -35,15 +35,7 @@ class GrpcJavaBuildersTest {
 
   @AfterEach
   void stop() throws Exception {
-    if (channel != null) {
-      channel.shutdownNow();
-      assertThat(channel.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
-    }
-    if (server != null) {
-      server.shutdownNow();
-      assertThat(server.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
-    }
-    scheduler.shutdownNow();
+    Peers.close(channel, server, scheduler);
   }
 
   private ServerInterceptor named(String name) {

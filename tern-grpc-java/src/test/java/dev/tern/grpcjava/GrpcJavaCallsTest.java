@@ -86,20 +86,14 @@ class GrpcJavaCallsTest {
             .intercept(captureHeaders())
             .build()
             .start();
-    channel =
-        Grpc.newChannelBuilder("127.0.0.1:" + server.getPort(), InsecureChannelCredentials.create())
-            .build();
+    channel = Peers.channelTo(server);
     blocking = TestServiceGrpc.newBlockingStub(channel);
     async = TestServiceGrpc.newStub(channel);
   }
 
   @AfterEach
   void stop() throws Exception {
-    channel.shutdownNow();
-    server.shutdownNow();
-    assertThat(channel.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
-    assertThat(server.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
-    scheduler.shutdownNow();
+    Peers.close(channel, server, scheduler);
   }
 
   private ServerInterceptor captureHeaders() {
@@ -288,13 +282,12 @@ class GrpcJavaCallsTest {
               StatusRuntimeException.class,
               e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED));
     } finally {
-      limited.shutdownNow();
-      assertThat(limited.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+      Peers.close(limited);
     }
   }
 
   @Test
-  void channelInterceptorsRunAsGrpcJavaInterceptors() {
+  void channelInterceptorsRunAsGrpcJavaInterceptors() throws Exception {
     List<String> seen = new ArrayList<>();
     ClientInterceptor naming =
         new ClientInterceptor() {
@@ -315,7 +308,7 @@ class GrpcJavaCallsTest {
           .unaryCall(SimpleRequest.newBuilder().setResponseSize(1).build());
       assertThat(seen).containsExactly("grpc.testing.TestService/UnaryCall");
     } finally {
-      intercepted.shutdownNow();
+      Peers.close(intercepted);
     }
   }
 

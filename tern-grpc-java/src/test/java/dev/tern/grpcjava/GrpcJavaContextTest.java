@@ -84,11 +84,7 @@ class GrpcJavaContextTest {
 
   @AfterEach
   void stop() throws Exception {
-    channel.shutdownNow();
-    server.shutdownNow();
-    assertThat(channel.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
-    assertThat(server.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
-    scheduler.shutdownNow();
+    Peers.close(channel, server, scheduler);
   }
 
   @Test
@@ -157,7 +153,7 @@ class GrpcJavaContextTest {
       assertThat(received.poll(5, TimeUnit.SECONDS).get(AUTHORIZATION))
           .isEqualTo("Bearer from-the-channel");
     } finally {
-      withCredentials.shutdownNow();
+      Peers.close(withCredentials);
     }
     TestServiceGrpc.newBlockingStub(channel)
         .withCallCredentials(new BearerToken("from-the-call"))

@@ -7,7 +7,6 @@ import io.grpc.ClientCall;
 import io.grpc.ClientStreamTracer;
 import io.grpc.ConnectivityState;
 import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
@@ -45,18 +44,12 @@ class GrpcJavaFlowControlTest {
             .addService(new TestServiceImpl(scheduler))
             .build()
             .start();
-    channel =
-        Grpc.newChannelBuilder("127.0.0.1:" + server.getPort(), InsecureChannelCredentials.create())
-            .build();
+    channel = Peers.channelTo(server);
   }
 
   @AfterEach
   void stop() throws Exception {
-    channel.shutdownNow();
-    server.shutdownNow();
-    assertThat(channel.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
-    assertThat(server.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
-    scheduler.shutdownNow();
+    Peers.close(channel, server, scheduler);
   }
 
   @Test

@@ -3,7 +3,6 @@ package dev.tern.grpcjava;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
@@ -43,18 +42,12 @@ class GrpcJavaServicesTest {
             .addService(ProtoReflectionServiceV1.newInstance())
             .build()
             .start();
-    channel =
-        Grpc.newChannelBuilder("127.0.0.1:" + server.getPort(), InsecureChannelCredentials.create())
-            .build();
+    channel = Peers.channelTo(server);
   }
 
   @AfterEach
   void stop() throws Exception {
-    channel.shutdownNow();
-    server.shutdownNow();
-    assertThat(channel.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
-    assertThat(server.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
-    scheduler.shutdownNow();
+    Peers.close(channel, server, scheduler);
   }
 
   @Test

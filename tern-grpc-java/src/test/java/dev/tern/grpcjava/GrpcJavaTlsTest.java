@@ -46,13 +46,7 @@ class GrpcJavaTlsTest {
 
   @AfterEach
   void stop() throws Exception {
-    if (channel != null) {
-      channel.shutdownNow();
-      assertThat(channel.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
-    }
-    server.shutdownNow();
-    assertThat(server.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
-    scheduler.shutdownNow();
+    Peers.close(channel, server, scheduler);
   }
 
   private static InputStream cert(String name) {
@@ -115,7 +109,7 @@ class GrpcJavaTlsTest {
         .isInstanceOfSatisfying(
             StatusRuntimeException.class,
             e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
-    channel.shutdownNow();
+    Peers.close(channel);
 
     stub(TlsChannelCredentials.newBuilder()
             .keyManager(cert("client.pem"), cert("client.key"))
