@@ -13,7 +13,11 @@ import io.grpc.ServerBuilder;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.testing.integration.Messages.ResponseParameters;
 import io.grpc.testing.integration.Messages.SimpleRequest;
+import io.grpc.testing.integration.Messages.StreamingOutputCallRequest;
 import io.grpc.testing.integration.TestServiceGrpc;
 import io.grpc.testing.integration.TestServiceImpl;
 import io.grpc.util.MutableHandlerRegistry;
@@ -101,6 +105,41 @@ class GrpcJavaBuildersTest {
 
     // As on grpc-java: the interceptor added last runs first, for fallback methods too.
     assertThat(order).containsExactly("last added", "first added");
+  }
+
+  @Test
+  void defaultServiceConfigIsApplied() throws Exception {
+    server =
+        Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
+            .addService(new TestServiceImpl(scheduler))
+            .build()
+            .start();
+    channel =
+        Grpc.newChannelBuilder("127.0.0.1:" + server.getPort(), InsecureChannelCredentials.create())
+            .defaultServiceConfig(
+                Map.of(
+                    "methodConfig",
+                    List.of(
+                        Map.of(
+                            "name",
+                            List.of(
+                                Map.of(
+                                    "service", "grpc.testing.TestService",
+                                    "method", "StreamingOutputCall")),
+                            "timeout",
+                            "0.2s"))))
+            .build();
+    StreamingOutputCallRequest slow =
+        StreamingOutputCallRequest.newBuilder()
+            .addResponseParameters(
+                ResponseParameters.newBuilder().setSize(1).setIntervalUs(30_000_000))
+            .build();
+    // No deadline on the call: the service config's timeout is what ends it.
+    assertThatThrownBy(
+            () -> TestServiceGrpc.newBlockingStub(channel).streamingOutputCall(slow).next())
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED));
   }
 
   @Test
