@@ -3,6 +3,7 @@ package dev.tern.grpcjava;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tern.testing.LogCapture;
 import io.grpc.CallCredentials;
 import io.grpc.ChannelCredentials;
 import io.grpc.CompositeChannelCredentials;
@@ -18,9 +19,11 @@ import io.grpc.Server;
 import io.grpc.ServerBuilder;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
+import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerTransportFilter;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.StreamObserver;
@@ -29,6 +32,7 @@ import io.grpc.testing.integration.Messages.SimpleResponse;
 import io.grpc.testing.integration.Messages.StreamingOutputCallRequest;
 import io.grpc.testing.integration.Messages.StreamingOutputCallResponse;
 import io.grpc.testing.integration.TestServiceGrpc;
+import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -38,6 +42,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -181,6 +186,22 @@ class GrpcJavaContextTest {
         };
     assertThatThrownBy(() -> Grpc.newChannelBuilder("127.0.0.1:1", unknown))
         .hasMessageContaining("Tern does not support channel credentials");
+    assertThatThrownBy(() -> Grpc.newServerBuilderForPort(0, new ServerCredentials() {}))
+        .hasMessageContaining("Tern does not support server credentials");
+  }
+
+  @Test
+  void aHandlerThatThrowsEndsTheCallUnknown() throws Exception {
+    // Tern's server logs the handler's exception (a warning with its stack trace): captured here.
+    try (LogCapture log =
+        new LogCapture("dev.tern.internal.server.ServerCallStreamListener", Level.WARNING)) {
+      SimpleRequest poison = SimpleRequest.newBuilder().setFillUsername(true).build();
+      assertThatThrownBy(() -> TestServiceGrpc.newBlockingStub(channel).unaryCall(poison))
+          .isInstanceOfSatisfying(
+              StatusRuntimeException.class,
+              e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNKNOWN));
+      log.awaitRecord(r -> r.getThrown() instanceof IllegalStateException, Duration.ofSeconds(5));
+    }
   }
 
   /** Adds an authorization header. */
@@ -226,8 +247,9 @@ class GrpcJavaContextTest {
   }
 
   /**
-   * Records the deadline each unary call's handler sees in {@code Context.current()}; its bidi
-   * handler never answers, and counts down when its context is cancelled.
+   * Records the deadline each unary call's handler sees in {@code Context.current()} (and throws
+   * for a request with fill_username set, standing for a handler's bug); its bidi handler never
+   * answers, and counts down when its context is cancelled.
    */
   private static final class ObservingService extends TestServiceGrpc.TestServiceImplBase {
     static final Deadline NONE = Deadline.after(0, TimeUnit.SECONDS);
@@ -237,6 +259,9 @@ class GrpcJavaContextTest {
 
     @Override
     public void unaryCall(SimpleRequest request, StreamObserver<SimpleResponse> responses) {
+      if (request.getFillUsername()) {
+        throw new IllegalStateException("a bug in the handler (expected by the test)");
+      }
       Deadline deadline = Context.current().getDeadline();
       unaryDeadlines.add(deadline == null ? NONE : deadline);
       responses.onNext(SimpleResponse.getDefaultInstance());
