@@ -1,0 +1,51 @@
+package dev.tern.grpcjava.internal.server;
+
+import dev.tern.grpcjava.internal.convert.Deadlines;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+
+/**
+ * Makes the {@code io.grpc.Context} a grpc-java handler runs in: a cancellable context under {@code
+ * io.grpc.Context.ROOT}, with the Tern call's deadline when it has one, cancelled when Tern cancels
+ * the call's own context (the client cancelled, the deadline passed, the call ended).
+ *
+ * <p>grpc-java's contexts need a scheduler to expire at their deadline: one daemon thread shared by
+ * all servers of the JVM, made on first use; a context that ends before its deadline cancels its
+ * timer, which is then removed from the queue. Thread-safe.
+ */
+final class CallContexts {
+  private CallContexts() {}
+
+  /**
+   * The io.grpc context for the Tern call whose context is {@code tern}, on {@code server} (null
+   * only if a call could arrive before the server was built, which Tern does not allow).
+   */
+  static io.grpc.Context.CancellableContext forCall(dev.tern.Context tern, io.grpc.Server server) {
+    io.grpc.Context parent =
+        io.grpc.Context.ROOT.withValue(io.grpc.InternalServer.SERVER_CONTEXT_KEY, server);
+    io.grpc.Context.CancellableContext context =
+        tern.getDeadline() == null
+            ? parent.withCancellation()
+            : parent.withDeadline(Deadlines.toGrpc(tern.getDeadline()), Scheduler.INSTANCE);
+    tern.addListener(cancelled -> context.cancel(cancelled.cancellationCause()), Runnable::run);
+    return context;
+  }
+
+  /** The shared timer, made when first needed (class initialisation is lazy and thread-safe). */
+  private static final class Scheduler {
+    static final ScheduledExecutorService INSTANCE = create();
+
+    private static ScheduledExecutorService create() {
+      ScheduledThreadPoolExecutor executor =
+          new ScheduledThreadPoolExecutor(
+              1,
+              task -> {
+                Thread thread = new Thread(task, "tern-grpc-java-context-deadlines");
+                thread.setDaemon(true);
+                return thread;
+              });
+      executor.setRemoveOnCancelPolicy(true);
+      return executor;
+    }
+  }
+}

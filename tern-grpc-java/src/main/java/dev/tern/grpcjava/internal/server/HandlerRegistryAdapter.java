@@ -1,0 +1,37 @@
+package dev.tern.grpcjava.internal.server;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * A grpc-java fallback handler registry (for example grpc-java's {@code MutableHandlerRegistry}) as
+ * Tern's: each lookup asks the grpc-java registry and converts the method it finds, so methods
+ * added to it later are served too, under the server's {@code io.grpc} interceptors. Thread-safe if
+ * the grpc-java registry is.
+ */
+final class HandlerRegistryAdapter extends dev.tern.HandlerRegistry {
+  private final io.grpc.HandlerRegistry registry;
+  private final List<io.grpc.ServerInterceptor> interceptors;
+  private final Supplier<io.grpc.Server> server;
+
+  HandlerRegistryAdapter(
+      io.grpc.HandlerRegistry registry,
+      List<io.grpc.ServerInterceptor> interceptors,
+      Supplier<io.grpc.Server> server) {
+    this.registry = registry;
+    this.interceptors = List.copyOf(interceptors);
+    this.server = server;
+  }
+
+  @Override
+  public dev.tern.ServerMethodDefinition<?, ?> lookupMethod(
+      String fullMethodName, String authority) {
+    io.grpc.ServerMethodDefinition<?, ?> method = registry.lookupMethod(fullMethodName, authority);
+    return method == null ? null : Services.toTern(method, interceptors, server);
+  }
+
+  @Override
+  public String toString() {
+    return "grpc-java " + registry;
+  }
+}

@@ -1,0 +1,202 @@
+package dev.tern.grpcjava.internal.server;
+
+import dev.tern.netty.NettyServerBuilder;
+import java.io.File;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * grpc-java's server builder over Tern's: each option maps to the Tern builder's option of the same
+ * name (the keepalive and connection-age options to {@link NettyServerBuilder}'s, Tern's network
+ * transport), and {@link #build} converts the {@code io.grpc} services, the fallback registry and
+ * the interceptors (see {@link Services}) and returns a {@link TernServer}. An option Tern cannot
+ * honour throws {@link UnsupportedOperationException} naming it when it is set. Not thread-safe,
+ * like every builder.
+ */
+final class TernServerBuilder extends io.grpc.ServerBuilder<TernServerBuilder> {
+  private final dev.tern.ServerBuilder<?> delegate;
+  private final List<io.grpc.ServerServiceDefinition> services = new ArrayList<>();
+  private final List<io.grpc.ServerInterceptor> interceptors = new ArrayList<>();
+  private io.grpc.HandlerRegistry fallback;
+
+  TernServerBuilder(dev.tern.ServerBuilder<?> delegate) {
+    this.delegate = delegate;
+  }
+
+  private static UnsupportedOperationException unsupported(String option) {
+    return new UnsupportedOperationException(
+        "Tern's io.grpc server builder does not support " + option);
+  }
+
+  /** Applies a transport option, which only Tern's Netty server builder has. */
+  private TernServerBuilder netty(String option, Consumer<NettyServerBuilder> setter) {
+    if (!(delegate instanceof NettyServerBuilder netty)) {
+      throw unsupported(option + " on " + delegate.getClass().getName());
+    }
+    setter.accept(netty);
+    return this;
+  }
+
+  @Override
+  public TernServerBuilder directExecutor() {
+    delegate.directExecutor();
+    return this;
+  }
+
+  @Override
+  public TernServerBuilder executor(Executor executor) {
+    delegate.executor(Objects.requireNonNull(executor, "executor"));
+    return this;
+  }
+
+  @Override
+  public TernServerBuilder callExecutor(io.grpc.ServerCallExecutorSupplier supplier) {
+    throw unsupported("callExecutor");
+  }
+
+  @Override
+  public TernServerBuilder addService(io.grpc.ServerServiceDefinition service) {
+    services.add(Objects.requireNonNull(service, "service"));
+    return this;
+  }
+
+  @Override
+  public TernServerBuilder addService(io.grpc.BindableService bindableService) {
+    return addService(Objects.requireNonNull(bindableService, "bindableService").bindService());
+  }
+
+  @Override
+  public TernServerBuilder fallbackHandlerRegistry(io.grpc.HandlerRegistry registry) {
+    this.fallback = registry;
+    return this;
+  }
+
+  @Override
+  public TernServerBuilder intercept(io.grpc.ServerInterceptor interceptor) {
+    interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+    return this;
+  }
+
+  @Override
+  public TernServerBuilder addTransportFilter(io.grpc.ServerTransportFilter filter) {
+    throw unsupported("addTransportFilter (a grpc-java ServerTransportFilter)");
+  }
+
+  @Override
+  public TernServerBuilder addStreamTracerFactory(io.grpc.ServerStreamTracer.Factory factory) {
+    throw unsupported("addStreamTracerFactory (a grpc-java ServerStreamTracer)");
+  }
+
+  @Override
+  public TernServerBuilder setBinaryLog(io.grpc.BinaryLog binaryLog) {
+    throw unsupported("setBinaryLog (a grpc-java BinaryLog; Tern has its own, dev.tern.BinaryLog)");
+  }
+
+  @Override
+  public TernServerBuilder useTransportSecurity(File certChain, File privateKey) {
+    delegate.useTransportSecurity(certChain, privateKey);
+    return this;
+  }
+
+  @Override
+  public TernServerBuilder useTransportSecurity(InputStream certChain, InputStream privateKey) {
+    delegate.useTransportSecurity(certChain, privateKey);
+    return this;
+  }
+
+  @Override
+  public TernServerBuilder decompressorRegistry(io.grpc.DecompressorRegistry registry) {
+    if (registry != io.grpc.DecompressorRegistry.getDefaultInstance()) {
+      throw unsupported("decompressorRegistry other than the default (Tern decompresses gzip)");
+    }
+    return this;
+  }
+
+  @Override
+  public TernServerBuilder compressorRegistry(io.grpc.CompressorRegistry registry) {
+    if (registry != io.grpc.CompressorRegistry.getDefaultInstance()) {
+      throw unsupported("compressorRegistry other than the default (Tern compresses with gzip)");
+    }
+    return this;
+  }
+
+  @Override
+  public TernServerBuilder handshakeTimeout(long timeout, TimeUnit unit) {
+    delegate.handshakeTimeout(timeout, unit);
+    return this;
+  }
+
+  @Override
+  public TernServerBuilder maxInboundMessageSize(int bytes) {
+    delegate.maxInboundMessageSize(bytes);
+    return this;
+  }
+
+  @Override
+  public TernServerBuilder maxInboundMetadataSize(int bytes) {
+    delegate.maxInboundMetadataSize(bytes);
+    return this;
+  }
+
+  @Override
+  public TernServerBuilder keepAliveTime(long time, TimeUnit unit) {
+    return netty("keepAliveTime", b -> b.keepAliveTime(time, unit));
+  }
+
+  @Override
+  public TernServerBuilder keepAliveTimeout(long timeout, TimeUnit unit) {
+    return netty("keepAliveTimeout", b -> b.keepAliveTimeout(timeout, unit));
+  }
+
+  @Override
+  public TernServerBuilder maxConnectionIdle(long time, TimeUnit unit) {
+    return netty("maxConnectionIdle", b -> b.maxConnectionIdle(time, unit));
+  }
+
+  @Override
+  public TernServerBuilder maxConnectionAge(long time, TimeUnit unit) {
+    return netty("maxConnectionAge", b -> b.maxConnectionAge(time, unit));
+  }
+
+  @Override
+  public TernServerBuilder maxConnectionAgeGrace(long time, TimeUnit unit) {
+    return netty("maxConnectionAgeGrace", b -> b.maxConnectionAgeGrace(time, unit));
+  }
+
+  @Override
+  public TernServerBuilder permitKeepAliveTime(long time, TimeUnit unit) {
+    return netty("permitKeepAliveTime", b -> b.permitKeepAliveTime(time, unit));
+  }
+
+  @Override
+  public TernServerBuilder permitKeepAliveWithoutCalls(boolean permit) {
+    return netty("permitKeepAliveWithoutCalls", b -> b.permitKeepAliveWithoutCalls(permit));
+  }
+
+  @Override
+  public io.grpc.Server build() {
+    // The handlers put the server in each call's io.grpc.Context; it exists only once the Tern
+    // server is built, and calls arrive only after it has started.
+    AtomicReference<io.grpc.Server> server = new AtomicReference<>();
+    for (io.grpc.ServerServiceDefinition service : services) {
+      delegate.addService(Services.toTern(service, interceptors, server::get));
+    }
+    if (fallback != null) {
+      delegate.fallbackHandlerRegistry(
+          new HandlerRegistryAdapter(fallback, interceptors, server::get));
+    }
+    server.set(new TernServer(delegate.build(), services, fallback));
+    return server.get();
+  }
+
+  @Override
+  public String toString() {
+    return "TernServerBuilder{" + delegate + "}";
+  }
+}
