@@ -22,7 +22,6 @@ module dev.tern.xds {
 
   exports dev.tern.xds;
 
-<<<<<<< HEAD
   provides dev.tern.services.AdminServiceProvider with
       dev.tern.xds.internal.admin.CsdsAdminServiceProvider;
   provides dev.tern.NameResolverProvider with
