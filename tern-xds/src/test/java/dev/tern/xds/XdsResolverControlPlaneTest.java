@@ -57,11 +57,13 @@ import org.junit.jupiter.api.TestInfo;
  * RouteConfiguration from the real control plane ({@code tern-xds-controlplane}, go-control-plane),
  * routes calls by path, header and weight through the cluster manager, and applies route timeouts.
  *
- * <p><b>The real {@code cds_experimental} balancer is replaced here</b>: it is being written
- * separately, so this test registers a test-only provider of that name ({@link FakeCdsProvider},
- * priority 10, so it wins over a real one) that maps a cluster name to the addresses of Netty
- * servers the test started and balances them with round_robin. Everything above it (resolver,
- * selector, service config, cluster manager, channel) is the real thing.
+ * <p><b>The real {@code cds_experimental} balancer is replaced here</b>, so that the test can see
+ * which of the cluster manager's children are alive (a cluster kept while a call that chose it is
+ * in flight): a test-only provider of that name ({@link FakeCdsProvider}, priority 10, so it wins
+ * over the real one) maps a cluster name to the addresses of Netty servers the test started and
+ * balances them with round_robin. Everything above it (resolver, selector, service config, cluster
+ * manager, channel) is the real thing; {@link XdsEndToEndTest} runs the whole tree, nothing
+ * replaced.
  */
 class XdsResolverControlPlaneTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
@@ -386,8 +388,8 @@ class XdsResolverControlPlaneTest {
   }
 
   /**
-   * TEST ONLY: stands in for the real {@code cds_experimental} (written separately). Config {@code
-   * {"cluster": name}}; the cluster's addresses come from {@link #CLUSTERS}, balanced by
+   * TEST ONLY: stands in for the real {@code cds_experimental} (see the class comment). Config
+   * {@code {"cluster": name}}; the cluster's addresses come from {@link #CLUSTERS}, balanced by
    * round_robin.
    */
   static final class FakeCdsProvider extends LoadBalancerProvider {
