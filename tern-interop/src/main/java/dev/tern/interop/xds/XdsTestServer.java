@@ -41,19 +41,19 @@ public final class XdsTestServer {
               "maintenance_port",
               "N",
               null,
-              "the port of health, XdsUpdateHealthService, reflection and channelz\n"
-                  + "(default: the same server as --port)")
+              "the port of health, XdsUpdateHealthService, reflection and channelz;\n"
+                  + "when not given, they are served on --port")
           .flag("server_id", "ID", "tern_server", "the server_id in every SimpleResponse")
           .flag(
               "host_name_override",
               "NAME",
               null,
-              "the hostname to answer with (default: this machine's hostname)")
+              "the hostname to answer with; when not given, this machine's hostname")
           .flag(
               "bind_host",
               "ADDRESS",
               null,
-              "Tern only: the address to listen on (default: every address)")
+              "Tern only: the one address to listen on; when not given, every address")
           .bool("secure_mode", "xDS server security; not built yet in Tern (issue 36)")
           .note(
               "Prints 'Tern xDS test server listening on port N, maintenance port M' once"
