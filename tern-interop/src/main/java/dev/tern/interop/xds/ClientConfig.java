@@ -13,7 +13,9 @@ import java.util.Map;
 /**
  * What the xDS test client sends: which RPC types, the metadata each carries and their deadline.
  * Set by the command line ({@code --rpc}, {@code --metadata}, {@code --rpc_timeout_sec}) and
- * replaced by {@code XdsUpdateClientConfigureService.Configure}. Immutable, so thread-safe.
+ * replaced by {@code XdsUpdateClientConfigureService.Configure}. Thread-safe: the lists and maps
+ * are unmodifiable copies, and the {@link Metadata} in them is never changed once the record is
+ * built ({@link #headersFor} hands out copies).
  *
  * @param types the RPC types sent at every tick, in order, each once
  * @param metadata the headers each type carries
