@@ -8,6 +8,7 @@ import dev.tern.interop.testing.LoadBalancerStatsRequest;
 import dev.tern.interop.testing.LoadBalancerStatsResponse;
 import dev.tern.interop.testing.LoadBalancerStatsServiceTern;
 import dev.tern.netty.NettyChannelBuilder;
+import dev.tern.testtools.ExternalTool;
 import dev.tern.testtools.ToolProcess;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -23,14 +24,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real cross-implementation xDS result: grpc-java 1.79's own {@code XdsTestClient}, run as its
- * own JVM with {@code GRPC_XDS_BOOTSTRAP} pointing at the test control plane, takes {@code
- * xds:///svc}'s listener, routes, cluster (round robin) and endpoints from it and sends to three of
- * Tern's xds-test-servers on 127.0.0.2-4, which EDS names. Tern asks grpc-java's client for its
- * stats through its {@code LoadBalancerStatsService}, with Tern's generated stub.
+ * Real cross-implementation xDS results: grpc-java 1.79's own {@code XdsTestClient} (its own JVM)
+ * and grpc-go 1.64.1's xDS interop client (tools/install-xds-interop-tools.sh), each run with
+ * {@code GRPC_XDS_BOOTSTRAP} pointing at the test control plane, take {@code xds:///svc}'s
+ * listener, routes, cluster (round robin) and endpoints from it and send to three of Tern's
+ * xds-test-servers on 127.0.0.2-4, which EDS names. Tern asks the client for its stats through its
+ * {@code LoadBalancerStatsService}, with Tern's generated stub.
  */
-class GrpcJavaXdsClientTest {
-  private static final String NODE = "grpc-java-xds-client";
+class ForeignXdsClientsTest {
+  private static final String NODE = "xds-interop-client";
+  private static final String GRPC_GO_CLIENT = "grpc-go-xds-interop-client";
   private static final List<String> BACKENDS = List.of("127.0.0.2", "127.0.0.3", "127.0.0.4");
 
   private final List<AutoCloseable> closeLast = new ArrayList<>();
@@ -44,6 +47,28 @@ class GrpcJavaXdsClientTest {
 
   @Test
   void grpcJavasXdsClientReachesEveryTernBackendInRoundRobin(@TempDir Path dir) throws Exception {
+    assertRoundRobinOverTernBackends(
+        dir,
+        "grpc-java-xds-test-client",
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp",
+            grpcJavaClassPath(),
+            "io.grpc.testing.integration.XdsTestClient"));
+  }
+
+  @Test
+  void grpcGosXdsClientReachesEveryTernBackendInRoundRobin(@TempDir Path dir) throws Exception {
+    Path program = ExternalTool.require(GRPC_GO_CLIENT);
+    assertRoundRobinOverTernBackends(dir, GRPC_GO_CLIENT, List.of(program.toString()));
+  }
+
+  /**
+   * Runs {@code clientCommand} (an xDS interop client) with the xDS test client flags against three
+   * Tern backends named by the control plane, and asserts what its stats say.
+   */
+  private void assertRoundRobinOverTernBackends(Path dir, String name, List<String> clientCommand)
+      throws Exception {
     TestControlPlane controlPlane = TestControlPlane.start();
     closeLast.add(controlPlane);
     List<String> endpoints = new ArrayList<>();
@@ -58,20 +83,11 @@ class GrpcJavaXdsClientTest {
     Path bootstrap = dir.resolve("bootstrap.json");
     Files.writeString(bootstrap, controlPlane.bootstrap(NODE));
     int statsPort = freePort();
-    ToolProcess client =
-        ToolProcess.start(
-            "grpc-java-xds-test-client",
-            List.of(
-                "env",
-                "GRPC_XDS_BOOTSTRAP=" + bootstrap,
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                grpcJavaClassPath(),
-                "io.grpc.testing.integration.XdsTestClient",
-                "--server=xds:///svc",
-                "--stats_port=" + statsPort,
-                "--qps=60",
-                "--rpc=UnaryCall"));
+    List<String> command = new ArrayList<>(List.of("env", "GRPC_XDS_BOOTSTRAP=" + bootstrap));
+    command.addAll(clientCommand);
+    command.addAll(
+        List.of("--server=xds:///svc", "--stats_port=" + statsPort, "--qps=60", "--rpc=UnaryCall"));
+    ToolProcess client = ToolProcess.start(name, command);
     closeLast.add(() -> client.stop(Duration.ofSeconds(10)));
     ManagedChannel stats =
         NettyChannelBuilder.forAddress("127.0.0.1", statsPort).usePlaintext().build();
@@ -85,7 +101,7 @@ class GrpcJavaXdsClientTest {
     // that reaches all three, then count the block after it.
     LoadBalancerStatsResponse warm = null;
     for (int i = 0; i < 10 && (warm == null || warm.getRpcsByPeerCount() < 3); i++) {
-      assertThat(client.isAlive()).as("grpc-java's client exited: %s", client.output()).isTrue();
+      assertThat(client.isAlive()).as("the client exited: %s", client.output()).isTrue();
       warm = nextRpcs(stats, 30);
     }
     assertThat(warm.getRpcsByPeerMap())
