@@ -26,6 +26,10 @@ declare -A flags=(
   [routeguide-client]="--target --otlp"
   [routeguide-server]="--port --otlp --prometheus-port --cors-origin"
   [vthread-bench]="--system --calls --sleep_ms --rounds --warmup_rounds"
+  [xds-test-client]="--server --stats_port --qps --rpc --metadata --num_channels --rpc_timeout_sec
+    --fail_on_failed_rpcs --print_response --secure_mode"
+  [xds-test-server]="--port --maintenance_port --server_id --host_name_override --bind_host
+    --secure_mode"
 )
 
 failures=0

@@ -35,10 +35,11 @@ import java.util.concurrent.TimeUnit;
  * observer, touched by one thread at a time (the call's serialized callbacks, then the scheduler
  * chain that replaces them).
  */
-final class TestServiceImpl extends TestServiceTern.TestServiceImplBase {
+public final class TestServiceImpl extends TestServiceTern.TestServiceImplBase {
   private final ScheduledExecutorService scheduler;
 
-  TestServiceImpl(ScheduledExecutorService scheduler) {
+  /** A service that schedules its {@code interval_us} pauses on {@code scheduler}. */
+  public TestServiceImpl(ScheduledExecutorService scheduler) {
     this.scheduler = scheduler;
   }
 
