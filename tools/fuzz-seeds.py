@@ -482,6 +482,59 @@ def http2_package_seeds():
         ],
     )
 
+    def connection_seed(name, server, chunks, frames):
+        f = Fdp()
+        f.bool(server)
+        f.int(len(chunks), 1, 8)
+        for c in chunks:
+            f.int(c, 1, 64)
+        f.bytes(b"".join(frames))
+        write(
+            "tern-netty",
+            package,
+            "Http2ConnectionFuzzTest",
+            "answersAnyBytesWithValidFramesAndReleasesEverything",
+            name,
+            f.build(),
+        )
+
+    settings = h2frame(4, 0, 0, struct.pack(">HIHI", 3, 100, 4, 1 << 20))
+    connection_seed(
+        "server-unary-call",
+        True,
+        [9, 40],
+        [
+            settings,
+            h2frame(4, 1, 0, b""),
+            h2frame(1, 4, 1, GRPC_REQUEST),
+            h2frame(0, 1, 1, message),
+            h2frame(8, 0, 0, struct.pack(">I", 4096)),
+            h2frame(8, 0, 1, struct.pack(">I", 4096)),
+            h2frame(6, 0, 0, struct.pack(">Q", 7)),
+        ],
+    )
+    connection_seed(
+        "server-reset-and-refused",
+        True,
+        [64],
+        [settings]
+        + [h2frame(1, 4, n, GRPC_REQUEST) for n in (1, 3, 5, 7, 9)]
+        + [h2frame(3, 0, 1, struct.pack(">I", 8)), h2frame(0, 0, 1, message)],
+    )
+    connection_seed(
+        "client-response-and-goaway",
+        False,
+        [5, 17],
+        [
+            h2frame(4, 0, 0, b""),
+            h2frame(4, 1, 0, b""),
+            h2frame(1, 4, 1, b"\x88"),
+            h2frame(0, 0, 1, message),
+            h2frame(1, 5, 1, b"\x40\x8b" + b"grpc-status" + b"\x01" + b"0"),
+            h2frame(7, 0, 0, struct.pack(">II", 1, 0)),
+        ],
+    )
+
 
 if __name__ == "__main__":
     deframer_seeds()

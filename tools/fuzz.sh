@@ -28,6 +28,7 @@ targets=(
   tern-netty:HpackDecoderFuzzTest
   tern-netty:HuffmanDecoderFuzzTest
   tern-netty:Http2FrameReaderFuzzTest
+  tern-netty:Http2ConnectionFuzzTest
 )
 
 if [ "${1:-}" = "--list" ]; then

@@ -50,7 +50,7 @@ class H2specTest {
   void plaintextServerPassesH2specButForTheListedExceptions() throws Exception {
     Path h2spec = ExternalTool.require(ExternalTool.H2SPEC);
     Server server = start(loopbackServer());
-    assertConformant(run(h2spec, server.getPort(), false));
+    assertConformant(run(h2spec, server.getPort(), false, tempDir));
   }
 
   @Test
@@ -63,7 +63,7 @@ class H2specTest {
                 .sslContext(
                     NettySslContexts.forServer(certificates.key, certificates.certificate)
                         .build()));
-    assertConformant(run(h2spec, server.getPort(), true));
+    assertConformant(run(h2spec, server.getPort(), true, tempDir));
   }
 
   private Server start(NettyServerBuilder builder) throws IOException {
@@ -99,9 +99,14 @@ class H2specTest {
 
   /** The listed exceptions: test id to the RFC section and reason. */
   private static Map<String, String> exceptions() throws IOException {
+    return exceptions(EXCEPTIONS);
+  }
+
+  /** A list of exceptions on the test class path: test id to the reason. */
+  static Map<String, String> exceptions(String resource) throws IOException {
     Map<String, String> exceptions = new LinkedHashMap<>();
-    try (InputStream in = H2specTest.class.getResourceAsStream(EXCEPTIONS)) {
-      assertThat(in).as(EXCEPTIONS + " on the test class path").isNotNull();
+    try (InputStream in = H2specTest.class.getResourceAsStream(resource)) {
+      assertThat(in).as(resource + " on the test class path").isNotNull();
       for (String line : new String(in.readAllBytes(), UTF_8).split("\n")) {
         String trimmed = line.strip();
         if (trimmed.isEmpty() || trimmed.startsWith("#")) {
@@ -116,7 +121,7 @@ class H2specTest {
   }
 
   /** Runs h2spec against {@code port} and reads its JUnit report: test id to outcome. */
-  private Map<String, Outcome> run(Path h2spec, int port, boolean tls)
+  static Map<String, Outcome> run(Path h2spec, int port, boolean tls, Path tempDir)
       throws IOException, InterruptedException {
     Path report = tempDir.resolve(tls ? "h2spec-tls.xml" : "h2spec.xml");
     Path log = tempDir.resolve(tls ? "h2spec-tls.log" : "h2spec.log");

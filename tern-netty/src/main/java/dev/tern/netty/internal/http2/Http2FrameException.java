@@ -8,9 +8,15 @@ package dev.tern.netty.internal.http2;
 public final class Http2FrameException extends Exception {
   private static final long serialVersionUID = 1L;
 
+  public static final long NO_ERROR = 0x0;
   public static final long PROTOCOL_ERROR = 0x1;
+  public static final long INTERNAL_ERROR = 0x2;
   public static final long FLOW_CONTROL_ERROR = 0x3;
+  public static final long SETTINGS_TIMEOUT = 0x4;
+  public static final long STREAM_CLOSED = 0x5;
   public static final long FRAME_SIZE_ERROR = 0x6;
+  public static final long REFUSED_STREAM = 0x7;
+  public static final long CANCEL = 0x8;
   public static final long COMPRESSION_ERROR = 0x9;
   public static final long ENHANCE_YOUR_CALM = 0xb;
 

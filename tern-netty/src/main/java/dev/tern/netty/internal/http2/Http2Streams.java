@@ -1,0 +1,162 @@
+package dev.tern.netty.internal.http2;
+
+import static dev.tern.netty.internal.http2.Http2FrameException.PROTOCOL_ERROR;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A connection's streams and the stream-id rules of RFC 9113 section 5.1.1: a client opens odd
+ * streams and a server even ones (Tern's never does: no push), each new id above every earlier one
+ * of that side. A stream id then says how a frame on a stream that is not active must be treated:
+ *
+ * <ul>
+ *   <li><b>idle</b> (above every id used): only HEADERS from the side that may open it (or
+ *       PRIORITY) is allowed; anything else is a connection error PROTOCOL_ERROR (section 5.1);
+ *   <li><b>closed</b>: frames still in flight on a stream this side reset are ignored (section
+ *       5.4.2 allows for them); after the peer ended or reset it, DATA and HEADERS are
+ *       STREAM_CLOSED. The last {@value #RECENT} closed ids are remembered for this; an older one
+ *       is told apart from an id the peer skipped only by its number.
+ * </ul>
+ *
+ * <p>It also counts the active streams each side opened, for SETTINGS_MAX_CONCURRENT_STREAMS. One
+ * connection's, on its event loop; not thread-safe.
+ */
+final class Http2Streams {
+  /**
+   * How many closed streams are remembered: enough for frames in flight after a burst of resets.
+   */
+  static final int RECENT = 64;
+
+  private final boolean server;
+  private final Map<Integer, Http2Stream> active = new HashMap<>();
+  private int lastPeerStreamId;
+  private int nextLocalStreamId;
+  private int activePeerStreams;
+  private int activeLocalStreams;
+
+  // Recently closed streams: the id, negated when this side reset it.
+  private final int[] recent = new int[RECENT];
+  private int recentNext;
+
+  Http2Streams(boolean server) {
+    this.server = server;
+    this.nextLocalStreamId = server ? 2 : 1;
+  }
+
+  Http2Stream get(int id) {
+    return active.get(id);
+  }
+
+  Collection<Http2Stream> active() {
+    return active.values();
+  }
+
+  /** A copy of the active streams, for closing them while iterating. */
+  List<Http2Stream> activeCopy() {
+    return new ArrayList<>(active.values());
+  }
+
+  boolean isPeerInitiated(int id) {
+    return (id & 1) == (server ? 1 : 0);
+  }
+
+  int lastPeerStreamId() {
+    return lastPeerStreamId;
+  }
+
+  int activePeerStreams() {
+    return activePeerStreams;
+  }
+
+  int activeLocalStreams() {
+    return activeLocalStreams;
+  }
+
+  /** Whether {@code id} was never used by either side. */
+  boolean isIdle(int id) {
+    return isPeerInitiated(id) ? id > lastPeerStreamId : id >= nextLocalStreamId;
+  }
+
+  /**
+   * The peer's HEADERS on an idle stream: checks its id and records it as the highest.
+   *
+   * @throws Http2FrameException PROTOCOL_ERROR for an id the peer may not open
+   */
+  void acceptPeerStreamId(int id) throws Http2FrameException {
+    if (!server) {
+      throw Http2FrameException.connection(
+          PROTOCOL_ERROR,
+          "HEADERS opening stream " + id + ": a server opens no streams (push is refused)");
+    }
+    if (!isPeerInitiated(id)) {
+      throw Http2FrameException.connection(
+          PROTOCOL_ERROR, "HEADERS opening stream " + id + ": a client may only open odd streams");
+    }
+    lastPeerStreamId = id;
+  }
+
+  /** Registers a new active stream, opened by the peer (after {@link #acceptPeerStreamId}). */
+  void addPeerStream(Http2Stream stream) {
+    active.put(stream.id, stream);
+    activePeerStreams++;
+  }
+
+  /** The id of this side's next stream, or -1 when ids ran out. */
+  int nextLocalStreamId() {
+    return nextLocalStreamId > 0 ? nextLocalStreamId : -1;
+  }
+
+  /** Registers a stream this side opens with {@link #nextLocalStreamId()}. */
+  void addLocalStream(Http2Stream stream) {
+    if (stream.id != nextLocalStreamId) {
+      throw new IllegalStateException("stream " + stream.id + " is not the next local id");
+    }
+    nextLocalStreamId += 2; // negative after 2^31-1: no more streams
+    active.put(stream.id, stream);
+    activeLocalStreams++;
+  }
+
+  /** Forgets a closed stream, remembering whether this side reset it. */
+  void remove(Http2Stream stream, boolean resetHere) {
+    if (active.remove(stream.id) == null) {
+      return;
+    }
+    if (isPeerInitiated(stream.id)) {
+      activePeerStreams--;
+    } else {
+      activeLocalStreams--;
+    }
+    recent[recentNext] = resetHere ? -stream.id : stream.id;
+    recentNext = (recentNext + 1) % RECENT;
+  }
+
+  /** Remembers a stream refused or reset before it became active (its frames are ignored too). */
+  void rememberReset(int id) {
+    recent[recentNext] = -id;
+    recentNext = (recentNext + 1) % RECENT;
+  }
+
+  /** Whether {@code id} is a recently closed stream that this side reset. */
+  boolean recentlyResetHere(int id) {
+    for (int r : recent) {
+      if (r == -id) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code id} is a recently closed stream, whoever closed it. */
+  boolean recentlyClosed(int id) {
+    for (int r : recent) {
+      if (r == id || r == -id) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
