@@ -128,7 +128,7 @@ class ForeignXdsClientsTest {
   }
 
   /** grpc-java's interop programs with grpc-xds, resolved as tern-interop/peers resolves them. */
-  private static String grpcJavaClassPath() throws IOException, InterruptedException {
+  static String grpcJavaClassPath() throws IOException, InterruptedException {
     Process process =
         new ProcessBuilder("peers/grpc-java-classpath.sh")
             .redirectError(ProcessBuilder.Redirect.DISCARD)
