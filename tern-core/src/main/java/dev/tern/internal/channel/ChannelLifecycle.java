@@ -275,7 +275,6 @@ final class ChannelLifecycle {
                   + serviceConfigs.lastError().getDescription()));
       return;
     }
-    configuring.update(serviceConfig, result.getAttributes().get(ConfigSelector.KEY));
     Status accepted;
     try {
       balancer.usePolicy(policyOf(serviceConfig));
@@ -290,6 +289,11 @@ final class ChannelLifecycle {
       panic("load balancer (" + balancer.policyName() + ")", e);
       return;
     }
+    // The selector goes in after the balancer has the new config: a selector that routes calls
+    // to a new part of it (an xDS route to a new cluster) must not run ahead of the picker that
+    // knows that part. What a new selector stops using, the resolver keeps in the balancer's
+    // config while calls still hold it.
+    configuring.update(serviceConfig, result.getAttributes().get(ConfigSelector.KEY));
     if (accepted.isOk()) {
       resolutionBackoff.reset();
     } else {
