@@ -15,7 +15,9 @@ import dev.tern.xds.XdsRouteConfig;
 import dev.tern.xds.XdsRouteConfig.ClusterWeight;
 import dev.tern.xds.XdsRouteConfig.RouteAction;
 import dev.tern.xds.internal.XdsAttributes;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -42,8 +44,16 @@ final class RoutingConfigSelector extends ConfigSelector {
 
   private static final int MAX_RESELECTS = 10;
 
+  /** Before a cluster's name, its cluster-manager child name (the service config's key too). */
+  static final String CLUSTER_PREFIX = "cluster:";
+
   private final List<CompiledRoute> routes;
-  private final Set<String> clusters;
+
+  /**
+   * Every cluster the routes name, to its cluster-manager child name ({@code "cluster:<name>"}).
+   */
+  private final Map<String, String> selections;
+
   private final String where;
   private final Status error;
   private final ClusterRefs refs;
@@ -63,7 +73,11 @@ final class RoutingConfigSelector extends ConfigSelector {
       ClusterRefs refs,
       XdsRandom random) {
     this.routes = List.copyOf(routes);
-    this.clusters = Set.copyOf(clusters);
+    Map<String, String> named = new HashMap<>();
+    for (String cluster : clusters) {
+      named.put(cluster, CLUSTER_PREFIX + cluster);
+    }
+    this.selections = Map.copyOf(named);
     this.where = where;
     this.error = error;
     this.refs = Objects.requireNonNull(refs, "refs");
@@ -72,7 +86,7 @@ final class RoutingConfigSelector extends ConfigSelector {
 
   /** The clusters these routes name. */
   Set<String> clusters() {
-    return clusters;
+    return selections.keySet();
   }
 
   /** The error every call fails with, or null when the selector routes. */
@@ -90,7 +104,8 @@ final class RoutingConfigSelector extends ConfigSelector {
       }
       if (refs.retain(choice.cluster)) {
         return Result.forConfig(
-            choice.route.methodConfig(), new ClusterInterceptor(choice.cluster, refs));
+            choice.route.methodConfig(),
+            new ClusterInterceptor(choice.cluster, selection(choice.cluster), refs));
       }
       // The routes changed under this call and the cluster is leaving: choose again.
       selector = refs.latest();
@@ -105,7 +120,7 @@ final class RoutingConfigSelector extends ConfigSelector {
     if (error != null) {
       return new Choice(Result.forError(error), null, null);
     }
-    String path = "/" + call.getMethodDescriptor().getFullMethodName();
+    String path = call.getMethodDescriptor().getPath();
     Metadata headers = call.getHeaders();
     for (CompiledRoute compiled : routes) {
       if (!RouteMatcher.matches(compiled.route().match(), path, headers, random)) {
@@ -146,6 +161,12 @@ final class RoutingConfigSelector extends ConfigSelector {
         null);
   }
 
+  /** The cluster-manager child name of {@code cluster}, made when the routes arrived. */
+  private String selection(String cluster) {
+    String selection = selections.get(cluster);
+    return selection != null ? selection : CLUSTER_PREFIX + cluster;
+  }
+
   private String chooseCluster(RouteAction action, Metadata headers) {
     if (action.cluster() != null) {
       return action.cluster();
@@ -166,7 +187,7 @@ final class RoutingConfigSelector extends ConfigSelector {
     }
     // cluster_header: only a cluster the routes already name (those are in the service config).
     String value = RouteMatcher.headerValue(headers, action.clusterHeader());
-    return value != null && clusters.contains(value) ? value : null;
+    return value != null && selections.containsKey(value) ? value : null;
   }
 
   @Override
@@ -185,9 +206,9 @@ final class RoutingConfigSelector extends ConfigSelector {
     private final String selection;
     private final ClusterRefs refs;
 
-    ClusterInterceptor(String cluster, ClusterRefs refs) {
+    ClusterInterceptor(String cluster, String selection, ClusterRefs refs) {
       this.cluster = cluster;
-      this.selection = "cluster:" + cluster;
+      this.selection = selection;
       this.refs = refs;
     }
 

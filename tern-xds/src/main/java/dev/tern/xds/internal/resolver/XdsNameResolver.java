@@ -265,7 +265,9 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
     }
     Map<String, Object> children = new LinkedHashMap<>();
     for (String cluster : new TreeSet<>(clusterRefs.keySet())) {
-      children.put("cluster:" + cluster, List.of(Map.of(CDS_POLICY, Map.of("cluster", cluster))));
+      children.put(
+          RoutingConfigSelector.CLUSTER_PREFIX + cluster,
+          List.of(Map.of(CDS_POLICY, Map.of("cluster", cluster))));
     }
     Map<String, ?> serviceConfig =
         Map.of(
