@@ -110,6 +110,15 @@ final class ControlPlaneProcess implements AutoCloseable {
     return "127.0.0.1:" + adsPort;
   }
 
+  /** A bootstrap's JSON naming this control plane (insecure) and {@code node} as the node id. */
+  String bootstrapJson(String node) {
+    return "{\"xds_servers\": [{\"server_uri\": \""
+        + target()
+        + "\", \"channel_creds\": [{\"type\": \"insecure\"}]}], \"node\": {\"id\": "
+        + quote(node)
+        + "}}";
+  }
+
   /** Replaces the node's snapshot (pushed at once to its open streams). */
   void setSnapshot(String node, String version, List<? extends Message> resources) {
     Map<String, List<String>> byKind = new java.util.LinkedHashMap<>();

@@ -99,12 +99,7 @@ class CsdsServiceTest {
             Resources.routes("r1", "c1"),
             Resources.edsCluster("c1", "e1").build(),
             Resources.endpoints("e1", 8080)));
-    String json =
-        "{\"xds_servers\": [{\"server_uri\": \""
-            + cp.target()
-            + "\", \"channel_creds\": [{\"type\": \"insecure\"}]}], \"node\": {\"id\": \""
-            + NODE
-            + "\"}}";
+    String json = cp.bootstrapJson(NODE);
     XdsClient client =
         closeLater(
             XdsClient.create(

@@ -125,12 +125,7 @@ class EnvoyConsumerTest {
   }
 
   private XdsClient ternClient(ControlPlaneProcess cp) {
-    String json =
-        "{\"xds_servers\": [{\"server_uri\": \""
-            + cp.target()
-            + "\", \"channel_creds\": [{\"type\": \"insecure\"}]}], \"node\": {\"id\": \""
-            + TERN_NODE
-            + "\"}}";
+    String json = cp.bootstrapJson(TERN_NODE);
     return closeLater(
         XdsClient.create(
             Bootstrap.parse(json, "test bootstrap"),

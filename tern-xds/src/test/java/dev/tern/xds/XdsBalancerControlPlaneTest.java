@@ -94,12 +94,7 @@ class XdsBalancerControlPlaneTest {
   void start() throws Exception {
     controlPlane = ControlPlaneProcess.start();
     closeables.add(controlPlane);
-    String bootstrap =
-        "{\"xds_servers\": [{\"server_uri\": \""
-            + controlPlane.target()
-            + "\", \"channel_creds\": [{\"type\": \"insecure\"}]}], \"node\": {\"id\": \""
-            + node
-            + "\"}}";
+    String bootstrap = controlPlane.bootstrapJson(node);
     // A short does-not-exist timeout for the missing cluster; the others are pushed beforehand.
     client =
         XdsClient.create(

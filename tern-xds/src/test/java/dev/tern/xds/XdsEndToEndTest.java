@@ -58,13 +58,7 @@ class XdsEndToEndTest {
     backends = Backends.start("127.0.0.2", "127.0.0.3", "127.0.0.4");
     closeables.add(backends);
     // Each test its own node, so its own bootstrap and its own pooled XdsClient.
-    System.setProperty(
-        BOOTSTRAP_PROPERTY,
-        "{\"xds_servers\": [{\"server_uri\": \""
-            + cp.target()
-            + "\", \"channel_creds\": [{\"type\": \"insecure\"}]}], \"node\": {\"id\": \""
-            + node
-            + "\"}}");
+    System.setProperty(BOOTSTRAP_PROPERTY, cp.bootstrapJson(node));
     closeables.add(() -> System.clearProperty(BOOTSTRAP_PROPERTY));
   }
 

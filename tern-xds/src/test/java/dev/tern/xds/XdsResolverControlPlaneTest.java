@@ -148,12 +148,7 @@ class XdsResolverControlPlaneTest {
   }
 
   private ManagedChannel channel(String target) {
-    String json =
-        "{\"xds_servers\": [{\"server_uri\": \""
-            + cp.target()
-            + "\", \"channel_creds\": [{\"type\": \"insecure\"}]}], \"node\": {\"id\": \""
-            + node
-            + "\"}}";
+    String json = cp.bootstrapJson(node);
     Bootstrap bootstrap = Bootstrap.parse(json, "test bootstrap");
     XdsClientPool pool =
         XdsClientPool.withOptions(
