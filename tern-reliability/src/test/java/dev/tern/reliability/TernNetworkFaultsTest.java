@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tern.testing.LogCapture;
 import dev.tern.testtools.Toxiproxy;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import org.junit.jupiter.api.AfterAll;
@@ -27,6 +29,13 @@ class TernNetworkFaultsTest {
 
   /** How long calls may take to succeed again once the fault is off. */
   private static final Duration RECOVERY_LIMIT = Duration.ofSeconds(10);
+
+  /**
+   * The faults that break calls even in 2 s (the others slow them: their calls may all still end
+   * within their deadlines once the fault is off).
+   */
+  private static final Set<Fault> BREAKS_CALLS =
+      EnumSet.of(Fault.TIMEOUT, Fault.RESET_PEER, Fault.LIMIT_DATA, Fault.PROXY_DISABLED);
 
   private static Toxiproxy toxiproxy;
   private static ChaosRun run;
@@ -75,6 +84,11 @@ class TernNetworkFaultsTest {
             "%s: ms until %d calls in a row succeeded after the fault; codes %s",
             fault, ChaosRun.RECOVERED_AFTER, result.codes())
         .isBetween(0L, RECOVERY_LIMIT.toMillis());
+    if (BREAKS_CALLS.contains(fault)) {
+      assertThat(result.outcomes())
+          .as("%s: some call failed (the fault was there); codes %s", fault, result.codes())
+          .anyMatch(o -> !o.succeeded());
+    }
     System.gc();
     assertThat(
             leaks.records().stream()
