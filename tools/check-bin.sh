@@ -14,6 +14,7 @@ declare -A flags=(
   [bench-compare]="--duration --warmup --server-warmup --repeats --jmh-forks --jmh-warmups
     --jmh-iterations --jmh-filter --jmh-otel-filter --quick --skip --reuse --out --work
     --alloc-calls --alloc-warmup-calls --conns-idle --conns-new"
+  [chaos-report]="--fault-seconds --workers --out"
   [demo]=""
   [interop-client]="--server_host --server_port --test_case --use_tls --use_test_ca
     --server_host_override --soak_iterations --list_test_cases"

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Assumptions;
  * Chromium ({@value #CHROMIUM}), buf ({@value #BUF}), curl ({@value #CURL}), Node.js ({@value
  * #NODE}) and the npm packages the browser test bundles and drives ({@link #requireWebPackages}),
  * installed by {@code tools/install-web-tools.sh}; tern-xds's test control plane {@value
- * #XDS_CONTROLPLANE}, built by {@code tools/install-xds-tools.sh}.
+ * #XDS_CONTROLPLANE}, built by {@code tools/install-xds-tools.sh}; Toxiproxy {@value #TOXIPROXY},
+ * built by {@code tools/install-chaos-tools.sh}.
  *
  * <p>A tool is looked up in the tools cache ({@code $TERN_TOOLS_DIR}, by default {@code
  * ~/.cache/tern-tools}; binaries in its {@code bin}, Python in {@code venv/bin}), then on the
@@ -67,6 +68,12 @@ public final class ExternalTool {
    */
   public static final String ENVOY = "envoy";
 
+  /**
+   * Toxiproxy's server (github.com/Shopify/toxiproxy/v2), the TCP fault proxy of the network-fault
+   * tests; see {@link Toxiproxy}.
+   */
+  public static final String TOXIPROXY = "toxiproxy-server";
+
   /** What {@link #requireWebPackages} calls the npm packages when they are missing. */
   static final String WEB_PACKAGES =
       "the npm packages of tools/web (connect-es, esbuild, puppeteer-core)";
@@ -78,6 +85,7 @@ public final class ExternalTool {
       "run tools/install-observability-tools.sh to install it";
   private static final String INSTALL_WEB = "run tools/install-web-tools.sh to install it";
   private static final String INSTALL_XDS = "run tools/install-xds-tools.sh to install it";
+  private static final String INSTALL_CHAOS = "run tools/install-chaos-tools.sh to install it";
 
   private ExternalTool() {}
 
@@ -151,6 +159,7 @@ public final class ExternalTool {
       case CONNECTCONFORMANCE -> install = INSTALL_CONFORMANCE;
       case CHROMIUM, BUF, CURL, NODE, WEB_PACKAGES -> install = INSTALL_WEB;
       case XDS_CONTROLPLANE, ENVOY -> install = INSTALL_XDS;
+      case TOXIPROXY -> install = INSTALL_CHAOS;
       default -> install = INSTALL;
     }
     String message =

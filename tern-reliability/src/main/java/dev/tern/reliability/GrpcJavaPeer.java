@@ -1,0 +1,348 @@
+package dev.tern.reliability;
+
+import io.grpc.CallOptions;
+import io.grpc.EquivalentAddressGroup;
+import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
+import io.grpc.MethodDescriptor.MethodType;
+import io.grpc.NameResolver;
+import io.grpc.NameResolverProvider;
+import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.Status;
+import io.grpc.StatusOr;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.internal.JsonParser;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.ClientResponseObserver;
+import io.grpc.stub.ServerCalls;
+import io.grpc.stub.StreamObserver;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * grpc-java's (1.79, its shaded Netty transport) servers and client for the harness, the reference
+ * beside Tern: {@link TernPeer} line by line on grpc-java's API (the same names in other packages),
+ * so that the two run exactly the same calls.
+ *
+ * <p>Servers are started and stopped by one thread; the client is thread-safe.
+ */
+public final class GrpcJavaPeer implements Peer {
+  private static final MethodDescriptor.Marshaller<byte[]> BYTES =
+      new MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(byte[] value) {
+          return new ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+          try (InputStream in = stream) {
+            return in.readAllBytes();
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+      };
+
+  private static final MethodDescriptor<byte[], byte[]> UNARY =
+      method(ChaosService.UNARY, MethodType.UNARY);
+  private static final MethodDescriptor<byte[], byte[]> SERVER_STREAM =
+      method(ChaosService.SERVER_STREAM, MethodType.SERVER_STREAMING);
+  private static final MethodDescriptor<byte[], byte[]> CLIENT_STREAM =
+      method(ChaosService.CLIENT_STREAM, MethodType.CLIENT_STREAMING);
+  private static final MethodDescriptor<byte[], byte[]> BIDI =
+      method(ChaosService.BIDI, MethodType.BIDI_STREAMING);
+  private static final MethodDescriptor<byte[], byte[]> HOLD =
+      method(ChaosService.HOLD, MethodType.SERVER_STREAMING);
+
+  private final List<Server> servers = new ArrayList<>();
+
+  @Override
+  public String name() {
+    return "grpc-java";
+  }
+
+  @Override
+  public List<InetSocketAddress> startServers(List<String> hosts) throws IOException {
+    List<InetSocketAddress> addresses = new ArrayList<>();
+    for (String host : hosts) {
+      HealthStatusManager health = new HealthStatusManager();
+      health.setStatus(ChaosService.SERVICE, ServingStatus.SERVING);
+      Server server =
+          NettyServerBuilder.forAddress(new InetSocketAddress(host, 0))
+              .addService(service())
+              .addService(health.getHealthService())
+              .permitKeepAliveTime(ChaosService.KEEPALIVE_TIME_SECONDS, TimeUnit.SECONDS)
+              .maxInboundMessageSize(2 * CallKind.LARGE)
+              .build()
+              .start();
+      servers.add(server);
+      addresses.add((InetSocketAddress) server.getListenSockets().get(0));
+    }
+    return addresses;
+  }
+
+  @Override
+  public void stopServers(Duration timeout) throws InterruptedException {
+    for (Server server : servers) {
+      server.shutdownNow();
+    }
+    for (Server server : servers) {
+      server.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+    servers.clear();
+  }
+
+  @Override
+  // nameResolverFactory is deprecated in favour of the global NameResolverRegistry, but grpc-java
+  // has no ipv4: resolver, its builder no per-channel registry, and a global registration would
+  // change every grpc-java channel of the JVM.
+  @SuppressWarnings("deprecation")
+  public Client newClient(List<InetSocketAddress> servers) {
+    String target = FixedAddresses.SCHEME + ":///chaos";
+    ManagedChannel channel =
+        NettyChannelBuilder.forTarget(target)
+            .nameResolverFactory(new FixedAddresses(servers))
+            .usePlaintext()
+            .defaultServiceConfig(serviceConfig())
+            .keepAliveTime(ChaosService.KEEPALIVE_TIME_SECONDS, TimeUnit.SECONDS)
+            .keepAliveTimeout(ChaosService.KEEPALIVE_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+            .maxInboundMessageSize(2 * CallKind.LARGE)
+            .build();
+    return new GrpcJavaClient(channel);
+  }
+
+  /** {@link ChaosService#SERVICE_CONFIG} as grpc-java's own JSON parser reads it. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, ?> serviceConfig() {
+    try {
+      return (Map<String, ?>) JsonParser.parse(ChaosService.SERVICE_CONFIG);
+    } catch (IOException e) {
+      throw new IllegalStateException("ChaosService.SERVICE_CONFIG is not JSON", e);
+    }
+  }
+
+  private static MethodDescriptor<byte[], byte[]> method(String name, MethodType type) {
+    return MethodDescriptor.<byte[], byte[]>newBuilder(BYTES, BYTES)
+        .setType(type)
+        .setFullMethodName(ChaosService.fullName(name))
+        .build();
+  }
+
+  private static ServerServiceDefinition service() {
+    return ServerServiceDefinition.builder(ChaosService.SERVICE)
+        .addMethod(
+            UNARY,
+            ServerCalls.asyncUnaryCall(
+                (request, responses) -> {
+                  responses.onNext(request);
+                  responses.onCompleted();
+                }))
+        .addMethod(
+            SERVER_STREAM,
+            ServerCalls.asyncServerStreamingCall(
+                (request, responses) -> {
+                  for (int i = 0; i < CallKind.STREAM_MESSAGES; i++) {
+                    responses.onNext(request);
+                  }
+                  responses.onCompleted();
+                }))
+        .addMethod(
+            CLIENT_STREAM,
+            ServerCalls.asyncClientStreamingCall(
+                (StreamObserver<byte[]> responses) ->
+                    new StreamObserver<byte[]>() {
+                      private byte[] last = new byte[0];
+
+                      @Override
+                      public void onNext(byte[] value) {
+                        last = value;
+                      }
+
+                      @Override
+                      public void onError(Throwable t) {}
+
+                      @Override
+                      public void onCompleted() {
+                        responses.onNext(last);
+                        responses.onCompleted();
+                      }
+                    }))
+        .addMethod(
+            BIDI,
+            ServerCalls.asyncBidiStreamingCall(
+                (StreamObserver<byte[]> responses) ->
+                    new StreamObserver<byte[]>() {
+                      @Override
+                      public void onNext(byte[] value) {
+                        responses.onNext(value);
+                      }
+
+                      @Override
+                      public void onError(Throwable t) {}
+
+                      @Override
+                      public void onCompleted() {
+                        responses.onCompleted();
+                      }
+                    }))
+        .addMethod(
+            HOLD,
+            ServerCalls.asyncServerStreamingCall((request, responses) -> responses.onNext(request)))
+        .build();
+  }
+
+  /**
+   * Resolves any target of its scheme to a fixed list of addresses, one group per server (as Tern's
+   * {@code ipv4:} resolver does). Immutable, so thread-safe.
+   */
+  private static final class FixedAddresses extends NameResolverProvider {
+    static final String SCHEME = "chaos-fixed";
+
+    private final List<EquivalentAddressGroup> groups;
+
+    FixedAddresses(List<InetSocketAddress> servers) {
+      this.groups = servers.stream().map(EquivalentAddressGroup::new).toList();
+    }
+
+    @Override
+    protected boolean isAvailable() {
+      return true;
+    }
+
+    @Override
+    protected int priority() {
+      return 5;
+    }
+
+    @Override
+    public String getDefaultScheme() {
+      return SCHEME;
+    }
+
+    @Override
+    public NameResolver newNameResolver(URI targetUri, NameResolver.Args args) {
+      if (!SCHEME.equals(targetUri.getScheme())) {
+        return null;
+      }
+      return new NameResolver() {
+        @Override
+        public String getServiceAuthority() {
+          return "chaos";
+        }
+
+        @Override
+        public void start(Listener2 listener) {
+          listener.onResult(
+              ResolutionResult.newBuilder()
+                  .setAddressesOrError(StatusOr.fromValue(groups))
+                  .build());
+        }
+
+        @Override
+        public void shutdown() {}
+      };
+    }
+  }
+
+  /** The client: each call completes its future with its status code's name. */
+  private static final class GrpcJavaClient implements Client {
+    private final ManagedChannel channel;
+
+    GrpcJavaClient(ManagedChannel channel) {
+      this.channel = channel;
+    }
+
+    @Override
+    public CompletableFuture<CallEnd> call(CallKind kind) {
+      CompletableFuture<CallEnd> result = new CompletableFuture<>();
+      CallOptions options =
+          CallOptions.DEFAULT.withDeadlineAfter(kind.deadline().toMillis(), TimeUnit.MILLISECONDS);
+      Responses responses = new Responses(result, kind == CallKind.CANCEL);
+      byte[] request = ChaosService.request(kind);
+      switch (kind) {
+        case UNARY, UNARY_1MIB ->
+            ClientCalls.asyncUnaryCall(channel.newCall(UNARY, options), request, responses);
+        case SERVER_STREAM ->
+            ClientCalls.asyncServerStreamingCall(
+                channel.newCall(SERVER_STREAM, options), request, responses);
+        case CANCEL, DEADLINE ->
+            ClientCalls.asyncServerStreamingCall(
+                channel.newCall(HOLD, options), request, responses);
+        case CLIENT_STREAM ->
+            sendAll(
+                ClientCalls.asyncClientStreamingCall(
+                    channel.newCall(CLIENT_STREAM, options), responses),
+                request);
+        case BIDI_STREAM ->
+            sendAll(
+                ClientCalls.asyncBidiStreamingCall(channel.newCall(BIDI, options), responses),
+                request);
+      }
+      return result;
+    }
+
+    private static void sendAll(StreamObserver<byte[]> requests, byte[] request) {
+      for (int i = 0; i < CallKind.STREAM_MESSAGES; i++) {
+        requests.onNext(request);
+      }
+      requests.onCompleted();
+    }
+
+    @Override
+    public void shutdown(Duration timeout) throws InterruptedException {
+      channel.shutdownNow();
+      channel.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** Completes the call's future; for {@link CallKind#CANCEL}, cancels at the first response. */
+  private static final class Responses implements ClientResponseObserver<byte[], byte[]> {
+    private final CompletableFuture<CallEnd> result;
+    private final boolean cancelAtFirst;
+    private volatile ClientCallStreamObserver<byte[]> requests;
+
+    Responses(CompletableFuture<CallEnd> result, boolean cancelAtFirst) {
+      this.result = result;
+      this.cancelAtFirst = cancelAtFirst;
+    }
+
+    @Override
+    public void beforeStart(ClientCallStreamObserver<byte[]> requestStream) {
+      this.requests = requestStream;
+    }
+
+    @Override
+    public void onNext(byte[] value) {
+      if (cancelAtFirst) {
+        requests.cancel("the workload cancels after the first response", null);
+      }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      Status status = Status.fromThrowable(t);
+      result.complete(new CallEnd(status.getCode().name(), status.getDescription()));
+    }
+
+    @Override
+    public void onCompleted() {
+      result.complete(new CallEnd("OK", null));
+    }
+  }
+}

@@ -1,0 +1,46 @@
+package dev.tern.reliability;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One gRPC implementation under test (Tern, or grpc-java as the reference): its servers and its
+ * client, driven through the same workload and faults.
+ */
+public interface Peer {
+  /** The name in the report. */
+  String name();
+
+  /** Starts one server on each of {@code hosts} (a free port each); returns their addresses. */
+  List<InetSocketAddress> startServers(List<String> hosts) throws IOException;
+
+  /**
+   * A client channel over {@code servers} (IPv4 addresses: the proxies, or the servers themselves),
+   * with {@link ChaosService#SERVICE_CONFIG} and keepalive.
+   */
+  Client newClient(List<InetSocketAddress> servers);
+
+  /** Shuts every server down and waits for them. */
+  void stopServers(Duration timeout) throws InterruptedException;
+
+  /**
+   * How a call ended: its status code's name ({@code OK}, {@code UNAVAILABLE}, ...) and the
+   * status's description (null if none).
+   */
+  record CallEnd(String code, String description) {}
+
+  /** A client channel. Thread-safe: the workers start calls on it concurrently. */
+  interface Client {
+    /**
+     * Starts a call of {@code kind} under its deadline; the future completes with its status once
+     * the call has ended.
+     */
+    CompletableFuture<CallEnd> call(CallKind kind);
+
+    /** Shuts the channel down and waits for it. */
+    void shutdown(Duration timeout) throws InterruptedException;
+  }
+}
