@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Outlier detection (gRFC A50) through the whole client side, nothing replaced: {@code xds:///svc},
  * a real control plane serving a cluster with {@code outlier_detection} (failure percentage), and
- * three Tern backends on 127.0.0.2-4, one of which the test makes answer every call UNAVAILABLE.
- * Waits by making calls and looking at who answered, never by sleeping.
+ * three Tern backends on 127.0.0.2-4, one of which the test makes answer every call UNAVAILABLE;
+ * and the same policy without xDS, named in the service config of a channel to an {@code ipv4:}
+ * list of the backends. Waits by making calls and looking at who answered, never by sleeping.
  */
 class OutlierDetectionEndToEndTest {
   private static final String BOOTSTRAP_PROPERTY = "io.grpc.xds.bootstrapConfig";
@@ -39,12 +40,8 @@ class OutlierDetectionEndToEndTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    cp = ControlPlaneProcess.start();
-    closeables.add(cp);
     backends = Backends.start("127.0.0.2", "127.0.0.3", BAD);
     closeables.add(backends);
-    System.setProperty(BOOTSTRAP_PROPERTY, cp.bootstrapJson("outlier-e2e"));
-    closeables.add(() -> System.clearProperty(BOOTSTRAP_PROPERTY));
   }
 
   @AfterEach
@@ -80,6 +77,10 @@ class OutlierDetectionEndToEndTest {
 
   @Test
   void failingBackendIsEjectedThenReturnsOnceHealthyAndItsEjectionTimePassed() throws Exception {
+    cp = ControlPlaneProcess.start();
+    closeables.add(cp);
+    System.setProperty(BOOTSTRAP_PROPERTY, cp.bootstrapJson("outlier-e2e"));
+    closeables.add(() -> System.clearProperty(BOOTSTRAP_PROPERTY));
     OutlierDetection outlier =
         OutlierDetection.newBuilder()
             .setInterval(Duration.newBuilder().setSeconds(1))
@@ -107,6 +108,31 @@ class OutlierDetectionEndToEndTest {
                 .build()));
     ManagedChannel channel = ManagedChannelBuilder.forTarget("xds:///svc").usePlaintext().build();
     closeables.add(() -> channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS));
+    ejectAndReturn(channel);
+  }
+
+  @Test
+  void worksWithoutXdsAsAServiceConfigPolicy() throws Exception {
+    List<String> addresses = new ArrayList<>();
+    for (int i = 0; i < backends.size(); i++) {
+      addresses.add(backends.host(i) + ":" + backends.port(i));
+    }
+    String target = "ipv4:" + String.join(",", addresses);
+    ManagedChannel channel =
+        ManagedChannelBuilder.forTarget(target)
+            .usePlaintext()
+            .defaultServiceConfigJson(
+                "{\"loadBalancingConfig\": [{\"outlier_detection_experimental\": {"
+                    + "\"interval\": \"1s\", \"baseEjectionTime\": \"10s\","
+                    + " \"failurePercentageEjection\": {\"threshold\": 50, \"minimumHosts\": 3,"
+                    + " \"requestVolume\": 5}, \"childPolicy\": [{\"round_robin\": {}}]}}]}")
+            .build();
+    closeables.add(() -> channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS));
+    ejectAndReturn(channel);
+  }
+
+  /** With {@link #BAD} failing, it is ejected (1 s interval); healthy again, it returns (10 s). */
+  private void ejectAndReturn(ManagedChannel channel) {
     callUntil(channel, 1, BAD::equals, "a first answer from " + BAD);
 
     // The bad backend fails every call it gets: at the end of an interval it is ejected, and then
