@@ -177,6 +177,10 @@ final class ClusterValidator {
         od.hasInterval()
             ? Durations.of(od.getInterval(), prefix + "interval")
             : Duration.ofSeconds(10);
+    if (interval.isZero()) {
+      // A sweep every 0 s would never end; Envoy's proto requires more than 0 too.
+      throw new XdsResourceException(prefix + "interval: must be positive");
+    }
     Duration base =
         od.hasBaseEjectionTime()
             ? Durations.of(od.getBaseEjectionTime(), prefix + "base_ejection_time")

@@ -7,6 +7,7 @@ import dev.tern.Channel;
 import dev.tern.MethodDescriptor;
 import dev.tern.Server;
 import dev.tern.ServerServiceDefinition;
+import dev.tern.Status;
 import dev.tern.netty.NettyServerBuilder;
 import dev.tern.stub.ClientCalls;
 import dev.tern.stub.ServerCalls;
@@ -17,6 +18,8 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -36,6 +39,7 @@ final class Backends implements AutoCloseable {
 
   private final List<Server> servers = new ArrayList<>();
   private final List<String> hosts;
+  private final Set<String> failing = ConcurrentHashMap.newKeySet();
 
   private Backends(List<String> hosts) {
     this.hosts = List.copyOf(hosts);
@@ -52,6 +56,13 @@ final class Backends implements AutoCloseable {
                     NAME,
                     ServerCalls.asyncUnaryCall(
                         (request, response) -> {
+                          if (backends.failing.contains(host)) {
+                            response.onError(
+                                Status.UNAVAILABLE
+                                    .withDescription(host + " fails on purpose")
+                                    .asRuntimeException());
+                            return;
+                          }
                           response.onNext(host);
                           response.onCompleted();
                         }))
@@ -66,6 +77,15 @@ final class Backends implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       backends.close();
       throw e;
+    }
+  }
+
+  /** Makes the backend on {@code host} answer every call UNAVAILABLE, or normally again. */
+  void failing(String host, boolean fail) {
+    if (fail) {
+      failing.add(host);
+    } else {
+      failing.remove(host);
     }
   }
 

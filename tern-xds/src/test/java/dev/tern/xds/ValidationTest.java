@@ -327,6 +327,36 @@ class ValidationTest {
             "Cluster \"c1\": outlier_detection.enforcing_failure_percentage: must be at most 100"),
         nack(
             cds,
+            Resources.edsCluster("c1", "")
+                .setOutlierDetection(
+                    OutlierDetection.newBuilder().setInterval(Duration.newBuilder().setSeconds(0)))
+                .build(),
+            "Cluster \"c1\": outlier_detection.interval: must be positive"),
+        nack(
+            cds,
+            Resources.edsCluster("c1", "")
+                .setOutlierDetection(
+                    OutlierDetection.newBuilder()
+                        .setBaseEjectionTime(Duration.newBuilder().setNanos(-1)))
+                .build(),
+            "Cluster \"c1\": outlier_detection.base_ejection_time: must be a non-negative duration"),
+        nack(
+            cds,
+            Resources.edsCluster("c1", "")
+                .setOutlierDetection(
+                    OutlierDetection.newBuilder()
+                        .setFailurePercentageThreshold(UInt32Value.of(101)))
+                .build(),
+            "Cluster \"c1\": outlier_detection.failure_percentage_threshold: must be at most 100"),
+        nack(
+            cds,
+            Resources.edsCluster("c1", "")
+                .setOutlierDetection(
+                    OutlierDetection.newBuilder().setEnforcingSuccessRate(UInt32Value.of(101)))
+                .build(),
+            "Cluster \"c1\": outlier_detection.enforcing_success_rate: must be at most 100"),
+        nack(
+            cds,
             Cluster.newBuilder().setName("c1").build(),
             "Cluster \"c1\": neither type nor cluster_type is set"),
         // ClusterLoadAssignment

@@ -139,7 +139,8 @@ final class CdsBalancer extends LoadBalancer {
               leaf.type(),
               leaf.edsServiceName(),
               leaf.dnsHostPort(),
-              leaf.maxConcurrentRequests()));
+              leaf.maxConcurrentRequests(),
+              leaf.outlierDetection()));
     }
     return new ClusterResolverConfig(mechanisms, EndpointPolicies.of(root.lbPolicy()));
   }

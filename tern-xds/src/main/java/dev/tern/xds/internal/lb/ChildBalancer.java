@@ -6,8 +6,6 @@ import dev.tern.LoadBalancer.PickResult;
 import dev.tern.LoadBalancer.ResolvedAddresses;
 import dev.tern.LoadBalancer.SubchannelPicker;
 import dev.tern.Status;
-import dev.tern.SynchronizationContext;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
 
 /**
@@ -96,10 +94,10 @@ final class ChildBalancer {
   }
 
   /** The child's helper: the parent's, but keeping the child's state and picker here. */
-  private final class Helper extends LoadBalancer.Helper {
+  private final class Helper extends ForwardingHelper {
     @Override
-    public LoadBalancer.Subchannel createSubchannel(LoadBalancer.CreateSubchannelArgs args) {
-      return parentHelper.createSubchannel(args);
+    LoadBalancer.Helper delegate() {
+      return parentHelper;
     }
 
     @Override
@@ -118,26 +116,6 @@ final class ChildBalancer {
         onRefresh.run();
         parentHelper.refreshNameResolution();
       }
-    }
-
-    @Override
-    public SynchronizationContext getSynchronizationContext() {
-      return parentHelper.getSynchronizationContext();
-    }
-
-    @Override
-    public ScheduledExecutorService getScheduledExecutorService() {
-      return parentHelper.getScheduledExecutorService();
-    }
-
-    @Override
-    public String getAuthority() {
-      return parentHelper.getAuthority();
-    }
-
-    @Override
-    public String getChannelTarget() {
-      return parentHelper.getChannelTarget();
     }
   }
 }

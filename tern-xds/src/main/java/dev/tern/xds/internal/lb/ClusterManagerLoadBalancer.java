@@ -3,13 +3,11 @@ package dev.tern.xds.internal.lb;
 import dev.tern.ConnectivityState;
 import dev.tern.LoadBalancer;
 import dev.tern.Status;
-import dev.tern.SynchronizationContext;
 import dev.tern.xds.internal.XdsAttributes;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * The cluster manager (gRFC A28): one child balancer per child of its config (one per cluster the
@@ -192,7 +190,7 @@ final class ClusterManagerLoadBalancer extends LoadBalancer {
   }
 
   /** A child's helper: the channel's, except that its state goes to the cluster manager. */
-  private final class ChildHelper extends Helper {
+  private final class ChildHelper extends ForwardingHelper {
     private final Child child;
 
     ChildHelper(Child child) {
@@ -200,8 +198,8 @@ final class ClusterManagerLoadBalancer extends LoadBalancer {
     }
 
     @Override
-    public Subchannel createSubchannel(CreateSubchannelArgs args) {
-      return helper.createSubchannel(args);
+    Helper delegate() {
+      return helper;
     }
 
     @Override
@@ -212,31 +210,6 @@ final class ClusterManagerLoadBalancer extends LoadBalancer {
       child.state = state;
       child.picker = picker;
       updateOverallState(null);
-    }
-
-    @Override
-    public void refreshNameResolution() {
-      helper.refreshNameResolution();
-    }
-
-    @Override
-    public SynchronizationContext getSynchronizationContext() {
-      return helper.getSynchronizationContext();
-    }
-
-    @Override
-    public ScheduledExecutorService getScheduledExecutorService() {
-      return helper.getScheduledExecutorService();
-    }
-
-    @Override
-    public String getAuthority() {
-      return helper.getAuthority();
-    }
-
-    @Override
-    public String getChannelTarget() {
-      return helper.getChannelTarget();
     }
 
     @Override

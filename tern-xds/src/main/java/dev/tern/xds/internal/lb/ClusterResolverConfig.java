@@ -9,9 +9,9 @@ import java.util.Objects;
 /**
  * {@code cluster_resolver_experimental}'s config: {@code {"discoveryMechanisms": [{"cluster": "c1",
  * "type": "EDS", "edsServiceName": "...", "maxConcurrentRequests": 1024}, {"cluster": "c2", "type":
- * "LOGICAL_DNS", "dnsHostname": "host:port"}], "xdsLbPolicy": [{"round_robin": {}}]}}: the leaf
- * clusters in priority order and the policy that picks endpoints within a locality. Immutable;
- * thread-safe.
+ * "LOGICAL_DNS", "dnsHostname": "host:port", "outlierDetection": {...}}], "xdsLbPolicy":
+ * [{"round_robin": {}}]}}: the leaf clusters in priority order and the policy that picks endpoints
+ * within a locality. Immutable; thread-safe.
  */
 record ClusterResolverConfig(List<DiscoveryMechanism> mechanisms, ChildPolicy endpointPolicy) {
   /** How one leaf cluster's endpoints are found. */
@@ -20,7 +20,8 @@ record ClusterResolverConfig(List<DiscoveryMechanism> mechanisms, ChildPolicy en
       XdsCluster.Type type,
       String edsServiceName,
       String dnsHostname,
-      long maxConcurrentRequests) {
+      long maxConcurrentRequests,
+      XdsCluster.OutlierDetection outlierDetection) {
     DiscoveryMechanism {
       Objects.requireNonNull(cluster, "cluster");
       Objects.requireNonNull(type, "type");
@@ -30,6 +31,16 @@ record ClusterResolverConfig(List<DiscoveryMechanism> mechanisms, ChildPolicy en
       if (type == XdsCluster.Type.LOGICAL_DNS && dnsHostname == null) {
         throw new IllegalArgumentException("dnsHostname: missing for LOGICAL_DNS " + cluster);
       }
+    }
+
+    /** A mechanism without outlier detection. */
+    DiscoveryMechanism(
+        String cluster,
+        XdsCluster.Type type,
+        String edsServiceName,
+        String dnsHostname,
+        long maxConcurrentRequests) {
+      this(cluster, type, edsServiceName, dnsHostname, maxConcurrentRequests, null);
     }
 
     /** The EDS resource to watch: the service name, else the cluster's own name. */
@@ -64,7 +75,11 @@ record ClusterResolverConfig(List<DiscoveryMechanism> mechanisms, ChildPolicy en
                 XdsCluster.Type.valueOf(type),
                 entry.string("edsServiceName", false),
                 entry.string("dnsHostname", false),
-                entry.wholeNumber("maxConcurrentRequests", XdsCluster.DEFAULT_MAX_REQUESTS)));
+                entry.wholeNumber("maxConcurrentRequests", XdsCluster.DEFAULT_MAX_REQUESTS),
+                entry.has("outlierDetection")
+                    ? OutlierDetectionConfig.parseDetection(
+                        entry.nested("outlierDetection", entry.object("outlierDetection", true)))
+                    : null));
       } catch (IllegalArgumentException e) {
         throw json.error(field, e.getMessage());
       }

@@ -17,6 +17,11 @@ final class JsonConfig {
     this.json = json == null ? Map.of() : json;
   }
 
+  /** Whether {@code field} is present (and not null). */
+  boolean has(String field) {
+    return json.get(field) != null;
+  }
+
   String string(String field, boolean required) {
     Object value = get(field, required);
     if (value == null) {

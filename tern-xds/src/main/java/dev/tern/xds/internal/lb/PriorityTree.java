@@ -11,8 +11,10 @@ import java.util.Map;
  * The priority balancer's config and addresses made from the discovery mechanisms' results: each
  * (mechanism, priority) becomes a child {@code <cluster>[child<N>]} running {@code
  * cluster_impl_experimental} (the cluster's drops and circuit breaker) over {@code
- * weighted_target_experimental} with one target per locality, each running the endpoint policy.
- * Every endpoint's address group carries its path (child, locality). Immutable; thread-safe.
+ * weighted_target_experimental} with one target per locality, each running the endpoint policy;
+ * when the cluster has outlier detection, {@code outlier_detection_experimental} over all that
+ * (gRFC A50: per priority, above cluster_impl). Every endpoint's address group carries its path
+ * (child, locality). Immutable; thread-safe.
  */
 record PriorityTree(PriorityConfig config, List<EquivalentAddressGroup> addresses) {
   /** One mechanism and what it found. */
@@ -52,10 +54,15 @@ record PriorityTree(PriorityConfig config, List<EquivalentAddressGroup> addresse
                 mechanism.maxConcurrentRequests(),
                 each.resolution().drops(),
                 new ChildPolicy(new WeightedTargetProvider(), new WeightedTargetConfig(targets)));
+        ChildPolicy top = new ChildPolicy(new ClusterImplProvider(), impl);
+        if (mechanism.outlierDetection() != null) {
+          top =
+              new ChildPolicy(
+                  new OutlierDetectionProvider(),
+                  new OutlierDetectionConfig(mechanism.outlierDetection(), top));
+        }
         priorities.add(child);
-        children.put(
-            child,
-            new PriorityConfig.Child(new ChildPolicy(new ClusterImplProvider(), impl), false));
+        children.put(child, new PriorityConfig.Child(top, false));
       }
     }
     if (priorities.isEmpty()) {
