@@ -20,8 +20,8 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * Validates a RouteConfiguration (A28 routing, A31 timeouts, A44 retries) into an {@link
- * XdsRouteConfig}. Stateless.
+ * Validates a RouteConfiguration (A28 routing, A31 timeouts, A44 retries, A42 hash policies) into
+ * an {@link XdsRouteConfig}. Stateless.
  */
 final class RouteValidator {
   private static final Duration DEFAULT_RETRY_BACKOFF = Duration.ofMillis(25);
