@@ -137,6 +137,22 @@ class RingHashBalancerTest {
   }
 
   @Test
+  void behindAFailedEndpointAnIdleOneIsAskedToConnectAndTheCallWaits() {
+    acceptThree();
+    allReady();
+    RecordingHelper.FakeSubchannel first = (RecordingHelper.FakeSubchannel) pick(7).getSubchannel();
+    helper.run(first::fail);
+    RecordingHelper.FakeSubchannel second =
+        (RecordingHelper.FakeSubchannel) pick(7).getSubchannel();
+    // The next endpoint on the ring loses its connection: IDLE, not failed.
+    helper.run(() -> second.setState(ConnectivityState.IDLE));
+    int requests = second.connectionRequests;
+    LoadBalancer.PickResult result = pick(7);
+    assertThat(result.hasResult()).isFalse(); // queued, not sent to the third endpoint
+    assertThat(second.connectionRequests).isEqualTo(requests + 1);
+  }
+
+  @Test
   void aggregateStateFollowsA42() {
     acceptThree();
     RecordingHelper.FakeSubchannel a = helper.subchannel(1001);
