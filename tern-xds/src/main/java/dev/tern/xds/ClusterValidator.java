@@ -128,21 +128,29 @@ final class ClusterValidator {
                     + ring.getHashFunction()
                     + " is not supported");
           }
-          if (min > max || max > MAX_RING_SIZE) {
+          String ringField = prefix + "ring_hash_lb_config.";
+          if (max > MAX_RING_SIZE) {
             throw new XdsResourceException(
-                prefix
-                    + "ring_hash_lb_config: ring sizes "
+                ringField + "maximum_ring_size: " + max + " is over " + MAX_RING_SIZE + " (A42)");
+          }
+          if (min < 1 || min > max) {
+            throw new XdsResourceException(
+                ringField
+                    + "minimum_ring_size: "
                     + min
-                    + ".."
+                    + " is not in 1..maximum_ring_size ("
                     + max
-                    + " are invalid (minimum <= maximum <= "
-                    + MAX_RING_SIZE
                     + ")");
           }
           return new XdsCluster.LbPolicy(XdsCluster.LbPolicy.Kind.RING_HASH, min, max, 0);
         }
       case LEAST_REQUEST:
         {
+          if (!XdsFeatures.current().leastRequest()) {
+            throw new XdsResourceException(
+                prefix
+                    + "lb_policy LEAST_REQUEST is not supported (switched off by the environment)");
+          }
           Cluster.LeastRequestLbConfig lr = cluster.getLeastRequestLbConfig();
           long choices =
               lr.hasChoiceCount() ? Integer.toUnsignedLong(lr.getChoiceCount().getValue()) : 2;

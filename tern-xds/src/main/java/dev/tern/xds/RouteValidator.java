@@ -20,8 +20,8 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * Validates a RouteConfiguration (A28 routing, A31 timeouts, A44 retries) into an {@link
- * XdsRouteConfig}. Stateless.
+ * Validates a RouteConfiguration (A28 routing, A31 timeouts, A44 retries, A42 hash policies) into
+ * an {@link XdsRouteConfig}. Stateless.
  */
 final class RouteValidator {
   private static final Duration DEFAULT_RETRY_BACKOFF = Duration.ofMillis(25);
@@ -166,7 +166,79 @@ final class RouteValidator {
     if (action.hasRetryPolicy()) {
       retry = retryPolicy(action.getRetryPolicy(), field + ".retry_policy");
     }
-    return new XdsRouteConfig.RouteAction(cluster, weighted, clusterHeader, timeout, retry);
+    return new XdsRouteConfig.RouteAction(
+        cluster, weighted, clusterHeader, timeout, retry, hashPolicies(action, field));
+  }
+
+  /**
+   * The hash policies gRPC uses (A42): {@code header} (not a binary one, which has no text to hash)
+   * and {@code filter_state} with key {@code io.grpc.channel_id}; others are ignored.
+   */
+  private static List<XdsRouteConfig.HashPolicy> hashPolicies(RouteAction action, String field)
+      throws XdsResourceException {
+    List<XdsRouteConfig.HashPolicy> policies = new ArrayList<>();
+    for (int i = 0; i < action.getHashPolicyCount(); i++) {
+      RouteAction.HashPolicy policy = action.getHashPolicy(i);
+      String policyField = field + ".hash_policy[" + i + "]";
+      switch (policy.getPolicySpecifierCase()) {
+        case HEADER -> {
+          RouteAction.HashPolicy.Header header = policy.getHeader();
+          String name = header.getHeaderName().toLowerCase(Locale.ROOT);
+          if (name.isEmpty()) {
+            throw new XdsResourceException(policyField + ".header.header_name: empty");
+          }
+          Pattern regex = null;
+          String substitution = null;
+          if (header.hasRegexRewrite()) {
+            String pattern = header.getRegexRewrite().getPattern().getRegex();
+            regex = compile(pattern, policyField + ".header.regex_rewrite.pattern");
+            substitution = javaReplacement(header.getRegexRewrite().getSubstitution());
+          }
+          if (!name.endsWith("-bin")) {
+            policies.add(
+                new XdsRouteConfig.HashPolicy(
+                    XdsRouteConfig.HashPolicy.Kind.HEADER,
+                    name,
+                    regex,
+                    substitution,
+                    policy.getTerminal()));
+          }
+        }
+        case FILTER_STATE -> {
+          if (policy.getFilterState().getKey().equals("io.grpc.channel_id")) {
+            policies.add(
+                new XdsRouteConfig.HashPolicy(
+                    XdsRouteConfig.HashPolicy.Kind.CHANNEL_ID,
+                    null,
+                    null,
+                    null,
+                    policy.getTerminal()));
+          }
+        }
+        default -> {} // A42: cookie, connection properties, query parameters are not for gRPC
+      }
+    }
+    return policies;
+  }
+
+  /**
+   * RE2's substitution (a backslash and a digit for a group) as a {@link java.util.regex.Matcher}
+   * one.
+   */
+  private static String javaReplacement(String substitution) {
+    StringBuilder out = new StringBuilder(substitution.length());
+    for (int i = 0; i < substitution.length(); i++) {
+      char c = substitution.charAt(i);
+      if (c == '\\' && i + 1 < substitution.length()) {
+        char next = substitution.charAt(++i);
+        out.append(Character.isDigit(next) ? "$" : "\\").append(next);
+      } else if (c == '$' || c == '\\') {
+        out.append('\\').append(c);
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
   }
 
   private static XdsRouteConfig.RetryPolicy retryPolicy(

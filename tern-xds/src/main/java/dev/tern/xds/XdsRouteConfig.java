@@ -115,15 +115,28 @@ public record XdsRouteConfig(String name, List<VirtualHost> virtualHosts) {
    * @param timeout {@code max_stream_duration}'s {@code grpc_timeout_header_max} or else its {@code
    *     max_stream_duration}, or null (A31)
    * @param retryPolicy the route's retry policy, or null (A44)
+   * @param hashPolicies the route's {@code hash_policy} entries gRPC uses, in order (A42)
    */
   public record RouteAction(
       String cluster,
       List<ClusterWeight> weightedClusters,
       String clusterHeader,
       Duration timeout,
-      RetryPolicy retryPolicy) {
+      RetryPolicy retryPolicy,
+      List<HashPolicy> hashPolicies) {
+    /** An action without hash policies. */
+    public RouteAction(
+        String cluster,
+        List<ClusterWeight> weightedClusters,
+        String clusterHeader,
+        Duration timeout,
+        RetryPolicy retryPolicy) {
+      this(cluster, weightedClusters, clusterHeader, timeout, retryPolicy, List.of());
+    }
+
     public RouteAction {
       weightedClusters = List.copyOf(weightedClusters);
+      hashPolicies = List.copyOf(hashPolicies);
       int set =
           (cluster != null ? 1 : 0)
               + (weightedClusters.isEmpty() ? 0 : 1)
@@ -131,6 +144,35 @@ public record XdsRouteConfig(String name, List<VirtualHost> virtualHosts) {
       if (set != 1) {
         throw new IllegalArgumentException(
             "exactly one of cluster, weightedClusters and clusterHeader");
+      }
+    }
+  }
+
+  /**
+   * One of a route's {@code hash_policy} entries that gRPC uses (A42): a request header's value
+   * (after an optional regex rewrite), or the channel's id (filter state {@code
+   * io.grpc.channel_id}).
+   *
+   * @param headerName for {@code HEADER}, the header's name (lower case), else null
+   * @param regex for {@code HEADER}, {@code regex_rewrite}'s pattern, or null
+   * @param substitution {@code regex_rewrite}'s substitution, or null without a regex
+   * @param terminal stop at this policy when a hash has been computed by then
+   */
+  public record HashPolicy(
+      Kind kind, String headerName, Pattern regex, String substitution, boolean terminal) {
+    /** What the policy hashes. */
+    public enum Kind {
+      HEADER,
+      CHANNEL_ID
+    }
+
+    public HashPolicy {
+      Objects.requireNonNull(kind, "kind");
+      if ((kind == Kind.HEADER) != (headerName != null)) {
+        throw new IllegalArgumentException("a header name exactly for HEADER");
+      }
+      if ((regex == null) != (substitution == null)) {
+        throw new IllegalArgumentException("a substitution exactly with a regex");
       }
     }
   }

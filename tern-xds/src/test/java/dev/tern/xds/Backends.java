@@ -101,6 +101,13 @@ final class Backends implements AutoCloseable {
     return servers.size();
   }
 
+  /** Stops backend {@code i} at once (its connections close; new ones are refused). */
+  void stop(int i) throws InterruptedException {
+    Server server = servers.get(i);
+    server.shutdownNow();
+    server.awaitTermination(10, TimeUnit.SECONDS);
+  }
+
   /** One call of {@link #NAME} on {@code channel}: the host of the backend that answered. */
   static String call(Channel channel) {
     return ClientCalls.blockingUnaryCall(

@@ -176,6 +176,33 @@ class ValidationTest {
                 + " \"a[\""),
         nack(
             rds,
+            withAction(
+                RouteAction.newBuilder()
+                    .setCluster("c")
+                    .addHashPolicy(
+                        RouteAction.HashPolicy.newBuilder()
+                            .setHeader(
+                                RouteAction.HashPolicy.Header.newBuilder()
+                                    .setHeaderName("user")
+                                    .setRegexRewrite(
+                                        io.envoyproxy.envoy.type.matcher.v3.RegexMatchAndSubstitute
+                                            .newBuilder()
+                                            .setPattern(RegexMatcher.newBuilder().setRegex("(a"))
+                                            .setSubstitution("x"))))),
+            "RouteConfiguration \"r1\": virtual_hosts[0].routes[0].route.hash_policy[0].header"
+                + ".regex_rewrite.pattern: invalid regex \"(a\""),
+        nack(
+            rds,
+            withAction(
+                RouteAction.newBuilder()
+                    .setCluster("c")
+                    .addHashPolicy(
+                        RouteAction.HashPolicy.newBuilder()
+                            .setHeader(RouteAction.HashPolicy.Header.newBuilder()))),
+            "RouteConfiguration \"r1\": virtual_hosts[0].routes[0].route.hash_policy[0].header"
+                + ".header_name: empty"),
+        nack(
+            rds,
             withMatch(RouteMatch.newBuilder()),
             "RouteConfiguration \"r1\": virtual_hosts[0].routes[0].match: no path specifier"),
         nack(
@@ -285,7 +312,27 @@ class ValidationTest {
                         .setMinimumRingSize(com.google.protobuf.UInt64Value.of(100))
                         .setMaximumRingSize(com.google.protobuf.UInt64Value.of(10)))
                 .build(),
-            "Cluster \"c1\": ring_hash_lb_config: ring sizes 100..10 are invalid"),
+            "Cluster \"c1\": ring_hash_lb_config.minimum_ring_size: 100 is not in"
+                + " 1..maximum_ring_size (10)"),
+        nack(
+            cds,
+            Resources.edsCluster("c1", "")
+                .setLbPolicy(Cluster.LbPolicy.RING_HASH)
+                .setRingHashLbConfig(
+                    Cluster.RingHashLbConfig.newBuilder()
+                        .setMinimumRingSize(com.google.protobuf.UInt64Value.of(0)))
+                .build(),
+            "Cluster \"c1\": ring_hash_lb_config.minimum_ring_size: 0 is not in"),
+        nack(
+            cds,
+            Resources.edsCluster("c1", "")
+                .setLbPolicy(Cluster.LbPolicy.RING_HASH)
+                .setRingHashLbConfig(
+                    Cluster.RingHashLbConfig.newBuilder()
+                        .setMaximumRingSize(
+                            com.google.protobuf.UInt64Value.of(8 * 1024 * 1024 + 1)))
+                .build(),
+            "Cluster \"c1\": ring_hash_lb_config.maximum_ring_size: 8388609 is over 8388608"),
         nack(
             cds,
             Resources.edsCluster("c1", "")

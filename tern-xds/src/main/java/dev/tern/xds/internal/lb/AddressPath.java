@@ -19,6 +19,10 @@ final class AddressPath {
   static final Attributes.Key<Integer> ENDPOINT_WEIGHT =
       Attributes.Key.create("dev.tern.xds.lb.endpointWeight");
 
+  /** The endpoint's locality's weight, for ring_hash (which has no weighted_target above it). */
+  static final Attributes.Key<Integer> LOCALITY_WEIGHT =
+      Attributes.Key.create("dev.tern.xds.lb.localityWeight");
+
   /** The endpoint's locality, {@code region/zone/sub_zone}. */
   static final Attributes.Key<String> LOCALITY = Attributes.Key.create("dev.tern.xds.lb.locality");
 

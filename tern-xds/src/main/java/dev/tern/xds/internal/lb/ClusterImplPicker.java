@@ -5,6 +5,7 @@ import dev.tern.LoadBalancer.PickSubchannelArgs;
 import dev.tern.LoadBalancer.SubchannelPicker;
 import dev.tern.Status;
 import dev.tern.xds.XdsEndpoints.DropOverload;
+import dev.tern.xds.XdsFeatures;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongUnaryOperator;
 
@@ -15,6 +16,9 @@ import java.util.function.LongUnaryOperator;
  * random} is.
  */
 final class ClusterImplPicker extends SubchannelPicker {
+  /** GRPC_XDS_EXPERIMENTAL_CIRCUIT_BREAKING: whether max_requests applies. */
+  private static final boolean CIRCUIT_BREAKING = XdsFeatures.current().circuitBreaking();
+
   private final ClusterImplConfig config;
   private final SubchannelPicker child;
   private final AtomicLong inFlight;
@@ -43,7 +47,7 @@ final class ClusterImplPicker extends SubchannelPicker {
     if (result.getSubchannel() == null) {
       return result;
     }
-    if (inFlight.get() >= config.maxConcurrentRequests()) {
+    if (inFlight.get() >= config.maxConcurrentRequests() && CIRCUIT_BREAKING) {
       return PickResult.withDrop(
           Status.UNAVAILABLE.withDescription(
               "cluster "

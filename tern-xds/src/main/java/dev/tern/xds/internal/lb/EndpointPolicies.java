@@ -5,14 +5,14 @@ import java.util.Map;
 
 /**
  * The endpoint-picking policy for a cluster's {@code lb_policy}, created through the default {@code
- * LoadBalancerRegistry} (tern-core's {@code round_robin} and {@code least_request}). Stateless;
- * thread-safe.
+ * LoadBalancerRegistry} (tern-core's {@code round_robin} and {@code least_request}, this package's
+ * {@code ring_hash_experimental}). Stateless; thread-safe.
  */
 final class EndpointPolicies {
   private EndpointPolicies() {}
 
   /**
-   * @throws IllegalArgumentException for RING_HASH, which these balancers do not implement yet
+   * @throws IllegalArgumentException when the policy is not registered (ring hash switched off)
    */
   static ChildPolicy of(XdsCluster.LbPolicy policy) {
     return switch (policy.kind()) {
@@ -20,7 +20,11 @@ final class EndpointPolicies {
       case LEAST_REQUEST ->
           ChildPolicy.of("least_request", Map.of("choiceCount", (double) policy.choiceCount()));
       case RING_HASH ->
-          throw new IllegalArgumentException("lb_policy RING_HASH is not supported by Tern yet");
+          ChildPolicy.of(
+              RingHashProvider.NAME,
+              Map.of(
+                  "minRingSize", (double) policy.minRingSize(),
+                  "maxRingSize", (double) policy.maxRingSize()));
     };
   }
 }

@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * What the providers of this package share: always available, priority 5, and a config parser whose
- * {@link IllegalArgumentException} (naming the policy and field) becomes INVALID_ARGUMENT.
- * Stateless; thread-safe.
+ * What the providers of this package share: available unless overridden, priority 5, and a config
+ * parser whose {@link IllegalArgumentException} (naming the policy and field) becomes
+ * INVALID_ARGUMENT. Stateless; thread-safe.
  */
 abstract class XdsBalancerProvider extends LoadBalancerProvider {
   private final String name;
@@ -27,7 +27,7 @@ abstract class XdsBalancerProvider extends LoadBalancerProvider {
   }
 
   @Override
-  public final boolean isAvailable() {
+  public boolean isAvailable() {
     return true;
   }
 

@@ -1,6 +1,7 @@
 package dev.tern.xds.internal.resolver;
 
 import dev.tern.Status;
+import dev.tern.xds.XdsFeatures;
 import dev.tern.xds.XdsRouteConfig.RetryPolicy;
 import dev.tern.xds.XdsRouteConfig.RouteAction;
 import java.time.Duration;
@@ -20,7 +21,10 @@ final class MethodConfigs {
   static Map<String, Object> forRoute(RouteAction action, Duration listenerMaxStreamDuration) {
     Map<String, Object> config = new LinkedHashMap<>();
     Duration timeout = action.timeout() != null ? action.timeout() : listenerMaxStreamDuration;
-    if (timeout != null && !timeout.isZero() && !timeout.isNegative()) {
+    if (timeout != null
+        && !timeout.isZero()
+        && !timeout.isNegative()
+        && XdsFeatures.current().timeout()) {
       config.put("timeout", duration(timeout));
     }
     RetryPolicy retry = action.retryPolicy();

@@ -34,8 +34,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>A new selector is made for every change of routes; each is immutable and thread-safe.
  */
 final class RoutingConfigSelector extends ConfigSelector {
-  /** A route with what was prepared for it when the routes arrived. */
-  record CompiledRoute(XdsRouteConfig.Route route, Object methodConfig, Status error) {}
+  /**
+   * A route with what was prepared for it when the routes arrived.
+   *
+   * @param hash its hash policies (A42), or null when it has none
+   */
+  record CompiledRoute(
+      XdsRouteConfig.Route route, Object methodConfig, Status error, RouteHash hash) {
+    CompiledRoute(XdsRouteConfig.Route route, Object methodConfig, Status error) {
+      this(route, methodConfig, error, null);
+    }
+  }
 
   /** A selector that fails every call with {@code error} (no listener, no routes, ...). */
   static RoutingConfigSelector failing(Status error, ClusterRefs refs) {
@@ -103,9 +112,14 @@ final class RoutingConfigSelector extends ConfigSelector {
         return choice.result;
       }
       if (refs.retain(choice.cluster)) {
+        RouteHash hash = choice.route.hash();
         return Result.forConfig(
             choice.route.methodConfig(),
-            new ClusterInterceptor(choice.cluster, selection(choice.cluster), refs));
+            new ClusterInterceptor(
+                choice.cluster,
+                selection(choice.cluster),
+                refs,
+                hash == null ? null : hash.hash(call.getHeaders())));
       }
       // The routes changed under this call and the cluster is leaving: choose again.
       selector = refs.latest();
@@ -198,18 +212,21 @@ final class RoutingConfigSelector extends ConfigSelector {
   }
 
   /**
-   * Sets the call's cluster in its options and gives the cluster's reference back once the call has
-   * committed (its response headers) or closed.
+   * Sets the call's cluster (and its ring-hash hash, when its route computed one) in its options
+   * and gives the cluster's reference back once the call has committed (its response headers) or
+   * closed.
    */
   static final class ClusterInterceptor implements ClientInterceptor {
     private final String cluster;
     private final String selection;
     private final ClusterRefs refs;
+    private final Long hash;
 
-    ClusterInterceptor(String cluster, String selection, ClusterRefs refs) {
+    ClusterInterceptor(String cluster, String selection, ClusterRefs refs, Long hash) {
       this.cluster = cluster;
       this.selection = selection;
       this.refs = refs;
+      this.hash = hash;
     }
 
     String cluster() {
@@ -219,8 +236,11 @@ final class RoutingConfigSelector extends ConfigSelector {
     @Override
     public <ReqT, RespT> ClientCall<ReqT, RespT> interceptCall(
         MethodDescriptor<ReqT, RespT> method, CallOptions callOptions, Channel next) {
-      ClientCall<ReqT, RespT> call =
-          next.newCall(method, callOptions.withOption(XdsAttributes.CLUSTER_SELECTION, selection));
+      CallOptions options = callOptions.withOption(XdsAttributes.CLUSTER_SELECTION, selection);
+      if (hash != null) {
+        options = options.withOption(XdsAttributes.RPC_HASH, hash);
+      }
+      ClientCall<ReqT, RespT> call = next.newCall(method, options);
       AtomicBoolean released = new AtomicBoolean();
       Runnable release =
           () -> {

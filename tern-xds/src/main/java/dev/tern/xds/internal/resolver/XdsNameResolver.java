@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -62,6 +63,9 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
   private final XdsClientPool pool;
   private final XdsRandom random;
 
+  /** This channel's id for the {@code io.grpc.channel_id} hash policy (A42): random per channel. */
+  private final long channelId;
+
   /** Per cluster, the references of the route config (one) and of uncommitted calls. */
   private final Map<String, AtomicInteger> clusterRefs = new ConcurrentHashMap<>();
 
@@ -92,6 +96,7 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
     this.bootstrapSupplier = bootstrapSupplier;
     this.pool = pool;
     this.random = random;
+    this.channelId = ThreadLocalRandom.current().nextLong();
   }
 
   @Override
@@ -221,7 +226,9 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
                   "xDS route " + i + " of " + where + ": bad method config: " + e.getMessage());
         }
       }
-      compiled.add(new CompiledRoute(route, methodConfig, error));
+      compiled.add(
+          new CompiledRoute(
+              route, methodConfig, error, RouteHash.of(action.hashPolicies(), channelId)));
     }
     install(new RoutingConfigSelector(compiled, clusters, where, null, this, random));
   }

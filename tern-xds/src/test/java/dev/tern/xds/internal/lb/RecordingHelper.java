@@ -85,7 +85,28 @@ final class RecordingHelper extends LoadBalancer.Helper {
 
   /** Picks with the last published picker. */
   LoadBalancer.PickResult pick() {
-    return picker.pickSubchannel(ARGS);
+    return pick(CallOptions.DEFAULT);
+  }
+
+  /** Picks with the last published picker for a call with {@code options}. */
+  LoadBalancer.PickResult pick(CallOptions options) {
+    return picker.pickSubchannel(
+        new LoadBalancer.PickSubchannelArgs() {
+          @Override
+          public CallOptions getCallOptions() {
+            return options;
+          }
+
+          @Override
+          public Metadata getHeaders() {
+            return new Metadata();
+          }
+
+          @Override
+          public MethodDescriptor<?, ?> getMethodDescriptor() {
+            return null;
+          }
+        });
   }
 
   /** Runs {@code task} in the synchronization context, as the channel calls balancers. */
@@ -104,30 +125,13 @@ final class RecordingHelper extends LoadBalancer.Helper {
         Attributes.newBuilder().set(AddressPath.PATH, List.of(path)).build());
   }
 
-  private static final LoadBalancer.PickSubchannelArgs ARGS =
-      new LoadBalancer.PickSubchannelArgs() {
-        @Override
-        public CallOptions getCallOptions() {
-          return CallOptions.DEFAULT;
-        }
-
-        @Override
-        public Metadata getHeaders() {
-          return new Metadata();
-        }
-
-        @Override
-        public MethodDescriptor<?, ?> getMethodDescriptor() {
-          return null;
-        }
-      };
-
   /** A subchannel whose state the test sets. */
   static final class FakeSubchannel extends LoadBalancer.Subchannel {
     private final LoadBalancer.CreateSubchannelArgs args;
     private List<EquivalentAddressGroup> addresses;
     LoadBalancer.SubchannelStateListener listener;
     boolean shutdown;
+    int connectionRequests;
 
     FakeSubchannel(LoadBalancer.CreateSubchannelArgs args) {
       this.args = args;
@@ -155,7 +159,9 @@ final class RecordingHelper extends LoadBalancer.Helper {
     }
 
     @Override
-    public void requestConnection() {}
+    public void requestConnection() {
+      connectionRequests++;
+    }
 
     @Override
     public List<EquivalentAddressGroup> getAllAddresses() {

@@ -246,7 +246,7 @@ class RoutingTest {
     }
   }
 
-  private static final MethodDescriptor<byte[], byte[]> A_CALL = method("svc.A/Call");
+  static final MethodDescriptor<byte[], byte[]> A_CALL = method("svc.A/Call");
   private static final MethodDescriptor<byte[], byte[]> B_CALL = method("svc.B/Call");
 
   private static MethodDescriptor<byte[], byte[]> method(String name) {
@@ -256,8 +256,7 @@ class RoutingTest {
         .build();
   }
 
-  private static LoadBalancer.PickSubchannelArgs args(
-      MethodDescriptor<?, ?> method, Metadata headers) {
+  static LoadBalancer.PickSubchannelArgs args(MethodDescriptor<?, ?> method, Metadata headers) {
     return new LoadBalancer.PickSubchannelArgs() {
       @Override
       public CallOptions getCallOptions() {
