@@ -34,8 +34,34 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>A new selector is made for every change of routes; each is immutable and thread-safe.
  */
 final class RoutingConfigSelector extends ConfigSelector {
-  /** A route with what was prepared for it when the routes arrived. */
-  record CompiledRoute(XdsRouteConfig.Route route, Object methodConfig, Status error) {}
+  /**
+   * A route with what was prepared for it when the routes arrived.
+   *
+   * @param filters its HTTP filters' interceptor (A39), or null when they do nothing
+   * @param clusterFilters the same for weighted clusters with filter overrides of their own
+   */
+  record CompiledRoute(
+      XdsRouteConfig.Route route,
+      Object methodConfig,
+      Status error,
+      ClientInterceptor filters,
+      Map<String, ClientInterceptor> clusterFilters) {
+    CompiledRoute {
+      clusterFilters = clusterFilters.isEmpty() ? Map.of() : new HashMap<>(clusterFilters);
+    }
+
+    /** A route without filters. */
+    CompiledRoute(XdsRouteConfig.Route route, Object methodConfig, Status error) {
+      this(route, methodConfig, error, null, Map.of());
+    }
+
+    /** The filters' interceptor of this route's calls to {@code cluster}, or null. */
+    ClientInterceptor filtersFor(String cluster) {
+      return clusterFilters.isEmpty() || !clusterFilters.containsKey(cluster)
+          ? filters
+          : clusterFilters.get(cluster);
+    }
+  }
 
   /** A selector that fails every call with {@code error} (no listener, no routes, ...). */
   static RoutingConfigSelector failing(Status error, ClusterRefs refs) {
@@ -105,7 +131,11 @@ final class RoutingConfigSelector extends ConfigSelector {
       if (refs.retain(choice.cluster)) {
         return Result.forConfig(
             choice.route.methodConfig(),
-            new ClusterInterceptor(choice.cluster, selection(choice.cluster), refs));
+            new ClusterInterceptor(
+                choice.cluster,
+                selection(choice.cluster),
+                refs,
+                choice.route.filtersFor(choice.cluster)));
       }
       // The routes changed under this call and the cluster is leaving: choose again.
       selector = refs.latest();
@@ -205,11 +235,21 @@ final class RoutingConfigSelector extends ConfigSelector {
     private final String cluster;
     private final String selection;
     private final ClusterRefs refs;
+    private final ClientInterceptor filters;
 
     ClusterInterceptor(String cluster, String selection, ClusterRefs refs) {
+      this(cluster, selection, refs, null);
+    }
+
+    /**
+     * @param filters the route's HTTP filters' interceptor, run under this one, or null
+     */
+    ClusterInterceptor(
+        String cluster, String selection, ClusterRefs refs, ClientInterceptor filters) {
       this.cluster = cluster;
       this.selection = selection;
       this.refs = refs;
+      this.filters = filters;
     }
 
     String cluster() {
@@ -219,8 +259,11 @@ final class RoutingConfigSelector extends ConfigSelector {
     @Override
     public <ReqT, RespT> ClientCall<ReqT, RespT> interceptCall(
         MethodDescriptor<ReqT, RespT> method, CallOptions callOptions, Channel next) {
+      CallOptions options = callOptions.withOption(XdsAttributes.CLUSTER_SELECTION, selection);
       ClientCall<ReqT, RespT> call =
-          next.newCall(method, callOptions.withOption(XdsAttributes.CLUSTER_SELECTION, selection));
+          filters == null
+              ? next.newCall(method, options)
+              : filters.interceptCall(method, options, next);
       AtomicBoolean released = new AtomicBoolean();
       Runnable release =
           () -> {

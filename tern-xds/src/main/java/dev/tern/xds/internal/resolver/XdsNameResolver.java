@@ -16,6 +16,7 @@ import dev.tern.xds.XdsRouteConfig.ClusterWeight;
 import dev.tern.xds.XdsRouteConfig.RouteAction;
 import dev.tern.xds.XdsRouteConfig.VirtualHost;
 import dev.tern.xds.internal.XdsAttributes;
+import dev.tern.xds.internal.filter.FilterContext;
 import dev.tern.xds.internal.resolver.RoutingConfigSelector.CompiledRoute;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -61,6 +62,7 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
   private final Supplier<Bootstrap> bootstrapSupplier;
   private final XdsClientPool pool;
   private final XdsRandom random;
+  private final FilterContext filterContext;
 
   /** Per cluster, the references of the route config (one) and of uncommitted calls. */
   private final Map<String, AtomicInteger> clusterRefs = new ConcurrentHashMap<>();
@@ -92,6 +94,7 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
     this.bootstrapSupplier = bootstrapSupplier;
     this.pool = pool;
     this.random = random;
+    this.filterContext = new FilterContext(args.getScheduledExecutorService(), random::nextLong);
   }
 
   @Override
@@ -188,6 +191,8 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
     String where =
         "virtual host \"" + host.name() + "\" of RouteConfiguration \"" + lastRoutes.name() + "\"";
     Duration defaultTimeout = lastListener != null ? lastListener.maxStreamDuration() : null;
+    List<XdsListener.HttpFilter> httpFilters =
+        lastListener != null ? lastListener.httpFilters() : List.of();
     List<CompiledRoute> compiled = new ArrayList<>();
     Set<String> clusters = new LinkedHashSet<>();
     List<XdsRouteConfig.Route> routes = host.routes();
@@ -221,7 +226,13 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
                   "xDS route " + i + " of " + where + ": bad method config: " + e.getMessage());
         }
       }
-      compiled.add(new CompiledRoute(route, methodConfig, error));
+      compiled.add(
+          new CompiledRoute(
+              route,
+              methodConfig,
+              error,
+              RouteFilters.forRoute(httpFilters, host, route, filterContext),
+              RouteFilters.forClusters(httpFilters, host, route, filterContext)));
     }
     install(new RoutingConfigSelector(compiled, clusters, where, null, this, random));
   }
