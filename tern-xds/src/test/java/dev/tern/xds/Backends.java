@@ -18,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Real Tern servers (Netty, plaintext), one per loopback address given, each on a port the OS picks
@@ -35,6 +36,7 @@ final class Backends implements AutoCloseable {
           .build();
 
   private final List<Server> servers = new ArrayList<>();
+  private final AtomicInteger calls = new AtomicInteger();
   private final List<String> hosts;
 
   private Backends(List<String> hosts) {
@@ -52,6 +54,7 @@ final class Backends implements AutoCloseable {
                     NAME,
                     ServerCalls.asyncUnaryCall(
                         (request, response) -> {
+                          backends.calls.incrementAndGet();
                           response.onNext(host);
                           response.onCompleted();
                         }))
@@ -67,6 +70,11 @@ final class Backends implements AutoCloseable {
       backends.close();
       throw e;
     }
+  }
+
+  /** How many calls the backends have answered, all together. */
+  int calls() {
+    return calls.get();
   }
 
   String host(int i) {
