@@ -21,11 +21,12 @@ import java.util.function.Consumer;
  * One call through the fault filter. On {@link #start} it asks its {@link FaultInterceptor} for the
  * call's faults. Without any, it makes the channel's call and forwards to it. With a delay, it
  * holds the call (and buffers requests, messages, half-close) on the channel's scheduler until the
- * delay ends, or until the call's deadline if that comes first, or until it is cancelled; only then
- * is the channel's call made, so nothing is sent before. An abort (after the delay, if any) is the
- * channel's call cancelled before it starts, whose close the listener sees as the injected status:
- * so every ending, injected or not, reaches the application on the call's own executor, through the
- * channel, and the channel's call fails a passed deadline with DEADLINE_EXCEEDED by itself.
+ * delay ends, or until the call's deadline if that comes first, or until it or its context is
+ * cancelled; only then is the channel's call made, so nothing is sent before. An abort (after the
+ * delay, if any) is the channel's call cancelled before it starts, whose close the listener sees as
+ * the injected status: so every ending, injected or not, reaches the application on the call's own
+ * executor, through the channel, and the channel's call fails a passed deadline with
+ * DEADLINE_EXCEEDED by itself.
  *
  * <p>Thread-safety: the application's threads and the scheduler's may call in concurrently; {@code
  * lock} guards the state below; nothing calls out while holding it.
@@ -45,9 +46,6 @@ final class FaultCall<ReqT, RespT> extends ClientCall<ReqT, RespT> {
   private volatile ClientCall<ReqT, RespT> delegate;
 
   @GuardedBy("lock")
-  private ClientCall<ReqT, RespT> real;
-
-  @GuardedBy("lock")
   private boolean proceeded;
 
   @GuardedBy("lock")
@@ -58,6 +56,11 @@ final class FaultCall<ReqT, RespT> extends ClientCall<ReqT, RespT> {
 
   private Listener<RespT> listener;
   private Metadata headers;
+
+  /** While delayed: the call's context and the listener that ends the delay if it is cancelled. */
+  private volatile Context delayContext;
+
+  private volatile Context.CancellationListener contextListener;
 
   FaultCall(
       FaultInterceptor faults,
@@ -99,14 +102,30 @@ final class FaultCall<ReqT, RespT> extends ClientCall<ReqT, RespT> {
     // When the deadline comes first, the channel's call fails it DEADLINE_EXCEEDED, sending
     // nothing.
     Status abort = deadlineFirst ? null : decision.abort();
+    // A cancelled context ends the delay: the channel's call then closes with its status.
+    Runnable endEarly = context.wrap(() -> proceed(null, true));
+    Context.CancellationListener onCancelled = c -> endEarly.run();
+    contextListener = onCancelled;
+    delayContext = context;
     Runnable afterDelay = context.wrap(() -> proceed(abort, true));
+    boolean cancelledBeforeStart;
     synchronized (lock) {
-      if (cancelled == null) {
+      cancelledBeforeStart = cancelled != null;
+      if (!cancelledBeforeStart) {
         timer = scheduler.schedule(afterDelay, wait, TimeUnit.NANOSECONDS);
+      }
+    }
+    if (cancelledBeforeStart) {
+      proceed(null, true);
+      return;
+    }
+    context.addListener(onCancelled, Runnable::run);
+    synchronized (lock) {
+      if (!proceeded) {
         return;
       }
     }
-    proceed(null, true); // cancelled before it started
+    context.removeListener(onCancelled); // the delay ended meanwhile
   }
 
   /**
@@ -115,16 +134,22 @@ final class FaultCall<ReqT, RespT> extends ClientCall<ReqT, RespT> {
    * here.
    */
   private void proceed(Status abort, boolean fault) {
-    ClientCall<ReqT, RespT> call;
     Status cancel;
+    ScheduledFuture<?> delay;
     synchronized (lock) {
       if (proceeded) {
         return;
       }
       proceeded = true;
       cancel = cancelled;
-      call = next.newCall(method, options);
-      real = call;
+      delay = timer;
+    }
+    if (delay != null) {
+      delay.cancel(false);
+    }
+    ClientCall<ReqT, RespT> call = next.newCall(method, options);
+    if (delayContext != null) {
+      delayContext.removeListener(contextListener);
     }
     if (fault) {
       faults.finished();
@@ -209,26 +234,23 @@ final class FaultCall<ReqT, RespT> extends ClientCall<ReqT, RespT> {
 
   @Override
   public void cancel(String message, Throwable cause) {
-    ClientCall<ReqT, RespT> call;
-    boolean startNow;
+    boolean passed;
+    boolean endDelay = false;
     synchronized (lock) {
-      call = real;
-      if (call == null && cancelled == null) {
-        cancelled =
-            Status.CANCELLED.withDescription(
-                message != null ? message : "cancelled while delayed by fault injection");
-        if (cause != null) {
-          cancelled = cancelled.withCause(cause);
+      passed = proceeded;
+      if (!passed) {
+        if (cancelled == null) {
+          Status status =
+              Status.CANCELLED.withDescription(
+                  message != null ? message : "cancelled while delayed by fault injection");
+          cancelled = cause != null ? status.withCause(cause) : status;
         }
-      }
-      startNow = call == null && timer != null;
-      if (startNow) {
-        timer.cancel(false);
+        endDelay = timer != null; // started and delayed; before start, start() sees it
       }
     }
-    if (call != null) {
-      call.cancel(message, cause);
-    } else if (startNow) {
+    if (passed) {
+      run(call -> call.cancel(message, cause));
+    } else if (endDelay) {
       proceed(null, true); // ends the delay: the listener hears CANCELLED through the channel
     }
   }

@@ -7,6 +7,7 @@ import dev.tern.CallOptions;
 import dev.tern.Channel;
 import dev.tern.ClientCall;
 import dev.tern.ClientInterceptors;
+import dev.tern.Context;
 import dev.tern.Deadline;
 import dev.tern.FakeClock;
 import dev.tern.ManagedChannel;
@@ -242,6 +243,19 @@ class FaultInjectionTest {
     Status status = get(done);
     assertThat(status.getCode()).isEqualTo(Status.Code.CANCELLED);
     assertThat(status.getDescription()).isEqualTo("user gave up");
+    assertThat(clock.numPendingTasks()).isZero();
+    assertThat(serverCalls).hasValue(0);
+    assertThat(activeFaults).hasValue(0);
+  }
+
+  @Test
+  void aCancelledContextEndsTheDelay() throws Exception {
+    Channel ch = through(HTTPFault.newBuilder().setDelay(fixedDelay(5)).build());
+    Context.CancellableContext context = Context.current().withCancellation();
+    CompletableFuture<Status> result = context.call(() -> call(ch));
+    assertThat(result).isNotDone();
+    context.cancel(new RuntimeException("caller went away"));
+    assertThat(get(result).getCode()).isEqualTo(Status.Code.CANCELLED);
     assertThat(clock.numPendingTasks()).isZero();
     assertThat(serverCalls).hasValue(0);
     assertThat(activeFaults).hasValue(0);
