@@ -43,6 +43,7 @@ import (
 	listenerv3 "github.com/envoyproxy/go-control-plane/envoy/config/listener/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	aggregatev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/clusters/aggregate/v3"
+	faultv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/fault/v3"
 	routerv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/router/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	upstreamhttpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
@@ -63,6 +64,7 @@ var (
 	_ = &hcmv3.HttpConnectionManager{}
 	_ = &routerv3.Router{}
 	_ = &aggregatev3.ClusterConfig{}
+	_ = &faultv3.HTTPFault{}
 	_ = &upstreamhttpv3.HttpProtocolOptions{}
 )
 

@@ -1,6 +1,10 @@
 package dev.tern.xds;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.tern.xds.internal.filter.ClientFilter;
+import dev.tern.xds.internal.filter.ClientFilters;
+import dev.tern.xds.internal.filter.FilterConfig;
+import dev.tern.xds.internal.filter.FilterConfigException;
 import io.envoyproxy.envoy.config.core.v3.ConfigSource;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
@@ -97,25 +101,33 @@ final class ListenerValidator {
         throw new XdsResourceException(field + ".typed_config: missing");
       }
       String type = filter.getTypedConfig().getTypeUrl();
-      boolean router = type.equals(ROUTER_TYPE_URL);
-      boolean last = i == list.size() - 1;
-      if (router && !last) {
-        throw new XdsResourceException(
-            field
-                + ": the router filter must be last, but \""
-                + list.get(i + 1).getName()
-                + "\" follows it");
-      }
-      if (!router) {
+      ClientFilter known = ClientFilters.find(type);
+      if (known == null) {
         if (filter.getIsOptional()) {
           continue; // an optional filter Tern does not know is skipped (A39)
         }
         throw new XdsResourceException(
             field + " \"" + filter.getName() + "\": filter type " + type + " is not supported");
       }
-      out.add(new XdsListener.HttpFilter(filter.getName(), type, filter.getIsOptional()));
+      if (known.isTerminal() && i != list.size() - 1) {
+        throw new XdsResourceException(
+            field
+                + " \""
+                + filter.getName()
+                + "\": the router filter must be last, but \""
+                + list.get(i + 1).getName()
+                + "\" follows it");
+      }
+      FilterConfig config;
+      try {
+        config = known.parse(filter.getTypedConfig());
+      } catch (FilterConfigException e) {
+        throw new XdsResourceException(
+            field + " \"" + filter.getName() + "\".typed_config: " + e.getMessage());
+      }
+      out.add(new XdsListener.HttpFilter(filter.getName(), type, filter.getIsOptional(), config));
     }
-    if (out.isEmpty() || !out.get(out.size() - 1).typeUrl().equals(ROUTER_TYPE_URL)) {
+    if (out.isEmpty() || !ClientFilters.find(out.get(out.size() - 1).typeUrl()).isTerminal()) {
       throw new XdsResourceException(prefix + "http_filters: the router filter is missing");
     }
     return out;

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -46,7 +47,12 @@ final class RouteValidator {
           routes.add(route);
         }
       }
-      hosts.add(new XdsRouteConfig.VirtualHost(host.getName(), host.getDomainsList(), routes));
+      hosts.add(
+          new XdsRouteConfig.VirtualHost(
+              host.getName(),
+              host.getDomainsList(),
+              routes,
+              HttpFilterConfigs.overrides(host.getTypedPerFilterConfigMap(), hostField)));
     }
     return new XdsRouteConfig(config.getName(), hosts);
   }
@@ -92,10 +98,13 @@ final class RouteValidator {
       fraction = perMillion(match.getRuntimeFraction().getDefaultValue());
     }
     XdsRouteConfig.RouteMatch routeMatch = new XdsRouteConfig.RouteMatch(path, headers, fraction);
+    Map<String, Object> overrides =
+        HttpFilterConfigs.overrides(route.getTypedPerFilterConfigMap(), field);
     if (route.getActionCase() != Route.ActionCase.ROUTE) {
-      return new XdsRouteConfig.Route(routeMatch, null);
+      return new XdsRouteConfig.Route(routeMatch, null, overrides);
     }
-    return new XdsRouteConfig.Route(routeMatch, action(route.getRoute(), field + ".route"));
+    return new XdsRouteConfig.Route(
+        routeMatch, action(route.getRoute(), field + ".route"), overrides);
   }
 
   private static XdsRouteConfig.RouteAction action(RouteAction action, String field)
@@ -122,7 +131,11 @@ final class RouteValidator {
           long weight = cw.hasWeight() ? Integer.toUnsignedLong(cw.getWeight().getValue()) : 0;
           total += weight;
           if (weight > 0) {
-            weighted.add(new XdsRouteConfig.ClusterWeight(cw.getName(), weight));
+            weighted.add(
+                new XdsRouteConfig.ClusterWeight(
+                    cw.getName(),
+                    weight,
+                    HttpFilterConfigs.overrides(cw.getTypedPerFilterConfigMap(), cwField)));
           }
         }
         if (total == 0) {

@@ -34,11 +34,18 @@ public record XdsListener(
    * @param name its instance name
    * @param typeUrl the type of its {@code typed_config}
    * @param optional its {@code is_optional}
+   * @param config its parsed config, opaque outside tern-xds (the resolver builds the filter's
+   *     per-call interceptors from it), or null
    */
-  public record HttpFilter(String name, String typeUrl, boolean optional) {
+  public record HttpFilter(String name, String typeUrl, boolean optional, Object config) {
     public HttpFilter {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(typeUrl, "typeUrl");
+    }
+
+    /** A filter without a parsed config. */
+    public HttpFilter(String name, String typeUrl, boolean optional) {
+      this(name, typeUrl, optional, null);
     }
   }
 }

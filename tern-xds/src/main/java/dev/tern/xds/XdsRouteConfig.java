@@ -2,6 +2,7 @@ package dev.tern.xds;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -17,12 +18,24 @@ public record XdsRouteConfig(String name, List<VirtualHost> virtualHosts) {
     virtualHosts = List.copyOf(virtualHosts);
   }
 
-  /** A virtual host: the domains it serves and its routes, first match wins. */
-  public record VirtualHost(String name, List<String> domains, List<Route> routes) {
+  /**
+   * A virtual host: the domains it serves and its routes, first match wins.
+   *
+   * @param filterOverrides its {@code typed_per_filter_config}: HTTP filter name to parsed config,
+   *     opaque outside tern-xds (A39)
+   */
+  public record VirtualHost(
+      String name, List<String> domains, List<Route> routes, Map<String, Object> filterOverrides) {
     public VirtualHost {
       Objects.requireNonNull(name, "name");
       domains = List.copyOf(domains);
       routes = List.copyOf(routes);
+      filterOverrides = Map.copyOf(filterOverrides);
+    }
+
+    /** A virtual host without filter overrides. */
+    public VirtualHost(String name, List<String> domains, List<Route> routes) {
+      this(name, domains, routes, Map.of());
     }
   }
 
@@ -31,10 +44,17 @@ public record XdsRouteConfig(String name, List<VirtualHost> virtualHosts) {
    *
    * @param action where calls go, or null for a route whose action is not {@code route} (a
    *     redirect, a direct response, a non-forwarding action): calls that match it fail (A28)
+   * @param filterOverrides its {@code typed_per_filter_config} (see {@link VirtualHost})
    */
-  public record Route(RouteMatch match, RouteAction action) {
+  public record Route(RouteMatch match, RouteAction action, Map<String, Object> filterOverrides) {
     public Route {
       Objects.requireNonNull(match, "match");
+      filterOverrides = Map.copyOf(filterOverrides);
+    }
+
+    /** A route without filter overrides. */
+    public Route(RouteMatch match, RouteAction action) {
+      this(match, action, Map.of());
     }
   }
 
@@ -177,10 +197,20 @@ public record XdsRouteConfig(String name, List<VirtualHost> virtualHosts) {
     }
   }
 
-  /** A cluster of {@code weighted_clusters} and its weight. */
-  public record ClusterWeight(String name, long weight) {
+  /**
+   * A cluster of {@code weighted_clusters} and its weight.
+   *
+   * @param filterOverrides its {@code typed_per_filter_config} (see {@link VirtualHost})
+   */
+  public record ClusterWeight(String name, long weight, Map<String, Object> filterOverrides) {
     public ClusterWeight {
       Objects.requireNonNull(name, "name");
+      filterOverrides = Map.copyOf(filterOverrides);
+    }
+
+    /** A weighted cluster without filter overrides. */
+    public ClusterWeight(String name, long weight) {
+      this(name, weight, Map.of());
     }
   }
 

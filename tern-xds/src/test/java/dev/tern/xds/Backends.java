@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Real Tern servers (Netty, plaintext), one per loopback address given, each on a port the OS picks
@@ -38,6 +39,7 @@ final class Backends implements AutoCloseable {
           .build();
 
   private final List<Server> servers = new ArrayList<>();
+  private final AtomicInteger calls = new AtomicInteger();
   private final List<String> hosts;
   private final Set<String> failing = ConcurrentHashMap.newKeySet();
 
@@ -56,6 +58,7 @@ final class Backends implements AutoCloseable {
                     NAME,
                     ServerCalls.asyncUnaryCall(
                         (request, response) -> {
+                          backends.calls.incrementAndGet();
                           if (backends.failing.contains(host)) {
                             response.onError(
                                 Status.UNAVAILABLE
@@ -87,6 +90,11 @@ final class Backends implements AutoCloseable {
     } else {
       failing.remove(host);
     }
+  }
+
+  /** How many calls the backends have answered, all together. */
+  int calls() {
+    return calls.get();
   }
 
   String host(int i) {

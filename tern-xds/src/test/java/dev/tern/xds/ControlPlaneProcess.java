@@ -10,6 +10,7 @@ import dev.tern.internal.config.JsonParser;
 import dev.tern.testtools.ExternalTool;
 import dev.tern.testtools.ToolProcess;
 import io.envoyproxy.envoy.extensions.clusters.aggregate.v3.ClusterConfig;
+import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import java.io.IOException;
@@ -51,6 +52,8 @@ final class ControlPlaneProcess implements AutoCloseable {
                   .add(HttpConnectionManager.getDescriptor())
                   .add(Router.getDescriptor())
                   .add(ClusterConfig.getDescriptor())
+                  .add(HTTPFault.getDescriptor())
+                  .add(com.google.protobuf.BoolValue.getDescriptor())
                   .build());
 
   private final ToolProcess process;

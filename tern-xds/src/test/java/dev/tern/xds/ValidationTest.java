@@ -98,7 +98,8 @@ class ValidationTest {
             Resources.listener(
                 "l1",
                 Resources.hcm("r1").addHttpFilters(fault.toBuilder().setIsOptional(true)).build()),
-            "Listener \"l1\": http_filters[0]: the router filter must be last, but \"fault\" follows it"),
+            "Listener \"l1\": http_filters[0] \"router\": the router filter must be last, but"
+                + " \"fault\" follows it"),
         nack(
             lds,
             Resources.listener("l1", Resources.hcm("r1").addHttpFilters(0, fault).build()),
@@ -493,9 +494,9 @@ class ValidationTest {
     assertThat(l.name()).isEqualTo("l1");
     assertThat(l.rdsName()).isEqualTo("r1");
     assertThat(l.inlineRoutes()).isNull();
-    assertThat(l.httpFilters())
-        .containsExactly(
-            new XdsListener.HttpFilter("router", ListenerValidator.ROUTER_TYPE_URL, false));
+    assertThat(l.httpFilters()).hasSize(1);
+    assertThat(l.httpFilters().get(0).name()).isEqualTo("router");
+    assertThat(l.httpFilters().get(0).typeUrl()).isEqualTo(ListenerValidator.ROUTER_TYPE_URL);
     assertThat(l.maxStreamDuration()).isEqualTo(java.time.Duration.ofSeconds(3));
   }
 

@@ -38,11 +38,35 @@ final class RoutingConfigSelector extends ConfigSelector {
    * A route with what was prepared for it when the routes arrived.
    *
    * @param hash its hash policies (A42), or null when it has none
+   * @param filters its HTTP filters' interceptor (A39), or null when they do nothing
+   * @param clusterFilters the same for weighted clusters with filter overrides of their own
    */
   record CompiledRoute(
-      XdsRouteConfig.Route route, Object methodConfig, Status error, RouteHash hash) {
+      XdsRouteConfig.Route route,
+      Object methodConfig,
+      Status error,
+      RouteHash hash,
+      ClientInterceptor filters,
+      Map<String, ClientInterceptor> clusterFilters) {
+    CompiledRoute {
+      clusterFilters = clusterFilters.isEmpty() ? Map.of() : new HashMap<>(clusterFilters);
+    }
+
+    /** A route without hash policies or filters. */
     CompiledRoute(XdsRouteConfig.Route route, Object methodConfig, Status error) {
-      this(route, methodConfig, error, null);
+      this(route, methodConfig, error, null, null, Map.of());
+    }
+
+    /** A route with hash policies and without filters. */
+    CompiledRoute(XdsRouteConfig.Route route, Object methodConfig, Status error, RouteHash hash) {
+      this(route, methodConfig, error, hash, null, Map.of());
+    }
+
+    /** The filters' interceptor of this route's calls to {@code cluster}, or null. */
+    ClientInterceptor filtersFor(String cluster) {
+      return clusterFilters.isEmpty() || !clusterFilters.containsKey(cluster)
+          ? filters
+          : clusterFilters.get(cluster);
     }
   }
 
@@ -119,7 +143,8 @@ final class RoutingConfigSelector extends ConfigSelector {
                 choice.cluster,
                 selection(choice.cluster),
                 refs,
-                hash == null ? null : hash.hash(call.getHeaders())));
+                hash == null ? null : hash.hash(call.getHeaders()),
+                choice.route.filtersFor(choice.cluster)));
       }
       // The routes changed under this call and the cluster is leaving: choose again.
       selector = refs.latest();
@@ -221,12 +246,19 @@ final class RoutingConfigSelector extends ConfigSelector {
     private final String selection;
     private final ClusterRefs refs;
     private final Long hash;
+    private final ClientInterceptor filters;
 
-    ClusterInterceptor(String cluster, String selection, ClusterRefs refs, Long hash) {
+    /**
+     * @param hash the call's ring-hash hash, or null
+     * @param filters the route's HTTP filters' interceptor, run under this one, or null
+     */
+    ClusterInterceptor(
+        String cluster, String selection, ClusterRefs refs, Long hash, ClientInterceptor filters) {
       this.cluster = cluster;
       this.selection = selection;
       this.refs = refs;
       this.hash = hash;
+      this.filters = filters;
     }
 
     String cluster() {
@@ -240,7 +272,10 @@ final class RoutingConfigSelector extends ConfigSelector {
       if (hash != null) {
         options = options.withOption(XdsAttributes.RPC_HASH, hash);
       }
-      ClientCall<ReqT, RespT> call = next.newCall(method, options);
+      ClientCall<ReqT, RespT> call =
+          filters == null
+              ? next.newCall(method, options)
+              : filters.interceptCall(method, options, next);
       AtomicBoolean released = new AtomicBoolean();
       Runnable release =
           () -> {

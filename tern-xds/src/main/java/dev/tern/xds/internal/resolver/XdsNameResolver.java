@@ -16,6 +16,7 @@ import dev.tern.xds.XdsRouteConfig.ClusterWeight;
 import dev.tern.xds.XdsRouteConfig.RouteAction;
 import dev.tern.xds.XdsRouteConfig.VirtualHost;
 import dev.tern.xds.internal.XdsAttributes;
+import dev.tern.xds.internal.filter.FilterContext;
 import dev.tern.xds.internal.resolver.RoutingConfigSelector.CompiledRoute;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -62,6 +63,7 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
   private final Supplier<Bootstrap> bootstrapSupplier;
   private final XdsClientPool pool;
   private final XdsRandom random;
+  private final FilterContext filterContext;
 
   /** This channel's id for the {@code io.grpc.channel_id} hash policy (A42): random per channel. */
   private final long channelId;
@@ -97,6 +99,7 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
     this.pool = pool;
     this.random = random;
     this.channelId = ThreadLocalRandom.current().nextLong();
+    this.filterContext = new FilterContext(args.getScheduledExecutorService(), random::nextLong);
   }
 
   @Override
@@ -193,6 +196,8 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
     String where =
         "virtual host \"" + host.name() + "\" of RouteConfiguration \"" + lastRoutes.name() + "\"";
     Duration defaultTimeout = lastListener != null ? lastListener.maxStreamDuration() : null;
+    List<XdsListener.HttpFilter> httpFilters =
+        lastListener != null ? lastListener.httpFilters() : List.of();
     List<CompiledRoute> compiled = new ArrayList<>();
     Set<String> clusters = new LinkedHashSet<>();
     List<XdsRouteConfig.Route> routes = host.routes();
@@ -228,7 +233,12 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
       }
       compiled.add(
           new CompiledRoute(
-              route, methodConfig, error, RouteHash.of(action.hashPolicies(), channelId)));
+              route,
+              methodConfig,
+              error,
+              RouteHash.of(action.hashPolicies(), channelId),
+              RouteFilters.forRoute(httpFilters, host, route, filterContext),
+              RouteFilters.forClusters(httpFilters, host, route, filterContext)));
     }
     install(new RoutingConfigSelector(compiled, clusters, where, null, this, random));
   }
