@@ -93,7 +93,8 @@ final class RouteValidator {
     }
     XdsRouteConfig.RouteMatch routeMatch = new XdsRouteConfig.RouteMatch(path, headers, fraction);
     if (route.getActionCase() != Route.ActionCase.ROUTE) {
-      return new XdsRouteConfig.Route(routeMatch, null);
+      boolean nonForwarding = route.getActionCase() == Route.ActionCase.NON_FORWARDING_ACTION;
+      return new XdsRouteConfig.Route(routeMatch, null, nonForwarding);
     }
     return new XdsRouteConfig.Route(routeMatch, action(route.getRoute(), field + ".route"));
   }

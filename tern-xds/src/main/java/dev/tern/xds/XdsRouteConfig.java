@@ -31,10 +31,20 @@ public record XdsRouteConfig(String name, List<VirtualHost> virtualHosts) {
    *
    * @param action where calls go, or null for a route whose action is not {@code route} (a
    *     redirect, a direct response, a non-forwarding action): calls that match it fail (A28)
+   * @param nonForwarding whether its action is {@code non_forwarding_action}, the one action a
+   *     server's route may have (A36)
    */
-  public record Route(RouteMatch match, RouteAction action) {
+  public record Route(RouteMatch match, RouteAction action, boolean nonForwarding) {
     public Route {
       Objects.requireNonNull(match, "match");
+      if (nonForwarding && action != null) {
+        throw new IllegalArgumentException("a non-forwarding route has no route action");
+      }
+    }
+
+    /** A route whose action is {@code route} ({@code action} set) or another forwarding one. */
+    public Route(RouteMatch match, RouteAction action) {
+      this(match, action, false);
     }
   }
 
