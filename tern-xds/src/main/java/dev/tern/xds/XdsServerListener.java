@@ -26,6 +26,16 @@ public record XdsServerListener(
     filterChains = List.copyOf(filterChains);
   }
 
+  /** The filter chains, then the default one if there is one. */
+  public List<FilterChain> allFilterChains() {
+    if (defaultFilterChain == null) {
+      return filterChains;
+    }
+    List<FilterChain> all = new java.util.ArrayList<>(filterChains);
+    all.add(defaultFilterChain);
+    return List.copyOf(all);
+  }
+
   /**
    * A filter chain: which connections it takes and the HttpConnectionManager that serves them.
    *

@@ -74,11 +74,7 @@ final class ServingState {
     boolean report;
     synchronized (lock) {
       Map<FilterChain, ChainConfig> nextChains = new LinkedHashMap<>();
-      List<FilterChain> all = new ArrayList<>(next.filterChains());
-      if (next.defaultFilterChain() != null) {
-        all.add(next.defaultFilterChain());
-      }
-      for (FilterChain chain : all) {
+      for (FilterChain chain : next.allFilterChains()) {
         ChainConfig config = chains.get(chain);
         if (config == null) {
           config = new ChainConfig(chain, routesOf.apply(chain));

@@ -82,7 +82,7 @@ final class ServingWatch {
     }
     pending = listener;
     Set<String> wanted = new HashSet<>();
-    for (FilterChain chain : allChains(listener)) {
+    for (FilterChain chain : listener.allFilterChains()) {
       if (chain.connectionManager().rdsName() != null) {
         wanted.add(chain.connectionManager().rdsName());
       }
@@ -107,7 +107,7 @@ final class ServingWatch {
     if (pending == null) {
       return;
     }
-    for (FilterChain chain : allChains(pending)) {
+    for (FilterChain chain : pending.allFilterChains()) {
       String rds = chain.connectionManager().rdsName();
       if (rds != null && !routes.containsKey(rds)) {
         return; // waiting for its routes
@@ -150,14 +150,6 @@ final class ServingWatch {
         + serverIp.getHostAddress()
         + ":"
         + serverPort;
-  }
-
-  private static List<FilterChain> allChains(XdsServerListener listener) {
-    List<FilterChain> all = new ArrayList<>(listener.filterChains());
-    if (listener.defaultFilterChain() != null) {
-      all.add(listener.defaultFilterChain());
-    }
-    return all;
   }
 
   private final class ListenerWatcher implements ResourceWatcher<XdsListener> {
