@@ -14,8 +14,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * Whether the server serves (A36), with which filter chains, and their connections. {@link #serve}
@@ -27,11 +25,10 @@ import java.util.logging.Logger;
  * synchronization context, {@link #admit} and {@link #release} from transport threads; one lock
  * guards the chains and their connections, so a connection is admitted either before a change (and
  * drained by it) or after (and given the new chains). Connections are drained and the
- * serving-status callbacks called outside the lock.
+ * serving-status callbacks called outside the lock. (The builder's default callbacks log the
+ * changes.)
  */
 final class ServingState {
-  private static final Logger logger = Logger.getLogger(ServingState.class.getName());
-
   private final Runnable onServing;
   private final Consumer<Throwable> onNotServing;
   private final long drainGraceNanos;
@@ -96,7 +93,6 @@ final class ServingState {
     }
     drain(toDrain);
     if (report) {
-      logger.log(Level.INFO, "xDS server serving Listener \"{0}\"", next.name());
       onServing.run();
     }
   }
@@ -117,7 +113,6 @@ final class ServingState {
     }
     drain(toDrain);
     if (report) {
-      logger.log(Level.WARNING, "xDS server not serving: {0}", reason.getDescription());
       onNotServing.accept(reason.asException());
     }
   }
