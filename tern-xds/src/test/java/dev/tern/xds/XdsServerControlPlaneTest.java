@@ -236,6 +236,11 @@ class XdsServerControlPlaneTest {
     return listener.build();
   }
 
+  /** Pushes version 1: this server's Listener (127.0.0.1 and its port) with {@code chains}. */
+  private void pushListener(FilterChain... chains) {
+    cp.setSnapshot(node, "1", List.of(listener("127.0.0.1", port, chains)));
+  }
+
   private Listener serveA() {
     return listener(
         "127.0.0.1",
@@ -301,19 +306,10 @@ class XdsServerControlPlaneTest {
             .setSourceType(FilterChainMatch.ConnectionSourceType.SAME_IP_OR_LOOPBACK)
             .addPrefixRanges(range("127.0.0.0", 8))
             .build();
-    cp.setSnapshot(
-        node,
-        "1",
-        List.of(
-            listener(
-                "127.0.0.1",
-                port,
-                chain(
-                    "any-source",
-                    FilterChainMatch.getDefaultInstance(),
-                    hcm(nonForwarding("/svc.A/"))),
-                chain("loopback-wide", loopbackWide, hcm(nonForwarding("/svc.A/"))),
-                chain("loopback", loopback, hcm(nonForwarding("/svc.B/"))))));
+    pushListener(
+        chain("any-source", FilterChainMatch.getDefaultInstance(), hcm(nonForwarding("/svc.A/"))),
+        chain("loopback-wide", loopbackWide, hcm(nonForwarding("/svc.A/"))),
+        chain("loopback", loopback, hcm(nonForwarding("/svc.B/"))));
     assertThat(awaitStatus()).isEqualTo("SERVING");
     ManagedChannel channel = channel();
 
@@ -335,15 +331,9 @@ class XdsServerControlPlaneTest {
     startServer();
     FilterChainMatch same =
         FilterChainMatch.newBuilder().addSourcePrefixRanges(range("127.0.0.0", 8)).build();
-    cp.setSnapshot(
-        node,
-        "1",
-        List.of(
-            listener(
-                "127.0.0.1",
-                port,
-                chain("first", same, hcm(nonForwarding("/"))),
-                chain("second", same, hcm(nonForwarding("/"))))));
+    pushListener(
+        chain("first", same, hcm(nonForwarding("/"))),
+        chain("second", same, hcm(nonForwarding("/"))));
 
     ControlPlaneProcess.Request nack =
         cp.awaitRequest(r -> r.isNack() && r.errorDetail().contains("overlap"), "overlap NACK");
@@ -365,14 +355,7 @@ class XdsServerControlPlaneTest {
                     .setTypedConfig(Any.pack(Struct.getDefaultInstance())))
             .addHttpFilters(Resources.router())
             .build();
-    cp.setSnapshot(
-        node,
-        "1",
-        List.of(
-            listener(
-                "127.0.0.1",
-                port,
-                chain("c", FilterChainMatch.getDefaultInstance(), withUnknown))));
+    pushListener(chain("c", FilterChainMatch.getDefaultInstance(), withUnknown));
 
     ControlPlaneProcess.Request nack =
         cp.awaitRequest(r -> r.isNack() && r.errorDetail().contains("mystery"), "filter NACK");
