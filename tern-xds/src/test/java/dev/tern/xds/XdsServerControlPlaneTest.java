@@ -319,6 +319,38 @@ class XdsServerControlPlaneTest {
     assertThat(a.getDescription()).contains("no route").contains("/svc.A/Call");
   }
 
+  @Test
+  void chainsNamingRds_serveOnceTheRoutesArrive_andTakeRouteUpdatesOnOpenConnections()
+      throws Exception {
+    startServer();
+    HttpConnectionManager byRds =
+        Resources.hcm("server-routes").build(); // RDS over ADS, the router filter
+    Listener listener =
+        listener("127.0.0.1", port, chain("rds", FilterChainMatch.getDefaultInstance(), byRds));
+    cp.setSnapshot(node, "1", List.of(listener, rdsRoutes(nonForwarding("/svc.A/"))));
+    assertThat(awaitStatus()).isEqualTo("SERVING");
+    ManagedChannel channel = channel();
+    assertThat(call(channel, A_CALL).getCode()).isEqualTo(Status.Code.OK);
+
+    // svc.A's route becomes a forwarding one: the next call on the same connection fails.
+    cp.setSnapshot(node, "2", List.of(listener, rdsRoutes(forwarding("/svc.A/"))));
+    Status status = Status.OK;
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (status.isOk() && System.nanoTime() < deadline) {
+      status = call(channel, A_CALL); // each call a round trip: polls until the update is in
+    }
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(status.getDescription()).contains("non_forwarding_action");
+    assertThat(statuses).isEmpty(); // a route update is no serving-status change
+  }
+
+  private static RouteConfiguration rdsRoutes(Route route) {
+    return RouteConfiguration.newBuilder()
+        .setName("server-routes")
+        .addVirtualHosts(VirtualHost.newBuilder().setName("all").addDomains("*").addRoutes(route))
+        .build();
+  }
+
   private static CidrRange range(String prefix, int length) {
     return CidrRange.newBuilder()
         .setAddressPrefix(prefix)
