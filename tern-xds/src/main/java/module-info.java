@@ -21,6 +21,9 @@ module dev.tern.xds {
   requires static com.google.errorprone.annotations;
 
   exports dev.tern.xds;
+  // xDS-enabled servers (A36): XdsServerBuilder; their machinery is in
+  // dev.tern.xds.internal.server.
+  exports dev.tern.xds.server;
 
   provides dev.tern.services.AdminServiceProvider with
       dev.tern.xds.internal.admin.CsdsAdminServiceProvider;

@@ -15,7 +15,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** Validates a client-side Listener (A27, A39 filters) into an {@link XdsListener}. Stateless. */
+/**
+ * Validates a Listener into an {@link XdsListener}: a client-side one (A27, A39 filters) here, a
+ * server-side one (no API listener, A36) by {@link ServerListenerValidator}. Stateless.
+ */
 final class ListenerValidator {
   static final String HCM_TYPE_URL =
       "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3"
@@ -27,9 +30,14 @@ final class ListenerValidator {
 
   static XdsListener validate(Listener listener) throws XdsResourceException {
     String prefix = "Listener \"" + listener.getName() + "\": ";
+    if (!listener.hasApiListener() && listener.hasAddress()) {
+      // No API listener but an address: a server's listener, with filter chains (A36).
+      return XdsListener.server(ServerListenerValidator.validate(listener, prefix));
+    }
     if (!listener.hasApiListener()) {
       throw new XdsResourceException(
-          prefix + "api_listener: missing (a client listener needs one)");
+          prefix
+              + "api_listener: missing (a client listener needs one; a server listener, an address)");
     }
     com.google.protobuf.Any any = listener.getApiListener().getApiListener();
     if (!any.getTypeUrl().equals(HCM_TYPE_URL)) {
@@ -43,6 +51,15 @@ final class ListenerValidator {
       throw new XdsResourceException(
           prefix + "api_listener.api_listener: cannot be decoded: " + e.getMessage());
     }
+    return connectionManager(listener.getName(), hcm, prefix);
+  }
+
+  /**
+   * Validates an HttpConnectionManager (a client listener's, or a server filter chain's) into the
+   * model of a client listener named {@code name}; {@code prefix} starts every error message.
+   */
+  static XdsListener connectionManager(String name, HttpConnectionManager hcm, String prefix)
+      throws XdsResourceException {
     String rdsName = null;
     XdsRouteConfig inline = null;
     switch (hcm.getRouteSpecifierCase()) {
@@ -70,7 +87,7 @@ final class ListenerValidator {
               hcm.getCommonHttpProtocolOptions().getMaxStreamDuration(),
               prefix + "common_http_protocol_options.max_stream_duration");
     }
-    return new XdsListener(listener.getName(), rdsName, inline, filters, maxStreamDuration);
+    return new XdsListener(name, rdsName, inline, filters, maxStreamDuration);
   }
 
   static boolean isAdsOrSelf(ConfigSource source) {

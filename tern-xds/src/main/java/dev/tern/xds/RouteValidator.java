@@ -101,7 +101,8 @@ final class RouteValidator {
     Map<String, Object> overrides =
         HttpFilterConfigs.overrides(route.getTypedPerFilterConfigMap(), field);
     if (route.getActionCase() != Route.ActionCase.ROUTE) {
-      return new XdsRouteConfig.Route(routeMatch, null, overrides);
+      boolean nonForwarding = route.getActionCase() == Route.ActionCase.NON_FORWARDING_ACTION;
+      return new XdsRouteConfig.Route(routeMatch, null, overrides, nonForwarding);
     }
     return new XdsRouteConfig.Route(
         routeMatch, action(route.getRoute(), field + ".route"), overrides);

@@ -45,16 +45,35 @@ public record XdsRouteConfig(String name, List<VirtualHost> virtualHosts) {
    * @param action where calls go, or null for a route whose action is not {@code route} (a
    *     redirect, a direct response, a non-forwarding action): calls that match it fail (A28)
    * @param filterOverrides its {@code typed_per_filter_config} (see {@link VirtualHost})
+   * @param nonForwarding whether its action is {@code non_forwarding_action}, the one action a
+   *     server's route may have (A36)
    */
-  public record Route(RouteMatch match, RouteAction action, Map<String, Object> filterOverrides) {
+  public record Route(
+      RouteMatch match,
+      RouteAction action,
+      Map<String, Object> filterOverrides,
+      boolean nonForwarding) {
     public Route {
       Objects.requireNonNull(match, "match");
       filterOverrides = Map.copyOf(filterOverrides);
+      if (nonForwarding && action != null) {
+        throw new IllegalArgumentException("a non-forwarding route has no route action");
+      }
+    }
+
+    /** A forwarding route with filter overrides. */
+    public Route(RouteMatch match, RouteAction action, Map<String, Object> filterOverrides) {
+      this(match, action, filterOverrides, false);
     }
 
     /** A route without filter overrides. */
+    public Route(RouteMatch match, RouteAction action, boolean nonForwarding) {
+      this(match, action, Map.of(), nonForwarding);
+    }
+
+    /** A route whose action is {@code route} ({@code action} set) or another forwarding one. */
     public Route(RouteMatch match, RouteAction action) {
-      this(match, action, Map.of());
+      this(match, action, Map.of(), false);
     }
   }
 

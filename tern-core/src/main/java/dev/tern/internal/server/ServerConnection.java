@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -26,11 +27,16 @@ import java.util.logging.Logger;
  * meant to check or add (often authentication). Every filter's {@code transportTerminated} is still
  * called, with the attributes as far as they got.
  *
- * <p>Thread-safety: the transport calls the listener methods one at a time; the handshake timer
- * runs on the scheduler. {@code ready}, {@code filtersFailed}, {@code attributes} and {@code
- * handshakeTimer} are volatile for that reason.
+ * <p>It is also the filters' {@link ServerTransportFilter.Connection} handle: {@link #refuse}
+ * closes the connection and fails whatever call still arrives with the filter's status; {@link
+ * #drain} shuts the transport down gracefully and closes it for good after the grace period.
+ *
+ * <p>Thread-safety: the transport calls the listener methods one at a time; the handshake and drain
+ * timers run on the scheduler; a filter may call {@link #refuse} and {@link #drain} from any
+ * thread. {@code ready}, {@code refusal}, {@code attributes}, {@code handshakeTimer} and {@code
+ * drainTimer} are volatile for that reason; {@code draining} is claimed atomically.
  */
-final class ServerConnection implements ServerTransportListener {
+final class ServerConnection implements ServerTransportListener, ServerTransportFilter.Connection {
   private static final Logger logger = Logger.getLogger(ServerConnection.class.getName());
 
   private final ServerImpl server;
@@ -40,7 +46,12 @@ final class ServerConnection implements ServerTransportListener {
   private final ScheduledExecutorService scheduler;
 
   private volatile boolean ready;
-  private volatile boolean filtersFailed;
+
+  /** Non-null once a filter failed or refused the connection: the status its calls get. */
+  private volatile Status refusal;
+
+  private final AtomicBoolean draining = new AtomicBoolean();
+  private volatile ScheduledFuture<?> drainTimer;
   private volatile Attributes attributes = Attributes.EMPTY;
   private volatile ScheduledFuture<?> handshakeTimer;
   private volatile long handshakeTimeoutNanos;
@@ -76,17 +87,20 @@ final class ServerConnection implements ServerTransportListener {
     Attributes current = transportAttrs != null ? transportAttrs : Attributes.EMPTY;
     for (ServerTransportFilter filter : filters) {
       try {
-        Attributes next = filter.transportReady(current);
+        Attributes next = filter.transportReady(current, this);
         if (next == null) {
           throw new NullPointerException(filter + ".transportReady returned null");
         }
         current = next;
+        if (refusal != null) {
+          attributes = current;
+          return current; // refused by this filter: the ones after it never see the connection
+        }
       } catch (RuntimeException e) {
         logger.log(
             Level.SEVERE, "Server transport filter " + filter + " failed; closing connection", e);
         attributes = current;
-        filtersFailed = true;
-        transport.shutdownNow(Status.UNAVAILABLE.withDescription("Server transport filter failed"));
+        refuse(Status.UNAVAILABLE.withDescription("Server transport filter failed"));
         return current;
       }
     }
@@ -97,11 +111,9 @@ final class ServerConnection implements ServerTransportListener {
 
   @Override
   public void streamCreated(ServerStream stream, String fullMethodName, Metadata headers) {
-    if (filtersFailed) {
-      ServerCallDispatcher.reject(
-          stream,
-          Status.UNAVAILABLE.withDescription("Server transport filter failed"),
-          new Metadata());
+    Status refused = refusal;
+    if (refused != null) {
+      ServerCallDispatcher.reject(stream, refused, new Metadata());
       return;
     }
     dispatcher.dispatch(stream, fullMethodName, headers, scheduler, server.callContextParent());
@@ -115,6 +127,10 @@ final class ServerConnection implements ServerTransportListener {
   @Override
   public void transportTerminated() {
     cancelHandshakeTimer();
+    ScheduledFuture<?> drainTimeout = drainTimer;
+    if (drainTimeout != null) {
+      drainTimeout.cancel(false);
+    }
     Attributes finalAttributes = attributes;
     try {
       for (ServerTransportFilter filter : filters) {
@@ -127,6 +143,33 @@ final class ServerConnection implements ServerTransportListener {
     } finally {
       server.transportTerminated(transport);
     }
+  }
+
+  @Override
+  public void refuse(Status reason) {
+    if (reason == null || reason.isOk()) {
+      throw new IllegalArgumentException("reason must be a non-OK status, not " + reason);
+    }
+    refusal = reason;
+    transport.shutdownNow(reason);
+  }
+
+  @Override
+  public void drain(long gracePeriod, TimeUnit unit) {
+    if (gracePeriod < 0) {
+      throw new IllegalArgumentException("gracePeriod must be at least 0, not " + gracePeriod);
+    }
+    if (refusal != null || !draining.compareAndSet(false, true)) {
+      return;
+    }
+    transport.shutdown();
+    drainTimer =
+        scheduler.schedule(
+            () ->
+                transport.shutdownNow(
+                    Status.UNAVAILABLE.withDescription("Connection drained: grace period over")),
+            gracePeriod,
+            unit);
   }
 
   private void handshakeTimedOut() {

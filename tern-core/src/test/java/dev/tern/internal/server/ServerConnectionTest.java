@@ -2,6 +2,7 @@ package dev.tern.internal.server;
 
 import static dev.tern.internal.server.ServerTestSupport.echoService;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tern.Attributes;
 import dev.tern.Metadata;
@@ -170,5 +171,88 @@ class ServerConnectionTest {
     assertThat(events).containsExactly("a.terminated(null)");
     assertThat(transportServer.scheduler.getPendingTasks()).isEmpty();
     assertThat(server.isTerminated()).isTrue();
+  }
+
+  /** Keeps the connection handle it is given; refuses every connection if told to. */
+  private static final class HandleKeeper extends ServerTransportFilter {
+    volatile ServerTransportFilter.Connection connection;
+    volatile Status refuseWith;
+
+    @Override
+    public Attributes transportReady(Attributes attrs, ServerTransportFilter.Connection c) {
+      connection = c;
+      if (refuseWith != null) {
+        c.refuse(refuseWith);
+      }
+      return attrs;
+    }
+  }
+
+  @Test
+  void refusingFilter_closesTheConnectionAndFailsItsCallsWithItsStatus() throws IOException {
+    HandleKeeper keeper = new HandleKeeper();
+    keeper.refuseWith = Status.UNAVAILABLE.withDescription("no filter chain matches");
+    builder.addTransportFilter(keeper).addTransportFilter(appendingFilter("after"));
+    startServer();
+    FakeServerTransport transport = transportServer.accept();
+
+    transport.ready(Attributes.EMPTY);
+
+    assertThat(transport.shutdownNowStatus).isSameAs(keeper.refuseWith);
+    assertThat(events).isEmpty(); // the filter after the refusing one never saw it
+    FakeServerStream stream = transport.newStream("test.Echo/Unary", new Metadata());
+    assertThat(stream.closeStatus.getDescription()).isEqualTo("no filter chain matches");
+    assertThat(handler.calls).isEmpty();
+  }
+
+  @Test
+  void refuse_rejectsAnOkStatus() throws IOException {
+    HandleKeeper keeper = new HandleKeeper();
+    builder.addTransportFilter(keeper);
+    startServer();
+    transportServer.accept().ready(Attributes.EMPTY);
+
+    assertThatThrownBy(() -> keeper.connection.refuse(Status.OK))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("non-OK");
+  }
+
+  @Test
+  void drain_shutsDownGracefullyThenClosesAfterTheGracePeriod() throws IOException {
+    HandleKeeper keeper = new HandleKeeper();
+    builder.addTransportFilter(keeper);
+    startServer();
+    FakeServerTransport transport = transportServer.accept();
+    transport.ready(Attributes.EMPTY);
+    FakeServerStream inFlight = transport.newStream("test.Echo/Unary", new Metadata());
+
+    keeper.connection.drain(10, TimeUnit.SECONDS);
+    keeper.connection.drain(1, TimeUnit.SECONDS); // a second drain changes nothing
+
+    assertThat(transport.shutdownCalled).isTrue();
+    assertThat(transport.shutdownNowStatus).isNull();
+    assertThat(inFlight.closeStatus).isNull(); // the call in flight goes on
+    transportServer.scheduler.forwardTime(9, TimeUnit.SECONDS);
+    assertThat(transport.shutdownNowStatus).isNull();
+    transportServer.scheduler.forwardTime(1, TimeUnit.SECONDS);
+    assertThat(transport.shutdownNowStatus.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(transport.shutdownNowStatus.getDescription()).contains("grace period");
+  }
+
+  @Test
+  void drainedConnectionThatEndsInTime_cancelsItsGraceTimer() throws IOException {
+    HandleKeeper keeper = new HandleKeeper();
+    builder.addTransportFilter(keeper);
+    startServer();
+    FakeServerTransport transport = transportServer.accept();
+    transport.ready(Attributes.EMPTY);
+    keeper.connection.drain(10, TimeUnit.SECONDS);
+
+    transport.terminate();
+
+    assertThat(transportServer.scheduler.getPendingTasks()).isEmpty();
+    assertThatThrownBy(() -> keeper.connection.drain(-1, TimeUnit.SECONDS))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("gracePeriod");
   }
 }

@@ -2,6 +2,7 @@ package dev.tern.interop.xds;
 
 import dev.tern.Server;
 import dev.tern.ServerInterceptors;
+import dev.tern.ServerServiceDefinition;
 import dev.tern.interop.TestServiceImpl;
 import dev.tern.interop.testing.Empty;
 import dev.tern.interop.testing.XdsUpdateHealthServiceTern;
@@ -12,6 +13,8 @@ import dev.tern.services.health.v1.HealthCheckResponse.ServingStatus;
 import dev.tern.services.reflection.ProtoReflectionService;
 import dev.tern.stub.StreamObserver;
 import dev.tern.testtools.cli.CommandLine;
+import dev.tern.xds.Bootstrap;
+import dev.tern.xds.server.XdsServerBuilder;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -54,18 +57,41 @@ public final class XdsTestServer {
               "ADDRESS",
               null,
               "Tern only: the one address to listen on; when not given, every address")
-          .bool("secure_mode", "xDS server security; not built yet in Tern (issue 36)")
+          .bool(
+              "secure_mode",
+              "serve TestService as an xDS-enabled server (its Listener from the control plane\n"
+                  + "of GRPC_XDS_BOOTSTRAP, whose server_listener_resource_name_template names it);\n"
+                  + "plaintext: TLS from the control plane is not built in Tern yet (issue 36).\n"
+                  + "Needs a --maintenance_port other than --port")
           .note(
               "Prints 'Tern xDS test server listening on port N, maintenance port M' once"
                   + " listening.")
-          .note("Exit status: 1 when it cannot listen; 2 for a bad flag or --secure_mode=true.")
+          .note(
+              "Exit status: 1 when it cannot listen (or has no usable xDS bootstrap); 2 for a bad"
+                  + " flag.")
           .example("bin/xds-test-server --port=8080 --maintenance_port=8081 --server_id=a");
 
   private XdsTestServer() {}
 
-  /** What to serve, as the flags say. */
+  /**
+   * What to serve, as the flags say.
+   *
+   * @param xds whether TestService is an xDS-enabled server ({@code --secure_mode})
+   * @param bootstrap the xDS bootstrap of an xDS-enabled server; null: the environment's
+   */
   record Config(
-      String bindHost, int port, Integer maintenancePort, String serverId, String hostname) {}
+      String bindHost,
+      int port,
+      Integer maintenancePort,
+      String serverId,
+      String hostname,
+      boolean xds,
+      Bootstrap bootstrap) {
+    /** A plain (not xDS-enabled) server. */
+    Config(String bindHost, int port, Integer maintenancePort, String serverId, String hostname) {
+      this(bindHost, port, maintenancePort, serverId, hostname, false, null);
+    }
+  }
 
   /** Entry point; see {@link #FLAGS}. Exits with {@link #run}'s status. */
   public static void main(String[] args) throws Exception {
@@ -76,19 +102,22 @@ public final class XdsTestServer {
    * Serves what the flags describe until the JVM is stopped.
    *
    * @return 0 after {@code --help}; 1 after a one-line message if it cannot listen; 2 after a
-   *     one-line message for a bad flag or {@code --secure_mode=true}
+   *     one-line message for a bad flag (such as {@code --secure_mode=true} without a separate
+   *     maintenance port)
    */
   static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
     Config config;
     try {
       CommandLine.Values flags = FLAGS.parse(args);
-      if (flags.bool("secure_mode")) {
-        throw FLAGS.usageError(
-            "--secure_mode=true: xDS server security is not built in Tern yet (issue 36)");
-      }
+      boolean xds = flags.bool("secure_mode");
       int port = flags.integer("port", 0);
       Integer maintenance =
           flags.has("maintenance_port") ? flags.integer("maintenance_port", 0) : null;
+      if (xds && (maintenance == null || (maintenance == port && port != 0))) {
+        throw FLAGS.usageError(
+            "--secure_mode=true: needs a --maintenance_port other than --port (the xDS server"
+                + " serves only TestService)");
+      }
       String hostname = flags.string("host_name_override");
       config =
           new Config(
@@ -96,7 +125,9 @@ public final class XdsTestServer {
               port,
               maintenance,
               flags.string("server_id"),
-              hostname != null ? hostname : localHostname());
+              hostname != null ? hostname : localHostname(),
+              xds,
+              null);
     } catch (CommandLine.Exit exit) {
       return exit.report(out, err);
     }
@@ -125,19 +156,26 @@ public final class XdsTestServer {
     Server main = null;
     Server maintenance = null;
     try {
-      NettyServerBuilder builder =
-          builder(config.bindHost(), config.port())
-              .addService(
-                  ServerInterceptors.intercept(
-                      new TestServiceImpl(scheduler).bindService(),
-                      new RpcBehaviorInterceptor(config.hostname(), config.serverId(), scheduler)));
+      ServerServiceDefinition testService =
+          ServerInterceptors.intercept(
+              new TestServiceImpl(scheduler).bindService(),
+              new RpcBehaviorInterceptor(config.hostname(), config.serverId(), scheduler));
+      NettyServerBuilder builder = builder(config.bindHost(), config.port());
       boolean shared =
-          config.maintenancePort() == null
-              || (config.maintenancePort() == config.port() && config.port() != 0);
-      if (shared) {
+          !config.xds()
+              && (config.maintenancePort() == null
+                  || (config.maintenancePort() == config.port() && config.port() != 0));
+      if (config.xds()) {
+        main = xdsServer(builder, config.bootstrap()).addService(testService).build().start();
+        maintenance =
+            addMaintenance(builder(config.bindHost(), config.maintenancePort()), health)
+                .build()
+                .start();
+      } else if (shared) {
+        builder.addService(testService);
         main = addMaintenance(builder, health).build().start();
       } else {
-        main = builder.build().start();
+        main = builder.addService(testService).build().start();
         maintenance =
             addMaintenance(builder(config.bindHost(), config.maintenancePort()), health)
                 .build()
@@ -151,6 +189,15 @@ public final class XdsTestServer {
       scheduler.shutdownNow();
       throw e;
     }
+  }
+
+  /** TestService's server as an xDS-enabled one (plaintext: A29 is not built yet). */
+  private static XdsServerBuilder xdsServer(NettyServerBuilder transport, Bootstrap bootstrap) {
+    XdsServerBuilder builder = XdsServerBuilder.forServerBuilder(transport);
+    if (bootstrap != null) {
+      builder.bootstrap(bootstrap);
+    }
+    return builder;
   }
 
   private static NettyServerBuilder builder(String host, int port) {

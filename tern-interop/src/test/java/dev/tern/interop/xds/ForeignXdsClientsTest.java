@@ -10,6 +10,7 @@ import dev.tern.interop.testing.LoadBalancerStatsServiceTern;
 import dev.tern.netty.NettyChannelBuilder;
 import dev.tern.testtools.ExternalTool;
 import dev.tern.testtools.ToolProcess;
+import dev.tern.xds.Bootstrap;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -54,32 +55,63 @@ class ForeignXdsClientsTest {
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp",
             grpcJavaClassPath(),
-            "io.grpc.testing.integration.XdsTestClient"));
+            "io.grpc.testing.integration.XdsTestClient"),
+        false);
   }
 
   @Test
   void grpcGosXdsClientReachesEveryTernBackendInRoundRobin(@TempDir Path dir) throws Exception {
     Path program = ExternalTool.require(GRPC_GO_CLIENT);
-    assertRoundRobinOverTernBackends(dir, GRPC_GO_CLIENT, List.of(program.toString()));
+    assertRoundRobinOverTernBackends(dir, GRPC_GO_CLIENT, List.of(program.toString()), false);
+  }
+
+  /**
+   * The same with Tern's backends as xDS-enabled servers ({@code --secure_mode}, plaintext): each
+   * serves only once the control plane has sent its server Listener (A36).
+   */
+  @Test
+  void grpcGosXdsClientReachesTernsXdsEnabledServers(@TempDir Path dir) throws Exception {
+    Path program = ExternalTool.require(GRPC_GO_CLIENT);
+    assertRoundRobinOverTernBackends(dir, GRPC_GO_CLIENT, List.of(program.toString()), true);
   }
 
   /**
    * Runs {@code clientCommand} (an xDS interop client) with the xDS test client flags against three
    * Tern backends named by the control plane, and asserts what its stats say.
    */
-  private void assertRoundRobinOverTernBackends(Path dir, String name, List<String> clientCommand)
-      throws Exception {
+  private void assertRoundRobinOverTernBackends(
+      Path dir, String name, List<String> clientCommand, boolean xdsServers) throws Exception {
     TestControlPlane controlPlane = TestControlPlane.start();
     closeLast.add(controlPlane);
+    String template = "grpc/server?xds.resource.listening_address=%s";
+    Bootstrap serverBootstrap =
+        Bootstrap.parse(
+            controlPlane
+                .bootstrap(NODE)
+                .replaceFirst(
+                    "\\{", "{\"server_listener_resource_name_template\": \"" + template + "\", "),
+            "the servers' bootstrap");
     List<String> endpoints = new ArrayList<>();
+    List<String> serverListeners = new ArrayList<>();
     for (String address : BACKENDS) {
       XdsTestServer.Running server =
           XdsTestServer.start(
-              new XdsTestServer.Config(address, 0, null, "tern-" + address, "tern-" + address));
+              new XdsTestServer.Config(
+                  address,
+                  0,
+                  xdsServers ? 0 : null,
+                  "tern-" + address,
+                  "tern-" + address,
+                  xdsServers,
+                  serverBootstrap));
       closeLast.add(server);
       endpoints.add(address + ":" + server.port());
+      if (xdsServers) {
+        serverListeners.add(
+            TestControlPlane.serverListener(template, address + ":" + server.port()));
+      }
     }
-    controlPlane.serve(NODE, endpoints);
+    controlPlane.serve(NODE, endpoints, serverListeners);
     Path bootstrap = dir.resolve("bootstrap.json");
     Files.writeString(bootstrap, controlPlane.bootstrap(NODE));
     int statsPort = freePort();

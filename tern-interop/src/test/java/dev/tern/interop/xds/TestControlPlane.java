@@ -76,6 +76,37 @@ final class TestControlPlane implements AutoCloseable {
 
   /** Serves {@code node} service {@code svc} with {@code backends} ("host:port") as endpoints. */
   void serve(String node, List<String> backends) throws IOException, InterruptedException {
+    serve(node, backends, List.of());
+  }
+
+  /**
+   * The server Listener (A36) of an xDS-enabled server on {@code hostPort} ("host:port") named by
+   * {@code template}: one filter chain for every connection, every call served.
+   */
+  static String serverListener(String template, String hostPort) {
+    int colon = hostPort.lastIndexOf(':');
+    String hcm =
+        "{\"@type\": \"type.googleapis.com/envoy.extensions.filters.network"
+            + ".http_connection_manager.v3.HttpConnectionManager\", \"route_config\": {\"name\":"
+            + " \"inbound\", \"virtual_hosts\": [{\"name\": \"all\", \"domains\": [\"*\"],"
+            + " \"routes\": [{\"match\": {\"prefix\": \"/\"}, \"non_forwarding_action\": {}}]}]},"
+            + " \"http_filters\": [{\"name\": \"router\", \"typed_config\": {\"@type\":"
+            + " \"type.googleapis.com/envoy.extensions.filters.http.router.v3.Router\"}}]}";
+    return "{\"name\": \""
+        + template.replace("%s", hostPort)
+        + "\", \"address\": {\"socket_address\": {\"address\": \""
+        + hostPort.substring(0, colon)
+        + "\", \"port_value\": "
+        + hostPort.substring(colon + 1)
+        + "}}, \"filter_chains\": [{\"name\": \"all\", \"filters\": [{\"name\": \"hcm\","
+        + " \"typed_config\": "
+        + hcm
+        + "}]}]}";
+  }
+
+  /** {@link #serve(String, List)}, plus {@code serverListeners} (JSON) for xDS-enabled servers. */
+  void serve(String node, List<String> backends, List<String> serverListeners)
+      throws IOException, InterruptedException {
     String hcm =
         "{\"@type\": \"type.googleapis.com/envoy.extensions.filters.network"
             + ".http_connection_manager.v3.HttpConnectionManager\", \"rds\": {\"route_config_name\":"
@@ -112,6 +143,7 @@ final class TestControlPlane implements AutoCloseable {
             + node
             + "\", \"version\": \"1\", \"listeners\": ["
             + listener
+            + (serverListeners.isEmpty() ? "" : ", " + String.join(", ", serverListeners))
             + "], \"routes\": ["
             + routes
             + "], \"clusters\": ["

@@ -17,11 +17,11 @@ import java.util.Locale;
  * matches only a {@code present} matcher (with {@code present: false}, or inverted); every other
  * matcher fails on it, inverted or not.
  */
-final class RouteMatcher {
+public final class RouteMatcher {
   private RouteMatcher() {}
 
   /** Whether a call to {@code path} with {@code headers} takes the route of {@code match}. */
-  static boolean matches(RouteMatch match, String path, Metadata headers, XdsRandom random) {
+  public static boolean matches(RouteMatch match, String path, Metadata headers, XdsRandom random) {
     if (!matchesPath(match.path(), path)) {
       return false;
     }

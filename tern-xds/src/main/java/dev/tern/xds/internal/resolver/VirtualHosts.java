@@ -10,11 +10,11 @@ import java.util.Locale;
  * longest prefix wildcard ({@code foo.*}); else {@code *}. Matching ignores case; a domain with a
  * {@code *} anywhere but its first or last character never matches. Stateless.
  */
-final class VirtualHosts {
+public final class VirtualHosts {
   private VirtualHosts() {}
 
   /** The virtual host for {@code authority}, or null if none of their domains matches it. */
-  static VirtualHost select(List<VirtualHost> hosts, String authority) {
+  public static VirtualHost select(List<VirtualHost> hosts, String authority) {
     String host = authority.toLowerCase(Locale.ROOT);
     VirtualHost suffix = null;
     int suffixLength = -1;

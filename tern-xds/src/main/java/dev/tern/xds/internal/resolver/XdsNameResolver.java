@@ -351,6 +351,14 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
             if (ldsWatcher != this) {
               return;
             }
+            if (resource.server() != null) {
+              cancelRds();
+              lastListener = null;
+              lastRoutes = null;
+              fail(
+                  "xDS Listener \"" + listenerName + "\" is a server's listener (no api_listener)");
+              return;
+            }
             lastListener = resource;
             if (resource.rdsName() != null) {
               if (!resource.rdsName().equals(rdsName)) {

@@ -1,0 +1,37 @@
+package dev.tern.xds.internal.server;
+
+import dev.tern.ServerTransportFilter;
+import dev.tern.xds.XdsRouteConfig;
+import dev.tern.xds.XdsServerListener.FilterChain;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * One filter chain as the server serves it: the chain, its routes now (an RDS update replaces them
+ * for the chain's connections' next calls), and its open connections, which are drained when the
+ * chain goes away. Thread-safety: {@code routes} is volatile (read per call); {@code connections}
+ * is guarded by the {@link ServingState}'s lock.
+ */
+final class ChainConfig {
+  final FilterChain chain;
+  private volatile XdsRouteConfig routes;
+  final Set<ServerTransportFilter.Connection> connections = new HashSet<>();
+
+  ChainConfig(FilterChain chain, XdsRouteConfig routes) {
+    this.chain = chain;
+    this.routes = routes;
+  }
+
+  XdsRouteConfig routes() {
+    return routes;
+  }
+
+  void setRoutes(XdsRouteConfig routes) {
+    this.routes = routes;
+  }
+
+  /** The chain's name in messages: its own, or "the default filter chain" / its index. */
+  String describe() {
+    return chain.name().isEmpty() ? "(unnamed filter chain)" : "\"" + chain.name() + "\"";
+  }
+}

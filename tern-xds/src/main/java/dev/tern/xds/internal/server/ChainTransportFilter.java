@@ -1,0 +1,58 @@
+package dev.tern.xds.internal.server;
+
+import dev.tern.Attributes;
+import dev.tern.Grpc;
+import dev.tern.ServerTransportFilter;
+import dev.tern.Status;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+
+/**
+ * Gives each new connection its filter chain, through tern-core's per-connection seam: the chain
+ * goes into the connection's attributes under {@link #CHAIN} for the {@link RoutingInterceptor}; a
+ * connection the server must not serve (not serving, no chain matches) is refused. Thread-safe (the
+ * {@link ServingState} is).
+ */
+final class ChainTransportFilter extends ServerTransportFilter {
+  /** The connection's chain. */
+  static final Attributes.Key<ChainConfig> CHAIN = Attributes.Key.create("xds-filter-chain");
+
+  private final ServingState state;
+
+  ChainTransportFilter(ServingState state) {
+    this.state = state;
+  }
+
+  @Override
+  public Attributes transportReady(Attributes attrs, Connection connection) {
+    SocketAddress local = attrs.get(Grpc.TRANSPORT_ATTR_LOCAL_ADDR);
+    SocketAddress remote = attrs.get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
+    if (!(local instanceof InetSocketAddress to)
+        || !(remote instanceof InetSocketAddress from)
+        || to.getAddress() == null
+        || from.getAddress() == null) {
+      connection.refuse(
+          Status.UNAVAILABLE.withDescription(
+              "xDS server: a connection without IP addresses (" + remote + " to " + local + ")"));
+      return attrs;
+    }
+    ChainConfig chain = state.admit(connection, to.getAddress(), from.getAddress(), from.getPort());
+    if (chain == null) {
+      return attrs; // refused
+    }
+    return attrs.toBuilder().set(CHAIN, chain).set(CONNECTION, connection).build();
+  }
+
+  @Override
+  public void transportTerminated(Attributes attrs) {
+    ChainConfig chain = attrs.get(CHAIN);
+    Connection connection = attrs.get(CONNECTION);
+    if (chain != null && connection != null) {
+      state.release(chain, connection);
+    }
+  }
+
+  /** The connection's handle, to forget it when it is gone. */
+  private static final Attributes.Key<Connection> CONNECTION =
+      Attributes.Key.create("xds-connection");
+}

@@ -1,0 +1,134 @@
+package dev.tern.xds.server;
+
+import dev.tern.ForwardingServerBuilder;
+import dev.tern.Grpc;
+import dev.tern.Server;
+import dev.tern.ServerBuilder;
+import dev.tern.ServerCredentials;
+import dev.tern.xds.Bootstrap;
+import dev.tern.xds.XdsClientPool;
+import dev.tern.xds.internal.server.XdsServing;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Builds an xDS-enabled server (gRFC A36): a server on a port whose filter chains and routes come
+ * from the control plane. At {@link Server#start()} it binds the port and watches the Listener the
+ * bootstrap's {@code server_listener_resource_name_template} names for it ({@code %s} replaced by
+ * {@code 0.0.0.0:port}); until that Listener arrives, and whenever it goes away, the server is NOT
+ * SERVING: it refuses new connections and drains open ones. Otherwise each connection gets the
+ * filter chain that matches it, and each call the route of that chain's HttpConnectionManager
+ * (calls on routes that are not {@code non_forwarding_action}, or on none, fail UNAVAILABLE).
+ *
+ * <pre>{@code
+ * Server server =
+ *     XdsServerBuilder.forPort(port, XdsServerCredentials.create(InsecureServerCredentials.create()))
+ *         .xdsServingStatusListener(listener)
+ *         .addService(service)
+ *         .build()
+ *         .start();
+ * }</pre>
+ *
+ * <p>The transport is the highest-priority one installed ({@link Grpc#newServerBuilderForPort}).
+ * Not thread-safe (a builder).
+ */
+public final class XdsServerBuilder extends ForwardingServerBuilder<XdsServerBuilder> {
+  private static final Logger logger = Logger.getLogger(XdsServerBuilder.class.getName());
+
+  private final ServerBuilder<?> delegate;
+  private XdsServingStatusListener statusListener = new LoggingListener();
+  private Supplier<Bootstrap> bootstrap = Bootstrap::fromEnvironment;
+  private XdsClientPool pool = XdsClientPool.shared();
+  private long drainGraceNanos = TimeUnit.MINUTES.toNanos(10);
+
+  private XdsServerBuilder(ServerBuilder<?> delegate) {
+    this.delegate = delegate;
+  }
+
+  /**
+   * A builder for a server on {@code port} (0: one the OS chooses) of every local address.
+   *
+   * @param credentials {@link XdsServerCredentials}, or other server credentials used as they are
+   */
+  public static XdsServerBuilder forPort(int port, ServerCredentials credentials) {
+    Objects.requireNonNull(credentials, "credentials");
+    ServerCredentials transportCredentials =
+        credentials instanceof XdsServerCredentials xds ? xds.fallback() : credentials;
+    return new XdsServerBuilder(Grpc.newServerBuilderForPort(port, transportCredentials));
+  }
+
+  /**
+   * A builder around a transport's server builder the caller configured: to bind one address rather
+   * than all ({@code NettyServerBuilder.forAddress}), or to set transport options. The Listener's
+   * name then has that address in it. The builder must not be built elsewhere.
+   */
+  public static XdsServerBuilder forServerBuilder(ServerBuilder<?> transportBuilder) {
+    return new XdsServerBuilder(Objects.requireNonNull(transportBuilder, "transportBuilder"));
+  }
+
+  @Override
+  protected ServerBuilder<?> delegate() {
+    return delegate;
+  }
+
+  /** Hears the server move between SERVING and NOT_SERVING (default: logs it). */
+  public XdsServerBuilder xdsServingStatusListener(XdsServingStatusListener listener) {
+    this.statusListener = Objects.requireNonNull(listener, "listener");
+    return this;
+  }
+
+  /**
+   * How long the calls of a drained connection (its filter chain changed or went away, or the
+   * server stopped serving) may go on before it is closed. Default 10 minutes.
+   */
+  public XdsServerBuilder drainGraceTime(long time, TimeUnit unit) {
+    if (time < 0) {
+      throw new IllegalArgumentException("time must be at least 0, not " + time);
+    }
+    this.drainGraceNanos = unit.toNanos(time);
+    return this;
+  }
+
+  /**
+   * The bootstrap to use instead of the environment's ({@code GRPC_XDS_BOOTSTRAP}, {@code
+   * GRPC_XDS_BOOTSTRAP_CONFIG}).
+   */
+  public XdsServerBuilder bootstrap(Bootstrap bootstrap) {
+    Objects.requireNonNull(bootstrap, "bootstrap");
+    this.bootstrap = () -> bootstrap;
+    return this;
+  }
+
+  /** The pool whose xDS client the server uses (default: {@link XdsClientPool#shared()}). */
+  public XdsServerBuilder xdsClientPool(XdsClientPool pool) {
+    this.pool = Objects.requireNonNull(pool, "pool");
+    return this;
+  }
+
+  @Override
+  public Server build() {
+    XdsServingStatusListener listener = statusListener;
+    XdsServing serving =
+        new XdsServing(
+            bootstrap, pool, listener::onServing, listener::onNotServing, drainGraceNanos);
+    delegate.addTransportFilter(serving.transportFilter());
+    delegate.intercept(serving.interceptor()); // added last: runs before the user's interceptors
+    return serving.wrap(delegate.build());
+  }
+
+  /** The default listener: one log line per change. */
+  private static final class LoggingListener implements XdsServingStatusListener {
+    @Override
+    public void onServing() {
+      logger.info("xDS server: SERVING");
+    }
+
+    @Override
+    public void onNotServing(Throwable cause) {
+      logger.log(Level.WARNING, "xDS server: NOT_SERVING: " + cause.getMessage());
+    }
+  }
+}

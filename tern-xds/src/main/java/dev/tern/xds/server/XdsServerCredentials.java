@@ -1,0 +1,36 @@
+package dev.tern.xds.server;
+
+import dev.tern.ServerCredentials;
+import java.util.Objects;
+
+/**
+ * The credentials of an xDS-enabled server: the security the control plane configures per filter
+ * chain, else {@code fallback}. Tern takes the security from the control plane (A29) not yet: a
+ * filter chain that asks for TLS is rejected (NACKed), and connections use {@code fallback}
+ * (insecure, or the server's own TLS). Immutable.
+ */
+public final class XdsServerCredentials extends ServerCredentials {
+  private final ServerCredentials fallback;
+
+  private XdsServerCredentials(ServerCredentials fallback) {
+    this.fallback = fallback;
+  }
+
+  /** Credentials that use {@code fallback} where the control plane configures no security. */
+  public static ServerCredentials create(ServerCredentials fallback) {
+    Objects.requireNonNull(fallback, "fallback");
+    if (fallback instanceof XdsServerCredentials) {
+      throw new IllegalArgumentException("fallback: must not be XdsServerCredentials itself");
+    }
+    return new XdsServerCredentials(fallback);
+  }
+
+  ServerCredentials fallback() {
+    return fallback;
+  }
+
+  @Override
+  public String toString() {
+    return "XdsServerCredentials[fallback=" + fallback + "]";
+  }
+}
