@@ -204,6 +204,27 @@ class XdsBalancerControlPlaneTest {
         channel, WHO, options.withDeadlineAfter(WAIT.toMillis(), TimeUnit.MILLISECONDS), "?");
   }
 
+  /** Starts a call that the backend holds until the test's {@code release}. */
+  private static CompletableFuture<String> hold(ManagedChannel channel) {
+    return ClientCalls.futureUnaryCall(
+        channel.newCall(
+            HOLD, CallOptions.DEFAULT.withDeadlineAfter(WAIT.toMillis(), TimeUnit.MILLISECONDS)),
+        "hold");
+  }
+
+  /** Asserts that a call on {@code channel} is refused by c1's circuit breaker at {@code max}. */
+  private static void assertCircuitBreakerOpen(ManagedChannel channel, int max) {
+    assertThatThrownBy(() -> who(channel, CallOptions.DEFAULT))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+              assertThat(e.getStatus().getDescription())
+                  .isEqualTo(
+                      "cluster c1: circuit breaker open, max_requests " + max + " calls in flight");
+            });
+  }
+
   private static String who(ManagedChannel channel) {
     return who(channel, CallOptions.DEFAULT.withWaitForReady());
   }
@@ -358,23 +379,11 @@ class XdsBalancerControlPlaneTest {
     who(channel); // the tree is up
     List<CompletableFuture<String>> holding = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
-      holding.add(
-          ClientCalls.futureUnaryCall(
-              channel.newCall(
-                  HOLD,
-                  CallOptions.DEFAULT.withDeadlineAfter(WAIT.toMillis(), TimeUnit.MILLISECONDS)),
-              "hold"));
+      holding.add(hold(channel));
     }
     assertThat(held.tryAcquire(3, WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
 
-    assertThatThrownBy(() -> who(channel, CallOptions.DEFAULT))
-        .isInstanceOfSatisfying(
-            StatusRuntimeException.class,
-            e -> {
-              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
-              assertThat(e.getStatus().getDescription())
-                  .isEqualTo("cluster c1: circuit breaker open, max_requests 3 calls in flight");
-            });
+    assertCircuitBreakerOpen(channel, 3);
 
     release.countDown();
     for (CompletableFuture<String> call : holding) {
@@ -384,6 +393,35 @@ class XdsBalancerControlPlaneTest {
     // response arrives, so allow the first calls to race it).
     callUntil(channel, who -> true);
     assertThat(spread(channel, 30).values().stream().mapToInt(Integer::intValue).sum())
+        .isEqualTo(30);
+  }
+
+  /** A32: max_requests limits the cluster's calls across every channel of the process. */
+  @Test
+  void maxRequestsCountsCallsOfEveryChannelToTheCluster() throws Exception {
+    push(2, backends(0, 1, 2));
+    ManagedChannel first = channel("c1");
+    ManagedChannel second = channel("c1");
+    who(first);
+    who(second);
+    List<CompletableFuture<String>> holding = new ArrayList<>();
+    for (ManagedChannel channel : List.of(first, second)) {
+      holding.add(hold(channel));
+    }
+    assertThat(held.tryAcquire(2, WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+    // One call in flight on each channel: the third, on either, is refused.
+    assertCircuitBreakerOpen(first, 2);
+    assertCircuitBreakerOpen(second, 2);
+
+    release.countDown();
+    for (CompletableFuture<String> call : holding) {
+      assertThat(call.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isIn((Object[]) HOSTS);
+    }
+    // The freed slots serve both channels again.
+    callUntil(first, who -> true);
+    callUntil(second, who -> true);
+    assertThat(spread(second, 30).values().stream().mapToInt(Integer::intValue).sum())
         .isEqualTo(30);
   }
 

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ForeignXdsClientsTest {
   private static final String NODE = "xds-interop-client";
   private static final String GRPC_GO_CLIENT = "grpc-go-xds-interop-client";
+  private static final String GRPC_JAVA_CLIENT = "grpc-java-xds-test-client";
   private static final List<String> BACKENDS = List.of("127.0.0.2", "127.0.0.3", "127.0.0.4");
 
   private final List<AutoCloseable> closeLast = new ArrayList<>();
@@ -48,15 +49,16 @@ class ForeignXdsClientsTest {
 
   @Test
   void grpcJavasXdsClientReachesEveryTernBackendInRoundRobin(@TempDir Path dir) throws Exception {
-    assertRoundRobinOverTernBackends(
-        dir,
-        "grpc-java-xds-test-client",
-        List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp",
-            grpcJavaClassPath(),
-            "io.grpc.testing.integration.XdsTestClient"),
-        false);
+    assertRoundRobinOverTernBackends(dir, GRPC_JAVA_CLIENT, grpcJavaXdsTestClientCommand(), false);
+  }
+
+  /**
+   * grpc-java's client against Tern's xDS-enabled servers ({@code --secure_mode}, plaintext), which
+   * serve only once the control plane has sent their server Listeners (A36).
+   */
+  @Test
+  void grpcJavasXdsClientReachesTernsXdsEnabledServers(@TempDir Path dir) throws Exception {
+    assertRoundRobinOverTernBackends(dir, GRPC_JAVA_CLIENT, grpcJavaXdsTestClientCommand(), true);
   }
 
   @Test
@@ -157,6 +159,16 @@ class ForeignXdsClientsTest {
         .withDeadlineAfter(30, TimeUnit.SECONDS)
         .getClientStats(
             LoadBalancerStatsRequest.newBuilder().setNumRpcs(numRpcs).setTimeoutSec(10).build());
+  }
+
+  /** The command running grpc-java's {@code XdsTestClient} in its own JVM. */
+  private static List<String> grpcJavaXdsTestClientCommand()
+      throws IOException, InterruptedException {
+    return List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp",
+        grpcJavaClassPath(),
+        "io.grpc.testing.integration.XdsTestClient");
   }
 
   /** grpc-java's interop programs with grpc-xds, resolved as tern-interop/peers resolves them. */

@@ -2,21 +2,22 @@ package dev.tern.xds.internal.lb;
 
 import dev.tern.LoadBalancer;
 import dev.tern.Status;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongUnaryOperator;
 
 /**
  * {@code cluster_impl_experimental}: runs the cluster's endpoint-picking child and wraps each of
  * its pickers in a {@link ClusterImplPicker} (drops and circuit breaking). The count of calls in
- * flight belongs to this balancer, so it spans every picker it publishes: a new picker does not
- * forget calls still open. Runs in the channel's synchronization context; not thread-safe.
+ * flight is the process-wide one of the cluster (see {@link ClusterCallCounters}), held while the
+ * balancer serves that cluster, so it spans every picker published here and every channel using the
+ * cluster: a new picker does not forget calls still open. Runs in the channel's synchronization
+ * context; not thread-safe.
  */
 final class ClusterImplBalancer extends LoadBalancer {
   private final Helper helper;
   private final LongUnaryOperator random;
-  private final AtomicLong inFlight = new AtomicLong();
   private final ChildBalancer child;
   private ClusterImplConfig config;
+  private ClusterCallCounters.Lease counter;
   private boolean updating;
 
   ClusterImplBalancer(Helper helper, LongUnaryOperator random) {
@@ -28,6 +29,13 @@ final class ClusterImplBalancer extends LoadBalancer {
   @Override
   public Status acceptResolvedAddresses(ResolvedAddresses resolvedAddresses) {
     config = (ClusterImplConfig) resolvedAddresses.getLoadBalancingPolicyConfig();
+    if (counter == null || !counter.isFor(config.cluster(), config.edsServiceName())) {
+      ClusterCallCounters.Lease previous = counter;
+      counter = ClusterCallCounters.acquire(config.cluster(), config.edsServiceName());
+      if (previous != null) {
+        previous.release();
+      }
+    }
     updating = true;
     Status status;
     try {
@@ -52,6 +60,9 @@ final class ClusterImplBalancer extends LoadBalancer {
   @Override
   public void shutdown() {
     child.shutdown();
+    if (counter != null) {
+      counter.release();
+    }
   }
 
   private void publish() {
@@ -59,6 +70,6 @@ final class ClusterImplBalancer extends LoadBalancer {
       return;
     }
     helper.updateBalancingState(
-        child.state(), new ClusterImplPicker(config, child.picker(), inFlight, random));
+        child.state(), new ClusterImplPicker(config, child.picker(), counter.inFlight(), random));
   }
 }

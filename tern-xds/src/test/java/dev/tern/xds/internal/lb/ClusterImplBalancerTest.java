@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class ClusterImplBalancerTest {
@@ -23,7 +24,16 @@ class ClusterImplBalancerTest {
   private final ClusterImplBalancer balancer =
       new ClusterImplBalancer(helper, bound -> (counter.getAndIncrement() * 1000) % bound);
 
+  @AfterEach
+  void shutdown() {
+    helper.run(balancer::shutdown);
+  }
+
   private void accept(String json) {
+    accept(helper, balancer, json);
+  }
+
+  private static void accept(RecordingHelper helper, ClusterImplBalancer balancer, String json) {
     ConfigOrError parsed =
         new ClusterImplProvider().parseLoadBalancingPolicyConfig(JsonParser.parseObject(json));
     assertThat(parsed.getError()).isNull();
@@ -90,6 +100,63 @@ class ClusterImplBalancerTest {
         "{\"cluster\": \"c1\", \"maxConcurrentRequests\": 1,"
             + " \"childPolicy\": [{\"round_robin\": {}}]}");
     assertThat(helper.pick().isDrop()).isTrue();
+  }
+
+  @Test
+  void balancersOfOneClusterShareTheLimitAcrossChannels() {
+    String config =
+        "{\"cluster\": \"shared\", \"edsServiceName\": \"e1\", \"maxConcurrentRequests\": 2,"
+            + " \"childPolicy\": [{\"round_robin\": {}}]}";
+    RecordingHelper otherHelper = new RecordingHelper();
+    ClusterImplBalancer other = new ClusterImplBalancer(otherHelper, bound -> 0);
+    accept(config);
+    accept(otherHelper, other, config);
+    ClientStreamTracer first = startStream(helper.pick());
+    startStream(otherHelper.pick());
+    // Two calls in flight across both balancers: the third is refused in either.
+    assertThat(helper.pick().getStatus().getDescription())
+        .isEqualTo("cluster shared: circuit breaker open, max_requests 2 calls in flight");
+    assertThat(otherHelper.pick().isDrop()).isTrue();
+
+    first.streamClosed(Status.OK);
+    startStream(otherHelper.pick()); // the slot freed in one balancer is used by the other
+    assertThat(helper.pick().isDrop()).isTrue();
+
+    otherHelper.run(other::shutdown);
+    assertThat(ClusterCallCounters.isTracked("shared", "e1")).isTrue();
+    helper.run(balancer::shutdown);
+    assertThat(ClusterCallCounters.isTracked("shared", "e1")).isFalse();
+  }
+
+  @Test
+  void anotherEdsServiceNameOrClusterCountsApart() {
+    String json =
+        "{\"cluster\": \"%s\", \"edsServiceName\": \"%s\", \"maxConcurrentRequests\": 1,"
+            + " \"childPolicy\": [{\"round_robin\": {}}]}";
+    accept(String.format(json, "apart", "e1"));
+    startStream(helper.pick());
+    assertThat(helper.pick().isDrop()).isTrue();
+    for (String[] key : new String[][] {{"apart", "e2"}, {"apart2", "e1"}}) {
+      RecordingHelper otherHelper = new RecordingHelper();
+      ClusterImplBalancer other = new ClusterImplBalancer(otherHelper, bound -> 0);
+      accept(otherHelper, other, String.format(json, key[0], key[1]));
+      assertThat(otherHelper.pick().isDrop()).isFalse();
+      otherHelper.run(other::shutdown);
+      assertThat(ClusterCallCounters.isTracked(key[0], key[1])).isFalse();
+    }
+  }
+
+  @Test
+  void aBalancerMovedToAnotherClusterReleasesTheOldCounter() {
+    accept(
+        "{\"cluster\": \"before\", \"maxConcurrentRequests\": 1,"
+            + " \"childPolicy\": [{\"round_robin\": {}}]}");
+    startStream(helper.pick());
+    accept(
+        "{\"cluster\": \"after\", \"maxConcurrentRequests\": 1,"
+            + " \"childPolicy\": [{\"round_robin\": {}}]}");
+    assertThat(ClusterCallCounters.isTracked("before", null)).isFalse();
+    assertThat(helper.pick().isDrop()).isFalse();
   }
 
   @Test
