@@ -74,27 +74,20 @@ public final class TernPeer implements Peer {
   public List<InetSocketAddress> startServers(List<String> hosts) throws IOException {
     List<InetSocketAddress> addresses = new ArrayList<>();
     for (String host : hosts) {
-      Server server = startServer(new InetSocketAddress(host, 0));
+      HealthStatusManager health = new HealthStatusManager();
+      health.setStatus(ChaosService.SERVICE, ServingStatus.SERVING);
+      Server server =
+          NettyServerBuilder.forAddress(new InetSocketAddress(host, 0))
+              .addService(service())
+              .addService(health.getHealthService())
+              .permitKeepAliveTime(ChaosService.KEEPALIVE_TIME_SECONDS, TimeUnit.SECONDS)
+              .maxInboundMessageSize(2 * CallKind.LARGE)
+              .build()
+              .start();
       servers.add(server);
       addresses.add((InetSocketAddress) server.getListenSockets().get(0));
     }
     return addresses;
-  }
-
-  /**
-   * Starts one server of the harness on {@code address} (port 0: a free one), serving the health
-   * service too, and returns it: the caller stops it ({@link #stopServers} does not know it).
-   */
-  public static Server startServer(InetSocketAddress address) throws IOException {
-    HealthStatusManager health = new HealthStatusManager();
-    health.setStatus(ChaosService.SERVICE, ServingStatus.SERVING);
-    return NettyServerBuilder.forAddress(address)
-        .addService(service())
-        .addService(health.getHealthService())
-        .permitKeepAliveTime(ChaosService.KEEPALIVE_TIME_SECONDS, TimeUnit.SECONDS)
-        .maxInboundMessageSize(2 * CallKind.LARGE)
-        .build()
-        .start();
   }
 
   @Override
