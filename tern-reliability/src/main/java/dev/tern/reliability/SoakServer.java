@@ -11,8 +11,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -31,6 +33,15 @@ final class SoakServer implements AutoCloseable {
   private final BufferedReader out;
   private final Writer in;
   private final InetSocketAddress address;
+
+  /** Reads the child's output, so that a read can time out (a daemon thread; stopped by close). */
+  private final ExecutorService reader =
+      Executors.newSingleThreadExecutor(
+          task -> {
+            Thread thread = new Thread(task, "soak-server-output");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   private SoakServer(Process process, String host) throws IOException {
     this.process = process;
@@ -88,15 +99,7 @@ final class SoakServer implements AutoCloseable {
   }
 
   private String readLine(Duration timeout, String what) throws IOException {
-    CompletableFuture<String> line =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return out.readLine();
-              } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-              }
-            });
+    Future<String> line = reader.submit(out::readLine);
     try {
       String result = line.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       if (result == null) {
@@ -119,6 +122,7 @@ final class SoakServer implements AutoCloseable {
    */
   @Override
   public void close() {
+    reader.shutdownNow();
     try {
       in.close();
     } catch (IOException e) {
