@@ -17,7 +17,10 @@ declare -A flags=(
   [chaos-report]="--fault-seconds --workers --out"
   [demo]=""
   [interop-client]="--server_host --server_port --test_case --use_tls --use_test_ca
-    --server_host_override --soak_iterations --list_test_cases"
+    --server_host_override --soak_iterations --soak_max_failures
+    --soak_per_iteration_max_acceptable_latency_ms --soak_overall_timeout_seconds
+    --soak_min_time_ms_between_rpcs --soak_request_size --soak_response_size --soak_num_threads
+    --list_test_cases"
   [interop-server]="--port --use_tls"
   [lint-python]="--fix"
   [qps-client]="--address --target --lb_policy --channels --outstanding_rpcs --client_payload
@@ -26,6 +29,7 @@ declare -A flags=(
   [qps-server]="--address --directexecutor --transport"
   [routeguide-client]="--target --otlp"
   [routeguide-server]="--port --otlp --prometheus-port --cors-origin"
+  [soak]="--minutes --sample-seconds --warmup-seconds --rate --workers --peer --server-heap --out"
   [vthread-bench]="--system --calls --sleep_ms --rounds --warmup_rounds"
   [xds-test-client]="--server --stats_port --qps --rpc --metadata --num_channels --rpc_timeout_sec
     --fail_on_failed_rpcs --print_response --secure_mode"

@@ -58,7 +58,7 @@ final class InteropCases {
 
   private final Channel channel;
   private final Supplier<ManagedChannel> newChannel;
-  private final int soakIterations;
+  private final SoakConfig soak;
   private final ResponseCompressionRecorder compression = new ResponseCompressionRecorder();
 
   /**
@@ -66,11 +66,12 @@ final class InteropCases {
    *     {@link CompressionProbe} so the compressed-response cases can see how responses arrived
    * @param newChannel makes a fresh channel like {@code channel} (channel_soak), the caller's to
    *     shut down: this class shuts down each one it makes
+   * @param soak the soak cases' settings (the {@code soak_*} flags)
    */
-  InteropCases(Channel channel, Supplier<ManagedChannel> newChannel, int soakIterations) {
+  InteropCases(Channel channel, Supplier<ManagedChannel> newChannel, SoakConfig soak) {
     this.channel = channel;
     this.newChannel = newChannel;
-    this.soakIterations = soakIterations;
+    this.soak = soak;
   }
 
   /** Every case this client runs, in the order {@code --test_case=all} runs them. */
@@ -404,22 +405,35 @@ final class InteropCases {
     checkZeros(response.getPayload(), 10, "response");
   }
 
-  private void rpcSoak() {
-    for (int i = 0; i < soakIterations; i++) {
-      largeUnary(channel);
-    }
+  private void rpcSoak() throws InterruptedException {
+    SoakCase.run(soak, () -> soakCall(channel));
   }
 
   private void channelSoak() throws InterruptedException {
-    for (int i = 0; i < soakIterations; i++) {
-      ManagedChannel fresh = newChannel.get();
-      try {
-        largeUnary(fresh);
-      } finally {
-        fresh.shutdownNow();
-        fresh.awaitTermination(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-      }
-    }
+    SoakCase.run(
+        soak,
+        () -> {
+          ManagedChannel fresh = newChannel.get();
+          try {
+            soakCall(fresh);
+          } finally {
+            fresh.shutdownNow();
+            fresh.awaitTermination(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+          }
+        });
+  }
+
+  /** A soak iteration's call: large_unary with the soak's sizes, under the iteration's bound. */
+  private void soakCall(Channel on) {
+    SimpleResponse response =
+        TestServiceTern.newBlockingStub(on)
+            .withDeadlineAfter(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+            .unaryCall(
+                SimpleRequest.newBuilder()
+                    .setResponseSize(soak.responseSize())
+                    .setPayload(zeros(soak.requestSize()))
+                    .build());
+    checkZeros(response.getPayload(), soak.responseSize(), "response");
   }
 
   // ---------------------------------------------------------------------------- helpers

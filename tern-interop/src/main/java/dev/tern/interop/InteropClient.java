@@ -47,6 +47,38 @@ public final class InteropClient {
               null,
               "the authority (and TLS server name) to ask for, e.g. foo.test.google.fr")
           .flag("soak_iterations", "N", "10", "calls of the soak cases (rpc_soak, channel_soak)")
+          .flag(
+              "soak_max_failures",
+              "N",
+              "0",
+              "soak iterations that may fail (an error, or slower than the latency bound)")
+          .flag(
+              "soak_per_iteration_max_acceptable_latency_ms",
+              "MS",
+              Integer.toString(SoakConfig.DEFAULT_MAX_LATENCY_MS),
+              "a soak iteration slower than this fails")
+          .flag(
+              "soak_overall_timeout_seconds",
+              "S",
+              null,
+              "no soak iteration starts after this; the case fails if any did not run"
+                  + " (default: soak_iterations x the latency bound)")
+          .flag(
+              "soak_min_time_ms_between_rpcs",
+              "MS",
+              "0",
+              "the least time between the starts of a soak thread's iterations")
+          .flag(
+              "soak_request_size",
+              "BYTES",
+              Integer.toString(SoakConfig.DEFAULT_REQUEST_SIZE),
+              "a soak call's request payload")
+          .flag(
+              "soak_response_size",
+              "BYTES",
+              Integer.toString(SoakConfig.DEFAULT_RESPONSE_SIZE),
+              "a soak call's response payload")
+          .flag("soak_num_threads", "N", "1", "threads sharing the soak iterations")
           .bool("list_test_cases", "print the name of every case, one a line, and exit")
           .note("Prints 'PASS <case>' or 'FAIL <case>: <reason>' for each case.")
           .note(
@@ -71,6 +103,7 @@ public final class InteropClient {
   static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
     CommandLine.Values flags;
     List<String> cases;
+    SoakConfig soak;
     try {
       flags = FLAGS.parse(args);
       if (flags.bool("list_test_cases")) {
@@ -90,7 +123,7 @@ public final class InteropClient {
         }
       }
       flags.integer("server_port", 1);
-      flags.integer("soak_iterations", 1);
+      soak = soakConfig(flags);
     } catch (CommandLine.Exit exit) {
       return exit.report(out, err);
     }
@@ -104,14 +137,38 @@ public final class InteropClient {
     ManagedChannel channel = channels.get();
     int failed;
     try {
-      failed =
-          runCases(
-              new InteropCases(channel, channels, flags.integer("soak_iterations", 1)), cases, out);
+      failed = runCases(new InteropCases(channel, channels, soak), cases, out);
     } finally {
       channel.shutdownNow();
       channel.awaitTermination(10, TimeUnit.SECONDS);
     }
     return failed == 0 ? 0 : 1;
+  }
+
+  /** The soak cases' settings from the {@code soak_*} flags. */
+  private static SoakConfig soakConfig(CommandLine.Values flags) {
+    int iterations = flags.integer("soak_iterations", 1);
+    int maxLatencyMs = flags.integer("soak_per_iteration_max_acceptable_latency_ms", 1);
+    int threads = flags.integer("soak_num_threads", 1);
+    if (threads > iterations) {
+      throw FLAGS.usageError(
+          "--soak_num_threads ("
+              + threads
+              + ") must not exceed --soak_iterations ("
+              + iterations
+              + ")");
+    }
+    return new SoakConfig(
+        iterations,
+        flags.integer("soak_max_failures", 0),
+        maxLatencyMs,
+        flags.has("soak_overall_timeout_seconds")
+            ? flags.integer("soak_overall_timeout_seconds", 1)
+            : SoakConfig.defaultOverallTimeoutSeconds(iterations, maxLatencyMs),
+        flags.integer("soak_min_time_ms_between_rpcs", 0),
+        flags.integer("soak_request_size", 0),
+        flags.integer("soak_response_size", 0),
+        threads);
   }
 
   /** Runs {@code cases}, printing one line each; returns how many failed. */

@@ -57,7 +57,7 @@ class InteropSelfTest {
     ByteArrayOutputStream lines = new ByteArrayOutputStream();
     int failed =
         InteropClient.runCases(
-            new InteropCases(channel, newChannel(), 2),
+            new InteropCases(channel, newChannel(), SoakConfig.ofIterations(2)),
             InteropCases.ALL,
             new PrintStream(lines, true, StandardCharsets.UTF_8));
 
@@ -83,7 +83,7 @@ class InteropSelfTest {
       ByteArrayOutputStream lines = new ByteArrayOutputStream();
       int failed =
           InteropClient.runCases(
-              new InteropCases(toLax, newChannel(), 1),
+              new InteropCases(toLax, newChannel(), SoakConfig.ofIterations(1)),
               java.util.List.of("client_compressed_unary"),
               new PrintStream(lines, true, StandardCharsets.UTF_8));
 

@@ -125,7 +125,7 @@ class RetryingClientToGrpcJavaServerTest {
       ByteArrayOutputStream lines = new ByteArrayOutputStream();
       int failed =
           InteropClient.runCases(
-              new InteropCases(channel, channels, 2),
+              new InteropCases(channel, channels, SoakConfig.ofIterations(2)),
               CASES,
               new PrintStream(lines, true, StandardCharsets.UTF_8));
 

@@ -359,11 +359,14 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   /**
    * Bounds how many RST_STREAM frames a client may send per window (default 200 per 30 seconds)
    * before the connection is closed with GOAWAY(ENHANCE_YOUR_CALM): opening and resetting streams
-   * costs the server work the client does not pay for (the "rapid reset" attack). The same limit
-   * applies, counted separately, to the RST_STREAM frames the server sends because the client broke
-   * a stream's rules (a WINDOW_UPDATE of 0, a window overflow, a frame on a closed stream, a
-   * malformed request: the "MadeYouReset" attack); resets for the server's own reasons (a deadline,
-   * a cancelled call) do not count. 0 disables both.
+   * costs the server work the client does not pay for (the "rapid reset" attack). A reset of a
+   * stream the server already sent a response message on does not count: that is a client
+   * cancelling a call it got an answer on (a stream it read enough of, a deadline that passed while
+   * it read), paced by the server's answers. The same limit applies, counted separately, to the
+   * RST_STREAM frames the server sends because the client broke a stream's rules (a WINDOW_UPDATE
+   * of 0, a window overflow, a frame on a closed stream, a malformed request: the "MadeYouReset"
+   * attack); resets for the server's own reasons (a deadline, a cancelled call) do not count. 0
+   * disables both.
    *
    * @throws IllegalArgumentException if {@code max} is negative or the window is not positive
    */

@@ -54,20 +54,12 @@ public final class Workload {
   private void run(int first) {
     CallKind[] kinds = CallKind.values();
     for (int n = first; !stopping; n++) {
-      CallKind kind = kinds[n % kinds.length];
-      long start = System.nanoTime();
-      CompletableFuture<Peer.CallEnd> call = client.call(kind);
-      Peer.CallEnd end;
+      Outcome outcome;
       try {
-        end = call.get(kind.deadline().plus(HANG_GRACE).toMillis(), TimeUnit.MILLISECONDS);
-      } catch (TimeoutException e) {
-        end = new Peer.CallEnd(Outcome.HANG, "open " + HANG_GRACE + " past its deadline");
-      } catch (ExecutionException e) {
-        end = new Peer.CallEnd("UNKNOWN", "the harness's call failed: " + e.getCause());
+        outcome = call(client, kinds[n % kinds.length]);
       } catch (InterruptedException e) {
         return;
       }
-      Outcome outcome = new Outcome(kind, end.code(), end.description(), start, System.nanoTime());
       synchronized (this) {
         outcomes.add(outcome);
         notifyAll();
@@ -80,6 +72,24 @@ public final class Workload {
         }
       }
     }
+  }
+
+  /**
+   * Makes one call of {@code kind} on {@code client} and waits for it to end, up to its deadline
+   * plus {@link #HANG_GRACE} (then it is a {@link Outcome#HANG}, abandoned).
+   */
+  static Outcome call(Peer.Client client, CallKind kind) throws InterruptedException {
+    long start = System.nanoTime();
+    CompletableFuture<Peer.CallEnd> call = client.call(kind);
+    Peer.CallEnd end;
+    try {
+      end = call.get(kind.deadline().plus(HANG_GRACE).toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      end = new Peer.CallEnd(Outcome.HANG, "open " + HANG_GRACE + " past its deadline");
+    } catch (ExecutionException e) {
+      end = new Peer.CallEnd("UNKNOWN", "the harness's call failed: " + e.getCause());
+    }
+    return new Outcome(kind, end.code(), end.description(), start, System.nanoTime());
   }
 
   /**

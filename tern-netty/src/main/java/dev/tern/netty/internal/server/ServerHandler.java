@@ -374,7 +374,8 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   /**
    * Bounds the work a peer can cause by opening and at once resetting streams (the "rapid reset"
    * attack, CVE-2023-44487): more than the allowed RST_STREAM frames in one window ends the
-   * connection with GOAWAY(ENHANCE_YOUR_CALM).
+   * connection with GOAWAY(ENHANCE_YOUR_CALM). Resets of streams the server already sent a response
+   * message on do not count (see onRstStreamRead).
    */
   private void countReset() throws Http2Exception {
     if (resetsReceived.overLimit(System.nanoTime())) {
@@ -595,9 +596,15 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     @Override
     public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode)
         throws Http2Exception {
-      countReset();
-      exchanges.onReset(streamId, errorCode);
       ServerStreamState state = streams.get(streamId);
+      // A reset after a response message cancels a call the client had an answer on (a
+      // server stream it has read enough of, a deadline passing while it reads): ordinary
+      // traffic, paced by the server's answers. Only resets of streams that got no message
+      // yet are what a rapid reset is made of.
+      if (state == null || !state.hasSentMessage()) {
+        countReset();
+      }
+      exchanges.onReset(streamId, errorCode);
       if (state != null) {
         state.onReset(
             Status.CANCELLED.withDescription(

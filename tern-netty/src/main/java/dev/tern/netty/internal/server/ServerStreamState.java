@@ -29,6 +29,7 @@ final class ServerStreamState implements MessageDeframer.Listener {
   private NettyServerStream stream;
   private ServerStreamListener listener;
   private boolean headersSent;
+  private boolean messageSent;
   private boolean trailersSent;
 
   /** Whether the trailers written carry OK. */
@@ -53,6 +54,14 @@ final class ServerStreamState implements MessageDeframer.Listener {
 
   int id() {
     return id;
+  }
+
+  /**
+   * Whether a response message went out on this stream: a client that resets it afterwards
+   * cancelled a call it had an answer on, not one it opened only to reset.
+   */
+  boolean hasSentMessage() {
+    return messageSent;
   }
 
   boolean isClosed() {
@@ -133,6 +142,7 @@ final class ServerStreamState implements MessageDeframer.Listener {
       headersSent = true;
       handler.writeHeaders(this, OutboundHeaders.response(new Metadata()), false);
     }
+    messageSent = true;
     handler.socketNode().messagesSent(messages);
     handler.writeData(this, data, bytes);
   }

@@ -1,0 +1,43 @@
+package dev.tern.reliability;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The soak's server in a JVM of its own ({@link SoakServer} starts it): {@code SoakServerMain PEER
+ * HOST} starts the harness's server of {@code PEER} ({@code tern} or {@code grpc-java}) on a free
+ * port of {@code HOST}, prints {@value #READY} and the port, then answers each line {@value
+ * #SAMPLE} on its standard input with {@value #HEAP} and its heap in bytes after a full GC. It
+ * stops its server and exits when its standard input ends (the parent closed it or died).
+ */
+public final class SoakServerMain {
+  static final String READY = "soak server listening on port ";
+  static final String SAMPLE = "sample";
+  static final String HEAP = "heap ";
+
+  private SoakServerMain() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length != 2) {
+      System.err.println("usage: SoakServerMain tern|grpc-java HOST");
+      System.exit(2);
+    }
+    Peer peer = SoakRun.peer(args[0]);
+    List<InetSocketAddress> addresses = peer.startServers(List.of(args[1]));
+    System.out.println(READY + addresses.get(0).getPort());
+    System.out.flush();
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    for (String line = in.readLine(); line != null; line = in.readLine()) {
+      if (line.equals(SAMPLE)) {
+        System.out.println(HEAP + ResourceSample.heapAfterGc());
+        System.out.flush();
+      }
+    }
+    peer.stopServers(Duration.ofSeconds(5));
+  }
+}
