@@ -17,6 +17,9 @@ interface ClusterRefs {
   /** Gives back a reference {@link #retain} took. Thread-safe. */
   void release(String cluster);
 
-  /** The newest selector, for a call whose cluster was released under it. */
+  /**
+   * The newest selector the channel has taken, for a call whose cluster was released under it; null
+   * before the first.
+   */
   RoutingConfigSelector latest();
 }

@@ -148,6 +148,9 @@ final class RoutingConfigSelector extends ConfigSelector {
       }
       // The routes changed under this call and the cluster is leaving: choose again.
       selector = refs.latest();
+      if (selector == null) {
+        break;
+      }
     }
     return Result.forError(
         Status.UNAVAILABLE.withDescription("xDS routes kept changing while the call chose one"));

@@ -71,7 +71,14 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
   /** Per cluster, the references of the route config (one) and of uncommitted calls. */
   private final Map<String, AtomicInteger> clusterRefs = new ConcurrentHashMap<>();
 
+  /**
+   * The selector a call that must choose again takes ({@link #latest()}): the newest one the
+   * channel has taken, so every cluster it routes to is in the channel's balancer already.
+   */
   private volatile RoutingConfigSelector current;
+
+  /** The newest selector, published to the channel (perhaps not taken by it yet). */
+  private RoutingConfigSelector published;
 
   private Listener listener;
   private XdsClient client;
@@ -247,7 +254,17 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
     install(RoutingConfigSelector.failing(Status.UNAVAILABLE.withDescription(description), this));
   }
 
-  /** Makes {@code selector} current, moves the config's cluster references, and publishes. */
+  /**
+   * Publishes {@code selector} with a config holding every cluster it routes to, then, once the
+   * channel has taken that config, makes it current and lets go of the clusters it no longer routes
+   * to.
+   *
+   * <p>The order matters: the channel takes a result in a task of the synchronization context that
+   * {@code onResult} queues, and the task queued below runs after it. Until then a call of an older
+   * selector whose cluster is leaving keeps that cluster (still in the balancer), and a call that
+   * must choose again does not take a selector whose new clusters the balancer does not have yet
+   * (it would fail "no child for" the cluster).
+   */
   private void install(RoutingConfigSelector selector) {
     Set<String> next = selector.clusters();
     for (String cluster : next) {
@@ -263,17 +280,32 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
             });
       }
     }
+    Set<String> previous = configClusters;
+    configClusters = next;
+    published = selector;
+    publish();
+    syncContext.execute(() -> taken(selector, previous));
+  }
+
+  /** The channel has taken {@code selector}'s config: see {@link #install}. */
+  private void taken(RoutingConfigSelector selector, Set<String> previous) {
+    if (shutdown) {
+      return;
+    }
     current = selector;
-    for (String cluster : configClusters) {
-      if (!next.contains(cluster)) {
+    boolean removed = false;
+    for (String cluster : previous) {
+      if (!selector.clusters().contains(cluster)) {
         AtomicInteger refs = clusterRefs.get(cluster);
         if (refs.decrementAndGet() == 0) {
           clusterRefs.remove(cluster);
+          removed = true;
         }
       }
     }
-    configClusters = next;
-    publish();
+    if (removed) {
+      publish();
+    }
   }
 
   private void publish() {
@@ -293,7 +325,7 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
     Attributes attributes =
         Attributes.newBuilder()
             .set(XdsAttributes.XDS_CLIENT, client)
-            .set(ConfigSelector.KEY, current)
+            .set(ConfigSelector.KEY, published)
             .build();
     listener.onResult(
         ResolutionResult.newBuilder()
@@ -447,7 +479,7 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
   }
 
   private void onWatchError(String resource, Status error) {
-    RoutingConfigSelector selector = current;
+    RoutingConfigSelector selector = published;
     if (selector != null && selector.error() == null) {
       logger.log(
           Level.FINE,
