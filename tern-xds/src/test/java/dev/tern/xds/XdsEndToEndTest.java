@@ -7,7 +7,6 @@ import com.google.protobuf.UInt32Value;
 import dev.tern.CallOptions;
 import dev.tern.ClientInterceptors;
 import dev.tern.ManagedChannel;
-import dev.tern.ManagedChannelBuilder;
 import dev.tern.Metadata;
 import dev.tern.stub.ClientCalls;
 import dev.tern.stub.MetadataUtils;
@@ -37,11 +36,10 @@ import org.junit.jupiter.api.TestInfo;
  * priority, weighted_target, cluster_impl and round_robin are all the real ones.
  */
 class XdsEndToEndTest {
-  private static final String BOOTSTRAP_PROPERTY = "io.grpc.xds.bootstrapConfig";
   private static final Metadata.Key<String> X_ROUTE =
       Metadata.Key.of("x-route", Metadata.ASCII_STRING_MARSHALLER);
 
-  private final List<AutoCloseable> closeables = new ArrayList<>();
+  private XdsMesh mesh;
   private final String node;
   private ControlPlaneProcess cp;
   private Backends backends;
@@ -53,26 +51,18 @@ class XdsEndToEndTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    cp = ControlPlaneProcess.start();
-    closeables.add(cp);
-    backends = Backends.start("127.0.0.2", "127.0.0.3", "127.0.0.4");
-    closeables.add(backends);
-    // Each test its own node, so its own bootstrap and its own pooled XdsClient.
-    System.setProperty(BOOTSTRAP_PROPERTY, cp.bootstrapJson(node));
-    closeables.add(() -> System.clearProperty(BOOTSTRAP_PROPERTY));
+    mesh = XdsMesh.start(node, "127.0.0.2", "127.0.0.3", "127.0.0.4");
+    cp = mesh.controlPlane();
+    backends = mesh.backends();
   }
 
   @AfterEach
   void closeAll() throws Exception {
-    for (int i = closeables.size() - 1; i >= 0; i--) {
-      closeables.get(i).close();
-    }
+    mesh.close();
   }
 
   private ManagedChannel channel() {
-    ManagedChannel channel = ManagedChannelBuilder.forTarget("xds:///svc").usePlaintext().build();
-    closeables.add(() -> channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS));
-    return channel;
+    return mesh.channel();
   }
 
   /** Endpoints of {@code cluster}: the backends with the given indexes, one locality. */

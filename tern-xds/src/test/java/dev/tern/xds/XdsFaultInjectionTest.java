@@ -8,7 +8,6 @@ import com.google.protobuf.Message;
 import dev.tern.CallOptions;
 import dev.tern.ClientInterceptors;
 import dev.tern.ManagedChannel;
-import dev.tern.ManagedChannelBuilder;
 import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.StatusRuntimeException;
@@ -27,7 +26,6 @@ import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
 import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
 import io.envoyproxy.envoy.type.v3.FractionalPercent;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.SimpleFormatter;
@@ -42,9 +40,8 @@ import org.junit.jupiter.api.TestInfo;
  * Listener whose HttpConnectionManager has the fault filter before the router.
  */
 class XdsFaultInjectionTest {
-  private static final String BOOTSTRAP_PROPERTY = "io.grpc.xds.bootstrapConfig";
 
-  private final List<AutoCloseable> closeables = new ArrayList<>();
+  private XdsMesh mesh;
   private final String node;
   private ControlPlaneProcess cp;
   private Backends backends;
@@ -56,25 +53,18 @@ class XdsFaultInjectionTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    cp = ControlPlaneProcess.start();
-    closeables.add(cp);
-    backends = Backends.start("127.0.0.2", "127.0.0.3", "127.0.0.4");
-    closeables.add(backends);
-    System.setProperty(BOOTSTRAP_PROPERTY, cp.bootstrapJson(node));
-    closeables.add(() -> System.clearProperty(BOOTSTRAP_PROPERTY));
+    mesh = XdsMesh.start(node, "127.0.0.2", "127.0.0.3", "127.0.0.4");
+    cp = mesh.controlPlane();
+    backends = mesh.backends();
   }
 
   @AfterEach
   void closeAll() throws Exception {
-    for (int i = closeables.size() - 1; i >= 0; i--) {
-      closeables.get(i).close();
-    }
+    mesh.close();
   }
 
   private ManagedChannel channel() {
-    ManagedChannel channel = ManagedChannelBuilder.forTarget("xds:///svc").usePlaintext().build();
-    closeables.add(() -> channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS));
-    return channel;
+    return mesh.channel();
   }
 
   private static FractionalPercent percent(int n) {

@@ -6,7 +6,6 @@ import com.google.protobuf.Message;
 import dev.tern.CallOptions;
 import dev.tern.ClientInterceptors;
 import dev.tern.ManagedChannel;
-import dev.tern.ManagedChannelBuilder;
 import dev.tern.Metadata;
 import dev.tern.stub.ClientCalls;
 import dev.tern.stub.MetadataUtils;
@@ -32,12 +31,11 @@ import org.junit.jupiter.api.TestInfo;
  * backends on 127.0.0.2-4.
  */
 class XdsRingHashEndToEndTest {
-  private static final String BOOTSTRAP_PROPERTY = "io.grpc.xds.bootstrapConfig";
   private static final Metadata.Key<String> X_KEY =
       Metadata.Key.of("x-key", Metadata.ASCII_STRING_MARSHALLER);
   private static final List<String> HOSTS = List.of("127.0.0.2", "127.0.0.3", "127.0.0.4");
 
-  private final List<AutoCloseable> closeables = new ArrayList<>();
+  private XdsMesh mesh;
   private final String node;
   private ControlPlaneProcess cp;
   private Backends backends;
@@ -48,25 +46,18 @@ class XdsRingHashEndToEndTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    cp = ControlPlaneProcess.start();
-    closeables.add(cp);
-    backends = Backends.start(HOSTS.toArray(new String[0]));
-    closeables.add(backends);
-    System.setProperty(BOOTSTRAP_PROPERTY, cp.bootstrapJson(node));
-    closeables.add(() -> System.clearProperty(BOOTSTRAP_PROPERTY));
+    mesh = XdsMesh.start(node, HOSTS.toArray(new String[0]));
+    cp = mesh.controlPlane();
+    backends = mesh.backends();
   }
 
   @AfterEach
   void closeAll() throws Exception {
-    for (int i = closeables.size() - 1; i >= 0; i--) {
-      closeables.get(i).close();
-    }
+    mesh.close();
   }
 
   private ManagedChannel channel() {
-    ManagedChannel channel = ManagedChannelBuilder.forTarget("xds:///svc").usePlaintext().build();
-    closeables.add(() -> channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS));
-    return channel;
+    return mesh.channel();
   }
 
   /** Pushes Listener svc -> r1 with one route to ring-hash cluster c1 over the three backends. */
