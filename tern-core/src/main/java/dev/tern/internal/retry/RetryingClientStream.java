@@ -415,17 +415,42 @@ public final class RetryingClientStream implements SelfRetryingStream {
   }
 
   private void scheduleNextHedge(long delayNanos) {
+    Attempt toDeliver;
     synchronized (lock) {
       cancelTimerLocked();
-      if (closed || committed != null || !plan.mayStartAnother()) {
+      if (closed || committed != null) {
         return;
       }
-      if (delayNanos > 0) {
+      if (!plan.mayStartAnother()) {
+        // The timer this replaced may have been what a failed attempt waited for (it failed
+        // while this hedge started): with nothing left in flight, the call ends now.
+        toDeliver = giveUpIfIdleLocked();
+      } else if (delayNanos > 0) {
         timer = plan.scheduler().schedule(this::hedgeTimerFired, delayNanos, TimeUnit.NANOSECONDS);
         return;
+      } else {
+        toDeliver = null;
       }
     }
-    hedgeTimerFired(); // a zero delay: send the next hedge now
+    if (toDeliver != null) {
+      deliverClose(toDeliver.failure, toDeliver.failureTrailers);
+    } else if (delayNanos <= 0) {
+      hedgeTimerFired(); // a zero delay: send the next hedge now
+    }
+  }
+
+  /**
+   * Commits the last failed attempt and closes the call if no attempt is in flight and none may
+   * start; returns that attempt (its failure to deliver), or null if the call goes on.
+   */
+  @GuardedBy("lock")
+  private Attempt giveUpIfIdleLocked() {
+    if (!live.isEmpty() || lastFailed == null || plan.mayStartAnother()) {
+      return null;
+    }
+    commitLocked(lastFailed);
+    closed = true;
+    return lastFailed;
   }
 
   private void hedgeTimerFired() {
@@ -437,11 +462,8 @@ public final class RetryingClientStream implements SelfRetryingStream {
         return;
       }
       if (!plan.mayStartAnother()) {
-        if (live.isEmpty() && lastFailed != null) {
-          toDeliver = lastFailed;
-          commitLocked(toDeliver);
-          closed = true;
-        } else {
+        toDeliver = giveUpIfIdleLocked();
+        if (toDeliver == null) {
           return;
         }
       }

@@ -14,6 +14,7 @@ import dev.tern.Status;
 import dev.tern.internal.channel.ClientTestSupport;
 import dev.tern.internal.channel.FakeClientStream;
 import dev.tern.internal.channel.FakeClientTransport;
+import dev.tern.internal.client.DelayedClientStream;
 import dev.tern.internal.config.HedgingPolicy;
 import dev.tern.internal.config.RetryPolicy;
 import dev.tern.internal.config.RetryThrottlingPolicy;
@@ -48,6 +49,9 @@ class RetryingClientStreamTest {
   private RetryBuffer buffer = new RetryBuffer(1 << 20, 1 << 10);
   private double random = 0.5;
 
+  /** When set, attempts from now on fail as they start (as a picker's error fails them). */
+  private volatile Status failAttemptsWith;
+
   @BeforeEach
   void startTransport() {
     clock.setRethrowTaskFailures(true);
@@ -69,6 +73,9 @@ class RetryingClientStreamTest {
         deadline,
         args -> {
           picks.add((RetryingClientStream.AttemptArgs) args);
+          if (failAttemptsWith != null) {
+            return DelayedClientStream.failed(failAttemptsWith);
+          }
           FakeClientStream attempt =
               (FakeClientStream)
                   transport.newStream(
@@ -371,6 +378,21 @@ class RetryingClientStreamTest {
     attempt(2).serverClose(Status.UNAVAILABLE.withDescription("last"));
     assertThat(recorder.events).containsExactly("closed UNAVAILABLE PROCESSED");
     assertThat(recorder.status.getDescription()).isEqualTo("last");
+  }
+
+  @Test
+  void hedgeThatFailsAsItStartsEndsTheCallInsteadOfWaitingForTheDeadline() {
+    // The rolling-restart finding: the first attempt fails while the next hedge's timer is set,
+    // and the hedge sent at once instead fails as it starts (the channel's picker has an error).
+    // Nothing is left in flight or scheduled, so the call must end now, not at its deadline.
+    RetryingClientStream stream = hedging(2, 500 * MS);
+    startUnary(stream);
+    failAttemptsWith = Status.UNAVAILABLE.withDescription("no server is reachable");
+    attempt(0).serverClose(Status.UNAVAILABLE.withDescription("connection closed"));
+    assertThat(picks).hasSize(2);
+    assertThat(recorder.events).containsExactly("closed UNAVAILABLE PROCESSED");
+    assertThat(recorder.status.getDescription()).isEqualTo("no server is reachable");
+    assertThat(clock.numPendingTasks()).isZero();
   }
 
   @Test
