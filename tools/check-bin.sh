@@ -27,6 +27,7 @@ declare -A flags=(
     --server_payload --warmup_duration --duration --streaming_rpcs --directexecutor --transport
     --save_histogram"
   [qps-server]="--address --directexecutor --transport"
+  [rolling-restart]="--workers --drain-seconds --out"
   [routeguide-client]="--target --otlp"
   [routeguide-server]="--port --otlp --prometheus-port --cors-origin"
   [soak]="--minutes --sample-seconds --warmup-seconds --rate --workers --peer --server-heap --out"

@@ -3,11 +3,16 @@ package dev.tern.reliability;
 import io.grpc.CallOptions;
 import io.grpc.EquivalentAddressGroup;
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.MethodDescriptor.MethodType;
 import io.grpc.NameResolver;
 import io.grpc.NameResolverProvider;
 import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusOr;
@@ -32,6 +37,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -71,6 +77,7 @@ public final class GrpcJavaPeer implements Peer {
       method(ChaosService.HOLD, MethodType.SERVER_STREAMING);
 
   private final List<Server> servers = new ArrayList<>();
+  private final List<InetSocketAddress> addresses = new ArrayList<>();
 
   @Override
   public String name() {
@@ -79,22 +86,31 @@ public final class GrpcJavaPeer implements Peer {
 
   @Override
   public List<InetSocketAddress> startServers(List<String> hosts) throws IOException {
-    List<InetSocketAddress> addresses = new ArrayList<>();
+    List<InetSocketAddress> started = new ArrayList<>();
     for (String host : hosts) {
-      HealthStatusManager health = new HealthStatusManager();
-      health.setStatus(ChaosService.SERVICE, ServingStatus.SERVING);
-      Server server =
-          NettyServerBuilder.forAddress(new InetSocketAddress(host, 0))
-              .addService(service())
-              .addService(health.getHealthService())
-              .permitKeepAliveTime(ChaosService.KEEPALIVE_TIME_SECONDS, TimeUnit.SECONDS)
-              .maxInboundMessageSize(2 * CallKind.LARGE)
-              .build()
-              .start();
+      Server server = startServer(new InetSocketAddress(host, 0));
       servers.add(server);
-      addresses.add((InetSocketAddress) server.getListenSockets().get(0));
+      started.add((InetSocketAddress) server.getListenSockets().get(0));
     }
-    return addresses;
+    addresses.addAll(started);
+    return started;
+  }
+
+  /**
+   * Starts one server of the harness on {@code address} (port 0: a free one), serving the health
+   * service too, with {@code interceptors} on the harness service.
+   */
+  private static Server startServer(InetSocketAddress address, ServerInterceptor... interceptors)
+      throws IOException {
+    HealthStatusManager health = new HealthStatusManager();
+    health.setStatus(ChaosService.SERVICE, ServingStatus.SERVING);
+    return NettyServerBuilder.forAddress(address)
+        .addService(ServerInterceptors.intercept(service(), interceptors))
+        .addService(health.getHealthService())
+        .permitKeepAliveTime(ChaosService.KEEPALIVE_TIME_SECONDS, TimeUnit.SECONDS)
+        .maxInboundMessageSize(2 * CallKind.LARGE)
+        .build()
+        .start();
   }
 
   @Override
@@ -106,6 +122,36 @@ public final class GrpcJavaPeer implements Peer {
       server.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
     servers.clear();
+    addresses.clear();
+  }
+
+  @Override
+  public boolean drainServer(int index, Duration deadline) throws InterruptedException {
+    Server server = servers.get(index);
+    server.shutdown();
+    if (server.awaitTermination(deadline.toMillis(), TimeUnit.MILLISECONDS)) {
+      return true;
+    }
+    server.shutdownNow();
+    server.awaitTermination(deadline.toMillis(), TimeUnit.MILLISECONDS);
+    return false;
+  }
+
+  @Override
+  public void restartServer(int index, CountDownLatch served) throws IOException {
+    servers.set(index, startServer(addresses.get(index), countingCalls(served)));
+  }
+
+  /** An interceptor that counts {@code served} down once per call the server starts. */
+  private static ServerInterceptor countingCalls(CountDownLatch served) {
+    return new ServerInterceptor() {
+      @Override
+      public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(
+          ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
+        served.countDown();
+        return next.startCall(call, headers);
+      }
+    };
   }
 
   @Override

@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * One gRPC implementation under test (Tern, or grpc-java as the reference): its servers and its
@@ -25,6 +26,19 @@ public interface Peer {
 
   /** Shuts every server down and waits for them. */
   void stopServers(Duration timeout) throws InterruptedException;
+
+  /**
+   * Drains server {@code index} (of {@link #startServers}): a graceful shutdown (GOAWAY; calls in
+   * flight finish), then shutdown now if it has not terminated after {@code deadline}. Returns
+   * whether it drained within the deadline.
+   */
+  boolean drainServer(int index, Duration deadline) throws InterruptedException;
+
+  /**
+   * Starts server {@code index} again, on the same address, after {@link #drainServer}; {@code
+   * served} is counted down once per call it starts.
+   */
+  void restartServer(int index, CountDownLatch served) throws IOException;
 
   /**
    * How a call ended: its status code's name ({@code OK}, {@code UNAVAILABLE}, ...) and the
