@@ -263,12 +263,10 @@ final class Http2InboundFrames implements Http2FrameListener {
     requireSettingsFirst("PING");
     if (!ack) {
       c.guard.controlFrame("PING");
+      c.listener.onPing(data);
       c.outbound.writer().writePing(c.out, data, true);
     } else if (c.shutdownPingSent && data == Http2Connection.SHUTDOWN_PING) {
-      c.shutdownPingSent = false;
-      c.goAwayLastStreamId = c.streams.lastPeerStreamId();
-      c.writeGoAway(c.goAwayLastStreamId, Http2FrameException.NO_ERROR, "");
-      c.maybeFinish();
+      c.sendFinalGoAway();
     } else {
       c.listener.onPingAck(data);
     }
