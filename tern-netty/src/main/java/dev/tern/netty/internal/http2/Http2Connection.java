@@ -147,6 +147,11 @@ public final class Http2Connection {
             return;
           }
           streamError(e);
+          if (closed) {
+            // The stream error was one too many (a reset flood): nothing after it is read.
+            in.skipBytes(in.readableBytes());
+            return;
+          }
         }
       }
     } finally {

@@ -91,8 +91,12 @@ public final class Http2FrameReader {
     this.maxFrameSize = maxFrameSize;
   }
 
-  /** Releases the buffers of a partly read frame or header block. */
+  /**
+   * Releases the buffers of a partly read frame or header block; the reader discards everything
+   * after (the connection is over), including the rest of a chunk it is reading now.
+   */
   public void close() {
+    failed = true;
     if (payload != null) {
       payload.release();
       payload = null;
@@ -127,6 +131,10 @@ public final class Http2FrameReader {
 
   private void readFrames(ByteBuf in, Http2FrameListener listener) throws Http2FrameException {
     while (true) {
+      if (failed) {
+        in.skipBytes(in.readableBytes()); // closed by what the last frame made the listener do
+        return;
+      }
       if (!inPayload) {
         if (partialHeaderBytes == 0 && in.readableBytes() >= HEADER_LENGTH) {
           int index = in.readerIndex();

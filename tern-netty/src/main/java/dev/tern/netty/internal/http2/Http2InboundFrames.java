@@ -201,7 +201,12 @@ final class Http2InboundFrames implements Http2FrameListener {
     if (stream == null) {
       return;
     }
-    c.guard.reset();
+    // A reset after this side's DATA cancels a stream the peer had an answer on (a stream it read
+    // enough of, a deadline passing while it reads): ordinary traffic, paced by this side's
+    // answers. Only resets of streams that got no DATA are what a Rapid Reset is made of.
+    if (!stream.dataSent) {
+      c.guard.reset();
+    }
     c.forget(stream, false);
     c.listener.onStreamReset(streamId, errorCode, true);
   }

@@ -425,6 +425,48 @@ class Http2ConnectionTest {
   }
 
   @Test
+  void nothingInTheSameReadAfterTheStreamErrorThatEndsTheConnectionIsRead() {
+    peer.close();
+    peer = new Http2TestPeer(true, withFloodLimits(100, 3), 1);
+    peer.handshake();
+    ByteBuf in = peer.frames();
+    for (int id = 1; id <= 7; id += 2) {
+      peer.headers(in, id, true, REQUEST);
+      peer.data(in, id, "late", false); // half-closed: a stream error, RST_STREAM, counted
+    }
+    peer.headers(in, 9, false, REQUEST);
+    ByteBuf out = out();
+    try {
+      peer.connection.receive(in, out); // one read, as a socket delivers a flood
+    } finally {
+      in.release();
+    }
+    assertConnectionError(
+        peer.read(out), ENHANCE_YOUR_CALM, "more than 3 stream resets in 30000 ms");
+    assertThat(events()).noneMatch(event -> event.startsWith("headers 9"));
+  }
+
+  @Test
+  void resetsOfStreamsThatGotDataAreNotARapidReset() {
+    peer.close();
+    peer = new Http2TestPeer(true, withFloodLimits(100, 3), 1);
+    peer.handshake();
+    Http2Connection c = peer.connection;
+    for (int id = 1; id <= 11; id += 2) {
+      assertThat(peer.send(peer.headers(peer.frames(), id, false, REQUEST))).isEmpty();
+      ByteBuf out = out();
+      c.sendHeaders(out, id, fields(":status", "200"), false);
+      c.sendData(out, id, peer.alloc.of(new byte[] {7}, 0, 1), false);
+      assertThat(peer.read(out)).hasSize(2);
+      ByteBuf in = peer.frames();
+      peer.writer.writeRstStream(in, id, 8);
+      assertThat(peer.send(in)).as("stream %s cancelled after its answer", id).isEmpty();
+    }
+    assertThat(c.isClosed()).isFalse();
+    assertThat(c.activeStreams()).isZero();
+  }
+
+  @Test
   void clientRefusesPushAndEvenStreams() {
     peer.close();
     peer = new Http2TestPeer(false, Http2Limits.defaults(), 3);
