@@ -80,7 +80,8 @@ public final class Http2Connection {
     this.server = server;
     this.limits = limits;
     this.listener = listener;
-    this.reader = new Http2FrameReader(limits.maxHeaderBlockBytes());
+    this.reader =
+        new Http2FrameReader(limits.maxHeaderBlockBytes(), limits.maxContinuationFrames());
     this.decoder =
         new HpackDecoder(limits.maxHeaderListSize(), HpackDecoder.DEFAULT_HEADER_TABLE_SIZE);
     this.streams = new Http2Streams(server);

@@ -157,8 +157,13 @@ final class Http2InboundFrames implements Http2FrameListener {
     }
     c.streams.acceptPeerStreamId(streamId);
     if (c.goAwaySent && streamId > c.goAwayLastStreamId) {
+      // Opened after this side's GOAWAY named its last stream (section 6.8): refused rather than
+      // silently ignored, so the client knows at once it may retry the request elsewhere.
       c.discard(block);
-      return null; // opened after this side's GOAWAY: ignored (section 6.8)
+      throw Http2FrameException.stream(
+          streamId,
+          REFUSED_STREAM,
+          "stream " + streamId + " opened after GOAWAY named stream " + c.goAwayLastStreamId);
     }
     if (selfDependent) {
       c.discard(block);

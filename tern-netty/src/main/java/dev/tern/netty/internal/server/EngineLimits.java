@@ -14,11 +14,11 @@ final class EngineLimits {
 
   /**
    * The server's options as engine limits: its concurrency limit, flow-control window, metadata
-   * limit and reset rate. A header block may take twice the metadata limit plus a frame (HPACK can
-   * spend more bytes than the list it carries), so that a list over the limit is still read whole
-   * and answered 431. The engine's own limits on DATA waiting for the client's credit are left at
-   * their widest: {@link UnreadResponseLimits} bounds those bytes per stream and per connection
-   * before they reach the engine.
+   * limit, reset rate and CONTINUATION bound. A header block may take twice the metadata limit plus
+   * a frame (HPACK can spend more bytes than the list it carries), so that a list over the limit is
+   * still read whole and answered 431. The engine's own limits on DATA waiting for the client's
+   * credit are left at their widest: {@link UnreadResponseLimits} bounds those bytes per stream and
+   * per connection before they reach the engine.
    */
   static Http2Limits of(ServerOptions options) {
     Http2Limits defaults = Http2Limits.defaults();
@@ -35,6 +35,7 @@ final class EngineLimits {
         Long.MAX_VALUE,
         defaults.maxControlFramesWithoutWork(),
         options.maxRstFramesPerWindow(),
-        options.rstWindowNanos());
+        options.rstWindowNanos(),
+        options.maxContinuationFrames());
   }
 }

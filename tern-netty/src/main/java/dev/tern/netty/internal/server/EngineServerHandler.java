@@ -26,6 +26,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.collection.IntObjectHashMap;
@@ -100,10 +101,12 @@ final class EngineServerHandler extends ChannelDuplexHandler
     this.transport = transport;
     this.options = options;
     this.connection = new Http2Connection(true, EngineLimits.of(options), this, System::nanoTime);
-    this.writes = new EngineWrites(connection);
     this.keepAliveEnforcer =
         new KeepAliveEnforcer(
             options.permitKeepAliveTimeNanos(), options.permitKeepAliveWithoutCalls());
+    // Response DATA leaving (a large message leaves over many flushes, as the client's credit
+    // comes) is activity after which the client's keepalive pings are welcome again.
+    this.writes = new EngineWrites(connection, keepAliveEnforcer::onDataSent);
     this.unreadResponseLimits =
         new UnreadResponseLimits(
             options.maxQueuedOutboundBytesPerStream(),
@@ -314,14 +317,16 @@ final class EngineServerHandler extends ChannelDuplexHandler
     if (connectionFailure == null) {
       connectionFailure = unreadResponseLimits.connectionStatus();
     }
-    connection.goAway(
-        writes.out(), ENHANCE_YOUR_CALM, "client does not read the responses queued for it");
+    Http2Exception tooMuch = unreadResponseLimits.connectionError();
+    unreadResponseLimits.logOnce(ctx, tooMuch);
+    connection.goAway(writes.out(), ENHANCE_YOUR_CALM, tooMuch.getMessage());
     flushNow();
     ctx.close();
   }
 
   @Override
   public void resetForUnreadResponses(ServerStreamState state) {
+    unreadResponseLimits.logOnce(ctx, unreadResponseLimits.streamError(state.id()));
     connection.resetStream(writes.out(), state.id(), ENHANCE_YOUR_CALM);
   }
 
@@ -335,7 +340,6 @@ final class EngineServerHandler extends ChannelDuplexHandler
   @Override
   public void writeData(ServerStreamState state, ByteBuf data, int bytes) {
     assert inEventLoop();
-    keepAliveEnforcer.onDataSent();
     EngineCall call = calls.get(state.id());
     if (!connection.sendData(writes.out(), state.id(), data, false) || call == null) {
       state.stream().onSentBytes(bytes);

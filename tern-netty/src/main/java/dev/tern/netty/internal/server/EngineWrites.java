@@ -25,12 +25,17 @@ import java.util.function.Consumer;
  */
 final class EngineWrites {
   private final Http2Connection connection;
+  private final Runnable onDataSent;
   private final List<EngineCall> pending = new ArrayList<>();
   private ChannelHandlerContext ctx;
   private ByteBuf out;
 
-  EngineWrites(Http2Connection connection) {
+  /**
+   * @param onDataSent called at a flush that carries response DATA the engine let go of
+   */
+  EngineWrites(Http2Connection connection, Runnable onDataSent) {
     this.connection = connection;
+    this.onDataSent = onDataSent;
   }
 
   void attach(ChannelHandlerContext ctx) {
@@ -102,6 +107,9 @@ final class EngineWrites {
       long queued = connection.queuedBytes(id);
       long sent = call.handedBytes - queued - call.reportedBytes;
       boolean trailers = call.trailersHanded && !call.trailersReported && queued == 0;
+      if (sent > 0) {
+        onDataSent.run();
+      }
       if (sent > 0 || trailers) {
         call.reportedBytes += Math.max(0, sent);
         call.trailersReported |= trailers;

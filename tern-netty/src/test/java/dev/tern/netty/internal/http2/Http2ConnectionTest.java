@@ -360,7 +360,9 @@ class Http2ConnectionTest {
     ByteBuf in = peer.headers(peer.frames(), 3, true, REQUEST);
     peer.writer.writePing(in, Http2Connection.SHUTDOWN_PING, true);
     peer.headers(in, 5, true, REQUEST);
-    assertThat(peer.send(in)).containsExactly("GOAWAY 3 0 ");
+    assertThat(peer.send(in))
+        .as("stream 5, opened after the final GOAWAY, is refused")
+        .containsExactly("GOAWAY 3 0 ", "RST_STREAM 5 " + REFUSED_STREAM);
     assertThat(events())
         .containsExactly(
             "headers 1 " + REQUEST_FIELDS + " end", "headers 3 " + REQUEST_FIELDS + " end");
@@ -546,7 +548,8 @@ class Http2ConnectionTest {
         maxQueuedBytesPerConnection,
         maxControlFramesWithoutWork,
         maxResetsPerWindow,
-        d.resetWindowNanos());
+        d.resetWindowNanos(),
+        d.maxContinuationFrames());
   }
 
   static Http2Limits withFloodLimits(int controlFrames, int resets) {
