@@ -479,7 +479,7 @@ public final class Http2Connection {
       streams.remove(stream, true);
       listener.onStreamReset(stream.id, errorCode, false);
     }
-    reader.close();
+    reader.stop();
     listener.onConnectionClosed(errorCode, reason);
   }
 

@@ -102,11 +102,16 @@ public final class Http2FrameReader {
   }
 
   /**
-   * Releases the buffers of a partly read frame or header block; the reader discards everything
-   * after (the connection is over), including the rest of a chunk it is reading now.
+   * The connection failed: like {@link #close}, and the reader discards everything after, including
+   * the rest of a chunk it is reading now.
    */
-  public void close() {
+  public void stop() {
     failed = true;
+    close();
+  }
+
+  /** Releases the buffers of a partly read frame or header block. */
+  public void close() {
     if (payload != null) {
       payload.release();
       payload = null;
@@ -142,7 +147,7 @@ public final class Http2FrameReader {
   private void readFrames(ByteBuf in, Http2FrameListener listener) throws Http2FrameException {
     while (true) {
       if (failed) {
-        in.skipBytes(in.readableBytes()); // closed by what the last frame made the listener do
+        in.skipBytes(in.readableBytes()); // stopped by what the last frame made the listener do
         return;
       }
       if (!inPayload) {

@@ -2,6 +2,7 @@ package dev.tern.netty.internal.server;
 
 import dev.tern.netty.internal.http2.Http2Connection;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.util.concurrent.Future;
@@ -30,6 +31,9 @@ final class EngineWrites {
   private ChannelHandlerContext ctx;
   private ByteBuf out;
 
+  /** The channel is gone: nothing is written any more (the closed engine writes nothing). */
+  private boolean discarded;
+
   /**
    * @param onDataSent called at a flush that carries response DATA the engine let go of
    */
@@ -42,8 +46,11 @@ final class EngineWrites {
     this.ctx = ctx;
   }
 
-  /** The buffer of this flush. */
+  /** The buffer of this flush (an empty one, never written to, once the channel is gone). */
   ByteBuf out() {
+    if (discarded) {
+      return Unpooled.EMPTY_BUFFER;
+    }
     if (out == null) {
       out = ctx.alloc().buffer();
     }
@@ -140,6 +147,7 @@ final class EngineWrites {
 
   /** The channel is gone: releases the buffer of the flush that will not happen. */
   void discard() {
+    discarded = true;
     if (out != null) {
       out.release();
       out = null;
