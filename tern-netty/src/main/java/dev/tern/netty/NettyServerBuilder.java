@@ -79,6 +79,7 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   private long maxQueuedOutboundBytesPerConnection =
       ServerOptions.DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_CONNECTION;
   private int maxContinuationFrames = ServerOptions.DEFAULT_MAX_CONTINUATION_FRAMES;
+  private boolean ternHttp2Engine = ServerOptions.defaultTernHttp2Engine();
 
   /** Null until set: the protocols found on the class path, looked up at build time. */
   private List<HttpServerProtocol> httpProtocols;
@@ -480,6 +481,19 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   }
 
   /**
+   * Serves HTTP/2 on Tern's own engine (frame reader and writer, HPACK, flow control and stream
+   * states made for gRPC; issue 34) instead of Netty's generic HTTP/2 codec. Experimental and off
+   * by default while the engine passes the safety gates listed in {@code docs/http2-engine.md};
+   * gRPC-Web and Connect requests over HTTP/2 are not served on it yet (HTTP/1.1 connections are,
+   * as before). Default: false, unless the system property {@code tern.http2.engine} is {@code
+   * tern} when the builder is made.
+   */
+  public NettyServerBuilder useTernHttp2Engine(boolean enable) {
+    this.ternHttp2Engine = enable;
+    return this;
+  }
+
+  /**
    * The protocols served on this server's port beside gRPC (see {@link HttpServerProtocol}), for
    * the requests that are not gRPC over HTTP/2: each is offered to them in this order, over
    * HTTP/1.1 and HTTP/2 alike, and the first whose {@code handles} accepts it serves it. A request
@@ -555,7 +569,8 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
               maxQueuedOutboundBytesPerStream,
               maxQueuedOutboundBytesPerConnection,
               maxContinuationFrames,
-              httpProtocols == null ? HttpProtocols.discovered() : HttpProtocols.of(httpProtocols));
+              httpProtocols == null ? HttpProtocols.discovered() : HttpProtocols.of(httpProtocols),
+              ternHttp2Engine);
       return new NettyServer(address, boss, workers, channelFactory, options);
     }
   }

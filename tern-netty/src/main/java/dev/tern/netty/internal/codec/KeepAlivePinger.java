@@ -16,10 +16,10 @@ import java.util.function.BooleanSupplier;
  */
 public final class KeepAlivePinger {
   /** Payload of keepalive PINGs, told apart from the transport's measured pings by it. */
-  static final long PAYLOAD = 0x7465726e6b61L; // "ternka"
+  public static final long PAYLOAD = 0x7465726e6b61L; // "ternka"
 
   private final ChannelHandlerContext ctx;
-  private final Http2ConnectionEncoder encoder;
+  private final Runnable writePing;
   private final long timeNanos;
   private final long timeoutNanos;
   private final boolean withoutCalls;
@@ -42,8 +42,33 @@ public final class KeepAlivePinger {
       BooleanSupplier hasCalls,
       Runnable onPingSent,
       Runnable onDead) {
+    this(
+        ctx,
+        () -> encoder.writePing(ctx, false, PAYLOAD, ctx.newPromise()),
+        timeNanos,
+        timeoutNanos,
+        withoutCalls,
+        hasCalls,
+        onPingSent,
+        onDead);
+  }
+
+  /**
+   * Like the constructor above, for a connection that writes its PINGs itself (Tern's HTTP/2
+   * engine): {@code writePing} writes a PING of {@link #PAYLOAD}, which the channel's next flush
+   * sends.
+   */
+  public KeepAlivePinger(
+      ChannelHandlerContext ctx,
+      Runnable writePing,
+      long timeNanos,
+      long timeoutNanos,
+      boolean withoutCalls,
+      BooleanSupplier hasCalls,
+      Runnable onPingSent,
+      Runnable onDead) {
     this.ctx = ctx;
-    this.encoder = encoder;
+    this.writePing = writePing;
     this.timeNanos = timeNanos;
     this.timeoutNanos = timeoutNanos;
     this.withoutCalls = withoutCalls;
@@ -102,7 +127,7 @@ public final class KeepAlivePinger {
     if (withoutCalls || hasCalls.getAsBoolean()) {
       pingOutstanding = true;
       pingSentNanos = now;
-      encoder.writePing(ctx, false, PAYLOAD, ctx.newPromise());
+      writePing.run();
       onPingSent.run();
       ctx.channel().flush();
       schedule(timeoutNanos);

@@ -80,7 +80,8 @@ public final class Http2Connection {
     this.server = server;
     this.limits = limits;
     this.listener = listener;
-    this.reader = new Http2FrameReader(limits.maxHeaderBlockBytes());
+    this.reader =
+        new Http2FrameReader(limits.maxHeaderBlockBytes(), limits.maxContinuationFrames());
     this.decoder =
         new HpackDecoder(limits.maxHeaderListSize(), HpackDecoder.DEFAULT_HEADER_TABLE_SIZE);
     this.streams = new Http2Streams(server);
@@ -147,6 +148,11 @@ public final class Http2Connection {
             return;
           }
           streamError(e);
+          if (closed) {
+            // The stream error was one too many (a reset flood): nothing after it is read.
+            in.skipBytes(in.readableBytes());
+            return;
+          }
         }
       }
     } finally {
@@ -293,6 +299,25 @@ public final class Http2Connection {
     }
   }
 
+  /**
+   * Resets a stream whose request the transport found malformed (RFC 9113 section 8.1.1): a stream
+   * error of the peer's making, so it counts toward the reset limit of {@link Http2FloodGuard} like
+   * the errors this connection finds itself, and {@link Http2ConnectionListener#onStreamReset}
+   * follows.
+   */
+  public void rejectStream(ByteBuf out, int streamId, long errorCode, String reason) {
+    if (closed) {
+      return;
+    }
+    ByteBuf saved = this.out;
+    this.out = out;
+    try {
+      streamError(Http2FrameException.stream(streamId, errorCode, reason));
+    } finally {
+      this.out = saved;
+    }
+  }
+
   /** A PING; its answer comes to {@link Http2ConnectionListener#onPingAck}. */
   public void ping(ByteBuf out, long data) {
     if (!closed) {
@@ -326,6 +351,48 @@ public final class Http2Connection {
     } finally {
       this.out = saved;
     }
+  }
+
+  /**
+   * Ends a server's graceful shutdown without waiting longer for its PING's answer (the transport's
+   * grace period ran out): the second GOAWAY names the last stream taken now. Nothing happens
+   * unless {@link #shutdown} started a shutdown that is still waiting for that answer.
+   */
+  public void finishShutdown(ByteBuf out) {
+    if (closed || !shutdownPingSent) {
+      return;
+    }
+    ByteBuf saved = this.out;
+    this.out = out;
+    try {
+      sendFinalGoAway();
+    } finally {
+      this.out = saved;
+    }
+  }
+
+  /**
+   * Ends the connection at once for the transport's own reason (shutdownNow, a keepalive failure, a
+   * limit of its own): GOAWAY with {@code errorCode} and {@code reason} naming the last stream
+   * taken, every active stream reported reset, then {@link
+   * Http2ConnectionListener#onConnectionClosed}.
+   */
+  public void goAway(ByteBuf out, long errorCode, String reason) {
+    ByteBuf saved = this.out;
+    this.out = out;
+    try {
+      fail(errorCode, reason);
+    } finally {
+      this.out = saved;
+    }
+  }
+
+  /**
+   * The connection's flow-control windows, for channelz: what this side may still send, and what
+   * the peer may still send, in bytes.
+   */
+  public long[] connectionWindows() {
+    return new long[] {outbound.connectionWindow.available(), connectionReceiveWindow.available()};
   }
 
   /** Whether this side's SETTINGS await their acknowledgement. */
@@ -412,7 +479,7 @@ public final class Http2Connection {
       streams.remove(stream, true);
       listener.onStreamReset(stream.id, errorCode, false);
     }
-    reader.close();
+    reader.stop();
     listener.onConnectionClosed(errorCode, reason);
   }
 
@@ -425,6 +492,14 @@ public final class Http2Connection {
             lastStreamId,
             errorCode,
             Unpooled.wrappedBuffer(debug, 0, Math.min(debug.length, 256)));
+  }
+
+  /** The second GOAWAY of a server's graceful shutdown, naming the last stream taken. */
+  void sendFinalGoAway() {
+    shutdownPingSent = false;
+    goAwayLastStreamId = streams.lastPeerStreamId();
+    writeGoAway(goAwayLastStreamId, NO_ERROR, "");
+    maybeFinish();
   }
 
   /** Ends a graceful shutdown once the last stream closed. */

@@ -55,6 +55,14 @@ public interface Http2ConnectionListener {
   /** The peer acknowledged this side's SETTINGS. */
   default void onSettingsAck() {}
 
+  /**
+   * The peer sent a PING (not an acknowledgement), which is answered after this returns.
+   *
+   * @throws Http2FrameException to end the connection instead (a connection error), for example
+   *     when the peer pings more often than the transport allows
+   */
+  default void onPing(long data) throws Http2FrameException {}
+
   /** The answer to a PING this side sent through {@link Http2Connection#ping}. */
   default void onPingAck(long data) {}
 

@@ -29,7 +29,8 @@ public final class Http2FrameException extends Exception {
     this.errorCode = errorCode;
   }
 
-  static Http2FrameException connection(long errorCode, String reason) {
+  /** An error of the whole connection: the answer is GOAWAY with {@code reason} as debug data. */
+  public static Http2FrameException connection(long errorCode, String reason) {
     return new Http2FrameException(0, errorCode, reason);
   }
 

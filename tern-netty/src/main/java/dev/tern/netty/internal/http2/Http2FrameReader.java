@@ -32,13 +32,13 @@ import io.netty.buffer.ByteBuf;
  * length, padding within the payload, SETTINGS values, a WINDOW_UPDATE increment of 0, and the
  * CONTINUATION sequence: once a HEADERS frame leaves its block open, only CONTINUATION frames of
  * the same stream may follow, and the block may grow to at most {@code maxHeaderBlockBytes} over at
- * most {@value #MAX_CONTINUATION_FRAMES} CONTINUATION frames, both checked at each frame's header,
- * so a CONTINUATION flood is refused before its payload is read. Unknown frame types are skipped
- * without being kept. PUSH_PROMISE is a connection error: gRPC never pushes, and Tern announces
- * SETTINGS_ENABLE_PUSH 0 (a server may never receive one anyway). A HEADERS frame's priority fields
- * are reported through {@code onPriority} before its headers; a dependency on the stream itself
- * there is the connection layer's to refuse, after it has decoded the block (the HPACK state must
- * move on regardless).
+ * most {@code maxContinuationFrames} (default {@value #MAX_CONTINUATION_FRAMES}) CONTINUATION
+ * frames, both checked at each frame's header, so a CONTINUATION flood is refused before its
+ * payload is read. Unknown frame types are skipped without being kept. PUSH_PROMISE is a connection
+ * error: gRPC never pushes, and Tern announces SETTINGS_ENABLE_PUSH 0 (a server may never receive
+ * one anyway). A HEADERS frame's priority fields are reported through {@code onPriority} before its
+ * headers; a dependency on the stream itself there is the connection layer's to refuse, after it
+ * has decoded the block (the HPACK state must move on regardless).
  *
  * <p>Errors: a {@link Http2FrameException}. After a stream error the frame has been consumed and
  * reading may go on (call {@link #read} again with the rest of the chunk); after a connection error
@@ -50,10 +50,11 @@ import io.netty.buffer.ByteBuf;
  * header block holds. One reader per connection, on its event loop; not thread-safe.
  */
 public final class Http2FrameReader {
-  /** The most CONTINUATION frames one header block may have. */
+  /** The most CONTINUATION frames one header block may have, by default. */
   static final int MAX_CONTINUATION_FRAMES = 32;
 
   private final int maxHeaderBlockBytes;
+  private final int maxContinuationFrames;
   private int maxFrameSize = Http2Frames.DEFAULT_MAX_FRAME_SIZE;
 
   // The frame being read.
@@ -79,7 +80,16 @@ public final class Http2FrameReader {
    * @param maxHeaderBlockBytes the largest header block (all its fragments together) accepted
    */
   public Http2FrameReader(int maxHeaderBlockBytes) {
+    this(maxHeaderBlockBytes, MAX_CONTINUATION_FRAMES);
+  }
+
+  /**
+   * @param maxHeaderBlockBytes the largest header block (all its fragments together) accepted
+   * @param maxContinuationFrames the most CONTINUATION frames one block may have
+   */
+  public Http2FrameReader(int maxHeaderBlockBytes, int maxContinuationFrames) {
     this.maxHeaderBlockBytes = maxHeaderBlockBytes;
+    this.maxContinuationFrames = maxContinuationFrames;
   }
 
   /** This side's SETTINGS_MAX_FRAME_SIZE, once the peer acknowledged it. */
@@ -89,6 +99,15 @@ public final class Http2FrameReader {
       throw new IllegalArgumentException("SETTINGS_MAX_FRAME_SIZE out of range: " + maxFrameSize);
     }
     this.maxFrameSize = maxFrameSize;
+  }
+
+  /**
+   * The connection failed: like {@link #close}, and the reader discards everything after, including
+   * the rest of a chunk it is reading now.
+   */
+  public void stop() {
+    failed = true;
+    close();
   }
 
   /** Releases the buffers of a partly read frame or header block. */
@@ -127,6 +146,10 @@ public final class Http2FrameReader {
 
   private void readFrames(ByteBuf in, Http2FrameListener listener) throws Http2FrameException {
     while (true) {
+      if (failed) {
+        in.skipBytes(in.readableBytes()); // stopped by what the last frame made the listener do
+        return;
+      }
       if (!inPayload) {
         if (partialHeaderBytes == 0 && in.readableBytes() >= HEADER_LENGTH) {
           int index = in.readerIndex();
@@ -257,12 +280,12 @@ public final class Http2FrameReader {
               "CONTINUATION frame on stream %d without an open header block",
               streamId);
         }
-        if (++continuationFrames > MAX_CONTINUATION_FRAMES) {
+        if (++continuationFrames > maxContinuationFrames) {
           throw connectionError(
               ENHANCE_YOUR_CALM,
               "header block of stream %d in more than %d CONTINUATION frames",
               streamId,
-              MAX_CONTINUATION_FRAMES);
+              maxContinuationFrames);
         }
         checkHeaderBlockSize((long) headerBlock.readableBytes() + length);
       }

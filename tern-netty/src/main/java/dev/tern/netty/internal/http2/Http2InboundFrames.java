@@ -157,8 +157,13 @@ final class Http2InboundFrames implements Http2FrameListener {
     }
     c.streams.acceptPeerStreamId(streamId);
     if (c.goAwaySent && streamId > c.goAwayLastStreamId) {
+      // Opened after this side's GOAWAY named its last stream (section 6.8): refused rather than
+      // silently ignored, so the client knows at once it may retry the request elsewhere.
       c.discard(block);
-      return null; // opened after this side's GOAWAY: ignored (section 6.8)
+      throw Http2FrameException.stream(
+          streamId,
+          REFUSED_STREAM,
+          "stream " + streamId + " opened after GOAWAY named stream " + c.goAwayLastStreamId);
     }
     if (selfDependent) {
       c.discard(block);
@@ -201,7 +206,12 @@ final class Http2InboundFrames implements Http2FrameListener {
     if (stream == null) {
       return;
     }
-    c.guard.reset();
+    // A reset after this side's DATA cancels a stream the peer had an answer on (a stream it read
+    // enough of, a deadline passing while it reads): ordinary traffic, paced by this side's
+    // answers. Only resets of streams that got no DATA are what a Rapid Reset is made of.
+    if (!stream.dataSent) {
+      c.guard.reset();
+    }
     c.forget(stream, false);
     c.listener.onStreamReset(streamId, errorCode, true);
   }
@@ -263,12 +273,10 @@ final class Http2InboundFrames implements Http2FrameListener {
     requireSettingsFirst("PING");
     if (!ack) {
       c.guard.controlFrame("PING");
+      c.listener.onPing(data);
       c.outbound.writer().writePing(c.out, data, true);
     } else if (c.shutdownPingSent && data == Http2Connection.SHUTDOWN_PING) {
-      c.shutdownPingSent = false;
-      c.goAwayLastStreamId = c.streams.lastPeerStreamId();
-      c.writeGoAway(c.goAwayLastStreamId, Http2FrameException.NO_ERROR, "");
-      c.maybeFinish();
+      c.sendFinalGoAway();
     } else {
       c.listener.onPingAck(data);
     }

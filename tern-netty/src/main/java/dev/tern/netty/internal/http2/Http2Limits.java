@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
  * @param maxQueuedBytesPerConnection the same for the whole connection: more ends it
  * @param maxControlFramesWithoutWork PINGs, SETTINGS and empty DATA frames since the last request
  * @param maxResetsPerWindow resets sent by or caused by the peer per {@code resetWindowNanos}
+ * @param maxContinuationFrames CONTINUATION frames one header block may have (the CONTINUATION
+ *     flood); more end the connection with ENHANCE_YOUR_CALM
  */
 public record Http2Limits(
     int maxConcurrentStreams,
@@ -31,7 +33,8 @@ public record Http2Limits(
     long maxQueuedBytesPerConnection,
     int maxControlFramesWithoutWork,
     int maxResetsPerWindow,
-    long resetWindowNanos) {
+    long resetWindowNanos,
+    int maxContinuationFrames) {
 
   /** The defaults of docs/security.md. */
   public static Http2Limits defaults() {
@@ -46,7 +49,8 @@ public record Http2Limits(
         64L << 20,
         10_000,
         200,
-        TimeUnit.SECONDS.toNanos(30));
+        TimeUnit.SECONDS.toNanos(30),
+        Http2FrameReader.MAX_CONTINUATION_FRAMES);
   }
 
   public Http2Limits {
@@ -69,6 +73,7 @@ public record Http2Limits(
     positive(maxControlFramesWithoutWork, "maxControlFramesWithoutWork");
     positive(maxResetsPerWindow, "maxResetsPerWindow");
     positive(resetWindowNanos, "resetWindowNanos");
+    positive(maxContinuationFrames, "maxContinuationFrames");
   }
 
   private static void positive(long value, String name) {

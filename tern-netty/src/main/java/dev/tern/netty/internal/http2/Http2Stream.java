@@ -43,6 +43,9 @@ final class Http2Stream {
   byte[][] queuedTrailers;
   boolean scheduled; // in Http2Outbound's round
 
+  /** Whether this side wrote DATA on the stream (an answer the peer may cancel after reading). */
+  boolean dataSent;
+
   Http2Stream(int id, long sendWindow, int receiveWindow) {
     this.id = id;
     this.sendWindow = new Http2SendWindow(id, sendWindow);

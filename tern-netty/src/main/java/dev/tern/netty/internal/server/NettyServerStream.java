@@ -29,7 +29,7 @@ import java.util.Objects;
  * queueing.
  */
 final class NettyServerStream implements ServerStream, MessageFramer.Sink {
-  private final ServerHandler handler;
+  private final StreamHost handler;
   private final ServerStreamState state;
   private final String authority;
   private final Attributes attributes;
@@ -38,7 +38,7 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
   private boolean headersWritten;
 
   NettyServerStream(
-      ServerHandler handler, ServerStreamState state, String authority, Attributes attributes) {
+      StreamHost handler, ServerStreamState state, String authority, Attributes attributes) {
     this.handler = handler;
     this.state = state;
     this.authority = authority;

@@ -30,7 +30,7 @@ import java.util.concurrent.ScheduledExecutorService;
 final class NettyServerTransport implements ServerTransport, ExchangeHost {
   private final Channel channel;
   private final WriteQueue writeQueue;
-  private final ServerHandler handler;
+  private final Http2ServerConnection handler;
   private final ServerOptions options;
   private final SocketNode socket = new SocketNode("server");
   private ServerTransportListener listener;
@@ -48,7 +48,7 @@ final class NettyServerTransport implements ServerTransport, ExchangeHost {
     this.channel = channel;
     this.options = options;
     this.writeQueue = new WriteQueue(channel);
-    this.handler = ServerHandler.create(this, options);
+    this.handler = Http2ServerConnection.create(this, options);
     socket.register(channel, handler::flowControlWindows);
     channel.closeFuture().addListener(f -> socket.unregister());
   }
@@ -104,13 +104,18 @@ final class NettyServerTransport implements ServerTransport, ExchangeHost {
     return socket;
   }
 
-  ServerHandler handler() {
+  Http2ServerConnection handler() {
     return handler;
   }
 
   /** The connection speaks HTTP/2: the gRPC handlers go in after {@code ctx}'s. Event loop. */
   void useHttp2(ChannelHandlerContext ctx) {
     decided = true;
+    if (options.ternHttp2Engine()) {
+      // The engine writes one buffer per flush: nothing to coalesce.
+      ctx.pipeline().addAfter(ctx.name(), null, handler);
+      return;
+    }
     ctx.pipeline().addAfter(ctx.name(), null, new WriteCoalescer());
     ctx.pipeline().addAfter(ctx.pipeline().context(WriteCoalescer.class).name(), null, handler);
   }

@@ -54,7 +54,8 @@ import java.util.logging.Logger;
  * accessors of immutable state, {@link #execute}, {@link #executeWithNext}, {@link
  * #markShutdownRequested} and {@link #unreadResponseLimits}.
  */
-final class ServerHandler extends GrpcHttp2ConnectionHandler {
+final class ServerHandler extends GrpcHttp2ConnectionHandler
+    implements Http2ServerConnection, StreamHost {
   private static final Logger logger = Logger.getLogger(ServerHandler.class.getName());
 
   private final NettyServerTransport transport;
@@ -133,7 +134,8 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     connection().addListener(new ConnectionListener());
   }
 
-  void setTransportListener(ServerTransportListener listener) {
+  @Override
+  public void setTransportListener(ServerTransportListener listener) {
     this.transportListener = listener;
   }
 
@@ -159,21 +161,25 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
         contentType.subSequence(plus + 1, end).toString().trim(), "proto");
   }
 
-  void execute(Runnable command) {
+  @Override
+  public void execute(Runnable command) {
     transport.execute(command);
   }
 
   /** Runs {@code command} on the event loop with the next command that is executed. */
-  void executeWithNext(Runnable command) {
+  @Override
+  public void executeWithNext(Runnable command) {
     transport.executeWithNext(command);
   }
 
-  NettyWritableBufferAllocator bufferAllocator() {
+  @Override
+  public NettyWritableBufferAllocator bufferAllocator() {
     return options.bufferAllocator();
   }
 
   /** The bounds on responses the client does not read, for the connection's streams. */
-  UnreadResponseLimits unreadResponseLimits() {
+  @Override
+  public UnreadResponseLimits unreadResponseLimits() {
     return unreadResponseLimits;
   }
 
@@ -182,7 +188,8 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
    * close, without waiting for the GOAWAY to be written (the client may not read it either).
    * Closing releases every queued frame; the calls left end RESOURCE_EXHAUSTED.
    */
-  void closeForUnreadResponses() {
+  @Override
+  public void closeForUnreadResponses() {
     assert inEventLoop();
     if (!ctx().channel().isOpen()) {
       return;
@@ -201,25 +208,29 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
    * Resets the stream of {@code state} with ENHANCE_YOUR_CALM because its client does not read its
    * responses: the reset drops the DATA waiting for the client's window.
    */
-  void resetForUnreadResponses(ServerStreamState state) {
+  @Override
+  public void resetForUnreadResponses(ServerStreamState state) {
     assert inEventLoop();
     unreadResponseLimits.logOnce(ctx(), unreadResponseLimits.streamError(state.id()));
     resetStream(ctx(), state.id(), Http2Error.ENHANCE_YOUR_CALM.code(), ctx().newPromise());
   }
 
   /** The connection's channelz counters (touched on the event loop). */
-  SocketNode socketNode() {
+  @Override
+  public SocketNode socketNode() {
     return transport.socketNode();
   }
 
   // ---------------------------------------------------------------- writes for the streams
 
-  void writeHeaders(ServerStreamState state, Http2Headers headers, boolean endStream) {
+  @Override
+  public void writeHeaders(ServerStreamState state, Http2Headers headers, boolean endStream) {
     assert inEventLoop();
     encoder().writeHeaders(ctx(), state.id(), headers, 0, endStream, ctx().newPromise());
   }
 
-  void writeData(ServerStreamState state, ByteBuf data, int bytes) {
+  @Override
+  public void writeData(ServerStreamState state, ByteBuf data, int bytes) {
     assert inEventLoop();
     ChannelPromise promise = ctx().newPromise();
     NettyServerStream stream = state.stream();
@@ -229,7 +240,8 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
     }
   }
 
-  void writeTrailers(ServerStreamState state, Http2Headers trailers, boolean aborting) {
+  @Override
+  public void writeTrailers(ServerStreamState state, Http2Headers trailers, boolean aborting) {
     assert inEventLoop();
     ChannelPromise promise = ctx().newPromise();
     if (!aborting) {
@@ -244,7 +256,8 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
    * the client to stop sending (RFC 9113 section 8.1); with CANCEL if they still wait behind
    * flow-controlled DATA, as the reset discards them and the client gets no status.
    */
-  void resetStreamAfterTrailers(ServerStreamState state) {
+  @Override
+  public void resetStreamAfterTrailers(ServerStreamState state) {
     Http2Stream stream = connection().stream(state.id());
     if (stream == null || stream.state() == Http2Stream.State.CLOSED) {
       return;
@@ -257,7 +270,8 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   }
 
   /** The call of {@code state} ended; forget it. */
-  void streamClosed(ServerStreamState state) {
+  @Override
+  public void streamClosed(ServerStreamState state) {
     if (streams.remove(state.id()) != null && streams.isEmpty() && connectionLimits != null) {
       if (exchanges.isEmpty()) {
         connectionLimits.onIdle();
@@ -285,17 +299,20 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
    * rather than served, so "no new calls after shutdown()" holds without waiting for the event loop
    * to write the GOAWAY.
    */
-  void markShutdownRequested() {
+  @Override
+  public void markShutdownRequested() {
     shutdown.request();
   }
 
   /** Whether the runtime asked for shutdown (any thread). */
-  boolean isShutdownRequested() {
+  @Override
+  public boolean isShutdownRequested() {
     return shutdown.refusesNewStreams();
   }
 
   /** Starts the double-GOAWAY graceful shutdown. */
-  void gracefulShutdown() {
+  @Override
+  public void gracefulShutdown() {
     assert inEventLoop();
     shutdown.start();
   }
@@ -306,7 +323,8 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler {
   }
 
   /** Fails every call with {@code status} and closes the connection. */
-  void shutdownNow(Status status) {
+  @Override
+  public void shutdownNow(Status status) {
     assert inEventLoop();
     for (ServerStreamState state : new ArrayList<>(streams.values())) {
       state.abort(status);

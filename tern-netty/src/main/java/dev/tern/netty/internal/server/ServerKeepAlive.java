@@ -35,6 +35,25 @@ final class ServerKeepAlive {
       ServerOptions options,
       SocketNode socketNode,
       Consumer<Status> shutdownNow) {
+    start(
+        ctx,
+        () -> encoder.writePing(ctx, false, KeepAlivePinger.PAYLOAD, ctx.newPromise()),
+        options,
+        socketNode,
+        shutdownNow);
+  }
+
+  /**
+   * Like {@link #start(ChannelHandlerContext, Http2ConnectionEncoder, ServerOptions, SocketNode,
+   * Consumer)}, for Tern's HTTP/2 engine: {@code writePing} writes a PING of {@link
+   * KeepAlivePinger#PAYLOAD} for the channel's next flush.
+   */
+  void start(
+      ChannelHandlerContext ctx,
+      Runnable writePing,
+      ServerOptions options,
+      SocketNode socketNode,
+      Consumer<Status> shutdownNow) {
     if (options.keepAliveTimeNanos() == Long.MAX_VALUE) {
       return;
     }
@@ -42,7 +61,7 @@ final class ServerKeepAlive {
     pinger =
         new KeepAlivePinger(
             ctx,
-            encoder,
+            writePing,
             options.keepAliveTimeNanos(),
             options.keepAliveTimeoutNanos(),
             true,

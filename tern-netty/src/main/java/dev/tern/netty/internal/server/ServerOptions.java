@@ -94,6 +94,7 @@ public final class ServerOptions {
   private final int maxQueuedOutboundBytesPerStream;
   private final long maxQueuedOutboundBytesPerConnection;
   private final int maxContinuationFrames;
+  private final boolean ternHttp2Engine;
   private final NettyWritableBufferAllocator bufferAllocator =
       new NettyWritableBufferAllocator(ByteBufAllocator.DEFAULT);
 
@@ -124,7 +125,8 @@ public final class ServerOptions {
       int maxQueuedOutboundBytesPerStream,
       long maxQueuedOutboundBytesPerConnection,
       int maxContinuationFrames,
-      HttpProtocols httpProtocols) {
+      HttpProtocols httpProtocols,
+      boolean ternHttp2Engine) {
     if (sslContext != null && sslContext.isClient()) {
       throw new IllegalArgumentException("sslContext must be a server context");
     }
@@ -148,10 +150,17 @@ public final class ServerOptions {
     this.maxQueuedOutboundBytesPerConnection = maxQueuedOutboundBytesPerConnection;
     this.maxContinuationFrames = maxContinuationFrames;
     this.httpProtocols = Objects.requireNonNull(httpProtocols, "httpProtocols");
+    this.ternHttp2Engine = ternHttp2Engine;
   }
 
   /** The defaults of everything but the limits the runtime sets: for tests of the SPI. */
   public static ServerOptions withLimits(int maxInboundMessageSize, int maxInboundMetadataSize) {
+    return withLimits(maxInboundMessageSize, maxInboundMetadataSize, defaultTernHttp2Engine());
+  }
+
+  /** Like {@link #withLimits(int, int)}, on Tern's HTTP/2 engine or on Netty's codec. */
+  public static ServerOptions withLimits(
+      int maxInboundMessageSize, int maxInboundMetadataSize, boolean ternHttp2Engine) {
     return new ServerOptions(
         DEFAULT_FLOW_CONTROL_WINDOW,
         maxInboundMessageSize,
@@ -172,7 +181,25 @@ public final class ServerOptions {
         DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_STREAM,
         DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_CONNECTION,
         DEFAULT_MAX_CONTINUATION_FRAMES,
-        HttpProtocols.NONE);
+        HttpProtocols.NONE,
+        ternHttp2Engine);
+  }
+
+  /**
+   * The system property that switches servers built without {@code useTernHttp2Engine} onto Tern's
+   * own HTTP/2 engine: {@code -Dtern.http2.engine=tern}. Any other value, or none, keeps Netty's
+   * HTTP/2 codec.
+   */
+  public static final String HTTP2_ENGINE_PROPERTY = "tern.http2.engine";
+
+  /** Whether {@link #HTTP2_ENGINE_PROPERTY} asks for Tern's engine. */
+  public static boolean defaultTernHttp2Engine() {
+    return "tern".equals(System.getProperty(HTTP2_ENGINE_PROPERTY));
+  }
+
+  /** Whether HTTP/2 connections run on Tern's own engine rather than Netty's codec. */
+  boolean ternHttp2Engine() {
+    return ternHttp2Engine;
   }
 
   /** The protocols served beside gRPC. */

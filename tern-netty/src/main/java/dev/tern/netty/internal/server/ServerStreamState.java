@@ -23,7 +23,7 @@ import java.util.function.LongConsumer;
  * <p>Event loop only: every method runs on the connection's event loop (asserted).
  */
 final class ServerStreamState implements MessageDeframer.Listener {
-  private final ServerHandler handler;
+  private final StreamHost handler;
   private final int id;
   private final MessageDeframer deframer;
   private NettyServerStream stream;
@@ -38,7 +38,7 @@ final class ServerStreamState implements MessageDeframer.Listener {
   private boolean endOfStreamReceived;
   private boolean closed;
 
-  ServerStreamState(ServerHandler handler, int id, int maxInboundMessageSize) {
+  ServerStreamState(StreamHost handler, int id, int maxInboundMessageSize) {
     this.handler = handler;
     this.id = id;
     this.deframer = new MessageDeframer(this, Codec.Identity.NONE, maxInboundMessageSize);

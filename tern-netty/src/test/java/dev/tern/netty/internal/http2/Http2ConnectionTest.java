@@ -360,7 +360,9 @@ class Http2ConnectionTest {
     ByteBuf in = peer.headers(peer.frames(), 3, true, REQUEST);
     peer.writer.writePing(in, Http2Connection.SHUTDOWN_PING, true);
     peer.headers(in, 5, true, REQUEST);
-    assertThat(peer.send(in)).containsExactly("GOAWAY 3 0 ");
+    assertThat(peer.send(in))
+        .as("stream 5, opened after the final GOAWAY, is refused")
+        .containsExactly("GOAWAY 3 0 ", "RST_STREAM 5 " + REFUSED_STREAM);
     assertThat(events())
         .containsExactly(
             "headers 1 " + REQUEST_FIELDS + " end", "headers 3 " + REQUEST_FIELDS + " end");
@@ -422,6 +424,48 @@ class Http2ConnectionTest {
     }
     assertConnectionError(
         peer.send(in), ENHANCE_YOUR_CALM, "more than 3 stream resets in 30000 ms");
+  }
+
+  @Test
+  void nothingInTheSameReadAfterTheStreamErrorThatEndsTheConnectionIsRead() {
+    peer.close();
+    peer = new Http2TestPeer(true, withFloodLimits(100, 3), 1);
+    peer.handshake();
+    ByteBuf in = peer.frames();
+    for (int id = 1; id <= 7; id += 2) {
+      peer.headers(in, id, true, REQUEST);
+      peer.data(in, id, "late", false); // half-closed: a stream error, RST_STREAM, counted
+    }
+    peer.headers(in, 9, false, REQUEST);
+    ByteBuf out = out();
+    try {
+      peer.connection.receive(in, out); // one read, as a socket delivers a flood
+    } finally {
+      in.release();
+    }
+    assertConnectionError(
+        peer.read(out), ENHANCE_YOUR_CALM, "more than 3 stream resets in 30000 ms");
+    assertThat(events()).noneMatch(event -> event.startsWith("headers 9"));
+  }
+
+  @Test
+  void resetsOfStreamsThatGotDataAreNotARapidReset() {
+    peer.close();
+    peer = new Http2TestPeer(true, withFloodLimits(100, 3), 1);
+    peer.handshake();
+    Http2Connection c = peer.connection;
+    for (int id = 1; id <= 11; id += 2) {
+      assertThat(peer.send(peer.headers(peer.frames(), id, false, REQUEST))).isEmpty();
+      ByteBuf out = out();
+      c.sendHeaders(out, id, fields(":status", "200"), false);
+      c.sendData(out, id, peer.alloc.of(new byte[] {7}, 0, 1), false);
+      assertThat(peer.read(out)).hasSize(2);
+      ByteBuf in = peer.frames();
+      peer.writer.writeRstStream(in, id, 8);
+      assertThat(peer.send(in)).as("stream %s cancelled after its answer", id).isEmpty();
+    }
+    assertThat(c.isClosed()).isFalse();
+    assertThat(c.activeStreams()).isZero();
   }
 
   @Test
@@ -504,7 +548,8 @@ class Http2ConnectionTest {
         maxQueuedBytesPerConnection,
         maxControlFramesWithoutWork,
         maxResetsPerWindow,
-        d.resetWindowNanos());
+        d.resetWindowNanos(),
+        d.maxContinuationFrames());
   }
 
   static Http2Limits withFloodLimits(int controlFrames, int resets) {
