@@ -38,7 +38,7 @@ public final class OverloadReport {
           .flag(
               "max-calls",
               "N",
-              "16",
+              "4",
               "maxConcurrentCalls of the bounded Tern server; 0 skips that configuration")
           .flag("peers", "P,...", "tern,grpc-java", "which peers to run (tern, grpc-java)")
           .flag("server-heap", "MIB", "256", "the server JVM's -Xmx, in MiB")
