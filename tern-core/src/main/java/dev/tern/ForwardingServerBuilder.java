@@ -121,6 +121,12 @@ public abstract class ForwardingServerBuilder<T extends ForwardingServerBuilder<
   }
 
   @Override
+  public T maxConcurrentCalls(int max) {
+    delegate().maxConcurrentCalls(max);
+    return thisT();
+  }
+
+  @Override
   public T setBinaryLog(BinaryLog binaryLog) {
     delegate().setBinaryLog(binaryLog);
     return thisT();

@@ -64,6 +64,24 @@ public abstract class ServerBuilder<T extends ServerBuilder<T>> {
    */
   public abstract T handshakeTimeout(long timeout, TimeUnit unit);
 
+  /**
+   * The most calls this server keeps in progress at once, over all its connections: a call that
+   * arrives while {@code max} are open fails at once with RESOURCE_EXHAUSTED ("Server overloaded: N
+   * calls in progress, its limit (maxConcurrentCalls); try again later") before its handler runs,
+   * so an overloaded server sheds the calls it cannot serve quickly instead of queueing them all. A
+   * call counts from its arrival until its stream closes (response sent, cancelled, or deadline
+   * passed), whatever its handler still does after that; long-lived streams count for as long as
+   * they are open. Default: no bound ({@link Integer#MAX_VALUE}), as the right figure depends on
+   * what a call costs; see docs/reliability.md#overload for how to choose one.
+   *
+   * @throws IllegalArgumentException if {@code max} is not positive
+   * @throws UnsupportedOperationException if this builder has no such limit
+   */
+  public T maxConcurrentCalls(int max) {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " does not support maxConcurrentCalls");
+  }
+
   /** Registry used for {@link ServerCall#setCompression} lookups. */
   public abstract T compressorRegistry(CompressorRegistry registry);
 

@@ -125,6 +125,7 @@ class ForwardingBuildersTest {
             .maxInboundMessageSize(10)
             .maxInboundMetadataSize(20)
             .handshakeTimeout(3, TimeUnit.SECONDS)
+            .maxConcurrentCalls(30)
             .compressorRegistry(CompressorRegistry.getDefaultInstance())
             .decompressorRegistry(DecompressorRegistry.getDefaultInstance())
             .useTransportSecurity(new File("chain.pem"), new File("key.pem"))
@@ -152,6 +153,7 @@ class ForwardingBuildersTest {
             "maxInboundMessageSize 10",
             "maxInboundMetadataSize 20",
             "handshakeTimeout 3 SECONDS",
+            "maxConcurrentCalls 30",
             "compressorRegistry",
             "decompressorRegistry",
             "useTransportSecurity chain.pem key.pem",
@@ -422,6 +424,11 @@ class ForwardingBuildersTest {
     @Override
     public RecordingServerBuilder handshakeTimeout(long timeout, TimeUnit unit) {
       return record("handshakeTimeout " + timeout + " " + unit);
+    }
+
+    @Override
+    public RecordingServerBuilder maxConcurrentCalls(int max) {
+      return record("maxConcurrentCalls " + max);
     }
 
     @Override

@@ -1,11 +1,14 @@
 package dev.tern.reliability;
 
+import java.nio.ByteBuffer;
+
 /**
  * The service every server of the harness serves, on Tern and on grpc-java alike, with byte-array
  * messages: {@value #UNARY} echoes its request; {@value #SERVER_STREAM} answers its request {@link
  * CallKind#STREAM_MESSAGES} times; {@value #CLIENT_STREAM} answers the last request once the client
  * is done; {@value #BIDI} echoes each request as it arrives; {@value #HOLD} answers its request
- * once and then never ends the call (the client cancels it or its deadline passes).
+ * once and then never ends the call (the client cancels it or its deadline passes); {@value #WORK}
+ * (the overload runs' call) answers {@link #work} of its request, a fixed amount of CPU work.
  */
 public final class ChaosService {
   /** The service's full name, also the name client-side health checking asks about. */
@@ -16,6 +19,13 @@ public final class ChaosService {
   public static final String CLIENT_STREAM = "ClientStream";
   public static final String BIDI = "Bidi";
   public static final String HOLD = "Hold";
+  public static final String WORK = "Work";
+
+  /**
+   * The rounds of {@link #work}: a fixed amount of CPU per call (about 0.3 ms on a quiet 2-core
+   * machine, 0.6 ms on a busy one), so that two cores saturate at a modest rate of calls.
+   */
+  static final int WORK_ROUNDS = 100_000;
 
   /**
    * The client's service config, the same for both peers, as docs/service-config.md and
@@ -61,6 +71,21 @@ public final class ChaosService {
   /** The full method name of {@code method}. */
   public static String fullName(String method) {
     return SERVICE + "/" + method;
+  }
+
+  /**
+   * The answer of a {@value #WORK} call: {@link #WORK_ROUNDS} rounds of a xorshift generator seeded
+   * by the request (each round depends on the last, so the JIT can neither skip nor parallelise
+   * them), as 8 bytes.
+   */
+  static byte[] work(byte[] request) {
+    long x = request.length == 0 ? 1 : request[0] | 1;
+    for (int i = 0; i < WORK_ROUNDS; i++) {
+      x ^= x << 13;
+      x ^= x >>> 7;
+      x ^= x << 17;
+    }
+    return ByteBuffer.allocate(Long.BYTES).putLong(x).array();
   }
 
   /** The request of a call of {@code kind}. */

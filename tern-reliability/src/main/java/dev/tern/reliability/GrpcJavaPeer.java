@@ -75,6 +75,8 @@ public final class GrpcJavaPeer implements Peer {
       method(ChaosService.BIDI, MethodType.BIDI_STREAMING);
   private static final MethodDescriptor<byte[], byte[]> HOLD =
       method(ChaosService.HOLD, MethodType.SERVER_STREAMING);
+  private static final MethodDescriptor<byte[], byte[]> WORK =
+      method(ChaosService.WORK, MethodType.UNARY);
 
   private final List<Server> servers = new ArrayList<>();
   private final List<InetSocketAddress> addresses = new ArrayList<>();
@@ -250,6 +252,13 @@ public final class GrpcJavaPeer implements Peer {
         .addMethod(
             HOLD,
             ServerCalls.asyncServerStreamingCall((request, responses) -> responses.onNext(request)))
+        .addMethod(
+            WORK,
+            ServerCalls.asyncUnaryCall(
+                (request, responses) -> {
+                  responses.onNext(ChaosService.work(request));
+                  responses.onCompleted();
+                }))
         .build();
   }
 
@@ -340,6 +349,16 @@ public final class GrpcJavaPeer implements Peer {
                 ClientCalls.asyncBidiStreamingCall(channel.newCall(BIDI, options), responses),
                 request);
       }
+      return result;
+    }
+
+    @Override
+    public CompletableFuture<CallEnd> work(Duration deadline) {
+      CompletableFuture<CallEnd> result = new CompletableFuture<>();
+      CallOptions options =
+          CallOptions.DEFAULT.withDeadlineAfter(deadline.toNanos(), TimeUnit.NANOSECONDS);
+      ClientCalls.asyncUnaryCall(
+          channel.newCall(WORK, options), new byte[] {1}, new Responses(result, false));
       return result;
     }
 

@@ -54,6 +54,12 @@ public interface Peer {
      */
     CompletableFuture<CallEnd> call(CallKind kind);
 
+    /**
+     * Starts a {@link ChaosService#WORK} call (a small request, a fixed amount of CPU on the
+     * server) under {@code deadline}; the future completes with its status once it has ended.
+     */
+    CompletableFuture<CallEnd> work(Duration deadline);
+
     /** Shuts the channel down and waits for it. */
     void shutdown(Duration timeout) throws InterruptedException;
   }

@@ -61,6 +61,16 @@ final class SoakServer implements AutoCloseable {
    * bound, say) and waits until it listens.
    */
   static SoakServer start(String peer, String host, List<String> jvmOptions) throws IOException {
+    return start(peer, host, jvmOptions, List.of());
+  }
+
+  /**
+   * Like {@link #start(String, String, List)}, with {@code serverArgs} after the host on {@link
+   * SoakServerMain}'s command line (Tern's {@code maxConcurrentCalls}).
+   */
+  static SoakServer start(
+      String peer, String host, List<String> jvmOptions, List<String> serverArgs)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmOptions);
@@ -69,6 +79,7 @@ final class SoakServer implements AutoCloseable {
     command.add(SoakServerMain.class.getName());
     command.add(peer);
     command.add(host);
+    command.addAll(serverArgs);
     Process process =
         new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     try {
@@ -81,6 +92,13 @@ final class SoakServer implements AutoCloseable {
 
   InetSocketAddress address() {
     return address;
+  }
+
+  /**
+   * Whether the child is still running (it exits on its own only if it failed, say out of heap).
+   */
+  boolean isAlive() {
+    return process.isAlive();
   }
 
   /**

@@ -68,13 +68,36 @@ public final class TernPeer implements Peer {
       method(ChaosService.BIDI, MethodType.BIDI_STREAMING);
   private static final MethodDescriptor<byte[], byte[]> HOLD =
       method(ChaosService.HOLD, MethodType.SERVER_STREAMING);
+  private static final MethodDescriptor<byte[], byte[]> WORK =
+      method(ChaosService.WORK, MethodType.UNARY);
 
   private final List<Server> servers = new ArrayList<>();
   private final List<InetSocketAddress> addresses = new ArrayList<>();
+  private final int maxConcurrentCalls;
+
+  /** Servers with Tern's defaults. */
+  public TernPeer() {
+    this(Integer.MAX_VALUE);
+  }
+
+  /**
+   * Servers that keep at most {@code maxConcurrentCalls} calls in progress ({@link
+   * dev.tern.ServerBuilder#maxConcurrentCalls}); {@link Integer#MAX_VALUE} keeps the default (no
+   * bound).
+   */
+  public TernPeer(int maxConcurrentCalls) {
+    if (maxConcurrentCalls <= 0) {
+      throw new IllegalArgumentException(
+          "maxConcurrentCalls must be > 0, was " + maxConcurrentCalls);
+    }
+    this.maxConcurrentCalls = maxConcurrentCalls;
+  }
 
   @Override
   public String name() {
-    return "Tern";
+    return maxConcurrentCalls == Integer.MAX_VALUE
+        ? "Tern"
+        : "Tern, maxConcurrentCalls=" + maxConcurrentCalls;
   }
 
   @Override
@@ -93,17 +116,20 @@ public final class TernPeer implements Peer {
    * Starts one server of the harness on {@code address} (port 0: a free one), serving the health
    * service too, with {@code interceptors} on the harness service.
    */
-  private static Server startServer(InetSocketAddress address, ServerInterceptor... interceptors)
+  private Server startServer(InetSocketAddress address, ServerInterceptor... interceptors)
       throws IOException {
     HealthStatusManager health = new HealthStatusManager();
     health.setStatus(ChaosService.SERVICE, ServingStatus.SERVING);
-    return NettyServerBuilder.forAddress(address)
-        .addService(ServerInterceptors.intercept(service(), interceptors))
-        .addService(health.getHealthService())
-        .permitKeepAliveTime(ChaosService.KEEPALIVE_TIME_SECONDS, TimeUnit.SECONDS)
-        .maxInboundMessageSize(2 * CallKind.LARGE)
-        .build()
-        .start();
+    NettyServerBuilder builder =
+        NettyServerBuilder.forAddress(address)
+            .addService(ServerInterceptors.intercept(service(), interceptors))
+            .addService(health.getHealthService())
+            .permitKeepAliveTime(ChaosService.KEEPALIVE_TIME_SECONDS, TimeUnit.SECONDS)
+            .maxInboundMessageSize(2 * CallKind.LARGE);
+    if (maxConcurrentCalls != Integer.MAX_VALUE) {
+      builder.maxConcurrentCalls(maxConcurrentCalls);
+    }
+    return builder.build().start();
   }
 
   @Override
@@ -232,6 +258,13 @@ public final class TernPeer implements Peer {
         .addMethod(
             HOLD,
             ServerCalls.asyncServerStreamingCall((request, responses) -> responses.onNext(request)))
+        .addMethod(
+            WORK,
+            ServerCalls.asyncUnaryCall(
+                (request, responses) -> {
+                  responses.onNext(ChaosService.work(request));
+                  responses.onCompleted();
+                }))
         .build();
   }
 
@@ -269,6 +302,16 @@ public final class TernPeer implements Peer {
                 ClientCalls.asyncBidiStreamingCall(channel.newCall(BIDI, options), responses),
                 request);
       }
+      return result;
+    }
+
+    @Override
+    public CompletableFuture<CallEnd> work(Duration deadline) {
+      CompletableFuture<CallEnd> result = new CompletableFuture<>();
+      CallOptions options =
+          CallOptions.DEFAULT.withDeadlineAfter(deadline.toNanos(), TimeUnit.NANOSECONDS);
+      ClientCalls.asyncUnaryCall(
+          channel.newCall(WORK, options), new byte[] {1}, new Responses(result, false));
       return result;
     }
 

@@ -30,8 +30,8 @@ import java.util.concurrent.TimeUnit;
  * protected getters (for example {@link #maxInboundMessageSize()}).
  *
  * <p>Defaults: no fallback registry, the shared callback executor, no interceptors or filters, 4
- * MiB inbound messages, 8 KiB inbound metadata, a 20 s handshake timeout, and the default
- * compressor and decompressor registries (gzip and identity).
+ * MiB inbound messages, 8 KiB inbound metadata, a 20 s handshake timeout, no bound on calls in
+ * progress, and the default compressor and decompressor registries (gzip and identity).
  *
  * <p>Not thread-safe: configure from one thread, then call {@link #build()}. Each {@code build()}
  * makes a new, independent server.
@@ -71,6 +71,7 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
   private int maxInboundMessageSize = GrpcHeaders.DEFAULT_MAX_MESSAGE_SIZE;
   private int maxInboundMetadataSize = GrpcHeaders.DEFAULT_MAX_HEADER_LIST_SIZE;
   private long handshakeTimeoutNanos = DEFAULT_HANDSHAKE_TIMEOUT_NANOS;
+  private int maxConcurrentCalls = Integer.MAX_VALUE;
   private CompressorRegistry compressorRegistry = CompressorRegistry.getDefaultInstance();
   private DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();
 
@@ -176,6 +177,20 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
     return thisBuilder();
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalArgumentException if {@code max} is not positive
+   */
+  @Override
+  public T maxConcurrentCalls(int max) {
+    if (max <= 0) {
+      throw new IllegalArgumentException("maxConcurrentCalls must be > 0, was " + max);
+    }
+    this.maxConcurrentCalls = max;
+    return thisBuilder();
+  }
+
   /** {@inheritDoc} Default: {@link CompressorRegistry#getDefaultInstance()}. */
   @Override
   public T compressorRegistry(CompressorRegistry registry) {
@@ -222,7 +237,8 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
             compressorRegistry,
             decompressorRegistry,
             calls,
-            streamTracerFactories);
+            streamTracerFactories,
+            maxConcurrentCalls);
     return new ServerImpl(
         buildTransportServer(),
         dispatcher,

@@ -78,6 +78,9 @@ public final class ServerCallDispatcher {
   /** The server's tracer factories; empty (checked once per stream) when nothing is traced. */
   private final List<ServerStreamTracer.Factory> tracerFactories;
 
+  /** The bound on calls in progress; null when unbounded (then the call path never counts). */
+  private final ConcurrentCallLimit callLimit;
+
   /**
    * Creates a dispatcher.
    *
@@ -90,6 +93,8 @@ public final class ServerCallDispatcher {
    * @param executor runs application callbacks (through a per-call {@link SerializingExecutor})
    * @param calls the server's call counts (channelz): every dispatched stream starts and ends there
    * @param tracerFactories each gives every dispatched stream a tracer; empty for none
+   * @param maxConcurrentCalls calls in progress at most; beyond it a call fails RESOURCE_EXHAUSTED
+   *     before its handler runs ({@link Integer#MAX_VALUE}: no bound, and no counting)
    */
   public ServerCallDispatcher(
       Collection<ServerServiceDefinition> services,
@@ -101,7 +106,12 @@ public final class ServerCallDispatcher {
       CompressorRegistry compressorRegistry,
       DecompressorRegistry decompressorRegistry,
       CallCounter calls,
-      List<ServerStreamTracer.Factory> tracerFactories) {
+      List<ServerStreamTracer.Factory> tracerFactories,
+      int maxConcurrentCalls) {
+    this.callLimit =
+        maxConcurrentCalls == Integer.MAX_VALUE
+            ? null
+            : new ConcurrentCallLimit(maxConcurrentCalls);
     this.calls = Objects.requireNonNull(calls, "calls");
     this.tracerFactories = List.copyOf(tracerFactories);
     this.interceptors = List.copyOf(interceptors);
@@ -227,6 +237,10 @@ public final class ServerCallDispatcher {
       return;
     }
 
+    if (callLimit != null && !callLimit.tryAcquire()) {
+      rejectCall(stream, callLimit.exhausted(), new Metadata());
+      return;
+    }
     if (decompressor != null) {
       stream.setDecompressor(decompressor);
     }
@@ -311,7 +325,8 @@ public final class ServerCallDispatcher {
             compressorRegistry,
             decompressorRegistry.getAdvertisedMessageEncodingsHeader(),
             acceptEncoding,
-            calls);
+            calls,
+            callLimit);
     Context callContext = context;
     if (stream instanceof TracedServerStream traced) {
       callContext = traced.filterContext(context);

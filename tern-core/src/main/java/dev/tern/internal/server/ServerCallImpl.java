@@ -58,6 +58,9 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
 
   private final CallCounter serverCalls;
 
+  /** The server's bound on calls in progress, whose slot this call holds; null if unbounded. */
+  private final ConcurrentCallLimit callLimit;
+
   /**
    * The {@code grpc-accept-encoding} entry last built, merged into the response headers of every
    * call that advertises the same encodings (a server advertises one set), so the value is not
@@ -87,9 +90,11 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
       CompressorRegistry compressorRegistry,
       String serverAcceptEncoding,
       String clientAcceptEncoding,
-      CallCounter serverCalls) {
+      CallCounter serverCalls,
+      ConcurrentCallLimit callLimit) {
     this.stream = stream;
     this.serverCalls = serverCalls;
+    this.callLimit = callLimit;
     this.method = method;
     this.compressorRegistry = compressorRegistry;
     this.serverAcceptEncoding = serverAcceptEncoding;
@@ -299,10 +304,14 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
 
   /**
    * The stream ended with {@code status} (OK once the trailers went out): the call counts as
-   * succeeded if the application also closed it OK.
+   * succeeded if the application also closed it OK, and gives back its slot of the server's limit
+   * on calls in progress.
    */
   void streamClosed(Status status) {
     serverCalls.callEnded(status.isOk() && closedOk);
+    if (callLimit != null) {
+      callLimit.release();
+    }
   }
 
   /** Cancels the stream from any thread (deadline timer); the transport makes it idempotent. */

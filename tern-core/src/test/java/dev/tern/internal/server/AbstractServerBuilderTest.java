@@ -132,6 +132,9 @@ class AbstractServerBuilderTest {
     assertThatThrownBy(() -> builder.handshakeTimeout(0, TimeUnit.SECONDS))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("handshakeTimeout");
+    assertThatThrownBy(() -> builder.maxConcurrentCalls(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxConcurrentCalls must be > 0, was 0");
     assertThatThrownBy(() -> builder.executor(null)).hasMessageContaining("executor");
     assertThatThrownBy(() -> builder.intercept(null)).hasMessageContaining("interceptor");
     assertThatThrownBy(() -> builder.addTransportFilter(null)).hasMessageContaining("filter");

@@ -386,6 +386,51 @@ class ServerCallDispatcherTest {
     };
   }
 
+  @Test
+  void maxConcurrentCalls_refusesCallsBeyondTheLimitUntilOneEnds() throws IOException {
+    builder.addService(echoService(handler)).maxConcurrentCalls(2);
+    startServer();
+
+    FakeServerStream first = transport.newStream("test.Echo/Unary", new Metadata());
+    FakeServerStream second = transport.newStream("test.Echo/Unary", new Metadata());
+    FakeServerStream refused = transport.newStream("test.Echo/Unary", new Metadata());
+
+    assertThat(handler.calls).hasSize(2);
+    assertThat(first.closeStatus).isNull();
+    assertThat(second.closeStatus).isNull();
+    assertThat(refused.closeStatus.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(refused.closeStatus.getDescription())
+        .isEqualTo(
+            "Server overloaded: 2 calls in progress, its limit (maxConcurrentCalls); try again"
+                + " later");
+    refused.completeClose();
+
+    // A cancelled call gives its slot back as well as one that ended OK.
+    first.reportClosed(Status.CANCELLED);
+    FakeServerStream third = transport.newStream("test.Echo/Unary", new Metadata());
+    assertThat(third.closeStatus).isNull();
+    assertThat(handler.calls).hasSize(3);
+    assertThat(transport.newStream("test.Echo/Unary", new Metadata()).closeStatus.getCode())
+        .isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+
+    handler.lastCall().close(Status.OK, new Metadata());
+    third.completeClose();
+    assertThat(transport.newStream("test.Echo/Unary", new Metadata()).closeStatus).isNull();
+  }
+
+  @Test
+  void maxConcurrentCalls_unknownMethodsTakeNoSlot() throws IOException {
+    builder.addService(echoService(handler)).maxConcurrentCalls(1);
+    startServer();
+
+    for (int i = 0; i < 3; i++) {
+      FakeServerStream missing = transport.newStream("test.Echo/Missing", new Metadata());
+      assertThat(missing.closeStatus.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+      missing.completeClose();
+    }
+    assertThat(transport.newStream("test.Echo/Unary", new Metadata()).closeStatus).isNull();
+  }
+
   private static Metadata timeoutHeader(String value) {
     Metadata headers = new Metadata();
     headers.put(GrpcHeaders.TIMEOUT, value);

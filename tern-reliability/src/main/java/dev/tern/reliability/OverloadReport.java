@@ -1,0 +1,212 @@
+package dev.tern.reliability;
+
+import dev.tern.testtools.cli.CommandLine;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/**
+ * {@code bin/overload}: {@link OverloadRun}s of Tern with its defaults, Tern with a bound on calls
+ * in progress, and grpc-java with its defaults, through the same steps, printed as one markdown
+ * table (a row per configuration and step) followed by each configuration's capacity, unloaded p99,
+ * highest load within twice it, the statuses' descriptions and the findings. Exits 1 when a Tern
+ * configuration has a finding ({@link OverloadRun.Result#findings}); grpc-java's are only shown.
+ */
+public final class OverloadReport {
+  static final CommandLine FLAGS =
+      CommandLine.builder(
+              "overload",
+              "open-loop unary calls with a fixed CPU cost at multiples of a server's capacity,"
+                  + " the server in a child JVM with a bounded heap; Tern (its defaults, and a"
+                  + " bound on calls in progress) beside grpc-java; prints a markdown table; exits"
+                  + " 1 if a Tern server died, a call hung or ended with a wrong status")
+          .flag("multiples", "X,Y,...", "1,1.5,2,3,5", "the loaded steps, multiples of capacity")
+          .flag("step-seconds", "S", "30", "how long each step offers its load")
+          .flag(
+              "capacity-seconds",
+              "S",
+              "10",
+              "how long capacity is measured (closed loop), after a warm-up as long")
+          .flag("deadline-ms", "MS", "1000", "each call's deadline")
+          .flag("arrivals", "A", "poisson", "poisson or constant (gaps between calls)")
+          .flag(
+              "max-calls",
+              "N",
+              "4",
+              "maxConcurrentCalls of the bounded Tern server; 0 skips that configuration")
+          .flag("peers", "P,...", "tern,grpc-java", "which peers to run (tern, grpc-java)")
+          .flag("server-heap", "MIB", "256", "the server JVM's -Xmx, in MiB")
+          .flag("out", "FILE", "", "also write the table to FILE")
+          .example("bin/overload --step-seconds=5 --capacity-seconds=3  # a quick look");
+
+  private OverloadReport() {}
+
+  /** Entry point; see {@link #FLAGS}. */
+  public static void main(String[] args) throws Exception {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+    List<OverloadRun.Options> runs = new ArrayList<>();
+    String file;
+    try {
+      CommandLine.Values flags = FLAGS.parse(args);
+      List<Double> multiples = new ArrayList<>();
+      for (String multiple : flags.string("multiples").split(",")) {
+        try {
+          multiples.add(Double.parseDouble(multiple.trim()));
+        } catch (NumberFormatException e) {
+          throw FLAGS.usageError("--multiples needs numbers, got '" + multiple + "'");
+        }
+        if (!(multiples.get(multiples.size() - 1) > 0)) {
+          throw FLAGS.usageError("--multiples must be > 0, got '" + multiple + "'");
+        }
+      }
+      WorkLoad.Arrivals arrivals =
+          switch (flags.string("arrivals")) {
+            case "poisson" -> WorkLoad.Arrivals.POISSON;
+            case "constant" -> WorkLoad.Arrivals.CONSTANT;
+            default ->
+                throw FLAGS.usageError(
+                    "--arrivals must be poisson or constant, was '"
+                        + flags.string("arrivals")
+                        + "'");
+          };
+      Duration capacity = Duration.ofSeconds(flags.integer("capacity-seconds", 1));
+      Duration step = Duration.ofSeconds(flags.integer("step-seconds", 1));
+      Duration deadline = Duration.ofMillis(flags.integer("deadline-ms", 1));
+      int maxCalls = flags.integer("max-calls", 0);
+      List<String> heap =
+          List.of("-Xmx" + flags.integer("server-heap", 16) + "m", "-XX:+ExitOnOutOfMemoryError");
+      for (String peer : flags.string("peers").split(",")) {
+        if (!peer.equals("tern") && !peer.equals("grpc-java")) {
+          throw FLAGS.usageError("--peers are tern and grpc-java, got '" + peer + "'");
+        }
+        List<Integer> limits =
+            peer.equals("tern") && maxCalls > 0
+                ? List.of(Integer.MAX_VALUE, maxCalls)
+                : List.of(Integer.MAX_VALUE);
+        for (int limit : limits) {
+          runs.add(
+              new OverloadRun.Options(
+                  peer, limit, multiples, 0, capacity, step, deadline, arrivals, heap));
+        }
+      }
+      file = flags.string("out");
+    } catch (CommandLine.Exit exit) {
+      return exit.report(out, err);
+    }
+    List<OverloadRun.Result> results = new ArrayList<>();
+    double ternCapacity = 0;
+    for (OverloadRun.Options options : runs) {
+      if (options.maxConcurrentCalls() != Integer.MAX_VALUE) {
+        // The same loads as the unbounded Tern server's: a closed loop of more calls than the
+        // bound would be partly shed and measure less than the server can serve.
+        options = options.withCapacity(ternCapacity);
+      }
+      OverloadRun.Result result = OverloadRun.run(options, err);
+      if (options.peer().equals("tern") && options.maxConcurrentCalls() == Integer.MAX_VALUE) {
+        ternCapacity = result.capacity();
+      }
+      results.add(result);
+    }
+    String table = table(results);
+    out.print(table);
+    if (!file.isEmpty()) {
+      Files.writeString(Path.of(file), table, StandardCharsets.UTF_8);
+    }
+    boolean ternFound =
+        results.stream()
+            .anyMatch(r -> r.options().peer().equals("tern") && !r.findings().isEmpty());
+    return ternFound ? 1 : 0;
+  }
+
+  /** The markdown table of {@code results}, then each one's summary, descriptions and findings. */
+  static String table(List<OverloadRun.Result> results) {
+    StringBuilder table = new StringBuilder();
+    OverloadRun.Options first = results.get(0).options();
+    table.append(
+        String.format(
+            "Unary calls of %d xorshift rounds (a fixed CPU cost), %s arrivals, a %d ms deadline;"
+                + " server %s; %d s per step; latency from each call's scheduled start.%n%n",
+            ChaosService.WORK_ROUNDS,
+            first.arrivals().name().toLowerCase(java.util.Locale.ROOT),
+            first.deadline().toMillis(),
+            String.join(" ", first.serverJvmOptions()),
+            first.stepTime().toSeconds()));
+    table.append(
+        "| server | load | offered/s | OK/s | p50 OK | p99 OK | statuses | longest call |"
+            + " server heap after GC | server threads | survived |\n");
+    table.append("|---".repeat(11)).append("|\n");
+    for (OverloadRun.Result result : results) {
+      for (OverloadRun.Step step : result.steps()) {
+        StringJoiner statuses = new StringJoiner(", ");
+        step.counts().forEach((code, count) -> statuses.add(code + " " + count));
+        if (step.open() > 0) {
+          statuses.add(Outcome.HANG + " " + step.open());
+        }
+        table.append(
+            String.format(
+                "| %s | %sx | %.0f | %.0f | %s | %s | %s | %s | %s | %s | %s |%n",
+                result.options().name(),
+                multiple(step.multiple()),
+                step.offered(),
+                step.goodput(),
+                millis(step.p50Nanos()),
+                millis(step.p99Nanos()),
+                statuses,
+                millis(step.longestNanos()),
+                step.survived()
+                    ? ResourceSample.Metric.HEAP.format(step.server().heapBytes())
+                    : "-",
+                step.survived() ? Long.toString(step.server().threads()) : "-",
+                step.survived() ? "yes" : "no"));
+      }
+    }
+    table.append('\n');
+    for (OverloadRun.Result result : results) {
+      table.append(
+          String.format(
+              "**%s**: capacity %.0f calls/s (closed loop, %d in flight%s); unloaded p99 %s (at"
+                  + " %sx); highest load with p99 within 2x of it: %s.%n%n",
+              result.options().name(),
+              result.capacity(),
+              Math.min(OverloadRun.CAPACITY_IN_FLIGHT, result.options().maxConcurrentCalls()),
+              result.options().capacity() > 0 ? ", of the unbounded server" : "",
+              millis(result.unloadedP99()),
+              multiple(OverloadRun.UNLOADED),
+              result.highestBounded() == 0
+                  ? "none of the loaded steps"
+                  : multiple(result.highestBounded()) + "x"));
+      Map<String, String> descriptions = new java.util.TreeMap<>();
+      result.steps().forEach(s -> s.descriptions().forEach(descriptions::putIfAbsent));
+      descriptions.forEach(
+          (code, description) ->
+              table.append("- ").append(code).append(": \"").append(description).append("\"\n"));
+      List<String> findings = result.findings();
+      if (findings.isEmpty()) {
+        table.append("- No finding: the server survived, no call hung or ended wrongly.\n");
+      } else {
+        findings.forEach(f -> table.append("- Finding: ").append(f).append('\n'));
+      }
+      table.append('\n');
+    }
+    return table.toString();
+  }
+
+  private static String multiple(double multiple) {
+    return multiple == Math.rint(multiple)
+        ? String.format("%.0f", multiple)
+        : String.format("%s", multiple);
+  }
+
+  private static String millis(long nanos) {
+    return nanos < 0 ? "-" : String.format("%.1f ms", nanos / 1e6);
+  }
+}

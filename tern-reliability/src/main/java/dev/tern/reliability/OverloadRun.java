@@ -1,0 +1,316 @@
+package dev.tern.reliability;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One overload run of one server configuration: the server in a child JVM ({@link SoakServer} on
+ * {@value SoakRun#HOST}, its heap bounded), a client of the same peer in this JVM, and {@link
+ * ChaosService#WORK} calls between them: a warm-up, the capacity ({@link WorkLoad#closed}), an
+ * unloaded step at {@link #UNLOADED} of it, then an open load at each multiple of the capacity in
+ * turn. After each step the server's heap after GC, threads and fds are sampled, and whether it is
+ * still running; once it is not, the run stops.
+ *
+ * <p>Not thread-safe: one thread runs it.
+ */
+final class OverloadRun {
+  /** The unloaded step's load, as a multiple of the capacity; its p99 is the reference. */
+  static final double UNLOADED = 0.1;
+
+  /** How long the server may take to serve a first call once it listens. */
+  static final Duration STARTUP = Duration.ofSeconds(30);
+
+  /**
+   * The calls in flight of the closed load that measures capacity (at most the server's {@code
+   * maxConcurrentCalls}).
+   */
+  static final int CAPACITY_IN_FLIGHT = 32;
+
+  /**
+   * What to run.
+   *
+   * @param peer {@code tern} or {@code grpc-java}
+   * @param maxConcurrentCalls Tern's server-wide bound ({@link Integer#MAX_VALUE}: its default)
+   * @param multiples the loaded steps, as multiples of the capacity, in order
+   * @param capacity the calls a second the multiples are of; 0 measures it (closed loop), after a
+   *     warm-up of {@code capacityTime}; a run of a server that sheds calls takes that of the same
+   *     server without the bound, so that both get the same loads
+   * @param capacityTime how long the capacity is measured, and the warm-up lasts
+   * @param stepTime how long each step offers its load
+   * @param deadline each call's deadline
+   * @param serverJvmOptions the child server JVM's options (a heap bound)
+   */
+  record Options(
+      String peer,
+      int maxConcurrentCalls,
+      List<Double> multiples,
+      double capacity,
+      Duration capacityTime,
+      Duration stepTime,
+      Duration deadline,
+      WorkLoad.Arrivals arrivals,
+      List<String> serverJvmOptions) {
+    Options {
+      SoakRun.peer(peer);
+      if (maxConcurrentCalls <= 0
+          || (maxConcurrentCalls != Integer.MAX_VALUE && !peer.equals("tern"))) {
+        throw new IllegalArgumentException(
+            "maxConcurrentCalls must be > 0, and set only for tern, was "
+                + maxConcurrentCalls
+                + " for "
+                + peer);
+      }
+      for (double multiple : multiples) {
+        if (!(multiple > 0)) {
+          throw new IllegalArgumentException("multiples must be > 0, was " + multiples);
+        }
+      }
+      if (!(capacity >= 0)) {
+        throw new IllegalArgumentException(
+            "capacity must be >= 0 (0: measure it), was " + capacity);
+      }
+      multiples = List.copyOf(multiples);
+      serverJvmOptions = List.copyOf(serverJvmOptions);
+    }
+
+    /** These options with {@code capacity} (0: measure it). */
+    Options withCapacity(double capacity) {
+      return new Options(
+          peer,
+          maxConcurrentCalls,
+          multiples,
+          capacity,
+          capacityTime,
+          stepTime,
+          deadline,
+          arrivals,
+          serverJvmOptions);
+    }
+
+    /** The configuration's name in the report. */
+    String name() {
+      Peer named = peer.equals("tern") ? new TernPeer(maxConcurrentCalls) : SoakRun.peer(peer);
+      return named.name();
+    }
+  }
+
+  /**
+   * One step: its load as a multiple of the capacity, the calls a second offered and the OK ones,
+   * the OK calls' p50 and p99 (ns from their scheduled start; -1 if none), each status's count and
+   * a description, the failed calls without one, the calls still open after the wait (hangs), the
+   * longest call from its start, and the server's sample after it (null if it was gone).
+   */
+  record Step(
+      double multiple,
+      double offered,
+      double goodput,
+      long p50Nanos,
+      long p99Nanos,
+      Map<String, Long> counts,
+      Map<String, String> descriptions,
+      long undescribed,
+      int open,
+      long longestNanos,
+      ResourceSample server) {
+    /** Whether the server was still running after this step. */
+    boolean survived() {
+      return server != null;
+    }
+  }
+
+  /** The run: the capacity (OK calls/s, closed loop) and the steps, the unloaded one first. */
+  record Result(Options options, double capacity, List<Step> steps) {
+    /** The unloaded step's p99 (ns), the reference of {@link #highestBounded}. */
+    long unloadedP99() {
+      return steps.get(0).p99Nanos();
+    }
+
+    /**
+     * The highest multiple whose OK calls' p99 stayed within twice the unloaded p99, while the
+     * server survived; 0 if none did.
+     */
+    double highestBounded() {
+      double highest = 0;
+      for (Step step : steps.subList(1, steps.size())) {
+        if (step.survived() && step.p99Nanos() >= 0 && step.p99Nanos() <= 2 * unloadedP99()) {
+          highest = Math.max(highest, step.multiple());
+        }
+      }
+      return highest;
+    }
+
+    /**
+     * What a user would call wrong: a server that did not survive a step, a call still open {@link
+     * Workload#HANG_GRACE} past its deadline, a status other than {@link #ALLOWED}, a failed call
+     * without a description. Empty: none.
+     */
+    List<String> findings() {
+      List<String> findings = new ArrayList<>();
+      for (Step step : steps) {
+        String at = String.format("%s at %.1fx: ", options.name(), step.multiple());
+        if (!step.survived()) {
+          findings.add(at + "the server was gone after the step");
+        }
+        if (step.open() > 0) {
+          findings.add(
+              at
+                  + step.open()
+                  + " calls had not ended "
+                  + Workload.HANG_GRACE
+                  + " past their deadline");
+        }
+        step.counts()
+            .forEach(
+                (code, count) -> {
+                  if (!ALLOWED.contains(code)) {
+                    findings.add(
+                        at + count + " calls ended " + code + ": " + step.descriptions().get(code));
+                  }
+                });
+        if (step.undescribed() > 0) {
+          findings.add(at + step.undescribed() + " failed calls had no description");
+        }
+      }
+      if (steps.size() < options.multiples().size() + 1) {
+        findings.add(options.name() + ": the run stopped after " + steps.size() + " steps");
+      }
+      return findings;
+    }
+  }
+
+  /**
+   * The statuses an overloaded server's calls may end with: OK, or shed clearly
+   * (RESOURCE_EXHAUSTED, UNAVAILABLE) or too late (DEADLINE_EXCEEDED).
+   */
+  static final Set<String> ALLOWED =
+      Set.of("OK", "RESOURCE_EXHAUSTED", "UNAVAILABLE", "DEADLINE_EXCEEDED");
+
+  private OverloadRun() {}
+
+  /** Runs it; a line on {@code progress} per step. */
+  static Result run(Options options, PrintStream progress)
+      throws IOException, InterruptedException {
+    List<String> serverArgs =
+        options.maxConcurrentCalls() == Integer.MAX_VALUE
+            ? List.of()
+            : List.of(Integer.toString(options.maxConcurrentCalls()));
+    List<Step> steps = new ArrayList<>();
+    double capacity;
+    try (SoakServer server =
+        SoakServer.start(options.peer(), SoakRun.HOST, options.serverJvmOptions(), serverArgs)) {
+      Peer.Client client = SoakRun.peer(options.peer()).newClient(List.of(server.address()));
+      try {
+        awaitFirstOk(client, options.name());
+        // Never more in flight than the server admits: the calls it shed would be reissued at
+        // once, and the client's spinning on them would take CPU from the server.
+        int inFlight = Math.min(CAPACITY_IN_FLIGHT, options.maxConcurrentCalls());
+        WorkLoad.closed(client, inFlight, options.capacityTime(), options.deadline());
+        WorkLoad.Capacity measured =
+            WorkLoad.closed(client, inFlight, options.capacityTime(), options.deadline());
+        capacity = options.capacity() > 0 ? options.capacity() : measured.okPerSecond();
+        if (!(capacity > 0)) {
+          throw new IOException(
+              options.name()
+                  + ": no call ended OK while measuring capacity: "
+                  + measured.tally().counts()
+                  + ", "
+                  + measured.tally().descriptions());
+        }
+        progress.printf(
+            "overload: %s: capacity %.0f calls/s (measured: %.0f)%n",
+            options.name(), capacity, measured.okPerSecond());
+        List<Double> multiples = new ArrayList<>();
+        multiples.add(UNLOADED);
+        multiples.addAll(options.multiples());
+        long seed = 1;
+        for (double multiple : multiples) {
+          Step step = step(options, client, server, multiple, capacity, seed++);
+          steps.add(step);
+          progress.printf(
+              "overload: %s: %.1fx: %.0f offered/s, %.0f OK/s, p99 %.1f ms, %s%n",
+              options.name(),
+              multiple,
+              step.offered(),
+              step.goodput(),
+              step.p99Nanos() / 1e6,
+              step.counts());
+          if (!step.survived()) {
+            break;
+          }
+        }
+      } finally {
+        client.shutdown(Duration.ofSeconds(10));
+      }
+    }
+    return new Result(options, capacity, List.copyOf(steps));
+  }
+
+  /**
+   * Makes calls one at a time until one ends OK (the connection is up, the health check passed), so
+   * that the connection's set-up is not charged to the warm-up; each may take {@link #STARTUP}.
+   */
+  private static void awaitFirstOk(Peer.Client client, String name)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + STARTUP.toNanos();
+    Peer.CallEnd last = null;
+    while (System.nanoTime() < deadline) {
+      try {
+        last = client.work(STARTUP).get(STARTUP.toMillis() * 2, TimeUnit.MILLISECONDS);
+      } catch (ExecutionException | TimeoutException e) {
+        throw new IOException(name + ": the first call did not end", e);
+      }
+      if (last.code().equals("OK")) {
+        return;
+      }
+    }
+    throw new IOException(name + ": no call ended OK within " + STARTUP + ", last: " + last);
+  }
+
+  private static Step step(
+      Options options,
+      Peer.Client client,
+      SoakServer server,
+      double multiple,
+      double capacity,
+      long seed)
+      throws InterruptedException {
+    double seconds = options.stepTime().toNanos() / 1e9;
+    WorkLoad.Step load =
+        WorkLoad.open(
+            client,
+            multiple * capacity,
+            options.stepTime(),
+            options.deadline(),
+            options.arrivals(),
+            seed);
+    CallTally tally = load.tally();
+    ResourceSample sample = null;
+    if (server.isAlive()) {
+      try {
+        sample = server.sample();
+      } catch (IOException | RuntimeException e) {
+        // Gone (out of heap, say): the step records it as not survived.
+      }
+    }
+    return new Step(
+        multiple,
+        load.issued() / seconds,
+        tally.ok() / seconds,
+        tally.okLatencyPercentile(50),
+        tally.okLatencyPercentile(99),
+        tally.counts(),
+        tally.descriptions(),
+        tally.undescribed(),
+        load.open(),
+        tally.longestNanos(),
+        sample);
+  }
+}

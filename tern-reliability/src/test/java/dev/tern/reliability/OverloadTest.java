@@ -1,0 +1,103 @@
+package dev.tern.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tern.testing.LogCapture;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The CI version of {@code bin/overload}: a Tern server with {@code maxConcurrentCalls} in a child
+ * JVM with a 256 MiB heap, its capacity measured, then open-loop calls at 2x and 3x of it for 8 s
+ * each. What a user would notice: the server survives with its heap after GC far under its bound,
+ * every call ends within its deadline (plus the hang grace) with OK or a clear overload status
+ * (RESOURCE_EXHAUSTED, UNAVAILABLE, DEADLINE_EXCEEDED) carrying a description, the excess is shed
+ * with RESOURCE_EXHAUSTED naming the limit, the server's threads do not pile up, and Netty's
+ * paranoid leak detector reports nothing in the client (the server child's reports go to the
+ * build's output). No latency is asserted: the figures belong in docs/reliability.md.
+ */
+class OverloadTest {
+  /**
+   * Two cores' worth of CPU-bound calls and two more: enough to keep the server's cores busy, few
+   * enough that its busy threads leave CPU to its transport threads and to this JVM's client on the
+   * same machine (16 starved the client into ending calls seconds late on a loaded machine).
+   */
+  private static final int MAX_CALLS = 4;
+
+  private static final Duration DEADLINE = Duration.ofSeconds(1);
+
+  /** Heap after GC a server serving this load keeps (a few MiB: see docs/reliability.md). */
+  private static final long HEAP_BOUND = 64L * 1024 * 1024;
+
+  /**
+   * Threads the server may add under overload over the unloaded step (executor threads, and the
+   * JVM's own that come and go).
+   */
+  private static final long THREAD_SLACK = 2L * MAX_CALLS + 8;
+
+  @Test
+  @Timeout(180)
+  void anOverloadedServerShedsClearlyAndStaysBounded() throws Exception {
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    OverloadRun.Result result;
+    try (LogCapture leaks = new LogCapture("io.netty.util.ResourceLeakDetector", Level.ALL)) {
+      result =
+          OverloadRun.run(
+              new OverloadRun.Options(
+                  "tern",
+                  MAX_CALLS,
+                  List.of(2.0, 3.0),
+                  0,
+                  Duration.ofSeconds(3),
+                  Duration.ofSeconds(8),
+                  DEADLINE,
+                  WorkLoad.Arrivals.POISSON,
+                  List.of(
+                      "-Xmx256m",
+                      "-XX:+ExitOnOutOfMemoryError",
+                      "-Dio.netty.leakDetection.level=paranoid")),
+              new PrintStream(progress, true, StandardCharsets.UTF_8));
+      System.gc();
+      assertThat(
+              leaks.records().stream()
+                  .filter(r -> r.getLevel().intValue() >= Level.WARNING.intValue())
+                  .map(LogRecord::getMessage)
+                  .toList())
+          .as("Netty's leak reports in the client")
+          .isEmpty();
+    }
+    String table = OverloadReport.table(List.of(result));
+    System.out.print(table);
+
+    assertThat(result.findings()).as("findings:%n%s", table).isEmpty();
+    assertThat(result.steps()).as("the unloaded step, 2x and 3x").hasSize(3);
+    long unloadedThreads = result.steps().get(0).server().threads();
+    for (OverloadRun.Step step : result.steps()) {
+      assertThat(step.server().heapBytes())
+          .as("server heap after GC after %sx%n%s", step.multiple(), table)
+          .isLessThan(HEAP_BOUND);
+      assertThat(step.server().threads())
+          .as("server threads after %sx%n%s", step.multiple(), table)
+          .isLessThanOrEqualTo(unloadedThreads + THREAD_SLACK);
+      assertThat(step.longestNanos())
+          .as("the longest call at %sx, from its start%n%s", step.multiple(), table)
+          .isLessThanOrEqualTo(DEADLINE.plus(Workload.HANG_GRACE).toNanos());
+      assertThat(step.counts().getOrDefault("OK", 0L))
+          .as("calls served at %sx%n%s", step.multiple(), table)
+          .isPositive();
+    }
+    OverloadRun.Step heaviest = result.steps().get(2);
+    assertThat(heaviest.counts().getOrDefault("RESOURCE_EXHAUSTED", 0L))
+        .as("calls shed at 3x%n%s", table)
+        .isPositive();
+    assertThat(heaviest.descriptions().get("RESOURCE_EXHAUSTED"))
+        .contains(MAX_CALLS + " calls in progress, its limit (maxConcurrentCalls)");
+  }
+}
