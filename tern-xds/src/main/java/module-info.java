@@ -40,5 +40,6 @@ module dev.tern.xds {
       dev.tern.xds.internal.lb.WeightedTargetProvider,
       dev.tern.xds.internal.lb.ClusterImplProvider,
       dev.tern.xds.internal.lb.OutlierDetectionProvider,
-      dev.tern.xds.internal.lb.RingHashProvider;
+      dev.tern.xds.internal.lb.RingHashProvider,
+      dev.tern.xds.internal.lb.WeightedRoundRobinProvider;
 }
