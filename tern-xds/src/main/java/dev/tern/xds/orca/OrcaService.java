@@ -103,9 +103,11 @@ public final class OrcaService implements BindableService {
       if (stopped) {
         return;
       }
-      run(); // the first report at once
+      // The timer first, so that the next report is one interval after this one even if the
+      // client reads the first and the clock moves before this method returns.
       timer =
           scheduler.scheduleAtFixedRate(this, intervalNanos, intervalNanos, TimeUnit.NANOSECONDS);
+      run(); // the first report at once
     }
 
     @Override
