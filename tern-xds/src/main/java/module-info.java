@@ -24,6 +24,8 @@ module dev.tern.xds {
   // xDS-enabled servers (A36): XdsServerBuilder; their machinery is in
   // dev.tern.xds.internal.server.
   exports dev.tern.xds.server;
+  // ORCA for servers (A51): per-call metrics in the trailer and the OOB OpenRcaService.
+  exports dev.tern.xds.orca;
 
   provides dev.tern.services.AdminServiceProvider with
       dev.tern.xds.internal.admin.CsdsAdminServiceProvider;
@@ -38,5 +40,6 @@ module dev.tern.xds {
       dev.tern.xds.internal.lb.WeightedTargetProvider,
       dev.tern.xds.internal.lb.ClusterImplProvider,
       dev.tern.xds.internal.lb.OutlierDetectionProvider,
-      dev.tern.xds.internal.lb.RingHashProvider;
+      dev.tern.xds.internal.lb.RingHashProvider,
+      dev.tern.xds.internal.lb.WeightedRoundRobinProvider;
 }

@@ -11,7 +11,9 @@ import io.envoyproxy.envoy.extensions.clusters.aggregate.v3.ClusterConfig;
 import java.time.Duration;
 import java.util.List;
 
-/** Validates a Cluster (A27, A37, A42, A48, A50, A32) into an {@link XdsCluster}. Stateless. */
+/**
+ * Validates a Cluster (A27, A37, A42, A48, A50, A32, A52) into an {@link XdsCluster}. Stateless.
+ */
 final class ClusterValidator {
   static final String AGGREGATE_CLUSTER_TYPE = "envoy.clusters.aggregate";
   static final String AGGREGATE_CONFIG_TYPE_URL =
@@ -74,7 +76,10 @@ final class ClusterValidator {
       }
       default -> throw new XdsResourceException(prefix + "neither type nor cluster_type is set");
     }
-    XdsCluster.LbPolicy lb = lbPolicy(cluster, prefix);
+    XdsCluster.LbPolicy lb =
+        cluster.hasLoadBalancingPolicy()
+            ? LoadBalancingPolicyValidator.validate(cluster.getLoadBalancingPolicy(), prefix)
+            : lbPolicy(cluster, prefix);
     long maxRequests = maxRequests(cluster.getCircuitBreakers());
     XdsCluster.OutlierDetection outlier = null;
     if (cluster.hasOutlierDetection()) {

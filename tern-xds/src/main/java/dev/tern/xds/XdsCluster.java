@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * A validated Cluster (A27, A37 aggregate clusters, A42 ring hash, A48 least request, A50 outlier
- * detection, A32 circuit breaking). Immutable.
+ * detection, A32 circuit breaking, A52/A58 weighted round robin). Immutable.
  *
  * @param edsServiceName for {@code EDS}: the ClusterLoadAssignment to fetch ({@code
  *     eds_cluster_config.service_name}, or the cluster's own name when empty); else null
@@ -43,24 +43,67 @@ public record XdsCluster(
   }
 
   /**
-   * The load-balancing policy.
+   * The load-balancing policy: the cluster's {@code load_balancing_policy} (A52) when it has one,
+   * else its {@code lb_policy}.
    *
    * @param minRingSize for {@code RING_HASH}, else 0
    * @param maxRingSize for {@code RING_HASH}, else 0
    * @param choiceCount for {@code LEAST_REQUEST}, else 0
+   * @param weightedRoundRobin for {@code WEIGHTED_ROUND_ROBIN} (A58), else null
    */
-  public record LbPolicy(Kind kind, long minRingSize, long maxRingSize, int choiceCount) {
-    /** The {@code lb_policy} values Tern accepts. */
+  public record LbPolicy(
+      Kind kind,
+      long minRingSize,
+      long maxRingSize,
+      int choiceCount,
+      WeightedRoundRobin weightedRoundRobin) {
+    /** The policies Tern accepts. */
     public enum Kind {
       ROUND_ROBIN,
       RING_HASH,
-      LEAST_REQUEST
+      LEAST_REQUEST,
+      WEIGHTED_ROUND_ROBIN
     }
 
     public static final LbPolicy ROUND_ROBIN = new LbPolicy(Kind.ROUND_ROBIN, 0, 0, 0);
 
     public LbPolicy {
       Objects.requireNonNull(kind, "kind");
+      if ((kind == Kind.WEIGHTED_ROUND_ROBIN) != (weightedRoundRobin != null)) {
+        throw new IllegalArgumentException(
+            "weightedRoundRobin: required for WEIGHTED_ROUND_ROBIN and only for it");
+      }
+    }
+
+    /** A policy other than {@code WEIGHTED_ROUND_ROBIN}. */
+    public LbPolicy(Kind kind, long minRingSize, long maxRingSize, int choiceCount) {
+      this(kind, minRingSize, maxRingSize, choiceCount, null);
+    }
+
+    /** A {@code WEIGHTED_ROUND_ROBIN} policy. */
+    public static LbPolicy weightedRoundRobin(WeightedRoundRobin config) {
+      return new LbPolicy(Kind.WEIGHTED_ROUND_ROBIN, 0, 0, 0, config);
+    }
+  }
+
+  /**
+   * {@code ClientSideWeightedRoundRobin}'s settings (A58), the proto's defaults filled in.
+   *
+   * @param weightUpdatePeriod at least 100 ms
+   * @param errorUtilizationPenalty at least 0
+   */
+  public record WeightedRoundRobin(
+      boolean enableOobLoadReport,
+      Duration oobReportingPeriod,
+      Duration blackoutPeriod,
+      Duration weightExpirationPeriod,
+      Duration weightUpdatePeriod,
+      float errorUtilizationPenalty) {
+    public WeightedRoundRobin {
+      Objects.requireNonNull(oobReportingPeriod, "oobReportingPeriod");
+      Objects.requireNonNull(blackoutPeriod, "blackoutPeriod");
+      Objects.requireNonNull(weightExpirationPeriod, "weightExpirationPeriod");
+      Objects.requireNonNull(weightUpdatePeriod, "weightUpdatePeriod");
     }
   }
 

@@ -53,6 +53,10 @@ final class ControlPlaneProcess implements AutoCloseable {
                   .add(Router.getDescriptor())
                   .add(ClusterConfig.getDescriptor())
                   .add(HTTPFault.getDescriptor())
+                  .add(
+                      io.envoyproxy.envoy.extensions.load_balancing_policies
+                          .client_side_weighted_round_robin.v3.ClientSideWeightedRoundRobin
+                          .getDescriptor())
                   .add(com.google.protobuf.BoolValue.getDescriptor())
                   .build());
 

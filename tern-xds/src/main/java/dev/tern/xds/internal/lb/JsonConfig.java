@@ -1,7 +1,10 @@
 package dev.tern.xds.internal.lb;
 
+import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Reads the fields of a balancer's JSON config (the maps and lists of tern-core's JSON parser),
@@ -9,6 +12,8 @@ import java.util.Map;
  * value. Stateless; thread-safe.
  */
 final class JsonConfig {
+  private static final Pattern DURATION = Pattern.compile("\\d{1,12}(\\.\\d{1,9})?s");
+
   private final String policy;
   private final Map<String, ?> json;
 
@@ -86,6 +91,32 @@ final class JsonConfig {
       throw wrong(field, "an object", value);
     }
     return (Map<String, ?>) m;
+  }
+
+  /** A protobuf JSON duration ({@code "1.5s"}), non-negative, or {@code fallback} when absent. */
+  Duration duration(String field, Duration fallback) {
+    String text = string(field, false);
+    if (text == null) {
+      return fallback;
+    }
+    if (!DURATION.matcher(text).matches()) {
+      throw error(field, "must be a non-negative duration such as \"1.5s\", was " + text);
+    }
+    BigDecimal seconds = new BigDecimal(text.substring(0, text.length() - 1));
+    return Duration.ofSeconds(
+        seconds.longValue(), seconds.remainder(BigDecimal.ONE).movePointRight(9).longValue());
+  }
+
+  /** A finite number, or {@code fallback} when absent. */
+  double number(String field, double fallback) {
+    Object value = get(field, false);
+    if (value == null) {
+      return fallback;
+    }
+    if (!(value instanceof Number n) || !Double.isFinite(n.doubleValue())) {
+      throw wrong(field, "a number", value);
+    }
+    return n.doubleValue();
   }
 
   IllegalArgumentException error(String field, String fault) {

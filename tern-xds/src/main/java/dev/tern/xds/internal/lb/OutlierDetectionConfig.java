@@ -1,11 +1,9 @@
 package dev.tern.xds.internal.lb;
 
 import dev.tern.xds.XdsCluster;
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * {@code outlier_detection_experimental}'s config (gRFC A50): {@code {"interval": "10s",
@@ -17,7 +15,6 @@ import java.util.regex.Pattern;
  * turns that algorithm off. Immutable; thread-safe.
  */
 record OutlierDetectionConfig(XdsCluster.OutlierDetection detection, ChildPolicy childPolicy) {
-  private static final Pattern DURATION = Pattern.compile("\\d{1,12}(\\.\\d{1,9})?s");
 
   OutlierDetectionConfig {
     Objects.requireNonNull(detection, "detection");
@@ -40,7 +37,7 @@ record OutlierDetectionConfig(XdsCluster.OutlierDetection detection, ChildPolicy
    * The config's fields but {@code childPolicy}, as the cluster resolver's mechanisms carry them.
    */
   static XdsCluster.OutlierDetection parseDetection(JsonConfig json) {
-    Duration interval = duration(json, "interval", Duration.ofSeconds(10));
+    Duration interval = json.duration("interval", Duration.ofSeconds(10));
     if (interval.isZero()) {
       throw json.error("interval", "must be positive");
     }
@@ -68,8 +65,8 @@ record OutlierDetectionConfig(XdsCluster.OutlierDetection detection, ChildPolicy
     }
     return new XdsCluster.OutlierDetection(
         interval,
-        duration(json, "baseEjectionTime", Duration.ofSeconds(30)),
-        duration(json, "maxEjectionTime", Duration.ofSeconds(300)),
+        json.duration("baseEjectionTime", Duration.ofSeconds(30)),
+        json.duration("maxEjectionTime", Duration.ofSeconds(300)),
         percent(json, "", "maxEjectionPercent", 10),
         successRate,
         failurePercentage);
@@ -94,18 +91,5 @@ record OutlierDetectionConfig(XdsCluster.OutlierDetection detection, ChildPolicy
     } catch (IllegalArgumentException e) {
       throw json.error(prefix + field, "must be a non-negative integer");
     }
-  }
-
-  private static Duration duration(JsonConfig json, String field, Duration fallback) {
-    String text = json.string(field, false);
-    if (text == null) {
-      return fallback;
-    }
-    if (!DURATION.matcher(text).matches()) {
-      throw json.error(field, "must be a non-negative duration such as \"1.5s\", was " + text);
-    }
-    BigDecimal seconds = new BigDecimal(text.substring(0, text.length() - 1));
-    return Duration.ofSeconds(
-        seconds.longValue(), seconds.remainder(BigDecimal.ONE).movePointRight(9).longValue());
   }
 }

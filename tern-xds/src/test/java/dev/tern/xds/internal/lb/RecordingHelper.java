@@ -132,6 +132,7 @@ final class RecordingHelper extends LoadBalancer.Helper {
     LoadBalancer.SubchannelStateListener listener;
     boolean shutdown;
     int connectionRequests;
+    dev.tern.Channel channel; // what asChannel() returns; null: not supported
 
     FakeSubchannel(LoadBalancer.CreateSubchannelArgs args) {
       this.args = args;
@@ -176,6 +177,11 @@ final class RecordingHelper extends LoadBalancer.Helper {
     @Override
     public Attributes getAttributes() {
       return args.getAttributes();
+    }
+
+    @Override
+    public dev.tern.Channel asChannel() {
+      return channel == null ? super.asChannel() : channel;
     }
 
     @Override
