@@ -44,6 +44,7 @@ import (
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	aggregatev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/clusters/aggregate/v3"
 	faultv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/fault/v3"
+	rbacv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/rbac/v3"
 	routerv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/router/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	upstreamhttpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
@@ -65,6 +66,8 @@ var (
 	_ = &routerv3.Router{}
 	_ = &aggregatev3.ClusterConfig{}
 	_ = &faultv3.HTTPFault{}
+	_ = &rbacv3.RBAC{}
+	_ = &rbacv3.RBACPerRoute{}
 	_ = &upstreamhttpv3.HttpProtocolOptions{}
 )
 

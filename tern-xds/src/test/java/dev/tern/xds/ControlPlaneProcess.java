@@ -53,6 +53,10 @@ final class ControlPlaneProcess implements AutoCloseable {
                   .add(Router.getDescriptor())
                   .add(ClusterConfig.getDescriptor())
                   .add(HTTPFault.getDescriptor())
+                  .add(io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBAC.getDescriptor())
+                  .add(
+                      io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBACPerRoute
+                          .getDescriptor())
                   .add(com.google.protobuf.BoolValue.getDescriptor())
                   .build());
 
