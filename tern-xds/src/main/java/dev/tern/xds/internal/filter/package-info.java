@@ -6,7 +6,7 @@
  * http_filters} and the {@code typed_per_filter_config} overrides of routes (a bad config is a
  * NACK), the xds resolver builds each route's client interceptors with the {@link
  * dev.tern.xds.internal.filter.ClientFilter}s, and an xDS server each route's server interceptors
- * with the {@link dev.tern.xds.internal.filter.ServerFilter}s, once per update. Imports neither
- * the resolver nor the balancers, nor {@code dev.tern.xds} (which imports this package).
+ * with the {@link dev.tern.xds.internal.filter.ServerFilter}s, once per update. Imports neither the
+ * resolver nor the balancers, nor {@code dev.tern.xds} (which imports this package).
  */
 package dev.tern.xds.internal.filter;
