@@ -45,6 +45,7 @@ import (
 	aggregatev3 "github.com/envoyproxy/go-control-plane/envoy/extensions/clusters/aggregate/v3"
 	faultv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/fault/v3"
 	cswrrv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/client_side_weighted_round_robin/v3"
+	rbacv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/rbac/v3"
 	routerv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/router/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	upstreamhttpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
@@ -67,6 +68,8 @@ var (
 	_ = &aggregatev3.ClusterConfig{}
 	_ = &faultv3.HTTPFault{}
 	_ = &cswrrv3.ClientSideWeightedRoundRobin{}
+	_ = &rbacv3.RBAC{}
+	_ = &rbacv3.RBACPerRoute{}
 	_ = &upstreamhttpv3.HttpProtocolOptions{}
 )
 

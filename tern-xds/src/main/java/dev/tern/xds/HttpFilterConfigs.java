@@ -2,16 +2,17 @@ package dev.tern.xds;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.tern.xds.internal.filter.ClientFilter;
-import dev.tern.xds.internal.filter.ClientFilters;
 import dev.tern.xds.internal.filter.FilterConfigException;
+import dev.tern.xds.internal.filter.FilterType;
+import dev.tern.xds.internal.filter.FilterTypes;
 import io.envoyproxy.envoy.config.route.v3.FilterConfig;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * Parses {@code typed_per_filter_config} overrides (A39) of virtual hosts, routes and weighted
- * clusters through the filter their type names. Stateless.
+ * clusters through the filter their type names: any filter Tern knows, as a RouteConfiguration may
+ * serve clients and servers alike (each runs the filters of its own side). Stateless.
  */
 final class HttpFilterConfigs {
   static final String FILTER_CONFIG_TYPE_URL =
@@ -44,7 +45,7 @@ final class HttpFilterConfigs {
         optional = wrapper.getIsOptional();
         any = wrapper.getConfig();
       }
-      ClientFilter filter = ClientFilters.find(any.getTypeUrl());
+      FilterType filter = FilterTypes.find(any.getTypeUrl());
       if (filter == null) {
         if (optional) {
           continue;

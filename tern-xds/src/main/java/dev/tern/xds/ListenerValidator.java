@@ -1,10 +1,10 @@
 package dev.tern.xds;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.tern.xds.internal.filter.ClientFilter;
-import dev.tern.xds.internal.filter.ClientFilters;
 import dev.tern.xds.internal.filter.FilterConfig;
 import dev.tern.xds.internal.filter.FilterConfigException;
+import dev.tern.xds.internal.filter.FilterType;
+import dev.tern.xds.internal.filter.FilterTypes;
 import io.envoyproxy.envoy.config.core.v3.ConfigSource;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
@@ -51,7 +51,37 @@ final class ListenerValidator {
       throw new XdsResourceException(
           prefix + "api_listener.api_listener: cannot be decoded: " + e.getMessage());
     }
-    return connectionManager(listener.getName(), hcm, prefix);
+    return filtersRunningOn(false, connectionManager(listener.getName(), hcm, prefix), prefix);
+  }
+
+  /**
+   * Keeps the HTTP filters that run on this side (A39): a filter Tern knows but runs only on the
+   * other side (fault injection on a server, RBAC on a client) is NACKed unless it is optional,
+   * then it is left out.
+   */
+  static XdsListener filtersRunningOn(boolean server, XdsListener hcm, String prefix)
+      throws XdsResourceException {
+    List<XdsListener.HttpFilter> kept = new ArrayList<>();
+    for (XdsListener.HttpFilter filter : hcm.httpFilters()) {
+      FilterType known = FilterTypes.find(filter.typeUrl());
+      if (server ? known.runsOnServers() : known.runsOnClients()) {
+        kept.add(filter);
+      } else if (!filter.optional()) {
+        throw new XdsResourceException(
+            prefix
+                + "http_filters \""
+                + filter.name()
+                + "\": filter type "
+                + filter.typeUrl()
+                + " is not supported on "
+                + (server ? "servers" : "clients"));
+      }
+    }
+    if (kept.size() == hcm.httpFilters().size()) {
+      return hcm;
+    }
+    return new XdsListener(
+        hcm.name(), hcm.rdsName(), hcm.inlineRoutes(), kept, hcm.maxStreamDuration());
   }
 
   /**
@@ -77,6 +107,15 @@ final class ListenerValidator {
           inline = RouteValidator.validate(hcm.getRouteConfig(), prefix + "route_config.");
       case SCOPED_ROUTES -> throw new XdsResourceException(prefix + "scoped_routes: not supported");
       default -> throw new XdsResourceException(prefix + "neither rds nor route_config is set");
+    }
+    // A41: Tern takes remote_ip to be the connection's peer, which holds only without these.
+    if (hcm.getXffNumTrustedHops() != 0) {
+      throw new XdsResourceException(
+          prefix + "xff_num_trusted_hops: " + hcm.getXffNumTrustedHops() + ", must be 0");
+    }
+    if (hcm.getOriginalIpDetectionExtensionsCount() > 0) {
+      throw new XdsResourceException(
+          prefix + "original_ip_detection_extensions: not supported (must be empty)");
     }
     List<XdsListener.HttpFilter> filters = filters(hcm.getHttpFiltersList(), prefix);
     Duration maxStreamDuration = null;
@@ -118,7 +157,7 @@ final class ListenerValidator {
         throw new XdsResourceException(field + ".typed_config: missing");
       }
       String type = filter.getTypedConfig().getTypeUrl();
-      ClientFilter known = ClientFilters.find(type);
+      FilterType known = FilterTypes.find(type);
       if (known == null) {
         if (filter.getIsOptional()) {
           continue; // an optional filter Tern does not know is skipped (A39)
@@ -144,7 +183,7 @@ final class ListenerValidator {
       }
       out.add(new XdsListener.HttpFilter(filter.getName(), type, filter.getIsOptional(), config));
     }
-    if (out.isEmpty() || !ClientFilters.find(out.get(out.size() - 1).typeUrl()).isTerminal()) {
+    if (out.isEmpty() || !FilterTypes.find(out.get(out.size() - 1).typeUrl()).isTerminal()) {
       throw new XdsResourceException(prefix + "http_filters: the router filter is missing");
     }
     return out;

@@ -83,40 +83,14 @@ final class ServerListenerValidator {
           field + ".filters[0].typed_config: cannot be decoded: " + e.getMessage());
     }
     XdsListener connectionManager =
-        serverFilters(
+        ListenerValidator.filtersRunningOn(
+            true,
             ListenerValidator.connectionManager(chain.getName(), hcm, field + ".filters[0]."),
             field + ".filters[0].");
     return new XdsServerListener.FilterChain(
         chain.getName(),
         match(chain.getFilterChainMatch(), field + ".filter_chain_match"),
         connectionManager);
-  }
-
-  /**
-   * Keeps only the HTTP filters a server runs (so far the router alone): a filter Tern knows only
-   * on the client (fault injection) is NACKed unless it is optional, then it is left out (A39).
-   */
-  private static XdsListener serverFilters(XdsListener hcm, String prefix)
-      throws XdsResourceException {
-    List<XdsListener.HttpFilter> kept = new ArrayList<>();
-    for (XdsListener.HttpFilter filter : hcm.httpFilters()) {
-      if (filter.typeUrl().equals(ListenerValidator.ROUTER_TYPE_URL)) {
-        kept.add(filter);
-      } else if (!filter.optional()) {
-        throw new XdsResourceException(
-            prefix
-                + "http_filters \""
-                + filter.name()
-                + "\": filter type "
-                + filter.typeUrl()
-                + " is not supported on servers");
-      }
-    }
-    if (kept.size() == hcm.httpFilters().size()) {
-      return hcm;
-    }
-    return new XdsListener(
-        hcm.name(), hcm.rdsName(), hcm.inlineRoutes(), kept, hcm.maxStreamDuration());
   }
 
   private static XdsServerListener.FilterChainMatch match(FilterChainMatch match, String field)

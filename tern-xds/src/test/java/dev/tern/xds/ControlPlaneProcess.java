@@ -57,6 +57,10 @@ final class ControlPlaneProcess implements AutoCloseable {
                       io.envoyproxy.envoy.extensions.load_balancing_policies
                           .client_side_weighted_round_robin.v3.ClientSideWeightedRoundRobin
                           .getDescriptor())
+                  .add(io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBAC.getDescriptor())
+                  .add(
+                      io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBACPerRoute
+                          .getDescriptor())
                   .add(com.google.protobuf.BoolValue.getDescriptor())
                   .build());
 

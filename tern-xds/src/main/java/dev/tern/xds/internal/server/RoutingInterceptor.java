@@ -15,8 +15,9 @@ import dev.tern.xds.internal.resolver.XdsRandom;
 /**
  * Routes each call by its connection's filter chain (A36): the virtual host for the call's
  * authority, then the first route that matches; a server route must be a non-forwarding one. A call
- * with no virtual host, no route, or a route of another action fails UNAVAILABLE, naming which.
- * Stateless; thread-safe.
+ * with no virtual host, no route, or a route of another action fails UNAVAILABLE, naming which. A
+ * routed call then goes through the route's HTTP filters (A39: RBAC, ...), if any do something
+ * there. Stateless; thread-safe.
  */
 final class RoutingInterceptor implements ServerInterceptor {
   @Override
@@ -26,7 +27,8 @@ final class RoutingInterceptor implements ServerInterceptor {
     if (chain == null) {
       return fail(call, "xDS server: the call's connection has no filter chain");
     }
-    XdsRouteConfig routes = chain.routes();
+    ChainConfig.Routing routing = chain.routing();
+    XdsRouteConfig routes = routing.routes();
     String authority = call.getAuthority() == null ? "" : call.getAuthority();
     VirtualHost host = VirtualHosts.select(routes.virtualHosts(), authority);
     if (host == null) {
@@ -50,7 +52,10 @@ final class RoutingInterceptor implements ServerInterceptor {
                   + host.name()
                   + "\" is not a non_forwarding_action route");
         }
-        return next.startCall(call, headers);
+        ServerInterceptor filters = routing.interceptors().forRoute(route);
+        return filters == null
+            ? next.startCall(call, headers)
+            : filters.interceptCall(call, headers, next);
       }
     }
     return fail(
