@@ -375,18 +375,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
      * dev.tern.PerAddressChannelCredentials}).
      */
     public TransportOptions withTlsCheckedByTrustManager(SslContext context) {
-      Objects.requireNonNull(context, "context");
-      TransportOptions copy =
-          new TransportOptions(
-              eventLoopGroup,
-              channelFactory,
-              flowControlWindow,
-              maxInboundMetadataSize,
-              connectTimeoutMillis,
-              context);
-      copyTuning(copy);
-      copy.checkHostName = false;
-      return copy;
+      return copy(Objects.requireNonNull(context, "context"), false);
     }
 
     /**
@@ -413,6 +402,10 @@ public final class NettyClientTransport implements ManagedClientTransport {
     }
 
     private TransportOptions copy() {
+      return copy(sslContext, checkHostName);
+    }
+
+    private TransportOptions copy(SslContext context, boolean checkHost) {
       TransportOptions copy =
           new TransportOptions(
               eventLoopGroup,
@@ -420,17 +413,13 @@ public final class NettyClientTransport implements ManagedClientTransport {
               flowControlWindow,
               maxInboundMetadataSize,
               connectTimeoutMillis,
-              sslContext);
-      copyTuning(copy);
-      copy.checkHostName = checkHostName;
-      return copy;
-    }
-
-    private void copyTuning(TransportOptions copy) {
+              context);
       copy.keepAliveTimeNanos = keepAliveTimeNanos;
       copy.keepAliveTimeoutNanos = keepAliveTimeoutNanos;
       copy.keepAliveWithoutCalls = keepAliveWithoutCalls;
       copy.maxQueuedControlFrames = maxQueuedControlFrames;
+      copy.checkHostName = checkHost;
+      return copy;
     }
 
     int maxQueuedControlFrames() {
