@@ -46,6 +46,7 @@ import (
 	faultv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/fault/v3"
 	routerv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/router/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
+	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 	upstreamhttpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
 	discoveryv3 "github.com/envoyproxy/go-control-plane/envoy/service/discovery/v3"
 	"github.com/envoyproxy/go-control-plane/pkg/cache/types"
@@ -66,6 +67,8 @@ var (
 	_ = &aggregatev3.ClusterConfig{}
 	_ = &faultv3.HTTPFault{}
 	_ = &upstreamhttpv3.HttpProtocolOptions{}
+	_ = &tlsv3.DownstreamTlsContext{} // A29: a filter chain's and a cluster's transport_socket
+	_ = &tlsv3.UpstreamTlsContext{}
 )
 
 // nackAwareCache answers a NACK as if the client had the snapshot's version (see the package doc).

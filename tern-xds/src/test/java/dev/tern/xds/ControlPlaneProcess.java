@@ -53,6 +53,12 @@ final class ControlPlaneProcess implements AutoCloseable {
                   .add(Router.getDescriptor())
                   .add(ClusterConfig.getDescriptor())
                   .add(HTTPFault.getDescriptor())
+                  .add(
+                      io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext
+                          .getDescriptor())
+                  .add(
+                      io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext
+                          .getDescriptor())
                   .add(com.google.protobuf.BoolValue.getDescriptor())
                   .build());
 

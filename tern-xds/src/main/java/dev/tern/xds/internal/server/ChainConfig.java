@@ -1,6 +1,7 @@
 package dev.tern.xds.internal.server;
 
 import dev.tern.ServerTransportFilter;
+import dev.tern.TlsServerCredentials;
 import dev.tern.xds.XdsRouteConfig;
 import dev.tern.xds.XdsServerListener.FilterChain;
 import java.util.HashSet;
@@ -14,11 +15,16 @@ import java.util.Set;
  */
 final class ChainConfig {
   final FilterChain chain;
+
+  /** The chain's TLS (A29), or null: its connections use the fallback credentials. */
+  final TlsServerCredentials tls;
+
   private volatile XdsRouteConfig routes;
   final Set<ServerTransportFilter.Connection> connections = new HashSet<>();
 
-  ChainConfig(FilterChain chain, XdsRouteConfig routes) {
+  ChainConfig(FilterChain chain, XdsRouteConfig routes, TlsServerCredentials tls) {
     this.chain = chain;
+    this.tls = tls;
     this.routes = routes;
   }
 
