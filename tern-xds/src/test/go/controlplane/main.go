@@ -48,6 +48,7 @@ import (
 	routerv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/router/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	cswrrv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/load_balancing_policies/client_side_weighted_round_robin/v3"
+	tlsv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/transport_sockets/tls/v3"
 	upstreamhttpv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/upstreams/http/v3"
 	discoveryv3 "github.com/envoyproxy/go-control-plane/envoy/service/discovery/v3"
 	"github.com/envoyproxy/go-control-plane/pkg/cache/types"
@@ -71,6 +72,8 @@ var (
 	_ = &rbacv3.RBAC{}
 	_ = &rbacv3.RBACPerRoute{}
 	_ = &upstreamhttpv3.HttpProtocolOptions{}
+	_ = &tlsv3.DownstreamTlsContext{} // A29: a filter chain's and a cluster's transport_socket
+	_ = &tlsv3.UpstreamTlsContext{}
 )
 
 // nackAwareCache answers a NACK as if the client had the snapshot's version (see the package doc).

@@ -1,5 +1,6 @@
 package dev.tern.spi;
 
+import dev.tern.Attributes;
 import java.net.SocketAddress;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -16,6 +17,17 @@ public interface ClientTransportFactory extends AutoCloseable {
    */
   ManagedClientTransport newClientTransport(
       SocketAddress address, String authority, String userAgent);
+
+  /**
+   * As {@link #newClientTransport(SocketAddress, String, String)}, knowing the attributes of the
+   * address's {@link dev.tern.EquivalentAddressGroup} (for credentials chosen per address, see
+   * {@link dev.tern.PerAddressChannelCredentials}). The channel calls this one; by default it
+   * ignores the attributes.
+   */
+  default ManagedClientTransport newClientTransport(
+      SocketAddress address, String authority, String userAgent, Attributes addressAttributes) {
+    return newClientTransport(address, authority, userAgent);
+  }
 
   /**
    * Whether its streams hand a {@code request} made off the transport's thread over to that thread

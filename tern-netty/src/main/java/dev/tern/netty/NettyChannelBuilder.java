@@ -1,7 +1,10 @@
 package dev.tern.netty;
 
+import dev.tern.Attributes;
 import dev.tern.ForwardingChannelBuilder;
 import dev.tern.ManagedChannelBuilder;
+import dev.tern.PerAddressChannelCredentials;
+import dev.tern.TlsChannelCredentials;
 import dev.tern.internal.channel.AbstractManagedChannelBuilder;
 import dev.tern.netty.internal.client.NettyClientTransport;
 import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
@@ -17,7 +20,9 @@ import io.netty.handler.ssl.SslContext;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.Collection;
+import java.util.Map;
 import java.util.Objects;
+import java.util.WeakHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
@@ -60,6 +65,7 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   private int flowControlWindow = DEFAULT_FLOW_CONTROL_WINDOW;
   private long connectTimeoutMillis = DEFAULT_CONNECT_TIMEOUT_MILLIS;
   private SslContext sslContext;
+  private PerAddressChannelCredentials perAddress;
 
   /** The shortest keepalive time (grpc-java's): 10 seconds. */
   static final long MIN_KEEPALIVE_TIME_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -251,6 +257,15 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   }
 
   /**
+   * Lets {@code credentials} choose the TLS of each connection from its address's attributes (for
+   * {@link NettyChannelProvider}); addresses they choose none for use this builder's own security.
+   */
+  NettyChannelBuilder perAddressCredentials(PerAddressChannelCredentials credentials) {
+    this.perAddress = Objects.requireNonNull(credentials, "credentials");
+    return this;
+  }
+
+  /**
    * Uses TLS with {@code sslContext}, a client context (build it with {@link
    * NettySslContexts#forClient}, adding trust material and, for mutual TLS, a key); implies {@link
    * #useTransportSecurity()}. Without it, TLS uses {@code NettySslContexts.forClient()} as is (the
@@ -307,7 +322,8 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
         options =
             options.withKeepAlive(keepAliveNanos, keepAliveTimeoutNanos, keepAliveWithoutCalls);
       }
-      return new TransportFactory(options, group);
+      return new TransportFactory(
+          options, group, perAddress == null ? null : new AddressTls(perAddress));
     }
 
     @Override
@@ -337,6 +353,32 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   }
 
   /**
+   * The TLS contexts {@link PerAddressChannelCredentials} choose, built once per credentials
+   * instance. Thread-safe: the cache is synchronized; the credentials are thread-safe by contract.
+   */
+  private static final class AddressTls {
+    private final PerAddressChannelCredentials credentials;
+
+    /** Keyed by identity (credentials do not override equals); entries go with them. */
+    private final Map<TlsChannelCredentials, SslContext> contexts = new WeakHashMap<>();
+
+    AddressTls(PerAddressChannelCredentials credentials) {
+      this.credentials = credentials;
+    }
+
+    /** The context for an address with {@code attributes}, or null for the channel's own. */
+    SslContext contextFor(Attributes attributes) {
+      TlsChannelCredentials tls = credentials.credentialsFor(attributes);
+      if (tls == null) {
+        return null;
+      }
+      synchronized (contexts) {
+        return contexts.computeIfAbsent(tls, NettySslContexts::forClient);
+      }
+    }
+  }
+
+  /**
    * Creates {@link NettyClientTransport}s sharing one set of options. Owns nothing that needs
    * releasing: the event loops are shared or the application's. Thread-safe (immutable apart from a
    * volatile flag).
@@ -344,20 +386,38 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   private static final class TransportFactory implements ClientTransportFactory {
     private final NettyClientTransport.TransportOptions options;
     private final EventLoopGroup group;
+    private final AddressTls addressTls;
     private volatile boolean closed;
 
-    TransportFactory(NettyClientTransport.TransportOptions options, EventLoopGroup group) {
+    TransportFactory(
+        NettyClientTransport.TransportOptions options,
+        EventLoopGroup group,
+        AddressTls addressTls) {
       this.options = options;
       this.group = group;
+      this.addressTls = addressTls;
     }
 
     @Override
     public ManagedClientTransport newClientTransport(
         SocketAddress address, String authority, String userAgent) {
+      return newClientTransport(address, authority, userAgent, Attributes.EMPTY);
+    }
+
+    @Override
+    public ManagedClientTransport newClientTransport(
+        SocketAddress address, String authority, String userAgent, Attributes addressAttributes) {
       if (closed) {
         throw new IllegalStateException("transport factory is closed");
       }
-      return new NettyClientTransport(address, authority, userAgent, options);
+      NettyClientTransport.TransportOptions chosen = options;
+      if (addressTls != null) {
+        SslContext context = addressTls.contextFor(addressAttributes);
+        if (context != null) {
+          chosen = options.withTlsCheckedByTrustManager(context);
+        }
+      }
+      return new NettyClientTransport(address, authority, userAgent, chosen);
     }
 
     @Override

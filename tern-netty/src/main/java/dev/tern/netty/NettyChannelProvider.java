@@ -6,6 +6,7 @@ import dev.tern.ManagedChannelBuilder;
 import dev.tern.ManagedChannelProvider;
 import dev.tern.NameResolverProvider;
 import dev.tern.NameResolverRegistry;
+import dev.tern.PerAddressChannelCredentials;
 import dev.tern.TlsChannelCredentials;
 import java.net.SocketAddress;
 import java.util.Collection;
@@ -15,7 +16,8 @@ import java.util.Collection;
  * {@link NettyChannelBuilder} for every target whose addresses it can reach. Priority 6, above the
  * in-process transport, for the targets both could claim. With credentials ({@code
  * Grpc.newChannelBuilder}): plaintext for {@link InsecureChannelCredentials}, TLS for {@link
- * TlsChannelCredentials} (every feature). Stateless; thread-safe.
+ * TlsChannelCredentials} (every feature), and {@link PerAddressChannelCredentials} whose fallback
+ * is one of these. Stateless; thread-safe.
  */
 public final class NettyChannelProvider extends ManagedChannelProvider {
   /** For {@link java.util.ServiceLoader}. */
@@ -79,6 +81,13 @@ public final class NettyChannelProvider extends ManagedChannelProvider {
 
   private static NewChannelBuilderResult secure(
       NettyChannelBuilder builder, ChannelCredentials credentials) {
+    if (credentials instanceof PerAddressChannelCredentials perAddress) {
+      NewChannelBuilderResult result = secure(builder, perAddress.fallback());
+      if (result.getChannelBuilder() != null) {
+        builder.perAddressCredentials(perAddress);
+      }
+      return result;
+    }
     if (credentials instanceof InsecureChannelCredentials) {
       return NewChannelBuilderResult.builder(builder.usePlaintext());
     }

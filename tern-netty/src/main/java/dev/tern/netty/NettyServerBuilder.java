@@ -1,6 +1,7 @@
 package dev.tern.netty;
 
 import dev.tern.ForwardingServerBuilder;
+import dev.tern.PerConnectionServerCredentials;
 import dev.tern.ServerBuilder;
 import dev.tern.TlsServerCredentials;
 import dev.tern.internal.server.AbstractServerBuilder;
@@ -8,6 +9,7 @@ import dev.tern.netty.http.HttpServerProtocol;
 import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
 import dev.tern.netty.internal.exchange.HttpProtocols;
 import dev.tern.netty.internal.io.EventLoops;
+import dev.tern.netty.internal.server.ConnectionTls;
 import dev.tern.netty.internal.server.NettyServer;
 import dev.tern.netty.internal.server.ServerOptions;
 import dev.tern.spi.TransportServer;
@@ -61,6 +63,7 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   private int maxRstFramesPerWindow = ServerOptions.DEFAULT_MAX_RST_FRAMES_PER_WINDOW;
   private long rstWindowNanos = ServerOptions.DEFAULT_RST_WINDOW_NANOS;
   private SslContext sslContext;
+  private PerConnectionServerCredentials perConnection;
   private long permitKeepAliveTimeNanos = ServerOptions.DEFAULT_PERMIT_KEEPALIVE_TIME_NANOS;
   private boolean permitKeepAliveWithoutCalls;
 
@@ -187,6 +190,16 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
           "shutdownGracePeriod must be >= 0: " + period + " " + unit);
     }
     this.gracePeriodNanos = unit.toNanos(period);
+    return this;
+  }
+
+  /**
+   * Lets {@code credentials} choose each connection's TLS before its handshake (for {@link
+   * NettyServerProvider}); connections they choose none for use the {@link #sslContext} or
+   * plaintext.
+   */
+  NettyServerBuilder perConnectionCredentials(PerConnectionServerCredentials credentials) {
+    this.perConnection = Objects.requireNonNull(credentials, "credentials");
     return this;
   }
 
@@ -571,7 +584,11 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
               maxContinuationFrames,
               httpProtocols == null ? HttpProtocols.discovered() : HttpProtocols.of(httpProtocols),
               ternHttp2Engine);
-      return new NettyServer(address, boss, workers, channelFactory, options);
+      NettyServer server = new NettyServer(address, boss, workers, channelFactory, options);
+      if (perConnection != null) {
+        server.connectionTls(new ConnectionTls(perConnection, NettySslContexts::forServer));
+      }
+      return server;
     }
   }
 }

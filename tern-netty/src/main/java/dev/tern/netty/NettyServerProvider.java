@@ -1,6 +1,7 @@
 package dev.tern.netty;
 
 import dev.tern.InsecureServerCredentials;
+import dev.tern.PerConnectionServerCredentials;
 import dev.tern.ServerBuilder;
 import dev.tern.ServerCredentials;
 import dev.tern.ServerProvider;
@@ -9,7 +10,8 @@ import dev.tern.TlsServerCredentials;
 /**
  * Lets {@code ServerBuilder.forPort(port)} and {@code Grpc.newServerBuilderForPort(port, creds)}
  * build a {@link NettyServerBuilder}: plaintext for {@link InsecureServerCredentials}, TLS for
- * {@link TlsServerCredentials} (every feature). Priority 5. Stateless; thread-safe.
+ * {@link TlsServerCredentials} (every feature), and {@link PerConnectionServerCredentials} whose
+ * fallback is one of these. Priority 5. Stateless; thread-safe.
  */
 public final class NettyServerProvider extends ServerProvider {
   /** For {@link java.util.ServiceLoader}. */
@@ -27,6 +29,13 @@ public final class NettyServerProvider extends ServerProvider {
 
   @Override
   public NewServerBuilderResult newServerBuilderForPort(int port, ServerCredentials credentials) {
+    if (credentials instanceof PerConnectionServerCredentials perConnection) {
+      NewServerBuilderResult result = newServerBuilderForPort(port, perConnection.fallback());
+      if (result.getServerBuilder() instanceof NettyServerBuilder netty) {
+        netty.perConnectionCredentials(perConnection);
+      }
+      return result;
+    }
     if (credentials instanceof InsecureServerCredentials) {
       return NewServerBuilderResult.builder(NettyServerBuilder.forPort(port));
     }

@@ -23,8 +23,8 @@ import java.util.function.Function;
  * @param xdsServers the control planes, at least one; the first is the one used for resource names
  *     that are not {@code xdstp:} names
  * @param node who this client is, sent in the first request of every stream
- * @param certificateProviders the {@code certificate_providers} instances by name (A29; parsed, not
- *     yet used)
+ * @param certificateProviders the {@code certificate_providers} instances by name (A29; the {@code
+ *     file_watcher} plugin)
  * @param serverListenerResourceNameTemplate {@code server_listener_resource_name_template}, or null
  * @param clientDefaultListenerResourceNameTemplate {@code
  *     client_default_listener_resource_name_template}, {@code "%s"} when absent
@@ -159,6 +159,18 @@ public record Bootstrap(
     public CertificateProvider {
       Objects.requireNonNull(pluginName, "pluginName");
       config = jsonObject(config);
+    }
+
+    /**
+     * The {@code file_watcher} config.
+     *
+     * @throws IllegalArgumentException if the plugin is another, or the config is not valid
+     */
+    public FileWatcherConfig fileWatcher() {
+      if (!pluginName.equals(FileWatcherConfig.PLUGIN_NAME)) {
+        throw new IllegalArgumentException("not a file_watcher instance: " + pluginName);
+      }
+      return FileWatcherConfig.parse(config);
     }
   }
 

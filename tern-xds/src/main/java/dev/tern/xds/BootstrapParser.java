@@ -155,11 +155,24 @@ final class BootstrapParser {
       String path = "certificate_providers." + e.getKey();
       Map<String, Object> provider = asObject(e.getValue(), path);
       String plugin = requiredString(provider, "plugin_name", path);
+      if (!plugin.equals(FileWatcherConfig.PLUGIN_NAME)) {
+        throw error(
+            path + ".plugin_name",
+            "unknown certificate provider plugin \""
+                + plugin
+                + "\" (Tern has "
+                + FileWatcherConfig.PLUGIN_NAME
+                + ")");
+      }
       Object config = field(provider, "config");
-      out.put(
-          e.getKey(),
-          new Bootstrap.CertificateProvider(
-              plugin, config == null ? Map.of() : asObject(config, path + ".config")));
+      Map<String, Object> configObject =
+          config == null ? Map.of() : asObject(config, path + ".config");
+      try {
+        FileWatcherConfig.parse(configObject);
+      } catch (IllegalArgumentException bad) {
+        throw error(path + ".config", bad.getMessage());
+      }
+      out.put(e.getKey(), new Bootstrap.CertificateProvider(plugin, configObject));
     }
     return out;
   }

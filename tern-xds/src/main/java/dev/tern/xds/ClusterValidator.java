@@ -10,6 +10,7 @@ import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.extensions.clusters.aggregate.v3.ClusterConfig;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Validates a Cluster (A27, A37, A42, A48, A50, A32, A52) into an {@link XdsCluster}. Stateless.
@@ -23,6 +24,14 @@ final class ClusterValidator {
   private ClusterValidator() {}
 
   static XdsCluster validate(Cluster cluster) throws XdsResourceException {
+    return validate(cluster, Set.of());
+  }
+
+  /**
+   * @param instances the bootstrap's certificate provider instance names, which a {@code
+   *     transport_socket} may name
+   */
+  static XdsCluster validate(Cluster cluster, Set<String> instances) throws XdsResourceException {
     String prefix = "Cluster \"" + cluster.getName() + "\": ";
     XdsCluster.Type type;
     String edsServiceName = null;
@@ -85,8 +94,22 @@ final class ClusterValidator {
     if (cluster.hasOutlierDetection()) {
       outlier = outlierDetection(cluster.getOutlierDetection(), prefix + "outlier_detection.");
     }
+    XdsTlsContext tls = null;
+    if (cluster.hasTransportSocket()) {
+      tls =
+          TlsContextValidator.upstream(
+              cluster.getTransportSocket(), prefix + "transport_socket", instances);
+    }
     return new XdsCluster(
-        cluster.getName(), type, edsServiceName, dnsHostPort, aggregate, lb, maxRequests, outlier);
+        cluster.getName(),
+        type,
+        edsServiceName,
+        dnsHostPort,
+        aggregate,
+        lb,
+        maxRequests,
+        outlier,
+        tls);
   }
 
   private static String logicalDns(ClusterLoadAssignment assignment, String prefix)

@@ -29,10 +29,19 @@ final class ListenerValidator {
   private ListenerValidator() {}
 
   static XdsListener validate(Listener listener) throws XdsResourceException {
+    return validate(listener, Set.of());
+  }
+
+  /**
+   * @param instances the bootstrap's certificate provider instance names, which a server listener's
+   *     {@code transport_socket}s may name
+   */
+  static XdsListener validate(Listener listener, Set<String> instances)
+      throws XdsResourceException {
     String prefix = "Listener \"" + listener.getName() + "\": ";
     if (!listener.hasApiListener() && listener.hasAddress()) {
       // No API listener but an address: a server's listener, with filter chains (A36).
-      return XdsListener.server(ServerListenerValidator.validate(listener, prefix));
+      return XdsListener.server(ServerListenerValidator.validate(listener, prefix, instances));
     }
     if (!listener.hasApiListener()) {
       throw new XdsResourceException(

@@ -381,7 +381,7 @@ final class RouteValidator {
         name, kind, value, regex, start, end, present, invert, ignoreCase);
   }
 
-  private static Pattern compile(String regex, String field) throws XdsResourceException {
+  static Pattern compile(String regex, String field) throws XdsResourceException {
     try {
       return Pattern.compile(regex);
     } catch (PatternSyntaxException e) {

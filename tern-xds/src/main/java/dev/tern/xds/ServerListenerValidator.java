@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -27,7 +28,8 @@ final class ServerListenerValidator {
 
   private ServerListenerValidator() {}
 
-  static XdsServerListener validate(Listener listener, String prefix) throws XdsResourceException {
+  static XdsServerListener validate(Listener listener, String prefix, Set<String> instances)
+      throws XdsResourceException {
     if (!listener.getAddress().hasSocketAddress()) {
       throw new XdsResourceException(prefix + "address.socket_address: missing");
     }
@@ -38,24 +40,26 @@ final class ServerListenerValidator {
     ip(address.getAddress(), prefix + "address.socket_address.address");
     List<XdsServerListener.FilterChain> chains = new ArrayList<>();
     for (int i = 0; i < listener.getFilterChainsCount(); i++) {
-      chains.add(chain(listener.getFilterChains(i), prefix + "filter_chains[" + i + "]"));
+      chains.add(
+          chain(listener.getFilterChains(i), prefix + "filter_chains[" + i + "]", instances));
     }
     checkOverlaps(chains, prefix);
     XdsServerListener.FilterChain defaultChain = null;
     if (listener.hasDefaultFilterChain()) {
-      defaultChain = chain(listener.getDefaultFilterChain(), prefix + "default_filter_chain");
+      defaultChain =
+          chain(listener.getDefaultFilterChain(), prefix + "default_filter_chain", instances);
     }
     return new XdsServerListener(
         listener.getName(), address.getAddress(), address.getPortValue(), chains, defaultChain);
   }
 
-  private static XdsServerListener.FilterChain chain(FilterChain chain, String field)
-      throws XdsResourceException {
+  private static XdsServerListener.FilterChain chain(
+      FilterChain chain, String field, Set<String> instances) throws XdsResourceException {
+    XdsTlsContext tls = null;
     if (chain.hasTransportSocket()) {
-      // A29 (TLS from the control plane) is not implemented yet: serving such a chain in
-      // plaintext would ignore the security the control plane asked for.
-      throw new XdsResourceException(
-          field + ".transport_socket: TLS from the control plane (A29) is not supported yet");
+      tls =
+          TlsContextValidator.downstream(
+              chain.getTransportSocket(), field + ".transport_socket", instances);
     }
     if (chain.getFiltersCount() != 1) {
       throw new XdsResourceException(
@@ -90,7 +94,8 @@ final class ServerListenerValidator {
     return new XdsServerListener.FilterChain(
         chain.getName(),
         match(chain.getFilterChainMatch(), field + ".filter_chain_match"),
-        connectionManager);
+        connectionManager,
+        tls);
   }
 
   private static XdsServerListener.FilterChainMatch match(FilterChainMatch match, String field)

@@ -420,7 +420,7 @@ public final class XdsClient implements AutoCloseable {
       }
       raws.put(name, message);
       try {
-        valid.put(name, type.validate(message));
+        valid.put(name, type.validate(message, bootstrap.certificateProviders().keySet()));
       } catch (XdsResourceException e) {
         errors.add(e.getMessage());
         invalid.put(name, e.getMessage());

@@ -15,6 +15,7 @@ import java.util.Objects;
  * @param maxConcurrentRequests the DEFAULT priority's {@code circuit_breakers} {@code
  *     max_requests}, 1024 when unset
  * @param outlierDetection the cluster's outlier detection, or null when it has none
+ * @param upstreamTls its {@code transport_socket}'s UpstreamTlsContext (A29), or null for none
  */
 public record XdsCluster(
     String name,
@@ -24,7 +25,30 @@ public record XdsCluster(
     List<String> aggregateClusters,
     LbPolicy lbPolicy,
     long maxConcurrentRequests,
-    OutlierDetection outlierDetection) {
+    OutlierDetection outlierDetection,
+    XdsTlsContext upstreamTls) {
+  /** A cluster without TLS from the control plane. */
+  public XdsCluster(
+      String name,
+      Type type,
+      String edsServiceName,
+      String dnsHostPort,
+      List<String> aggregateClusters,
+      LbPolicy lbPolicy,
+      long maxConcurrentRequests,
+      OutlierDetection outlierDetection) {
+    this(
+        name,
+        type,
+        edsServiceName,
+        dnsHostPort,
+        aggregateClusters,
+        lbPolicy,
+        maxConcurrentRequests,
+        outlierDetection,
+        null);
+  }
+
   /** {@code circuit_breakers}' default for {@code max_requests}. */
   public static final long DEFAULT_MAX_REQUESTS = 1024;
 

@@ -8,6 +8,7 @@ import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -26,7 +27,7 @@ public final class XdsResourceType<T> {
           true,
           Listener.parser(),
           m -> ((Listener) m).getName(),
-          m -> ListenerValidator.validate((Listener) m));
+          (m, instances) -> ListenerValidator.validate((Listener) m, instances));
 
   /** RDS: RouteConfiguration into {@link XdsRouteConfig}. */
   public static final XdsResourceType<XdsRouteConfig> ROUTE_CONFIGURATION =
@@ -36,7 +37,7 @@ public final class XdsResourceType<T> {
           false,
           RouteConfiguration.parser(),
           m -> ((RouteConfiguration) m).getName(),
-          m -> RouteValidator.validate((RouteConfiguration) m));
+          (m, instances) -> RouteValidator.validate((RouteConfiguration) m));
 
   /** CDS: Cluster into {@link XdsCluster}. */
   public static final XdsResourceType<XdsCluster> CLUSTER =
@@ -46,7 +47,7 @@ public final class XdsResourceType<T> {
           true,
           Cluster.parser(),
           m -> ((Cluster) m).getName(),
-          m -> ClusterValidator.validate((Cluster) m));
+          (m, instances) -> ClusterValidator.validate((Cluster) m, instances));
 
   /** EDS: ClusterLoadAssignment into {@link XdsEndpoints}. */
   public static final XdsResourceType<XdsEndpoints> ENDPOINTS =
@@ -56,12 +57,15 @@ public final class XdsResourceType<T> {
           false,
           ClusterLoadAssignment.parser(),
           m -> ((ClusterLoadAssignment) m).getClusterName(),
-          m -> EndpointsValidator.validate((ClusterLoadAssignment) m));
+          (m, instances) -> EndpointsValidator.validate((ClusterLoadAssignment) m));
 
   /** A validation step that may reject its input. */
   @FunctionalInterface
   interface Validation<T> {
-    T apply(Message message) throws XdsResourceException;
+    /**
+     * @param instances the bootstrap's certificate provider instance names (A29)
+     */
+    T apply(Message message, Set<String> instances) throws XdsResourceException;
   }
 
   private final String typeName;
@@ -133,7 +137,15 @@ public final class XdsResourceType<T> {
    * @throws XdsResourceException naming the resource and the field that is wrong
    */
   public T validate(Message resource) throws XdsResourceException {
-    return validation.apply(resource);
+    return validation.apply(resource, Set.of());
+  }
+
+  /**
+   * As {@link #validate(Message)}, where TLS contexts may name the bootstrap's certificate provider
+   * {@code instances} (a name not among them is an error).
+   */
+  T validate(Message resource, Set<String> instances) throws XdsResourceException {
+    return validation.apply(resource, instances);
   }
 
   @Override

@@ -43,12 +43,19 @@ public record XdsServerListener(
    * @param match which connections it takes
    * @param connectionManager its HttpConnectionManager, in the model of a client listener's: the
    *     routes (RDS name or inline) and the HTTP filters
+   * @param tls its {@code transport_socket}'s DownstreamTlsContext (A29), or null for none
    */
-  public record FilterChain(String name, FilterChainMatch match, XdsListener connectionManager) {
+  public record FilterChain(
+      String name, FilterChainMatch match, XdsListener connectionManager, XdsTlsContext tls) {
     public FilterChain {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(match, "match");
       Objects.requireNonNull(connectionManager, "connectionManager");
+    }
+
+    /** A chain without TLS from the control plane (its connections use the fallback). */
+    public FilterChain(String name, FilterChainMatch match, XdsListener connectionManager) {
+      this(name, match, connectionManager, null);
     }
   }
 

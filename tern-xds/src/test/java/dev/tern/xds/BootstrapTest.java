@@ -42,7 +42,7 @@ class BootstrapTest {
                 "metadata": {"k": "v", "n": 2, "b": true, "l": [1, "x"], "o": {"p": null}}
               },
               "certificate_providers": {
-                "default": {"plugin_name": "file_watcher", "config": {"certificate_file": "/c"}}
+                "default": {"plugin_name": "file_watcher", "config": {"certificate_file": "/c", "private_key_file": "/k"}}
               },
               "server_listener_resource_name_template": "grpc/server?xds.resource.listening_address=%s",
               "client_default_listener_resource_name_template": "xdstp://a.example/envoy.config.listener.v3.Listener/%s",
@@ -69,7 +69,11 @@ class BootstrapTest {
     assertThat(b.certificateProviders())
         .containsEntry(
             "default",
-            new Bootstrap.CertificateProvider("file_watcher", Map.of("certificate_file", "/c")));
+            new Bootstrap.CertificateProvider(
+                "file_watcher", Map.of("certificate_file", "/c", "private_key_file", "/k")));
+    assertThat(b.certificateProviders().get("default").fileWatcher())
+        .isEqualTo(
+            new FileWatcherConfig("/c", "/k", null, FileWatcherConfig.DEFAULT_REFRESH_INTERVAL));
     assertThat(b.serverListenerResourceNameTemplate())
         .isEqualTo("grpc/server?xds.resource.listening_address=%s");
     assertThat(b.clientDefaultListenerResourceNameTemplate())
@@ -126,7 +130,8 @@ class BootstrapTest {
             "{\"xds_servers\": [{\"server_uri\": \"x\", \"channel_creds\": [{\"type\":"
                 + " \"insecure\", \"config\": {\"c\": null}}]}], \"node\": {\"metadata\":"
                 + " {\"k\": null}}, \"certificate_providers\": {\"p\": {\"plugin_name\":"
-                + " \"f\", \"config\": {\"d\": null}}}}");
+                + " \"file_watcher\", \"config\": {\"d\": null, \"ca_certificate_file\":"
+                + " \"/ca\"}}}}");
     assertThat(b.xdsServers().get(0).channelCredsConfig()).containsEntry("c", null);
     assertThat(b.node().metadata()).containsEntry("k", null);
     assertThat(b.certificateProviders().get("p").config()).containsEntry("d", null);
@@ -234,8 +239,30 @@ class BootstrapTest {
         Arguments.of(
             "{\"xds_servers\": ["
                 + SERVER
-                + "], \"certificate_providers\": {\"p\": {\"plugin_name\": \"f\", \"config\": []}}}",
+                + "], \"certificate_providers\": {\"p\": {\"plugin_name\": \"file_watcher\","
+                + " \"config\": []}}}",
             "test.json: certificate_providers.p.config: must be an object"),
+        Arguments.of(
+            "{\"xds_servers\": ["
+                + SERVER
+                + "], \"certificate_providers\": {\"p\": {\"plugin_name\": \"pem_vault\"}}}",
+            "test.json: certificate_providers.p.plugin_name: unknown certificate provider plugin"
+                + " \"pem_vault\" (Tern has file_watcher)"),
+        Arguments.of(
+            "{\"xds_servers\": ["
+                + SERVER
+                + "], \"certificate_providers\": {\"p\": {\"plugin_name\": \"file_watcher\","
+                + " \"config\": {\"certificate_file\": \"/c\"}}}}",
+            "test.json: certificate_providers.p.config: certificate_file and private_key_file must"
+                + " be given together or not at all"),
+        Arguments.of(
+            "{\"xds_servers\": ["
+                + SERVER
+                + "], \"certificate_providers\": {\"p\": {\"plugin_name\": \"file_watcher\","
+                + " \"config\": {\"ca_certificate_file\": \"/ca\", \"refresh_interval\":"
+                + " \"10m\"}}}}",
+            "test.json: certificate_providers.p.config: refresh_interval must be a duration such as"
+                + " \"600s\", was \"10m\""),
         Arguments.of(
             "{\"xds_servers\": [" + SERVER + "], \"server_listener_resource_name_template\": 1}",
             "test.json: server_listener_resource_name_template: must be a string"),

@@ -61,6 +61,12 @@ final class ControlPlaneProcess implements AutoCloseable {
                   .add(
                       io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBACPerRoute
                           .getDescriptor())
+                  .add(
+                      io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext
+                          .getDescriptor())
+                  .add(
+                      io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext
+                          .getDescriptor())
                   .add(com.google.protobuf.BoolValue.getDescriptor())
                   .build());
 

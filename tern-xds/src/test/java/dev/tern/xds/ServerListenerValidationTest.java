@@ -157,7 +157,16 @@ class ServerListenerValidationTest {
         "address.socket_address.port_value: missing");
     assertNack(
         withChain(c -> c.setTransportSocket(TransportSocket.newBuilder().setName("tls"))),
-        "filter_chains[0].transport_socket: TLS from the control plane (A29) is not supported");
+        "filter_chains[0].transport_socket.typed_config: missing");
+    assertNack(
+        withChain(
+            c ->
+                c.setTransportSocket(
+                    TransportSocket.newBuilder()
+                        .setName("tls")
+                        .setTypedConfig(Any.pack(Struct.getDefaultInstance())))),
+        "filter_chains[0].transport_socket.typed_config: type.googleapis.com/google.protobuf.Struct"
+            + " is not supported");
     assertNack(withChain(c -> c.addFilters(c.getFilters(0))), "exactly one");
     assertNack(
         withChain(

@@ -207,16 +207,18 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
 
   /** Starts a transport to the current address; we are in the synchronization context. */
   private void connectNext() {
-    SocketAddress address = addresses.get(groupIndex).getAddresses().get(addressIndex);
+    EquivalentAddressGroup group = addresses.get(groupIndex);
+    SocketAddress address = group.getAddresses().get(addressIndex);
     ManagedClientTransport transport;
     try {
-      transport = factory.newClientTransport(address, authority, userAgent);
+      transport = factory.newClientTransport(address, authority, userAgent, group.getAttributes());
     } catch (RuntimeException e) {
       // The factory is closed (the channel is terminating) or rejects the address.
       setState(
           ConnectivityStateInfo.forTransientFailure(
               Status.UNAVAILABLE
-                  .withDescription("cannot create a transport to " + address)
+                  .withDescription(
+                      "cannot create a transport to " + address + ": " + e.getMessage())
                   .withCause(e)));
       scheduleBackoff();
       return;

@@ -2,6 +2,7 @@ package dev.tern.xds.server;
 
 import dev.tern.ForwardingServerBuilder;
 import dev.tern.Grpc;
+import dev.tern.PerConnectionServerCredentials;
 import dev.tern.Server;
 import dev.tern.ServerBuilder;
 import dev.tern.ServerCredentials;
@@ -39,13 +40,16 @@ public final class XdsServerBuilder extends ForwardingServerBuilder<XdsServerBui
   private static final Logger logger = Logger.getLogger(XdsServerBuilder.class.getName());
 
   private final ServerBuilder<?> delegate;
+  private final PerConnectionServerCredentials connectionCredentials;
   private XdsServingStatusListener statusListener = new LoggingListener();
   private Supplier<Bootstrap> bootstrap = Bootstrap::fromEnvironment;
   private XdsClientPool pool = XdsClientPool.shared();
   private long drainGraceNanos = TimeUnit.MINUTES.toNanos(10);
 
-  private XdsServerBuilder(ServerBuilder<?> delegate) {
+  private XdsServerBuilder(
+      ServerBuilder<?> delegate, PerConnectionServerCredentials connectionCredentials) {
     this.delegate = delegate;
+    this.connectionCredentials = connectionCredentials;
   }
 
   /**
@@ -55,9 +59,12 @@ public final class XdsServerBuilder extends ForwardingServerBuilder<XdsServerBui
    */
   public static XdsServerBuilder forPort(int port, ServerCredentials credentials) {
     Objects.requireNonNull(credentials, "credentials");
-    ServerCredentials transportCredentials =
-        credentials instanceof XdsServerCredentials xds ? xds.fallback() : credentials;
-    return new XdsServerBuilder(Grpc.newServerBuilderForPort(port, transportCredentials));
+    if (credentials instanceof XdsServerCredentials xds) {
+      PerConnectionServerCredentials perConnection =
+          XdsServing.connectionCredentials(xds.fallback());
+      return new XdsServerBuilder(Grpc.newServerBuilderForPort(port, perConnection), perConnection);
+    }
+    return new XdsServerBuilder(Grpc.newServerBuilderForPort(port, credentials), null);
   }
 
   /**
@@ -66,7 +73,7 @@ public final class XdsServerBuilder extends ForwardingServerBuilder<XdsServerBui
    * name then has that address in it. The builder must not be built elsewhere.
    */
   public static XdsServerBuilder forServerBuilder(ServerBuilder<?> transportBuilder) {
-    return new XdsServerBuilder(Objects.requireNonNull(transportBuilder, "transportBuilder"));
+    return new XdsServerBuilder(Objects.requireNonNull(transportBuilder, "transportBuilder"), null);
   }
 
   @Override
@@ -114,7 +121,7 @@ public final class XdsServerBuilder extends ForwardingServerBuilder<XdsServerBui
     XdsServing serving =
         new XdsServing(
             bootstrap, pool, listener::onServing, listener::onNotServing, drainGraceNanos);
-    delegate.addTransportFilter(serving.transportFilter());
+    delegate.addTransportFilter(serving.transportFilter(connectionCredentials));
     delegate.intercept(serving.interceptor()); // added last: runs before the user's interceptors
     return serving.wrap(delegate.build());
   }

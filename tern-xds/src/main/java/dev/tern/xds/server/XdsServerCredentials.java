@@ -5,9 +5,10 @@ import java.util.Objects;
 
 /**
  * The credentials of an xDS-enabled server: the security the control plane configures per filter
- * chain, else {@code fallback}. Tern takes the security from the control plane (A29) not yet: a
- * filter chain that asks for TLS is rejected (NACKed), and connections use {@code fallback}
- * (insecure, or the server's own TLS). Immutable.
+ * chain (A29: a chain's DownstreamTlsContext, with keys and roots from the bootstrap's certificate
+ * provider instances), else {@code fallback} (insecure, or the server's own TLS). The chain, and so
+ * the TLS, is chosen when a connection is accepted, before its handshake. Only {@link
+ * XdsServerBuilder#forPort} honours them. Immutable.
  */
 public final class XdsServerCredentials extends ServerCredentials {
   private final ServerCredentials fallback;

@@ -142,9 +142,11 @@ public final class NettyClientTransport implements ManagedClientTransport {
       if (options.sslContext() != null) {
         HostAndPort target = HostAndPort.ofAuthority(authority);
         SslHandler ssl = options.sslContext().newHandler(ch.alloc(), target.host, target.port);
-        SSLParameters params = ssl.engine().getSSLParameters();
-        params.setEndpointIdentificationAlgorithm("HTTPS");
-        ssl.engine().setSSLParameters(params);
+        if (options.checkHostName()) {
+          SSLParameters params = ssl.engine().getSSLParameters();
+          params.setEndpointIdentificationAlgorithm("HTTPS");
+          ssl.engine().setSSLParameters(params);
+        }
         ch.pipeline().addLast(ssl);
       }
       ch.pipeline().addLast(new WriteCoalescer(), handler);
@@ -303,6 +305,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
     private final int connectTimeoutMillis;
     private final NettyWritableBufferAllocator bufferAllocator;
     private final SslContext sslContext;
+    private boolean checkHostName = true;
 
     /**
      * The channel's keepalive time, shared by its connections: doubled when a server says
@@ -361,6 +364,20 @@ public final class NettyClientTransport implements ManagedClientTransport {
       return sslContext;
     }
 
+    /** Whether TLS connections check the server's certificate against the authority's host. */
+    boolean checkHostName() {
+      return checkHostName;
+    }
+
+    /**
+     * A copy of these options with TLS by {@code context} whose trust manager alone checks the
+     * server's identity: no HTTPS host-name check is added (for per-address credentials, see {@link
+     * dev.tern.PerAddressChannelCredentials}).
+     */
+    public TransportOptions withTlsCheckedByTrustManager(SslContext context) {
+      return copy(Objects.requireNonNull(context, "context"), false);
+    }
+
     /**
      * A copy of these options with client keepalive: a PING after {@code timeNanos} without reads
      * (while calls are open, or always if {@code withoutCalls}); no answer within {@code
@@ -385,6 +402,10 @@ public final class NettyClientTransport implements ManagedClientTransport {
     }
 
     private TransportOptions copy() {
+      return copy(sslContext, checkHostName);
+    }
+
+    private TransportOptions copy(SslContext context, boolean checkHost) {
       TransportOptions copy =
           new TransportOptions(
               eventLoopGroup,
@@ -392,11 +413,12 @@ public final class NettyClientTransport implements ManagedClientTransport {
               flowControlWindow,
               maxInboundMetadataSize,
               connectTimeoutMillis,
-              sslContext);
+              context);
       copy.keepAliveTimeNanos = keepAliveTimeNanos;
       copy.keepAliveTimeoutNanos = keepAliveTimeoutNanos;
       copy.keepAliveWithoutCalls = keepAliveWithoutCalls;
       copy.maxQueuedControlFrames = maxQueuedControlFrames;
+      copy.checkHostName = checkHost;
       return copy;
     }
 

@@ -19,6 +19,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannel;
+import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.util.List;
@@ -46,6 +47,7 @@ public final class NettyServer implements TransportServer {
   private final EventLoopGroup workerGroup;
   private final ChannelFactory<? extends ServerChannel> channelFactory;
   private final ServerOptions options;
+  private volatile ConnectionTls connectionTls;
   private final AtomicBoolean shutdownReported = new AtomicBoolean();
   private final SocketNode listenSocket = new SocketNode("listen");
 
@@ -85,6 +87,15 @@ public final class NettyServer implements TransportServer {
   }
 
   /**
+   * Lets {@code connectionTls} choose each accepted connection's TLS (and extra attributes) before
+   * its handshake; connections it chooses none for use the options' context (or plaintext). Call
+   * before {@link #start}.
+   */
+  public void connectionTls(ConnectionTls connectionTls) {
+    this.connectionTls = Objects.requireNonNull(connectionTls, "connectionTls");
+  }
+
+  /**
    * Binds the address.
    *
    * @throws IOException if binding fails (e.g. the port is in use)
@@ -109,11 +120,20 @@ public final class NettyServer implements TransportServer {
                   protected void initChannel(Channel ch) {
                     NettyServerTransport transport = new NettyServerTransport(ch, options);
                     transport.setTransportListener(listener.transportCreated(transport));
-                    if (options.sslContext() != null) {
+                    SslContext ssl = options.sslContext();
+                    ConnectionTls perConnection = connectionTls;
+                    if (perConnection != null) {
+                      ConnectionTls.Choice choice = perConnection.choose(ch);
+                      transport.acceptedAttributes(choice.attributes());
+                      if (choice.sslContext() != null) {
+                        ssl = choice.sslContext();
+                      }
+                    }
+                    if (ssl != null) {
                       ch.pipeline()
                           .addLast(
                               new PlaintextOnTlsGuard(),
-                              options.sslContext().newHandler(ch.alloc()),
+                              ssl.newHandler(ch.alloc()),
                               new TlsProtocolSelector(transport));
                     } else {
                       ch.pipeline().addLast(new ProtocolDetector(transport, true));

@@ -1,5 +1,6 @@
 package dev.tern.netty.internal.server;
 
+import dev.tern.Attributes;
 import dev.tern.Status;
 import dev.tern.channelz.Instrumented;
 import dev.tern.channelz.SocketStats;
@@ -54,6 +55,17 @@ final class NettyServerTransport implements ServerTransport, ExchangeHost {
   }
 
   /** Set once, before the channel is registered. */
+  /** Attributes chosen when the connection was accepted, added to its transport attributes. */
+  private volatile Attributes acceptedAttributes = Attributes.EMPTY;
+
+  void acceptedAttributes(Attributes attributes) {
+    this.acceptedAttributes = attributes;
+  }
+
+  Attributes acceptedAttributes() {
+    return acceptedAttributes;
+  }
+
   void setTransportListener(ServerTransportListener listener) {
     this.listener = listener;
     handler.setTransportListener(listener);

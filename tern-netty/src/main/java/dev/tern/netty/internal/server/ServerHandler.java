@@ -635,6 +635,10 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
       if (!ready) {
         ready = true;
         Attributes attrs = TlsAttributes.of(ctx.channel());
+        Attributes accepted = transport.acceptedAttributes();
+        if (!accepted.keys().isEmpty()) {
+          attrs = attrs.toBuilder().setAll(accepted).build();
+        }
         Attributes returned = transportListener.transportReady(attrs);
         streamAttributes = returned != null ? returned : attrs;
         if (options.maxConnectionIdleNanos() != Long.MAX_VALUE

@@ -1,6 +1,7 @@
 package dev.tern.xds.internal.server;
 
 import dev.tern.ServerTransportFilter;
+import dev.tern.TlsServerCredentials;
 import dev.tern.xds.XdsRouteConfig;
 import dev.tern.xds.XdsServerListener.FilterChain;
 import java.util.HashSet;
@@ -14,14 +15,19 @@ import java.util.Set;
  */
 final class ChainConfig {
   final FilterChain chain;
+
+  /** The chain's TLS (A29), or null: its connections use the fallback credentials. */
+  final TlsServerCredentials tls;
+
   private volatile Routing routing;
   final Set<ServerTransportFilter.Connection> connections = new HashSet<>();
 
   /** The routes and their filters' interceptors, replaced together. */
   record Routing(XdsRouteConfig routes, RouteInterceptors interceptors) {}
 
-  ChainConfig(FilterChain chain, XdsRouteConfig routes) {
+  ChainConfig(FilterChain chain, XdsRouteConfig routes, TlsServerCredentials tls) {
     this.chain = chain;
+    this.tls = tls;
     setRoutes(routes);
   }
 

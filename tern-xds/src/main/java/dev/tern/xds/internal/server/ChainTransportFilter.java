@@ -18,9 +18,15 @@ final class ChainTransportFilter extends ServerTransportFilter {
   static final Attributes.Key<ChainConfig> CHAIN = Attributes.Key.create("xds-filter-chain");
 
   private final ServingState state;
+  private final boolean chainRequired;
 
-  ChainTransportFilter(ServingState state) {
+  /**
+   * @param chainRequired whether connections come with the chain chosen when they were accepted
+   *     ({@link XdsConnectionCredentials}), which they must then be served on
+   */
+  ChainTransportFilter(ServingState state, boolean chainRequired) {
     this.state = state;
+    this.chainRequired = chainRequired;
   }
 
   @Override
@@ -36,7 +42,14 @@ final class ChainTransportFilter extends ServerTransportFilter {
               "xDS server: a connection without IP addresses (" + remote + " to " + local + ")"));
       return attrs;
     }
-    ChainConfig chain = state.admit(connection, to.getAddress(), from.getAddress(), from.getPort());
+    ChainConfig chain =
+        state.admit(
+            connection,
+            to.getAddress(),
+            from.getAddress(),
+            from.getPort(),
+            attrs.get(XdsConnectionCredentials.ACCEPTED_CHAIN),
+            chainRequired);
     if (chain == null) {
       return attrs; // refused
     }

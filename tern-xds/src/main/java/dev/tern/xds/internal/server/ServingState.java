@@ -43,6 +43,10 @@ final class ServingState {
   @GuardedBy("lock")
   private Status notServing;
 
+  /** The TLS of the chains (A29); set when the server starts. */
+  @GuardedBy("lock")
+  private ChainSecurity security;
+
   /** Whether onServing / onNotServing was last called (null: neither yet). */
   @GuardedBy("lock")
   private Boolean reported;
@@ -55,8 +59,9 @@ final class ServingState {
   }
 
   /** The server started and waits for its Listener {@code resourceName}. */
-  void waitFor(String resourceName) {
+  void waitFor(String resourceName, ChainSecurity security) {
     synchronized (lock) {
+      this.security = security;
       if (reported == null) {
         notServing =
             Status.UNAVAILABLE.withDescription(
@@ -74,7 +79,8 @@ final class ServingState {
       for (FilterChain chain : next.allFilterChains()) {
         ChainConfig config = chains.get(chain);
         if (config == null) {
-          config = new ChainConfig(chain, routesOf.apply(chain));
+          config =
+              new ChainConfig(chain, routesOf.apply(chain), security.credentialsFor(chain.tls()));
         } else {
           config.setRoutes(routesOf.apply(chain));
         }
@@ -133,33 +139,73 @@ final class ServingState {
   }
 
   /**
+   * The chain a connection accepted now would get, before its handshake; null if none (not serving,
+   * or no chain matches). It is not admitted yet: see {@link #admit}.
+   */
+  ChainConfig select(InetAddress destination, InetAddress source, int sourcePort) {
+    synchronized (lock) {
+      if (notServing != null) {
+        return null;
+      }
+      FilterChain chain = FilterChainSelector.select(listener, destination, source, sourcePort);
+      return chain == null ? null : chains.get(chain);
+    }
+  }
+
+  /**
    * The chain of a new connection, which is then tracked for draining; or null after refusing it
    * (not serving, or no chain matches).
+   *
+   * @param accepted the chain {@link #select} chose when the connection was accepted (its TLS was
+   *     that chain's), or null if the connection's security did not depend on a chain
+   * @param chainRequired whether a connection must have been given its chain when accepted (the
+   *     server's TLS comes from its chains)
    */
   ChainConfig admit(
       ServerTransportFilter.Connection connection,
       InetAddress destination,
       InetAddress source,
-      int sourcePort) {
+      int sourcePort,
+      ChainConfig accepted,
+      boolean chainRequired) {
     Status refusal;
     synchronized (lock) {
       if (notServing == null) {
         FilterChain chain = FilterChainSelector.select(listener, destination, source, sourcePort);
-        if (chain != null) {
+        if (chain != null && !chainRequired && chains.get(chain).tls == null) {
           ChainConfig config = chains.get(chain);
           config.connections.add(connection);
           return config;
         }
-        refusal =
-            Status.UNAVAILABLE.withDescription(
-                "No filter chain of Listener \""
-                    + listener.name()
-                    + "\" matches a connection from "
-                    + source.getHostAddress()
-                    + ":"
-                    + sourcePort
-                    + " to "
-                    + destination.getHostAddress());
+        if (chain != null && accepted != null && chains.get(accepted.chain) == accepted) {
+          accepted.connections.add(connection);
+          return accepted;
+        }
+        if (chain != null) {
+          refusal =
+              Status.UNAVAILABLE.withDescription(
+                  !chainRequired
+                      ? "xDS server: filter chain "
+                          + chains.get(chain).describe()
+                          + " asks for TLS from the control plane, which this server (not built"
+                          + " with XdsServerCredentials) cannot give"
+                      : accepted == null
+                          ? "xDS server: the connection was accepted while the server was not serving"
+                          : "xDS server: the filter chain "
+                              + accepted.describe()
+                              + " of the connection changed during its handshake");
+        } else {
+          refusal =
+              Status.UNAVAILABLE.withDescription(
+                  "No filter chain of Listener \""
+                      + listener.name()
+                      + "\" matches a connection from "
+                      + source.getHostAddress()
+                      + ":"
+                      + sourcePort
+                      + " to "
+                      + destination.getHostAddress());
+        }
       } else {
         refusal = notServing;
       }

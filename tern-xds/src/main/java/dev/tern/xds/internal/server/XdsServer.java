@@ -26,6 +26,7 @@ final class XdsServer extends Server {
   private final ServingState state;
   private XdsClient client;
   private ServingWatch watch;
+  private ChainSecurity security;
 
   XdsServer(
       Server delegate, Supplier<Bootstrap> bootstrap, XdsClientPool pool, ServingState state) {
@@ -55,7 +56,8 @@ final class XdsServer extends Server {
     String hostPort = (host.contains(":") ? "[" + host + "]" : host) + ":" + bound.getPort();
     String resourceName = template.replace("%s", hostPort);
     client = pool.acquire(config);
-    state.waitFor(resourceName);
+    security = new ChainSecurity(config);
+    state.waitFor(resourceName, security);
     watch = new ServingWatch(client, resourceName, ip, bound.getPort(), state);
     watch.start();
     return this;
@@ -78,6 +80,7 @@ final class XdsServer extends Server {
       watch = null;
       pool.release(client);
       client = null;
+      security.close();
     }
   }
 

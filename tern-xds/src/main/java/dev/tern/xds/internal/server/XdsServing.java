@@ -1,6 +1,8 @@
 package dev.tern.xds.internal.server;
 
+import dev.tern.PerConnectionServerCredentials;
 import dev.tern.Server;
+import dev.tern.ServerCredentials;
 import dev.tern.ServerInterceptor;
 import dev.tern.ServerTransportFilter;
 import dev.tern.xds.Bootstrap;
@@ -34,9 +36,27 @@ public final class XdsServing {
     this.state = new ServingState(onServing, onNotServing, drainGraceNanos);
   }
 
-  /** Chooses each connection's filter chain; add it to the transport's builder. */
-  public ServerTransportFilter transportFilter() {
-    return new ChainTransportFilter(state);
+  /**
+   * The credentials to build the transport's server with for {@code
+   * dev.tern.xds.server.XdsServerCredentials}: each connection's TLS comes from its filter chain
+   * (A29), else {@code fallback}. Give them to {@link #transportFilter}.
+   */
+  public static PerConnectionServerCredentials connectionCredentials(ServerCredentials fallback) {
+    return new XdsConnectionCredentials(fallback);
+  }
+
+  /**
+   * Chooses each connection's filter chain; add it to the transport's builder.
+   *
+   * @param credentials what {@link #connectionCredentials} returned, if the transport was built
+   *     with them; else null (every connection then uses the transport's own security)
+   */
+  public ServerTransportFilter transportFilter(PerConnectionServerCredentials credentials) {
+    if (credentials instanceof XdsConnectionCredentials xds) {
+      xds.bind(state);
+      return new ChainTransportFilter(state, true);
+    }
+    return new ChainTransportFilter(state, false);
   }
 
   /** Routes each call by its connection's chain; add it last, so that it runs first. */

@@ -1,0 +1,258 @@
+package dev.tern.xds;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import io.envoyproxy.envoy.config.core.v3.TransportSocket;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateProviderPluginInstance;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateValidationContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
+import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Validates the {@code transport_socket} of a filter chain (DownstreamTlsContext) or a cluster
+ * (UpstreamTlsContext) as A29 reads it: keys, certificates and roots come only from certificate
+ * provider instances the bootstrap names; inline material, SDS and the checks gRPC does not make
+ * are rejected, naming the field. Stateless.
+ */
+// A29 reads match_subject_alt_names, which Envoy deprecates for match_typed_subject_alt_names, and
+// names the deprecated certificate-provider fields to reject them.
+@SuppressWarnings("deprecation")
+final class TlsContextValidator {
+  static final String DOWNSTREAM_TYPE_URL =
+      "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext";
+  static final String UPSTREAM_TYPE_URL =
+      "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext";
+
+  private TlsContextValidator() {}
+
+  /**
+   * A filter chain's TLS.
+   *
+   * @param field the transport socket's path, for messages
+   * @param instances the bootstrap's certificate provider instance names
+   */
+  static XdsTlsContext downstream(TransportSocket socket, String field, Set<String> instances)
+      throws XdsResourceException {
+    DownstreamTlsContext tls =
+        unpack(socket, field, DOWNSTREAM_TYPE_URL, DownstreamTlsContext.class);
+    String prefix = field + ".typed_config.";
+    if (tls.getRequireSni().getValue()) {
+      throw new XdsResourceException(prefix + "require_sni: not supported");
+    }
+    if (tls.getOcspStaplePolicy() != DownstreamTlsContext.OcspStaplePolicy.LENIENT_STAPLING) {
+      throw new XdsResourceException(
+          prefix + "ocsp_staple_policy: only LENIENT_STAPLING is supported");
+    }
+    CommonTlsContext common = tls.getCommonTlsContext();
+    String commonField = prefix + "common_tls_context";
+    String identity = identity(common, commonField, instances);
+    if (identity == null) {
+      throw new XdsResourceException(
+          commonField + ".tls_certificate_provider_instance: missing (a server needs its key)");
+    }
+    CertificateValidationContext validation = validationContext(common, commonField);
+    String roots = validation == null ? null : roots(validation, commonField, instances);
+    boolean require = tls.getRequireClientCertificate().getValue();
+    if (require && roots == null) {
+      throw new XdsResourceException(
+          prefix
+              + "require_client_certificate: set, but the common_tls_context has no"
+              + " ca_certificate_provider_instance to check client certificates with");
+    }
+    return new XdsTlsContext(identity, roots, require, List.of());
+  }
+
+  /** A cluster's TLS. */
+  static XdsTlsContext upstream(TransportSocket socket, String field, Set<String> instances)
+      throws XdsResourceException {
+    UpstreamTlsContext tls = unpack(socket, field, UPSTREAM_TYPE_URL, UpstreamTlsContext.class);
+    String commonField = field + ".typed_config.common_tls_context";
+    CommonTlsContext common = tls.getCommonTlsContext();
+    String identity = identity(common, commonField, instances);
+    CertificateValidationContext validation = validationContext(common, commonField);
+    String roots = validation == null ? null : roots(validation, commonField, instances);
+    if (roots == null) {
+      throw new XdsResourceException(
+          commonField
+              + ": no ca_certificate_provider_instance (a client must check the server's"
+              + " certificate)");
+    }
+    List<XdsTlsContext.SanMatcher> sans = new ArrayList<>();
+    for (int i = 0; i < validation.getMatchSubjectAltNamesCount(); i++) {
+      sans.add(
+          sanMatcher(
+              validation.getMatchSubjectAltNames(i),
+              commonField + ".validation_context.match_subject_alt_names[" + i + "]"));
+    }
+    return new XdsTlsContext(identity, roots, false, sans);
+  }
+
+  private static <T extends Message> T unpack(
+      TransportSocket socket, String field, String typeUrl, Class<T> type)
+      throws XdsResourceException {
+    if (!socket.hasTypedConfig()) {
+      throw new XdsResourceException(field + ".typed_config: missing");
+    }
+    Any config = socket.getTypedConfig();
+    if (!config.getTypeUrl().equals(typeUrl)) {
+      throw new XdsResourceException(
+          field + ".typed_config: " + config.getTypeUrl() + " is not supported (need " + typeUrl);
+    }
+    try {
+      return config.unpack(type);
+    } catch (InvalidProtocolBufferException e) {
+      throw new XdsResourceException(field + ".typed_config: cannot be decoded: " + e.getMessage());
+    }
+  }
+
+  /** The identity instance, after rejecting the other ways of giving a key. */
+  private static String identity(CommonTlsContext common, String field, Set<String> instances)
+      throws XdsResourceException {
+    if (common.getTlsCertificatesCount() > 0) {
+      throw new XdsResourceException(
+          field + ".tls_certificates: inline certificates are not supported");
+    }
+    if (common.getTlsCertificateSdsSecretConfigsCount() > 0) {
+      throw new XdsResourceException(
+          field + ".tls_certificate_sds_secret_configs: SDS is not supported");
+    }
+    if (common.hasTlsCertificateCertificateProvider()
+        || common.hasTlsCertificateCertificateProviderInstance()) {
+      throw new XdsResourceException(
+          field
+              + ".tls_certificate_certificate_provider(_instance): deprecated, use"
+              + " tls_certificate_provider_instance");
+    }
+    if (common.hasCustomHandshaker()) {
+      throw new XdsResourceException(field + ".custom_handshaker: not supported");
+    }
+    if (common.hasCustomTlsCertificateSelector()) {
+      throw new XdsResourceException(field + ".custom_tls_certificate_selector: not supported");
+    }
+    if (!common.hasTlsCertificateProviderInstance()) {
+      return null;
+    }
+    return instance(
+        common.getTlsCertificateProviderInstance(),
+        field + ".tls_certificate_provider_instance",
+        instances);
+  }
+
+  /** The validation context, or null if there is none. */
+  private static CertificateValidationContext validationContext(
+      CommonTlsContext common, String field) throws XdsResourceException {
+    return switch (common.getValidationContextTypeCase()) {
+      case VALIDATION_CONTEXT -> common.getValidationContext();
+      case COMBINED_VALIDATION_CONTEXT -> {
+        CommonTlsContext.CombinedCertificateValidationContext combined =
+            common.getCombinedValidationContext();
+        if (combined.hasValidationContextSdsSecretConfig()) {
+          throw new XdsResourceException(
+              field
+                  + ".combined_validation_context.validation_context_sds_secret_config: SDS is not"
+                  + " supported");
+        }
+        if (combined.hasValidationContextCertificateProvider()
+            || combined.hasValidationContextCertificateProviderInstance()) {
+          throw new XdsResourceException(
+              field
+                  + ".combined_validation_context.validation_context_certificate_provider"
+                  + "(_instance): deprecated, use"
+                  + " default_validation_context.ca_certificate_provider_instance");
+        }
+        yield combined.getDefaultValidationContext();
+      }
+      case VALIDATIONCONTEXTTYPE_NOT_SET -> null;
+      default ->
+          throw new XdsResourceException(
+              field
+                  + "."
+                  + common.getValidationContextTypeCase().name().toLowerCase(java.util.Locale.ROOT)
+                  + ": not supported");
+    };
+  }
+
+  /** The roots instance of {@code v}, after rejecting the checks gRPC does not make. */
+  private static String roots(CertificateValidationContext v, String field, Set<String> instances)
+      throws XdsResourceException {
+    String path = field + ".validation_context";
+    if (v.hasTrustedCa()) {
+      throw new XdsResourceException(path + ".trusted_ca: inline roots are not supported");
+    }
+    if (v.getVerifyCertificateSpkiCount() > 0) {
+      throw new XdsResourceException(path + ".verify_certificate_spki: not supported");
+    }
+    if (v.getVerifyCertificateHashCount() > 0) {
+      throw new XdsResourceException(path + ".verify_certificate_hash: not supported");
+    }
+    if (v.getRequireSignedCertificateTimestamp().getValue()) {
+      throw new XdsResourceException(path + ".require_signed_certificate_timestamp: not supported");
+    }
+    if (v.hasCrl()) {
+      throw new XdsResourceException(path + ".crl: not supported");
+    }
+    if (v.hasCustomValidatorConfig()) {
+      throw new XdsResourceException(path + ".custom_validator_config: not supported");
+    }
+    if (v.hasSystemRootCerts()) {
+      throw new XdsResourceException(path + ".system_root_certs: not supported");
+    }
+    if (v.getMatchTypedSubjectAltNamesCount() > 0) {
+      throw new XdsResourceException(
+          path + ".match_typed_subject_alt_names: not supported (use match_subject_alt_names)");
+    }
+    if (!v.hasCaCertificateProviderInstance()) {
+      return null;
+    }
+    return instance(
+        v.getCaCertificateProviderInstance(),
+        path + ".ca_certificate_provider_instance",
+        instances);
+  }
+
+  private static String instance(
+      CertificateProviderPluginInstance instance, String field, Set<String> instances)
+      throws XdsResourceException {
+    String name = instance.getInstanceName();
+    if (!instances.contains(name)) {
+      throw new XdsResourceException(
+          field
+              + ".instance_name: \""
+              + name
+              + "\" is not a certificate_providers instance of the bootstrap "
+              + instances);
+    }
+    return name;
+  }
+
+  private static XdsTlsContext.SanMatcher sanMatcher(StringMatcher m, String field)
+      throws XdsResourceException {
+    boolean ignoreCase = m.getIgnoreCase();
+    return switch (m.getMatchPatternCase()) {
+      case EXACT ->
+          new XdsTlsContext.SanMatcher(XdsTlsContext.Kind.EXACT, m.getExact(), null, ignoreCase);
+      case PREFIX ->
+          new XdsTlsContext.SanMatcher(XdsTlsContext.Kind.PREFIX, m.getPrefix(), null, ignoreCase);
+      case SUFFIX ->
+          new XdsTlsContext.SanMatcher(XdsTlsContext.Kind.SUFFIX, m.getSuffix(), null, ignoreCase);
+      case CONTAINS ->
+          new XdsTlsContext.SanMatcher(
+              XdsTlsContext.Kind.CONTAINS, m.getContains(), null, ignoreCase);
+      case SAFE_REGEX -> {
+        String regex = m.getSafeRegex().getRegex();
+        Pattern pattern = RouteValidator.compile(regex, field + ".safe_regex");
+        yield new XdsTlsContext.SanMatcher(XdsTlsContext.Kind.SAFE_REGEX, regex, pattern, false);
+      }
+      default ->
+          throw new XdsResourceException(
+              field + ": " + m.getMatchPatternCase() + " is not supported");
+    };
+  }
+}

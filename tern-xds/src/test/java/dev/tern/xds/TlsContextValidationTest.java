@@ -1,0 +1,116 @@
+package dev.tern.xds;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.Any;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.core.v3.TransportSocket;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateProviderPluginInstance;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateValidationContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.SdsSecretConfig;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.TlsCertificate;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
+import io.envoyproxy.envoy.type.matcher.v3.RegexMatcher;
+import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** A Cluster's UpstreamTlsContext (A29) as the validator reads it, and SAN matching. */
+class TlsContextValidationTest {
+  private static final Set<String> INSTANCES = Set.of("roots", "identity");
+
+  private static CertificateProviderPluginInstance instance(String name) {
+    return CertificateProviderPluginInstance.newBuilder().setInstanceName(name).build();
+  }
+
+  @SuppressWarnings("deprecation") // A29 reads match_subject_alt_names
+  private static CommonTlsContext.Builder common(String roots, StringMatcher... sans) {
+    CertificateValidationContext.Builder validation =
+        CertificateValidationContext.newBuilder().setCaCertificateProviderInstance(instance(roots));
+    for (StringMatcher san : sans) {
+      validation.addMatchSubjectAltNames(san);
+    }
+    return CommonTlsContext.newBuilder().setValidationContext(validation);
+  }
+
+  private static Cluster cluster(CommonTlsContext.Builder common) {
+    return Resources.edsCluster("c", "c-eds")
+        .setTransportSocket(
+            TransportSocket.newBuilder()
+                .setName("envoy.transport_sockets.tls")
+                .setTypedConfig(
+                    Any.pack(UpstreamTlsContext.newBuilder().setCommonTlsContext(common).build())))
+        .build();
+  }
+
+  private static XdsCluster validate(Cluster cluster) throws XdsResourceException {
+    return XdsResourceType.CLUSTER.validate(cluster, INSTANCES);
+  }
+
+  @Test
+  void upstreamTls_isReadWithItsSanMatchers() throws Exception {
+    XdsCluster cluster =
+        validate(
+            cluster(
+                common(
+                        "roots",
+                        StringMatcher.newBuilder()
+                            .setExact("Backend.Example")
+                            .setIgnoreCase(true)
+                            .build(),
+                        StringMatcher.newBuilder()
+                            .setSafeRegex(RegexMatcher.newBuilder().setRegex("spiffe://mesh/.*"))
+                            .build())
+                    .setTlsCertificateProviderInstance(instance("identity"))));
+
+    XdsTlsContext tls = cluster.upstreamTls();
+    assertThat(tls.validationInstance()).isEqualTo("roots");
+    assertThat(tls.identityInstance()).isEqualTo("identity");
+    assertThat(tls.subjectAltNames()).hasSize(2);
+    assertThat(tls.subjectAltNames().get(0).matches("backend.example")).isTrue();
+    assertThat(tls.subjectAltNames().get(0).matches("backend.example.org")).isFalse();
+    assertThat(tls.subjectAltNames().get(1).matches("spiffe://mesh/orders")).isTrue();
+    assertThat(tls.subjectAltNames().get(1).matches("spiffe://other/orders")).isFalse();
+  }
+
+  @Test
+  void clusterWithoutTls_hasNone() throws Exception {
+    assertThat(validate(Resources.edsCluster("c", "c-eds").build()).upstreamTls()).isNull();
+  }
+
+  @Test
+  void badUpstreamTls_isNackedNamingTheField() {
+    assertThatThrownBy(() -> validate(cluster(common("elsewhere"))))
+        .isInstanceOf(XdsResourceException.class)
+        .hasMessageContaining(
+            "transport_socket.typed_config.common_tls_context.validation_context"
+                + ".ca_certificate_provider_instance.instance_name: \"elsewhere\" is not a"
+                + " certificate_providers instance");
+    assertThatThrownBy(() -> validate(cluster(CommonTlsContext.newBuilder())))
+        .hasMessageContaining("no ca_certificate_provider_instance");
+    assertThatThrownBy(
+            () ->
+                validate(cluster(common("roots").addTlsCertificates(TlsCertificate.newBuilder()))))
+        .hasMessageContaining("common_tls_context.tls_certificates: inline certificates");
+    assertThatThrownBy(
+            () ->
+                validate(
+                    cluster(
+                        common("roots")
+                            .addTlsCertificateSdsSecretConfigs(
+                                SdsSecretConfig.newBuilder().setName("s")))))
+        .hasMessageContaining("tls_certificate_sds_secret_configs: SDS is not supported");
+    assertThatThrownBy(
+            () ->
+                validate(
+                    cluster(
+                        common(
+                            "roots",
+                            StringMatcher.newBuilder()
+                                .setSafeRegex(RegexMatcher.newBuilder().setRegex("("))
+                                .build()))))
+        .hasMessageContaining("match_subject_alt_names[0].safe_regex: invalid regex");
+  }
+}
