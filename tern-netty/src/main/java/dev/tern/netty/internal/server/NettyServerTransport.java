@@ -54,7 +54,6 @@ final class NettyServerTransport implements ServerTransport, ExchangeHost {
     channel.closeFuture().addListener(f -> socket.unregister());
   }
 
-  /** Set once, before the channel is registered. */
   /** Attributes chosen when the connection was accepted, added to its transport attributes. */
   private volatile Attributes acceptedAttributes = Attributes.EMPTY;
 
@@ -66,6 +65,7 @@ final class NettyServerTransport implements ServerTransport, ExchangeHost {
     return acceptedAttributes;
   }
 
+  /** Set once, before the channel is registered. */
   void setTransportListener(ServerTransportListener listener) {
     this.listener = listener;
     handler.setTransportListener(listener);
