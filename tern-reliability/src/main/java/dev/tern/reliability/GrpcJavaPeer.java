@@ -81,6 +81,9 @@ public final class GrpcJavaPeer implements Peer {
   private final List<Server> servers = new ArrayList<>();
   private final List<InetSocketAddress> addresses = new ArrayList<>();
 
+  /** grpc-java's servers and client with the harness's settings. */
+  public GrpcJavaPeer() {}
+
   @Override
   public String name() {
     return "grpc-java";
