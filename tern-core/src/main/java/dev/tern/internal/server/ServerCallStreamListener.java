@@ -1,6 +1,7 @@
 package dev.tern.internal.server;
 
 import dev.tern.Context;
+import dev.tern.Deadline;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.ServerCall;
@@ -16,6 +17,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -63,7 +65,10 @@ final class ServerCallStreamListener<ReqT, RespT>
 
   private final SerializingExecutor callExecutor;
 
-  /** The client's grpc-timeout in nanoseconds, or -1; for the DEADLINE_EXCEEDED description. */
+  /**
+   * The client's grpc-timeout in nanoseconds, or -1; for the DEADLINE_EXCEEDED description and
+   * {@link #pastHalfOfDeadline}.
+   */
   private final long timeoutNanos;
 
   /** Reused for every onReady event, which can be frequent on flow-controlled streams. */
@@ -172,6 +177,14 @@ final class ServerCallStreamListener<ReqT, RespT>
     call.markCancelled();
     context.cancel(status.asRuntimeException());
     execute(this::deliverCancel, null);
+  }
+
+  @Override
+  public boolean pastHalfOfDeadline() {
+    Deadline deadline = context.getDeadline();
+    return timeoutNanos >= 0
+        && deadline != null
+        && deadline.timeRemaining(TimeUnit.NANOSECONDS) <= timeoutNanos / 2;
   }
 
   /** The call's context was cancelled; only a deadline (a TimeoutException) concerns us here. */

@@ -136,6 +136,11 @@ public final class TracedServerStream implements ServerStream {
             events.report(t -> t.streamClosed(ended));
             listener.closed(status);
           }
+
+          @Override
+          public boolean pastHalfOfDeadline() {
+            return listener.pastHalfOfDeadline();
+          }
         });
   }
 

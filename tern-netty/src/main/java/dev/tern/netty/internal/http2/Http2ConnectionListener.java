@@ -43,6 +43,15 @@ public interface Http2ConnectionListener {
   void onStreamReset(int streamId, long errorCode, boolean byPeer);
 
   /**
+   * Whether the peer's reset of open stream {@code streamId}, on which this side sent no DATA, is
+   * ordinary traffic all the same (the call's deadline is nearly over), so it does not count toward
+   * the Rapid Reset limit. Asked before {@link #onStreamReset}.
+   */
+  default boolean resetIsOrdinary(int streamId) {
+    return false;
+  }
+
+  /**
    * The peer sent GOAWAY: streams this side opened above {@code lastStreamId} were not processed
    * and have been reset (REFUSED_STREAM, safe to retry). {@code debugData} is valid during the
    * call.

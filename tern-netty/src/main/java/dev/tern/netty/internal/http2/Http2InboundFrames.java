@@ -207,9 +207,10 @@ final class Http2InboundFrames implements Http2FrameListener {
       return;
     }
     // A reset after this side's DATA cancels a stream the peer had an answer on (a stream it read
-    // enough of, a deadline passing while it reads): ordinary traffic, paced by this side's
-    // answers. Only resets of streams that got no DATA are what a Rapid Reset is made of.
-    if (!stream.dataSent) {
+    // enough of), and the listener knows a reset late in a call's deadline: ordinary traffic,
+    // paced by this side's answers or the deadline. Only the other resets of streams that got no
+    // DATA are what a Rapid Reset is made of.
+    if (!stream.dataSent && !c.listener.resetIsOrdinary(streamId)) {
       c.guard.reset();
     }
     c.forget(stream, false);

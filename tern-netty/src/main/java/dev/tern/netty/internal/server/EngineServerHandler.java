@@ -568,6 +568,12 @@ final class EngineServerHandler extends ChannelDuplexHandler
   }
 
   @Override
+  public boolean resetIsOrdinary(int streamId) {
+    EngineCall call = calls.get(streamId);
+    return call != null && call.state.resetIsOrdinary();
+  }
+
+  @Override
   public void onStreamReset(int streamId, long errorCode, boolean byPeer) {
     declaredLengths.remove(streamId);
     EngineCall call = calls.get(streamId);

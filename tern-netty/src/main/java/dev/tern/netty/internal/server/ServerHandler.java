@@ -393,7 +393,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
    * Bounds the work a peer can cause by opening and at once resetting streams (the "rapid reset"
    * attack, CVE-2023-44487): more than the allowed RST_STREAM frames in one window ends the
    * connection with GOAWAY(ENHANCE_YOUR_CALM). Resets of streams the server already sent a response
-   * message on do not count (see onRstStreamRead).
+   * message on, or that come late in the call's deadline, do not count (see onRstStreamRead).
    */
   private void countReset() throws Http2Exception {
     if (resetsReceived.overLimit(System.nanoTime())) {
@@ -616,10 +616,11 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
         throws Http2Exception {
       ServerStreamState state = streams.get(streamId);
       // A reset after a response message cancels a call the client had an answer on (a
-      // server stream it has read enough of, a deadline passing while it reads): ordinary
-      // traffic, paced by the server's answers. Only resets of streams that got no message
-      // yet are what a rapid reset is made of.
-      if (state == null || !state.hasSentMessage()) {
+      // server stream it has read enough of), and one late in the call's deadline is that
+      // deadline expiring: ordinary traffic, paced by the server's answers or the deadline.
+      // Only resets of streams that got no message early in their time are what a rapid reset
+      // is made of.
+      if (state == null || !state.resetIsOrdinary()) {
         countReset();
       }
       exchanges.onReset(streamId, errorCode);

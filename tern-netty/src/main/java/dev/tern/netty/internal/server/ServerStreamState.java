@@ -64,6 +64,16 @@ final class ServerStreamState implements MessageDeframer.Listener {
     return messageSent;
   }
 
+  /**
+   * Whether a client's reset of this stream now is ordinary traffic rather than part of a rapid
+   * reset: a response message went out ({@link #hasSentMessage}), or at least half of the time the
+   * call's deadline gave it has passed, so the reset is the client's deadline expiring (it races
+   * the server's own expiry, which runs late on an overloaded server).
+   */
+  boolean resetIsOrdinary() {
+    return messageSent || (listener != null && listener.pastHalfOfDeadline());
+  }
+
   boolean isClosed() {
     return closed;
   }

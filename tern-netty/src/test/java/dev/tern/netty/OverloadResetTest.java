@@ -1,0 +1,233 @@
+package dev.tern.netty;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tern.CallOptions;
+import dev.tern.Grpc;
+import dev.tern.ManagedChannel;
+import dev.tern.Metadata;
+import dev.tern.MethodDescriptor;
+import dev.tern.MethodDescriptor.MethodType;
+import dev.tern.Server;
+import dev.tern.ServerCall;
+import dev.tern.ServerCallHandler;
+import dev.tern.ServerInterceptor;
+import dev.tern.ServerServiceDefinition;
+import dev.tern.Status;
+import dev.tern.stub.ClientCalls;
+import dev.tern.stub.ServerCalls;
+import dev.tern.stub.StreamObserver;
+import dev.tern.testing.TernCleanupExtension;
+import dev.tern.testing.TestMarshallers;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The rapid-reset limit ({@link NettyServerBuilder#maxRstFramesPerWindow}) on an overloaded server
+ * (found by issue 37's overload harness): clients whose calls reach their deadline while they wait,
+ * and calls the server sheds with RESOURCE_EXHAUSTED, must not make the server cut the whole
+ * connection off with GOAWAY(ENHANCE_YOUR_CALM), failing the other calls on it. A client that opens
+ * streams and resets them at once still is cut off.
+ */
+class OverloadResetTest {
+  @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
+
+  /** Well past the limit of 5 resets per minute set below. */
+  private static final int CALLS = 20;
+
+  private static final MethodDescriptor<String, String> HOLD =
+      MethodDescriptor.<String, String>newBuilder(TestMarshallers.utf8(), TestMarshallers.utf8())
+          .setType(MethodType.UNARY)
+          .setFullMethodName("test.Overload/Hold")
+          .build();
+
+  private static final MethodDescriptor<String, String> ECHO =
+      HOLD.toBuilder().setFullMethodName("test.Overload/Echo").build();
+
+  /** The client addresses the server saw calls from: one per connection. */
+  private final Set<SocketAddress> clientAddresses = ConcurrentHashMap.newKeySet();
+
+  /** Calls the handler holds without answering: the overloaded server's queue. */
+  private final List<StreamObserver<String>> held = new CopyOnWriteArrayList<>();
+
+  /** Completes at each call the handler saw, in order. */
+  private final List<CompletableFuture<Void>> seen = new CopyOnWriteArrayList<>();
+
+  /**
+   * While incomplete, the handler of call number {@link #CALLS} holds the server's event loop (the
+   * server runs handlers on it), as an overloaded server's busy loop does: its deadline timers run
+   * late, and the clients' resets at their deadlines are read first.
+   */
+  private final CompletableFuture<Void> loopReleased = new CompletableFuture<>();
+
+  private volatile boolean holdLoopAtLastCall;
+
+  private ManagedChannel start(int maxConcurrentCalls) throws Exception {
+    for (int i = 0; i < CALLS + 1; i++) {
+      seen.add(new CompletableFuture<>());
+    }
+    ServerServiceDefinition service =
+        ServerServiceDefinition.builder("test.Overload")
+            .addMethod(
+                HOLD,
+                ServerCalls.asyncUnaryCall(
+                    (request, responses) -> {
+                      held.add(responses);
+                      seen.get(held.size() - 1).complete(null);
+                      if (holdLoopAtLastCall && held.size() == CALLS) {
+                        loopReleased
+                            .orTimeout(20, TimeUnit.SECONDS)
+                            .exceptionally(t -> null)
+                            .join();
+                      }
+                    }))
+            .addMethod(
+                ECHO,
+                ServerCalls.asyncUnaryCall(
+                    (request, responses) -> {
+                      responses.onNext(request);
+                      responses.onCompleted();
+                    }))
+            .build();
+    // The server's own loop, so that holding it leaves the client's running.
+    EventLoopGroup serverLoop =
+        cleanup.register(new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory()));
+    NettyServerBuilder builder =
+        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+            .bossEventLoopGroup(serverLoop)
+            .workerEventLoopGroup(serverLoop)
+            .channelType(NioServerSocketChannel.class)
+            .maxRstFramesPerWindow(5, 1, TimeUnit.MINUTES)
+            .directExecutor()
+            .intercept(
+                new ServerInterceptor() {
+                  @Override
+                  public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(
+                      ServerCall<ReqT, RespT> call,
+                      Metadata headers,
+                      ServerCallHandler<ReqT, RespT> next) {
+                    clientAddresses.add(call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
+                    return next.startCall(call, headers);
+                  }
+                })
+            .addService(service);
+    if (maxConcurrentCalls > 0) {
+      builder.maxConcurrentCalls(maxConcurrentCalls);
+    }
+    Server server = cleanup.register(builder.build().start());
+    int port = ((InetSocketAddress) server.getListenSockets().get(0)).getPort();
+    return cleanup.register(
+        NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build());
+  }
+
+  @Test
+  void callsReachingTheirDeadlineUnansweredKeepTheConnection() throws Exception {
+    holdLoopAtLastCall = true;
+    ManagedChannel channel = start(0);
+    List<CompletableFuture<Status>> calls = new ArrayList<>();
+    for (int i = 0; i < CALLS; i++) {
+      calls.add(
+          call(channel, HOLD, CallOptions.DEFAULT.withDeadlineAfter(300, TimeUnit.MILLISECONDS)));
+    }
+    assertThat(statuses(calls))
+        .as("every call waits unanswered until its deadline")
+        .containsOnly(Status.Code.DEADLINE_EXCEEDED);
+    loopReleased.complete(null);
+    assertThat(call(channel, ECHO, CallOptions.DEFAULT).get(20, TimeUnit.SECONDS).getCode())
+        .as("a call after the server read the %d resets", CALLS)
+        .isEqualTo(Status.Code.OK);
+    assertThat(clientAddresses)
+        .as("connections the calls came on (a GOAWAY makes a new one)")
+        .hasSize(1);
+  }
+
+  @Test
+  void callsShedWithResourceExhaustedKeepTheConnection() throws Exception {
+    ManagedChannel channel = start(1);
+    CompletableFuture<Status> admitted =
+        call(channel, CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS));
+    seen.get(0).get(20, TimeUnit.SECONDS);
+    List<CompletableFuture<Status>> shed = new ArrayList<>();
+    for (int i = 0; i < CALLS; i++) {
+      shed.add(call(channel, CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS)));
+    }
+    assertThat(statuses(shed))
+        .as("each call beyond the limit of 1 is shed")
+        .containsOnly(Status.Code.RESOURCE_EXHAUSTED);
+    held.get(0).onNext("done");
+    held.get(0).onCompleted();
+    assertThat(admitted.get(20, TimeUnit.SECONDS).getCode())
+        .as("the admitted call, on the same connection as the shed ones")
+        .isEqualTo(Status.Code.OK);
+    assertThat(clientAddresses).as("connections the calls came on").hasSize(1);
+  }
+
+  @Test
+  void streamsResetAsSoonAsTheServerHasThemStillCount() throws Exception {
+    ManagedChannel channel = start(0);
+    for (int i = 0; i < CALLS; i++) {
+      dev.tern.ClientCall<String, String> call =
+          channel.newCall(HOLD, CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS));
+      CompletableFuture<Status> ended = new CompletableFuture<>();
+      int next = held.size();
+      ClientCalls.asyncUnaryCall(call, "hello", observer(ended));
+      // A call sent on a connection that is being cut off fails instead of reaching the handler.
+      CompletableFuture.anyOf(seen.get(next), ended).get(20, TimeUnit.SECONDS);
+      call.cancel("reset at once", null);
+      ended.get(20, TimeUnit.SECONDS);
+    }
+    assertThat(clientAddresses)
+        .as("connections: the limit of 5 resets cut the first one off")
+        .hasSizeGreaterThan(1);
+  }
+
+  private static CompletableFuture<Status> call(ManagedChannel channel, CallOptions options) {
+    return call(channel, HOLD, options);
+  }
+
+  private static CompletableFuture<Status> call(
+      ManagedChannel channel, MethodDescriptor<String, String> method, CallOptions options) {
+    CompletableFuture<Status> ended = new CompletableFuture<>();
+    ClientCalls.asyncUnaryCall(channel.newCall(method, options), "hello", observer(ended));
+    return ended;
+  }
+
+  private static StreamObserver<String> observer(CompletableFuture<Status> ended) {
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(String value) {}
+
+      @Override
+      public void onError(Throwable t) {
+        ended.complete(Status.fromThrowable(t));
+      }
+
+      @Override
+      public void onCompleted() {
+        ended.complete(Status.OK);
+      }
+    };
+  }
+
+  private static List<Status.Code> statuses(List<CompletableFuture<Status>> calls)
+      throws Exception {
+    List<Status.Code> codes = new ArrayList<>();
+    for (CompletableFuture<Status> call : calls) {
+      codes.add(call.get(20, TimeUnit.SECONDS).getCode());
+    }
+    return codes;
+  }
+}
