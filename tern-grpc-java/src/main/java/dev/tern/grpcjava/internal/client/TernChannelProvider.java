@@ -1,5 +1,6 @@
 package dev.tern.grpcjava.internal.client;
 
+import dev.tern.grpcjava.internal.resolver.GrpcJavaResolvers;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.Collection;
@@ -37,7 +38,18 @@ public final class TernChannelProvider extends io.grpc.ManagedChannelProvider {
 
   @Override
   protected io.grpc.ManagedChannelBuilder<?> builderForTarget(String target) {
-    return new TernChannelBuilder(dev.tern.ManagedChannelBuilder.forTarget(target), target);
+    return new TernChannelBuilder(
+        withResolver(dev.tern.ManagedChannelBuilder.forTarget(target), target), target);
+  }
+
+  /**
+   * {@code builder}, resolving {@code target} with the grpc-java provider the application
+   * registered for its scheme when Tern has no resolver of its own for it.
+   */
+  private static dev.tern.ManagedChannelBuilder<?> withResolver(
+      dev.tern.ManagedChannelBuilder<?> builder, String target) {
+    dev.tern.NameResolverRegistry registry = GrpcJavaResolvers.registryFor(target);
+    return registry == null ? builder : builder.nameResolverRegistry(registry);
   }
 
   /**
@@ -64,7 +76,8 @@ public final class TernChannelProvider extends io.grpc.ManagedChannelProvider {
       return NewChannelBuilderResult.error(e.getMessage());
     }
     return NewChannelBuilderResult.channelBuilder(
-        new TernChannelBuilder(dev.tern.Grpc.newChannelBuilder(target, converted), target));
+        new TernChannelBuilder(
+            withResolver(dev.tern.Grpc.newChannelBuilder(target, converted), target), target));
   }
 
   @Override
