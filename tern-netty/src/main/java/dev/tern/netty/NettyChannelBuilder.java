@@ -10,6 +10,7 @@ import dev.tern.netty.internal.client.NettyClientTransport;
 import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
 import dev.tern.netty.internal.io.DomainSockets;
 import dev.tern.netty.internal.io.EventLoops;
+import dev.tern.netty.internal.io.NettyProperties;
 import dev.tern.spi.ClientTransportFactory;
 import dev.tern.spi.ManagedClientTransport;
 import io.netty.channel.Channel;
@@ -47,6 +48,11 @@ import javax.net.ssl.SSLException;
  * <p>Not thread-safe: configure from one thread, then {@link #build()}.
  */
 public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyChannelBuilder> {
+  static {
+    // Before any Netty class loads: Tern's defaults for Netty's properties (see NettyProperties).
+    NettyProperties.applyDefaults();
+  }
+
   /** Default flow-control window: 1 MiB, enough for a round trip's worth of data on a LAN. */
   public static final int DEFAULT_FLOW_CONTROL_WINDOW = 1024 * 1024;
 

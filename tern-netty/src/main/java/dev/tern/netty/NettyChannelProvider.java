@@ -8,6 +8,7 @@ import dev.tern.NameResolverProvider;
 import dev.tern.NameResolverRegistry;
 import dev.tern.PerAddressChannelCredentials;
 import dev.tern.TlsChannelCredentials;
+import dev.tern.netty.internal.io.NettyProperties;
 import java.net.SocketAddress;
 import java.util.Collection;
 
@@ -20,6 +21,11 @@ import java.util.Collection;
  * is one of these. Stateless; thread-safe.
  */
 public final class NettyChannelProvider extends ManagedChannelProvider {
+  static {
+    // Before any Netty class loads: Tern's defaults for Netty's properties (see NettyProperties).
+    NettyProperties.applyDefaults();
+  }
+
   /** For {@link java.util.ServiceLoader}. */
   public NettyChannelProvider() {}
 

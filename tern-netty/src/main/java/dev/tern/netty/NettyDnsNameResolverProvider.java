@@ -5,6 +5,7 @@ import dev.tern.NameResolverProvider;
 import dev.tern.internal.resolver.AbstractDnsNameResolver;
 import dev.tern.internal.resolver.DnsNameResolverProvider;
 import dev.tern.internal.resolver.HostAndPort;
+import dev.tern.netty.internal.io.NettyProperties;
 import dev.tern.netty.internal.resolver.NettyDnsNameResolver;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -46,6 +47,11 @@ import java.util.Objects;
  * <p>Thread-safe (immutable).
  */
 public final class NettyDnsNameResolverProvider extends NameResolverProvider {
+  static {
+    // Before any Netty class loads: Tern's defaults for Netty's properties (see NettyProperties).
+    NettyProperties.applyDefaults();
+  }
+
   private static final int DNS_PORT = 53;
 
   private final long minIntervalNanos;

@@ -9,6 +9,7 @@ import dev.tern.netty.http.HttpServerProtocol;
 import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
 import dev.tern.netty.internal.exchange.HttpProtocols;
 import dev.tern.netty.internal.io.EventLoops;
+import dev.tern.netty.internal.io.NettyProperties;
 import dev.tern.netty.internal.server.ConnectionTls;
 import dev.tern.netty.internal.server.NettyServer;
 import dev.tern.netty.internal.server.ServerOptions;
@@ -51,6 +52,11 @@ import java.util.concurrent.TimeUnit;
  * <p>Not thread-safe: configure from one thread, then {@link #build()}.
  */
 public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServerBuilder> {
+  static {
+    // Before any Netty class loads: Tern's defaults for Netty's properties (see NettyProperties).
+    NettyProperties.applyDefaults();
+  }
+
   private final SocketAddress address;
   private final Assembly assembly = new Assembly();
   private EventLoopGroup bossGroup;

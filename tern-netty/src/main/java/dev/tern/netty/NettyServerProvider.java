@@ -6,6 +6,7 @@ import dev.tern.ServerBuilder;
 import dev.tern.ServerCredentials;
 import dev.tern.ServerProvider;
 import dev.tern.TlsServerCredentials;
+import dev.tern.netty.internal.io.NettyProperties;
 
 /**
  * Lets {@code ServerBuilder.forPort(port)} and {@code Grpc.newServerBuilderForPort(port, creds)}
@@ -14,6 +15,11 @@ import dev.tern.TlsServerCredentials;
  * fallback is one of these. Priority 5. Stateless; thread-safe.
  */
 public final class NettyServerProvider extends ServerProvider {
+  static {
+    // Before any Netty class loads: Tern's defaults for Netty's properties (see NettyProperties).
+    NettyProperties.applyDefaults();
+  }
+
   /** For {@link java.util.ServiceLoader}. */
   public NettyServerProvider() {}
 

@@ -2,17 +2,14 @@ package dev.tern.netty.balancing;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.tern.netty.testing.ChildJvm;
 import dev.tern.testing.Await;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.BindException;
-import java.net.URISyntaxException;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -45,13 +42,8 @@ final class ServerProcess implements AutoCloseable {
    * @throws IOException if the child cannot be started or exits without listening
    */
   static ServerProcess start(String host, int port) throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-cp");
-    command.add(childClassPath());
-    command.add(ServerProcessMain.class.getName());
-    command.add(host);
-    command.add(Integer.toString(port));
+    List<String> command =
+        ChildJvm.command(ServerProcessMain.class, List.of(), host, Integer.toString(port));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     ServerProcess child = new ServerProcess(process, host + ":" + port);
     BlockingQueue<String> lines = new LinkedBlockingQueue<>();
@@ -130,35 +122,5 @@ final class ServerProcess implements AutoCloseable {
     } finally {
       lines.add(EOF);
     }
-  }
-
-  /**
-   * This JVM's class path and module path, plus where this class was loaded from: surefire runs the
-   * tests on the module path with the test classes patched into the module, where neither property
-   * names them. The child puts everything on its class path (one unnamed module).
-   */
-  private static String childClassPath() {
-    Set<String> entries = new LinkedHashSet<>();
-    try {
-      entries.add(
-          Path.of(
-                  ServerProcessMain.class
-                      .getProtectionDomain()
-                      .getCodeSource()
-                      .getLocation()
-                      .toURI())
-              .toString());
-    } catch (URISyntaxException e) {
-      throw new IllegalStateException("cannot locate the test classes", e);
-    }
-    for (String property : List.of("jdk.module.path", "java.class.path")) {
-      String value = System.getProperty(property, "");
-      for (String entry : value.split(java.io.File.pathSeparator)) {
-        if (!entry.isEmpty()) {
-          entries.add(entry);
-        }
-      }
-    }
-    return String.join(java.io.File.pathSeparator, entries);
   }
 }
