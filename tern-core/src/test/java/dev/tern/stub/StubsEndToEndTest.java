@@ -32,6 +32,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
@@ -44,6 +45,7 @@ class StubsEndToEndTest {
   private static final MethodDescriptor<String, String> COUNT = method(SERVER_STREAMING, "Count");
   private static final MethodDescriptor<String, String> JOIN = method(CLIENT_STREAMING, "Join");
   private static final MethodDescriptor<String, String> CHAT = method(BIDI_STREAMING, "Chat");
+  private static final MethodDescriptor<String, String> PACED = method(BIDI_STREAMING, "Paced");
   private static final MethodDescriptor<String, String> MISSING = method(UNARY, "Missing");
   private static final Metadata.Key<String> DETAIL =
       Metadata.Key.of("detail", Metadata.ASCII_STRING_MARSHALLER);
@@ -92,6 +94,7 @@ class StubsEndToEndTest {
         .addMethod(COUNT, ServerCalls.asyncServerStreamingCall(this::count))
         .addMethod(JOIN, ServerCalls.asyncClientStreamingCall(this::join))
         .addMethod(CHAT, ServerCalls.asyncBidiStreamingCall(this::chat))
+        .addMethod(PACED, ServerCalls.asyncBidiStreamingCall(this::paced))
         .addMethod(
             MISSING,
             ServerCalls.asyncUnaryCall(
@@ -383,6 +386,52 @@ class StubsEndToEndTest {
   }
 
   // ---- bidi ----
+
+  /**
+   * Manual flow control as grpc-java's manualflowcontrol example writes it: the server asks for its
+   * first message only from its on-ready handler, so it relies on the call's first onReady, which
+   * comes once the call has started and can send.
+   */
+  private StreamObserver<String> paced(StreamObserver<String> responses) {
+    ServerCallStreamObserver<String> call = (ServerCallStreamObserver<String>) responses;
+    call.disableAutoRequest();
+    AtomicBoolean wasReady = new AtomicBoolean();
+    call.setOnReadyHandler(
+        () -> {
+          if (call.isReady() && wasReady.compareAndSet(false, true)) {
+            call.request(1);
+          }
+        });
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(String value) {
+        responses.onNext(value.toUpperCase(Locale.ROOT));
+        call.request(1);
+      }
+
+      @Override
+      public void onError(Throwable t) {}
+
+      @Override
+      public void onCompleted() {
+        responses.onCompleted();
+      }
+    };
+  }
+
+  @Test
+  void aServerThatRequestsOnlyWhenReadyGetsItsFirstOnReady() throws Exception {
+    RecordingObserver<String> observer = new RecordingObserver<>();
+    StreamObserver<String> requests =
+        ClientCalls.asyncBidiStreamingCall(channel.newCall(PACED, CallOptions.DEFAULT), observer);
+
+    requests.onNext("hello");
+    requests.onNext("world");
+    requests.onCompleted();
+
+    assertThat(observer.awaitDone()).isTrue();
+    assertThat(observer.values).containsExactly("HELLO", "WORLD");
+  }
 
   @Test
   void asyncBidi_exchangesMessages() throws Exception {

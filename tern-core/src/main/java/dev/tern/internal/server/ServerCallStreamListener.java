@@ -231,6 +231,13 @@ final class ServerCallStreamListener<ReqT, RespT>
         throw new NullPointerException("startCall returned a null listener");
       }
       listener = started;
+      if (call.getMethodDescriptor().getType() != MethodDescriptor.MethodType.UNARY
+          && call.isReady()) {
+        // The first onReady, as grpc-java gives it: a handler that requests messages only from
+        // its on-ready handler (manual flow control) waits for it. A transport reports later
+        // changes; this one is the start's. Not for unary calls, whose handlers cannot use it.
+        started.onReady();
+      }
     } catch (RuntimeException | Error t) {
       handlerFailed(t);
     } finally {

@@ -85,7 +85,7 @@ class ServerCallStreamListenerTest {
     assertThat(message.isClosed()).isFalse(); // not parsed on the transport thread
     executor.runAll();
     assertThat(handler.calls).hasSize(1);
-    assertThat(handler.lastListener().events).containsExactly("message:hello");
+    assertThat(handler.lastListener().events).containsExactly("ready", "message:hello");
     assertThat(message.isClosed()).isTrue();
   }
 
@@ -104,7 +104,7 @@ class ServerCallStreamListenerTest {
 
     ServerTestSupport.RecordingListener listener = handler.lastListener();
     assertThat(listener.events)
-        .containsExactly("message:a", "message:b", "ready", "halfClose", "complete");
+        .containsExactly("ready", "message:a", "message:b", "ready", "halfClose", "complete");
     Context callContext = handler.lastContext();
     assertThat(listener.contexts).allSatisfy(c -> assertThat(c).isSameAs(callContext));
     assertThat(Context.current()).isSameAs(Context.ROOT); // detached afterwards
@@ -120,7 +120,7 @@ class ServerCallStreamListenerTest {
 
     stream.completeClose();
 
-    assertThat(handler.lastListener().events).containsExactly("complete");
+    assertThat(handler.lastListener().events).containsExactly("ready", "complete");
     assertThat(context.isCancelled()).isTrue();
     assertThat(handler.lastCall().isCancelled()).isFalse();
   }
@@ -138,9 +138,9 @@ class ServerCallStreamListenerTest {
     // A handler blocked on the executor can already see the cancellation.
     assertThat(context.isCancelled()).isTrue();
     assertThat(handler.lastCall().isCancelled()).isTrue();
-    assertThat(handler.lastListener().events).isEmpty();
+    assertThat(handler.lastListener().events).containsExactly("ready"); // the first onReady, right after startCall
     executor.runAll();
-    assertThat(handler.lastListener().events).containsExactly("cancel");
+    assertThat(handler.lastListener().events).containsExactly("ready", "cancel");
     assertThat(handler.lastListener().contextCancelledAtOnCancel).isTrue();
   }
 
@@ -166,7 +166,7 @@ class ServerCallStreamListenerTest {
     FakeServerStream next = newBidiStream();
     next.clientSends("still serving");
     assertThat(next.closeStatus).isNull();
-    assertThat(handler.lastListener().events).containsExactly("message:still serving");
+    assertThat(handler.lastListener().events).containsExactly("ready", "message:still serving");
   }
 
   @Test
@@ -185,7 +185,7 @@ class ServerCallStreamListenerTest {
     stream.completeClose();
 
     assertThat(stream.closeStatus.getCode()).isEqualTo(Status.Code.UNKNOWN);
-    assertThat(handler.lastListener().events).containsExactly("message:x");
+    assertThat(handler.lastListener().events).containsExactly("ready", "message:x");
     assertThat(late.isClosed()).isTrue();
     assertThat(handler.lastContext().isCancelled()).isTrue();
   }
@@ -292,7 +292,7 @@ class ServerCallStreamListenerTest {
     assertThat(stream.closeStatus.getDescription()).isEqualTo("Failed to parse request");
     assertThat(bad.isClosed()).isTrue();
     assertThat(after.isClosed()).isTrue();
-    assertThat(handler.lastListener().events).containsExactly("message:ok", "cancel");
+    assertThat(handler.lastListener().events).containsExactly("ready", "message:ok", "cancel");
     assertThat(handler.lastContext().isCancelled()).isTrue();
     assertThat(handler.lastCall().isCancelled()).isTrue();
   }
@@ -326,7 +326,7 @@ class ServerCallStreamListenerTest {
 
     assertThat(stream.closeStatus.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
     assertThat(stream.closeStatus.getDescription()).contains("65536");
-    assertThat(handler.lastListener().events).containsExactly("cancel");
+    assertThat(handler.lastListener().events).containsExactly("ready", "cancel");
     assertThat(handler.lastContext().isCancelled()).isTrue();
   }
 
