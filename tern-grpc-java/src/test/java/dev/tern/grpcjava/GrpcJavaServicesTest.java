@@ -3,9 +3,12 @@ package dev.tern.grpcjava;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
@@ -16,7 +19,10 @@ import io.grpc.reflection.v1.ServerReflectionRequest;
 import io.grpc.reflection.v1.ServerReflectionResponse;
 import io.grpc.reflection.v1.ServiceResponse;
 import io.grpc.stub.StreamObserver;
+import io.grpc.testing.integration.EmptyProtos.Empty;
+import io.grpc.testing.integration.TestServiceGrpc;
 import io.grpc.testing.integration.TestServiceImpl;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -61,6 +67,35 @@ class GrpcJavaServicesTest {
                     HealthCheckRequest.newBuilder().setService("grpc.testing.TestService").build())
                 .getStatus())
         .isEqualTo(HealthCheckResponse.ServingStatus.NOT_SERVING);
+  }
+
+  @Test
+  void clientSideHealthCheckingKeepsCallsOffANotServingServer() throws Exception {
+    // As grpc-java's health example configures it: round_robin with a healthCheckConfig (A17).
+    ManagedChannel checked =
+        Grpc.newChannelBuilder("127.0.0.1:" + server.getPort(), InsecureChannelCredentials.create())
+            .defaultLoadBalancingPolicy("round_robin")
+            .defaultServiceConfig(Map.of("healthCheckConfig", Map.of("serviceName", "")))
+            .build();
+    try {
+      TestServiceGrpc.TestServiceBlockingStub stub = TestServiceGrpc.newBlockingStub(checked);
+      stub.emptyCall(Empty.getDefaultInstance());
+      health.setStatus("", HealthCheckResponse.ServingStatus.NOT_SERVING);
+      // The watch delivers NOT_SERVING to the client's balancer; until then calls still go out.
+      StatusRuntimeException refused = null;
+      for (int i = 0; i < 200 && refused == null; i++) {
+        try {
+          stub.withDeadlineAfter(5, TimeUnit.SECONDS).emptyCall(Empty.getDefaultInstance());
+        } catch (StatusRuntimeException e) {
+          refused = e;
+        }
+      }
+      assertThat(refused).as("a call the client kept off the NOT_SERVING server").isNotNull();
+      assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+      assertThat(refused.getStatus().getDescription()).contains("NOT_SERVING");
+    } finally {
+      Peers.close(checked);
+    }
   }
 
   @Test

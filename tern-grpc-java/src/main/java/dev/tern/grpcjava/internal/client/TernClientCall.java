@@ -144,7 +144,7 @@ final class TernClientCall<ReqT, RespT> extends io.grpc.ClientCall<ReqT, RespT> 
       if (cause instanceof TimeoutException) {
         return; // the context's deadline: the call has it too, and ends DEADLINE_EXCEEDED
       }
-      call.cancel("io.grpc.Context was cancelled", cause);
+      call.cancel("Context cancelled", cause); // grpc-java's words
     }
   }
 }
