@@ -55,7 +55,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   private final SocketNode socket = new SocketNode("client");
 
   private volatile boolean started;
-  private volatile ClientHandler handler;
+  private volatile ClientConnection handler;
   private volatile WriteQueue writeQueue;
   private volatile Attributes attributes = Attributes.EMPTY;
   private volatile Status shutdownStatus;
@@ -102,7 +102,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
         listener.transportTerminated();
       };
     }
-    ClientHandler h = ClientHandler.create(this, listener, options);
+    ClientConnection h = ClientHandler.create(this, listener, options);
     handler = h;
     Bootstrap bootstrap =
         new Bootstrap()
@@ -131,9 +131,9 @@ public final class NettyClientTransport implements ManagedClientTransport {
    * then the {@link WriteCoalescer}, then the handler.
    */
   private final class PipelineInitializer extends ChannelInitializer<Channel> {
-    private final ClientHandler handler;
+    private final ClientConnection handler;
 
-    PipelineInitializer(ClientHandler handler) {
+    PipelineInitializer(ClientConnection handler) {
       this.handler = handler;
     }
 
@@ -188,7 +188,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(headers, "headers");
     Objects.requireNonNull(callOptions, "callOptions");
-    ClientHandler h = handler;
+    ClientConnection h = handler;
     WriteQueue queue = writeQueue;
     if (h == null || queue == null) {
       throw new IllegalStateException("transport not started");
@@ -207,7 +207,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   public void ping(PingCallback callback, Executor executor) {
     Objects.requireNonNull(callback, "callback");
     Objects.requireNonNull(executor, "executor");
-    ClientHandler h = handler;
+    ClientConnection h = handler;
     Status shutdown = shutdownStatus;
     if (h == null || shutdown != null) {
       Status failure =
@@ -228,7 +228,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   @Override
   public void shutdown(Status reason) {
     Objects.requireNonNull(reason, "reason");
-    ClientHandler h = handler;
+    ClientConnection h = handler;
     if (shutdownStatus == null) {
       shutdownStatus = reason;
     }
@@ -240,7 +240,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   @Override
   public void shutdownNow(Status reason) {
     Objects.requireNonNull(reason, "reason");
-    ClientHandler h = handler;
+    ClientConnection h = handler;
     if (shutdownStatus == null) {
       shutdownStatus = reason;
     }
