@@ -102,7 +102,10 @@ public final class NettyClientTransport implements ManagedClientTransport {
         listener.transportTerminated();
       };
     }
-    ClientConnection h = ClientHandler.create(this, listener, options);
+    ClientConnection h =
+        options.ternHttp2Engine()
+            ? new EngineClientHandler(this, listener, options)
+            : ClientHandler.create(this, listener, options);
     handler = h;
     Bootstrap bootstrap =
         new Bootstrap()
@@ -294,6 +297,20 @@ public final class NettyClientTransport implements ManagedClientTransport {
   }
 
   /**
+   * The system property that puts channels built without {@code useTernHttp2Engine} on Tern's own
+   * HTTP/2 engine: {@code -Dtern.http2.engine=tern} (servers too) or {@code
+   * -Dtern.http2.engine=client} (clients only). Any other value, or none, keeps Netty's HTTP/2
+   * codec.
+   */
+  public static final String HTTP2_ENGINE_PROPERTY = "tern.http2.engine";
+
+  /** Whether {@link #HTTP2_ENGINE_PROPERTY} asks for Tern's engine on the client. */
+  public static boolean defaultTernHttp2Engine() {
+    String value = System.getProperty(HTTP2_ENGINE_PROPERTY);
+    return "tern".equals(value) || "client".equals(value);
+  }
+
+  /**
    * What a channel's transports share: event loops, channel type, limits. Thread-safe: immutable,
    * apart from the keepalive time, which an atomic holds.
    */
@@ -306,6 +323,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
     private final NettyWritableBufferAllocator bufferAllocator;
     private final SslContext sslContext;
     private boolean checkHostName = true;
+    private boolean ternHttp2Engine = defaultTernHttp2Engine();
 
     /**
      * The channel's keepalive time, shared by its connections: doubled when a server says
@@ -419,7 +437,22 @@ public final class NettyClientTransport implements ManagedClientTransport {
       copy.keepAliveWithoutCalls = keepAliveWithoutCalls;
       copy.maxQueuedControlFrames = maxQueuedControlFrames;
       copy.checkHostName = checkHost;
+      copy.ternHttp2Engine = ternHttp2Engine;
       return copy;
+    }
+
+    /**
+     * A copy of these options whose connections speak HTTP/2 on Tern's own engine ({@code enable})
+     * or on Netty's codec.
+     */
+    public TransportOptions withTernHttp2Engine(boolean enable) {
+      TransportOptions copy = copy();
+      copy.ternHttp2Engine = enable;
+      return copy;
+    }
+
+    boolean ternHttp2Engine() {
+      return ternHttp2Engine;
     }
 
     int maxQueuedControlFrames() {
