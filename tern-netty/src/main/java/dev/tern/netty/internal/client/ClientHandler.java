@@ -236,12 +236,7 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler implements ClientCo
   @Override
   public void ping(PingCallback callback, Executor executor) {
     assert inEventLoop();
-    if (life.closing || life.isTerminated() || !life.isReady()) {
-      PingTracker.fail(
-          callback,
-          executor,
-          Status.UNAVAILABLE.withDescription(
-              life.isReady() ? "transport is shut down" : "transport is not ready"));
+    if (life.refusePing(callback, executor)) {
       return;
     }
     pings.ping(this::writePing, callback, executor);
@@ -262,11 +257,7 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler implements ClientCo
   @Override
   public void startShutdown(Status status) {
     assert inEventLoop();
-    life.notifyShutdown(status);
-    life.closing = true;
-    if (life.goingAwayStatus == null) {
-      life.goingAwayStatus = status;
-    }
+    life.shutdownRequested(status);
     closeIfIdle();
   }
 

@@ -5,12 +5,14 @@ import dev.tern.netty.internal.codec.GrpcWire;
 import dev.tern.netty.internal.codec.KeepAlivePinger;
 import dev.tern.netty.internal.codec.NetworkFailures;
 import dev.tern.netty.internal.codec.TlsAttributes;
+import dev.tern.spi.ClientTransport.PingCallback;
 import dev.tern.spi.ManagedClientTransport;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import java.io.IOException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLException;
@@ -81,6 +83,30 @@ final class ClientLifecycle {
     transport.onReady(ctx.channel());
     startKeepAlive(ctx, writePing);
     listener.transportReady();
+  }
+
+  /** Fails {@code callback} if the connection cannot ping now; returns whether it did. */
+  boolean refusePing(PingCallback callback, Executor executor) {
+    if (closing || terminated || !ready) {
+      PingTracker.fail(
+          callback,
+          executor,
+          Status.UNAVAILABLE.withDescription(
+              ready ? "transport is shut down" : "transport is not ready"));
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * The transport asked for a shutdown: no new streams; calls still open end with {@code status}.
+   */
+  void shutdownRequested(Status status) {
+    notifyShutdown(status);
+    closing = true;
+    if (goingAwayStatus == null) {
+      goingAwayStatus = status;
+    }
   }
 
   /** The status of a stream that cannot start now. */

@@ -243,12 +243,7 @@ final class EngineClientHandler extends ChannelDuplexHandler
   @Override
   public void ping(PingCallback callback, Executor executor) {
     assert inEventLoop();
-    if (life.closing || life.isTerminated() || !life.isReady()) {
-      PingTracker.fail(
-          callback,
-          executor,
-          Status.UNAVAILABLE.withDescription(
-              life.isReady() ? "transport is shut down" : "transport is not ready"));
+    if (life.refusePing(callback, executor)) {
       return;
     }
     pings.ping(payload -> connection.ping(writes.out(), payload), callback, executor);
@@ -257,11 +252,7 @@ final class EngineClientHandler extends ChannelDuplexHandler
   @Override
   public void startShutdown(Status status) {
     assert inEventLoop();
-    life.notifyShutdown(status);
-    life.closing = true;
-    if (life.goingAwayStatus == null) {
-      life.goingAwayStatus = status;
-    }
+    life.shutdownRequested(status);
     closeIfIdle();
   }
 
@@ -461,6 +452,13 @@ final class EngineClientHandler extends ChannelDuplexHandler
     removeStream(streamId);
     Status status = Http2Statuses.fromRstStream(errorCode);
     if (errorCode == Http2Error.REFUSED_STREAM.code() && byPeer) {
+      if (connection.goAwayReceived()) {
+        // Refused by a GOAWAY, reported before onGoAway: the runtime must stop choosing this
+        // transport before the call is retried, or the retry would come back here.
+        life.closing = true;
+        life.notifyShutdown(Status.UNAVAILABLE.withDescription("GOAWAY received"));
+        status = Status.UNAVAILABLE.withDescription("Stream refused by the server's GOAWAY");
+      }
       stream.state.onStreamClosed(status, true); // not processed: safe to retry
     } else if (byPeer) {
       stream.state.onReset(status);
