@@ -12,7 +12,7 @@ import java.util.concurrent.Executor;
 /**
  * The event-loop end of one client connection, as the calls ({@link NettyClientStream}, {@link
  * ClientStreamState}) and the {@link NettyClientTransport} see it, whichever HTTP/2 implementation
- * carries it: {@link ClientHandler} on Netty's HTTP/2 codec, or {@code EngineClientHandler} on
+ * carries it: {@link ClientHandler} on Netty's HTTP/2 codec, or {@link EngineClientHandler} on
  * Tern's own engine. gRPC's semantics of a call stay in the two halves of the stream; what goes on
  * the wire is the connection's.
  *
@@ -37,7 +37,14 @@ interface ClientConnection extends ChannelHandler {
       ClientStreamState state, ByteBuf data, boolean endOfStream, int bytes, int messages);
 
   /** The application cancelled: RST_STREAM(CANCEL) and report {@code status}. */
-  void cancelStream(ClientStreamState state, Status status);
+  default void cancelStream(ClientStreamState state, Status status) {
+    assert inEventLoop();
+    if (state.isClosed()) {
+      return;
+    }
+    state.cancel(status);
+    resetStream(state);
+  }
 
   /** Sends RST_STREAM(CANCEL) for {@code state}'s stream, if it is open on the wire. */
   void resetStream(ClientStreamState state);

@@ -189,16 +189,6 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler implements ClientCo
   }
 
   @Override
-  public void cancelStream(ClientStreamState state, Status status) {
-    assert inEventLoop();
-    if (state.isClosed()) {
-      return;
-    }
-    state.cancel(status);
-    resetStream(state);
-  }
-
-  @Override
   public void resetStream(ClientStreamState state) {
     int id = state.id();
     if (id <= 0) {

@@ -190,16 +190,6 @@ final class EngineClientHandler extends ChannelDuplexHandler
   }
 
   @Override
-  public void cancelStream(ClientStreamState state, Status status) {
-    assert inEventLoop();
-    if (state.isClosed()) {
-      return;
-    }
-    state.cancel(status);
-    resetStream(state);
-  }
-
-  @Override
   public void resetStream(ClientStreamState state) {
     EngineClientStream held = waiting.remove(state);
     if (held != null) {
