@@ -9,7 +9,6 @@ import dev.tern.netty.internal.codec.RequestFields;
 import dev.tern.netty.internal.http2.HeaderSink;
 import dev.tern.netty.internal.http2.Http2Connection;
 import dev.tern.netty.internal.http2.Http2ConnectionListener;
-import dev.tern.netty.internal.http2.Http2Limits;
 import dev.tern.netty.internal.http2.Http2Settings;
 import dev.tern.netty.internal.io.SocketNode;
 import dev.tern.spi.ClientStreamListener.RpcProgress;
@@ -73,32 +72,10 @@ final class EngineClientHandler extends ChannelDuplexHandler
       NettyClientTransport.TransportOptions options) {
     this.transport = transport;
     this.maxInboundMetadataSize = options.maxInboundMetadataSize();
-    this.connection = new Http2Connection(false, limits(options), this, System::nanoTime);
+    this.connection =
+        new Http2Connection(false, EngineClientLimits.of(options), this, System::nanoTime);
     this.writes = new EngineClientWrites(connection);
     this.life = new ClientLifecycle(transport, listener, options, pings);
-  }
-
-  /**
-   * The channel's options as engine limits: its flow-control window and metadata limit. A client
-   * accepts no stream from the server (push is refused), so the concurrency it announces is moot.
-   */
-  private static Http2Limits limits(NettyClientTransport.TransportOptions options) {
-    Http2Limits d = Http2Limits.defaults();
-    int window = options.flowControlWindow();
-    int headerList = options.maxInboundMetadataSize();
-    return new Http2Limits(
-        1,
-        window,
-        Math.max(65_535, window),
-        d.maxFrameSize(),
-        headerList,
-        (int) Math.min(Integer.MAX_VALUE, 2L * headerList + 16_384),
-        d.maxQueuedBytesPerStream(),
-        d.maxQueuedBytesPerConnection(),
-        d.maxControlFramesWithoutWork(),
-        d.maxResetsPerWindow(),
-        d.resetWindowNanos(),
-        d.maxContinuationFrames());
   }
 
   // ---------------------------------------------------------------- for the streams
