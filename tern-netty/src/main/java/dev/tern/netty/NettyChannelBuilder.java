@@ -81,6 +81,7 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   private long keepAliveTimeoutNanos = TimeUnit.SECONDS.toNanos(20);
   private boolean keepAliveWithoutCalls;
   private int maxQueuedControlFrames = GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
+  private boolean ternHttp2Engine = NettyClientTransport.defaultTernHttp2Engine();
 
   private NettyChannelBuilder(String target, SocketAddress directAddress, String directAuthority) {
     this.target = target;
@@ -263,6 +264,19 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   }
 
   /**
+   * Speaks HTTP/2 on Tern's own engine (frame reader and writer, HPACK, flow control and stream
+   * states made for gRPC; issue 34) instead of Netty's generic HTTP/2 codec. Experimental and off
+   * by default while the engine passes the safety gates listed in {@code docs/http2-engine.md};
+   * {@link #maxQueuedControlFrames} does not apply on it. Default: false, unless the system
+   * property {@code tern.http2.engine} is {@code tern} (client and server) or {@code client} (the
+   * client only) when the builder is made.
+   */
+  public NettyChannelBuilder useTernHttp2Engine(boolean enable) {
+    this.ternHttp2Engine = enable;
+    return this;
+  }
+
+  /**
    * Lets {@code credentials} choose the TLS of each connection from its address's attributes (for
    * {@link NettyChannelProvider}); addresses they choose none for use this builder's own security.
    */
@@ -322,7 +336,10 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
               maxInboundMetadataSize(),
               (int) connectTimeoutMillis,
               sslContextForBuild());
-      options = options.withMaxQueuedControlFrames(maxQueuedControlFrames);
+      options =
+          options
+              .withMaxQueuedControlFrames(maxQueuedControlFrames)
+              .withTernHttp2Engine(ternHttp2Engine);
       long keepAliveNanos = keepAliveTimeNanosInEffect();
       if (keepAliveNanos != Long.MAX_VALUE) {
         options =

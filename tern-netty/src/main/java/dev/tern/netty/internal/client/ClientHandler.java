@@ -1,12 +1,11 @@
 package dev.tern.netty.internal.client;
 
+import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
 import dev.tern.netty.internal.codec.GrpcResponseHeaders;
-import dev.tern.netty.internal.codec.GrpcWire;
 import dev.tern.netty.internal.codec.KeepAlivePinger;
-import dev.tern.netty.internal.codec.NetworkFailures;
-import dev.tern.netty.internal.codec.TlsAttributes;
+import dev.tern.netty.internal.codec.OutboundHeaders;
 import dev.tern.netty.internal.codec.WriteQueue;
 import dev.tern.netty.internal.io.SocketNode;
 import dev.tern.spi.ClientStreamListener.RpcProgress;
@@ -24,8 +23,7 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.StreamBufferingEncoder;
-import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.util.AsciiString;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
 import java.io.IOException;
@@ -33,9 +31,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
-import javax.net.ssl.SSLException;
 
 /**
  * The client end of one HTTP/2 connection: creates streams, routes inbound frames to their {@link
@@ -47,22 +43,12 @@ import javax.net.ssl.SSLException;
  * NettyClientTransport} and {@link NettyClientStream} reach it by enqueueing commands on the
  * connection's {@link WriteQueue}.
  */
-final class ClientHandler extends GrpcHttp2ConnectionHandler {
+final class ClientHandler extends GrpcHttp2ConnectionHandler implements ClientConnection {
   private static final Logger logger = Logger.getLogger(ClientHandler.class.getName());
 
   private final NettyClientTransport transport;
-  private final ManagedClientTransport.Listener listener;
   private final IntObjectMap<ClientStreamState> streams = new IntObjectHashMap<>();
   private final long maxInboundMetadataSize;
-
-  private boolean ready;
-  private boolean shutdownNotified;
-  private boolean terminated;
-
-  /** No new streams; close the channel once the last one is gone. */
-  private boolean closing;
-
-  private int activeStreams;
 
   /** Whether the encoder may hold streams waiting for a free slot (see onStreamClosed). */
   private boolean streamsBuffered;
@@ -70,16 +56,8 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
   /** Streams above this id were refused by the server's GOAWAY. */
   private int goAwayLastStreamId = Integer.MAX_VALUE;
 
-  /** Why the connection is going away: what streams still open when it closes end with. */
-  private Status goingAwayStatus;
-
   private final PingTracker pings = new PingTracker();
-
-  private final NettyClientTransport.TransportOptions options;
-  private KeepAlivePinger keepAlive;
-
-  /** Whether the server said too_many_pings on this connection (the channel's time doubled). */
-  private boolean toldTooManyPings;
+  private final ClientLifecycle life;
 
   static ClientHandler create(
       NettyClientTransport transport,
@@ -106,8 +84,7 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
       NettyClientTransport.TransportOptions options) {
     super(parts, options.flowControlWindow());
     this.transport = transport;
-    this.listener = listener;
-    this.options = options;
+    this.life = new ClientLifecycle(transport, listener, options, pings);
     this.maxInboundMetadataSize = options.maxInboundMetadataSize();
     decoder().frameListener(new FrameListener());
     connection().addListener(new ConnectionListener());
@@ -115,27 +92,32 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
 
   // ---------------------------------------------------------------- for the streams
 
+  @Override
+  public Runnable prepareStream(
+      ClientStreamState state,
+      AsciiString scheme,
+      AsciiString path,
+      AsciiString authority,
+      AsciiString userAgent,
+      Metadata headers) {
+    Http2Headers http2Headers =
+        OutboundHeaders.request(scheme, path, authority, userAgent, headers);
+    return () -> createStream(state, http2Headers);
+  }
+
   /** Opens the HTTP/2 stream of {@code state} by writing its request headers. */
-  void createStream(ClientStreamState state, Http2Headers headers) {
+  private void createStream(ClientStreamState state, Http2Headers headers) {
     assert inEventLoop();
     if (state.isClosed()) {
       return; // cancelled while queued
     }
-    if (ready && !closing && !ctx().channel().isActive()) {
+    if (life.isReady() && !life.closing && !ctx().channel().isActive()) {
       // The connection just closed and channelInactive has yet to run: tell the runtime first, as
       // channelInactive would, so that this call, retried, does not pick this transport again.
-      if (goingAwayStatus == null) {
-        goingAwayStatus = Status.UNAVAILABLE.withDescription("Connection closed");
-      }
-      notifyShutdown(goingAwayStatus);
+      life.notifyShutdown(life.closedStatus());
     }
-    if (closing || !ready || !ctx().channel().isActive()) {
-      Status status =
-          goingAwayStatus != null
-              ? goingAwayStatus
-              : Status.UNAVAILABLE.withDescription(
-                  closing ? "transport is shut down" : "transport is not ready");
-      state.onNotStarted(status, RpcProgress.DROPPED);
+    if (life.closing || !life.isReady() || !ctx().channel().isActive()) {
+      state.onNotStarted(life.notStartedStatus(), RpcProgress.DROPPED);
       return;
     }
     int id = connection().local().incrementAndGetNextStreamId();
@@ -148,7 +130,7 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
     }
     state.setId(id);
     streams.put(id, state);
-    streamStarted();
+    life.streamStarted();
     transport.socketNode().streamStarted(true);
     ChannelPromise promise = ctx().newPromise();
     promise.addListener(
@@ -182,16 +164,16 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
           RpcProgress.REFUSED);
     } else {
       Status status =
-          goingAwayStatus != null
-              ? goingAwayStatus
+          life.goingAwayStatus != null
+              ? life.goingAwayStatus
               : Status.UNAVAILABLE.withDescription("failed to send request headers");
       state.onNotStarted(status.withCause(cause), RpcProgress.PROCESSED);
     }
     streamDone();
   }
 
-  /** Writes framed bytes of {@code state}; takes ownership of {@code data}. */
-  void sendData(
+  @Override
+  public void sendData(
       ClientStreamState state, ByteBuf data, boolean endOfStream, int bytes, int messages) {
     assert inEventLoop();
     NettyClientStream stream = state.stream();
@@ -206,18 +188,8 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
     encoder().writeData(ctx(), state.id(), data, 0, endOfStream, promise);
   }
 
-  /** The application cancelled: RST_STREAM(CANCEL) and report {@code status}. */
-  void cancelStream(ClientStreamState state, Status status) {
-    assert inEventLoop();
-    if (state.isClosed()) {
-      return;
-    }
-    state.cancel(status);
-    resetStream(state);
-  }
-
-  /** Sends RST_STREAM(CANCEL) for {@code state}'s stream, if it is open on the wire. */
-  void resetStream(ClientStreamState state) {
+  @Override
+  public void resetStream(ClientStreamState state) {
     int id = state.id();
     if (id <= 0) {
       return;
@@ -231,50 +203,59 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
     }
   }
 
-  /** The server ended the stream; if we have not, reset it so both ends free it now. */
-  void onEndOfStreamReceived(ClientStreamState state) {
+  @Override
+  public void onEndOfStreamReceived(ClientStreamState state) {
     Http2Stream stream = connection().stream(state.id());
     if (stream != null && stream.state() == Http2Stream.State.OPEN) {
       resetStream(ctx(), state.id(), Http2Error.CANCEL.code(), ctx().newPromise());
     }
   }
 
-  /** The connection's channelz counters (touched on the event loop). */
-  SocketNode socketNode() {
+  @Override
+  public void consumed(int streamId, int bytes) {
+    returnBytes(streamId, bytes);
+  }
+
+  @Override
+  public SocketNode socketNode() {
     return transport.socketNode();
   }
 
   // ---------------------------------------------------------------- for the transport
 
-  void ping(PingCallback callback, Executor executor) {
+  @Override
+  public void ping(PingCallback callback, Executor executor) {
     assert inEventLoop();
-    if (closing || terminated || !ready) {
-      PingTracker.fail(
-          callback,
-          executor,
-          Status.UNAVAILABLE.withDescription(
-              ready ? "transport is shut down" : "transport is not ready"));
+    if (life.refusePing(callback, executor)) {
       return;
     }
-    pings.ping(ctx(), encoder(), callback, executor);
+    pings.ping(this::writePing, callback, executor);
   }
 
-  /** Refuses new streams; closes the connection once the streams in flight are done. */
-  void startShutdown(Status status) {
+  private void writePing(long payload) {
+    ChannelPromise promise = ctx().newPromise();
+    promise.addListener(
+        f -> {
+          if (!f.isSuccess()) {
+            pings.failAll(
+                Status.UNAVAILABLE.withDescription("failed to send PING").withCause(f.cause()));
+          }
+        });
+    encoder().writePing(ctx(), false, payload, promise);
+  }
+
+  @Override
+  public void startShutdown(Status status) {
     assert inEventLoop();
-    notifyShutdown(status);
-    closing = true;
-    if (goingAwayStatus == null) {
-      goingAwayStatus = status;
-    }
+    life.shutdownRequested(status);
     closeIfIdle();
   }
 
-  /** Shuts down and fails every stream in flight with {@code status}. */
-  void shutdownNow(Status status) {
+  @Override
+  public void shutdownNow(Status status) {
     assert inEventLoop();
     startShutdown(status);
-    goingAwayStatus = status;
+    life.goingAwayStatus = status;
     List<ClientStreamState> open = new ArrayList<>(streams.values());
     for (ClientStreamState state : open) {
       cancelStream(state, status);
@@ -282,76 +263,26 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
     ctx().close();
   }
 
-  /** The connection attempt failed (or was abandoned): the transport is over. */
-  void connectFailed(Throwable cause) {
-    if (terminated) {
-      return;
-    }
-    assert inEventLoop();
-    notifyShutdown(
-        Status.UNAVAILABLE
-            .withDescription("Failed to connect to " + transport.address())
-            .withCause(cause));
-    notifyTerminated();
+  @Override
+  public void connectFailed(Throwable cause) {
+    life.connectFailed(cause);
   }
 
   private void closeIfIdle() {
-    if (closing && activeStreams == 0 && ctx() != null) {
+    if (life.closing && !life.hasActiveStreams() && ctx() != null) {
       ctx().close();
     }
   }
 
-  private void streamStarted() {
-    if (activeStreams++ == 0) {
-      listener.transportInUse(true);
-    }
-  }
-
   private void streamDone() {
-    if (--activeStreams == 0) {
-      listener.transportInUse(false);
+    if (life.streamDone()) {
       closeIfIdle();
-    }
-  }
-
-  private void notifyShutdown(Status status) {
-    if (!shutdownNotified) {
-      shutdownNotified = true;
-      transport.markShutdown(status);
-      listener.transportShutdown(status);
-    }
-  }
-
-  private void notifyTerminated() {
-    if (!terminated) {
-      notifyShutdown(Status.UNAVAILABLE.withDescription("Connection closed"));
-      terminated = true;
-      pings.failAll(Status.UNAVAILABLE.withDescription("Connection closed"));
-      transport.socketNode().unregister();
-      listener.transportTerminated();
     }
   }
 
   private void goAwayReceived(int lastStreamId, long errorCode, ByteBuf debugData) {
     goAwayLastStreamId = Math.min(goAwayLastStreamId, lastStreamId);
-    String debug = debugData.toString(StandardCharsets.UTF_8);
-    if (errorCode == Http2Error.ENHANCE_YOUR_CALM.code()
-        && "too_many_pings".equals(debug)
-        && !toldTooManyPings) {
-      // Once per connection: a server may repeat itself for pings already on their way.
-      toldTooManyPings = true;
-      options.keepAliveTooManyPings();
-    }
-    Status status =
-        Status.UNAVAILABLE.withDescription(
-            "GOAWAY received: "
-                + GrpcWire.errorName(errorCode)
-                + (debug.isEmpty() ? "" : ", debug data: " + debug));
-    if (goingAwayStatus == null) {
-      goingAwayStatus = status;
-    }
-    notifyShutdown(status);
-    closing = true;
+    life.goAwayReceived(errorCode, debugData.toString(StandardCharsets.UTF_8));
   }
 
   // ---------------------------------------------------------------- channel events
@@ -359,20 +290,7 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     noteWriteFailure(ctx);
-    if (goingAwayStatus == null) {
-      goingAwayStatus =
-          Status.UNAVAILABLE.withDescription(
-              !ready && ctx.pipeline().get(SslHandler.class) == null
-                  ? TlsFailures.SERVER_EXPECTS_TLS
-                  : "Connection closed");
-    }
-    closing = true;
-    if (keepAlive != null) {
-      keepAlive.stop();
-    }
-    // The runtime must stop choosing this transport before any call learns that it failed:
-    // a caller reacting to the failure (a retry, a wait-for-ready call) then gets a new one.
-    notifyShutdown(goingAwayStatus);
+    Status goingAwayStatus = life.channelClosed(ctx);
     try {
       super.channelInactive(ctx);
     } finally {
@@ -383,74 +301,26 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
       for (ClientStreamState state : left) {
         state.onStreamClosed(goingAwayStatus, false);
       }
-      activeStreams = 0;
-      notifyTerminated();
+      life.noStreams();
+      life.notifyTerminated();
     }
-  }
-
-  private void startKeepAlive() {
-    long keepAliveTimeNanos = options.keepAliveTimeNanos();
-    if (keepAliveTimeNanos == Long.MAX_VALUE) {
-      return;
-    }
-    keepAlive =
-        new KeepAlivePinger(
-            ctx(),
-            encoder(),
-            keepAliveTimeNanos,
-            options.keepAliveTimeoutNanos(),
-            options.keepAliveWithoutCalls(),
-            () -> activeStreams > 0,
-            transport.socketNode()::keepAliveSent,
-            () -> {
-              goingAwayStatus =
-                  Status.UNAVAILABLE.withDescription(
-                      "Keepalive failed: no answer to a PING within "
-                          + TimeUnit.NANOSECONDS.toMillis(options.keepAliveTimeoutNanos())
-                          + " ms; the connection is likely gone");
-              ctx().close();
-            });
-    keepAlive.start();
   }
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-    if (keepAlive != null) {
-      keepAlive.onRead();
-    }
+    life.onRead();
     super.channelRead(ctx, msg);
   }
 
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-    if (evt instanceof SslHandshakeCompletionEvent) {
-      SslHandshakeCompletionEvent handshake = (SslHandshakeCompletionEvent) evt;
-      if (!handshake.isSuccess()) {
-        goingAwayStatus =
-            Status.UNAVAILABLE
-                .withDescription(TlsFailures.describe(ctx.channel(), handshake.cause()))
-                .withCause(handshake.cause());
-      } else {
-        String problem = TlsAttributes.alpnProblem(ctx.channel());
-        if (problem != null) {
-          goingAwayStatus = Status.UNAVAILABLE.withDescription(problem);
-          ctx.close();
-        }
-      }
-    }
+    life.tlsEvent(ctx, evt);
     super.userEventTriggered(ctx, evt);
   }
 
   @Override
   protected void onNetworkFailure(ChannelHandlerContext ctx, IOException failure) {
-    if (goingAwayStatus == null) {
-      goingAwayStatus =
-          failure instanceof SSLException
-              ? Status.UNAVAILABLE
-                  .withDescription(TlsFailures.describe(ctx.channel(), failure))
-                  .withCause(failure)
-              : NetworkFailures.status(failure);
-    }
+    life.networkFailure(ctx, failure);
   }
 
   @Override
@@ -472,10 +342,7 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
                   : "Response header metadata larger than " + maxInboundMetadataSize + " bytes");
     } else if (!ctx.channel().isActive()) {
       // Writes cancelled because the connection died: that is what the call must report.
-      status =
-          goingAwayStatus != null
-              ? goingAwayStatus
-              : Status.UNAVAILABLE.withDescription("Connection closed");
+      status = life.closedStatus();
     } else if (!outbound) {
       status = Status.INTERNAL.withDescription(http2Ex.getMessage()).withCause(cause);
     }
@@ -542,12 +409,8 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
 
     @Override
     public void onSettingsRead(ChannelHandlerContext ctx, Http2Settings settings) {
-      if (!ready) {
-        ready = true;
-        transport.onReady(ctx.channel());
-        startKeepAlive();
-        listener.transportReady();
-      }
+      life.ready(
+          ctx, () -> encoder().writePing(ctx, false, KeepAlivePinger.PAYLOAD, ctx.newPromise()));
     }
 
     @Override
@@ -587,8 +450,8 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler {
             true);
       } else {
         state.onStreamClosed(
-            goingAwayStatus != null
-                ? goingAwayStatus
+            life.goingAwayStatus != null
+                ? life.goingAwayStatus
                 : Status.UNAVAILABLE.withDescription("HTTP/2 stream closed"),
             false);
       }

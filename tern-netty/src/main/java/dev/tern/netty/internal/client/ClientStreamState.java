@@ -25,7 +25,7 @@ import java.util.function.LongConsumer;
  * needs a lock; listener events are therefore delivered one at a time, as the SPI requires.
  */
 final class ClientStreamState implements MessageDeframer.Listener {
-  private final ClientHandler handler;
+  private final ClientConnection handler;
   private final NettyClientStream stream;
   private DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();
   private final MessageDeframer deframer;
@@ -42,7 +42,7 @@ final class ClientStreamState implements MessageDeframer.Listener {
   private Metadata pendingTrailers;
   private boolean closed;
 
-  ClientStreamState(ClientHandler handler, NettyClientStream stream) {
+  ClientStreamState(ClientConnection handler, NettyClientStream stream) {
     this.handler = handler;
     this.stream = stream;
     this.deframer =
@@ -165,7 +165,7 @@ final class ClientStreamState implements MessageDeframer.Listener {
   }
 
   /**
-   * Netty closed the HTTP/2 stream. If the call has not ended yet, it ends with {@code status} (the
+   * The HTTP/2 stream closed. If the call has not ended yet, it ends with {@code status} (the
    * connection went away, or a GOAWAY excluded the stream: then {@code refused}).
    */
   void onStreamClosed(Status status, boolean refused) {
@@ -256,7 +256,7 @@ final class ClientStreamState implements MessageDeframer.Listener {
 
   @Override
   public void bytesRead(int numBytes) {
-    handler.returnBytes(id, numBytes);
+    handler.consumed(id, numBytes);
   }
 
   private static void closeQuietly(InputStream in) {

@@ -9,7 +9,6 @@ import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.internal.wire.MessageFramer;
 import dev.tern.internal.wire.WritableBuffer;
 import dev.tern.netty.internal.codec.OutboundFramer;
-import dev.tern.netty.internal.codec.OutboundHeaders;
 import dev.tern.netty.internal.codec.WriteQueue;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ClientStreamListener;
@@ -17,7 +16,6 @@ import dev.tern.spi.ClientStreamListener.RpcProgress;
 import dev.tern.spi.WireSizeListener;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import java.io.InputStream;
 import java.util.Objects;
@@ -25,8 +23,8 @@ import java.util.Objects;
 /**
  * The application half of one call on a {@link NettyClientTransport}: it frames outbound messages
  * on the calling thread into pooled buffers and enqueues them, like every other action, on the
- * connection's {@link WriteQueue} as commands for the {@link ClientHandler}. The event-loop half is
- * {@link ClientStreamState}.
+ * connection's {@link WriteQueue} as commands for the {@link ClientConnection}. The event-loop half
+ * is {@link ClientStreamState}.
  *
  * <p>Thread-safety: the runtime calls one method at a time, except that {@link #cancel} may race
  * with the others; the framer therefore sits in an {@link OutboundFramer} behind its own lock
@@ -35,7 +33,7 @@ import java.util.Objects;
  */
 final class NettyClientStream implements ClientStream, MessageFramer.Sink {
   private final NettyClientTransport transport;
-  private final ClientHandler handler;
+  private final ClientConnection handler;
   private final WriteQueue writeQueue;
   private final ClientStreamState state;
   private final AsciiString path;
@@ -55,7 +53,7 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
    */
   NettyClientStream(
       NettyClientTransport transport,
-      ClientHandler handler,
+      ClientConnection handler,
       WriteQueue writeQueue,
       String fullMethodName,
       String authority,
@@ -102,16 +100,16 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
       return;
     }
     state.setListener(listener);
-    Http2Headers http2Headers =
-        OutboundHeaders.request(
-            transport.scheme(), path, authority, transport.userAgent(), headers);
+    Runnable open =
+        handler.prepareStream(
+            state, transport.scheme(), path, authority, transport.userAgent(), headers);
     headers = null;
     int maxInbound = maxInboundMessageSize;
     DecompressorRegistry registry = decompressorRegistry;
     writeQueue.enqueue(
         () -> {
           state.configure(maxInbound, registry);
-          handler.createStream(state, http2Headers);
+          open.run();
         });
   }
 

@@ -55,7 +55,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   private final SocketNode socket = new SocketNode("client");
 
   private volatile boolean started;
-  private volatile ClientHandler handler;
+  private volatile ClientConnection handler;
   private volatile WriteQueue writeQueue;
   private volatile Attributes attributes = Attributes.EMPTY;
   private volatile Status shutdownStatus;
@@ -102,7 +102,10 @@ public final class NettyClientTransport implements ManagedClientTransport {
         listener.transportTerminated();
       };
     }
-    ClientHandler h = ClientHandler.create(this, listener, options);
+    ClientConnection h =
+        options.ternHttp2Engine()
+            ? new EngineClientHandler(this, listener, options)
+            : ClientHandler.create(this, listener, options);
     handler = h;
     Bootstrap bootstrap =
         new Bootstrap()
@@ -131,9 +134,9 @@ public final class NettyClientTransport implements ManagedClientTransport {
    * then the {@link WriteCoalescer}, then the handler.
    */
   private final class PipelineInitializer extends ChannelInitializer<Channel> {
-    private final ClientHandler handler;
+    private final ClientConnection handler;
 
-    PipelineInitializer(ClientHandler handler) {
+    PipelineInitializer(ClientConnection handler) {
       this.handler = handler;
     }
 
@@ -188,7 +191,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(headers, "headers");
     Objects.requireNonNull(callOptions, "callOptions");
-    ClientHandler h = handler;
+    ClientConnection h = handler;
     WriteQueue queue = writeQueue;
     if (h == null || queue == null) {
       throw new IllegalStateException("transport not started");
@@ -207,7 +210,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   public void ping(PingCallback callback, Executor executor) {
     Objects.requireNonNull(callback, "callback");
     Objects.requireNonNull(executor, "executor");
-    ClientHandler h = handler;
+    ClientConnection h = handler;
     Status shutdown = shutdownStatus;
     if (h == null || shutdown != null) {
       Status failure =
@@ -228,7 +231,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   @Override
   public void shutdown(Status reason) {
     Objects.requireNonNull(reason, "reason");
-    ClientHandler h = handler;
+    ClientConnection h = handler;
     if (shutdownStatus == null) {
       shutdownStatus = reason;
     }
@@ -240,7 +243,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   @Override
   public void shutdownNow(Status reason) {
     Objects.requireNonNull(reason, "reason");
-    ClientHandler h = handler;
+    ClientConnection h = handler;
     if (shutdownStatus == null) {
       shutdownStatus = reason;
     }
@@ -294,6 +297,20 @@ public final class NettyClientTransport implements ManagedClientTransport {
   }
 
   /**
+   * The system property that puts channels built without {@code useTernHttp2Engine} on Tern's own
+   * HTTP/2 engine: {@code -Dtern.http2.engine=tern} (servers too) or {@code
+   * -Dtern.http2.engine=client} (clients only). Any other value, or none, keeps Netty's HTTP/2
+   * codec.
+   */
+  public static final String HTTP2_ENGINE_PROPERTY = "tern.http2.engine";
+
+  /** Whether {@link #HTTP2_ENGINE_PROPERTY} asks for Tern's engine on the client. */
+  public static boolean defaultTernHttp2Engine() {
+    String value = System.getProperty(HTTP2_ENGINE_PROPERTY);
+    return "tern".equals(value) || "client".equals(value);
+  }
+
+  /**
    * What a channel's transports share: event loops, channel type, limits. Thread-safe: immutable,
    * apart from the keepalive time, which an atomic holds.
    */
@@ -306,6 +323,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
     private final NettyWritableBufferAllocator bufferAllocator;
     private final SslContext sslContext;
     private boolean checkHostName = true;
+    private boolean ternHttp2Engine = defaultTernHttp2Engine();
 
     /**
      * The channel's keepalive time, shared by its connections: doubled when a server says
@@ -419,7 +437,22 @@ public final class NettyClientTransport implements ManagedClientTransport {
       copy.keepAliveWithoutCalls = keepAliveWithoutCalls;
       copy.maxQueuedControlFrames = maxQueuedControlFrames;
       copy.checkHostName = checkHost;
+      copy.ternHttp2Engine = ternHttp2Engine;
       return copy;
+    }
+
+    /**
+     * A copy of these options whose connections speak HTTP/2 on Tern's own engine ({@code enable})
+     * or on Netty's codec.
+     */
+    public TransportOptions withTernHttp2Engine(boolean enable) {
+      TransportOptions copy = copy();
+      copy.ternHttp2Engine = enable;
+      return copy;
+    }
+
+    boolean ternHttp2Engine() {
+      return ternHttp2Engine;
     }
 
     int maxQueuedControlFrames() {

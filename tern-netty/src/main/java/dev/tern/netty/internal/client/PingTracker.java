@@ -2,13 +2,11 @@ package dev.tern.netty.internal.client;
 
 import dev.tern.Status;
 import dev.tern.spi.ClientTransport.PingCallback;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelPromise;
-import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongConsumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -27,24 +25,17 @@ final class PingTracker {
   private long startNanos;
   private List<Pending> pending;
 
-  void ping(
-      ChannelHandlerContext ctx,
-      Http2ConnectionEncoder encoder,
-      PingCallback callback,
-      Executor executor) {
+  /**
+   * Sends a PING through {@code writer} (given its payload) unless one is outstanding, and
+   * completes {@code callback} on {@code executor} when it is answered. A writer that fails calls
+   * {@link #failAll}.
+   */
+  void ping(LongConsumer writer, PingCallback callback, Executor executor) {
     if (pending == null) {
       pending = new ArrayList<>(1);
       payload = ThreadLocalRandom.current().nextLong();
       startNanos = System.nanoTime();
-      ChannelPromise promise = ctx.newPromise();
-      promise.addListener(
-          f -> {
-            if (!f.isSuccess()) {
-              failAll(
-                  Status.UNAVAILABLE.withDescription("failed to send PING").withCause(f.cause()));
-            }
-          });
-      encoder.writePing(ctx, false, payload, promise);
+      writer.accept(payload);
     }
     pending.add(new Pending(callback, executor));
   }

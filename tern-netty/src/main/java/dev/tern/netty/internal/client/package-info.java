@@ -20,6 +20,12 @@
  * {@link dev.tern.netty.internal.client.NettyClientStream}) runs on the caller's thread and only
  * enqueues; everything else runs on the event loop and needs no lock.
  *
+ * <p>Two HTTP/2 implementations carry the connection, behind {@link
+ * dev.tern.netty.internal.client.ClientConnection}: {@code ClientHandler} on Netty's HTTP/2 codec
+ * (the default) and {@code EngineClientHandler} on Tern's own engine ({@code internal.http2},
+ * opt-in: {@code NettyChannelBuilder.useTernHttp2Engine}); the calls' halves and {@code
+ * ClientLifecycle} are shared by both. See docs/http2-engine.md.
+ *
  * <p>Uses the shared codec ({@code internal.codec}) and native I/O ({@code internal.io}); never the
  * server or the exchanges.
  */

@@ -26,6 +26,14 @@ public final class GrpcResponseHeaders extends GrpcInboundHeaders {
     super(expectedHeaders);
   }
 
+  /**
+   * An empty holder for a block that Tern's HTTP/2 engine decodes (the client on the engine fills
+   * it through {@link #add}, field by field).
+   */
+  public static GrpcResponseHeaders create() {
+    return new GrpcResponseHeaders(4);
+  }
+
   @Override
   boolean addPseudoHeader(AsciiString name, CharSequence value) {
     if (Http2Headers.PseudoHeaderName.STATUS.value().contentEquals(name)) {

@@ -50,13 +50,12 @@ public final class OutboundHeaders {
     }
   }
 
-  private static final byte[] USER_AGENT_BYTES = bytes(GrpcHeaders.USER_AGENT.name());
+  static final byte[] USER_AGENT_BYTES = bytes(GrpcHeaders.USER_AGENT.name());
   private static final byte[] CONTENT_TYPE_BYTES = bytes(GrpcHeaders.CONTENT_TYPE.name());
   private static final byte[] TE_BYTES = bytes("te");
-  private static final byte[] TIMEOUT_BYTES = bytes(GrpcHeaders.TIMEOUT.name());
-  private static final byte[] ENCODING_BYTES = bytes(GrpcHeaders.MESSAGE_ENCODING.name());
-  private static final byte[] ACCEPT_ENCODING_BYTES =
-      bytes(GrpcHeaders.MESSAGE_ACCEPT_ENCODING.name());
+  static final byte[] TIMEOUT_BYTES = bytes(GrpcHeaders.TIMEOUT.name());
+  static final byte[] ENCODING_BYTES = bytes(GrpcHeaders.MESSAGE_ENCODING.name());
+  static final byte[] ACCEPT_ENCODING_BYTES = bytes(GrpcHeaders.MESSAGE_ACCEPT_ENCODING.name());
   private static final byte[] STATUS_BYTES = bytes(GrpcHeaders.STATUS.name());
   private static final byte[] MESSAGE_BYTES = bytes(GrpcHeaders.MESSAGE.name());
 
@@ -261,7 +260,7 @@ public final class OutboundHeaders {
   }
 
   /** Names the transport writes itself; metadata must not duplicate or forge them. */
-  private static boolean isTransportOwned(byte[] name) {
+  static boolean isTransportOwned(byte[] name) {
     return (name.length > 0 && name[0] == ':')
         || equal(name, CONTENT_TYPE_BYTES)
         || equal(name, TE_BYTES)

@@ -257,6 +257,23 @@ public final class Http2Connection {
     return true;
   }
 
+  /**
+   * Whether this side has yet to end a stream (it is active, and no END_STREAM of this side's was
+   * written or queued): a client whose call the server ended early resets it then.
+   */
+  public boolean isLocalOpen(int streamId) {
+    Http2Stream stream = streams.get(streamId);
+    return stream != null && stream.localOpen();
+  }
+
+  /**
+   * Whether the peer sent GOAWAY. True already while the streams it refused are reported to {@link
+   * Http2ConnectionListener#onStreamReset}, before {@link Http2ConnectionListener#onGoAway}.
+   */
+  public boolean goAwayReceived() {
+    return goAwayReceived;
+  }
+
   /** DATA of a stream waiting for send credit (0 for a stream that is not active). */
   public long queuedBytes(int streamId) {
     Http2Stream stream = streams.get(streamId);

@@ -1,0 +1,493 @@
+package dev.tern.netty.internal.client;
+
+import dev.tern.Metadata;
+import dev.tern.Status;
+import dev.tern.netty.internal.codec.GrpcWire;
+import dev.tern.netty.internal.codec.KeepAlivePinger;
+import dev.tern.netty.internal.codec.NetworkFailures;
+import dev.tern.netty.internal.codec.RequestFields;
+import dev.tern.netty.internal.http2.HeaderSink;
+import dev.tern.netty.internal.http2.Http2Connection;
+import dev.tern.netty.internal.http2.Http2ConnectionListener;
+import dev.tern.netty.internal.http2.Http2Settings;
+import dev.tern.netty.internal.io.SocketNode;
+import dev.tern.spi.ClientStreamListener.RpcProgress;
+import dev.tern.spi.ClientTransport.PingCallback;
+import dev.tern.spi.ManagedClientTransport;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.util.AsciiString;
+import io.netty.util.collection.IntObjectHashMap;
+import io.netty.util.collection.IntObjectMap;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The client end of one HTTP/2 connection on Tern's own engine ({@link Http2Connection}), the
+ * counterpart of {@link ClientHandler} on Netty's codec: it writes the preface and SETTINGS, opens
+ * each call's stream with request headers built straight from its {@link Metadata} ({@link
+ * RequestFields}), decodes response headers and trailers into the holder {@link ClientStreamState}
+ * reads on either path ({@link EngineResponseHeaders}), and maps RST_STREAM, GOAWAY and connection
+ * errors to the calls' statuses as {@link ClientHandler} does. A stream over the server's
+ * SETTINGS_MAX_CONCURRENT_STREAMS waits, with the DATA its call writes, until one closes. Every
+ * frame of a flush goes into one buffer ({@link EngineClientWrites}).
+ *
+ * <p>Event loop only: all state is confined to the channel's event loop; {@link
+ * NettyClientTransport} and {@link NettyClientStream} reach it through the connection's write queue
+ * (only {@link #prepareStream} runs on the application's thread, and touches no state).
+ */
+final class EngineClientHandler extends ChannelDuplexHandler
+    implements ClientConnection, Http2ConnectionListener {
+  private static final Logger logger = Logger.getLogger(EngineClientHandler.class.getName());
+
+  private final NettyClientTransport transport;
+  private final int maxInboundMetadataSize;
+  private final Http2Connection connection;
+  private final EngineClientWrites writes;
+  private final IntObjectMap<EngineClientStream> streams = new IntObjectHashMap<>();
+
+  /** Streams waiting for a free slot under the server's concurrency limit, oldest first. */
+  private final Map<ClientStreamState, EngineClientStream> waiting = new LinkedHashMap<>();
+
+  private final PingTracker pings = new PingTracker();
+  private final ClientLifecycle life;
+  private ChannelHandlerContext ctx;
+
+  /** The header block being decoded (blocks never interleave). */
+  private EngineResponseHeaders block;
+
+  EngineClientHandler(
+      NettyClientTransport transport,
+      ManagedClientTransport.Listener listener,
+      NettyClientTransport.TransportOptions options) {
+    this.transport = transport;
+    this.maxInboundMetadataSize = options.maxInboundMetadataSize();
+    this.connection =
+        new Http2Connection(false, EngineClientLimits.of(options), this, System::nanoTime);
+    this.writes = new EngineClientWrites(connection);
+    this.life = new ClientLifecycle(transport, listener, options, pings);
+  }
+
+  // ---------------------------------------------------------------- for the streams
+
+  @Override
+  public Runnable prepareStream(
+      ClientStreamState state,
+      AsciiString scheme,
+      AsciiString path,
+      AsciiString authority,
+      AsciiString userAgent,
+      Metadata headers) {
+    byte[][] fields =
+        RequestFields.of(
+            scheme.isEntireArrayUsed() ? scheme.array() : scheme.toByteArray(),
+            path.toByteArray(),
+            authority.toByteArray(),
+            userAgent == null ? null : userAgent.toByteArray(),
+            headers);
+    return () -> createStream(new EngineClientStream(state, fields));
+  }
+
+  private void createStream(EngineClientStream stream) {
+    assert inEventLoop();
+    ClientStreamState state = stream.state;
+    if (state.isClosed()) {
+      return; // cancelled while queued
+    }
+    if (life.isReady() && !life.closing && !ctx.channel().isActive()) {
+      // The connection just closed and channelInactive has yet to run: tell the runtime first, as
+      // channelInactive would, so that this call, retried, does not pick this transport again.
+      life.notifyShutdown(life.closedStatus());
+    }
+    if (life.closing || !life.isReady() || !ctx.channel().isActive() || connection.isClosed()) {
+      state.onNotStarted(life.notStartedStatus(), RpcProgress.DROPPED);
+      return;
+    }
+    life.streamStarted();
+    transport.socketNode().streamStarted(true);
+    waiting.put(state, stream);
+    openWaiting();
+    if (!state.isClosed()) {
+      state.onReady();
+    }
+  }
+
+  /** Opens the waiting streams the server's concurrency limit lets through, oldest first. */
+  private void openWaiting() {
+    Iterator<EngineClientStream> it = waiting.values().iterator();
+    while (it.hasNext() && connection.canOpenStream()) {
+      EngineClientStream stream = it.next();
+      it.remove();
+      byte[][] fields = stream.fields;
+      stream.fields = null;
+      int id = connection.openStream(writes.out(), fields, false);
+      stream.state.setId(id);
+      streams.put(id, stream);
+      if (stream.waiting != null) {
+        for (EngineClientStream.Waiting w : stream.waiting) {
+          send(stream, w.data(), w.endOfStream(), w.bytes(), w.messages());
+        }
+        stream.waiting = null;
+      }
+    }
+  }
+
+  @Override
+  public void sendData(
+      ClientStreamState state, ByteBuf data, boolean endOfStream, int bytes, int messages) {
+    assert inEventLoop();
+    EngineClientStream stream = state.id() > 0 ? streams.get(state.id()) : waiting.get(state);
+    if (state.isClosed() || stream == null) {
+      data.release();
+      state.stream().onSentBytes(bytes);
+      return;
+    }
+    if (!stream.isOpen()) {
+      stream.hold(data, endOfStream, bytes, messages);
+      return;
+    }
+    send(stream, data, endOfStream, bytes, messages);
+  }
+
+  private void send(
+      EngineClientStream stream, ByteBuf data, boolean endOfStream, int bytes, int messages) {
+    transport.socketNode().messagesSent(messages);
+    writes.handed(stream, bytes);
+    connection.sendData(writes.out(), stream.state.id(), data, endOfStream);
+  }
+
+  @Override
+  public void resetStream(ClientStreamState state) {
+    EngineClientStream held = waiting.remove(state);
+    if (held != null) {
+      state.stream().onSentBytes(held.dropWaiting());
+      streamDone();
+      return;
+    }
+    if (state.id() > 0) {
+      connection.resetStream(writes.out(), state.id(), Http2Error.CANCEL.code());
+      removeStream(state.id());
+    }
+  }
+
+  @Override
+  public void onEndOfStreamReceived(ClientStreamState state) {
+    if (connection.isLocalOpen(state.id())) {
+      connection.resetStream(writes.out(), state.id(), Http2Error.CANCEL.code());
+    }
+    removeStream(state.id());
+  }
+
+  @Override
+  public void consumed(int streamId, int bytes) {
+    if (bytes > 0) {
+      connection.consumed(writes.out(), streamId, bytes);
+    }
+  }
+
+  @Override
+  public boolean inEventLoop() {
+    return ctx == null || ctx.executor().inEventLoop();
+  }
+
+  @Override
+  public SocketNode socketNode() {
+    return transport.socketNode();
+  }
+
+  // ---------------------------------------------------------------- for the transport
+
+  @Override
+  public void ping(PingCallback callback, Executor executor) {
+    assert inEventLoop();
+    if (life.refusePing(callback, executor)) {
+      return;
+    }
+    pings.ping(payload -> connection.ping(writes.out(), payload), callback, executor);
+  }
+
+  @Override
+  public void startShutdown(Status status) {
+    assert inEventLoop();
+    life.shutdownRequested(status);
+    closeIfIdle();
+  }
+
+  @Override
+  public void shutdownNow(Status status) {
+    assert inEventLoop();
+    startShutdown(status);
+    life.goingAwayStatus = status;
+    for (EngineClientStream stream : allStreams()) {
+      cancelStream(stream.state, status);
+    }
+    ctx.close();
+  }
+
+  @Override
+  public void connectFailed(Throwable cause) {
+    life.connectFailed(cause);
+  }
+
+  @Override
+  public long[] flowControlWindows() {
+    return connection.connectionWindows();
+  }
+
+  private List<EngineClientStream> allStreams() {
+    List<EngineClientStream> all = new ArrayList<>(waiting.values());
+    all.addAll(streams.values());
+    return all;
+  }
+
+  private void removeStream(int id) {
+    if (streams.remove(id) != null) {
+      streamDone();
+      openWaiting();
+    }
+  }
+
+  private void streamDone() {
+    if (life.streamDone()) {
+      closeIfIdle();
+    }
+  }
+
+  /** Once closing and idle, says GOAWAY and closes (after the flush that carries it). */
+  private void closeIfIdle() {
+    if (life.closing && !life.hasActiveStreams() && ctx != null && ctx.channel().isActive()) {
+      connection.shutdown(writes.out());
+      writes.flush(true);
+    }
+  }
+
+  // ---------------------------------------------------------------- channel events
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    this.ctx = ctx;
+    writes.attach(ctx);
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    connection.start(writes.out());
+    writes.flush(false);
+    ctx.fireChannelActive();
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (!(msg instanceof ByteBuf in)) {
+      ctx.fireChannelRead(msg);
+      return;
+    }
+    life.onRead();
+    try {
+      connection.receive(in, writes.out());
+    } finally {
+      in.release();
+    }
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    writes.flush(connection.isClosed());
+  }
+
+  /** The write queue's drain ends with a flush: this flush's buffer goes out with it. */
+  @Override
+  public void flush(ChannelHandlerContext ctx) {
+    writes.flush(connection.isClosed());
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+    life.tlsEvent(ctx, evt);
+    ctx.fireUserEventTriggered(evt);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    IOException network = NetworkFailures.ioFailure(cause);
+    if (network != null) {
+      life.networkFailure(ctx, network);
+      NetworkFailures.log(ctx, "closed", network);
+    } else {
+      if (life.goingAwayStatus == null) {
+        life.goingAwayStatus =
+            Status.UNAVAILABLE.withDescription("Connection failed: " + cause).withCause(cause);
+      }
+      logger.log(Level.FINE, "HTTP/2 connection failed; closing it", cause);
+    }
+    ctx.close();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    Status status = life.channelClosed(ctx);
+    connection.close();
+    writes.discard();
+    List<EngineClientStream> left = allStreams();
+    waiting.clear();
+    streams.clear();
+    for (EngineClientStream stream : left) {
+      // A stream still waiting for a slot never reached the server: safe to retry.
+      boolean neverSent = !stream.isOpen();
+      stream.dropWaiting();
+      stream.state.onStreamClosed(status, neverSent);
+    }
+    life.noStreams();
+    life.notifyTerminated();
+    ctx.fireChannelInactive();
+  }
+
+  // ---------------------------------------------------------------- Http2ConnectionListener
+
+  @Override
+  public HeaderSink onHeadersStart(int streamId, boolean trailers) {
+    block = new EngineResponseHeaders();
+    return block;
+  }
+
+  @Override
+  public void onHeadersEnd(int streamId, boolean trailers, boolean endStream) {
+    EngineResponseHeaders headers = block;
+    block = null;
+    EngineClientStream stream = streams.get(streamId);
+    if (stream == null) {
+      return;
+    }
+    if (headers.malformed() != null) {
+      stream.state.fail(
+          Status.INTERNAL.withDescription("Malformed response headers: " + headers.malformed()),
+          true);
+      return;
+    }
+    stream.state.onHeaders(headers.headers(), endStream);
+    if (endStream) {
+      removeStream(streamId);
+    }
+  }
+
+  @Override
+  public void onHeaderListTooLarge(int streamId, boolean trailers, boolean endStream) {
+    block = null;
+    EngineClientStream stream = streams.get(streamId);
+    if (stream != null) {
+      stream.state.fail(
+          Status.RESOURCE_EXHAUSTED.withDescription(
+              "Response header metadata larger than " + maxInboundMetadataSize + " bytes"),
+          true);
+    }
+  }
+
+  @Override
+  public void onData(int streamId, ByteBuf data, int flowControlled, boolean endStream) {
+    EngineClientStream stream = streams.get(streamId);
+    if (stream == null || stream.state.isClosed()) {
+      data.release();
+      consumed(streamId, flowControlled); // nobody will read it: the window goes back now
+      return;
+    }
+    consumed(streamId, flowControlled - data.readableBytes()); // the padding
+    stream.state.onData(data, endStream);
+    if (endStream) {
+      removeStream(streamId);
+    }
+  }
+
+  @Override
+  public void onStreamReset(int streamId, long errorCode, boolean byPeer) {
+    EngineClientStream stream = streams.get(streamId);
+    if (stream == null) {
+      return;
+    }
+    if (!byPeer && connection.isClosed()) {
+      return; // a connection error: onConnectionClosed ends the calls with its reason
+    }
+    removeStream(streamId);
+    Status status = Http2Statuses.fromRstStream(errorCode);
+    if (errorCode == Http2Error.REFUSED_STREAM.code() && byPeer) {
+      if (connection.goAwayReceived()) {
+        // Refused by a GOAWAY, reported before onGoAway: the runtime must stop choosing this
+        // transport before the call is retried, or the retry would come back here.
+        life.closing = true;
+        life.notifyShutdown(Status.UNAVAILABLE.withDescription("GOAWAY received"));
+        status = Status.UNAVAILABLE.withDescription("Stream refused by the server's GOAWAY");
+      }
+      stream.state.onStreamClosed(status, true); // not processed: safe to retry
+    } else if (byPeer) {
+      stream.state.onReset(status);
+    } else {
+      // This side's engine reset it: a stream error of the server's making, or a queue limit.
+      stream.state.fail(
+          Status.INTERNAL.withDescription(
+              "HTTP/2 stream error, stream reset with " + GrpcWire.errorName(errorCode)),
+          false);
+    }
+  }
+
+  @Override
+  public void onGoAway(int lastStreamId, long errorCode, ByteBuf debugData) {
+    life.goAwayReceived(errorCode, debugData.toString(StandardCharsets.UTF_8));
+    // Streams still waiting for a slot never reached the server: safe to retry elsewhere.
+    Status refused =
+        Status.UNAVAILABLE.withDescription(
+            "Stream refused by the server's GOAWAY (last stream " + lastStreamId + ")");
+    for (EngineClientStream stream : new ArrayList<>(waiting.values())) {
+      waiting.remove(stream.state);
+      stream.state.stream().onSentBytes(stream.dropWaiting());
+      stream.state.onStreamClosed(refused, true);
+      streamDone();
+    }
+    closeIfIdle();
+  }
+
+  @Override
+  public void onSettings(Http2Settings settings) {
+    life.ready(ctx, () -> connection.ping(writes.out(), KeepAlivePinger.PAYLOAD));
+    openWaiting();
+  }
+
+  @Override
+  public void onPingAck(long data) {
+    pings.onAck(data);
+  }
+
+  @Override
+  public void onConnectionClosed(long errorCode, String reason) {
+    if (life.goingAwayStatus == null) {
+      life.goingAwayStatus =
+          errorCode == Http2Error.NO_ERROR.code()
+              ? Status.UNAVAILABLE.withDescription("Connection closed")
+              : Status.INTERNAL.withDescription(
+                  "HTTP/2 connection error " + GrpcWire.errorName(errorCode) + ": " + reason);
+    }
+    life.closing = true;
+    Status status = life.goingAwayStatus;
+    List<EngineClientStream> left = allStreams();
+    for (EngineClientStream stream : left) {
+      boolean neverSent = !stream.isOpen();
+      if (neverSent) {
+        waiting.remove(stream.state);
+        stream.state.stream().onSentBytes(stream.dropWaiting());
+        streamDone();
+      } else {
+        removeStream(stream.state.id());
+      }
+      stream.state.onStreamClosed(status, neverSent);
+    }
+    // The channel closes after the flush that carries the GOAWAY (see flush).
+  }
+}

@@ -1,0 +1,145 @@
+package dev.tern.netty.hostile;
+
+import static dev.tern.netty.hostile.RawHttp2Connection.ENHANCE_YOUR_CALM;
+import static dev.tern.netty.hostile.RawHttp2Connection.GOAWAY;
+import static dev.tern.netty.hostile.RawHttp2Connection.HEADERS;
+import static dev.tern.netty.hostile.RawHttp2Connection.PROTOCOL_ERROR;
+import static dev.tern.netty.hostile.RawHttp2Connection.lastOfType;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tern.CallOptions;
+import dev.tern.ClientCall;
+import dev.tern.ManagedChannel;
+import dev.tern.Metadata;
+import dev.tern.Status;
+import dev.tern.netty.NettyChannelBuilder;
+import dev.tern.netty.hostile.RawHttp2Connection.Frame;
+import dev.tern.testing.Await;
+import dev.tern.testing.RecordingClientCallListener;
+import dev.tern.testing.TernCleanupExtension;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The client on Tern's HTTP/2 engine against a raw server that writes frames by hand: what it puts
+ * on the wire for a call, and how the server's resets and protocol errors reach the call.
+ */
+class EngineClientRawServerTest {
+  @RegisterExtension final LeakWatch leaks = new LeakWatch();
+  @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
+
+  private static final Metadata.Key<String> TOKEN =
+      Metadata.Key.of("x-token", Metadata.ASCII_STRING_MARSHALLER);
+  private static final Metadata.Key<byte[]> TRACE =
+      Metadata.Key.of("x-trace-bin", Metadata.BINARY_BYTE_MARSHALLER);
+
+  private ManagedChannel channel(ServerSocket listener) throws IOException {
+    listener.setSoTimeout((int) Await.TIMEOUT.toMillis()); // accept fails rather than hangs
+    return cleanup.register(
+        NettyChannelBuilder.forAddress("127.0.0.1", listener.getLocalPort())
+            .usePlaintext()
+            .useTernHttp2Engine(true)
+            .build());
+  }
+
+  private static RecordingClientCallListener<String> start(ManagedChannel channel, Metadata md) {
+    ClientCall<String, String> call = channel.newCall(HostileProbe.HANG, CallOptions.DEFAULT);
+    RecordingClientCallListener<String> listener = new RecordingClientCallListener<>();
+    call.start(listener, md);
+    call.request(1);
+    call.sendMessage("hello");
+    call.halfClose();
+    return listener;
+  }
+
+  @Test
+  void requestHeadersCarryTheCallAndItsMetadata() throws IOException {
+    try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Metadata md = new Metadata();
+      md.put(TOKEN, "abc");
+      md.put(TRACE, new byte[] {1, 2, 3, (byte) 0xff});
+      RecordingClientCallListener<String> call = start(channel(listener), md);
+      try (RawHttp2Connection raw = RawHttp2Connection.accept(listener)) {
+        Frame headers = raw.awaitFrame(HEADERS);
+        Map<String, String> fields = headers.headers();
+        assertThat(headers.streamId()).isEqualTo(1);
+        assertThat(fields)
+            .containsEntry(":method", "POST")
+            .containsEntry(":scheme", "http")
+            .containsEntry(":path", "/" + HostileProbe.HANG.getFullMethodName())
+            .containsEntry(":authority", "127.0.0.1:" + listener.getLocalPort())
+            .containsEntry("te", "trailers")
+            .containsEntry("content-type", "application/grpc")
+            .containsEntry("x-token", "abc")
+            .containsEntry(
+                "x-trace-bin",
+                Base64.getEncoder().withoutPadding().encodeToString(new byte[] {1, 2, 3, -1}));
+        assertThat(fields.keySet()).first().asString().startsWith(":");
+        raw.writeRstStream(1, RawHttp2Connection.CANCEL);
+        assertThat(call.awaitStatus().getCode()).isEqualTo(Status.Code.CANCELLED);
+      }
+    }
+  }
+
+  @Test
+  void resetWithEnhanceYourCalmIsResourceExhausted() throws IOException {
+    try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      RecordingClientCallListener<String> call = start(channel(listener), new Metadata());
+      try (RawHttp2Connection raw = RawHttp2Connection.accept(listener)) {
+        raw.awaitFrame(HEADERS);
+        raw.writeRstStream(1, ENHANCE_YOUR_CALM);
+
+        Status status = call.awaitStatus();
+        assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+        assertThat(status.getDescription()).contains("ENHANCE_YOUR_CALM");
+      }
+    }
+  }
+
+  @Test
+  void aProtocolErrorOfTheServerEndsTheCallsAndTheConnectionWithGoAway() throws IOException {
+    try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      RecordingClientCallListener<String> call = start(channel(listener), new Metadata());
+      try (RawHttp2Connection raw = RawHttp2Connection.accept(listener)) {
+        raw.awaitFrame(HEADERS);
+        raw.writeData(2, false, "x".getBytes(UTF_8)); // stream 2 is idle (servers open none)
+
+        Status status = call.awaitStatus();
+        assertThat(status.getCode()).isEqualTo(Status.Code.INTERNAL);
+        assertThat(status.getDescription())
+            .contains("PROTOCOL_ERROR")
+            .contains("DATA on stream 2, which is idle");
+        List<Frame> frames = raw.awaitClose();
+        Frame goAway = lastOfType(frames, GOAWAY);
+        assertThat(goAway).as("GOAWAY from the client in %s", frames).isNotNull();
+        assertThat(goAway.errorCode()).isEqualTo(PROTOCOL_ERROR);
+      }
+    }
+  }
+
+  @Test
+  void aGoAwayRefusesTheNewerStreamsSoTheCallIsRetriedOnANewConnection() throws IOException {
+    try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      RecordingClientCallListener<String> call = start(channel(listener), new Metadata());
+      try (RawHttp2Connection first = RawHttp2Connection.accept(listener)) {
+        first.awaitFrame(HEADERS);
+        first.writeRaw(RawHttp2Connection.frame(GOAWAY, 0, 0, new byte[8])); // last stream 0
+        // Stream 1 was not processed: the call goes to a second connection, transparently.
+        try (RawHttp2Connection second = RawHttp2Connection.accept(listener)) {
+          Frame retried = second.awaitFrame(HEADERS);
+          assertThat(retried.headers())
+              .containsEntry(":path", "/" + HostileProbe.HANG.getFullMethodName());
+          second.writeRstStream(retried.streamId(), RawHttp2Connection.CANCEL);
+          assertThat(call.awaitStatus().getCode()).isEqualTo(Status.Code.CANCELLED);
+        }
+      }
+    }
+  }
+}
