@@ -463,6 +463,7 @@ public final class Http2Connection {
     outbound.forget(stream);
     stream.close();
     streams.remove(stream, resetHere);
+    listener.onStreamClosed(stream.id);
     maybeFinish();
   }
 
@@ -478,6 +479,7 @@ public final class Http2Connection {
       stream.close();
       streams.remove(stream, true);
       listener.onStreamReset(stream.id, errorCode, false);
+      listener.onStreamClosed(stream.id);
     }
     reader.stop();
     listener.onConnectionClosed(errorCode, reason);
