@@ -89,6 +89,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
   private Attributes streamAttributes = Attributes.EMPTY;
   private ConnectionAgeLimits connectionLimits;
   private ScheduledFuture<?> graceTimer;
+  private ScheduledFuture<?> settingsAckTimer;
   private volatile boolean shutdownRequested;
   private boolean shutdownStarted;
   private boolean ready;
@@ -136,6 +137,30 @@ final class EngineServerHandler extends ChannelDuplexHandler
     exchanges.attach(ctx);
     connection.start(writes.out());
     writes.flush(false);
+    settingsAckTimer =
+        ctx.executor()
+            .schedule(
+                this::settingsAckTimedOut, options.settingsAckTimeoutNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * The client has not acknowledged this side's SETTINGS in time: GOAWAY(SETTINGS_TIMEOUT) (RFC
+   * 9113 section 6.5.3), and the connection ends as at any connection error.
+   */
+  private void settingsAckTimedOut() {
+    settingsAckTimer = null;
+    if (connection.awaitingSettingsAck()) {
+      connection.settingsAckTimedOut(writes.out());
+      flushNow();
+    }
+  }
+
+  @Override
+  public void onSettingsAck() {
+    if (settingsAckTimer != null && !connection.awaitingSettingsAck()) {
+      settingsAckTimer.cancel(false);
+      settingsAckTimer = null;
+    }
   }
 
   @Override
@@ -225,6 +250,9 @@ final class EngineServerHandler extends ChannelDuplexHandler
 
   private void stopTimers() {
     keepAlive.stop();
+    if (settingsAckTimer != null) {
+      settingsAckTimer.cancel(false);
+    }
     if (graceTimer != null) {
       graceTimer.cancel(false);
     }
