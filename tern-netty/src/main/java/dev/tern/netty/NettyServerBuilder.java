@@ -89,6 +89,7 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
       ServerOptions.DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_CONNECTION;
   private int maxContinuationFrames = ServerOptions.DEFAULT_MAX_CONTINUATION_FRAMES;
   private boolean ternHttp2Engine = ServerOptions.defaultTernHttp2Engine();
+  private long settingsAckTimeoutNanos = ServerOptions.DEFAULT_SETTINGS_ACK_TIMEOUT_NANOS;
 
   /** Null until set: the protocols found on the class path, looked up at build time. */
   private List<HttpServerProtocol> httpProtocols;
@@ -502,13 +503,26 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   /**
    * Serves HTTP/2 on Tern's own engine (frame reader and writer, HPACK, flow control and stream
    * states made for gRPC; issue 34) instead of Netty's generic HTTP/2 codec. Experimental and off
-   * by default while the engine passes the safety gates listed in {@code docs/http2-engine.md};
-   * gRPC-Web and Connect requests over HTTP/2 are not served on it yet (HTTP/1.1 connections are,
-   * as before). Default: false, unless the system property {@code tern.http2.engine} is {@code
-   * tern} when the builder is made.
+   * by default while the engine passes the safety gates listed in {@code docs/http2-engine.md}. The
+   * {@link #httpProtocols} (gRPC-Web, Connect) are served on it over HTTP/2 as over HTTP/1.1.
+   * Default: false, unless the system property {@code tern.http2.engine} is {@code tern} when the
+   * builder is made.
    */
   public NettyServerBuilder useTernHttp2Engine(boolean enable) {
     this.ternHttp2Engine = enable;
+    return this;
+  }
+
+  /**
+   * On Tern's HTTP/2 engine ({@link #useTernHttp2Engine}): how long a client may take to
+   * acknowledge the server's SETTINGS before the connection ends with GOAWAY(SETTINGS_TIMEOUT) (RFC
+   * 9113 section 6.5.3), so a peer that never answers cannot hold the connection in its initial
+   * state. Default: 10 seconds. Netty's codec does not enforce it.
+   *
+   * @throws IllegalArgumentException if {@code time} is not positive
+   */
+  public NettyServerBuilder http2SettingsAckTimeout(long time, TimeUnit unit) {
+    this.settingsAckTimeoutNanos = positiveNanos(time, unit, "http2SettingsAckTimeout");
     return this;
   }
 
@@ -589,7 +603,8 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
               maxQueuedOutboundBytesPerConnection,
               maxContinuationFrames,
               httpProtocols == null ? HttpProtocols.discovered() : HttpProtocols.of(httpProtocols),
-              ternHttp2Engine);
+              ternHttp2Engine,
+              settingsAckTimeoutNanos);
       NettyServer server = new NettyServer(address, boss, workers, channelFactory, options);
       if (perConnection != null) {
         server.connectionTls(new ConnectionTls(perConnection, NettySslContexts::forServer));

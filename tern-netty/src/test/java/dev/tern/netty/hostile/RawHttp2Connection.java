@@ -146,6 +146,7 @@ final class RawHttp2Connection implements Closeable {
       new DefaultHttp2HeadersDecoder(false, 1L << 20);
   // Read side only (one thread).
   private boolean eof;
+  private boolean acksSettings = true;
   // Guarded by this (the write side).
   private IOException writeFailure;
 
@@ -391,13 +392,24 @@ final class RawHttp2Connection implements Closeable {
   // ------------------------------------------------------------------ reading
 
   /**
+   * From now on the peer's SETTINGS are not acknowledged (a client that never answers them, for the
+   * server's SETTINGS timeout).
+   */
+  void neverAckSettings() {
+    acksSettings = false;
+  }
+
+  /**
    * Reads the next frame, assembling HEADERS with their CONTINUATIONs, or returns null once the
    * peer has closed the connection (or reset it).
    */
   Frame readFrame() throws IOException {
     Frame frame = readRawFrame();
     if (frame == null || frame.type() != HEADERS) {
-      if (frame != null && frame.type() == SETTINGS && (frame.flags() & FLAG_ACK) == 0) {
+      if (frame != null
+          && frame.type() == SETTINGS
+          && (frame.flags() & FLAG_ACK) == 0
+          && acksSettings) {
         try {
           writeFrame(SETTINGS, FLAG_ACK, 0, new byte[0]);
         } catch (IOException e) {

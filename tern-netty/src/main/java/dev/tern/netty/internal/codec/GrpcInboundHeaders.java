@@ -261,6 +261,14 @@ public abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
    * protocol that is not gRPC; call before {@link #toMetadata}.
    */
   public List<Map.Entry<String, String>> textEntries() {
+    return textEntries(namesAndValues, entries);
+  }
+
+  /**
+   * The first {@code entries} names and values of a metadata array ({@link
+   * Metadata#fromSerialized}'s layout, binary values decoded) as text, as {@link #textEntries()}.
+   */
+  public static List<Map.Entry<String, String>> textEntries(byte[][] namesAndValues, int entries) {
     List<Map.Entry<String, String>> out = new ArrayList<>(entries);
     for (int i = 0; i < entries; i++) {
       byte[] name = namesAndValues[2 * i];

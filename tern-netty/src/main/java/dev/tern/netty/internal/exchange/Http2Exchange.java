@@ -5,7 +5,6 @@ import dev.tern.Status;
 import dev.tern.netty.http.HttpBodyListener;
 import dev.tern.netty.http.HttpExchange;
 import dev.tern.netty.http.HttpRequestHead;
-import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
 import dev.tern.spi.ServerTransportListener;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -16,7 +15,6 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.util.AsciiString;
 import java.util.Iterator;
 import java.util.Locale;
@@ -31,7 +29,7 @@ import java.util.Objects;
  * <p>Event loop only.
  */
 final class Http2Exchange implements HttpExchange {
-  private final GrpcHttp2ConnectionHandler handler;
+  private final Http2StreamOutput output;
   private final ExchangeHost host;
   private final int streamId;
   private final HttpRequestHead request;
@@ -43,13 +41,13 @@ final class Http2Exchange implements HttpExchange {
   private boolean aborted;
 
   Http2Exchange(
-      GrpcHttp2ConnectionHandler handler,
+      Http2StreamOutput output,
       ExchangeHost host,
       int streamId,
       HttpRequestHead request,
       Attributes attributes,
       boolean requestComplete) {
-    this.handler = handler;
+    this.output = output;
     this.host = host;
     this.streamId = streamId;
     this.request = request;
@@ -75,7 +73,7 @@ final class Http2Exchange implements HttpExchange {
       // Nobody reads it any more: straight back to the window.
       int bytes = data.readableBytes();
       data.release();
-      handler.returnBytes(streamId, bytes);
+      output.returnBytes(streamId, bytes);
       return;
     }
     listener.onData(data, endOfStream);
@@ -111,12 +109,12 @@ final class Http2Exchange implements HttpExchange {
 
   @Override
   public EventLoop eventLoop() {
-    return handler.ctx().channel().eventLoop();
+    return output.ctx().channel().eventLoop();
   }
 
   @Override
   public ByteBufAllocator alloc() {
-    return handler.ctx().alloc();
+    return output.ctx().alloc();
   }
 
   @Override
@@ -132,7 +130,7 @@ final class Http2Exchange implements HttpExchange {
     }
     // A protocol consumes when its application reads, outside the connection's reads (whose end
     // flushes): the WINDOW_UPDATE goes out now, or the client waits for it.
-    if (handler.returnBytes(streamId, bytes)) {
+    if (output.returnBytes(streamId, bytes)) {
       flush();
     }
   }
@@ -156,8 +154,10 @@ final class Http2Exchange implements HttpExchange {
       out.add(
           AsciiString.of(header.getKey().toString().toLowerCase(Locale.ROOT)), header.getValue());
     }
-    ChannelPromise promise = handler.ctx().newPromise();
-    handler.encoder().writeHeaders(handler.ctx(), streamId, out, 0, endOfStream, promise);
+    // Complete before the write: on Tern's engine the stream may close within it.
+    responseComplete = endOfStream;
+    ChannelPromise promise = output.ctx().newPromise();
+    output.writeHeaders(streamId, out, endOfStream, promise);
     if (endOfStream) {
       responded(promise);
     }
@@ -172,10 +172,11 @@ final class Http2Exchange implements HttpExchange {
       if (isOpen()) {
         throw new IllegalStateException("writeHead must come before writeBody");
       }
-      return handler.ctx().newFailedFuture(new IllegalStateException("exchange is closed"));
+      return output.ctx().newFailedFuture(new IllegalStateException("exchange is closed"));
     }
-    ChannelPromise promise = handler.ctx().newPromise();
-    handler.encoder().writeData(handler.ctx(), streamId, data, 0, endOfStream, promise);
+    responseComplete = endOfStream; // before the write, as in writeHead
+    ChannelPromise promise = output.ctx().newPromise();
+    output.writeData(streamId, data, endOfStream, promise);
     if (endOfStream) {
       responded(promise);
     }
@@ -199,18 +200,14 @@ final class Http2Exchange implements HttpExchange {
     }
   }
 
-  /**
-   * Flushes through the HTTP/2 handler, whose flow controller holds the DATA the stream's window
-   * allows until then (a flush from the handler's context would pass it by).
-   */
   @Override
   public void flush() {
-    handler.flush(handler.ctx());
+    output.flush();
   }
 
   @Override
   public boolean isOpen() {
-    return !responseComplete && !aborted && handler.ctx().channel().isActive();
+    return !responseComplete && !aborted && output.ctx().channel().isActive();
   }
 
   @Override
@@ -225,11 +222,8 @@ final class Http2Exchange implements HttpExchange {
 
   /** Resets the stream with {@code error} and flushes, unless it is closed already. */
   private void resetIfOpen(Http2Error error) {
-    Http2Stream stream = handler.connection().stream(streamId);
-    if (stream != null && stream.state() != Http2Stream.State.CLOSED) {
-      handler.resetStream(handler.ctx(), streamId, error.code(), handler.ctx().newPromise());
-      flush();
-    }
+    output.resetIfOpen(streamId, error.code());
+    flush();
   }
 
   @Override

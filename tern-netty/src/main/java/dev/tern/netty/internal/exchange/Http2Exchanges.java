@@ -13,6 +13,8 @@ import io.netty.buffer.Unpooled;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
 import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -27,7 +29,7 @@ import java.util.logging.Logger;
 public final class Http2Exchanges {
   private static final Logger logger = Logger.getLogger(Http2Exchanges.class.getName());
 
-  private final GrpcHttp2ConnectionHandler handler;
+  private final Http2StreamOutput output;
   private final ExchangeHost host;
   private final HttpProtocols protocols;
 
@@ -36,9 +38,15 @@ public final class Http2Exchanges {
 
   private IntObjectMap<Http2Exchange> byStream;
 
+  /** The exchanges of a connection on Netty's HTTP/2 codec, written through its encoder. */
   public Http2Exchanges(
       GrpcHttp2ConnectionHandler handler, ExchangeHost host, Runnable exchangesChanged) {
-    this.handler = handler;
+    this(new NettyHttp2Output(handler), host, exchangesChanged);
+  }
+
+  /** The exchanges of a connection whose frames go out through {@code output}. */
+  public Http2Exchanges(Http2StreamOutput output, ExchangeHost host, Runnable exchangesChanged) {
+    this.output = output;
     this.host = host;
     this.protocols = host.httpProtocols();
     this.exchangesChanged = exchangesChanged;
@@ -54,17 +62,30 @@ public final class Http2Exchanges {
    */
   public boolean serve(
       int streamId, GrpcRequestHeaders headers, boolean endOfStream, Attributes attributes) {
-    assert handler.inEventLoop();
     if (protocols.list().isEmpty()) {
       return false;
     }
-    HttpRequestHead head = HttpRequestHeads.http2(headers);
+    return serve(streamId, HttpRequestHeads.http2(headers), endOfStream, attributes);
+  }
+
+  /** Whether the server serves any protocol beside gRPC (else there is no head to build). */
+  public boolean hasProtocols() {
+    return !protocols.list().isEmpty();
+  }
+
+  /**
+   * As {@link #serve(int, GrpcRequestHeaders, boolean, Attributes)}, for a request whose head the
+   * connection built itself ({@link #requestHead}).
+   */
+  public boolean serve(
+      int streamId, HttpRequestHead head, boolean endOfStream, Attributes attributes) {
+    assert output.ctx().executor().inEventLoop();
     HttpServerProtocol protocol = protocols.find(head);
     if (protocol == null) {
       return false;
     }
     Http2Exchange exchange =
-        new Http2Exchange(handler, host, streamId, head, attributes, endOfStream);
+        new Http2Exchange(output, host, streamId, head, attributes, endOfStream);
     if (byStream == null) {
       byStream = new IntObjectHashMap<>(4);
     }
@@ -142,6 +163,34 @@ public final class Http2Exchanges {
               : Status.CANCELLED.withDescription("stream closed before the response ended"));
       host.socketNode().streamEnded(completed);
       exchangesChanged.run();
+    }
+  }
+
+  /**
+   * The head of an HTTP/2 request as a protocol sees it.
+   *
+   * @param target {@code :path}, with its query
+   * @param headers the regular fields, names lower-case, binary values in base64
+   */
+  public static HttpRequestHead requestHead(
+      String method,
+      String target,
+      String authority,
+      String scheme,
+      List<Map.Entry<String, String>> headers) {
+    return HttpRequestHeads.http2(method, target, authority, scheme, headers);
+  }
+
+  /**
+   * The connection is gone: every exchange's stream closed, each exchange hears {@code status}
+   * (unless its response was complete) and stops counting as a stream.
+   */
+  public void closeAll(Status status) {
+    if (isEmpty()) {
+      return;
+    }
+    for (int streamId : new ArrayList<>(byStream.keySet())) {
+      onStreamClosed(streamId, status);
     }
   }
 

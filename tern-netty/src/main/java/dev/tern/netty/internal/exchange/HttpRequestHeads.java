@@ -50,8 +50,6 @@ final class HttpRequestHeads {
    * GrpcRequestHeaders#toMetadata}).
    */
   static HttpRequestHead http2(GrpcRequestHeaders request) {
-    String target = text(request.path());
-    int query = target.indexOf('?');
     List<Map.Entry<String, String>> headers = new ArrayList<>(request.metadataCount() + 2);
     if (request.contentType() != null) {
       headers.add(Map.entry("content-type", request.contentType().toString()));
@@ -60,12 +58,28 @@ final class HttpRequestHeads {
       headers.add(Map.entry("te", request.te().toString()));
     }
     headers.addAll(request.textEntries());
-    return new Head(
+    return http2(
         text(request.method()),
+        text(request.path()),
+        request.authority() == null ? null : request.authority().toString(),
+        request.scheme() == null ? null : request.scheme().toString(),
+        headers);
+  }
+
+  /** The head of an HTTP/2 request from its pseudo-headers ({@code target} with its query). */
+  static HttpRequestHead http2(
+      String method,
+      String target,
+      String authority,
+      String scheme,
+      List<Map.Entry<String, String>> headers) {
+    int query = target.indexOf('?');
+    return new Head(
+        method,
         query < 0 ? target : target.substring(0, query),
         query < 0 ? null : target.substring(query + 1),
-        request.authority() == null ? null : request.authority().toString(),
-        request.scheme() == null ? "http" : request.scheme().toString(),
+        authority,
+        scheme == null ? "http" : scheme,
         true,
         List.copyOf(headers));
   }

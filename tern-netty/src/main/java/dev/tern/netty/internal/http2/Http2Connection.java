@@ -480,6 +480,7 @@ public final class Http2Connection {
     outbound.forget(stream);
     stream.close();
     streams.remove(stream, resetHere);
+    listener.onStreamClosed(stream.id);
     maybeFinish();
   }
 
@@ -495,6 +496,7 @@ public final class Http2Connection {
       stream.close();
       streams.remove(stream, true);
       listener.onStreamReset(stream.id, errorCode, false);
+      listener.onStreamClosed(stream.id);
     }
     reader.stop();
     listener.onConnectionClosed(errorCode, reason);

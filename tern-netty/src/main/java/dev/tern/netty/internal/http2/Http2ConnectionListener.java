@@ -52,6 +52,13 @@ public interface Http2ConnectionListener {
   }
 
   /**
+   * A stream the listener heard of left the active streams, however it ended: both sides'
+   * END_STREAM (this side's maybe only once flow control let its last DATA go), a reset from either
+   * side, or the connection failing (after {@link #onStreamReset}).
+   */
+  default void onStreamClosed(int streamId) {}
+
+  /**
    * The peer sent GOAWAY: streams this side opened above {@code lastStreamId} were not processed
    * and have been reset (REFUSED_STREAM, safe to retry). {@code debugData} is valid during the
    * call.

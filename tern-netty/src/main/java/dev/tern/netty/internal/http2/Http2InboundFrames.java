@@ -294,6 +294,7 @@ final class Http2InboundFrames implements Http2FrameListener {
         stream.close();
         c.streams.remove(stream, false);
         c.listener.onStreamReset(stream.id, REFUSED_STREAM, true);
+        c.listener.onStreamClosed(stream.id);
       }
     }
     c.listener.onGoAway(lastStreamId, errorCode, debugData);

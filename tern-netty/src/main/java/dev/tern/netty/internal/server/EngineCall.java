@@ -1,13 +1,19 @@
 package dev.tern.netty.internal.server;
 
+import io.netty.util.concurrent.Future;
+import java.util.function.Consumer;
+
 /**
  * A call on Tern's HTTP/2 engine, as {@link EngineServerHandler} tracks it beside the call's own
  * {@link ServerStreamState}: the response bytes handed to the engine that have not been reported
- * sent yet (the engine may hold them until the client gives flow-control credit).
+ * sent yet (the engine may hold them until the client gives flow-control credit). Once they left,
+ * the stream hears of them ({@link NettyServerStream#onSentBytes}, which drives {@code isReady}),
+ * and of the trailers ({@link ServerStreamState#onTrailersWritten}, which ends the call OK, or
+ * UNAVAILABLE if the write failed).
  *
  * <p>Event loop only; not thread-safe.
  */
-final class EngineCall {
+final class EngineCall extends EngineStreamWrites {
   final ServerStreamState state;
 
   /** Response DATA bytes given to the engine. */
@@ -21,14 +27,40 @@ final class EngineCall {
 
   boolean trailersReported;
 
-  /** Whether the call is in {@link EngineWrites}' list of calls with something to report. */
-  boolean pending;
-
   EngineCall(ServerStreamState state) {
     this.state = state;
   }
 
-  /** Whether everything handed to the engine has been reported. */
+  @Override
+  int streamId() {
+    return state.id();
+  }
+
+  @Override
+  Consumer<Future<?>> collect(long queued, Runnable onDataSent) {
+    long sent = handedBytes - queued - reportedBytes;
+    boolean trailers = trailersHanded && !trailersReported && queued == 0;
+    if (sent > 0) {
+      onDataSent.run();
+    }
+    if (sent <= 0 && !trailers) {
+      return null;
+    }
+    reportedBytes += Math.max(0, sent);
+    trailersReported |= trailers;
+    int bytes = (int) Math.max(0, sent);
+    return written -> {
+      NettyServerStream stream = state.stream();
+      if (bytes > 0 && stream != null) {
+        stream.onSentBytes(bytes);
+      }
+      if (trailers) {
+        state.onTrailersWritten(written.isSuccess(), written.cause());
+      }
+    };
+  }
+
+  @Override
   boolean allReported() {
     return reportedBytes == handedBytes && trailersHanded == trailersReported;
   }

@@ -2,10 +2,16 @@ package dev.tern.netty.internal.server;
 
 import dev.tern.Metadata;
 import dev.tern.internal.wire.Base64Codec;
+import dev.tern.netty.http.HttpRequestHead;
+import dev.tern.netty.internal.codec.GrpcInboundHeaders;
+import dev.tern.netty.internal.exchange.Http2Exchanges;
 import dev.tern.netty.internal.http2.HeaderSink;
 import io.netty.util.AsciiString;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 
 /**
  * One request header block (or trailer block) on Tern's HTTP/2 engine, decoded straight into the
@@ -48,6 +54,7 @@ final class EngineRequestHeaders implements HeaderSink {
   private byte[] authority;
   private byte[] contentType;
   private long contentLength = -1;
+  private boolean te;
   private boolean regularSeen;
   private String malformed;
   private String invalidBinaryHeader;
@@ -90,6 +97,7 @@ final class EngineRequestHeaders implements HeaderSink {
       if (!Arrays.equals(value, TRAILERS)) {
         malformed = "te other than 'trailers': '" + text(value) + "'";
       }
+      te = true;
     } else if (is(name, "content-type")) {
       contentType = value;
     } else if (is(name, "content-length")) {
@@ -188,6 +196,25 @@ final class EngineRequestHeaders implements HeaderSink {
   /** The declared {@code content-length}, or -1. */
   long contentLength() {
     return contentLength;
+  }
+
+  /**
+   * The request's head for a protocol other than gRPC (regular fields as text, binary values in
+   * base64 again); call before {@link #toMetadata}.
+   */
+  HttpRequestHead toHttpRequestHead() {
+    List<Map.Entry<String, String>> fields = new ArrayList<>(entries + 3);
+    if (contentType != null) {
+      fields.add(Map.entry("content-type", text(contentType)));
+    }
+    if (te) {
+      fields.add(Map.entry("te", "trailers"));
+    }
+    if (contentLength >= 0) {
+      fields.add(Map.entry("content-length", Long.toString(contentLength)));
+    }
+    fields.addAll(GrpcInboundHeaders.textEntries(namesAndValues, entries));
+    return Http2Exchanges.requestHead(text(method), text(path), authority(), text(scheme), fields);
   }
 
   /** The metadata, taking over the array; call once. */

@@ -48,9 +48,10 @@ import java.util.logging.Logger;
  * <p>Requests: each header block is decoded straight into {@link EngineRequestHeaders}, which
  * checks RFC 9113 section 8 (a malformed request is reset with PROTOCOL_ERROR and counts toward the
  * engine's reset limit, like the "MadeYouReset" errors the engine finds itself). Then, as on
- * Netty's codec: 405 or 415 with a short text body for a request that is not gRPC, 404 for a bad
- * path, 400 for bad base64 in a {@code -bin} field, 431 for headers over the limit, REFUSED_STREAM
- * once shutdown was asked for. A {@code content-length} the body does not match resets the stream.
+ * Netty's codec: a request that is not gRPC goes to the server's other protocols (gRPC-Web,
+ * Connect: {@link EngineExchanges}), or gets 405 or 415 with a short text body; 404 for a bad path,
+ * 400 for bad base64 in a {@code -bin} field, 431 for headers over the limit, REFUSED_STREAM once
+ * shutdown was asked for. A {@code content-length} the body does not match resets the stream.
  *
  * <p>The connection: graceful shutdown is the engine's double GOAWAY, with the grace period's timer
  * here; too frequent client PINGs end it with GOAWAY(ENHANCE_YOUR_CALM, "too_many_pings") ({@link
@@ -73,6 +74,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
   private final ServerOptions options;
   private final Http2Connection connection;
   private final EngineWrites writes;
+  private final EngineExchanges exchanges;
   private final IntObjectMap<EngineCall> calls = new IntObjectHashMap<>();
 
   /** The streams whose request declared a {@code content-length} and has not ended yet. */
@@ -87,6 +89,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
   private Attributes streamAttributes = Attributes.EMPTY;
   private ConnectionAgeLimits connectionLimits;
   private ScheduledFuture<?> graceTimer;
+  private ScheduledFuture<?> settingsAckTimer;
   private volatile boolean shutdownRequested;
   private boolean shutdownStarted;
   private boolean ready;
@@ -107,6 +110,8 @@ final class EngineServerHandler extends ChannelDuplexHandler
     // Response DATA leaving (a large message leaves over many flushes, as the client's credit
     // comes) is activity after which the client's keepalive pings are welcome again.
     this.writes = new EngineWrites(connection, keepAliveEnforcer::onDataSent);
+    this.exchanges =
+        new EngineExchanges(connection, writes, transport, this::exchangesChanged, this::flushNow);
     this.unreadResponseLimits =
         new UnreadResponseLimits(
             options.maxQueuedOutboundBytesPerStream(),
@@ -129,8 +134,33 @@ final class EngineServerHandler extends ChannelDuplexHandler
   public void handlerAdded(ChannelHandlerContext ctx) {
     this.ctx = ctx;
     writes.attach(ctx);
+    exchanges.attach(ctx);
     connection.start(writes.out());
     writes.flush(false);
+    settingsAckTimer =
+        ctx.executor()
+            .schedule(
+                this::settingsAckTimedOut, options.settingsAckTimeoutNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * The client has not acknowledged this side's SETTINGS in time: GOAWAY(SETTINGS_TIMEOUT) (RFC
+   * 9113 section 6.5.3), and the connection ends as at any connection error.
+   */
+  private void settingsAckTimedOut() {
+    settingsAckTimer = null;
+    if (connection.awaitingSettingsAck()) {
+      connection.settingsAckTimedOut(writes.out());
+      flushNow();
+    }
+  }
+
+  @Override
+  public void onSettingsAck() {
+    if (settingsAckTimer != null && !connection.awaitingSettingsAck()) {
+      settingsAckTimer.cancel(false);
+      settingsAckTimer = null;
+    }
   }
 
   @Override
@@ -212,6 +242,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
       call.state.onReset(status);
     }
     calls.clear();
+    exchanges.closeAll(status);
     stopTimers();
     transport.terminated();
     ctx.fireChannelInactive();
@@ -219,6 +250,9 @@ final class EngineServerHandler extends ChannelDuplexHandler
 
   private void stopTimers() {
     keepAlive.stop();
+    if (settingsAckTimer != null) {
+      settingsAckTimer.cancel(false);
+    }
     if (graceTimer != null) {
       graceTimer.cancel(false);
     }
@@ -271,6 +305,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
     for (EngineCall call : new ArrayList<>(calls.values())) {
       call.state.abort(status);
     }
+    exchanges.abortAll(status);
     connection.goAway(writes.out(), NO_ERROR, "");
     flushNow();
     ctx.close();
@@ -379,8 +414,19 @@ final class EngineServerHandler extends ChannelDuplexHandler
   @Override
   public void streamClosed(ServerStreamState state) {
     declaredLengths.remove(state.id());
-    if (calls.remove(state.id()) != null && calls.isEmpty() && connectionLimits != null) {
-      connectionLimits.onIdle();
+    if (calls.remove(state.id()) != null && calls.isEmpty() && exchanges.isEmpty()) {
+      exchangesChanged();
+    }
+  }
+
+  /** A call or an exchange started or ended: exchanges count as calls for the idle limit. */
+  private void exchangesChanged() {
+    if (connectionLimits != null) {
+      if (calls.isEmpty() && exchanges.isEmpty()) {
+        connectionLimits.onIdle();
+      } else {
+        connectionLimits.onActive();
+      }
     }
   }
 
@@ -411,6 +457,8 @@ final class EngineServerHandler extends ChannelDuplexHandler
         reject(streamId, block.malformed());
       } else if (call != null) {
         call.state.onEndOfStream(); // the engine only passes trailers that end the stream
+      } else {
+        exchanges.onTrailers(streamId, endStream);
       }
       return;
     }
@@ -443,6 +491,10 @@ final class EngineServerHandler extends ChannelDuplexHandler
       return;
     }
     CharSequence contentType = request.contentType();
+    boolean grpc = request.isPost() && ServerHandler.isServedGrpcContentType(contentType);
+    if (!grpc && exchanges.serve(streamId, request, endStream, streamAttributes)) {
+      return;
+    }
     if (!request.isPost()) {
       respondWithBody(
           streamId,
@@ -539,6 +591,11 @@ final class EngineServerHandler extends ChannelDuplexHandler
     int bytes = data.readableBytes();
     String mismatch = checkDeclaredLength(streamId, bytes, endStream);
     EngineCall call = calls.get(streamId);
+    if (mismatch == null
+        && call == null
+        && exchanges.onData(streamId, data, flowControlled, endStream)) {
+      return;
+    }
     if (mismatch != null || call == null || call.state.isClosed()) {
       data.release();
       connection.consumed(writes.out(), streamId, flowControlled);
@@ -576,6 +633,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
   @Override
   public void onStreamReset(int streamId, long errorCode, boolean byPeer) {
     declaredLengths.remove(streamId);
+    exchanges.onReset(streamId, errorCode, byPeer);
     EngineCall call = calls.get(streamId);
     if (call == null) {
       return;
@@ -586,6 +644,11 @@ final class EngineServerHandler extends ChannelDuplexHandler
             ? connectionFailure
             : Status.CANCELLED.withDescription(
                 who + " (RST_STREAM " + GrpcWire.errorName(errorCode) + ")"));
+  }
+
+  @Override
+  public void onStreamClosed(int streamId) {
+    exchanges.onStreamClosed(streamId, connectionFailure);
   }
 
   @Override

@@ -15,19 +15,17 @@ import java.util.function.Consumer;
  * written into, made when the first frame needs it and written to the channel at the flush, with at
  * most one listener per flush (no promise per frame).
  *
- * <p>The calls' halves learn what left through that listener: for each call that handed response
- * DATA or trailers to the engine, the flush counts what the engine no longer holds for want of
- * flow-control credit, and once the buffer is written reports those bytes ({@link
- * NettyServerStream#onSentBytes}, which drives {@code isReady}) and the trailers ({@link
- * ServerStreamState#onTrailersWritten}, which ends the call OK, or UNAVAILABLE if the write
- * failed).
+ * <p>The calls and exchanges learn what left through that listener: for each stream that handed
+ * response frames to the engine ({@link EngineStreamWrites}), the flush counts what the engine no
+ * longer holds for want of flow-control credit, and once the buffer is written reports it (for a
+ * call, {@link EngineCall}; for an exchange, its write futures).
  *
  * <p>Event loop only; not thread-safe.
  */
 final class EngineWrites {
   private final Http2Connection connection;
   private final Runnable onDataSent;
-  private final List<EngineCall> pending = new ArrayList<>();
+  private final List<EngineStreamWrites> pending = new ArrayList<>();
   private ChannelHandlerContext ctx;
   private ByteBuf out;
 
@@ -57,11 +55,11 @@ final class EngineWrites {
     return out;
   }
 
-  /** {@code call} handed DATA or trailers to the engine: report them at a flush once they leave. */
-  void handed(EngineCall call) {
-    if (!call.pending) {
-      call.pending = true;
-      pending.add(call);
+  /** {@code stream} handed frames to the engine: report them at a flush once they leave. */
+  void handed(EngineStreamWrites stream) {
+    if (!stream.pending) {
+      stream.pending = true;
+      pending.add(stream);
     }
   }
 
@@ -109,40 +107,21 @@ final class EngineWrites {
     }
     List<Consumer<Future<?>>> reports = null;
     for (int i = pending.size() - 1; i >= 0; i--) {
-      EngineCall call = pending.get(i);
-      int id = call.state.id();
-      long queued = connection.queuedBytes(id);
-      long sent = call.handedBytes - queued - call.reportedBytes;
-      boolean trailers = call.trailersHanded && !call.trailersReported && queued == 0;
-      if (sent > 0) {
-        onDataSent.run();
-      }
-      if (sent > 0 || trailers) {
-        call.reportedBytes += Math.max(0, sent);
-        call.trailersReported |= trailers;
+      EngineStreamWrites stream = pending.get(i);
+      Consumer<Future<?>> report =
+          stream.collect(connection.queuedBytes(stream.streamId()), onDataSent);
+      if (report != null) {
         if (reports == null) {
           reports = new ArrayList<>();
         }
-        reports.add(report(call, (int) Math.max(0, sent), trailers));
+        reports.add(report);
       }
-      if (call.allReported()) {
-        call.pending = false;
+      if (stream.allReported()) {
+        stream.pending = false;
         pending.remove(i);
       }
     }
     return reports;
-  }
-
-  private static Consumer<Future<?>> report(EngineCall call, int bytes, boolean trailers) {
-    return written -> {
-      NettyServerStream stream = call.state.stream();
-      if (bytes > 0 && stream != null) {
-        stream.onSentBytes(bytes);
-      }
-      if (trailers) {
-        call.state.onTrailersWritten(written.isSuccess(), written.cause());
-      }
-    };
   }
 
   /** The channel is gone: releases the buffer of the flush that will not happen. */

@@ -95,6 +95,11 @@ public final class ServerOptions {
   private final long maxQueuedOutboundBytesPerConnection;
   private final int maxContinuationFrames;
   private final boolean ternHttp2Engine;
+  private final long settingsAckTimeoutNanos;
+
+  /** How long a client may take to acknowledge the engine's SETTINGS, by default. */
+  public static final long DEFAULT_SETTINGS_ACK_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
+
   private final NettyWritableBufferAllocator bufferAllocator =
       new NettyWritableBufferAllocator(ByteBufAllocator.DEFAULT);
 
@@ -126,7 +131,8 @@ public final class ServerOptions {
       long maxQueuedOutboundBytesPerConnection,
       int maxContinuationFrames,
       HttpProtocols httpProtocols,
-      boolean ternHttp2Engine) {
+      boolean ternHttp2Engine,
+      long settingsAckTimeoutNanos) {
     if (sslContext != null && sslContext.isClient()) {
       throw new IllegalArgumentException("sslContext must be a server context");
     }
@@ -151,6 +157,7 @@ public final class ServerOptions {
     this.maxContinuationFrames = maxContinuationFrames;
     this.httpProtocols = Objects.requireNonNull(httpProtocols, "httpProtocols");
     this.ternHttp2Engine = ternHttp2Engine;
+    this.settingsAckTimeoutNanos = settingsAckTimeoutNanos;
   }
 
   /** The defaults of everything but the limits the runtime sets: for tests of the SPI. */
@@ -182,7 +189,8 @@ public final class ServerOptions {
         DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_CONNECTION,
         DEFAULT_MAX_CONTINUATION_FRAMES,
         HttpProtocols.NONE,
-        ternHttp2Engine);
+        ternHttp2Engine,
+        DEFAULT_SETTINGS_ACK_TIMEOUT_NANOS);
   }
 
   /**
@@ -200,6 +208,11 @@ public final class ServerOptions {
   /** Whether HTTP/2 connections run on Tern's own engine rather than Netty's codec. */
   boolean ternHttp2Engine() {
     return ternHttp2Engine;
+  }
+
+  /** On Tern's engine: how long the client may take to acknowledge the server's SETTINGS. */
+  long settingsAckTimeoutNanos() {
+    return settingsAckTimeoutNanos;
   }
 
   /** The protocols served beside gRPC. */

@@ -1,0 +1,44 @@
+package dev.tern.netty.internal.exchange;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http2.Http2Headers;
+
+/**
+ * How an {@link Http2Exchange} writes to its HTTP/2 connection, so the same exchange code runs on
+ * Netty's HTTP/2 codec ({@link NettyHttp2Output}) and on Tern's own engine (the server's {@code
+ * EngineExchanges}): response headers, body DATA, the stream's reset, the request body's
+ * flow-control credit, and the flush.
+ *
+ * <p>Event loop only: every method is called on the connection's event loop.
+ */
+public interface Http2StreamOutput {
+  /** The connection's channel context: its event loop, allocator, promises and state. */
+  ChannelHandlerContext ctx();
+
+  /**
+   * Writes a HEADERS frame; {@code promise} completes once it left the connection (for headers that
+   * end the stream, with the DATA before them).
+   */
+  void writeHeaders(int streamId, Http2Headers headers, boolean endStream, ChannelPromise promise);
+
+  /**
+   * Writes DATA, taking ownership of {@code data}, as far as flow control lets it go; {@code
+   * promise} completes once all of it left the connection, or failed to.
+   */
+  void writeData(int streamId, ByteBuf data, boolean endStream, ChannelPromise promise);
+
+  /** Resets the stream with {@code errorCode}, unless it is closed already. Does not flush. */
+  void resetIfOpen(int streamId, long errorCode);
+
+  /**
+   * Returns {@code bytes} of the request body to the stream's window.
+   *
+   * @return whether a flush is due (a WINDOW_UPDATE may be waiting)
+   */
+  boolean returnBytes(int streamId, int bytes);
+
+  /** Writes what is queued to the socket. */
+  void flush();
+}
