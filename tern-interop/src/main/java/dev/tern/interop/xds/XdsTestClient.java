@@ -1,5 +1,7 @@
 package dev.tern.interop.xds;
 
+import dev.tern.Grpc;
+import dev.tern.InsecureChannelCredentials;
 import dev.tern.ManagedChannel;
 import dev.tern.Server;
 import dev.tern.Status;
@@ -7,6 +9,7 @@ import dev.tern.interop.testing.ClientConfigureRequest.RpcType;
 import dev.tern.netty.NettyChannelBuilder;
 import dev.tern.netty.NettyServerBuilder;
 import dev.tern.testtools.cli.CommandLine;
+import dev.tern.xds.XdsChannelCredentials;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -47,11 +50,12 @@ public final class XdsTestClient {
           .flag("rpc_timeout_sec", "N", "20", "every RPC's deadline, in seconds")
           .bool("fail_on_failed_rpcs", "exit 1 when an RPC fails after one succeeded")
           .bool("print_response", "print a line for every RPC that ended")
-          .bool("secure_mode", "xDS client security; not built yet in Tern (issue 36)")
+          .bool(
+              "secure_mode",
+              "TLS from the control plane (A29): XdsChannelCredentials, plaintext to clusters\n"
+                  + "without an UpstreamTlsContext")
           .note("Prints 'Tern xDS test client sending to TARGET, stats on port N' once started.")
-          .note(
-              "Exit status: 1 after a failed RPC with --fail_on_failed_rpcs; 2 for a bad flag or"
-                  + " --secure_mode=true.")
+          .note("Exit status: 1 after a failed RPC with --fail_on_failed_rpcs; 2 for a bad flag.")
           .example(
               "bin/xds-test-client --server=xds:///svc --stats_port=8081 --qps=100"
                   + " --rpc=UnaryCall,EmptyCall --metadata=EmptyCall:rpc-behavior:sleep-1");
@@ -66,7 +70,20 @@ public final class XdsTestClient {
       int numChannels,
       ClientConfig config,
       boolean failOnFailedRpcs,
-      boolean printResponse) {}
+      boolean printResponse,
+      boolean secureMode) {
+    /** Settings without xDS security. */
+    Settings(
+        String target,
+        int statsPort,
+        int qps,
+        int numChannels,
+        ClientConfig config,
+        boolean failOnFailedRpcs,
+        boolean printResponse) {
+      this(target, statsPort, qps, numChannels, config, failOnFailedRpcs, printResponse, false);
+    }
+  }
 
   /** Entry point; see {@link #FLAGS}. Exits with {@link #run}'s status. */
   public static void main(String[] args) throws Exception {
@@ -108,10 +125,6 @@ public final class XdsTestClient {
   }
 
   private static Settings parse(CommandLine.Values flags) {
-    if (flags.bool("secure_mode")) {
-      throw FLAGS.usageError(
-          "--secure_mode=true: xDS client security is not built in Tern yet (issue 36)");
-    }
     int timeout = flags.integer("rpc_timeout_sec", 1);
     ClientConfig config;
     try {
@@ -130,7 +143,8 @@ public final class XdsTestClient {
         flags.integer("num_channels", 1),
         config,
         flags.bool("fail_on_failed_rpcs"),
-        flags.bool("print_response"));
+        flags.bool("print_response"),
+        flags.bool("secure_mode"));
   }
 
   /**
@@ -154,7 +168,13 @@ public final class XdsTestClient {
     }
     List<ManagedChannel> channels = new ArrayList<>();
     for (int i = 0; i < settings.numChannels(); i++) {
-      channels.add(NettyChannelBuilder.forTarget(settings.target()).usePlaintext().build());
+      channels.add(
+          settings.secureMode()
+              ? Grpc.newChannelBuilder(
+                      settings.target(),
+                      XdsChannelCredentials.create(InsecureChannelCredentials.create()))
+                  .build()
+              : NettyChannelBuilder.forTarget(settings.target()).usePlaintext().build());
     }
     CompletableFuture<String> failure = new CompletableFuture<>();
     AtomicBoolean succeeded = new AtomicBoolean();

@@ -1,5 +1,6 @@
 package dev.tern.interop.xds;
 
+import dev.tern.InsecureServerCredentials;
 import dev.tern.Server;
 import dev.tern.ServerInterceptors;
 import dev.tern.ServerServiceDefinition;
@@ -15,6 +16,7 @@ import dev.tern.stub.StreamObserver;
 import dev.tern.testtools.cli.CommandLine;
 import dev.tern.xds.Bootstrap;
 import dev.tern.xds.server.XdsServerBuilder;
+import dev.tern.xds.server.XdsServerCredentials;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -60,9 +62,10 @@ public final class XdsTestServer {
           .bool(
               "secure_mode",
               "serve TestService as an xDS-enabled server (its Listener from the control plane\n"
-                  + "of GRPC_XDS_BOOTSTRAP, whose server_listener_resource_name_template names it);\n"
-                  + "plaintext: TLS from the control plane is not built in Tern yet (issue 36).\n"
-                  + "Needs a --maintenance_port other than --port")
+                  + "of GRPC_XDS_BOOTSTRAP, whose server_listener_resource_name_template names it)\n"
+                  + "with XdsServerCredentials: TLS from the Listener's DownstreamTlsContext (A29),\n"
+                  + "plaintext for chains without one. With --bind_host the control plane's TLS is\n"
+                  + "not available (plaintext only). Needs a --maintenance_port other than --port")
           .note(
               "Prints 'Tern xDS test server listening on port N, maintenance port M' once"
                   + " listening.")
@@ -166,7 +169,11 @@ public final class XdsTestServer {
               && (config.maintenancePort() == null
                   || (config.maintenancePort() == config.port() && config.port() != 0));
       if (config.xds()) {
-        main = xdsServer(builder, config.bootstrap()).addService(testService).build().start();
+        main =
+            xdsServer(builder, config.bindHost(), config.port(), config.bootstrap())
+                .addService(testService)
+                .build()
+                .start();
         maintenance =
             addMaintenance(builder(config.bindHost(), config.maintenancePort()), health)
                 .build()
@@ -191,9 +198,18 @@ public final class XdsTestServer {
     }
   }
 
-  /** TestService's server as an xDS-enabled one (plaintext: A29 is not built yet). */
-  private static XdsServerBuilder xdsServer(NettyServerBuilder transport, Bootstrap bootstrap) {
-    XdsServerBuilder builder = XdsServerBuilder.forServerBuilder(transport);
+  /**
+   * TestService's server as an xDS-enabled one: on every address with {@link XdsServerCredentials}
+   * (TLS from the control plane, else plaintext); on {@code bindHost} alone plaintext only, as a
+   * transport builder bound to one address takes no per-connection credentials.
+   */
+  private static XdsServerBuilder xdsServer(
+      NettyServerBuilder transport, String bindHost, int port, Bootstrap bootstrap) {
+    XdsServerBuilder builder =
+        bindHost == null
+            ? XdsServerBuilder.forPort(
+                port, XdsServerCredentials.create(InsecureServerCredentials.create()))
+            : XdsServerBuilder.forServerBuilder(transport);
     if (bootstrap != null) {
       builder.bootstrap(bootstrap);
     }

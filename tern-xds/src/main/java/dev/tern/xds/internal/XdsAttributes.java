@@ -3,6 +3,7 @@ package dev.tern.xds.internal;
 import dev.tern.Attributes;
 import dev.tern.CallOptions;
 import dev.tern.xds.XdsClient;
+import dev.tern.xds.internal.security.UpstreamTls;
 
 /**
  * The keys by which the xds name resolver, its config selector and the xDS balancers hand each
@@ -18,6 +19,8 @@ import dev.tern.xds.XdsClient;
  *       and read by the cluster manager's picker.
  *   <li>{@link #RPC_HASH}: the call's hash from its route's hash policies (gRFC A42), for
  *       ring_hash.
+ *   <li>{@link #UPSTREAM_TLS}: the TLS of the cluster an endpoint belongs to (A29), set by
+ *       cluster_impl on each endpoint's address group for {@code XdsChannelCredentials}.
  * </ul>
  */
 public final class XdsAttributes {
@@ -32,6 +35,10 @@ public final class XdsAttributes {
   /** The call's ring-hash key from its route's hash policies (gRFC A42), or null for random. */
   public static final CallOptions.Key<Long> RPC_HASH =
       CallOptions.Key.create("dev.tern.xds.rpcHash");
+
+  /** The TLS of the endpoint's cluster (A29), on its address group; absent for plaintext. */
+  public static final Attributes.Key<UpstreamTls> UPSTREAM_TLS =
+      Attributes.Key.create("dev.tern.xds.upstreamTls");
 
   private XdsAttributes() {}
 }

@@ -1,7 +1,16 @@
 package dev.tern.xds.internal.lb;
 
+import dev.tern.ConnectivityState;
+import dev.tern.EquivalentAddressGroup;
 import dev.tern.LoadBalancer;
 import dev.tern.Status;
+import dev.tern.xds.XdsClient;
+import dev.tern.xds.XdsTlsContext;
+import dev.tern.xds.internal.XdsAttributes;
+import dev.tern.xds.internal.security.UpstreamTls;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -9,7 +18,10 @@ import java.util.function.LongUnaryOperator;
  * its pickers in a {@link ClusterImplPicker} (drops and circuit breaking). The count of calls in
  * flight is the process-wide one of the cluster (see {@link ClusterCallCounters}), held while the
  * balancer serves that cluster, so it spans every picker published here and every channel using the
- * cluster: a new picker does not forget calls still open. Runs in the channel's synchronization
+ * cluster: a new picker does not forget calls still open. When the cluster has TLS (A29) it opens
+ * the cluster's {@link UpstreamTls} on the xDS client's bootstrap and marks every endpoint's
+ * address group with it ({@link XdsAttributes#UPSTREAM_TLS}), for {@code XdsChannelCredentials}; it
+ * closes it when the TLS changes or the balancer shuts down. Runs in the channel's synchronization
  * context; not thread-safe.
  */
 final class ClusterImplBalancer extends LoadBalancer {
@@ -18,6 +30,7 @@ final class ClusterImplBalancer extends LoadBalancer {
   private final ChildBalancer child;
   private ClusterImplConfig config;
   private ClusterCallCounters.Lease counter;
+  private UpstreamTls tls;
   private boolean updating;
 
   ClusterImplBalancer(Helper helper, LongUnaryOperator random) {
@@ -36,15 +49,60 @@ final class ClusterImplBalancer extends LoadBalancer {
         previous.release();
       }
     }
+    try {
+      updateTls(resolvedAddresses);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      Status error =
+          Status.UNAVAILABLE.withDescription(
+              "cluster " + config.cluster() + ": TLS: " + e.getMessage());
+      helper.updateBalancingState(
+          ConnectivityState.TRANSIENT_FAILURE, new FixedResultPicker(PickResult.withError(error)));
+      return error;
+    }
     updating = true;
     Status status;
     try {
-      status = child.update(config.childPolicy(), resolvedAddresses);
+      status = child.update(config.childPolicy(), withTls(resolvedAddresses));
     } finally {
       updating = false;
     }
     publish();
     return status;
+  }
+
+  /** Opens the cluster's TLS if it changed, closing the previous one. */
+  private void updateTls(ResolvedAddresses resolvedAddresses) {
+    XdsTlsContext wanted = config.upstreamTls();
+    if (Objects.equals(wanted, tls == null ? null : tls.context())) {
+      return;
+    }
+    UpstreamTls previous = tls;
+    tls = null;
+    if (previous != null) {
+      previous.close();
+    }
+    if (wanted != null) {
+      XdsClient client = resolvedAddresses.getAttributes().get(XdsAttributes.XDS_CLIENT);
+      if (client == null) {
+        throw new IllegalStateException("no xDS client to take certificate providers from");
+      }
+      tls = UpstreamTls.open(client.bootstrap(), wanted);
+    }
+  }
+
+  /** {@code resolvedAddresses} with each group marked with the cluster's TLS, if any. */
+  private ResolvedAddresses withTls(ResolvedAddresses resolvedAddresses) {
+    if (tls == null) {
+      return resolvedAddresses;
+    }
+    List<EquivalentAddressGroup> marked = new ArrayList<>();
+    for (EquivalentAddressGroup group : resolvedAddresses.getAddresses()) {
+      marked.add(
+          new EquivalentAddressGroup(
+              group.getAddresses(),
+              group.getAttributes().toBuilder().set(XdsAttributes.UPSTREAM_TLS, tls).build()));
+    }
+    return resolvedAddresses.toBuilder().setAddresses(marked).build();
   }
 
   @Override
@@ -62,6 +120,10 @@ final class ClusterImplBalancer extends LoadBalancer {
     child.shutdown();
     if (counter != null) {
       counter.release();
+    }
+    if (tls != null) {
+      tls.close();
+      tls = null;
     }
   }
 

@@ -2,6 +2,7 @@ package dev.tern.xds.internal.lb;
 
 import dev.tern.xds.XdsCluster;
 import dev.tern.xds.XdsEndpoints.DropOverload;
+import dev.tern.xds.XdsTlsContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,18 +11,30 @@ import java.util.Objects;
 /**
  * {@code cluster_impl_experimental}'s config: {@code {"cluster": "c1", "edsServiceName": "...",
  * "maxConcurrentRequests": 1024, "dropCategories": [{"category": "lb", "requestsPerMillion":
- * 1000}], "childPolicy": [...]}}. Immutable; thread-safe.
+ * 1000}], "childPolicy": [...]}}, and, when made by the cluster resolver, the cluster's TLS (A29:
+ * the UpstreamTlsContext, or null for plaintext). Immutable; thread-safe.
  */
 record ClusterImplConfig(
     String cluster,
     String edsServiceName,
     long maxConcurrentRequests,
     List<DropOverload> dropCategories,
-    ChildPolicy childPolicy) {
+    ChildPolicy childPolicy,
+    XdsTlsContext upstreamTls) {
   ClusterImplConfig {
     Objects.requireNonNull(cluster, "cluster");
     dropCategories = List.copyOf(dropCategories);
     Objects.requireNonNull(childPolicy, "childPolicy");
+  }
+
+  /** A config without TLS (the JSON form has no field for it). */
+  ClusterImplConfig(
+      String cluster,
+      String edsServiceName,
+      long maxConcurrentRequests,
+      List<DropOverload> dropCategories,
+      ChildPolicy childPolicy) {
+    this(cluster, edsServiceName, maxConcurrentRequests, dropCategories, childPolicy, null);
   }
 
   static ClusterImplConfig parse(Map<String, ?> raw) {

@@ -1,6 +1,7 @@
 package dev.tern.xds.internal.lb;
 
 import dev.tern.xds.XdsCluster;
+import dev.tern.xds.XdsTlsContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +12,8 @@ import java.util.Objects;
  * "type": "EDS", "edsServiceName": "...", "maxConcurrentRequests": 1024}, {"cluster": "c2", "type":
  * "LOGICAL_DNS", "dnsHostname": "host:port", "outlierDetection": {...}}], "xdsLbPolicy":
  * [{"round_robin": {}}]}}: the leaf clusters in priority order and the policy that picks endpoints
- * within a locality. Immutable; thread-safe.
+ * within a locality. A mechanism made by the cds balancer also carries its cluster's TLS (A29),
+ * which the JSON form has no field for. Immutable; thread-safe.
  */
 record ClusterResolverConfig(List<DiscoveryMechanism> mechanisms, ChildPolicy endpointPolicy) {
   /** How one leaf cluster's endpoints are found. */
@@ -21,7 +23,8 @@ record ClusterResolverConfig(List<DiscoveryMechanism> mechanisms, ChildPolicy en
       String edsServiceName,
       String dnsHostname,
       long maxConcurrentRequests,
-      XdsCluster.OutlierDetection outlierDetection) {
+      XdsCluster.OutlierDetection outlierDetection,
+      XdsTlsContext upstreamTls) {
     DiscoveryMechanism {
       Objects.requireNonNull(cluster, "cluster");
       Objects.requireNonNull(type, "type");
@@ -33,6 +36,24 @@ record ClusterResolverConfig(List<DiscoveryMechanism> mechanisms, ChildPolicy en
       }
     }
 
+    /** A mechanism without TLS (the cluster's TLS is not part of the JSON form). */
+    DiscoveryMechanism(
+        String cluster,
+        XdsCluster.Type type,
+        String edsServiceName,
+        String dnsHostname,
+        long maxConcurrentRequests,
+        XdsCluster.OutlierDetection outlierDetection) {
+      this(
+          cluster,
+          type,
+          edsServiceName,
+          dnsHostname,
+          maxConcurrentRequests,
+          outlierDetection,
+          null);
+    }
+
     /** A mechanism without outlier detection. */
     DiscoveryMechanism(
         String cluster,
@@ -40,7 +61,7 @@ record ClusterResolverConfig(List<DiscoveryMechanism> mechanisms, ChildPolicy en
         String edsServiceName,
         String dnsHostname,
         long maxConcurrentRequests) {
-      this(cluster, type, edsServiceName, dnsHostname, maxConcurrentRequests, null);
+      this(cluster, type, edsServiceName, dnsHostname, maxConcurrentRequests, null, null);
     }
 
     /** The EDS resource to watch: the service name, else the cluster's own name. */

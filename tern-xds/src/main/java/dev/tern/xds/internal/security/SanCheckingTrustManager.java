@@ -1,0 +1,121 @@
+package dev.tern.xds.internal.security;
+
+import dev.tern.xds.XdsTlsContext;
+import java.net.Socket;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateParsingException;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.X509ExtendedTrustManager;
+
+/**
+ * A client's check of the server (A29): the chain must be trusted by the cluster's roots, and then
+ * the server's certificate must have a subject alternative name (DNS, URI or IP address) that one
+ * of the cluster's {@code match_subject_alt_names} matches; no list accepts any trusted
+ * certificate. This replaces the HTTPS host-name check. A mismatch fails the handshake with a
+ * message naming the SAN check, the matchers and the certificate's names. Immutable; thread-safe.
+ */
+final class SanCheckingTrustManager extends X509ExtendedTrustManager {
+  /** The start of the message a SAN mismatch fails with. */
+  static final String MISMATCH = "xDS SAN check failed";
+
+  private static final int DNS = 2;
+  private static final int URI = 6;
+  private static final int IP = 7;
+
+  private final X509ExtendedTrustManager roots;
+  private final List<XdsTlsContext.SanMatcher> matchers;
+
+  SanCheckingTrustManager(X509ExtendedTrustManager roots, List<XdsTlsContext.SanMatcher> matchers) {
+    this.roots = roots;
+    this.matchers = List.copyOf(matchers);
+  }
+
+  // The roots are asked without the engine or socket: with them, the JDK's check adds the HTTPS
+  // host-name check when the engine asks for one (Netty's client contexts do by default), and A29
+  // replaces that check with the SAN matchers.
+
+  @Override
+  public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
+      throws CertificateException {
+    checkServerTrusted(chain, authType);
+  }
+
+  @Override
+  public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket)
+      throws CertificateException {
+    checkServerTrusted(chain, authType);
+  }
+
+  @Override
+  public void checkServerTrusted(X509Certificate[] chain, String authType)
+      throws CertificateException {
+    roots.checkServerTrusted(chain, authType);
+    checkSans(chain);
+  }
+
+  @Override
+  public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
+    throw new UnsupportedOperationException("a client's trust manager checks servers only");
+  }
+
+  @Override
+  public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {
+    throw new UnsupportedOperationException("a client's trust manager checks servers only");
+  }
+
+  @Override
+  public void checkClientTrusted(X509Certificate[] chain, String authType) {
+    throw new UnsupportedOperationException("a client's trust manager checks servers only");
+  }
+
+  @Override
+  public X509Certificate[] getAcceptedIssuers() {
+    return roots.getAcceptedIssuers();
+  }
+
+  private void checkSans(X509Certificate[] chain) throws CertificateException {
+    if (matchers.isEmpty()) {
+      return;
+    }
+    if (chain == null || chain.length == 0) {
+      throw new CertificateException(MISMATCH + ": the server sent no certificate");
+    }
+    List<String> names = subjectAltNames(chain[0]);
+    for (String name : names) {
+      for (XdsTlsContext.SanMatcher matcher : matchers) {
+        if (matcher.matches(name)) {
+          return;
+        }
+      }
+    }
+    throw new CertificateException(
+        MISMATCH
+            + ": no subject alternative name of the server's certificate "
+            + names
+            + " matches the cluster's match_subject_alt_names "
+            + matchers);
+  }
+
+  /** The DNS, URI and IP address SANs of {@code certificate}. */
+  static List<String> subjectAltNames(X509Certificate certificate)
+      throws CertificateParsingException {
+    Collection<List<?>> all = certificate.getSubjectAlternativeNames();
+    List<String> names = new ArrayList<>();
+    if (all == null) {
+      return names;
+    }
+    for (List<?> entry : all) {
+      if (entry.size() >= 2
+          && entry.get(0) instanceof Integer type
+          && (type == DNS || type == URI || type == IP)
+          && entry.get(1) instanceof String value) {
+        names.add(value);
+      }
+    }
+    return names;
+  }
+}

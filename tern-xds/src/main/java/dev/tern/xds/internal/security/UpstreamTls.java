@@ -1,0 +1,95 @@
+package dev.tern.xds.internal.security;
+
+import dev.tern.TlsChannelCredentials;
+import dev.tern.xds.Bootstrap;
+import dev.tern.xds.XdsTlsContext;
+
+/**
+ * The client TLS of one cluster (A29): credentials whose key manager presents the identity
+ * instance's current key and certificate (mTLS; none without an identity instance) and whose trust
+ * manager checks the server against the validation instance's current roots and then the cluster's
+ * SAN matchers. It holds its certificate provider instances until {@link #close}; files rotated on
+ * disk reach new handshakes through them. Thread-safe: immutable apart from the providers, which
+ * are thread-safe.
+ */
+public final class UpstreamTls implements AutoCloseable {
+  private final XdsTlsContext context;
+  private final FileWatcherProvider identity;
+  private final FileWatcherProvider roots;
+  private final TlsChannelCredentials credentials;
+
+  private UpstreamTls(
+      XdsTlsContext context, FileWatcherProvider identity, FileWatcherProvider roots) {
+    this.context = context;
+    this.identity = identity;
+    this.roots = roots;
+    TlsChannelCredentials.Builder builder =
+        TlsChannelCredentials.newBuilder()
+            .trustManager(
+                new SanCheckingTrustManager(roots.trustManager(), context.subjectAltNames()));
+    if (identity != null) {
+      builder.keyManager(identity.keyManager());
+    }
+    this.credentials = builder.build();
+  }
+
+  /**
+   * The TLS of a cluster with {@code context}, on the instances of {@code bootstrap}.
+   *
+   * @throws IllegalArgumentException if the bootstrap lacks an instance the context names
+   */
+  public static UpstreamTls open(Bootstrap bootstrap, XdsTlsContext context) {
+    FileWatcherProvider roots =
+        CertificateProviders.acquire(bootstrap, context.validationInstance());
+    FileWatcherProvider identity = null;
+    try {
+      if (context.identityInstance() != null) {
+        identity = CertificateProviders.acquire(bootstrap, context.identityInstance());
+      }
+      return new UpstreamTls(context, identity, roots);
+    } catch (RuntimeException e) {
+      CertificateProviders.release(roots);
+      if (identity != null) {
+        CertificateProviders.release(identity);
+      }
+      throw e;
+    }
+  }
+
+  /** The cluster's TLS context these credentials follow. */
+  public XdsTlsContext context() {
+    return context;
+  }
+
+  /**
+   * The credentials of a new connection to the cluster: always the same instance, so that the
+   * transport builds its TLS context once.
+   *
+   * @throws IllegalStateException if the instances have no usable roots, or no key and certificate
+   *     for mTLS, yet (the message names the instance and the problem)
+   */
+  public TlsChannelCredentials credentials() {
+    String problem = roots.rootsProblem();
+    if (problem == null && identity != null) {
+      problem = identity.keysProblem();
+    }
+    if (problem != null) {
+      throw new IllegalStateException("xDS TLS of the cluster is not ready: " + problem);
+    }
+    return credentials;
+  }
+
+  /** Lets go of the certificate provider instances. */
+  @Override
+  public void close() {
+    CertificateProviders.release(roots);
+    if (identity != null) {
+      CertificateProviders.release(identity);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "UpstreamTls[" + context + "]";
+  }
+}

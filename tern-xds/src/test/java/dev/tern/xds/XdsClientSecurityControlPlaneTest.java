@@ -1,0 +1,502 @@
+package dev.tern.xds;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.BoolValue;
+import dev.tern.CallOptions;
+import dev.tern.Grpc;
+import dev.tern.InsecureChannelCredentials;
+import dev.tern.InsecureServerCredentials;
+import dev.tern.ManagedChannel;
+import dev.tern.Metadata;
+import dev.tern.MethodDescriptor;
+import dev.tern.Server;
+import dev.tern.ServerCall;
+import dev.tern.ServerCallHandler;
+import dev.tern.ServerInterceptor;
+import dev.tern.ServerServiceDefinition;
+import dev.tern.Status;
+import dev.tern.StatusRuntimeException;
+import dev.tern.netty.NettyServerBuilder;
+import dev.tern.stub.ClientCalls;
+import dev.tern.stub.ServerCalls;
+import dev.tern.testing.TestMarshallers;
+import dev.tern.xds.server.XdsServerBuilder;
+import dev.tern.xds.server.XdsServerCredentials;
+import dev.tern.xds.server.XdsServingStatusListener;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.core.v3.Address;
+import io.envoyproxy.envoy.config.core.v3.SocketAddress;
+import io.envoyproxy.envoy.config.core.v3.TransportSocket;
+import io.envoyproxy.envoy.config.listener.v3.Filter;
+import io.envoyproxy.envoy.config.listener.v3.FilterChain;
+import io.envoyproxy.envoy.config.listener.v3.Listener;
+import io.envoyproxy.envoy.config.rbac.v3.Permission;
+import io.envoyproxy.envoy.config.rbac.v3.Policy;
+import io.envoyproxy.envoy.config.rbac.v3.Principal;
+import io.envoyproxy.envoy.config.route.v3.NonForwardingAction;
+import io.envoyproxy.envoy.config.route.v3.Route;
+import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.envoyproxy.envoy.config.route.v3.RouteMatch;
+import io.envoyproxy.envoy.config.route.v3.VirtualHost;
+import io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBAC;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateProviderPluginInstance;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateValidationContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
+import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * mTLS from the control plane on the client (A29), end to end against the real control plane: a
+ * Tern channel with {@link XdsChannelCredentials} calls a Tern xDS-enabled server with {@code
+ * XdsServerCredentials}, and both sides' TLS comes only from pushed resources (the cluster's
+ * UpstreamTlsContext, the Listener's DownstreamTlsContext requiring a client certificate), on
+ * {@code file_watcher} instances over PEMs the test writes and replaces. One node holds both the
+ * server's Listener and the client's resources.
+ */
+class XdsClientSecurityControlPlaneTest {
+  private static final Duration WAIT = Duration.ofSeconds(20);
+  private static final String BOOTSTRAP_PROPERTY = "io.grpc.xds.bootstrapConfig";
+  private static final String TEMPLATE = "grpc/server?xds.resource.listening_address=%s";
+  private static final String SERVER_SAN = "spiffe://tern.test/server";
+  private static final String CLIENT_SAN = "spiffe://tern.test/client";
+  private static final MethodDescriptor<byte[], byte[]> CALL =
+      MethodDescriptor.newBuilder(TestMarshallers.bytes(), TestMarshallers.bytes())
+          .setFullMethodName("svc.A/Call")
+          .setType(MethodDescriptor.MethodType.UNARY)
+          .build();
+
+  @TempDir Path dir;
+  private final List<AutoCloseable> closeables = new ArrayList<>();
+  private final BlockingQueue<String> statuses = new LinkedBlockingQueue<>();
+  private final BlockingQueue<String> peers = new LinkedBlockingQueue<>();
+  private final String node = "xds-client-tls-" + System.nanoTime();
+  private ControlPlaneProcess cp;
+  private TestPems clientPems;
+  private TestPems rotatedClientPems;
+  private Path clientCert;
+  private Path clientKey;
+  private int securePort;
+  private int plainPort;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    cp = ControlPlaneProcess.start();
+    closeables.add(cp);
+    TestPems serverPems = TestPems.generate("server", "dns:server.tern.test,uri:" + SERVER_SAN);
+    clientPems = TestPems.generate("client-1", "uri:" + CLIENT_SAN);
+    rotatedClientPems = TestPems.generate("client-2", "uri:" + CLIENT_SAN);
+    TestPems intruderPems = TestPems.generate("intruder", "uri:spiffe://tern.test/intruder");
+    Files.writeString(dir.resolve("server.pem"), serverPems.certificatePem);
+    Files.writeString(dir.resolve("server.key"), serverPems.keyPem);
+    Files.writeString(dir.resolve("server-roots.pem"), serverPems.certificatePem);
+    Files.writeString(
+        dir.resolve("client-roots.pem"),
+        TestPems.roots(List.of(clientPems, rotatedClientPems, intruderPems)));
+    clientCert = Files.writeString(dir.resolve("client.pem"), clientPems.certificatePem);
+    clientKey = Files.writeString(dir.resolve("client.key"), clientPems.keyPem);
+    Files.writeString(dir.resolve("intruder.pem"), intruderPems.certificatePem);
+    Files.writeString(dir.resolve("intruder.key"), intruderPems.keyPem);
+
+    String json =
+        cp.bootstrapJson(node)
+            .replaceFirst(
+                "\\{",
+                "{\"server_listener_resource_name_template\": \""
+                    + TEMPLATE
+                    + "\", \"certificate_providers\": {"
+                    + provider("server_identity", "server", null)
+                    + ", "
+                    + provider("client_roots", null, "client-roots.pem")
+                    + ", "
+                    + provider("client_identity", "client", null)
+                    + ", "
+                    + provider("intruder_identity", "intruder", null)
+                    + ", "
+                    + provider("server_roots", null, "server-roots.pem")
+                    + "}, ");
+    System.setProperty(BOOTSTRAP_PROPERTY, json);
+    closeables.add(() -> System.clearProperty(BOOTSTRAP_PROPERTY));
+    startSecureServer(Bootstrap.parse(json, "test bootstrap"));
+    startPlainServer();
+  }
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (int i = closeables.size() - 1; i >= 0; i--) {
+      closeables.get(i).close();
+    }
+  }
+
+  /** A file_watcher instance over {@code <identity>.pem/.key} or a roots file, re-read often. */
+  private String provider(String name, String identity, String roots) {
+    String files =
+        identity != null
+            ? "\"certificate_file\": \""
+                + dir.resolve(identity + ".pem")
+                + "\", \"private_key_file\": \""
+                + dir.resolve(identity + ".key")
+                + "\""
+            : "\"ca_certificate_file\": \"" + dir.resolve(roots) + "\"";
+    return "\""
+        + name
+        + "\": {\"plugin_name\": \"file_watcher\", \"config\": {"
+        + files
+        + ", \"refresh_interval\": \"0.2s\"}}";
+  }
+
+  /** Records the subject of the client's certificate, "plaintext", or "no client certificate". */
+  private final ServerInterceptor peerRecorder =
+      new ServerInterceptor() {
+        @Override
+        public <Q, R> ServerCall.Listener<Q> interceptCall(
+            ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+          SSLSession session = call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION);
+          try {
+            peers.add(
+                session == null
+                    ? "plaintext"
+                    : ((X509Certificate) session.getPeerCertificates()[0])
+                        .getSubjectX500Principal()
+                        .getName());
+          } catch (SSLPeerUnverifiedException e) {
+            peers.add("no client certificate");
+          }
+          return next.startCall(call, headers);
+        }
+      };
+
+  private ServerServiceDefinition service() {
+    ServerCalls.UnaryMethod<byte[], byte[]> reply =
+        (request, response) -> {
+          response.onNext("ok".getBytes(UTF_8));
+          response.onCompleted();
+        };
+    return ServerServiceDefinition.builder("svc.A")
+        .addMethod(CALL, ServerCalls.asyncUnaryCall(reply))
+        .build();
+  }
+
+  private void startSecureServer(Bootstrap bootstrap) throws Exception {
+    Server server =
+        XdsServerBuilder.forPort(0, XdsServerCredentials.create(InsecureServerCredentials.create()))
+            .bootstrap(bootstrap)
+            .xdsClientPool(XdsClientPool.withOptions(XdsClient.Options.defaults()))
+            .xdsServingStatusListener(
+                new XdsServingStatusListener() {
+                  @Override
+                  public void onServing() {
+                    statuses.add("SERVING");
+                  }
+
+                  @Override
+                  public void onNotServing(Throwable cause) {
+                    statuses.add("NOT_SERVING: " + cause.getMessage());
+                  }
+                })
+            .addService(service())
+            .intercept(peerRecorder)
+            .build()
+            .start();
+    closeables.add(
+        () -> {
+          server.shutdownNow();
+          server.awaitTermination(5, TimeUnit.SECONDS);
+        });
+    securePort = server.getPort();
+  }
+
+  private void startPlainServer() throws Exception {
+    Server server =
+        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+            .addService(dev.tern.ServerInterceptors.intercept(service(), peerRecorder))
+            .build()
+            .start();
+    closeables.add(
+        () -> {
+          server.shutdownNow();
+          server.awaitTermination(5, TimeUnit.SECONDS);
+        });
+    plainPort = server.getPort();
+  }
+
+  private ManagedChannel channel(String target) {
+    ManagedChannel channel =
+        Grpc.newChannelBuilder(
+                target, XdsChannelCredentials.create(InsecureChannelCredentials.create()))
+            .build();
+    closeables.add(
+        () -> {
+          channel.shutdownNow();
+          channel.awaitTermination(5, TimeUnit.SECONDS);
+        });
+    return channel;
+  }
+
+  private static Status call(ManagedChannel channel) {
+    try {
+      ClientCalls.blockingUnaryCall(
+          channel,
+          CALL,
+          CallOptions.DEFAULT.withDeadlineAfter(WAIT.toMillis(), TimeUnit.MILLISECONDS),
+          new byte[0]);
+      return Status.OK;
+    } catch (StatusRuntimeException e) {
+      return e.getStatus();
+    }
+  }
+
+  private static void assertOk(Status status) {
+    assertThat(status.getCode()).as("%s", status).isEqualTo(Status.Code.OK);
+  }
+
+  // ---- resources
+
+  private static CertificateProviderPluginInstance instance(String name) {
+    return CertificateProviderPluginInstance.newBuilder().setInstanceName(name).build();
+  }
+
+  private static TransportSocket socket(com.google.protobuf.Message context) {
+    return TransportSocket.newBuilder()
+        .setName("envoy.transport_sockets.tls")
+        .setTypedConfig(Any.pack(context))
+        .build();
+  }
+
+  /** The server's Listener: mTLS required, and the RBAC filter when {@code rbac} is not null. */
+  private Listener serverListener(RBAC rbac) {
+    VirtualHost host =
+        VirtualHost.newBuilder()
+            .setName("all")
+            .addDomains("*")
+            .addRoutes(
+                Route.newBuilder()
+                    .setMatch(RouteMatch.newBuilder().setPrefix("/"))
+                    .setNonForwardingAction(NonForwardingAction.getDefaultInstance()))
+            .build();
+    HttpConnectionManager.Builder hcm =
+        HttpConnectionManager.newBuilder()
+            .setRouteConfig(
+                RouteConfiguration.newBuilder().setName("inline").addVirtualHosts(host));
+    if (rbac != null) {
+      hcm.addHttpFilters(HttpFilter.newBuilder().setName("rbac").setTypedConfig(Any.pack(rbac)));
+    }
+    hcm.addHttpFilters(Resources.router());
+    DownstreamTlsContext tls =
+        DownstreamTlsContext.newBuilder()
+            .setCommonTlsContext(
+                CommonTlsContext.newBuilder()
+                    .setTlsCertificateProviderInstance(instance("server_identity"))
+                    .setValidationContext(
+                        CertificateValidationContext.newBuilder()
+                            .setCaCertificateProviderInstance(instance("client_roots"))))
+            .setRequireClientCertificate(BoolValue.of(true))
+            .build();
+    return Listener.newBuilder()
+        .setName(TEMPLATE.replace("%s", "0.0.0.0:" + securePort))
+        .setAddress(
+            Address.newBuilder()
+                .setSocketAddress(
+                    SocketAddress.newBuilder().setAddress("0.0.0.0").setPortValue(securePort)))
+        .addFilterChains(
+            FilterChain.newBuilder()
+                .setName("mtls")
+                .addFilters(
+                    Filter.newBuilder().setName("hcm").setTypedConfig(Any.pack(hcm.build())))
+                .setTransportSocket(socket(tls)))
+        .build();
+  }
+
+  /** A cluster whose endpoints need TLS from {@code identity} and the server's roots. */
+  @SuppressWarnings("deprecation") // match_subject_alt_names, which A29 reads
+  private static Cluster secureCluster(String name, String identity, StringMatcher... sans) {
+    CertificateValidationContext.Builder validation =
+        CertificateValidationContext.newBuilder()
+            .setCaCertificateProviderInstance(instance("server_roots"));
+    for (StringMatcher san : sans) {
+      validation.addMatchSubjectAltNames(san);
+    }
+    UpstreamTlsContext tls =
+        UpstreamTlsContext.newBuilder()
+            .setCommonTlsContext(
+                CommonTlsContext.newBuilder()
+                    .setTlsCertificateProviderInstance(instance(identity))
+                    .setValidationContext(validation))
+            .build();
+    return Resources.edsCluster(name, name).setTransportSocket(socket(tls)).build();
+  }
+
+  /**
+   * Pushes the server's Listener and, for the client, {@code xds:///<name>} of each cluster
+   * (routing to it), the clusters, and their endpoints: a cluster named {@code plain*} at the
+   * plaintext server, the others at the secure server.
+   */
+  private void push(String version, RBAC rbac, Cluster... clusters) {
+    List<com.google.protobuf.Message> resources = new ArrayList<>();
+    resources.add(serverListener(rbac));
+    for (Cluster cluster : clusters) {
+      String name = cluster.getName();
+      resources.add(Resources.listener(name, "route-" + name));
+      resources.add(Resources.routes("route-" + name, name));
+      resources.add(cluster);
+      resources.add(Resources.endpoints(name, name.startsWith("plain") ? plainPort : securePort));
+    }
+    cp.setSnapshot(node, version, resources);
+  }
+
+  private void awaitServing() throws InterruptedException {
+    assertThat(statuses.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo("SERVING");
+  }
+
+  private static StringMatcher exact(String san) {
+    return StringMatcher.newBuilder().setExact(san).build();
+  }
+
+  // ---- tests
+
+  @Test
+  void mutualTlsOnBothSidesFromTheControlPlane_serverSeesTheClientCertificate() throws Exception {
+    push(
+        "1",
+        null,
+        secureCluster("secure", "client_identity", exact(SERVER_SAN)),
+        secureCluster(
+            "secure-prefix",
+            "client_identity",
+            StringMatcher.newBuilder()
+                .setPrefix("SPIFFE://TERN.TEST/")
+                .setIgnoreCase(true)
+                .build()),
+        Resources.edsCluster("plain", "plain").build());
+    awaitServing();
+
+    assertOk(call(channel("xds:///secure")));
+    assertThat(peers.poll()).isEqualTo("CN=client-1");
+    assertOk(call(channel("xds:///secure-prefix")));
+    assertThat(peers.poll()).isEqualTo("CN=client-1");
+    // A cluster without a transport_socket: the fallback, plaintext.
+    assertOk(call(channel("xds:///plain")));
+    assertThat(peers.poll()).isEqualTo("plaintext");
+  }
+
+  @Test
+  void serverSanMatchingNoMatcher_failsUnavailableNamingTheSanCheck() throws Exception {
+    push(
+        "1",
+        null,
+        secureCluster(
+            "secure",
+            "client_identity",
+            exact("spiffe://tern.test/other"),
+            StringMatcher.newBuilder().setSuffix("/SERVER").build())); // case-sensitive
+    awaitServing();
+
+    Status status = call(channel("xds:///secure"));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(status.getDescription())
+        .contains("xDS SAN check failed")
+        .contains("match_subject_alt_names")
+        .contains(SERVER_SAN)
+        .contains("spiffe://tern.test/other");
+    assertThat(peers).isEmpty();
+  }
+
+  @Test
+  void clusterNamingAMissingInstance_isNackedNamingIt() throws Exception {
+    push("1", null, secureCluster("secure", "nowhere"));
+    channel("xds:///secure").getState(true); // subscribes to the cluster
+
+    ControlPlaneProcess.Request nack =
+        cp.awaitRequest(r -> r.isNack() && r.errorDetail().contains("nowhere"), "instance NACK");
+    assertThat(nack.errorDetail())
+        .contains("tls_certificate_provider_instance.instance_name")
+        .contains("\"nowhere\" is not a certificate_providers instance");
+  }
+
+  @Test
+  void rotatedClientIdentity_isPresentedByTheNextNewConnection_withoutAFailedCall()
+      throws Exception {
+    push("1", null, secureCluster("secure", "client_identity", exact(SERVER_SAN)));
+    awaitServing();
+    ManagedChannel before = channel("xds:///secure");
+    assertOk(call(before));
+    assertThat(peers.poll()).isEqualTo("CN=client-1");
+
+    TestPems.replace(clientKey, rotatedClientPems.keyPem); // mid-rotation: no match yet
+    TestPems.replace(clientCert, rotatedClientPems.certificatePem);
+
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    String seen = "CN=client-1";
+    while (!seen.equals("CN=client-2") && System.nanoTime() < deadline) {
+      assertOk(call(before));
+      assertThat(peers.poll()).isEqualTo("CN=client-1"); // its connection keeps its certificate
+      ManagedChannel after = channel("xds:///secure");
+      assertOk(call(after));
+      seen = peers.poll();
+      after.shutdownNow();
+    }
+    assertThat(seen).isEqualTo("CN=client-2");
+  }
+
+  @Test
+  void rbacPrincipalOnTheClientsSan_allowsThatClient_andDeniesAnother() throws Exception {
+    Policy clientOnly =
+        Policy.newBuilder()
+            .addPermissions(Permission.newBuilder().setAny(true))
+            .addPrincipals(
+                Principal.newBuilder()
+                    .setAuthenticated(
+                        Principal.Authenticated.newBuilder().setPrincipalName(exact(CLIENT_SAN))))
+            .build();
+    RBAC allowClient =
+        RBAC.newBuilder()
+            .setRules(
+                io.envoyproxy
+                    .envoy
+                    .config
+                    .rbac
+                    .v3
+                    .RBAC
+                    .newBuilder()
+                    .setAction(io.envoyproxy.envoy.config.rbac.v3.RBAC.Action.ALLOW)
+                    .putAllPolicies(Map.of("client-only", clientOnly)))
+            .build();
+    push(
+        "1",
+        allowClient,
+        secureCluster("secure", "client_identity", exact(SERVER_SAN)),
+        secureCluster("intruder", "intruder_identity", exact(SERVER_SAN)));
+    awaitServing();
+
+    Status allowed = call(channel("xds:///secure"));
+    Status denied = call(channel("xds:///intruder"));
+
+    assertOk(allowed);
+    assertThat(denied.getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+    assertThat(denied.getDescription()).isEqualTo("RBAC: access denied");
+    assertThat(peers).containsExactly("CN=client-1"); // RBAC stops the intruder's call earlier
+  }
+}
