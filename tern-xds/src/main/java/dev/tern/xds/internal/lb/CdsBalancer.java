@@ -140,7 +140,8 @@ final class CdsBalancer extends LoadBalancer {
               leaf.edsServiceName(),
               leaf.dnsHostPort(),
               leaf.maxConcurrentRequests(),
-              leaf.outlierDetection()));
+              leaf.outlierDetection(),
+              leaf.reportLoad()));
     }
     return new ClusterResolverConfig(mechanisms, EndpointPolicies.of(root.lbPolicy()));
   }

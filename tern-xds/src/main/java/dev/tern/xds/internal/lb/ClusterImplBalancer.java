@@ -2,6 +2,9 @@ package dev.tern.xds.internal.lb;
 
 import dev.tern.LoadBalancer;
 import dev.tern.Status;
+import dev.tern.xds.XdsClient;
+import dev.tern.xds.internal.XdsAttributes;
+import dev.tern.xds.internal.lrs.LoadStatsRegistry;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -9,8 +12,9 @@ import java.util.function.LongUnaryOperator;
  * its pickers in a {@link ClusterImplPicker} (drops and circuit breaking). The count of calls in
  * flight is the process-wide one of the cluster (see {@link ClusterCallCounters}), held while the
  * balancer serves that cluster, so it spans every picker published here and every channel using the
- * cluster: a new picker does not forget calls still open. Runs in the channel's synchronization
- * context; not thread-safe.
+ * cluster: a new picker does not forget calls still open. When the cluster reports load it holds a
+ * lease on its statistics in the channel's XdsClient, which the client's LRS stream reports. Runs
+ * in the channel's synchronization context; not thread-safe.
  */
 final class ClusterImplBalancer extends LoadBalancer {
   private final Helper helper;
@@ -18,6 +22,7 @@ final class ClusterImplBalancer extends LoadBalancer {
   private final ChildBalancer child;
   private ClusterImplConfig config;
   private ClusterCallCounters.Lease counter;
+  private LoadStatsRegistry.Lease loadStats; // while the cluster reports load
   private boolean updating;
 
   ClusterImplBalancer(Helper helper, LongUnaryOperator random) {
@@ -36,6 +41,7 @@ final class ClusterImplBalancer extends LoadBalancer {
         previous.release();
       }
     }
+    updateLoadReporting(resolvedAddresses.getAttributes().get(XdsAttributes.XDS_CLIENT));
     updating = true;
     Status status;
     try {
@@ -63,6 +69,25 @@ final class ClusterImplBalancer extends LoadBalancer {
     if (counter != null) {
       counter.release();
     }
+    if (loadStats != null) {
+      loadStats.release();
+      loadStats = null;
+    }
+  }
+
+  /** Takes (or keeps, or gives back) the cluster's lease on the client's load statistics. */
+  private void updateLoadReporting(XdsClient client) {
+    boolean wanted = config.reportLoad() && client != null;
+    if (loadStats != null
+        && (!wanted
+            || loadStats.registry() != client.loadStats()
+            || !loadStats.isFor(config.cluster(), config.edsServiceName()))) {
+      loadStats.release();
+      loadStats = null;
+    }
+    if (wanted && loadStats == null) {
+      loadStats = client.loadStats().acquire(config.cluster(), config.edsServiceName());
+    }
   }
 
   private void publish() {
@@ -70,6 +95,12 @@ final class ClusterImplBalancer extends LoadBalancer {
       return;
     }
     helper.updateBalancingState(
-        child.state(), new ClusterImplPicker(config, child.picker(), counter.inFlight(), random));
+        child.state(),
+        new ClusterImplPicker(
+            config,
+            child.picker(),
+            counter.inFlight(),
+            random,
+            loadStats == null ? null : loadStats.stats()));
   }
 }

@@ -10,14 +10,16 @@ import java.util.Objects;
 /**
  * {@code cluster_impl_experimental}'s config: {@code {"cluster": "c1", "edsServiceName": "...",
  * "maxConcurrentRequests": 1024, "dropCategories": [{"category": "lb", "requestsPerMillion":
- * 1000}], "childPolicy": [...]}}. Immutable; thread-safe.
+ * 1000}], "childPolicy": [...], "reportLoad": true}}; {@code reportLoad} counts the calls' load for
+ * the control plane's LRS stream. Immutable; thread-safe.
  */
 record ClusterImplConfig(
     String cluster,
     String edsServiceName,
     long maxConcurrentRequests,
     List<DropOverload> dropCategories,
-    ChildPolicy childPolicy) {
+    ChildPolicy childPolicy,
+    boolean reportLoad) {
   ClusterImplConfig {
     Objects.requireNonNull(cluster, "cluster");
     dropCategories = List.copyOf(dropCategories);
@@ -43,6 +45,7 @@ record ClusterImplConfig(
         json.string("edsServiceName", false),
         json.wholeNumber("maxConcurrentRequests", XdsCluster.DEFAULT_MAX_REQUESTS),
         drops,
-        ChildPolicy.select(json, "childPolicy", json.list("childPolicy", true)));
+        ChildPolicy.select(json, "childPolicy", json.list("childPolicy", true)),
+        json.bool("reportLoad"));
   }
 }

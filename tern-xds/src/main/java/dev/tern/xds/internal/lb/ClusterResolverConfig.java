@@ -9,9 +9,9 @@ import java.util.Objects;
 /**
  * {@code cluster_resolver_experimental}'s config: {@code {"discoveryMechanisms": [{"cluster": "c1",
  * "type": "EDS", "edsServiceName": "...", "maxConcurrentRequests": 1024}, {"cluster": "c2", "type":
- * "LOGICAL_DNS", "dnsHostname": "host:port", "outlierDetection": {...}}], "xdsLbPolicy":
- * [{"round_robin": {}}]}}: the leaf clusters in priority order and the policy that picks endpoints
- * within a locality. Immutable; thread-safe.
+ * "LOGICAL_DNS", "dnsHostname": "host:port", "outlierDetection": {...}, "reportLoad": true}],
+ * "xdsLbPolicy": [{"round_robin": {}}]}}: the leaf clusters in priority order and the policy that
+ * picks endpoints within a locality. Immutable; thread-safe.
  */
 record ClusterResolverConfig(List<DiscoveryMechanism> mechanisms, ChildPolicy endpointPolicy) {
   /** How one leaf cluster's endpoints are found. */
@@ -21,7 +21,8 @@ record ClusterResolverConfig(List<DiscoveryMechanism> mechanisms, ChildPolicy en
       String edsServiceName,
       String dnsHostname,
       long maxConcurrentRequests,
-      XdsCluster.OutlierDetection outlierDetection) {
+      XdsCluster.OutlierDetection outlierDetection,
+      boolean reportLoad) {
     DiscoveryMechanism {
       Objects.requireNonNull(cluster, "cluster");
       Objects.requireNonNull(type, "type");
@@ -33,7 +34,25 @@ record ClusterResolverConfig(List<DiscoveryMechanism> mechanisms, ChildPolicy en
       }
     }
 
-    /** A mechanism without outlier detection. */
+    /** A mechanism that does not report load. */
+    DiscoveryMechanism(
+        String cluster,
+        XdsCluster.Type type,
+        String edsServiceName,
+        String dnsHostname,
+        long maxConcurrentRequests,
+        XdsCluster.OutlierDetection outlierDetection) {
+      this(
+          cluster,
+          type,
+          edsServiceName,
+          dnsHostname,
+          maxConcurrentRequests,
+          outlierDetection,
+          false);
+    }
+
+    /** A mechanism without outlier detection that does not report load. */
     DiscoveryMechanism(
         String cluster,
         XdsCluster.Type type,
@@ -79,7 +98,8 @@ record ClusterResolverConfig(List<DiscoveryMechanism> mechanisms, ChildPolicy en
                 entry.has("outlierDetection")
                     ? OutlierDetectionConfig.parseDetection(
                         entry.nested("outlierDetection", entry.object("outlierDetection", true)))
-                    : null));
+                    : null,
+                entry.bool("reportLoad")));
       } catch (IllegalArgumentException e) {
         throw json.error(field, e.getMessage());
       }

@@ -63,7 +63,8 @@ record PriorityTree(PriorityConfig config, List<EquivalentAddressGroup> addresse
                 mechanism.edsServiceName(),
                 mechanism.maxConcurrentRequests(),
                 each.resolution().drops(),
-                perPriority);
+                perPriority,
+                mechanism.reportLoad());
         ChildPolicy top = new ChildPolicy(new ClusterImplProvider(), impl);
         if (mechanism.outlierDetection() != null) {
           top =
