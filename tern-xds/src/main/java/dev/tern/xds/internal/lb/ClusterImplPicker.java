@@ -1,6 +1,5 @@
 package dev.tern.xds.internal.lb;
 
-import dev.tern.ClientStreamTracer;
 import dev.tern.EquivalentAddressGroup;
 import dev.tern.LoadBalancer.PickResult;
 import dev.tern.LoadBalancer.PickSubchannelArgs;
@@ -10,6 +9,7 @@ import dev.tern.Status;
 import dev.tern.xds.XdsEndpoints.DropOverload;
 import dev.tern.xds.XdsFeatures;
 import dev.tern.xds.internal.lrs.ClusterLoadStats;
+import dev.tern.xds.internal.lrs.LocalityLoadCounter;
 import dev.tern.xds.internal.lrs.LrsLocality;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -75,12 +75,11 @@ final class ClusterImplPicker extends SubchannelPicker {
                   + config.maxConcurrentRequests()
                   + " calls in flight"));
     }
-    ClientStreamTracer.Factory tracers = result.getStreamTracerFactory();
-    if (stats != null) {
-      tracers = LoadReportTracer.factory(stats.locality(locality(result.getSubchannel())), tracers);
-    }
+    LocalityLoadCounter load =
+        stats == null ? null : stats.locality(locality(result.getSubchannel()));
     return PickResult.withSubchannel(
-        result.getSubchannel(), InFlightTracer.factory(inFlight, tracers));
+        result.getSubchannel(),
+        InFlightTracer.factory(inFlight, load, result.getStreamTracerFactory()));
   }
 
   /** The locality EDS put on the subchannel's addresses, or null for none. */
