@@ -18,6 +18,7 @@
 //	                 "resource_names", "error_detail"} (error_detail is "" for an ACK or a
 //	                subscription, the NACK's message otherwise).
 //	GET  /streams   {"opened": N, "open": M}: ADS streams opened since start, and open now.
+//	POST /lrs, GET /loadreports: the LRS server's settings and the load reports received (lrs.go).
 //
 // A NACK is not answered with the same snapshot again: go-control-plane's cache would answer a
 // request whose version differs from the snapshot's at once, so a client NACKing a bad snapshot
@@ -239,6 +240,7 @@ func main() {
 	discoveryv3.RegisterAggregatedDiscoveryServiceServer(grpcServer, xds)
 
 	mux := http.NewServeMux()
+	newLrsServer().register(grpcServer, mux) // LRS: see lrs.go
 	mux.HandleFunc("POST /snapshot", func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(r.Body)
 		if err == nil {

@@ -100,6 +100,11 @@ final class ClusterValidator {
           TlsContextValidator.upstream(
               cluster.getTransportSocket(), prefix + "transport_socket", instances);
     }
+    // A27: load reports go to the control plane that sent the cluster, or nowhere.
+    if (cluster.hasLrsServer() && !cluster.getLrsServer().hasSelf()) {
+      throw new XdsResourceException(
+          prefix + "lrs_server: must be self (reports go to this control plane only)");
+    }
     return new XdsCluster(
         cluster.getName(),
         type,
@@ -109,7 +114,8 @@ final class ClusterValidator {
         lb,
         maxRequests,
         outlier,
-        tls);
+        tls,
+        cluster.hasLrsServer());
   }
 
   private static String logicalDns(ClusterLoadAssignment assignment, String prefix)

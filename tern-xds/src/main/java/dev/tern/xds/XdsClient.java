@@ -7,6 +7,7 @@ import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
+import dev.tern.xds.internal.lrs.LoadStatsRegistry;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
@@ -134,6 +135,8 @@ public final class XdsClient implements AutoCloseable {
   private final Set<XdsResourceType<?>> dirty = new LinkedHashSet<>();
   private final AdsStream.Handler handler = new StreamHandler();
   private final Clock clock = Clock.systemUTC();
+  private final LoadStatsRegistry loadStats;
+  private LoadReportClient loadReports; // made when a cluster first reports load
   private boolean flushQueued;
   private AdsStream stream;
   private SynchronizationContext.ScheduledHandle reconnect;
@@ -159,6 +162,8 @@ public final class XdsClient implements AutoCloseable {
       typesByUrl.put(type.typeUrl(), type);
     }
     this.channel = options.channelFactory().apply(server);
+    this.loadStats =
+        new LoadStatsRegistry(() -> syncContext.execute(this::updateLoadReports), System::nanoTime);
   }
 
   /** A client of its own for {@code bootstrap} (most code shares one through the pool). */
@@ -173,6 +178,35 @@ public final class XdsClient implements AutoCloseable {
 
   public Bootstrap bootstrap() {
     return bootstrap;
+  }
+
+  /**
+   * The load statistics of the clusters that report load to this client's control plane ({@code
+   * lrs_server: self}); for Tern's cluster_impl balancer. Taking the first lease opens the LRS
+   * stream, releasing the last closes it. (Its type is in a package the module does not export:
+   * this is for the module's own balancers, not for users.)
+   */
+  @SuppressWarnings("exports")
+  public LoadStatsRegistry loadStats() {
+    return loadStats;
+  }
+
+  private void updateLoadReports() {
+    if (closed) {
+      return;
+    }
+    if (loadReports == null) {
+      loadReports =
+          new LoadReportClient(
+              channel,
+              server.serverUri(),
+              syncContext,
+              timer,
+              bootstrap.node().toProto(),
+              new Backoff(options.initialBackoff(), options.maxBackoff()),
+              loadStats);
+    }
+    loadReports.update();
   }
 
   /**
@@ -250,6 +284,9 @@ public final class XdsClient implements AutoCloseable {
           }
           if (reconnect != null) {
             reconnect.cancel();
+          }
+          if (loadReports != null) {
+            loadReports.shutdown();
           }
           for (TypeState state : types.values()) {
             state.resources.values().forEach(ResourceState::cancelTimer);

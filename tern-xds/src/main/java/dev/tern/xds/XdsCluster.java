@@ -16,6 +16,8 @@ import java.util.Objects;
  *     max_requests}, 1024 when unset
  * @param outlierDetection the cluster's outlier detection, or null when it has none
  * @param upstreamTls its {@code transport_socket}'s UpstreamTlsContext (A29), or null for none
+ * @param reportLoad whether it has {@code lrs_server} ({@code self}, the only kind accepted): its
+ *     calls' load is reported to the control plane (LRS)
  */
 public record XdsCluster(
     String name,
@@ -26,7 +28,32 @@ public record XdsCluster(
     LbPolicy lbPolicy,
     long maxConcurrentRequests,
     OutlierDetection outlierDetection,
-    XdsTlsContext upstreamTls) {
+    XdsTlsContext upstreamTls,
+    boolean reportLoad) {
+  /** A cluster that does not report load. */
+  public XdsCluster(
+      String name,
+      Type type,
+      String edsServiceName,
+      String dnsHostPort,
+      List<String> aggregateClusters,
+      LbPolicy lbPolicy,
+      long maxConcurrentRequests,
+      OutlierDetection outlierDetection,
+      XdsTlsContext upstreamTls) {
+    this(
+        name,
+        type,
+        edsServiceName,
+        dnsHostPort,
+        aggregateClusters,
+        lbPolicy,
+        maxConcurrentRequests,
+        outlierDetection,
+        upstreamTls,
+        false);
+  }
+
   /** A cluster without TLS from the control plane. */
   public XdsCluster(
       String name,

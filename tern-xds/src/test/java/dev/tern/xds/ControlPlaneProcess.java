@@ -245,6 +245,32 @@ final class ControlPlaneProcess implements AutoCloseable {
         JsonParser.parse(send(HttpRequest.newBuilder(uri("/streams")).GET().build()).body());
   }
 
+  /**
+   * How its LRS server answers the next streams ({@code POST /lrs}): e.g. {@code {"interval":
+   * "0.2s", "send_all_clusters": true, "fail_streams": 2}}.
+   */
+  void setLoadReporting(String json) {
+    HttpResponse<String> response =
+        send(
+            HttpRequest.newBuilder(uri("/lrs"))
+                .POST(HttpRequest.BodyPublishers.ofString(json, UTF_8))
+                .build());
+    if (response.statusCode() != 204) {
+      throw new IllegalStateException(
+          "setting LRS failed: " + response.statusCode() + " " + response.body());
+    }
+  }
+
+  /**
+   * What its LRS server received ({@code GET /loadreports}): {@code {"streams": S, "failed": F,
+   * "reports": [{"stream", "node", "cluster_stats": [ClusterStats as proto3 JSON]}]}}.
+   */
+  @SuppressWarnings("unchecked")
+  Map<String, Object> loadReports() {
+    return (Map<String, Object>)
+        JsonParser.parse(send(HttpRequest.newBuilder(uri("/loadreports")).GET().build()).body());
+  }
+
   /** Everything the process printed. */
   String output() {
     return process.output();

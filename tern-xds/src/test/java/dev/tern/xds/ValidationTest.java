@@ -75,6 +75,17 @@ class ValidationTest {
     HttpFilter fault =
         HttpFilter.newBuilder().setName("fault").setTypedConfig(pack(BoolValue.of(true))).build();
     return Stream.of(
+        // A27: load reports go to the control plane that sent the cluster only.
+        nack(
+            cds,
+            Resources.edsCluster("c1", "e1")
+                .setLrsServer(
+                    io.envoyproxy.envoy.config.core.v3.ConfigSource.newBuilder()
+                        .setAds(
+                            io.envoyproxy.envoy.config.core.v3.AggregatedConfigSource
+                                .getDefaultInstance()))
+                .build(),
+            "Cluster \"c1\": lrs_server: must be self"),
         // Listener
         nack(
             lds,
@@ -668,6 +679,20 @@ class ValidationTest {
         .isEqualTo(new XdsCluster.LbPolicy(XdsCluster.LbPolicy.Kind.RING_HASH, 1024, 8 << 20, 0));
     assertThat(ring.maxConcurrentRequests()).isEqualTo(1024);
     assertThat(ring.outlierDetection()).isNull();
+
+    assertThat(ring.reportLoad()).isFalse();
+    assertThat(
+            XdsResourceType.CLUSTER
+                .validate(
+                    Resources.edsCluster("c1", "svc")
+                        .setLrsServer(
+                            io.envoyproxy.envoy.config.core.v3.ConfigSource.newBuilder()
+                                .setSelf(
+                                    io.envoyproxy.envoy.config.core.v3.SelfConfigSource
+                                        .getDefaultInstance()))
+                        .build())
+                .reportLoad())
+        .isTrue();
 
     XdsCluster least =
         XdsResourceType.CLUSTER.validate(

@@ -141,7 +141,8 @@ final class CdsBalancer extends LoadBalancer {
               leaf.dnsHostPort(),
               leaf.maxConcurrentRequests(),
               leaf.outlierDetection(),
-              leaf.upstreamTls()));
+              leaf.upstreamTls(),
+              leaf.reportLoad()));
     }
     return new ClusterResolverConfig(mechanisms, EndpointPolicies.of(root.lbPolicy()));
   }

@@ -7,6 +7,7 @@ import dev.tern.Status;
 import dev.tern.xds.XdsClient;
 import dev.tern.xds.XdsTlsContext;
 import dev.tern.xds.internal.XdsAttributes;
+import dev.tern.xds.internal.lrs.LoadStatsRegistry;
 import dev.tern.xds.internal.security.UpstreamTls;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,8 +22,9 @@ import java.util.function.LongUnaryOperator;
  * cluster: a new picker does not forget calls still open. When the cluster has TLS (A29) it opens
  * the cluster's {@link UpstreamTls} on the xDS client's bootstrap and marks every endpoint's
  * address group with it ({@link XdsAttributes#UPSTREAM_TLS}), for {@code XdsChannelCredentials}; it
- * closes it when the TLS changes or the balancer shuts down. Runs in the channel's synchronization
- * context; not thread-safe.
+ * closes it when the TLS changes or the balancer shuts down. When the cluster reports load it holds
+ * a lease on its statistics in the channel's XdsClient, which the client's LRS stream reports. Runs
+ * in the channel's synchronization context; not thread-safe.
  */
 final class ClusterImplBalancer extends LoadBalancer {
   private final Helper helper;
@@ -31,6 +33,7 @@ final class ClusterImplBalancer extends LoadBalancer {
   private ClusterImplConfig config;
   private ClusterCallCounters.Lease counter;
   private UpstreamTls tls;
+  private LoadStatsRegistry.Lease loadStats; // while the cluster reports load
   private boolean updating;
 
   ClusterImplBalancer(Helper helper, LongUnaryOperator random) {
@@ -59,6 +62,7 @@ final class ClusterImplBalancer extends LoadBalancer {
           ConnectivityState.TRANSIENT_FAILURE, new FixedResultPicker(PickResult.withError(error)));
       return error;
     }
+    updateLoadReporting(resolvedAddresses.getAttributes().get(XdsAttributes.XDS_CLIENT));
     updating = true;
     Status status;
     try {
@@ -125,6 +129,25 @@ final class ClusterImplBalancer extends LoadBalancer {
       tls.close();
       tls = null;
     }
+    if (loadStats != null) {
+      loadStats.release();
+      loadStats = null;
+    }
+  }
+
+  /** Takes (or keeps, or gives back) the cluster's lease on the client's load statistics. */
+  private void updateLoadReporting(XdsClient client) {
+    boolean wanted = config.reportLoad() && client != null;
+    if (loadStats != null
+        && (!wanted
+            || loadStats.registry() != client.loadStats()
+            || !loadStats.isFor(config.cluster(), config.edsServiceName()))) {
+      loadStats.release();
+      loadStats = null;
+    }
+    if (wanted && loadStats == null) {
+      loadStats = client.loadStats().acquire(config.cluster(), config.edsServiceName());
+    }
   }
 
   private void publish() {
@@ -132,6 +155,12 @@ final class ClusterImplBalancer extends LoadBalancer {
       return;
     }
     helper.updateBalancingState(
-        child.state(), new ClusterImplPicker(config, child.picker(), counter.inFlight(), random));
+        child.state(),
+        new ClusterImplPicker(
+            config,
+            child.picker(),
+            counter.inFlight(),
+            random,
+            loadStats == null ? null : loadStats.stats()));
   }
 }

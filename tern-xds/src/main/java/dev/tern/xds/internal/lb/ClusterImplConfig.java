@@ -11,8 +11,10 @@ import java.util.Objects;
 /**
  * {@code cluster_impl_experimental}'s config: {@code {"cluster": "c1", "edsServiceName": "...",
  * "maxConcurrentRequests": 1024, "dropCategories": [{"category": "lb", "requestsPerMillion":
- * 1000}], "childPolicy": [...]}}, and, when made by the cluster resolver, the cluster's TLS (A29:
- * the UpstreamTlsContext, or null for plaintext). Immutable; thread-safe.
+ * 1000}], "childPolicy": [...], "reportLoad": true}}; {@code reportLoad} counts the calls' load for
+ * the control plane's LRS stream. When made by the cluster resolver it also carries the cluster's
+ * TLS (A29: the UpstreamTlsContext, or null for plaintext), which the JSON form has no field for.
+ * Immutable; thread-safe.
  */
 record ClusterImplConfig(
     String cluster,
@@ -20,7 +22,8 @@ record ClusterImplConfig(
     long maxConcurrentRequests,
     List<DropOverload> dropCategories,
     ChildPolicy childPolicy,
-    XdsTlsContext upstreamTls) {
+    XdsTlsContext upstreamTls,
+    boolean reportLoad) {
   ClusterImplConfig {
     Objects.requireNonNull(cluster, "cluster");
     dropCategories = List.copyOf(dropCategories);
@@ -33,8 +36,44 @@ record ClusterImplConfig(
       String edsServiceName,
       long maxConcurrentRequests,
       List<DropOverload> dropCategories,
+      ChildPolicy childPolicy,
+      boolean reportLoad) {
+    this(
+        cluster,
+        edsServiceName,
+        maxConcurrentRequests,
+        dropCategories,
+        childPolicy,
+        null,
+        reportLoad);
+  }
+
+  /** A config that does not report load. */
+  ClusterImplConfig(
+      String cluster,
+      String edsServiceName,
+      long maxConcurrentRequests,
+      List<DropOverload> dropCategories,
+      ChildPolicy childPolicy,
+      XdsTlsContext upstreamTls) {
+    this(
+        cluster,
+        edsServiceName,
+        maxConcurrentRequests,
+        dropCategories,
+        childPolicy,
+        upstreamTls,
+        false);
+  }
+
+  /** A config without TLS that does not report load. */
+  ClusterImplConfig(
+      String cluster,
+      String edsServiceName,
+      long maxConcurrentRequests,
+      List<DropOverload> dropCategories,
       ChildPolicy childPolicy) {
-    this(cluster, edsServiceName, maxConcurrentRequests, dropCategories, childPolicy, null);
+    this(cluster, edsServiceName, maxConcurrentRequests, dropCategories, childPolicy, null, false);
   }
 
   static ClusterImplConfig parse(Map<String, ?> raw) {
@@ -56,6 +95,7 @@ record ClusterImplConfig(
         json.string("edsServiceName", false),
         json.wholeNumber("maxConcurrentRequests", XdsCluster.DEFAULT_MAX_REQUESTS),
         drops,
-        ChildPolicy.select(json, "childPolicy", json.list("childPolicy", true)));
+        ChildPolicy.select(json, "childPolicy", json.list("childPolicy", true)),
+        json.bool("reportLoad"));
   }
 }

@@ -1,19 +1,26 @@
 package dev.tern.xds.internal.lb;
 
+import dev.tern.EquivalentAddressGroup;
 import dev.tern.LoadBalancer.PickResult;
 import dev.tern.LoadBalancer.PickSubchannelArgs;
+import dev.tern.LoadBalancer.Subchannel;
 import dev.tern.LoadBalancer.SubchannelPicker;
 import dev.tern.Status;
 import dev.tern.xds.XdsEndpoints.DropOverload;
 import dev.tern.xds.XdsFeatures;
+import dev.tern.xds.internal.lrs.ClusterLoadStats;
+import dev.tern.xds.internal.lrs.LocalityLoadCounter;
+import dev.tern.xds.internal.lrs.LrsLocality;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongUnaryOperator;
 
 /**
  * Drops calls as EDS's {@code drop_overloads} say (each category with its own chance, in parts per
  * million), refuses calls beyond the cluster's {@code max_requests} in flight, and otherwise uses
- * the child's pick, counting the call while its stream is open. Immutable; thread-safe if {@code
- * random} is.
+ * the child's pick, counting the call while its stream is open. When the cluster reports load
+ * ({@code stats} not null) it also counts each drop by category and each call into its endpoint's
+ * locality. Immutable; thread-safe if {@code random} is.
  */
 final class ClusterImplPicker extends SubchannelPicker {
   /** GRPC_XDS_EXPERIMENTAL_CIRCUIT_BREAKING: whether max_requests applies. */
@@ -23,22 +30,31 @@ final class ClusterImplPicker extends SubchannelPicker {
   private final SubchannelPicker child;
   private final AtomicLong inFlight;
   private final LongUnaryOperator random;
+  private final ClusterLoadStats stats;
 
+  /**
+   * @param stats where the cluster's load is counted, or null when it does not report load
+   */
   ClusterImplPicker(
       ClusterImplConfig config,
       SubchannelPicker child,
       AtomicLong inFlight,
-      LongUnaryOperator random) {
+      LongUnaryOperator random,
+      ClusterLoadStats stats) {
     this.config = config;
     this.child = child;
     this.inFlight = inFlight;
     this.random = random;
+    this.stats = stats;
   }
 
   @Override
   public PickResult pickSubchannel(PickSubchannelArgs args) {
     for (DropOverload drop : config.dropCategories()) {
       if (random.applyAsLong(1_000_000) < drop.perMillion()) {
+        if (stats != null) {
+          stats.recordDrop(drop.category());
+        }
         return PickResult.withDrop(
             Status.UNAVAILABLE.withDescription("dropped by load balancer: " + drop.category()));
       }
@@ -48,6 +64,9 @@ final class ClusterImplPicker extends SubchannelPicker {
       return result;
     }
     if (inFlight.get() >= config.maxConcurrentRequests() && CIRCUIT_BREAKING) {
+      if (stats != null) {
+        stats.recordUncategorizedDrop();
+      }
       return PickResult.withDrop(
           Status.UNAVAILABLE.withDescription(
               "cluster "
@@ -56,8 +75,17 @@ final class ClusterImplPicker extends SubchannelPicker {
                   + config.maxConcurrentRequests()
                   + " calls in flight"));
     }
+    LocalityLoadCounter load =
+        stats == null ? null : stats.locality(locality(result.getSubchannel()));
     return PickResult.withSubchannel(
-        result.getSubchannel(), InFlightTracer.factory(inFlight, result.getStreamTracerFactory()));
+        result.getSubchannel(),
+        InFlightTracer.factory(inFlight, load, result.getStreamTracerFactory()));
+  }
+
+  /** The locality EDS put on the subchannel's addresses, or null for none. */
+  private static LrsLocality locality(Subchannel subchannel) {
+    List<EquivalentAddressGroup> groups = subchannel.getAllAddresses();
+    return groups.isEmpty() ? null : groups.get(0).getAttributes().get(LrsLocality.KEY);
   }
 
   @Override

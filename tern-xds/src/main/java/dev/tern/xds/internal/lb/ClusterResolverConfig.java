@@ -10,10 +10,10 @@ import java.util.Objects;
 /**
  * {@code cluster_resolver_experimental}'s config: {@code {"discoveryMechanisms": [{"cluster": "c1",
  * "type": "EDS", "edsServiceName": "...", "maxConcurrentRequests": 1024}, {"cluster": "c2", "type":
- * "LOGICAL_DNS", "dnsHostname": "host:port", "outlierDetection": {...}}], "xdsLbPolicy":
- * [{"round_robin": {}}]}}: the leaf clusters in priority order and the policy that picks endpoints
- * within a locality. A mechanism made by the cds balancer also carries its cluster's TLS (A29),
- * which the JSON form has no field for. Immutable; thread-safe.
+ * "LOGICAL_DNS", "dnsHostname": "host:port", "outlierDetection": {...}, "reportLoad": true}],
+ * "xdsLbPolicy": [{"round_robin": {}}]}}: the leaf clusters in priority order and the policy that
+ * picks endpoints within a locality. A mechanism made by the cds balancer also carries its
+ * cluster's TLS (A29), which the JSON form has no field for. Immutable; thread-safe.
  */
 record ClusterResolverConfig(List<DiscoveryMechanism> mechanisms, ChildPolicy endpointPolicy) {
   /** How one leaf cluster's endpoints are found. */
@@ -24,7 +24,8 @@ record ClusterResolverConfig(List<DiscoveryMechanism> mechanisms, ChildPolicy en
       String dnsHostname,
       long maxConcurrentRequests,
       XdsCluster.OutlierDetection outlierDetection,
-      XdsTlsContext upstreamTls) {
+      XdsTlsContext upstreamTls,
+      boolean reportLoad) {
     DiscoveryMechanism {
       Objects.requireNonNull(cluster, "cluster");
       Objects.requireNonNull(type, "type");
@@ -43,6 +44,46 @@ record ClusterResolverConfig(List<DiscoveryMechanism> mechanisms, ChildPolicy en
         String edsServiceName,
         String dnsHostname,
         long maxConcurrentRequests,
+        XdsCluster.OutlierDetection outlierDetection,
+        boolean reportLoad) {
+      this(
+          cluster,
+          type,
+          edsServiceName,
+          dnsHostname,
+          maxConcurrentRequests,
+          outlierDetection,
+          null,
+          reportLoad);
+    }
+
+    /** A mechanism that does not report load. */
+    DiscoveryMechanism(
+        String cluster,
+        XdsCluster.Type type,
+        String edsServiceName,
+        String dnsHostname,
+        long maxConcurrentRequests,
+        XdsCluster.OutlierDetection outlierDetection,
+        XdsTlsContext upstreamTls) {
+      this(
+          cluster,
+          type,
+          edsServiceName,
+          dnsHostname,
+          maxConcurrentRequests,
+          outlierDetection,
+          upstreamTls,
+          false);
+    }
+
+    /** A mechanism without TLS that does not report load. */
+    DiscoveryMechanism(
+        String cluster,
+        XdsCluster.Type type,
+        String edsServiceName,
+        String dnsHostname,
+        long maxConcurrentRequests,
         XdsCluster.OutlierDetection outlierDetection) {
       this(
           cluster,
@@ -51,17 +92,18 @@ record ClusterResolverConfig(List<DiscoveryMechanism> mechanisms, ChildPolicy en
           dnsHostname,
           maxConcurrentRequests,
           outlierDetection,
-          null);
+          null,
+          false);
     }
 
-    /** A mechanism without outlier detection. */
+    /** A mechanism without outlier detection that does not report load. */
     DiscoveryMechanism(
         String cluster,
         XdsCluster.Type type,
         String edsServiceName,
         String dnsHostname,
         long maxConcurrentRequests) {
-      this(cluster, type, edsServiceName, dnsHostname, maxConcurrentRequests, null, null);
+      this(cluster, type, edsServiceName, dnsHostname, maxConcurrentRequests, null);
     }
 
     /** The EDS resource to watch: the service name, else the cluster's own name. */
@@ -100,7 +142,8 @@ record ClusterResolverConfig(List<DiscoveryMechanism> mechanisms, ChildPolicy en
                 entry.has("outlierDetection")
                     ? OutlierDetectionConfig.parseDetection(
                         entry.nested("outlierDetection", entry.object("outlierDetection", true)))
-                    : null));
+                    : null,
+                entry.bool("reportLoad")));
       } catch (IllegalArgumentException e) {
         throw json.error(field, e.getMessage());
       }

@@ -8,6 +8,7 @@ import dev.tern.xds.ResourceWatcher;
 import dev.tern.xds.XdsClient;
 import dev.tern.xds.XdsEndpoints;
 import dev.tern.xds.XdsResourceType;
+import dev.tern.xds.internal.lrs.LrsLocality;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,6 +68,9 @@ final class EdsWatch implements DiscoveryMechanismWatch {
         Attributes attributes =
             Attributes.newBuilder()
                 .set(AddressPath.LOCALITY, name)
+                .set(
+                    LrsLocality.KEY,
+                    new LrsLocality(locality.region(), locality.zone(), locality.subZone()))
                 .set(AddressPath.ENDPOINT_WEIGHT, Math.max(1, endpoint.weight()))
                 .build();
         groups.add(

@@ -64,7 +64,8 @@ record PriorityTree(PriorityConfig config, List<EquivalentAddressGroup> addresse
                 mechanism.maxConcurrentRequests(),
                 each.resolution().drops(),
                 perPriority,
-                mechanism.upstreamTls());
+                mechanism.upstreamTls(),
+                mechanism.reportLoad());
         ChildPolicy top = new ChildPolicy(new ClusterImplProvider(), impl);
         if (mechanism.outlierDetection() != null) {
           top =
