@@ -1,26 +1,34 @@
 #!/usr/bin/env bash
-# Installs grpc-go's xDS interop test client and server (google.golang.org/grpc/interop/xds/client
-# and .../server, pinned at v1.64.1, from the Go module proxy) as grpc-go-xds-interop-client and
-# grpc-go-xds-interop-server in the cache the other install scripts fill
-# (${TERN_TOOLS_DIR:-~/.cache/tern-tools}/bin). tern-interop's ForeignXdsClientsTest runs the client,
-# with the test control plane of tools/install-xds-tools.sh, against Tern's xds-test-servers;
-# GrpcGoXdsServerTest runs Tern's xds-test-client against the server. Idempotent: rebuilt only when
-# the pinned version changes.
+# Installs grpc-go's interop test programs, pinned at v1.64.1, from the Go module proxy, into the
+# cache the other install scripts fill (${TERN_TOOLS_DIR:-~/.cache/tern-tools}/bin):
+# - the xDS interop client and server (google.golang.org/grpc/interop/xds/client and .../server) as
+#   grpc-go-xds-interop-client and grpc-go-xds-interop-server. tern-interop's ForeignXdsClientsTest
+#   runs the client, with the test control plane of tools/install-xds-tools.sh, against Tern's
+#   xds-test-servers; GrpcGoXdsServerTest runs Tern's xds-test-client against the server.
+# - the plain interop client and server (google.golang.org/grpc/interop/client and .../server) as
+#   grpc-go-interop-client and grpc-go-interop-server: tern-interop's SoakInteropTest runs gRPC's
+#   soak cases between them and Tern's, and peers/run-matrix.sh offers them as the grpc-go peer.
+# Idempotent: a program is rebuilt only when it is missing or the pinned version changes.
 set -euo pipefail
 tools="${TERN_TOOLS_DIR:-$HOME/.cache/tern-tools}"
 version="v1.64.1"
-stamp="$tools/bin/.grpc-go-xds-interop.version"
 mkdir -p "$tools/bin"
-if [[ -x "$tools/bin/grpc-go-xds-interop-client" && -x "$tools/bin/grpc-go-xds-interop-server" \
-    && "$(cat "$stamp" 2>/dev/null)" == "$version" ]]; then
-  exit 0
-fi
-echo "== Installing grpc-go's xDS interop client and server $version"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-for program in client server; do
+work=""
+trap '[[ -z "$work" ]] || rm -rf "$work"' EXIT
+# package (under google.golang.org/grpc/interop) and the name it is installed as
+install() {
+  local package="$1" name="$2" stamp="$tools/bin/.$2.version"
+  if [[ -x "$tools/bin/$name" && "$(cat "$stamp" 2>/dev/null)" == "$version" ]]; then
+    return
+  fi
+  echo "== Installing grpc-go's $name $version"
+  [[ -n "$work" ]] || work="$(mktemp -d)"
   (cd "$work" && GOBIN="$work/bin" GOFLAGS=-buildvcs=false \
-    go install "google.golang.org/grpc/interop/xds/$program@$version")
-  mv -f "$work/bin/$program" "$tools/bin/grpc-go-xds-interop-$program"
-done
-echo "$version" >"$stamp"
+    go install "google.golang.org/grpc/interop/$package@$version")
+  mv -f "$work/bin/$(basename "$package")" "$tools/bin/$name"
+  echo "$version" >"$stamp"
+}
+install xds/client grpc-go-xds-interop-client
+install xds/server grpc-go-xds-interop-server
+install client grpc-go-interop-client
+install server grpc-go-interop-server

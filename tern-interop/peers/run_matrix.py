@@ -48,10 +48,12 @@ CASE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 BUILTIN_CLIENTS = {
     "python": ("all", str(HERE / "python-client.sh")),
     "grpc-java": ("per-case", str(HERE / "grpc-java-client.sh")),
+    "grpc-go": ("per-case", f"{shlex.quote(str(HERE / 'grpc-go-peer.sh'))} client"),
 }
 BUILTIN_SERVERS = {
     "python": str(HERE / "python-server.sh"),
     "grpc-java": str(HERE / "grpc-java-server.sh"),
+    "grpc-go": f"{shlex.quote(str(HERE / 'grpc-go-peer.sh'))} server",
 }
 BUILTIN_PAIRS = (("python", "python"), ("grpc-java", "python"), ("python", "grpc-java"))
 

@@ -131,7 +131,7 @@ class SoakInteropTest {
     }
   }
 
-  private static void runTernClient(int port, String testCase) throws Exception {
+  static void runTernClient(int port, String testCase) throws Exception {
     DecompressorRegistry probe =
         DecompressorRegistry.getDefaultInstance().with(new CompressionProbe(), true);
     Supplier<ManagedChannel> channels =

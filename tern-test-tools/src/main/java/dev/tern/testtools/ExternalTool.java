@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Assumptions;
  * #NODE}) and the npm packages the browser test bundles and drives ({@link #requireWebPackages}),
  * installed by {@code tools/install-web-tools.sh}; tern-xds's test control plane {@value
  * #XDS_CONTROLPLANE}, built by {@code tools/install-xds-tools.sh}; Toxiproxy {@value #TOXIPROXY},
- * built by {@code tools/install-chaos-tools.sh}.
+ * built by {@code tools/install-chaos-tools.sh}; grpc-go's interop programs ({@code grpc-go-*}),
+ * built by {@code tools/install-xds-interop-tools.sh}.
  *
  * <p>A tool is looked up in the tools cache ({@code $TERN_TOOLS_DIR}, by default {@code
  * ~/.cache/tern-tools}; binaries in its {@code bin}, Python in {@code venv/bin}), then on the
@@ -86,6 +87,8 @@ public final class ExternalTool {
   private static final String INSTALL_WEB = "run tools/install-web-tools.sh to install it";
   private static final String INSTALL_XDS = "run tools/install-xds-tools.sh to install it";
   private static final String INSTALL_CHAOS = "run tools/install-chaos-tools.sh to install it";
+  private static final String INSTALL_GRPC_GO =
+      "run tools/install-xds-interop-tools.sh to install it";
 
   private ExternalTool() {}
 
@@ -160,7 +163,7 @@ public final class ExternalTool {
       case CHROMIUM, BUF, CURL, NODE, WEB_PACKAGES -> install = INSTALL_WEB;
       case XDS_CONTROLPLANE, ENVOY -> install = INSTALL_XDS;
       case TOXIPROXY -> install = INSTALL_CHAOS;
-      default -> install = INSTALL;
+      default -> install = what.startsWith("grpc-go-") ? INSTALL_GRPC_GO : INSTALL;
     }
     String message =
         what + (what.equals(WEB_PACKAGES) ? " are" : " is") + " not installed; " + install;

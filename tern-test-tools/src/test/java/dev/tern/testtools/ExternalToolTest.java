@@ -44,6 +44,10 @@ class ExternalToolTest {
         .isInstanceOf(TestAbortedException.class)
         .hasMessageContaining(
             "tern-xds-controlplane is not installed; run tools/install-xds-tools.sh to install it");
+    assertThatThrownBy(() -> ExternalTool.found(Optional.empty(), "grpc-go-interop-server", null))
+        .isInstanceOf(TestAbortedException.class)
+        .hasMessageContaining(
+            "grpc-go-interop-server is not installed; run tools/install-xds-interop-tools.sh");
     assertThatThrownBy(
             () -> ExternalTool.found(Optional.empty(), ExternalTool.WEB_PACKAGES, "true"))
         .isInstanceOf(AssertionFailedError.class)

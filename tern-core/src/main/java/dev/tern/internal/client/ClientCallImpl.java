@@ -44,13 +44,14 @@ import java.util.concurrent.TimeUnit;
  * {@link ClientCallEvents}.
  *
  * <p>Transparent retry: if the stream closes as REFUSED or DROPPED (the server never processed it)
- * before the call received anything, and the call was not cancelled, it is retried once on a fresh
- * stream from the channel (requests, the request message and a half-close are replayed). A call
- * whose client sends one message (unary, server streaming) keeps that message for the replay, so it
- * is retried even when its stream was refused after the message was handed over, as happens to a
- * call that picked a connection just as its server began a graceful shutdown. Other calls are
- * retried only before their first message: once one has been handed to a stream, the status is
- * reported as is.
+ * before the call received anything, and the call was not cancelled, it is retried on a fresh
+ * stream from the channel (requests, the request message and a half-close are replayed), as often
+ * as {@link TransparentRetry} allows: once after a refusal, up to {@value
+ * TransparentRetry#MAX_DROPPED} times for streams that never left the client. A call whose client
+ * sends one message (unary, server streaming) keeps that message for the replay, so it is retried
+ * even when its stream was refused after the message was handed over, as happens to a call that
+ * picked a connection just as its server began a graceful shutdown. Other calls are retried only
+ * before their first message: once one has been handed to a stream, the status is reported as is.
  *
  * <p>Thread-safety: the {@code ClientCall} methods are called by one application thread at a time
  * (the API contract). Stream events arrive on a transport thread; the deadline timer and context
@@ -117,6 +118,13 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
   /** The one request of a unary or server-streaming call, serialized again for a retry. */
   @GuardedBy("events")
   private ReqT replayMessage;
+
+  /** The {@link TransparentRetry} state of the call. */
+  @GuardedBy("events")
+  private int transparentRetries = TransparentRetry.NONE;
+
+  /** Set (on the closing stream's thread) when a dropped stream used up the transparent retries. */
+  private boolean droppedTooOften;
 
   /**
    * @param methodConfig the call's method config ({@link MethodConfig#NONE} if none): it adjusts
@@ -461,6 +469,9 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
    * </ul>
    */
   Status closeStatus(Status status) {
+    if (droppedTooOften) {
+      return TransparentRetry.droppedTooOften(status);
+    }
     if (status.getCode() != Status.Code.CANCELLED) {
       return status;
     }
@@ -523,7 +534,7 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
   boolean retryOrFinish(RpcProgress progress) {
     if ((progress == RpcProgress.REFUSED || progress == RpcProgress.DROPPED)
         && retryable
-        && transparentRetry()) {
+        && transparentRetry(progress)) {
       return true;
     }
     closeReceived = true;
@@ -541,10 +552,15 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
    * serialized again here, under the lock, so that it keeps its place before a half-close that the
    * application may be making meanwhile; if that fails, there is no retry.
    */
-  private boolean transparentRetry() {
+  private boolean transparentRetry(RpcProgress progress) {
     DelayedClientStream replacement;
     synchronized (events) {
       if (!retryable || cancelStatus != null) {
+        return false;
+      }
+      int next = TransparentRetry.next(transparentRetries, progress);
+      if (next == TransparentRetry.NO) {
+        droppedTooOften = progress == RpcProgress.DROPPED;
         return false;
       }
       InputStream replayed = null;
@@ -557,10 +573,9 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
           return false;
         }
       }
+      transparentRetries = next;
       replacement = new DelayedClientStream();
-      stream = replacement; // before clearing retryable: lock-free readers then see it
-      retryable = false;
-      replayMessage = null;
+      stream = replacement; // retryable stays set: this stream may be refused too
       // Only buffers: the replacement calls out to nothing until it gets its real stream.
       startStream(replacement);
       if (requested > 0) {

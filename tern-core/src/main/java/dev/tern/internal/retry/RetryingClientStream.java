@@ -13,6 +13,7 @@ import dev.tern.Status;
 import dev.tern.internal.SerializingExecutor;
 import dev.tern.internal.client.DelayedClientStream;
 import dev.tern.internal.client.SelfRetryingStream;
+import dev.tern.internal.client.TransparentRetry;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.internal.wire.GrpcTimeoutCodec;
 import dev.tern.spi.ClientStream;
@@ -38,8 +39,8 @@ import java.util.concurrent.TimeUnit;
  * committed attempt's events reach the call, so the call (and its interceptors) see one stream.
  *
  * <p>When to send the next attempt, and whether to, is the {@link AttemptPlan}'s business. An
- * attempt refused by the server, or one that never left the client, is sent again once without
- * counting as an attempt (a transparent retry).
+ * attempt refused by the server, or one that never left the client, is sent again without counting
+ * as an attempt (a transparent retry), as often as {@link TransparentRetry} allows each attempt.
  *
  * <p>Every attempt carries the call's headers, its remaining {@code grpc-timeout}, and from the
  * second on {@code grpc-previous-rpc-attempts}.
@@ -166,7 +167,7 @@ public final class RetryingClientStream implements SelfRetryingStream {
       events.execute(() -> listener.closed(status, RpcProgress.PROCESSED, new Metadata()));
       return;
     }
-    newAttempt(0, false);
+    newAttempt(0, false, TransparentRetry.NONE);
     if (plan.isHedging()) {
       scheduleNextHedge(plan.hedgingDelayNanos());
     }
@@ -286,9 +287,10 @@ public final class RetryingClientStream implements SelfRetryingStream {
    *
    * @param previous how many attempts preceded it (its {@code grpc-previous-rpc-attempts})
    * @param transparent whether it is a transparent retry (does not count as an attempt)
+   * @param transparentRetries the {@link TransparentRetry} state of the attempt
    */
-  private void newAttempt(int previous, boolean transparent) {
-    Attempt attempt = new Attempt(previous, transparent);
+  private void newAttempt(int previous, boolean transparent, int transparentRetries) {
+    Attempt attempt = new Attempt(previous, transparent, transparentRetries);
     synchronized (lock) {
       if (closed || committed != null || cancelStatus != null) {
         return;
@@ -473,7 +475,7 @@ public final class RetryingClientStream implements SelfRetryingStream {
       deliverClose(toDeliver.failure, toDeliver.failureTrailers);
       return;
     }
-    newAttempt(previous, false);
+    newAttempt(previous, false, TransparentRetry.NONE);
     scheduleNextHedge(plan.hedgingDelayNanos());
   }
 
@@ -486,7 +488,7 @@ public final class RetryingClientStream implements SelfRetryingStream {
       }
       previous = plan.attemptsStarted();
     }
-    newAttempt(previous, false);
+    newAttempt(previous, false, TransparentRetry.NONE);
   }
 
   // --- what the call sees ---
@@ -571,19 +573,19 @@ public final class RetryingClientStream implements SelfRetryingStream {
   private void attemptFailed(
       Attempt attempt, Status status, RpcProgress progress, Metadata trailers) {
     AttemptPlan.Next next;
+    int transparentState;
     List<Attempt> losers = List.of();
     synchronized (lock) {
       if (closed || committed != null) {
         return; // a loser's close, or the call ended meanwhile
       }
-      if ((progress == RpcProgress.REFUSED || progress == RpcProgress.DROPPED)
-          && !attempt.transparent
-          && cancelStatus == null
-          && !bufferFull) {
+      transparentState = TransparentRetry.next(attempt.transparentRetries, progress);
+      if (transparentState != TransparentRetry.NO && cancelStatus == null && !bufferFull) {
         next = AttemptPlan.Next.TRANSPARENT;
       } else if (cancelStatus != null || bufferFull) {
         next = AttemptPlan.Next.GIVE_UP;
       } else {
+        status = TransparentRetry.reported(status, attempt.transparentRetries, progress);
         next = plan.afterFailure(status, trailers, !live.isEmpty() || timer != null);
       }
       switch (next) {
@@ -611,9 +613,9 @@ public final class RetryingClientStream implements SelfRetryingStream {
       }
     }
     switch (next) {
-      case TRANSPARENT -> newAttempt(attempt.previous, true);
+      case TRANSPARENT -> newAttempt(attempt.previous, true, transparentState);
       case RETRY_NOW -> {
-        newAttempt(plan.attemptsStarted(), false);
+        newAttempt(plan.attemptsStarted(), false, TransparentRetry.NONE);
         scheduleNextHedge(plan.hedgingDelayNanos());
       }
       case GIVE_UP -> {
@@ -630,6 +632,10 @@ public final class RetryingClientStream implements SelfRetryingStream {
   private final class Attempt implements ClientStreamListener {
     final int previous;
     final boolean transparent;
+
+    /** Its {@link TransparentRetry} state (carried over from the attempt it sends again). */
+    final int transparentRetries;
+
     volatile ClientStream stream;
 
     /** How many buffered operations it has been given. */
@@ -646,9 +652,10 @@ public final class RetryingClientStream implements SelfRetryingStream {
 
     Metadata failureTrailers;
 
-    Attempt(int previous, boolean transparent) {
+    Attempt(int previous, boolean transparent, int transparentRetries) {
       this.previous = previous;
       this.transparent = transparent;
+      this.transparentRetries = transparentRetries;
     }
 
     @Override

@@ -21,6 +21,7 @@ import dev.tern.Status;
 import dev.tern.internal.ThreadlessExecutor;
 import dev.tern.internal.channel.ClientTestSupport.ChannelFixture;
 import dev.tern.internal.channel.ClientTestSupport.RecordingListener;
+import dev.tern.internal.client.TransparentRetry;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.internal.wire.GrpcTimeoutCodec;
 import dev.tern.spi.ClientStreamListener.RpcProgress;
@@ -600,16 +601,58 @@ class ClientCallImplTest {
   }
 
   @Test
-  void transparentRetryHappensOnlyOnce() {
+  void aRefusedStreamIsRetriedTransparentlyOnlyOnce() {
     readyChannel();
     RecordingListener listener = start(newCall(CallOptions.DEFAULT), new Metadata());
 
-    transport.lastStream().refuse(RpcProgress.DROPPED);
-    transport.lastStream().refuse(RpcProgress.DROPPED);
+    transport.lastStream().refuse(RpcProgress.REFUSED);
+    transport.lastStream().refuse(RpcProgress.REFUSED);
 
     assertThat(transport.streamCount()).isEqualTo(2);
     assertThat(listener.status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(listener.status.getDescription()).isEqualTo("refused");
+  }
+
+  @Test
+  void aCallRefusedAndThenNeverSentSucceedsOnItsThirdStream() {
+    // As when the call picked a connection whose server had just sent GOAWAY, and then one that
+    // closed before the stream left: the one request is sent again each time.
+    readyChannel();
+    ClientCall<String, String> call = fixture.channel.newCall(UNARY, CallOptions.DEFAULT);
+    RecordingListener listener = start(call, headers("retry me"));
+    call.request(1);
+    call.sendMessage("the request");
+    call.halfClose();
+
+    transport.lastStream().refuse(RpcProgress.REFUSED);
+    transport.lastStream().refuse(RpcProgress.DROPPED);
+
+    assertThat(listener.isClosed()).isFalse();
+    assertThat(transport.streamCount()).isEqualTo(3);
+    FakeClientStream third = transport.lastStream();
+    assertThat(third.headers.get(CUSTOM)).isEqualTo("retry me");
+    assertThat(third.ops())
+        .containsExactly("start", "request 1", "message the request", "halfClose");
+    third.deliverMessage("ok");
+    third.serverClose(Status.OK);
+    assertThat(listener.events()).containsExactly("message ok", "close OK");
+  }
+
+  @Test
+  void streamsThatNeverLeaveAreRetriedUpToTheBoundThenTheCallFailsSayingSo() {
+    readyChannel();
+    RecordingListener listener = start(newCall(CallOptions.DEFAULT), new Metadata());
+
+    for (int i = 0; i <= TransparentRetry.MAX_DROPPED; i++) {
+      assertThat(listener.isClosed()).isFalse();
+      transport.lastStream().refuse(RpcProgress.DROPPED);
+    }
+
+    assertThat(transport.streamCount()).isEqualTo(TransparentRetry.MAX_DROPPED + 1);
+    assertThat(listener.status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(listener.status.getDescription())
+        .isEqualTo(
+            "refused\ngave up after 100 transparent retries of streams that never left the client");
   }
 
   @Test
@@ -623,29 +666,6 @@ class ClientCallImplTest {
 
     assertThat(transport.streamCount()).isEqualTo(1);
     assertThat(listener.status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
-  }
-
-  @Test
-  void unaryCallWhoseStreamNeverLeftIsRetriedWithItsRequest() {
-    // As when the call picked a connection whose server had just sent GOAWAY.
-    readyChannel();
-    ClientCall<String, String> call = fixture.channel.newCall(UNARY, CallOptions.DEFAULT);
-    RecordingListener listener = start(call, headers("retry me"));
-    call.request(2);
-    call.sendMessage("the request");
-    call.halfClose();
-
-    transport.lastStream().refuse(RpcProgress.DROPPED);
-
-    assertThat(listener.isClosed()).isFalse();
-    assertThat(transport.streamCount()).isEqualTo(2);
-    FakeClientStream retry = transport.lastStream();
-    assertThat(retry.headers.get(CUSTOM)).isEqualTo("retry me");
-    assertThat(retry.ops())
-        .containsExactly("start", "request 2", "message the request", "halfClose");
-    retry.deliverMessage("ok");
-    retry.serverClose(Status.OK);
-    assertThat(listener.events()).containsExactly("message ok", "close OK");
   }
 
   @Test

@@ -15,6 +15,7 @@ import dev.tern.internal.channel.ClientTestSupport;
 import dev.tern.internal.channel.FakeClientStream;
 import dev.tern.internal.channel.FakeClientTransport;
 import dev.tern.internal.client.DelayedClientStream;
+import dev.tern.internal.client.TransparentRetry;
 import dev.tern.internal.config.HedgingPolicy;
 import dev.tern.internal.config.RetryPolicy;
 import dev.tern.internal.config.RetryThrottlingPolicy;
@@ -247,6 +248,66 @@ class RetryingClientStreamTest {
     clock.forwardTime(1, TimeUnit.SECONDS);
     assertThat(attempts).hasSize(3);
     assertThat(previousAttempts(attempt(2))).isEqualTo("1");
+  }
+
+  @Test
+  void refusedThenNeverSentTheCallSucceedsOnItsThirdStreamWithItsPolicyAttemptsIntact() {
+    RetryingClientStream stream = retrying(2, null);
+    startUnary(stream);
+    attempt(0).refuse(ClientStreamListener.RpcProgress.REFUSED);
+    attempt(1).refuse(ClientStreamListener.RpcProgress.DROPPED);
+    assertThat(attempts).hasSize(3);
+    assertThat(previousAttempts(attempt(2))).isNull(); // still the first attempt
+    assertThat(attempt(2).ops()).containsExactly("start", "request 1", "message req", "halfClose");
+
+    // The policy's one retry is still there.
+    attempt(2).serverClose(Status.UNAVAILABLE);
+    clock.forwardTime(1, TimeUnit.SECONDS);
+    assertThat(attempts).hasSize(4);
+    assertThat(previousAttempts(attempt(3))).isEqualTo("1");
+    attempt(3).deliverHeaders(new Metadata());
+    attempt(3).deliverMessage("ok");
+    attempt(3).serverClose(Status.OK);
+    assertThat(recorder.events).containsExactly("headers", "message ok", "closed OK PROCESSED");
+  }
+
+  @Test
+  void aServerThatRefusesEveryStreamGetsOneTransparentRetryPerAttemptAndBackOffsBetween() {
+    RetryingClientStream stream = retrying(3, null);
+    startUnary(stream);
+    for (int attempt = 0; attempt < 3; attempt++) {
+      attempt(2 * attempt).refuse(ClientStreamListener.RpcProgress.REFUSED);
+      assertThat(attempts).hasSize(2 * attempt + 2); // the transparent retry, at once
+      attempt(2 * attempt + 1).refuse(ClientStreamListener.RpcProgress.REFUSED);
+      assertThat(attempts).hasSize(2 * attempt + 2); // the policy's retry waits for its back-off
+      clock.forwardTime(1, TimeUnit.SECONDS);
+    }
+
+    assertThat(attempts).hasSize(6);
+    assertThat(recorder.events).containsExactly("closed UNAVAILABLE PROCESSED");
+    assertThat(recorder.status.getDescription()).isEqualTo("refused");
+    assertThat(clock.numPendingTasks()).isZero();
+  }
+
+  @Test
+  void aTransportThatDropsEveryStreamEndsTheCallAfterTheBoundSayingSo() {
+    RetryingClientStream stream = retrying(2, null);
+    startUnary(stream);
+    int perAttempt = TransparentRetry.MAX_DROPPED + 1;
+    for (int i = 0; i < perAttempt; i++) {
+      attempt(i).refuse(ClientStreamListener.RpcProgress.DROPPED);
+    }
+    assertThat(attempts).hasSize(perAttempt); // the policy's retry waits for its back-off
+    clock.forwardTime(1, TimeUnit.SECONDS);
+    for (int i = perAttempt; i < 2 * perAttempt; i++) {
+      attempt(i).refuse(ClientStreamListener.RpcProgress.DROPPED);
+    }
+
+    assertThat(attempts).hasSize(2 * perAttempt);
+    assertThat(recorder.events).containsExactly("closed UNAVAILABLE PROCESSED");
+    assertThat(recorder.status.getDescription())
+        .isEqualTo(
+            "refused\ngave up after 100 transparent retries of streams that never left the client");
   }
 
   @Test
