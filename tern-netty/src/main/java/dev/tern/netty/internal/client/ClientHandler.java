@@ -197,9 +197,13 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler implements ClientCo
     Http2Stream stream = connection().stream(id);
     if (stream != null && stream.state() != Http2Stream.State.CLOSED) {
       resetStream(ctx(), id, Http2Error.CANCEL.code(), ctx().newPromise());
-    } else if (stream == null && streams.containsKey(id)) {
-      // Still buffered by the encoder (over MAX_CONCURRENT_STREAMS): drop it there.
-      resetStream(ctx(), id, Http2Error.CANCEL.code(), ctx().newPromise());
+    } else if (stream == null && streams.remove(id) != null) {
+      // Still buffered by the encoder (over MAX_CONCURRENT_STREAMS): drop it there, through the
+      // encoder, which sends nothing for it. The handler's resetStream would write a RST_STREAM
+      // for a stream whose HEADERS the server has not seen, which the server must treat as a
+      // connection error (RFC 9113 section 6.4; found by issue 37's overload runs).
+      encoder().writeRstStream(ctx(), id, Http2Error.CANCEL.code(), ctx().newPromise());
+      streamDone();
     }
   }
 

@@ -138,6 +138,11 @@ public final class Http2Exchanges {
     return true;
   }
 
+  /** Whether {@code streamId} carries an exchange that has not ended. */
+  public boolean isOpen(int streamId) {
+    return get(streamId) != null;
+  }
+
   /** The client reset a stream. */
   public void onReset(int streamId, long errorCode) {
     Http2Exchange exchange = get(streamId);

@@ -94,6 +94,11 @@ final class EngineExchanges implements Http2StreamOutput {
     return true;
   }
 
+  /** Whether {@code streamId} carries an exchange that has not ended. */
+  boolean isOpen(int streamId) {
+    return exchanges.isOpen(streamId);
+  }
+
   /** The stream was reset, by the client ({@code byPeer}) or by the engine. */
   void onReset(int streamId, long errorCode, boolean byPeer) {
     if (byPeer) {

@@ -626,8 +626,9 @@ final class EngineServerHandler extends ChannelDuplexHandler
 
   @Override
   public boolean resetIsOrdinary(int streamId) {
+    // A stream with no call and no exchange was already answered: its reset cancels nothing.
     EngineCall call = calls.get(streamId);
-    return call != null && call.state.resetIsOrdinary();
+    return call != null ? call.state.resetIsOrdinary() : !exchanges.isOpen(streamId);
   }
 
   @Override

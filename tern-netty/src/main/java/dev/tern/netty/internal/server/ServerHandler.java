@@ -619,8 +619,10 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
       // server stream it has read enough of), and one late in the call's deadline is that
       // deadline expiring: ordinary traffic, paced by the server's answers or the deadline.
       // Only resets of streams that got no message early in their time are what a rapid reset
-      // is made of.
-      if (state == null || !state.resetIsOrdinary()) {
+      // is made of. A stream with no call and no exchange left was answered already (a call
+      // refused or shed at once, whose client reset it before reading the answer): its reset
+      // cancels no work.
+      if (state != null ? !state.resetIsOrdinary() : exchanges.isOpen(streamId)) {
         countReset();
       }
       exchanges.onReset(streamId, errorCode);

@@ -66,12 +66,13 @@ final class ServerStreamState implements MessageDeframer.Listener {
 
   /**
    * Whether a client's reset of this stream now is ordinary traffic rather than part of a rapid
-   * reset: a response message went out ({@link #hasSentMessage}), or at least half of the time the
-   * call's deadline gave it has passed, so the reset is the client's deadline expiring (it races
-   * the server's own expiry, which runs late on an overloaded server).
+   * reset: a response message or the trailers went out ({@link #hasSentMessage}; a call the server
+   * refused or shed at once, which the client reset before it read the answer, cancels no work), or
+   * at least half of the time the call's deadline gave it has passed, so the reset is the client's
+   * deadline expiring (it races the server's own expiry, which runs late on an overloaded server).
    */
   boolean resetIsOrdinary() {
-    return messageSent || (listener != null && listener.pastHalfOfDeadline());
+    return messageSent || trailersSent || (listener != null && listener.pastHalfOfDeadline());
   }
 
   boolean isClosed() {
