@@ -238,7 +238,7 @@ class ServerImplTest {
     assertThat(transport.shutdownNowStatus.getDescription())
         .isEqualTo("Server shutdownNow invoked");
     assertThat(stream.cancelStatus).isSameAs(transport.shutdownNowStatus);
-    assertThat(handler.lastListener().events).containsExactly("cancel");
+    assertThat(handler.lastListener().events).containsExactly("ready", "cancel");
     assertThat(handler.lastContext().isCancelled()).isTrue();
     assertThat(server.isShutdown()).isTrue();
     transport.terminate();
