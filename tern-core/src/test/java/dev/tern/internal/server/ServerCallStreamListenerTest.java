@@ -138,7 +138,8 @@ class ServerCallStreamListenerTest {
     // A handler blocked on the executor can already see the cancellation.
     assertThat(context.isCancelled()).isTrue();
     assertThat(handler.lastCall().isCancelled()).isTrue();
-    assertThat(handler.lastListener().events).containsExactly("ready"); // the first onReady, right after startCall
+    assertThat(handler.lastListener().events)
+        .containsExactly("ready"); // the first onReady, right after startCall
     executor.runAll();
     assertThat(handler.lastListener().events).containsExactly("ready", "cancel");
     assertThat(handler.lastListener().contextCancelledAtOnCancel).isTrue();
