@@ -68,6 +68,13 @@ final class ConfiguringChannel extends Channel {
   private Status shutdownStatus;
 
   /**
+   * Set with {@link #shutdownStatus}, for {@link #newCall}'s lock-free path: a call made after
+   * shutdown takes the waiting path, which fails it, instead of being picked onto a transport that
+   * is still READY while it drains the calls in flight.
+   */
+  private volatile boolean shutDown;
+
+  /**
    * A configuration in force.
    *
    * @param config the service config
@@ -102,7 +109,7 @@ final class ConfiguringChannel extends Channel {
   public <ReqT, RespT> ClientCall<ReqT, RespT> newCall(
       MethodDescriptor<ReqT, RespT> method, CallOptions callOptions) {
     Selection known = current;
-    if (known != null && known.selector == null) {
+    if (known != null && known.selector == null && !shutDown) {
       return configuredCall(method, callOptions, lookUp(known.config, method), known);
     }
     return new DelayedCall<>(this, method, callOptions, settings.scheduler());
@@ -212,6 +219,7 @@ final class ConfiguringChannel extends Channel {
         return;
       }
       shutdownStatus = status;
+      shutDown = true;
       toFail = waiting;
       waiting = new ArrayList<>(0);
     }
