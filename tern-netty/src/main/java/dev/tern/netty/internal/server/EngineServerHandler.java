@@ -702,6 +702,11 @@ final class EngineServerHandler extends ChannelDuplexHandler
       }
       // The client broke a rule: let it read the GOAWAY that says why before the close.
       LingeringClose.arm(ctx.channel());
+    } else if (connection.goAwayReceived()) {
+      // The client said goodbye and its last stream ended, but it may still be sending (a PING
+      // after its GOAWAY, as h2spec's generic/3.8/1 does): closing over unread bytes would reset
+      // the connection instead of ending it.
+      LingeringClose.arm(ctx.channel());
     }
     // The channel closes once the buffer holding the GOAWAY is written (see flush).
   }
