@@ -24,6 +24,7 @@ module dev.tern.xds {
   // xDS-enabled servers (A36): XdsServerBuilder; their machinery is in
   // dev.tern.xds.internal.server.
   exports dev.tern.xds.server;
+  exports dev.tern.xds.client;
   // ORCA for servers (A51): per-call metrics in the trailer and the OOB OpenRcaService.
   exports dev.tern.xds.orca;
 

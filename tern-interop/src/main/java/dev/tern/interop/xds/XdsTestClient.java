@@ -9,7 +9,7 @@ import dev.tern.interop.testing.ClientConfigureRequest.RpcType;
 import dev.tern.netty.NettyChannelBuilder;
 import dev.tern.netty.NettyServerBuilder;
 import dev.tern.testtools.cli.CommandLine;
-import dev.tern.xds.XdsChannelCredentials;
+import dev.tern.xds.client.XdsChannelCredentials;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;

@@ -1,4 +1,4 @@
-package dev.tern.xds;
+package dev.tern.xds.client;
 
 import dev.tern.Attributes;
 import dev.tern.ChannelCredentials;
