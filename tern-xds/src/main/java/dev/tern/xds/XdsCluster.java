@@ -30,52 +30,6 @@ public record XdsCluster(
     OutlierDetection outlierDetection,
     XdsTlsContext upstreamTls,
     boolean reportLoad) {
-  /** A cluster that does not report load. */
-  public XdsCluster(
-      String name,
-      Type type,
-      String edsServiceName,
-      String dnsHostPort,
-      List<String> aggregateClusters,
-      LbPolicy lbPolicy,
-      long maxConcurrentRequests,
-      OutlierDetection outlierDetection,
-      XdsTlsContext upstreamTls) {
-    this(
-        name,
-        type,
-        edsServiceName,
-        dnsHostPort,
-        aggregateClusters,
-        lbPolicy,
-        maxConcurrentRequests,
-        outlierDetection,
-        upstreamTls,
-        false);
-  }
-
-  /** A cluster without TLS from the control plane. */
-  public XdsCluster(
-      String name,
-      Type type,
-      String edsServiceName,
-      String dnsHostPort,
-      List<String> aggregateClusters,
-      LbPolicy lbPolicy,
-      long maxConcurrentRequests,
-      OutlierDetection outlierDetection) {
-    this(
-        name,
-        type,
-        edsServiceName,
-        dnsHostPort,
-        aggregateClusters,
-        lbPolicy,
-        maxConcurrentRequests,
-        outlierDetection,
-        null);
-  }
-
   /** {@code circuit_breakers}' default for {@code max_requests}. */
   public static final long DEFAULT_MAX_REQUESTS = 1024;
 

@@ -30,52 +30,6 @@ record ClusterImplConfig(
     Objects.requireNonNull(childPolicy, "childPolicy");
   }
 
-  /** A config without TLS (the JSON form has no field for it). */
-  ClusterImplConfig(
-      String cluster,
-      String edsServiceName,
-      long maxConcurrentRequests,
-      List<DropOverload> dropCategories,
-      ChildPolicy childPolicy,
-      boolean reportLoad) {
-    this(
-        cluster,
-        edsServiceName,
-        maxConcurrentRequests,
-        dropCategories,
-        childPolicy,
-        null,
-        reportLoad);
-  }
-
-  /** A config that does not report load. */
-  ClusterImplConfig(
-      String cluster,
-      String edsServiceName,
-      long maxConcurrentRequests,
-      List<DropOverload> dropCategories,
-      ChildPolicy childPolicy,
-      XdsTlsContext upstreamTls) {
-    this(
-        cluster,
-        edsServiceName,
-        maxConcurrentRequests,
-        dropCategories,
-        childPolicy,
-        upstreamTls,
-        false);
-  }
-
-  /** A config without TLS that does not report load. */
-  ClusterImplConfig(
-      String cluster,
-      String edsServiceName,
-      long maxConcurrentRequests,
-      List<DropOverload> dropCategories,
-      ChildPolicy childPolicy) {
-    this(cluster, edsServiceName, maxConcurrentRequests, dropCategories, childPolicy, null, false);
-  }
-
   static ClusterImplConfig parse(Map<String, ?> raw) {
     JsonConfig json = new JsonConfig(ClusterImplProvider.NAME, raw);
     List<DropOverload> drops = new ArrayList<>();
@@ -96,6 +50,7 @@ record ClusterImplConfig(
         json.wholeNumber("maxConcurrentRequests", XdsCluster.DEFAULT_MAX_REQUESTS),
         drops,
         ChildPolicy.select(json, "childPolicy", json.list("childPolicy", true)),
+        null, // the JSON form has no field for the cluster's TLS
         json.bool("reportLoad"));
   }
 }

@@ -37,75 +37,6 @@ record ClusterResolverConfig(List<DiscoveryMechanism> mechanisms, ChildPolicy en
       }
     }
 
-    /** A mechanism without TLS (the cluster's TLS is not part of the JSON form). */
-    DiscoveryMechanism(
-        String cluster,
-        XdsCluster.Type type,
-        String edsServiceName,
-        String dnsHostname,
-        long maxConcurrentRequests,
-        XdsCluster.OutlierDetection outlierDetection,
-        boolean reportLoad) {
-      this(
-          cluster,
-          type,
-          edsServiceName,
-          dnsHostname,
-          maxConcurrentRequests,
-          outlierDetection,
-          null,
-          reportLoad);
-    }
-
-    /** A mechanism that does not report load. */
-    DiscoveryMechanism(
-        String cluster,
-        XdsCluster.Type type,
-        String edsServiceName,
-        String dnsHostname,
-        long maxConcurrentRequests,
-        XdsCluster.OutlierDetection outlierDetection,
-        XdsTlsContext upstreamTls) {
-      this(
-          cluster,
-          type,
-          edsServiceName,
-          dnsHostname,
-          maxConcurrentRequests,
-          outlierDetection,
-          upstreamTls,
-          false);
-    }
-
-    /** A mechanism without TLS that does not report load. */
-    DiscoveryMechanism(
-        String cluster,
-        XdsCluster.Type type,
-        String edsServiceName,
-        String dnsHostname,
-        long maxConcurrentRequests,
-        XdsCluster.OutlierDetection outlierDetection) {
-      this(
-          cluster,
-          type,
-          edsServiceName,
-          dnsHostname,
-          maxConcurrentRequests,
-          outlierDetection,
-          null,
-          false);
-    }
-
-    /** A mechanism without outlier detection that does not report load. */
-    DiscoveryMechanism(
-        String cluster,
-        XdsCluster.Type type,
-        String edsServiceName,
-        String dnsHostname,
-        long maxConcurrentRequests) {
-      this(cluster, type, edsServiceName, dnsHostname, maxConcurrentRequests, null);
-    }
-
     /** The EDS resource to watch: the service name, else the cluster's own name. */
     String edsResourceName() {
       return edsServiceName == null || edsServiceName.isEmpty() ? cluster : edsServiceName;
@@ -143,6 +74,7 @@ record ClusterResolverConfig(List<DiscoveryMechanism> mechanisms, ChildPolicy en
                     ? OutlierDetectionConfig.parseDetection(
                         entry.nested("outlierDetection", entry.object("outlierDetection", true)))
                     : null,
+                null, // the cluster's TLS is not part of the JSON form
                 entry.bool("reportLoad")));
       } catch (IllegalArgumentException e) {
         throw json.error(field, e.getMessage());

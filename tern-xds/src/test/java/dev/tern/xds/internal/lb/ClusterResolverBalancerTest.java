@@ -222,7 +222,7 @@ class ClusterResolverBalancerTest {
             List.of(
                 new PriorityTree.Found(
                     new ClusterResolverConfig.DiscoveryMechanism(
-                        "c1", dev.tern.xds.XdsCluster.Type.EDS, null, null, 10),
+                        "c1", dev.tern.xds.XdsCluster.Type.EDS, null, null, 10, null, null, false),
                     resolution)),
             ChildPolicy.of("round_robin", java.util.Map.of()));
     assertThat(tree.config().priorities()).containsExactly("c1[child0]", "c1[child1]");

@@ -23,7 +23,9 @@ class ClusterTreeTest {
                 List.of(),
                 XdsCluster.LbPolicy.ROUND_ROBIN,
                 XdsCluster.DEFAULT_MAX_REQUESTS,
-                null),
+                null,
+                null,
+                false),
             false));
   }
 
@@ -39,7 +41,9 @@ class ClusterTreeTest {
                 List.of(children),
                 XdsCluster.LbPolicy.ROUND_ROBIN,
                 XdsCluster.DEFAULT_MAX_REQUESTS,
-                null),
+                null,
+                null,
+                false),
             false));
   }
 
