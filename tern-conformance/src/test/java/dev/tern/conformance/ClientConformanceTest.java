@@ -2,6 +2,7 @@ package dev.tern.conformance;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every stream type). Every case must pass except those in {@code client-known-failing.txt}, each
  * listed with its reason, which must all fail.
  */
+@Tag("external-check") // one JDK pass in CI is enough: README.md#development
 class ClientConformanceTest {
   @TempDir Path workDir;
 

@@ -2,6 +2,7 @@ package dev.tern.conformance;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * pass except those in {@code server-known-failing.txt}, which must all fail, and those in {@code
  * server-known-flaky.txt}, which may; both list each with its reason.
  */
+@Tag("external-check") // one JDK pass in CI is enough: README.md#development
 class ServerConformanceTest {
   @TempDir Path workDir;
 

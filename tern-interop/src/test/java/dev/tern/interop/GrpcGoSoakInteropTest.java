@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Tern's client first, as a JVM's first call loads classes). A missing program skips the case, or
  * fails it under {@code CI=true}. Each grpc-go process is stopped by its PID.
  */
+@Tag("external-check") // one JDK pass in CI is enough: README.md#development
 class GrpcGoSoakInteropTest {
   private static final String SERVER = "grpc-go-interop-server";
   private static final String CLIENT = "grpc-go-interop-client";

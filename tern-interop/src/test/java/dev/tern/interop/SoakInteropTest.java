@@ -22,6 +22,7 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * server. The grpc-java client needs its class path (resolved by {@code
  * peers/grpc-java-classpath.sh}); without it the case is skipped, or fails when {@code CI=true}.
  */
+@Tag("external-check") // one JDK pass in CI is enough: README.md#development
 class SoakInteropTest {
   static final int ITERATIONS = 100;
   static final int MAX_LATENCY_MS = 1000;

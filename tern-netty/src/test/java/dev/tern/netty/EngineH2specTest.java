@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * reason in {@code h2spec-engine-exceptions.txt}: every other test must pass, and every listed one
  * must still fail, so the list shrinks as the engine grows (docs/http2-engine.md).
  */
+@Tag("external-check") // one JDK pass in CI is enough: README.md#development
 class EngineH2specTest {
   private static final String EXCEPTIONS = "/h2spec-engine-exceptions.txt";
 

@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Timeout;
  * heap after GC, RSS (the client's is only shown), threads or fds grows beyond its tolerance
  * ({@link Growth}), and no call fails.
  */
+@Tag("external-check") // one JDK pass in CI is enough: README.md#development
 class SoakTest {
   /** Well under this machine's capacity (~70% of a busy CI runner's); see docs/reliability.md. */
   private static final int RATE = 100;

@@ -11,6 +11,7 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -23,6 +24,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * paranoid leak detector (set by the build) reports no leaked buffer, and the live threads do not
  * grow from one fault's run (a new channel each) to the next.
  */
+@Tag("external-check") // one JDK pass in CI is enough: README.md#development
 class TernNetworkFaultsTest {
   /** How long each fault lasts (short: CI). */
   private static final Duration FAULT_TIME = Duration.ofSeconds(2);

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * xds-test-servers on 127.0.0.2-4, which EDS names. Tern asks the client for its stats through its
  * {@code LoadBalancerStatsService}, with Tern's generated stub.
  */
+@Tag("external-check") // one JDK pass in CI is enough: README.md#development
 class ForeignXdsClientsTest {
   private static final String NODE = "xds-interop-client";
   private static final String GRPC_GO_CLIENT = "grpc-go-xds-interop-client";

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * grpc-go obeys the {@code rpc-behavior} metadata (error-code, sleep, the hostname= prefix) that
  * Tern's client is configured to send through {@code XdsUpdateClientConfigureService}.
  */
+@Tag("external-check") // one JDK pass in CI is enough: README.md#development
 class GrpcGoXdsServerTest {
   private static final String SERVER = "grpc-go-xds-interop-server";
 

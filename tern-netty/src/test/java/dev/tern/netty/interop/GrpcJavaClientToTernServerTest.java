@@ -32,6 +32,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * size limits must come out as the gRPC protocol says. The mirror of {@link
  * TernClientToGrpcJavaServerTest}.
  */
+@Tag("external-check") // one JDK pass in CI is enough: README.md#development
 class GrpcJavaClientToTernServerTest {
   @RegisterExtension final LeakWatch leaks = new LeakWatch();
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();

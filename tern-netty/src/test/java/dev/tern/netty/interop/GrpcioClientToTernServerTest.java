@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * (CANCEL as CANCELLED) over trailers already received, so the status must survive the reset that
  * follows it.
  */
+@Tag("external-check") // one JDK pass in CI is enough: README.md#development
 class GrpcioClientToTernServerTest {
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
 

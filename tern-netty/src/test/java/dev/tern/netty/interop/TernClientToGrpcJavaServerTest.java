@@ -38,6 +38,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * on loopback: every call shape, metadata, errors, deadlines, cancellation, compression and message
  * size limits must come out as the gRPC protocol says.
  */
+@Tag("external-check") // one JDK pass in CI is enough: README.md#development
 class TernClientToGrpcJavaServerTest {
   @RegisterExtension final LeakWatch leaks = new LeakWatch();
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
