@@ -81,6 +81,9 @@ public final class ServerCallDispatcher {
   /** The bound on calls in progress; null when unbounded (then the call path never counts). */
   private final ConcurrentCallLimit callLimit;
 
+  /** One WARNING for many executor rejections (a bounded executor shedding load). */
+  private final ExecutorRejectionLog rejections = new ExecutorRejectionLog();
+
   /**
    * Creates a dispatcher.
    *
@@ -344,6 +347,7 @@ public final class ServerCallDispatcher {
             context,
             callContext,
             callExecutor,
+            rejections,
             timeoutNanos);
     ReadAhead readAhead = null;
     if (!method.getMethodDescriptor().getType().clientSendsOneMessage()

@@ -65,6 +65,9 @@ final class ServerCallStreamListener<ReqT, RespT>
 
   private final SerializingExecutor callExecutor;
 
+  /** The server's log of executor rejections (shared by its calls). */
+  private final ExecutorRejectionLog rejections;
+
   /**
    * The client's grpc-timeout in nanoseconds, or -1; for the DEADLINE_EXCEEDED description and
    * {@link #pastHalfOfDeadline}.
@@ -96,6 +99,7 @@ final class ServerCallStreamListener<ReqT, RespT>
       Context.CancellableContext context,
       Context callContext,
       Executor executor,
+      ExecutorRejectionLog rejections,
       long timeoutNanos) {
     this.call = call;
     this.handler = handler;
@@ -103,6 +107,7 @@ final class ServerCallStreamListener<ReqT, RespT>
     this.context = context;
     this.callContext = callContext;
     this.callExecutor = new SerializingExecutor(executor);
+    this.rejections = rejections;
     this.timeoutNanos = timeoutNanos;
   }
 
@@ -203,7 +208,7 @@ final class ServerCallStreamListener<ReqT, RespT>
       return;
     }
     rejected = true;
-    logger.log(Level.WARNING, "Server executor rejected a call's task; cancelling the call", e);
+    rejections.rejected(e);
     call.markCancelled();
     context.cancel(e);
     call.cancelStream(

@@ -358,9 +358,14 @@ class ServerCallStreamListenerTest {
     startServer(flaky);
     reject[0] = true;
 
-    FakeServerStream stream = newBidiStream();
+    FakeServerStream stream;
+    try (LogCapture logs = new LogCapture(ExecutorRejectionLog.class)) {
+      stream = newBidiStream();
+      assertThat(logs.records).extracting(LogRecord::getLevel).containsExactly(Level.WARNING);
+    }
 
     assertThat(stream.cancelStatus.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(stream.cancelStatus.getDescription()).isEqualTo("Server executor rejected the call");
     assertThat(handler.calls).isEmpty();
     reject[0] = false;
     FakeServerStream next = newBidiStream();
