@@ -22,6 +22,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -39,8 +40,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * An xDS channel's per-call cost (issue 35): a blocking unary call carrying 1 KiB each way to one
  * Tern server on 127.0.0.1, through a channel to {@code xds:///bench} (listener, inline route, EDS
  * cluster and its one endpoint from the test control plane, {@code tern-xds-controlplane}, which
- * tools/install-xds-tools.sh builds) or through a plain round_robin channel to the same server.
- * Only Tern: grpc-java's xDS client is not on this module's class path.
+ * tools/install-xds-tools.sh builds) or through a plain round_robin channel to the same server;
+ * each on Tern's channel and on grpc-java's (grpc-xds and grpc-netty-shaded), so that the xDS
+ * channel's cost is seen beside the plain channel of the same stack.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -49,14 +51,22 @@ public class XdsCallBenchmark {
   private static final Pattern PORT = Pattern.compile("(?m)^(ads|http)-port=(\\d+)$");
   private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
 
-  /** {@code xds}: a channel to {@code xds:///bench}; {@code plain}: to the server's address. */
-  @Param({"plain", "xds"})
+  /**
+   * {@code xds}: a Tern channel to {@code xds:///bench}; {@code plain}: a Tern round_robin channel
+   * to the server's address; {@code grpc-java-xds} and {@code grpc-java-plain}: the same on
+   * grpc-java's channel.
+   */
+  @Param({"plain", "xds", "grpc-java-plain", "grpc-java-xds"})
   public String channelKind;
 
   private final byte[] message = new byte[1024];
   private Server server;
   private ToolProcess controlPlane;
   private ManagedChannel channel;
+  private io.grpc.ManagedChannel grpcJavaChannel;
+
+  /** The measured call, on the channel of {@link #channelKind}. */
+  private UnaryOperator<byte[]> call;
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
@@ -74,31 +84,63 @@ public class XdsCallBenchmark {
                     .build())
             .build()
             .start();
+    String target = "127.0.0.1:" + server.getPort();
+    if (channelKind.endsWith("xds")) {
+      int adsPort = startControlPlane(server.getPort());
+      // Read by both stacks: Tern's Bootstrap and grpc-java's grpc-xds take the same property.
+      System.setProperty(
+          Bootstrap.BOOTSTRAP_CONFIG_PROPERTY,
+          "{\"xds_servers\": [{\"server_uri\": \"127.0.0.1:"
+              + adsPort
+              + "\", \"channel_creds\": [{\"type\": \"insecure\"}]}],"
+              + " \"node\": {\"id\": \"bench\"}}");
+      target = "xds:///bench";
+    }
     switch (channelKind) {
-      case "plain" ->
-          channel =
-              ManagedChannelBuilder.forTarget("127.0.0.1:" + server.getPort())
-                  .defaultLoadBalancingPolicy("round_robin")
-                  .usePlaintext()
-                  .build();
-      case "xds" -> {
-        int adsPort = startControlPlane(server.getPort());
-        System.setProperty(
-            Bootstrap.BOOTSTRAP_CONFIG_PROPERTY,
-            "{\"xds_servers\": [{\"server_uri\": \"127.0.0.1:"
-                + adsPort
-                + "\", \"channel_creds\": [{\"type\": \"insecure\"}]}],"
-                + " \"node\": {\"id\": \"bench\"}}");
-        channel = ManagedChannelBuilder.forTarget("xds:///bench").usePlaintext().build();
+      case "plain", "xds" -> {
+        ManagedChannelBuilder<?> builder = ManagedChannelBuilder.forTarget(target).usePlaintext();
+        if (channelKind.equals("plain")) {
+          builder.defaultLoadBalancingPolicy("round_robin");
+        }
+        channel = builder.build();
+        call =
+            request ->
+                ClientCalls.blockingUnaryCall(
+                    channel, TernEchoTarget.UNARY, CallOptions.DEFAULT, request);
       }
-      default -> throw new IllegalArgumentException("channelKind: plain or xds");
+      case "grpc-java-plain", "grpc-java-xds" -> {
+        io.grpc.ManagedChannelBuilder<?> builder =
+            io.grpc.Grpc.newChannelBuilder(target, io.grpc.InsecureChannelCredentials.create());
+        if (channelKind.equals("grpc-java-plain")) {
+          builder.defaultLoadBalancingPolicy("round_robin");
+        }
+        grpcJavaChannel = builder.build();
+        call =
+            request ->
+                io.grpc.stub.ClientCalls.blockingUnaryCall(
+                    grpcJavaChannel,
+                    GrpcJavaEchoTarget.UNARY,
+                    io.grpc.CallOptions.DEFAULT,
+                    request);
+      }
+      default ->
+          throw new IllegalArgumentException(
+              "channelKind: plain, xds, grpc-java-plain or grpc-java-xds");
     }
     // The first call waits for the configuration (and the connection); it is not measured.
-    ClientCalls.blockingUnaryCall(
-        channel,
-        TernEchoTarget.UNARY,
-        CallOptions.DEFAULT.withWaitForReady().withDeadlineAfter(20, TimeUnit.SECONDS),
-        message);
+    if (grpcJavaChannel != null) {
+      io.grpc.stub.ClientCalls.blockingUnaryCall(
+          grpcJavaChannel,
+          GrpcJavaEchoTarget.UNARY,
+          io.grpc.CallOptions.DEFAULT.withWaitForReady().withDeadlineAfter(20, TimeUnit.SECONDS),
+          message);
+    } else {
+      ClientCalls.blockingUnaryCall(
+          channel,
+          TernEchoTarget.UNARY,
+          CallOptions.DEFAULT.withWaitForReady().withDeadlineAfter(20, TimeUnit.SECONDS),
+          message);
+    }
   }
 
   /** Starts the control plane serving node "bench" its resources; returns its ADS port. */
@@ -158,8 +200,14 @@ public class XdsCallBenchmark {
 
   @TearDown(Level.Trial)
   public void tearDown() throws InterruptedException {
-    channel.shutdownNow();
-    channel.awaitTermination(10, TimeUnit.SECONDS);
+    if (channel != null) {
+      channel.shutdownNow();
+      channel.awaitTermination(10, TimeUnit.SECONDS);
+    }
+    if (grpcJavaChannel != null) {
+      grpcJavaChannel.shutdownNow();
+      grpcJavaChannel.awaitTermination(10, TimeUnit.SECONDS);
+    }
     server.shutdownNow();
     server.awaitTermination(10, TimeUnit.SECONDS);
     if (controlPlane != null) {
@@ -171,7 +219,6 @@ public class XdsCallBenchmark {
   /** One blocking unary call, 1 KiB each way. */
   @Benchmark
   public byte[] unaryCall1024() {
-    return ClientCalls.blockingUnaryCall(
-        channel, TernEchoTarget.UNARY, CallOptions.DEFAULT, message);
+    return call.apply(message);
   }
 }
