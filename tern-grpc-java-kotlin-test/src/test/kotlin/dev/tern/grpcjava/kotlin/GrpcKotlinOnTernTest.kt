@@ -27,6 +27,7 @@ import kotlinx.coroutines.flow.consumeAsFlow
 import kotlinx.coroutines.flow.flowOf
 import kotlinx.coroutines.flow.map
 import kotlinx.coroutines.flow.produceIn
+import kotlinx.coroutines.flow.take
 import kotlinx.coroutines.flow.toList
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
@@ -110,6 +111,15 @@ class GrpcKotlinOnTernTest {
   fun serverStreaming() = bounded {
     val amounts = stub.countTo(Count.newBuilder().setTo(5).build()).map { it.value }.toList()
     assertThat(amounts).containsExactly(1L, 2L, 3L, 4L, 5L)
+    assertThat(service.countsEnded.receive()).isNull()
+  }
+
+  @Test
+  fun clientThatStopsCollectingAServerStreamCancelsTheServersFlow() = bounded {
+    val endless = Count.newBuilder().setTo(Int.MAX_VALUE).build()
+    val firstThree = stub.countTo(endless).take(3).map { it.value }.toList()
+    assertThat(firstThree).containsExactly(1L, 2L, 3L)
+    assertThat(service.countsEnded.receive()).isInstanceOf(CancellationException::class.java)
   }
 
   @Test

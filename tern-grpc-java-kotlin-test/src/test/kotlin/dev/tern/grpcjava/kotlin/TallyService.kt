@@ -17,6 +17,7 @@ import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.flow
 import kotlinx.coroutines.flow.fold
 import kotlinx.coroutines.flow.map
+import kotlinx.coroutines.flow.onCompletion
 import kotlinx.coroutines.flow.runningReduce
 
 // A grpc-kotlin service as its users write one: suspending functions and flows on the generated
@@ -49,11 +50,16 @@ class TallyService : TallyGrpcKt.TallyCoroutineImplBase() {
 
   override suspend fun sum(request: Amounts): Amount = amount(request.valuesList.sum())
 
-  override fun countTo(request: Count): Flow<Amount> = flow {
-    for (i in 1..request.to) {
-      emit(amount(i.toLong()))
-    }
-  }
+  /** What ended each CountTo stream: null when it sent all its amounts. */
+  val countsEnded = Channel<Throwable?>(Channel.UNLIMITED)
+
+  override fun countTo(request: Count): Flow<Amount> =
+    flow {
+        for (i in 1..request.to) {
+          emit(amount(i.toLong()))
+        }
+      }
+      .onCompletion { cause -> countsEnded.trySend(cause) }
 
   override suspend fun total(requests: Flow<Amount>): Amount =
     amount(requests.fold(0L) { sum, next -> sum + next.value })
