@@ -44,14 +44,18 @@ class HangingCall(
   val ended: CompletableDeferred<Throwable>,
 )
 
+/**
+ * The Tally service (src/test/proto/tally.proto). The two channels let a test see what the service
+ * saw of calls that were cancelled.
+ */
 class TallyService : TallyGrpcKt.TallyCoroutineImplBase() {
   /** Each Hang call, once its coroutine has started. */
   val hangingCalls = Channel<HangingCall>(Channel.UNLIMITED)
 
-  override suspend fun sum(request: Amounts): Amount = amount(request.valuesList.sum())
-
   /** What ended each CountTo stream: null when it sent all its amounts. */
   val countsEnded = Channel<Throwable?>(Channel.UNLIMITED)
+
+  override suspend fun sum(request: Amounts): Amount = amount(request.valuesList.sum())
 
   override fun countTo(request: Count): Flow<Amount> =
     flow {
