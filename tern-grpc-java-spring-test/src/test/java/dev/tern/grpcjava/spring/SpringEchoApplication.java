@@ -1,35 +1,38 @@
 package dev.tern.grpcjava.spring;
 
-import dev.tern.grpcjava.spring.proto.EchoGrpc;
 import io.grpc.Status;
 import java.util.List;
+import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.grpc.client.autoconfigure.GrpcClientProperties;
 import org.springframework.boot.grpc.server.autoconfigure.GrpcServerProperties;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Lazy;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.grpc.client.ChannelCredentialsProvider;
 import org.springframework.grpc.client.ClientInterceptorsConfigurer;
 import org.springframework.grpc.client.DefaultGrpcChannelFactory;
 import org.springframework.grpc.client.GrpcChannelBuilderCustomizer;
-import org.springframework.grpc.client.GrpcChannelFactory;
 import org.springframework.grpc.server.DefaultGrpcServerFactory;
 import org.springframework.grpc.server.GlobalServerInterceptor;
 import org.springframework.grpc.server.GrpcServerFactory;
 import org.springframework.grpc.server.ServerBuilderCustomizer;
 import org.springframework.grpc.server.exception.GrpcExceptionHandler;
 import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
+import org.springframework.grpc.server.lifecycle.GrpcServerStartedEvent;
 import org.springframework.grpc.server.service.GrpcServiceConfigurer;
 import org.springframework.grpc.server.service.GrpcServiceDiscoverer;
 
 /**
  * A Spring Boot application on Spring gRPC, as a user writes one: its service ({@link
- * EchoService}), a global server interceptor, an exception handler and a client stub are ordinary
- * beans.
+ * EchoService}), a global server interceptor and an exception handler are ordinary beans, and
+ * Spring gRPC registers the generated client stubs as beans on its default channel (configured in
+ * the properties).
  *
  * <p>Spring gRPC 1.0 auto-configures a network server and a channel factory only for grpc-java's
  * Netty transports (grpc-netty or grpc-netty-shaded on the class path), each of which names that
@@ -83,14 +86,17 @@ public class SpringEchoApplication {
   }
 
   /**
-   * The client: a blocking stub on a channel from Spring gRPC's channel factory, to this
-   * application's own server. Lazy because the server's port (0 in the properties: any free one) is
-   * known only once it has started.
+   * Puts the server's port in the environment as {@code local.grpc.port} once it listens (as Boot
+   * does {@code local.server.port} for a web server): the client's address names it, and the client
+   * stubs Spring gRPC registers are created lazily, at their first use.
    */
   @Bean
-  @Lazy
-  EchoGrpc.EchoBlockingStub echoStub(GrpcChannelFactory channels, GrpcServerLifecycle server) {
-    return EchoGrpc.newBlockingStub(channels.createChannel("localhost:" + server.getPort()));
+  ApplicationListener<GrpcServerStartedEvent> localGrpcPort(ConfigurableEnvironment environment) {
+    return started ->
+        environment
+            .getPropertySources()
+            .addFirst(
+                new MapPropertySource("local.grpc", Map.of("local.grpc.port", started.getPort())));
   }
 
   /**

@@ -55,7 +55,13 @@ class SpringGrpcOnTernTest {
             .web(WebApplicationType.NONE)
             .listeners(
                 (GrpcServerStartedEvent started) -> startedServer.complete(started.getServer()))
-            .properties("spring.grpc.server.port=0", "spring.main.banner-mode=off")
+            .properties(
+                "spring.grpc.server.port=0",
+                // Spring gRPC's default channel, on which it makes the generated stubs beans: to
+                // this application's own server, with a user agent it sets on the builder.
+                "spring.grpc.client.default-channel.address=static://localhost:${local.grpc.port}",
+                "spring.grpc.client.default-channel.user-agent=spring-echo/1",
+                "spring.main.banner-mode=off")
             .run();
   }
 
@@ -133,8 +139,9 @@ class SpringGrpcOnTernTest {
         .anySatisfy(
             seen -> {
               assertThat(seen.method()).isEqualTo("tern.spring.Echo/Say");
-              // Sent by Tern's client, served by Tern's server.
-              assertThat(seen.userAgent()).startsWith("tern-java/");
+              // Sent by Tern's client, with the user agent from Spring's client properties in
+              // front of Tern's own, and served by Tern's server.
+              assertThat(seen.userAgent()).startsWith("spring-echo/1 tern-java/");
               assertThat(seen.serverCallClass()).startsWith("dev.tern.grpcjava.");
             });
   }
