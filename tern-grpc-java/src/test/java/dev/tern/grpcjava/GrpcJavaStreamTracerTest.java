@@ -26,6 +26,7 @@ import io.grpc.testing.integration.Messages.StreamingOutputCallRequest;
 import io.grpc.testing.integration.Messages.StreamingOutputCallResponse;
 import io.grpc.testing.integration.TestServiceGrpc;
 import io.grpc.testing.integration.TestServiceImpl;
+import io.grpc.testing.integration.UnimplementedServiceGrpc;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -52,7 +53,11 @@ class GrpcJavaStreamTracerTest {
   private static final CallOptions.Key<String> TAG = CallOptions.Key.create("tag");
 
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+  private static final io.grpc.Context.Key<String> SPAN = io.grpc.Context.key("span");
+
   private final BlockingQueue<String> headersAtServer = new LinkedBlockingQueue<>();
+  private final BlockingQueue<String> spansInHandler = new LinkedBlockingQueue<>();
+  private final RecordingServerFactory serverTracers = new RecordingServerFactory();
   private Server server;
   private ManagedChannel channel;
 
@@ -65,11 +70,14 @@ class GrpcJavaStreamTracerTest {
               ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
             String trace = headers.get(TRACE);
             headersAtServer.add(trace == null ? "none" : trace);
+            String span = SPAN.get();
+            spansInHandler.add(span == null ? "none" : span);
             return next.startCall(call, headers);
           }
         };
     server =
         Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
+            .addStreamTracerFactory(serverTracers)
             .addService(ServerInterceptors.intercept(new TestServiceImpl(scheduler), recordTrace))
             .build()
             .start();
@@ -137,6 +145,37 @@ class GrpcJavaStreamTracerTest {
     assertThat(factory.events).doesNotContain("inboundMessage 0");
   }
 
+  @Test
+  void aServerTracerHearsTheCallAndItsContextReachesTheHandler() throws Exception {
+    TestServiceGrpc.newBlockingStub(channel).emptyCall(Empty.getDefaultInstance());
+
+    assertThat(spansInHandler.poll(5, TimeUnit.SECONDS))
+        .isEqualTo("span of grpc.testing.TestService/EmptyCall");
+    assertThat(serverTracers.closed.poll(5, TimeUnit.SECONDS)).isEqualTo("OK");
+    assertThat(serverTracers.events)
+        .containsExactly(
+            "newServerStreamTracer grpc.testing.TestService/EmptyCall",
+            "filterContext",
+            "serverCallStarted grpc.testing.TestService/EmptyCall UNARY",
+            "inboundMessage 0",
+            "inboundMessageRead 0",
+            "outboundMessage 0",
+            "outboundMessageSent 0",
+            "streamClosed OK");
+  }
+
+  @Test
+  void aServerTracerHearsAStreamRejectedForAnUnknownMethod() throws Exception {
+    assertThatThrownBy(
+            () ->
+                UnimplementedServiceGrpc.newBlockingStub(channel)
+                    .unimplementedCall(Empty.getDefaultInstance()))
+        .isInstanceOf(StatusRuntimeException.class);
+
+    assertThat(serverTracers.closed.poll(5, TimeUnit.SECONDS)).isEqualTo("UNIMPLEMENTED");
+    assertThat(serverTracers.events).doesNotContain("filterContext");
+  }
+
   /** A stub whose calls carry {@code factory}, added by an interceptor as instrumentation does. */
   private TestServiceGrpc.TestServiceBlockingStub traced(ClientStreamTracer.Factory factory) {
     ClientInterceptor addTracer =
@@ -148,6 +187,59 @@ class GrpcJavaStreamTracerTest {
           }
         };
     return TestServiceGrpc.newBlockingStub(channel).withInterceptors(addTracer);
+  }
+
+  /** A grpc-java server factory whose tracers record their events and put a span in the context. */
+  private static final class RecordingServerFactory extends io.grpc.ServerStreamTracer.Factory {
+    final ConcurrentLinkedQueue<String> events = new ConcurrentLinkedQueue<>();
+    final BlockingQueue<String> closed = new LinkedBlockingQueue<>();
+
+    @Override
+    public io.grpc.ServerStreamTracer newServerStreamTracer(String method, Metadata headers) {
+      events.add("newServerStreamTracer " + method);
+      return new io.grpc.ServerStreamTracer() {
+        @Override
+        public io.grpc.Context filterContext(io.grpc.Context context) {
+          events.add("filterContext");
+          return context.withValue(SPAN, "span of " + method);
+        }
+
+        @Override
+        public void serverCallStarted(ServerCallInfo<?, ?> info) {
+          events.add(
+              "serverCallStarted "
+                  + info.getMethodDescriptor().getFullMethodName()
+                  + " "
+                  + info.getMethodDescriptor().getType());
+        }
+
+        @Override
+        public void outboundMessage(int seqNo) {
+          events.add("outboundMessage " + seqNo);
+        }
+
+        @Override
+        public void outboundMessageSent(int seqNo, long wireSize, long uncompressedSize) {
+          events.add("outboundMessageSent " + seqNo);
+        }
+
+        @Override
+        public void inboundMessage(int seqNo) {
+          events.add("inboundMessage " + seqNo);
+        }
+
+        @Override
+        public void inboundMessageRead(int seqNo, long wireSize, long uncompressedSize) {
+          events.add("inboundMessageRead " + seqNo);
+        }
+
+        @Override
+        public void streamClosed(Status status) {
+          events.add("streamClosed " + status.getCode());
+          closed.add(status.getCode().toString());
+        }
+      };
+    }
   }
 
   /** A grpc-java factory that records every event of its tracers and adds a trace header. */
