@@ -124,7 +124,9 @@ class GrpcJavaNameResolverTest {
         Grpc.newChannelBuilder("bridgetest:///greeter", InsecureChannelCredentials.create())
             .build();
     TestServiceGrpc.TestServiceBlockingStub stub = TestServiceGrpc.newBlockingStub(channel);
-    for (int i = 0; i < 10; i++) {
+    // round_robin picks among the READY servers, so the first calls may all go to the server that
+    // connected first; pick_first would never leave it.
+    for (int i = 0; i < 200 && answered.size() < servers.size(); i++) {
       stub.emptyCall(Empty.getDefaultInstance());
     }
     assertThat(answered.keySet())

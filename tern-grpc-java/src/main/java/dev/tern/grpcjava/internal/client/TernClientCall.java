@@ -12,8 +12,8 @@ import java.util.concurrent.TimeoutException;
  * {@code io.grpc.Context}: its deadline is the earlier of the call options' and the context's, and
  * cancelling the context cancels the call (a context that expires is left to the call's own
  * deadline, so the call ends DEADLINE_EXCEEDED as on grpc-java). The listener's callbacks run with
- * that context attached. grpc-java's stream tracer factories cannot run on Tern: a call whose
- * options carry one fails at {@code start} with UNIMPLEMENTED saying so.
+ * that context attached. grpc-java's stream tracer factories in the call options trace each of its
+ * attempts ({@link GrpcJavaTracerFactory}).
  *
  * <p>Like any {@code ClientCall}, not thread-safe: the application calls it from one thread at a
  * time; Tern serialises the listener's callbacks.
@@ -21,14 +21,12 @@ import java.util.concurrent.TimeoutException;
 final class TernClientCall<ReqT, RespT> extends io.grpc.ClientCall<ReqT, RespT> {
   private final io.grpc.Context context;
   private final dev.tern.ClientCall<ReqT, RespT> call;
-  private final boolean hasStreamTracers;
 
   TernClientCall(
       dev.tern.Channel channel,
       io.grpc.MethodDescriptor<ReqT, RespT> method,
       io.grpc.CallOptions options) {
     this.context = io.grpc.Context.current();
-    this.hasStreamTracers = !options.getStreamTracerFactories().isEmpty();
     this.call = channel.newCall(Methods.toTern(method), ternOptions(method, options, context));
   }
 
@@ -47,19 +45,14 @@ final class TernClientCall<ReqT, RespT> extends io.grpc.ClientCall<ReqT, RespT> 
       builder.setCallCredentials(
           new CallCredentialsAdapter(options.getCredentials(), method, options));
     }
+    for (io.grpc.ClientStreamTracer.Factory factory : options.getStreamTracerFactories()) {
+      builder.addStreamTracerFactory(new GrpcJavaTracerFactory(factory, options));
+    }
     return builder.build();
   }
 
   @Override
   public void start(Listener<RespT> listener, io.grpc.Metadata headers) {
-    if (hasStreamTracers) {
-      listener.onClose(
-          io.grpc.Status.UNIMPLEMENTED.withDescription(
-              "Tern does not run grpc-java ClientStreamTracer factories (CallOptions"
-                  + ".withStreamTracerFactory); use Tern's tracing (tern-opentelemetry) instead"),
-          new io.grpc.Metadata());
-      return;
-    }
     ListenerAdapter adapter = new ListenerAdapter(listener);
     call.start(adapter, Metadatas.toTern(headers));
     context.addListener(adapter, Runnable::run);

@@ -52,6 +52,39 @@ public final class Methods {
     };
   }
 
+  /**
+   * A grpc-java descriptor for {@code method}: same name, type, flags and schema; its marshallers
+   * call Tern's (for what grpc-java's tracers are shown of a call).
+   */
+  public static <ReqT, RespT> io.grpc.MethodDescriptor<ReqT, RespT> toGrpc(
+      dev.tern.MethodDescriptor<ReqT, RespT> method) {
+    return io.grpc.MethodDescriptor.<ReqT, RespT>newBuilder()
+        .setType(io.grpc.MethodDescriptor.MethodType.valueOf(method.getType().name()))
+        .setFullMethodName(method.getFullMethodName())
+        .setRequestMarshaller(grpcMarshaller(method.getRequestMarshaller()))
+        .setResponseMarshaller(grpcMarshaller(method.getResponseMarshaller()))
+        .setSchemaDescriptor(method.getSchemaDescriptor())
+        .setIdempotent(method.isIdempotent())
+        .setSafe(method.isSafe())
+        .setSampledToLocalTracing(method.isSampledToLocalTracing())
+        .build();
+  }
+
+  private static <T> io.grpc.MethodDescriptor.Marshaller<T> grpcMarshaller(
+      dev.tern.MethodDescriptor.Marshaller<T> marshaller) {
+    return new io.grpc.MethodDescriptor.Marshaller<>() {
+      @Override
+      public InputStream stream(T value) {
+        return marshaller.stream(value);
+      }
+
+      @Override
+      public T parse(InputStream stream) {
+        return marshaller.parse(stream);
+      }
+    };
+  }
+
   /** The stream wrappers that carry each library's length and drain markers to the other. */
   static final class MessageStreams {
     private MessageStreams() {}

@@ -6,8 +6,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 /**
  * Makes the {@code io.grpc.Context} a grpc-java handler runs in: a cancellable context under {@code
- * io.grpc.Context.ROOT}, with the Tern call's deadline when it has one, cancelled when Tern cancels
- * the call's own context (the client cancelled, the deadline passed, the call ended).
+ * io.grpc.Context.ROOT} (filtered by the call's grpc-java server stream tracers, see {@link
+ * GrpcJavaServerTracers}), with the Tern call's deadline when it has one, cancelled when Tern
+ * cancels the call's own context (the client cancelled, the deadline passed, the call ended).
  *
  * <p>grpc-java's contexts need a scheduler to expire at their deadline: one daemon thread shared by
  * all servers of the JVM, made on first use; a context that ends before its deadline cancels its
@@ -21,8 +22,7 @@ final class CallContexts {
    * only if a call could arrive before the server was built, which Tern does not allow).
    */
   static io.grpc.Context.CancellableContext forCall(dev.tern.Context tern, io.grpc.Server server) {
-    io.grpc.Context parent =
-        io.grpc.Context.ROOT.withValue(io.grpc.InternalServer.SERVER_CONTEXT_KEY, server);
+    io.grpc.Context parent = GrpcJavaServerTracers.base(tern, server);
     io.grpc.Context.CancellableContext context =
         tern.getDeadline() == null
             ? parent.withCancellation()

@@ -23,6 +23,13 @@ final class TernServerBuilder extends io.grpc.ServerBuilder<TernServerBuilder> {
   private final dev.tern.ServerBuilder<?> delegate;
   private final List<io.grpc.ServerServiceDefinition> services = new ArrayList<>();
   private final List<io.grpc.ServerInterceptor> interceptors = new ArrayList<>();
+
+  /**
+   * The bridged server, which the handlers and tracers put in each call's io.grpc.Context: it
+   * exists only once the Tern server is built, and calls arrive only after it has started.
+   */
+  private final AtomicReference<io.grpc.Server> server = new AtomicReference<>();
+
   private io.grpc.HandlerRegistry fallback;
 
   TernServerBuilder(dev.tern.ServerBuilder<?> delegate) {
@@ -90,7 +97,9 @@ final class TernServerBuilder extends io.grpc.ServerBuilder<TernServerBuilder> {
 
   @Override
   public TernServerBuilder addStreamTracerFactory(io.grpc.ServerStreamTracer.Factory factory) {
-    throw unsupported("addStreamTracerFactory (a grpc-java ServerStreamTracer)");
+    delegate.addStreamTracerFactory(
+        new GrpcJavaServerTracers(Objects.requireNonNull(factory, "factory"), server::get));
+    return this;
   }
 
   @Override
@@ -181,9 +190,6 @@ final class TernServerBuilder extends io.grpc.ServerBuilder<TernServerBuilder> {
 
   @Override
   public io.grpc.Server build() {
-    // The handlers put the server in each call's io.grpc.Context; it exists only once the Tern
-    // server is built, and calls arrive only after it has started.
-    AtomicReference<io.grpc.Server> server = new AtomicReference<>();
     for (io.grpc.ServerServiceDefinition service : services) {
       delegate.addService(Services.toTern(service, interceptors, server::get));
     }

@@ -1,0 +1,164 @@
+package dev.tern.grpcjava.internal.client;
+
+import dev.tern.grpcjava.internal.convert.Metadatas;
+import dev.tern.grpcjava.internal.convert.Statuses;
+import dev.tern.grpcjava.internal.convert.TransportAttributes;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Runs a grpc-java {@code io.grpc.ClientStreamTracer.Factory} (from {@code
+ * CallOptions.withStreamTracerFactory}, as grpc-java's OpenTelemetry and census modules and the
+ * interop tests install them) as a Tern tracer factory: each attempt of the call gets grpc-java's
+ * tracer, told the same events as on grpc-java.
+ *
+ * <p>What differs from grpc-java: the headers a factory adds, replaces or removes in {@code
+ * newClientStreamTracer} are copied back into the attempt's headers, as grpc-java sends the same
+ * object; {@code outboundMessageSent} and {@code inboundMessageRead} come with the message's number
+ * and sizes of -1 (unknown, which grpc-java's contract allows), since Tern reports the sizes
+ * through {@code outboundWireSize} and the others, which are forwarded too; {@code
+ * createPendingStream} is not called.
+ *
+ * <p>Thread-safe, as Tern's factories must be: it holds only the factory and the call's options.
+ * Each tracer it makes serves one stream and is called as {@link dev.tern.ClientStreamTracer} says.
+ */
+final class GrpcJavaTracerFactory extends dev.tern.ClientStreamTracer.Factory {
+  private final io.grpc.ClientStreamTracer.Factory factory;
+  private final io.grpc.CallOptions callOptions;
+
+  GrpcJavaTracerFactory(io.grpc.ClientStreamTracer.Factory factory, io.grpc.CallOptions options) {
+    this.factory = factory;
+    this.callOptions = options;
+  }
+
+  @Override
+  public dev.tern.ClientStreamTracer newClientStreamTracer(
+      dev.tern.ClientStreamTracer.StreamInfo info, dev.tern.Metadata headers) {
+    io.grpc.ClientStreamTracer.StreamInfo grpcInfo =
+        io.grpc.ClientStreamTracer.StreamInfo.newBuilder()
+            .setCallOptions(callOptions)
+            .setPreviousAttempts(info.getPreviousAttempts())
+            .setIsTransparentRetry(info.isTransparentRetry())
+            .setIsHedging(info.isHedging())
+            .build();
+    io.grpc.Metadata grpcHeaders = Metadatas.toGrpc(headers);
+    io.grpc.ClientStreamTracer tracer = factory.newClientStreamTracer(grpcInfo, grpcHeaders);
+    copyBack(grpcHeaders, headers);
+    return tracer == null ? null : new Tracer(tracer);
+  }
+
+  /** Makes {@code target} hold what {@code source} holds: the factory's changes, nothing else. */
+  private static void copyBack(io.grpc.Metadata source, dev.tern.Metadata target) {
+    dev.tern.Metadata copied = Metadatas.toTern(source);
+    Set<String> names = new HashSet<>(target.keys());
+    names.addAll(copied.keys());
+    for (String name : names) {
+      if (name.endsWith(dev.tern.Metadata.BINARY_HEADER_SUFFIX)) {
+        replace(
+            copied,
+            target,
+            dev.tern.Metadata.Key.of(name, dev.tern.Metadata.BINARY_BYTE_MARSHALLER));
+      } else {
+        replace(
+            copied,
+            target,
+            dev.tern.Metadata.Key.of(name, dev.tern.Metadata.ASCII_STRING_MARSHALLER));
+      }
+    }
+  }
+
+  private static <T> void replace(
+      dev.tern.Metadata from, dev.tern.Metadata to, dev.tern.Metadata.Key<T> key) {
+    Iterable<T> values = from.getAll(key);
+    Iterable<T> current = to.getAll(key);
+    if (values == null ? current == null : sameValues(values, current)) {
+      return;
+    }
+    to.discardAll(key);
+    if (values != null) {
+      for (T value : values) {
+        to.put(key, value);
+      }
+    }
+  }
+
+  private static <T> boolean sameValues(Iterable<T> a, Iterable<T> b) {
+    if (b == null) {
+      return false;
+    }
+    java.util.Iterator<T> left = a.iterator();
+    java.util.Iterator<T> right = b.iterator();
+    while (left.hasNext() && right.hasNext()) {
+      if (!java.util.Objects.deepEquals(left.next(), right.next())) {
+        return false;
+      }
+    }
+    return !left.hasNext() && !right.hasNext();
+  }
+
+  /** Forwards Tern's events for one stream to grpc-java's tracer, converted. */
+  private static final class Tracer extends dev.tern.ClientStreamTracer {
+    private final io.grpc.ClientStreamTracer tracer;
+
+    Tracer(io.grpc.ClientStreamTracer tracer) {
+      this.tracer = tracer;
+    }
+
+    @Override
+    public void streamCreated(dev.tern.Attributes transportAttrs, dev.tern.Metadata headers) {
+      tracer.streamCreated(TransportAttributes.toGrpc(transportAttrs), Metadatas.toGrpc(headers));
+    }
+
+    @Override
+    public void outboundHeaders() {
+      tracer.outboundHeaders();
+    }
+
+    @Override
+    public void inboundHeaders(dev.tern.Metadata headers) {
+      tracer.inboundHeaders(Metadatas.toGrpc(headers));
+    }
+
+    @Override
+    public void inboundTrailers(dev.tern.Metadata trailers) {
+      tracer.inboundTrailers(Metadatas.toGrpc(trailers));
+    }
+
+    @Override
+    public void outboundMessage(int seqNo) {
+      tracer.outboundMessage(seqNo);
+      tracer.outboundMessageSent(seqNo, -1, -1);
+    }
+
+    @Override
+    public void inboundMessage(int seqNo) {
+      tracer.inboundMessage(seqNo);
+      tracer.inboundMessageRead(seqNo, -1, -1);
+    }
+
+    @Override
+    public void outboundWireSize(long bytes) {
+      tracer.outboundWireSize(bytes);
+    }
+
+    @Override
+    public void outboundUncompressedSize(long bytes) {
+      tracer.outboundUncompressedSize(bytes);
+    }
+
+    @Override
+    public void inboundWireSize(long bytes) {
+      tracer.inboundWireSize(bytes);
+    }
+
+    @Override
+    public void inboundUncompressedSize(long bytes) {
+      tracer.inboundUncompressedSize(bytes);
+    }
+
+    @Override
+    public void streamClosed(dev.tern.Status status) {
+      tracer.streamClosed(Statuses.toGrpc(status));
+    }
+  }
+}
