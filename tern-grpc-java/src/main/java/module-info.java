@@ -18,4 +18,7 @@ module dev.tern.grpcjava {
       dev.tern.grpcjava.internal.client.TernChannelProvider;
   provides io.grpc.ServerProvider with
       dev.tern.grpcjava.internal.server.TernServerProvider;
+  // Tern's DNS resolution in grpc-java's registry, for applications without grpc-core.
+  provides io.grpc.NameResolverProvider with
+      dev.tern.grpcjava.internal.resolver.TernDnsNameResolverProvider;
 }
