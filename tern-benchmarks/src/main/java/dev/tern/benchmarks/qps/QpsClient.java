@@ -197,33 +197,6 @@ public final class QpsClient {
     return loops.measure(warmupSeconds, durationSeconds);
   }
 
-  static void printSummary(
-      PrintStream out,
-      int channels,
-      int outstanding,
-      int serverPayload,
-      int clientPayload,
-      Histogram histogram,
-      long elapsedMillis) {
-    long qps = Math.round(histogram.getTotalCount() * 1000.0 / Math.max(1, elapsedMillis));
-    out.printf("Channels:                       %d%n", channels);
-    out.printf("Outstanding RPCs per Channel:   %d%n", outstanding);
-    out.printf("Server Payload Size:            %d%n", serverPayload);
-    out.printf("Client Payload Size:            %d%n", clientPayload);
-    out.printf("50%%ile Latency (in micros):     %d%n", micros(histogram.getValueAtPercentile(50)));
-    out.printf("90%%ile Latency (in micros):     %d%n", micros(histogram.getValueAtPercentile(90)));
-    out.printf("95%%ile Latency (in micros):     %d%n", micros(histogram.getValueAtPercentile(95)));
-    out.printf("99%%ile Latency (in micros):     %d%n", micros(histogram.getValueAtPercentile(99)));
-    out.printf(
-        "99.9%%ile Latency (in micros):   %d%n", micros(histogram.getValueAtPercentile(99.9)));
-    out.printf("Maximum Latency (in micros):    %d%n", micros(histogram.getMaxValue()));
-    out.printf("QPS:                            %d%n", qps);
-  }
-
-  private static long micros(long nanos) {
-    return TimeUnit.NANOSECONDS.toMicros(nanos);
-  }
-
   /** Entry point; see {@link #FLAGS}. Exits with {@link #run}'s status. */
   public static void main(String[] args) throws Exception {
     System.exit(run(args, System.out, System.err));
@@ -332,7 +305,7 @@ public final class QpsClient {
                 streaming,
                 load.warmupSeconds(),
                 load.durationSeconds());
-    printSummary(
+    ClosedLoops.printSummary(
         out,
         load.channels(),
         load.outstanding(),
