@@ -15,6 +15,7 @@ import java.io.PrintStream;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -125,16 +126,9 @@ public final class ProviderQpsServer {
     }
 
     BenchmarkService service = new BenchmarkService();
-    ServerBuilder<?> builder =
-        Grpc.newServerBuilderForPort(port, InsecureServerCredentials.create()).addService(service);
-    ForkJoinPool appExecutor = null;
-    if (flags.bool("directexecutor")) {
-      builder.directExecutor();
-    } else {
-      appExecutor = AppExecutors.newForkJoinPool("grpc-server-app-");
-      builder.executor(appExecutor);
-    }
-    Server server = builder.build();
+    ForkJoinPool appExecutor =
+        flags.bool("directexecutor") ? null : AppExecutors.newForkJoinPool("grpc-server-app-");
+    Server server = build(port, service, appExecutor);
     out.println(PROGRAM + ": server " + server.getClass().getName());
     try {
       server.start();
@@ -157,10 +151,25 @@ public final class ProviderQpsServer {
   }
 
   /**
+   * The server, not started yet, for {@code service} on {@code port} through grpc-java's provider
+   * API; its calls run on {@code appExecutor}, or on the transport's threads if it is null.
+   */
+  static Server build(int port, BenchmarkService service, Executor appExecutor) {
+    ServerBuilder<?> builder =
+        Grpc.newServerBuilderForPort(port, InsecureServerCredentials.create()).addService(service);
+    if (appExecutor == null) {
+      builder.directExecutor();
+    } else {
+      builder.executor(appExecutor);
+    }
+    return builder.build();
+  }
+
+  /**
    * Prints the heap bytes per call of the window that opens {@code warmupSeconds} after the first
    * call and lasts {@code durationSeconds}.
    */
-  private static void countHeap(
+  static void countHeap(
       BenchmarkService service, int warmupSeconds, int durationSeconds, PrintStream out) {
     AllocatedBytes heap = new AllocatedBytes();
     try {

@@ -88,7 +88,12 @@ class QpsToolsTest {
   }
 
   private static List<String> runClient(String... args) throws Exception {
-    ProgramRun output = ProgramRun.of(QpsClient::run, args);
+    return runClient(QpsClient::run, args);
+  }
+
+  /** The lines {@code client} prints, after checking it succeeded with nothing on stderr. */
+  static List<String> runClient(ProgramRun.Program client, String... args) throws Exception {
+    ProgramRun output = ProgramRun.of(client, args);
     assertThat(output.status()).as("exit status; stderr: %s", output.err()).isZero();
     assertThat(output.err()).as("failed calls").isEmpty();
     return output.out().lines().toList();
