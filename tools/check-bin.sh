@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 # Every flag of every program, as its --help must show it.
 declare -A flags=(
-  [bench-compare]="--duration --warmup --server-warmup --repeats --jmh-forks --jmh-warmups
+  [bench-compare]="--bridge --duration --warmup --server-warmup --repeats --jmh-forks --jmh-warmups
     --jmh-iterations --jmh-filter --jmh-otel-filter --quick --skip --reuse --out --work
     --alloc-calls --alloc-warmup-calls --conns-idle --conns-new"
   [chaos-report]="--fault-seconds --workers --out"
