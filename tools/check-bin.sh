@@ -27,8 +27,8 @@ declare -A flags=(
     --peers --server-heap --out"
   [qps-client]="--address --target --lb_policy --channels --outstanding_rpcs --client_payload
     --server_payload --warmup_duration --duration --streaming_rpcs --directexecutor --transport
-    --save_histogram"
-  [qps-server]="--address --directexecutor --transport"
+    --save_histogram --heap_per_call"
+  [qps-server]="--address --directexecutor --transport --warmup_duration --duration"
   [rolling-restart]="--workers --drain-seconds --out"
   [routeguide-client]="--target --otlp"
   [routeguide-server]="--port --otlp --prometheus-port --cors-origin"

@@ -1,5 +1,6 @@
 package dev.tern.benchmarks.qps;
 
+import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.Map;
@@ -49,8 +50,13 @@ final class AllocatedBytes {
     return sum;
   }
 
-  /** {@code bytes / calls}, rounded; 0 when there were no calls. */
-  static long perCall(long bytes, long calls) {
-    return calls == 0 ? 0 : Math.round((double) bytes / calls);
+  /**
+   * Prints {@code "SIDE heap bytes per call: N"} (aligned with the summary block), N being {@code
+   * bytes / calls} rounded, 0 when there were no calls; bin/bench-compare --bridge reads it.
+   */
+  static void printPerCall(PrintStream out, String side, long bytes, long calls) {
+    out.printf(
+        "%-32s%d%n",
+        side + " heap bytes per call:", calls == 0 ? 0 : Math.round((double) bytes / calls));
   }
 }

@@ -241,9 +241,7 @@ public final class ProviderQpsClient {
           clientPayload,
           histogram,
           histogram.getEndTimeStamp());
-      out.println(
-          "Client heap bytes per call:     "
-              + AllocatedBytes.perCall(window[1] - window[0], histogram.getTotalCount()));
+      AllocatedBytes.printPerCall(out, "Client", window[1] - window[0], histogram.getTotalCount());
       boolean failed = loops.reportFailures(PROGRAM, err);
       if (histogram.getTotalCount() == 0) {
         err.println(PROGRAM + ": no call succeeded in the measured window");

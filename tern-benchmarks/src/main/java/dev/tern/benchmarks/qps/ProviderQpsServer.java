@@ -14,11 +14,8 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A qps server written against grpc-java's {@code io.grpc} API only, for the bridge benchmark
@@ -31,10 +28,7 @@ import java.util.concurrent.atomic.LongAdder;
  * and ping-pong streams, each answered with a cached payload of {@code response_size} zeros.
  *
  * <p>Its first line names the server class the provider gave, which shows which stack serves. It
- * also measures its own heap allocation per call: the calls and the bytes its threads allocate
- * ({@link AllocatedBytes}) from {@code --warmup_duration} seconds after the first call for {@code
- * --duration} seconds, the client's window when both are given the same flags, printed as {@code
- * Server heap bytes per call: N}. Flags: {@code --help}.
+ * also counts its heap bytes per call ({@link ServerHeapCount}). Flags: {@code --help}.
  */
 public final class ProviderQpsServer {
   private static final String PROGRAM = "ProviderQpsServer";
@@ -43,13 +37,11 @@ public final class ProviderQpsServer {
 
   /** The service, counting calls (ping-pong rounds on a stream). Thread-safe. */
   static final class BenchmarkService extends BenchmarkServiceGrpc.BenchmarkServiceImplBase {
-    final LongAdder calls = new LongAdder();
-    final CountDownLatch firstCall = new CountDownLatch(1);
+    final ServerHeapCount heapCount = new ServerHeapCount();
     private final ConcurrentMap<Integer, SimpleResponse> responses = new ConcurrentHashMap<>();
 
     private SimpleResponse respond(SimpleRequest request) {
-      calls.increment();
-      firstCall.countDown();
+      heapCount.called();
       return responses.computeIfAbsent(
           request.getResponseSize(),
           size ->
@@ -138,10 +130,7 @@ public final class ProviderQpsServer {
     }
     out.println("QPS server listening on port " + server.getPort());
     out.flush();
-    Thread counter =
-        new Thread(() -> countHeap(service, warmupSeconds, durationSeconds, out), "heap-counter");
-    counter.setDaemon(true);
-    counter.start();
+    service.heapCount.startCounting(warmupSeconds, durationSeconds, out);
     Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownNow));
     server.awaitTermination();
     if (appExecutor != null) {
@@ -163,28 +152,5 @@ public final class ProviderQpsServer {
       builder.executor(appExecutor);
     }
     return builder.build();
-  }
-
-  /**
-   * Prints the heap bytes per call of the window that opens {@code warmupSeconds} after the first
-   * call and lasts {@code durationSeconds}.
-   */
-  static void countHeap(
-      BenchmarkService service, int warmupSeconds, int durationSeconds, PrintStream out) {
-    AllocatedBytes heap = new AllocatedBytes();
-    try {
-      service.firstCall.await();
-      TimeUnit.SECONDS.sleep(warmupSeconds);
-      long calls = service.calls.sum();
-      long bytes = heap.total();
-      TimeUnit.SECONDS.sleep(durationSeconds);
-      bytes = heap.total() - bytes;
-      calls = service.calls.sum() - calls;
-      out.println("Server calls counted:           " + calls);
-      out.println("Server heap bytes per call:     " + AllocatedBytes.perCall(bytes, calls));
-      out.flush();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

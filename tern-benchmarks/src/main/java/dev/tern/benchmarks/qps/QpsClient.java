@@ -62,6 +62,10 @@ public final class QpsClient {
                       "pick_first",
                       "load-balancing policy: pick_first, round_robin, least_request"))
           .bool("streaming_rpcs", "ping-pong on bidi streams instead of unary calls")
+          .bool(
+              "heap_per_call",
+              "after the summary, 'Client heap bytes per call: N', the heap this JVM's\n"
+                  + "threads allocated in the measured window over its calls")
           .flag("transport", Transport.FLAG_VALUES, "nio", Transport.FLAG_HELP)
           .flag(
               "save_histogram", "FILE", null, "write the latency distribution (microseconds) there")
@@ -73,10 +77,13 @@ public final class QpsClient {
 
   private final ClosedLoops loops;
   private final CallsByServer callsByServer;
+  private final AllocatedBytes heap;
+  private final long[] heapWindow = new long[2];
 
-  private QpsClient(ClosedLoops loops, CallsByServer callsByServer) {
+  private QpsClient(ClosedLoops loops, CallsByServer callsByServer, AllocatedBytes heap) {
     this.loops = loops;
     this.callsByServer = callsByServer;
+    this.heap = heap;
   }
 
   /**
@@ -194,7 +201,11 @@ public final class QpsClient {
         }
       }
     }
-    return loops.measure(warmupSeconds, durationSeconds);
+    return loops.measure(
+        warmupSeconds,
+        durationSeconds,
+        () -> heapWindow[0] = heap == null ? 0 : heap.total(),
+        () -> heapWindow[1] = heap == null ? 0 : heap.total());
   }
 
   /** Entry point; see {@link #FLAGS}. Exits with {@link #run}'s status. */
@@ -296,15 +307,17 @@ public final class QpsClient {
     }
     CallsByServer callsByServer = countServers ? new CallsByServer() : null;
     ClosedLoops loops = new ClosedLoops(load.loops());
+    QpsClient client =
+        new QpsClient(
+            loops, callsByServer, flags.bool("heap_per_call") ? new AllocatedBytes() : null);
     Histogram histogram =
-        new QpsClient(loops, callsByServer)
-            .run(
-                channels,
-                load.outstanding(),
-                request,
-                streaming,
-                load.warmupSeconds(),
-                load.durationSeconds());
+        client.run(
+            channels,
+            load.outstanding(),
+            request,
+            streaming,
+            load.warmupSeconds(),
+            load.durationSeconds());
     ClosedLoops.printSummary(
         out,
         load.channels(),
@@ -313,6 +326,10 @@ public final class QpsClient {
         load.clientPayload(),
         histogram,
         histogram.getEndTimeStamp());
+    if (client.heap != null) {
+      AllocatedBytes.printPerCall(
+          out, "Client", client.heapWindow[1] - client.heapWindow[0], histogram.getTotalCount());
+    }
     if (callsByServer != null) {
       callsByServer.print(out);
     }

@@ -68,8 +68,7 @@ class ProviderQpsToolsTest {
   @Test
   void streamingRunCountsServerHeapPerRound() throws Exception {
     ByteArrayOutputStream serverOut = new ByteArrayOutputStream();
-    Thread counter =
-        new Thread(() -> ProviderQpsServer.countHeap(service, 0, 1, QpsToolsTest.print(serverOut)));
+    Thread counter = new Thread(() -> service.heapCount.count(0, 1, QpsToolsTest.print(serverOut)));
     counter.start();
 
     List<String> lines =
