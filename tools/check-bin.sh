@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 # Every flag of every program, as its --help must show it.
 declare -A flags=(
-  [bench-compare]="--duration --warmup --server-warmup --repeats --jmh-forks --jmh-warmups
+  [bench-compare]="--bridge --duration --warmup --server-warmup --repeats --jmh-forks --jmh-warmups
     --jmh-iterations --jmh-filter --jmh-otel-filter --quick --skip --reuse --out --work
     --alloc-calls --alloc-warmup-calls --conns-idle --conns-new"
   [chaos-report]="--fault-seconds --workers --out"
@@ -27,8 +27,8 @@ declare -A flags=(
     --peers --server-heap --out"
   [qps-client]="--address --target --lb_policy --channels --outstanding_rpcs --client_payload
     --server_payload --warmup_duration --duration --streaming_rpcs --directexecutor --transport
-    --save_histogram"
-  [qps-server]="--address --directexecutor --transport"
+    --save_histogram --heap_per_call"
+  [qps-server]="--address --directexecutor --transport --warmup_duration --duration"
   [rolling-restart]="--workers --drain-seconds --out"
   [routeguide-client]="--target --otlp"
   [routeguide-server]="--port --otlp --prometheus-port --cors-origin"

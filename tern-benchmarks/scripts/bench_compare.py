@@ -31,6 +31,10 @@ environment (TERN_CP, GRPC_JAVA_CP). Eight parts, each optional:
   jmh     CallBenchmark and HeadersDecodingBenchmark with -prof gc, then CallBenchmark.unaryCall1024
           again with -p otel=true (OpenTelemetry metrics and tracing on, both systems).
 
+With --bridge, none of these runs: bridge_compare.py runs issue 38's bridge benchmark instead
+(the same io.grpc qps programs on grpc-java and on tern-grpc-java, beside Tern's own qps tools) and
+prints its tables; the page is left alone.
+
 Only the standard library is used here. The page and its chart are written by bench_report.py,
 run with $BENCH_REPORT_PYTHON (bin/bench-compare's virtualenv that has matplotlib) if set.
 Every process started is in its own process group and is killed on exit, error or signal.
@@ -1493,6 +1497,15 @@ def main():
         help="leave a part out (repeat the flag for more than one)",
     )
     p.add_argument(
+        "--bridge",
+        action="store_true",
+        help="run only issue 38's bridge benchmark instead of the page's parts: the same io.grpc "
+        "qps programs on grpc-java and on tern-grpc-java, beside Tern's own qps tools (see "
+        "bridge_compare.py); prints Markdown tables with the ratios and writes bridge.json and "
+        "bridge.md in --work, leaving the page alone. Takes --duration, --warmup, --repeats and "
+        "--quick",
+    )
+    p.add_argument(
         "--reuse",
         action="store_true",
         help="keep the skipped parts' figures from the previous results.json in the work "
@@ -1540,6 +1553,14 @@ def main():
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _on_signal)
     os.makedirs(args.work, exist_ok=True)
+    if args.bridge:
+        import bridge_compare  # beside this script, which Python puts first on sys.path
+
+        try:
+            bridge_compare.run_bridge(sys.modules[__name__], args, args.work)
+        finally:
+            stop_all()
+        return
     results = {
         "started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "argv": sys.argv[1:],

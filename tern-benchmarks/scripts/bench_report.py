@@ -988,6 +988,32 @@ def main():
             " run counts only if every server answered calls; it prints the QPS, p50 and p99 "
             "medians per system and Tern/grpc-java.",
             "",
+            "## grpc-java code on Tern: the bridge (issue 38)",
+            "",
+            "Not on this page yet: `bin/bench-compare --bridge` runs issue 38's comparison alone "
+            "and prints its tables. One qps client and server written against grpc-java's "
+            "`io.grpc` API only (`ProviderQpsClient` and `ProviderQpsServer` in tern-benchmarks; "
+            "grpc-java's own `AsyncClient` and `AsyncServer` build their channels and server with"
+            " `NettyChannelBuilder` and `NettyServerBuilder` directly, past the provider API, so "
+            "they cannot be moved onto the bridge) run as the same program on two class paths: "
+            "grpc-java 1.79 with grpc-netty-shaded, and the same class path with `tern-grpc-java`"
+            " in place of grpc-netty-shaded (the bridge). Each program's first line names the "
+            "channel or server class the provider gave. Tern's own `QpsClient` and `QpsServer` "
+            "run beside them at the same settings, on epoll as the bridge's default transport is."
+            " Unary calls with 4 channels x 10 and x 100 outstanding, and ping-pong on one bidi "
+            "stream (1 x 1), empty messages, default executors; the three systems take turns and "
+            "each run waits for a quiet machine, as the page's runs do. Heap per call: each "
+            "client and server counts the bytes its JVM's threads allocate over its measured "
+            "window (the JVM's per-thread counters) over the calls in it, client and server apart"
+            " (Tern's own tools when given `QpsClient --heap_per_call` and `QpsServer "
+            "--warmup_duration --duration`). The run prints bridge / grpc-java QPS and heap per "
+            "call (client + server) beside issue 38's targets (at least 1.5x, at most 0.7x), and "
+            "bridge / Tern QPS and heap per call (target: within 15% on both), and writes them "
+            "to `tern-"
+            "benchmarks/target/bench/bridge.md` and `bridge.json`. The default settings (35 s "
+            "warm-up, 10 s measured, 3 repeats: 27 runs of about 50 s) take about 25 minutes on a"
+            " quiet machine; `--quick` is a smoke run of about 90 s.",
+            "",
         ]
     )
     lines += [

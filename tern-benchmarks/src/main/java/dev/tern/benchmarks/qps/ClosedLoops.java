@@ -9,8 +9,8 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * The measuring half of a qps client, shared by {@link QpsClient} and {@link
- * GrpcJavaBalancedClient} so that both systems are timed by the same code: each closed loop (a
+ * The measuring half of a qps client, shared by {@link QpsClient}, {@link GrpcJavaBalancedClient}
+ * and {@link ProviderQpsClient} so that every system is timed by the same code: each closed loop (a
  * call, its answer, the next call) records every call's latency here and asks {@link #running()}
  * before the next one; {@link #measure} lets the loops warm up, keeps what they record during the
  * measured window and then stops them. A loop whose call fails ends; the failures are counted and
@@ -85,18 +85,62 @@ final class ClosedLoops {
    * length in milliseconds (its start, 0).
    */
   Histogram measure(int warmupSeconds, int durationSeconds) throws InterruptedException {
+    return measure(warmupSeconds, durationSeconds, () -> {}, () -> {});
+  }
+
+  /**
+   * As {@link #measure(int, int)}, running {@code windowStart} on the main thread as the measured
+   * window opens and {@code windowEnd} as it closes (before the loops are stopped), so that
+   * something else can be measured over the same window.
+   */
+  Histogram measure(
+      int warmupSeconds, int durationSeconds, Runnable windowStart, Runnable windowEnd)
+      throws InterruptedException {
     boolean allFailed = ended.await(warmupSeconds, TimeUnit.SECONDS);
     recorder.getIntervalHistogram(); // drops the warm-up
+    windowStart.run();
     long start = System.nanoTime();
     if (!allFailed) {
       ended.await(durationSeconds, TimeUnit.SECONDS);
     }
     Histogram measured = recorder.getIntervalHistogram();
     long elapsed = System.nanoTime() - start;
+    windowEnd.run();
     running = false;
     ended.await(30, TimeUnit.SECONDS);
     measured.setStartTimeStamp(0);
     measured.setEndTimeStamp(TimeUnit.NANOSECONDS.toMillis(elapsed));
     return measured;
+  }
+
+  /**
+   * Prints the summary block grpc-java's {@code AsyncClient} prints (11 lines, read by
+   * bin/bench-compare): the load, latency percentiles in microseconds and calls per second.
+   */
+  static void printSummary(
+      PrintStream out,
+      int channels,
+      int outstanding,
+      int serverPayload,
+      int clientPayload,
+      Histogram histogram,
+      long elapsedMillis) {
+    long qps = Math.round(histogram.getTotalCount() * 1000.0 / Math.max(1, elapsedMillis));
+    out.printf("Channels:                       %d%n", channels);
+    out.printf("Outstanding RPCs per Channel:   %d%n", outstanding);
+    out.printf("Server Payload Size:            %d%n", serverPayload);
+    out.printf("Client Payload Size:            %d%n", clientPayload);
+    out.printf("50%%ile Latency (in micros):     %d%n", micros(histogram.getValueAtPercentile(50)));
+    out.printf("90%%ile Latency (in micros):     %d%n", micros(histogram.getValueAtPercentile(90)));
+    out.printf("95%%ile Latency (in micros):     %d%n", micros(histogram.getValueAtPercentile(95)));
+    out.printf("99%%ile Latency (in micros):     %d%n", micros(histogram.getValueAtPercentile(99)));
+    out.printf(
+        "99.9%%ile Latency (in micros):   %d%n", micros(histogram.getValueAtPercentile(99.9)));
+    out.printf("Maximum Latency (in micros):    %d%n", micros(histogram.getMaxValue()));
+    out.printf("QPS:                            %d%n", qps);
+  }
+
+  private static long micros(long nanos) {
+    return TimeUnit.NANOSECONDS.toMicros(nanos);
   }
 }

@@ -26,7 +26,6 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
@@ -258,12 +257,7 @@ public final class GrpcJavaBalancedClient {
       return exit.report(out, err);
     }
 
-    ForkJoinPool appExecutor =
-        new ForkJoinPool(
-            Runtime.getRuntime().availableProcessors(),
-            GrpcJavaBalancedClient::newAppThread,
-            null,
-            true);
+    ForkJoinPool appExecutor = AppExecutors.newForkJoinPool("grpc-client-app-");
     List<NioEventLoopGroup> groups = new ArrayList<>();
     List<ManagedChannel> channels = new ArrayList<>();
     CallsByServer callsByServer = new CallsByServer();
@@ -297,7 +291,7 @@ public final class GrpcJavaBalancedClient {
       }
       appExecutor.shutdownNow();
     }
-    QpsClient.printSummary(
+    ClosedLoops.printSummary(
         out,
         load.channels(),
         load.outstanding(),
@@ -330,12 +324,5 @@ public final class GrpcJavaBalancedClient {
       builder.executor(appExecutor);
     }
     return builder.build();
-  }
-
-  private static ForkJoinWorkerThread newAppThread(ForkJoinPool pool) {
-    ForkJoinWorkerThread thread = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
-    thread.setName("grpc-client-app-" + thread.getPoolIndex());
-    thread.setDaemon(true);
-    return thread;
   }
 }

@@ -62,6 +62,10 @@ public final class QpsClient {
                       "pick_first",
                       "load-balancing policy: pick_first, round_robin, least_request"))
           .bool("streaming_rpcs", "ping-pong on bidi streams instead of unary calls")
+          .bool(
+              "heap_per_call",
+              "after the summary, 'Client heap bytes per call: N', the heap this JVM's\n"
+                  + "threads allocated in the measured window over its calls")
           .flag("transport", Transport.FLAG_VALUES, "nio", Transport.FLAG_HELP)
           .flag(
               "save_histogram", "FILE", null, "write the latency distribution (microseconds) there")
@@ -73,10 +77,13 @@ public final class QpsClient {
 
   private final ClosedLoops loops;
   private final CallsByServer callsByServer;
+  private final AllocatedBytes heap;
+  private final long[] heapWindow = new long[2];
 
-  private QpsClient(ClosedLoops loops, CallsByServer callsByServer) {
+  private QpsClient(ClosedLoops loops, CallsByServer callsByServer, AllocatedBytes heap) {
     this.loops = loops;
     this.callsByServer = callsByServer;
+    this.heap = heap;
   }
 
   /**
@@ -194,34 +201,11 @@ public final class QpsClient {
         }
       }
     }
-    return loops.measure(warmupSeconds, durationSeconds);
-  }
-
-  static void printSummary(
-      PrintStream out,
-      int channels,
-      int outstanding,
-      int serverPayload,
-      int clientPayload,
-      Histogram histogram,
-      long elapsedMillis) {
-    long qps = Math.round(histogram.getTotalCount() * 1000.0 / Math.max(1, elapsedMillis));
-    out.printf("Channels:                       %d%n", channels);
-    out.printf("Outstanding RPCs per Channel:   %d%n", outstanding);
-    out.printf("Server Payload Size:            %d%n", serverPayload);
-    out.printf("Client Payload Size:            %d%n", clientPayload);
-    out.printf("50%%ile Latency (in micros):     %d%n", micros(histogram.getValueAtPercentile(50)));
-    out.printf("90%%ile Latency (in micros):     %d%n", micros(histogram.getValueAtPercentile(90)));
-    out.printf("95%%ile Latency (in micros):     %d%n", micros(histogram.getValueAtPercentile(95)));
-    out.printf("99%%ile Latency (in micros):     %d%n", micros(histogram.getValueAtPercentile(99)));
-    out.printf(
-        "99.9%%ile Latency (in micros):   %d%n", micros(histogram.getValueAtPercentile(99.9)));
-    out.printf("Maximum Latency (in micros):    %d%n", micros(histogram.getMaxValue()));
-    out.printf("QPS:                            %d%n", qps);
-  }
-
-  private static long micros(long nanos) {
-    return TimeUnit.NANOSECONDS.toMicros(nanos);
+    return loops.measure(
+        warmupSeconds,
+        durationSeconds,
+        () -> heapWindow[0] = heap == null ? 0 : heap.total(),
+        () -> heapWindow[1] = heap == null ? 0 : heap.total());
   }
 
   /** Entry point; see {@link #FLAGS}. Exits with {@link #run}'s status. */
@@ -323,16 +307,18 @@ public final class QpsClient {
     }
     CallsByServer callsByServer = countServers ? new CallsByServer() : null;
     ClosedLoops loops = new ClosedLoops(load.loops());
+    QpsClient client =
+        new QpsClient(
+            loops, callsByServer, flags.bool("heap_per_call") ? new AllocatedBytes() : null);
     Histogram histogram =
-        new QpsClient(loops, callsByServer)
-            .run(
-                channels,
-                load.outstanding(),
-                request,
-                streaming,
-                load.warmupSeconds(),
-                load.durationSeconds());
-    printSummary(
+        client.run(
+            channels,
+            load.outstanding(),
+            request,
+            streaming,
+            load.warmupSeconds(),
+            load.durationSeconds());
+    ClosedLoops.printSummary(
         out,
         load.channels(),
         load.outstanding(),
@@ -340,6 +326,10 @@ public final class QpsClient {
         load.clientPayload(),
         histogram,
         histogram.getEndTimeStamp());
+    if (client.heap != null) {
+      AllocatedBytes.printPerCall(
+          out, "Client", client.heapWindow[1] - client.heapWindow[0], histogram.getTotalCount());
+    }
     if (callsByServer != null) {
       callsByServer.print(out);
     }

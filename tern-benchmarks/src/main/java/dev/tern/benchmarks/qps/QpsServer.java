@@ -20,7 +20,8 @@ import java.util.concurrent.ConcurrentMap;
  * {@code response_size} zero bytes. Flags as grpc-java's {@code AsyncServer} ({@link #FLAGS};
  * {@code --help} prints them). The server listens on HOST only (so several can share a machine on
  * 127.0.0.2, 127.0.0.3, ... for load-balancing runs); port 0 lets the system choose one, printed
- * once listening.
+ * once listening. With {@code --warmup_duration} and {@code --duration} it also prints its heap
+ * bytes per call ({@link ServerHeapCount}).
  */
 public final class QpsServer {
   /** The flags; {@code --help} prints them. */
@@ -37,6 +38,13 @@ public final class QpsServer {
                   + "port 0: a free port, printed as 'QPS server listening on port N'")
           .bool("directexecutor", "run the service on the event loops")
           .flag("transport", Transport.FLAG_VALUES, "nio", Transport.FLAG_HELP)
+          .flag(
+              "warmup_duration",
+              "S",
+              null,
+              "with --duration: print the heap bytes per call of the window that opens S\n"
+                  + "seconds after the first call (as ProviderQpsServer does)")
+          .flag("duration", "S", null, "with --warmup_duration: that window's length")
           .example("bin/qps-server --address=127.0.0.1:0");
 
   private QpsServer() {}
@@ -44,9 +52,18 @@ public final class QpsServer {
   /** The service. Stateless apart from a cache of zero payloads; thread-safe. */
   static final class BenchmarkService extends BenchmarkServiceTern.BenchmarkServiceImplBase {
     private final ConcurrentMap<Integer, SimpleResponse> responses = new ConcurrentHashMap<>();
+    private final ServerHeapCount heapCount;
+
+    /** With {@code heapCount} null, calls are not counted. */
+    BenchmarkService(ServerHeapCount heapCount) {
+      this.heapCount = heapCount;
+    }
 
     /** The answer to {@code request}: a payload of {@code response_size} zeros, built once. */
     SimpleResponse respond(SimpleRequest request) {
+      if (heapCount != null) {
+        heapCount.called();
+      }
       return responses.computeIfAbsent(
           request.getResponseSize(),
           size ->
@@ -86,9 +103,18 @@ public final class QpsServer {
   /** Builds and starts the server described by the flags. */
   static Server start(String address, boolean directExecutor, Transport transport)
       throws IOException {
+    return start(address, directExecutor, transport, null);
+  }
+
+  /** As {@link #start(String, boolean, Transport)}, counting calls into {@code heapCount}. */
+  static Server start(
+      String address, boolean directExecutor, Transport transport, ServerHeapCount heapCount)
+      throws IOException {
     InetSocketAddress bind = Transport.parseAddress(address);
     NettyServerBuilder builder =
-        transport.configure(NettyServerBuilder.forAddress(bind)).addService(new BenchmarkService());
+        transport
+            .configure(NettyServerBuilder.forAddress(bind))
+            .addService(new BenchmarkService(heapCount));
     if (directExecutor) {
       builder.directExecutor();
     }
@@ -109,9 +135,20 @@ public final class QpsServer {
   static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
     Server server;
     Transport transport;
+    ServerHeapCount heapCount = null;
+    int warmupSeconds = 0;
+    int durationSeconds = 0;
     try {
       CommandLine.Values flags = FLAGS.parse(args);
       String address = flags.string("address");
+      if (flags.has("warmup_duration") != flags.has("duration")) {
+        throw FLAGS.usageError("--warmup_duration and --duration go together");
+      }
+      if (flags.has("duration")) {
+        warmupSeconds = flags.integer("warmup_duration", 0);
+        durationSeconds = flags.integer("duration", 1);
+        heapCount = new ServerHeapCount();
+      }
       try {
         Transport.parseAddress(address);
         transport = Transport.named(flags.string("transport"));
@@ -119,7 +156,7 @@ public final class QpsServer {
         throw FLAGS.usageError(e.getMessage());
       }
       try {
-        server = start(address, flags.bool("directexecutor"), transport);
+        server = start(address, flags.bool("directexecutor"), transport, heapCount);
       } catch (IOException e) {
         transport.close();
         err.println(FLAGS.program() + ": could not listen on " + address + ": " + e.getMessage());
@@ -130,6 +167,9 @@ public final class QpsServer {
     }
     out.println("QPS server listening on port " + server.getPort());
     out.flush();
+    if (heapCount != null) {
+      heapCount.startCounting(warmupSeconds, durationSeconds, out);
+    }
     Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownNow));
     server.awaitTermination();
     transport.close();

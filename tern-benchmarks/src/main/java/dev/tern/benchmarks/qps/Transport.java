@@ -20,7 +20,6 @@ import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.netty.channel.uring.IoUringSocketChannel;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -52,16 +51,7 @@ final class Transport implements AutoCloseable {
     this.serverChannel = serverChannel;
     this.channel = channel;
     this.group = new MultiThreadIoEventLoopGroup(handlers);
-    this.appExecutor =
-        new ForkJoinPool(
-            Runtime.getRuntime().availableProcessors(), Transport::newAppThread, null, true);
-  }
-
-  private static ForkJoinWorkerThread newAppThread(ForkJoinPool pool) {
-    ForkJoinWorkerThread thread = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
-    thread.setName("qps-app-" + thread.getPoolIndex());
-    thread.setDaemon(true);
-    return thread;
+    this.appExecutor = AppExecutors.newForkJoinPool("qps-app-");
   }
 
   /**

@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -87,8 +88,30 @@ class QpsToolsTest {
     assertThat(lines.get(1)).isEqualTo("Outstanding RPCs per Channel:   2");
   }
 
+  @Test
+  void heapPerCallFollowsTheSummary() throws Exception {
+    List<String> lines =
+        runClient(
+            "--address=127.0.0.1:" + server.getPort(),
+            "--channels=1",
+            "--outstanding_rpcs=2",
+            "--heap_per_call",
+            "--warmup_duration=0",
+            "--duration=1");
+
+    assertSummaryShape(lines.subList(0, SUMMARY.size()));
+    assertThat(lines.subList(SUMMARY.size(), lines.size()))
+        .singleElement(InstanceOfAssertFactories.STRING)
+        .matches("Client heap bytes per call: +[1-9]\\d*");
+  }
+
   private static List<String> runClient(String... args) throws Exception {
-    ProgramRun output = ProgramRun.of(QpsClient::run, args);
+    return runClient(QpsClient::run, args);
+  }
+
+  /** The lines {@code client} prints, after checking it succeeded with nothing on stderr. */
+  static List<String> runClient(ProgramRun.Program client, String... args) throws Exception {
+    ProgramRun output = ProgramRun.of(client, args);
     assertThat(output.status()).as("exit status; stderr: %s", output.err()).isZero();
     assertThat(output.err()).as("failed calls").isEmpty();
     return output.out().lines().toList();
