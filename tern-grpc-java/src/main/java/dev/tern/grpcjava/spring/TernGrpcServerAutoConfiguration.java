@@ -47,7 +47,7 @@ import org.springframework.grpc.server.service.GrpcServiceDiscoverer;
  * GrpcServerFactoryCustomizer}s. Of the properties it applies what Spring's Netty factory applies
  * through {@code io.grpc.ServerBuilder}: address, keepalive and connection management, inbound
  * message and metadata limits, shutdown grace period. {@code spring.grpc.server.ssl.*} is not
- * applied (docs/grpc-java-bridge.md).
+ * applied: with it set, the factory fails to be created, naming it (docs/grpc-java-bridge.md).
  */
 @AutoConfiguration(after = GrpcServerFactoryAutoConfiguration.class)
 @ConditionalOnClass({GrpcServerFactory.class, GrpcServerProperties.class})
@@ -81,6 +81,13 @@ public final class TernGrpcServerAutoConfiguration {
       GrpcServiceConfigurer serviceConfigurer,
       ObjectProvider<ServerBuilderCustomizer<?>> builderCustomizers,
       ObjectProvider<GrpcServerFactoryCustomizer> factoryCustomizers) {
+    if (properties.getSsl().determineEnabled()) {
+      // Refused rather than served in plaintext, which the application did not ask for.
+      throw new IllegalStateException(
+          "spring.grpc.server.ssl is not applied by tern-grpc-java's auto-configuration: declare"
+              + " a GrpcServerFactory bean with the key and trust managers (Spring gRPC's"
+              + " DefaultGrpcServerFactory takes them), or leave spring.grpc.server.ssl unset");
+    }
     DefaultGrpcServerFactory<?> factory =
         newServerFactory(
             properties.determineAddress(), properties, builderCustomizers.orderedStream().toList());
