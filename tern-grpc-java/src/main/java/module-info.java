@@ -13,6 +13,24 @@ module dev.tern.grpcjava {
   requires java.logging;
   // @GuardedBy, checked by Error Prone at build time; CLASS retention, not needed at run time.
   requires static com.google.errorprone.annotations;
+  // The Spring Boot auto-configuration (dev.tern.grpcjava.spring): optional dependencies, at run
+  // time only in Spring applications, the only ones that load it. All automatic modules; Spring
+  // Framework's and Boot's are named in their manifests, Spring gRPC 1.0's jars name none, so
+  // theirs come from the jar file names (artifactId-version.jar, as Maven stores them).
+  requires static spring.core;
+  requires static spring.beans;
+  requires static spring.context;
+  requires static spring.boot;
+  requires static spring.boot.autoconfigure;
+  requires static spring.grpc.core;
+  requires static spring.grpc.server.spring.boot.autoconfigure;
+  requires static spring.grpc.client.spring.boot.autoconfigure;
+
+  // Spring instantiates the auto-configurations and calls their @Bean methods reflectively.
+  opens dev.tern.grpcjava.spring to
+      spring.core,
+      spring.beans,
+      spring.context;
 
   provides io.grpc.ManagedChannelProvider with
       dev.tern.grpcjava.internal.client.TernChannelProvider;

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.grpc.client.DefaultGrpcChannelFactory;
 import org.springframework.grpc.client.GrpcChannelFactory;
 import org.springframework.grpc.server.DefaultGrpcServerFactory;
 import org.springframework.grpc.server.GrpcServerFactory;
@@ -61,6 +62,8 @@ class SpringGrpcOnTernTest {
                 // this application's own server, with a user agent it sets on the builder.
                 "spring.grpc.client.default-channel.address=static://localhost:${local.grpc.port}",
                 "spring.grpc.client.default-channel.user-agent=spring-echo/1",
+                // A server property that Spring's own Netty factory applies: so does Tern's.
+                "spring.grpc.server.max-inbound-message-size=64KB",
                 "spring.main.banner-mode=off")
             .run();
   }
@@ -132,6 +135,18 @@ class SpringGrpcOnTernTest {
   }
 
   @Test
+  void springsServerPropertiesReachTernsServer() {
+    // Over the 64 KiB spring.grpc.server.max-inbound-message-size: refused by the server.
+    EchoRequest tooLarge = request("x".repeat(100 * 1024));
+
+    assertThatThrownBy(() -> stub().say(tooLarge))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED));
+    assertThat(stub().say(request("x".repeat(60 * 1024))).getText()).hasSize(7 + 60 * 1024);
+  }
+
+  @Test
   void springsGlobalInterceptorSeesTheCallOnTernsServer() {
     stub().say(request("interceptor"));
 
@@ -176,9 +191,16 @@ class SpringGrpcOnTernTest {
 
   @Test
   void serverAndChannelAreTernsAndGrpcJavasNettyIsAbsent() throws Exception {
-    // Spring gRPC's transport-free factory, which asks io.grpc's providers for the builder...
+    // The application declares no factory: tern-grpc-java's auto-configuration gives it Spring
+    // gRPC's transport-free ones, which ask io.grpc's providers for the builders...
+    assertThat(app.getBeanNamesForType(GrpcServerFactory.class))
+        .containsExactly("ternGrpcServerFactory");
     assertThat(app.getBean(GrpcServerFactory.class))
         .isExactlyInstanceOf(DefaultGrpcServerFactory.class);
+    assertThat(app.getBeanNamesForType(GrpcChannelFactory.class))
+        .containsExactly("ternGrpcChannelFactory");
+    assertThat(app.getBean(GrpcChannelFactory.class))
+        .isExactlyInstanceOf(DefaultGrpcChannelFactory.class);
     // ...and the providers are Tern's,
     assertThat(ServerProvider.provider().getClass().getName()).startsWith("dev.tern.grpcjava.");
     assertThat(ManagedChannelProvider.provider().getClass().getName())
