@@ -2,7 +2,6 @@ package dev.tern.grpcjava.internal.client;
 
 import dev.tern.grpcjava.internal.convert.Deadlines;
 import dev.tern.grpcjava.internal.convert.Metadatas;
-import dev.tern.grpcjava.internal.convert.Methods;
 import dev.tern.grpcjava.internal.convert.Statuses;
 import dev.tern.grpcjava.internal.convert.TransportAttributes;
 import java.util.concurrent.TimeoutException;
@@ -22,12 +21,16 @@ final class TernClientCall<ReqT, RespT> extends io.grpc.ClientCall<ReqT, RespT> 
   private final io.grpc.Context context;
   private final dev.tern.ClientCall<ReqT, RespT> call;
 
+  /**
+   * @param ternMethod {@code method} as Tern's descriptor
+   */
   TernClientCall(
       dev.tern.Channel channel,
       io.grpc.MethodDescriptor<ReqT, RespT> method,
+      dev.tern.MethodDescriptor<ReqT, RespT> ternMethod,
       io.grpc.CallOptions options) {
     this.context = io.grpc.Context.current();
-    this.call = channel.newCall(Methods.toTern(method), ternOptions(method, options, context));
+    this.call = channel.newCall(ternMethod, ternOptions(method, options, context));
   }
 
   private static dev.tern.CallOptions ternOptions(

@@ -1,6 +1,9 @@
 package dev.tern.grpcjava.internal.client;
 
+import dev.tern.grpcjava.internal.convert.Methods;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -83,7 +86,20 @@ final class TernManagedChannel extends io.grpc.ManagedChannel {
 
   /** The channel under the interceptors: makes the Tern-backed calls. Thread-safe. */
   private static final class CallChannel extends io.grpc.Channel {
+    /**
+     * Bounds {@link #methods}: generated stubs hold one descriptor per method for the life of the
+     * program, but a program that makes descriptors per call would otherwise fill the map.
+     */
+    private static final int MAX_METHODS = 4096;
+
     private final dev.tern.Channel tern;
+
+    /**
+     * Tern's descriptor for each grpc-java descriptor called, made on its first call rather than on
+     * every one (grpc-java's descriptors compare by identity). Thread-safe.
+     */
+    private final Map<io.grpc.MethodDescriptor<?, ?>, dev.tern.MethodDescriptor<?, ?>> methods =
+        new ConcurrentHashMap<>();
 
     CallChannel(dev.tern.Channel tern) {
       this.tern = tern;
@@ -92,7 +108,20 @@ final class TernManagedChannel extends io.grpc.ManagedChannel {
     @Override
     public <ReqT, RespT> io.grpc.ClientCall<ReqT, RespT> newCall(
         io.grpc.MethodDescriptor<ReqT, RespT> method, io.grpc.CallOptions callOptions) {
-      return new TernClientCall<>(tern, method, callOptions);
+      return new TernClientCall<>(tern, method, ternMethod(method), callOptions);
+    }
+
+    @SuppressWarnings("unchecked") // each entry maps a descriptor to its own conversion
+    private <ReqT, RespT> dev.tern.MethodDescriptor<ReqT, RespT> ternMethod(
+        io.grpc.MethodDescriptor<ReqT, RespT> method) {
+      dev.tern.MethodDescriptor<?, ?> converted = methods.get(method);
+      if (converted == null) {
+        converted = Methods.toTern(method);
+        if (methods.size() < MAX_METHODS) {
+          methods.putIfAbsent(method, converted);
+        }
+      }
+      return (dev.tern.MethodDescriptor<ReqT, RespT>) converted;
     }
 
     @Override

@@ -44,6 +44,27 @@ class ConversionsTest {
   }
 
   @Test
+  void metadataWithMoreHeaderNamesThanTheKeyCacheHoldsIsCopiedWholeAndTheCacheStaysBounded() {
+    io.grpc.Metadata many = new io.grpc.Metadata();
+    int names = MetadataKeys.MAX_NAMES + 100;
+    for (int i = 0; i < names; i++) {
+      many.put(
+          io.grpc.Metadata.Key.of("x-many-" + i, io.grpc.Metadata.ASCII_STRING_MARSHALLER),
+          "v" + i);
+    }
+
+    io.grpc.Metadata back = Metadatas.toGrpc(Metadatas.toTern(many));
+
+    assertThat(back.keys()).hasSize(names);
+    assertThat(
+            back.get(
+                io.grpc.Metadata.Key.of(
+                    "x-many-" + (names - 1), io.grpc.Metadata.ASCII_STRING_MARSHALLER)))
+        .isEqualTo("v" + (names - 1));
+    assertThat(MetadataKeys.size()).isLessThanOrEqualTo(MetadataKeys.MAX_NAMES);
+  }
+
+  @Test
   void statusKeepsCodeDescriptionAndCause() {
     Throwable cause = new IllegalStateException("disk");
     dev.tern.Status tern =
