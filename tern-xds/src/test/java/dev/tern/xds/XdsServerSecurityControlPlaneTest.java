@@ -23,6 +23,7 @@ import dev.tern.stub.ClientCalls;
 import dev.tern.stub.ServerCalls;
 import dev.tern.testing.LogCapture;
 import dev.tern.testing.TestMarshallers;
+import dev.tern.testtools.TestPems;
 import dev.tern.tls.ReloadingX509KeyManager;
 import dev.tern.xds.server.XdsServerBuilder;
 import dev.tern.xds.server.XdsServerCredentials;
