@@ -1,10 +1,12 @@
 package dev.tern;
 
+import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.ServiceLoader;
+import java.util.function.Function;
 
 /**
  * Lets {@link ServerBuilder#forPort} find a server transport. Implementations are listed in {@code
@@ -39,8 +41,19 @@ public abstract class ServerProvider {
   }
 
   /**
-   * A provider's answer to {@link #newServerBuilderForPort}: a builder or why there is none.
-   * Immutable.
+   * A builder for a server bound to {@code address} alone (say an {@code InetSocketAddress} of one
+   * local IP) secured by {@code credentials}, a refusal saying why this transport cannot honour
+   * them, or null if this transport does not bind such addresses. The default: null; transports
+   * that bind socket addresses override it.
+   */
+  public NewServerBuilderResult newServerBuilderForAddress(
+      SocketAddress address, ServerCredentials credentials) {
+    return null;
+  }
+
+  /**
+   * A provider's answer to {@link #newServerBuilderForPort} or {@link #newServerBuilderForAddress}:
+   * a builder or why there is none. Immutable.
    */
   public static final class NewServerBuilderResult {
     private final ServerBuilder<?> builder;
@@ -80,9 +93,35 @@ public abstract class ServerProvider {
    */
   public static ServerBuilder<?> select(int port, ServerCredentials credentials) {
     Objects.requireNonNull(credentials, "credentials");
+    return select(
+        provider -> provider.newServerBuilderForPort(port, credentials),
+        credentials,
+        "port " + port);
+  }
+
+  /**
+   * Returns the builder of the highest-priority available provider that serves {@code credentials}
+   * bound to {@code address}.
+   *
+   * @throws IllegalStateException if none does, naming the credentials, the address and each
+   *     refusal
+   */
+  public static ServerBuilder<?> select(SocketAddress address, ServerCredentials credentials) {
+    Objects.requireNonNull(address, "address");
+    Objects.requireNonNull(credentials, "credentials");
+    return select(
+        provider -> provider.newServerBuilderForAddress(address, credentials),
+        credentials,
+        "address " + address);
+  }
+
+  private static ServerBuilder<?> select(
+      Function<ServerProvider, NewServerBuilderResult> ask,
+      ServerCredentials credentials,
+      String where) {
     List<String> refusals = new ArrayList<>();
     for (ServerProvider provider : available()) {
-      NewServerBuilderResult result = provider.newServerBuilderForPort(port, credentials);
+      NewServerBuilderResult result = ask.apply(provider);
       if (result == null) {
         continue;
       }
@@ -94,8 +133,8 @@ public abstract class ServerProvider {
     throw new IllegalStateException(
         "No server transport accepts "
             + credentials
-            + " for port "
-            + port
+            + " for "
+            + where
             + (refusals.isEmpty()
                 ? ": add tern-netty (or another transport) to the class path"
                 : " (" + String.join("; ", refusals) + ")"));

@@ -3,6 +3,7 @@ package dev.tern.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tern.Attributes;
 import dev.tern.CallOptions;
 import dev.tern.ChannelCredentials;
 import dev.tern.Grpc;
@@ -10,12 +11,14 @@ import dev.tern.InsecureChannelCredentials;
 import dev.tern.InsecureServerCredentials;
 import dev.tern.ManagedChannel;
 import dev.tern.Metadata;
+import dev.tern.PerConnectionServerCredentials;
 import dev.tern.Server;
 import dev.tern.ServerCall;
 import dev.tern.ServerCallHandler;
 import dev.tern.ServerCredentials;
 import dev.tern.ServerInterceptor;
 import dev.tern.ServerInterceptors;
+import dev.tern.ServerProvider;
 import dev.tern.Status;
 import dev.tern.StatusRuntimeException;
 import dev.tern.TlsChannelCredentials;
@@ -28,8 +31,11 @@ import dev.tern.testing.EchoService;
 import dev.tern.testing.LogCapture;
 import dev.tern.testing.TernCleanupExtension;
 import java.io.File;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -107,6 +113,49 @@ class TlsCredentialsChannelServerTest {
 
   private static TlsChannelCredentials.Builder trustingServer() throws Exception {
     return TlsChannelCredentials.newBuilder().trustManager(serverChain);
+  }
+
+  /**
+   * {@code ServerProvider.select(address, credentials)}: the server listens on that address alone,
+   * and per-connection credentials choose each connection's TLS there too.
+   */
+  @Test
+  void serverForOneAddress_bindsItAlone_andHonoursPerConnectionTls() throws Exception {
+    TlsServerCredentials tls = TlsServerCredentials.create(serverChain, serverKey);
+    BlockingQueue<SocketAddress> locals = new LinkedBlockingQueue<>();
+    PerConnectionServerCredentials perConnection =
+        new PerConnectionServerCredentials(InsecureServerCredentials.create()) {
+          @Override
+          public Selection select(SocketAddress local, SocketAddress remote) {
+            locals.add(local);
+            return new Selection(tls, Attributes.EMPTY);
+          }
+        };
+    Server started =
+        cleanup.register(
+            ServerProvider.select(new InetSocketAddress("127.0.0.2", 0), perConnection)
+                .addService(ServerInterceptors.intercept(new EchoService(), recordSession))
+                .build()
+                .start());
+    int port = started.getPort();
+    ManagedChannel channel =
+        cleanup.register(
+            Grpc.newChannelBuilderForAddress("127.0.0.2", port, trustingServer().build())
+                .overrideAuthority("localhost")
+                .build());
+
+    String answer =
+        ClientCalls.blockingUnaryCall(
+            channel,
+            EchoService.UNARY,
+            CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS),
+            "hello");
+
+    assertThat(answer).isEqualTo("hello");
+    assertThat(sessions.poll(10, TimeUnit.SECONDS)).isNotNull(); // the call came over TLS
+    assertThat(locals.poll()).isEqualTo(new InetSocketAddress("127.0.0.2", port));
+    assertThat(List.<SocketAddress>copyOf(started.getListenSockets()))
+        .containsExactly(new InetSocketAddress("127.0.0.2", port));
   }
 
   @Test

@@ -23,6 +23,7 @@ import dev.tern.netty.NettyServerBuilder;
 import dev.tern.stub.ClientCalls;
 import dev.tern.stub.ServerCalls;
 import dev.tern.testing.TestMarshallers;
+import dev.tern.testtools.TestPems;
 import dev.tern.xds.client.XdsChannelCredentials;
 import dev.tern.xds.server.XdsServerBuilder;
 import dev.tern.xds.server.XdsServerCredentials;

@@ -23,6 +23,7 @@ import dev.tern.stub.ClientCalls;
 import dev.tern.stub.ServerCalls;
 import dev.tern.testing.LogCapture;
 import dev.tern.testing.TestMarshallers;
+import dev.tern.testtools.TestPems;
 import dev.tern.tls.ReloadingX509KeyManager;
 import dev.tern.xds.server.XdsServerBuilder;
 import dev.tern.xds.server.XdsServerCredentials;
@@ -44,6 +45,7 @@ import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateValida
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext;
 import java.io.ByteArrayInputStream;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
@@ -88,12 +90,13 @@ class XdsServerSecurityControlPlaneTest {
   private Path serverCert;
   private Path serverKey;
   private int port;
+  private String host = "0.0.0.0"; // the Listener's: every address, or the one bound
 
   @BeforeEach
   void setUp() throws Exception {
     cp = ControlPlaneProcess.start();
     closeables.add(cp);
-    serverPems = TestPems.generate("server-1", "dns:localhost,ip:127.0.0.1");
+    serverPems = TestPems.generate("server-1", "dns:localhost,ip:127.0.0.1,ip:127.0.0.2");
     clientPems = TestPems.generate("client", "uri:spiffe://tern.test/client");
     serverCert = Files.writeString(dir.resolve("server.pem"), serverPems.certificatePem);
     serverKey = Files.writeString(dir.resolve("server.key"), serverPems.keyPem);
@@ -108,6 +111,12 @@ class XdsServerSecurityControlPlaneTest {
   }
 
   private void startServer() throws Exception {
+    startServer(
+        XdsServerBuilder.forPort(
+            0, XdsServerCredentials.create(InsecureServerCredentials.create())));
+  }
+
+  private void startServer(XdsServerBuilder builder) throws Exception {
     String providers =
         "\"certificate_providers\": {"
             + "\"server_identity\": {\"plugin_name\": \"file_watcher\", \"config\": {"
@@ -154,7 +163,7 @@ class XdsServerSecurityControlPlaneTest {
           }
         };
     Server server =
-        XdsServerBuilder.forPort(0, XdsServerCredentials.create(InsecureServerCredentials.create()))
+        builder
             .bootstrap(Bootstrap.parse(json, "test bootstrap"))
             .xdsClientPool(pool)
             .xdsServingStatusListener(
@@ -196,7 +205,9 @@ class XdsServerSecurityControlPlaneTest {
           new ByteArrayInputStream(identity.keyPem.getBytes(UTF_8)));
     }
     ChannelCredentials creds = tls.build();
-    ManagedChannel channel = Grpc.newChannelBuilderForAddress("localhost", port, creds).build();
+    ManagedChannel channel =
+        Grpc.newChannelBuilderForAddress(host.equals("0.0.0.0") ? "localhost" : host, port, creds)
+            .build();
     closeables.add(
         () -> {
           channel.shutdownNow();
@@ -268,11 +279,10 @@ class XdsServerSecurityControlPlaneTest {
       chain.setTransportSocket(socket);
     }
     return Listener.newBuilder()
-        .setName(TEMPLATE.replace("%s", "0.0.0.0:" + port))
+        .setName(TEMPLATE.replace("%s", host + ":" + port))
         .setAddress(
             Address.newBuilder()
-                .setSocketAddress(
-                    SocketAddress.newBuilder().setAddress("0.0.0.0").setPortValue(port)))
+                .setSocketAddress(SocketAddress.newBuilder().setAddress(host).setPortValue(port)))
         .addFilterChains(chain)
         .build();
   }
@@ -291,6 +301,20 @@ class XdsServerSecurityControlPlaneTest {
 
     assertThat(call(channel(clientPems, serverPems)).getCode()).isEqualTo(Status.Code.OK);
     assertThat(peers.poll()).isEqualTo("CN=client");
+  }
+
+  @Test
+  void serverBoundToOneAddress_servesMutualTlsFromTheControlPlane() throws Exception {
+    host = "127.0.0.2";
+    startServer(
+        XdsServerBuilder.forAddress(
+            new InetSocketAddress(host, 0),
+            XdsServerCredentials.create(InsecureServerCredentials.create())));
+    serve(tls("server_identity", "client_roots", true)); // the Listener of 127.0.0.2:port
+
+    assertThat(call(channel(clientPems, serverPems)).getCode()).isEqualTo(Status.Code.OK);
+    assertThat(peers.poll()).isEqualTo("CN=client");
+    assertThat(call(channel(null, serverPems)).getCode()).isEqualTo(Status.Code.UNAVAILABLE);
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.tern.interop.xds;
 
 import dev.tern.InsecureServerCredentials;
 import dev.tern.Server;
+import dev.tern.ServerCredentials;
 import dev.tern.ServerInterceptors;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.interop.TestServiceImpl;
@@ -64,8 +65,7 @@ public final class XdsTestServer {
               "serve TestService as an xDS-enabled server (its Listener from the control plane\n"
                   + "of GRPC_XDS_BOOTSTRAP, whose server_listener_resource_name_template names it)\n"
                   + "with XdsServerCredentials: TLS from the Listener's DownstreamTlsContext (A29),\n"
-                  + "plaintext for chains without one. With --bind_host the control plane's TLS is\n"
-                  + "not available (plaintext only). Needs a --maintenance_port other than --port")
+                  + "plaintext for chains without one. Needs a --maintenance_port other than --port")
           .note(
               "Prints 'Tern xDS test server listening on port N, maintenance port M' once"
                   + " listening.")
@@ -163,14 +163,13 @@ public final class XdsTestServer {
           ServerInterceptors.intercept(
               new TestServiceImpl(scheduler).bindService(),
               new RpcBehaviorInterceptor(config.hostname(), config.serverId(), scheduler));
-      NettyServerBuilder builder = builder(config.bindHost(), config.port());
       boolean shared =
           !config.xds()
               && (config.maintenancePort() == null
                   || (config.maintenancePort() == config.port() && config.port() != 0));
       if (config.xds()) {
         main =
-            xdsServer(builder, config.bindHost(), config.port(), config.bootstrap())
+            xdsServer(config.bindHost(), config.port(), config.bootstrap())
                 .addService(testService)
                 .build()
                 .start();
@@ -179,10 +178,13 @@ public final class XdsTestServer {
                 .build()
                 .start();
       } else if (shared) {
-        builder.addService(testService);
-        main = addMaintenance(builder, health).build().start();
+        main =
+            addMaintenance(
+                    builder(config.bindHost(), config.port()).addService(testService), health)
+                .build()
+                .start();
       } else {
-        main = builder.addService(testService).build().start();
+        main = builder(config.bindHost(), config.port()).addService(testService).build().start();
         maintenance =
             addMaintenance(builder(config.bindHost(), config.maintenancePort()), health)
                 .build()
@@ -199,17 +201,15 @@ public final class XdsTestServer {
   }
 
   /**
-   * TestService's server as an xDS-enabled one: on every address with {@link XdsServerCredentials}
-   * (TLS from the control plane, else plaintext); on {@code bindHost} alone plaintext only, as a
-   * transport builder bound to one address takes no per-connection credentials.
+   * TestService's server as an xDS-enabled one, on every address or on {@code bindHost} alone, with
+   * {@link XdsServerCredentials} (TLS from the control plane, else plaintext).
    */
-  private static XdsServerBuilder xdsServer(
-      NettyServerBuilder transport, String bindHost, int port, Bootstrap bootstrap) {
+  private static XdsServerBuilder xdsServer(String bindHost, int port, Bootstrap bootstrap) {
+    ServerCredentials credentials = XdsServerCredentials.create(InsecureServerCredentials.create());
     XdsServerBuilder builder =
         bindHost == null
-            ? XdsServerBuilder.forPort(
-                port, XdsServerCredentials.create(InsecureServerCredentials.create()))
-            : XdsServerBuilder.forServerBuilder(transport);
+            ? XdsServerBuilder.forPort(port, credentials)
+            : XdsServerBuilder.forAddress(new InetSocketAddress(bindHost, port), credentials);
     if (bootstrap != null) {
       builder.bootstrap(bootstrap);
     }

@@ -155,7 +155,8 @@ class ForeignXdsClientsTest {
         .isEqualTo(block.getRpcsByPeerMap());
   }
 
-  private static LoadBalancerStatsResponse nextRpcs(ManagedChannel stats, int numRpcs) {
+  /** The peers of the next {@code numRpcs} RPCs the client sends (its stats; at most 10 s). */
+  static LoadBalancerStatsResponse nextRpcs(ManagedChannel stats, int numRpcs) {
     return LoadBalancerStatsServiceTern.newBlockingStub(stats)
         .withWaitForReady()
         .withDeadlineAfter(30, TimeUnit.SECONDS)
@@ -164,8 +165,7 @@ class ForeignXdsClientsTest {
   }
 
   /** The command running grpc-java's {@code XdsTestClient} in its own JVM. */
-  private static List<String> grpcJavaXdsTestClientCommand()
-      throws IOException, InterruptedException {
+  static List<String> grpcJavaXdsTestClientCommand() throws IOException, InterruptedException {
     return List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp",

@@ -101,13 +101,7 @@ class GrpcGoXdsServerTest {
     LoadBalancerStatsResponse slow = nextRpcs(stats, 5);
     configure(stats, "hostname=elsewhere error-code-5");
     LoadBalancerStatsResponse elsewhere = nextRpcs(stats, 5);
-    Map<Integer, Integer> results =
-        LoadBalancerStatsServiceTern.newBlockingStub(stats)
-            .withDeadlineAfter(10, TimeUnit.SECONDS)
-            .getClientAccumulatedStats(LoadBalancerAccumulatedStatsRequest.getDefaultInstance())
-            .getStatsPerMethodMap()
-            .get("UNARY_CALL")
-            .getResultMap();
+    Map<Integer, Integer> results = unaryCallResults(stats);
 
     assertThat(failing.getNumFailures()).isEqualTo(10);
     assertThat(slow.getNumFailures()).isEqualTo(5);
@@ -115,6 +109,16 @@ class GrpcGoXdsServerTest {
     assertThat(elsewhere.getRpcsByPeerMap()).isEqualTo(Map.of("go-a", 5));
     assertThat(results.get(Status.Code.NOT_FOUND.value())).isGreaterThanOrEqualTo(10);
     assertThat(results.get(Status.Code.DEADLINE_EXCEEDED.value())).isGreaterThanOrEqualTo(5);
+  }
+
+  /** The client's UnaryCalls so far by status code (its accumulated stats). */
+  static Map<Integer, Integer> unaryCallResults(ManagedChannel stats) {
+    return LoadBalancerStatsServiceTern.newBlockingStub(stats)
+        .withDeadlineAfter(10, TimeUnit.SECONDS)
+        .getClientAccumulatedStats(LoadBalancerAccumulatedStatsRequest.getDefaultInstance())
+        .getStatsPerMethodMap()
+        .get("UNARY_CALL")
+        .getResultMap();
   }
 
   /** Makes Tern's client send only UnaryCall, with {@code rpc-behavior: behavior}, 1 s deadline. */

@@ -84,13 +84,25 @@ final class TestControlPlane implements AutoCloseable {
    * {@code template}: one filter chain for every connection, every call served.
    */
   static String serverListener(String template, String hostPort) {
+    return serverListener(template, hostPort, null, "");
+  }
+
+  /**
+   * The same Listener with {@code transportSocket} (JSON, e.g. {@link #downstreamTls}; null: none,
+   * plaintext) on its filter chain and {@code httpFilters} (JSON, comma-separated; may be empty)
+   * before the router.
+   */
+  static String serverListener(
+      String template, String hostPort, String transportSocket, String httpFilters) {
     int colon = hostPort.lastIndexOf(':');
     String hcm =
         "{\"@type\": \"type.googleapis.com/envoy.extensions.filters.network"
             + ".http_connection_manager.v3.HttpConnectionManager\", \"route_config\": {\"name\":"
             + " \"inbound\", \"virtual_hosts\": [{\"name\": \"all\", \"domains\": [\"*\"],"
             + " \"routes\": [{\"match\": {\"prefix\": \"/\"}, \"non_forwarding_action\": {}}]}]},"
-            + " \"http_filters\": [{\"name\": \"router\", \"typed_config\": {\"@type\":"
+            + " \"http_filters\": ["
+            + (httpFilters.isEmpty() ? "" : httpFilters + ", ")
+            + "{\"name\": \"router\", \"typed_config\": {\"@type\":"
             + " \"type.googleapis.com/envoy.extensions.filters.http.router.v3.Router\"}}]}";
     return "{\"name\": \""
         + template.replace("%s", hostPort)
@@ -101,11 +113,90 @@ final class TestControlPlane implements AutoCloseable {
         + "}}, \"filter_chains\": [{\"name\": \"all\", \"filters\": [{\"name\": \"hcm\","
         + " \"typed_config\": "
         + hcm
-        + "}]}]}";
+        + "}]"
+        + (transportSocket == null ? "" : ", \"transport_socket\": " + transportSocket)
+        + "}]}";
+  }
+
+  /**
+   * A server's {@code transport_socket} (A29): a DownstreamTlsContext whose key and certificate and
+   * client roots come from the bootstrap's certificate provider instance {@code instance}, and
+   * which requires a client certificate.
+   */
+  static String downstreamTls(String instance) {
+    return tlsSocket(
+        "DownstreamTlsContext",
+        "{\"common_tls_context\": "
+            + commonTlsContext(instance, List.of())
+            + ", \"require_client_certificate\": true}");
+  }
+
+  /**
+   * A cluster's {@code transport_socket} (A29): an UpstreamTlsContext whose client key and
+   * certificate and server roots come from the bootstrap's instance {@code instance}, accepting a
+   * server certificate with one of {@code exactSans} (none: any the roots trust).
+   */
+  static String upstreamTls(String instance, List<String> exactSans) {
+    return tlsSocket(
+        "UpstreamTlsContext",
+        "{\"common_tls_context\": " + commonTlsContext(instance, exactSans) + "}");
+  }
+
+  /**
+   * An RBAC HTTP filter (A41) letting only callers whose certificate has {@code principal} (a SAN)
+   * call; any other call fails PERMISSION_DENIED.
+   */
+  static String rbacAllowingOnly(String principal) {
+    return "{\"name\": \"rbac\", \"typed_config\": {\"@type\":"
+        + " \"type.googleapis.com/envoy.extensions.filters.http.rbac.v3.RBAC\", \"rules\":"
+        + " {\"action\": \"ALLOW\", \"policies\": {\"only\": {\"permissions\": [{\"any\":"
+        + " true}], \"principals\": [{\"authenticated\": {\"principal_name\": {\"exact\": \""
+        + principal
+        + "\"}}}]}}}}}";
+  }
+
+  private static String commonTlsContext(String instance, List<String> exactSans) {
+    StringBuilder sans = new StringBuilder();
+    for (String san : exactSans) {
+      sans.append(sans.length() == 0 ? "" : ", ")
+          .append("{\"exact\": \"")
+          .append(san)
+          .append("\"}");
+    }
+    return "{\"tls_certificate_provider_instance\": {\"instance_name\": \""
+        + instance
+        + "\"}, \"validation_context\": {\"ca_certificate_provider_instance\": {\"instance_name\":"
+        + " \""
+        + instance
+        + "\"}"
+        + (exactSans.isEmpty() ? "" : ", \"match_subject_alt_names\": [" + sans + "]")
+        + "}}";
+  }
+
+  private static String tlsSocket(String type, String context) {
+    return "{\"name\": \"envoy.transport_sockets.tls\", \"typed_config\": {\"@type\":"
+        + " \"type.googleapis.com/envoy.extensions.transport_sockets.tls.v3."
+        + type
+        + "\", "
+        + context.substring(1)
+        + "}";
   }
 
   /** {@link #serve(String, List)}, plus {@code serverListeners} (JSON) for xDS-enabled servers. */
   void serve(String node, List<String> backends, List<String> serverListeners)
+      throws IOException, InterruptedException {
+    serve(node, backends, serverListeners, null);
+  }
+
+  /**
+   * {@link #serve(String, List, List)} with {@code clusterTransportSocket} (JSON, e.g. {@link
+   * #upstreamTls}; null: none, plaintext) on the cluster.
+   */
+  void serve(
+      String node,
+      List<String> backends,
+      List<String> serverListeners,
+      String clusterTransportSocket)
       throws IOException, InterruptedException {
     String hcm =
         "{\"@type\": \"type.googleapis.com/envoy.extensions.filters.network"
@@ -121,7 +212,11 @@ final class TestControlPlane implements AutoCloseable {
     String cluster =
         "{\"name\": \"c1\", \"type\": \"EDS\", \"eds_cluster_config\": {\"eds_config\": "
             + ADS
-            + ", \"service_name\": \"e1\"}, \"lb_policy\": \"ROUND_ROBIN\"}";
+            + ", \"service_name\": \"e1\"}, \"lb_policy\": \"ROUND_ROBIN\""
+            + (clusterTransportSocket == null
+                ? ""
+                : ", \"transport_socket\": " + clusterTransportSocket)
+            + "}";
     StringBuilder endpoints = new StringBuilder();
     for (String backend : backends) {
       int colon = backend.lastIndexOf(':');

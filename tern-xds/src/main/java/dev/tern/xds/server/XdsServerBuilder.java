@@ -6,11 +6,14 @@ import dev.tern.PerConnectionServerCredentials;
 import dev.tern.Server;
 import dev.tern.ServerBuilder;
 import dev.tern.ServerCredentials;
+import dev.tern.ServerProvider;
 import dev.tern.xds.Bootstrap;
 import dev.tern.xds.XdsClientPool;
 import dev.tern.xds.internal.server.XdsServing;
+import java.net.SocketAddress;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -58,19 +61,39 @@ public final class XdsServerBuilder extends ForwardingServerBuilder<XdsServerBui
    * @param credentials {@link XdsServerCredentials}, or other server credentials used as they are
    */
   public static XdsServerBuilder forPort(int port, ServerCredentials credentials) {
+    return create(credentials, transport -> Grpc.newServerBuilderForPort(port, transport));
+  }
+
+  /**
+   * A builder for a server bound to {@code address} alone (an {@link java.net.InetSocketAddress} of
+   * one local IP and a port, 0: one the OS chooses), from the highest-priority transport that binds
+   * such addresses ({@link ServerProvider#select(SocketAddress, ServerCredentials)}). The
+   * Listener's name then has that IP in it.
+   *
+   * @param credentials {@link XdsServerCredentials}, or other server credentials used as they are
+   */
+  public static XdsServerBuilder forAddress(SocketAddress address, ServerCredentials credentials) {
+    Objects.requireNonNull(address, "address");
+    return create(credentials, transport -> ServerProvider.select(address, transport));
+  }
+
+  private static XdsServerBuilder create(
+      ServerCredentials credentials, Function<ServerCredentials, ServerBuilder<?>> transport) {
     Objects.requireNonNull(credentials, "credentials");
     if (credentials instanceof XdsServerCredentials xds) {
       PerConnectionServerCredentials perConnection =
           XdsServing.connectionCredentials(xds.fallback());
-      return new XdsServerBuilder(Grpc.newServerBuilderForPort(port, perConnection), perConnection);
+      return new XdsServerBuilder(transport.apply(perConnection), perConnection);
     }
-    return new XdsServerBuilder(Grpc.newServerBuilderForPort(port, credentials), null);
+    return new XdsServerBuilder(transport.apply(credentials), null);
   }
 
   /**
-   * A builder around a transport's server builder the caller configured: to bind one address rather
-   * than all ({@code NettyServerBuilder.forAddress}), or to set transport options. The Listener's
-   * name then has that address in it. The builder must not be built elsewhere.
+   * A builder around a transport's server builder the caller configured: to set transport options.
+   * The Listener's name has the address it binds in it. Its connections have the transport's own
+   * security: {@link XdsServerCredentials} cannot reach it, so a filter chain with TLS refuses them
+   * (use {@link #forPort} or {@link #forAddress} for TLS from the control plane). The builder must
+   * not be built elsewhere.
    */
   public static XdsServerBuilder forServerBuilder(ServerBuilder<?> transportBuilder) {
     return new XdsServerBuilder(Objects.requireNonNull(transportBuilder, "transportBuilder"), null);

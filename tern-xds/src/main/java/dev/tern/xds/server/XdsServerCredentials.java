@@ -7,8 +7,8 @@ import java.util.Objects;
  * The credentials of an xDS-enabled server: the security the control plane configures per filter
  * chain (A29: a chain's DownstreamTlsContext, with keys and roots from the bootstrap's certificate
  * provider instances), else {@code fallback} (insecure, or the server's own TLS). The chain, and so
- * the TLS, is chosen when a connection is accepted, before its handshake. Only {@link
- * XdsServerBuilder#forPort} honours them. Immutable.
+ * the TLS, is chosen when a connection is accepted, before its handshake. {@link
+ * XdsServerBuilder#forPort} and {@link XdsServerBuilder#forAddress} honour them. Immutable.
  */
 public final class XdsServerCredentials extends ServerCredentials {
   private final ServerCredentials fallback;

@@ -1,4 +1,4 @@
-package dev.tern.xds;
+package dev.tern.testtools;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -18,14 +18,21 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A self-signed EC key and certificate made at test time by the JDK's {@code keytool} (nothing is
- * committed), as PEM: each side of an mTLS test trusts the other's certificate as its root.
+ * committed), as PEM: each side of an mTLS test trusts the other's certificate as its root. The
+ * files suit every gRPC implementation's {@code file_watcher} certificate provider (a PKCS#8 key).
+ * Immutable.
  */
-final class TestPems {
+public final class TestPems {
   private static final String PASSWORD = "tern-test";
 
-  final String certificatePem;
-  final String keyPem;
-  final X509Certificate certificate;
+  /** The certificate, PEM ({@code CERTIFICATE}). */
+  public final String certificatePem;
+
+  /** The private key, PEM ({@code PRIVATE KEY}, PKCS#8). */
+  public final String keyPem;
+
+  /** The certificate. */
+  public final X509Certificate certificate;
 
   private TestPems(X509Certificate certificate, PrivateKey key) throws GeneralSecurityException {
     this.certificate = certificate;
@@ -38,7 +45,7 @@ final class TestPems {
    *
    * @param san keytool's subject alternative names, e.g. {@code dns:localhost,ip:127.0.0.1}
    */
-  static TestPems generate(String name, String san) throws Exception {
+  public static TestPems generate(String name, String san) throws Exception {
     Path dir = Files.createTempDirectory("tern-xds-tls-");
     Path store = dir.resolve("keys.p12");
     try {
@@ -98,14 +105,14 @@ final class TestPems {
   }
 
   /** Writes {@code content} to {@code file} at once (a rename), as a rotation would. */
-  static void replace(Path file, String content) throws IOException {
+  public static void replace(Path file, String content) throws IOException {
     Path next = file.resolveSibling(file.getFileName() + ".next");
     Files.writeString(next, content, US_ASCII);
     Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
   /** The PEM of several certificates, for a roots file. */
-  static String roots(List<TestPems> pems) {
+  public static String roots(List<TestPems> pems) {
     StringBuilder all = new StringBuilder();
     for (TestPems p : pems) {
       all.append(p.certificatePem);

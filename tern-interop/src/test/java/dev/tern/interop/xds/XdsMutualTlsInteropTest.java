@@ -1,0 +1,382 @@
+package dev.tern.interop.xds;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tern.ManagedChannel;
+import dev.tern.Status;
+import dev.tern.interop.testing.LoadBalancerStatsResponse;
+import dev.tern.netty.NettyChannelBuilder;
+import dev.tern.testtools.ExternalTool;
+import dev.tern.testtools.TestPems;
+import dev.tern.testtools.ToolProcess;
+import dev.tern.xds.Bootstrap;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * mTLS from the control plane (A29) across implementations: every side's TLS comes only from
+ * resources the test control plane pushes, on {@code file_watcher} certificate providers of each
+ * program's bootstrap over PEM files the test writes. The client's Cluster has an
+ * UpstreamTlsContext (its identity, the server's roots, a SAN the server's certificate must have);
+ * the server's Listener has one filter chain, whose DownstreamTlsContext requires a client
+ * certificate, and an RBAC filter that lets only the client's SAN call. So a call succeeds only if
+ * the client did TLS, checked the server's SAN, and presented its certificate, which the server
+ * verified and saw.
+ *
+ * <p>grpc-java 1.79's {@code XdsTestClient} and grpc-go 1.64.1's xDS interop client ({@code
+ * --secure_mode=true}) call Tern's {@code xds-test-server --secure_mode=true} bound to 127.0.0.2;
+ * Tern's {@code xds-test-client --secure_mode=true} calls grpc-go 1.64.1's xDS interop server and
+ * grpc-java 1.79's {@code XdsTestServer}, both with {@code --secure_mode=true}. A SAN that the
+ * server's certificate does not have makes every call of each client fail.
+ */
+@Tag("external-check") // one JDK pass in CI is enough: README.md#development
+class XdsMutualTlsInteropTest {
+  private static final String NODE = "xds-mtls-interop";
+  private static final String TEMPLATE = "grpc/server?xds.resource.listening_address=%s";
+  private static final String SERVER_SAN = "spiffe://tern.test/server";
+  private static final String CLIENT_SAN = "spiffe://tern.test/client";
+  private static final String OTHER_SAN = "spiffe://tern.test/elsewhere";
+  private static final String GRPC_GO_CLIENT = "grpc-go-xds-interop-client";
+  private static final String GRPC_GO_SERVER = "grpc-go-xds-interop-server";
+  private static final Duration STOP = Duration.ofSeconds(10);
+
+  /** How long a program may take to start and take its configuration (a JVM on a busy machine). */
+  private static final Duration WARM_UP = Duration.ofSeconds(60);
+
+  @TempDir Path dir;
+  private final List<AutoCloseable> closeLast = new ArrayList<>();
+  private TestControlPlane controlPlane;
+  private String bootstrap;
+  private Path bootstrapFile;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    controlPlane = TestControlPlane.start();
+    closeLast.add(controlPlane);
+    TestPems server = TestPems.generate("server", "dns:server.tern.test,uri:" + SERVER_SAN);
+    TestPems client = TestPems.generate("client", "uri:" + CLIENT_SAN);
+    Files.writeString(dir.resolve("server.pem"), server.certificatePem);
+    Files.writeString(dir.resolve("server.key"), server.keyPem);
+    Files.writeString(dir.resolve("client.pem"), client.certificatePem);
+    Files.writeString(dir.resolve("client.key"), client.keyPem);
+    bootstrap =
+        controlPlane
+            .bootstrap(NODE)
+            .replaceFirst(
+                "\\{",
+                "{\"server_listener_resource_name_template\": \""
+                    + TEMPLATE
+                    + "\", \"certificate_providers\": {"
+                    + fileWatcher("server_mesh", "server", "client")
+                    + ", "
+                    + fileWatcher("client_mesh", "client", "server")
+                    + "}, ");
+    bootstrapFile = Files.writeString(dir.resolve("bootstrap.json"), bootstrap);
+  }
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (int i = closeLast.size() - 1; i >= 0; i--) {
+      closeLast.get(i).close();
+    }
+  }
+
+  /** A file_watcher instance: {@code identity}'s key and certificate, {@code peer}'s as roots. */
+  private String fileWatcher(String name, String identity, String peer) {
+    return "\""
+        + name
+        + "\": {\"plugin_name\": \"file_watcher\", \"config\": {\"certificate_file\": \""
+        + dir.resolve(identity + ".pem")
+        + "\", \"private_key_file\": \""
+        + dir.resolve(identity + ".key")
+        + "\", \"ca_certificate_file\": \""
+        + dir.resolve(peer + ".pem")
+        + "\"}}";
+  }
+
+  // ---- foreign clients -> Tern's server
+
+  @Test
+  void grpcJavasXdsClientCallsTernsServerOverMutualTls() throws Exception {
+    ForeignClient client =
+        foreignClientToTern(
+            "grpc-java-xds-test-client",
+            ForeignXdsClientsTest.grpcJavaXdsTestClientCommand(),
+            true);
+
+    assertEveryCallServedBy(client.process()::output, client.stats(), "tern-secure");
+  }
+
+  @Test
+  void grpcJavasXdsClientRefusesTernsServerWhoseSanDoesNotMatch() throws Exception {
+    ForeignClient client =
+        foreignClientToTern(
+            "grpc-java-xds-test-client",
+            ForeignXdsClientsTest.grpcJavaXdsTestClientCommand(),
+            false);
+
+    // grpc-java's XdsX509TrustManager, in the failed calls it logs with --print_response.
+    assertEveryCallRefused(client.process()::output, client.stats(), "SAN check failed");
+  }
+
+  @Test
+  void grpcGosXdsClientCallsTernsServerOverMutualTls() throws Exception {
+    ForeignClient client = foreignClientToTern(GRPC_GO_CLIENT, grpcGoClient(), true);
+
+    assertEveryCallServedBy(client.process()::output, client.stats(), "tern-secure");
+  }
+
+  @Test
+  void grpcGosXdsClientRefusesTernsServerWhoseSanDoesNotMatch() throws Exception {
+    ForeignClient client = foreignClientToTern(GRPC_GO_CLIENT, grpcGoClient(), false);
+
+    assertEveryCallRefused(
+        client.process()::output, client.stats(), "do not match any of the accepted SANs");
+  }
+
+  /**
+   * Starts Tern's xds-test-server as an xDS-enabled server with XdsServerCredentials, serves its
+   * Listener and {@code xds:///svc} (its cluster accepting the server's SAN, or only another) and
+   * starts {@code command}, an xDS interop client, in secure mode on {@code xds:///svc}.
+   */
+  private ForeignClient foreignClientToTern(String name, List<String> command, boolean sanMatches)
+      throws Exception {
+    XdsTestServer.Running server =
+        XdsTestServer.start(
+            new XdsTestServer.Config(
+                "127.0.0.2",
+                0,
+                0,
+                "tern-secure",
+                "tern-secure",
+                true,
+                Bootstrap.parse(bootstrap, "the server's bootstrap")));
+    closeLast.add(server);
+    serveSecurely("127.0.0.2", "127.0.0.2", server.port(), sanMatches);
+    int statsPort = freePort();
+    List<String> line = new ArrayList<>(List.of("env", "GRPC_XDS_BOOTSTRAP=" + bootstrapFile));
+    line.addAll(command);
+    line.addAll(
+        List.of(
+            "--server=xds:///svc",
+            "--stats_port=" + statsPort,
+            "--qps=60",
+            "--rpc=UnaryCall",
+            "--secure_mode=true",
+            "--print_response=true"));
+    ToolProcess client = ToolProcess.start(name, line);
+    closeLast.add(() -> client.stop(STOP));
+    return new ForeignClient(client, statsChannel(statsPort));
+  }
+
+  /** A running foreign client and a channel to its stats service. */
+  private record ForeignClient(ToolProcess process, ManagedChannel stats) {}
+
+  // ---- Tern's client -> foreign servers
+
+  @Test
+  void ternsXdsClientCallsGrpcGosServerOverMutualTls() throws Exception {
+    int port = startGrpcGoServer();
+    serveSecurely("0.0.0.0", "127.0.0.1", port, true);
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+
+    assertEveryCallServedBy(printed::toString, ternClient(printed), "go-secure");
+  }
+
+  @Test
+  void ternsXdsClientRefusesGrpcGosServerWhoseSanDoesNotMatch_unavailable() throws Exception {
+    int port = startGrpcGoServer();
+    serveSecurely("0.0.0.0", "127.0.0.1", port, false);
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    ManagedChannel stats = ternClient(printed);
+
+    assertEveryCallRefused(printed::toString, stats, "xDS SAN check failed");
+    assertThat(printed.toString().lines())
+        .allMatch(
+            line ->
+                line.startsWith("UnaryCall: UNAVAILABLE: TLS handshake failed: ")
+                    && line.contains(
+                        "xDS SAN check failed: no subject alternative name of the server's"
+                            + " certificate [server.tern.test, "
+                            + SERVER_SAN
+                            + "] matches the cluster's match_subject_alt_names [exact \""
+                            + OTHER_SAN
+                            + "\"]"));
+    assertThat(GrpcGoXdsServerTest.unaryCallResults(stats))
+        .containsOnlyKeys(Status.Code.UNAVAILABLE.value());
+  }
+
+  @Test
+  void ternsXdsClientCallsGrpcJavasServerOverMutualTls() throws Exception {
+    int port = freePort();
+    int maintenance = freePort();
+    ToolProcess server =
+        ToolProcess.start(
+            "grpc-java-xds-test-server",
+            List.of(
+                "env",
+                "GRPC_XDS_BOOTSTRAP=" + bootstrapFile,
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                ForeignXdsClientsTest.grpcJavaClassPath(),
+                "io.grpc.testing.integration.XdsTestServer",
+                "--port=" + port,
+                "--maintenance_port=" + maintenance,
+                "--secure_mode=true",
+                "--server_id=java-secure"));
+    closeLast.add(() -> server.stop(STOP));
+    serveSecurely("0.0.0.0", "127.0.0.1", port, true);
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    ManagedChannel stats = ternClient(printed);
+
+    // grpc-java's server answers with the machine's host name: one peer, every call.
+    LoadBalancerStatsResponse block = warmThenCount(() -> printed + server.output(), stats);
+    assertThat(block.getNumFailures()).isZero();
+    assertThat(block.getRpcsByPeerMap()).hasSize(1);
+    assertThat(block.getRpcsByPeerMap().values()).containsExactly(30);
+  }
+
+  /**
+   * grpc-go's xDS interop server in secure mode on every address (it binds no other); returns its
+   * port.
+   */
+  private int startGrpcGoServer() throws IOException {
+    Path program = ExternalTool.require(GRPC_GO_SERVER);
+    int port = freePort();
+    ToolProcess server =
+        ToolProcess.start(
+            GRPC_GO_SERVER,
+            List.of(
+                "env",
+                "GRPC_XDS_BOOTSTRAP=" + bootstrapFile,
+                program.toString(),
+                "--port=" + port,
+                "--maintenance_port=" + freePort(),
+                "--secure_mode=true",
+                "--host_name_override=go-secure"));
+    closeLast.add(() -> server.stop(STOP));
+    return port;
+  }
+
+  /** Tern's xds-test-client in secure mode on {@code xds:///svc}; returns its stats channel. */
+  private ManagedChannel ternClient(ByteArrayOutputStream printed) throws IOException {
+    System.setProperty("io.grpc.xds.bootstrapConfig", bootstrap);
+    closeLast.add(() -> System.clearProperty("io.grpc.xds.bootstrapConfig"));
+    XdsTestClient.Running client =
+        XdsTestClient.start(
+            new XdsTestClient.Settings(
+                "xds:///svc",
+                0,
+                60,
+                1,
+                new ClientConfig(ClientConfig.parseTypes("UnaryCall"), Map.of(), 20),
+                false,
+                true,
+                true),
+            new PrintStream(printed, true, StandardCharsets.UTF_8));
+    closeLast.add(client);
+    return statsChannel(client.statsPort());
+  }
+
+  // ---- shared
+
+  /**
+   * Serves the server Listener of the xDS-enabled server on {@code listening} (0.0.0.0: every
+   * address) {@code port} (mTLS, RBAC allowing the client's SAN) and {@code xds:///svc}: one
+   * cluster whose endpoint is {@code host:port}, with TLS accepting {@link #SERVER_SAN} if {@code
+   * sanMatches}, else only {@link #OTHER_SAN}.
+   */
+  private void serveSecurely(String listening, String host, int port, boolean sanMatches)
+      throws Exception {
+    controlPlane.serve(
+        NODE,
+        List.of(host + ":" + port),
+        List.of(
+            TestControlPlane.serverListener(
+                TEMPLATE,
+                listening + ":" + port,
+                TestControlPlane.downstreamTls("server_mesh"),
+                TestControlPlane.rbacAllowingOnly(CLIENT_SAN))),
+        TestControlPlane.upstreamTls("client_mesh", List.of(sanMatches ? SERVER_SAN : OTHER_SAN)));
+  }
+
+  /** After a warm-up, 30 consecutive calls all succeed on {@code peer}. */
+  private static void assertEveryCallServedBy(
+      Supplier<String> output, ManagedChannel stats, String peer) {
+    LoadBalancerStatsResponse block = warmThenCount(output, stats);
+
+    assertThat(block.getNumFailures()).as(output.get()).isZero();
+    assertThat(block.getRpcsByPeerMap()).isEqualTo(Map.of(peer, 30));
+  }
+
+  /**
+   * Once the client has reported {@code refusal} (it had the configuration and refused the server),
+   * 20 consecutive calls all fail.
+   */
+  private static void assertEveryCallRefused(
+      Supplier<String> output, ManagedChannel stats, String refusal) {
+    long deadline = System.nanoTime() + WARM_UP.toNanos();
+    while (!output.get().contains(refusal) && System.nanoTime() < deadline) {
+      ForeignXdsClientsTest.nextRpcs(stats, 10); // each bounded by its timeout
+    }
+    assertThat(output.get()).contains(refusal);
+
+    LoadBalancerStatsResponse block = ForeignXdsClientsTest.nextRpcs(stats, 20);
+
+    assertThat(block.getNumFailures()).isEqualTo(20);
+    assertThat(block.getRpcsByPeerMap()).isEmpty();
+  }
+
+  /**
+   * Until the client has its configuration and the server is serving, calls may fail: asks for
+   * blocks until one has none failed (for at most {@link #WARM_UP}), then returns the 30 after.
+   */
+  private static LoadBalancerStatsResponse warmThenCount(
+      Supplier<String> output, ManagedChannel stats) {
+    long deadline = System.nanoTime() + WARM_UP.toNanos();
+    LoadBalancerStatsResponse warm;
+    do {
+      warm = ForeignXdsClientsTest.nextRpcs(stats, 20); // each bounded by its timeout
+    } while ((warm.getRpcsByPeerCount() == 0 || warm.getNumFailures() > 0)
+        && System.nanoTime() < deadline);
+    assertThat(warm.getNumFailures()).as("failures while warming up: %s", output.get()).isZero();
+    return ForeignXdsClientsTest.nextRpcs(stats, 30);
+  }
+
+  private ManagedChannel statsChannel(int port) {
+    ManagedChannel stats = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+    closeLast.add(
+        () -> {
+          stats.shutdownNow();
+          assertThat(stats.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        });
+    return stats;
+  }
+
+  private static List<String> grpcGoClient() {
+    return List.of(ExternalTool.require(GRPC_GO_CLIENT).toString());
+  }
+
+  /** A port the OS says is free now, for the programs that take only a fixed port. */
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
