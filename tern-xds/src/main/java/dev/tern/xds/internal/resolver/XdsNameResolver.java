@@ -144,15 +144,6 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
                     + new TreeSet<>(bootstrap.authorities().keySet())));
         return;
       }
-      if (!authority.xdsServers().isEmpty()) {
-        listener.onError(
-            Status.UNAVAILABLE.withDescription(
-                "xds target authority \""
-                    + targetAuthority
-                    + "\" has xds_servers of its own; federation across control planes (A47) is"
-                    + " not supported yet"));
-        return;
-      }
       template = authority.clientListenerResourceNameTemplate();
     } else {
       template = bootstrap.clientDefaultListenerResourceNameTemplate();
