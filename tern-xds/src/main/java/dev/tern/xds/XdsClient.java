@@ -467,7 +467,11 @@ public final class XdsClient implements AutoCloseable {
       Map<String, ResourceState<?>> byName = resources.get(type);
       for (String name : names) {
         ResourceState<?> resource = byName.get(name);
-        if (resource != null && resource.needsTimer()) {
+        // Only the server the resource is taken from starts its timer: a higher one still being
+        // retried may never answer, and the timer must not run while no stream is up (A57).
+        if (resource != null
+            && resource.authority.current().equals(connection.server())
+            && resource.needsTimer()) {
           resource.startTimer(
               syncContext.schedule(
                   () -> resource.onDoesNotExist(clock.millis()),
@@ -487,7 +491,9 @@ public final class XdsClient implements AutoCloseable {
       Bootstrap.ServerInfo server = connection.server();
       logger.log(
           Level.WARNING,
-          "ADS stream to {0} closed: {1}; reconnecting",
+          connectivityFailure
+              ? "ADS stream to {0} closed before any response (cannot be reached): {1}"
+              : "ADS stream to {0} closed: {1}; reconnecting",
           new Object[] {server.serverUri(), status});
       Status error =
           Status.UNAVAILABLE
