@@ -8,8 +8,8 @@ import java.util.Map;
 
 /**
  * The process's shared {@link XdsClient}s, one per distinct {@link Bootstrap}: every channel of the
- * process that uses the same bootstrap shares one client, its one ADS stream and its cache. A
- * client lives while it has been acquired more often than released.
+ * process that uses the same bootstrap shares one client, its ADS streams and its cache. A client
+ * lives while it has been acquired more often than released.
  *
  * <p>Thread-safe: the map is guarded by the pool's lock, which is never held while a client calls a
  * watcher (clients call watchers in their own synchronization contexts).
