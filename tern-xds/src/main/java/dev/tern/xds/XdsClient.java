@@ -42,7 +42,8 @@ import java.util.logging.Logger;
  * back up when a higher one answers again. Servers listed by several authorities share one {@link
  * ControlPlaneConnection} (one channel, one stream).
  *
- * <p>Processes normally share one client per bootstrap through {@link XdsClientPool}.
+ * <p>Processes normally share one client per bootstrap and channel target through {@link
+ * XdsClientPool}.
  *
  * <p>Thread-safety: every method may be called from any thread. All state (the cache, the
  * authorities' positions, every connection and stream) lives in one {@link SynchronizationContext}
@@ -128,6 +129,7 @@ public final class XdsClient implements AutoCloseable {
   }
 
   private final Bootstrap bootstrap;
+  private final String scope;
   private final Options options;
   private final ScheduledExecutorService timer;
   private final SynchronizationContext syncContext;
@@ -150,8 +152,9 @@ public final class XdsClient implements AutoCloseable {
   private boolean flushQueued;
   private boolean closed;
 
-  private XdsClient(Bootstrap bootstrap, Options options, boolean fallback) {
+  private XdsClient(Bootstrap bootstrap, String scope, Options options, boolean fallback) {
     this.bootstrap = Objects.requireNonNull(bootstrap, "bootstrap");
+    this.scope = Objects.requireNonNull(scope, "scope");
     this.options = Objects.requireNonNull(options, "options");
     this.fallback = fallback;
     this.syncContext =
@@ -179,7 +182,12 @@ public final class XdsClient implements AutoCloseable {
 
   /** A client of its own with {@code options}. */
   public static XdsClient create(Bootstrap bootstrap, Options options) {
-    return new XdsClient(bootstrap, options, XdsFeatures.current().fallback());
+    return create(bootstrap, "", options);
+  }
+
+  /** A client for {@code scope} (see {@link #scope}); the pool makes them. */
+  static XdsClient create(Bootstrap bootstrap, String scope, Options options) {
+    return new XdsClient(bootstrap, scope, options, XdsFeatures.current().fallback());
   }
 
   /**
@@ -187,11 +195,20 @@ public final class XdsClient implements AutoCloseable {
    * GRPC_EXPERIMENTAL_XDS_FALLBACK} (tests).
    */
   static XdsClient create(Bootstrap bootstrap, Options options, boolean fallback) {
-    return new XdsClient(bootstrap, options, fallback);
+    return new XdsClient(bootstrap, "", options, fallback);
   }
 
   public Bootstrap bootstrap() {
     return bootstrap;
+  }
+
+  /**
+   * What the client serves (A71): the channel target whose channels share it ({@code xds:///svc}),
+   * {@link XdsClientPool#SERVER_SCOPE} for xDS-enabled servers, or empty; CSDS reports it as {@code
+   * client_scope}.
+   */
+  public String scope() {
+    return scope;
   }
 
   /** The type whose type URL this is, or null. */

@@ -172,6 +172,20 @@ class XdsFallbackControlPlaneTest {
     }
     assertThat(opened(secondary)).isZero();
     assertThat(secondary.requests()).isEmpty();
+
+    // Another target has nothing cached: its own client (one per target, A71) falls back, while
+    // the first target's channel stays on the primary's cached configuration.
+    List<Message> other = new ArrayList<>(chain(1));
+    other.addAll(chain("svc2", "other-", 2));
+    secondary.setSnapshot(node, "2", other);
+    ManagedChannel channel2 = channel("xds:///svc2");
+    awaitAnsweredBy(channel2, "127.0.0.4");
+    assertThat(secondary.requests())
+        .flatExtracting(ControlPlaneProcess.Request::resourceNames)
+        .doesNotContain("svc");
+    for (int i = 0; i < 20; i++) {
+      assertThat(Backends.call(channel)).isEqualTo("127.0.0.2");
+    }
   }
 
   @Test

@@ -150,7 +150,8 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
     }
     String resourceName = template.startsWith("xdstp:") ? percentEncodePath(name) : name;
     listenerName = template.replace("%s", resourceName);
-    client = pool.acquire(bootstrap);
+    // One client per target (A71): another target's fallback does not move this one.
+    client = pool.acquire(bootstrap, "xds://" + targetAuthority + "/" + name);
     ldsWatcher = new LdsWatcher();
     client.watch(XdsResourceType.LISTENER, listenerName, ldsWatcher);
   }
