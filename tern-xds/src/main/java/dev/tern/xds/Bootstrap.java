@@ -20,15 +20,16 @@ import java.util.function.Function;
  * which control planes to talk to and how, and who this client is. Immutable; equal bootstraps
  * share one {@link XdsClient} in {@link XdsClientPool}.
  *
- * @param xdsServers the control planes, at least one; the first is the one used for resource names
- *     that are not {@code xdstp:} names
+ * @param xdsServers the control planes, at least one, in priority order (A71 fallback): those of
+ *     resource names that are not {@code xdstp:} names and of authorities without servers of their
+ *     own
  * @param node who this client is, sent in the first request of every stream
  * @param certificateProviders the {@code certificate_providers} instances by name (A29; the {@code
  *     file_watcher} plugin)
  * @param serverListenerResourceNameTemplate {@code server_listener_resource_name_template}, or null
  * @param clientDefaultListenerResourceNameTemplate {@code
  *     client_default_listener_resource_name_template}, {@code "%s"} when absent
- * @param authorities the {@code authorities} by name (A47; parsed, federation not yet used)
+ * @param authorities the {@code authorities} by name (A47)
  */
 public record Bootstrap(
     List<ServerInfo> xdsServers,

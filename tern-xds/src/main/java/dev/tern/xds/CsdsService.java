@@ -76,7 +76,9 @@ public final class CsdsService implements BindableService {
 
   private static ClientConfig clientConfig(XdsClient client, List<XdsResourceStatus> statuses) {
     ClientConfig.Builder config =
-        ClientConfig.newBuilder().setNode(client.bootstrap().node().toProto());
+        ClientConfig.newBuilder()
+            .setNode(client.bootstrap().node().toProto())
+            .setClientScope(client.scope());
     for (XdsResourceStatus status : statuses) {
       ClientConfig.GenericXdsConfig.Builder generic =
           ClientConfig.GenericXdsConfig.newBuilder()

@@ -17,6 +17,10 @@ import java.util.Set;
 final class ResourceState<T> {
   final XdsResourceType<T> type;
   final String name;
+
+  /** The control planes that serve it (its authority's, A47). */
+  final AuthorityServers authority;
+
   private final Set<ResourceWatcher<T>> watchers = new LinkedHashSet<>();
   private T value;
   private Object raw;
@@ -26,9 +30,10 @@ final class ResourceState<T> {
   private long updatedMillis;
   private XdsResourceStatus.Failure failure;
 
-  ResourceState(XdsResourceType<T> type, String name) {
+  ResourceState(XdsResourceType<T> type, String name, AuthorityServers authority) {
     this.type = type;
     this.name = name;
+    this.authority = authority;
   }
 
   /** Adds a watcher and tells it what is known already. */
@@ -64,6 +69,11 @@ final class ResourceState<T> {
 
   boolean doesNotExist() {
     return doesNotExist;
+  }
+
+  /** Whether the client holds a value or knows it does not exist (A71's "cached"). */
+  boolean cached() {
+    return value != null || doesNotExist;
   }
 
   boolean timerPending() {

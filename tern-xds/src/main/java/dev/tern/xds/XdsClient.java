@@ -1,26 +1,21 @@
 package dev.tern.xds;
 
-import com.google.protobuf.Any;
-import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.protobuf.Message;
 import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
 import dev.tern.xds.internal.lrs.LoadStatsRegistry;
-import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
-import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -31,19 +26,29 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * An xDS client (gRFC A27): one ADS stream, state of the world, to the bootstrap's first control
- * plane, shared by every watcher of every resource. Watchers subscribe by ({@link XdsResourceType},
- * name); the client sends the control plane the names subscribed, validates what it sends back into
- * Tern's model, ACKs or NACKs each response, caches the last good value of every resource for new
- * watchers and while the stream is down or a newer version is NACKed, tells watchers when a
- * resource does not exist, and reconnects a broken stream with exponential back-off, asking again
- * for everything with the versions it has.
+ * An xDS client (gRFC A27): ADS streams, state of the world, to the control planes of the
+ * bootstrap, shared by every watcher of every resource. Watchers subscribe by ({@link
+ * XdsResourceType}, name); the client sends each control plane the names it serves, validates what
+ * it sends back into Tern's model, ACKs or NACKs each response, caches the last good value of every
+ * resource for new watchers and while a stream is down or a newer version is NACKed, tells watchers
+ * when a resource does not exist, and reconnects a broken stream with exponential back-off, asking
+ * again for everything with the versions it has.
  *
- * <p>Processes normally share one client per bootstrap through {@link XdsClientPool}.
+ * <p>Which control planes: a resource named {@code xdstp://authority/...} belongs to that entry of
+ * the bootstrap's {@code authorities} and is asked of its {@code xds_servers}, or of the top-level
+ * ones when it has none (A47); any other name is asked of the top-level {@code xds_servers}. Each
+ * list is tried in order (A71, {@link AuthorityServers}): the client moves to the next server when
+ * the one in use cannot be reached and some watched resource of that authority is not cached, and
+ * back up when a higher one answers again. Servers listed by several authorities share one {@link
+ * ControlPlaneConnection} (one channel, one stream).
  *
- * <p>Thread-safety: every method may be called from any thread. All state lives in one {@link
- * SynchronizationContext} and is touched only by its tasks; watchers are called from there, one at
- * a time, with no lock held (see {@link ResourceWatcher}).
+ * <p>Processes normally share one client per bootstrap and channel target through {@link
+ * XdsClientPool}.
+ *
+ * <p>Thread-safety: every method may be called from any thread. All state (the cache, the
+ * authorities' positions, every connection and stream) lives in one {@link SynchronizationContext}
+ * and is touched only by its tasks; watchers are called from there, one at a time, with no lock
+ * held (see {@link ResourceWatcher}).
  */
 public final class XdsClient implements AutoCloseable {
   private static final Logger logger = Logger.getLogger(XdsClient.class.getName());
@@ -56,8 +61,15 @@ public final class XdsClient implements AutoCloseable {
           XdsResourceType.CLUSTER,
           XdsResourceType.ENDPOINTS);
 
-  private static final String WRAPPED_RESOURCE_TYPE_URL =
-      "type.googleapis.com/envoy.service.discovery.v3.Resource";
+  private static final Map<String, XdsResourceType<?>> TYPES_BY_URL = new LinkedHashMap<>();
+
+  static {
+    for (XdsResourceType<?> type : TYPES) {
+      TYPES_BY_URL.put(type.typeUrl(), type);
+    }
+  }
+
+  private static final String XDSTP = "xdstp://";
 
   /**
    * Settings with defaults for production; tests shorten the timers.
@@ -116,36 +128,35 @@ public final class XdsClient implements AutoCloseable {
     return builder.build();
   }
 
-  /** Per type: what the stream last accepted and the last response's nonce. */
-  private static final class TypeState {
-    String version = "";
-    String nonce = "";
-    final Map<String, ResourceState<?>> resources = new LinkedHashMap<>();
-  }
-
   private final Bootstrap bootstrap;
-  private final Bootstrap.ServerInfo server;
+  private final String scope;
   private final Options options;
-  private final ManagedChannel channel;
   private final ScheduledExecutorService timer;
   private final SynchronizationContext syncContext;
-  private final Backoff backoff;
-  private final Map<XdsResourceType<?>, TypeState> types = new LinkedHashMap<>();
-  private final Map<String, XdsResourceType<?>> typesByUrl = new LinkedHashMap<>();
-  private final Set<XdsResourceType<?>> dirty = new LinkedHashSet<>();
-  private final AdsStream.Handler handler = new StreamHandler();
+  private final Map<XdsResourceType<?>, Map<String, ResourceState<?>>> resources =
+      new LinkedHashMap<>();
+
+  /** Old-style names' control planes: the top-level {@code xds_servers}. */
+  private final AuthorityServers topLevel;
+
+  /** The {@code authorities} entries that some watched name has used, by authority name. */
+  private final Map<String, AuthorityServers> authorities = new HashMap<>();
+
+  private final Map<Bootstrap.ServerInfo, ControlPlaneConnection> connections =
+      new LinkedHashMap<>();
+  private final ControlPlaneConnection.Listener connectionListener = new ConnectionListener();
   private final Clock clock = Clock.systemUTC();
+  private final boolean fallback;
   private final LoadStatsRegistry loadStats;
   private LoadReportClient loadReports; // made when a cluster first reports load
   private boolean flushQueued;
-  private AdsStream stream;
-  private SynchronizationContext.ScheduledHandle reconnect;
   private boolean closed;
 
-  private XdsClient(Bootstrap bootstrap, Options options) {
+  private XdsClient(Bootstrap bootstrap, String scope, Options options, boolean fallback) {
     this.bootstrap = Objects.requireNonNull(bootstrap, "bootstrap");
-    this.server = bootstrap.xdsServers().get(0);
+    this.scope = Objects.requireNonNull(scope, "scope");
     this.options = Objects.requireNonNull(options, "options");
+    this.fallback = fallback;
     this.syncContext =
         new SynchronizationContext(
             (t, e) -> logger.log(Level.SEVERE, "xDS client task failed (a bug)", e));
@@ -156,24 +167,35 @@ public final class XdsClient implements AutoCloseable {
               thread.setDaemon(true);
               return thread;
             });
-    this.backoff = new Backoff(options.initialBackoff(), options.maxBackoff());
     for (XdsResourceType<?> type : TYPES) {
-      types.put(type, new TypeState());
-      typesByUrl.put(type.typeUrl(), type);
+      resources.put(type, new LinkedHashMap<>());
     }
-    this.channel = options.channelFactory().apply(server);
+    this.topLevel = new AuthorityServers("(top level)", bootstrap.xdsServers(), fallback);
     this.loadStats =
         new LoadStatsRegistry(() -> syncContext.execute(this::updateLoadReports), System::nanoTime);
   }
 
   /** A client of its own for {@code bootstrap} (most code shares one through the pool). */
   public static XdsClient create(Bootstrap bootstrap) {
-    return new XdsClient(bootstrap, Options.defaults());
+    return create(bootstrap, Options.defaults());
   }
 
   /** A client of its own with {@code options}. */
   public static XdsClient create(Bootstrap bootstrap, Options options) {
-    return new XdsClient(bootstrap, options);
+    return create(bootstrap, "", options);
+  }
+
+  /** A client for {@code scope} (see {@link #scope}); the pool makes them. */
+  static XdsClient create(Bootstrap bootstrap, String scope, Options options) {
+    return new XdsClient(bootstrap, scope, options, XdsFeatures.current().fallback());
+  }
+
+  /**
+   * A client whose fallback between control planes is on or off regardless of {@code
+   * GRPC_EXPERIMENTAL_XDS_FALLBACK} (tests).
+   */
+  static XdsClient create(Bootstrap bootstrap, Options options, boolean fallback) {
+    return new XdsClient(bootstrap, "", options, fallback);
   }
 
   public Bootstrap bootstrap() {
@@ -181,10 +203,24 @@ public final class XdsClient implements AutoCloseable {
   }
 
   /**
+   * What the client serves (A71): the channel target whose channels share it ({@code xds:///svc}),
+   * {@link XdsClientPool#SERVER_SCOPE} for xDS-enabled servers, or empty; CSDS reports it as {@code
+   * client_scope}.
+   */
+  public String scope() {
+    return scope;
+  }
+
+  /** The type whose type URL this is, or null. */
+  static XdsResourceType<?> typeOf(String typeUrl) {
+    return TYPES_BY_URL.get(typeUrl);
+  }
+
+  /**
    * The load statistics of the clusters that report load to this client's control plane ({@code
    * lrs_server: self}); for Tern's cluster_impl balancer. Taking the first lease opens the LRS
-   * stream, releasing the last closes it. (Its type is in a package the module does not export:
-   * this is for the module's own balancers, not for users.)
+   * stream (to the first top-level server), releasing the last closes it. (Its type is in a package
+   * the module does not export: this is for the module's own balancers, not for users.)
    */
   @SuppressWarnings("exports")
   public LoadStatsRegistry loadStats() {
@@ -196,9 +232,10 @@ public final class XdsClient implements AutoCloseable {
       return;
     }
     if (loadReports == null) {
+      Bootstrap.ServerInfo server = bootstrap.xdsServers().get(0);
       loadReports =
           new LoadReportClient(
-              channel,
+              connection(server).channel(),
               server.serverUri(),
               syncContext,
               timer,
@@ -210,17 +247,17 @@ public final class XdsClient implements AutoCloseable {
   }
 
   /**
-   * What the client holds for each subscribed resource, as CSDS reports it (gRFC A40): read in the
-   * client's synchronization context, so the future completes once the task running there (if any)
-   * is done. Empty after {@link #close}.
+   * What the client holds for each subscribed resource, as CSDS reports it (gRFC A40), whichever
+   * control plane it came from: read in the client's synchronization context, so the future
+   * completes once the task running there (if any) is done. Empty after {@link #close}.
    */
   public CompletableFuture<List<XdsResourceStatus>> resourceStatuses() {
     CompletableFuture<List<XdsResourceStatus>> result = new CompletableFuture<>();
     syncContext.execute(
         () -> {
           List<XdsResourceStatus> statuses = new ArrayList<>();
-          for (TypeState state : types.values()) {
-            for (ResourceState<?> resource : state.resources.values()) {
+          for (Map<String, ResourceState<?>> byName : resources.values()) {
+            for (ResourceState<?> resource : byName.values()) {
               statuses.add(resource.status());
             }
           }
@@ -231,7 +268,9 @@ public final class XdsClient implements AutoCloseable {
 
   /**
    * Subscribes {@code watcher} to the resource; it hears the cached value at once if there is one.
-   * The first watcher of a name makes the client ask the control plane for it.
+   * The first watcher of a name makes the client ask the control plane for it. A name {@code
+   * xdstp://authority/...} whose authority the bootstrap does not list is an error to the watcher
+   * ({@code onError}, INVALID_ARGUMENT), and nothing is asked.
    */
   public <T> void watch(XdsResourceType<T> type, String name, ResourceWatcher<T> watcher) {
     Objects.requireNonNull(type, "type");
@@ -242,13 +281,25 @@ public final class XdsClient implements AutoCloseable {
           if (closed) {
             return;
           }
-          TypeState state = types.get(type);
+          Map<String, ResourceState<?>> byName = resources.get(type);
           @SuppressWarnings("unchecked")
-          ResourceState<T> resource = (ResourceState<T>) state.resources.get(name);
+          ResourceState<T> resource = (ResourceState<T>) byName.get(name);
           if (resource == null) {
-            resource = new ResourceState<>(type, name);
-            state.resources.put(name, resource);
-            markDirty(type);
+            AuthorityServers authority = authorityOf(name);
+            if (authority == null) {
+              watcher.onError(
+                  Status.INVALID_ARGUMENT.withDescription(
+                      type.typeName()
+                          + " \""
+                          + name
+                          + "\": its authority is not in the bootstrap's authorities "
+                          + new TreeSet<>(bootstrap.authorities().keySet())));
+              return;
+            }
+            resource = new ResourceState<>(type, name, authority);
+            byName.put(name, resource);
+            fallBackIfNeeded(authority);
+            markDirty();
           }
           resource.addWatcher(watcher);
         });
@@ -258,18 +309,18 @@ public final class XdsClient implements AutoCloseable {
   public <T> void cancelWatch(XdsResourceType<T> type, String name, ResourceWatcher<T> watcher) {
     syncContext.execute(
         () -> {
-          TypeState state = types.get(type);
+          Map<String, ResourceState<?>> byName = resources.get(type);
           @SuppressWarnings("unchecked")
-          ResourceState<T> resource = (ResourceState<T>) state.resources.get(name);
+          ResourceState<T> resource = (ResourceState<T>) byName.get(name);
           if (resource != null && resource.removeWatcher(watcher)) {
             resource.cancelTimer();
-            state.resources.remove(name);
-            markDirty(type);
+            byName.remove(name);
+            markDirty();
           }
         });
   }
 
-  /** Ends the stream and the channel; watchers hear nothing more. Idempotent. */
+  /** Ends the streams and the channels; watchers hear nothing more. Idempotent. */
   @Override
   public void close() {
     syncContext.execute(
@@ -278,27 +329,88 @@ public final class XdsClient implements AutoCloseable {
             return;
           }
           closed = true;
-          if (stream != null) {
-            stream.cancel("xDS client closed");
-            stream = null;
-          }
-          if (reconnect != null) {
-            reconnect.cancel();
-          }
           if (loadReports != null) {
             loadReports.shutdown();
           }
-          for (TypeState state : types.values()) {
-            state.resources.values().forEach(ResourceState::cancelTimer);
-            state.resources.clear();
+          connections.values().forEach(ControlPlaneConnection::shutdown);
+          for (Map<String, ResourceState<?>> byName : resources.values()) {
+            byName.values().forEach(ResourceState::cancelTimer);
+            byName.clear();
           }
-          channel.shutdownNow();
           timer.shutdownNow();
         });
   }
 
-  private void markDirty(XdsResourceType<?> type) {
-    dirty.add(type);
+  /**
+   * The control planes of a resource name (A47): an {@code xdstp:} name's authority's, an old-style
+   * name's top-level ones; null for an authority the bootstrap does not list.
+   */
+  private AuthorityServers authorityOf(String name) {
+    if (!name.startsWith(XDSTP)) {
+      return topLevel;
+    }
+    int slash = name.indexOf('/', XDSTP.length());
+    String authorityName = name.substring(XDSTP.length(), slash < 0 ? name.length() : slash);
+    Bootstrap.Authority authority = bootstrap.authorities().get(authorityName);
+    if (authority == null) {
+      return null;
+    }
+    return authorities.computeIfAbsent(
+        authorityName,
+        a ->
+            new AuthorityServers(
+                "authority \"" + a + "\"",
+                authority.xdsServers().isEmpty() ? bootstrap.xdsServers() : authority.xdsServers(),
+                fallback));
+  }
+
+  private ControlPlaneConnection connection(Bootstrap.ServerInfo server) {
+    return connections.computeIfAbsent(
+        server,
+        s ->
+            new ControlPlaneConnection(
+                s,
+                options.channelFactory().apply(s),
+                syncContext,
+                timer,
+                new Backoff(options.initialBackoff(), options.maxBackoff()),
+                bootstrap.node().toProto(),
+                connectionListener));
+  }
+
+  /**
+   * A71: when the authority's current server cannot be reached and one of its watched resources is
+   * not cached (a value, or known not to exist), the next server is used too; true if it moved.
+   */
+  private boolean fallBackIfNeeded(AuthorityServers authority) {
+    ControlPlaneConnection current = connections.get(authority.current());
+    if (current == null || !current.unreachable() || !hasUncached(authority)) {
+      return false;
+    }
+    Bootstrap.ServerInfo from = authority.current();
+    if (!authority.fallBack()) {
+      return false;
+    }
+    logger.log(
+        Level.WARNING,
+        "{0}: {1} cannot be reached and some resources are not cached; falling back to {2}",
+        new Object[] {authority.label, from.serverUri(), authority.current().serverUri()});
+    markDirty();
+    return true;
+  }
+
+  private boolean hasUncached(AuthorityServers authority) {
+    for (Map<String, ResourceState<?>> byName : resources.values()) {
+      for (ResourceState<?> resource : byName.values()) {
+        if (resource.authority == authority && !resource.cached()) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private void markDirty() {
     if (!flushQueued) {
       flushQueued = true;
       // Runs after the tasks already queued: changes made together go out in one request.
@@ -306,94 +418,99 @@ public final class XdsClient implements AutoCloseable {
     }
   }
 
+  /** Gives every control plane the names it should serve now; unused ones end their streams. */
   private void flush() {
     flushQueued = false;
     if (closed) {
       return;
     }
-    if (stream == null) {
-      if (reconnect == null || !reconnect.isPending()) {
-        startStream();
+    Map<Bootstrap.ServerInfo, Map<XdsResourceType<?>, SortedSet<String>>> wanted =
+        new LinkedHashMap<>();
+    for (Map.Entry<XdsResourceType<?>, Map<String, ResourceState<?>>> e : resources.entrySet()) {
+      for (ResourceState<?> resource : e.getValue().values()) {
+        for (Bootstrap.ServerInfo server : resource.authority.inUse()) {
+          wanted
+              .computeIfAbsent(server, s -> new LinkedHashMap<>())
+              .computeIfAbsent(e.getKey(), t -> new TreeSet<>())
+              .add(resource.name);
+        }
       }
-      return; // a new stream asks for everything
     }
-    for (XdsResourceType<?> type : new ArrayList<>(dirty)) {
-      sendRequest(type, null);
-    }
-    dirty.clear();
-  }
-
-  private void startStream() {
-    dirty.clear();
-    boolean any = types.values().stream().anyMatch(s -> !s.resources.isEmpty());
-    if (!any) {
-      return;
-    }
-    for (TypeState state : types.values()) {
-      state.nonce = "";
-    }
-    stream = new AdsStream(channel, syncContext, handler);
-    stream.start();
-    for (XdsResourceType<?> type : TYPES) {
-      if (!types.get(type).resources.isEmpty()) {
-        sendRequest(type, null);
-      }
+    wanted.keySet().forEach(this::connection);
+    for (ControlPlaneConnection connection : new ArrayList<>(connections.values())) {
+      connection.subscribe(wanted.getOrDefault(connection.server(), Map.of()));
     }
   }
 
-  /** Sends the type's subscription with the accepted version and last nonce; a NACK if error. */
-  private void sendRequest(XdsResourceType<?> type, String error) {
-    TypeState state = types.get(type);
-    DiscoveryRequest.Builder request =
-        DiscoveryRequest.newBuilder()
-            .setTypeUrl(type.typeUrl())
-            .setVersionInfo(state.version)
-            .setResponseNonce(state.nonce)
-            .addAllResourceNames(new TreeSet<>(state.resources.keySet()));
-    if (!stream.sentNode()) {
-      request.setNode(bootstrap.node().toProto());
-    }
-    if (error != null) {
-      request.setErrorDetail(
-          com.google.rpc.Status.newBuilder()
-              .setCode(Status.Code.INVALID_ARGUMENT.value())
-              .setMessage(error));
-    }
-    stream.send(request.build());
-    for (ResourceState<?> resource : state.resources.values()) {
-      if (resource.needsTimer()) {
-        resource.startTimer(
-            syncContext.schedule(
-                () -> resource.onDoesNotExist(clock.millis()),
-                options.doesNotExistTimeout().toNanos(),
-                TimeUnit.NANOSECONDS,
-                timer));
+  /** The resources whose authority takes them from {@code server} now. */
+  private List<ResourceState<?>> servedBy(Bootstrap.ServerInfo server, XdsResourceType<?> type) {
+    List<ResourceState<?>> served = new ArrayList<>();
+    for (ResourceState<?> resource : resources.get(type).values()) {
+      if (resource.authority.current().equals(server)) {
+        served.add(resource);
       }
     }
+    return served;
   }
 
-  private final class StreamHandler implements AdsStream.Handler {
+  private List<AuthorityServers> authoritiesInUse() {
+    List<AuthorityServers> all = new ArrayList<>();
+    all.add(topLevel);
+    all.addAll(authorities.values());
+    return all;
+  }
+
+  private final class ConnectionListener implements ControlPlaneConnection.Listener {
     @Override
-    public void onResponse(AdsStream from, DiscoveryResponse response) {
-      if (from != stream) {
-        return;
+    public void onResponse(ControlPlaneConnection connection, DiscoveryResponse response) {
+      Bootstrap.ServerInfo server = connection.server();
+      for (AuthorityServers authority : authoritiesInUse()) {
+        Bootstrap.ServerInfo was = authority.current();
+        if (authority.answeredBy(server)) {
+          // A71: a higher-priority server answers again; the lower ones are let go.
+          logger.log(
+              Level.INFO,
+              "{0}: {1} answers again; {2} is no longer used",
+              new Object[] {authority.label, server.serverUri(), was.serverUri()});
+          markDirty();
+        }
       }
-      handleResponse(response);
-      from.requestNext();
+      handleResponse(connection, typeOf(response.getTypeUrl()), response);
     }
 
     @Override
-    public void onClosed(AdsStream from, Status status) {
-      if (from != stream) {
-        return;
+    public void onRequestSent(
+        ControlPlaneConnection connection, XdsResourceType<?> type, SortedSet<String> names) {
+      Map<String, ResourceState<?>> byName = resources.get(type);
+      for (String name : names) {
+        ResourceState<?> resource = byName.get(name);
+        // Only the server the resource is taken from starts its timer: a higher one still being
+        // retried may never answer, and the timer must not run while no stream is up (A57).
+        if (resource != null
+            && resource.authority.current().equals(connection.server())
+            && resource.needsTimer()) {
+          resource.startTimer(
+              syncContext.schedule(
+                  () -> resource.onDoesNotExist(clock.millis()),
+                  options.doesNotExistTimeout().toNanos(),
+                  TimeUnit.NANOSECONDS,
+                  timer));
+        }
       }
-      stream = null;
+    }
+
+    @Override
+    public void onStreamClosed(
+        ControlPlaneConnection connection, Status status, boolean connectivityFailure) {
       if (closed) {
         return;
       }
+      Bootstrap.ServerInfo server = connection.server();
       logger.log(
           Level.WARNING,
-          "ADS stream to {0} closed: {1}; reconnecting",
+          connectivityFailure
+              ? "ADS stream to {0} closed before any response (cannot be reached): {1}"
+              : "ADS stream to {0} closed: {1}; reconnecting",
           new Object[] {server.serverUri(), status});
       Status error =
           Status.UNAVAILABLE
@@ -405,124 +522,68 @@ public final class XdsClient implements AutoCloseable {
                       + " "
                       + status.getDescription())
               .withCause(status.getCause());
-      for (TypeState state : types.values()) {
-        for (ResourceState<?> resource : new ArrayList<>(state.resources.values())) {
-          resource.cancelTimer(); // restarted when the request goes out again
+      for (AuthorityServers authority : authoritiesInUse()) {
+        if (!authority.current().equals(server)) {
+          continue; // a higher-priority server still being retried, or another authority's
+        }
+        List<ResourceState<?>> affected = new ArrayList<>();
+        for (XdsResourceType<?> type : TYPES) {
+          affected.addAll(servedBy(server, type));
+        }
+        affected.removeIf(r -> r.authority != authority);
+        affected.forEach(ResourceState::cancelTimer); // restarted when a request goes out again
+        if (connectivityFailure && fallBackIfNeeded(authority)) {
+          continue; // A71: watchers hear of it only once no server is left to try
+        }
+        for (ResourceState<?> resource : affected) {
           resource.onError(error);
         }
       }
-      long delay;
-      if (from.receivedResponse()) {
-        backoff.reset();
-        delay = 0;
-      } else {
-        delay = backoff.nextDelayNanos();
-      }
-      reconnect =
-          syncContext.schedule(XdsClient.this::startStream, delay, TimeUnit.NANOSECONDS, timer);
     }
   }
 
-  private void handleResponse(DiscoveryResponse response) {
-    XdsResourceType<?> type = typesByUrl.get(response.getTypeUrl());
-    if (type == null) {
-      logger.log(Level.WARNING, "ignored a response of unknown type {0}", response.getTypeUrl());
-      return;
-    }
-    handleResponse(type, response);
-  }
-
-  private <T> void handleResponse(XdsResourceType<T> type, DiscoveryResponse response) {
-    TypeState state = types.get(type);
-    state.nonce = response.getNonce();
-    List<String> errors = new ArrayList<>();
-    Map<String, Message> raws = new LinkedHashMap<>();
-    Map<String, T> valid = new LinkedHashMap<>();
-    Map<String, String> invalid = new LinkedHashMap<>();
-    for (Any any : response.getResourcesList()) {
-      Message message;
-      try {
-        message = type.unpack(unwrap(any, type));
-      } catch (XdsResourceException e) {
-        errors.add(e.getMessage());
-        continue;
-      }
-      String name = type.name(message);
-      if (valid.containsKey(name) || invalid.containsKey(name)) {
-        String duplicate = type.typeName() + " \"" + name + "\": sent twice in one response";
-        errors.add(duplicate);
-        valid.remove(name);
-        invalid.put(name, duplicate);
-        continue;
-      }
-      raws.put(name, message);
-      try {
-        valid.put(name, type.validate(message, bootstrap.certificateProviders().keySet()));
-      } catch (XdsResourceException e) {
-        errors.add(e.getMessage());
-        invalid.put(name, e.getMessage());
-      }
-    }
-    for (Map.Entry<String, T> e : valid.entrySet()) {
+  private <T> void handleResponse(
+      ControlPlaneConnection connection, XdsResourceType<T> type, DiscoveryResponse response) {
+    Bootstrap.ServerInfo server = connection.server();
+    ParsedResponse<T> parsed =
+        ParsedResponse.parse(type, response, bootstrap.certificateProviders().keySet());
+    Instant now = Instant.ofEpochMilli(clock.millis());
+    for (ResourceState<?> state : servedBy(server, type)) {
       @SuppressWarnings("unchecked")
-      ResourceState<T> resource = (ResourceState<T>) state.resources.get(e.getKey());
-      if (resource != null) {
+      ResourceState<T> resource = (ResourceState<T>) state;
+      String name = resource.name;
+      T value = parsed.valid().get(name);
+      if (value != null) {
         resource.onValue(
-            e.getValue(), raws.get(e.getKey()), response.getVersionInfo(), clock.millis());
-      }
-    }
-    for (Map.Entry<String, String> e : invalid.entrySet()) {
-      ResourceState<?> resource = state.resources.get(e.getKey());
-      if (resource != null) {
+            value, parsed.raws().get(name), response.getVersionInfo(), now.toEpochMilli());
+      } else if (parsed.invalid().containsKey(name)) {
         resource.onNack(
             new XdsResourceStatus.Failure(
                 response.getVersionInfo(),
-                e.getValue(),
-                Instant.ofEpochMilli(clock.millis()),
-                raws.get(e.getKey())));
-      }
-    }
-    if (type.allInEveryResponse()) {
-      for (ResourceState<?> resource : new ArrayList<>(state.resources.values())) {
-        if (valid.containsKey(resource.name) || invalid.containsKey(resource.name)) {
-          continue;
-        }
-        if (resource.timerPending()) {
-          continue; // asked for too recently to conclude it is gone
-        }
+                parsed.invalid().get(name),
+                now,
+                parsed.raws().get(name)));
+      } else if (type.allInEveryResponse() && !resource.timerPending()) {
+        // Left out of a state-of-the-world response (unless asked for too recently to tell).
         if (resource.hasValue() && server.ignoreResourceDeletion()) {
           logger.log(
               Level.WARNING,
               "{0} \"{1}\" left out of version {2}; kept (ignore_resource_deletion)",
-              new Object[] {type.typeName(), resource.name, response.getVersionInfo()});
-          continue;
+              new Object[] {type.typeName(), name, response.getVersionInfo()});
+        } else {
+          resource.onDoesNotExist(now.toEpochMilli());
         }
-        resource.onDoesNotExist(clock.millis());
       }
     }
-    if (errors.isEmpty()) {
-      state.version = response.getVersionInfo();
-      sendRequest(type, null);
+    if (parsed.errors().isEmpty()) {
+      connection.ack(type, response.getVersionInfo());
     } else {
-      String detail = String.join("; ", errors);
+      String detail = String.join("; ", parsed.errors());
       logger.log(
           Level.WARNING,
           "NACK of {0} version {1} from {2}: {3}",
           new Object[] {type.typeName(), response.getVersionInfo(), server.serverUri(), detail});
-      sendRequest(type, detail);
-    }
-  }
-
-  /** A resource wrapped in {@code envoy.service.discovery.v3.Resource} (A27), unwrapped. */
-  private static Any unwrap(Any any, XdsResourceType<?> type) throws XdsResourceException {
-    if (!any.getTypeUrl().equals(WRAPPED_RESOURCE_TYPE_URL)) {
-      return any;
-    }
-    try {
-      return Resource.parseFrom(any.getValue()).getResource();
-    } catch (InvalidProtocolBufferException e) {
-      throw new XdsResourceException(
-          type.typeName() + ": a wrapped resource cannot be decoded: " + e.getMessage());
+      connection.nack(type, detail);
     }
   }
 }

@@ -7,9 +7,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The process's shared {@link XdsClient}s, one per distinct {@link Bootstrap}: every channel of the
- * process that uses the same bootstrap shares one client, its one ADS stream and its cache. A
- * client lives while it has been acquired more often than released.
+ * The process's shared {@link XdsClient}s, one per distinct {@link Bootstrap} and scope (A71): the
+ * channels of the process to one target (the scope {@code xds:///svc}) with the same bootstrap
+ * share one client, its ADS streams and its cache; xDS-enabled servers share the scope {@value
+ * #SERVER_SCOPE}. Separate clients per target keep one target's fallback to a lower-priority
+ * control plane from moving the others. A client lives while it has been acquired more often than
+ * released.
  *
  * <p>Thread-safe: the map is guarded by the pool's lock, which is never held while a client calls a
  * watcher (clients call watchers in their own synchronization contexts).
@@ -17,10 +20,15 @@ import java.util.Map;
 public final class XdsClientPool {
   private static final XdsClientPool SHARED = new XdsClientPool(XdsClient.Options.defaults());
 
+  /** The scope of the client xDS-enabled servers share (A71's well-known key). */
+  public static final String SERVER_SCOPE = "#server";
+
+  private record Key(Bootstrap bootstrap, String scope) {}
+
   private final XdsClient.Options options;
 
   @GuardedBy("this")
-  private final Map<Bootstrap, Entry> clients = new HashMap<>();
+  private final Map<Key, Entry> clients = new HashMap<>();
 
   private static final class Entry {
     final XdsClient client;
@@ -48,9 +56,22 @@ public final class XdsClientPool {
     return SHARED;
   }
 
-  /** The client for {@code bootstrap}, made on first use; pair each call with {@link #release}. */
-  public synchronized XdsClient acquire(Bootstrap bootstrap) {
-    Entry entry = clients.computeIfAbsent(bootstrap, b -> new Entry(XdsClient.create(b, options)));
+  /**
+   * The client for {@code bootstrap} with no particular scope (the empty one), made on first use;
+   * pair each call with {@link #release}.
+   */
+  public XdsClient acquire(Bootstrap bootstrap) {
+    return acquire(bootstrap, "");
+  }
+
+  /**
+   * The client for {@code bootstrap} and {@code scope} (a channel's target, or {@link
+   * #SERVER_SCOPE}), made on first use; pair each call with {@link #release}.
+   */
+  public synchronized XdsClient acquire(Bootstrap bootstrap, String scope) {
+    Entry entry =
+        clients.computeIfAbsent(
+            new Key(bootstrap, scope), k -> new Entry(XdsClient.create(bootstrap, scope, options)));
     entry.refs++;
     return entry.client;
   }
@@ -68,12 +89,13 @@ public final class XdsClientPool {
   public void release(XdsClient client) {
     XdsClient toClose = null;
     synchronized (this) {
-      Entry entry = clients.get(client.bootstrap());
+      Key key = new Key(client.bootstrap(), client.scope());
+      Entry entry = clients.get(key);
       if (entry == null || entry.client != client) {
         throw new IllegalArgumentException("not a client of this pool, or released already");
       }
       if (--entry.refs == 0) {
-        clients.remove(client.bootstrap());
+        clients.remove(key);
         toClose = client;
       }
     }

@@ -18,14 +18,22 @@ import java.util.function.UnaryOperator;
  *     listeners' {@code max_stream_duration} become call timeouts (A31)
  * @param circuitBreaking {@code GRPC_XDS_EXPERIMENTAL_CIRCUIT_BREAKING} (default on): whether a
  *     cluster's {@code max_requests} limits its calls in flight
+ * @param fallback {@code GRPC_EXPERIMENTAL_XDS_FALLBACK} (default on, as in grpc-java 1.79):
+ *     whether the XdsClient uses the servers after the first of an {@code xds_servers} list (A71;
+ *     off: only the first, for the top level and every authority)
  */
 public record XdsFeatures(
-    boolean ringHash, boolean leastRequest, boolean timeout, boolean circuitBreaking) {
+    boolean ringHash,
+    boolean leastRequest,
+    boolean timeout,
+    boolean circuitBreaking,
+    boolean fallback) {
   static final String RING_HASH = "GRPC_XDS_EXPERIMENTAL_ENABLE_RING_HASH";
   static final String LEAST_REQUEST = "GRPC_EXPERIMENTAL_ENABLE_LEAST_REQUEST";
   static final String LEAST_REQUEST_PROPERTY = "io.grpc.xds.experimentalEnableLeastRequest";
   static final String TIMEOUT = "GRPC_XDS_EXPERIMENTAL_ENABLE_TIMEOUT";
   static final String CIRCUIT_BREAKING = "GRPC_XDS_EXPERIMENTAL_CIRCUIT_BREAKING";
+  static final String FALLBACK = "GRPC_EXPERIMENTAL_XDS_FALLBACK";
 
   private static final XdsFeatures CURRENT = read(System::getenv, System::getProperty);
 
@@ -44,7 +52,8 @@ public record XdsFeatures(
         onByDefault(value(RING_HASH, env, properties)),
         onByDefault(leastRequest),
         onByDefault(value(TIMEOUT, env, properties)),
-        onByDefault(value(CIRCUIT_BREAKING, env, properties)));
+        onByDefault(value(CIRCUIT_BREAKING, env, properties)),
+        onByDefault(value(FALLBACK, env, properties)));
   }
 
   private static String value(

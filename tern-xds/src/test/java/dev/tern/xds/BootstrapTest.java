@@ -287,6 +287,22 @@ class BootstrapTest {
                 + "], \"authorities\": {\"a\": {\"xds_servers\": [{\"server_uri\": \"x\"}]}}}",
             "test.json: authorities.a.xds_servers[0].channel_creds: missing"),
         Arguments.of(
+            "{\"xds_servers\": ["
+                + SERVER
+                + "], \"authorities\": {\"a\": {\"xds_servers\": ["
+                + SERVER
+                + ", {\"server_uri\": \"\", \"channel_creds\": [{\"type\": \"insecure\"}]}]}}}",
+            "test.json: authorities.a.xds_servers[1].server_uri: empty"),
+        Arguments.of(
+            "{\"xds_servers\": ["
+                + SERVER
+                + "], \"authorities\": {\"a\": {\"xds_servers\": [{\"server_uri\": \"x\","
+                + " \"channel_creds\": [{\"type\": \"tls\"}]}]}}}",
+            "test.json: authorities.a.xds_servers[0].channel_creds: no supported type"),
+        Arguments.of(
+            "{\"xds_servers\": [" + SERVER + "], \"authorities\": {\"a\": {\"xds_servers\": [7]}}}",
+            "test.json: authorities.a.xds_servers[0]: must be an object, was a number"),
+        Arguments.of(
             "{\"xds_servers\": [" + SERVER + "], \"xds_servers\": []}",
             "duplicate key \"xds_servers\""));
   }

@@ -129,11 +129,17 @@ final class ControlPlaneProcess implements AutoCloseable {
 
   /** A bootstrap's JSON naming this control plane (insecure) and {@code node} as the node id. */
   String bootstrapJson(String node) {
-    return "{\"xds_servers\": [{\"server_uri\": \""
-        + target()
-        + "\", \"channel_creds\": [{\"type\": \"insecure\"}]}], \"node\": {\"id\": "
-        + quote(node)
-        + "}}";
+    return "{\"xds_servers\": [" + serverJson() + "], \"node\": {\"id\": " + quote(node) + "}}";
+  }
+
+  /** This control plane as an {@code xds_servers} entry (insecure). */
+  String serverJson() {
+    return serverJson(target());
+  }
+
+  /** An {@code xds_servers} entry for {@code target} (insecure). */
+  static String serverJson(String target) {
+    return "{\"server_uri\": " + quote(target) + ", \"channel_creds\": [{\"type\": \"insecure\"}]}";
   }
 
   /** Replaces the node's snapshot (pushed at once to its open streams). */

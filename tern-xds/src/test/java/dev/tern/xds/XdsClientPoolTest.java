@@ -33,4 +33,23 @@ class XdsClientPoolTest {
     pool.release(other);
     assertThatThrownBy(() -> pool.release(other)).isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void eachScopeHasAClientOfItsOwn() {
+    XdsClientPool pool = new XdsClientPool(XdsClient.Options.defaults());
+    XdsClient svc = pool.acquire(bootstrap("n"), "xds:///svc");
+    XdsClient other = pool.acquire(bootstrap("n"), "xds:///other");
+    XdsClient server = pool.acquire(bootstrap("n"), XdsClientPool.SERVER_SCOPE);
+    assertThat(pool.acquire(bootstrap("n"), "xds:///svc")).isSameAs(svc);
+    assertThat(other).isNotSameAs(svc);
+    assertThat(server).isNotSameAs(svc).isNotSameAs(other);
+    assertThat(svc.scope()).isEqualTo("xds:///svc");
+    assertThat(server.scope()).isEqualTo("#server");
+    assertThat(pool.clients()).containsExactlyInAnyOrder(svc, other, server);
+    pool.release(svc);
+    pool.release(svc);
+    pool.release(other);
+    pool.release(server);
+    assertThat(pool.clients()).isEmpty();
+  }
 }

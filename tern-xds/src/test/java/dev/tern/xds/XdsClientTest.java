@@ -38,7 +38,7 @@ class XdsClientTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
 
   /** One ADS stream as the server sees it. */
-  private static final class ServerStream {
+  static final class ServerStream {
     final BlockingQueue<DiscoveryRequest> requests = new LinkedBlockingQueue<>();
     final StreamObserver<DiscoveryResponse> responses;
 
@@ -86,7 +86,7 @@ class XdsClientTest {
    * An in-process ADS server: {@code stream} is given each stream's response observer and returns
    * what to do with each request received on it.
    */
-  private static Server adsServer(
+  static Server adsServer(
       String name, Function<StreamObserver<DiscoveryResponse>, Consumer<DiscoveryRequest>> stream)
       throws IOException {
     return InProcessServerBuilder.forName(name)
@@ -126,7 +126,7 @@ class XdsClientTest {
     return s;
   }
 
-  private static DiscoveryResponse response(
+  static DiscoveryResponse response(
       XdsResourceType<?> type, String version, String nonce, Any... resources) {
     DiscoveryResponse.Builder r =
         DiscoveryResponse.newBuilder()

@@ -37,6 +37,17 @@ final class XdsMesh {
     }
   }
 
+  /** Replaces the bootstrap channels made from now on read (several control planes, say). */
+  void useBootstrap(String json) {
+    System.setProperty(BOOTSTRAP_PROPERTY, json);
+  }
+
+  /** Closes {@code closeable} with the rest (before what was started earlier). */
+  <T extends AutoCloseable> T closeLater(T closeable) {
+    closeables.add(closeable);
+    return closeable;
+  }
+
   ControlPlaneProcess controlPlane() {
     return cp;
   }

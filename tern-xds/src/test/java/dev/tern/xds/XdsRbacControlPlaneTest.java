@@ -407,6 +407,7 @@ class XdsRbacControlPlaneTest {
             .answer(ClientStatusRequest.getDefaultInstance())
             .get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
     String resourceName = TEMPLATE.replace("%s", "127.0.0.1:" + port);
+    assertThat(csds.getConfig(0).getClientScope()).isEqualTo("#server"); // A71's key for servers
     ClientConfig.GenericXdsConfig listener =
         csds.getConfig(0).getGenericXdsConfigsList().stream()
             .filter(c -> c.getName().equals(resourceName))

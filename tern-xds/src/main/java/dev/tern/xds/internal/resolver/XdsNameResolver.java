@@ -144,22 +144,14 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
                     + new TreeSet<>(bootstrap.authorities().keySet())));
         return;
       }
-      if (!authority.xdsServers().isEmpty()) {
-        listener.onError(
-            Status.UNAVAILABLE.withDescription(
-                "xds target authority \""
-                    + targetAuthority
-                    + "\" has xds_servers of its own; federation across control planes (A47) is"
-                    + " not supported yet"));
-        return;
-      }
       template = authority.clientListenerResourceNameTemplate();
     } else {
       template = bootstrap.clientDefaultListenerResourceNameTemplate();
     }
     String resourceName = template.startsWith("xdstp:") ? percentEncodePath(name) : name;
     listenerName = template.replace("%s", resourceName);
-    client = pool.acquire(bootstrap);
+    // One client per target (A71): another target's fallback does not move this one.
+    client = pool.acquire(bootstrap, "xds://" + targetAuthority + "/" + name);
     ldsWatcher = new LdsWatcher();
     client.watch(XdsResourceType.LISTENER, listenerName, ldsWatcher);
   }

@@ -55,7 +55,7 @@ final class XdsServer extends Server {
     String host = ip.isAnyLocalAddress() ? "0.0.0.0" : ip.getHostAddress();
     String hostPort = (host.contains(":") ? "[" + host + "]" : host) + ":" + bound.getPort();
     String resourceName = template.replace("%s", hostPort);
-    client = pool.acquire(config);
+    client = pool.acquire(config, XdsClientPool.SERVER_SCOPE);
     security = new ChainSecurity(config);
     state.waitFor(resourceName, security);
     watch = new ServingWatch(client, resourceName, ip, bound.getPort(), state);
