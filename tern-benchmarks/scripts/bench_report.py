@@ -990,8 +990,10 @@ def main():
             "",
             "## grpc-java code on Tern: the bridge (issue 38)",
             "",
-            "Not on this page yet: `bin/bench-compare --bridge` runs issue 38's comparison alone "
-            "and prints its tables. One qps client and server written against grpc-java's "
+            "Not on this page: `bin/bench-compare --bridge` runs issue 38's comparison alone "
+            "and prints its tables (the last run's figures are in "
+            "[grpc-java-bridge.md](grpc-java-bridge.md#performance)). One qps client and server "
+            "written against grpc-java's "
             "`io.grpc` API only (`ProviderQpsClient` and `ProviderQpsServer` in tern-benchmarks; "
             "grpc-java's own `AsyncClient` and `AsyncServer` build their channels and server with"
             " `NettyChannelBuilder` and `NettyServerBuilder` directly, past the provider API, so "
