@@ -10,6 +10,11 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$here/.."
 main=dev.tern.grpcjava.interop.GrpcJavaInteropCasesClient
+# interop-server.sh runs the server on the same class path.
+if [[ "${1:-}" == --main=* ]]; then
+  main="${1#--main=}"
+  shift
+fi
 if [[ ! -f "$here/target/test-classes/${main//.//}.class" ]]; then
   (cd "$root" && mvn -B -q -o -pl tern-grpc-java -am -DskipTests verify >&2)
 fi
