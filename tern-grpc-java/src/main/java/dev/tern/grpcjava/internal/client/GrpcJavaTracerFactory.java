@@ -1,10 +1,8 @@
 package dev.tern.grpcjava.internal.client;
 
 import dev.tern.grpcjava.internal.convert.Metadatas;
-import dev.tern.grpcjava.internal.convert.Statuses;
+import dev.tern.grpcjava.internal.convert.StreamEvents;
 import dev.tern.grpcjava.internal.convert.TransportAttributes;
-import java.util.HashSet;
-import java.util.Set;
 
 /**
  * Runs a grpc-java {@code io.grpc.ClientStreamTracer.Factory} (from {@code
@@ -43,65 +41,18 @@ final class GrpcJavaTracerFactory extends dev.tern.ClientStreamTracer.Factory {
             .build();
     io.grpc.Metadata grpcHeaders = Metadatas.toGrpc(headers);
     io.grpc.ClientStreamTracer tracer = factory.newClientStreamTracer(grpcInfo, grpcHeaders);
-    copyBack(grpcHeaders, headers);
+    Metadatas.replaceAll(headers, grpcHeaders);
     return tracer == null ? null : new Tracer(tracer);
-  }
-
-  /** Makes {@code target} hold what {@code source} holds: the factory's changes, nothing else. */
-  private static void copyBack(io.grpc.Metadata source, dev.tern.Metadata target) {
-    dev.tern.Metadata copied = Metadatas.toTern(source);
-    Set<String> names = new HashSet<>(target.keys());
-    names.addAll(copied.keys());
-    for (String name : names) {
-      if (name.endsWith(dev.tern.Metadata.BINARY_HEADER_SUFFIX)) {
-        replace(
-            copied,
-            target,
-            dev.tern.Metadata.Key.of(name, dev.tern.Metadata.BINARY_BYTE_MARSHALLER));
-      } else {
-        replace(
-            copied,
-            target,
-            dev.tern.Metadata.Key.of(name, dev.tern.Metadata.ASCII_STRING_MARSHALLER));
-      }
-    }
-  }
-
-  private static <T> void replace(
-      dev.tern.Metadata from, dev.tern.Metadata to, dev.tern.Metadata.Key<T> key) {
-    Iterable<T> values = from.getAll(key);
-    Iterable<T> current = to.getAll(key);
-    if (values == null ? current == null : sameValues(values, current)) {
-      return;
-    }
-    to.discardAll(key);
-    if (values != null) {
-      for (T value : values) {
-        to.put(key, value);
-      }
-    }
-  }
-
-  private static <T> boolean sameValues(Iterable<T> a, Iterable<T> b) {
-    if (b == null) {
-      return false;
-    }
-    java.util.Iterator<T> left = a.iterator();
-    java.util.Iterator<T> right = b.iterator();
-    while (left.hasNext() && right.hasNext()) {
-      if (!java.util.Objects.deepEquals(left.next(), right.next())) {
-        return false;
-      }
-    }
-    return !left.hasNext() && !right.hasNext();
   }
 
   /** Forwards Tern's events for one stream to grpc-java's tracer, converted. */
   private static final class Tracer extends dev.tern.ClientStreamTracer {
     private final io.grpc.ClientStreamTracer tracer;
+    private final StreamEvents events;
 
     Tracer(io.grpc.ClientStreamTracer tracer) {
       this.tracer = tracer;
+      this.events = new StreamEvents(tracer);
     }
 
     @Override
@@ -126,39 +77,37 @@ final class GrpcJavaTracerFactory extends dev.tern.ClientStreamTracer.Factory {
 
     @Override
     public void outboundMessage(int seqNo) {
-      tracer.outboundMessage(seqNo);
-      tracer.outboundMessageSent(seqNo, -1, -1);
+      events.outboundMessage(seqNo);
     }
 
     @Override
     public void inboundMessage(int seqNo) {
-      tracer.inboundMessage(seqNo);
-      tracer.inboundMessageRead(seqNo, -1, -1);
+      events.inboundMessage(seqNo);
     }
 
     @Override
     public void outboundWireSize(long bytes) {
-      tracer.outboundWireSize(bytes);
+      events.outboundWireSize(bytes);
     }
 
     @Override
     public void outboundUncompressedSize(long bytes) {
-      tracer.outboundUncompressedSize(bytes);
+      events.outboundUncompressedSize(bytes);
     }
 
     @Override
     public void inboundWireSize(long bytes) {
-      tracer.inboundWireSize(bytes);
+      events.inboundWireSize(bytes);
     }
 
     @Override
     public void inboundUncompressedSize(long bytes) {
-      tracer.inboundUncompressedSize(bytes);
+      events.inboundUncompressedSize(bytes);
     }
 
     @Override
     public void streamClosed(dev.tern.Status status) {
-      tracer.streamClosed(Statuses.toGrpc(status));
+      events.streamClosed(status);
     }
   }
 }

@@ -15,61 +15,59 @@ final class MetadataKeys {
   /** Enough for the headers of any real service; bounds what a peer sending new names can hold. */
   static final int MAX_NAMES = 512;
 
-  private static final Map<String, io.grpc.Metadata.Key<String>> GRPC_ASCII =
-      new ConcurrentHashMap<>();
-  private static final Map<String, io.grpc.Metadata.Key<byte[]>> GRPC_BINARY =
-      new ConcurrentHashMap<>();
-  private static final Map<String, dev.tern.Metadata.Key<String>> TERN_ASCII =
-      new ConcurrentHashMap<>();
-  private static final Map<String, dev.tern.Metadata.Key<byte[]>> TERN_BINARY =
-      new ConcurrentHashMap<>();
+  private static final Cache<io.grpc.Metadata.Key<String>> GRPC_ASCII =
+      new Cache<>(n -> io.grpc.Metadata.Key.of(n, io.grpc.Metadata.ASCII_STRING_MARSHALLER));
+  private static final Cache<io.grpc.Metadata.Key<byte[]>> GRPC_BINARY =
+      new Cache<>(n -> io.grpc.Metadata.Key.of(n, io.grpc.Metadata.BINARY_BYTE_MARSHALLER));
+  private static final Cache<dev.tern.Metadata.Key<String>> TERN_ASCII =
+      new Cache<>(n -> dev.tern.Metadata.Key.of(n, dev.tern.Metadata.ASCII_STRING_MARSHALLER));
+  private static final Cache<dev.tern.Metadata.Key<byte[]>> TERN_BINARY =
+      new Cache<>(n -> dev.tern.Metadata.Key.of(n, dev.tern.Metadata.BINARY_BYTE_MARSHALLER));
 
   private MetadataKeys() {}
 
   static io.grpc.Metadata.Key<String> grpcAscii(String name) {
-    return cached(
-        GRPC_ASCII,
-        name,
-        n -> io.grpc.Metadata.Key.of(n, io.grpc.Metadata.ASCII_STRING_MARSHALLER));
+    return GRPC_ASCII.get(name);
   }
 
   static io.grpc.Metadata.Key<byte[]> grpcBinary(String name) {
-    return cached(
-        GRPC_BINARY,
-        name,
-        n -> io.grpc.Metadata.Key.of(n, io.grpc.Metadata.BINARY_BYTE_MARSHALLER));
+    return GRPC_BINARY.get(name);
   }
 
   static dev.tern.Metadata.Key<String> ternAscii(String name) {
-    return cached(
-        TERN_ASCII,
-        name,
-        n -> dev.tern.Metadata.Key.of(n, dev.tern.Metadata.ASCII_STRING_MARSHALLER));
+    return TERN_ASCII.get(name);
   }
 
   static dev.tern.Metadata.Key<byte[]> ternBinary(String name) {
-    return cached(
-        TERN_BINARY,
-        name,
-        n -> dev.tern.Metadata.Key.of(n, dev.tern.Metadata.BINARY_BYTE_MARSHALLER));
+    return TERN_BINARY.get(name);
   }
 
-  private static <K> K cached(Map<String, K> cache, String name, Function<String, K> make) {
-    K key = cache.get(name);
-    if (key != null) {
-      return key;
-    }
-    key = make.apply(name);
-    if (cache.size() < MAX_NAMES) {
-      cache.putIfAbsent(name, key);
-    }
-    return key;
-  }
-
-  /** How many names each cache holds (for tests). */
+  /** How many names the largest cache holds (for tests). */
   static int size() {
     return Math.max(
-        Math.max(GRPC_ASCII.size(), GRPC_BINARY.size()),
-        Math.max(TERN_ASCII.size(), TERN_BINARY.size()));
+        Math.max(GRPC_ASCII.keys.size(), GRPC_BINARY.keys.size()),
+        Math.max(TERN_ASCII.keys.size(), TERN_BINARY.keys.size()));
+  }
+
+  /** One library's keys of one kind, by name, at most {@link #MAX_NAMES} of them. */
+  private static final class Cache<K> {
+    final Map<String, K> keys = new ConcurrentHashMap<>();
+    private final Function<String, K> make;
+
+    Cache(Function<String, K> make) {
+      this.make = make;
+    }
+
+    K get(String name) {
+      K key = keys.get(name);
+      if (key != null) {
+        return key;
+      }
+      key = make.apply(name);
+      if (keys.size() < MAX_NAMES) {
+        keys.putIfAbsent(name, key);
+      }
+      return key;
+    }
   }
 }

@@ -1,5 +1,7 @@
 package dev.tern.grpcjava.internal.convert;
 
+import java.util.List;
+
 /**
  * Copies headers and trailers between {@code io.grpc.Metadata} and {@code dev.tern.Metadata}
  * through their public API only: every key of {@code keys()}, read back with an ASCII or, for
@@ -56,5 +58,20 @@ public final class Metadatas {
       }
     }
     return target;
+  }
+
+  /**
+   * Makes {@code target} hold what {@code source} holds and nothing else (a grpc-java tracer
+   * factory's changes to the headers it was shown, copied back to the attempt's own).
+   */
+  public static void replaceAll(dev.tern.Metadata target, io.grpc.Metadata source) {
+    for (String name : List.copyOf(target.keys())) {
+      if (name.endsWith(dev.tern.Metadata.BINARY_HEADER_SUFFIX)) {
+        target.discardAll(MetadataKeys.ternBinary(name));
+      } else {
+        target.discardAll(MetadataKeys.ternAscii(name));
+      }
+    }
+    target.merge(toTern(source));
   }
 }

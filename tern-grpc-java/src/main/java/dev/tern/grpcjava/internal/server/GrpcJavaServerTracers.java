@@ -2,7 +2,7 @@ package dev.tern.grpcjava.internal.server;
 
 import dev.tern.grpcjava.internal.convert.Metadatas;
 import dev.tern.grpcjava.internal.convert.Methods;
-import dev.tern.grpcjava.internal.convert.Statuses;
+import dev.tern.grpcjava.internal.convert.StreamEvents;
 import dev.tern.grpcjava.internal.convert.TransportAttributes;
 import java.util.function.Supplier;
 
@@ -18,10 +18,8 @@ import java.util.function.Supplier;
  * each earlier tracer's), which is kept in the Tern call's context until the bridge makes the
  * handler's context from it ({@link #base}) and adds the call's deadline and cancellation, as
  * grpc-java does. So the order of events is grpc-java's too: {@code filterContext}, then {@code
- * serverCallStarted}. {@code outboundMessageSent} and {@code inboundMessageRead} come with sizes of
- * -1 (unknown, which grpc-java's contract allows); the sizes come through {@code outboundWireSize}
- * and the others. The method descriptor {@code serverCallStarted} sees has the method's name, type
- * and flags; its marshallers are the bridge's.
+ * serverCallStarted}. The message events are {@link StreamEvents}'. The method descriptor {@code
+ * serverCallStarted} sees has the method's name, type and flags; its marshallers are the bridge's.
  *
  * <p>Thread-safe: the factory holds only grpc-java's factory; each tracer serves one stream and is
  * called as {@link dev.tern.ServerStreamTracer} says.
@@ -68,10 +66,12 @@ final class GrpcJavaServerTracers extends dev.tern.ServerStreamTracer.Factory {
   /** Forwards Tern's events for one stream to grpc-java's tracer, converted. */
   private static final class Tracer extends dev.tern.ServerStreamTracer {
     private final io.grpc.ServerStreamTracer tracer;
+    private final StreamEvents events;
     private final Supplier<io.grpc.Server> server;
 
     Tracer(io.grpc.ServerStreamTracer tracer, Supplier<io.grpc.Server> server) {
       this.tracer = tracer;
+      this.events = new StreamEvents(tracer);
       this.server = server;
     }
 
@@ -88,39 +88,37 @@ final class GrpcJavaServerTracers extends dev.tern.ServerStreamTracer.Factory {
 
     @Override
     public void outboundMessage(int seqNo) {
-      tracer.outboundMessage(seqNo);
-      tracer.outboundMessageSent(seqNo, -1, -1);
+      events.outboundMessage(seqNo);
     }
 
     @Override
     public void inboundMessage(int seqNo) {
-      tracer.inboundMessage(seqNo);
-      tracer.inboundMessageRead(seqNo, -1, -1);
+      events.inboundMessage(seqNo);
     }
 
     @Override
     public void outboundWireSize(long bytes) {
-      tracer.outboundWireSize(bytes);
+      events.outboundWireSize(bytes);
     }
 
     @Override
     public void outboundUncompressedSize(long bytes) {
-      tracer.outboundUncompressedSize(bytes);
+      events.outboundUncompressedSize(bytes);
     }
 
     @Override
     public void inboundWireSize(long bytes) {
-      tracer.inboundWireSize(bytes);
+      events.inboundWireSize(bytes);
     }
 
     @Override
     public void inboundUncompressedSize(long bytes) {
-      tracer.inboundUncompressedSize(bytes);
+      events.inboundUncompressedSize(bytes);
     }
 
     @Override
     public void streamClosed(dev.tern.Status status) {
-      tracer.streamClosed(Statuses.toGrpc(status));
+      events.streamClosed(status);
     }
   }
 
