@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # grpc-java 1.79's own interop service (TestServiceImpl and its interceptors) served through the
-# io.grpc API with tern-grpc-java on the class path, so a Tern server (GrpcJavaInteropServer):
+# io.grpc API on interop-classpath.sh's class path, so a Tern server (GrpcJavaInteropServer):
 #   interop-server.sh --port=N --use_tls=true|false
-# TLS uses grpc-java's test certificate (server1.pem, for foo.test.google.fr). The interop matrix
-# runs it as the server "grpc-java-bridge" (.ci/run); it runs until killed. It shares
-# interop-client.sh's class path (grpc-java's interop class path without its transports).
+# TLS uses grpc-java's test certificate (server1.pem, for foo.test.google.fr). Runs until killed.
+# The interop matrix runs it as the server "grpc-java-bridge" (.ci/run); grpc-java's own interop
+# client against it alone:
+#   tern-interop/peers/run-matrix.sh --server grpc-java-bridge=$PWD/tern-grpc-java/interop-server.sh \
+#     --pairs grpc-java:grpc-java-bridge
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-exec "$here/interop-client.sh" --main=dev.tern.grpcjava.interop.GrpcJavaInteropServer "$@"
+cp="$("$here/interop-classpath.sh")"
+exec java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$cp" \
+  dev.tern.grpcjava.interop.GrpcJavaInteropServer "$@"

@@ -11,22 +11,14 @@ import io.grpc.testing.integration.TestServiceImpl;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * grpc-java's interop service (its own {@code TestServiceImpl} and interceptors) served the way a
  * grpc-java program serves it, {@code Grpc.newServerBuilderForPort}, which with tern-grpc-java on
- * the class path is a Tern server. Prints {@code port N} once listening. Two ways to run it:
- *
- * <ul>
- *   <li>{@code GrpcJavaInteropServer PORT} (0: any free one), plaintext, until its standard input
- *       ends: {@code run-grpc-java-interop.sh} runs grpc-java's interop client against it;
- *   <li>{@code --port=N --use_tls=true|false}, as grpc's interop servers take them, until it is
- *       killed: the interop matrix's server {@code grpc-java-bridge} ({@code interop-server.sh}),
- *       with grpc-java's test certificate ({@code server1.pem}, for {@code foo.test.google.fr})
- *       when TLS is asked for.
- * </ul>
+ * the class path is a Tern server. Flags as grpc's interop servers take them, {@code --port=N
+ * --use_tls=true|false} (TLS with grpc-java's test certificate, {@code server1.pem}, for {@code
+ * foo.test.google.fr}); prints {@code port N} once listening and runs until killed. The interop
+ * matrix runs it as the server {@code grpc-java-bridge} ({@code interop-server.sh}).
  */
 public final class GrpcJavaInteropServer {
   /** The request and response size limit of grpc-java's interop server (very_large_request). */
@@ -35,13 +27,10 @@ public final class GrpcJavaInteropServer {
   private GrpcJavaInteropServer() {}
 
   public static void main(String[] args) throws Exception {
-    boolean flags = args.length > 0 && args[0].startsWith("--");
     int port = 0;
     boolean tls = false;
     for (String arg : args) {
-      if (!flags) {
-        port = Integer.parseInt(arg);
-      } else if (arg.startsWith("--port=")) {
+      if (arg.startsWith("--port=")) {
         port = Integer.parseInt(arg.substring("--port=".length()));
       } else if (arg.startsWith("--use_tls=")) {
         tls = Boolean.parseBoolean(arg.substring("--use_tls=".length()));
@@ -50,28 +39,19 @@ public final class GrpcJavaInteropServer {
         System.exit(2);
       }
     }
-    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     Server server =
         Grpc.newServerBuilderForPort(port, credentials(tls))
             .maxInboundMessageSize(MAX_MESSAGE_SIZE)
             .addService(
                 ServerInterceptors.intercept(
-                    new TestServiceImpl(scheduler), TestServiceImpl.interceptors()))
+                    new TestServiceImpl(Executors.newSingleThreadScheduledExecutor()),
+                    TestServiceImpl.interceptors()))
             .build()
             .start();
     System.out.println("server " + server.getClass().getName());
     System.out.println("port " + server.getPort());
     System.out.flush();
-    if (flags) {
-      server.awaitTermination();
-      return;
-    }
-    while (System.in.read() >= 0) {
-      // runs until the standard input ends
-    }
-    server.shutdownNow();
-    server.awaitTermination(5, TimeUnit.SECONDS);
-    scheduler.shutdownNow();
+    server.awaitTermination();
   }
 
   private static ServerCredentials credentials(boolean tls) throws IOException {
