@@ -18,11 +18,13 @@ final class CallContexts {
   private CallContexts() {}
 
   /**
-   * The io.grpc context for the Tern call whose context is {@code tern}, on {@code server} (null
-   * only if a call could arrive before the server was built, which Tern does not allow).
+   * The io.grpc context for the Tern call whose context is {@code tern}, under {@code callRoot}
+   * (the server's context, {@code ROOT} holding the bridged server; never null, as Tern takes calls
+   * only once the server is built).
    */
-  static io.grpc.Context.CancellableContext forCall(dev.tern.Context tern, io.grpc.Server server) {
-    io.grpc.Context parent = GrpcJavaServerTracers.base(tern, server);
+  static io.grpc.Context.CancellableContext forCall(
+      dev.tern.Context tern, io.grpc.Context callRoot) {
+    io.grpc.Context parent = GrpcJavaServerTracers.base(tern, callRoot);
     io.grpc.Context.CancellableContext context =
         tern.getDeadline() == null
             ? parent.withCancellation()

@@ -30,15 +30,15 @@ final class GrpcJavaServerTracers extends dev.tern.ServerStreamTracer.Factory {
       dev.tern.Context.key("io.grpc.Context filtered by grpc-java server stream tracers");
 
   private final io.grpc.ServerStreamTracer.Factory factory;
-  private final Supplier<io.grpc.Server> server;
+  private final Supplier<io.grpc.Context> callRoot;
 
   /**
-   * @param server the bridged server, known once it is built (calls come only after that)
+   * @param callRoot the server's context for calls, known once it is built (calls come only after)
    */
   GrpcJavaServerTracers(
-      io.grpc.ServerStreamTracer.Factory factory, Supplier<io.grpc.Server> server) {
+      io.grpc.ServerStreamTracer.Factory factory, Supplier<io.grpc.Context> callRoot) {
     this.factory = factory;
-    this.server = server;
+    this.callRoot = callRoot;
   }
 
   @Override
@@ -46,38 +46,33 @@ final class GrpcJavaServerTracers extends dev.tern.ServerStreamTracer.Factory {
       String fullMethodName, dev.tern.Metadata headers) {
     io.grpc.ServerStreamTracer tracer =
         factory.newServerStreamTracer(fullMethodName, Metadatas.toGrpc(headers));
-    return tracer == null ? null : new Tracer(tracer, server);
+    return tracer == null ? null : new Tracer(tracer, callRoot);
   }
 
   /**
-   * The io.grpc context a handler of the Tern call whose context is {@code call} starts from:
-   * {@code io.grpc.Context.ROOT} with {@code server} in it, filtered by the call's grpc-java
-   * tracers, if any.
+   * The io.grpc context a handler of the Tern call whose context is {@code call} starts from: the
+   * server's {@code callRoot}, filtered by the call's grpc-java tracers, if any.
    */
-  static io.grpc.Context base(dev.tern.Context call, io.grpc.Server server) {
+  static io.grpc.Context base(dev.tern.Context call, io.grpc.Context callRoot) {
     io.grpc.Context filtered = FILTERED.get(call);
-    return filtered != null ? filtered : root(server);
-  }
-
-  private static io.grpc.Context root(io.grpc.Server server) {
-    return io.grpc.Context.ROOT.withValue(io.grpc.InternalServer.SERVER_CONTEXT_KEY, server);
+    return filtered != null ? filtered : callRoot;
   }
 
   /** Forwards Tern's events for one stream to grpc-java's tracer, converted. */
   private static final class Tracer extends dev.tern.ServerStreamTracer {
     private final io.grpc.ServerStreamTracer tracer;
     private final StreamEvents events;
-    private final Supplier<io.grpc.Server> server;
+    private final Supplier<io.grpc.Context> callRoot;
 
-    Tracer(io.grpc.ServerStreamTracer tracer, Supplier<io.grpc.Server> server) {
+    Tracer(io.grpc.ServerStreamTracer tracer, Supplier<io.grpc.Context> callRoot) {
       this.tracer = tracer;
       this.events = new StreamEvents(tracer);
-      this.server = server;
+      this.callRoot = callRoot;
     }
 
     @Override
     public dev.tern.Context filterContext(dev.tern.Context context) {
-      io.grpc.Context filtered = tracer.filterContext(base(context, server.get()));
+      io.grpc.Context filtered = tracer.filterContext(base(context, callRoot.get()));
       return context.withValue(FILTERED, filtered);
     }
 

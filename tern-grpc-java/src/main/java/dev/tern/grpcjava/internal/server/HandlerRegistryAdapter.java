@@ -12,22 +12,22 @@ import java.util.function.Supplier;
 final class HandlerRegistryAdapter extends dev.tern.HandlerRegistry {
   private final io.grpc.HandlerRegistry registry;
   private final List<io.grpc.ServerInterceptor> interceptors;
-  private final Supplier<io.grpc.Server> server;
+  private final Supplier<io.grpc.Context> callRoot;
 
   HandlerRegistryAdapter(
       io.grpc.HandlerRegistry registry,
       List<io.grpc.ServerInterceptor> interceptors,
-      Supplier<io.grpc.Server> server) {
+      Supplier<io.grpc.Context> callRoot) {
     this.registry = registry;
     this.interceptors = List.copyOf(interceptors);
-    this.server = server;
+    this.callRoot = callRoot;
   }
 
   @Override
   public dev.tern.ServerMethodDefinition<?, ?> lookupMethod(
       String fullMethodName, String authority) {
     io.grpc.ServerMethodDefinition<?, ?> method = registry.lookupMethod(fullMethodName, authority);
-    return method == null ? null : Services.toTern(method, interceptors, server);
+    return method == null ? null : Services.toTern(method, interceptors, callRoot);
   }
 
   @Override

@@ -20,11 +20,11 @@ final class Services {
   static dev.tern.ServerServiceDefinition toTern(
       io.grpc.ServerServiceDefinition service,
       List<io.grpc.ServerInterceptor> interceptors,
-      Supplier<io.grpc.Server> server) {
+      Supplier<io.grpc.Context> callRoot) {
     dev.tern.ServerServiceDefinition.Builder builder =
         dev.tern.ServerServiceDefinition.builder(service.getServiceDescriptor().getName());
     for (io.grpc.ServerMethodDefinition<?, ?> method : service.getMethods()) {
-      builder.addMethod(toTern(method, interceptors, server));
+      builder.addMethod(toTern(method, interceptors, callRoot));
     }
     return builder.build();
   }
@@ -33,7 +33,7 @@ final class Services {
   static <ReqT, RespT> dev.tern.ServerMethodDefinition<ReqT, RespT> toTern(
       io.grpc.ServerMethodDefinition<ReqT, RespT> method,
       List<io.grpc.ServerInterceptor> interceptors,
-      Supplier<io.grpc.Server> server) {
+      Supplier<io.grpc.Context> callRoot) {
     io.grpc.MethodDescriptor<ReqT, RespT> descriptor = method.getMethodDescriptor();
     io.grpc.ServerCallHandler<ReqT, RespT> handler = method.getServerCallHandler();
     for (io.grpc.ServerInterceptor interceptor : interceptors) {
@@ -45,7 +45,7 @@ final class Services {
         Methods.toTern(descriptor),
         (call, headers) -> {
           io.grpc.Context.CancellableContext context =
-              CallContexts.forCall(dev.tern.Context.current(), server.get());
+              CallContexts.forCall(dev.tern.Context.current(), callRoot.get());
           io.grpc.ServerCall.Listener<ReqT> listener;
           io.grpc.Context previous = context.attach();
           try {

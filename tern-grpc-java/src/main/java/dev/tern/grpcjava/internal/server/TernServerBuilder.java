@@ -25,10 +25,11 @@ final class TernServerBuilder extends io.grpc.ServerBuilder<TernServerBuilder> {
   private final List<io.grpc.ServerInterceptor> interceptors = new ArrayList<>();
 
   /**
-   * The bridged server, which the handlers and tracers put in each call's io.grpc.Context: it
-   * exists only once the Tern server is built, and calls arrive only after it has started.
+   * The io.grpc context every call's own starts from: {@code io.grpc.Context.ROOT} holding the
+   * bridged server (what grpc-java's reflection service reads), made once. It exists only once the
+   * server is built, and calls arrive only after it has started.
    */
-  private final AtomicReference<io.grpc.Server> server = new AtomicReference<>();
+  private final AtomicReference<io.grpc.Context> callRoot = new AtomicReference<>();
 
   private io.grpc.HandlerRegistry fallback;
 
@@ -98,7 +99,7 @@ final class TernServerBuilder extends io.grpc.ServerBuilder<TernServerBuilder> {
   @Override
   public TernServerBuilder addStreamTracerFactory(io.grpc.ServerStreamTracer.Factory factory) {
     delegate.addStreamTracerFactory(
-        new GrpcJavaServerTracers(Objects.requireNonNull(factory, "factory"), server::get));
+        new GrpcJavaServerTracers(Objects.requireNonNull(factory, "factory"), callRoot::get));
     return this;
   }
 
@@ -191,14 +192,15 @@ final class TernServerBuilder extends io.grpc.ServerBuilder<TernServerBuilder> {
   @Override
   public io.grpc.Server build() {
     for (io.grpc.ServerServiceDefinition service : services) {
-      delegate.addService(Services.toTern(service, interceptors, server::get));
+      delegate.addService(Services.toTern(service, interceptors, callRoot::get));
     }
     if (fallback != null) {
       delegate.fallbackHandlerRegistry(
-          new HandlerRegistryAdapter(fallback, interceptors, server::get));
+          new HandlerRegistryAdapter(fallback, interceptors, callRoot::get));
     }
-    server.set(new TernServer(delegate.build(), services, fallback));
-    return server.get();
+    TernServer server = new TernServer(delegate.build(), services, fallback);
+    callRoot.set(io.grpc.Context.ROOT.withValue(io.grpc.InternalServer.SERVER_CONTEXT_KEY, server));
+    return server;
   }
 
   @Override
