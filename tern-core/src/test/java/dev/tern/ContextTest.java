@@ -303,7 +303,9 @@ class ContextTest {
     parent.cancel(null);
 
     Throwable cause = view.cancellationCause();
-    assertThat(cause).isInstanceOf(CancellationException.class);
+    assertThat(cause).isInstanceOf(CancellationException.class).hasMessage("context cancelled");
+    // Made where it is asked for, so a stack trace would only point at the asker.
+    assertThat(cause.getStackTrace()).isEmpty();
     assertThat(child.cancellationCause()).isSameAs(cause);
     assertThat(parent.cancellationCause()).isSameAs(cause);
   }
