@@ -3,61 +3,36 @@ package dev.tern.grpcjava.internal.convert;
 import java.util.List;
 
 /**
- * Copies headers and trailers between {@code io.grpc.Metadata} and {@code dev.tern.Metadata}
- * through their public API only: every key of {@code keys()}, read back with an ASCII or, for
- * {@code -bin} keys, a binary marshaller, so binary values cross as their raw bytes (the keys made
- * once per name, {@link MetadataKeys}). Thread-safe; the metadata objects themselves are not, and
- * must not be touched by another thread while copied.
+ * Copies headers and trailers between {@code io.grpc.Metadata} and {@code dev.tern.Metadata}. Both
+ * hold the same serialized form (lower-case ASCII names, ASCII values as their bytes, {@code -bin}
+ * values as raw bytes), so a copy hands one side's entries to the other as that form: Tern's {@link
+ * dev.tern.Metadata#toSerialized()} and {@link dev.tern.Metadata#fromSerialized}, and on
+ * grpc-java's side the accessor its own transports use for the same purpose, {@code
+ * io.grpc.InternalMetadata} (this module is such a transport). Nothing is parsed into Strings and
+ * back, and the byte arrays are shared, not copied: neither side changes an entry's bytes in place.
+ * Thread-safe; the metadata objects themselves are not, and must not be touched by another thread
+ * while copied.
  */
 public final class Metadatas {
   private Metadatas() {}
 
   /** A Tern copy of {@code source}. */
   public static dev.tern.Metadata toTern(io.grpc.Metadata source) {
-    dev.tern.Metadata target = new dev.tern.Metadata();
     if (source == null) {
-      return target;
+      return new dev.tern.Metadata();
     }
-    for (String name : source.keys()) {
-      if (name.endsWith(io.grpc.Metadata.BINARY_HEADER_SUFFIX)) {
-        io.grpc.Metadata.Key<byte[]> from = MetadataKeys.grpcBinary(name);
-        dev.tern.Metadata.Key<byte[]> to = MetadataKeys.ternBinary(name);
-        for (byte[] value : source.getAll(from)) {
-          target.put(to, value);
-        }
-      } else {
-        io.grpc.Metadata.Key<String> from = MetadataKeys.grpcAscii(name);
-        dev.tern.Metadata.Key<String> to = MetadataKeys.ternAscii(name);
-        for (String value : source.getAll(from)) {
-          target.put(to, value);
-        }
-      }
-    }
-    return target;
+    byte[][] entries = io.grpc.InternalMetadata.serialize(source);
+    return entries == null
+        ? new dev.tern.Metadata()
+        : dev.tern.Metadata.fromSerialized(entries, entries.length / 2);
   }
 
   /** A grpc-java copy of {@code source}. */
   public static io.grpc.Metadata toGrpc(dev.tern.Metadata source) {
-    io.grpc.Metadata target = new io.grpc.Metadata();
-    if (source == null) {
-      return target;
+    if (source == null || source.headerCount() == 0) {
+      return new io.grpc.Metadata();
     }
-    for (String name : source.keys()) {
-      if (name.endsWith(dev.tern.Metadata.BINARY_HEADER_SUFFIX)) {
-        dev.tern.Metadata.Key<byte[]> from = MetadataKeys.ternBinary(name);
-        io.grpc.Metadata.Key<byte[]> to = MetadataKeys.grpcBinary(name);
-        for (byte[] value : source.getAll(from)) {
-          target.put(to, value);
-        }
-      } else {
-        dev.tern.Metadata.Key<String> from = MetadataKeys.ternAscii(name);
-        io.grpc.Metadata.Key<String> to = MetadataKeys.grpcAscii(name);
-        for (String value : source.getAll(from)) {
-          target.put(to, value);
-        }
-      }
-    }
-    return target;
+    return io.grpc.InternalMetadata.newMetadata(source.headerCount(), source.toSerialized());
   }
 
   /**
@@ -67,9 +42,10 @@ public final class Metadatas {
   public static void replaceAll(dev.tern.Metadata target, io.grpc.Metadata source) {
     for (String name : List.copyOf(target.keys())) {
       if (name.endsWith(dev.tern.Metadata.BINARY_HEADER_SUFFIX)) {
-        target.discardAll(MetadataKeys.ternBinary(name));
+        target.discardAll(dev.tern.Metadata.Key.of(name, dev.tern.Metadata.BINARY_BYTE_MARSHALLER));
       } else {
-        target.discardAll(MetadataKeys.ternAscii(name));
+        target.discardAll(
+            dev.tern.Metadata.Key.of(name, dev.tern.Metadata.ASCII_STRING_MARSHALLER));
       }
     }
     target.merge(toTern(source));

@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -44,24 +45,74 @@ class ConversionsTest {
   }
 
   @Test
-  void metadataWithMoreHeaderNamesThanTheKeyCacheHoldsIsCopiedWholeAndTheCacheStaysBounded() {
-    io.grpc.Metadata many = new io.grpc.Metadata();
-    int names = MetadataKeys.MAX_NAMES + 100;
-    for (int i = 0; i < names; i++) {
-      many.put(
-          io.grpc.Metadata.Key.of("x-many-" + i, io.grpc.Metadata.ASCII_STRING_MARSHALLER),
-          "v" + i);
-    }
+  void metadataKeepsTheOrderOfEntriesAcrossNames() {
+    dev.tern.Metadata tern = new dev.tern.Metadata();
+    dev.tern.Metadata.Key<String> a =
+        dev.tern.Metadata.Key.of("x-a", dev.tern.Metadata.ASCII_STRING_MARSHALLER);
+    dev.tern.Metadata.Key<String> b =
+        dev.tern.Metadata.Key.of("x-b", dev.tern.Metadata.ASCII_STRING_MARSHALLER);
+    tern.put(a, "1");
+    tern.put(b, "2");
+    tern.put(a, "3");
 
-    io.grpc.Metadata back = Metadatas.toGrpc(Metadatas.toTern(many));
+    io.grpc.Metadata grpc = Metadatas.toGrpc(tern);
 
-    assertThat(back.keys()).hasSize(names);
+    assertThat(grpc.toString()).isEqualTo("Metadata(x-a=1,x-b=2,x-a=3)");
+    assertThat(Metadatas.toTern(grpc).toString()).isEqualTo("Metadata(x-a=1,x-b=2,x-a=3)");
+  }
+
+  @Test
+  void aCopyChangesIndependentlyOfItsSourceBothWays() {
+    io.grpc.Metadata grpc = new io.grpc.Metadata();
+    grpc.put(ASCII, "one");
+    dev.tern.Metadata tern = Metadatas.toTern(grpc);
+    dev.tern.Metadata.Key<String> ternAscii =
+        dev.tern.Metadata.Key.of("x-ascii", dev.tern.Metadata.ASCII_STRING_MARSHALLER);
+
+    tern.put(ternAscii, "added in the Tern copy");
+    grpc.put(ASCII, "added in the grpc-java original");
+    assertThat(grpc.getAll(ASCII)).containsExactly("one", "added in the grpc-java original");
+    assertThat(tern.getAll(ternAscii)).containsExactly("one", "added in the Tern copy");
+
+    io.grpc.Metadata back = Metadatas.toGrpc(tern);
+    back.removeAll(ASCII);
+    back.put(ASCII, "replaced in the grpc-java copy");
+    assertThat(tern.getAll(ternAscii)).containsExactly("one", "added in the Tern copy");
+  }
+
+  @Test
+  void aValueGrpcJavaKeepsUnserializedIsSerializedForTern() {
+    io.grpc.Metadata.Key<String> lazy =
+        io.grpc.Metadata.Key.of(
+            "x-lazy-bin",
+            new io.grpc.Metadata.BinaryStreamMarshaller<String>() {
+              @Override
+              public InputStream toStream(String value) {
+                return new ByteArrayInputStream(value.getBytes(StandardCharsets.UTF_8));
+              }
+
+              @Override
+              public String parseStream(InputStream stream) {
+                throw new AssertionError("not parsed in this test");
+              }
+            });
+    io.grpc.Metadata grpc = new io.grpc.Metadata();
+    grpc.put(lazy, "streamed");
+
     assertThat(
-            back.get(
-                io.grpc.Metadata.Key.of(
-                    "x-many-" + (names - 1), io.grpc.Metadata.ASCII_STRING_MARSHALLER)))
-        .isEqualTo("v" + (names - 1));
-    assertThat(MetadataKeys.size()).isLessThanOrEqualTo(MetadataKeys.MAX_NAMES);
+            Metadatas.toTern(grpc)
+                .get(
+                    dev.tern.Metadata.Key.of(
+                        "x-lazy-bin", dev.tern.Metadata.BINARY_BYTE_MARSHALLER)))
+        .isEqualTo("streamed".getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void emptyAndAbsentMetadataBecomeEmptyMetadata() {
+    assertThat(Metadatas.toTern(null).headerCount()).isZero();
+    assertThat(Metadatas.toTern(new io.grpc.Metadata()).headerCount()).isZero();
+    assertThat(Metadatas.toGrpc(null).keys()).isEmpty();
+    assertThat(Metadatas.toGrpc(new dev.tern.Metadata()).keys()).isEmpty();
   }
 
   @Test
@@ -148,14 +199,14 @@ class ConversionsTest {
 
     @Override
     public InputStream stream(String value) {
-      return new Stream(value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return new Stream(value.getBytes(StandardCharsets.UTF_8));
     }
 
     @Override
     public String parse(InputStream stream) {
       parsed.set(stream);
       try {
-        return new String(stream.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
