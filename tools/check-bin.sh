@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 declare -A flags=(
   [bench-compare]="--bridge --duration --warmup --server-warmup --repeats --jmh-forks --jmh-warmups
     --jmh-iterations --jmh-filter --jmh-otel-filter --quick --skip --reuse --out --work
-    --alloc-calls --alloc-warmup-calls --conns-idle --conns-new"
+    --alloc-calls --alloc-warmup-calls --conns-idle --conns-new --systems"
   [chaos-report]="--fault-seconds --workers --out"
   [demo]=""
   [interop-client]="--server_host --server_port --test_case --use_tls --use_test_ca

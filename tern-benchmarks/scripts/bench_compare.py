@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Runs Tern and grpc-java 1.79 side by side and writes docs/benchmarks.md.
+"""Runs Tern (on Netty's HTTP/2 codec and on its own) beside grpc-java 1.79; writes the page.
 
 Called by bin/bench-compare, which builds tern-benchmarks first and passes the class paths in the
-environment (TERN_CP, GRPC_JAVA_CP). Eight parts, each optional:
+environment (TERN_CP, GRPC_JAVA_CP). The systems (bench_systems.py, chosen with --systems) are Tern,
+"tern-engine" (the same programs with -Dtern.http2.engine=tern in every JVM: Tern's HTTP/2 engine
+instead of Netty's codec) and grpc-java in every part below but flow and jmh, and nghttpd (a C
+HTTP/2 server answering with a static file) in the server-only part. Nine parts, each optional:
 
   e2e     own qps client against own qps server, unary, 0-byte payloads, 4 channels x {10, 100}
           outstanding, default executor and --directexecutor; systems alternate, each run repeated.
@@ -11,7 +14,8 @@ environment (TERN_CP, GRPC_JAVA_CP). Eight parts, each optional:
   large   own client against own server, unary, 1 MiB request and 1 MiB response, 4 channels x 1
           outstanding, default executor; alternating and repeated as e2e.
   server  the qps server alone, pinned to CPU 0, loaded by h2load pinned to CPU 1 posting a
-          pre-encoded empty SimpleRequest to BenchmarkService/UnaryCall.
+          pre-encoded empty SimpleRequest to BenchmarkService/UnaryCall; nghttpd, serving the
+          answer as a static file, loaded the same way, as the machine's HTTP/2 baseline.
   alloc   heap bytes the qps server allocates per empty unary call: the server under the Epsilon
           collector (which frees nothing), h2load 4x100 making --alloc-warmup-calls and then
           --alloc-calls calls, the heap in use read before and after the second batch.
@@ -55,6 +59,7 @@ import platform
 import re
 import resource
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -62,17 +67,27 @@ import sys
 import tempfile
 import time
 
+# Beside this script, which Python puts first on sys.path.
+from bench_systems import (
+    BASE,
+    EMPTY_FRAME,
+    HEAP_PROBE,
+    SYSTEMS,
+    UNARY_PATH,
+    java_system,
+    parse_systems,
+    taking_part,
+)
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools", "pylib"))  # the drivers' shared modules
 from process_groups import stop_process_group  # noqa: E402 (importable only after the line above)
 
-SYSTEMS = ("tern", "grpc-java")
 
-
-def abba(repeat):
-    """The systems in the order of run `repeat` (0-based): alternating, so that neither system
-    always runs first (ABBA...)."""
-    return SYSTEMS if repeat % 2 == 0 else tuple(reversed(SYSTEMS))
+def abba(systems, repeat):
+    """`systems` in the order of run `repeat` (0-based): forwards, then backwards, so that no
+    system always runs first or last (ABBA...)."""
+    return tuple(systems) if repeat % 2 == 0 else tuple(reversed(systems))
 
 
 LATENCY_KEYS = ("p50", "p90", "p95", "p99", "p999", "max")
@@ -89,8 +104,6 @@ SUMMARY_LINES = [
     ("max", r"Maximum Latency \(in micros\):\s+(\d+)"),
     ("qps", r"QPS:\s+(\d+)"),
 ]
-# The gRPC message frame of an empty SimpleRequest: not compressed, length 0.
-EMPTY_UNARY_FRAME = bytes(5)
 
 _children = []
 
@@ -153,54 +166,18 @@ def tail(path, lines=15):
 
 
 def server_cmd(system, port, direct):
-    addr = "--address=127.0.0.1:%d" % port
-    if system == "tern":
-        cmd = [
-            "java",
-            "-cp",
-            "$TERN_CP",
-            "dev.tern.benchmarks.qps.QpsServer",
-            addr,
-            "--transport=nio",
-        ]
-    else:
-        cmd = [
-            "java",
-            "-cp",
-            "$GRPC_JAVA_CP",
-            "io.grpc.benchmarks.qps.AsyncServer",
-            addr,
-            "--transport=netty_nio",
-        ]
-    return cmd + (["--directexecutor"] if direct else [])
+    """The qps server of a system on the JVM (bench_systems.SYSTEMS)."""
+    java = java_system(system)
+    return java.java(*java.server_args(port, direct))
 
 
 def client_cmd(system, port, outstanding, direct, args, payload=0, channels=4, streaming=False):
-    flags = [
-        "--address=127.0.0.1:%d" % port,
-        "--channels=%d" % channels,
-        "--outstanding_rpcs=%d" % outstanding,
-        "--client_payload=%d" % payload,
-        "--server_payload=%d" % payload,
-        "--duration=%s" % args.duration,
-        "--warmup_duration=%s" % args.warmup,
-    ]
-    if system == "tern":
-        cmd = ["java", "-cp", "$TERN_CP", "dev.tern.benchmarks.qps.QpsClient", "--transport=nio"]
-    else:
-        cmd = [
-            "java",
-            "-cp",
-            "$GRPC_JAVA_CP",
-            "io.grpc.benchmarks.qps.AsyncClient",
-            "--transport=netty_nio",
-        ]
-    return (
-        cmd
-        + flags
-        + (["--directexecutor"] if direct else [])
-        + (["--streaming_rpcs"] if streaming else [])
+    """The qps client of a system on the JVM, for args.duration s after args.warmup s."""
+    java = java_system(system)
+    main = java.client_args(
+        port, outstanding, direct, args.duration, args.warmup, payload, channels, streaming
     )
+    return java.java(*main)
 
 
 def expand(cmd):
@@ -219,7 +196,8 @@ def expand(cmd):
 
 
 def show(cmd):
-    return " ".join(c if c.startswith("$") else shlex.quote(c) for c in cmd)
+    """cmd as a shell line, the placeholders ($PORT, $TERN_CP, ...) left for the shell to expand."""
+    return " ".join(c if re.fullmatch(r"[\w@%+=:,./$-]+", c) else shlex.quote(c) for c in cmd)
 
 
 def parse_summary(text):
@@ -248,6 +226,21 @@ def measure_alone(measure, *measure_args, **measure_kwargs):
         )
     result["contended"] = True
     return result
+
+
+def measure_now(measure, *measure_args, **measure_kwargs):
+    """measure_alone for a --quick smoke run (as --bridge --quick): runs measure at once, without
+    waiting for a quiet machine or measuring again; a contended run is marked as such."""
+    result = measure(*measure_args, **measure_kwargs)
+    foreign = result.get("foreign_cpu")
+    if foreign is not None and foreign > CONTENDED_CORES:
+        result["contended"] = True
+    return result
+
+
+def measurer(args):
+    """How this run measures: measure_alone, or measure_now for --quick."""
+    return measure_now if args.quick else measure_alone
 
 
 def run_e2e_alone(system, outstanding, direct, args, work, payload=0, channels=4, streaming=False):
@@ -297,14 +290,15 @@ def run_qps_config(args, work, results, part, label, key, outstanding, direct, *
     run by run (ABBA...), args.repeats times each; the runs go to results[part][key] and the
     commands to results["commands"]. `shape` is passed on to run_e2e_alone and client_cmd
     (payload, channels, streaming); `label` names the part in the log and in failures."""
-    runs = {s: [] for s in SYSTEMS}
+    systems = taking_part(args.systems, part)
+    runs = {s: [] for s in systems}
     for r in range(args.repeats):
-        for system in abba(r):
+        for system in abba(systems, r):
             log("%s %s %s run %d/%d" % (label, key, system, r + 1, args.repeats))
             run = attempt(
                 results,
                 "%s %s, %s" % (label, key, system),
-                measure_alone,
+                measurer(args),
                 run_e2e_alone,
                 system,
                 outstanding,
@@ -322,7 +316,7 @@ def run_qps_config(args, work, results, part, label, key, outstanding, direct, *
             show(server_cmd(s, 0, direct)).replace(":0", ":$PORT"),
             show(client_cmd(s, 0, outstanding, direct, args, **shape)).replace(":0 ", ":$PORT "),
         ]
-        for s in SYSTEMS
+        for s in systems
     }
 
 
@@ -394,7 +388,7 @@ def grpc_post_args(port, body_path):
         "content-type: application/grpc",
         "-H",
         "te: trailers",
-        "http://127.0.0.1:%d/grpc.testing.BenchmarkService/UnaryCall" % port,
+        "http://127.0.0.1:%d%s" % (port, UNARY_PATH),
     ]
 
 
@@ -597,14 +591,21 @@ def probe(port, body_path):
 
 
 def run_server_once(system, args, work, body_path):
-    return measure_alone(run_server_alone, system, args, work, body_path)
+    return measurer(args)(run_server_alone, system, args, work, body_path)
+
+
+def server_only_cmd(system, port, work):
+    """The server the server-only part loads, pinned to CPU 0."""
+    return ["taskset", "-c", "0"] + SYSTEMS[system].server_only_cmd(port, work)
 
 
 def run_server_alone(system, args, work, body_path):
+    tool = SYSTEMS[system].tool
+    if tool and not shutil.which(tool):
+        raise RuntimeError("%s is not installed (%s)" % (tool, SYSTEMS[system].install))
     port = free_port()
     srv_log = os.path.join(work, "server-only-%s.log" % system)
-    cmd = ["taskset", "-c", "0"] + expand(server_cmd(system, port, False))
-    server = start(cmd, srv_log)
+    server = start(expand(server_only_cmd(system, port, work)), srv_log)
     try:
         wait_listening(port, server, srv_log)
         rc, out, err, jit, foreign = run_load(
@@ -618,7 +619,7 @@ def run_server_alone(system, args, work, body_path):
         # h2load counts statuses and bytes of requests open when the clock starts or stops apart
         # from "done", so the totals may differ by up to the requests in flight. 2xx alone does
         # not prove success: a gRPC error is a 200 with trailers only. A good answer carries one
-        # 5-byte frame (the empty SimpleResponse) in DATA.
+        # 5-byte frame (the empty SimpleResponse; nghttpd's file holds the same bytes) in DATA.
         result["ok"] = (
             result["failed"] == 0
             and result["errored"] == 0
@@ -641,10 +642,13 @@ def run_server_alone(system, args, work, body_path):
 def run_server_only(args, work, results):
     body_path = os.path.join(work, "empty-unary-request.bin")
     with open(body_path, "wb") as f:
-        f.write(EMPTY_UNARY_FRAME)
-    runs = {s: [] for s in SYSTEMS}
+        f.write(EMPTY_FRAME)
+    systems = taking_part(args.systems, "server")
+    for system in systems:
+        SYSTEMS[system].prepare(work)
+    runs = {s: [] for s in systems}
     for r in range(args.repeats):
-        for system in abba(r):
+        for system in abba(systems, r):
             log("server-only %s run %d/%d" % (system, r + 1, args.repeats))
             run = attempt(
                 results,
@@ -661,29 +665,34 @@ def run_server_only(args, work, results):
     results["server"] = runs
     results["commands"]["server-only"] = {
         s: [
-            "taskset -c 0 " + show(server_cmd(s, 0, False)).replace(":0", ":$PORT"),
+            show(server_only_cmd(s, "$PORT", "$WORK")),
             show(h2load_cmd(0, "empty-unary-request.bin", args)).replace(":0/", ":$PORT/"),
         ]
-        for s in SYSTEMS
+        for s in systems
     }
     results["commands"]["server-only body"] = "printf '\\0\\0\\0\\0\\0' > empty-unary-request.bin"
+    if "nghttpd" in systems:
+        results["commands"]["server-only nghttpd's file"] = (
+            "mkdir -p $WORK/nghttpd-htdocs%s && cp empty-unary-request.bin $WORK/nghttpd-htdocs%s"
+            % (os.path.dirname(UNARY_PATH), UNARY_PATH)
+        )
 
 
 ALLOC_HEAP = "10g"
+# The collector that frees nothing, so that heap growth is what was allocated.
+EPSILON = (
+    "-XX:+UnlockExperimentalVMOptions",
+    "-XX:+UseEpsilonGC",
+    "-Xms" + ALLOC_HEAP,
+    "-Xmx" + ALLOC_HEAP,
+)
 
 
 def alloc_server_cmd(system, port):
     """The qps server under the Epsilon collector (nothing is freed, so heap growth is what the
     server allocated), run by HeapUsedProbe, which reports the heap in use on a port of its own."""
-    cp = "$TERN_CP" if system == "tern" else "$GRPC_JAVA_CP:$PROBE_CP"
-    flags = [
-        "-XX:+UnlockExperimentalVMOptions",
-        "-XX:+UseEpsilonGC",
-        "-Xms" + ALLOC_HEAP,
-        "-Xmx" + ALLOC_HEAP,
-    ]
-    main = server_cmd(system, port, False)[3:]  # the main class and its flags
-    return ["java", *flags, "-cp", cp, "dev.tern.benchmarks.qps.HeapUsedProbe", *main]
+    java = java_system(system)
+    return java.java(HEAP_PROBE, *java.server_args(port, False), jvm=EPSILON, cp=java.probe_cp)
 
 
 def heap_used(port):
@@ -740,24 +749,9 @@ CLIENT_ALLOC_SECONDS = (4, 14)
 def alloc_client_cmd(system, port, duration):
     """A qps client (4x10, empty calls, direct executor, no warm-up) under Epsilon GC, run by
     HeapUsedProbe, which prints the heap in use when the client exits."""
-    cp = "$TERN_CP" if system == "tern" else "$GRPC_JAVA_CP:$PROBE_CP"
-    main = client_cmd(system, port, 10, True, _NoWarmup(duration))[3:]
-    return [
-        "java",
-        "-XX:+UnlockExperimentalVMOptions",
-        "-XX:+UseEpsilonGC",
-        "-Xms" + ALLOC_HEAP,
-        "-Xmx" + ALLOC_HEAP,
-        "-cp",
-        cp,
-        "dev.tern.benchmarks.qps.HeapUsedProbe",
-        *main,
-    ]
-
-
-class _NoWarmup:
-    def __init__(self, duration):
-        self.duration, self.warmup = duration, 0
+    java = java_system(system)
+    main = java.client_args(port, 10, True, duration, 0, payload=0, channels=4, streaming=False)
+    return java.java(HEAP_PROBE, *main, jvm=EPSILON, cp=java.probe_cp)
 
 
 def run_client_alloc_once(system, work):
@@ -792,9 +786,10 @@ def run_client_alloc_once(system, work):
 def run_alloc(args, work, results):
     body_path = os.path.join(work, "empty-unary-request.bin")
     with open(body_path, "wb") as f:
-        f.write(EMPTY_UNARY_FRAME)
-    runs = {s: [] for s in SYSTEMS}
-    for system in SYSTEMS:
+        f.write(EMPTY_FRAME)
+    systems = taking_part(args.systems, "alloc")
+    runs = {s: [] for s in systems}
+    for system in systems:
         log("server allocation %s" % system)
         run = attempt(
             results, "server allocation, %s" % system, run_alloc_once, system, args, work, body_path
@@ -803,8 +798,8 @@ def run_alloc(args, work, results):
             runs[system].append(run)
             log("  -> %.0f bytes per call" % run["bytes_per_call"])
     results["alloc"] = runs
-    client_runs = {s: [] for s in SYSTEMS}
-    for system in SYSTEMS:
+    client_runs = {s: [] for s in systems}
+    for system in systems:
         log("client allocation %s" % system)
         run = attempt(
             results, "client allocation, %s" % system, run_client_alloc_once, system, work
@@ -820,7 +815,7 @@ def run_alloc(args, work, results):
             "(for SECONDS = %d and %d: bytes per call = difference of 'heap used at exit' / "
             "difference of QPS x SECONDS)" % CLIENT_ALLOC_SECONDS,
         ]
-        for s in SYSTEMS
+        for s in systems
     }
     results["commands"]["alloc"] = {
         s: [
@@ -834,7 +829,7 @@ def run_alloc(args, work, results):
             ),
             "(read it again: bytes per call = growth / calls)",
         ]
-        for s in SYSTEMS
+        for s in systems
     }
 
 
@@ -861,27 +856,25 @@ CONNS_FD_MARGIN = 1000
 def conns_server_cmd(system, port):
     """The qps server (default collector and heap) run by HeapUsedProbe, which answers with the
     live heap after a full collection; pinned to CPU 0."""
-    cp = "$TERN_CP" if system == "tern" else "$GRPC_JAVA_CP:$PROBE_CP"
-    main = server_cmd(system, port, False)[3:]  # the main class and its flags
-    return ["taskset", "-c", "0", "java", "-cp", cp, "dev.tern.benchmarks.qps.HeapUsedProbe", *main]
+    java = java_system(system)
+    return ["taskset", "-c", "0"] + java.java(
+        HEAP_PROBE, *java.server_args(port, False), cp=java.probe_cp
+    )
 
 
 def conns_client_cmd(system, port, *mode):
-    """ConnectionsClient on `system`'s channels (Tern's or grpc-java's), pinned to CPU 1; `mode`:
-    --idle_connections=N or --new_connections=N [--warmup_connections=W]."""
-    return [
-        "taskset",
-        "-c",
-        "1",
-        "java",
-        "-cp",
-        "$TERN_CP",
+    """ConnectionsClient on `system`'s channels (Tern's or grpc-java's, in a JVM with the system's
+    flags), pinned to CPU 1; `mode`: --idle_connections=N or --new_connections=N
+    [--warmup_connections=W]."""
+    java = java_system(system)
+    return ["taskset", "-c", "1"] + java.java(
         "dev.tern.benchmarks.qps.ConnectionsClient",
-        "--system=%s" % system,
+        "--system=%s" % java.stack,
         "--address=127.0.0.1:%d" % port,
         "--source_addresses=%d" % CONNS_SOURCE_ADDRESSES,
         *mode,
-    ]
+        cp="$TERN_CP",  # ConnectionsClient is Tern's program, with grpc-java's channels on it
+    )
 
 
 def raise_fd_limit(connections):
@@ -1115,9 +1108,10 @@ def run_conns(args, work, results):
     channels against its own qps server, the systems alternating run by run (at least
     NOISY_PART_MIN_REPEATS runs each)."""
     args = noisy_part_args(args)
-    idle = {s: [] for s in SYSTEMS}
+    systems = taking_part(args.systems, "conns")
+    idle = {s: [] for s in systems}
     for r in range(args.repeats):
-        for system in abba(r):
+        for system in abba(systems, r):
             log("connections idle %s run %d/%d" % (system, r + 1, args.repeats))
             run = attempt(
                 results, "connections idle, %s" % system, run_conns_idle_once, system, args, work
@@ -1128,16 +1122,16 @@ def run_conns(args, work, results):
                     "  -> %d connections: heap %.0f B, RSS %.0f B per connection"
                     % (run["connections"], run["heap_per_connection"], run["rss_per_connection"])
                 )
-    new = {s: [] for s in SYSTEMS}
-    settled = {s: [] for s in SYSTEMS}
+    new = {s: [] for s in systems}
+    settled = {s: [] for s in systems}
     for kind, runs, warmup in (("new", new, None), ("new_settled", settled, settled_warmup(args))):
         for r in range(args.repeats):
-            for system in abba(r):
+            for system in abba(systems, r):
                 log("connections %s %s run %d/%d" % (kind, system, r + 1, args.repeats))
                 run = attempt(
                     results,
                     "connections %s, %s" % (kind, system),
-                    measure_alone,
+                    measurer(args),
                     run_conns_new_once,
                     system,
                     args,
@@ -1170,7 +1164,7 @@ def run_conns(args, work, results):
             "(when it prints 'idle connections: N', wait %d s and read both again: per connection "
             "= growth / N)" % CONNS_SETTLE_S,
         ]
-        for s in SYSTEMS
+        for s in systems
     }
     results["commands"]["connections new"] = {
         s: [
@@ -1178,12 +1172,13 @@ def run_conns(args, work, results):
             show(conns_client_cmd(s, 0, *new_conns_flags(args))).replace(":0 ", ":$PORT "),
             "(the settled row: the same with --warmup_connections=%d)" % settled_warmup(args),
         ]
-        for s in SYSTEMS
+        for s in systems
     }
 
 
-def jmh_cmd(args, json_path, benchmarks, params=(), time_unit="ns"):
-    """The JMH command line for the benchmarks matching the regex `benchmarks`, with `-p` params."""
+def jmh_cmd(args, json_path, benchmarks, params=(), time_unit="ns", jvm_args=()):
+    """The JMH command line for the benchmarks matching the regex `benchmarks`, with `-p` params
+    and `jvm_args` added to every fork's JVM."""
     return [
         "java",
         "-cp",
@@ -1208,6 +1203,7 @@ def jmh_cmd(args, json_path, benchmarks, params=(), time_unit="ns"):
         "-rff",
         json_path,
         *[arg for param in params for arg in ("-p", param)],
+        *(["-jvmArgsAppend", " ".join(jvm_args)] if jvm_args else []),
         benchmarks,
     ]
 
@@ -1223,8 +1219,31 @@ def run_jmh(args, work, results):
 
 def run_tls(args, work, results):
     """TlsBenchmark (JMH, throughput): new TLS connections with one call each, and calls on one
-    TLS connection, both systems on the JDK's TLS and on OpenSSL."""
+    TLS connection, on the JDK's TLS and on OpenSSL. Tern and grpc-java in one JMH run; each other
+    system of the part (Tern on its engine) in a run of its own, as its stack's side of the
+    benchmark with the system's JVM flags in JMH's forks, its rows named after it."""
     results["tls"] = run_jmh_once(args, work, results, "tls", "TlsBenchmark", time_unit="s")
+    for system in taking_part(args.systems, "tls"):
+        if system in BASE:
+            continue
+        java = java_system(system)
+        params = ("system=" + java.stack,)
+        rows = attempt(
+            results,
+            "tls %s" % system,
+            run_jmh_once,
+            args,
+            work,
+            results,
+            "tls-" + system,
+            "TlsBenchmark",
+            params,
+            "s",
+            java.jvm_flags,
+        )
+        for row in rows or []:
+            row["params"]["system"] = system
+        results["tls"] += rows or []
 
 
 FLOW_BENCHMARKS = "OneWayStreamBenchmark|LargeUnaryBenchmark"
@@ -1249,7 +1268,7 @@ def run_flow(args, work, results):
     found = {(r["benchmark"], r["params"].get("size"), r["params"].get("system")) for r in rows}
     log_path = os.path.join(work, "flow.log")
     for bench, size in FLOW_EXPECTED:
-        for system in SYSTEMS:
+        for system in BASE:
             if (bench, size, system) not in found:
                 what = "flow %s size=%s, %s" % (bench, size, system)
                 message = "no JMH result; see %s: %s" % (
@@ -1282,11 +1301,11 @@ def jmh_failure(log_path, bench, size, system):
     return ""
 
 
-def run_jmh_once(args, work, results, name, benchmarks, params=(), time_unit="ns"):
+def run_jmh_once(args, work, results, name, benchmarks, params=(), time_unit="ns", jvm_args=()):
     """Runs JMH once and returns its rows; its command goes to results["commands"] as `name`
     with spaces for dashes (output files: work/name.json and work/name.log)."""
     json_path = os.path.join(work, name + ".json")
-    cmd = jmh_cmd(args, json_path, benchmarks, params, time_unit)
+    cmd = jmh_cmd(args, json_path, benchmarks, params, time_unit, jvm_args)
     log("%s: %s" % (name, show(cmd)))
     log_path = os.path.join(work, name + ".log")
     with open(log_path, "wb") as out:
@@ -1391,6 +1410,10 @@ def machine_facts():
 
     java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.strip()
     h2 = subprocess.run(["h2load", "--version"], capture_output=True, text=True).stdout.strip()
+    nghttpd = "not installed"
+    if shutil.which("nghttpd"):
+        done = subprocess.run(["nghttpd", "--version"], capture_output=True, text=True)
+        nghttpd = done.stdout.strip()
     return {
         "nproc": os.cpu_count(),
         "cpu": first("/proc/cpuinfo", "model name"),
@@ -1398,12 +1421,21 @@ def machine_facts():
         "kernel": platform.release(),
         "java": java.splitlines(),
         "h2load": h2,
+        "nghttpd": nghttpd,
     }
 
 
 def loadavg():
     with open("/proc/loadavg") as f:
         return [float(x) for x in f.read().split()[:3]]
+
+
+def systems_flag(text):
+    """--systems' value as a tuple of names; argparse reports a ValueError's text."""
+    try:
+        return parse_systems(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 class OneLineErrorParser(argparse.ArgumentParser):
@@ -1487,7 +1519,7 @@ def main():
         "--quick",
         action="store_true",
         help="smoke run: 3 s + 2 s warm-up, one repeat, short JMH, 1,000 idle and 200 new "
-        "connections",
+        "connections, no waiting for a quiet machine (a run that shared it is marked contended)",
     )
     p.add_argument(
         "--skip",
@@ -1495,6 +1527,16 @@ def main():
         default=[],
         choices=["e2e", "streaming", "large", "server", "alloc", "conns", "tls", "flow", "jmh"],
         help="leave a part out (repeat the flag for more than one)",
+    )
+    p.add_argument(
+        "--systems",
+        type=systems_flag,
+        default=",".join(SYSTEMS),
+        metavar="NAME,NAME...",
+        help="the systems to run, of %s; tern and grpc-java are always needed (the page compares "
+        "every system with both). tern-engine is Tern with -Dtern.http2.engine=tern in every JVM "
+        "(its own HTTP/2 engine); nghttpd is the server-only part's HTTP/2 baseline. "
+        "--systems=tern,grpc-java runs the page as before the engine" % ", ".join(SYSTEMS),
     )
     p.add_argument(
         "--bridge",
@@ -1564,6 +1606,8 @@ def main():
     results = {
         "started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "argv": sys.argv[1:],
+        "systems": list(args.systems),
+        "labels": {s: SYSTEMS[s].label for s in args.systems},
         "machine": machine_facts(),
         "load_start": loadavg(),
         "settings": {

@@ -12,7 +12,15 @@ import re
 import statistics
 import sys
 
+# The two systems every row compares (Ratio and Better are Tern / grpc-java).
 SYSTEMS = ("tern", "grpc-java")
+# Tern on its own HTTP/2 engine: where a run had it, each row adds its figure and its ratios to the
+# two systems above.
+ENGINE = "tern-engine"
+# The rows' systems in the order the chart and the lists of runs show them.
+COMPARED = ("tern", ENGINE, "grpc-java")
+# A row's figure for a system that was not part of the run (no cells), unlike None (it failed).
+NOT_RUN = object()
 # Within this fraction of 1.0 a ratio is called even: this machine's run-to-run noise is larger.
 EVEN = 0.05
 
@@ -39,32 +47,76 @@ def fmt(value, digits=0):
     return "{:,.{}f}".format(value, digits)
 
 
-def row(name, unit, tern, grpc, higher_better, digits=0, errors=(None, None)):
-    """One table row; errors are JMH's 99.9% confidence half-widths, shown as ± when known."""
-    ratio = tern / grpc if tern is not None and grpc else None
+def ratio_of(a, b):
+    return a / b if a is not None and b else None
+
+
+def fmt_ratio(ratio):
+    return "n/a" if ratio is None else "%.2f" % ratio
+
+
+def row(name, unit, tern, grpc, higher_better, digits=0, errors=(None, None), engine=NOT_RUN):
+    """One table row; errors are JMH's 99.9% confidence half-widths, shown as ± when known. With
+    `engine` (Tern on its own HTTP/2 engine; None if it failed), three more cells: its figure,
+    engine / Tern and engine / grpc-java."""
+    ratio = ratio_of(tern, grpc)
     better = "higher" if higher_better else "lower"
     cells = [
         fmt(v, digits) + ("" if e is None or v is None else " ± " + fmt(e, digits))
         for v, e in zip((tern, grpc), errors)
     ]
-    return "| %s | %s (%s is better) | %s | %s | %s | %s |" % (
+    line = "| %s | %s (%s is better) | %s | %s | %s | %s |" % (
         name,
         unit,
         better,
         cells[0],
         cells[1],
-        "n/a" if ratio is None else "%.2f" % ratio,
+        fmt_ratio(ratio),
         verdict(ratio, higher_better),
     )
+    if engine is NOT_RUN:
+        return line
+    return line + " %s | %s | %s |" % (
+        fmt(engine, digits),
+        fmt_ratio(ratio_of(engine, tern)),
+        fmt_ratio(ratio_of(engine, grpc)),
+    )
+
+
+def engine_figure(by_system, metric=None):
+    """The engine's figure in a dict by system (its `metric` entry if given); NOT_RUN if the
+    engine was not part of the run."""
+    if ENGINE not in by_system:
+        return NOT_RUN
+    figures = by_system[ENGINE]
+    return figures if metric is None else (figures or {}).get(metric)
+
+
+def engine_measured(results):
+    """Whether any part of the run had Tern on its engine."""
+    parts = [results.get(p) or {} for p in ("e2e", "streaming", "large")]
+    by_system = [runs for part in parts for runs in part.values()]
+    by_system += [results.get(p) or {} for p in ("server", "alloc", "client_alloc")]
+    by_system += list((results.get("conns") or {}).values())
+    if any(isinstance(d, dict) and ENGINE in d for d in by_system):
+        return True
+    return any(r["params"].get("system") == ENGINE for r in results.get("tls") or [])
+
+
+def label(results, system):
+    """The name the page gives a system (bench_systems' label, recorded by the run)."""
+    return (results.get("labels") or {}).get(system, system)
+
+
+def medians(runs, metrics):
+    """Per system of `runs` (a dict of lists of runs), the median of each metric."""
+    return {s: {m: median([r[m] for r in rs]) for m in metrics} for s, rs in runs.items()}
 
 
 def e2e_rows(results):
     rows = []
     for key, runs in results["e2e"].items():
-        med = {
-            s: {m: median([r[m] for r in runs[s]]) for m in ("qps", "p50", "p90", "p99")}
-            for s in SYSTEMS
-        }
+        med = medians(runs, ("qps", "p50", "p90", "p99"))
         rows.append(
             row(
                 "end-to-end %s: QPS" % key,
@@ -72,6 +124,7 @@ def e2e_rows(results):
                 med["tern"]["qps"],
                 med["grpc-java"]["qps"],
                 True,
+                engine=engine_figure(med, "qps"),
             )
         )
         for p in ("p50", "p90", "p99"):
@@ -82,6 +135,7 @@ def e2e_rows(results):
                     med["tern"][p],
                     med["grpc-java"][p],
                     False,
+                    engine=engine_figure(med, p),
                 )
             )
     return rows
@@ -90,16 +144,38 @@ def e2e_rows(results):
 def server_rows(results):
     if not results["server"]:
         return []
-    med = {s: median([r["req_per_s"] for r in results["server"][s]]) for s in SYSTEMS}
+    med = medians(results["server"], ("req_per_s",))
     return [
         row(
             "server-only (h2load, 4 conn x 100 streams)",
             "req/s",
-            med["tern"],
-            med["grpc-java"],
+            med["tern"]["req_per_s"],
+            med["grpc-java"]["req_per_s"],
             True,
+            engine=engine_figure(med, "req_per_s"),
         )
     ]
+
+
+def server_peer_rows(results):
+    """Every system of the server-only part (the JVM systems, nghttpd, any other peer) with its
+    median req/s and its ratios to nghttpd and to Tern; none without nghttpd or other peers."""
+    runs = results["server"] or {}
+    if set(runs) <= set(COMPARED):
+        return []
+    med = {s: m["req_per_s"] for s, m in medians(runs, ("req_per_s",)).items()}
+    out = []
+    for s in runs:
+        out.append(
+            "| %s | %s | %s | %s |"
+            % (
+                label(results, s),
+                fmt(med[s]),
+                fmt_ratio(ratio_of(med[s], med.get("nghttpd"))),
+                fmt_ratio(ratio_of(med[s], med.get("tern"))),
+            )
+        )
+    return out
 
 
 def streaming_rows(results):
@@ -107,10 +183,11 @@ def streaming_rows(results):
     for key, runs in (results.get("streaming") or {}).items():
         if not all(runs.get(s) for s in SYSTEMS):
             continue
-        med = {s: median([r["qps"] for r in runs[s]]) for s in SYSTEMS}
-        p50 = {s: median([r["p50"] for r in runs[s]]) for s in SYSTEMS}
-        out.append(row("%s: round trips" % key, "msgs/s", med["tern"], med["grpc-java"], True))
-        out.append(row("%s: p50 latency" % key, "µs", p50["tern"], p50["grpc-java"], False))
+        med = medians(runs, ("qps", "p50"))
+        t, g = med["tern"], med["grpc-java"]
+        qps, p50 = engine_figure(med, "qps"), engine_figure(med, "p50")
+        out.append(row("%s: round trips" % key, "msgs/s", t["qps"], g["qps"], True, engine=qps))
+        out.append(row("%s: p50 latency" % key, "µs", t["p50"], g["p50"], False, engine=p50))
     return out
 
 
@@ -119,20 +196,27 @@ def large_rows(results):
     for key, runs in (results.get("large") or {}).items():
         if not all(runs.get(s) for s in SYSTEMS):
             continue
-        med = {s: median([r["qps"] for r in runs[s]]) for s in SYSTEMS}
-        p50 = {s: median([r["p50"] for r in runs[s]]) for s in SYSTEMS}
-        out.append(row("%s: calls" % key, "calls/s", med["tern"], med["grpc-java"], True))
+        med = medians(runs, ("qps", "p50"))
+        t, g = med["tern"], med["grpc-java"]
+        qps, p50 = engine_figure(med, "qps"), engine_figure(med, "p50")
+        out.append(row("%s: calls" % key, "calls/s", t["qps"], g["qps"], True, engine=qps))
         out.append(
             row(
                 "%s: payload moved (2 MiB a call)" % key,
                 "MiB/s",
-                2 * med["tern"],
-                2 * med["grpc-java"],
+                twice(t["qps"]),
+                twice(g["qps"]),
                 True,
+                engine=twice(qps),
             )
         )
-        out.append(row("%s: p50 latency" % key, "µs", p50["tern"], p50["grpc-java"], False))
+        out.append(row("%s: p50 latency" % key, "µs", t["p50"], g["p50"], False, engine=p50))
     return out
+
+
+def twice(value):
+    """2 x value, for a figure (None: failed) or NOT_RUN."""
+    return value if value is None or value is NOT_RUN else 2 * value
 
 
 def tls_rows(results):
@@ -140,6 +224,7 @@ def tls_rows(results):
     for r in results.get("tls") or []:
         p = r["params"]
         by.setdefault((r["benchmark"].split(".")[1], p.get("provider")), {})[p.get("system")] = r
+    engine_ran = any(ENGINE in systems for systems in by.values())
     out = []
     names = {
         "handshakeAndCall": "TLS handshake + one 1 KiB call (new connection)",
@@ -147,6 +232,9 @@ def tls_rows(results):
     }
     for (bench, provider), systems in sorted(by.items()):
         if all(s in systems for s in SYSTEMS):
+            engine = NOT_RUN
+            if engine_ran:
+                engine = (systems.get(ENGINE) or {}).get("ns_per_op")
             out.append(
                 row(
                     "JMH %s, %s" % (names.get(bench, bench), provider),
@@ -154,6 +242,7 @@ def tls_rows(results):
                     systems["tern"]["ns_per_op"],
                     systems["grpc-java"]["ns_per_op"],
                     True,
+                    engine=engine,
                 )
             )
     return out
@@ -224,11 +313,16 @@ def flow_rows(results):
     return out
 
 
+def alloc_medians(results, part):
+    """Heap bytes per call by system, of "alloc" (server) or "client_alloc"."""
+    return {s: median([r["bytes_per_call"] for r in runs]) for s, runs in results[part].items()}
+
+
 def alloc_rows(results):
     alloc = results.get("alloc") or {}
     if not all(alloc.get(s) for s in SYSTEMS):
         return []
-    med = {s: median([r["bytes_per_call"] for r in alloc[s]]) for s in SYSTEMS}
+    med = alloc_medians(results, "alloc")
     out = [
         row(
             "server heap allocated per empty unary call (Epsilon GC, h2load 4x100)",
@@ -236,11 +330,12 @@ def alloc_rows(results):
             med["tern"],
             med["grpc-java"],
             False,
+            engine=engine_figure(med),
         )
     ]
     client = results.get("client_alloc") or {}
     if all(client.get(s) for s in SYSTEMS):
-        med = {s: median([r["bytes_per_call"] for r in client[s]]) for s in SYSTEMS}
+        med = alloc_medians(results, "client_alloc")
         out.append(
             row(
                 "client heap allocated per empty unary call (Epsilon GC, qps client 4x10 direct)",
@@ -248,6 +343,7 @@ def alloc_rows(results):
                 med["tern"],
                 med["grpc-java"],
                 False,
+                engine=engine_figure(med),
             )
         )
     return out
@@ -265,14 +361,14 @@ def conns_medians(results):
     idle, new = conns.get("idle") or {}, conns.get("new") or {}
     settled = conns.get("new_settled") or {}
     med = {}
-    for s in SYSTEMS:
+    for s in dict.fromkeys(list(SYSTEMS) + list(idle) + list(new) + list(settled)):
         i, n, st = idle.get(s) or [], new.get(s) or [], settled.get(s) or []
         med[s] = {
             "connections": median([r["connections"] for r in i]),
             "heap_per_connection": median([r["heap_per_connection"] for r in i]),
             "rss_per_connection": median([r["rss_per_connection"] for r in i]),
-            "heap_total": median([r["heap"][1] for r in i]),
-            "rss_total": median([r["rss"][1] for r in i]),
+            "heap_total": mib(median([r["heap"][1] for r in i])),
+            "rss_total": mib(median([r["rss"][1] for r in i])),
             "new_connections": median([r["connections"] for r in n]),
             "p50": median([r["p50"] for r in n]),
             "p99": median([r["p99"] for r in n]),
@@ -296,60 +392,45 @@ def settled_label(results):
 def conns_rows(results):
     med = conns_medians(results)
     t, g = med["tern"], med["grpc-java"]
+
+    def conns_row(name, unit, metric, higher_better, digits=0):
+        engine = engine_figure(med, metric)
+        return row(name, unit, t[metric], g[metric], higher_better, digits, engine=engine)
+
     out = []
     if t["connections"] or g["connections"]:
         n = "{:,.0f}".format(t["connections"] or g["connections"])
         out += [
-            row(
+            conns_row(
                 "server live heap per idle connection (%s held)" % n,
                 "B/conn",
-                t["heap_per_connection"],
-                g["heap_per_connection"],
+                "heap_per_connection",
                 False,
             ),
-            row(
+            conns_row(
                 "server RSS per idle connection (%s held)" % n,
                 "B/conn",
-                t["rss_per_connection"],
-                g["rss_per_connection"],
+                "rss_per_connection",
                 False,
             ),
-            row(
-                "server live heap holding %s idle connections" % n,
-                "MiB",
-                mib(t["heap_total"]),
-                mib(g["heap_total"]),
-                False,
-                1,
+            conns_row(
+                "server live heap holding %s idle connections" % n, "MiB", "heap_total", False, 1
             ),
-            row(
-                "server RSS holding %s idle connections" % n,
-                "MiB",
-                mib(t["rss_total"]),
-                mib(g["rss_total"]),
-                False,
-                1,
-            ),
+            conns_row("server RSS holding %s idle connections" % n, "MiB", "rss_total", False, 1),
         ]
     if t["new_connections"] or g["new_connections"]:
-        label = "new connection + first call, one at a time"
+        what = "new connection + first call, one at a time"
         out += [
-            row("%s: p50 latency" % label, "µs", t["p50"], g["p50"], False),
-            row("%s: p99 latency" % label, "µs", t["p99"], g["p99"], False),
-            row("%s: rate" % label, "conns/s", t["per_second"], g["per_second"], True),
+            conns_row("%s: p50 latency" % what, "µs", "p50", False),
+            conns_row("%s: p99 latency" % what, "µs", "p99", False),
+            conns_row("%s: rate" % what, "conns/s", "per_second", True),
         ]
     if t["settled_connections"] or g["settled_connections"]:
-        label = settled_label(results)
+        what = settled_label(results)
         out += [
-            row("%s: p50 latency" % label, "µs", t["settled_p50"], g["settled_p50"], False),
-            row("%s: p99 latency" % label, "µs", t["settled_p99"], g["settled_p99"], False),
-            row(
-                "%s: rate" % label,
-                "conns/s",
-                t["settled_per_second"],
-                g["settled_per_second"],
-                True,
-            ),
+            conns_row("%s: p50 latency" % what, "µs", "settled_p50", False),
+            conns_row("%s: p99 latency" % what, "µs", "settled_p99", False),
+            conns_row("%s: rate" % what, "conns/s", "settled_per_second", True),
         ]
     return out
 
@@ -379,11 +460,93 @@ def conns_targets(results):
     ):
         if t[metric] is None or not g[metric]:
             continue
-        ratio = t[metric] / g[metric]
-        met = ratio >= target if higher else ratio <= target
+        out.append(target_row(name, t[metric] / g[metric], target, higher))
+    return out
+
+
+def target_row(name, ratio, target, higher):
+    """A target table's row: the figure, the bound, the measured ratio, and whether it is met."""
+    if ratio is None:
+        verdict = "not measured"
+    else:
+        verdict = "met" if (ratio >= target if higher else ratio <= target) else "not met"
+    bound = "%s %s" % (">=" if higher else "<=", "{:g}".format(target))
+    return "| %s | %s | %s | %s |" % (name, bound, fmt_ratio(ratio), verdict)
+
+
+# Issue 34's targets for Tern on its own HTTP/2 engine: server-only req/s against today's Tern (on
+# Netty's codec) and grpc-java; server memory per idle connection, heap and RSS, and heap per empty
+# unary call, server and client, against grpc-java.
+ISSUE34_SERVER_VS_TERN, ISSUE34_SERVER_VS_GRPC = 1.5, 3.0
+ISSUE34_IDLE_HEAP, ISSUE34_IDLE_RSS, ISSUE34_CALL_HEAP = 0.5, 0.7, 0.35
+
+
+def issue34_targets(results):
+    """Issue 34's targets beside the ratios measured in this run, as table rows; none without the
+    engine. End-to-end "no row drops, p99 no worse" is judged against Tern on Netty's codec with
+    the page's noise band (EVEN): QPS at least 1 - EVEN of Tern's, p99 at most 1 + EVEN."""
+    if not engine_measured(results):
+        return []
+    server = {
+        s: m["req_per_s"] for s, m in medians(results["server"] or {}, ("req_per_s",)).items()
+    }
+    conns = conns_medians(results)
+    engine_conns, grpc_conns = conns.get(ENGINE, {}), conns["grpc-java"]
+    alloc = alloc_medians(results, "alloc") if results.get("alloc") else {}
+    client = alloc_medians(results, "client_alloc") if results.get("client_alloc") else {}
+    server_name = "server-only h2load 4x100 unary req/s"
+    out = [
+        target_row(
+            server_name + ", engine / Tern",
+            ratio_of(server.get(ENGINE), server.get("tern")),
+            ISSUE34_SERVER_VS_TERN,
+            True,
+        ),
+        target_row(
+            server_name + ", engine / grpc-java",
+            ratio_of(server.get(ENGINE), server.get("grpc-java")),
+            ISSUE34_SERVER_VS_GRPC,
+            True,
+        ),
+    ]
+    if "nghttpd" in server:
         out.append(
-            "| %s | %s %.1f | %.2f | %s |"
-            % (name, ">=" if higher else "<=", target, ratio, "met" if met else "not met")
+            "| %s, engine / nghttpd | printed, no target | %s | |"
+            % (server_name, fmt_ratio(ratio_of(server.get(ENGINE), server["nghttpd"])))
+        )
+    for name, metric, target in (
+        ("server live heap per idle connection", "heap_per_connection", ISSUE34_IDLE_HEAP),
+        ("server RSS per idle connection", "rss_per_connection", ISSUE34_IDLE_RSS),
+    ):
+        ratio = ratio_of(engine_conns.get(metric), grpc_conns[metric])
+        out.append(target_row(name + ", engine / grpc-java", ratio, target, False))
+    for name, by in (("server", alloc), ("client", client)):
+        out.append(
+            target_row(
+                "%s heap allocated per empty unary call, engine / grpc-java" % name,
+                ratio_of(by.get(ENGINE), by.get("grpc-java")),
+                ISSUE34_CALL_HEAP,
+                False,
+            )
+        )
+    for key, runs in results["e2e"].items():
+        med = medians(runs, ("qps", "p99"))
+        engine, tern = med.get(ENGINE, {}), med["tern"]
+        out.append(
+            target_row(
+                "end-to-end %s QPS, engine / Tern (no drop)" % key,
+                ratio_of(engine.get("qps"), tern["qps"]),
+                1 - EVEN,
+                True,
+            )
+        )
+        out.append(
+            target_row(
+                "end-to-end %s p99 latency, engine / Tern (no worse)" % key,
+                ratio_of(engine.get("p99"), tern["p99"]),
+                1 + EVEN,
+                False,
+            )
         )
     return out
 
@@ -520,8 +683,17 @@ def memory(meminfo):
     return meminfo
 
 
+def chart_systems(results):
+    """The systems of COMPARED that the end-to-end or server-only part ran, for the chart."""
+    ran = set(results["server"] or {})
+    for runs in results["e2e"].values():
+        ran |= set(runs)
+    return [s for s in COMPARED if s in ran]
+
+
 def chart(results, png_path):
-    """QPS per configuration and latency percentiles, Tern beside grpc-java. False if no chart."""
+    """QPS per configuration and latency percentiles, Tern (and Tern on its engine, if it ran)
+    beside grpc-java. False if no chart."""
     try:
         import matplotlib
 
@@ -532,26 +704,31 @@ def chart(results, png_path):
     keys = list(results["e2e"].keys())
     if not keys and not results["server"]:
         return False
-    colors = {"tern": "#2a7ab0", "grpc-java": "#d98c2b"}
+    systems = chart_systems(results)
+    colors = {"tern": "#2a7ab0", ENGINE: "#3a9a5b", "grpc-java": "#d98c2b"}
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
     labels = ["e2e " + k for k in keys]
-    values = {s: [median([r["qps"] for r in results["e2e"][k][s]]) for k in keys] for s in SYSTEMS}
+    values = {
+        s: [median([r["qps"] for r in results["e2e"][k].get(s, [])]) for k in keys] for s in systems
+    }
     if results["server"]:
         labels.append("server-only\n(h2load req/s)")
-        for s in SYSTEMS:
-            values[s].append(median([r["req_per_s"] for r in results["server"][s]]))
-    width = 0.38
+        for s in systems:
+            values[s].append(median([r["req_per_s"] for r in results["server"].get(s, [])]))
+    width = 0.76 / len(systems)
+    offsets = {s: (i - (len(systems) - 1) / 2.0) * width for i, s in enumerate(systems)}
     xs = range(len(labels))
     ax = axes[0]
-    for i, s in enumerate(SYSTEMS):
+    for s in systems:
         ys = [v or 0 for v in values[s]]  # a failed measurement shows as a missing bar...
-        ax.bar([x + (i - 0.5) * width for x in xs], ys, width, label=s, color=colors[s])
+        name = label(results, s)
+        ax.bar([x + offsets[s] for x in xs], ys, width, label=name, color=colors[s])
         for x, v in zip(xs, values[s]):
             if v is None:  # ...labelled, so it is not read as zero throughput
                 ax.text(
-                    x + (i - 0.5) * width,
+                    x + offsets[s],
                     0,
-                    " %s failed" % s,
+                    " %s failed" % name,
                     rotation=90,
                     ha="center",
                     va="bottom",
@@ -570,9 +747,11 @@ def chart(results, png_path):
         for p in pcts:
             group.append((k, p))
     xs = range(len(group))
-    for i, s in enumerate(SYSTEMS):
-        ys = [(median([r[p] for r in results["e2e"][k][s]]) or 0) / 1000.0 for k, p in group]
-        ax.bar([x + (i - 0.5) * width for x in xs], ys, width, label=s, color=colors[s])
+    for s in systems:
+        ys = [
+            (median([r[p] for r in results["e2e"][k].get(s, [])]) or 0) / 1000.0 for k, p in group
+        ]
+        ax.bar([x + offsets[s] for x in xs], ys, width, label=label(results, s), color=colors[s])
     ax.set_xticks(list(xs))
     ax.set_xticklabels(
         ["%s\n%s" % (p, k.replace(" ", "\n")) if p == "p50" else p for k, p in group], fontsize=7
@@ -581,7 +760,12 @@ def chart(results, png_path):
     ax.set_ylabel("latency, ms (median of runs; log scale; lower is better)")
     ax.set_title("End-to-end latency percentiles")
     ax.legend()
-    fig.suptitle("Tern vs grpc-java 1.79 (NIO, loopback, %d cores)" % results["machine"]["nproc"])
+    title = (
+        "Tern vs grpc-java 1.79"
+        if ENGINE not in systems
+        else ("Tern on Netty's HTTP/2 codec and on its own engine vs grpc-java 1.79")
+    )
+    fig.suptitle("%s (NIO, loopback, %d cores)" % (title, results["machine"]["nproc"]))
     fig.tight_layout()
     fig.savefig(png_path, dpi=100)
     return True
@@ -625,7 +809,7 @@ def runs_of(results, what):
 def raw_runs(results):
     lines = []
     for key, runs in results["e2e"].items():
-        for s in SYSTEMS:
+        for s in runs:
             jit = ""
             if runs[s] and all(isinstance(r.get("jit_cpu_share"), dict) for r in runs[s]):
                 jit = "; JIT compiler threads while measured, server/client, %% of a core: %s" % (
@@ -651,8 +835,7 @@ def raw_runs(results):
                     foreign,
                 )
             )
-    for s in SYSTEMS:
-        runs = results["server"].get(s, [])
+    for s, runs in (results["server"] or {}).items():
         if runs:
             jit = ""
             if all(isinstance(r.get("jit_cpu_share"), dict) for r in runs):
@@ -678,7 +861,7 @@ def raw_runs(results):
     for key, runs in list((results.get("streaming") or {}).items()) + list(
         (results.get("large") or {}).items()
     ):
-        for s in SYSTEMS:
+        for s in runs:
             if runs.get(s):
                 lines.append(
                     "- %s, %s: calls/s %s; p50/p99 µs %s; other processes' CPU, of a core: %s"
@@ -690,7 +873,9 @@ def raw_runs(results):
                         "; ".join(contention(r) or "?" for r in runs[s]),
                     )
                 )
-    for s in SYSTEMS:
+    for s in dict.fromkeys(
+        list(results.get("alloc") or {}) + list(results.get("client_alloc") or {})
+    ):
         for r in (results.get("alloc") or {}).get(s, []):
             lines.append(
                 "- server allocation, %s: %.0f bytes per call (heap in use %d -> %d bytes)"
@@ -717,8 +902,8 @@ def raw_runs(results):
                     )
                 )
     conns = results.get("conns") or {}
-    for s in SYSTEMS:
-        for r in (conns.get("idle") or {}).get(s, []):
+    for s in conns.get("idle") or {}:
+        for r in conns["idle"][s]:
             lines.append(
                 "- idle connections, %s: %d held (%d established at the server, opened in %.1f s); "
                 "live heap %.1f -> %.1f MiB, RSS %.1f -> %.1f MiB; per connection %.0f B heap, "
@@ -737,8 +922,8 @@ def raw_runs(results):
                 )
             )
     for kind, what in (("new", "new connections"), ("new_settled", "new connections, settled")):
-        for s in SYSTEMS:
-            for r in (conns.get(kind) or {}).get(s, []):
+        for s in conns.get(kind) or {}:
+            for r in conns[kind][s]:
                 lines.append(new_conns_run_line(what, s, r))
     return lines
 
@@ -750,7 +935,7 @@ def commands(results):
             out.append("# " + name)
             out.append(cmds)
         elif isinstance(cmds, dict):
-            for s in SYSTEMS:
+            for s in cmds:
                 out.append("# %s, %s" % (name, s))
                 out.extend(cmds[s])
         out.append("")
@@ -765,6 +950,14 @@ def performance_log(out_md):
         return []
     with open(path) as f:
         return [f.read().rstrip("\n"), ""]
+
+
+TARGETS_HEAD = ("| Figure | Target | Ratio | |", "|---|---|---:|---|")
+
+
+def table(intro, head, rows):
+    """A paragraph, then a table of `head` (its two lines) and `rows`; nothing without rows."""
+    return [intro, "", *head, *rows, ""] if rows else []
 
 
 def main():
@@ -822,8 +1015,9 @@ def main():
         "run-to-run noise on this machine is at least that large." % round(EVEN * 100),
         "",
         "End-to-end figures are medians of %d run(s) per system of %d s each after %d s of "
-        "warm-up, server-only figures medians of %d run(s) of %d s after %d s; the two systems "
-        "alternate run by run (ABBA...), each run in fresh JVMs, both on Netty NIO "
+        "warm-up, server-only figures medians of %d run(s) of %d s after %d s; the systems "
+        "alternate run by run (ABBA...: in turn forwards, then backwards), each run in fresh "
+        "JVMs, all on Netty NIO "
         "(`--transport=nio`, grpc-java's `netty_nio`; the native epoll and io_uring transports "
         "are not compared here)%s. "
         "JMH: %d fork(s), %d warm-up and %d measured 1 s iterations, `-prof gc`."
@@ -848,18 +1042,21 @@ def main():
         r.get("foreign_cpu")
         for part in ("e2e", "streaming", "large")
         for runs in (results.get(part) or {}).values()
-        for s in SYSTEMS
-        for r in runs.get(s, [])
-    ] + [r.get("foreign_cpu") for s in SYSTEMS for r in results["server"].get(s, [])]
+        for system_runs in runs.values()
+        for r in system_runs
+    ] + [r.get("foreign_cpu") for runs in (results["server"] or {}).values() for r in runs]
     measured = [f for f in foreign if f is not None]
     if measured:
         contended = sum(1 for f in measured if f > 0.25)
         lines += [
-            "> **Other work on the machine.** Each run waited for a quiet machine, and the CPU "
+            "> **Other work on the machine.** %s, and the CPU "
             "that processes other than its own client and server used while it was measured is "
             "listed with the run below: at most %d%% of a core in %d measured runs%s. The 1-minute "
             "load average (peak %.1f on %d cores) counts the run's own JVMs."
             % (
+                "This smoke run (`--quick`) did not wait for a quiet machine"
+                if st.get("quick")
+                else "Each run waited for a quiet machine",
                 round(100 * max(measured)),
                 len(measured),
                 ", %d of them contended (above 25%%) and marked" % contended if contended else "",
@@ -878,26 +1075,49 @@ def main():
             % (peak, m["nproc"], results["load_start"][0], results["load_end"][0]),
             "",
         ]
-    lines += [
-        "## Results",
-        "",
-        "| Figure | Unit | Tern | grpc-java | Ratio | Better |",
-        "|---|---|---:|---:|---:|---|",
-    ]
+    engine = engine_measured(results)
+    lines += ["## Results", ""]
+    if engine:
+        lines += [
+            "**Tern (engine)** is the same Tern programs with `-Dtern.http2.engine=tern` in every "
+            "JVM, server and client: Tern on its own HTTP/2 engine "
+            "([http2-engine.md](http2-engine.md)) instead of Netty's HTTP/2 codec, which the "
+            "*Tern* column runs on. It alternates with the other two in each part it has cells "
+            "in; *engine / Tern* and *engine / grpc-java* are its ratios (read them as *Ratio*). "
+            "The client allocation row's server is Tern on Netty's codec for every client.",
+            "",
+            "| Figure | Unit | Tern | grpc-java | Ratio | Better | Tern (engine) | engine / Tern "
+            "| engine / grpc-java |",
+            "|---|---|---:|---:|---:|---|---:|---:|---:|",
+        ]
+    else:
+        lines += [
+            "| Figure | Unit | Tern | grpc-java | Ratio | Better |",
+            "|---|---|---:|---:|---:|---|",
+        ]
     lines += e2e_rows(results) + streaming_rows(results) + large_rows(results)
     lines += server_rows(results) + alloc_rows(results) + conns_rows(results)
     lines += tls_rows(results) + flow_rows(results) + jmh
     lines.append("")
-    targets = conns_targets(results)
-    if targets:
-        lines += [
-            "Issue 18's targets for the connections part (ratios Tern / grpc-java from the table "
-            "above; recorded, not tuned for):",
-            "",
-            "| Figure | Target | Ratio | |",
-            "|---|---|---:|---|",
-        ]
-        lines += targets + [""]
+    lines += table(
+        "Server-only, every server loaded the same way (pinned to CPU 0, the same h2load "
+        "command on CPU 1; medians). nghttpd answers with a static file of the same 5 bytes "
+        "and does no gRPC: it is the machine's HTTP/2 ceiling for this load, not a peer.",
+        ("| Server | req/s | / nghttpd | / Tern |", "|---|---:|---:|---:|"),
+        server_peer_rows(results),
+    )
+    lines += table(
+        "Issue 34's targets for Tern on its own HTTP/2 engine, from this run's figures above. "
+        "*No drop* and *no worse* allow the page's %d%% noise band." % round(EVEN * 100),
+        TARGETS_HEAD,
+        issue34_targets(results),
+    )
+    lines += table(
+        "Issue 18's targets for the connections part (ratios Tern / grpc-java from the table "
+        "above; recorded, not tuned for):",
+        TARGETS_HEAD,
+        conns_targets(results),
+    )
     if otel:
         lines += [
             "OpenTelemetry's cost (JMH `CallBenchmark` with `-p otel=true` against the same "
@@ -940,7 +1160,7 @@ def main():
                 re.sub(r"\[\s*[\d.]+\]\s*", "", " ".join(m.split())) for m in messages
             )
             for message in distinct:
-                if what.startswith("flow "):  # one JMH run; JMH's own log has the rest
+                if what.startswith(("flow ", "tls ")):  # one JMH run; its log has the rest
                     lines.append("- %s: %s" % (what, message[:600]))
                     continue
                 lines.append(
@@ -957,6 +1177,9 @@ def main():
             "- Kernel: %s" % m["kernel"],
             "- JDK: %s" % " / ".join(m["java"]),
             "- h2load: %s" % m["h2load"],
+        ]
+        + (["- nghttpd: %s" % m["nghttpd"]] if "nghttpd" in m else [])
+        + [
             "- Load average (1/5/15 min) at start %s, between parts %s, at end %s"
             % (results["load_start"], results["load_samples"], results["load_end"]),
             "",
@@ -969,7 +1192,8 @@ def main():
             "which would make grpc-java record stats on every call). `$PROBE_CP` is "
             "`tern-benchmarks/target/classes` (for `HeapUsedProbe` on grpc-java's class path). "
             "`$PORT` is a loopback port "
-            "the script got by binding port 0. Servers start fresh for every run and are killed "
+            "the script got by binding port 0, `$WORK` the work directory "
+            "(`tern-benchmarks/target/bench`). Servers start fresh for every run and are killed "
             "after it.",
             "",
             "```sh",
@@ -1031,7 +1255,15 @@ def main():
         "`/grpc.testing.BenchmarkService/UnaryCall` over 4 connections x 100 concurrent streams. "
         "A run counts only if every request finished with a 2xx and the responses carried at "
         "least 5 DATA bytes each (a gRPC error is a 200 with trailers only and no DATA, so 2xx "
-        "alone would not show success). h2load sends `content-length: 5` with the body.",
+        "alone would not show success). h2load sends `content-length: 5` with the body."
+        + (
+            " `nghttpd` (nghttp2's C server: plaintext, one worker thread) is loaded and checked "
+            "the same way; it answers every request with a static file holding the same 5 bytes, "
+            "so it does HTTP/2 and no gRPC: the ceiling of this machine and load generator, "
+            "against which each server's req/s is given as a ratio."
+            if "nghttpd" in (results["server"] or {})
+            else ""
+        ),
         "- **Warm-up**: on this machine each JVM's C1/C2 compiler threads take about a third of "
         "a core for the first 25-40 s of load (per-thread CPU from `/proc`), so a shorter "
         "warm-up measures compilation as much as serving. The per-run figures below give the "
