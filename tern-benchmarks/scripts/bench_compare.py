@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Runs Tern (on Netty's HTTP/2 codec and on its own) beside grpc-java 1.79; writes the page.
 
-Called by bin/bench-compare, which builds tern-benchmarks first and passes the class paths in the
-environment (TERN_CP, GRPC_JAVA_CP). The systems (bench_systems.py, chosen with --systems) are Tern,
+Called by bin/bench-compare, which builds tern-benchmarks first and the native peers with
+build-peers.sh, and passes the class paths and the peers' folder in the environment (TERN_CP,
+GRPC_JAVA_CP, PEERS_DIR). The systems (bench_systems.py, chosen with --systems) are Tern,
 "tern-engine" (the same programs with -Dtern.http2.engine=tern in every JVM: Tern's HTTP/2 engine
-instead of Netty's codec) and grpc-java in every part below but flow and jmh, and nghttpd (a C
-HTTP/2 server answering with a static file) in the server-only part. Nine parts, each optional:
+instead of Netty's codec) and grpc-java in every part below but flow and jmh, and in the
+server-only part also grpc-go's and tonic's servers (issue 34's native peers) and nghttpd (a C
+HTTP/2 server answering with a static file). A system whose program is not there (a peer
+build-peers.sh could not build, nghttpd not installed) is recorded as missing. Ten parts, each
+optional:
 
   e2e     own qps client against own qps server, unary, 0-byte payloads, 4 channels x {10, 100}
           outstanding, default executor and --directexecutor; systems alternate, each run repeated.
@@ -14,8 +18,9 @@ HTTP/2 server answering with a static file) in the server-only part. Nine parts,
   large   own client against own server, unary, 1 MiB request and 1 MiB response, 4 channels x 1
           outstanding, default executor; alternating and repeated as e2e.
   server  the qps server alone, pinned to CPU 0, loaded by h2load pinned to CPU 1 posting a
-          pre-encoded empty SimpleRequest to BenchmarkService/UnaryCall; nghttpd, serving the
-          answer as a static file, loaded the same way, as the machine's HTTP/2 baseline.
+          pre-encoded empty SimpleRequest to BenchmarkService/UnaryCall; grpc-go's and tonic's
+          servers of the same service, and nghttpd serving the answer as a static file (the
+          machine's HTTP/2 baseline), loaded the same way.
   alloc   heap bytes the qps server allocates per empty unary call: the server under the Epsilon
           collector (which frees nothing), h2load 4x100 making --alloc-warmup-calls and then
           --alloc-calls calls, the heap in use read before and after the second batch.
@@ -25,6 +30,11 @@ HTTP/2 server answering with a static file) in the server-only part. Nine parts,
           through HeapUsedProbe) and RSS before and while it holds --conns-idle idle connections;
           then --conns-new new connections one after another (after as many unmeasured ones),
           connect + first call latency and connections per second.
+  echo    the raw loopback limit of the wake-up-bound rows (raw-echo, built by build-peers.sh):
+          blocking ping-pong with 1 B (the least a round trip can carry; the 0 B row's limit) and
+          1 KiB, one client thread and one server thread, unpinned as the streaming part runs;
+          and new connections (connect, one 1-byte round trip, close), the server on CPU 0 and the
+          client on CPU 1 as the conns part runs. The page divides those rows by these figures.
   tls     JMH TlsBenchmark: handshakes (a new connection and one 1 KiB call) and 1 KiB calls on one
           TLS connection per second, on the JDK's TLS and on OpenSSL (netty-tcnative).
   flow    JMH OneWayStreamBenchmark and LargeUnaryBenchmark with -prof gc: messages per second on
@@ -72,10 +82,14 @@ from bench_systems import (
     BASE,
     EMPTY_FRAME,
     HEAP_PROBE,
+    MISSING,
+    PEERS_DIR,
+    RAW_ECHO,
     SYSTEMS,
     UNARY_PATH,
     java_system,
     parse_systems,
+    qps_programs,
     taking_part,
 )
 
@@ -166,18 +180,17 @@ def tail(path, lines=15):
 
 
 def server_cmd(system, port, direct):
-    """The qps server of a system on the JVM (bench_systems.SYSTEMS)."""
-    java = java_system(system)
-    return java.java(*java.server_args(port, direct))
+    """The qps server of a system on the JVM (bench_systems.SYSTEMS), or the raw echo's server."""
+    return qps_programs(system).server_cmd(port, direct)
 
 
 def client_cmd(system, port, outstanding, direct, args, payload=0, channels=4, streaming=False):
-    """The qps client of a system on the JVM, for args.duration s after args.warmup s."""
-    java = java_system(system)
-    main = java.client_args(
-        port, outstanding, direct, args.duration, args.warmup, payload, channels, streaming
+    """The qps client of a system on the JVM, or the raw echo's ping-pong, for args.duration s
+    after args.warmup s."""
+    shape = (payload, channels, streaming)
+    return qps_programs(system).client_cmd(
+        port, outstanding, direct, args.duration, args.warmup, *shape
     )
-    return java.java(*main)
 
 
 def expand(cmd):
@@ -186,6 +199,7 @@ def expand(cmd):
         "$TERN_CP": os.environ["TERN_CP"],
         "$GRPC_JAVA_CP": os.environ["GRPC_JAVA_CP"],
         "$PROBE_CP": os.path.join(ROOT, "tern-benchmarks", "target", "classes"),
+        PEERS_DIR: os.environ.get("PEERS_DIR", ""),
     }
     out = []
     for c in cmd:
@@ -277,20 +291,43 @@ def attempt(results, what, measure, *measure_args, **measure_kwargs):
     try:
         return measure(*measure_args, **measure_kwargs)
     except (RuntimeError, subprocess.TimeoutExpired) as e:
-        message = str(e).strip()
-        log("FAILED %s: %s" % (what, message))
-        errors = results["errors"].setdefault(what, [])
-        if message not in errors:
-            errors.append(message)
+        record_failure(results, what, str(e).strip())
         return None
 
 
-def run_qps_config(args, work, results, part, label, key, outstanding, direct, **shape):
+def record_failure(results, what, message):
+    """Logs a failure of `what` and records it for the page's Failures, each message once."""
+    log("FAILED %s: %s" % (what, message))
+    errors = results["errors"].setdefault(what, [])
+    if message not in errors:
+        errors.append(message)
+
+
+def available(results, what, program):
+    """Whether `program` (a system of bench_systems' table, or the raw echo) has the program it
+    needs: its tool on PATH, or its peer in $PEERS_DIR. If not, that is recorded once as `what`'s
+    failure, starting with MISSING (the page calls its rows missing rather than failed), and the
+    run goes on without it."""
+    tool = program.tool
+    if tool is None or shutil.which(expand([tool])[0]):
+        return True
+    if tool.startswith(PEERS_DIR) and not os.environ.get("PEERS_DIR"):
+        why = "PEERS_DIR is not set (bin/bench-compare sets it to build-peers.sh's output)"
+    else:
+        why = "no %s (%s)" % (tool, program.install)
+    record_failure(results, what, MISSING + why)
+    return False
+
+
+def run_qps_config(
+    args, work, results, part, label, key, outstanding, direct, systems=None, **shape
+):
     """Runs one configuration of each system's own qps client and server, the systems alternating
     run by run (ABBA...), args.repeats times each; the runs go to results[part][key] and the
     commands to results["commands"]. `shape` is passed on to run_e2e_alone and client_cmd
-    (payload, channels, streaming); `label` names the part in the log and in failures."""
-    systems = taking_part(args.systems, part)
+    (payload, channels, streaming); `label` names the part in the log and in failures. `systems`:
+    the part's systems of --systems unless given."""
+    systems = systems or taking_part(args.systems, part)
     runs = {s: [] for s in systems}
     for r in range(args.repeats):
         for system in abba(systems, r):
@@ -334,9 +371,14 @@ def run_streaming(args, work, results):
     """Ping-pong on one bidi stream (1 channel x 1 stream), 0 B and 1 KiB messages each way, each
     system's own client and server (default executor): messages per second one way is the QPS."""
     for payload in STREAMING_PAYLOADS:
-        key = "ping-pong %s 1x1" % ("1 KiB" if payload else "0 B")
         shape = {"payload": payload, "channels": 1, "streaming": True}
+        key = streaming_key(payload)
         run_qps_config(args, work, results, "streaming", "streaming", key, 1, False, **shape)
+
+
+def streaming_key(payload):
+    """The streaming part's (and the raw echo's) key of a ping-pong configuration."""
+    return "ping-pong %s 1x1" % ("1 KiB" if payload else "0 B")
 
 
 LARGE_PAYLOAD = 1024 * 1024
@@ -600,9 +642,6 @@ def server_only_cmd(system, port, work):
 
 
 def run_server_alone(system, args, work, body_path):
-    tool = SYSTEMS[system].tool
-    if tool and not shutil.which(tool):
-        raise RuntimeError("%s is not installed (%s)" % (tool, SYSTEMS[system].install))
     port = free_port()
     srv_log = os.path.join(work, "server-only-%s.log" % system)
     server = start(expand(server_only_cmd(system, port, work)), srv_log)
@@ -644,9 +683,11 @@ def run_server_only(args, work, results):
     with open(body_path, "wb") as f:
         f.write(EMPTY_FRAME)
     systems = taking_part(args.systems, "server")
+    # A system whose program is not there keeps its empty list: the page lists it as missing.
+    runs = {s: [] for s in systems}
+    systems = tuple(s for s in systems if available(results, "server-only, " + s, SYSTEMS[s]))
     for system in systems:
         SYSTEMS[system].prepare(work)
-    runs = {s: [] for s in systems}
     for r in range(args.repeats):
         for system in abba(systems, r):
             log("server-only %s run %d/%d" % (system, r + 1, args.repeats))
@@ -864,17 +905,17 @@ def conns_server_cmd(system, port):
 
 def conns_client_cmd(system, port, *mode):
     """ConnectionsClient on `system`'s channels (Tern's or grpc-java's, in a JVM with the system's
-    flags), pinned to CPU 1; `mode`: --idle_connections=N or --new_connections=N
-    [--warmup_connections=W]."""
-    java = java_system(system)
-    return ["taskset", "-c", "1"] + java.java(
-        "dev.tern.benchmarks.qps.ConnectionsClient",
-        "--system=%s" % java.stack,
+    flags), or the raw echo's connections client, pinned to CPU 1; `mode`: --idle_connections=N
+    (not the echo) or --new_connections=N [--warmup_connections=W]."""
+    return [
+        "taskset",
+        "-c",
+        "1",
+        *qps_programs(system).connections_client(),
         "--address=127.0.0.1:%d" % port,
         "--source_addresses=%d" % CONNS_SOURCE_ADDRESSES,
         *mode,
-        cp="$TERN_CP",  # ConnectionsClient is Tern's program, with grpc-java's channels on it
-    )
+    ]
 
 
 def raise_fd_limit(connections):
@@ -1176,6 +1217,48 @@ def run_conns(args, work, results):
     }
 
 
+def run_echo(args, work, results):
+    """The raw loopback limit of the streaming ping-pong and new-connections rows: the raw echo
+    (bench_systems.RAW_ECHO) run by those parts' own code, in those parts' topology (ping-pong
+    unpinned, as the streaming part runs; new connections with the server on CPU 0 and the client
+    on CPU 1, 10 source addresses, as the conns part runs). A round trip carries at least 1 byte,
+    so the 0 B row's limit is measured with 1 B. Stored under the streaming rows' keys and "new
+    connections"."""
+    results["echo"] = {}
+    echo = RAW_ECHO.name
+    if not available(results, "raw echo, " + echo, RAW_ECHO):
+        return
+    echo_args = copy.copy(noisy_part_args(args))
+    echo_args.warmup = RAW_ECHO.warmup
+    label = "raw echo"
+    for payload in STREAMING_PAYLOADS:
+        shape = {"payload": max(payload, 1), "channels": 1, "streaming": True}
+        key = streaming_key(payload)
+        run_qps_config(echo_args, work, results, "echo", label, key, 1, False, (echo,), **shape)
+    runs = []
+    for r in range(echo_args.repeats):
+        log("raw echo new connections run %d/%d" % (r + 1, echo_args.repeats))
+        run = attempt(
+            results,
+            "raw echo new connections, %s" % echo,
+            measurer(echo_args),
+            run_conns_new_once,
+            echo,
+            echo_args,
+            work,
+        )
+        if run:
+            runs.append(run)
+            log("  -> %d connections/s, p50 %d us" % (run["per_second"], run["p50"]))
+    results["echo"]["new connections"] = {echo: runs}
+    results["commands"]["echo new connections"] = {
+        echo: [
+            "taskset -c 0 " + show(server_cmd(echo, 0, False)).replace(":0", ":$PORT"),
+            show(conns_client_cmd(echo, 0, *new_conns_flags(args))).replace(":0 ", ":$PORT "),
+        ]
+    }
+
+
 def jmh_cmd(args, json_path, benchmarks, params=(), time_unit="ns", jvm_args=()):
     """The JMH command line for the benchmarks matching the regex `benchmarks`, with `-p` params
     and `jvm_args` added to every fork's JVM."""
@@ -1358,6 +1441,7 @@ PART_PREFIXES = {
     "server": ("server-only",),
     "alloc": ("alloc", "server allocation", "client allocation"),
     "conns": ("connections",),
+    "echo": ("echo", "raw echo"),
     "tls": ("tls",),
     "flow": ("flow",),
     "jmh": ("jmh",),
@@ -1525,7 +1609,7 @@ def main():
         "--skip",
         action="append",
         default=[],
-        choices=["e2e", "streaming", "large", "server", "alloc", "conns", "tls", "flow", "jmh"],
+        choices=list(PART_PREFIXES),
         help="leave a part out (repeat the flag for more than one)",
     )
     p.add_argument(
@@ -1535,8 +1619,11 @@ def main():
         metavar="NAME,NAME...",
         help="the systems to run, of %s; tern and grpc-java are always needed (the page compares "
         "every system with both). tern-engine is Tern with -Dtern.http2.engine=tern in every JVM "
-        "(its own HTTP/2 engine); nghttpd is the server-only part's HTTP/2 baseline. "
-        "--systems=tern,grpc-java runs the page as before the engine" % ", ".join(SYSTEMS),
+        "(its own HTTP/2 engine). grpc-go and tonic are grpc-go's and tonic's servers (issue "
+        "34's native peers, built by build-peers.sh; one not built is listed as missing) and "
+        "nghttpd the HTTP/2 baseline, all three in the server-only part. "
+        "--systems=tern,grpc-java runs the page as before the engine and the peers"
+        % ", ".join(SYSTEMS),
     )
     p.add_argument(
         "--bridge",
@@ -1635,6 +1722,7 @@ def main():
         "large": {},
         "streaming": {},
         "conns": {},
+        "echo": {},
         "tls": [],
         "flow": [],
         "jmh": [],
@@ -1663,6 +1751,8 @@ def main():
         if "conns" not in args.skip:
             run_conns(args, args.work, results)
             results["load_samples"].append(loadavg())
+        if "echo" not in args.skip:
+            run_echo(args, args.work, results)
         if "tls" not in args.skip:
             run_tls(args, args.work, results)
         if "flow" not in args.skip:

@@ -12,6 +12,9 @@ import re
 import statistics
 import sys
 
+# Beside this script, which Python puts first on sys.path.
+from bench_systems import MISSING, RAW_ECHO
+
 # The two systems every row compares (Ratio and Better are Tern / grpc-java).
 SYSTEMS = ("tern", "grpc-java")
 # Tern on its own HTTP/2 engine: where a run had it, each row adds its figure and its ratios to the
@@ -23,6 +26,9 @@ COMPARED = ("tern", ENGINE, "grpc-java")
 NOT_RUN = object()
 # Within this fraction of 1.0 a ratio is called even: this machine's run-to-run noise is larger.
 EVEN = 0.05
+# Issue 34's target for the wake-up-bound rows in the fastest configuration: this share of the
+# raw echo limit.
+ECHO_TARGET = 0.6
 
 
 def median(values):
@@ -158,24 +164,101 @@ def server_rows(results):
 
 
 def server_peer_rows(results):
-    """Every system of the server-only part (the JVM systems, nghttpd, any other peer) with its
-    median req/s and its ratios to nghttpd and to Tern; none without nghttpd or other peers."""
+    """The server-only table: every server of the part (the JVM systems, grpc-go, tonic, nghttpd;
+    one whose program was not there reads *missing*) with its median req/s and its ratios to
+    nghttpd and to Tern; where Tern on its engine ran, also the engine's ratio to each server
+    beside issue 34's target for it. Nothing when the part ran only Tern and grpc-java."""
     runs = results["server"] or {}
-    if set(runs) <= set(COMPARED):
-        return []
+    if set(runs) <= set(SYSTEMS):
+        return [], []
     med = {s: m["req_per_s"] for s, m in medians(runs, ("req_per_s",)).items()}
+    engine = ENGINE in runs
+    head = ["| Server | req/s | / nghttpd | / Tern |", "|---|---:|---:|---:|"]
+    if engine:
+        head = [
+            head[0] + " engine / it | Issue 34's target for engine / it | |",
+            head[1] + "---:|---|---|",
+        ]
     out = []
     for s in runs:
-        out.append(
-            "| %s | %s | %s | %s |"
-            % (
-                label(results, s),
-                fmt(med[s]),
-                fmt_ratio(ratio_of(med[s], med.get("nghttpd"))),
-                fmt_ratio(ratio_of(med[s], med.get("tern"))),
-            )
-        )
-    return out
+        missing = is_missing(results, "server-only, " + s)
+        cells = [
+            label(results, s),
+            "missing" if missing else fmt(med[s]),
+            fmt_ratio(ratio_of(med[s], med.get("nghttpd"))),
+            fmt_ratio(ratio_of(med[s], med.get("tern"))),
+        ]
+        if engine and s == ENGINE:
+            cells += ["", "", ""]
+        elif engine:
+            ratio = ratio_of(med[ENGINE], med[s])
+            target = SERVER_TARGETS.get(s)
+            if target is None:
+                what = "the ceiling" if s == "nghttpd" else "the distance"
+                cells += [fmt_ratio(ratio), "none: %s" % what, ""]
+            else:
+                cells += [fmt_ratio(ratio), *target_verdict(ratio, *target)]
+        out.append("| %s |" % " | ".join(cells))
+    return head, out
+
+
+def is_missing(results, what):
+    """Whether `what` (a server, or the raw echo) did not run because its program was not there."""
+    return any(m.startswith(MISSING) for m in results.get("errors", {}).get(what, []))
+
+
+def echo_section(results):
+    """Issue 34's wake-up-bound rows: each JVM system's streaming ping-pong and new-connection
+    rates as a share of the raw loopback echo's, measured in the same run (n/a where the row's
+    part did not run); nothing if the echo part neither ran nor failed."""
+    echo = results.get("echo") or {}
+    errors = results.get("errors", {})
+    if not echo and not any(what.startswith("raw echo") for what in errors):
+        return []
+    missing = is_missing(results, "raw echo, " + RAW_ECHO.name)
+
+    def limit(key, metric):
+        return median([r[metric] for r in (echo.get(key) or {}).get(RAW_ECHO.name, [])])
+
+    streaming = results.get("streaming") or {}
+    figures = []
+    for key in ("ping-pong 0 B 1x1", "ping-pong 1 KiB 1x1"):
+        by = {s: m["qps"] for s, m in medians(streaming.get(key) or {}, ("qps",)).items()}
+        figures.append(("streaming %s: round trips" % key, "msgs/s", limit(key, "qps"), by))
+    # The echo has no JIT to warm up: one figure is the limit of both new-connection rows.
+    conns, ran = conns_medians(results), results.get("conns") or {}
+    new_limit = limit("new connections", "per_second")
+    what = "new connection + first call, one at a time: rate"
+    by = {s: m["per_second"] for s, m in conns.items()} if ran.get("new") else {}
+    figures.append((what, "conns/s", new_limit, by))
+    if ran.get("new_settled"):
+        by = {s: m["settled_per_second"] for s, m in conns.items()}
+        figures.append(("%s: rate" % settled_label(results), "conns/s", new_limit, by))
+    systems = [s for s in COMPARED if s in results.get("systems", SYSTEMS)]
+    rows = []
+    for name, unit, top, by in figures:
+        if top is None and not by:
+            continue
+        cells = [name, unit, "missing" if missing else fmt(top)]
+        for s in systems:
+            if s in by:
+                cells += [fmt(by[s]), fmt_ratio(ratio_of(by[s], top))]
+            else:
+                cells += ["n/a", "n/a"]  # the row's part did not run it
+        rows.append("| %s |" % " | ".join(cells))
+    names = [label(results, s) for s in systems]
+    return table(
+        "Wake-up-bound rows against the machine (issue 34): each system's figure as a share of the "
+        "raw loopback limit measured in the same run by `raw-echo` (blocking C, one client thread "
+        "and one server thread, no protocol; the 0 B row's limit is a 1-byte round trip). Target: "
+        "at least %.1f of the limit in the fastest configuration." % ECHO_TARGET,
+        (
+            "| Figure | Unit | Raw echo limit | %s |"
+            % " | ".join("{0} | {0} / limit".format(n) for n in names),
+            "|---|---|---:|%s" % ("---:|---:|" * len(systems)),
+        ),
+        rows,
+    )
 
 
 def streaming_rows(results):
@@ -466,12 +549,22 @@ def conns_targets(results):
 
 def target_row(name, ratio, target, higher):
     """A target table's row: the figure, the bound, the measured ratio, and whether it is met."""
-    if ratio is None:
-        verdict = "not measured"
-    else:
-        verdict = "met" if (ratio >= target if higher else ratio <= target) else "not met"
-    bound = "%s %s" % (">=" if higher else "<=", "{:g}".format(target))
+    bound, verdict = target_verdict(ratio, target, higher)
     return "| %s | %s | %s | %s |" % (name, bound, fmt_ratio(ratio), verdict)
+
+
+def target_verdict(ratio, target, higher):
+    """A target's bound ("at least" if higher) and whether `ratio` meets it. A target of AHEAD
+    is being ahead by more than the page's noise band (EVEN); within it the verdict is even."""
+    if target is AHEAD:
+        bound = "> 1 (ahead)"
+        if ratio is None:
+            return bound, "not measured"
+        return bound, "met" if ratio > 1 + EVEN else "even" if ratio >= 1 - EVEN else "not met"
+    bound = "%s %s" % (">=" if higher else "<=", "{:g}".format(target))
+    if ratio is None:
+        return bound, "not measured"
+    return bound, "met" if (ratio >= target if higher else ratio <= target) else "not met"
 
 
 # Issue 34's targets for Tern on its own HTTP/2 engine: server-only req/s against today's Tern (on
@@ -479,41 +572,28 @@ def target_row(name, ratio, target, higher):
 # unary call, server and client, against grpc-java.
 ISSUE34_SERVER_VS_TERN, ISSUE34_SERVER_VS_GRPC = 1.5, 3.0
 ISSUE34_IDLE_HEAP, ISSUE34_IDLE_RSS, ISSUE34_CALL_HEAP = 0.5, 0.7, 0.35
+AHEAD = object()  # a target: ahead, beyond the noise band
+# The server-only table's targets for engine / each server (higher is better); tonic's row shows
+# the distance and nghttpd's the ceiling, with no target.
+SERVER_TARGETS = {
+    "tern": (ISSUE34_SERVER_VS_TERN, True),
+    "grpc-java": (ISSUE34_SERVER_VS_GRPC, True),
+    "grpc-go": (AHEAD, True),
+}
 
 
 def issue34_targets(results):
     """Issue 34's targets beside the ratios measured in this run, as table rows; none without the
-    engine. End-to-end "no row drops, p99 no worse" is judged against Tern on Netty's codec with
-    the page's noise band (EVEN): QPS at least 1 - EVEN of Tern's, p99 at most 1 + EVEN."""
+    engine. The server-only ones are in the server-only table (server_peer_rows). End-to-end "no
+    row drops, p99 no worse" is judged against Tern on Netty's codec with the page's noise band
+    (EVEN): QPS at least 1 - EVEN of Tern's, p99 at most 1 + EVEN."""
     if not engine_measured(results):
         return []
-    server = {
-        s: m["req_per_s"] for s, m in medians(results["server"] or {}, ("req_per_s",)).items()
-    }
     conns = conns_medians(results)
     engine_conns, grpc_conns = conns.get(ENGINE, {}), conns["grpc-java"]
     alloc = alloc_medians(results, "alloc") if results.get("alloc") else {}
     client = alloc_medians(results, "client_alloc") if results.get("client_alloc") else {}
-    server_name = "server-only h2load 4x100 unary req/s"
-    out = [
-        target_row(
-            server_name + ", engine / Tern",
-            ratio_of(server.get(ENGINE), server.get("tern")),
-            ISSUE34_SERVER_VS_TERN,
-            True,
-        ),
-        target_row(
-            server_name + ", engine / grpc-java",
-            ratio_of(server.get(ENGINE), server.get("grpc-java")),
-            ISSUE34_SERVER_VS_GRPC,
-            True,
-        ),
-    ]
-    if "nghttpd" in server:
-        out.append(
-            "| %s, engine / nghttpd | printed, no target | %s | |"
-            % (server_name, fmt_ratio(ratio_of(server.get(ENGINE), server["nghttpd"])))
-        )
+    out = []
     for name, metric, target in (
         ("server live heap per idle connection", "heap_per_connection", ISSUE34_IDLE_HEAP),
         ("server RSS per idle connection", "rss_per_connection", ISSUE34_IDLE_RSS),
@@ -780,13 +860,16 @@ def repeats_of(results, what):
     if what.startswith(("server allocation, ", "client allocation, ")):
         return 1
     prefixes = (("server", "server"), ("large", "large"), ("streaming", "streaming"))
-    prefixes += (("connections", "conns"),)
+    prefixes += (("connections", "conns"), ("raw echo", "echo"))
     part = next((p for prefix, p in prefixes if what.startswith(prefix)), "e2e")
     origin = results.get("reused", {}).get(part, {})
     return (origin.get("settings") or results["settings"])["repeats"]
 
 
 def runs_of(results, what):
+    if what.startswith("raw echo "):  # "raw echo KEY, raw-echo"
+        key, system = what[len("raw echo ") :].rsplit(", ", 1)
+        return (results.get("echo") or {}).get(key, {}).get(system, [])
     if what.startswith("connections "):
         kind, system = what[len("connections ") :].split(", ", 1)
         return (results.get("conns") or {}).get(kind, {}).get(system, [])
@@ -925,6 +1008,24 @@ def raw_runs(results):
         for s in conns.get(kind) or {}:
             for r in conns[kind][s]:
                 lines.append(new_conns_run_line(what, s, r))
+    echo = results.get("echo") or {}
+    for key, by in echo.items():
+        runs = by.get(RAW_ECHO.name, [])
+        if key == "new connections":
+            what = "new connections, raw echo limit"
+            lines += [new_conns_run_line(what, RAW_ECHO.name, r) for r in runs]
+        elif runs:
+            lines.append(
+                "- %s, raw echo limit (%d B): round trips/s %s; p50/p99 µs %s; other processes' "
+                "CPU, of a core: %s"
+                % (
+                    key,
+                    runs[0]["client_payload"],
+                    ", ".join(str(r["qps"]) for r in runs),
+                    "; ".join("%d/%d" % (r["p50"], r["p99"]) for r in runs),
+                    "; ".join(contention(r) or "?" for r in runs),
+                )
+            )
     return lines
 
 
@@ -997,6 +1098,7 @@ def main():
         "server": "server-only",
         "alloc": "allocation",
         "conns": "connections",
+        "echo": "raw echo",
         "tls": "TLS",
         "flow": "one-way streaming and large-unary",
         "jmh": "JMH",
@@ -1099,16 +1201,25 @@ def main():
     lines += server_rows(results) + alloc_rows(results) + conns_rows(results)
     lines += tls_rows(results) + flow_rows(results) + jmh
     lines.append("")
+    server_head, server_peers = server_peer_rows(results)
     lines += table(
         "Server-only, every server loaded the same way (pinned to CPU 0, the same h2load "
-        "command on CPU 1; medians). nghttpd answers with a static file of the same 5 bytes "
-        "and does no gRPC: it is the machine's HTTP/2 ceiling for this load, not a peer.",
-        ("| Server | req/s | / nghttpd | / Tern |", "|---|---:|---:|---:|"),
-        server_peer_rows(results),
+        "command on CPU 1, 4 connections x 100 streams of empty unary calls; medians), grpc-go's "
+        "and tonic's servers (issue 34's native peers; how they are built and pinned is under "
+        "*How to read the parts*) beside the JVM systems. nghttpd answers with a static file of "
+        "the same 5 bytes and does no gRPC: it is the machine's HTTP/2 ceiling for this load, "
+        "not a peer. Where Tern on its own engine ran, *engine / it* is its req/s over each "
+        "server's, beside issue 34's target for it: at least 1.5x Tern (on Netty's codec) and 3x "
+        "grpc-java, ahead of grpc-go (beyond the page's %d%% noise band; within it, even); "
+        "tonic's row shows the distance to it." % round(EVEN * 100),
+        server_head,
+        server_peers,
     )
+    lines += echo_section(results)
     lines += table(
-        "Issue 34's targets for Tern on its own HTTP/2 engine, from this run's figures above. "
-        "*No drop* and *no worse* allow the page's %d%% noise band." % round(EVEN * 100),
+        "Issue 34's targets for Tern on its own HTTP/2 engine, from this run's figures above "
+        "(the server-only targets are in the server-only table). *No drop* and *no worse* allow "
+        "the page's %d%% noise band." % round(EVEN * 100),
         TARGETS_HEAD,
         issue34_targets(results),
     )
@@ -1160,7 +1271,8 @@ def main():
                 re.sub(r"\[\s*[\d.]+\]\s*", "", " ".join(m.split())) for m in messages
             )
             for message in distinct:
-                if what.startswith(("flow ", "tls ")):  # one JMH run; its log has the rest
+                # One JMH run (its log has the rest), or a program that was not there at all.
+                if what.startswith(("flow ", "tls ")) or message.startswith(MISSING):
                     lines.append("- %s: %s" % (what, message[:600]))
                     continue
                 lines.append(
@@ -1191,6 +1303,8 @@ def main():
             "1.79.0 and its own dependencies only: no grpc-census or OpenCensus implementation, "
             "which would make grpc-java record stats on every call). `$PROBE_CP` is "
             "`tern-benchmarks/target/classes` (for `HeapUsedProbe` on grpc-java's class path). "
+            "`$PEERS_DIR` is the folder `tern-benchmarks/scripts/build-peers.sh` prints "
+            "(`~/.cache/tern-tools/bench-peers/bin`), holding the native peers it built. "
             "`$PORT` is a loopback port "
             "the script got by binding port 0, `$WORK` the work directory "
             "(`tern-benchmarks/target/bench`). Servers start fresh for every run and are killed "
@@ -1354,6 +1468,39 @@ def main():
             )
         )
     lines += [
+        "- **Native peers** (the server-only part, issue 34), both run exactly as the Java servers "
+        "are (taskset CPU 0, the same h2load command) and both answer `UnaryCall` as the qps "
+        "servers do, with a payload of `response_size` zero bytes. *grpc-go*: grpc-go 1.85.0's own "
+        "benchmark service (`benchmark.StartServer` of `google.golang.org/grpc/benchmark`, type "
+        "`protobuf`, with the 128 KiB read and write buffers grpc-go's own benchmark server and "
+        "qps worker give it; grpc-go's defaults otherwise), started on 127.0.0.1 by a small "
+        "program of ours, `tern-benchmarks/peers/grpc-go` (its `go.mod` requires "
+        "`google.golang.org/grpc v1.85.0`, its `go.sum` pins every module); Go's scheduler takes "
+        "its thread count (GOMAXPROCS) from the CPUs the process may use, so one on CPU 0. "
+        "*tonic*: a server of ours on tonic 0.14.9 (`tern-benchmarks/peers/tonic`: tonic, "
+        "tonic-prost, prost 0.14.6, tokio 1.54.1 and their build tools pinned exactly in "
+        "`Cargo.toml`, every other crate by `Cargo.lock`), its code generated at build time by "
+        "tonic-prost-build from tern-interop's `benchmark_service.proto` with the protoc the "
+        "`protoc-bin-vendored` crate ships; tokio's multi-threaded runtime with its default worker "
+        "count (also one per usable CPU; `--worker_threads=N` sets it), tonic's default server "
+        "settings, TCP_NODELAY as tonic's own `serve` sets it. "
+        "`tern-benchmarks/scripts/build-peers.sh` builds both (`go build -trimpath` through the Go "
+        "module proxy, `cargo build --release --locked` from crates.io) into "
+        "`~/.cache/tern-tools/bench-peers` (`TERN_TOOLS_DIR` moves it), again only when a source, "
+        "a pin or the compiler changed; `bin/bench-compare` runs it first. A peer that cannot be "
+        "built is left out with a line saying why, and its row reads *missing*.",
+        "- **Raw echo limit** (issue 34): `raw-echo` (`tern-benchmarks/peers/echo/raw-echo.c`, "
+        "`gcc -O2`, built by the same script) over blocking loopback sockets with TCP_NODELAY, one "
+        "client thread and one server thread, no protocol: the server writes back whatever it "
+        "reads. Ping-pong: the client sends a message and reads it back, %d s unmeasured and then "
+        "the page's duration timed, 1 KiB, and 1 byte for the 0 B row (a round trip needs at least "
+        "a byte; an empty gRPC message is still a 5-byte frame in HTTP/2 frames), unpinned as the "
+        "streaming part runs. New connections: connect, a 1-byte round trip, close, one after "
+        "another (as many unmeasured first as timed), server on CPU 0 and client on CPU 1 with the "
+        "client ends spread over the same 10 addresses, timed as `ConnectionsClient` times (from "
+        "making the socket to the end of the round trip; the rate counts the closing too). Each "
+        "wake-up-bound row is divided by the limit of its own shape from the same run."
+        % RAW_ECHO.warmup,
         "- grpc-java's `AsyncServer` listens on all interfaces of the given port (its own "
         "behaviour); the clients and h2load only ever connect to 127.0.0.1.",
         "- Unless `--directexecutor`, both qps servers and clients run application callbacks on "

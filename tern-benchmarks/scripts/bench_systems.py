@@ -7,13 +7,20 @@ Two kinds, in one table (SYSTEMS, in the order the page lists them):
   Tern on its own HTTP/2 engine (the same programs with -Dtern.http2.engine=tern in every JVM it
   starts, server and client), and grpc-java 1.79.
 - ServerOnlySystem: a server that only the server-only part loads, pinned like the others and under
-  the same h2load command: nghttpd, nghttp2's C server, answering the request with a static file
-  that holds the same 5 bytes as an empty SimpleResponse's frame (no gRPC: the machine's HTTP/2
-  ceiling for this load). Another peer's server (grpc-go's, tonic's) is one more entry here: its
-  command, what it needs prepared, and the tool it needs installed.
+  the same h2load command: grpc-go's and tonic's servers of the same BenchmarkService (issue 34's
+  native peers, built by scripts/build-peers.sh into $PEERS_DIR), and nghttpd, nghttp2's C server,
+  answering the request with a static file that holds the same 5 bytes as an empty
+  SimpleResponse's frame (no gRPC: the machine's HTTP/2 ceiling for this load). Each is one entry:
+  its command, what it needs prepared, and the program it needs (a tool on PATH, or a peer in
+  $PEERS_DIR) with where that comes from.
 
-The commands keep the placeholders ($TERN_CP, $GRPC_JAVA_CP, $PROBE_CP) that bench_compare.expand
-replaces, so the page can print them as they are. Nothing here starts a process.
+Beside the table, not a system: RAW_ECHO, the raw loopback echo of the echo part (the limit of the
+wake-up-bound rows), with the qps programs' interface (qps_programs) so the streaming and
+connections code runs it as it runs a system's own programs.
+
+The commands keep the placeholders ($TERN_CP, $GRPC_JAVA_CP, $PROBE_CP, $PEERS_DIR) that
+bench_compare.expand replaces, so the page can print them as they are. Nothing here starts a
+process.
 """
 
 import os
@@ -28,6 +35,29 @@ JVM_PARTS = ("e2e", "streaming", "large", "server", "alloc", "conns", "tls")
 # The two systems every page compares; the others are shown beside them.
 BASE = ("tern", "grpc-java")
 HEAP_PROBE = "dev.tern.benchmarks.qps.HeapUsedProbe"
+CONNECTIONS_CLIENT = "dev.tern.benchmarks.qps.ConnectionsClient"
+# The folder scripts/build-peers.sh builds the native peers into (bin/bench-compare exports it).
+PEERS_DIR = "$PEERS_DIR"
+BUILT_BY = (
+    "tern-benchmarks/scripts/build-peers.sh builds it; bin/bench-compare runs that first, and its "
+    "output says why it did not"
+)
+# How a failure starts when a system's or the raw echo's program is not there at all (the page
+# calls its rows missing rather than failed).
+MISSING = "missing: "
+
+
+def qps_client_flags(port, outstanding, duration, warmup, payload, channels, streaming):
+    """The flags every qps client takes (the JVM systems' and the raw echo's ping-pong)."""
+    return [
+        "--address=127.0.0.1:%d" % port,
+        "--channels=%d" % channels,
+        "--outstanding_rpcs=%d" % outstanding,
+        "--client_payload=%d" % payload,
+        "--server_payload=%d" % payload,
+        "--duration=%s" % duration,
+        "--warmup_duration=%s" % warmup,
+    ] + (["--streaming_rpcs"] if streaming else [])
 
 
 class JavaSystem:
@@ -72,26 +102,28 @@ class JavaSystem:
         self, port, outstanding, direct, duration, warmup, payload, channels, streaming
     ):
         """The qps client's main class and flags."""
-        return (
-            [
-                self.client_main,
-                "--transport=" + self.transport,
-                "--address=127.0.0.1:%d" % port,
-                "--channels=%d" % channels,
-                "--outstanding_rpcs=%d" % outstanding,
-                "--client_payload=%d" % payload,
-                "--server_payload=%d" % payload,
-                "--duration=%s" % duration,
-                "--warmup_duration=%s" % warmup,
-            ]
-            + (["--directexecutor"] if direct else [])
-            + (["--streaming_rpcs"] if streaming else [])
-        )
+        flags = qps_client_flags(port, outstanding, duration, warmup, payload, channels, streaming)
+        main = [self.client_main, "--transport=" + self.transport, *flags]
+        return main + (["--directexecutor"] if direct else [])
+
+    def server_cmd(self, port, direct):
+        """The qps server."""
+        return self.java(*self.server_args(port, direct))
+
+    def client_cmd(self, port, outstanding, direct, duration, warmup, payload, channels, streaming):
+        """The qps client, for `duration` s after `warmup` s."""
+        args = (port, outstanding, direct, duration, warmup, payload, channels, streaming)
+        return self.java(*self.client_args(*args))
+
+    def connections_client(self):
+        """ConnectionsClient on this system's channels (in a JVM with its flags), before the flags
+        of the connections it makes. It is Tern's program, with grpc-java's channels on it."""
+        return self.java(CONNECTIONS_CLIENT, "--system=%s" % self.stack, cp="$TERN_CP")
 
     def server_only_cmd(self, port, work):
         """The server the server-only part loads: the qps server, default executor."""
         del work  # a qps server needs nothing prepared
-        return self.java(*self.server_args(port, False))
+        return self.server_cmd(port, False)
 
     def prepare(self, work):
         """Nothing: the qps server serves from memory."""
@@ -99,12 +131,13 @@ class JavaSystem:
 
 class ServerOnlySystem:
     """A server only the server-only part loads: `command(port, work)` starts it on 127.0.0.1:port
-    (pinning is the part's), after `prepare(work)` made what it serves in the work directory;
-    `tool` is the executable it needs, and `install` how to get it. Immutable."""
+    (pinning is the part's), after `prepare(work)` (if any) made what it serves in the work
+    directory; `tool` is the program it needs (on PATH, or under $PEERS_DIR), and `install` where
+    that comes from. Immutable."""
 
     parts = ("server",)
 
-    def __init__(self, name, label, command, prepare, tool, install):
+    def __init__(self, name, label, command, tool, install, prepare=None):
         self.name, self.label, self.tool, self.install = name, label, tool, install
         self._command, self._prepare = command, prepare
 
@@ -112,7 +145,46 @@ class ServerOnlySystem:
         return self._command(port, work)
 
     def prepare(self, work):
-        self._prepare(work)
+        if self._prepare:
+            self._prepare(work)
+
+
+def native_peer(name, label, program):
+    """A native peer's server of BenchmarkService, `program` in $PEERS_DIR: `--address` is its
+    only flag; it needs nothing prepared, and has no executor to choose."""
+    path = PEERS_DIR + "/" + program
+
+    def command(port, work):
+        del work
+        return [path, "--address=127.0.0.1:%s" % port]
+
+    return ServerOnlySystem(name, label, command, path, BUILT_BY)
+
+
+class RawEcho:
+    """The raw loopback echo (peers/echo/raw-echo.c, in $PEERS_DIR): the echo part's one program,
+    with a JavaSystem's command methods (its server, its ping-pong client taking the qps clients'
+    flags, its connections client taking ConnectionsClient's). No executor, no JVM."""
+
+    name = "raw-echo"
+    label = "raw echo"
+    # Seconds of unmeasured round trips before its ping-pong is timed: a C program has no JIT to
+    # wait for.
+    warmup = 2
+    tool = PEERS_DIR + "/raw-echo"
+    install = BUILT_BY
+
+    def server_cmd(self, port, direct):
+        del direct
+        return [self.tool, "server", "--address=127.0.0.1:%s" % port]
+
+    def client_cmd(self, port, outstanding, direct, duration, warmup, payload, channels, streaming):
+        del direct
+        flags = qps_client_flags(port, outstanding, duration, warmup, payload, channels, streaming)
+        return [self.tool, "pingpong", *flags]
+
+    def connections_client(self):
+        return [self.tool, "connections"]
 
 
 def nghttpd_root(work):
@@ -168,16 +240,19 @@ GRPC_JAVA = JavaSystem(
     "io.grpc.benchmarks.qps.AsyncClient",
     "netty_nio",
 )
+GRPC_GO = native_peer("grpc-go", "grpc-go 1.85.0", "grpc-go-bench-server")
+TONIC = native_peer("tonic", "tonic 0.14.9", "tonic-bench-server")
 NGHTTPD = ServerOnlySystem(
     "nghttpd",
     "nghttpd (static file)",
     nghttpd_cmd,
-    nghttpd_prepare,
     "nghttpd",
     "apt-get install nghttp2-server",
+    prepare=nghttpd_prepare,
 )
 
-SYSTEMS = {s.name: s for s in (TERN, TERN_ENGINE, GRPC_JAVA, NGHTTPD)}
+SYSTEMS = {s.name: s for s in (TERN, TERN_ENGINE, GRPC_JAVA, GRPC_GO, TONIC, NGHTTPD)}
+RAW_ECHO = RawEcho()
 
 
 def java_system(name):
@@ -186,6 +261,11 @@ def java_system(name):
     if not isinstance(system, JavaSystem):
         raise ValueError("%s is not a JVM system" % name)
     return system
+
+
+def qps_programs(name):
+    """The qps and connections programs of `name`: a JavaSystem's, or the raw echo's."""
+    return RAW_ECHO if name == RAW_ECHO.name else java_system(name)
 
 
 def taking_part(names, part):
