@@ -8,6 +8,7 @@ import dev.tern.MethodDescriptor;
 import dev.tern.Status;
 import dev.tern.StatusException;
 import dev.tern.StatusRuntimeException;
+import dev.tern.internal.NonBlockingScope;
 import dev.tern.internal.ThreadlessExecutor;
 import java.util.Iterator;
 import java.util.Objects;
@@ -281,6 +282,7 @@ public final class ClientCalls {
     Objects.requireNonNull(channel, "channel");
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(callOptions, "callOptions");
+    NonBlockingScope.checkMayBlock("to " + method.getFullMethodName() + " (a blocking stub)");
     return channel.newCall(
         method, callOptions.withOption(STUB_TYPE_OPTION, StubType.BLOCKING).withExecutor(executor));
   }

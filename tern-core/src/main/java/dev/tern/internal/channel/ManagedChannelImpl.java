@@ -11,6 +11,7 @@ import dev.tern.NameResolver;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
 import dev.tern.channelz.Channelz;
+import dev.tern.internal.NonBlockingScope;
 import dev.tern.internal.SharedExecutors;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
@@ -190,6 +191,7 @@ public final class ManagedChannelImpl extends ManagedChannel {
   @Override
   public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
     Objects.requireNonNull(unit, "unit");
+    NonBlockingScope.checkMayBlock("ManagedChannel.awaitTermination");
     return terminated.await(timeout, unit);
   }
 

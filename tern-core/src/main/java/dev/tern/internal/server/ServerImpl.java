@@ -13,6 +13,7 @@ import dev.tern.channelz.Instrumented;
 import dev.tern.channelz.Ref;
 import dev.tern.channelz.ServerStats;
 import dev.tern.channelz.SocketStats;
+import dev.tern.internal.NonBlockingScope;
 import dev.tern.internal.SharedExecutors;
 import dev.tern.spi.ServerListener;
 import dev.tern.spi.ServerTransport;
@@ -284,6 +285,7 @@ public final class ServerImpl extends Server {
   @Override
   public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
     Objects.requireNonNull(unit, "unit");
+    NonBlockingScope.checkMayBlock("Server.awaitTermination");
     long remainingNanos = unit.toNanos(timeout);
     lock.lock();
     try {
@@ -301,6 +303,7 @@ public final class ServerImpl extends Server {
 
   @Override
   public void awaitTermination() throws InterruptedException {
+    NonBlockingScope.checkMayBlock("Server.awaitTermination");
     lock.lock();
     try {
       while (!terminated) {
