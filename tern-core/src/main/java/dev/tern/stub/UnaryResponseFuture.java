@@ -2,8 +2,8 @@ package dev.tern.stub;
 
 import dev.tern.ClientCall;
 import dev.tern.Metadata;
+import dev.tern.NonBlockingScope;
 import dev.tern.Status;
-import dev.tern.internal.NonBlockingScope;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;

@@ -1,9 +1,9 @@
 package dev.tern.internal.server;
 
 import dev.tern.Metadata;
+import dev.tern.NonBlockingScope;
 import dev.tern.ServerCall;
 import dev.tern.ServerCallHandler;
-import dev.tern.internal.NonBlockingScope;
 
 /**
  * The handler of a method declared non-blocking, as the method map holds it: the method's own

@@ -1,18 +1,21 @@
-package dev.tern.internal;
+package dev.tern;
 
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
 /**
- * Runs the callbacks of one server method declared non-blocking ({@link dev.tern.NonBlocking},
- * {@code ServerBuilder.nonBlocking}) on the calling thread, the transport's, and marks that thread
- * for as long as they run. Tern's own blocking calls ask {@link #checkMayBlock} first and refuse to
- * block a marked thread: a blocking stub waiting on a connection's event loop stalls every other
- * call of that loop, and waits forever if its own response must come through the same loop.
+ * Where a method declared non-blocking ({@link NonBlocking}, {@link ServerBuilder#nonBlocking})
+ * runs: an executor that runs each task at once on the calling thread, the transport's, and marks
+ * that thread as running the method for as long as the task runs. The server makes one per such
+ * method. Blocking code asks {@link #checkMayBlock} first: Tern's blocking stubs, a call future's
+ * {@code get}, {@code Server} and {@code ManagedChannel} {@code awaitTermination} refuse to block a
+ * marked thread, since a wait there stalls every call of that transport thread, and lasts forever
+ * if what it waits for must come through the same thread. Your own blocking helpers can ask too,
+ * and test tools (tern-testing's {@code BlockingDetector}) read {@link #currentMethod}.
  *
- * <p>One instance per method, made when the server's method map is built. Thread-safe: the mark is
- * per thread, and it is restored after each task, so nested scopes (a non-blocking method that
- * calls an in-process server directly) unwind in order.
+ * <p>Thread-safe: the mark is per thread, and restored after each task, so nested scopes (a
+ * non-blocking method calling an in-process server whose method is non-blocking too) unwind in
+ * order.
  */
 public final class NonBlockingScope implements Executor {
   /** The full name of the non-blocking method whose callbacks the thread runs now, or null. */
@@ -20,7 +23,10 @@ public final class NonBlockingScope implements Executor {
 
   private final String fullMethodName;
 
-  /** A scope for the method {@code fullMethodName} ({@code "pkg.Service/Method"}). */
+  /**
+   * A scope for the method {@code fullMethodName} ({@code "pkg.Service/Method"}): the name {@link
+   * #currentMethod} returns and {@link #checkMayBlock}'s message names.
+   */
   public NonBlockingScope(String fullMethodName) {
     this.fullMethodName = Objects.requireNonNull(fullMethodName, "fullMethodName");
   }
