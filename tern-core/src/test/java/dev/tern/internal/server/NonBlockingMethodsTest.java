@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.tern.BindableService;
 import dev.tern.CallOptions;
+import dev.tern.ClientCall;
 import dev.tern.ManagedChannel;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
@@ -27,7 +28,10 @@ import dev.tern.stub.ServerCalls;
 import dev.tern.stub.StreamObserver;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -235,6 +239,67 @@ class NonBlockingMethodsTest {
         .hasMessageContaining(
             "Blocking call to test.Greeter/SayBye (a blocking stub) on the transport thread"
                 + " from non-blocking method test.Greeter/SayHello");
+  }
+
+  @Test
+  void futureGetAndAwaitTerminationAreRefusedToo() throws Exception {
+    List<String> refused = new CopyOnWriteArrayList<>();
+    Greeter greeter =
+        new Greeter(threads) {
+          @NonBlocking
+          @Override
+          public void sayHello(String request, StreamObserver<String> responses) {
+            CompletableFuture<String> bye = ClientCalls.futureUnaryCall(new SilentCall(), "x");
+            refused.add(refusal(bye::get));
+            refused.add(refusal(bye::join));
+            refused.add(refusal(() -> server.awaitTermination(1, TimeUnit.SECONDS)));
+            refused.add(refusal(() -> channel.awaitTermination(1, TimeUnit.SECONDS)));
+            responses.onNext("hello");
+            responses.onCompleted();
+          }
+        };
+    start(builder().addService(greeter));
+
+    assertThat(call(HELLO)).isEqualTo("hello");
+
+    assertThat(refused)
+        .containsExactly(
+            "the call future's get()",
+            "the call future's join()",
+            "Server.awaitTermination",
+            "ManagedChannel.awaitTermination");
+  }
+
+  /** A call that never answers: its future stays pending. */
+  private static final class SilentCall extends ClientCall<String, String> {
+    @Override
+    public void start(Listener<String> responseListener, Metadata headers) {}
+
+    @Override
+    public void request(int numMessages) {}
+
+    @Override
+    public void cancel(String message, Throwable cause) {}
+
+    @Override
+    public void halfClose() {}
+
+    @Override
+    public void sendMessage(String message) {}
+  }
+
+  /** What {@code wait} was refused as, from the exception's message, or what it did instead. */
+  private static String refusal(Callable<?> wait) {
+    try {
+      return "not refused: " + wait.call();
+    } catch (IllegalStateException e) {
+      String message = e.getMessage();
+      String suffix = " on the transport thread from non-blocking method test.Greeter/SayHello";
+      int end = message.indexOf(suffix);
+      return end < 0 ? message : message.substring("Blocking call ".length(), end);
+    } catch (Exception | Error e) {
+      return "failed: " + e;
+    }
   }
 
   @Test
