@@ -61,6 +61,12 @@ public abstract class ForwardingServerBuilder<T extends ForwardingServerBuilder<
   }
 
   @Override
+  public T nonBlocking(String fullServiceOrMethodName) {
+    delegate().nonBlocking(fullServiceOrMethodName);
+    return thisT();
+  }
+
+  @Override
   public T intercept(ServerInterceptor interceptor) {
     delegate().intercept(interceptor);
     return thisT();

@@ -2,6 +2,7 @@ package dev.tern;
 
 import java.io.File;
 import java.io.InputStream;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
@@ -30,9 +31,21 @@ public abstract class ServerBuilder<T extends ServerBuilder<T>> {
   /** Adds a service; its methods go into the server's immutable method map. */
   public abstract T addService(ServerServiceDefinition service);
 
-  /** Adds a service implementation. */
+  /**
+   * Adds a service implementation. A {@link NonBlocking} annotation on its class, or on the methods
+   * that implement gRPC methods, declares those methods non-blocking, as {@link
+   * #nonBlocking(String)} does.
+   *
+   * @throws IllegalArgumentException if an annotated method implements no method of the service
+   */
   public T addService(BindableService service) {
-    return addService(service.bindService());
+    ServerServiceDefinition definition = service.bindService();
+    List<String> nonBlocking = NonBlockingAnnotations.declared(service.getClass(), definition);
+    T self = addService(definition);
+    for (String name : nonBlocking) {
+      nonBlocking(name);
+    }
+    return self;
   }
 
   /** Asked for methods not found among the added services. Default: none. */
@@ -43,6 +56,26 @@ public abstract class ServerBuilder<T extends ServerBuilder<T>> {
 
   /** Runs callbacks on the transport thread: fastest, for handlers that never block. */
   public abstract T directExecutor();
+
+  /**
+   * Declares that a service (by its name, {@code "pkg.Service"}) or a single method ({@code
+   * "pkg.Service/Method"}) never blocks: its callbacks, and the interceptors' around them, run on
+   * the transport's thread (a Netty connection's event loop; the calling thread in-process), with
+   * no hand-off to the executor, while the server's other methods keep the {@link
+   * #executor(Executor)} (or the default). The same as {@link NonBlocking} on the implementation.
+   * The choice is made once per method when the server is built; methods found through the {@link
+   * #fallbackHandlerRegistry} are not covered. Tern's blocking calls (blocking stubs, a call
+   * future's {@code get}, {@code awaitTermination}) made from such a method throw {@link
+   * IllegalStateException} instead of stalling the transport thread. Default: none.
+   *
+   * @throws UnsupportedOperationException if this builder cannot run methods on the transport's
+   *     thread
+   * @see NonBlocking
+   */
+  public T nonBlocking(String fullServiceOrMethodName) {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " does not support nonBlocking");
+  }
 
   /** An interceptor for every call; the last one added runs first. */
   public abstract T intercept(ServerInterceptor interceptor);
@@ -125,6 +158,11 @@ public abstract class ServerBuilder<T extends ServerBuilder<T>> {
         getClass().getSimpleName() + " does not support stream tracers");
   }
 
-  /** Builds the server; call {@link Server#start()} to serve. */
+  /**
+   * Builds the server; call {@link Server#start()} to serve.
+   *
+   * @throws IllegalArgumentException if a name given to {@link #nonBlocking(String)} is no added
+   *     service or method (the message names each)
+   */
   public abstract Server build();
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tern.ManagedChannel;
 import dev.tern.MethodDescriptor;
+import dev.tern.NonBlocking;
 import dev.tern.Server;
 import dev.tern.Status;
 import dev.tern.StatusRuntimeException;
@@ -22,7 +23,11 @@ import dev.tern.testing.TernCleanupExtension;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -37,7 +42,7 @@ class GeneratedServiceEndToEndTest {
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
 
   /** Echoes in upper case, repeats, summarizes and echoes streams. */
-  private static final class StreamerService extends StreamerTern.StreamerImplBase {
+  private static class StreamerService extends StreamerTern.StreamerImplBase {
     @Override
     public void unary(Item request, StreamObserver<Item> responseObserver) {
       responseObserver.onNext(item(request.getText().toUpperCase(java.util.Locale.ROOT)));
@@ -91,12 +96,59 @@ class GeneratedServiceEndToEndTest {
     }
   }
 
+  /** Records the thread of each call; its server-streaming method alone never blocks. */
+  private static final class NonBlockingServerStream extends StreamerService {
+    final Map<String, String> threads = new ConcurrentHashMap<>();
+
+    @Override
+    public void unary(Item request, StreamObserver<Item> responseObserver) {
+      threads.put("unary", Thread.currentThread().getName());
+      super.unary(request, responseObserver);
+    }
+
+    @NonBlocking
+    @Override
+    public void serverStream(Item request, StreamObserver<Item> responseObserver) {
+      threads.put("serverStream", Thread.currentThread().getName());
+      super.serverStream(request, responseObserver);
+    }
+  }
+
   private ManagedChannel serve(dev.tern.BindableService service) throws Exception {
     String name = cleanup.uniqueName();
     Server server =
         cleanup.register(InProcessServerBuilder.forName(name).addService(service).build());
     server.start();
     return cleanup.register(InProcessChannelBuilder.forName(name).build());
+  }
+
+  @Test
+  void nonBlockingOnAnOverriddenGeneratedMethodRunsItAloneOnTheTransportThread() throws Exception {
+    ExecutorService executor =
+        Executors.newSingleThreadExecutor(task -> new Thread(task, "app-executor"));
+    try {
+      NonBlockingServerStream service = new NonBlockingServerStream();
+      String name = cleanup.uniqueName();
+      cleanup
+          .register(
+              InProcessServerBuilder.forName(name).executor(executor).addService(service).build())
+          .start();
+      StreamerTern.StreamerBlockingStub blocking =
+          StreamerTern.newBlockingStub(
+                  cleanup.register(InProcessChannelBuilder.forName(name).build()))
+              .withDeadlineAfter(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+
+      assertThat(blocking.unary(item("a")).getText()).isEqualTo("A");
+      assertThat(blocking.serverStream(item("n").toBuilder().setCount(1).build()).next().getText())
+          .isEqualTo("n-0");
+
+      // In-process, the transport's thread is the one that sent the request: this test's.
+      assertThat(service.threads)
+          .containsEntry("unary", "app-executor")
+          .containsEntry("serverStream", Thread.currentThread().getName());
+    } finally {
+      executor.shutdownNow();
+    }
   }
 
   @Test

@@ -5,6 +5,7 @@ import dev.tern.Channel;
 import dev.tern.ClientCall;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
+import dev.tern.NonBlockingScope;
 import dev.tern.Status;
 import dev.tern.StatusException;
 import dev.tern.StatusRuntimeException;
@@ -281,6 +282,7 @@ public final class ClientCalls {
     Objects.requireNonNull(channel, "channel");
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(callOptions, "callOptions");
+    NonBlockingScope.checkMayBlock("to " + method.getFullMethodName() + " (a blocking stub)");
     return channel.newCall(
         method, callOptions.withOption(STUB_TYPE_OPTION, StubType.BLOCKING).withExecutor(executor));
   }

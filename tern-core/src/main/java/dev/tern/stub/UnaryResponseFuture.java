@@ -2,8 +2,12 @@ package dev.tern.stub;
 
 import dev.tern.ClientCall;
 import dev.tern.Metadata;
+import dev.tern.NonBlockingScope;
 import dev.tern.Status;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The future of a unary call: completes with the response, or exceptionally with a {@link
@@ -33,6 +37,47 @@ final class UnaryResponseFuture<RespT> extends CompletableFuture<RespT> {
         completeExceptionally(status.asRuntimeException(trailers));
       }
     };
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalStateException if it would wait on the transport thread of a non-blocking method
+   */
+  @Override
+  public RespT get() throws InterruptedException, ExecutionException {
+    checkMayWait("get()");
+    return super.get();
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalStateException if it would wait on the transport thread of a non-blocking method
+   */
+  @Override
+  public RespT get(long timeout, TimeUnit unit)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    checkMayWait("get(timeout)");
+    return super.get(timeout, unit);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalStateException if it would wait on the transport thread of a non-blocking method
+   */
+  @Override
+  public RespT join() {
+    checkMayWait("join()");
+    return super.join();
+  }
+
+  /** A completed future never waits, so only a pending one is refused. */
+  private void checkMayWait(String wait) {
+    if (!isDone()) {
+      NonBlockingScope.checkMayBlock("the call future's " + wait);
+    }
   }
 
   /**

@@ -37,6 +37,10 @@ public final class QpsServer {
               "listen on HOST (an address of this machine, e.g. 127.0.0.2) and PORT;\n"
                   + "port 0: a free port, printed as 'QPS server listening on port N'")
           .bool("directexecutor", "run the service on the event loops")
+          .bool(
+              "nonblocking",
+              "declare the service non-blocking (ServerBuilder.nonBlocking): its calls run on\n"
+                  + "the event loops, the server keeps its executor for any other service")
           .flag("transport", Transport.FLAG_VALUES, "nio", Transport.FLAG_HELP)
           .flag(
               "warmup_duration",
@@ -103,12 +107,19 @@ public final class QpsServer {
   /** Builds and starts the server described by the flags. */
   static Server start(String address, boolean directExecutor, Transport transport)
       throws IOException {
-    return start(address, directExecutor, transport, null);
+    return start(address, directExecutor, false, transport, null);
   }
 
-  /** As {@link #start(String, boolean, Transport)}, counting calls into {@code heapCount}. */
+  /**
+   * As {@link #start(String, boolean, Transport)}, with the service declared non-blocking if {@code
+   * nonBlocking}, counting calls into {@code heapCount} unless it is null.
+   */
   static Server start(
-      String address, boolean directExecutor, Transport transport, ServerHeapCount heapCount)
+      String address,
+      boolean directExecutor,
+      boolean nonBlocking,
+      Transport transport,
+      ServerHeapCount heapCount)
       throws IOException {
     InetSocketAddress bind = Transport.parseAddress(address);
     NettyServerBuilder builder =
@@ -117,6 +128,9 @@ public final class QpsServer {
             .addService(new BenchmarkService(heapCount));
     if (directExecutor) {
       builder.directExecutor();
+    }
+    if (nonBlocking) {
+      builder.nonBlocking(BenchmarkServiceTern.SERVICE_NAME);
     }
     return builder.build().start();
   }
@@ -156,7 +170,13 @@ public final class QpsServer {
         throw FLAGS.usageError(e.getMessage());
       }
       try {
-        server = start(address, flags.bool("directexecutor"), transport, heapCount);
+        server =
+            start(
+                address,
+                flags.bool("directexecutor"),
+                flags.bool("nonblocking"),
+                transport,
+                heapCount);
       } catch (IOException e) {
         transport.close();
         err.println(FLAGS.program() + ": could not listen on " + address + ": " + e.getMessage());

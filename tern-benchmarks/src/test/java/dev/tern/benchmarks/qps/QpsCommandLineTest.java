@@ -78,7 +78,11 @@ class QpsCommandLineTest {
               "--save_histogram=FILE",
               "Exit status: 0 when every call succeeded; 1 when any call failed");
       assertThat(server.out())
-          .contains("--address=HOST:PORT", "--directexecutor", "--transport=nio|epoll|io_uring");
+          .contains(
+              "--address=HOST:PORT",
+              "--directexecutor",
+              "--nonblocking",
+              "--transport=nio|epoll|io_uring");
       assertThat(grpcJava.out()).contains("--target=ipv4:HOST:PORT", "--lb_policy=NAME");
     }
   }

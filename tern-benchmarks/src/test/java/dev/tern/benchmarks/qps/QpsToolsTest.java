@@ -89,6 +89,25 @@ class QpsToolsTest {
   }
 
   @Test
+  void nonBlockingServerServesTheSameRun() throws Exception {
+    Server nonBlocking = QpsServer.start("127.0.0.1:0", false, true, serverTransport, null);
+    try {
+      List<String> lines =
+          runClient(
+              "--address=127.0.0.1:" + nonBlocking.getPort(),
+              "--channels=1",
+              "--outstanding_rpcs=2",
+              "--warmup_duration=0",
+              "--duration=1");
+
+      assertSummaryShape(lines);
+    } finally {
+      nonBlocking.shutdownNow();
+      assertThat(nonBlocking.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+
+  @Test
   void heapPerCallFollowsTheSummary() throws Exception {
     List<String> lines =
         runClient(

@@ -8,6 +8,7 @@ import dev.tern.ConnectivityState;
 import dev.tern.ManagedChannel;
 import dev.tern.MethodDescriptor;
 import dev.tern.NameResolver;
+import dev.tern.NonBlockingScope;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
 import dev.tern.channelz.Channelz;
@@ -190,6 +191,7 @@ public final class ManagedChannelImpl extends ManagedChannel {
   @Override
   public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
     Objects.requireNonNull(unit, "unit");
+    NonBlockingScope.checkMayBlock("ManagedChannel.awaitTermination");
     return terminated.await(timeout, unit);
   }
 

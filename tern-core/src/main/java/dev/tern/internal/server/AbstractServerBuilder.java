@@ -7,6 +7,7 @@ import dev.tern.HandlerRegistry;
 import dev.tern.Server;
 import dev.tern.ServerBuilder;
 import dev.tern.ServerInterceptor;
+import dev.tern.ServerMethodDefinition;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.ServerStreamTracer;
 import dev.tern.ServerTransportFilter;
@@ -17,9 +18,11 @@ import dev.tern.spi.TransportServer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
@@ -60,6 +63,9 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
 
   /** Keyed by service name, in the order added, so duplicates are caught here, not at run time. */
   private final Map<String, ServerServiceDefinition> services = new LinkedHashMap<>();
+
+  /** Services and methods declared non-blocking, checked against {@link #services} at build. */
+  private final Set<String> nonBlocking = new LinkedHashSet<>();
 
   private final List<ServerInterceptor> interceptors = new ArrayList<>();
   private final List<ServerTransportFilter> transportFilters = new ArrayList<>();
@@ -119,6 +125,19 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
   public T directExecutor() {
     this.executor = null;
     this.directExecutor = true;
+    return thisBuilder();
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>With {@link #directExecutor()} every method runs on the transport's thread anyway; the
+   * declaration then adds the check of Tern's blocking calls to the methods it names.
+   */
+  @Override
+  public T nonBlocking(String fullServiceOrMethodName) {
+    Objects.requireNonNull(fullServiceOrMethodName, "fullServiceOrMethodName");
+    nonBlocking.add(fullServiceOrMethodName);
     return thisBuilder();
   }
 
@@ -225,10 +244,12 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
    */
   @Override
   public Server build() {
+    checkNonBlockingNames();
     CallCounter calls = new CallCounter();
     ServerCallDispatcher dispatcher =
         new ServerCallDispatcher(
             services.values(),
+            nonBlocking,
             interceptors,
             fallbackHandlerRegistry,
             binaryLog,
@@ -246,6 +267,23 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
         transportFilters,
         handshakeTimeoutNanos,
         calls);
+  }
+
+  /** Fails for the names given to {@link #nonBlocking} that no added service has. */
+  private void checkNonBlockingNames() {
+    Set<String> unknown = new LinkedHashSet<>(nonBlocking);
+    unknown.removeAll(services.keySet());
+    for (ServerServiceDefinition service : services.values()) {
+      for (ServerMethodDefinition<?, ?> method : service.getMethods()) {
+        unknown.remove(method.getMethodDescriptor().getFullMethodName());
+      }
+    }
+    if (!unknown.isEmpty()) {
+      throw new IllegalArgumentException(
+          "nonBlocking: no added service or method is named "
+              + String.join(", ", unknown)
+              + " (a service is \"pkg.Service\", a method \"pkg.Service/Method\")");
+    }
   }
 
   /** The services added so far, in order; unmodifiable. */

@@ -7,7 +7,8 @@ package dev.tern.internal.server;
  * of their own). The runtime then runs them on the transport's thread instead of handing each one
  * to the server's executor first, which would be a second thread hop per callback on top of the
  * handler's own. A handler wrapped by interceptors no longer carries the marker, so interceptors
- * always run on the server's executor.
+ * run on the server's executor, except around a method declared non-blocking, whose {@link
+ * NonBlockingHandler} carries the marker outside them.
  *
  * <p>Implementations must be thread-safe, like any handler.
  */

@@ -9,6 +9,7 @@ import dev.tern.DecompressorRegistry;
 import dev.tern.HandlerRegistry;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
+import dev.tern.NonBlockingScope;
 import dev.tern.ServerCallHandler;
 import dev.tern.ServerInterceptor;
 import dev.tern.ServerInterceptors;
@@ -30,6 +31,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -88,6 +90,8 @@ public final class ServerCallDispatcher {
    * Creates a dispatcher.
    *
    * @param services flattened into one immutable map, see {@link #methodMap}
+   * @param nonBlocking names of services and methods (among {@code services}) whose callbacks run
+   *     on the transport's thread, see {@link NonBlockingHandler}
    * @param interceptors the builder's, in the order added (the last one sees calls first); applied
    *     once here to {@code services}, and per call to methods found in the fallback registry
    * @param fallbackRegistry asked when {@code services} have no such method; null for none
@@ -101,6 +105,7 @@ public final class ServerCallDispatcher {
    */
   public ServerCallDispatcher(
       Collection<ServerServiceDefinition> services,
+      Set<String> nonBlocking,
       List<ServerInterceptor> interceptors,
       HandlerRegistry fallbackRegistry,
       BinaryLog binaryLog,
@@ -119,7 +124,11 @@ public final class ServerCallDispatcher {
     this.tracerFactories = List.copyOf(tracerFactories);
     this.interceptors = List.copyOf(interceptors);
     this.methods =
-        methodMap(Objects.requireNonNull(services, "services"), this.interceptors, binaryLog);
+        methodMap(
+            Objects.requireNonNull(services, "services"),
+            Objects.requireNonNull(nonBlocking, "nonBlocking"),
+            this.interceptors,
+            binaryLog);
     this.fallbackRegistry = fallbackRegistry;
     this.binaryLog = binaryLog;
     this.executor = Objects.requireNonNull(executor, "executor");
@@ -135,11 +144,13 @@ public final class ServerCallDispatcher {
 
   /**
    * Flattens services into {@code "pkg.Service/Method" -> definition}, wrapping each handler with
-   * {@code interceptors} once (the last interceptor sees calls first) and then, when there is one,
-   * by the binary log, so that the per-call path is one map lookup with no wrapping.
+   * {@code interceptors} once (the last interceptor sees calls first), then, when there is one, by
+   * the binary log, and last, for the services and methods {@code nonBlocking} names, by a {@link
+   * NonBlockingHandler}, so that the per-call path is one map lookup with no wrapping.
    */
   static Map<String, ServerMethodDefinition<?, ?>> methodMap(
       Collection<ServerServiceDefinition> services,
+      Set<String> nonBlocking,
       List<ServerInterceptor> interceptors,
       BinaryLog binaryLog) {
     Map<String, ServerMethodDefinition<?, ?>> map = new HashMap<>();
@@ -150,7 +161,12 @@ public final class ServerCallDispatcher {
         if (binaryLog != null) {
           wrapped = logged(binaryLog, wrapped);
         }
-        map.put(method.getMethodDescriptor().getFullMethodName(), wrapped);
+        MethodDescriptor<?, ?> descriptor = method.getMethodDescriptor();
+        if (nonBlocking.contains(descriptor.getFullMethodName())
+            || nonBlocking.contains(descriptor.getServiceName())) {
+          wrapped = nonBlocking(wrapped);
+        }
+        map.put(descriptor.getFullMethodName(), wrapped);
       }
     }
     return Map.copyOf(map);
@@ -287,6 +303,21 @@ public final class ServerCallDispatcher {
     return wrapped;
   }
 
+  private static <ReqT, RespT> ServerMethodDefinition<ReqT, RespT> nonBlocking(
+      ServerMethodDefinition<ReqT, RespT> method) {
+    return method.withServerCallHandler(
+        new NonBlockingHandler<>(
+            method.getServerCallHandler(), method.getMethodDescriptor().getFullMethodName()));
+  }
+
+  /**
+   * The executor of a {@link CallbacksNeverBlock} handler's callbacks: its method's scope for a
+   * method declared non-blocking, else (a blocking handler) the transport's thread unmarked.
+   */
+  private static Executor neverBlockingExecutor(ServerCallHandler<?, ?> handler) {
+    return handler instanceof NonBlockingHandler<?, ?> declared ? declared.scope() : DIRECT;
+  }
+
   private static int requestsAtStart(ServerCallHandler<?, ?> handler) {
     if (handler instanceof RequestsAtStart) {
       return Math.max(0, ((RequestsAtStart) handler).messagesRequestedAtStart());
@@ -338,7 +369,9 @@ public final class ServerCallDispatcher {
               method.getMethodDescriptor(), stream.getAttributes(), stream.getAuthority()));
     }
     Executor callExecutor =
-        method.getServerCallHandler() instanceof CallbacksNeverBlock ? DIRECT : executor;
+        method.getServerCallHandler() instanceof CallbacksNeverBlock
+            ? neverBlockingExecutor(method.getServerCallHandler())
+            : executor;
     ServerCallStreamListener<ReqT, RespT> listener =
         new ServerCallStreamListener<>(
             call,
@@ -352,6 +385,7 @@ public final class ServerCallDispatcher {
     ReadAhead readAhead = null;
     if (!method.getMethodDescriptor().getType().clientSendsOneMessage()
         && callExecutor != DIRECT
+        && !(callExecutor instanceof NonBlockingScope)
         && stream.requestsCrossThreads()) {
       // Callbacks on another thread than the transport's: each request would be a hand-off.
       readAhead = listener.readAhead(stream);

@@ -3,6 +3,7 @@ package dev.tern.internal.server;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.Context;
 import dev.tern.HandlerRegistry;
+import dev.tern.NonBlockingScope;
 import dev.tern.Server;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.ServerTransportFilter;
@@ -284,6 +285,7 @@ public final class ServerImpl extends Server {
   @Override
   public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
     Objects.requireNonNull(unit, "unit");
+    NonBlockingScope.checkMayBlock("Server.awaitTermination");
     long remainingNanos = unit.toNanos(timeout);
     lock.lock();
     try {
@@ -301,6 +303,7 @@ public final class ServerImpl extends Server {
 
   @Override
   public void awaitTermination() throws InterruptedException {
+    NonBlockingScope.checkMayBlock("Server.awaitTermination");
     lock.lock();
     try {
       while (!terminated) {
