@@ -146,6 +146,23 @@ class ServerCallStreamListenerTest {
   }
 
   @Test
+  void clientCancel_tellsTheTransportOnceOnCancelHasReturned() throws IOException {
+    QueueExecutor executor = new QueueExecutor();
+    startServer(executor);
+    FakeServerStream stream = newBidiStream();
+    executor.runAll();
+    stream.listenerEvents = () -> handler.lastListener().events;
+
+    stream.reportClosed(Status.CANCELLED.withDescription("client went away"));
+
+    // The handler may still be running: the transport keeps counting the call until it is not.
+    assertThat(stream.cancelledCallFinished).isZero();
+    executor.runAll();
+    assertThat(stream.cancelledCallFinished).isEqualTo(1);
+    assertThat(stream.eventsWhenFinished).containsExactly("ready", "cancel");
+  }
+
+  @Test
   void handlerThrowingInStartCall_closesUnknownTellingTheClientNothingAndTheNextCallIsServed()
       throws IOException {
     startServer(null);
