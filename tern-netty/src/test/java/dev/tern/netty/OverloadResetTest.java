@@ -122,7 +122,9 @@ class OverloadResetTest {
                 ServerCalls.asyncUnaryCall(
                     (request, responses) -> {
                       held.add(responses);
-                      seen.get(held.size() - 1).complete(null);
+                      if (held.size() <= seen.size()) {
+                        seen.get(held.size() - 1).complete(null);
+                      }
                       if (holdLoopAtLastCall && held.size() == CALLS) {
                         loopReleased
                             .orTimeout(20, TimeUnit.SECONDS)
@@ -316,23 +318,52 @@ class OverloadResetTest {
     ManagedChannel channel = start(0, 5);
     List<dev.tern.ClientCall<String, String>> calls = new ArrayList<>();
     try {
-      // Each call is on the server before the previous one is reset, until the limit cuts off the
-      // connection (the next call then goes to a new one).
-      for (int i = 0; i < 4 * CALLS && !firstConnectionClosed.isDone(); i++) {
-        dev.tern.ClientCall<String, String> next =
-            channel.newCall(HOLD, CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS));
-        ClientCalls.asyncUnaryCall(next, "hello", observer(new CompletableFuture<>()));
-        calls.add(next);
-        CompletableFuture.anyOf(streamSeen(i), firstConnectionClosed).get(20, TimeUnit.SECONDS);
-        if (calls.size() > 1) {
-          calls.get(calls.size() - 2).cancel("reset behind a later call", null);
-        }
-      }
+      resetEachBehindTheNext(channel, calls);
       firstConnectionClosed.get(20, TimeUnit.SECONDS);
     } finally {
       executorReleased.countDown();
       for (dev.tern.ClientCall<String, String> call : calls) {
         call.cancel("test over", null);
+      }
+    }
+  }
+
+  /**
+   * The same client on a server whose handlers finish: each reset call gives its slot back once its
+   * {@code onCancel} ran, so 80 such resets with room for 5 keep the connection.
+   */
+  @Test
+  void resetsBehindALaterStreamWhoseHandlersFinishKeepTheConnection() throws Exception {
+    serverExecutor = cleanup.register(Executors.newSingleThreadExecutor());
+    ManagedChannel channel = start(0, 5);
+    List<dev.tern.ClientCall<String, String>> calls = new ArrayList<>();
+    try {
+      resetEachBehindTheNext(channel, calls);
+    } finally {
+      calls.get(calls.size() - 1).cancel("test over", null);
+    }
+    assertThat(call(channel, ECHO, CallOptions.DEFAULT).get(20, TimeUnit.SECONDS).getCode())
+        .as("a call after %d resets", calls.size() - 1)
+        .isEqualTo(Status.Code.OK);
+    assertThat(firstConnectionClosed).as("the first connection cut off").isNotDone();
+    assertThat(clientAddresses).as("connections the calls came on").hasSize(1);
+  }
+
+  /**
+   * Starts {@code 4 * CALLS} calls one after another, each reaching the server before the one
+   * before it is reset, until the first connection is cut off (the next call would go to a new
+   * one); {@code calls} gets each call.
+   */
+  private void resetEachBehindTheNext(
+      ManagedChannel channel, List<dev.tern.ClientCall<String, String>> calls) throws Exception {
+    for (int i = 0; i < 4 * CALLS && !firstConnectionClosed.isDone(); i++) {
+      dev.tern.ClientCall<String, String> next =
+          channel.newCall(HOLD, CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS));
+      ClientCalls.asyncUnaryCall(next, "hello", observer(new CompletableFuture<>()));
+      calls.add(next);
+      CompletableFuture.anyOf(streamSeen(i), firstConnectionClosed).get(20, TimeUnit.SECONDS);
+      if (calls.size() > 1) {
+        calls.get(calls.size() - 2).cancel("reset behind a later call", null);
       }
     }
   }
