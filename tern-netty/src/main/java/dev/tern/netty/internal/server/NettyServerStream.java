@@ -81,7 +81,7 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
     ResetCallSlots slots = heldSlot;
     if (slots != null) {
       heldSlot = null;
-      onEventLoop(slots::release);
+      slots.release();
     }
   }
 
