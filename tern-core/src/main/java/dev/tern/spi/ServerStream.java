@@ -34,4 +34,13 @@ public interface ServerStream extends Stream {
 
   /** The {@code :authority} of the request, or null. */
   String getAuthority();
+
+  /**
+   * The application is done with a call whose stream broke (the client reset it, its deadline
+   * passed, the connection went): its {@code onCancel} returned, and every callback before it. A
+   * transport that keeps a reset call counted against a concurrency bound until its handler is done
+   * (as its defence against Rapid Reset) releases it here. Called at most once, on any thread; the
+   * default does nothing.
+   */
+  default void cancelledCallFinished() {}
 }

@@ -2,6 +2,7 @@ package dev.tern.netty;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tern.Attributes;
 import dev.tern.CallOptions;
 import dev.tern.Grpc;
 import dev.tern.ManagedChannel;
@@ -13,6 +14,8 @@ import dev.tern.ServerCall;
 import dev.tern.ServerCallHandler;
 import dev.tern.ServerInterceptor;
 import dev.tern.ServerServiceDefinition;
+import dev.tern.ServerStreamTracer;
+import dev.tern.ServerTransportFilter;
 import dev.tern.Status;
 import dev.tern.stub.ClientCalls;
 import dev.tern.stub.ServerCalls;
@@ -27,11 +30,17 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -57,6 +66,10 @@ class OverloadResetTest {
   private static final MethodDescriptor<String, String> ECHO =
       HOLD.toBuilder().setFullMethodName("test.Overload/Echo").build();
 
+  /** Holds the server's event loop (handlers run on it) until {@link #loopReleased}. */
+  private static final MethodDescriptor<String, String> BLOCK =
+      HOLD.toBuilder().setFullMethodName("test.Overload/Block").build();
+
   /** The client addresses the server saw calls from: one per connection. */
   private final Set<SocketAddress> clientAddresses = ConcurrentHashMap.newKeySet();
 
@@ -75,7 +88,30 @@ class OverloadResetTest {
 
   private volatile boolean holdLoopAtLastCall;
 
+  /** Completes when the handler of {@link #BLOCK} holds the server's event loop. */
+  private final CompletableFuture<Void> loopHeld = new CompletableFuture<>();
+
+  /** Completes when the server's first connection ended (the client's calls need no handler). */
+  private final CompletableFuture<Void> firstConnectionClosed = new CompletableFuture<>();
+
+  /** Streams the server took, counted on its event loop before any handler runs. */
+  private final AtomicInteger streamsSeen = new AtomicInteger();
+
+  /** Completes when the server took its stream number {@code i} (from 0). */
+  private final Map<Integer, CompletableFuture<Void>> streamSeen = new ConcurrentHashMap<>();
+
+  private CompletableFuture<Void> streamSeen(int i) {
+    return streamSeen.computeIfAbsent(i, k -> new CompletableFuture<>());
+  }
+
+  /** The server's executor for handlers; null for the event loop itself. */
+  private Executor serverExecutor;
+
   private ManagedChannel start(int maxConcurrentCalls) throws Exception {
+    return start(maxConcurrentCalls, Integer.MAX_VALUE);
+  }
+
+  private ManagedChannel start(int maxConcurrentCalls, int maxCallsPerConnection) throws Exception {
     for (int i = 0; i < CALLS + 1; i++) {
       seen.add(new CompletableFuture<>());
     }
@@ -86,13 +122,24 @@ class OverloadResetTest {
                 ServerCalls.asyncUnaryCall(
                     (request, responses) -> {
                       held.add(responses);
-                      seen.get(held.size() - 1).complete(null);
+                      if (held.size() <= seen.size()) {
+                        seen.get(held.size() - 1).complete(null);
+                      }
                       if (holdLoopAtLastCall && held.size() == CALLS) {
                         loopReleased
                             .orTimeout(20, TimeUnit.SECONDS)
                             .exceptionally(t -> null)
                             .join();
                       }
+                    }))
+            .addMethod(
+                BLOCK,
+                ServerCalls.asyncUnaryCall(
+                    (request, responses) -> {
+                      loopHeld.complete(null);
+                      loopReleased.orTimeout(20, TimeUnit.SECONDS).exceptionally(t -> null).join();
+                      responses.onNext(request);
+                      responses.onCompleted();
                     }))
             .addMethod(
                 ECHO,
@@ -111,7 +158,21 @@ class OverloadResetTest {
             .workerEventLoopGroup(serverLoop)
             .channelType(NioServerSocketChannel.class)
             .maxRstFramesPerWindow(5, 1, TimeUnit.MINUTES)
-            .directExecutor()
+            .addStreamTracerFactory(
+                new ServerStreamTracer.Factory() {
+                  @Override
+                  public ServerStreamTracer newServerStreamTracer(String method, Metadata headers) {
+                    streamSeen(streamsSeen.getAndIncrement()).complete(null);
+                    return null;
+                  }
+                })
+            .addTransportFilter(
+                new ServerTransportFilter() {
+                  @Override
+                  public void transportTerminated(Attributes attributes) {
+                    firstConnectionClosed.complete(null);
+                  }
+                })
             .intercept(
                 new ServerInterceptor() {
                   @Override
@@ -124,8 +185,16 @@ class OverloadResetTest {
                   }
                 })
             .addService(service);
+    if (serverExecutor == null) {
+      builder.directExecutor();
+    } else {
+      builder.executor(serverExecutor);
+    }
     if (maxConcurrentCalls > 0) {
       builder.maxConcurrentCalls(maxConcurrentCalls);
+    }
+    if (maxCallsPerConnection != Integer.MAX_VALUE) {
+      builder.maxConcurrentCallsPerConnection(maxCallsPerConnection);
     }
     Server server = cleanup.register(builder.build().start());
     int port = ((InetSocketAddress) server.getListenSockets().get(0)).getPort();
@@ -192,6 +261,111 @@ class OverloadResetTest {
     assertThat(clientAddresses)
         .as("connections: the limit of 5 resets cut the first one off")
         .hasSizeGreaterThan(1);
+  }
+
+  /**
+   * Issue 37's overload finding: a server so far behind that it reads each request only after the
+   * client's deadline passed reads the HEADERS and the client's RST_STREAM together, early in the
+   * call's grpc-timeout as the server counts it. Those resets are of calls queued behind the
+   * client's later ones, and must not cut the connection off.
+   */
+  @Test
+  void requestsReadAfterTheirDeadlinePassedKeepTheConnection() throws Exception {
+    ManagedChannel channel = start(0);
+    CompletableFuture<Status> blocking =
+        call(channel, BLOCK, CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS));
+    loopHeld.get(20, TimeUnit.SECONDS);
+    List<CompletableFuture<Status>> calls = new ArrayList<>();
+    for (int i = 0; i < CALLS; i++) {
+      calls.add(
+          call(channel, HOLD, CallOptions.DEFAULT.withDeadlineAfter(300, TimeUnit.MILLISECONDS)));
+    }
+    assertThat(statuses(calls))
+        .as("every call's deadline passes before the server reads its request")
+        .containsOnly(Status.Code.DEADLINE_EXCEEDED);
+    loopReleased.complete(null);
+    assertThat(blocking.get(20, TimeUnit.SECONDS).getCode())
+        .as("the call in progress while the server read the %d late requests and resets", CALLS)
+        .isEqualTo(Status.Code.OK);
+    assertThat(call(channel, ECHO, CallOptions.DEFAULT).get(20, TimeUnit.SECONDS).getCode())
+        .as("a call after the server read them")
+        .isEqualTo(Status.Code.OK);
+    assertThat(clientAddresses)
+        .as("connections the calls came on (a GOAWAY makes a new one)")
+        .hasSize(1);
+  }
+
+  /**
+   * A client that keeps a later stream open and resets the earlier ones (so that no reset is of its
+   * newest stream) while their handlers have not finished: at most the connection's stream limit of
+   * such calls go uncounted, then its resets count again and the limit cuts it off. (Without that
+   * bound, this is Rapid Reset with two streams open.)
+   */
+  @Test
+  void resetsBehindALaterStreamCountOnceTheirHandlersFillTheStreamLimit() throws Exception {
+    // One thread, held until the executor is shut down at cleanup: no handler ever finishes.
+    CountDownLatch executorReleased = new CountDownLatch(1);
+    ExecutorService executor = cleanup.register(Executors.newSingleThreadExecutor());
+    executor.execute(
+        () -> {
+          try {
+            executorReleased.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+    serverExecutor = executor;
+    ManagedChannel channel = start(0, 5);
+    List<dev.tern.ClientCall<String, String>> calls = new ArrayList<>();
+    try {
+      resetEachBehindTheNext(channel, calls);
+      firstConnectionClosed.get(20, TimeUnit.SECONDS);
+    } finally {
+      executorReleased.countDown();
+      for (dev.tern.ClientCall<String, String> call : calls) {
+        call.cancel("test over", null);
+      }
+    }
+  }
+
+  /**
+   * The same client on a server whose handlers finish: each reset call gives its slot back once its
+   * {@code onCancel} ran, so 80 such resets with room for 5 keep the connection.
+   */
+  @Test
+  void resetsBehindALaterStreamWhoseHandlersFinishKeepTheConnection() throws Exception {
+    serverExecutor = cleanup.register(Executors.newSingleThreadExecutor());
+    ManagedChannel channel = start(0, 5);
+    List<dev.tern.ClientCall<String, String>> calls = new ArrayList<>();
+    try {
+      resetEachBehindTheNext(channel, calls);
+    } finally {
+      calls.get(calls.size() - 1).cancel("test over", null);
+    }
+    assertThat(call(channel, ECHO, CallOptions.DEFAULT).get(20, TimeUnit.SECONDS).getCode())
+        .as("a call after %d resets", calls.size() - 1)
+        .isEqualTo(Status.Code.OK);
+    assertThat(firstConnectionClosed).as("the first connection cut off").isNotDone();
+    assertThat(clientAddresses).as("connections the calls came on").hasSize(1);
+  }
+
+  /**
+   * Starts {@code 4 * CALLS} calls one after another, each reaching the server before the one
+   * before it is reset, until the first connection is cut off (the next call would go to a new
+   * one); {@code calls} gets each call.
+   */
+  private void resetEachBehindTheNext(
+      ManagedChannel channel, List<dev.tern.ClientCall<String, String>> calls) throws Exception {
+    for (int i = 0; i < 4 * CALLS && !firstConnectionClosed.isDone(); i++) {
+      dev.tern.ClientCall<String, String> next =
+          channel.newCall(HOLD, CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS));
+      ClientCalls.asyncUnaryCall(next, "hello", observer(new CompletableFuture<>()));
+      calls.add(next);
+      CompletableFuture.anyOf(streamSeen(i), firstConnectionClosed).get(20, TimeUnit.SECONDS);
+      if (calls.size() > 1) {
+        calls.get(calls.size() - 2).cancel("reset behind a later call", null);
+      }
+    }
   }
 
   private static CompletableFuture<Status> call(ManagedChannel channel, CallOptions options) {

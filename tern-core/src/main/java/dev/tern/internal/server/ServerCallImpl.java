@@ -319,6 +319,11 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
     stream.cancel(status);
   }
 
+  /** The application is done with the cancelled call: tells the transport. */
+  void cancelledCallFinished() {
+    stream.cancelledCallFinished();
+  }
+
   private static void stripReserved(Metadata metadata) {
     metadata.discardAll(GrpcHeaders.STATUS);
     metadata.discardAll(GrpcHeaders.MESSAGE);

@@ -323,17 +323,22 @@ final class ServerCallStreamListener<ReqT, RespT>
   }
 
   private void deliverCancel() {
-    if (done || listener == null) {
-      return;
-    }
-    done = true;
-    Context previous = callContext.attach();
     try {
-      listener.onCancel();
-    } catch (RuntimeException | Error t) {
-      logAndRethrowError("onCancel", t);
+      if (done || listener == null) {
+        return;
+      }
+      done = true;
+      Context previous = callContext.attach();
+      try {
+        listener.onCancel();
+      } catch (RuntimeException | Error t) {
+        logAndRethrowError("onCancel", t);
+      } finally {
+        callContext.detach(previous);
+      }
     } finally {
-      callContext.detach(previous);
+      // The last task of the call: every callback before it has returned.
+      call.cancelledCallFinished();
     }
   }
 

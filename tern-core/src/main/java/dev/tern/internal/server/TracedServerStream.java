@@ -196,6 +196,11 @@ public final class TracedServerStream implements ServerStream {
   }
 
   @Override
+  public void cancelledCallFinished() {
+    delegate.cancelledCallFinished();
+  }
+
+  @Override
   public void request(int numMessages) {
     delegate.request(numMessages);
   }

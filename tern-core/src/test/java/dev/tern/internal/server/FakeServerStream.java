@@ -14,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * A server stream a test drives by hand: it records what the runtime does to it and lets the test
@@ -37,6 +38,16 @@ public final class FakeServerStream implements ServerStream {
   public volatile Status closeStatus;
   public volatile Metadata closeTrailers;
   public volatile Status cancelStatus;
+
+  /** What the call's listener had heard when the runtime said the cancelled call was finished. */
+  public volatile List<String> eventsWhenFinished;
+
+  /** How often the runtime said the cancelled call was finished. */
+  public volatile int cancelledCallFinished;
+
+  /** Read at {@link #cancelledCallFinished()}: the events the test's listener recorded. */
+  public volatile Supplier<List<String>> listenerEvents = List::of;
+
   public volatile boolean ready = true;
   public volatile Compressor compressor;
   public volatile Boolean messageCompression;
@@ -179,6 +190,12 @@ public final class FakeServerStream implements ServerStream {
   @Override
   public String getAuthority() {
     return authority;
+  }
+
+  @Override
+  public void cancelledCallFinished() {
+    cancelledCallFinished++;
+    eventsWhenFinished = List.copyOf(listenerEvents.get());
   }
 
   /** A request message that remembers whether the runtime closed it. */

@@ -9,6 +9,7 @@ import dev.tern.Codec;
 import dev.tern.Context;
 import dev.tern.Metadata;
 import dev.tern.ServerCall;
+import dev.tern.ServerStreamTracer;
 import dev.tern.Status;
 import dev.tern.internal.LogCapture;
 import dev.tern.internal.server.ServerTestSupport.QueueExecutor;
@@ -29,6 +30,8 @@ import java.util.logging.LogRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Stream events reaching the application: ordering, context, completion, failures. */
 class ServerCallStreamListenerTest {
@@ -143,6 +146,34 @@ class ServerCallStreamListenerTest {
     executor.runAll();
     assertThat(handler.lastListener().events).containsExactly("ready", "cancel");
     assertThat(handler.lastListener().contextCancelledAtOnCancel).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void clientCancel_tellsTheTransportOnceOnCancelHasReturned(boolean traced) throws IOException {
+    if (traced) {
+      // The runtime then talks to the transport's stream through a tracing wrapper.
+      builder.addStreamTracerFactory(
+          new ServerStreamTracer.Factory() {
+            @Override
+            public ServerStreamTracer newServerStreamTracer(String method, Metadata headers) {
+              return new ServerStreamTracer() {};
+            }
+          });
+    }
+    QueueExecutor executor = new QueueExecutor();
+    startServer(executor);
+    FakeServerStream stream = newBidiStream();
+    executor.runAll();
+    stream.listenerEvents = () -> handler.lastListener().events;
+
+    stream.reportClosed(Status.CANCELLED.withDescription("client went away"));
+
+    // The handler may still be running: the transport keeps counting the call until it is not.
+    assertThat(stream.cancelledCallFinished).isZero();
+    executor.runAll();
+    assertThat(stream.cancelledCallFinished).isEqualTo(1);
+    assertThat(stream.eventsWhenFinished).containsExactly("ready", "cancel");
   }
 
   @Test

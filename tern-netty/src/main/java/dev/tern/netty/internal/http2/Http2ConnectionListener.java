@@ -44,8 +44,9 @@ public interface Http2ConnectionListener {
 
   /**
    * Whether the peer's reset of open stream {@code streamId}, on which this side sent no DATA, is
-   * ordinary traffic all the same (the call's deadline is nearly over), so it does not count toward
-   * the Rapid Reset limit. Asked before {@link #onStreamReset}.
+   * ordinary traffic all the same (the call's deadline is nearly over, or the transport bounds what
+   * such resets can cost otherwise), so it does not count toward the Rapid Reset limit. Asked
+   * before {@link #onStreamReset}.
    */
   default boolean resetIsOrdinary(int streamId) {
     return false;

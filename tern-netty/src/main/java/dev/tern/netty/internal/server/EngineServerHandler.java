@@ -97,6 +97,12 @@ final class EngineServerHandler extends ChannelDuplexHandler
   /** The header block being decoded. */
   private EngineRequestHeaders headers;
 
+  /** The newest stream the client opened (the engine checks that ids grow). */
+  private int lastRequestStreamId;
+
+  /** Calls the client reset behind later ones, running until their handlers are done. */
+  private final ResetCallSlots resetCalls;
+
   /** Why the connection failed (the status of the calls left), or null. */
   private Status connectionFailure;
 
@@ -104,6 +110,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
     this.transport = transport;
     this.options = options;
     this.connection = new Http2Connection(true, EngineLimits.of(options), this, System::nanoTime);
+    this.resetCalls = new ResetCallSlots(options.maxConcurrentCallsPerConnection());
     this.keepAliveEnforcer =
         new KeepAliveEnforcer(
             options.permitKeepAliveTimeNanos(), options.permitKeepAliveWithoutCalls());
@@ -443,6 +450,9 @@ final class EngineServerHandler extends ChannelDuplexHandler
 
   @Override
   public HeaderSink onHeadersStart(int streamId, boolean trailers) {
+    if (!trailers) {
+      lastRequestStreamId = streamId;
+    }
     headers = new EngineRequestHeaders(trailers);
     return headers;
   }
@@ -626,9 +636,12 @@ final class EngineServerHandler extends ChannelDuplexHandler
 
   @Override
   public boolean resetIsOrdinary(int streamId) {
-    // A stream with no call and no exchange was already answered: its reset cancels nothing.
+    // A stream with no call and no exchange was already answered: its reset cancels nothing. A
+    // call queued behind later streams holds a slot instead of counting (ResetCallSlots).
     EngineCall call = calls.get(streamId);
-    return call != null ? call.state.resetIsOrdinary() : !exchanges.isOpen(streamId);
+    return call != null
+        ? call.state.resetIsOrdinary() || resetCalls.hold(call.state, streamId, lastRequestStreamId)
+        : !exchanges.isOpen(streamId);
   }
 
   @Override

@@ -37,6 +37,9 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
   private volatile boolean closed;
   private boolean headersWritten;
 
+  /** The slot this reset call holds until the application is done with it, or null. */
+  private volatile ResetCallSlots heldSlot;
+
   NettyServerStream(
       StreamHost handler, ServerStreamState state, String authority, Attributes attributes) {
     this.handler = handler;
@@ -66,6 +69,20 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
       throw new IllegalArgumentException("maxInboundMessageSize must be >= 0: " + bytes);
     }
     onEventLoop(() -> state.setMaxInboundMessageSize(bytes));
+  }
+
+  /** Event loop: the client reset this call, which holds a slot of {@code slots} until it ends. */
+  void holdSlotUntilFinished(ResetCallSlots slots) {
+    heldSlot = slots;
+  }
+
+  @Override
+  public void cancelledCallFinished() {
+    ResetCallSlots slots = heldSlot;
+    if (slots != null) {
+      heldSlot = null;
+      slots.release();
+    }
   }
 
   private void onEventLoop(Runnable action) {

@@ -79,6 +79,9 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
   /** RST_STREAM frames the client sent (rapid reset). */
   private final ResetRateLimit resetsReceived;
 
+  /** Calls the client reset behind later ones, running until their handlers are done. */
+  private final ResetCallSlots resetCalls;
+
   /** RST_STREAM frames this side sent for the client's stream errors (MadeYouReset). */
   private final ResetRateLimit resetsProvoked;
 
@@ -119,6 +122,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
         new ResetRateLimit(options.maxRstFramesPerWindow(), options.rstWindowNanos());
     this.resetsProvoked =
         new ResetRateLimit(options.maxRstFramesPerWindow(), options.rstWindowNanos());
+    this.resetCalls = new ResetCallSlots(options.maxConcurrentCallsPerConnection());
     this.unreadResponseLimits =
         new UnreadResponseLimits(
             options.maxQueuedOutboundBytesPerStream(),
@@ -393,7 +397,8 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
    * Bounds the work a peer can cause by opening and at once resetting streams (the "rapid reset"
    * attack, CVE-2023-44487): more than the allowed RST_STREAM frames in one window ends the
    * connection with GOAWAY(ENHANCE_YOUR_CALM). Resets of streams the server already sent a response
-   * message on, or that come late in the call's deadline, do not count (see onRstStreamRead).
+   * message on, or that come late in the call's deadline, do not count, nor those of calls queued
+   * behind later ones while {@link ResetCallSlots} has room (see onRstStreamRead).
    */
   private void countReset() throws Http2Exception {
     if (resetsReceived.overLimit(System.nanoTime())) {
@@ -622,7 +627,11 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
       // is made of. A stream with no call and no exchange left was answered already (a call
       // refused or shed at once, whose client reset it before reading the answer): its reset
       // cancels no work.
-      if (state != null ? !state.resetIsOrdinary() : exchanges.isOpen(streamId)) {
+      // A reset of an older stream than the newest is a call queued behind later ones, whose
+      // deadline passed on a busy server: it holds a slot instead of counting (ResetCallSlots).
+      if (state != null
+          ? !state.resetIsOrdinary() && !resetCalls.hold(state, streamId, lastRequestStreamId)
+          : exchanges.isOpen(streamId)) {
         countReset();
       }
       exchanges.onReset(streamId, errorCode);
