@@ -293,10 +293,12 @@ final class EngineClientHandler extends ChannelDuplexHandler
       return;
     }
     life.onRead();
+    writes.beginRead();
     try {
       connection.receive(in, writes.out());
     } finally {
       in.release();
+      writes.endRead();
     }
   }
 

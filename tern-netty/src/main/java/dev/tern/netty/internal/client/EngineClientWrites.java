@@ -1,5 +1,6 @@
 package dev.tern.netty.internal.client;
 
+import dev.tern.netty.internal.codec.FlushAfterRead;
 import dev.tern.netty.internal.http2.Http2Connection;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -24,6 +25,9 @@ final class EngineClientWrites {
   private ChannelHandlerContext ctx;
   private ByteBuf out;
   private boolean discarded;
+
+  /** Flushes asked for while the engine reads into {@link #out} wait for the read's end. */
+  private final FlushAfterRead afterRead = new FlushAfterRead(this::flush);
 
   EngineClientWrites(Http2Connection connection) {
     this.connection = connection;
@@ -53,12 +57,25 @@ final class EngineClientWrites {
     }
   }
 
+  /** The engine starts reading a chunk into {@link #out()}: flushes wait for {@link #endRead}. */
+  void beginRead() {
+    afterRead.beginRead();
+  }
+
+  /** The chunk is read: the flush asked for while reading, if any, happens now. */
+  void endRead() {
+    afterRead.endRead();
+  }
+
   /**
    * Writes this flush's buffer, if anything is in it, and flushes the channel.
    *
    * @param close close the channel once the buffer is written
    */
   void flush(boolean close) {
+    if (afterRead.holdBack(close)) {
+      return;
+    }
     if (ctx == null) {
       return;
     }
