@@ -6,8 +6,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The write side of a client connection on Tern's HTTP/2 engine: the one buffer every frame of a
@@ -101,8 +103,33 @@ final class EngineClientWrites {
       future.addListener(f -> reports.run());
     }
     if (close) {
-      future.addListener(f -> ctx.close());
+      closeOnceWritten(future);
     }
+  }
+
+  /**
+   * How long the last flush of a closing connection may wait for the server to read it: a server
+   * that floods the connection and reads nothing would otherwise keep it open forever.
+   */
+  static final long CLOSE_GRACE_MILLIS = 2_000;
+
+  /**
+   * Closes the channel once {@code last} is written, or after {@link #CLOSE_GRACE_MILLIS} if it is
+   * not; nothing more is read meanwhile (the closed engine would discard it).
+   */
+  private void closeOnceWritten(ChannelFuture last) {
+    if (last.isDone()) {
+      ctx.close();
+      return;
+    }
+    ctx.channel().config().setAutoRead(false);
+    ScheduledFuture<?> deadline =
+        ctx.executor().schedule(() -> ctx.close(), CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+    last.addListener(
+        f -> {
+          deadline.cancel(false);
+          ctx.close();
+        });
   }
 
   /** What the engine let go of since the last flush, to report once this flush is written. */
