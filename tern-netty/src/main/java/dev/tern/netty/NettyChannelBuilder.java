@@ -269,7 +269,8 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
    * by default while the engine passes the safety gates listed in {@code docs/http2-engine.md};
    * {@link #maxQueuedControlFrames} does not apply on it. Default: false, unless the system
    * property {@code tern.http2.engine} is {@code tern} (client and server) or {@code client} (the
-   * client only) when the builder is made.
+   * client only) when the builder is made ({@code netty} keeps both on Netty's codec; a value it
+   * does not know makes the builder's factory methods throw {@link IllegalArgumentException}).
    */
   public NettyChannelBuilder useTernHttp2Engine(boolean enable) {
     this.ternHttp2Engine = enable;

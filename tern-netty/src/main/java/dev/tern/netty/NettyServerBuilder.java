@@ -511,7 +511,8 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
    * by default while the engine passes the safety gates listed in {@code docs/http2-engine.md}. The
    * {@link #httpProtocols} (gRPC-Web, Connect) are served on it over HTTP/2 as over HTTP/1.1.
    * Default: false, unless the system property {@code tern.http2.engine} is {@code tern} when the
-   * builder is made.
+   * builder is made ({@code client} and {@code netty} keep servers on Netty's codec; a value it
+   * does not know makes the builder's factory methods throw {@link IllegalArgumentException}).
    */
   public NettyServerBuilder useTernHttp2Engine(boolean enable) {
     this.ternHttp2Engine = enable;

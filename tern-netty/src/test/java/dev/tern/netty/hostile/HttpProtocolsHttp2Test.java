@@ -10,6 +10,8 @@ import dev.tern.netty.testing.EchoHttpProtocol;
 import dev.tern.netty.testing.HeldHttpProtocol;
 import dev.tern.testing.EchoService;
 import dev.tern.testing.TernCleanupExtension;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -83,6 +85,39 @@ class HttpProtocolsHttp2Test {
       connection.writeData(5, true, RawHttp2Connection.grpcMessage(0, "hi".getBytes(US_ASCII)));
       RawHttp2Connection.StreamEnd grpc = connection.awaitStreamEnd(5);
       assertThat(grpc.headers()).containsEntry("grpc-status", "0");
+    }
+  }
+
+  /**
+   * A protocol that answers while the server reads (here at the request's HEADERS), with more of
+   * the client's frames in the same read: the answer is flushed, and the frames after it are still
+   * answered on the same connection.
+   */
+  @Test
+  void anAnswerWrittenWithinAReadLeavesTheRestOfTheReadAnswered() throws Exception {
+    try (RawHttp2Connection connection = RawHttp2Connection.open(port)) {
+      ByteArrayOutputStream oneWrite = new ByteArrayOutputStream();
+      oneWrite.writeBytes(
+          RawHttp2Connection.frame(
+              RawHttp2Connection.HEADERS,
+              RawHttp2Connection.FLAG_END_STREAM | RawHttp2Connection.FLAG_END_HEADERS,
+              1,
+              RawHttp2Connection.headerBlock(request("GET", "/hello", null))));
+      oneWrite.writeBytes(
+          RawHttp2Connection.frame(
+              RawHttp2Connection.PING, 0, 0, ByteBuffer.allocate(8).putLong(42).array()));
+      connection.writeRaw(oneWrite.toByteArray());
+
+      RawHttp2Connection.StreamEnd hello = connection.awaitStreamEnd(1);
+      assertThat(hello.headers()).containsEntry(":status", "200");
+      assertThat(new String(hello.data(), US_ASCII)).isEqualTo("hello h2");
+      RawHttp2Connection.Frame ack = connection.awaitFrame(RawHttp2Connection.PING);
+      assertThat(ack).as("the PING's acknowledgement").isNotNull();
+      assertThat(ack.flags() & RawHttp2Connection.FLAG_ACK).isEqualTo(RawHttp2Connection.FLAG_ACK);
+      assertThat(ByteBuffer.wrap(ack.payload()).getLong()).isEqualTo(42);
+
+      connection.writeHeaders(3, true, request("GET", "/hello", null));
+      assertThat(connection.awaitStreamEnd(3).headers()).containsEntry(":status", "200");
     }
   }
 

@@ -293,10 +293,12 @@ final class EngineClientHandler extends ChannelDuplexHandler
       return;
     }
     life.onRead();
+    writes.beginRead();
     try {
       connection.receive(in, writes.out());
     } finally {
       in.release();
+      writes.endRead();
     }
   }
 
@@ -468,11 +470,16 @@ final class EngineClientHandler extends ChannelDuplexHandler
   @Override
   public void onConnectionClosed(long errorCode, String reason) {
     if (life.goingAwayStatus == null) {
+      String error = "HTTP/2 connection error " + GrpcWire.errorName(errorCode) + ": " + reason;
+      // ENHANCE_YOUR_CALM is this side's limit on what the server sends (a flood): the connection
+      // was cut for load, as when Netty's codec's queue of answers overflows, not for a broken
+      // rule.
       life.goingAwayStatus =
           errorCode == Http2Error.NO_ERROR.code()
               ? Status.UNAVAILABLE.withDescription("Connection closed")
-              : Status.INTERNAL.withDescription(
-                  "HTTP/2 connection error " + GrpcWire.errorName(errorCode) + ": " + reason);
+              : errorCode == Http2Error.ENHANCE_YOUR_CALM.code()
+                  ? Status.UNAVAILABLE.withDescription(error)
+                  : Status.INTERNAL.withDescription(error);
     }
     life.closing = true;
     Status status = life.goingAwayStatus;

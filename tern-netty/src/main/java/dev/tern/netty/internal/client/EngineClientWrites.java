@@ -1,12 +1,15 @@
 package dev.tern.netty.internal.client;
 
+import dev.tern.netty.internal.codec.FlushAfterRead;
 import dev.tern.netty.internal.http2.Http2Connection;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The write side of a client connection on Tern's HTTP/2 engine: the one buffer every frame of a
@@ -24,6 +27,9 @@ final class EngineClientWrites {
   private ChannelHandlerContext ctx;
   private ByteBuf out;
   private boolean discarded;
+
+  /** Flushes asked for while the engine reads into {@link #out} wait for the read's end. */
+  private final FlushAfterRead afterRead = new FlushAfterRead(this::flush);
 
   EngineClientWrites(Http2Connection connection) {
     this.connection = connection;
@@ -53,12 +59,25 @@ final class EngineClientWrites {
     }
   }
 
+  /** The engine starts reading a chunk into {@link #out()}: flushes wait for {@link #endRead}. */
+  void beginRead() {
+    afterRead.beginRead();
+  }
+
+  /** The chunk is read: the flush asked for while reading, if any, happens now. */
+  void endRead() {
+    afterRead.endRead();
+  }
+
   /**
    * Writes this flush's buffer, if anything is in it, and flushes the channel.
    *
    * @param close close the channel once the buffer is written
    */
   void flush(boolean close) {
+    if (afterRead.holdBack(close)) {
+      return;
+    }
     if (ctx == null) {
       return;
     }
@@ -84,8 +103,33 @@ final class EngineClientWrites {
       future.addListener(f -> reports.run());
     }
     if (close) {
-      future.addListener(f -> ctx.close());
+      closeOnceWritten(future);
     }
+  }
+
+  /**
+   * How long the last flush of a closing connection may wait for the server to read it: a server
+   * that floods the connection and reads nothing would otherwise keep it open forever.
+   */
+  static final long CLOSE_GRACE_MILLIS = 2_000;
+
+  /**
+   * Closes the channel once {@code last} is written, or after {@link #CLOSE_GRACE_MILLIS} if it is
+   * not; nothing more is read meanwhile (the closed engine would discard it).
+   */
+  private void closeOnceWritten(ChannelFuture last) {
+    if (last.isDone()) {
+      ctx.close();
+      return;
+    }
+    ctx.channel().config().setAutoRead(false);
+    ScheduledFuture<?> deadline =
+        ctx.executor().schedule(() -> ctx.close(), CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+    last.addListener(
+        f -> {
+          deadline.cancel(false);
+          ctx.close();
+        });
   }
 
   /** What the engine let go of since the last flush, to report once this flush is written. */

@@ -8,6 +8,7 @@ import dev.tern.Status;
 import dev.tern.channelz.Instrumented;
 import dev.tern.channelz.SocketStats;
 import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
+import dev.tern.netty.internal.codec.Http2EngineProperty;
 import dev.tern.netty.internal.codec.NettyWritableBufferAllocator;
 import dev.tern.netty.internal.codec.OutboundHeaders;
 import dev.tern.netty.internal.codec.TlsAttributes;
@@ -297,17 +298,13 @@ public final class NettyClientTransport implements ManagedClientTransport {
   }
 
   /**
-   * The system property that puts channels built without {@code useTernHttp2Engine} on Tern's own
-   * HTTP/2 engine: {@code -Dtern.http2.engine=tern} (servers too) or {@code
-   * -Dtern.http2.engine=client} (clients only). Any other value, or none, keeps Netty's HTTP/2
-   * codec.
+   * Whether channels built without {@code useTernHttp2Engine} run on Tern's own HTTP/2 engine: the
+   * system property {@code tern.http2.engine} ({@link Http2EngineProperty}).
+   *
+   * @throws IllegalArgumentException if the property has a value it does not know
    */
-  public static final String HTTP2_ENGINE_PROPERTY = "tern.http2.engine";
-
-  /** Whether {@link #HTTP2_ENGINE_PROPERTY} asks for Tern's engine on the client. */
   public static boolean defaultTernHttp2Engine() {
-    String value = System.getProperty(HTTP2_ENGINE_PROPERTY);
-    return "tern".equals(value) || "client".equals(value);
+    return Http2EngineProperty.clientOnEngine();
   }
 
   /**

@@ -177,10 +177,12 @@ final class EngineServerHandler extends ChannelDuplexHandler
       return;
     }
     keepAlive.onRead();
+    writes.beginRead();
     try {
       connection.receive(in, writes.out());
     } finally {
       in.release();
+      writes.endRead();
     }
   }
 

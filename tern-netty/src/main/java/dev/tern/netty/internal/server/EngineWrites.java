@@ -1,5 +1,6 @@
 package dev.tern.netty.internal.server;
 
+import dev.tern.netty.internal.codec.FlushAfterRead;
 import dev.tern.netty.internal.http2.Http2Connection;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -32,6 +33,9 @@ final class EngineWrites {
   /** The channel is gone: nothing is written any more (the closed engine writes nothing). */
   private boolean discarded;
 
+  /** Flushes asked for while the engine reads into {@link #out} wait for the read's end. */
+  private final FlushAfterRead afterRead = new FlushAfterRead(this::flush);
+
   /**
    * @param onDataSent called at a flush that carries response DATA the engine let go of
    */
@@ -63,12 +67,25 @@ final class EngineWrites {
     }
   }
 
+  /** The engine starts reading a chunk into {@link #out()}: flushes wait for {@link #endRead}. */
+  void beginRead() {
+    afterRead.beginRead();
+  }
+
+  /** The chunk is read: the flush asked for while reading, if any, happens now. */
+  void endRead() {
+    afterRead.endRead();
+  }
+
   /**
    * Writes this flush's buffer, if anything is in it, and flushes the channel.
    *
    * @param close close the channel once the buffer is written
    */
   void flush(boolean close) {
+    if (afterRead.holdBack(close)) {
+      return;
+    }
     ByteBuf written = out;
     out = null;
     List<Consumer<Future<?>>> reports = collectReports();

@@ -1,6 +1,7 @@
 package dev.tern.netty.internal.server;
 
 import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
+import dev.tern.netty.internal.codec.Http2EngineProperty;
 import dev.tern.netty.internal.codec.NettyWritableBufferAllocator;
 import dev.tern.netty.internal.codec.OutboundFramer;
 import dev.tern.netty.internal.exchange.HttpProtocols;
@@ -194,15 +195,13 @@ public final class ServerOptions {
   }
 
   /**
-   * The system property that switches servers built without {@code useTernHttp2Engine} onto Tern's
-   * own HTTP/2 engine: {@code -Dtern.http2.engine=tern}. Any other value, or none, keeps Netty's
-   * HTTP/2 codec.
+   * Whether servers built without {@code useTernHttp2Engine} run on Tern's own HTTP/2 engine: the
+   * system property {@code tern.http2.engine} ({@link Http2EngineProperty}).
+   *
+   * @throws IllegalArgumentException if the property has a value it does not know
    */
-  public static final String HTTP2_ENGINE_PROPERTY = "tern.http2.engine";
-
-  /** Whether {@link #HTTP2_ENGINE_PROPERTY} asks for Tern's engine. */
   public static boolean defaultTernHttp2Engine() {
-    return "tern".equals(System.getProperty(HTTP2_ENGINE_PROPERTY));
+    return Http2EngineProperty.serverOnEngine();
   }
 
   /** Whether HTTP/2 connections run on Tern's own engine rather than Netty's codec. */
