@@ -19,10 +19,13 @@ final class NonBlockingHandler<ReqT, RespT>
     implements ServerCallHandler<ReqT, RespT>, CallbacksNeverBlock, RequestsAtStart {
   private final ServerCallHandler<ReqT, RespT> delegate;
   private final NonBlockingScope scope;
+  private final int requestsAtStart;
 
   NonBlockingHandler(ServerCallHandler<ReqT, RespT> delegate, String fullMethodName) {
     this.delegate = delegate;
     this.scope = new NonBlockingScope(fullMethodName);
+    this.requestsAtStart =
+        delegate instanceof RequestsAtStart ahead ? ahead.messagesRequestedAtStart() : 0;
   }
 
   /** Runs the method's callbacks on the transport's thread, marked as this method's. */
@@ -37,6 +40,6 @@ final class NonBlockingHandler<ReqT, RespT>
 
   @Override
   public int messagesRequestedAtStart() {
-    return delegate instanceof RequestsAtStart ahead ? ahead.messagesRequestedAtStart() : 0;
+    return requestsAtStart;
   }
 }

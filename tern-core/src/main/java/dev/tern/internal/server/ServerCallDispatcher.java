@@ -9,7 +9,6 @@ import dev.tern.DecompressorRegistry;
 import dev.tern.HandlerRegistry;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
-import dev.tern.NonBlockingScope;
 import dev.tern.ServerCallHandler;
 import dev.tern.ServerInterceptor;
 import dev.tern.ServerInterceptors;
@@ -368,10 +367,9 @@ public final class ServerCallDispatcher {
           new ServerStreamTracer.ServerCallInfo<>(
               method.getMethodDescriptor(), stream.getAttributes(), stream.getAuthority()));
     }
+    boolean neverBlocks = method.getServerCallHandler() instanceof CallbacksNeverBlock;
     Executor callExecutor =
-        method.getServerCallHandler() instanceof CallbacksNeverBlock
-            ? neverBlockingExecutor(method.getServerCallHandler())
-            : executor;
+        neverBlocks ? neverBlockingExecutor(method.getServerCallHandler()) : executor;
     ServerCallStreamListener<ReqT, RespT> listener =
         new ServerCallStreamListener<>(
             call,
@@ -384,8 +382,8 @@ public final class ServerCallDispatcher {
             timeoutNanos);
     ReadAhead readAhead = null;
     if (!method.getMethodDescriptor().getType().clientSendsOneMessage()
-        && callExecutor != DIRECT
-        && !(callExecutor instanceof NonBlockingScope)
+        && !neverBlocks
+        && executor != DIRECT
         && stream.requestsCrossThreads()) {
       // Callbacks on another thread than the transport's: each request would be a hand-off.
       readAhead = listener.readAhead(stream);
