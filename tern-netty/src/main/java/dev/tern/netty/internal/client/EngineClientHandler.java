@@ -263,11 +263,19 @@ final class EngineClientHandler extends ChannelDuplexHandler
     }
   }
 
-  /** Once closing and idle, says GOAWAY and closes (after the flush that carries it). */
+  /**
+   * Once closing and idle, says GOAWAY and closes (after the flush that carries it); a channel
+   * still connecting has no one to say it to and closes at once, which ends the attempt.
+   */
   private void closeIfIdle() {
-    if (life.closing && !life.hasActiveStreams() && ctx != null && ctx.channel().isActive()) {
+    if (!life.closing || life.hasActiveStreams() || ctx == null) {
+      return;
+    }
+    if (ctx.channel().isActive()) {
       connection.shutdown(writes.out());
       writes.flush(true);
+    } else {
+      ctx.close();
     }
   }
 
