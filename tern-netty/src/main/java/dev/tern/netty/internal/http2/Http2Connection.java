@@ -285,15 +285,15 @@ public final class Http2Connection {
    * {@link Http2ConnectionListener#onData}): WINDOW_UPDATEs are written once half a window is due.
    */
   public void consumed(ByteBuf out, int streamId, int bytes) {
-    if (closed) {
-      return;
+    Http2Stream stream = streams.get(streamId);
+    if (closed || stream == null) {
+      return; // a closed stream gave its unconsumed bytes back when it closed
     }
     int increment = connectionReceiveWindow.consumed(bytes);
     if (increment > 0) {
       outbound.writer().writeWindowUpdate(out, 0, increment);
     }
-    Http2Stream stream = streams.get(streamId);
-    if (stream != null && stream.remoteOpen()) {
+    if (stream.remoteOpen()) {
       increment = stream.receiveWindow.consumed(bytes);
       if (increment > 0) {
         outbound.writer().writeWindowUpdate(out, streamId, increment);
@@ -478,10 +478,27 @@ public final class Http2Connection {
   /** A stream closed (or reset): its queue dropped, it leaves the active streams. */
   void forget(Http2Stream stream, boolean resetHere) {
     outbound.forget(stream);
+    giveBackUnconsumed(stream);
     stream.close();
     streams.remove(stream, resetHere);
     listener.onStreamClosed(stream.id);
     maybeFinish();
+  }
+
+  /**
+   * A stream is closing: the DATA its reader received and did not consume goes back to the
+   * connection's window now, since nobody will consume it (a reader that stopped at an oversized
+   * message, a response that ended before the request). Its later {@link #consumed} calls are
+   * ignored.
+   */
+  void giveBackUnconsumed(Http2Stream stream) {
+    int bytes = stream.receiveWindow.takeUnconsumed();
+    if (bytes > 0 && !closed && out != null) {
+      int increment = connectionReceiveWindow.consumed(bytes);
+      if (increment > 0) {
+        outbound.writer().writeWindowUpdate(out, 0, increment);
+      }
+    }
   }
 
   /** A connection error: GOAWAY, every stream reset, the listener told, the rest discarded. */

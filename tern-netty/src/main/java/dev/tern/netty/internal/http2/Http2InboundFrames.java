@@ -291,6 +291,7 @@ final class Http2InboundFrames implements Http2FrameListener {
     for (Http2Stream stream : c.streams.activeCopy()) {
       if (!c.streams.isPeerInitiated(stream.id) && stream.id > lastStreamId) {
         c.outbound.forget(stream);
+        c.giveBackUnconsumed(stream);
         stream.close();
         c.streams.remove(stream, false);
         c.listener.onStreamReset(stream.id, REFUSED_STREAM, true);

@@ -14,6 +14,7 @@ final class Http2ReceiveWindow {
   private final int target;
   private long window;
   private int consumed; // bytes consumed and not yet given back
+  private long unconsumed; // bytes received and not yet consumed
 
   /**
    * @param initial the window the peer starts with (65,535 for the connection, this side's
@@ -53,6 +54,17 @@ final class Http2ReceiveWindow {
           : Http2FrameException.stream(streamId, FLOW_CONTROL_ERROR, reason);
     }
     window -= bytes;
+    unconsumed += bytes;
+  }
+
+  /**
+   * Bytes received that the application has not consumed, now set to none: what a closing stream's
+   * reader will never give back, for the connection's window.
+   */
+  int takeUnconsumed() {
+    int bytes = (int) unconsumed;
+    unconsumed = 0;
+    return bytes;
   }
 
   /**
@@ -64,6 +76,7 @@ final class Http2ReceiveWindow {
     if (bytes < 0) {
       throw new IllegalArgumentException("bytes must not be negative: " + bytes);
     }
+    unconsumed = Math.max(0, unconsumed - bytes);
     consumed += bytes;
     if (consumed < target / 2) {
       return 0;

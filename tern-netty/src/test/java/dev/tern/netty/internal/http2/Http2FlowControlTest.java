@@ -110,6 +110,41 @@ class Http2FlowControlTest {
     assertThat(frames).contains("WINDOW_UPDATE 0 524288").doesNotContain("GOAWAY");
   }
 
+  /** 40 DATA frames of 16 KiB on stream 1, 640 KiB in all: past half the connection's window. */
+  private void send640KiB(boolean endStream) {
+    ByteBuf in = peer.frames();
+    ByteBuf body = bytes(16_384);
+    for (int i = 0; i < 40; i++) {
+      peer.writer.writeData(in, 1, body.duplicate(), endStream && i == 39);
+    }
+    body.release();
+    assertThat(peer.send(in)).as("nothing consumed, nothing given back").isEmpty();
+  }
+
+  @Test
+  void dataAResetStreamDidNotConsumeGoesBackToTheConnection() {
+    serverWithRequest(Http2Limits.defaults());
+    send640KiB(false);
+    ByteBuf in = peer.frames();
+    peer.writer.writeRstStream(in, 1, Http2FrameException.CANCEL);
+    assertThat(peer.send(in)).containsExactly("WINDOW_UPDATE 0 655360");
+
+    ByteBuf out = out();
+    peer.connection.consumed(out, 1, 655_360);
+    assertThat(peer.read(out)).as("given back once, not again by its reader").isEmpty();
+  }
+
+  @Test
+  void dataAStreamDidNotConsumeGoesBackToTheConnectionWhenItsResponseEndsIt() {
+    serverWithRequest(Http2Limits.defaults());
+    send640KiB(true); // the request ends; its reader stopped at an oversized message
+    ByteBuf out = out();
+    peer.connection.sendHeaders(out, 1, fields(":status", "200", "grpc-status", "8"), true);
+    assertThat(peer.read(out))
+        .containsExactly(
+            "HEADERS 1 {:status=200, grpc-status=8} END_STREAM", "WINDOW_UPDATE 0 655360");
+  }
+
   @Test
   void sendingWaitsForBothWindowsAndTrailersWaitBehindData() {
     serverWithRequest(Http2Limits.defaults());
