@@ -384,6 +384,11 @@ final class EngineClientHandler extends ChannelDuplexHandler
           true);
       return;
     }
+    if (!trailers && !endStream && Http2Statuses.isInformational(headers.headers().status())) {
+      // A 1xx response (RFC 9113 section 8.1), which the call skips: the next block is the
+      // response's head again, not its trailers.
+      connection.informationalResponse(streamId);
+    }
     stream.state.onHeaders(headers.headers(), endStream);
     if (endStream) {
       removeStream(streamId);

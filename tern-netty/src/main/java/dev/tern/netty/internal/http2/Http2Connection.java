@@ -301,6 +301,18 @@ public final class Http2Connection {
     }
   }
 
+  /**
+   * The header block just received on {@code streamId}, without END_STREAM, was an informational
+   * (1xx) response, which a client skips (RFC 9113 section 8.1): the stream's next block is its
+   * response's head again, not its trailers.
+   */
+  public void informationalResponse(int streamId) {
+    Http2Stream stream = streams.get(streamId);
+    if (stream != null) {
+      stream.informationalResponse();
+    }
+  }
+
   /** Resets a stream (a cancelled call): RST_STREAM, its queue dropped, no listener call. */
   public void resetStream(ByteBuf out, int streamId, long errorCode) {
     Http2Stream stream = streams.get(streamId);

@@ -95,6 +95,11 @@ final class Http2Stream {
     return trailers;
   }
 
+  /** The last header block was a 1xx response: the next is the response's head again. */
+  void informationalResponse() {
+    headersReceived = false;
+  }
+
   /** A DATA frame arrived; checked before its bytes are counted against the stream's window. */
   void receiveData(boolean endStream) throws Http2FrameException {
     if (!remoteOpen()) {
