@@ -42,7 +42,18 @@ public final class OverloadReport {
               "maxConcurrentCalls of the bounded Tern server; 0 skips that configuration")
           .flag("peers", "P,...", "tern,grpc-java", "which peers to run (tern, grpc-java)")
           .flag("server-heap", "MIB", "256", "the server JVM's -Xmx, in MiB")
+          .flag(
+              "server-cpus",
+              "LIST",
+              "",
+              "run the server JVM on these CPUs (taskset -c); empty: wherever the OS puts it")
+          .flag(
+              "client-cpus",
+              "LIST",
+              "",
+              "run this JVM, the client, on these CPUs (taskset); empty: not pinned")
           .flag("out", "FILE", "", "also write the table to FILE")
+          .note("bin/overload --server-cpus=0 --client-cpus=1  # server and client a core each")
           .example("bin/overload --step-seconds=5 --capacity-seconds=3  # a quick look");
 
   private OverloadReport() {}
@@ -55,6 +66,7 @@ public final class OverloadReport {
   static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
     List<OverloadRun.Options> runs = new ArrayList<>();
     String file;
+    String clientCpus;
     try {
       CommandLine.Values flags = FLAGS.parse(args);
       List<Double> multiples = new ArrayList<>();
@@ -84,6 +96,13 @@ public final class OverloadReport {
       int maxCalls = flags.integer("max-calls", 0);
       List<String> heap =
           List.of("-Xmx" + flags.integer("server-heap", 16) + "m", "-XX:+ExitOnOutOfMemoryError");
+      String serverCpus;
+      try {
+        serverCpus = CpuPinning.check("server-cpus", flags.string("server-cpus"));
+        clientCpus = CpuPinning.check("client-cpus", flags.string("client-cpus"));
+      } catch (IllegalArgumentException e) {
+        throw FLAGS.usageError(e.getMessage());
+      }
       for (String peer : flags.string("peers").split(",")) {
         if (!peer.equals("tern") && !peer.equals("grpc-java")) {
           throw FLAGS.usageError("--peers are tern and grpc-java, got '" + peer + "'");
@@ -95,13 +114,14 @@ public final class OverloadReport {
         for (int limit : limits) {
           runs.add(
               new OverloadRun.Options(
-                  peer, limit, multiples, 0, capacity, step, deadline, arrivals, heap));
+                  peer, limit, multiples, 0, capacity, step, deadline, arrivals, heap, serverCpus));
         }
       }
       file = flags.string("out");
     } catch (CommandLine.Exit exit) {
       return exit.report(out, err);
     }
+    CpuPinning.pinThisProcess(clientCpus);
     List<OverloadRun.Result> results = new ArrayList<>();
     double ternCapacity = 0;
     for (OverloadRun.Options options : runs) {
@@ -116,7 +136,7 @@ public final class OverloadReport {
       }
       results.add(result);
     }
-    String table = table(results);
+    String table = table(results, clientCpus);
     out.print(table);
     if (!file.isEmpty()) {
       Files.writeString(Path.of(file), table, StandardCharsets.UTF_8);
@@ -129,16 +149,25 @@ public final class OverloadReport {
 
   /** The markdown table of {@code results}, then each one's summary, descriptions and findings. */
   static String table(List<OverloadRun.Result> results) {
+    return table(results, "");
+  }
+
+  /** {@link #table(List)}, saying where the client ran if it was pinned to {@code clientCpus}. */
+  static String table(List<OverloadRun.Result> results, String clientCpus) {
     StringBuilder table = new StringBuilder();
     OverloadRun.Options first = results.get(0).options();
+    String pinning =
+        (first.serverCpus().isEmpty() ? "" : "; server on CPUs " + first.serverCpus())
+            + (clientCpus.isEmpty() ? "" : "; client on CPUs " + clientCpus);
     table.append(
         String.format(
             "Unary calls of %d xorshift rounds (a fixed CPU cost), %s arrivals, a %d ms deadline;"
-                + " server %s; %d s per step; latency from each call's scheduled start.%n%n",
+                + " server %s%s; %d s per step; latency from each call's scheduled start.%n%n",
             ChaosService.WORK_ROUNDS,
             first.arrivals().name().toLowerCase(java.util.Locale.ROOT),
             first.deadline().toMillis(),
             String.join(" ", first.serverJvmOptions()),
+            pinning,
             first.stepTime().toSeconds()));
     table.append(
         "| server | load | offered/s | OK/s | p50 OK | p99 OK | statuses | longest call |"

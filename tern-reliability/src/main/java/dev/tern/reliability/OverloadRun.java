@@ -57,7 +57,8 @@ final class OverloadRun {
       Duration stepTime,
       Duration deadline,
       WorkLoad.Arrivals arrivals,
-      List<String> serverJvmOptions) {
+      List<String> serverJvmOptions,
+      String serverCpus) {
     Options {
       SoakRun.peer(peer);
       if (maxConcurrentCalls <= 0
@@ -79,6 +80,7 @@ final class OverloadRun {
       }
       multiples = List.copyOf(multiples);
       serverJvmOptions = List.copyOf(serverJvmOptions);
+      CpuPinning.check("server-cpus", serverCpus);
     }
 
     /** These options with {@code capacity} (0: measure it). */
@@ -92,7 +94,8 @@ final class OverloadRun {
           stepTime,
           deadline,
           arrivals,
-          serverJvmOptions);
+          serverJvmOptions,
+          serverCpus);
     }
 
     /** The configuration's name in the report. */
@@ -205,7 +208,12 @@ final class OverloadRun {
     List<Step> steps = new ArrayList<>();
     double capacity;
     try (SoakServer server =
-        SoakServer.start(options.peer(), SoakRun.HOST, options.serverJvmOptions(), serverArgs)) {
+        SoakServer.start(
+            CpuPinning.launcher(options.serverCpus()),
+            options.peer(),
+            SoakRun.HOST,
+            options.serverJvmOptions(),
+            serverArgs)) {
       Peer.Client client = SoakRun.peer(options.peer()).newClient(List.of(server.address()));
       try {
         awaitFirstOk(client, options.name());

@@ -61,17 +61,22 @@ final class SoakServer implements AutoCloseable {
    * bound, say) and waits until it listens.
    */
   static SoakServer start(String peer, String host, List<String> jvmOptions) throws IOException {
-    return start(peer, host, jvmOptions, List.of());
+    return start(List.of(), peer, host, jvmOptions, List.of());
   }
 
   /**
-   * Like {@link #start(String, String, List)}, with {@code serverArgs} after the host on {@link
+   * Like {@link #start(String, String, List)}, with {@code launcher} before {@code java} ({@code
+   * taskset}, see {@link CpuPinning}) and {@code serverArgs} after the host on {@link
    * SoakServerMain}'s command line (Tern's {@code maxConcurrentCalls}).
    */
   static SoakServer start(
-      String peer, String host, List<String> jvmOptions, List<String> serverArgs)
+      List<String> launcher,
+      String peer,
+      String host,
+      List<String> jvmOptions,
+      List<String> serverArgs)
       throws IOException {
-    List<String> command = new ArrayList<>();
+    List<String> command = new ArrayList<>(launcher);
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmOptions);
     command.add("-cp");

@@ -62,7 +62,8 @@ class OverloadTest {
                   List.of(
                       "-Xmx256m",
                       "-XX:+ExitOnOutOfMemoryError",
-                      "-Dio.netty.leakDetection.level=paranoid")),
+                      "-Dio.netty.leakDetection.level=paranoid"),
+                  ""),
               new PrintStream(progress, true, StandardCharsets.UTF_8));
       System.gc();
       assertThat(
