@@ -481,20 +481,30 @@ public final class Http2Connection {
 
   private void resetLocally(Http2Stream stream, long errorCode, boolean notify) {
     outbound.writer().writeRstStream(out, stream.id, errorCode);
-    forget(stream, true);
+    forgetOnly(stream, true);
     if (notify) {
       listener.onStreamReset(stream.id, errorCode, false);
     }
+    maybeFinish();
   }
 
   /** A stream closed (or reset): its queue dropped, it leaves the active streams. */
   void forget(Http2Stream stream, boolean resetHere) {
+    forgetOnly(stream, resetHere);
+    maybeFinish();
+  }
+
+  /**
+   * {@link #forget} without ending a connection that has gone away once this was its last stream:
+   * for a reset, whose listener must hear why the stream ended (a refusal is safe to retry) before
+   * the end of the connection ends what is left; the caller then calls {@link #maybeFinish}.
+   */
+  void forgetOnly(Http2Stream stream, boolean resetHere) {
     outbound.forget(stream);
     giveBackUnconsumed(stream);
     stream.close();
     streams.remove(stream, resetHere);
     listener.onStreamClosed(stream.id);
-    maybeFinish();
   }
 
   /**

@@ -213,8 +213,9 @@ final class Http2InboundFrames implements Http2FrameListener {
     if (!stream.dataSent && !c.listener.resetIsOrdinary(streamId)) {
       c.guard.reset();
     }
-    c.forget(stream, false);
+    c.forgetOnly(stream, false);
     c.listener.onStreamReset(streamId, errorCode, true);
+    c.maybeFinish();
   }
 
   @Override

@@ -484,6 +484,31 @@ class Http2ConnectionTest {
   }
 
   @Test
+  void theLastStreamsResetIsHeardBeforeTheConnectionEndsAfterAGoAway() {
+    // A server shutting down gracefully: GOAWAY first, then it refuses the stream it will not
+    // serve. The listener must hear the refusal (safe to retry elsewhere) before the end of the
+    // connection, which ends whatever is left as failed.
+    peer.close();
+    peer = new Http2TestPeer(false, Http2Limits.defaults(), 5);
+    peer.handshake();
+    ByteBuf out = out();
+    assertThat(peer.connection.openStream(out, fields(REQUEST), true)).isEqualTo(1);
+    assertThat(peer.read(out)).hasSize(1);
+
+    ByteBuf in = peer.frames();
+    ByteBuf debug = peer.alloc.buffer();
+    peer.writer.writeGoAway(in, Integer.MAX_VALUE, NO_ERROR, debug);
+    debug.release();
+    peer.writer.writeRstStream(in, 1, REFUSED_STREAM);
+    assertThat(peer.send(in)).isEmpty();
+    assertThat(events())
+        .containsExactly(
+            "goaway 2147483647 0 ",
+            "reset 1 " + REFUSED_STREAM + " by peer",
+            "closed 0 graceful shutdown complete");
+  }
+
+  @Test
   void clientCallAndGoAwayRefusingNewerStreams() {
     peer.close();
     peer = new Http2TestPeer(false, Http2Limits.defaults(), 5);
