@@ -496,8 +496,9 @@ public final class Http2Connection {
 
   /**
    * {@link #forget} without ending a connection that has gone away once this was its last stream:
-   * for a reset, whose listener must hear why the stream ended (a refusal is safe to retry) before
-   * the end of the connection ends what is left; the caller then calls {@link #maybeFinish}.
+   * for a reset (or a GOAWAY's refusal), whose listener must hear why the stream ended (a refusal
+   * is safe to retry) before the end of the connection ends what is left; the caller then calls
+   * {@link #maybeFinish}.
    */
   void forgetOnly(Http2Stream stream, boolean resetHere) {
     outbound.forget(stream);
@@ -513,7 +514,7 @@ public final class Http2Connection {
    * message, a response that ended before the request). Its later {@link #consumed} calls are
    * ignored.
    */
-  void giveBackUnconsumed(Http2Stream stream) {
+  private void giveBackUnconsumed(Http2Stream stream) {
     int bytes = stream.receiveWindow.takeUnconsumed();
     if (bytes > 0 && !closed && out != null) {
       int increment = connectionReceiveWindow.consumed(bytes);

@@ -291,12 +291,8 @@ final class Http2InboundFrames implements Http2FrameListener {
     c.goAwayReceived = true;
     for (Http2Stream stream : c.streams.activeCopy()) {
       if (!c.streams.isPeerInitiated(stream.id) && stream.id > lastStreamId) {
-        c.outbound.forget(stream);
-        c.giveBackUnconsumed(stream);
-        stream.close();
-        c.streams.remove(stream, false);
+        c.forgetOnly(stream, false);
         c.listener.onStreamReset(stream.id, REFUSED_STREAM, true);
-        c.listener.onStreamClosed(stream.id);
       }
     }
     c.listener.onGoAway(lastStreamId, errorCode, debugData);
