@@ -5,6 +5,7 @@ import static dev.tern.netty.hostile.RawHttp2Connection.GOAWAY;
 import static dev.tern.netty.hostile.RawHttp2Connection.HEADERS;
 import static dev.tern.netty.hostile.RawHttp2Connection.PROTOCOL_ERROR;
 import static dev.tern.netty.hostile.RawHttp2Connection.grpcMessage;
+import static dev.tern.netty.hostile.RawHttp2Connection.headers;
 import static dev.tern.netty.hostile.RawHttp2Connection.lastOfType;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,7 +23,6 @@ import dev.tern.testing.TernCleanupExtension;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -97,23 +97,15 @@ class EngineClientRawServerTest {
       try (RawHttp2Connection raw = RawHttp2Connection.accept(listener)) {
         raw.awaitFrame(HEADERS);
         // RFC 9113 section 8.1: a 1xx head, then the response's own head, which is not trailers.
-        raw.writeHeaders(1, false, fields(":status", "100"));
-        raw.writeHeaders(1, false, fields(":status", "200", "content-type", "application/grpc"));
+        raw.writeHeaders(1, false, headers(":status", "100"));
+        raw.writeHeaders(1, false, headers(":status", "200", "content-type", "application/grpc"));
         raw.writeData(1, false, grpcMessage(0, "after 100".getBytes(UTF_8)));
-        raw.writeHeaders(1, true, fields("grpc-status", "0"));
+        raw.writeHeaders(1, true, headers("grpc-status", "0"));
 
         assertThat(call.awaitStatus().getCode()).isEqualTo(Status.Code.OK);
         assertThat(call.awaitMessage()).isEqualTo("after 100");
       }
     }
-  }
-
-  private static List<String[]> fields(String... namesAndValues) {
-    List<String[]> fields = new ArrayList<>();
-    for (int i = 0; i < namesAndValues.length; i += 2) {
-      fields.add(new String[] {namesAndValues[i], namesAndValues[i + 1]});
-    }
-    return fields;
   }
 
   @Test

@@ -5,6 +5,7 @@ import static dev.tern.netty.hostile.RawHttp2Connection.GOAWAY;
 import static dev.tern.netty.hostile.RawHttp2Connection.PING;
 import static dev.tern.netty.hostile.RawHttp2Connection.RST_STREAM;
 import static dev.tern.netty.hostile.RawHttp2Connection.grpcMessage;
+import static dev.tern.netty.hostile.RawHttp2Connection.headers;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -133,14 +134,6 @@ class MisbehavingServerTest {
     } catch (IOException | AssertionError e) {
       // The client went away (or stayed idle until the read timed out): nothing left to serve.
     }
-  }
-
-  private static List<String[]> headers(String... namesAndValues) {
-    List<String[]> headers = new ArrayList<>();
-    for (int i = 0; i < namesAndValues.length; i += 2) {
-      headers.add(new String[] {namesAndValues[i], namesAndValues[i + 1]});
-    }
-    return headers;
   }
 
   private static Answer httpStatusOnly(String status) {

@@ -365,13 +365,27 @@ final class RawHttp2Connection implements Closeable {
 
   /** The request headers of a well-formed gRPC call to {@code path}. */
   static List<String[]> grpcRequestHeaders(String path) {
+    return headers(
+        ":method",
+        "POST",
+        ":scheme",
+        "http",
+        ":path",
+        path,
+        ":authority",
+        "127.0.0.1",
+        "content-type",
+        "application/grpc",
+        "te",
+        "trailers");
+  }
+
+  /** A header list for {@link #writeHeaders}: names and values in turn. */
+  static List<String[]> headers(String... namesAndValues) {
     List<String[]> headers = new ArrayList<>();
-    headers.add(new String[] {":method", "POST"});
-    headers.add(new String[] {":scheme", "http"});
-    headers.add(new String[] {":path", path});
-    headers.add(new String[] {":authority", "127.0.0.1"});
-    headers.add(new String[] {"content-type", "application/grpc"});
-    headers.add(new String[] {"te", "trailers"});
+    for (int i = 0; i < namesAndValues.length; i += 2) {
+      headers.add(new String[] {namesAndValues[i], namesAndValues[i + 1]});
+    }
     return headers;
   }
 
