@@ -339,7 +339,9 @@ final class InProcessStream {
       }
       Status refusal = transport.register(InProcessStream.this);
       if (refusal != null) {
-        refuse(refusal, RpcProgress.DROPPED);
+        // In the connection's event order: the channel hears of the shutdown before this close,
+        // so that the call's transparent retry does not pick this connection again.
+        transport.afterTransportEvents(() -> refuse(refusal, RpcProgress.DROPPED));
         return;
       }
       boolean finished;

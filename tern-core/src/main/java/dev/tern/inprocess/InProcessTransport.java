@@ -180,7 +180,8 @@ final class InProcessTransport implements ManagedClientTransport {
 
   /**
    * A stream for one call; nothing happens until it is started. If the transport cannot take it
-   * then, it fails UNAVAILABLE ({@code DROPPED}).
+   * then, it fails UNAVAILABLE ({@code DROPPED}), after the client listener has been told of the
+   * shutdown (so a channel stops offering this transport before the call is retried).
    */
   @Override
   public ClientStream newStream(
@@ -323,6 +324,15 @@ final class InProcessTransport implements ManagedClientTransport {
       }
     }
     drainTransportEvents();
+  }
+
+  /**
+   * Runs {@code task} after every client connection event queued so far (on this thread, or on the
+   * thread running them now).
+   */
+  void afterTransportEvents(Runnable task) {
+    clientEvents.enqueue(task);
+    clientEvents.drain();
   }
 
   /** Runs pending connection events: the server side's first (it learns of streams first). */

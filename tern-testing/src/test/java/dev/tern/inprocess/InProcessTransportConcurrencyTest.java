@@ -7,6 +7,8 @@ import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Status;
 import dev.tern.spi.ClientStream;
+import dev.tern.spi.ClientStreamListener.RpcProgress;
+import dev.tern.spi.ManagedClientTransport;
 import dev.tern.testing.RecordingClientStreamListener;
 import dev.tern.testing.RecordingServerListener;
 import dev.tern.testing.RecordingServerStreamListener;
@@ -22,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -179,5 +182,67 @@ class InProcessTransportConcurrencyTest {
       assertThat(call.violations()).isEmpty();
     }
     assertThat(clientListener.events()).last().isEqualTo("inUse:false");
+  }
+
+  /**
+   * A channel learns that a connection is shut down from the transport's event; a stream refused
+   * because of that shutdown must not close before the event has reached the channel, or the call's
+   * transparent retry picks the same connection again (and again: CI once saw a call give up after
+   * 100 such retries while another thread was still delivering the connection's previous event).
+   */
+  @Test
+  void aStreamRefusedAfterShutdownClosesOnlyOnceTheClientHeardOfTheShutdown() throws Exception {
+    List<String> heard = new CopyOnWriteArrayList<>();
+    CountDownLatch inReady = new CountDownLatch(1);
+    CountDownLatch letReadyReturn = new CountDownLatch(1);
+    ManagedClientTransport.Listener slowListener =
+        new ManagedClientTransport.Listener() {
+          @Override
+          public void transportReady() {
+            inReady.countDown();
+            try {
+              letReadyReturn.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            heard.add("ready");
+          }
+
+          @Override
+          public void transportShutdown(Status status) {
+            heard.add("shutdown");
+          }
+
+          @Override
+          public void transportTerminated() {
+            heard.add("terminated");
+          }
+
+          @Override
+          public void transportInUse(boolean inUse) {}
+        };
+    InProcessTransport second =
+        new InProcessTransport(new InProcessSocketAddress(name), "localhost", null, 8192);
+    // Another thread connects and is still delivering transportReady, so it owns the client events.
+    Future<?> connecting = threads.submit(second.start(slowListener));
+    assertThat(inReady.await(30, TimeUnit.SECONDS)).isTrue();
+    try {
+      serverListener.awaitTransport().transport().shutdown();
+      RecordingClientStreamListener refused = new RecordingClientStreamListener();
+      second.newStream(METHOD, new Metadata(), CallOptions.DEFAULT).start(refused);
+
+      assertThat(refused.isClosed()).as("closed before the client heard of the shutdown").isFalse();
+      letReadyReturn.countDown();
+      connecting.get(30, TimeUnit.SECONDS);
+
+      assertThat(heard).startsWith("ready", "shutdown");
+      assertThat(refused.isClosed()).isTrue();
+      assertThat(refused.awaitClosed().status().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+      assertThat(refused.awaitClosed().progress()).isEqualTo(RpcProgress.DROPPED);
+      assertThat(refused.violations()).isEmpty();
+    } finally {
+      letReadyReturn.countDown();
+      second.shutdownNow(Status.UNAVAILABLE);
+    }
   }
 }
