@@ -1,5 +1,6 @@
 package dev.tern.netty.internal.exchange;
 
+import dev.tern.Attributes;
 import dev.tern.netty.internal.io.SocketNode;
 import dev.tern.spi.ServerTransportListener;
 
@@ -15,6 +16,12 @@ import dev.tern.spi.ServerTransportListener;
 public interface ExchangeHost {
   /** The runtime's listener for the connection; set before the connection's first read. */
   ServerTransportListener listener();
+
+  /**
+   * The connection's attributes for the listener's {@code transportReady}: addresses, TLS session,
+   * and any chosen when the connection was accepted. Event loop, after TLS's handshake.
+   */
+  Attributes readyAttributes();
 
   /** The connection's channelz counters (touched on the event loop). */
   SocketNode socketNode();

@@ -9,7 +9,6 @@ import dev.tern.netty.http.HttpServerProtocol;
 import dev.tern.netty.internal.codec.ConnectionAgeLimits;
 import dev.tern.netty.internal.codec.GrpcWire;
 import dev.tern.netty.internal.codec.NetworkFailures;
-import dev.tern.netty.internal.codec.TlsAttributes;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -109,7 +108,7 @@ public final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) {
     this.ctx = ctx;
-    Attributes attrs = TlsAttributes.of(ctx.channel());
+    Attributes attrs = transport.readyAttributes();
     Attributes returned = transport.listener().transportReady(attrs);
     attributes = returned != null ? returned : attrs;
     limits =

@@ -676,7 +676,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
       return;
     }
     ready = true;
-    Attributes attrs = TlsAttributes.of(ctx.channel());
+    Attributes attrs = transport.readyAttributes();
     Attributes returned = transportListener.transportReady(attrs);
     streamAttributes = returned != null ? returned : attrs;
     if (options.maxConnectionIdleNanos() != Long.MAX_VALUE

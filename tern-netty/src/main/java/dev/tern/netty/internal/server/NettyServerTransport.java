@@ -4,6 +4,7 @@ import dev.tern.Attributes;
 import dev.tern.Status;
 import dev.tern.channelz.Instrumented;
 import dev.tern.channelz.SocketStats;
+import dev.tern.netty.internal.codec.TlsAttributes;
 import dev.tern.netty.internal.codec.WriteCoalescer;
 import dev.tern.netty.internal.codec.WriteQueue;
 import dev.tern.netty.internal.exchange.ExchangeHost;
@@ -58,11 +59,20 @@ final class NettyServerTransport implements ServerTransport, ExchangeHost {
   private volatile Attributes acceptedAttributes = Attributes.EMPTY;
 
   void acceptedAttributes(Attributes attributes) {
-    this.acceptedAttributes = attributes;
+    this.acceptedAttributes = Objects.requireNonNull(attributes, "attributes");
   }
 
-  Attributes acceptedAttributes() {
-    return acceptedAttributes;
+  /**
+   * The attributes the listener's {@code transportReady} gets, whichever handler serves the
+   * connection (Netty's HTTP/2 codec, Tern's engine, HTTP/1.1): its addresses and TLS session, and
+   * those chosen when it was accepted (by per-connection credentials, e.g. xDS's filter chain).
+   * Event loop, once TLS's handshake is done.
+   */
+  @Override
+  public Attributes readyAttributes() {
+    Attributes attrs = TlsAttributes.of(channel);
+    Attributes accepted = acceptedAttributes;
+    return accepted.keys().isEmpty() ? attrs : attrs.toBuilder().setAll(accepted).build();
   }
 
   /** Set once, before the channel is registered. */

@@ -646,11 +646,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
     public void onSettingsRead(ChannelHandlerContext ctx, Http2Settings settings) {
       if (!ready) {
         ready = true;
-        Attributes attrs = TlsAttributes.of(ctx.channel());
-        Attributes accepted = transport.acceptedAttributes();
-        if (!accepted.keys().isEmpty()) {
-          attrs = attrs.toBuilder().setAll(accepted).build();
-        }
+        Attributes attrs = transport.readyAttributes();
         Attributes returned = transportListener.transportReady(attrs);
         streamAttributes = returned != null ? returned : attrs;
         if (options.maxConnectionIdleNanos() != Long.MAX_VALUE
