@@ -1,19 +1,17 @@
 package dev.tern.benchmarks.jmh;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * What OneWayStreamBenchmark and LargeUnaryBenchmark rely on, for both systems over Netty: a
- * one-way stream delivers every message it sends and ends cleanly; a receiver that stops taking
- * messages stops the sender through flow control, with a bounded amount in flight; 16 MiB calls go
- * through once both sides allow them, and fail as both systems' defaults say otherwise.
+ * What OneWayStreamBenchmark relies on, for both systems over Netty: a one-way stream delivers
+ * every message it sends and ends cleanly; a receiver that stops taking messages stops the sender
+ * through flow control, with a bounded amount in flight. {@link LargeUnaryTest} checks the 16 MiB
+ * calls of LargeUnaryBenchmark.
  */
 class OneWayStreamTest {
   private static final int MIB = 1024 * 1024;
@@ -81,41 +79,6 @@ class OneWayStreamTest {
       progress.resume();
       transfer.get(60, TimeUnit.SECONDS);
       assertThat(stream.close()).isEqualTo(count);
-    } finally {
-      target.shutdown();
-    }
-  }
-
-  @ParameterizedTest
-  @ValueSource(strings = {"tern", "grpc-java"})
-  void sixteenMibEchoesWhenBothSidesAllowIt(String system) throws Exception {
-    EchoTarget target =
-        EchoTarget.create(
-            system,
-            "netty",
-            new EchoTarget.Options(
-                false, false, false, null, LargeUnaryBenchmark.MAX_MESSAGE_SIZE));
-    try {
-      byte[] request = new byte[16 * MIB];
-      request[request.length - 1] = 42;
-      assertThat(target.unary(request)).isEqualTo(request);
-    } finally {
-      target.shutdown();
-    }
-  }
-
-  @ParameterizedTest
-  @ValueSource(strings = {"tern", "grpc-java"})
-  void sixteenMibFailsAtTheDefaultLimit(String system) throws Exception {
-    EchoTarget target = EchoTarget.create(system, "netty", EchoTarget.Options.defaults());
-    try {
-      assertThatThrownBy(() -> target.unary(new byte[16 * MIB]))
-          .isInstanceOf(
-              system.equals("tern")
-                  ? dev.tern.StatusRuntimeException.class
-                  : io.grpc.StatusRuntimeException.class)
-          .hasMessage(
-              "RESOURCE_EXHAUSTED: gRPC message exceeds maximum size %d: %d", 4 * MIB, 16 * MIB);
     } finally {
       target.shutdown();
     }

@@ -1,9 +1,11 @@
 package dev.tern.netty.hostile;
 
+import static dev.tern.netty.hostile.RawHttp2Connection.DATA;
 import static dev.tern.netty.hostile.RawHttp2Connection.ENHANCE_YOUR_CALM;
 import static dev.tern.netty.hostile.RawHttp2Connection.GOAWAY;
 import static dev.tern.netty.hostile.RawHttp2Connection.HEADERS;
 import static dev.tern.netty.hostile.RawHttp2Connection.PROTOCOL_ERROR;
+import static dev.tern.netty.hostile.RawHttp2Connection.RST_STREAM;
 import static dev.tern.netty.hostile.RawHttp2Connection.grpcMessage;
 import static dev.tern.netty.hostile.RawHttp2Connection.headers;
 import static dev.tern.netty.hostile.RawHttp2Connection.lastOfType;
@@ -23,9 +25,13 @@ import dev.tern.testing.TernCleanupExtension;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -52,13 +58,27 @@ class EngineClientRawServerTest {
   }
 
   private static RecordingClientCallListener<String> start(ManagedChannel channel, Metadata md) {
+    return start(channel, md, "hello");
+  }
+
+  private static RecordingClientCallListener<String> start(
+      ManagedChannel channel, Metadata md, String request) {
     ClientCall<String, String> call = channel.newCall(HostileProbe.HANG, CallOptions.DEFAULT);
     RecordingClientCallListener<String> listener = new RecordingClientCallListener<>();
     call.start(listener, md);
     call.request(1);
-    call.sendMessage("hello");
+    call.sendMessage(request);
     call.halfClose();
     return listener;
+  }
+
+  /** A response of one message, {@code body}, and status OK. */
+  private static void respond(RawHttp2Connection raw, int streamId, String body)
+      throws IOException {
+    raw.writeHeaders(
+        streamId, false, headers(":status", "200", "content-type", "application/grpc"));
+    raw.writeData(streamId, false, grpcMessage(0, body.getBytes(UTF_8)));
+    raw.writeHeaders(streamId, true, headers("grpc-status", "0"));
   }
 
   @Test
@@ -160,6 +180,102 @@ class EngineClientRawServerTest {
           assertThat(call.awaitStatus().getCode()).isEqualTo(Status.Code.CANCELLED);
         }
       }
+    }
+  }
+
+  /**
+   * A request far larger than the server's windows waits in the client for the server's credit,
+   * however long that takes, and then goes out whole: the engine keeps no bound of its own on a
+   * client's DATA waiting for credit (as Netty's codec keeps none), since a request is handed to it
+   * all at once. At the engine's default of 8 MiB per stream this call was reset with
+   * ENHANCE_YOUR_CALM and failed INTERNAL.
+   */
+  @Test
+  void aSixteenMibRequestWaitsForTheServersCreditAndArrivesWhole() throws IOException {
+    requestsWaitForTheServersCreditAndArriveWhole(1, 16 << 20);
+  }
+
+  /**
+   * Likewise requests on several streams together larger than 64 MiB, each under 8 MiB: at the
+   * engine's default per-connection bound the client ended the connection with
+   * GOAWAY(ENHANCE_YOUR_CALM) and every call with it.
+   */
+  @Test
+  void requestsTogetherOverSixtyFourMibWaitForTheServersCreditAndArriveWhole() throws IOException {
+    requestsWaitForTheServersCreditAndArriveWhole(10, 7 << 20);
+  }
+
+  /**
+   * {@code calls} requests of {@code size} bytes each to a server that gives no credit beyond the
+   * initial 65,535 bytes of the connection until all of them have been handed to the client's
+   * engine; then it gives enough for them all, reads them to their END_STREAM and answers each with
+   * the number of bytes it received.
+   */
+  private void requestsWaitForTheServersCreditAndArriveWhole(int calls, int size)
+      throws IOException {
+    try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      ManagedChannel channel = channel(listener);
+      RecordingClientCallListener<String> first = start(channel, new Metadata(), "first");
+      try (RawHttp2Connection raw = RawHttp2Connection.accept(listener)) {
+        // A first call makes the connection ready, so the calls below go straight to it, each
+        // write in the order this thread makes it.
+        assertThat(raw.awaitStreamEnd(1).last().endStream()).isTrue();
+        respond(raw, 1, "first");
+        assertThat(first.awaitStatus().getCode()).isEqualTo(Status.Code.OK);
+
+        String request = "x".repeat(size);
+        List<RecordingClientCallListener<String>> big = new ArrayList<>();
+        for (int i = 0; i < calls; i++) {
+          big.add(start(channel, new Metadata(), request));
+        }
+        // The client's writes reach the connection in the order they were made: once the HEADERS
+        // of this last call arrive, every byte of the requests above is with the engine.
+        RecordingClientCallListener<String> last = start(channel, new Metadata(), "last");
+        int lastStream = 2 * calls + 3;
+
+        Map<Integer, Long> received = new HashMap<>();
+        Set<Integer> ended = new HashSet<>();
+        Frame frame;
+        do {
+          frame = raw.readFrame();
+          assertThat(frame).as("the client closed the connection").isNotNull();
+          assertThat(frame.type()).as("%s", frame).isNotIn(RST_STREAM, GOAWAY);
+          count(frame, received, ended);
+        } while (frame.type() != HEADERS || frame.streamId() != lastStream);
+
+        int whole = size + 5; // the gRPC message prefix
+        raw.writeWindowUpdate(0, calls * whole);
+        for (int i = 0; i < calls; i++) {
+          raw.writeWindowUpdate(3 + 2 * i, whole);
+        }
+        while (ended.size() < calls + 1) {
+          frame = raw.readFrame();
+          assertThat(frame).as("the client closed the connection").isNotNull();
+          assertThat(frame.type()).as("%s", frame).isNotIn(RST_STREAM, GOAWAY);
+          count(frame, received, ended);
+        }
+        for (int i = 0; i < calls; i++) {
+          int stream = 3 + 2 * i;
+          respond(raw, stream, received.get(stream) + " bytes");
+        }
+        respond(raw, lastStream, "last");
+
+        for (RecordingClientCallListener<String> call : big) {
+          assertThat(call.awaitStatus().getCode()).isEqualTo(Status.Code.OK);
+          assertThat(call.awaitMessage()).isEqualTo(whole + " bytes");
+        }
+        assertThat(last.awaitStatus().getCode()).isEqualTo(Status.Code.OK);
+      }
+    }
+  }
+
+  /** Adds a DATA frame's payload to its stream's count; notes the streams the client ended. */
+  private static void count(Frame frame, Map<Integer, Long> received, Set<Integer> ended) {
+    if (frame.type() == DATA) {
+      received.merge(frame.streamId(), (long) frame.payload().length, Long::sum);
+    }
+    if (frame.endStream()) {
+      ended.add(frame.streamId());
     }
   }
 }

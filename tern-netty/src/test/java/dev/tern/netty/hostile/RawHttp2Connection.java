@@ -283,6 +283,11 @@ final class RawHttp2Connection implements Closeable {
     writeFrame(RST_STREAM, 0, streamId, ByteBuffer.allocate(4).putInt(errorCode).array());
   }
 
+  /** A WINDOW_UPDATE of {@code increment} bytes on {@code streamId} (0: the connection). */
+  void writeWindowUpdate(int streamId, int increment) throws IOException {
+    writeFrame(WINDOW_UPDATE, 0, streamId, ByteBuffer.allocate(4).putInt(increment).array());
+  }
+
   void writePing(long payload) throws IOException {
     writeFrame(PING, 0, 0, ByteBuffer.allocate(8).putLong(payload).array());
   }
