@@ -86,6 +86,7 @@ from bench_systems import (
     PEERS_DIR,
     RAW_ECHO,
     SYSTEMS,
+    TERN,
     UNARY_PATH,
     java_system,
     parse_systems,
@@ -1293,10 +1294,18 @@ def jmh_cmd(args, json_path, benchmarks, params=(), time_unit="ns", jvm_args=())
 
 def run_jmh(args, work, results):
     """The JMH set, then (unless --jmh-otel-filter is empty) its OpenTelemetry run."""
-    results["jmh"] = run_jmh_once(args, work, results, "jmh", args.jmh_filter)
+    results["jmh"] = run_jmh_once(
+        args, work, results, "jmh", args.jmh_filter, jvm_args=TERN.jvm_flags
+    )
     if args.jmh_otel_filter:
         results["jmh"] += run_jmh_once(
-            args, work, results, "jmh-otel", args.jmh_otel_filter, ("otel=true",)
+            args,
+            work,
+            results,
+            "jmh-otel",
+            args.jmh_otel_filter,
+            ("otel=true",),
+            jvm_args=TERN.jvm_flags,
         )
 
 
@@ -1305,7 +1314,9 @@ def run_tls(args, work, results):
     TLS connection, on the JDK's TLS and on OpenSSL. Tern and grpc-java in one JMH run; each other
     system of the part (Tern on its engine) in a run of its own, as its stack's side of the
     benchmark with the system's JVM flags in JMH's forks, its rows named after it."""
-    results["tls"] = run_jmh_once(args, work, results, "tls", "TlsBenchmark", time_unit="s")
+    results["tls"] = run_jmh_once(
+        args, work, results, "tls", "TlsBenchmark", (), "s", TERN.jvm_flags
+    )
     for system in taking_part(args.systems, "tls"):
         if system in BASE:
             continue

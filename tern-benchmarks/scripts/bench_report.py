@@ -1183,9 +1183,10 @@ def main():
         lines += [
             "**Tern (engine)** is the same Tern programs with `-Dtern.http2.engine=tern` in every "
             "JVM, server and client: Tern on its own HTTP/2 engine "
-            "([http2-engine.md](http2-engine.md)) instead of Netty's HTTP/2 codec, which the "
-            "*Tern* column runs on. It alternates with the other two in each part it has cells "
-            "in; *engine / Tern* and *engine / grpc-java* are its ratios (read them as *Ratio*). "
+            "([http2-engine.md](http2-engine.md), the default since issue 34) instead of Netty's "
+            "HTTP/2 codec, which the *Tern* column runs on (`-Dtern.http2.engine=netty`). It "
+            "alternates with the other two in each part it has cells in; *engine / Tern* and "
+            "*engine / grpc-java* are its ratios (read them as *Ratio*). "
             "The client allocation row's server is Tern on Netty's codec for every client.",
             "",
             "| Figure | Unit | Tern | grpc-java | Ratio | Better | Tern (engine) | engine / Tern "

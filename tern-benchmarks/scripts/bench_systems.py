@@ -220,6 +220,8 @@ TERN = JavaSystem(
     "dev.tern.benchmarks.qps.QpsServer",
     "dev.tern.benchmarks.qps.QpsClient",
     "nio",
+    # Netty's HTTP/2 codec, behind the switch since Tern's own engine became the default.
+    jvm_flags=("-Dtern.http2.engine=netty",),
 )
 TERN_ENGINE = JavaSystem(
     "tern-engine",

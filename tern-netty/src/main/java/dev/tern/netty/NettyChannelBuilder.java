@@ -265,12 +265,12 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
 
   /**
    * Speaks HTTP/2 on Tern's own engine (frame reader and writer, HPACK, flow control and stream
-   * states made for gRPC; issue 34) instead of Netty's generic HTTP/2 codec. Experimental and off
-   * by default while the engine passes the safety gates listed in {@code docs/http2-engine.md};
-   * {@link #maxQueuedControlFrames} does not apply on it. Default: false, unless the system
-   * property {@code tern.http2.engine} is {@code tern} (client and server) or {@code client} (the
-   * client only) when the builder is made ({@code netty} keeps both on Netty's codec; a value it
-   * does not know makes the builder's factory methods throw {@link IllegalArgumentException}).
+   * states made for gRPC; issue 34) instead of Netty's generic HTTP/2 codec; {@code false} falls
+   * back to the codec, which stays behind this switch for one release. {@link
+   * #maxQueuedControlFrames} does not apply on the engine. Default: true, unless the system
+   * property {@code tern.http2.engine} is {@code netty} when the builder is made ({@code tern} and
+   * {@code client} keep channels on the engine; a value it does not know makes the builder's
+   * factory methods throw {@link IllegalArgumentException}).
    */
   public NettyChannelBuilder useTernHttp2Engine(boolean enable) {
     this.ternHttp2Engine = enable;

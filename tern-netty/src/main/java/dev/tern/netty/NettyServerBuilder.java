@@ -507,11 +507,11 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
 
   /**
    * Serves HTTP/2 on Tern's own engine (frame reader and writer, HPACK, flow control and stream
-   * states made for gRPC; issue 34) instead of Netty's generic HTTP/2 codec. Experimental and off
-   * by default while the engine passes the safety gates listed in {@code docs/http2-engine.md}. The
-   * {@link #httpProtocols} (gRPC-Web, Connect) are served on it over HTTP/2 as over HTTP/1.1.
-   * Default: false, unless the system property {@code tern.http2.engine} is {@code tern} when the
-   * builder is made ({@code client} and {@code netty} keep servers on Netty's codec; a value it
+   * states made for gRPC; issue 34) instead of Netty's generic HTTP/2 codec; {@code false} falls
+   * back to the codec, which stays behind this switch for one release. The {@link #httpProtocols}
+   * (gRPC-Web, Connect) are served on either over HTTP/2 as over HTTP/1.1. Default: true, unless
+   * the system property {@code tern.http2.engine} is {@code client} or {@code netty} when the
+   * builder is made (both keep servers on Netty's codec; {@code tern} is the default; a value it
    * does not know makes the builder's factory methods throw {@link IllegalArgumentException}).
    */
   public NettyServerBuilder useTernHttp2Engine(boolean enable) {

@@ -38,6 +38,13 @@ class Http2EnginePropertyTest {
   }
 
   @Test
+  void unsetPutsServersAndClientsOnTheEngine() {
+    System.clearProperty(Http2EngineProperty.NAME);
+    assertThat(Http2EngineProperty.serverOnEngine()).isTrue();
+    assertThat(Http2EngineProperty.clientOnEngine()).isTrue();
+  }
+
+  @Test
   void anUnknownValueFailsTheBuildersNamingTheProperty() {
     System.setProperty(Http2EngineProperty.NAME, "Tern ");
     assertThatThrownBy(() -> NettyServerBuilder.forPort(0))

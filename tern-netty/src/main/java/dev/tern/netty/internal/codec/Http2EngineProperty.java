@@ -8,7 +8,8 @@ package dev.tern.netty.internal.codec;
  *   <li>{@code tern}: servers and clients on Tern's own HTTP/2 engine;
  *   <li>{@code client}: clients on the engine, servers on Netty's HTTP/2 codec;
  *   <li>{@code netty}: servers and clients on Netty's HTTP/2 codec;
- *   <li>unset: the default, Netty's codec.
+ *   <li>unset: the default, Tern's engine for both (Netty's codec stays behind this switch for one
+ *       release, for a user who must fall back).
  * </ul>
  *
  * Any other value is a mistake, refused with an {@link IllegalArgumentException} that names the
@@ -20,7 +21,7 @@ public final class Http2EngineProperty {
   public static final String NAME = "tern.http2.engine";
 
   /** Where servers and clients run when the property is unset. */
-  private static final boolean ENGINE_BY_DEFAULT = false;
+  private static final boolean ENGINE_BY_DEFAULT = true;
 
   private Http2EngineProperty() {}
 

@@ -51,7 +51,8 @@ class ServerHandlerTest {
   void connect() throws Exception {
     channel = new EmbeddedChannel();
     transport =
-        new NettyServerTransport(channel, ServerOptions.withLimits(4 * 1024 * 1024, MAX_METADATA));
+        new NettyServerTransport(
+            channel, ServerOptions.withLimits(4 * 1024 * 1024, MAX_METADATA, false));
     listener = new RecordingServerTransportListener(transport, 4 * 1024 * 1024);
     transport.setTransportListener(listener);
     // As ProtocolDetector does once the preface says HTTP/2: the coalescer and the handler go in.
