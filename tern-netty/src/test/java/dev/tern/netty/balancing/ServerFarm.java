@@ -134,13 +134,10 @@ final class ServerFarm implements AutoCloseable {
             .build();
     try {
       return server.start();
-    } catch (IOException e) {
-      if (e.getCause() instanceof BindException bind) {
-        BindException taken = new BindException(host + ":" + port + ": " + bind.getMessage());
-        taken.initCause(e);
-        throw taken;
-      }
-      throw e;
+    } catch (BindException e) {
+      BindException taken = new BindException(host + ":" + port + ": " + e.getMessage());
+      taken.initCause(e);
+      throw taken;
     }
   }
 

@@ -2,7 +2,6 @@ package dev.tern.netty.balancing;
 
 import dev.tern.Server;
 import dev.tern.netty.NettyServerBuilder;
-import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -30,13 +29,10 @@ public final class ServerProcessMain {
             .build();
     try {
       server.start();
-    } catch (IOException e) {
-      if (e.getCause() instanceof BindException) {
-        System.out.println(BIND_FAILED + " " + e.getCause().getMessage());
-        System.out.flush();
-        System.exit(2);
-      }
-      throw e;
+    } catch (BindException e) {
+      System.out.println(BIND_FAILED + " " + e.getMessage());
+      System.out.flush();
+      System.exit(2);
     }
     System.out.println(READY);
     System.out.flush();

@@ -21,6 +21,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
+import java.net.BindException;
 import java.net.SocketAddress;
 import java.util.List;
 import java.util.Objects;
@@ -98,7 +99,8 @@ public final class NettyServer implements TransportServer {
   /**
    * Binds the address.
    *
-   * @throws IOException if binding fails (e.g. the port is in use)
+   * @throws IOException if binding fails; a {@link BindException} if the address is in use, on
+   *     every transport (NIO's own is one; epoll's and io_uring's native errors are not)
    * @throws IllegalStateException if already started or shut down
    */
   @Override
@@ -148,7 +150,7 @@ public final class NettyServer implements TransportServer {
     }
     ChannelFuture bind = bootstrap.bind(address).awaitUninterruptibly();
     if (!bind.isSuccess()) {
-      throw new IOException("Failed to bind to " + address, bind.cause());
+      throw bindFailure(address, bind.cause());
     }
     serverChannel = bind.channel();
     listenSocket.register(serverChannel, null);
@@ -228,5 +230,21 @@ public final class NettyServer implements TransportServer {
   @Override
   public String toString() {
     return "NettyServer{" + address + "}";
+  }
+
+  /**
+   * Why binding {@code address} failed: a {@link BindException} when the address is in use (so a
+   * caller can retry another port whichever transport is used), otherwise an {@link IOException};
+   * both name the address and keep {@code cause}.
+   */
+  static IOException bindFailure(SocketAddress address, Throwable cause) {
+    String message = cause == null ? null : cause.getMessage();
+    if (cause instanceof BindException
+        || (message != null && message.contains("Address already in use"))) {
+      BindException inUse = new BindException("Failed to bind to " + address + ": " + message);
+      inUse.initCause(cause);
+      return inUse;
+    }
+    return new IOException("Failed to bind to " + address, cause);
   }
 }
