@@ -18,7 +18,10 @@ final class Http2Outbound {
   private final HpackEncoder encoder = new HpackEncoder();
   private final Consumer<Http2Stream> closedLocally;
   final Http2SendWindow connectionWindow = new Http2SendWindow(0, 65_535);
-  private final ArrayDeque<Http2Stream> waiting = new ArrayDeque<>();
+
+  /** Sized for a few streams (none wait on most connections); it grows as more do. */
+  private final ArrayDeque<Http2Stream> waiting = new ArrayDeque<>(2);
+
   private int maxFrameSize = Http2Frames.DEFAULT_MAX_FRAME_SIZE;
   private long queuedBytes;
 

@@ -75,10 +75,18 @@ final class EngineServerHandler extends ChannelDuplexHandler
   private final Http2Connection connection;
   private final EngineWrites writes;
   private final EngineExchanges exchanges;
-  private final IntObjectMap<EngineCall> calls = new IntObjectHashMap<>();
 
-  /** The streams whose request declared a {@code content-length} and has not ended yet. */
-  private final IntObjectMap<DeclaredLength> declaredLengths = new IntObjectHashMap<>();
+  /**
+   * The calls by stream id, sized for one at a time (sequential calls, or an idle connection); it
+   * grows as more run at once.
+   */
+  private final IntObjectMap<EngineCall> calls = new IntObjectHashMap<>(2);
+
+  /**
+   * The streams whose request declared a {@code content-length} and has not ended yet; made for the
+   * first such request (gRPC clients declare none).
+   */
+  private IntObjectMap<DeclaredLength> declaredLengths;
 
   private final MethodNames methodNames = new MethodNames();
   private final KeepAliveEnforcer keepAliveEnforcer;
@@ -109,7 +117,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
   EngineServerHandler(NettyServerTransport transport, ServerOptions options) {
     this.transport = transport;
     this.options = options;
-    this.connection = new Http2Connection(true, EngineLimits.of(options), this, System::nanoTime);
+    this.connection = new Http2Connection(true, options.engineLimits(), this, System::nanoTime);
     this.resetCalls = new ResetCallSlots(options.maxConcurrentCallsPerConnection());
     this.keepAliveEnforcer =
         new KeepAliveEnforcer(
@@ -422,7 +430,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
 
   @Override
   public void streamClosed(ServerStreamState state) {
-    declaredLengths.remove(state.id());
+    forgetDeclaredLength(state.id());
     if (calls.remove(state.id()) != null && calls.isEmpty() && exchanges.isEmpty()) {
       exchangesChanged();
     }
@@ -484,6 +492,9 @@ final class EngineServerHandler extends ChannelDuplexHandler
       return;
     }
     if (!endStream && block.contentLength() >= 0) {
+      if (declaredLengths == null) {
+        declaredLengths = new IntObjectHashMap<>();
+      }
       declaredLengths.put(streamId, new DeclaredLength(block.contentLength()));
     }
     onRequest(streamId, block, endStream);
@@ -624,7 +635,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
 
   /** Why the DATA breaks the request's declared {@code content-length}, or null. */
   private String checkDeclaredLength(int streamId, int bytes, boolean endStream) {
-    if (declaredLengths.isEmpty()) {
+    if (declaredLengths == null || declaredLengths.isEmpty()) {
       return null;
     }
     DeclaredLength declared =
@@ -634,6 +645,12 @@ final class EngineServerHandler extends ChannelDuplexHandler
       declaredLengths.remove(streamId);
     }
     return mismatch;
+  }
+
+  private void forgetDeclaredLength(int streamId) {
+    if (declaredLengths != null) {
+      declaredLengths.remove(streamId);
+    }
   }
 
   @Override
@@ -648,7 +665,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
 
   @Override
   public void onStreamReset(int streamId, long errorCode, boolean byPeer) {
-    declaredLengths.remove(streamId);
+    forgetDeclaredLength(streamId);
     exchanges.onReset(streamId, errorCode, byPeer);
     EngineCall call = calls.get(streamId);
     if (call == null) {
