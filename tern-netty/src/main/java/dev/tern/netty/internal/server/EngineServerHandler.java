@@ -88,7 +88,6 @@ final class EngineServerHandler extends ChannelDuplexHandler
    */
   private IntObjectMap<DeclaredLength> declaredLengths;
 
-  private final MethodNames methodNames = new MethodNames();
   private final KeepAliveEnforcer keepAliveEnforcer;
   private final UnreadResponseLimits unreadResponseLimits;
   private final ServerKeepAlive keepAlive = new ServerKeepAlive();
@@ -550,7 +549,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
 
   private void startCall(int streamId, EngineRequestHeaders request, boolean endStream) {
     Metadata metadata = request.toMetadata();
-    String fullMethodName = methodNames.of(request.path());
+    String fullMethodName = options.methodNames().of(request.path());
     ServerStreamState state =
         new ServerStreamState(this, streamId, options.maxInboundMessageSize());
     NettyServerStream stream =

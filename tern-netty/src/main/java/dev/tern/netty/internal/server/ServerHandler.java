@@ -61,7 +61,6 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
   private final NettyServerTransport transport;
   private final ServerOptions options;
   private final IntObjectMap<ServerStreamState> streams = new IntObjectHashMap<>();
-  private final MethodNames methodNames = new MethodNames();
 
   /** Requests served by a protocol other than gRPC, kept apart from the calls. */
   private final Http2Exchanges exchanges;
@@ -521,7 +520,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
       return;
     }
     Metadata metadata = headers.toMetadata();
-    String fullMethodName = methodNames.of(path);
+    String fullMethodName = options.methodNames().of(path);
     CharSequence authority = headers.authority();
     ServerStreamState state =
         new ServerStreamState(this, streamId, options.maxInboundMessageSize());

@@ -12,8 +12,9 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The settings every connection of one server shares. Immutable but for the engine's limits, made
- * once at the first engine connection and shared by all; thread-safe.
+ * The settings every connection of one server shares. Immutable but for what its connections share
+ * through it: the engine's limits (made once, at the first engine connection) and the cache of
+ * method names ({@link MethodNames}); thread-safe.
  *
  * @see dev.tern.netty.NettyServerBuilder for what each option means and its default
  */
@@ -111,6 +112,8 @@ public final class ServerOptions {
    * (immutable, so a race at most makes it twice).
    */
   private volatile Http2Limits engineLimits;
+
+  private final MethodNames methodNames = new MethodNames();
 
   /**
    * See {@link dev.tern.netty.NettyServerBuilder} for each value. {@code sslContext} is a server
@@ -311,6 +314,11 @@ public final class ServerOptions {
       engineLimits = limits;
     }
     return limits;
+  }
+
+  /** The method names of this server's calls by path, one cache for all its connections. */
+  MethodNames methodNames() {
+    return methodNames;
   }
 
   NettyWritableBufferAllocator bufferAllocator() {
