@@ -74,6 +74,8 @@ final class EngineServerHandler extends ChannelDuplexHandler
   private final ServerOptions options;
   private final Http2Connection connection;
   private final EngineWrites writes;
+
+  /** The requests the server's other protocols serve (gRPC-Web, Connect); null if it has none. */
   private final EngineExchanges exchanges;
 
   /**
@@ -107,8 +109,11 @@ final class EngineServerHandler extends ChannelDuplexHandler
   /** The newest stream the client opened (the engine checks that ids grow). */
   private int lastRequestStreamId;
 
-  /** Calls the client reset behind later ones, running until their handlers are done. */
-  private final ResetCallSlots resetCalls;
+  /**
+   * Calls the client reset behind later ones, running until their handlers are done; made at the
+   * first reset of a call.
+   */
+  private ResetCallSlots resetCalls;
 
   /** Why the connection failed (the status of the calls left), or null. */
   private Status connectionFailure;
@@ -117,7 +122,6 @@ final class EngineServerHandler extends ChannelDuplexHandler
     this.transport = transport;
     this.options = options;
     this.connection = new Http2Connection(true, options.engineLimits(), this, System::nanoTime);
-    this.resetCalls = new ResetCallSlots(options.maxConcurrentCallsPerConnection());
     this.keepAliveEnforcer =
         new KeepAliveEnforcer(
             options.permitKeepAliveTimeNanos(), options.permitKeepAliveWithoutCalls());
@@ -125,7 +129,10 @@ final class EngineServerHandler extends ChannelDuplexHandler
     // comes) is activity after which the client's keepalive pings are welcome again.
     this.writes = new EngineWrites(connection, keepAliveEnforcer::onDataSent);
     this.exchanges =
-        new EngineExchanges(connection, writes, transport, this::exchangesChanged, this::flushNow);
+        options.httpProtocols().list().isEmpty()
+            ? null
+            : new EngineExchanges(
+                connection, writes, transport, this::exchangesChanged, this::flushNow);
     this.unreadResponseLimits =
         new UnreadResponseLimits(
             options.maxQueuedOutboundBytesPerStream(),
@@ -148,7 +155,9 @@ final class EngineServerHandler extends ChannelDuplexHandler
   public void handlerAdded(ChannelHandlerContext ctx) {
     this.ctx = ctx;
     writes.attach(ctx);
-    exchanges.attach(ctx);
+    if (exchanges != null) {
+      exchanges.attach(ctx);
+    }
     connection.start(writes.out());
     writes.flush(false);
     settingsAckTimer =
@@ -258,7 +267,9 @@ final class EngineServerHandler extends ChannelDuplexHandler
       call.state.onReset(status);
     }
     calls.clear();
-    exchanges.closeAll(status);
+    if (exchanges != null) {
+      exchanges.closeAll(status);
+    }
     stopTimers();
     transport.terminated();
     ctx.fireChannelInactive();
@@ -321,7 +332,9 @@ final class EngineServerHandler extends ChannelDuplexHandler
     for (EngineCall call : new ArrayList<>(calls.values())) {
       call.state.abort(status);
     }
-    exchanges.abortAll(status);
+    if (exchanges != null) {
+      exchanges.abortAll(status);
+    }
     connection.goAway(writes.out(), NO_ERROR, "");
     flushNow();
     ctx.close();
@@ -430,15 +443,19 @@ final class EngineServerHandler extends ChannelDuplexHandler
   @Override
   public void streamClosed(ServerStreamState state) {
     forgetDeclaredLength(state.id());
-    if (calls.remove(state.id()) != null && calls.isEmpty() && exchanges.isEmpty()) {
+    if (calls.remove(state.id()) != null && calls.isEmpty() && noExchanges()) {
       exchangesChanged();
     }
+  }
+
+  private boolean noExchanges() {
+    return exchanges == null || exchanges.isEmpty();
   }
 
   /** A call or an exchange started or ended: exchanges count as calls for the idle limit. */
   private void exchangesChanged() {
     if (connectionLimits != null) {
-      if (calls.isEmpty() && exchanges.isEmpty()) {
+      if (calls.isEmpty() && noExchanges()) {
         connectionLimits.onIdle();
       } else {
         connectionLimits.onActive();
@@ -476,7 +493,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
         reject(streamId, block.malformed());
       } else if (call != null) {
         call.state.onEndOfStream(); // the engine only passes trailers that end the stream
-      } else {
+      } else if (exchanges != null) {
         exchanges.onTrailers(streamId, endStream);
       }
       return;
@@ -514,7 +531,9 @@ final class EngineServerHandler extends ChannelDuplexHandler
     }
     CharSequence contentType = request.contentType();
     boolean grpc = request.isPost() && ServerHandler.isServedGrpcContentType(contentType);
-    if (!grpc && exchanges.serve(streamId, request, endStream, streamAttributes)) {
+    if (!grpc
+        && exchanges != null
+        && exchanges.serve(streamId, request, endStream, streamAttributes)) {
       return;
     }
     if (!request.isPost()) {
@@ -615,6 +634,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
     EngineCall call = calls.get(streamId);
     if (mismatch == null
         && call == null
+        && exchanges != null
         && exchanges.onData(streamId, data, flowControlled, endStream)) {
       return;
     }
@@ -658,14 +678,24 @@ final class EngineServerHandler extends ChannelDuplexHandler
     // call queued behind later streams holds a slot instead of counting (ResetCallSlots).
     EngineCall call = calls.get(streamId);
     return call != null
-        ? call.state.resetIsOrdinary() || resetCalls.hold(call.state, streamId, lastRequestStreamId)
-        : !exchanges.isOpen(streamId);
+        ? call.state.resetIsOrdinary()
+            || resetCalls().hold(call.state, streamId, lastRequestStreamId)
+        : exchanges == null || !exchanges.isOpen(streamId);
+  }
+
+  private ResetCallSlots resetCalls() {
+    if (resetCalls == null) {
+      resetCalls = new ResetCallSlots(options.maxConcurrentCallsPerConnection());
+    }
+    return resetCalls;
   }
 
   @Override
   public void onStreamReset(int streamId, long errorCode, boolean byPeer) {
     forgetDeclaredLength(streamId);
-    exchanges.onReset(streamId, errorCode, byPeer);
+    if (exchanges != null) {
+      exchanges.onReset(streamId, errorCode, byPeer);
+    }
     EngineCall call = calls.get(streamId);
     if (call == null) {
       return;
@@ -680,7 +710,9 @@ final class EngineServerHandler extends ChannelDuplexHandler
 
   @Override
   public void onStreamClosed(int streamId) {
-    exchanges.onStreamClosed(streamId, connectionFailure);
+    if (exchanges != null) {
+      exchanges.onStreamClosed(streamId, connectionFailure);
+    }
   }
 
   @Override

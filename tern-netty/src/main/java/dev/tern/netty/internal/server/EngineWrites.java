@@ -23,10 +23,13 @@ import java.util.function.Consumer;
  *
  * <p>Event loop only; not thread-safe.
  */
-final class EngineWrites {
+final class EngineWrites implements FlushAfterRead.Flush {
   private final Http2Connection connection;
   private final Runnable onDataSent;
-  private final List<EngineStreamWrites> pending = new ArrayList<>();
+
+  /** Sized for a stream or two per flush; it grows for more. */
+  private final List<EngineStreamWrites> pending = new ArrayList<>(2);
+
   private ChannelHandlerContext ctx;
   private ByteBuf out;
 
@@ -34,7 +37,7 @@ final class EngineWrites {
   private boolean discarded;
 
   /** Flushes asked for while the engine reads into {@link #out} wait for the read's end. */
-  private final FlushAfterRead afterRead = new FlushAfterRead(this::flush);
+  private final FlushAfterRead afterRead = new FlushAfterRead(this);
 
   /**
    * @param onDataSent called at a flush that carries response DATA the engine let go of
@@ -82,7 +85,8 @@ final class EngineWrites {
    *
    * @param close close the channel once the buffer is written
    */
-  void flush(boolean close) {
+  @Override
+  public void flush(boolean close) {
     if (afterRead.holdBack(close)) {
       return;
     }
