@@ -65,7 +65,8 @@ final class Http2Streams {
   }
 
   Collection<Http2Stream> active() {
-    return active.values();
+    // The map's view is made (and kept by the map) only when a stream is active to be seen.
+    return active.isEmpty() ? List.of() : active.values();
   }
 
   /** A copy of the active streams, for closing them while iterating. */

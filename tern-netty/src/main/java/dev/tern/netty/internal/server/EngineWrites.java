@@ -21,9 +21,12 @@ import java.util.function.Consumer;
  * longer holds for want of flow-control credit, and once the buffer is written reports it (for a
  * call, {@link EngineCall}; for an exchange, its write futures).
  *
+ * <p>A flush asked for while the engine reads a chunk into the buffer waits for the read's end
+ * ({@link FlushAfterRead}: {@link #beginRead}, {@link #endRead}).
+ *
  * <p>Event loop only; not thread-safe.
  */
-final class EngineWrites implements FlushAfterRead.Flush {
+final class EngineWrites extends FlushAfterRead {
   private final Http2Connection connection;
   private final Runnable onDataSent;
 
@@ -35,9 +38,6 @@ final class EngineWrites implements FlushAfterRead.Flush {
 
   /** The channel is gone: nothing is written any more (the closed engine writes nothing). */
   private boolean discarded;
-
-  /** Flushes asked for while the engine reads into {@link #out} wait for the read's end. */
-  private final FlushAfterRead afterRead = new FlushAfterRead(this);
 
   /**
    * @param onDataSent called at a flush that carries response DATA the engine let go of
@@ -70,16 +70,6 @@ final class EngineWrites implements FlushAfterRead.Flush {
     }
   }
 
-  /** The engine starts reading a chunk into {@link #out()}: flushes wait for {@link #endRead}. */
-  void beginRead() {
-    afterRead.beginRead();
-  }
-
-  /** The chunk is read: the flush asked for while reading, if any, happens now. */
-  void endRead() {
-    afterRead.endRead();
-  }
-
   /**
    * Writes this flush's buffer, if anything is in it, and flushes the channel.
    *
@@ -87,7 +77,7 @@ final class EngineWrites implements FlushAfterRead.Flush {
    */
   @Override
   public void flush(boolean close) {
-    if (afterRead.holdBack(close)) {
+    if (holdBack(close)) {
       return;
     }
     ByteBuf written = out;
