@@ -92,7 +92,10 @@ final class EngineServerHandler extends ChannelDuplexHandler
 
   private final KeepAliveEnforcer keepAliveEnforcer;
   private final UnreadResponseLimits unreadResponseLimits;
-  private final ServerKeepAlive keepAlive = new ServerKeepAlive();
+
+  /** Keepalive PINGs ({@link ServerKeepAlive}) once ready; null before that or when disabled. */
+  private KeepAlivePinger keepAlive;
+
   private ChannelHandlerContext ctx;
   private ServerTransportListener transportListener;
   private Attributes streamAttributes = Attributes.EMPTY;
@@ -192,7 +195,9 @@ final class EngineServerHandler extends ChannelDuplexHandler
       ctx.fireChannelRead(msg);
       return;
     }
-    keepAlive.onRead();
+    if (keepAlive != null) {
+      keepAlive.onRead();
+    }
     writes.beginRead();
     try {
       connection.receive(in, writes.out());
@@ -276,7 +281,9 @@ final class EngineServerHandler extends ChannelDuplexHandler
   }
 
   private void stopTimers() {
-    keepAlive.stop();
+    if (keepAlive != null) {
+      keepAlive.stop();
+    }
     if (settingsAckTimer != null) {
       settingsAckTimer.cancel(false);
     }
@@ -739,12 +746,13 @@ final class EngineServerHandler extends ChannelDuplexHandler
               this::shutdownNow);
       connectionLimits.start();
     }
-    keepAlive.start(
-        ctx,
-        () -> connection.ping(writes.out(), KeepAlivePinger.PAYLOAD),
-        options,
-        transport.socketNode(),
-        this::shutdownNow);
+    keepAlive =
+        ServerKeepAlive.start(
+            ctx,
+            () -> connection.ping(writes.out(), KeepAlivePinger.PAYLOAD),
+            options,
+            transport.socketNode(),
+            this::shutdownNow);
   }
 
   @Override

@@ -7,6 +7,7 @@ import dev.tern.netty.internal.codec.ConnectionAgeLimits;
 import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
 import dev.tern.netty.internal.codec.GrpcRequestHeaders;
 import dev.tern.netty.internal.codec.GrpcWire;
+import dev.tern.netty.internal.codec.KeepAlivePinger;
 import dev.tern.netty.internal.codec.NettyWritableBufferAllocator;
 import dev.tern.netty.internal.codec.NetworkFailures;
 import dev.tern.netty.internal.codec.TlsAttributes;
@@ -69,7 +70,10 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
   private Attributes streamAttributes = Attributes.EMPTY;
   private boolean ready;
   private final KeepAliveEnforcer keepAliveEnforcer;
-  private final ServerKeepAlive keepAlive = new ServerKeepAlive();
+
+  /** Keepalive PINGs ({@link ServerKeepAlive}) once ready; null before that or when disabled. */
+  private KeepAlivePinger keepAlive;
+
   private ConnectionAgeLimits connectionLimits;
 
   /** Client stream ids only grow: a HEADERS frame at or below this is not a new request. */
@@ -353,7 +357,9 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
       streams.clear();
       exchanges.abortAll(status);
       shutdown.cancelTimer();
-      keepAlive.stop();
+      if (keepAlive != null) {
+        keepAlive.stop();
+      }
       if (connectionLimits != null) {
         connectionLimits.stop();
       }
@@ -363,7 +369,9 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-    keepAlive.onRead();
+    if (keepAlive != null) {
+      keepAlive.onRead();
+    }
     super.channelRead(ctx, msg);
   }
 
@@ -665,8 +673,9 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
                   ServerHandler.this::shutdownNow);
           connectionLimits.start();
         }
-        keepAlive.start(
-            ctx, encoder(), options, transport.socketNode(), ServerHandler.this::shutdownNow);
+        keepAlive =
+            ServerKeepAlive.start(
+                ctx, encoder(), options, transport.socketNode(), ServerHandler.this::shutdownNow);
       }
     }
 
