@@ -8,11 +8,12 @@ import dev.tern.Status;
 import dev.tern.spi.ServerStream;
 import dev.tern.spi.ServerTransport;
 import dev.tern.spi.ServerTransportListener;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -39,6 +40,17 @@ import java.util.logging.Logger;
 final class ServerConnection implements ServerTransportListener, ServerTransportFilter.Connection {
   private static final Logger logger = Logger.getLogger(ServerConnection.class.getName());
 
+  private static final VarHandle DRAINING;
+
+  static {
+    try {
+      DRAINING =
+          MethodHandles.lookup().findVarHandle(ServerConnection.class, "draining", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private final ServerImpl server;
   private final ServerTransport transport;
   private final List<ServerTransportFilter> filters;
@@ -50,7 +62,11 @@ final class ServerConnection implements ServerTransportListener, ServerTransport
   /** Non-null once a filter failed or refused the connection: the status its calls get. */
   private volatile Status refusal;
 
-  private final AtomicBoolean draining = new AtomicBoolean();
+  /**
+   * Claimed once by CAS through {@link #DRAINING}: a field rather than an object per connection.
+   */
+  private volatile boolean draining;
+
   private volatile ScheduledFuture<?> drainTimer;
   private volatile Attributes attributes = Attributes.EMPTY;
   private volatile ScheduledFuture<?> handshakeTimer;
@@ -159,7 +175,7 @@ final class ServerConnection implements ServerTransportListener, ServerTransport
     if (gracePeriod < 0) {
       throw new IllegalArgumentException("gracePeriod must be at least 0, not " + gracePeriod);
     }
-    if (refusal != null || !draining.compareAndSet(false, true)) {
+    if (refusal != null || !DRAINING.compareAndSet(this, false, true)) {
       return;
     }
     transport.shutdown();

@@ -19,17 +19,17 @@ import java.util.concurrent.TimeUnit;
  * reported at a later flush), which drives {@code isReady} through {@link
  * NettyClientStream#onSentBytes}.
  *
+ * <p>A flush asked for while the engine reads a chunk into the buffer waits for the read's end
+ * ({@link FlushAfterRead}: {@link #beginRead}, {@link #endRead}).
+ *
  * <p>Event loop only; not thread-safe.
  */
-final class EngineClientWrites {
+final class EngineClientWrites extends FlushAfterRead {
   private final Http2Connection connection;
   private final List<EngineClientStream> reporting = new ArrayList<>();
   private ChannelHandlerContext ctx;
   private ByteBuf out;
   private boolean discarded;
-
-  /** Flushes asked for while the engine reads into {@link #out} wait for the read's end. */
-  private final FlushAfterRead afterRead = new FlushAfterRead(this::flush);
 
   EngineClientWrites(Http2Connection connection) {
     this.connection = connection;
@@ -59,23 +59,14 @@ final class EngineClientWrites {
     }
   }
 
-  /** The engine starts reading a chunk into {@link #out()}: flushes wait for {@link #endRead}. */
-  void beginRead() {
-    afterRead.beginRead();
-  }
-
-  /** The chunk is read: the flush asked for while reading, if any, happens now. */
-  void endRead() {
-    afterRead.endRead();
-  }
-
   /**
    * Writes this flush's buffer, if anything is in it, and flushes the channel.
    *
    * @param close close the channel once the buffer is written
    */
-  void flush(boolean close) {
-    if (afterRead.holdBack(close)) {
+  @Override
+  public void flush(boolean close) {
+    if (holdBack(close)) {
       return;
     }
     if (ctx == null) {

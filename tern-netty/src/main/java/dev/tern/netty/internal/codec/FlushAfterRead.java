@@ -7,22 +7,21 @@ package dev.tern.netty.internal.codec;
  * stream ends) would hand that buffer to the channel while the engine still writes into it. So a
  * flush asked for during a read happens at the read's end.
  *
+ * <p>The engine's write side of a connection extends this (rather than holding one, a small object
+ * more on every connection): its {@link #flush} starts with {@link #holdBack}.
+ *
  * <p>Event loop only; not thread-safe.
  */
-public final class FlushAfterRead {
-  /** What is held back: a flush, closing the channel once it is written if {@code close}. */
-  public interface Flush {
-    void flush(boolean close);
-  }
-
-  private final Flush flush;
+public abstract class FlushAfterRead {
   private boolean reading;
   private boolean flushAsked;
   private boolean closeAsked;
 
-  public FlushAfterRead(Flush flush) {
-    this.flush = flush;
-  }
+  /**
+   * The flush (closing the channel once it is written if {@code close}); {@link #endRead} calls it
+   * for the flush held back.
+   */
+  public abstract void flush(boolean close);
 
   /** The engine starts reading a chunk. */
   public void beginRead() {
@@ -33,7 +32,7 @@ public final class FlushAfterRead {
    * Whether a flush asked for now must wait for the read's end; if so, it is remembered (with
    * {@code close}, which any flush asked for during the read may set).
    */
-  public boolean holdBack(boolean close) {
+  protected boolean holdBack(boolean close) {
     if (!reading) {
       return false;
     }
@@ -49,7 +48,7 @@ public final class FlushAfterRead {
       boolean close = closeAsked;
       flushAsked = false;
       closeAsked = false;
-      flush.flush(close);
+      flush(close);
     }
   }
 }

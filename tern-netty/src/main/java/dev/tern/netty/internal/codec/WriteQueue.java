@@ -1,10 +1,11 @@
 package dev.tern.netty.internal.codec;
 
 import io.netty.channel.Channel;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -24,9 +25,25 @@ public final class WriteQueue {
   /** Bounds one drain so a flood of commands cannot starve the event loop's reads. */
   private static final int MAX_COMMANDS_PER_DRAIN = 128;
 
+  private static final VarHandle SCHEDULED;
+
+  static {
+    try {
+      SCHEDULED =
+          MethodHandles.lookup().findVarHandle(WriteQueue.class, "scheduled", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private final Channel channel;
   private final Queue<Runnable> queue = new ConcurrentLinkedQueue<>();
-  private final AtomicBoolean scheduled = new AtomicBoolean();
+
+  /**
+   * Whether a drain is scheduled: set by CAS through {@link #SCHEDULED}, a field, not an object.
+   */
+  private volatile boolean scheduled;
+
   private final Runnable drain = this::drain;
 
   public WriteQueue(Channel channel) {
@@ -49,7 +66,7 @@ public final class WriteQueue {
   }
 
   private void scheduleDrain() {
-    if (scheduled.compareAndSet(false, true)) {
+    if (SCHEDULED.compareAndSet(this, false, true)) {
       try {
         channel.eventLoop().execute(drain);
       } catch (RejectedExecutionException e) {
@@ -84,7 +101,7 @@ public final class WriteQueue {
       }
     } finally {
       channel.flush();
-      scheduled.set(false);
+      scheduled = false;
     }
     return !queue.isEmpty();
   }

@@ -28,7 +28,9 @@ public final class HpackDecoder {
   /** RFC 9113's initial SETTINGS_HEADER_TABLE_SIZE. */
   public static final long DEFAULT_HEADER_TABLE_SIZE = 4096;
 
-  private final HuffmanDecoder huffman = new HuffmanDecoder();
+  /** Stateless: one for every connection. */
+  private static final HuffmanDecoder HUFFMAN = new HuffmanDecoder();
+
   private HpackDynamicTable table; // made at the first insertion
   private long headerTableSizeSetting; // SETTINGS_HEADER_TABLE_SIZE this side announced
   private long tableMaxSize; // what the peer's size updates set, at most the setting
@@ -139,6 +141,8 @@ public final class HpackDecoder {
         name = nameIndex == 0 ? readString(materialise) : name(nameIndex);
         value = readString(materialise);
         if (indexing) {
+          name = HpackCommonStrings.intern(name);
+          value = HpackCommonStrings.intern(value);
           if (table == null) {
             table = new HpackDynamicTable(tableMaxSize);
           }
@@ -209,7 +213,7 @@ public final class HpackDecoder {
     byte[] s = null;
     if (materialise) {
       if (huffmanEncoded) {
-        s = huffman.decode(in, position, length);
+        s = HUFFMAN.decode(in, position, length);
       } else {
         s = new byte[length];
         in.getBytes(position, s);

@@ -6,15 +6,20 @@ import java.util.Arrays;
  * An HPACK dynamic table (RFC 7541 section 2.3.2 and 4): entries newest first, evicted oldest first
  * to keep the size (each entry's name and value lengths plus 32) within the maximum.
  *
- * <p>The arrays are made at the first insertion, so a connection that never indexes a header holds
- * only this object. Confined to one connection's event loop; not thread-safe.
+ * <p>Names and values share one array, made at the first insertion for a few entries (a gRPC
+ * connection indexes a handful) and doubled when full, so a connection that never indexes a header
+ * holds only this object. Confined to one connection's event loop; not thread-safe.
  */
 final class HpackDynamicTable {
   /** Per RFC 7541 section 4.1, an entry's size is its name and value lengths plus this. */
   static final int ENTRY_OVERHEAD = 32;
 
-  private byte[][] names;
-  private byte[][] values;
+  /** Entries the array is made for at the first insertion. */
+  static final int INITIAL_CAPACITY = 4;
+
+  /** Entry at ring position p: its name at 2p, its value at 2p + 1. */
+  private byte[][] entries;
+
   private int oldest; // ring position of the oldest entry
   private int count;
   private long size;
@@ -48,16 +53,20 @@ final class HpackDynamicTable {
 
   /** Entry {@code index}'s name, 1 (newest) <= index <= {@link #length()}. */
   byte[] name(int index) {
-    return names[position(index)];
+    return entries[2 * position(index)];
   }
 
   /** Entry {@code index}'s value, 1 (newest) <= index <= {@link #length()}. */
   byte[] value(int index) {
-    return values[position(index)];
+    return entries[2 * position(index) + 1];
+  }
+
+  private int capacity() {
+    return entries.length / 2;
   }
 
   private int position(int index) {
-    return (oldest + count - index) % names.length;
+    return (oldest + count - index) % capacity();
   }
 
   /**
@@ -72,15 +81,14 @@ final class HpackDynamicTable {
     if (entrySize > maxSize) {
       return;
     }
-    if (names == null) {
-      names = new byte[8][];
-      values = new byte[8][];
-    } else if (count == names.length) {
+    if (entries == null) {
+      entries = new byte[2 * INITIAL_CAPACITY][];
+    } else if (count == capacity()) {
       grow();
     }
-    int position = (oldest + count) % names.length;
-    names[position] = name;
-    values[position] = value;
+    int position = (oldest + count) % capacity();
+    entries[2 * position] = name;
+    entries[2 * position + 1] = value;
     count++;
     size += entrySize;
   }
@@ -93,8 +101,8 @@ final class HpackDynamicTable {
     int nameMatch = 0;
     for (int i = 1; i <= count; i++) {
       int position = position(i);
-      if (Arrays.equals(names[position], name)) {
-        if (Arrays.equals(values[position], value)) {
+      if (Arrays.equals(entries[2 * position], name)) {
+        if (Arrays.equals(entries[2 * position + 1], value)) {
           return i;
         }
         if (nameMatch == 0) {
@@ -106,22 +114,22 @@ final class HpackDynamicTable {
   }
 
   private void evictOldest() {
-    size -= (long) names[oldest].length + values[oldest].length + ENTRY_OVERHEAD;
-    names[oldest] = null;
-    values[oldest] = null;
-    oldest = (oldest + 1) % names.length;
+    size -= (long) entries[2 * oldest].length + entries[2 * oldest + 1].length + ENTRY_OVERHEAD;
+    entries[2 * oldest] = null;
+    entries[2 * oldest + 1] = null;
+    oldest = (oldest + 1) % capacity();
     count--;
   }
 
+  /** Doubles the array, the oldest entry first. */
   private void grow() {
-    byte[][] newNames = new byte[names.length * 2][];
-    byte[][] newValues = new byte[names.length * 2][];
+    byte[][] grown = new byte[2 * entries.length][];
     for (int i = 0; i < count; i++) {
-      newNames[i] = names[(oldest + i) % names.length];
-      newValues[i] = values[(oldest + i) % names.length];
+      int from = 2 * ((oldest + i) % capacity());
+      grown[2 * i] = entries[from];
+      grown[2 * i + 1] = entries[from + 1];
     }
-    names = newNames;
-    values = newValues;
+    entries = grown;
     oldest = 0;
   }
 }

@@ -188,7 +188,8 @@ public final class HpackEncoder {
     return false;
   }
 
-  private static byte[][] names(String... names) {
+  /** The strings' ASCII bytes (also {@link HpackCommonStrings}'). */
+  static byte[][] names(String... names) {
     byte[][] bytes = new byte[names.length][];
     for (int i = 0; i < names.length; i++) {
       bytes[i] = names[i].getBytes(StandardCharsets.US_ASCII);

@@ -85,7 +85,7 @@ public final class Http2Connection {
     this.decoder =
         new HpackDecoder(limits.maxHeaderListSize(), HpackDecoder.DEFAULT_HEADER_TABLE_SIZE);
     this.streams = new Http2Streams(server);
-    this.outbound = new Http2Outbound(stream -> forget(stream, false));
+    this.outbound = new Http2Outbound(this);
     this.connectionReceiveWindow = new Http2ReceiveWindow(0, 65_535, limits.connectionWindowSize());
     this.guard =
         new Http2FloodGuard(

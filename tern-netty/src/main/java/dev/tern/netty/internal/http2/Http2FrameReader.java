@@ -58,7 +58,7 @@ public final class Http2FrameReader {
   private int maxFrameSize = Http2Frames.DEFAULT_MAX_FRAME_SIZE;
 
   // The frame being read.
-  private final byte[] partialHeader = new byte[HEADER_LENGTH];
+  private byte[] partialHeader; // made for the first header split across chunks
   private int partialHeaderBytes;
   private boolean inPayload;
   private int length;
@@ -159,6 +159,12 @@ public final class Http2FrameReader {
           streamId = in.getInt(index + 5) & 0x7FFF_FFFF; // the reserved bit is ignored
           in.skipBytes(HEADER_LENGTH);
         } else {
+          if (!in.isReadable()) {
+            return; // every chunk ends here, most without a partial header
+          }
+          if (partialHeader == null) {
+            partialHeader = new byte[HEADER_LENGTH];
+          }
           int n = Math.min(HEADER_LENGTH - partialHeaderBytes, in.readableBytes());
           in.readBytes(partialHeader, partialHeaderBytes, n);
           partialHeaderBytes += n;

@@ -3,7 +3,6 @@ package dev.tern.netty.internal.http2;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.ArrayDeque;
-import java.util.function.Consumer;
 
 /**
  * The sending side of a connection: HEADERS encoded with HPACK at the moment they are written (so
@@ -16,17 +15,20 @@ import java.util.function.Consumer;
 final class Http2Outbound {
   private final Http2FrameWriter writer = new Http2FrameWriter();
   private final HpackEncoder encoder = new HpackEncoder();
-  private final Consumer<Http2Stream> closedLocally;
+  private final Http2Connection connection;
   final Http2SendWindow connectionWindow = new Http2SendWindow(0, 65_535);
-  private final ArrayDeque<Http2Stream> waiting = new ArrayDeque<>();
+
+  /** Sized for a few streams (none wait on most connections); it grows as more do. */
+  private final ArrayDeque<Http2Stream> waiting = new ArrayDeque<>(2);
+
   private int maxFrameSize = Http2Frames.DEFAULT_MAX_FRAME_SIZE;
   private long queuedBytes;
 
   /**
-   * @param closedLocally told when sending END_STREAM closed a stream
+   * @param connection told when sending END_STREAM closed a stream ({@link Http2Connection#forget})
    */
-  Http2Outbound(Consumer<Http2Stream> closedLocally) {
-    this.closedLocally = closedLocally;
+  Http2Outbound(Http2Connection connection) {
+    this.connection = connection;
   }
 
   Http2FrameWriter writer() {
@@ -68,7 +70,7 @@ final class Http2Outbound {
       block.release();
     }
     if (stream.isClosed()) {
-      closedLocally.accept(stream);
+      connection.forget(stream, false);
     }
   }
 
@@ -155,7 +157,7 @@ final class Http2Outbound {
         stream.endStreamQueued = false;
         stream.sendEndStream();
         if (stream.isClosed()) {
-          closedLocally.accept(stream);
+          connection.forget(stream, false);
         }
         return;
       }
@@ -172,7 +174,7 @@ final class Http2Outbound {
       writer.writeData(out, stream.id, Unpooled.EMPTY_BUFFER, true);
       stream.sendEndStream();
       if (stream.isClosed()) {
-        closedLocally.accept(stream);
+        connection.forget(stream, false);
       }
     }
   }

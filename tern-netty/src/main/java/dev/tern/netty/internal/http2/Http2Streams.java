@@ -3,6 +3,7 @@ package dev.tern.netty.internal.http2;
 import static dev.tern.netty.internal.http2.Http2FrameException.PROTOCOL_ERROR;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -31,15 +32,27 @@ final class Http2Streams {
    */
   static final int RECENT = 64;
 
+  private static final int[] NONE = {};
+
   private final boolean server;
-  private final Map<Integer, Http2Stream> active = new HashMap<>();
+
+  /**
+   * Sized for one stream at a time (a connection of sequential calls, or an idle one); it grows as
+   * more streams are active at once.
+   */
+  private final Map<Integer, Http2Stream> active = new HashMap<>(2);
+
   private int lastPeerStreamId;
   private int nextLocalStreamId;
   private int activePeerStreams;
   private int activeLocalStreams;
 
-  // Recently closed streams: the id, negated when this side reset it.
-  private final int[] recent = new int[RECENT];
+  /**
+   * Recently closed streams: the id, negated when this side reset it. Grown as streams close (an
+   * idle connection has closed few), up to {@link #RECENT} entries, then a ring.
+   */
+  private int[] recent = NONE;
+
   private int recentNext;
 
   Http2Streams(boolean server) {
@@ -52,7 +65,8 @@ final class Http2Streams {
   }
 
   Collection<Http2Stream> active() {
-    return active.values();
+    // The map's view is made (and kept by the map) only when a stream is active to be seen.
+    return active.isEmpty() ? List.of() : active.values();
   }
 
   /** A copy of the active streams, for closing them while iterating. */
@@ -130,14 +144,24 @@ final class Http2Streams {
     } else {
       activeLocalStreams--;
     }
-    recent[recentNext] = resetHere ? -stream.id : stream.id;
-    recentNext = (recentNext + 1) % RECENT;
+    remember(resetHere ? -stream.id : stream.id);
   }
 
   /** Remembers a stream refused or reset before it became active (its frames are ignored too). */
   void rememberReset(int id) {
-    recent[recentNext] = -id;
-    recentNext = (recentNext + 1) % RECENT;
+    remember(-id);
+  }
+
+  /** Adds a closed stream's entry: the array grows until it holds RECENT, then the oldest goes. */
+  private void remember(int entry) {
+    if (recentNext == recent.length) {
+      if (recent.length < RECENT) {
+        recent = Arrays.copyOf(recent, Math.min(Math.max(4, 2 * recent.length), RECENT));
+      } else {
+        recentNext = 0;
+      }
+    }
+    recent[recentNext++] = entry;
   }
 
   /** Whether {@code id} is a recently closed stream that this side reset. */

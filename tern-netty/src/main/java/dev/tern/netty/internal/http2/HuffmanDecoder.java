@@ -1,6 +1,7 @@
 package dev.tern.netty.internal.http2;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.FastThreadLocal;
 import java.util.Arrays;
 
 /**
@@ -13,8 +14,9 @@ import java.util.Arrays;
  * ending in a state that is not the root followed by at most 7 one bits (padding longer than 7
  * bits, or not the EOS code's prefix).
  *
- * <p>An instance keeps a scratch array that grows to the longest string decoded; one per
- * connection, confined to its event loop. Not thread-safe.
+ * <p>Strings are decoded into a scratch array of the calling thread's, which grows to the longest
+ * string decoded on that thread: an event loop's connections take turns with one array instead of
+ * each holding its own for its life. Stateless otherwise; thread-safe.
  */
 final class HuffmanDecoder {
   private static final int STATES = 256;
@@ -32,7 +34,14 @@ final class HuffmanDecoder {
     buildStateMachine();
   }
 
-  private byte[] scratch = NO_BYTES;
+  /** Each thread's scratch array. */
+  private static final FastThreadLocal<byte[]> SCRATCH =
+      new FastThreadLocal<>() {
+        @Override
+        protected byte[] initialValue() {
+          return NO_BYTES;
+        }
+      };
 
   /**
    * Decodes the {@code length} bytes of {@code in} at {@code index} (reader index untouched).
@@ -42,10 +51,11 @@ final class HuffmanDecoder {
    */
   byte[] decode(ByteBuf in, int index, int length) throws HpackException {
     int bound = (int) ((length * 8L) / 5); // no code is shorter than 5 bits
-    if (scratch.length < bound) {
-      scratch = new byte[Math.max(bound, 64)];
+    byte[] out = SCRATCH.get();
+    if (out.length < bound) {
+      out = new byte[Math.max(bound, 64)];
+      SCRATCH.set(out);
     }
-    byte[] out = scratch;
     int written = 0;
     int state = 0;
     byte[] array = in.hasArray() ? in.array() : null;

@@ -74,16 +74,28 @@ final class EngineServerHandler extends ChannelDuplexHandler
   private final ServerOptions options;
   private final Http2Connection connection;
   private final EngineWrites writes;
+
+  /** The requests the server's other protocols serve (gRPC-Web, Connect); null if it has none. */
   private final EngineExchanges exchanges;
-  private final IntObjectMap<EngineCall> calls = new IntObjectHashMap<>();
 
-  /** The streams whose request declared a {@code content-length} and has not ended yet. */
-  private final IntObjectMap<DeclaredLength> declaredLengths = new IntObjectHashMap<>();
+  /**
+   * The calls by stream id, sized for one at a time (sequential calls, or an idle connection); it
+   * grows as more run at once.
+   */
+  private final IntObjectMap<EngineCall> calls = new IntObjectHashMap<>(2);
 
-  private final MethodNames methodNames = new MethodNames();
+  /**
+   * The streams whose request declared a {@code content-length} and has not ended yet; made for the
+   * first such request (gRPC clients declare none).
+   */
+  private IntObjectMap<DeclaredLength> declaredLengths;
+
   private final KeepAliveEnforcer keepAliveEnforcer;
   private final UnreadResponseLimits unreadResponseLimits;
-  private final ServerKeepAlive keepAlive = new ServerKeepAlive();
+
+  /** Keepalive PINGs ({@link ServerKeepAlive}) once ready; null before that or when disabled. */
+  private KeepAlivePinger keepAlive;
+
   private ChannelHandlerContext ctx;
   private ServerTransportListener transportListener;
   private Attributes streamAttributes = Attributes.EMPTY;
@@ -100,8 +112,11 @@ final class EngineServerHandler extends ChannelDuplexHandler
   /** The newest stream the client opened (the engine checks that ids grow). */
   private int lastRequestStreamId;
 
-  /** Calls the client reset behind later ones, running until their handlers are done. */
-  private final ResetCallSlots resetCalls;
+  /**
+   * Calls the client reset behind later ones, running until their handlers are done; made at the
+   * first reset of a call.
+   */
+  private ResetCallSlots resetCalls;
 
   /** Why the connection failed (the status of the calls left), or null. */
   private Status connectionFailure;
@@ -109,8 +124,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
   EngineServerHandler(NettyServerTransport transport, ServerOptions options) {
     this.transport = transport;
     this.options = options;
-    this.connection = new Http2Connection(true, EngineLimits.of(options), this, System::nanoTime);
-    this.resetCalls = new ResetCallSlots(options.maxConcurrentCallsPerConnection());
+    this.connection = new Http2Connection(true, options.engineLimits(), this, System::nanoTime);
     this.keepAliveEnforcer =
         new KeepAliveEnforcer(
             options.permitKeepAliveTimeNanos(), options.permitKeepAliveWithoutCalls());
@@ -118,7 +132,10 @@ final class EngineServerHandler extends ChannelDuplexHandler
     // comes) is activity after which the client's keepalive pings are welcome again.
     this.writes = new EngineWrites(connection, keepAliveEnforcer::onDataSent);
     this.exchanges =
-        new EngineExchanges(connection, writes, transport, this::exchangesChanged, this::flushNow);
+        options.httpProtocols().list().isEmpty()
+            ? null
+            : new EngineExchanges(
+                connection, writes, transport, this::exchangesChanged, this::flushNow);
     this.unreadResponseLimits =
         new UnreadResponseLimits(
             options.maxQueuedOutboundBytesPerStream(),
@@ -141,7 +158,9 @@ final class EngineServerHandler extends ChannelDuplexHandler
   public void handlerAdded(ChannelHandlerContext ctx) {
     this.ctx = ctx;
     writes.attach(ctx);
-    exchanges.attach(ctx);
+    if (exchanges != null) {
+      exchanges.attach(ctx);
+    }
     connection.start(writes.out());
     writes.flush(false);
     settingsAckTimer =
@@ -176,7 +195,9 @@ final class EngineServerHandler extends ChannelDuplexHandler
       ctx.fireChannelRead(msg);
       return;
     }
-    keepAlive.onRead();
+    if (keepAlive != null) {
+      keepAlive.onRead();
+    }
     writes.beginRead();
     try {
       connection.receive(in, writes.out());
@@ -251,14 +272,18 @@ final class EngineServerHandler extends ChannelDuplexHandler
       call.state.onReset(status);
     }
     calls.clear();
-    exchanges.closeAll(status);
+    if (exchanges != null) {
+      exchanges.closeAll(status);
+    }
     stopTimers();
     transport.terminated();
     ctx.fireChannelInactive();
   }
 
   private void stopTimers() {
-    keepAlive.stop();
+    if (keepAlive != null) {
+      keepAlive.stop();
+    }
     if (settingsAckTimer != null) {
       settingsAckTimer.cancel(false);
     }
@@ -314,7 +339,9 @@ final class EngineServerHandler extends ChannelDuplexHandler
     for (EngineCall call : new ArrayList<>(calls.values())) {
       call.state.abort(status);
     }
-    exchanges.abortAll(status);
+    if (exchanges != null) {
+      exchanges.abortAll(status);
+    }
     connection.goAway(writes.out(), NO_ERROR, "");
     flushNow();
     ctx.close();
@@ -422,16 +449,20 @@ final class EngineServerHandler extends ChannelDuplexHandler
 
   @Override
   public void streamClosed(ServerStreamState state) {
-    declaredLengths.remove(state.id());
-    if (calls.remove(state.id()) != null && calls.isEmpty() && exchanges.isEmpty()) {
+    forgetDeclaredLength(state.id());
+    if (calls.remove(state.id()) != null && calls.isEmpty() && noExchanges()) {
       exchangesChanged();
     }
+  }
+
+  private boolean noExchanges() {
+    return exchanges == null || exchanges.isEmpty();
   }
 
   /** A call or an exchange started or ended: exchanges count as calls for the idle limit. */
   private void exchangesChanged() {
     if (connectionLimits != null) {
-      if (calls.isEmpty() && exchanges.isEmpty()) {
+      if (calls.isEmpty() && noExchanges()) {
         connectionLimits.onIdle();
       } else {
         connectionLimits.onActive();
@@ -469,7 +500,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
         reject(streamId, block.malformed());
       } else if (call != null) {
         call.state.onEndOfStream(); // the engine only passes trailers that end the stream
-      } else {
+      } else if (exchanges != null) {
         exchanges.onTrailers(streamId, endStream);
       }
       return;
@@ -484,6 +515,9 @@ final class EngineServerHandler extends ChannelDuplexHandler
       return;
     }
     if (!endStream && block.contentLength() >= 0) {
+      if (declaredLengths == null) {
+        declaredLengths = new IntObjectHashMap<>();
+      }
       declaredLengths.put(streamId, new DeclaredLength(block.contentLength()));
     }
     onRequest(streamId, block, endStream);
@@ -504,7 +538,9 @@ final class EngineServerHandler extends ChannelDuplexHandler
     }
     CharSequence contentType = request.contentType();
     boolean grpc = request.isPost() && ServerHandler.isServedGrpcContentType(contentType);
-    if (!grpc && exchanges.serve(streamId, request, endStream, streamAttributes)) {
+    if (!grpc
+        && exchanges != null
+        && exchanges.serve(streamId, request, endStream, streamAttributes)) {
       return;
     }
     if (!request.isPost()) {
@@ -539,7 +575,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
 
   private void startCall(int streamId, EngineRequestHeaders request, boolean endStream) {
     Metadata metadata = request.toMetadata();
-    String fullMethodName = methodNames.of(request.path());
+    String fullMethodName = options.methodNames().of(request.path());
     ServerStreamState state =
         new ServerStreamState(this, streamId, options.maxInboundMessageSize());
     NettyServerStream stream =
@@ -605,6 +641,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
     EngineCall call = calls.get(streamId);
     if (mismatch == null
         && call == null
+        && exchanges != null
         && exchanges.onData(streamId, data, flowControlled, endStream)) {
       return;
     }
@@ -624,7 +661,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
 
   /** Why the DATA breaks the request's declared {@code content-length}, or null. */
   private String checkDeclaredLength(int streamId, int bytes, boolean endStream) {
-    if (declaredLengths.isEmpty()) {
+    if (declaredLengths == null || declaredLengths.isEmpty()) {
       return null;
     }
     DeclaredLength declared =
@@ -636,20 +673,36 @@ final class EngineServerHandler extends ChannelDuplexHandler
     return mismatch;
   }
 
+  private void forgetDeclaredLength(int streamId) {
+    if (declaredLengths != null) {
+      declaredLengths.remove(streamId);
+    }
+  }
+
   @Override
   public boolean resetIsOrdinary(int streamId) {
     // A stream with no call and no exchange was already answered: its reset cancels nothing. A
     // call queued behind later streams holds a slot instead of counting (ResetCallSlots).
     EngineCall call = calls.get(streamId);
     return call != null
-        ? call.state.resetIsOrdinary() || resetCalls.hold(call.state, streamId, lastRequestStreamId)
-        : !exchanges.isOpen(streamId);
+        ? call.state.resetIsOrdinary()
+            || resetCalls().hold(call.state, streamId, lastRequestStreamId)
+        : exchanges == null || !exchanges.isOpen(streamId);
+  }
+
+  private ResetCallSlots resetCalls() {
+    if (resetCalls == null) {
+      resetCalls = new ResetCallSlots(options.maxConcurrentCallsPerConnection());
+    }
+    return resetCalls;
   }
 
   @Override
   public void onStreamReset(int streamId, long errorCode, boolean byPeer) {
-    declaredLengths.remove(streamId);
-    exchanges.onReset(streamId, errorCode, byPeer);
+    forgetDeclaredLength(streamId);
+    if (exchanges != null) {
+      exchanges.onReset(streamId, errorCode, byPeer);
+    }
     EngineCall call = calls.get(streamId);
     if (call == null) {
       return;
@@ -664,7 +717,9 @@ final class EngineServerHandler extends ChannelDuplexHandler
 
   @Override
   public void onStreamClosed(int streamId) {
-    exchanges.onStreamClosed(streamId, connectionFailure);
+    if (exchanges != null) {
+      exchanges.onStreamClosed(streamId, connectionFailure);
+    }
   }
 
   @Override
@@ -691,12 +746,13 @@ final class EngineServerHandler extends ChannelDuplexHandler
               this::shutdownNow);
       connectionLimits.start();
     }
-    keepAlive.start(
-        ctx,
-        () -> connection.ping(writes.out(), KeepAlivePinger.PAYLOAD),
-        options,
-        transport.socketNode(),
-        this::shutdownNow);
+    keepAlive =
+        ServerKeepAlive.start(
+            ctx,
+            () -> connection.ping(writes.out(), KeepAlivePinger.PAYLOAD),
+            options,
+            transport.socketNode(),
+            this::shutdownNow);
   }
 
   @Override

@@ -21,20 +21,23 @@ import java.util.function.Consumer;
  * longer holds for want of flow-control credit, and once the buffer is written reports it (for a
  * call, {@link EngineCall}; for an exchange, its write futures).
  *
+ * <p>A flush asked for while the engine reads a chunk into the buffer waits for the read's end
+ * ({@link FlushAfterRead}: {@link #beginRead}, {@link #endRead}).
+ *
  * <p>Event loop only; not thread-safe.
  */
-final class EngineWrites {
+final class EngineWrites extends FlushAfterRead {
   private final Http2Connection connection;
   private final Runnable onDataSent;
-  private final List<EngineStreamWrites> pending = new ArrayList<>();
+
+  /** Sized for a stream or two per flush; it grows for more. */
+  private final List<EngineStreamWrites> pending = new ArrayList<>(2);
+
   private ChannelHandlerContext ctx;
   private ByteBuf out;
 
   /** The channel is gone: nothing is written any more (the closed engine writes nothing). */
   private boolean discarded;
-
-  /** Flushes asked for while the engine reads into {@link #out} wait for the read's end. */
-  private final FlushAfterRead afterRead = new FlushAfterRead(this::flush);
 
   /**
    * @param onDataSent called at a flush that carries response DATA the engine let go of
@@ -67,23 +70,14 @@ final class EngineWrites {
     }
   }
 
-  /** The engine starts reading a chunk into {@link #out()}: flushes wait for {@link #endRead}. */
-  void beginRead() {
-    afterRead.beginRead();
-  }
-
-  /** The chunk is read: the flush asked for while reading, if any, happens now. */
-  void endRead() {
-    afterRead.endRead();
-  }
-
   /**
    * Writes this flush's buffer, if anything is in it, and flushes the channel.
    *
    * @param close close the channel once the buffer is written
    */
-  void flush(boolean close) {
-    if (afterRead.holdBack(close)) {
+  @Override
+  public void flush(boolean close) {
+    if (holdBack(close)) {
       return;
     }
     ByteBuf written = out;

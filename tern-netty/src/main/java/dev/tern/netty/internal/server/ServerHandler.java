@@ -7,6 +7,7 @@ import dev.tern.netty.internal.codec.ConnectionAgeLimits;
 import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
 import dev.tern.netty.internal.codec.GrpcRequestHeaders;
 import dev.tern.netty.internal.codec.GrpcWire;
+import dev.tern.netty.internal.codec.KeepAlivePinger;
 import dev.tern.netty.internal.codec.NettyWritableBufferAllocator;
 import dev.tern.netty.internal.codec.NetworkFailures;
 import dev.tern.netty.internal.codec.TlsAttributes;
@@ -61,7 +62,6 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
   private final NettyServerTransport transport;
   private final ServerOptions options;
   private final IntObjectMap<ServerStreamState> streams = new IntObjectHashMap<>();
-  private final MethodNames methodNames = new MethodNames();
 
   /** Requests served by a protocol other than gRPC, kept apart from the calls. */
   private final Http2Exchanges exchanges;
@@ -70,7 +70,10 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
   private Attributes streamAttributes = Attributes.EMPTY;
   private boolean ready;
   private final KeepAliveEnforcer keepAliveEnforcer;
-  private final ServerKeepAlive keepAlive = new ServerKeepAlive();
+
+  /** Keepalive PINGs ({@link ServerKeepAlive}) once ready; null before that or when disabled. */
+  private KeepAlivePinger keepAlive;
+
   private ConnectionAgeLimits connectionLimits;
 
   /** Client stream ids only grow: a HEADERS frame at or below this is not a new request. */
@@ -354,7 +357,9 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
       streams.clear();
       exchanges.abortAll(status);
       shutdown.cancelTimer();
-      keepAlive.stop();
+      if (keepAlive != null) {
+        keepAlive.stop();
+      }
       if (connectionLimits != null) {
         connectionLimits.stop();
       }
@@ -364,7 +369,9 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-    keepAlive.onRead();
+    if (keepAlive != null) {
+      keepAlive.onRead();
+    }
     super.channelRead(ctx, msg);
   }
 
@@ -521,7 +528,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
       return;
     }
     Metadata metadata = headers.toMetadata();
-    String fullMethodName = methodNames.of(path);
+    String fullMethodName = options.methodNames().of(path);
     CharSequence authority = headers.authority();
     ServerStreamState state =
         new ServerStreamState(this, streamId, options.maxInboundMessageSize());
@@ -662,8 +669,9 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
                   ServerHandler.this::shutdownNow);
           connectionLimits.start();
         }
-        keepAlive.start(
-            ctx, encoder(), options, transport.socketNode(), ServerHandler.this::shutdownNow);
+        keepAlive =
+            ServerKeepAlive.start(
+                ctx, encoder(), options, transport.socketNode(), ServerHandler.this::shutdownNow);
       }
     }
 

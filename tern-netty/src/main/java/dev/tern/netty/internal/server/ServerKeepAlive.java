@@ -18,24 +18,28 @@ import java.util.logging.Logger;
  * these PINGs are not PINGs of its own: they never reach {@link KeepAliveEnforcer}, which judges
  * only the PINGs the client sends.
  *
- * <p>Event loop only.
+ * <p>Static only: a connection holds the {@link KeepAlivePinger} it starts (or null), not an object
+ * of this class as well. The pinger is the event loop's only.
  */
 final class ServerKeepAlive {
   private static final Logger logger = Logger.getLogger(ServerKeepAlive.class.getName());
 
-  private KeepAlivePinger pinger;
+  private ServerKeepAlive() {}
 
   /**
    * The connection is ready: starts pinging, unless the options disable keepalive. {@code
    * shutdownNow} fails the server's calls with its status and closes the connection.
+   *
+   * @return the pinger, to hear of every read ({@link KeepAlivePinger#onRead}) and to stop when the
+   *     connection is gone; null if the options disable keepalive
    */
-  void start(
+  static KeepAlivePinger start(
       ChannelHandlerContext ctx,
       Http2ConnectionEncoder encoder,
       ServerOptions options,
       SocketNode socketNode,
       Consumer<Status> shutdownNow) {
-    start(
+    return start(
         ctx,
         () -> encoder.writePing(ctx, false, KeepAlivePinger.PAYLOAD, ctx.newPromise()),
         options,
@@ -48,17 +52,17 @@ final class ServerKeepAlive {
    * Consumer)}, for Tern's HTTP/2 engine: {@code writePing} writes a PING of {@link
    * KeepAlivePinger#PAYLOAD} for the channel's next flush.
    */
-  void start(
+  static KeepAlivePinger start(
       ChannelHandlerContext ctx,
       Runnable writePing,
       ServerOptions options,
       SocketNode socketNode,
       Consumer<Status> shutdownNow) {
     if (options.keepAliveTimeNanos() == Long.MAX_VALUE) {
-      return;
+      return null;
     }
     long timeoutMillis = TimeUnit.NANOSECONDS.toMillis(options.keepAliveTimeoutNanos());
-    pinger =
+    KeepAlivePinger pinger =
         new KeepAlivePinger(
             ctx,
             writePing,
@@ -76,19 +80,6 @@ final class ServerKeepAlive {
               shutdownNow.accept(Status.UNAVAILABLE.withDescription(problem));
             });
     pinger.start();
-  }
-
-  /** Anything read from the client proves it alive. */
-  void onRead() {
-    if (pinger != null) {
-      pinger.onRead();
-    }
-  }
-
-  /** The connection is gone. */
-  void stop() {
-    if (pinger != null) {
-      pinger.stop();
-    }
+    return pinger;
   }
 }

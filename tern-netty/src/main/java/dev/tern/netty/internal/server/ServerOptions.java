@@ -5,13 +5,16 @@ import dev.tern.netty.internal.codec.Http2EngineProperty;
 import dev.tern.netty.internal.codec.NettyWritableBufferAllocator;
 import dev.tern.netty.internal.codec.OutboundFramer;
 import dev.tern.netty.internal.exchange.HttpProtocols;
+import dev.tern.netty.internal.http2.Http2Limits;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.SslContext;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The settings every connection of one server shares. Immutable; thread-safe.
+ * The settings every connection of one server shares. Immutable but for what its connections share
+ * through it: the engine's limits (made once, at the first engine connection) and the cache of
+ * method names ({@link MethodNames}); thread-safe.
  *
  * @see dev.tern.netty.NettyServerBuilder for what each option means and its default
  */
@@ -103,6 +106,14 @@ public final class ServerOptions {
 
   private final NettyWritableBufferAllocator bufferAllocator =
       new NettyWritableBufferAllocator(ByteBufAllocator.DEFAULT);
+
+  /**
+   * {@link EngineLimits#of} these options, made at the first engine connection and shared by all
+   * (immutable, so a race at most makes it twice).
+   */
+  private volatile Http2Limits engineLimits;
+
+  private final MethodNames methodNames = new MethodNames();
 
   /**
    * See {@link dev.tern.netty.NettyServerBuilder} for each value. {@code sslContext} is a server
@@ -293,6 +304,21 @@ public final class ServerOptions {
 
   long gracePeriodNanos() {
     return gracePeriodNanos;
+  }
+
+  /** The limits of this server's connections on Tern's HTTP/2 engine, one object for them all. */
+  Http2Limits engineLimits() {
+    Http2Limits limits = engineLimits;
+    if (limits == null) {
+      limits = EngineLimits.of(this);
+      engineLimits = limits;
+    }
+    return limits;
+  }
+
+  /** The method names of this server's calls by path, one cache for all its connections. */
+  MethodNames methodNames() {
+    return methodNames;
   }
 
   NettyWritableBufferAllocator bufferAllocator() {

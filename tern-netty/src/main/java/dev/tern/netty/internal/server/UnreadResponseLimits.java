@@ -6,7 +6,8 @@ import dev.tern.netty.internal.codec.OutboundFramer;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -22,10 +23,27 @@ import java.util.concurrent.atomic.LongAdder;
  * application threads: both are atomic. {@link #logOnce} is called on the event loop only.
  */
 final class UnreadResponseLimits {
+  private static final VarHandle CONNECTION_TRIPPED;
+
+  static {
+    try {
+      CONNECTION_TRIPPED =
+          MethodHandles.lookup()
+              .findVarHandle(UnreadResponseLimits.class, "connectionTripped", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private final int maxPerStream;
   private final long maxPerConnection;
   private final LongAdder queuedBytes = new LongAdder();
-  private final AtomicBoolean connectionTripped = new AtomicBoolean();
+
+  /**
+   * Set once, by CAS through {@link #CONNECTION_TRIPPED} (a field, not an object per connection).
+   */
+  private volatile boolean connectionTripped;
+
   private boolean logged;
 
   UnreadResponseLimits(int maxPerStream, long maxPerConnection) {
@@ -58,7 +76,7 @@ final class UnreadResponseLimits {
 
   /** True the first time only: the caller then has the connection closed. Any thread. */
   boolean tripConnection() {
-    return connectionTripped.compareAndSet(false, true);
+    return CONNECTION_TRIPPED.compareAndSet(this, false, true);
   }
 
   /** The status of the calls of a connection closed for being over its bound. */

@@ -154,4 +154,28 @@ class HpackDecoderTest {
     assertThat(HeaderSink.isPseudoHeader(HpackStaticTable.name(31))).isFalse();
     assertThat(HeaderSink.isPseudoHeader(new byte[0])).isFalse();
   }
+
+  @Test
+  void commonGrpcStringsInsertedByTwoConnectionsShareOneArray() throws HpackException {
+    // Literals with incremental indexing and new names: "te: trailers" (strings every gRPC client
+    // sends), then "x: abc".
+    String block = "40 02 7465 08 7472 6169 6c65 7273 40 01 78 03 616263";
+    HpackDecoder other = new HpackDecoder(8192, 4096);
+    List<byte[]> values = new ArrayList<>();
+    HeaderSink sink = (name, value, sensitive) -> values.add(value);
+    for (HpackDecoder d : List.of(decoder, other)) {
+      ByteBuf in = hex(block);
+      try {
+        d.decode(in, sink);
+      } finally {
+        in.release();
+      }
+    }
+
+    assertThat(decode(new HpackDecoder(8192, 4096), hex(block)))
+        .containsExactly("te: trailers", "x: abc");
+    assertThat(values.get(0)).isSameAs(values.get(2)).isSameAs(other.dynamicTable().value(2));
+    assertThat(decoder.dynamicTable().name(2)).isSameAs(other.dynamicTable().name(2));
+    assertThat(values.get(1)).as("each connection's own copy").isNotSameAs(values.get(3));
+  }
 }
