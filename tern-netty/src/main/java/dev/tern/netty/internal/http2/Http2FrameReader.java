@@ -198,7 +198,7 @@ public final class Http2FrameReader {
       if (payload == null) {
         if (in.readableBytes() >= length) {
           inPayload = false;
-          dispatch(in.readSlice(length), listener);
+          dispatchInPlace(in, listener);
           continue;
         }
         if (!in.isReadable()) {
@@ -299,6 +299,23 @@ public final class Http2FrameReader {
     }
   }
 
+  /**
+   * Dispatches the frame whose payload is the next {@code length} bytes of {@code in}, without a
+   * slice per frame: the listener sees {@code in} ending with the payload (no listener keeps the
+   * buffer it is given), and afterwards {@code in} goes on after the payload, whatever was read.
+   */
+  private void dispatchInPlace(ByteBuf in, Http2FrameListener listener) throws Http2FrameException {
+    int payloadEnd = in.readerIndex() + length;
+    int writerIndex = in.writerIndex();
+    in.writerIndex(payloadEnd);
+    try {
+      dispatch(in, listener);
+    } finally {
+      in.writerIndex(writerIndex);
+      in.readerIndex(payloadEnd);
+    }
+  }
+
   private void dispatch(ByteBuf p, Http2FrameListener listener) throws Http2FrameException {
     switch (type) {
       case DATA -> {
@@ -388,15 +405,16 @@ public final class Http2FrameReader {
       listener.onPriority(streamId, dependency & 0x7FFF_FFFF, dependency < 0, weight);
     }
     int fragmentLength = p.readableBytes() - (padding > 0 ? padding - 1 : 0);
-    ByteBuf fragment = p.slice(p.readerIndex(), fragmentLength);
     checkHeaderBlockSize(fragmentLength);
     boolean endStream = (flags & FLAG_END_STREAM) != 0;
+    // The padding is cut off in place, as the whole frame was (see dispatchInPlace).
+    p.writerIndex(p.readerIndex() + fragmentLength);
     if ((flags & FLAG_END_HEADERS) != 0) {
-      listener.onHeaders(streamId, fragment, endStream);
+      listener.onHeaders(streamId, p, endStream);
       return;
     }
     headerBlock = p.alloc().buffer(Math.min(2 * fragmentLength + 64, maxHeaderBlockBytes));
-    headerBlock.writeBytes(fragment);
+    headerBlock.writeBytes(p);
     headersStreamId = streamId;
     headersEndStream = endStream;
     continuationFrames = 0;

@@ -45,6 +45,16 @@ public final class Http2FrameWriter {
     } while (data.isReadable());
   }
 
+  /**
+   * One DATA frame of the next {@code length} bytes of {@code data} (at most the peer's frame
+   * size), taken from it without a slice.
+   */
+  public void writeDataFrame(
+      ByteBuf out, int streamId, ByteBuf data, int length, boolean endStream) {
+    writeFrameHeader(out, length, DATA, endStream ? FLAG_END_STREAM : 0, streamId);
+    out.writeBytes(data, length);
+  }
+
   /** A HEADERS frame, and CONTINUATION frames for what does not fit in it. */
   public void writeHeaders(ByteBuf out, int streamId, ByteBuf headerBlock, boolean endStream) {
     int type = HEADERS;

@@ -144,7 +144,7 @@ final class Http2Outbound {
       }
       boolean last = n == head.readableBytes() && stream.queue.size() == 1;
       boolean end = last && stream.endStreamQueued && stream.queuedTrailers == null;
-      writer.writeData(out, stream.id, head.readSlice(n), end);
+      writer.writeDataFrame(out, stream.id, head, n, end);
       stream.dataSent = true;
       connectionWindow.sent(n);
       stream.sendWindow.sent(n);

@@ -33,7 +33,8 @@ import java.util.Map;
  * content-length} is a decimal number; a request has a non-empty {@code :method}, {@code :scheme}
  * and {@code :path} ({@link #finishRequest}).
  *
- * <p>One per header block; event loop only, not thread-safe.
+ * <p>One per header block; event loop only, not thread-safe (the authority text shared by all of
+ * them is, see {@link #authority}).
  */
 final class EngineRequestHeaders implements HeaderSink {
   private static final byte[] BIN_SUFFIX =
@@ -189,9 +190,28 @@ final class EngineRequestHeaders implements HeaderSink {
     return contentType == null ? null : new AsciiString(contentType, false);
   }
 
+  /**
+   * {@code :authority} as text, or null. The clients of a server send few authorities, so the text
+   * last made is kept (one pair for the whole process) and returned again for the same bytes.
+   */
   String authority() {
-    return authority == null ? null : text(authority);
+    if (authority == null) {
+      return null;
+    }
+    Authority last = lastAuthority;
+    if (Arrays.equals(last.bytes(), authority)) {
+      return last.text();
+    }
+    String text = text(authority);
+    lastAuthority = new Authority(authority, text);
+    return text;
   }
+
+  /** An authority's bytes (never changed once decoded) and its text. Immutable. */
+  private record Authority(byte[] bytes, String text) {}
+
+  /** Racy by design: any event loop may replace it; a reader sees some complete pair. */
+  private static volatile Authority lastAuthority = new Authority(new byte[0], "");
 
   /** The declared {@code content-length}, or -1. */
   long contentLength() {

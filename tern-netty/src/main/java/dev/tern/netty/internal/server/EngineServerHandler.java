@@ -405,7 +405,8 @@ final class EngineServerHandler extends ChannelDuplexHandler
   public void writeHeaders(ServerStreamState state, Http2Headers headers, boolean endStream) {
     assert inEventLoop();
     keepAliveEnforcer.onDataSent();
-    connection.sendHeaders(writes.out(), state.id(), EngineHeaderFields.of(headers), endStream);
+    connection.sendHeaders(
+        writes.out(), state.id(), EngineHeaderFields.ofResponse(headers), endStream);
   }
 
   @Override
@@ -424,7 +425,8 @@ final class EngineServerHandler extends ChannelDuplexHandler
   public void writeTrailers(ServerStreamState state, Http2Headers trailers, boolean aborting) {
     assert inEventLoop();
     boolean sent =
-        connection.sendHeaders(writes.out(), state.id(), EngineHeaderFields.of(trailers), true);
+        connection.sendHeaders(
+            writes.out(), state.id(), EngineHeaderFields.ofTrailers(trailers), true);
     if (aborting) {
       return;
     }
@@ -570,12 +572,13 @@ final class EngineServerHandler extends ChannelDuplexHandler
       respond(streamId, 400, Status.INTERNAL.withDescription(request.invalidBinaryHeader()));
       return;
     }
-    startCall(streamId, request, endStream);
+    startCall(streamId, request, path, endStream);
   }
 
-  private void startCall(int streamId, EngineRequestHeaders request, boolean endStream) {
+  private void startCall(
+      int streamId, EngineRequestHeaders request, CharSequence path, boolean endStream) {
     Metadata metadata = request.toMetadata();
-    String fullMethodName = options.methodNames().of(request.path());
+    String fullMethodName = options.methodNames().of(path);
     ServerStreamState state =
         new ServerStreamState(this, streamId, options.maxInboundMessageSize());
     NettyServerStream stream =
