@@ -10,6 +10,7 @@ import dev.tern.netty.internal.http2.HeaderSink;
 import dev.tern.netty.internal.http2.Http2Connection;
 import dev.tern.netty.internal.http2.Http2ConnectionListener;
 import dev.tern.netty.internal.http2.Http2Settings;
+import dev.tern.netty.internal.http2.IntMap;
 import dev.tern.netty.internal.io.SocketNode;
 import dev.tern.spi.ClientStreamListener.RpcProgress;
 import dev.tern.spi.ClientTransport.PingCallback;
@@ -19,8 +20,6 @@ import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.util.AsciiString;
-import io.netty.util.collection.IntObjectHashMap;
-import io.netty.util.collection.IntObjectMap;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -54,7 +53,7 @@ final class EngineClientHandler extends ChannelDuplexHandler
   private final int maxInboundMetadataSize;
   private final Http2Connection connection;
   private final EngineClientWrites writes;
-  private final IntObjectMap<EngineClientStream> streams = new IntObjectHashMap<>();
+  private final IntMap<EngineClientStream> streams = new IntMap<>();
 
   /** Streams waiting for a free slot under the server's concurrency limit, oldest first. */
   private final Map<ClientStreamState, EngineClientStream> waiting = new LinkedHashMap<>();

@@ -531,7 +531,7 @@ public final class Http2Connection {
     }
     closed = true;
     writeGoAway(streams.lastPeerStreamId(), errorCode, reason);
-    for (Http2Stream stream : streams.activeCopy()) {
+    for (Http2Stream stream : streams.active()) {
       outbound.forget(stream);
       stream.close();
       streams.remove(stream, true);

@@ -250,7 +250,7 @@ final class Http2InboundFrames implements Http2FrameListener {
     }
     c.outbound.writer().writeSettingsAck(c.out);
     if (delta > 0) {
-      for (Http2Stream stream : c.streams.activeCopy()) {
+      for (Http2Stream stream : c.streams.active()) {
         if (!stream.isClosed()) {
           c.outbound.drain(c.out, stream);
         }
@@ -289,7 +289,7 @@ final class Http2InboundFrames implements Http2FrameListener {
       throws Http2FrameException {
     requireSettingsFirst("GOAWAY");
     c.goAwayReceived = true;
-    for (Http2Stream stream : c.streams.activeCopy()) {
+    for (Http2Stream stream : c.streams.active()) {
       if (!c.streams.isPeerInitiated(stream.id) && stream.id > lastStreamId) {
         c.forgetOnly(stream, false);
         c.listener.onStreamReset(stream.id, REFUSED_STREAM, true);

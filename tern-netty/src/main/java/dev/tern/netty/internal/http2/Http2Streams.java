@@ -2,12 +2,8 @@ package dev.tern.netty.internal.http2;
 
 import static dev.tern.netty.internal.http2.Http2FrameException.PROTOCOL_ERROR;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A connection's streams and the stream-id rules of RFC 9113 section 5.1.1: a client opens odd
@@ -37,10 +33,10 @@ final class Http2Streams {
   private final boolean server;
 
   /**
-   * Sized for one stream at a time (a connection of sequential calls, or an idle one); it grows as
+   * By id, without boxing; arrays made at the first stream (an idle connection has none), grown as
    * more streams are active at once.
    */
-  private final Map<Integer, Http2Stream> active = new HashMap<>(2);
+  private final IntMap<Http2Stream> active = new IntMap<>();
 
   private int lastPeerStreamId;
   private int nextLocalStreamId;
@@ -64,14 +60,9 @@ final class Http2Streams {
     return active.get(id);
   }
 
-  Collection<Http2Stream> active() {
-    // The map's view is made (and kept by the map) only when a stream is active to be seen.
-    return active.isEmpty() ? List.of() : active.values();
-  }
-
-  /** A copy of the active streams, for closing them while iterating. */
-  List<Http2Stream> activeCopy() {
-    return new ArrayList<>(active.values());
+  /** The active streams now: a copy, so that callers may close them while iterating. */
+  List<Http2Stream> active() {
+    return active.values();
   }
 
   boolean isPeerInitiated(int id) {

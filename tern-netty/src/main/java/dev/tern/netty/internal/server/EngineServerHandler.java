@@ -20,6 +20,7 @@ import dev.tern.netty.internal.http2.Http2Connection;
 import dev.tern.netty.internal.http2.Http2ConnectionListener;
 import dev.tern.netty.internal.http2.Http2FrameException;
 import dev.tern.netty.internal.http2.Http2Settings;
+import dev.tern.netty.internal.http2.IntMap;
 import dev.tern.netty.internal.io.SocketNode;
 import dev.tern.spi.ServerTransportListener;
 import io.netty.buffer.ByteBuf;
@@ -29,11 +30,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
-import io.netty.util.collection.IntObjectHashMap;
-import io.netty.util.collection.IntObjectMap;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -79,16 +77,16 @@ final class EngineServerHandler extends ChannelDuplexHandler
   private final EngineExchanges exchanges;
 
   /**
-   * The calls by stream id, sized for one at a time (sequential calls, or an idle connection); it
-   * grows as more run at once.
+   * The calls by stream id; no arrays until the first call (an idle connection has none), grown as
+   * more run at once.
    */
-  private final IntObjectMap<EngineCall> calls = new IntObjectHashMap<>(2);
+  private final IntMap<EngineCall> calls = new IntMap<>();
 
   /**
    * The streams whose request declared a {@code content-length} and has not ended yet; made for the
    * first such request (gRPC clients declare none).
    */
-  private IntObjectMap<DeclaredLength> declaredLengths;
+  private IntMap<DeclaredLength> declaredLengths;
 
   private final KeepAliveEnforcer keepAliveEnforcer;
   private final UnreadResponseLimits unreadResponseLimits;
@@ -268,7 +266,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
         connectionFailure != null
             ? connectionFailure
             : Status.UNAVAILABLE.withDescription("connection closed");
-    for (EngineCall call : new ArrayList<>(calls.values())) {
+    for (EngineCall call : calls.values()) {
       call.state.onReset(status);
     }
     calls.clear();
@@ -336,7 +334,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
   public void shutdownNow(Status status) {
     assert inEventLoop();
     shutdownStarted = true;
-    for (EngineCall call : new ArrayList<>(calls.values())) {
+    for (EngineCall call : calls.values()) {
       call.state.abort(status);
     }
     if (exchanges != null) {
@@ -518,7 +516,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
     }
     if (!endStream && block.contentLength() >= 0) {
       if (declaredLengths == null) {
-        declaredLengths = new IntObjectHashMap<>();
+        declaredLengths = new IntMap<>();
       }
       declaredLengths.put(streamId, new DeclaredLength(block.contentLength()));
     }
