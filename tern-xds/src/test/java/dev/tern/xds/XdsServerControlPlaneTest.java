@@ -169,11 +169,26 @@ class XdsServerControlPlaneTest {
   }
 
   private static Status call(ManagedChannel channel, MethodDescriptor<byte[], byte[]> method) {
+    return call(channel, method, CallOptions.DEFAULT);
+  }
+
+  /**
+   * A call made once the server is SERVING again: the channel may still be backing off from the
+   * connections the server refused while it was not (how long depends on when its last attempt
+   * failed), so the call waits for a connection instead of failing fast.
+   */
+  private static Status callWhenServing(
+      ManagedChannel channel, MethodDescriptor<byte[], byte[]> method) {
+    return call(channel, method, CallOptions.DEFAULT.withWaitForReady());
+  }
+
+  private static Status call(
+      ManagedChannel channel, MethodDescriptor<byte[], byte[]> method, CallOptions options) {
     try {
       ClientCalls.blockingUnaryCall(
           channel,
           method,
-          CallOptions.DEFAULT.withDeadlineAfter(WAIT.toMillis(), TimeUnit.MILLISECONDS),
+          options.withDeadlineAfter(WAIT.toMillis(), TimeUnit.MILLISECONDS),
           new byte[0]);
       return Status.OK;
     } catch (StatusRuntimeException e) {
@@ -264,7 +279,7 @@ class XdsServerControlPlaneTest {
 
     cp.setSnapshot(node, "1", List.of(serveA()));
     assertThat(awaitStatus()).isEqualTo("SERVING");
-    assertThat(call(channel, A_CALL).getCode()).isEqualTo(Status.Code.OK);
+    assertThat(callWhenServing(channel, A_CALL).getCode()).isEqualTo(Status.Code.OK);
     // A route of another action than non_forwarding_action fails its calls.
     Status forwarded = call(channel, B_CALL);
     assertThat(forwarded.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
@@ -288,7 +303,7 @@ class XdsServerControlPlaneTest {
     // Back: SERVING again.
     cp.setSnapshot(node, "3", List.of(serveA()));
     assertThat(awaitStatus()).isEqualTo("SERVING");
-    assertThat(call(channel, A_CALL).getCode()).isEqualTo(Status.Code.OK);
+    assertThat(callWhenServing(channel, A_CALL).getCode()).isEqualTo(Status.Code.OK);
   }
 
   @Test
