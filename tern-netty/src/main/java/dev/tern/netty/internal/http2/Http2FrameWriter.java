@@ -39,9 +39,7 @@ public final class Http2FrameWriter {
   public void writeData(ByteBuf out, int streamId, ByteBuf data, boolean endStream) {
     do {
       int n = Math.min(data.readableBytes(), maxFrameSize);
-      boolean last = n == data.readableBytes();
-      writeFrameHeader(out, n, DATA, last && endStream ? FLAG_END_STREAM : 0, streamId);
-      out.writeBytes(data, n);
+      writeDataFrame(out, streamId, data, n, endStream && n == data.readableBytes());
     } while (data.isReadable());
   }
 
