@@ -14,7 +14,8 @@ optional:
   e2e     own qps client against own qps server, unary, 0-byte payloads, 4 channels x {10, 100}
           outstanding, default executor and --directexecutor; systems alternate, each run repeated.
   streaming  own client against own server, ping-pong on one bidi stream (1 channel x 1), 0 B and
-          1 KiB messages; alternating and repeated as e2e.
+          1 KiB messages, default executor and the fastest configuration (--directexecutor on
+          both sides: every callback where its bytes arrived); alternating and repeated as e2e.
   large   own client against own server, unary, 1 MiB request and 1 MiB response, 4 channels x 1
           outstanding, default executor; alternating and repeated as e2e.
   server  the qps server alone, pinned to CPU 0, loaded by h2load pinned to CPU 1 posting a
@@ -36,7 +37,8 @@ optional:
           and new connections (connect, one 1-byte round trip, close), the server on CPU 0 and the
           client on CPU 1 as the conns part runs. The page divides those rows by these figures.
   tls     JMH TlsBenchmark: handshakes (a new connection and one 1 KiB call) and 1 KiB calls on one
-          TLS connection per second, on the JDK's TLS and on OpenSSL (netty-tcnative).
+          TLS connection per second, on the JDK's TLS and on OpenSSL (netty-tcnative), with
+          --tls-forks forks (their ratio moved by up to 0.3 between runs of one fork).
   flow    JMH OneWayStreamBenchmark and LargeUnaryBenchmark with -prof gc: messages per second on
           one stream flowing one way (client to server and server to client, 0 B and 1 KiB, each
           sent only while the call is ready), and 1 MiB and 16 MiB echoed unary calls (MiB/s and
@@ -370,16 +372,21 @@ STREAMING_PAYLOADS = (0, 1024)
 
 def run_streaming(args, work, results):
     """Ping-pong on one bidi stream (1 channel x 1 stream), 0 B and 1 KiB messages each way, each
-    system's own client and server (default executor): messages per second one way is the QPS."""
-    for payload in STREAMING_PAYLOADS:
-        shape = {"payload": payload, "channels": 1, "streaming": True}
-        key = streaming_key(payload)
-        run_qps_config(args, work, results, "streaming", "streaming", key, 1, False, **shape)
+    system's own client and server, with the default executor and in the fastest configuration
+    (direct executor on client and server, as docs/blocking.md describes it): messages per second
+    one way is the QPS."""
+    for direct in (False, True):
+        for payload in STREAMING_PAYLOADS:
+            shape = {"payload": payload, "channels": 1, "streaming": True}
+            key = streaming_key(payload, direct)
+            run_qps_config(args, work, results, "streaming", "streaming", key, 1, direct, **shape)
 
 
-def streaming_key(payload):
-    """The streaming part's (and the raw echo's) key of a ping-pong configuration."""
-    return "ping-pong %s 1x1" % ("1 KiB" if payload else "0 B")
+def streaming_key(payload, direct=False):
+    """The streaming part's (and, default executor, the raw echo's) key of a ping-pong
+    configuration."""
+    key = "ping-pong %s 1x1" % ("1 KiB" if payload else "0 B")
+    return key + " direct" if direct else key
 
 
 LARGE_PAYLOAD = 1024 * 1024
@@ -1310,10 +1317,13 @@ def run_jmh(args, work, results):
 
 
 def run_tls(args, work, results):
-    """TlsBenchmark (JMH, throughput): new TLS connections with one call each, and calls on one
-    TLS connection, on the JDK's TLS and on OpenSSL. Tern and grpc-java in one JMH run; each other
-    system of the part (Tern on its engine) in a run of its own, as its stack's side of the
-    benchmark with the system's JVM flags in JMH's forks, its rows named after it."""
+    """TlsBenchmark (JMH, throughput, --tls-forks forks): new TLS connections with one call each,
+    and calls on one TLS connection, on the JDK's TLS and on OpenSSL. Tern and grpc-java in one
+    JMH run; each other system of the part (Tern on its engine) in a run of its own, as its
+    stack's side of the benchmark with the system's JVM flags in JMH's forks, its rows named after
+    it."""
+    args = copy.copy(args)
+    args.jmh_forks = args.tls_forks
     results["tls"] = run_jmh_once(
         args, work, results, "tls", "TlsBenchmark", (), "s", TERN.jvm_flags
     )
@@ -1596,6 +1606,13 @@ def main():
         "unmeasured ones)",
     )
     p.add_argument("--jmh-forks", type=int, default=1, help="JMH forks per benchmark")
+    p.add_argument(
+        "--tls-forks",
+        type=int,
+        default=3,
+        help="JMH forks per TLS benchmark (the tls part; one fork's ratio moved by up to 0.3 "
+        "between runs)",
+    )
     p.add_argument("--jmh-warmups", type=int, default=3, help="JMH warm-up iterations")
     p.add_argument("--jmh-iterations", type=int, default=5, help="JMH measured iterations")
     p.add_argument(
@@ -1665,7 +1682,7 @@ def main():
     args = p.parse_args()
     if args.quick:
         args.duration, args.warmup, args.server_warmup, args.repeats = 3, 2, 2, 1
-        args.jmh_warmups, args.jmh_iterations = 1, 2
+        args.jmh_warmups, args.jmh_iterations, args.tls_forks = 1, 2, 1
         args.alloc_calls, args.alloc_warmup_calls = 100000, 20000
         if args.conns_idle == p.get_default("conns_idle"):
             args.conns_idle = 1000
@@ -1677,6 +1694,7 @@ def main():
         "duration",
         "repeats",
         "jmh_forks",
+        "tls_forks",
         "jmh_iterations",
         "alloc_calls",
         "conns_idle",
@@ -1716,6 +1734,7 @@ def main():
                 "repeats",
                 "server_warmup",
                 "jmh_forks",
+                "tls_forks",
                 "jmh_warmups",
                 "jmh_iterations",
                 "jmh_filter",

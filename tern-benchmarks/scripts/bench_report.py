@@ -202,6 +202,24 @@ def server_peer_rows(results):
     return head, out
 
 
+# The streaming part's ping-pong rows (bench_compare.streaming_key) and whether each is the fastest
+# configuration (direct executor on both sides); each row's raw echo limit is under its key
+# without " direct".
+PING_PONG_KEYS = tuple(
+    ("ping-pong %s 1x1%s" % (size, " direct" if direct else ""), direct)
+    for direct in (False, True)
+    for size in ("0 B", "1 KiB")
+)
+FASTEST = " (fastest configuration: direct executors)"
+
+
+def echo_limit(results, key, metric="qps"):
+    """The raw echo's median `metric` for a streaming key (its " direct" row's limit is the
+    default row's), or None where the echo part did not run it."""
+    runs = ((results.get("echo") or {}).get(key.replace(" direct", "")) or {}).get(RAW_ECHO.name)
+    return median([r[metric] for r in runs or []])
+
+
 def is_missing(results, what):
     """Whether `what` (a server, or the raw echo) did not run because its program was not there."""
     return any(m.startswith(MISSING) for m in results.get("errors", {}).get(what, []))
@@ -218,13 +236,14 @@ def echo_section(results):
     missing = is_missing(results, "raw echo, " + RAW_ECHO.name)
 
     def limit(key, metric):
-        return median([r[metric] for r in (echo.get(key) or {}).get(RAW_ECHO.name, [])])
+        return echo_limit(results, key, metric)
 
     streaming = results.get("streaming") or {}
     figures = []
-    for key in ("ping-pong 0 B 1x1", "ping-pong 1 KiB 1x1"):
+    for key, direct in PING_PONG_KEYS:
         by = {s: m["qps"] for s, m in medians(streaming.get(key) or {}, ("qps",)).items()}
-        figures.append(("streaming %s: round trips" % key, "msgs/s", limit(key, "qps"), by))
+        name = "streaming %s%s: round trips" % (key, FASTEST if direct else "")
+        figures.append((name, "msgs/s", limit(key, "qps"), by))
     # The echo has no JIT to warm up: one figure is the limit of both new-connection rows.
     conns, ran = conns_medians(results), results.get("conns") or {}
     new_limit = limit("new connections", "per_second")
@@ -302,11 +321,17 @@ def twice(value):
     return value if value is None or value is NOT_RUN else 2 * value
 
 
-def tls_rows(results):
+def tls_by(results):
+    """TlsBenchmark's rows by (benchmark, provider), then by system."""
     by = {}
     for r in results.get("tls") or []:
         p = r["params"]
         by.setdefault((r["benchmark"].split(".")[1], p.get("provider")), {})[p.get("system")] = r
+    return by
+
+
+def tls_rows(results):
+    by = tls_by(results)
     engine_ran = any(ENGINE in systems for systems in by.values())
     out = []
     names = {
@@ -609,6 +634,7 @@ def issue34_targets(results):
                 False,
             )
         )
+    out += fastest_ping_pong_targets(results) + tls_targets(results) + in_process_targets(results)
     for key, runs in results["e2e"].items():
         med = medians(runs, ("qps", "p99"))
         engine, tern = med.get(ENGINE, {}), med["tern"]
@@ -629,6 +655,49 @@ def issue34_targets(results):
             )
         )
     return out
+
+
+ISSUE34_TLS = 1.2  # the TLS rows, engine / grpc-java ops/s
+
+
+def fastest_ping_pong_targets(results):
+    """Issue 34's wake-up-bound target: the engine's ping-pong in the fastest configuration as a
+    share of the raw echo limit of the same run."""
+    out = []
+    for key, direct in PING_PONG_KEYS:
+        if not direct:
+            continue
+        runs = ((results.get("streaming") or {}).get(key) or {}).get(ENGINE) or []
+        engine = median([r["qps"] for r in runs])
+        name = "streaming %s%s, engine / raw echo limit" % (key, FASTEST)
+        out.append(target_row(name, ratio_of(engine, echo_limit(results, key)), ECHO_TARGET, True))
+    return out
+
+
+def tls_targets(results):
+    """The TLS rows (JMH TlsBenchmark, ops/s): engine / grpc-java at least ISSUE34_TLS."""
+    by = tls_by(results)
+    names = {"handshakeAndCall": "handshake + one call", "unaryCall1024": "calls on one connection"}
+    out = []
+    for (bench, provider), systems in sorted(by.items()):
+        engine, grpc = systems.get(ENGINE), systems.get("grpc-java")
+        ratio = ratio_of(engine and engine["ns_per_op"], grpc and grpc["ns_per_op"])
+        name = "JMH TLS %s, %s, engine / grpc-java" % (names.get(bench, bench), provider)
+        out.append(target_row(name, ratio, ISSUE34_TLS, True))
+    return out
+
+
+def in_process_targets(results):
+    """JMH's in-process ping-pong with direct executors, Tern / grpc-java ns/op: issue 34 asks
+    why Tern was slower and for the fix (no slower than grpc-java). In-process, no HTTP/2."""
+    key = ("streamingPingPong1024", "inprocess", "true", "false")
+    by = call_benchmarks(results).get(key, {})
+    if not by:
+        return []
+    tern, grpc = by.get("tern"), by.get("grpc-java")
+    ratio = ratio_of(tern and tern["ns_per_op"], grpc and grpc["ns_per_op"])
+    name = "JMH in-process ping-pong, direct executors, Tern / grpc-java ns/op"
+    return [target_row(name, ratio, 1.0, False)]
 
 
 def new_conns_run_line(what, system, r):
@@ -1073,6 +1142,7 @@ def main():
     st = reused.get("e2e", {}).get("settings") or results["settings"]
     st_server = reused.get("server", {}).get("settings") or results["settings"]
     st_jmh = reused.get("jmh", {}).get("settings") or results["settings"]
+    st_tls = reused.get("tls", {}).get("settings") or results["settings"]
     loads = [results["load_start"]] + results["load_samples"] + [results["load_end"]]
     loads += results.get("earlier_loads", [])
     peak = max(load[0] for load in loads)
@@ -1122,7 +1192,8 @@ def main():
         "JVMs, all on Netty NIO "
         "(`--transport=nio`, grpc-java's `netty_nio`; the native epoll and io_uring transports "
         "are not compared here)%s. "
-        "JMH: %d fork(s), %d warm-up and %d measured 1 s iterations, `-prof gc`."
+        "JMH: %d fork(s), %d warm-up and %d measured 1 s iterations, `-prof gc`; the TLS "
+        "part %s fork(s)."
         % (
             st["repeats"],
             st["duration"],
@@ -1137,6 +1208,7 @@ def main():
             st_jmh["jmh_forks"],
             st_jmh["jmh_warmups"],
             st_jmh["jmh_iterations"],
+            st_tls.get("tls_forks", st_tls["jmh_forks"]),
         ),
         "",
     ]
