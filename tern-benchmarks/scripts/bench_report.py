@@ -1572,7 +1572,10 @@ def main():
         "another (as many unmeasured first as timed), server on CPU 0 and client on CPU 1 with the "
         "client ends spread over the same 10 addresses, timed as `ConnectionsClient` times (from "
         "making the socket to the end of the round trip; the rate counts the closing too). Each "
-        "wake-up-bound row is divided by the limit of its own shape from the same run."
+        "wake-up-bound row is divided by the limit of its own shape from the same run; the "
+        "ping-pong rows marked *direct* are the fastest configuration of `docs/blocking.md` "
+        "(`--directexecutor` on the qps server and client: every callback runs where its bytes "
+        "arrived) and share the default rows' limit."
         % RAW_ECHO.warmup,
         "- grpc-java's `AsyncServer` listens on all interfaces of the given port (its own "
         "behaviour); the clients and h2load only ever connect to 127.0.0.1.",
