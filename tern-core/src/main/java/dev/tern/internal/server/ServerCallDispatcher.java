@@ -370,6 +370,8 @@ public final class ServerCallDispatcher {
     boolean neverBlocks = method.getServerCallHandler() instanceof CallbacksNeverBlock;
     Executor callExecutor =
         neverBlocks ? neverBlockingExecutor(method.getServerCallHandler()) : executor;
+    // Callbacks on the transport's thread (both of these executors run tasks where they are given).
+    boolean inline = neverBlocks || executor == DIRECT;
     ServerCallStreamListener<ReqT, RespT> listener =
         new ServerCallStreamListener<>(
             call,
@@ -378,12 +380,12 @@ public final class ServerCallDispatcher {
             context,
             callContext,
             callExecutor,
+            inline,
             rejections,
             timeoutNanos);
     ReadAhead readAhead = null;
     if (!method.getMethodDescriptor().getType().clientSendsOneMessage()
-        && !neverBlocks
-        && executor != DIRECT
+        && !inline
         && stream.requestsCrossThreads()) {
       // Callbacks on another thread than the transport's: each request would be a hand-off.
       readAhead = listener.readAhead(stream);

@@ -24,7 +24,8 @@ import java.util.logging.Logger;
 
 /**
  * Carries one call's stream events from the transport thread to the application: each event becomes
- * a task on the call's {@link SerializingExecutor}, which runs it with the call's {@link Context}
+ * a task on the call's {@link SerializingExecutor} (or, when the callbacks run on the transport's
+ * thread, its {@link InlineSerializingExecutor}), which runs it with the call's {@link Context}
  * attached. The first task starts the handler, so every listener callback comes after {@code
  * startCall} returned, and callbacks never overlap.
  *
@@ -63,7 +64,11 @@ final class ServerCallStreamListener<ReqT, RespT>
   /** The context the call's code runs in: {@link #context}, or a tracer's child of it. */
   private final Context callContext;
 
-  private final SerializingExecutor callExecutor;
+  /**
+   * Orders the call's tasks: a {@link SerializingExecutor} over the call's executor, or an {@link
+   * InlineSerializingExecutor} when that executor runs tasks on the transport's thread.
+   */
+  private final Executor callExecutor;
 
   /** The server's log of executor rejections (shared by its calls). */
   private final ExecutorRejectionLog rejections;
@@ -92,6 +97,10 @@ final class ServerCallStreamListener<ReqT, RespT>
   /** The executor rejected a task; the call is being torn down (transport thread only). */
   private boolean rejected;
 
+  /**
+   * @param inline whether {@code executor} runs each task on the calling thread (the server's
+   *     direct executor, a non-blocking method's scope): the transport's thread, then
+   */
   ServerCallStreamListener(
       ServerCallImpl<ReqT, RespT> call,
       ServerCallHandler<ReqT, RespT> handler,
@@ -99,6 +108,7 @@ final class ServerCallStreamListener<ReqT, RespT>
       Context.CancellableContext context,
       Context callContext,
       Executor executor,
+      boolean inline,
       ExecutorRejectionLog rejections,
       long timeoutNanos) {
     this.call = call;
@@ -106,7 +116,10 @@ final class ServerCallStreamListener<ReqT, RespT>
     this.headers = headers;
     this.context = context;
     this.callContext = callContext;
-    this.callExecutor = new SerializingExecutor(executor);
+    // Inline, the stream's events arrive one at a time on the thread that runs them (the SPI's
+    // contract), so only re-entrant ones need ordering: no lock per event.
+    this.callExecutor =
+        inline ? new InlineSerializingExecutor(executor) : new SerializingExecutor(executor);
     this.rejections = rejections;
     this.timeoutNanos = timeoutNanos;
   }

@@ -114,6 +114,32 @@ class ServerCallStreamListenerTest {
   }
 
   @Test
+  void directExecutor_anEventReportedFromInsideACallbackIsDeliveredAfterItReturns()
+      throws IOException {
+    startServer(null);
+    List<FakeServerStream> streams = new ArrayList<>();
+    handler.onStart = call -> call.request(3);
+    handler.onMessage =
+        message -> {
+          if (message.equals("a")) {
+            // As a transport on this thread would, from inside the callback.
+            streams.get(0).clientSends("b");
+            streams.get(0).clientHalfCloses();
+            handler.lastListener().events.add("a returns");
+          }
+        };
+
+    streams.add(newBidiStream());
+    streams.get(0).clientSends("a");
+
+    assertThat(handler.lastListener().events)
+        .containsExactly("ready", "message:a", "a returns", "message:b", "halfClose");
+    assertThat(handler.lastListener().contexts)
+        .allSatisfy(c -> assertThat(c).isSameAs(handler.lastContext()));
+    assertThat(Context.current()).isSameAs(Context.ROOT);
+  }
+
+  @Test
   void closedOk_deliversOnCompleteThenCancelsTheContext() throws IOException {
     startServer(null);
     FakeServerStream stream = newBidiStream();
