@@ -2,6 +2,7 @@ package dev.tern.netty.internal.client;
 
 import dev.tern.Metadata;
 import dev.tern.Status;
+import dev.tern.netty.internal.codec.GrpcInboundHeaders;
 import dev.tern.netty.internal.codec.GrpcWire;
 import dev.tern.netty.internal.codec.KeepAlivePinger;
 import dev.tern.netty.internal.codec.NetworkFailures;
@@ -87,12 +88,14 @@ final class EngineClientHandler extends ChannelDuplexHandler
       AsciiString authority,
       AsciiString userAgent,
       Metadata headers) {
+    // The transport's AsciiStrings span their arrays, which are shared, not copied, per call: the
+    // engine never modifies a field's bytes.
     byte[][] fields =
         RequestFields.of(
-            scheme.isEntireArrayUsed() ? scheme.array() : scheme.toByteArray(),
-            path.toByteArray(),
-            authority.toByteArray(),
-            userAgent == null ? null : userAgent.toByteArray(),
+            GrpcInboundHeaders.bytes(scheme),
+            GrpcInboundHeaders.bytes(path),
+            GrpcInboundHeaders.bytes(authority),
+            userAgent == null ? null : GrpcInboundHeaders.bytes(userAgent),
             headers);
     return () -> createStream(new EngineClientStream(state, fields));
   }

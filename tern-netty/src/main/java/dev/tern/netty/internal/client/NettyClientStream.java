@@ -55,14 +55,14 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
       NettyClientTransport transport,
       ClientConnection handler,
       WriteQueue writeQueue,
-      String fullMethodName,
-      String authority,
+      AsciiString path,
+      AsciiString authority,
       Metadata headers) {
     this.transport = transport;
     this.handler = handler;
     this.writeQueue = writeQueue;
-    this.path = new AsciiString("/" + fullMethodName);
-    this.authority = new AsciiString(authority);
+    this.path = path;
+    this.authority = authority;
     this.headers = headers;
     this.outbound = new OutboundFramer(this, transport.bufferAllocator(), null);
     this.state = new ClientStreamState(handler, this);
