@@ -66,6 +66,9 @@ final class EngineClientHandler extends ChannelDuplexHandler
   /** The header block being decoded (blocks never interleave). */
   private EngineResponseHeaders block;
 
+  /** The wrappers of the response fields the decoder hands out again (from its tables). */
+  private final DecodedFieldStrings fieldStrings = new DecodedFieldStrings();
+
   EngineClientHandler(
       NettyClientTransport transport,
       ManagedClientTransport.Listener listener,
@@ -368,7 +371,7 @@ final class EngineClientHandler extends ChannelDuplexHandler
 
   @Override
   public HeaderSink onHeadersStart(int streamId, boolean trailers) {
-    block = new EngineResponseHeaders();
+    block = new EngineResponseHeaders(fieldStrings);
     return block;
   }
 

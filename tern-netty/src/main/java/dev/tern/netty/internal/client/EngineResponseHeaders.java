@@ -2,7 +2,6 @@ package dev.tern.netty.internal.client;
 
 import dev.tern.netty.internal.codec.GrpcResponseHeaders;
 import dev.tern.netty.internal.http2.HeaderSink;
-import io.netty.util.AsciiString;
 
 /**
  * One response header block (or trailer block) on Tern's HTTP/2 engine, decoded into the {@link
@@ -10,13 +9,20 @@ import io.netty.util.AsciiString;
  * response is judged alike on both ({@link Http2Statuses}). The decoder's arrays are wrapped, not
  * copied. A field that makes the block malformed (an upper-case or invalid name; NUL, CR or LF in a
  * value) is kept as the block's problem and later fields are ignored, since HPACK must decode the
- * block to its end to stay in step with the server; the call then fails INTERNAL.
+ * block to its end to stay in step with the server; the call then fails INTERNAL. Fields are
+ * wrapped through the connection's {@link DecodedFieldStrings}.
  *
  * <p>One per header block; event loop only, not thread-safe.
  */
 final class EngineResponseHeaders implements HeaderSink {
   private final GrpcResponseHeaders headers = GrpcResponseHeaders.create();
+  private final DecodedFieldStrings strings;
   private String malformed;
+
+  /** A block of the connection whose field wrappers {@code strings} keeps. */
+  EngineResponseHeaders(DecodedFieldStrings strings) {
+    this.strings = strings;
+  }
 
   @Override
   public void header(byte[] name, byte[] value, boolean sensitive) {
@@ -24,7 +30,7 @@ final class EngineResponseHeaders implements HeaderSink {
       return;
     }
     try {
-      headers.add(new AsciiString(name, false), new AsciiString(value, false));
+      headers.add(strings.of(name), strings.of(value));
     } catch (IllegalArgumentException e) {
       malformed = e.getMessage();
     }
