@@ -120,8 +120,12 @@ final class EngineClientHandler extends ChannelDuplexHandler
     }
     life.streamStarted();
     transport.socketNode().streamStarted(true);
-    waiting.put(state, stream);
-    openWaiting();
+    if (waiting.isEmpty() && connection.canOpenStream()) {
+      open(stream); // the usual case, without the map's entry and iterator
+    } else {
+      waiting.put(state, stream);
+      openWaiting();
+    }
     if (!state.isClosed()) {
       state.onReady();
     }
@@ -133,17 +137,22 @@ final class EngineClientHandler extends ChannelDuplexHandler
     while (it.hasNext() && connection.canOpenStream()) {
       EngineClientStream stream = it.next();
       it.remove();
-      byte[][] fields = stream.fields;
-      stream.fields = null;
-      int id = connection.openStream(writes.out(), fields, false);
-      stream.state.setId(id);
-      streams.put(id, stream);
-      if (stream.waiting != null) {
-        for (EngineClientStream.Waiting w : stream.waiting) {
-          send(stream, w.data(), w.endOfStream(), w.bytes(), w.messages());
-        }
-        stream.waiting = null;
+      open(stream);
+    }
+  }
+
+  /** Opens {@code stream} with its request HEADERS and sends the DATA that waited for it. */
+  private void open(EngineClientStream stream) {
+    byte[][] fields = stream.fields;
+    stream.fields = null;
+    int id = connection.openStream(writes.out(), fields, false);
+    stream.state.setId(id);
+    streams.put(id, stream);
+    if (stream.waiting != null) {
+      for (EngineClientStream.Waiting w : stream.waiting) {
+        send(stream, w.data(), w.endOfStream(), w.bytes(), w.messages());
       }
+      stream.waiting = null;
     }
   }
 
