@@ -3,6 +3,7 @@ package dev.tern.netty.internal.client;
 import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.netty.internal.codec.GrpcInboundHeaders;
+import dev.tern.netty.internal.codec.GrpcResponseHeaders;
 import dev.tern.netty.internal.codec.GrpcWire;
 import dev.tern.netty.internal.codec.KeepAlivePinger;
 import dev.tern.netty.internal.codec.NetworkFailures;
@@ -63,11 +64,8 @@ final class EngineClientHandler extends ChannelDuplexHandler
   private final ClientLifecycle life;
   private ChannelHandlerContext ctx;
 
-  /** The header block being decoded (blocks never interleave). */
-  private EngineResponseHeaders block;
-
-  /** The wrappers of the response fields the decoder hands out again (from its tables). */
-  private final DecodedFieldStrings fieldStrings = new DecodedFieldStrings();
+  /** The sink of every header block, reset at each block's start (blocks never interleave). */
+  private final EngineResponseHeaders block = new EngineResponseHeaders();
 
   EngineClientHandler(
       NettyClientTransport transport,
@@ -380,30 +378,29 @@ final class EngineClientHandler extends ChannelDuplexHandler
 
   @Override
   public HeaderSink onHeadersStart(int streamId, boolean trailers) {
-    block = new EngineResponseHeaders(fieldStrings);
+    block.start();
     return block;
   }
 
   @Override
   public void onHeadersEnd(int streamId, boolean trailers, boolean endStream) {
-    EngineResponseHeaders headers = block;
-    block = null;
+    GrpcResponseHeaders headers = block.headers();
+    String malformed = block.malformed();
     EngineClientStream stream = streams.get(streamId);
     if (stream == null) {
       return;
     }
-    if (headers.malformed() != null) {
+    if (malformed != null) {
       stream.state.fail(
-          Status.INTERNAL.withDescription("Malformed response headers: " + headers.malformed()),
-          true);
+          Status.INTERNAL.withDescription("Malformed response headers: " + malformed), true);
       return;
     }
-    if (!trailers && !endStream && Http2Statuses.isInformational(headers.headers().status())) {
+    if (!trailers && !endStream && Http2Statuses.isInformational(headers.status())) {
       // A 1xx response (RFC 9113 section 8.1), which the call skips: the next block is the
       // response's head again, not its trailers.
       connection.informationalResponse(streamId);
     }
-    stream.state.onHeaders(headers.headers(), endStream);
+    stream.state.onHeaders(headers, endStream);
     if (endStream) {
       removeStream(streamId);
     }
@@ -411,7 +408,6 @@ final class EngineClientHandler extends ChannelDuplexHandler
 
   @Override
   public void onHeaderListTooLarge(int streamId, boolean trailers, boolean endStream) {
-    block = null;
     EngineClientStream stream = streams.get(streamId);
     if (stream != null) {
       stream.state.fail(

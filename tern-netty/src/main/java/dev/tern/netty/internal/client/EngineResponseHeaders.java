@@ -4,24 +4,26 @@ import dev.tern.netty.internal.codec.GrpcResponseHeaders;
 import dev.tern.netty.internal.http2.HeaderSink;
 
 /**
- * One response header block (or trailer block) on Tern's HTTP/2 engine, decoded into the {@link
- * GrpcResponseHeaders} that {@link ClientStreamState} reads on either HTTP/2 implementation, so a
- * response is judged alike on both ({@link Http2Statuses}). The decoder's arrays are wrapped, not
- * copied. A field that makes the block malformed (an upper-case or invalid name; NUL, CR or LF in a
- * value) is kept as the block's problem and later fields are ignored, since HPACK must decode the
- * block to its end to stay in step with the server; the call then fails INTERNAL. Fields are
- * wrapped through the connection's {@link DecodedFieldStrings}.
+ * The sink of a connection's response header blocks (and trailer blocks) on Tern's HTTP/2 engine:
+ * each is decoded into a new {@link GrpcResponseHeaders} that {@link ClientStreamState} reads on
+ * either HTTP/2 implementation, so a response is judged alike on both ({@link Http2Statuses}). The
+ * decoder's arrays are wrapped, not copied, through the connection's {@link DecodedFieldStrings}. A
+ * field that makes the block malformed (an upper-case or invalid name; NUL, CR or LF in a value) is
+ * kept as the block's problem and later fields are ignored, since HPACK must decode the block to
+ * its end to stay in step with the server; the call then fails INTERNAL.
  *
- * <p>One per header block; event loop only, not thread-safe.
+ * <p>One per connection, reset by {@link #start} for each block (blocks never interleave); event
+ * loop only, not thread-safe.
  */
 final class EngineResponseHeaders implements HeaderSink {
-  private final GrpcResponseHeaders headers = GrpcResponseHeaders.create();
-  private final DecodedFieldStrings strings;
+  private final DecodedFieldStrings strings = new DecodedFieldStrings();
+  private GrpcResponseHeaders headers;
   private String malformed;
 
-  /** A block of the connection whose field wrappers {@code strings} keeps. */
-  EngineResponseHeaders(DecodedFieldStrings strings) {
-    this.strings = strings;
+  /** Begins a block: what the previous one decoded is left to its reader. */
+  void start() {
+    headers = GrpcResponseHeaders.create();
+    malformed = null;
   }
 
   @Override
@@ -36,6 +38,7 @@ final class EngineResponseHeaders implements HeaderSink {
     }
   }
 
+  /** The block decoded since {@link #start}. */
   GrpcResponseHeaders headers() {
     return headers;
   }
