@@ -10,17 +10,25 @@ import io.netty.util.AsciiString;
  * application/grpc}, {@code grpc-accept-encoding}, {@code grpc-status: 0}): about 220 bytes a call
  * on bench-compare's client allocation row.
  *
- * <p>A direct-mapped cache of {@value #SLOTS} slots chosen by the array's identity hash, made at
- * the first field: an array whose slot another holds takes it over, and arrays longer than {@value
- * #MAX_LENGTH} bytes are not kept, so it never holds more than {@value #SLOTS} short arrays alive.
- * A wrapper shares its array, which is safe because neither the decoder nor a {@link
+ * <p>An open-addressed table of {@value #SLOTS} slots made at the first field: an array is looked
+ * for in the {@value #PROBES} slots from the one its identity hash names, and put in the first
+ * empty one of them, or, when none is empty, in that first slot in place of another. A connection's
+ * table fields (about eight arrays) thus rarely push each other out. Arrays longer than {@value
+ * #MAX_LENGTH} bytes are not kept, so at most {@value #SLOTS} short arrays are held alive. A
+ * wrapper shares its array, which is safe because neither the decoder nor a {@link
  * dev.tern.netty.internal.http2.HeaderSink} ever modifies one.
  *
  * <p>One per connection; event loop only, not thread-safe.
  */
 final class DecodedFieldStrings {
-  /** Room for a response's and its trailers' table fields with few collisions; a power of two. */
+  /** Room for a response's and its trailers' table fields; a power of two. */
   private static final int SLOTS = 32;
+
+  /**
+   * How many slots an array may take: with one slot, two of a connection's eight or so table arrays
+   * shared it on about half the connections and pushed each other out on every response.
+   */
+  private static final int PROBES = 4;
 
   /** Longer fields are rare in responses and not worth keeping alive. */
   private static final int MAX_LENGTH = 64;
@@ -35,12 +43,21 @@ final class DecodedFieldStrings {
     if (slots == null) {
       slots = new AsciiString[SLOTS];
     }
-    int slot = System.identityHashCode(bytes) & (SLOTS - 1);
-    AsciiString s = slots[slot];
-    if (s == null || s.array() != bytes) {
-      s = new AsciiString(bytes, false);
-      slots[slot] = s;
+    int home = System.identityHashCode(bytes) & (SLOTS - 1);
+    int empty = -1;
+    for (int i = 0; i < PROBES; i++) {
+      int slot = (home + i) & (SLOTS - 1);
+      AsciiString held = slots[slot];
+      if (held == null) {
+        if (empty < 0) {
+          empty = slot;
+        }
+      } else if (held.array() == bytes) {
+        return held;
+      }
     }
+    AsciiString s = new AsciiString(bytes, false);
+    slots[empty >= 0 ? empty : home] = s;
     return s;
   }
 }

@@ -30,6 +30,30 @@ class DecodedFieldStringsTest {
   }
 
   @Test
+  void twoArraysWhoseHashNamesTheSameSlotAreBothKept() {
+    // 33 arrays: by the pigeonhole principle two of them name the same one of the 32 slots.
+    byte[][] byHome = new byte[32][];
+    byte[] first = null;
+    byte[] second = null;
+    for (int i = 0; second == null; i++) {
+      byte[] array = ("field-" + i).getBytes(US_ASCII);
+      int home = System.identityHashCode(array) & 31;
+      if (byHome[home] == null) {
+        byHome[home] = array;
+      } else {
+        first = byHome[home];
+        second = array;
+      }
+    }
+
+    AsciiString firstWrapped = strings.of(first);
+    AsciiString secondWrapped = strings.of(second);
+
+    assertThat((Object) strings.of(first)).isSameAs(firstWrapped);
+    assertThat((Object) strings.of(second)).isSameAs(secondWrapped);
+  }
+
+  @Test
   void everyArrayGetsItsOwnContentEvenWhenArraysShareASlot() {
     byte[][] arrays = new byte[200][];
     for (int i = 0; i < arrays.length; i++) {
