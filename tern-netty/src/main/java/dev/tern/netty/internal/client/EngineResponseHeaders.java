@@ -5,7 +5,7 @@ import dev.tern.netty.internal.http2.HeaderSink;
 
 /**
  * The sink of a connection's response header blocks (and trailer blocks) on Tern's HTTP/2 engine:
- * each is decoded into a new {@link GrpcResponseHeaders} that {@link ClientStreamState} reads on
+ * each is decoded into the {@link GrpcResponseHeaders} that {@link ClientStreamState} reads on
  * either HTTP/2 implementation, so a response is judged alike on both ({@link Http2Statuses}). The
  * decoder's arrays are wrapped, not copied, through the connection's {@link DecodedFieldStrings}. A
  * field that makes the block malformed (an upper-case or invalid name; NUL, CR or LF in a value) is
@@ -17,12 +17,15 @@ import dev.tern.netty.internal.http2.HeaderSink;
  */
 final class EngineResponseHeaders implements HeaderSink {
   private final DecodedFieldStrings strings = new DecodedFieldStrings();
-  private GrpcResponseHeaders headers;
+  private final GrpcResponseHeaders headers = GrpcResponseHeaders.create();
   private String malformed;
 
-  /** Begins a block: what the previous one decoded is left to its reader. */
+  /**
+   * Begins a block. The previous block's reader ({@link ClientStreamState#onHeaders}) has taken its
+   * metadata and keeps nothing else of the holder, so the holder is emptied and reused.
+   */
   void start() {
-    headers = GrpcResponseHeaders.create();
+    headers.reset();
     malformed = null;
   }
 

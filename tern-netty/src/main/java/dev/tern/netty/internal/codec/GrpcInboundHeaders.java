@@ -253,9 +253,16 @@ public abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
     return s.toString().getBytes(StandardCharsets.ISO_8859_1);
   }
 
+  /** Forgets every entry and the invalid {@code -bin} value, for the next block. */
+  void clearEntries() {
+    namesAndValues = null;
+    entries = 0;
+    invalidBinaryHeader = null;
+  }
+
   /**
    * The custom metadata, taking over the backing array (no copy). Call once, after decoding; the
-   * holder must not be used afterwards.
+   * holder must not be used afterwards (except through a subclass's reset).
    */
   public Metadata toMetadata() {
     byte[][] array = namesAndValues;

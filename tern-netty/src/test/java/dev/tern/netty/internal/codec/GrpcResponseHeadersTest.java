@@ -37,4 +37,26 @@ class GrpcResponseHeadersTest {
     assertThat(headers.status().toString()).isEqualTo("200");
     assertThat(metadata.getAll(TOKEN)).containsExactly("v0", "v1", "v2", "v3", "v4", "v5");
   }
+
+  @Test
+  void resetEmptiesTheHolderForTheNextBlockAndLeavesTheMetadataHandedOut() {
+    GrpcResponseHeaders holder = GrpcResponseHeaders.create();
+    holder.add(AsciiString.of(":status"), AsciiString.of("200"));
+    holder.add(AsciiString.of("content-type"), AsciiString.of("application/grpc"));
+    holder.add(AsciiString.of("x-token"), AsciiString.of("first"));
+    holder.add(AsciiString.of("x-trace-bin"), AsciiString.of("!not base64!"));
+    Metadata first = holder.toMetadata();
+
+    holder.reset();
+    holder.add(AsciiString.of("grpc-status"), AsciiString.of("5"));
+    Metadata second = holder.toMetadata();
+
+    assertThat(holder.status()).isNull();
+    assertThat(holder.contentType()).isNull();
+    assertThat(holder.grpcMessage()).isNull();
+    assertThat(holder.grpcStatus().toString()).isEqualTo("5");
+    assertThat(holder.invalidBinaryHeader()).isNull();
+    assertThat(second.headerCount()).isZero();
+    assertThat(first.get(TOKEN)).isEqualTo("first");
+  }
 }
