@@ -98,10 +98,11 @@ final class EngineClientHandler extends ChannelDuplexHandler
             GrpcInboundHeaders.bytes(authority),
             userAgent == null ? null : GrpcInboundHeaders.bytes(userAgent),
             headers);
-    return () -> createStream(new EngineClientStream(state, fields));
+    return new EngineClientStream(this, state, fields);
   }
 
-  private void createStream(EngineClientStream stream) {
+  /** Runs on the event loop as the command {@link #prepareStream} returned. */
+  void createStream(EngineClientStream stream) {
     assert inEventLoop();
     ClientStreamState state = stream.state;
     if (state.isClosed()) {
