@@ -32,16 +32,8 @@ public final class OutboundFramer {
   /** Below this many queued outbound bytes the stream reports ready (as grpc-java does). */
   public static final int READY_THRESHOLD = 32 * 1024;
 
-  private static final VarHandle QUEUED_BYTES;
-
-  static {
-    try {
-      QUEUED_BYTES =
-          MethodHandles.lookup().findVarHandle(OutboundFramer.class, "queuedBytes", int.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  private static final VarHandle QUEUED_BYTES =
+      FieldHandles.of(MethodHandles.lookup(), "queuedBytes", int.class);
 
   @GuardedBy("itself")
   private final MessageFramer framer;
