@@ -63,7 +63,12 @@ class EngineClientRawServerTest {
 
   private static RecordingClientCallListener<String> start(
       ManagedChannel channel, Metadata md, String request) {
-    ClientCall<String, String> call = channel.newCall(HostileProbe.HANG, CallOptions.DEFAULT);
+    return start(channel, CallOptions.DEFAULT, md, request);
+  }
+
+  private static RecordingClientCallListener<String> start(
+      ManagedChannel channel, CallOptions options, Metadata md, String request) {
+    ClientCall<String, String> call = channel.newCall(HostileProbe.HANG, options);
     RecordingClientCallListener<String> listener = new RecordingClientCallListener<>();
     call.start(listener, md);
     call.request(1);
@@ -106,6 +111,40 @@ class EngineClientRawServerTest {
         assertThat(fields.keySet()).first().asString().startsWith(":");
         raw.writeRstStream(1, RawHttp2Connection.CANCEL);
         assertThat(call.awaitStatus().getCode()).isEqualTo(Status.Code.CANCELLED);
+      }
+    }
+  }
+
+  @Test
+  void eachCallOnAConnectionCarriesItsOwnAuthorityAndMetadata() throws IOException {
+    try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      ManagedChannel channel = channel(listener);
+      String channelAuthority = "127.0.0.1:" + listener.getLocalPort();
+      Metadata first = new Metadata();
+      first.put(TOKEN, "first");
+      RecordingClientCallListener<String> call1 = start(channel, first);
+      try (RawHttp2Connection raw = RawHttp2Connection.accept(listener)) {
+        assertThat(raw.awaitFrame(HEADERS).headers())
+            .containsEntry(":authority", channelAuthority)
+            .containsEntry("x-token", "first");
+        Metadata second = new Metadata();
+        second.put(TOKEN, "second");
+        RecordingClientCallListener<String> call2 =
+            start(channel, CallOptions.DEFAULT.withAuthority("other.example"), second, "hi");
+        assertThat(raw.awaitFrame(HEADERS).headers())
+            .containsEntry(":path", "/" + HostileProbe.HANG.getFullMethodName())
+            .containsEntry(":authority", "other.example")
+            .containsEntry("x-token", "second");
+        RecordingClientCallListener<String> call3 = start(channel, new Metadata());
+        assertThat(raw.awaitFrame(HEADERS).headers())
+            .containsEntry(":authority", channelAuthority)
+            .doesNotContainKey("x-token");
+        for (int id = 1; id <= 5; id += 2) {
+          raw.writeRstStream(id, RawHttp2Connection.CANCEL);
+        }
+        assertThat(call1.awaitStatus().getCode()).isEqualTo(Status.Code.CANCELLED);
+        assertThat(call2.awaitStatus().getCode()).isEqualTo(Status.Code.CANCELLED);
+        assertThat(call3.awaitStatus().getCode()).isEqualTo(Status.Code.CANCELLED);
       }
     }
   }

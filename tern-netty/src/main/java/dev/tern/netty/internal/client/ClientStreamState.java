@@ -86,7 +86,11 @@ final class ClientStreamState implements MessageDeframer.Listener {
     deframer.request(n);
   }
 
-  /** Response headers ({@code endStream == false}) or trailers / Trailers-Only. */
+  /**
+   * Response headers ({@code endStream == false}) or trailers / Trailers-Only. Of {@code headers}
+   * only the metadata ({@link GrpcResponseHeaders#toMetadata}) is kept: the engine reuses the
+   * holder for the connection's next block.
+   */
   void onHeaders(GrpcResponseHeaders headers, boolean endStream) {
     assert handler.inEventLoop();
     if (closed || pendingStatus != null) {

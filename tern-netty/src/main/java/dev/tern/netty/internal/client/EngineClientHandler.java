@@ -2,6 +2,8 @@ package dev.tern.netty.internal.client;
 
 import dev.tern.Metadata;
 import dev.tern.Status;
+import dev.tern.netty.internal.codec.GrpcInboundHeaders;
+import dev.tern.netty.internal.codec.GrpcResponseHeaders;
 import dev.tern.netty.internal.codec.GrpcWire;
 import dev.tern.netty.internal.codec.KeepAlivePinger;
 import dev.tern.netty.internal.codec.NetworkFailures;
@@ -62,8 +64,8 @@ final class EngineClientHandler extends ChannelDuplexHandler
   private final ClientLifecycle life;
   private ChannelHandlerContext ctx;
 
-  /** The header block being decoded (blocks never interleave). */
-  private EngineResponseHeaders block;
+  /** The sink of every header block, reset at each block's start (blocks never interleave). */
+  private final EngineResponseHeaders block = new EngineResponseHeaders();
 
   EngineClientHandler(
       NettyClientTransport transport,
@@ -87,17 +89,20 @@ final class EngineClientHandler extends ChannelDuplexHandler
       AsciiString authority,
       AsciiString userAgent,
       Metadata headers) {
+    // The transport's AsciiStrings span their arrays, which are shared, not copied, per call: the
+    // engine never modifies a field's bytes.
     byte[][] fields =
         RequestFields.of(
-            scheme.isEntireArrayUsed() ? scheme.array() : scheme.toByteArray(),
-            path.toByteArray(),
-            authority.toByteArray(),
-            userAgent == null ? null : userAgent.toByteArray(),
+            GrpcInboundHeaders.bytes(scheme),
+            GrpcInboundHeaders.bytes(path),
+            GrpcInboundHeaders.bytes(authority),
+            userAgent == null ? null : GrpcInboundHeaders.bytes(userAgent),
             headers);
-    return () -> createStream(new EngineClientStream(state, fields));
+    return new EngineClientStream(this, state, fields);
   }
 
-  private void createStream(EngineClientStream stream) {
+  /** Runs on the event loop as the command {@link #prepareStream} returned. */
+  void createStream(EngineClientStream stream) {
     assert inEventLoop();
     ClientStreamState state = stream.state;
     if (state.isClosed()) {
@@ -114,8 +119,12 @@ final class EngineClientHandler extends ChannelDuplexHandler
     }
     life.streamStarted();
     transport.socketNode().streamStarted(true);
-    waiting.put(state, stream);
-    openWaiting();
+    if (waiting.isEmpty() && connection.canOpenStream()) {
+      open(stream); // the usual case, without the map's entry and iterator
+    } else {
+      waiting.put(state, stream);
+      openWaiting();
+    }
     if (!state.isClosed()) {
       state.onReady();
     }
@@ -127,17 +136,22 @@ final class EngineClientHandler extends ChannelDuplexHandler
     while (it.hasNext() && connection.canOpenStream()) {
       EngineClientStream stream = it.next();
       it.remove();
-      byte[][] fields = stream.fields;
-      stream.fields = null;
-      int id = connection.openStream(writes.out(), fields, false);
-      stream.state.setId(id);
-      streams.put(id, stream);
-      if (stream.waiting != null) {
-        for (EngineClientStream.Waiting w : stream.waiting) {
-          send(stream, w.data(), w.endOfStream(), w.bytes(), w.messages());
-        }
-        stream.waiting = null;
+      open(stream);
+    }
+  }
+
+  /** Opens {@code stream} with its request HEADERS and sends the DATA that waited for it. */
+  private void open(EngineClientStream stream) {
+    byte[][] fields = stream.fields;
+    stream.fields = null;
+    int id = connection.openStream(writes.out(), fields, false);
+    stream.state.setId(id);
+    streams.put(id, stream);
+    if (stream.waiting != null) {
+      for (EngineClientStream.Waiting w : stream.waiting) {
+        send(stream, w.data(), w.endOfStream(), w.bytes(), w.messages());
       }
+      stream.waiting = null;
     }
   }
 
@@ -365,30 +379,29 @@ final class EngineClientHandler extends ChannelDuplexHandler
 
   @Override
   public HeaderSink onHeadersStart(int streamId, boolean trailers) {
-    block = new EngineResponseHeaders();
+    block.start();
     return block;
   }
 
   @Override
   public void onHeadersEnd(int streamId, boolean trailers, boolean endStream) {
-    EngineResponseHeaders headers = block;
-    block = null;
+    GrpcResponseHeaders headers = block.headers();
+    String malformed = block.malformed();
     EngineClientStream stream = streams.get(streamId);
     if (stream == null) {
       return;
     }
-    if (headers.malformed() != null) {
+    if (malformed != null) {
       stream.state.fail(
-          Status.INTERNAL.withDescription("Malformed response headers: " + headers.malformed()),
-          true);
+          Status.INTERNAL.withDescription("Malformed response headers: " + malformed), true);
       return;
     }
-    if (!trailers && !endStream && Http2Statuses.isInformational(headers.headers().status())) {
+    if (!trailers && !endStream && Http2Statuses.isInformational(headers.status())) {
       // A 1xx response (RFC 9113 section 8.1), which the call skips: the next block is the
       // response's head again, not its trailers.
       connection.informationalResponse(streamId);
     }
-    stream.state.onHeaders(headers.headers(), endStream);
+    stream.state.onHeaders(headers, endStream);
     if (endStream) {
       removeStream(streamId);
     }
@@ -396,7 +409,6 @@ final class EngineClientHandler extends ChannelDuplexHandler
 
   @Override
   public void onHeaderListTooLarge(int streamId, boolean trailers, boolean endStream) {
-    block = null;
     EngineClientStream stream = streams.get(streamId);
     if (stream != null) {
       stream.state.fail(

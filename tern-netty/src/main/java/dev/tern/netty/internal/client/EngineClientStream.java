@@ -7,11 +7,14 @@ import java.util.ArrayDeque;
  * One call's stream on Tern's HTTP/2 engine, as {@link EngineClientHandler} tracks it: its
  * event-loop half, its request headers and DATA while it waits for the server's concurrency limit
  * to let it open, and the bytes handed to the engine against those reported sent ({@link
- * EngineClientWrites}).
+ * EngineClientWrites}). It is also the command that opens it: {@link
+ * EngineClientHandler#prepareStream} makes it on the application's thread and returns it to be
+ * enqueued, so the call needs no separate command object.
  *
- * <p>Event loop only; not thread-safe.
+ * <p>Event loop only once enqueued (the write queue publishes it); not thread-safe.
  */
-final class EngineClientStream {
+final class EngineClientStream implements Runnable {
+  private final EngineClientHandler handler;
   final ClientStreamState state;
 
   /** The request headers, until the stream opens; then null. */
@@ -28,9 +31,16 @@ final class EngineClientStream {
   /** Whether {@link EngineClientWrites} has it among the streams to report on. */
   boolean reporting;
 
-  EngineClientStream(ClientStreamState state, byte[][] fields) {
+  EngineClientStream(EngineClientHandler handler, ClientStreamState state, byte[][] fields) {
+    this.handler = handler;
     this.state = state;
     this.fields = fields;
+  }
+
+  /** On the event loop: creates the stream on its connection. */
+  @Override
+  public void run() {
+    handler.createStream(this);
   }
 
   boolean isOpen() {

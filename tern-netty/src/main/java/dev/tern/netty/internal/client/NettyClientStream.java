@@ -55,14 +55,14 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
       NettyClientTransport transport,
       ClientConnection handler,
       WriteQueue writeQueue,
-      String fullMethodName,
-      String authority,
+      AsciiString path,
+      AsciiString authority,
       Metadata headers) {
     this.transport = transport;
     this.handler = handler;
     this.writeQueue = writeQueue;
-    this.path = new AsciiString("/" + fullMethodName);
-    this.authority = new AsciiString(authority);
+    this.path = path;
+    this.authority = authority;
     this.headers = headers;
     this.outbound = new OutboundFramer(this, transport.bufferAllocator(), null);
     this.state = new ClientStreamState(handler, this);
@@ -99,18 +99,15 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
       writeQueue.enqueue(() -> state.onNotStarted(cancelled, RpcProgress.DROPPED));
       return;
     }
+    // Like the listener, set here: the enqueue below publishes them to the event loop, which
+    // touches the state only once the stream's creation runs.
     state.setListener(listener);
+    state.configure(maxInboundMessageSize, decompressorRegistry);
     Runnable open =
         handler.prepareStream(
             state, transport.scheme(), path, authority, transport.userAgent(), headers);
     headers = null;
-    int maxInbound = maxInboundMessageSize;
-    DecompressorRegistry registry = decompressorRegistry;
-    writeQueue.enqueue(
-        () -> {
-          state.configure(maxInbound, registry);
-          open.run();
-        });
+    writeQueue.enqueue(open);
   }
 
   @Override

@@ -51,7 +51,9 @@ import javax.net.ssl.SSLParameters;
 public final class NettyClientTransport implements ManagedClientTransport {
   private final SocketAddress address;
   private final String authority;
+  private final AsciiString authorityAscii;
   private final AsciiString userAgent;
+  private final RequestPaths paths = new RequestPaths();
   private final TransportOptions options;
   private final SocketNode socket = new SocketNode("client");
 
@@ -71,6 +73,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
       SocketAddress address, String authority, String userAgent, TransportOptions options) {
     this.address = Objects.requireNonNull(address, "address");
     this.authority = Objects.requireNonNull(authority, "authority");
+    this.authorityAscii = new AsciiString(authority);
     this.userAgent = userAgent == null ? null : new AsciiString(userAgent);
     this.options = Objects.requireNonNull(options, "options");
   }
@@ -202,8 +205,10 @@ public final class NettyClientTransport implements ManagedClientTransport {
         this,
         h,
         queue,
-        method.getFullMethodName(),
-        callAuthority != null ? callAuthority : authority,
+        paths.of(method),
+        callAuthority == null || callAuthority.equals(authority)
+            ? authorityAscii
+            : new AsciiString(callAuthority),
         headers);
   }
 

@@ -32,7 +32,10 @@ public abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
   private static final byte[] BIN_SUFFIX =
       Metadata.BINARY_HEADER_SUFFIX.getBytes(StandardCharsets.US_ASCII);
 
+  /** Made at the first metadata entry: most trailers carry none (only {@code grpc-status}). */
   private byte[][] namesAndValues;
+
+  private final int initialSlots;
   private int entries;
 
   /** A {@code -bin} value that was not valid base64, or null; the transport fails the call. */
@@ -40,11 +43,11 @@ public abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
 
   /**
    * @param expectedHeaders Netty's guess from earlier blocks, which counts the pseudo-headers and
-   *     reserved headers kept apart from the metadata too: room for at most four entries is made
-   *     (most requests carry fewer), and more grow the array
+   *     reserved headers kept apart from the metadata too: room for at most four entries is made at
+   *     the first entry (most requests carry fewer), and more grow the array
    */
   GrpcInboundHeaders(int expectedHeaders) {
-    namesAndValues = new byte[Math.max(2, Math.min(expectedHeaders, 4)) * 2][];
+    initialSlots = Math.max(2, Math.min(expectedHeaders, 4)) * 2;
   }
 
   /**
@@ -139,7 +142,9 @@ public abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
         kept++;
       }
     }
-    Arrays.fill(namesAndValues, 2 * kept, 2 * entries, null);
+    if (kept < entries) {
+      Arrays.fill(namesAndValues, 2 * kept, 2 * entries, null);
+    }
     entries = kept;
   }
 
@@ -213,7 +218,9 @@ public abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
 
   private void append(byte[] name, byte[] value) {
     int slot = entries * 2;
-    if (slot + 2 > namesAndValues.length) {
+    if (namesAndValues == null) {
+      namesAndValues = new byte[initialSlots][];
+    } else if (slot + 2 > namesAndValues.length) {
       namesAndValues = Arrays.copyOf(namesAndValues, namesAndValues.length * 2);
     }
     namesAndValues[slot] = name;
@@ -246,14 +253,21 @@ public abstract class GrpcInboundHeaders extends AppendOnlyHttp2Headers {
     return s.toString().getBytes(StandardCharsets.ISO_8859_1);
   }
 
+  /** Forgets every entry and the invalid {@code -bin} value, for the next block. */
+  void clearEntries() {
+    namesAndValues = null;
+    entries = 0;
+    invalidBinaryHeader = null;
+  }
+
   /**
    * The custom metadata, taking over the backing array (no copy). Call once, after decoding; the
-   * holder must not be used afterwards.
+   * holder must not be used afterwards (except through a subclass's reset).
    */
   public Metadata toMetadata() {
     byte[][] array = namesAndValues;
     namesAndValues = null;
-    return Metadata.fromSerialized(array, entries);
+    return array == null ? new Metadata() : Metadata.fromSerialized(array, entries);
   }
 
   /**

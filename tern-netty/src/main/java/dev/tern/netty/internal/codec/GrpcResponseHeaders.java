@@ -34,6 +34,19 @@ public final class GrpcResponseHeaders extends GrpcInboundHeaders {
     return new GrpcResponseHeaders(4);
   }
 
+  /**
+   * Empties the holder for the next block Tern's HTTP/2 engine decodes into it (the client on the
+   * engine keeps one per connection): the metadata {@link #toMetadata} handed out stays the
+   * caller's.
+   */
+  public void reset() {
+    clearEntries();
+    status = null;
+    contentType = null;
+    grpcStatus = null;
+    grpcMessage = null;
+  }
+
   @Override
   boolean addPseudoHeader(AsciiString name, CharSequence value) {
     if (Http2Headers.PseudoHeaderName.STATUS.value().contentEquals(name)) {

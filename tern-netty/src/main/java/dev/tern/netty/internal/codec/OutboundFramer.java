@@ -10,7 +10,8 @@ import dev.tern.internal.wire.WritableBufferAllocator;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongConsumer;
 
@@ -20,21 +21,25 @@ import java.util.function.LongConsumer;
  * decides {@code isReady()}.
  *
  * <p>Thread-safety: the runtime calls a stream from one thread at a time, but a cancel (deadline
- * timer, transport) may race with writes, so {@code lock} guards the framer. The framer calls the
- * stream's sink under the lock; the sink only enqueues on the lock-free {@link WriteQueue}. The
- * queued-byte count is atomic: added to here, subtracted on the event loop; so is the connection's
- * total, when one is kept.
+ * timer, transport) may race with writes, so the framer's own monitor guards it (the framer never
+ * leaves this class and takes no lock itself, so the monitor needs no object of its own). The
+ * framer calls the stream's sink under the lock; the sink only enqueues on the lock-free {@link
+ * WriteQueue}. The queued-byte count is atomic (a {@link VarHandle} on a field rather than an
+ * object per stream): added to here, subtracted on the event loop; so is the connection's total,
+ * when one is kept.
  */
 public final class OutboundFramer {
   /** Below this many queued outbound bytes the stream reports ready (as grpc-java does). */
   public static final int READY_THRESHOLD = 32 * 1024;
 
-  private final Object lock = new Object();
+  private static final VarHandle QUEUED_BYTES =
+      FieldHandles.of(MethodHandles.lookup(), "queuedBytes", int.class);
 
-  @GuardedBy("lock")
+  @GuardedBy("itself")
   private final MessageFramer framer;
 
-  private final AtomicInteger queuedBytes = new AtomicInteger();
+  /** Read and written through {@link #QUEUED_BYTES}. */
+  private volatile int queuedBytes;
 
   /** The queued bytes of every stream of the connection together, or null if not counted. */
   private final LongAdder connectionQueuedBytes;
@@ -56,7 +61,7 @@ public final class OutboundFramer {
    *     with, or null
    */
   public Status write(InputStream message) {
-    synchronized (lock) {
+    synchronized (framer) {
       if (framer.isClosed()) {
         closeQuietly(message);
         return null;
@@ -76,39 +81,39 @@ public final class OutboundFramer {
   }
 
   public void flush() {
-    synchronized (lock) {
+    synchronized (framer) {
       framer.flush();
     }
   }
 
   /** See {@link MessageFramer#setFrameSizeListener}. */
   public void setFrameSizeListener(LongConsumer listener) {
-    synchronized (lock) {
+    synchronized (framer) {
       framer.setFrameSizeListener(listener);
     }
   }
 
   public void setMessageCompression(boolean enable) {
-    synchronized (lock) {
+    synchronized (framer) {
       framer.setMessageCompression(enable);
     }
   }
 
   public void setCompressor(Compressor compressor) {
-    synchronized (lock) {
+    synchronized (framer) {
       framer.setCompressor(compressor);
     }
   }
 
   public void setMaxOutboundMessageSize(int bytes) {
-    synchronized (lock) {
+    synchronized (framer) {
       framer.setMaxOutboundMessageSize(bytes);
     }
   }
 
   /** No more messages: what is framed goes out, ending the stream (a client's half-close). */
   public void close() {
-    synchronized (lock) {
+    synchronized (framer) {
       framer.close();
     }
   }
@@ -119,7 +124,7 @@ public final class OutboundFramer {
    * @return false if the framer was already closed or disposed
    */
   public boolean flushAndDispose() {
-    synchronized (lock) {
+    synchronized (framer) {
       if (framer.isClosed()) {
         return false;
       }
@@ -131,14 +136,14 @@ public final class OutboundFramer {
 
   /** Whether the framer takes no more messages (closed or disposed). */
   public boolean isClosed() {
-    synchronized (lock) {
+    synchronized (framer) {
       return framer.isClosed();
     }
   }
 
   /** Drops the framer and what it holds (cancel). */
   public void dispose() {
-    synchronized (lock) {
+    synchronized (framer) {
       framer.dispose();
     }
   }
@@ -150,7 +155,7 @@ public final class OutboundFramer {
   public ByteBuf queue(WritableBuffer frame) {
     ByteBuf buf = ((NettyWritableBuffer) frame).takeByteBuf();
     int bytes = buf.readableBytes();
-    queuedBytes.addAndGet(bytes);
+    QUEUED_BYTES.getAndAdd(this, bytes);
     if (connectionQueuedBytes != null) {
       connectionQueuedBytes.add(bytes);
     }
@@ -159,12 +164,12 @@ public final class OutboundFramer {
 
   /** Whether fewer than {@link #READY_THRESHOLD} bytes wait for the event loop. */
   public boolean belowThreshold() {
-    return queuedBytes.get() < READY_THRESHOLD;
+    return queuedBytes < READY_THRESHOLD;
   }
 
   /** Framed bytes handed to the event loop and not yet written to the socket (or dropped). */
   public int queuedBytes() {
-    return queuedBytes.get();
+    return queuedBytes;
   }
 
   /**
@@ -173,7 +178,7 @@ public final class OutboundFramer {
    * @return whether this brought the stream back below the threshold (it became ready)
    */
   public boolean sent(int bytes) {
-    int after = queuedBytes.addAndGet(-bytes);
+    int after = (int) QUEUED_BYTES.getAndAdd(this, -bytes) - bytes;
     if (connectionQueuedBytes != null) {
       connectionQueuedBytes.add(-bytes);
     }

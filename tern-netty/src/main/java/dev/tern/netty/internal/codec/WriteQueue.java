@@ -25,16 +25,8 @@ public final class WriteQueue {
   /** Bounds one drain so a flood of commands cannot starve the event loop's reads. */
   private static final int MAX_COMMANDS_PER_DRAIN = 128;
 
-  private static final VarHandle SCHEDULED;
-
-  static {
-    try {
-      SCHEDULED =
-          MethodHandles.lookup().findVarHandle(WriteQueue.class, "scheduled", boolean.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  private static final VarHandle SCHEDULED =
+      FieldHandles.of(MethodHandles.lookup(), "scheduled", boolean.class);
 
   private final Channel channel;
   private final Queue<Runnable> queue = new ConcurrentLinkedQueue<>();

@@ -81,7 +81,7 @@ final class Http2Outbound {
       throw new IllegalStateException("stream " + stream.id + " was already ended");
     }
     if (data.isReadable()) {
-      stream.queue.add(data);
+      stream.queueData(data);
       stream.queuedBytes += data.readableBytes();
       queuedBytes += data.readableBytes();
     } else {
@@ -96,7 +96,7 @@ final class Http2Outbound {
     if (stream.endStreamQueued || stream.queuedTrailers != null || !stream.localOpen()) {
       throw new IllegalStateException("stream " + stream.id + " was already ended");
     }
-    if (stream.queue.isEmpty()) {
+    if (!stream.hasQueuedData()) {
       writeHeaders(out, stream, fields, true);
     } else {
       stream.queuedTrailers = fields;
@@ -115,7 +115,7 @@ final class Http2Outbound {
       stream.scheduled = false;
       if (!stream.isClosed()) {
         drain(out, stream, 1);
-        if (!stream.queue.isEmpty() && stream.sendWindow.available() > 0) {
+        if (stream.hasQueuedData() && stream.sendWindow.available() > 0) {
           schedule(stream);
         }
       }
@@ -130,7 +130,7 @@ final class Http2Outbound {
 
   private void drain(ByteBuf out, Http2Stream stream, int maxFrames) {
     for (int frames = 0; frames < maxFrames; frames++) {
-      ByteBuf head = stream.queue.peek();
+      ByteBuf head = stream.peekData();
       if (head == null) {
         break;
       }
@@ -142,7 +142,7 @@ final class Http2Outbound {
         }
         return;
       }
-      boolean last = n == head.readableBytes() && stream.queue.size() == 1;
+      boolean last = n == head.readableBytes() && stream.hasOneQueuedData();
       boolean end = last && stream.endStreamQueued && stream.queuedTrailers == null;
       writer.writeDataFrame(out, stream.id, head, n, end);
       stream.dataSent = true;
@@ -151,7 +151,7 @@ final class Http2Outbound {
       stream.queuedBytes -= n;
       queuedBytes -= n;
       if (!head.isReadable()) {
-        stream.queue.poll().release();
+        stream.pollData().release();
       }
       if (end) {
         stream.endStreamQueued = false;
@@ -162,7 +162,7 @@ final class Http2Outbound {
         return;
       }
     }
-    if (!stream.queue.isEmpty()) {
+    if (stream.hasQueuedData()) {
       return;
     }
     if (stream.queuedTrailers != null) {

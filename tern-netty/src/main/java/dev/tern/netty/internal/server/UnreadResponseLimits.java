@@ -1,6 +1,7 @@
 package dev.tern.netty.internal.server;
 
 import dev.tern.Status;
+import dev.tern.netty.internal.codec.FieldHandles;
 import dev.tern.netty.internal.codec.NetworkFailures;
 import dev.tern.netty.internal.codec.OutboundFramer;
 import io.netty.channel.ChannelHandlerContext;
@@ -23,17 +24,8 @@ import java.util.concurrent.atomic.LongAdder;
  * application threads: both are atomic. {@link #logOnce} is called on the event loop only.
  */
 final class UnreadResponseLimits {
-  private static final VarHandle CONNECTION_TRIPPED;
-
-  static {
-    try {
-      CONNECTION_TRIPPED =
-          MethodHandles.lookup()
-              .findVarHandle(UnreadResponseLimits.class, "connectionTripped", boolean.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  private static final VarHandle CONNECTION_TRIPPED =
+      FieldHandles.of(MethodHandles.lookup(), "connectionTripped", boolean.class);
 
   private final int maxPerStream;
   private final long maxPerConnection;

@@ -19,6 +19,7 @@ import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.util.AsciiString;
 import java.io.ByteArrayInputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -76,7 +77,12 @@ class ClientHandlerTest {
   private RecordingClientStreamListener startCall() {
     NettyClientStream stream =
         new NettyClientStream(
-            transport, handler, writeQueue, METHOD, "example.com", new Metadata());
+            transport,
+            handler,
+            writeQueue,
+            new AsciiString("/" + METHOD),
+            new AsciiString("example.com"),
+            new Metadata());
     RecordingClientStreamListener listener = new RecordingClientStreamListener();
     stream.start(listener);
     listener.request(stream, 1);
