@@ -9,20 +9,21 @@ import java.util.logging.Logger;
 /**
  * What a {@link dev.tern.internal.SerializingExecutor} over an inline executor does, for callers
  * that are serialized already: a call's callbacks when they run on the transport's thread (the
- * server's {@code directExecutor()}, or a {@link CallbacksNeverBlock} handler). A task runs at once,
- * through {@code delegate}, on the calling thread; a task submitted while one of this executor's
- * tasks runs (a callback that made the transport report another event on the same thread) waits
- * until the running one returns and then runs on the same thread, in order. So tasks never nest and
- * never overlap, as with the serializing executor, but without its three monitor round trips per
- * task: about a tenth of the CPU time of a message echoed on an in-process bidi stream with direct
- * executors ({@code CallBenchmark.streamingPingPong1024}: two server tasks per message).
+ * server's {@code directExecutor()}, or a {@link CallbacksNeverBlock} handler). A task runs at
+ * once, through {@code delegate}, on the calling thread; a task submitted while one of this
+ * executor's tasks runs (a callback that made the transport report another event on the same
+ * thread) waits until the running one returns and then runs on the same thread, in order. So tasks
+ * never nest and never overlap, as with the serializing executor, but without its three monitor
+ * round trips per task: about a tenth of the CPU time of a message echoed on an in-process bidi
+ * stream with direct executors ({@code CallBenchmark.streamingPingPong1024}: two server tasks per
+ * message).
  *
  * <p>A task that throws a {@link RuntimeException} is logged and the next task still runs. After an
  * {@link Error}, the tasks waiting behind the failed one still run before the error propagates.
  *
  * <p>Not thread-safe: {@link #execute} must be called by one thread at a time, each call
- * happening-before the next, which is what the transport SPI promises of a stream listener's
- * events (the only callers here), including any event a task submits from inside.
+ * happening-before the next, which is what the transport SPI promises of a stream listener's events
+ * (the only callers here), including any event a task submits from inside.
  */
 final class InlineSerializingExecutor implements Executor {
   private static final Logger logger = Logger.getLogger(InlineSerializingExecutor.class.getName());

@@ -24,8 +24,7 @@ class InlineSerializingExecutorTest {
         }
       };
 
-  private final InlineSerializingExecutor executor =
-      new InlineSerializingExecutor(recordingInline);
+  private final InlineSerializingExecutor executor = new InlineSerializingExecutor(recordingInline);
 
   @Test
   void runsATaskOnTheCallingThreadBeforeReturning() {
