@@ -1,4 +1,4 @@
-package dev.tern.netty.internal.codec;
+package dev.tern.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -5,6 +5,7 @@ import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.ServerTransportFilter;
 import dev.tern.Status;
+import dev.tern.internal.FieldHandles;
 import dev.tern.spi.ServerStream;
 import dev.tern.spi.ServerTransport;
 import dev.tern.spi.ServerTransportListener;
@@ -40,16 +41,8 @@ import java.util.logging.Logger;
 final class ServerConnection implements ServerTransportListener, ServerTransportFilter.Connection {
   private static final Logger logger = Logger.getLogger(ServerConnection.class.getName());
 
-  private static final VarHandle DRAINING;
-
-  static {
-    try {
-      DRAINING =
-          MethodHandles.lookup().findVarHandle(ServerConnection.class, "draining", boolean.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  private static final VarHandle DRAINING =
+      FieldHandles.of(MethodHandles.lookup(), "draining", boolean.class);
 
   private final ServerImpl server;
   private final ServerTransport transport;

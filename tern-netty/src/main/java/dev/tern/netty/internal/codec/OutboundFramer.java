@@ -4,6 +4,7 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.tern.Compressor;
 import dev.tern.Status;
 import dev.tern.StatusRuntimeException;
+import dev.tern.internal.FieldHandles;
 import dev.tern.internal.wire.MessageFramer;
 import dev.tern.internal.wire.WritableBuffer;
 import dev.tern.internal.wire.WritableBufferAllocator;

@@ -1,5 +1,6 @@
 package dev.tern.netty.internal.codec;
 
+import dev.tern.internal.FieldHandles;
 import io.netty.channel.Channel;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

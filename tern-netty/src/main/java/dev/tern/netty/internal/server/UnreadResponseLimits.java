@@ -1,7 +1,7 @@
 package dev.tern.netty.internal.server;
 
 import dev.tern.Status;
-import dev.tern.netty.internal.codec.FieldHandles;
+import dev.tern.internal.FieldHandles;
 import dev.tern.netty.internal.codec.NetworkFailures;
 import dev.tern.netty.internal.codec.OutboundFramer;
 import io.netty.channel.ChannelHandlerContext;
