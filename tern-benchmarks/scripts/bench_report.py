@@ -225,6 +225,29 @@ def is_missing(results, what):
     return any(m.startswith(MISSING) for m in results.get("errors", {}).get(what, []))
 
 
+def wake_up_figures(results):
+    """The wake-up-bound figures: (name, unit, raw echo limit, figure by system, whether issue
+    34's target judges it). The target is for the fastest configuration: the ping-pong rows run
+    direct, and the new-connection rows, which the connections part runs with default executors
+    only (a lower bound of the fastest's share)."""
+    streaming = results.get("streaming") or {}
+    figures = []
+    for key, direct in PING_PONG_KEYS:
+        by = {s: m["qps"] for s, m in medians(streaming.get(key) or {}, ("qps",)).items()}
+        name = "streaming %s%s: round trips" % (key, FASTEST if direct else "")
+        figures.append((name, "msgs/s", echo_limit(results, key), by, direct))
+    # The echo has no JIT to warm up: one figure is the limit of both new-connection rows.
+    conns, ran = conns_medians(results), results.get("conns") or {}
+    new_limit = echo_limit(results, "new connections", "per_second")
+    what = "new connection + first call, one at a time: rate"
+    by = {s: m["per_second"] for s, m in conns.items()} if ran.get("new") else {}
+    figures.append((what, "conns/s", new_limit, by, bool(by)))
+    if ran.get("new_settled"):
+        by = {s: m["settled_per_second"] for s, m in conns.items()}
+        figures.append(("%s: rate" % settled_label(results), "conns/s", new_limit, by, True))
+    return figures
+
+
 def echo_section(results):
     """Issue 34's wake-up-bound rows: each JVM system's streaming ping-pong and new-connection
     rates as a share of the raw loopback echo's, measured in the same run (n/a where the row's
@@ -234,28 +257,10 @@ def echo_section(results):
     if not echo and not any(what.startswith("raw echo") for what in errors):
         return []
     missing = is_missing(results, "raw echo, " + RAW_ECHO.name)
-
-    def limit(key, metric):
-        return echo_limit(results, key, metric)
-
-    streaming = results.get("streaming") or {}
-    figures = []
-    for key, direct in PING_PONG_KEYS:
-        by = {s: m["qps"] for s, m in medians(streaming.get(key) or {}, ("qps",)).items()}
-        name = "streaming %s%s: round trips" % (key, FASTEST if direct else "")
-        figures.append((name, "msgs/s", limit(key, "qps"), by))
-    # The echo has no JIT to warm up: one figure is the limit of both new-connection rows.
-    conns, ran = conns_medians(results), results.get("conns") or {}
-    new_limit = limit("new connections", "per_second")
-    what = "new connection + first call, one at a time: rate"
-    by = {s: m["per_second"] for s, m in conns.items()} if ran.get("new") else {}
-    figures.append((what, "conns/s", new_limit, by))
-    if ran.get("new_settled"):
-        by = {s: m["settled_per_second"] for s, m in conns.items()}
-        figures.append(("%s: rate" % settled_label(results), "conns/s", new_limit, by))
+    figures = wake_up_figures(results)
     systems = [s for s in COMPARED if s in results.get("systems", SYSTEMS)]
     rows = []
-    for name, unit, top, by in figures:
+    for name, unit, top, by, _judged in figures:
         if top is None and not by:
             continue
         cells = [name, unit, "missing" if missing else fmt(top)]
@@ -634,7 +639,7 @@ def issue34_targets(results):
                 False,
             )
         )
-    out += fastest_ping_pong_targets(results) + tls_targets(results) + in_process_targets(results)
+    out += wake_up_targets(results) + tls_targets(results) + in_process_targets(results)
     for key, runs in results["e2e"].items():
         med = medians(runs, ("qps", "p99"))
         engine, tern = med.get(ENGINE, {}), med["tern"]
@@ -660,29 +665,16 @@ def issue34_targets(results):
 ISSUE34_TLS = 1.2  # the TLS rows, engine / grpc-java ops/s
 
 
-def fastest_ping_pong_targets(results):
-    """Issue 34's wake-up-bound target: the engine's ping-pong in the fastest configuration as a
-    share of the raw echo limit of the same run."""
+def wake_up_targets(results):
+    """Issue 34's wake-up-bound target: the engine's figure as a share of the raw echo limit of
+    the same run, for the figures the target judges (wake_up_figures)."""
     out = []
-    for key, direct in PING_PONG_KEYS:
-        if not direct:
-            continue
-        runs = ((results.get("streaming") or {}).get(key) or {}).get(ENGINE) or []
-        engine = median([r["qps"] for r in runs])
-        name = "streaming %s%s, engine / raw echo limit" % (key, FASTEST)
-        out.append(target_row(name, ratio_of(engine, echo_limit(results, key)), ECHO_TARGET, True))
-    # New connections: the conns part runs the default configuration only, so the fastest
-    # configuration's target is judged on it (a lower bound of the fastest's share).
-    conns, ran = conns_medians(results).get(ENGINE, {}), results.get("conns") or {}
-    new_limit = echo_limit(results, "new connections", "per_second")
-    for kind, metric, name in (
-        ("new", "per_second", "new connection + first call rate"),
-        ("new_settled", "settled_per_second", "the same after the warm-up connections"),
-    ):
-        if ran.get(kind):
-            name += " (default executors: no fastest run yet), engine / raw echo limit"
-            ratio = ratio_of(conns.get(metric), new_limit)
-            out.append(target_row(name, ratio, ECHO_TARGET, True))
+    for name, _unit, top, by, judged in wake_up_figures(results):
+        if judged:
+            label = name.rsplit(": ", 1)[0] + ", engine / raw echo limit"
+            if "fastest" not in name:
+                label = label.replace(", engine", " (default executors: no fastest run), engine")
+            out.append(target_row(label, ratio_of(by.get(ENGINE), top), ECHO_TARGET, True))
     return out
 
 
@@ -1587,8 +1579,7 @@ def main():
         "wake-up-bound row is divided by the limit of its own shape from the same run; the "
         "ping-pong rows marked *direct* are the fastest configuration of `docs/blocking.md` "
         "(`--directexecutor` on the qps server and client: every callback runs where its bytes "
-        "arrived) and share the default rows' limit."
-        % RAW_ECHO.warmup,
+        "arrived) and share the default rows' limit." % RAW_ECHO.warmup,
         "- grpc-java's `AsyncServer` listens on all interfaces of the given port (its own "
         "behaviour); the clients and h2load only ever connect to 127.0.0.1.",
         "- Unless `--directexecutor`, both qps servers and clients run application callbacks on "
