@@ -1,15 +1,13 @@
 #!/usr/bin/env python3
-"""Runs Tern (on Netty's HTTP/2 codec and on its own) beside grpc-java 1.79; writes the page.
+"""Runs Tern beside grpc-java 1.79 (and native peers in the server-only part); writes the page.
 
 Called by bin/bench-compare, which builds tern-benchmarks first and the native peers with
 build-peers.sh, and passes the class paths and the peers' folder in the environment (TERN_CP,
-GRPC_JAVA_CP, PEERS_DIR). The systems (bench_systems.py, chosen with --systems) are Tern,
-"tern-engine" (the same programs with -Dtern.http2.engine=tern in every JVM: Tern's HTTP/2 engine
-instead of Netty's codec) and grpc-java in every part below but flow and jmh, and in the
-server-only part also grpc-go's and tonic's servers (issue 34's native peers) and nghttpd (a C
-HTTP/2 server answering with a static file). A system whose program is not there (a peer
-build-peers.sh could not build, nghttpd not installed) is recorded as missing. Ten parts, each
-optional:
+GRPC_JAVA_CP, PEERS_DIR). The systems (bench_systems.py, chosen with --systems) are Tern and
+grpc-java in every part below, and in the server-only part also grpc-go's and tonic's servers
+(issue 34's native peers) and nghttpd (a C HTTP/2 server answering with a static file). A system
+whose program is not there (a peer build-peers.sh could not build, nghttpd not installed) is
+recorded as missing. Ten parts, each optional:
 
   e2e     own qps client against own qps server, unary, 0-byte payloads, 4 channels x {10, 100}
           outstanding, default executor and --directexecutor; systems alternate, each run repeated.
@@ -88,7 +86,6 @@ from bench_systems import (
     PEERS_DIR,
     RAW_ECHO,
     SYSTEMS,
-    TERN,
     UNARY_PATH,
     java_system,
     parse_systems,
@@ -1267,9 +1264,9 @@ def run_echo(args, work, results):
     }
 
 
-def jmh_cmd(args, json_path, benchmarks, params=(), time_unit="ns", jvm_args=()):
-    """The JMH command line for the benchmarks matching the regex `benchmarks`, with `-p` params
-    and `jvm_args` added to every fork's JVM."""
+def jmh_cmd(args, json_path, benchmarks, params=(), time_unit="ns"):
+    """The JMH command line for the benchmarks matching the regex `benchmarks`, with `-p`
+    params."""
     return [
         "java",
         "-cp",
@@ -1294,60 +1291,26 @@ def jmh_cmd(args, json_path, benchmarks, params=(), time_unit="ns", jvm_args=())
         "-rff",
         json_path,
         *[arg for param in params for arg in ("-p", param)],
-        *(["-jvmArgsAppend", " ".join(jvm_args)] if jvm_args else []),
         benchmarks,
     ]
 
 
 def run_jmh(args, work, results):
     """The JMH set, then (unless --jmh-otel-filter is empty) its OpenTelemetry run."""
-    results["jmh"] = run_jmh_once(
-        args, work, results, "jmh", args.jmh_filter, jvm_args=TERN.jvm_flags
-    )
+    results["jmh"] = run_jmh_once(args, work, results, "jmh", args.jmh_filter)
     if args.jmh_otel_filter:
         results["jmh"] += run_jmh_once(
-            args,
-            work,
-            results,
-            "jmh-otel",
-            args.jmh_otel_filter,
-            ("otel=true",),
-            jvm_args=TERN.jvm_flags,
+            args, work, results, "jmh-otel", args.jmh_otel_filter, ("otel=true",)
         )
 
 
 def run_tls(args, work, results):
     """TlsBenchmark (JMH, throughput, --tls-forks forks): new TLS connections with one call each,
-    and calls on one TLS connection, on the JDK's TLS and on OpenSSL. Tern and grpc-java in one
-    JMH run; each other system of the part (Tern on its engine) in a run of its own, as its
-    stack's side of the benchmark with the system's JVM flags in JMH's forks, its rows named after
-    it."""
+    and calls on one TLS connection, on the JDK's TLS and on OpenSSL; Tern and grpc-java in one
+    JMH run."""
     args = copy.copy(args)
     args.jmh_forks = args.tls_forks
-    results["tls"] = run_jmh_once(
-        args, work, results, "tls", "TlsBenchmark", (), "s", TERN.jvm_flags
-    )
-    for system in taking_part(args.systems, "tls"):
-        if system in BASE:
-            continue
-        java = java_system(system)
-        params = ("system=" + java.stack,)
-        rows = attempt(
-            results,
-            "tls %s" % system,
-            run_jmh_once,
-            args,
-            work,
-            results,
-            "tls-" + system,
-            "TlsBenchmark",
-            params,
-            "s",
-            java.jvm_flags,
-        )
-        for row in rows or []:
-            row["params"]["system"] = system
-        results["tls"] += rows or []
+    results["tls"] = run_jmh_once(args, work, results, "tls", "TlsBenchmark", (), "s")
 
 
 FLOW_BENCHMARKS = "OneWayStreamBenchmark|LargeUnaryBenchmark"
@@ -1405,11 +1368,11 @@ def jmh_failure(log_path, bench, size, system):
     return ""
 
 
-def run_jmh_once(args, work, results, name, benchmarks, params=(), time_unit="ns", jvm_args=()):
+def run_jmh_once(args, work, results, name, benchmarks, params=(), time_unit="ns"):
     """Runs JMH once and returns its rows; its command goes to results["commands"] as `name`
     with spaces for dashes (output files: work/name.json and work/name.log)."""
     json_path = os.path.join(work, name + ".json")
-    cmd = jmh_cmd(args, json_path, benchmarks, params, time_unit, jvm_args)
+    cmd = jmh_cmd(args, json_path, benchmarks, params, time_unit)
     log("%s: %s" % (name, show(cmd)))
     log_path = os.path.join(work, name + ".log")
     with open(log_path, "wb") as out:
@@ -1469,12 +1432,23 @@ PART_PREFIXES = {
 }
 
 
+# The shape of results.json, in the file as "version". 2: Tern has one HTTP/2 stack, its own
+# engine; the figures of an earlier file under "tern" are Tern on Netty's HTTP/2 codec.
+RESULTS_VERSION = 2
+
+
 def reuse(results, json_path, skipped):
-    """Copies the skipped parts (figures, commands, failures) from the previous results."""
+    """Copies the skipped parts (figures, commands, failures) from the previous results; stops the
+    run if those are of an earlier version, whose Tern figures are not Tern's now."""
     if not skipped:
         return
     with open(json_path) as f:
         previous = json.load(f)
+    if previous.get("version", 1) != RESULTS_VERSION:
+        raise SystemExit(
+            "bench-compare: --reuse: %s is from before Tern had one HTTP/2 stack (its tern figures "
+            "are Tern on Netty's HTTP/2 codec); run every part again, without --reuse" % json_path
+        )
     results["reused"] = {}
     results["earlier_loads"] = (
         [previous["load_start"]]
@@ -1646,12 +1620,10 @@ def main():
         default=",".join(SYSTEMS),
         metavar="NAME,NAME...",
         help="the systems to run, of %s; tern and grpc-java are always needed (the page compares "
-        "every system with both). tern-engine is Tern with -Dtern.http2.engine=tern in every JVM "
-        "(its own HTTP/2 engine). grpc-go and tonic are grpc-go's and tonic's servers (issue "
+        "every system with both). grpc-go and tonic are grpc-go's and tonic's servers (issue "
         "34's native peers, built by build-peers.sh; one not built is listed as missing) and "
         "nghttpd the HTTP/2 baseline, all three in the server-only part. "
-        "--systems=tern,grpc-java runs the page as before the engine and the peers"
-        % ", ".join(SYSTEMS),
+        "--systems=tern,grpc-java leaves the three out" % ", ".join(SYSTEMS),
     )
     p.add_argument(
         "--bridge",
@@ -1666,7 +1638,8 @@ def main():
         "--reuse",
         action="store_true",
         help="keep the skipped parts' figures from the previous results.json in the work "
-        "directory, so one part can be re-run alone",
+        "directory, so one part can be re-run alone (not from a results.json written before "
+        "Tern had one HTTP/2 stack: its Tern figures are Tern on Netty's HTTP/2 codec)",
     )
     p.add_argument(
         "--out", default=os.path.join(ROOT, "docs", "benchmarks.md"), help="the page written"
@@ -1720,6 +1693,7 @@ def main():
             stop_all()
         return
     results = {
+        "version": RESULTS_VERSION,
         "started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "argv": sys.argv[1:],
         "systems": list(args.systems),

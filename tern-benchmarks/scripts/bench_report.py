@@ -15,15 +15,9 @@ import sys
 # Beside this script, which Python puts first on sys.path.
 from bench_systems import MISSING, RAW_ECHO
 
-# The two systems every row compares (Ratio and Better are Tern / grpc-java).
+# The two systems every row compares (Ratio and Better are Tern / grpc-java), in the order the
+# chart and the lists of runs show them.
 SYSTEMS = ("tern", "grpc-java")
-# Tern on its own HTTP/2 engine: where a run had it, each row adds its figure and its ratios to the
-# two systems above.
-ENGINE = "tern-engine"
-# The rows' systems in the order the chart and the lists of runs show them.
-COMPARED = ("tern", ENGINE, "grpc-java")
-# A row's figure for a system that was not part of the run (no cells), unlike None (it failed).
-NOT_RUN = object()
 # Within this fraction of 1.0 a ratio is called even: this machine's run-to-run noise is larger.
 EVEN = 0.05
 # Issue 34's target for the wake-up-bound rows in the fastest configuration: this share of the
@@ -61,17 +55,15 @@ def fmt_ratio(ratio):
     return "n/a" if ratio is None else "%.2f" % ratio
 
 
-def row(name, unit, tern, grpc, higher_better, digits=0, errors=(None, None), engine=NOT_RUN):
-    """One table row; errors are JMH's 99.9% confidence half-widths, shown as ± when known. With
-    `engine` (Tern on its own HTTP/2 engine; None if it failed), three more cells: its figure,
-    engine / Tern and engine / grpc-java."""
+def row(name, unit, tern, grpc, higher_better, digits=0, errors=(None, None)):
+    """One table row; errors are JMH's 99.9% confidence half-widths, shown as ± when known."""
     ratio = ratio_of(tern, grpc)
     better = "higher" if higher_better else "lower"
     cells = [
         fmt(v, digits) + ("" if e is None or v is None else " ± " + fmt(e, digits))
         for v, e in zip((tern, grpc), errors)
     ]
-    line = "| %s | %s (%s is better) | %s | %s | %s | %s |" % (
+    return "| %s | %s (%s is better) | %s | %s | %s | %s |" % (
         name,
         unit,
         better,
@@ -80,33 +72,6 @@ def row(name, unit, tern, grpc, higher_better, digits=0, errors=(None, None), en
         fmt_ratio(ratio),
         verdict(ratio, higher_better),
     )
-    if engine is NOT_RUN:
-        return line
-    return line + " %s | %s | %s |" % (
-        fmt(engine, digits),
-        fmt_ratio(ratio_of(engine, tern)),
-        fmt_ratio(ratio_of(engine, grpc)),
-    )
-
-
-def engine_figure(by_system, metric=None):
-    """The engine's figure in a dict by system (its `metric` entry if given); NOT_RUN if the
-    engine was not part of the run."""
-    if ENGINE not in by_system:
-        return NOT_RUN
-    figures = by_system[ENGINE]
-    return figures if metric is None else (figures or {}).get(metric)
-
-
-def engine_measured(results):
-    """Whether any part of the run had Tern on its engine."""
-    parts = [results.get(p) or {} for p in ("e2e", "streaming", "large")]
-    by_system = [runs for part in parts for runs in part.values()]
-    by_system += [results.get(p) or {} for p in ("server", "alloc", "client_alloc")]
-    by_system += list((results.get("conns") or {}).values())
-    if any(isinstance(d, dict) and ENGINE in d for d in by_system):
-        return True
-    return any(r["params"].get("system") == ENGINE for r in results.get("tls") or [])
 
 
 def label(results, system):
@@ -130,7 +95,6 @@ def e2e_rows(results):
                 med["tern"]["qps"],
                 med["grpc-java"]["qps"],
                 True,
-                engine=engine_figure(med, "qps"),
             )
         )
         for p in ("p50", "p90", "p99"):
@@ -141,7 +105,6 @@ def e2e_rows(results):
                     med["tern"][p],
                     med["grpc-java"][p],
                     False,
-                    engine=engine_figure(med, p),
                 )
             )
     return rows
@@ -158,27 +121,23 @@ def server_rows(results):
             med["tern"]["req_per_s"],
             med["grpc-java"]["req_per_s"],
             True,
-            engine=engine_figure(med, "req_per_s"),
         )
     ]
 
 
 def server_peer_rows(results):
     """The server-only table: every server of the part (the JVM systems, grpc-go, tonic, nghttpd;
-    one whose program was not there reads *missing*) with its median req/s and its ratios to
-    nghttpd and to Tern; where Tern on its engine ran, also the engine's ratio to each server
-    beside issue 34's target for it. Nothing when the part ran only Tern and grpc-java."""
+    one whose program was not there reads *missing*) with its median req/s, its ratio to nghttpd,
+    and Tern's ratio to it beside issue 34's target for that ratio. Nothing when the part ran only
+    Tern and grpc-java."""
     runs = results["server"] or {}
     if set(runs) <= set(SYSTEMS):
         return [], []
     med = {s: m["req_per_s"] for s, m in medians(runs, ("req_per_s",)).items()}
-    engine = ENGINE in runs
-    head = ["| Server | req/s | / nghttpd | / Tern |", "|---|---:|---:|---:|"]
-    if engine:
-        head = [
-            head[0] + " engine / it | Issue 34's target for engine / it | |",
-            head[1] + "---:|---|---|",
-        ]
+    head = (
+        "| Server | req/s | / nghttpd | Tern / it | Issue 34's target for Tern / it | |",
+        "|---|---:|---:|---:|---|---|",
+    )
     out = []
     for s in runs:
         missing = is_missing(results, "server-only, " + s)
@@ -186,18 +145,16 @@ def server_peer_rows(results):
             label(results, s),
             "missing" if missing else fmt(med[s]),
             fmt_ratio(ratio_of(med[s], med.get("nghttpd"))),
-            fmt_ratio(ratio_of(med[s], med.get("tern"))),
         ]
-        if engine and s == ENGINE:
+        ratio = ratio_of(med.get("tern"), med[s])
+        target = SERVER_TARGETS.get(s)
+        if s == "tern":
             cells += ["", "", ""]
-        elif engine:
-            ratio = ratio_of(med[ENGINE], med[s])
-            target = SERVER_TARGETS.get(s)
-            if target is None:
-                what = "the ceiling" if s == "nghttpd" else "the distance"
-                cells += [fmt_ratio(ratio), "none: %s" % what, ""]
-            else:
-                cells += [fmt_ratio(ratio), *target_verdict(ratio, *target)]
+        elif target is None:
+            what = "the ceiling" if s == "nghttpd" else "the distance"
+            cells += [fmt_ratio(ratio), "none: %s" % what, ""]
+        else:
+            cells += [fmt_ratio(ratio), *target_verdict(ratio, *target)]
         out.append("| %s |" % " | ".join(cells))
     return head, out
 
@@ -258,7 +215,7 @@ def echo_section(results):
         return []
     missing = is_missing(results, "raw echo, " + RAW_ECHO.name)
     figures = wake_up_figures(results)
-    systems = [s for s in COMPARED if s in results.get("systems", SYSTEMS)]
+    systems = [s for s in SYSTEMS if s in results.get("systems", SYSTEMS)]
     rows = []
     for name, unit, top, by, _judged in figures:
         if top is None and not by:
@@ -292,9 +249,8 @@ def streaming_rows(results):
             continue
         med = medians(runs, ("qps", "p50"))
         t, g = med["tern"], med["grpc-java"]
-        qps, p50 = engine_figure(med, "qps"), engine_figure(med, "p50")
-        out.append(row("%s: round trips" % key, "msgs/s", t["qps"], g["qps"], True, engine=qps))
-        out.append(row("%s: p50 latency" % key, "µs", t["p50"], g["p50"], False, engine=p50))
+        out.append(row("%s: round trips" % key, "msgs/s", t["qps"], g["qps"], True))
+        out.append(row("%s: p50 latency" % key, "µs", t["p50"], g["p50"], False))
     return out
 
 
@@ -305,8 +261,7 @@ def large_rows(results):
             continue
         med = medians(runs, ("qps", "p50"))
         t, g = med["tern"], med["grpc-java"]
-        qps, p50 = engine_figure(med, "qps"), engine_figure(med, "p50")
-        out.append(row("%s: calls" % key, "calls/s", t["qps"], g["qps"], True, engine=qps))
+        out.append(row("%s: calls" % key, "calls/s", t["qps"], g["qps"], True))
         out.append(
             row(
                 "%s: payload moved (2 MiB a call)" % key,
@@ -314,16 +269,15 @@ def large_rows(results):
                 twice(t["qps"]),
                 twice(g["qps"]),
                 True,
-                engine=twice(qps),
             )
         )
-        out.append(row("%s: p50 latency" % key, "µs", t["p50"], g["p50"], False, engine=p50))
+        out.append(row("%s: p50 latency" % key, "µs", t["p50"], g["p50"], False))
     return out
 
 
 def twice(value):
-    """2 x value, for a figure (None: failed) or NOT_RUN."""
-    return value if value is None or value is NOT_RUN else 2 * value
+    """2 x value, for a figure (None: failed)."""
+    return None if value is None else 2 * value
 
 
 def tls_by(results):
@@ -337,7 +291,6 @@ def tls_by(results):
 
 def tls_rows(results):
     by = tls_by(results)
-    engine_ran = any(ENGINE in systems for systems in by.values())
     out = []
     names = {
         "handshakeAndCall": "TLS handshake + one 1 KiB call (new connection)",
@@ -345,9 +298,6 @@ def tls_rows(results):
     }
     for (bench, provider), systems in sorted(by.items()):
         if all(s in systems for s in SYSTEMS):
-            engine = NOT_RUN
-            if engine_ran:
-                engine = (systems.get(ENGINE) or {}).get("ns_per_op")
             out.append(
                 row(
                     "JMH %s, %s" % (names.get(bench, bench), provider),
@@ -355,7 +305,6 @@ def tls_rows(results):
                     systems["tern"]["ns_per_op"],
                     systems["grpc-java"]["ns_per_op"],
                     True,
-                    engine=engine,
                 )
             )
     return out
@@ -443,7 +392,6 @@ def alloc_rows(results):
             med["tern"],
             med["grpc-java"],
             False,
-            engine=engine_figure(med),
         )
     ]
     client = results.get("client_alloc") or {}
@@ -456,7 +404,6 @@ def alloc_rows(results):
                 med["tern"],
                 med["grpc-java"],
                 False,
-                engine=engine_figure(med),
             )
         )
     return out
@@ -507,8 +454,7 @@ def conns_rows(results):
     t, g = med["tern"], med["grpc-java"]
 
     def conns_row(name, unit, metric, higher_better, digits=0):
-        engine = engine_figure(med, metric)
-        return row(name, unit, t[metric], g[metric], higher_better, digits, engine=engine)
+        return row(name, unit, t[metric], g[metric], higher_better, digits)
 
     out = []
     if t["connections"] or g["connections"]:
@@ -597,97 +543,63 @@ def target_verdict(ratio, target, higher):
     return bound, "met" if (ratio >= target if higher else ratio <= target) else "not met"
 
 
-# Issue 34's targets for Tern on its own HTTP/2 engine: server-only req/s against today's Tern (on
-# Netty's codec) and grpc-java; server memory per idle connection, heap and RSS, and heap per empty
-# unary call, server and client, against grpc-java.
-ISSUE34_SERVER_VS_TERN, ISSUE34_SERVER_VS_GRPC = 1.5, 3.0
-ISSUE34_IDLE_HEAP, ISSUE34_IDLE_RSS, ISSUE34_CALL_HEAP = 0.5, 0.7, 0.35
+# Issue 34's targets for Tern (set for its own HTTP/2 engine, Tern's one stack since), as ratios
+# to grpc-java: server memory per idle connection, heap and RSS, and heap per empty unary call,
+# server and client (at most); TLS ops/s (at least).
+ISSUE34_IDLE_HEAP, ISSUE34_IDLE_RSS, ISSUE34_CALL_HEAP, ISSUE34_TLS = 0.5, 0.7, 0.35, 1.2
 AHEAD = object()  # a target: ahead, beyond the noise band
-# The server-only table's targets for engine / each server (higher is better); tonic's row shows
-# the distance and nghttpd's the ceiling, with no target.
-SERVER_TARGETS = {
-    "tern": (ISSUE34_SERVER_VS_TERN, True),
-    "grpc-java": (ISSUE34_SERVER_VS_GRPC, True),
-    "grpc-go": (AHEAD, True),
-}
+# The server-only table's targets for Tern / each server (higher is better); tonic's row shows the
+# distance and nghttpd's the ceiling, with no target.
+SERVER_TARGETS = {"grpc-java": (3.0, True), "grpc-go": (AHEAD, True)}
 
 
 def issue34_targets(results):
-    """Issue 34's targets beside the ratios measured in this run, as table rows; none without the
-    engine. The server-only ones are in the server-only table (server_peer_rows). End-to-end "no
-    row drops, p99 no worse" is judged against Tern on Netty's codec with the page's noise band
-    (EVEN): QPS at least 1 - EVEN of Tern's, p99 at most 1 + EVEN."""
-    if not engine_measured(results):
-        return []
+    """Issue 34's targets beside the ratios measured in this run, as table rows (a target whose
+    figures the run lacks reads *not measured*); none if the run measured none of them. The
+    server-only ones are in the server-only table (server_peer_rows)."""
     conns = conns_medians(results)
-    engine_conns, grpc_conns = conns.get(ENGINE, {}), conns["grpc-java"]
     alloc = alloc_medians(results, "alloc") if results.get("alloc") else {}
     client = alloc_medians(results, "client_alloc") if results.get("client_alloc") else {}
-    out = []
+    targets = []  # (name, ratio, target, higher is better)
     for name, metric, target in (
         ("server live heap per idle connection", "heap_per_connection", ISSUE34_IDLE_HEAP),
         ("server RSS per idle connection", "rss_per_connection", ISSUE34_IDLE_RSS),
     ):
-        ratio = ratio_of(engine_conns.get(metric), grpc_conns[metric])
-        out.append(target_row(name + ", engine / grpc-java", ratio, target, False))
+        ratio = ratio_of(conns["tern"][metric], conns["grpc-java"][metric])
+        targets.append((name + ", Tern / grpc-java", ratio, target, False))
     for name, by in (("server", alloc), ("client", client)):
-        out.append(
-            target_row(
-                "%s heap allocated per empty unary call, engine / grpc-java" % name,
-                ratio_of(by.get(ENGINE), by.get("grpc-java")),
-                ISSUE34_CALL_HEAP,
-                False,
-            )
-        )
-    out += wake_up_targets(results) + tls_targets(results) + in_process_targets(results)
-    for key, runs in results["e2e"].items():
-        med = medians(runs, ("qps", "p99"))
-        engine, tern = med.get(ENGINE, {}), med["tern"]
-        out.append(
-            target_row(
-                "end-to-end %s QPS, engine / Tern (no drop)" % key,
-                ratio_of(engine.get("qps"), tern["qps"]),
-                1 - EVEN,
-                True,
-            )
-        )
-        out.append(
-            target_row(
-                "end-to-end %s p99 latency, engine / Tern (no worse)" % key,
-                ratio_of(engine.get("p99"), tern["p99"]),
-                1 + EVEN,
-                False,
-            )
-        )
-    return out
-
-
-ISSUE34_TLS = 1.2  # the TLS rows, engine / grpc-java ops/s
+        ratio = ratio_of(by.get("tern"), by.get("grpc-java"))
+        name = "%s heap allocated per empty unary call, Tern / grpc-java" % name
+        targets.append((name, ratio, ISSUE34_CALL_HEAP, False))
+    targets += wake_up_targets(results) + tls_targets(results) + in_process_targets(results)
+    if all(ratio is None for _name, ratio, _target, _higher in targets):
+        return []
+    return [target_row(*target) for target in targets]
 
 
 def wake_up_targets(results):
-    """Issue 34's wake-up-bound target: the engine's figure as a share of the raw echo limit of
-    the same run, for the figures the target judges (wake_up_figures)."""
+    """Issue 34's wake-up-bound target: Tern's figure as a share of the raw echo limit of the same
+    run, for the figures the target judges (wake_up_figures)."""
     out = []
     for name, _unit, top, by, judged in wake_up_figures(results):
         if judged:
-            label = name.rsplit(": ", 1)[0] + ", engine / raw echo limit"
+            label = name.rsplit(": ", 1)[0] + ", Tern / raw echo limit"
             if "fastest" not in name:
-                label = label.replace(", engine", " (default executors: no fastest run), engine")
-            out.append(target_row(label, ratio_of(by.get(ENGINE), top), ECHO_TARGET, True))
+                label = label.replace(", Tern", " (default executors: no fastest run), Tern")
+            out.append((label, ratio_of(by.get("tern"), top), ECHO_TARGET, True))
     return out
 
 
 def tls_targets(results):
-    """The TLS rows (JMH TlsBenchmark, ops/s): engine / grpc-java at least ISSUE34_TLS."""
+    """The TLS rows (JMH TlsBenchmark, ops/s): Tern / grpc-java at least ISSUE34_TLS."""
     by = tls_by(results)
     names = {"handshakeAndCall": "handshake + one call", "unaryCall1024": "calls on one connection"}
     out = []
     for (bench, provider), systems in sorted(by.items()):
-        engine, grpc = systems.get(ENGINE), systems.get("grpc-java")
-        ratio = ratio_of(engine and engine["ns_per_op"], grpc and grpc["ns_per_op"])
-        name = "JMH TLS %s, %s, engine / grpc-java" % (names.get(bench, bench), provider)
-        out.append(target_row(name, ratio, ISSUE34_TLS, True))
+        tern, grpc = systems.get("tern"), systems.get("grpc-java")
+        ratio = ratio_of(tern and tern["ns_per_op"], grpc and grpc["ns_per_op"])
+        name = "JMH TLS %s, %s, Tern / grpc-java" % (names.get(bench, bench), provider)
+        out.append((name, ratio, ISSUE34_TLS, True))
     return out
 
 
@@ -701,7 +613,7 @@ def in_process_targets(results):
     tern, grpc = by.get("tern"), by.get("grpc-java")
     ratio = ratio_of(tern and tern["ns_per_op"], grpc and grpc["ns_per_op"])
     name = "JMH in-process ping-pong, direct executors, Tern / grpc-java ns/op"
-    return [target_row(name, ratio, 1.0, False)]
+    return [(name, ratio, 1.0, False)]
 
 
 def new_conns_run_line(what, system, r):
@@ -837,16 +749,16 @@ def memory(meminfo):
 
 
 def chart_systems(results):
-    """The systems of COMPARED that the end-to-end or server-only part ran, for the chart."""
+    """The systems of SYSTEMS that the end-to-end or server-only part ran, for the chart."""
     ran = set(results["server"] or {})
     for runs in results["e2e"].values():
         ran |= set(runs)
-    return [s for s in COMPARED if s in ran]
+    return [s for s in SYSTEMS if s in ran]
 
 
 def chart(results, png_path):
-    """QPS per configuration and latency percentiles, Tern (and Tern on its engine, if it ran)
-    beside grpc-java. False if no chart."""
+    """QPS per configuration and latency percentiles, Tern beside grpc-java. False if no
+    chart."""
     try:
         import matplotlib
 
@@ -858,7 +770,7 @@ def chart(results, png_path):
     if not keys and not results["server"]:
         return False
     systems = chart_systems(results)
-    colors = {"tern": "#2a7ab0", ENGINE: "#3a9a5b", "grpc-java": "#d98c2b"}
+    colors = {"tern": "#2a7ab0", "grpc-java": "#d98c2b"}
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
     labels = ["e2e " + k for k in keys]
     values = {
@@ -913,12 +825,7 @@ def chart(results, png_path):
     ax.set_ylabel("latency, ms (median of runs; log scale; lower is better)")
     ax.set_title("End-to-end latency percentiles")
     ax.legend()
-    title = (
-        "Tern vs grpc-java 1.79"
-        if ENGINE not in systems
-        else ("Tern on Netty's HTTP/2 codec and on its own engine vs grpc-java 1.79")
-    )
-    fig.suptitle("%s (NIO, loopback, %d cores)" % (title, results["machine"]["nproc"]))
+    fig.suptitle("Tern vs grpc-java 1.79 (NIO, loopback, %d cores)" % results["machine"]["nproc"])
     fig.tight_layout()
     fig.savefig(png_path, dpi=100)
     return True
@@ -1253,27 +1160,12 @@ def main():
             % (peak, m["nproc"], results["load_start"][0], results["load_end"][0]),
             "",
         ]
-    engine = engine_measured(results)
-    lines += ["## Results", ""]
-    if engine:
-        lines += [
-            "**Tern (engine)** is the same Tern programs with `-Dtern.http2.engine=tern` in every "
-            "JVM, server and client: Tern on its own HTTP/2 engine "
-            "([http2-engine.md](http2-engine.md), the default since issue 34) instead of Netty's "
-            "HTTP/2 codec, which the *Tern* column runs on (`-Dtern.http2.engine=netty`). It "
-            "alternates with the other two in each part it has cells in; *engine / Tern* and "
-            "*engine / grpc-java* are its ratios (read them as *Ratio*). "
-            "The client allocation row's server is Tern on Netty's codec for every client.",
-            "",
-            "| Figure | Unit | Tern | grpc-java | Ratio | Better | Tern (engine) | engine / Tern "
-            "| engine / grpc-java |",
-            "|---|---|---:|---:|---:|---|---:|---:|---:|",
-        ]
-    else:
-        lines += [
-            "| Figure | Unit | Tern | grpc-java | Ratio | Better |",
-            "|---|---|---:|---:|---:|---|",
-        ]
+    lines += [
+        "## Results",
+        "",
+        "| Figure | Unit | Tern | grpc-java | Ratio | Better |",
+        "|---|---|---:|---:|---:|---|",
+    ]
     lines += e2e_rows(results) + streaming_rows(results) + large_rows(results)
     lines += server_rows(results) + alloc_rows(results) + conns_rows(results)
     lines += tls_rows(results) + flow_rows(results) + jmh
@@ -1285,18 +1177,16 @@ def main():
         "and tonic's servers (issue 34's native peers; how they are built and pinned is under "
         "*How to read the parts*) beside the JVM systems. nghttpd answers with a static file of "
         "the same 5 bytes and does no gRPC: it is the machine's HTTP/2 ceiling for this load, "
-        "not a peer. Where Tern on its own engine ran, *engine / it* is its req/s over each "
-        "server's, beside issue 34's target for it: at least 1.5x Tern (on Netty's codec) and 3x "
-        "grpc-java, ahead of grpc-go (beyond the page's %d%% noise band; within it, even); "
-        "tonic's row shows the distance to it." % round(EVEN * 100),
+        "not a peer. *Tern / it* is Tern's req/s over each server's, beside issue 34's target "
+        "for it: at least 3x grpc-java, ahead of grpc-go (beyond the page's %d%% noise band; "
+        "within it, even); tonic's row shows the distance to it." % round(EVEN * 100),
         server_head,
         server_peers,
     )
     lines += echo_section(results)
     lines += table(
-        "Issue 34's targets for Tern on its own HTTP/2 engine, from this run's figures above "
-        "(the server-only targets are in the server-only table). *No drop* and *no worse* allow "
-        "the page's %d%% noise band." % round(EVEN * 100),
+        "Issue 34's targets for Tern, from this run's figures above (the server-only targets "
+        "are in the server-only table):",
         TARGETS_HEAD,
         issue34_targets(results),
     )

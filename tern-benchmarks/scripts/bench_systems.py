@@ -2,10 +2,9 @@
 
 Two kinds, in one table (SYSTEMS, in the order the page lists them):
 
-- JavaSystem: a gRPC stack on the JVM whose own qps server and client, ConnectionsClient channels
-  and TlsBenchmark side run in every part it lists: Tern (on Netty's HTTP/2 codec, the default),
-  Tern on its own HTTP/2 engine (the same programs with -Dtern.http2.engine=tern in every JVM it
-  starts, server and client), and grpc-java 1.79.
+- JavaSystem: a gRPC stack on the JVM whose own qps server and client and ConnectionsClient
+  channels run in every part of JVM_PARTS: Tern and grpc-java 1.79, the two systems every page
+  compares (the JMH parts run both inside JMH).
 - ServerOnlySystem: a server that only the server-only part loads, pinned like the others and under
   the same h2load command: grpc-go's and tonic's servers of the same BenchmarkService (issue 34's
   native peers, built by scripts/build-peers.sh into $PEERS_DIR), and nghttpd, nghttp2's C server,
@@ -30,8 +29,8 @@ import os
 UNARY_PATH = "/grpc.testing.BenchmarkService/UnaryCall"
 EMPTY_FRAME = bytes(5)
 
-# The parts a system on the JVM takes part in (flow and jmh run both base systems inside JMH).
-JVM_PARTS = ("e2e", "streaming", "large", "server", "alloc", "conns", "tls")
+# The parts a system on the JVM takes part in (tls, flow and jmh run both inside JMH).
+JVM_PARTS = ("e2e", "streaming", "large", "server", "alloc", "conns")
 # The two systems every page compares; the others are shown beside them.
 BASE = ("tern", "grpc-java")
 HEAP_PROBE = "dev.tern.benchmarks.qps.HeapUsedProbe"
@@ -61,37 +60,23 @@ def qps_client_flags(port, outstanding, duration, warmup, payload, channels, str
 
 
 class JavaSystem:
-    """One gRPC stack on the JVM: its class path, the JVM flags every one of its JVMs gets, its qps
-    server and client, the --system its ConnectionsClient channels are made with, and its name as
-    TlsBenchmark's `system` parameter. Immutable."""
+    """One gRPC stack on the JVM: its class path, its qps server and client, and its name, which is
+    also the --system its ConnectionsClient channels are made with. Immutable."""
 
     tool = None  # java, which bin/bench-compare checks
     install = None
+    parts = JVM_PARTS
 
-    def __init__(
-        self,
-        name,
-        label,
-        cp,
-        probe_cp,
-        server_main,
-        client_main,
-        transport,
-        jvm_flags=(),
-        parts=JVM_PARTS,
-    ):
-        self.name, self.label, self.parts = name, label, parts
+    def __init__(self, name, label, cp, probe_cp, server_main, client_main, transport):
+        self.name, self.label = name, label
         self.cp = cp  # the qps programs'
         self.probe_cp = probe_cp  # the same with HeapUsedProbe on it
         self.server_main, self.client_main, self.transport = server_main, client_main, transport
-        self.jvm_flags = tuple(jvm_flags)
-        # ConnectionsClient's --system and TlsBenchmark's `system`: the stack, whatever its flags.
-        self.stack = "grpc-java" if cp == "$GRPC_JAVA_CP" else "tern"
 
     def java(self, *main_and_args, jvm=(), cp=None):
-        """A JVM of this system running main_and_args: its flags, then `jvm`, then the class path
+        """A JVM of this system running main_and_args: the JVM flags `jvm`, then the class path
         (`cp`, or the system's own)."""
-        return ["java", *self.jvm_flags, *jvm, "-cp", cp or self.cp, *main_and_args]
+        return ["java", *jvm, "-cp", cp or self.cp, *main_and_args]
 
     def server_args(self, port, direct):
         """The qps server's main class and flags."""
@@ -116,9 +101,9 @@ class JavaSystem:
         return self.java(*self.client_args(*args))
 
     def connections_client(self):
-        """ConnectionsClient on this system's channels (in a JVM with its flags), before the flags
-        of the connections it makes. It is Tern's program, with grpc-java's channels on it."""
-        return self.java(CONNECTIONS_CLIENT, "--system=%s" % self.stack, cp="$TERN_CP")
+        """ConnectionsClient on this system's channels, before the flags of the connections it
+        makes. It is Tern's program, with grpc-java's channels on it."""
+        return self.java(CONNECTIONS_CLIENT, "--system=%s" % self.name, cp="$TERN_CP")
 
     def server_only_cmd(self, port, work):
         """The server the server-only part loads: the qps server, default executor."""
@@ -220,18 +205,6 @@ TERN = JavaSystem(
     "dev.tern.benchmarks.qps.QpsServer",
     "dev.tern.benchmarks.qps.QpsClient",
     "nio",
-    # Netty's HTTP/2 codec, behind the switch since Tern's own engine became the default.
-    jvm_flags=("-Dtern.http2.engine=netty",),
-)
-TERN_ENGINE = JavaSystem(
-    "tern-engine",
-    "Tern (engine)",
-    "$TERN_CP",
-    "$TERN_CP",
-    "dev.tern.benchmarks.qps.QpsServer",
-    "dev.tern.benchmarks.qps.QpsClient",
-    "nio",
-    jvm_flags=("-Dtern.http2.engine=tern",),
 )
 GRPC_JAVA = JavaSystem(
     "grpc-java",
@@ -253,7 +226,7 @@ NGHTTPD = ServerOnlySystem(
     prepare=nghttpd_prepare,
 )
 
-SYSTEMS = {s.name: s for s in (TERN, TERN_ENGINE, GRPC_JAVA, GRPC_GO, TONIC, NGHTTPD)}
+SYSTEMS = {s.name: s for s in (TERN, GRPC_JAVA, GRPC_GO, TONIC, NGHTTPD)}
 RAW_ECHO = RawEcho()
 
 
@@ -281,7 +254,16 @@ def parse_systems(text):
     names = [n.strip() for n in text.split(",") if n.strip()]
     unknown = [n for n in names if n not in SYSTEMS]
     if unknown:
-        raise ValueError("unknown system %s (known: %s)" % (", ".join(unknown), ", ".join(SYSTEMS)))
+        raise ValueError(
+            "unknown system %s (known: %s)%s"
+            % (
+                ", ".join(unknown),
+                ", ".join(SYSTEMS),
+                "; tern-engine is gone: tern is Tern on its own HTTP/2 engine, its one stack"
+                if "tern-engine" in unknown
+                else "",
+            )
+        )
     missing = [n for n in BASE if n not in names]
     if missing:
         raise ValueError(

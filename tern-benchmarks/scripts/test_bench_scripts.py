@@ -1,0 +1,277 @@
+"""Tests of bin/bench-compare's scripts that run no benchmark: the page bench_report.py writes from
+a small results.json, the systems' commands, --systems, and --reuse of an older results.json.
+
+Run: python3 -m unittest discover -s tern-benchmarks/scripts (standard library only; the page is
+written without its chart where matplotlib is missing).
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+# Beside this file: on sys.path when run as the docstring says, or as a script.
+import bench_compare
+import bench_systems
+
+SCRIPTS = os.path.dirname(os.path.abspath(__file__))
+
+
+def runs(**figures):
+    """One system's list of runs: a single run with these figures."""
+    return [dict(figures)]
+
+
+def e2e_run(qps, p50):
+    return {"qps": qps, "p50": p50, "p90": 2 * p50, "p99": 4 * p50, "client_payload": 0}
+
+
+def jmh_row(benchmark, system, score, **params):
+    params["system"] = system
+    return {
+        "benchmark": benchmark,
+        "params": params,
+        "ns_per_op": score,
+        "ns_error": None,
+        "bytes_per_op": 100.0,
+    }
+
+
+def conns_idle(heap_per_connection, rss_per_connection):
+    return {
+        "connections": 1000,
+        "established": 1000,
+        "open_seconds": 1.0,
+        "heap": [0, 1000 * heap_per_connection],
+        "rss": [0, 1000 * rss_per_connection],
+        "heap_per_connection": heap_per_connection,
+        "rss_per_connection": rss_per_connection,
+    }
+
+
+def conns_new(per_second):
+    return {
+        "connections": 100,
+        "p50": 500,
+        "p90": 600,
+        "p99": 900,
+        "max": 1000,
+        "per_second": per_second,
+    }
+
+
+def results_fixture():
+    """A results.json as bench_compare.main writes it, every part with round figures: Tern at
+    twice grpc-java's throughput and half its memory, the native peers in the server-only part."""
+    ping = "ping-pong 0 B 1x1"
+    return {
+        "version": bench_compare.RESULTS_VERSION,
+        "started": "2026-12-01T00:00:00+00:00",
+        "finished": "2026-12-01T01:00:00+00:00",
+        "argv": ["--repeats=1"],
+        "systems": ["tern", "grpc-java", "grpc-go", "tonic", "nghttpd"],
+        "labels": {s.name: s.label for s in bench_systems.SYSTEMS.values()},
+        "machine": {
+            "cpu": "test CPU",
+            "nproc": 2,
+            "memory": "2097152 kB",
+            "kernel": "test",
+            "java": ["17"],
+            "h2load": "test",
+        },
+        "load_start": [0.1, 0.1, 0.1],
+        "load_samples": [],
+        "load_end": [0.1, 0.1, 0.1],
+        "settings": {
+            "duration": 10,
+            "warmup": 5,
+            "repeats": 1,
+            "server_warmup": 5,
+            "jmh_forks": 1,
+            "tls_forks": 1,
+            "jmh_warmups": 1,
+            "jmh_iterations": 1,
+            "quick": False,
+        },
+        "e2e": {"4x10 default": {"tern": [e2e_run(200, 100)], "grpc-java": [e2e_run(100, 200)]}},
+        "streaming": {
+            ping + " direct": {"tern": [e2e_run(6000, 60)], "grpc-java": [e2e_run(3000, 120)]}
+        },
+        "large": {},
+        "server": {
+            "tern": runs(req_per_s=400000.0, done=1),
+            "grpc-java": runs(req_per_s=100000.0, done=1),
+            "grpc-go": runs(req_per_s=200000.0, done=1),
+            "tonic": runs(req_per_s=500000.0, done=1),
+            "nghttpd": runs(req_per_s=1000000.0, done=1),
+        },
+        "alloc": {
+            "tern": runs(bytes_per_call=1000.0, heap_used=[0, 1]),
+            "grpc-java": runs(bytes_per_call=4000.0, heap_used=[0, 1]),
+        },
+        "client_alloc": {},
+        "conns": {
+            "idle": {"tern": [conns_idle(4000, 10000)], "grpc-java": [conns_idle(10000, 20000)]},
+            "new": {"tern": [conns_new(1500)], "grpc-java": [conns_new(1000)]},
+            "sources": "127.0.0.2..127.0.0.11",
+            "server_warmup": 100,
+            "settle_s": 5,
+            "settled_warmup": 0,
+        },
+        "echo": {
+            ping: {"raw-echo": [e2e_run(10000, 50)]},
+            "new connections": {"raw-echo": [conns_new(3000)]},
+        },
+        "tls": [
+            jmh_row("TlsBenchmark.handshakeAndCall", "tern", 1300.0, provider="jdk"),
+            jmh_row("TlsBenchmark.handshakeAndCall", "grpc-java", 1000.0, provider="jdk"),
+        ],
+        "flow": [],
+        "jmh": [
+            jmh_row(
+                "CallBenchmark.streamingPingPong1024", s, ns, transport="inprocess", direct="true"
+            )
+            for s, ns in (("tern", 900.0), ("grpc-java", 1000.0))
+        ],
+        "commands": {"e2e 4x10 default": {"tern": ["java -cp $TERN_CP QpsServer"]}},
+        "errors": {},
+    }
+
+
+def render(results):
+    """The page bench_report.py writes from `results`, run as bench_compare runs it."""
+    with tempfile.TemporaryDirectory() as work:
+        results_path = os.path.join(work, "results.json")
+        out_md = os.path.join(work, "benchmarks.md")
+        with open(results_path, "w") as f:
+            json.dump(results, f)
+        subprocess.run(
+            [sys.executable, os.path.join(SCRIPTS, "bench_report.py"), results_path, out_md],
+            check=True,
+            capture_output=True,
+        )
+        with open(out_md) as f:
+            return f.read()
+
+
+def table_row(page, first_cell):
+    """The cells of the table row whose first cell is `first_cell`."""
+    for line in page.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and cells[0] == first_cell:
+            return cells
+    raise AssertionError("no row %r in the page" % first_cell)
+
+
+class PageTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.page = render(results_fixture())
+
+    def test_results_table_has_tern_and_grpc_java_columns_only(self):
+        self.assertIn("| Figure | Unit | Tern | grpc-java | Ratio | Better |\n", self.page)
+        self.assertEqual(
+            table_row(self.page, "end-to-end 4x10 default: QPS"),
+            ["end-to-end 4x10 default: QPS", "calls/s (higher is better)", "200", "100"]
+            + ["2.00", "**Tern**"],
+        )
+
+    def test_page_has_no_codec_system(self):
+        for gone in ("codec", "tern-engine", "Tern (engine)", "engine /", "tern.http2.engine"):
+            self.assertNotIn(gone, self.page)
+
+    def test_server_only_table_judges_tern_against_each_server(self):
+        self.assertIn(
+            "| Server | req/s | / nghttpd | Tern / it | Issue 34's target for Tern / it | |",
+            self.page,
+        )
+        self.assertEqual(table_row(self.page, "Tern"), ["Tern", "400,000", "0.40", "", "", ""])
+        self.assertEqual(
+            table_row(self.page, "grpc-java")[1:],
+            ["100,000", "0.10", "4.00", ">= 3", "met"],
+        )
+        self.assertEqual(
+            table_row(self.page, "grpc-go 1.85.0")[1:],
+            ["200,000", "0.20", "2.00", "> 1 (ahead)", "met"],
+        )
+        self.assertEqual(table_row(self.page, "tonic 0.14.9")[3:5], ["0.80", "none: the distance"])
+        self.assertEqual(
+            table_row(self.page, "nghttpd (static file)")[3:5], ["0.40", "none: the ceiling"]
+        )
+
+    def test_issue_34_targets_are_tern_against_grpc_java_and_the_raw_echo(self):
+        per_call = "heap allocated per empty unary call, Tern / grpc-java"
+        new_conns = "new connection + first call, one at a time (default executors: no fastest run)"
+        fastest = "streaming ping-pong 0 B 1x1 direct (fastest configuration: direct executors)"
+        for line in (
+            "| server live heap per idle connection, Tern / grpc-java | <= 0.5 | 0.40 | met |",
+            "| server RSS per idle connection, Tern / grpc-java | <= 0.7 | 0.50 | met |",
+            "| server %s | <= 0.35 | 0.25 | met |" % per_call,
+            "| client %s | <= 0.35 | n/a | not measured |" % per_call,
+            "| %s, Tern / raw echo limit | >= 0.6 | 0.60 | met |" % fastest,
+            "| %s, Tern / raw echo limit | >= 0.6 | 0.50 | not met |" % new_conns,
+            "| JMH TLS handshake + one call, jdk, Tern / grpc-java | >= 1.2 | 1.30 | met |",
+            "| JMH in-process ping-pong, direct executors, Tern / grpc-java ns/op | <= 1 | 0.90 "
+            "| met |",
+        ):
+            self.assertIn(line + "\n", self.page)
+
+    def test_no_target_table_without_its_figures(self):
+        results = results_fixture()
+        for part in ("conns", "alloc", "echo", "streaming", "server"):
+            results[part] = {}
+        results["tls"], results["jmh"] = [], []
+        page = render(results)
+        self.assertNotIn("Issue 34's targets", page)
+        self.assertIn("| end-to-end 4x10 default: QPS |", page)
+
+
+class SystemsTest(unittest.TestCase):
+    def test_tern_runs_with_no_http2_switch(self):
+        tern = bench_systems.java_system("tern")
+        for cmd in (
+            tern.server_cmd(1234, False),
+            tern.client_cmd(1234, 10, True, 5, 2, 0, 4, False),
+        ):
+            self.assertEqual(cmd[:3], ["java", "-cp", "$TERN_CP"], "no JVM flag")
+            self.assertFalse(any(arg.startswith("-D") for arg in cmd), cmd)
+        self.assertIn("--system=tern", tern.connections_client())
+
+    def test_systems_are_tern_grpc_java_and_the_server_only_peers(self):
+        self.assertEqual(
+            list(bench_systems.SYSTEMS), ["tern", "grpc-java", "grpc-go", "tonic", "nghttpd"]
+        )
+
+    def test_tern_engine_is_an_unknown_system_that_says_why(self):
+        with self.assertRaises(ValueError) as raised:
+            bench_systems.parse_systems("tern,tern-engine,grpc-java")
+        self.assertIn("unknown system tern-engine", str(raised.exception))
+        self.assertIn("tern is Tern on its own HTTP/2 engine", str(raised.exception))
+
+
+class ReuseTest(unittest.TestCase):
+    def reuse(self, previous):
+        with tempfile.TemporaryDirectory() as work:
+            path = os.path.join(work, "results.json")
+            with open(path, "w") as f:
+                json.dump(previous, f)
+            results = {"commands": {}, "errors": {}}
+            bench_compare.reuse(results, path, ["e2e"])
+            return results
+
+    def test_reuses_a_result_of_this_version(self):
+        previous = results_fixture()
+        self.assertEqual(self.reuse(previous)["e2e"], previous["e2e"])
+
+    def test_refuses_a_result_from_before_one_http2_stack(self):
+        previous = results_fixture()
+        del previous["version"]
+        with self.assertRaises(SystemExit) as raised:
+            self.reuse(previous)
+        self.assertIn("Netty's HTTP/2 codec", str(raised.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
