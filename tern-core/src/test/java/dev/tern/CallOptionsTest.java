@@ -4,6 +4,7 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tern.testing.FakeClock;
 import java.util.concurrent.Executor;
 import org.junit.jupiter.api.Test;
 

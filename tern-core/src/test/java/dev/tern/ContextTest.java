@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tern.Context.CancellableContext;
+import dev.tern.testing.FakeClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;

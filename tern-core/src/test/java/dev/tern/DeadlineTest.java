@@ -7,6 +7,7 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tern.testing.FakeClock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -3,6 +3,7 @@ package dev.tern;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tern.testing.FakeClock;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.URI;

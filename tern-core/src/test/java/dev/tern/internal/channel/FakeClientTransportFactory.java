@@ -1,8 +1,8 @@
 package dev.tern.internal.channel;
 
-import dev.tern.FakeClock;
 import dev.tern.spi.ClientTransportFactory;
 import dev.tern.spi.ManagedClientTransport;
+import dev.tern.testing.FakeClock;
 import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;

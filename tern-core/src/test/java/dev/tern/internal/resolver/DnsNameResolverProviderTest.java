@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tern.EquivalentAddressGroup;
-import dev.tern.FakeClock;
 import dev.tern.NameResolver;
 import dev.tern.NameResolverRegistry;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
+import dev.tern.testing.FakeClock;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;

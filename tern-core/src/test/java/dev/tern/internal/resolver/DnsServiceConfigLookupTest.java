@@ -3,11 +3,11 @@ package dev.tern.internal.resolver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.EquivalentAddressGroup;
-import dev.tern.FakeClock;
 import dev.tern.NameResolver;
 import dev.tern.NameResolver.ConfigOrError;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
+import dev.tern.testing.FakeClock;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;

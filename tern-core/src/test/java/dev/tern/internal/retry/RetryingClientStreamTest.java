@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.CallOptions;
 import dev.tern.Deadline;
-import dev.tern.FakeClock;
 import dev.tern.LoadBalancer.PickSubchannelArgs;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
@@ -21,6 +20,7 @@ import dev.tern.internal.config.RetryPolicy;
 import dev.tern.internal.config.RetryThrottlingPolicy;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.spi.ClientStreamListener;
+import dev.tern.testing.FakeClock;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.net.InetSocketAddress;

@@ -1,11 +1,11 @@
 package dev.tern.internal.server;
 
 import dev.tern.Attributes;
-import dev.tern.FakeClock;
 import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.spi.ServerTransport;
 import dev.tern.spi.ServerTransportListener;
+import dev.tern.testing.FakeClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;

@@ -1,9 +1,9 @@
 package dev.tern.internal.server;
 
-import dev.tern.FakeClock;
 import dev.tern.spi.ServerListener;
 import dev.tern.spi.ServerTransportListener;
 import dev.tern.spi.TransportServer;
+import dev.tern.testing.FakeClock;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.util.ArrayList;

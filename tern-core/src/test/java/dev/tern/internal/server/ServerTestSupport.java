@@ -1,12 +1,12 @@
 package dev.tern.internal.server;
 
 import dev.tern.Context;
-import dev.tern.FakeClock;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.ServerCall;
 import dev.tern.ServerCallHandler;
 import dev.tern.ServerServiceDefinition;
+import dev.tern.testing.FakeClock;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

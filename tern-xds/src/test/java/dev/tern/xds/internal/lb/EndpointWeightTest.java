@@ -3,7 +3,7 @@ package dev.tern.xds.internal.lb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.xds.data.orca.v3.OrcaLoadReport;
-import dev.tern.FakeClock;
+import dev.tern.testing.FakeClock;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Any;
 import dev.tern.ClientInterceptor;
-import dev.tern.FakeClock;
+import dev.tern.testing.FakeClock;
 import dev.tern.xds.XdsListener;
 import dev.tern.xds.XdsRouteConfig;
 import dev.tern.xds.internal.filter.ClientFilter;

@@ -1,4 +1,4 @@
-package dev.tern;
+package dev.tern.testing;
 
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
@@ -6,6 +6,7 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tern.Deadline;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;

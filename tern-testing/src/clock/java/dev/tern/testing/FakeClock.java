@@ -1,6 +1,7 @@
-package dev.tern;
+package dev.tern.testing;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.tern.Deadline;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -21,15 +22,46 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * What {@link FakeClock} does, behind it: {@link FakeClock} forwards to this class, so that code
- * compiled against tern-core never reads the build-time {@code @GuardedBy} annotations on this
- * class's fields (javac's classfile lint would warn that it cannot find them). See {@link
- * FakeClock} for the behaviour.
+ * A deterministic clock and {@link ScheduledExecutorService} for tests: time stands still until the
+ * test moves it with {@link #forwardTime}, and tasks run on the thread that moves it, never on a
+ * thread of their own.
  *
- * <p>Thread-safe: one lock guards the task queue, the time and the tasks' states; tasks run outside
- * the lock, so a task may schedule, cancel, or even move the clock itself.
+ * <p>Pass {@link #getTicker()} wherever a {@link Deadline.Ticker} is taken (for example {@link
+ * Deadline#after(long, TimeUnit, Deadline.Ticker)}) and the clock itself wherever a scheduler is,
+ * so deadlines, timeouts, keepalives and back-offs happen exactly when the test says, with no
+ * sleeps and no flaky margins.
+ *
+ * <ul>
+ *   <li>{@link #schedule} runs the task once the clock reaches its due time; {@link
+ *       #scheduleAtFixedRate} and {@link #scheduleWithFixedDelay} reschedule it after each run.
+ *   <li>{@link #execute} and {@code submit} queue the task at the current time: it runs at the next
+ *       {@link #runDueTasks()} or {@link #forwardTime}, not inline.
+ *   <li>{@link #forwardTime} steps through the due tasks in order of due time (ties in order of
+ *       scheduling), setting the clock to each task's due time while it runs, so a task that
+ *       schedules another one within the window sees it run in the same call.
+ *   <li>A task that throws: for {@code schedule*} and {@code submit} the exception is kept in the
+ *       task's future (as any {@link ScheduledExecutorService} does) and a periodic task stops; for
+ *       {@link #execute}, which has no future to keep it, it propagates out of {@link #forwardTime}
+ *       or {@link #runDueTasks()} so the test sees it (the tasks not yet run stay pending). With
+ *       {@link #setRethrowTaskFailures setRethrowTaskFailures(true)}, every task's exception
+ *       propagates that way too, for code under test that schedules a timer and never looks at its
+ *       future.
+ *   <li>A cancelled task leaves the pending set at once.
+ *   <li>{@link #shutdown()} rejects new tasks and cancels periodic ones; one-shot tasks already
+ *       scheduled still run when time reaches them. {@link #shutdownNow()} also removes the pending
+ *       tasks (without running or cancelling them) and returns them. The clock is terminated once
+ *       it is shut down and no task is pending or running.
+ *   <li>Blocking methods ({@code get()} on a task's future, {@link #awaitTermination}, {@code
+ *       invokeAll}, {@code invokeAny}) wait in real time for another thread to move the clock; from
+ *       the only thread that moves it they would wait in vain.
+ * </ul>
+ *
+ * <p>Thread-safe: any thread may schedule, cancel, read the time or move the clock. One lock guards
+ * the task queue, the time and the tasks' states; tasks run outside the lock, on the thread that
+ * moves the clock, so a task may schedule, cancel, or even move the clock itself. When two threads
+ * move the clock at once, each task still runs once, but which thread runs it is not defined.
  */
-final class ManualScheduler extends AbstractExecutorService implements ScheduledExecutorService {
+public final class FakeClock extends AbstractExecutorService implements ScheduledExecutorService {
 
   private final ReentrantLock lock = new ReentrantLock();
   // Signalled when a task finishes (for get()) and when the clock terminates.
@@ -50,6 +82,7 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
   @GuardedBy("lock")
   private boolean shutdown;
 
+  @GuardedBy("lock")
   private boolean rethrowTaskFailures;
 
   private final Deadline.Ticker ticker =
@@ -66,7 +99,7 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
       };
 
   /** A clock at time 0. */
-  ManualScheduler() {
+  public FakeClock() {
     this(0);
   }
 
@@ -74,7 +107,7 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
    * A clock at {@code startNanos}; a value near {@link Long#MAX_VALUE} checks that code under test
    * only compares differences of ticker values, as it must.
    */
-  ManualScheduler(long startNanos) {
+  public FakeClock(long startNanos) {
     this.nowNanos = startNanos;
   }
 
@@ -375,7 +408,7 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
     // Tasks from execute() have nobody to report their exception to but the test.
     final boolean propagateFailure;
 
-    // Guarded by the clock's lock. Not @GuardedBy("ManualScheduler.this.lock"): the clock reads and
+    // Guarded by the clock's lock. Not @GuardedBy("FakeClock.this.lock"): the clock reads and
     // writes these fields of its queued tasks under its own lock, and Error Prone cannot tell that
     // a task's enclosing clock is that same clock, so every such access would be reported.
     long dueNanos;
@@ -554,8 +587,7 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
       try {
         while (state == PENDING || (state == RUNNING && !cancelledWhileRunning)) {
           if (remaining <= 0) {
-            throw new TimeoutException(
-                "task did not run; move the FakeClock: " + ManualScheduler.this);
+            throw new TimeoutException("task did not run; move the FakeClock: " + FakeClock.this);
           }
           remaining = stateChanged.awaitNanos(remaining);
         }
@@ -565,7 +597,7 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
       }
     }
 
-    @GuardedBy("ManualScheduler.this.lock")
+    @GuardedBy("FakeClock.this.lock")
     private V resultLocked() throws ExecutionException {
       if (state == CANCELLED || cancelledWhileRunning) {
         throw new CancellationException("task was cancelled");
