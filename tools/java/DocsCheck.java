@@ -51,10 +51,10 @@ import java.util.stream.Stream;
  *       META-INF/...}) and build output (a {@code target}, {@code .venv} or {@code node_modules}
  *       directory). A file that the doc's own {@code <!-- quickstart-file: PATH -->} blocks create
  *       exists.
- *   <li>{@code dev.tern...}: the package exists (or the name is a module, a logger or a proto's
- *       {@code java_package}: a whole token in some source or POM); a class after it exists in that
- *       package, and a member after the class in it. Names under a POM's {@code shadedPattern}
- *       (Netty relocated into the shaded jar) are out of scope.
+ *   <li>{@code dev.tern...}: the package exists (or packages below it do, or the name is a module,
+ *       a logger or a proto's {@code java_package}: a whole token in some source or POM); a class
+ *       after it exists in that package, and a member after the class in it. Names under a POM's
+ *       {@code shadedPattern} (Netty relocated into the shaded jar) are out of scope.
  *   <li>A type name (CamelCase with an inner capital, like {@code ServerCall}, optionally {@code @}
  *       for an annotation or {@code ()} after it): some {@code .java}, {@code .kt} or {@code .py}
  *       file declares a type of that name (nested types count), or a {@code .proto} file declares
@@ -66,9 +66,10 @@ import java.util.stream.Stream;
  *       when the type is the tree's (a single-word type too, like {@code Status}), a file declaring
  *       it has the member as a method, field, record component or constant, or the nested type; an
  *       external type's members are not checked; an unknown type is reported as above. A one-letter
- *       member ({@code Builder.x}) is a placeholder. The external list may name a {@code
- *       Type.member} whose type has a namesake in the tree (grpc-java's {@code
- *       PickFirstLoadBalancer.processSubchannelState}), and paths of other projects.
+ *       member ({@code Builder.x}) or one ending in a lone {@code X} ({@code CallOptions.withX}) is
+ *       a placeholder. The external list may name a {@code Type.member} whose type has a namesake
+ *       in the tree (grpc-java's {@code PickFirstLoadBalancer.processSubchannelState}), and paths
+ *       of other projects.
  *   <li>All-capital names ({@code CANCELLED}), lower-case words ({@code max-age}) and single
  *       capitalised words that are not the tree's types are out of scope.
  *   <li>A relative link ({@code [text](target)}) points at a file that exists; when it points at a
@@ -123,6 +124,7 @@ public final class DocsCheck {
   static final Pattern BIN_NAME = Pattern.compile("(?<![\\w/.-])(?:\\./)?bin/([\\w-]+)");
   static final Pattern GRPC_METHOD = Pattern.compile("(?:[a-z][\\w.]*\\.)?[A-Z]\\w*/[A-Z*]\\w*");
   static final Pattern PLACEHOLDER = Pattern.compile("(?:Foo|Bar)(?:[A-Z.#]|$)");
+  static final Pattern PLACEHOLDER_MEMBER = Pattern.compile("[a-z]|[a-z]+X");
   static final Pattern NOT_A_PATH_SEGMENT =
       Pattern.compile(
           "[a-z]+[A-Z]\\w*|[A-Z]\\w*\\.[a-z]\\w*|[\\w-]+(?:\\.[\\w-]+)*\\.(?:com|org|io|dev|net)|\\d[\\d.]*");
@@ -410,7 +412,8 @@ public final class DocsCheck {
     if (member.matches()) {
       String type = member.group(1);
       if (typeFiles.containsKey(type)) {
-        if (member.group(2).length() > 1 && !hasMember(type, member.group(2))) {
+        if (!PLACEHOLDER_MEMBER.matcher(member.group(2)).matches()
+            && !hasMember(type, member.group(2))) {
           why.add(type + " has no member " + member.group(2));
         }
       } else if (CAMEL_TYPE.matcher(type).matches() && !knownName(type)) {
@@ -455,7 +458,8 @@ public final class DocsCheck {
       first++;
     }
     String pkg = String.join(".", List.of(parts).subList(0, first));
-    if (!packages.contains(pkg) && !namedInSources(pkg)) {
+    boolean parent = packages.stream().anyMatch(p -> p.startsWith(pkg + "."));
+    if (!packages.contains(pkg) && !parent && !namedInSources(pkg)) {
       return List.of("no package " + pkg + " in the tree");
     }
     if (first == parts.length) {
