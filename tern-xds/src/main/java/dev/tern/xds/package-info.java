@@ -1,7 +1,31 @@
 /**
- * The client side of proxyless service mesh, its foundation: the xDS bootstrap (gRFC A27), the
- * XdsClient that speaks ADS to a control plane, and the validated model of the four resource types
- * (listener, route configuration, cluster, endpoints). The xds name resolver and the balancers
- * build on these later (issue 35).
+ * The xDS client of proxyless service mesh (gRFC A27) and the validated model of what it receives;
+ * the resolver, the balancers and xDS-enabled servers build on it (in {@code internal.*} and {@code
+ * server}).
+ *
+ * <pre>
+ * Bootstrap, BootstrapParser      the bootstrap (A27; authorities, A47), read from the environment
+ * XdsClientPool                   the process's shared clients, one per bootstrap and scope (A71)
+ *   -> XdsClient                  watchers by (XdsResourceType, name), the cache, ACK/NACK,
+ *                                 does-not-exist timers; ResourceState per subscribed resource
+ *     -> AuthorityServers         one authority's control planes in order, and the fallback (A71)
+ *     -> ControlPlaneConnection   one control plane: channel, AdsStream, back-off (Backoff)
+ *     -> LoadReportClient         the LRS stream on the same channel
+ *   validators                    Listener-, ServerListener-, Route-, Cluster-, Endpoints-,
+ *                                 TlsContext-, LoadBalancingPolicyValidator, HttpFilterConfigs:
+ *                                 the protos into the model, or an XdsResourceException naming
+ *                                 the field
+ *   the model                     XdsListener, XdsServerListener, XdsRouteConfig, XdsCluster,
+ *                                 XdsEndpoints, XdsTlsContext (immutable)
+ *   ResourceWatcher               what a watcher implements
+ * CsdsService                     CSDS (A40): what the clients hold, resource by resource
+ * XdsFeatures                     grpc-java's experimental switches that apply here
+ * </pre>
+ *
+ * <p>Threads: each {@code XdsClient} runs in its own synchronization context. Everything below it
+ * (the connections, the ADS and LRS streams, the resource states) is used only there, the calls'
+ * callbacks hop into it, and watchers are called there one at a time, holding no lock: a watcher
+ * must return quickly and never block. {@code XdsClient}'s public methods and {@code XdsClientPool}
+ * may be called from any thread; the model and the bootstrap are immutable.
  */
 package dev.tern.xds;

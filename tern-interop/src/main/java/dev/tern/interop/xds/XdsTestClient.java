@@ -25,9 +25,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Tern's xDS interop test client ({@code bin/xds-test-client}, flags in {@link #FLAGS}), as grpc's
  * xDS test descriptions and grpc-java's {@code XdsTestClient} define it: sends TestService RPCs at
- * a constant rate ({@link RpcSender}) to {@code --server} (any target: {@code xds:///} once the xds
- * resolver is on the class path), and serves {@code LoadBalancerStatsService} and {@code
- * XdsUpdateClientConfigureService} on {@code --stats_port} ({@link ClientServices}).
+ * a constant rate ({@link RpcSender}) to {@code --server} (any target; {@code xds:///} through
+ * tern-xds's resolver, a dependency of this module), and serves {@code LoadBalancerStatsService}
+ * and {@code XdsUpdateClientConfigureService} on {@code --stats_port} ({@link ClientServices}).
  *
  * <p>Thread-safety: {@link Running} may be closed from any thread.
  */

@@ -1,0 +1,2 @@
+/** The app. */
+package dev.tern.app;

@@ -1,0 +1,3 @@
+package dev.tern.internal;
+
+public final class SerializingExecutor {}

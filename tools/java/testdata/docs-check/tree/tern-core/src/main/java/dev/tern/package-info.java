@@ -1,0 +1,2 @@
+/** The API. */
+package dev.tern;

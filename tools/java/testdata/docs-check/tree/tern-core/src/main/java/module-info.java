@@ -1,0 +1,3 @@
+module dev.tern.core {
+  exports dev.tern;
+}

@@ -1,0 +1,5 @@
+package dev.tern.testing;
+
+public final class FakeClock {
+  public void forwardTime(long nanos) {}
+}

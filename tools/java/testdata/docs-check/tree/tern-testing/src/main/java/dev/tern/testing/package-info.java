@@ -1,0 +1,2 @@
+/** Test aids. */
+package dev.tern.testing;
