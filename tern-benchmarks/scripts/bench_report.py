@@ -1317,7 +1317,8 @@ def main():
             "call (client + server) beside issue 38's targets (at least 1.5x, at most 0.7x), and "
             "bridge / Tern QPS and heap per call (target: within 15% on both), and writes them "
             "to `tern-"
-            "benchmarks/target/bench/bridge.md` and `bridge.json`. The default settings (35 s "
+            "benchmarks/target/bench/bridge.md` and "
+            "`tern-benchmarks/target/bench/bridge.json`. The default settings (35 s "
             "warm-up, 10 s measured, 3 repeats: 27 runs of about 50 s) take about 25 minutes on a"
             " quiet machine; `--quick` is a smoke run of about 90 s.",
             "",
