@@ -1,10 +1,26 @@
 /**
- * Conversions between grpc-java's {@code io.grpc} values and Tern's: {@link
- * dev.tern.grpcjava.internal.convert.Metadatas metadata}, {@link
- * dev.tern.grpcjava.internal.convert.Statuses status}, {@link
- * dev.tern.grpcjava.internal.convert.Deadlines deadlines}, {@link
- * dev.tern.grpcjava.internal.convert.Methods method descriptors and marshallers} and {@link
- * dev.tern.grpcjava.internal.convert.Credentials credentials}. Shared by the client and the server
- * side of the bridge. Not API.
+ * Conversions between grpc-java's {@code io.grpc} values and Tern's, shared by the client and the
+ * server side of the bridge. Not API.
+ *
+ * <ul>
+ *   <li>{@link dev.tern.grpcjava.internal.convert.Metadatas}, {@link
+ *       dev.tern.grpcjava.internal.convert.Statuses}, {@link
+ *       dev.tern.grpcjava.internal.convert.Deadlines}: headers and trailers, status, deadlines,
+ *       both ways.
+ *   <li>{@link dev.tern.grpcjava.internal.convert.Methods}: method descriptors, whose marshallers
+ *       wrap grpc-java's and keep their zero-copy and known-length paths ({@code
+ *       DelegatingInputStream}).
+ *   <li>{@link dev.tern.grpcjava.internal.convert.Credentials}: channel and server credentials
+ *       (insecure, TLS); what Tern cannot honour is an error naming it.
+ *   <li>{@link dev.tern.grpcjava.internal.convert.TransportAttributes} and {@link
+ *       dev.tern.grpcjava.internal.convert.StreamEvents}: what grpc-java's handlers and stream
+ *       tracers read (addresses, TLS session, security level; stream events).
+ * </ul>
+ *
+ * <p>Threads: every converter is stateless and thread-safe; the values converted keep their own
+ * contracts ({@code Metadata} one thread at a time).
+ *
+ * <p>Imports none of the bridge's other packages, and of Tern only the public API ({@code
+ * tools/java/package-rules.txt}).
  */
 package dev.tern.grpcjava.internal.convert;
