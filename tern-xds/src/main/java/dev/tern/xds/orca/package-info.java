@@ -12,5 +12,13 @@
  * </ul>
  *
  * <p>Servers that use neither pay nothing: nothing here is on the call path unless installed.
+ *
+ * <p>Threads: the recorders are thread-safe; a handler records from any thread while the call runs,
+ * and its report is read when the call closes. {@code OrcaService}'s streams send on the scheduler
+ * the application gives it (and never shuts down). {@code MetricValues} is the recorders'
+ * unsynchronized inside.
+ *
+ * <p>Public API; uses Tern's API and stubs only. The client's side is {@code
+ * dev.tern.xds.internal.orca}.
  */
 package dev.tern.xds.orca;

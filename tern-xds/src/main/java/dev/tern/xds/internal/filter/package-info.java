@@ -1,12 +1,33 @@
 /**
- * xDS HTTP filters (gRFC A39) and the ones Tern knows: the router, fault injection (A33, clients)
- * and RBAC (A41, servers; its engine is {@code dev.tern.xds.internal.rbac}). {@link
- * dev.tern.xds.internal.filter.FilterTypes} finds a filter type by the type URL of its config and
- * says where it runs; the validators in {@code dev.tern.xds} use it to parse a Listener's {@code
- * http_filters} and the {@code typed_per_filter_config} overrides of routes (a bad config is a
- * NACK), the xds resolver builds each route's client interceptors with the {@link
- * dev.tern.xds.internal.filter.ClientFilter}s, and an xDS server each route's server interceptors
- * with the {@link dev.tern.xds.internal.filter.ServerFilter}s, once per update. Imports neither the
- * resolver nor the balancers, nor {@code dev.tern.xds} (which imports this package).
+ * xDS HTTP filters (gRFC A39) and the ones Tern knows. Not API.
+ *
+ * <pre>
+ * a Listener's http_filters, a route's typed_per_filter_config
+ *   --FilterTypes (by the config's type URL): FilterType.parse--&gt; FilterConfig, or a
+ *     FilterConfigException naming the field (the validators of dev.tern.xds: a NACK)
+ * once per route update:
+ *   client (the xds resolver): ClientFilter -&gt; the ClientInterceptor of the route's calls
+ *   server (an xDS server):    ServerFilter -&gt; the ServerInterceptor of the route's calls
+ * </pre>
+ *
+ * <p>The rooms: the contracts ({@link dev.tern.xds.internal.filter.FilterType}, {@link
+ * dev.tern.xds.internal.filter.ClientFilter}, {@link dev.tern.xds.internal.filter.ServerFilter},
+ * {@link dev.tern.xds.internal.filter.FilterConfig}, {@link
+ * dev.tern.xds.internal.filter.FilterContext}, the registries {@link
+ * dev.tern.xds.internal.filter.FilterTypes} and {@link
+ * dev.tern.xds.internal.filter.ClientFilters}); the router ({@code RouterFilter}: the last filter,
+ * clients and servers; routing itself is the resolver's or the server's); fault injection (A33,
+ * clients: {@code FaultFilter}, {@code FaultConfig}, {@code FaultInterceptor}, {@code FaultCall},
+ * {@code Fraction}, {@code HttpStatuses}); RBAC (A41, servers: {@code RbacFilter} on the engine of
+ * {@code dev.tern.xds.internal.rbac}).
+ *
+ * <p>Threads: configs are parsed where resources are validated (the xDS client's synchronization
+ * context); filters and configs are immutable, and the interceptors they make are thread-safe
+ * ({@code FaultInterceptor} counts the faults in progress), running on the threads that start
+ * calls. In a {@code FaultCall} the application's threads and the channel's scheduler ({@code
+ * FilterContext}'s) meet under its lock, which is never held while calling out.
+ *
+ * <p>Imports the API and the RBAC engine only; not {@code dev.tern.xds} (which imports this
+ * package), the resolver or the balancers ({@code tools/java/package-rules.txt}).
  */
 package dev.tern.xds.internal.filter;
