@@ -71,6 +71,19 @@ public abstract class LoadBalancer {
     /** Asks the name resolver to resolve again (a server failed or went away). */
     public abstract void refreshNameResolution();
 
+    /**
+     * Forgets the connection back-off of the channel's subchannels, for a balancer that learned of
+     * a change that may let failed connections succeed now (new TLS settings for their servers,
+     * say): a subchannel waiting out its back-off after a failure goes IDLE at once, so its
+     * balancer can connect it again, and its next failure waits the initial back-off. Every
+     * subchannel of the channel is reset, not only this balancer's. Unlike {@link
+     * ManagedChannel#resetConnectBackoff()} it leaves the name resolver alone.
+     *
+     * <p>The channel's helper does it; a helper that wraps another must forward it. This default
+     * does nothing.
+     */
+    public void resetConnectBackoff() {}
+
     /** The context that serializes the balancer's callbacks. */
     public abstract SynchronizationContext getSynchronizationContext();
 

@@ -1,5 +1,6 @@
 package dev.tern;
 
+import java.net.SocketAddress;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,6 +18,19 @@ import java.util.concurrent.TimeUnit;
 public abstract class ServerTransportFilter {
   /** For subclasses. */
   protected ServerTransportFilter() {}
+
+  /**
+   * A connection was just accepted, before a byte of it is read or written: whether the server
+   * serves it at all. Returning false closes it at once without a byte sent (no TLS handshake, no
+   * HTTP/2 SETTINGS), so the client sees the connection fail as if nothing listened; the filters
+   * after this one are not asked, and the connection reaches no {@code transportReady}. For a
+   * server that must not answer yet (an xDS-enabled server without its Listener, gRFC A36). The
+   * Netty transport asks it; a transport that cannot (in-process) serves every connection and
+   * leaves refusals to {@link Connection#refuse}. Default: true.
+   */
+  public boolean acceptConnection(SocketAddress local, SocketAddress remote) {
+    return true;
+  }
 
   /**
    * A connection is ready. {@code transportAttrs} holds {@link Grpc#TRANSPORT_ATTR_REMOTE_ADDR},

@@ -19,6 +19,11 @@ import dev.tern.ServerInterceptor;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.Status;
 import dev.tern.StatusRuntimeException;
+import dev.tern.channelz.ChannelStats;
+import dev.tern.channelz.Channelz;
+import dev.tern.channelz.Instrumented;
+import dev.tern.channelz.Ref;
+import dev.tern.channelz.TraceEvent;
 import dev.tern.netty.NettyServerBuilder;
 import dev.tern.stub.ClientCalls;
 import dev.tern.stub.ServerCalls;
@@ -270,6 +275,53 @@ class XdsClientSecurityControlPlaneTest {
     }
   }
 
+  /** A wait-for-ready call: it fails only if the channel has no connection within {@code time}. */
+  private static Status callWaitingForReady(ManagedChannel channel, Duration time) {
+    try {
+      ClientCalls.blockingUnaryCall(
+          channel,
+          CALL,
+          CallOptions.DEFAULT
+              .withWaitForReady()
+              .withDeadlineAfter(time.toMillis(), TimeUnit.MILLISECONDS),
+          new byte[0]);
+      return Status.OK;
+    } catch (StatusRuntimeException e) {
+      return e.getStatus();
+    }
+  }
+
+  /**
+   * Waits until the subchannels of the channel to {@code target} have failed {@code count}
+   * connection attempts in all, as channelz's traces show them.
+   */
+  private static void awaitFailedAttempts(String target, int count) throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    int failed = 0;
+    while (failed < count && System.nanoTime() < deadline) {
+      Thread.sleep(20); // a poll interval, not a synchronisation: the loop waits on the condition
+      failed = 0;
+      for (Instrumented<ChannelStats> root : Channelz.global().rootChannels(0, 1000).items()) {
+        ChannelStats channel = root.channelzStats();
+        if (!channel.target().equals(target)) {
+          continue;
+        }
+        for (Ref ref : channel.subchannels()) {
+          Instrumented<ChannelStats> subchannel = Channelz.global().subchannel(ref.id());
+          if (subchannel == null) {
+            continue;
+          }
+          for (TraceEvent event : subchannel.channelzStats().trace().events()) {
+            if (event.description().contains("TRANSIENT_FAILURE")) {
+              failed++;
+            }
+          }
+        }
+      }
+    }
+    assertThat(failed).as("failed connection attempts to %s", target).isGreaterThanOrEqualTo(count);
+  }
+
   private static void assertOk(Status status) {
     assertThat(status.getCode()).as("%s", status).isEqualTo(Status.Code.OK);
   }
@@ -331,7 +383,10 @@ class XdsClientSecurityControlPlaneTest {
         .build();
   }
 
-  /** A cluster whose endpoints need TLS from {@code identity} and the server's roots. */
+  /**
+   * A cluster whose endpoints need TLS from {@code identity} (null: no client certificate) and the
+   * server's roots.
+   */
   @SuppressWarnings("deprecation") // match_subject_alt_names, which A29 reads
   private static Cluster secureCluster(String name, String identity, StringMatcher... sans) {
     CertificateValidationContext.Builder validation =
@@ -340,13 +395,12 @@ class XdsClientSecurityControlPlaneTest {
     for (StringMatcher san : sans) {
       validation.addMatchSubjectAltNames(san);
     }
-    UpstreamTlsContext tls =
-        UpstreamTlsContext.newBuilder()
-            .setCommonTlsContext(
-                CommonTlsContext.newBuilder()
-                    .setTlsCertificateProviderInstance(instance(identity))
-                    .setValidationContext(validation))
-            .build();
+    CommonTlsContext.Builder common =
+        CommonTlsContext.newBuilder().setValidationContext(validation);
+    if (identity != null) {
+      common.setTlsCertificateProviderInstance(instance(identity));
+    }
+    UpstreamTlsContext tls = UpstreamTlsContext.newBuilder().setCommonTlsContext(common).build();
     return Resources.edsCluster(name, name).setTransportSocket(socket(tls)).build();
   }
 
@@ -461,6 +515,42 @@ class XdsClientSecurityControlPlaneTest {
       after.shutdownNow();
     }
     assertThat(seen).isEqualTo("CN=client-2");
+  }
+
+  @Test
+  void clusterCorrectedAfterASanMismatch_theFailingEndpointConnectsWithTheNewSettingsAtOnce()
+      throws Exception {
+    push("1", null, secureCluster("corrected", "client_identity", exact("spiffe://tern.test/x")));
+    awaitServing();
+    ManagedChannel channel = channel("xds:///corrected");
+    Status before = call(channel);
+    assertThat(before.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(before.getDescription()).contains("xDS SAN check failed");
+    // Four failed attempts: the endpoint's next back-off is then 4.1 s (+-20%), which the
+    // corrected cluster must not have to wait out.
+    awaitFailedAttempts("xds:///corrected", 4);
+
+    push("2", null, secureCluster("corrected", "client_identity", exact(SERVER_SAN)));
+
+    // The same channel, its balancers and subchannels kept: the next connection attempt uses the
+    // cluster's new settings, and it is made now.
+    assertOk(callWaitingForReady(channel, Duration.ofSeconds(3)));
+    assertThat(peers.poll()).isEqualTo("CN=client-1");
+  }
+
+  @Test
+  void clusterCorrectedToPresentAClientCertificate_succeedsOnTheSameChannel() throws Exception {
+    push("1", null, secureCluster("certless", null, exact(SERVER_SAN)));
+    awaitServing();
+    ManagedChannel channel = channel("xds:///certless");
+    Status before = call(channel); // the server requires a client certificate
+    assertThat(before.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(peers).isEmpty();
+
+    push("2", null, secureCluster("certless", "client_identity", exact(SERVER_SAN)));
+
+    assertOk(callWaitingForReady(channel, Duration.ofSeconds(3)));
+    assertThat(peers.poll()).isEqualTo("CN=client-1");
   }
 
   @Test

@@ -34,7 +34,12 @@ import io.envoyproxy.envoy.config.route.v3.RouteMatch;
 import io.envoyproxy.envoy.config.route.v3.VirtualHost;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,9 +56,9 @@ import org.junit.jupiter.api.Test;
  * xDS-enabled servers (A36) against the real control plane ({@code tern-xds-controlplane}): a Tern
  * server on 127.0.0.1 whose Listener (filter chains, routes) the control plane pushes, reached by a
  * plain Tern channel. Shows NOT_SERVING before the Listener and after it is removed (connections
- * refused, an open one drained with its call in flight finishing), SERVING with it, routes that are
- * not non-forwarding failing UNAVAILABLE, filter chains chosen per connection, and the NACKs of bad
- * server Listeners.
+ * closed before the server writes a byte, an open one drained with its call in flight finishing),
+ * SERVING with it, routes that are not non-forwarding failing UNAVAILABLE, filter chains chosen per
+ * connection, and the NACKs of bad server Listeners.
  */
 class XdsServerControlPlaneTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
@@ -202,6 +207,31 @@ class XdsServerControlPlaneTest {
     return status;
   }
 
+  /**
+   * Connects with a plain socket, sends HTTP/2's client preface and an empty SETTINGS frame, and
+   * returns how many bytes the server answers before it closes the connection (0 when it closed it
+   * without writing any). Fails if the server neither answers nor closes.
+   */
+  private int bytesAnsweredToAPreface() throws IOException {
+    byte[] preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(UTF_8);
+    byte[] emptySettings = {0, 0, 0, 4, 0, 0, 0, 0, 0};
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress("127.0.0.1", port), (int) WAIT.toMillis());
+      socket.setSoTimeout((int) WAIT.toMillis());
+      try {
+        OutputStream out = socket.getOutputStream();
+        out.write(preface);
+        out.write(emptySettings);
+        out.flush();
+        return Math.max(0, socket.getInputStream().read(new byte[64]));
+      } catch (SocketTimeoutException e) {
+        throw new AssertionError("the server neither answered nor closed the connection", e);
+      } catch (SocketException e) {
+        return 0; // reset: the server had closed it before the preface arrived
+      }
+    }
+  }
+
   // ---- resources
 
   private static Route nonForwarding(String prefix) {
@@ -267,6 +297,23 @@ class XdsServerControlPlaneTest {
   }
 
   // ---- tests
+
+  @Test
+  void notServing_closesEachConnectionWithoutWritingAByte_servingAnswersIt() throws Exception {
+    startServer();
+    assertThat(awaitStatus()).startsWith("NOT_SERVING");
+
+    // A36: no HTTP/2 SETTINGS (nor GOAWAY, nor a TLS ServerHello) before the Listener.
+    assertThat(bytesAnsweredToAPreface()).isZero();
+
+    cp.setSnapshot(node, "1", List.of(serveA()));
+    assertThat(awaitStatus()).isEqualTo("SERVING");
+    assertThat(bytesAnsweredToAPreface()).isPositive(); // its SETTINGS
+
+    cp.setSnapshot(node, "2", List.of());
+    assertThat(awaitStatus()).startsWith("NOT_SERVING").contains("does not exist");
+    assertThat(bytesAnsweredToAPreface()).isZero();
+  }
 
   @Test
   void servesOnlyWhileItsListenerExists_andDrainsGracefullyWhenItGoes() throws Exception {

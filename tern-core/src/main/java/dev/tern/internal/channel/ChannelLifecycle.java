@@ -149,9 +149,7 @@ final class ChannelLifecycle {
 
   /** Forgets every back-off: subchannels reconnect and a failed resolution is retried now. */
   void resetConnectBackoff() {
-    for (SubchannelImpl subchannel : subchannels) {
-      subchannel.resetBackoff();
-    }
+    resetSubchannelBackoffs();
     resolutionBackoff.reset();
     if (resolutionRetry != null && resolutionRetry.isPending()) {
       resolutionRetry.cancel();
@@ -159,6 +157,12 @@ final class ChannelLifecycle {
       if (resolver != null) {
         resolver.refresh();
       }
+    }
+  }
+
+  private void resetSubchannelBackoffs() {
+    for (SubchannelImpl subchannel : subchannels) {
+      subchannel.resetBackoff();
     }
   }
 
@@ -418,6 +422,16 @@ final class ChannelLifecycle {
                 && resolver != null
                 && (resolutionRetry == null || !resolutionRetry.isPending())) {
               resolver.refresh();
+            }
+          });
+    }
+
+    @Override
+    public void resetConnectBackoff() {
+      sync.execute(
+          () -> {
+            if (helper == this) {
+              resetSubchannelBackoffs();
             }
           });
     }

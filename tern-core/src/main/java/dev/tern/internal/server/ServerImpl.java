@@ -407,6 +407,16 @@ public final class ServerImpl extends Server {
   /** What the transport server reports to. Thread-safe (delegates to the lock). */
   private final class TransportServerListener implements ServerListener {
     @Override
+    public boolean acceptConnection(SocketAddress local, SocketAddress remote) {
+      for (ServerTransportFilter filter : filters) {
+        if (!filter.acceptConnection(local, remote)) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    @Override
     public ServerTransportListener transportCreated(ServerTransport transport) {
       ScheduledExecutorService scheduler = transport.getScheduledExecutorService();
       if (scheduler == null) {

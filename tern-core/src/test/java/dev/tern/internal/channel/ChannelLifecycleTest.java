@@ -320,8 +320,36 @@ class ChannelLifecycleTest {
         .containsExactlyInAnyOrder(A, B);
   }
 
-  /** A policy whose balancer connects a subchannel, then throws on its first addresses. */
-  private static final class ExplodingBalancerProvider extends LoadBalancerProvider {
+  @Test
+  void balancerResettingTheBackoffReconnectsFailedSubchannelsAtOnce_notTheResolver() {
+    HelperExposingProvider provider = new HelperExposingProvider();
+    LoadBalancerRegistry registry = new LoadBalancerRegistry();
+    registry.register(provider);
+    fixture.loadBalancerRegistry = registry;
+    fixture.loadBalancingPolicy = provider.getPolicyName();
+    fixture.build();
+    fixture.channel.getState(true);
+    fixture.resolver().resolve(A, B);
+    fixture.factory.transport(0).failToConnect(Status.UNAVAILABLE);
+    fixture.factory.transport(1).failToConnect(Status.UNAVAILABLE);
+    int refreshes = fixture.resolver().refreshes;
+
+    provider.helper.resetConnectBackoff(); // what a balancer does when new TLS settings arrive
+
+    assertThat(fixture.factory.transportCount()).isEqualTo(4);
+    assertThat(List.of(fixture.factory.transport(2).address, fixture.factory.transport(3).address))
+        .containsExactlyInAnyOrder(A, B);
+    assertThat(fixture.resolver().refreshes).isEqualTo(refreshes);
+  }
+
+  /** A test policy, always available, by its name. */
+  private abstract static class TestPolicyProvider extends LoadBalancerProvider {
+    private final String name;
+
+    TestPolicyProvider(String name) {
+      this.name = name;
+    }
+
     @Override
     public boolean isAvailable() {
       return true;
@@ -334,7 +362,31 @@ class ChannelLifecycleTest {
 
     @Override
     public String getPolicyName() {
-      return "exploding";
+      return name;
+    }
+  }
+
+  /** round_robin, keeping the helper the channel gave it. */
+  private static final class HelperExposingProvider extends TestPolicyProvider {
+    LoadBalancer.Helper helper;
+
+    HelperExposingProvider() {
+      super("round_robin_exposing_its_helper");
+    }
+
+    @Override
+    public LoadBalancer newLoadBalancer(LoadBalancer.Helper channelHelper) {
+      helper = channelHelper;
+      return LoadBalancerRegistry.getDefaultRegistry()
+          .getProvider("round_robin")
+          .newLoadBalancer(channelHelper);
+    }
+  }
+
+  /** A policy whose balancer connects a subchannel, then throws on its first addresses. */
+  private static final class ExplodingBalancerProvider extends TestPolicyProvider {
+    ExplodingBalancerProvider() {
+      super("exploding");
     }
 
     @Override

@@ -105,6 +105,11 @@ final class HealthCheckingLoadBalancer extends LoadBalancer {
     }
 
     @Override
+    public void resetConnectBackoff() {
+      channelHelper.resetConnectBackoff();
+    }
+
+    @Override
     public SynchronizationContext getSynchronizationContext() {
       return channelHelper.getSynchronizationContext();
     }

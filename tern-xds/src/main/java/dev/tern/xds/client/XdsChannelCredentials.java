@@ -5,7 +5,7 @@ import dev.tern.ChannelCredentials;
 import dev.tern.PerAddressChannelCredentials;
 import dev.tern.TlsChannelCredentials;
 import dev.tern.xds.internal.XdsAttributes;
-import dev.tern.xds.internal.security.UpstreamTls;
+import dev.tern.xds.internal.security.ClusterTls;
 
 /**
  * The credentials of a channel whose security the control plane configures (A29): a connection to
@@ -14,8 +14,11 @@ import dev.tern.xds.internal.security.UpstreamTls;
  * roots and then the cluster's {@code match_subject_alt_names}, instead of a host-name check; with
  * an identity instance the channel presents its certificate, mTLS); other connections use {@code
  * fallback} (plaintext, or the application's TLS). Key, certificate and roots rotated on disk are
- * used by new connections. A server certificate whose SANs do not match fails the call UNAVAILABLE
- * with a description naming the SAN check.
+ * used by new connections, and so are the cluster's TLS settings when the control plane changes
+ * them (a new SAN matcher, another instance, TLS turned on or off): the next connection attempt to
+ * each endpoint uses them, and an endpoint that failed under the old ones tries again at once;
+ * connections already open keep the settings they were made with. A server certificate whose SANs
+ * do not match fails the call UNAVAILABLE with a description naming the SAN check.
  *
  * <p>Only the xds resolver's balancers mark addresses with their cluster's TLS, so on a channel to
  * a non-xDS target these credentials are just {@code fallback}. Immutable; thread-safe.
@@ -36,7 +39,7 @@ public final class XdsChannelCredentials extends PerAddressChannelCredentials {
 
   @Override
   public TlsChannelCredentials credentialsFor(Attributes addressAttributes) {
-    UpstreamTls tls = addressAttributes.get(XdsAttributes.UPSTREAM_TLS);
+    ClusterTls tls = addressAttributes.get(XdsAttributes.UPSTREAM_TLS);
     return tls == null ? null : tls.credentials();
   }
 

@@ -3,7 +3,7 @@ package dev.tern.xds.internal;
 import dev.tern.Attributes;
 import dev.tern.CallOptions;
 import dev.tern.xds.XdsClient;
-import dev.tern.xds.internal.security.UpstreamTls;
+import dev.tern.xds.internal.security.ClusterTls;
 
 /**
  * The keys by which the xds name resolver, its config selector and the xDS balancers hand each
@@ -20,7 +20,9 @@ import dev.tern.xds.internal.security.UpstreamTls;
  *   <li>{@link #RPC_HASH}: the call's hash from its route's hash policies (gRFC A42), for
  *       ring_hash.
  *   <li>{@link #UPSTREAM_TLS}: the TLS of the cluster an endpoint belongs to (A29), set by
- *       cluster_impl on each endpoint's address group for {@code XdsChannelCredentials}.
+ *       cluster_impl on each endpoint's address group for {@code XdsChannelCredentials}: one object
+ *       per cluster that follows the cluster's current TLS, so that the endpoint policies need not
+ *       replace their subchannels' addresses when it changes.
  * </ul>
  */
 public final class XdsAttributes {
@@ -36,8 +38,8 @@ public final class XdsAttributes {
   public static final CallOptions.Key<Long> RPC_HASH =
       CallOptions.Key.create("dev.tern.xds.rpcHash");
 
-  /** The TLS of the endpoint's cluster (A29), on its address group; absent for plaintext. */
-  public static final Attributes.Key<UpstreamTls> UPSTREAM_TLS =
+  /** The TLS of the endpoint's cluster (A29), on its address group; absent off xDS clusters. */
+  public static final Attributes.Key<ClusterTls> UPSTREAM_TLS =
       Attributes.Key.create("dev.tern.xds.upstreamTls");
 
   private XdsAttributes() {}

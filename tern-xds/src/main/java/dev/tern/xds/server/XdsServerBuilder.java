@@ -23,9 +23,11 @@ import java.util.logging.Logger;
  * from the control plane. At {@link Server#start()} it binds the port and watches the Listener the
  * bootstrap's {@code server_listener_resource_name_template} names for it ({@code %s} replaced by
  * {@code 0.0.0.0:port}); until that Listener arrives, and whenever it goes away, the server is NOT
- * SERVING: it refuses new connections and drains open ones. Otherwise each connection gets the
- * filter chain that matches it, and each call the route of that chain's HttpConnectionManager
- * (calls on routes that are not {@code non_forwarding_action}, or on none, fail UNAVAILABLE).
+ * SERVING: it closes each new connection as soon as it is accepted, writing nothing (A36: no TLS
+ * ServerHello, no HTTP/2 SETTINGS, so clients fail over at once), and drains open ones. Otherwise
+ * each connection gets the filter chain that matches it, and each call the route of that chain's
+ * HttpConnectionManager (calls on routes that are not {@code non_forwarding_action}, or on none,
+ * fail UNAVAILABLE).
  *
  * <pre>{@code
  * Server server =

@@ -33,8 +33,9 @@ import java.util.logging.Logger;
 /**
  * The listening half of the HTTP/2 server transport: a bound server socket (TCP, or a Unix domain
  * socket whose file is removed again on shutdown) whose accepted connections each get a {@link
- * NettyServerTransport}. Applications use {@link dev.tern.netty.NettyServerBuilder}; the
- * constructor is public for transport-level tests.
+ * NettyServerTransport}, unless the listener refuses them when accepted ({@code acceptConnection}):
+ * those are closed before a byte is written. Applications use {@link
+ * dev.tern.netty.NettyServerBuilder}; the constructor is public for transport-level tests.
  *
  * <p>Thread-safe: {@link #start} and {@link #shutdown} synchronize on this object; the listener is
  * called from event loops (never under that lock).
@@ -120,6 +121,10 @@ public final class NettyServer implements TransportServer {
                 new ChannelInitializer<Channel>() {
                   @Override
                   protected void initChannel(Channel ch) {
+                    if (!listener.acceptConnection(ch.localAddress(), ch.remoteAddress())) {
+                      ch.close(); // nothing written: to the client, as if nothing listened
+                      return;
+                    }
                     NettyServerTransport transport = new NettyServerTransport(ch, options);
                     transport.setTransportListener(listener.transportCreated(transport));
                     SslContext ssl = options.sslContext();

@@ -5,13 +5,11 @@ import dev.tern.EquivalentAddressGroup;
 import dev.tern.LoadBalancer;
 import dev.tern.Status;
 import dev.tern.xds.XdsClient;
-import dev.tern.xds.XdsTlsContext;
 import dev.tern.xds.internal.XdsAttributes;
 import dev.tern.xds.internal.lrs.LoadStatsRegistry;
-import dev.tern.xds.internal.security.UpstreamTls;
+import dev.tern.xds.internal.security.ClusterTls;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -19,12 +17,20 @@ import java.util.function.LongUnaryOperator;
  * its pickers in a {@link ClusterImplPicker} (drops and circuit breaking). The count of calls in
  * flight is the process-wide one of the cluster (see {@link ClusterCallCounters}), held while the
  * balancer serves that cluster, so it spans every picker published here and every channel using the
- * cluster: a new picker does not forget calls still open. When the cluster has TLS (A29) it opens
- * the cluster's {@link UpstreamTls} on the xDS client's bootstrap and marks every endpoint's
- * address group with it ({@link XdsAttributes#UPSTREAM_TLS}), for {@code XdsChannelCredentials}; it
- * closes it when the TLS changes or the balancer shuts down. When the cluster reports load it holds
- * a lease on its statistics in the channel's XdsClient, which the client's LRS stream reports. Runs
- * in the channel's synchronization context; not thread-safe.
+ * cluster: a new picker does not forget calls still open.
+ *
+ * <p>Security (A29): it marks every endpoint's address group with the cluster's {@link ClusterTls}
+ * ({@link XdsAttributes#UPSTREAM_TLS}), one object for the balancer's life, which {@code
+ * XdsChannelCredentials} asks at each connection attempt; when the cluster's UpstreamTlsContext
+ * changes it opens the new TLS on the xDS client's bootstrap in that object and closes the old one.
+ * The endpoint policy below keeps its subchannels (their addresses did not change), and their next
+ * connection attempts use the new settings; open connections keep theirs. So that a subchannel
+ * failing under the old settings (a SAN matcher that did not match, a missing client certificate)
+ * tries again now instead of after its back-off, a change resets the channel's connection back-off.
+ *
+ * <p>When the cluster reports load it holds a lease on its statistics in the channel's XdsClient,
+ * which the client's LRS stream reports. Runs in the channel's synchronization context; not
+ * thread-safe.
  */
 final class ClusterImplBalancer extends LoadBalancer {
   private final Helper helper;
@@ -32,7 +38,7 @@ final class ClusterImplBalancer extends LoadBalancer {
   private final ChildBalancer child;
   private ClusterImplConfig config;
   private ClusterCallCounters.Lease counter;
-  private UpstreamTls tls;
+  private ClusterTls tls; // from the first config on
   private LoadStatsRegistry.Lease loadStats; // while the cluster reports load
   private boolean updating;
 
@@ -44,6 +50,7 @@ final class ClusterImplBalancer extends LoadBalancer {
 
   @Override
   public Status acceptResolvedAddresses(ResolvedAddresses resolvedAddresses) {
+    boolean first = config == null;
     config = (ClusterImplConfig) resolvedAddresses.getLoadBalancingPolicyConfig();
     if (counter == null || !counter.isFor(config.cluster(), config.edsServiceName())) {
       ClusterCallCounters.Lease previous = counter;
@@ -52,8 +59,13 @@ final class ClusterImplBalancer extends LoadBalancer {
         previous.release();
       }
     }
+    if (tls == null) {
+      tls = new ClusterTls(config.cluster());
+    }
+    XdsClient client = resolvedAddresses.getAttributes().get(XdsAttributes.XDS_CLIENT);
+    boolean tlsChanged;
     try {
-      updateTls(resolvedAddresses);
+      tlsChanged = tls.update(config.upstreamTls(), client == null ? null : client.bootstrap());
     } catch (IllegalArgumentException | IllegalStateException e) {
       Status error =
           Status.UNAVAILABLE.withDescription(
@@ -62,7 +74,7 @@ final class ClusterImplBalancer extends LoadBalancer {
           ConnectivityState.TRANSIENT_FAILURE, new FixedResultPicker(PickResult.withError(error)));
       return error;
     }
-    updateLoadReporting(resolvedAddresses.getAttributes().get(XdsAttributes.XDS_CLIENT));
+    updateLoadReporting(client);
     updating = true;
     Status status;
     try {
@@ -70,35 +82,15 @@ final class ClusterImplBalancer extends LoadBalancer {
     } finally {
       updating = false;
     }
+    if (tlsChanged && !first) {
+      helper.resetConnectBackoff();
+    }
     publish();
     return status;
   }
 
-  /** Opens the cluster's TLS if it changed, closing the previous one. */
-  private void updateTls(ResolvedAddresses resolvedAddresses) {
-    XdsTlsContext wanted = config.upstreamTls();
-    if (Objects.equals(wanted, tls == null ? null : tls.context())) {
-      return;
-    }
-    UpstreamTls previous = tls;
-    tls = null;
-    if (previous != null) {
-      previous.close();
-    }
-    if (wanted != null) {
-      XdsClient client = resolvedAddresses.getAttributes().get(XdsAttributes.XDS_CLIENT);
-      if (client == null) {
-        throw new IllegalStateException("no xDS client to take certificate providers from");
-      }
-      tls = UpstreamTls.open(client.bootstrap(), wanted);
-    }
-  }
-
-  /** {@code resolvedAddresses} with each group marked with the cluster's TLS, if any. */
+  /** {@code resolvedAddresses} with each group marked with the cluster's TLS. */
   private ResolvedAddresses withTls(ResolvedAddresses resolvedAddresses) {
-    if (tls == null) {
-      return resolvedAddresses;
-    }
     List<EquivalentAddressGroup> marked = new ArrayList<>();
     for (EquivalentAddressGroup group : resolvedAddresses.getAddresses()) {
       marked.add(
@@ -127,7 +119,6 @@ final class ClusterImplBalancer extends LoadBalancer {
     }
     if (tls != null) {
       tls.close();
-      tls = null;
     }
     if (loadStats != null) {
       loadStats.release();

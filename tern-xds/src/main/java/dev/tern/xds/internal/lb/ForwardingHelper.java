@@ -30,6 +30,11 @@ abstract class ForwardingHelper extends LoadBalancer.Helper {
   }
 
   @Override
+  public void resetConnectBackoff() {
+    delegate().resetConnectBackoff();
+  }
+
+  @Override
   public SynchronizationContext getSynchronizationContext() {
     return delegate().getSynchronizationContext();
   }

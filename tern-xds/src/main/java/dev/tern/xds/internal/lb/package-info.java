@@ -25,6 +25,12 @@
  * and the tracers they add to picks. Balancers make their children only through the {@link
  * dev.tern.LoadBalancerRegistry}, by policy name.
  *
+ * <p>The cluster's TLS (A29): {@code cluster_impl_experimental} marks each endpoint with one
+ * object per cluster that follows the cluster's UpstreamTlsContext ({@code ClusterTls} in {@code
+ * internal.security}), read at each connection attempt, so the endpoint policies need do nothing
+ * when it changes; a change also resets the channel's connection back-off, so a failing endpoint
+ * retries with the new settings at once (see {@code ClusterImplBalancer}).
+ *
  * <p>Threads: every balancer, its children, its discovery mechanisms' callbacks and its timers run
  * in the channel's {@link dev.tern.SynchronizationContext}, as the LB SPI requires, and take no
  * lock. Pickers run on the application's threads, concurrently; they are immutable, and the

@@ -5,14 +5,14 @@ import dev.tern.xds.Bootstrap;
 import dev.tern.xds.XdsTlsContext;
 
 /**
- * The client TLS of one cluster (A29): credentials whose key manager presents the identity
- * instance's current key and certificate (mTLS; none without an identity instance) and whose trust
- * manager checks the server against the validation instance's current roots and then the cluster's
- * SAN matchers. It holds its certificate provider instances until {@link #close}; files rotated on
- * disk reach new handshakes through them. Thread-safe: immutable apart from the providers, which
- * are thread-safe.
+ * One version of a cluster's client TLS (A29), which {@link ClusterTls} holds while the cluster has
+ * it: credentials whose key manager presents the identity instance's current key and certificate
+ * (mTLS; none without an identity instance) and whose trust manager checks the server against the
+ * validation instance's current roots and then the cluster's SAN matchers. It holds its certificate
+ * provider instances until {@link #close}; files rotated on disk reach new handshakes through them.
+ * Thread-safe: immutable apart from the providers, which are thread-safe.
  */
-public final class UpstreamTls implements AutoCloseable {
+final class UpstreamTls implements AutoCloseable {
   private final XdsTlsContext context;
   private final FileWatcherProvider identity;
   private final FileWatcherProvider roots;
@@ -38,7 +38,7 @@ public final class UpstreamTls implements AutoCloseable {
    *
    * @throws IllegalArgumentException if the bootstrap lacks an instance the context names
    */
-  public static UpstreamTls open(Bootstrap bootstrap, XdsTlsContext context) {
+  static UpstreamTls open(Bootstrap bootstrap, XdsTlsContext context) {
     FileWatcherProvider roots =
         CertificateProviders.acquire(bootstrap, context.validationInstance());
     FileWatcherProvider identity = null;
@@ -57,7 +57,7 @@ public final class UpstreamTls implements AutoCloseable {
   }
 
   /** The cluster's TLS context these credentials follow. */
-  public XdsTlsContext context() {
+  XdsTlsContext context() {
     return context;
   }
 
@@ -68,7 +68,7 @@ public final class UpstreamTls implements AutoCloseable {
    * @throws IllegalStateException if the instances have no usable roots, or no key and certificate
    *     for mTLS, yet (the message names the instance and the problem)
    */
-  public TlsChannelCredentials credentials() {
+  TlsChannelCredentials credentials() {
     String problem = roots.rootsProblem();
     if (problem == null && identity != null) {
       problem = identity.keysProblem();

@@ -8,9 +8,12 @@
  *   <li>{@link dev.tern.xds.internal.security.FileWatcherProvider}: one {@code file_watcher}
  *       instance, its key, certificate and roots followed on disk by tern-core's reloading key and
  *       trust managers ({@code dev.tern.tls}).
- *   <li>{@link dev.tern.xds.internal.security.UpstreamTls} and {@code SanCheckingTrustManager}: a
- *       cluster's client TLS (identity, roots, then the cluster's SAN matchers), which cluster_impl
- *       ({@code internal.lb}) puts on the cluster's endpoints for {@code XdsChannelCredentials}.
+ *   <li>{@link dev.tern.xds.internal.security.ClusterTls}: a cluster's client TLS as the control
+ *       plane has it now, one object per cluster that cluster_impl ({@code internal.lb}) puts on
+ *       the cluster's endpoints for {@code XdsChannelCredentials}, read at each connection attempt
+ *       so that a change reaches the next connection without new subchannels; {@code UpstreamTls}
+ *       (identity, roots, then the cluster's SAN matchers through {@code SanCheckingTrustManager})
+ *       is one version of it.
  *       The server's side, a filter chain's TLS, is built on the same instances by {@code
  *       internal.server}.
  * </ul>

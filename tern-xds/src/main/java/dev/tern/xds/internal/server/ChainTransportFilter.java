@@ -9,8 +9,10 @@ import java.net.SocketAddress;
 
 /**
  * Gives each new connection its filter chain, through tern-core's per-connection seam: the chain
- * goes into the connection's attributes under {@link #CHAIN} for the {@link RoutingInterceptor}; a
- * connection the server must not serve (not serving, no chain matches) is refused. Thread-safe (the
+ * goes into the connection's attributes under {@link #CHAIN} for the {@link RoutingInterceptor}.
+ * While the server is not serving (no Listener yet, or it went away) a connection is closed as soon
+ * as it is accepted, before the server writes a byte (A36: no TLS ServerHello, no HTTP/2 SETTINGS);
+ * one that no chain matches is refused once ready, with a status naming why. Thread-safe (the
  * {@link ServingState} is).
  */
 final class ChainTransportFilter extends ServerTransportFilter {
@@ -27,6 +29,11 @@ final class ChainTransportFilter extends ServerTransportFilter {
   ChainTransportFilter(ServingState state, boolean chainRequired) {
     this.state = state;
     this.chainRequired = chainRequired;
+  }
+
+  @Override
+  public boolean acceptConnection(SocketAddress local, SocketAddress remote) {
+    return state.isServing();
   }
 
   @Override

@@ -18,8 +18,9 @@ import java.util.function.Function;
 /**
  * Whether the server serves (A36), with which filter chains, and their connections. {@link #serve}
  * (a valid Listener with all its routes) makes it SERVING; {@link #stopServing} makes it
- * NOT_SERVING: every connection is drained and new ones are refused. A chain that changes or goes
- * away has its connections drained; an unchanged one keeps them, with its routes updated in place.
+ * NOT_SERVING: every connection is drained and new ones are closed when accepted ({@link
+ * #isServing}, asked by the transport before it writes a byte). A chain that changes or goes away
+ * has its connections drained; an unchanged one keeps them, with its routes updated in place.
  *
  * <p>Thread-safety: {@link #serve} and {@link #stopServing} come from the xDS client's
  * synchronization context, {@link #admit} and {@link #release} from transport threads; one lock
@@ -136,6 +137,13 @@ final class ServingState {
       reported = Boolean.FALSE;
     }
     onNotServing.accept(reason.asException());
+  }
+
+  /** Whether it serves now: a Listener with all its routes, and not stopped since. */
+  boolean isServing() {
+    synchronized (lock) {
+      return notServing == null;
+    }
   }
 
   /**

@@ -16,8 +16,9 @@ import java.util.function.Supplier;
 /**
  * An xDS-enabled server: the transport's server, bound at {@link #start}, plus the watch of its
  * Listener (named by the bootstrap's {@code server_listener_resource_name_template} for the bound
- * address) that decides which connections it serves and how. Until the Listener arrives it refuses
- * every connection. Thread-safe: start and shutdown are synchronized; the rest is the delegate's.
+ * address) that decides which connections it serves and how. Until the Listener arrives it closes
+ * every connection as soon as it is accepted, writing nothing (A36). Thread-safe: start and
+ * shutdown are synchronized; the rest is the delegate's.
  */
 final class XdsServer extends Server {
   private final Server delegate;

@@ -8,7 +8,8 @@
  *     -&gt; ServingState   SERVING or NOT_SERVING, the chains (ChainConfig) and their connections
  *   a connection:  XdsConnectionCredentials (tern-core's per-connection credentials) chooses its
  *                  chain (FilterChainSelector) and so its TLS (ChainSecurity, A29);
- *                  ChainTransportFilter admits it to that chain or refuses it
+ *                  ChainTransportFilter admits it to that chain or refuses it, and has the
+ *                  transport close connections unanswered while the server is not serving (A36)
  *   a call:        RoutingInterceptor: virtual host and route of the chain's routes (the
  *                  resolver's VirtualHosts and RouteMatcher), then the route's HTTP filters'
  *                  interceptors (RouteInterceptors, A39 on servers: RBAC)

@@ -32,6 +32,7 @@ final class RecordingHelper extends LoadBalancer.Helper {
   ConnectivityState state;
   LoadBalancer.SubchannelPicker picker;
   int refreshes;
+  int backoffResets;
 
   @Override
   public LoadBalancer.Subchannel createSubchannel(LoadBalancer.CreateSubchannelArgs args) {
@@ -50,6 +51,11 @@ final class RecordingHelper extends LoadBalancer.Helper {
   @Override
   public void refreshNameResolution() {
     refreshes++;
+  }
+
+  @Override
+  public void resetConnectBackoff() {
+    backoffResets++;
   }
 
   @Override
