@@ -5,10 +5,10 @@ import dev.tern.netty.internal.codec.GrpcWire;
 import dev.tern.netty.internal.codec.KeepAlivePinger;
 import dev.tern.netty.internal.codec.NetworkFailures;
 import dev.tern.netty.internal.codec.TlsAttributes;
+import dev.tern.netty.internal.http2.Http2FrameException;
 import dev.tern.spi.ClientTransport.PingCallback;
 import dev.tern.spi.ManagedClientTransport;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import java.io.IOException;
@@ -180,7 +180,7 @@ final class ClientLifecycle {
    * time (gRFC A8), once per connection.
    */
   void goAwayReceived(long errorCode, String debug) {
-    if (errorCode == Http2Error.ENHANCE_YOUR_CALM.code()
+    if (errorCode == Http2FrameException.ENHANCE_YOUR_CALM
         && "too_many_pings".equals(debug)
         && !toldTooManyPings) {
       // Once per connection: a server may repeat itself for pings already on their way.

@@ -11,6 +11,7 @@ import dev.tern.netty.internal.codec.RequestFields;
 import dev.tern.netty.internal.http2.HeaderSink;
 import dev.tern.netty.internal.http2.Http2Connection;
 import dev.tern.netty.internal.http2.Http2ConnectionListener;
+import dev.tern.netty.internal.http2.Http2FrameException;
 import dev.tern.netty.internal.http2.Http2Settings;
 import dev.tern.netty.internal.http2.IntMap;
 import dev.tern.netty.internal.io.SocketNode;
@@ -20,7 +21,6 @@ import dev.tern.spi.ManagedClientTransport;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http2.Http2Error;
 import io.netty.util.AsciiString;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -188,7 +188,7 @@ final class EngineClientHandler extends ChannelDuplexHandler
       return;
     }
     if (state.id() > 0) {
-      connection.resetStream(writes.out(), state.id(), Http2Error.CANCEL.code());
+      connection.resetStream(writes.out(), state.id(), Http2FrameException.CANCEL);
       removeStream(state.id());
     }
   }
@@ -196,7 +196,7 @@ final class EngineClientHandler extends ChannelDuplexHandler
   @Override
   public void onEndOfStreamReceived(ClientStreamState state) {
     if (connection.isLocalOpen(state.id())) {
-      connection.resetStream(writes.out(), state.id(), Http2Error.CANCEL.code());
+      connection.resetStream(writes.out(), state.id(), Http2FrameException.CANCEL);
     }
     removeStream(state.id());
   }
@@ -444,7 +444,7 @@ final class EngineClientHandler extends ChannelDuplexHandler
     }
     removeStream(streamId);
     Status status = Http2Statuses.fromRstStream(errorCode);
-    if (errorCode == Http2Error.REFUSED_STREAM.code() && byPeer) {
+    if (errorCode == Http2FrameException.REFUSED_STREAM && byPeer) {
       if (connection.goAwayReceived()) {
         // Refused by a GOAWAY, reported before onGoAway: the runtime must stop choosing this
         // transport before the call is retried, or the retry would come back here.
@@ -499,9 +499,9 @@ final class EngineClientHandler extends ChannelDuplexHandler
       // was cut for load, as when Netty's codec's queue of answers overflows, not for a broken
       // rule.
       life.goingAwayStatus =
-          errorCode == Http2Error.NO_ERROR.code()
+          errorCode == Http2FrameException.NO_ERROR
               ? Status.UNAVAILABLE.withDescription("Connection closed")
-              : errorCode == Http2Error.ENHANCE_YOUR_CALM.code()
+              : errorCode == Http2FrameException.ENHANCE_YOUR_CALM
                   ? Status.UNAVAILABLE.withDescription(error)
                   : Status.INTERNAL.withDescription(error);
     }

@@ -1,6 +1,6 @@
 package dev.tern.netty.internal.codec;
 
-import io.netty.handler.codec.http2.Http2Error;
+import dev.tern.netty.internal.http2.Http2FrameException;
 import io.netty.util.AsciiString;
 
 /**
@@ -37,9 +37,30 @@ public final class GrpcWire {
     return next == '+' || next == ';';
   }
 
+  /**
+   * Whether {@code contentType} is one the server's gRPC path speaks: {@code application/grpc} or
+   * {@code application/grpc+proto}, with or without parameters. Another codec ({@code +json},
+   * {@code +foo}) would be misread as protobuf: such a request is offered to the protocols served
+   * beside gRPC, or answered 415, as the gRPC protocol asks of a server that does not speak it.
+   */
+  public static boolean isServedGrpcContentType(CharSequence contentType) {
+    if (!isGrpcContentType(contentType)) {
+      return false;
+    }
+    int plus = GRPC_CONTENT_TYPE.length();
+    if (contentType.length() == plus || contentType.charAt(plus) == ';') {
+      return true;
+    }
+    int end = plus + 1;
+    while (end < contentType.length() && contentType.charAt(end) != ';') {
+      end++;
+    }
+    return AsciiString.contentEqualsIgnoreCase(
+        contentType.subSequence(plus + 1, end).toString().trim(), "proto");
+  }
+
   /** The name of an HTTP/2 error code, or its hex value if unknown. */
   public static String errorName(long errorCode) {
-    Http2Error error = Http2Error.valueOf(errorCode);
-    return error == null ? "0x" + Long.toHexString(errorCode) : error.name();
+    return Http2FrameException.errorName(errorCode);
   }
 }

@@ -39,6 +39,21 @@ public final class NetworkFailures {
     }
   }
 
+  /** Logs one FINE line naming the connection's addresses and {@code problem}. */
+  public static void log(ChannelHandlerContext ctx, String what, String problem) {
+    if (LOGGER.isLoggable(Level.FINE)) {
+      LOGGER.log(
+          Level.FINE,
+          "Connection {0} -> {1} {2}: {3}",
+          new Object[] {
+            addressText(ctx.channel().localAddress()),
+            addressText(ctx.channel().remoteAddress()),
+            what,
+            problem
+          });
+    }
+  }
+
   /**
    * The I/O failure behind {@code cause} (a reset, a broken pipe, a TLS failure, possibly wrapped
    * by a decoder), or null if {@code cause} is something else.

@@ -16,7 +16,7 @@ import java.util.Set;
  *
  * <p>The heads are immutable and thread-safe; the factories are stateless.
  */
-final class HttpRequestHeads {
+public final class HttpRequestHeads {
   /** HTTP/1.1 headers about the connection, not the request (RFC 9110, section 7.6.1). */
   private static final Set<String> CONNECTION_HEADERS =
       Set.of(
@@ -66,8 +66,13 @@ final class HttpRequestHeads {
         headers);
   }
 
-  /** The head of an HTTP/2 request from its pseudo-headers ({@code target} with its query). */
-  static HttpRequestHead http2(
+  /**
+   * The head of an HTTP/2 request from its pseudo-headers ({@code target} with its query), as a
+   * protocol sees it.
+   *
+   * @param headers the regular fields, names lower-case, binary values in base64
+   */
+  public static HttpRequestHead http2(
       String method,
       String target,
       String authority,

@@ -4,7 +4,7 @@ import dev.tern.Metadata;
 import dev.tern.internal.wire.Base64Codec;
 import dev.tern.netty.http.HttpRequestHead;
 import dev.tern.netty.internal.codec.GrpcInboundHeaders;
-import dev.tern.netty.internal.exchange.Http2Exchanges;
+import dev.tern.netty.internal.exchange.HttpRequestHeads;
 import dev.tern.netty.internal.http2.HeaderSink;
 import io.netty.util.AsciiString;
 import java.nio.charset.StandardCharsets;
@@ -234,7 +234,7 @@ final class EngineRequestHeaders implements HeaderSink {
       fields.add(Map.entry("content-length", Long.toString(contentLength)));
     }
     fields.addAll(GrpcInboundHeaders.textEntries(namesAndValues, entries));
-    return Http2Exchanges.requestHead(text(method), text(path), authority(), text(scheme), fields);
+    return HttpRequestHeads.http2(text(method), text(path), authority(), text(scheme), fields);
   }
 
   /** The metadata, taking over the array; call once. */

@@ -27,7 +27,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -386,16 +385,16 @@ final class EngineServerHandler extends ChannelDuplexHandler
     if (connectionFailure == null) {
       connectionFailure = unreadResponseLimits.connectionStatus();
     }
-    Http2Exception tooMuch = unreadResponseLimits.connectionError();
+    String tooMuch = unreadResponseLimits.connectionProblem();
     unreadResponseLimits.logOnce(ctx, tooMuch);
-    connection.goAway(writes.out(), ENHANCE_YOUR_CALM, tooMuch.getMessage());
+    connection.goAway(writes.out(), ENHANCE_YOUR_CALM, tooMuch);
     flushNow();
     ctx.close();
   }
 
   @Override
   public void resetForUnreadResponses(ServerStreamState state) {
-    unreadResponseLimits.logOnce(ctx, unreadResponseLimits.streamError(state.id()));
+    unreadResponseLimits.logOnce(ctx, unreadResponseLimits.streamProblem(state.id()));
     connection.resetStream(writes.out(), state.id(), ENHANCE_YOUR_CALM);
   }
 
@@ -537,7 +536,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
       return;
     }
     CharSequence contentType = request.contentType();
-    boolean grpc = request.isPost() && ServerHandler.isServedGrpcContentType(contentType);
+    boolean grpc = request.isPost() && GrpcWire.isServedGrpcContentType(contentType);
     if (!grpc
         && exchanges != null
         && exchanges.serve(streamId, request, endStream, streamAttributes)) {
@@ -551,7 +550,7 @@ final class EngineServerHandler extends ChannelDuplexHandler
               "Method '" + request.methodText() + "' is not supported"));
       return;
     }
-    if (contentType == null || !ServerHandler.isServedGrpcContentType(contentType)) {
+    if (contentType == null || !GrpcWire.isServedGrpcContentType(contentType)) {
       respondWithBody(
           streamId,
           415,

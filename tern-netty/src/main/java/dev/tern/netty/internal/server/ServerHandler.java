@@ -29,7 +29,6 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
-import io.netty.util.AsciiString;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
 import java.io.IOException;
@@ -144,28 +143,6 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
   @Override
   public void setTransportListener(ServerTransportListener listener) {
     this.transportListener = listener;
-  }
-
-  /**
-   * Whether {@code contentType} is one this server's gRPC path speaks: {@code application/grpc} or
-   * {@code application/grpc+proto}, with or without parameters. Another codec ({@code +json},
-   * {@code +foo}) would be misread as protobuf: such a request is offered to the protocols served
-   * beside gRPC, or answered 415, as the gRPC protocol asks of a server that does not speak it.
-   */
-  static boolean isServedGrpcContentType(CharSequence contentType) {
-    if (!GrpcWire.isGrpcContentType(contentType)) {
-      return false;
-    }
-    int plus = GrpcWire.grpcContentTypeLength();
-    if (contentType.length() == plus || contentType.charAt(plus) == ';') {
-      return true;
-    }
-    int end = plus + 1;
-    while (end < contentType.length() && contentType.charAt(end) != ';') {
-      end++;
-    }
-    return AsciiString.contentEqualsIgnoreCase(
-        contentType.subSequence(plus + 1, end).toString().trim(), "proto");
   }
 
   @Override
@@ -498,7 +475,7 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
     }
     boolean post = HttpMethod.POST.asciiName().contentEquals(method);
     CharSequence contentType = headers.contentType();
-    if (!post || !isServedGrpcContentType(contentType)) {
+    if (!post || !GrpcWire.isServedGrpcContentType(contentType)) {
       if (exchanges.serve(streamId, headers, endOfStream, streamAttributes)) {
         return;
       }

@@ -71,12 +71,13 @@ public final class ServerOptions {
   public static final int MIN_MAX_QUEUED_OUTBOUND_BYTES = OutboundFramer.READY_THRESHOLD;
 
   /**
-   * Default bound on the frames of under 8 KiB one header block may take (its HEADERS frame and its
-   * CONTINUATIONs but the last): 512; see {@link
-   * GrpcHttp2ConnectionHandler#MAX_SMALL_CONTINUATION_FRAMES}.
+   * Default bound on the CONTINUATION frames one header block may take: 512. Netty's default of 16
+   * refused ordinary senders that split a few KiB of metadata into small frames; 512 takes a block
+   * of the header-list limit in 256-byte frames several times over, while a flood of empty
+   * CONTINUATIONs (which the header-list limit never stops, since they add no bytes) is still cut
+   * off within about 4.5 KiB of frames.
    */
-  public static final int DEFAULT_MAX_CONTINUATION_FRAMES =
-      GrpcHttp2ConnectionHandler.MAX_SMALL_CONTINUATION_FRAMES;
+  public static final int DEFAULT_MAX_CONTINUATION_FRAMES = 512;
 
   private final HttpProtocols httpProtocols;
   private final int flowControlWindow;

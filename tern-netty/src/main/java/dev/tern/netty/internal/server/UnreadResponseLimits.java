@@ -79,6 +79,30 @@ final class UnreadResponseLimits {
             + " bytes of responses queued on its connection");
   }
 
+  /** Why a connection over its bound is closed (GOAWAY's debug data, and the log line). */
+  String connectionProblem() {
+    return "more than "
+        + maxPerConnection
+        + " bytes of responses queued: the client does not read them";
+  }
+
+  /** Why a stream over its bound is reset (the log line). */
+  String streamProblem(int streamId) {
+    return "more than "
+        + maxPerStream
+        + " bytes of responses queued on stream "
+        + streamId
+        + ": the client does not read them";
+  }
+
+  /** Logs {@code problem} as one FINE line, the first time only for the connection. */
+  void logOnce(ChannelHandlerContext ctx, String problem) {
+    if (!logged) {
+      logged = true;
+      NetworkFailures.log(ctx, "cut off", problem);
+    }
+  }
+
   /** The error a connection over its bound is closed with. */
   Http2Exception connectionError() {
     return Http2Exception.connectionError(
