@@ -14,7 +14,6 @@ module dev.tern.netty {
   requires io.netty.codec;
   requires io.netty.codec.dns;
   requires transitive io.netty.codec.http;
-  requires io.netty.codec.http2;
   requires io.netty.common;
   requires io.netty.resolver;
   requires io.netty.resolver.dns;

@@ -53,7 +53,6 @@ class EngineClientRawServerTest {
     return cleanup.register(
         NettyChannelBuilder.forAddress("127.0.0.1", listener.getLocalPort())
             .usePlaintext()
-            .useTernHttp2Engine(true)
             .build());
   }
 

@@ -25,7 +25,7 @@ import java.util.function.LongConsumer;
  * needs a lock; listener events are therefore delivered one at a time, as the SPI requires.
  */
 final class ClientStreamState implements MessageDeframer.Listener {
-  private final ClientConnection handler;
+  private final EngineClientHandler handler;
   private final NettyClientStream stream;
   private DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();
   private final MessageDeframer deframer;
@@ -42,7 +42,7 @@ final class ClientStreamState implements MessageDeframer.Listener {
   private Metadata pendingTrailers;
   private boolean closed;
 
-  ClientStreamState(ClientConnection handler, NettyClientStream stream) {
+  ClientStreamState(EngineClientHandler handler, NettyClientStream stream) {
     this.handler = handler;
     this.stream = stream;
     this.deframer =

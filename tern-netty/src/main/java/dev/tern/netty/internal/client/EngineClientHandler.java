@@ -2,12 +2,11 @@ package dev.tern.netty.internal.client;
 
 import dev.tern.Metadata;
 import dev.tern.Status;
-import dev.tern.netty.internal.codec.GrpcInboundHeaders;
+import dev.tern.netty.internal.codec.GrpcFields;
 import dev.tern.netty.internal.codec.GrpcResponseHeaders;
 import dev.tern.netty.internal.codec.GrpcWire;
 import dev.tern.netty.internal.codec.KeepAlivePinger;
 import dev.tern.netty.internal.codec.NetworkFailures;
-import dev.tern.netty.internal.codec.RequestFields;
 import dev.tern.netty.internal.http2.HeaderSink;
 import dev.tern.netty.internal.http2.Http2Connection;
 import dev.tern.netty.internal.http2.Http2ConnectionListener;
@@ -47,8 +46,7 @@ import java.util.logging.Logger;
  * NettyClientTransport} and {@link NettyClientStream} reach it through the connection's write queue
  * (only {@link #prepareStream} runs on the application's thread, and touches no state).
  */
-final class EngineClientHandler extends ChannelDuplexHandler
-    implements ClientConnection, Http2ConnectionListener {
+final class EngineClientHandler extends ChannelDuplexHandler implements Http2ConnectionListener {
   private static final Logger logger = Logger.getLogger(EngineClientHandler.class.getName());
 
   private final NettyClientTransport transport;
@@ -81,8 +79,11 @@ final class EngineClientHandler extends ChannelDuplexHandler
 
   // ---------------------------------------------------------------- for the streams
 
-  @Override
-  public Runnable prepareStream(
+  /**
+   * On the application's thread: builds the request headers of {@code state}'s call from {@code
+   * headers} (read, not kept) and returns the command that opens the stream on the event loop.
+   */
+  Runnable prepareStream(
       ClientStreamState state,
       AsciiString scheme,
       AsciiString path,
@@ -92,11 +93,11 @@ final class EngineClientHandler extends ChannelDuplexHandler
     // The transport's AsciiStrings span their arrays, which are shared, not copied, per call: the
     // engine never modifies a field's bytes.
     byte[][] fields =
-        RequestFields.of(
-            GrpcInboundHeaders.bytes(scheme),
-            GrpcInboundHeaders.bytes(path),
-            GrpcInboundHeaders.bytes(authority),
-            userAgent == null ? null : GrpcInboundHeaders.bytes(userAgent),
+        GrpcFields.request(
+            GrpcWire.bytes(scheme),
+            GrpcWire.bytes(path),
+            GrpcWire.bytes(authority),
+            userAgent == null ? null : GrpcWire.bytes(userAgent),
             headers);
     return new EngineClientStream(this, state, fields);
   }
@@ -155,8 +156,8 @@ final class EngineClientHandler extends ChannelDuplexHandler
     }
   }
 
-  @Override
-  public void sendData(
+  /** Writes framed bytes of {@code state}; takes ownership of {@code data}. */
+  void sendData(
       ClientStreamState state, ByteBuf data, boolean endOfStream, int bytes, int messages) {
     assert inEventLoop();
     EngineClientStream stream = state.id() > 0 ? streams.get(state.id()) : waiting.get(state);
@@ -179,8 +180,18 @@ final class EngineClientHandler extends ChannelDuplexHandler
     connection.sendData(writes.out(), stream.state.id(), data, endOfStream);
   }
 
-  @Override
-  public void resetStream(ClientStreamState state) {
+  /** The application cancelled: RST_STREAM(CANCEL) and report {@code status}. */
+  void cancelStream(ClientStreamState state, Status status) {
+    assert inEventLoop();
+    if (state.isClosed()) {
+      return;
+    }
+    state.cancel(status);
+    resetStream(state);
+  }
+
+  /** Sends RST_STREAM(CANCEL) for {@code state}'s stream, if it is open on the wire. */
+  void resetStream(ClientStreamState state) {
     EngineClientStream held = waiting.remove(state);
     if (held != null) {
       state.stream().onSentBytes(held.dropWaiting());
@@ -193,35 +204,34 @@ final class EngineClientHandler extends ChannelDuplexHandler
     }
   }
 
-  @Override
-  public void onEndOfStreamReceived(ClientStreamState state) {
+  /** The server ended the stream; if this side has not, reset it so both ends free it now. */
+  void onEndOfStreamReceived(ClientStreamState state) {
     if (connection.isLocalOpen(state.id())) {
       connection.resetStream(writes.out(), state.id(), Http2FrameException.CANCEL);
     }
     removeStream(state.id());
   }
 
-  @Override
-  public void consumed(int streamId, int bytes) {
+  /** The application took {@code bytes} of a stream's DATA: flow-control credit goes back. */
+  void consumed(int streamId, int bytes) {
     if (bytes > 0) {
       connection.consumed(writes.out(), streamId, bytes);
     }
   }
 
-  @Override
-  public boolean inEventLoop() {
+  boolean inEventLoop() {
     return ctx == null || ctx.executor().inEventLoop();
   }
 
-  @Override
-  public SocketNode socketNode() {
+  /** The connection's channelz counters. */
+  SocketNode socketNode() {
     return transport.socketNode();
   }
 
   // ---------------------------------------------------------------- for the transport
 
-  @Override
-  public void ping(PingCallback callback, Executor executor) {
+  /** A measured PING. */
+  void ping(PingCallback callback, Executor executor) {
     assert inEventLoop();
     if (life.refusePing(callback, executor)) {
       return;
@@ -229,15 +239,15 @@ final class EngineClientHandler extends ChannelDuplexHandler
     pings.ping(payload -> connection.ping(writes.out(), payload), callback, executor);
   }
 
-  @Override
-  public void startShutdown(Status status) {
+  /** Refuses new streams; closes the connection once the streams in flight are done. */
+  void startShutdown(Status status) {
     assert inEventLoop();
     life.shutdownRequested(status);
     closeIfIdle();
   }
 
-  @Override
-  public void shutdownNow(Status status) {
+  /** Shuts down and fails every stream in flight with {@code status}. */
+  void shutdownNow(Status status) {
     assert inEventLoop();
     startShutdown(status);
     life.goingAwayStatus = status;
@@ -247,13 +257,13 @@ final class EngineClientHandler extends ChannelDuplexHandler
     ctx.close();
   }
 
-  @Override
-  public void connectFailed(Throwable cause) {
+  /** The connection attempt failed (or was abandoned): the transport is over. */
+  void connectFailed(Throwable cause) {
     life.connectFailed(cause);
   }
 
-  @Override
-  public long[] flowControlWindows() {
+  /** What this side may still send and the peer may still send on the connection, in bytes. */
+  long[] flowControlWindows() {
     return connection.connectionWindows();
   }
 

@@ -2,7 +2,6 @@ package dev.tern.netty.internal.client;
 
 import dev.tern.Status;
 import dev.tern.internal.wire.GrpcMessageCodec;
-import dev.tern.netty.internal.codec.GrpcInboundHeaders;
 import dev.tern.netty.internal.codec.GrpcResponseHeaders;
 import dev.tern.netty.internal.codec.GrpcWire;
 import dev.tern.netty.internal.http2.Http2FrameException;
@@ -83,7 +82,7 @@ final class Http2Statuses {
     Status status = Status.fromCodeValue(parseCode(headers.grpcStatus()));
     CharSequence message = headers.grpcMessage();
     if (message != null) {
-      status = status.withDescription(GrpcMessageCodec.decode(GrpcInboundHeaders.bytes(message)));
+      status = status.withDescription(GrpcMessageCodec.decode(GrpcWire.bytes(message)));
     }
     return status;
   }

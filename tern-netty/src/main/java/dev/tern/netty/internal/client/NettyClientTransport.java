@@ -7,10 +7,7 @@ import dev.tern.MethodDescriptor;
 import dev.tern.Status;
 import dev.tern.channelz.Instrumented;
 import dev.tern.channelz.SocketStats;
-import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
-import dev.tern.netty.internal.codec.Http2EngineProperty;
 import dev.tern.netty.internal.codec.NettyWritableBufferAllocator;
-import dev.tern.netty.internal.codec.OutboundHeaders;
 import dev.tern.netty.internal.codec.TlsAttributes;
 import dev.tern.netty.internal.codec.WriteCoalescer;
 import dev.tern.netty.internal.codec.WriteLimits;
@@ -49,6 +46,9 @@ import javax.net.ssl.SSLParameters;
  * at once, without a hop).
  */
 public final class NettyClientTransport implements ManagedClientTransport {
+  private static final AsciiString HTTP = AsciiString.cached("http");
+  private static final AsciiString HTTPS = AsciiString.cached("https");
+
   private final SocketAddress address;
   private final String authority;
   private final AsciiString authorityAscii;
@@ -58,7 +58,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   private final SocketNode socket = new SocketNode("client");
 
   private volatile boolean started;
-  private volatile ClientConnection handler;
+  private volatile EngineClientHandler handler;
   private volatile WriteQueue writeQueue;
   private volatile Attributes attributes = Attributes.EMPTY;
   private volatile Status shutdownStatus;
@@ -106,10 +106,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
         listener.transportTerminated();
       };
     }
-    ClientConnection h =
-        options.ternHttp2Engine()
-            ? new EngineClientHandler(this, listener, options)
-            : ClientHandler.create(this, listener, options);
+    EngineClientHandler h = new EngineClientHandler(this, listener, options);
     handler = h;
     Bootstrap bootstrap =
         new Bootstrap()
@@ -138,9 +135,9 @@ public final class NettyClientTransport implements ManagedClientTransport {
    * then the {@link WriteCoalescer}, then the handler.
    */
   private final class PipelineInitializer extends ChannelInitializer<Channel> {
-    private final ClientConnection handler;
+    private final EngineClientHandler handler;
 
-    PipelineInitializer(ClientConnection handler) {
+    PipelineInitializer(EngineClientHandler handler) {
       this.handler = handler;
     }
 
@@ -195,7 +192,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(headers, "headers");
     Objects.requireNonNull(callOptions, "callOptions");
-    ClientConnection h = handler;
+    EngineClientHandler h = handler;
     WriteQueue queue = writeQueue;
     if (h == null || queue == null) {
       throw new IllegalStateException("transport not started");
@@ -216,7 +213,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   public void ping(PingCallback callback, Executor executor) {
     Objects.requireNonNull(callback, "callback");
     Objects.requireNonNull(executor, "executor");
-    ClientConnection h = handler;
+    EngineClientHandler h = handler;
     Status shutdown = shutdownStatus;
     if (h == null || shutdown != null) {
       Status failure =
@@ -237,7 +234,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   @Override
   public void shutdown(Status reason) {
     Objects.requireNonNull(reason, "reason");
-    ClientConnection h = handler;
+    EngineClientHandler h = handler;
     if (shutdownStatus == null) {
       shutdownStatus = reason;
     }
@@ -249,7 +246,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   @Override
   public void shutdownNow(Status reason) {
     Objects.requireNonNull(reason, "reason");
-    ClientConnection h = handler;
+    EngineClientHandler h = handler;
     if (shutdownStatus == null) {
       shutdownStatus = reason;
     }
@@ -271,7 +268,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   }
 
   AsciiString scheme() {
-    return options.sslContext() == null ? OutboundHeaders.HTTP : OutboundHeaders.HTTPS;
+    return options.sslContext() == null ? HTTP : HTTPS;
   }
 
   AsciiString userAgent() {
@@ -303,16 +300,6 @@ public final class NettyClientTransport implements ManagedClientTransport {
   }
 
   /**
-   * Whether channels built without {@code useTernHttp2Engine} run on Tern's own HTTP/2 engine: the
-   * system property {@code tern.http2.engine} ({@link Http2EngineProperty}).
-   *
-   * @throws IllegalArgumentException if the property has a value it does not know
-   */
-  public static boolean defaultTernHttp2Engine() {
-    return Http2EngineProperty.clientOnEngine();
-  }
-
-  /**
    * What a channel's transports share: event loops, channel type, limits. Thread-safe: immutable,
    * apart from the keepalive time, which an atomic holds.
    */
@@ -325,7 +312,6 @@ public final class NettyClientTransport implements ManagedClientTransport {
     private final NettyWritableBufferAllocator bufferAllocator;
     private final SslContext sslContext;
     private boolean checkHostName = true;
-    private boolean ternHttp2Engine = defaultTernHttp2Engine();
 
     /**
      * The channel's keepalive time, shared by its connections: doubled when a server says
@@ -335,8 +321,6 @@ public final class NettyClientTransport implements ManagedClientTransport {
 
     private long keepAliveTimeoutNanos;
     private boolean keepAliveWithoutCalls;
-    private int maxQueuedControlFrames =
-        GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
 
     /** Plaintext options: see the other constructor. */
     public TransportOptions(
@@ -411,16 +395,6 @@ public final class NettyClientTransport implements ManagedClientTransport {
       return copy;
     }
 
-    /**
-     * A copy of these options where a connection closes with ENHANCE_YOUR_CALM once more than
-     * {@code max} control frames (SETTINGS/PING acks, RST_STREAMs) wait to be written.
-     */
-    public TransportOptions withMaxQueuedControlFrames(int max) {
-      TransportOptions copy = copy();
-      copy.maxQueuedControlFrames = max;
-      return copy;
-    }
-
     private TransportOptions copy() {
       return copy(sslContext, checkHostName);
     }
@@ -437,28 +411,8 @@ public final class NettyClientTransport implements ManagedClientTransport {
       copy.keepAliveTimeNanos = keepAliveTimeNanos;
       copy.keepAliveTimeoutNanos = keepAliveTimeoutNanos;
       copy.keepAliveWithoutCalls = keepAliveWithoutCalls;
-      copy.maxQueuedControlFrames = maxQueuedControlFrames;
       copy.checkHostName = checkHost;
-      copy.ternHttp2Engine = ternHttp2Engine;
       return copy;
-    }
-
-    /**
-     * A copy of these options whose connections speak HTTP/2 on Tern's own engine ({@code enable})
-     * or on Netty's codec.
-     */
-    public TransportOptions withTernHttp2Engine(boolean enable) {
-      TransportOptions copy = copy();
-      copy.ternHttp2Engine = enable;
-      return copy;
-    }
-
-    boolean ternHttp2Engine() {
-      return ternHttp2Engine;
-    }
-
-    int maxQueuedControlFrames() {
-      return maxQueuedControlFrames;
     }
 
     /** The keepalive time a connection starting now uses, or Long.MAX_VALUE for none. */

@@ -6,8 +6,8 @@
  *    NettyClientTransport.newStream/ping/shutdown, NettyClientStream.start/writeMessage/halfClose
  *      frame messages (OutboundFramer) --&gt; the connection's WriteQueue
  *  the connection's event loop:
- *    WriteQueue --&gt; ClientHandler --&gt; HEADERS, DATA, RST_STREAM, PING out
- *    HEADERS, DATA, trailers, RST_STREAM, GOAWAY in --&gt; ClientHandler --&gt; ClientStreamState
+ *    WriteQueue --&gt; EngineClientHandler --&gt; HEADERS, DATA, RST_STREAM, PING out
+ *    HEADERS, DATA, trailers, RST_STREAM, GOAWAY in --&gt; EngineClientHandler --&gt; ClientStreamState
  *      --&gt; deframed messages, Http2Statuses --&gt; the runtime's listener
  *         (headersRead, messagesAvailable, closed)
  * </pre>
@@ -20,11 +20,8 @@
  * {@link dev.tern.netty.internal.client.NettyClientStream}) runs on the caller's thread and only
  * enqueues; everything else runs on the event loop and needs no lock.
  *
- * <p>Two HTTP/2 implementations carry the connection, behind {@link
- * dev.tern.netty.internal.client.ClientConnection}: {@code ClientHandler} on Netty's HTTP/2 codec
- * (the default) and {@code EngineClientHandler} on Tern's own engine ({@code internal.http2},
- * opt-in: {@code NettyChannelBuilder.useTernHttp2Engine}); the calls' halves and {@code
- * ClientLifecycle} are shared by both. See docs/http2-engine.md.
+ * <p>HTTP/2 is Tern's own engine ({@code internal.http2}), which {@code EngineClientHandler} drives
+ * on the channel. See docs/http2-engine.md.
  *
  * <p>Uses the shared codec ({@code internal.codec}) and native I/O ({@code internal.io}); never the
  * server or the exchanges.

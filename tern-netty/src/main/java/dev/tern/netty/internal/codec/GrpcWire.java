@@ -1,7 +1,13 @@
 package dev.tern.netty.internal.codec;
 
+import dev.tern.Metadata;
+import dev.tern.internal.wire.Base64Codec;
 import dev.tern.netty.internal.http2.Http2FrameException;
 import io.netty.util.AsciiString;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /**
  * What client and server read off HTTP/2 the same way: whether a {@code content-type} is gRPC's,
@@ -10,6 +16,8 @@ import io.netty.util.AsciiString;
  * <p>Stateless; thread-safe.
  */
 public final class GrpcWire {
+  private static final byte[] BIN_SUFFIX =
+      Metadata.BINARY_HEADER_SUFFIX.getBytes(StandardCharsets.US_ASCII);
   private static final AsciiString GRPC_CONTENT_TYPE = AsciiString.cached("application/grpc");
 
   private GrpcWire() {}
@@ -62,5 +70,50 @@ public final class GrpcWire {
   /** The name of an HTTP/2 error code, or its hex value if unknown. */
   public static String errorName(long errorCode) {
     return Http2FrameException.errorName(errorCode);
+  }
+
+  /**
+   * The bytes of {@code s}: the backing array itself when an {@link AsciiString} spans all of it,
+   * otherwise a copy of exactly its range (never the rest of a shared array).
+   */
+  public static byte[] bytes(CharSequence s) {
+    if (s instanceof AsciiString) {
+      AsciiString a = (AsciiString) s;
+      return a.isEntireArrayUsed() ? a.array() : a.toByteArray();
+    }
+    return s.toString().getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  /**
+   * The first {@code entries} names and values of a metadata array ({@link
+   * Metadata#fromSerialized}'s layout, binary values decoded) as text, for a protocol that is not
+   * gRPC.
+   */
+  public static List<Map.Entry<String, String>> textEntries(byte[][] namesAndValues, int entries) {
+    List<Map.Entry<String, String>> out = new ArrayList<>(entries);
+    for (int i = 0; i < entries; i++) {
+      byte[] name = namesAndValues[2 * i];
+      byte[] value = namesAndValues[2 * i + 1];
+      String text =
+          isBinaryName(name)
+              ? new String(Base64Codec.encodeBase64NoPadding(value), StandardCharsets.US_ASCII)
+              : new String(value, StandardCharsets.ISO_8859_1); // as HTTP/1.1's decoder reads them
+      out.add(Map.entry(new String(name, StandardCharsets.US_ASCII), text));
+    }
+    return out;
+  }
+
+  /** Whether {@code name} ends in {@code -bin}: its values are binary, base64 on the wire. */
+  public static boolean isBinaryName(byte[] name) {
+    int n = name.length - BIN_SUFFIX.length;
+    if (n < 0) {
+      return false;
+    }
+    for (int i = 0; i < BIN_SUFFIX.length; i++) {
+      if (name[n + i] != BIN_SUFFIX[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 }

@@ -1,7 +1,6 @@
 package dev.tern.netty.internal.codec;
 
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -33,30 +32,8 @@ public final class KeepAlivePinger {
   private ScheduledFuture<?> timer;
   private boolean stopped;
 
-  public KeepAlivePinger(
-      ChannelHandlerContext ctx,
-      Http2ConnectionEncoder encoder,
-      long timeNanos,
-      long timeoutNanos,
-      boolean withoutCalls,
-      BooleanSupplier hasCalls,
-      Runnable onPingSent,
-      Runnable onDead) {
-    this(
-        ctx,
-        () -> encoder.writePing(ctx, false, PAYLOAD, ctx.newPromise()),
-        timeNanos,
-        timeoutNanos,
-        withoutCalls,
-        hasCalls,
-        onPingSent,
-        onDead);
-  }
-
   /**
-   * Like the constructor above, for a connection that writes its PINGs itself (Tern's HTTP/2
-   * engine): {@code writePing} writes a PING of {@link #PAYLOAD}, which the channel's next flush
-   * sends.
+   * @param writePing writes a PING of {@link #PAYLOAD}, which the channel's next flush sends
    */
   public KeepAlivePinger(
       ChannelHandlerContext ctx,

@@ -27,15 +27,7 @@ public final class NetworkFailures {
   /** Logs one FINE line naming the connection's addresses and the failure, without its stack. */
   public static void log(ChannelHandlerContext ctx, String what, Throwable failure) {
     if (LOGGER.isLoggable(Level.FINE)) {
-      LOGGER.log(
-          Level.FINE,
-          "Connection {0} -> {1} {2}: {3}",
-          new Object[] {
-            addressText(ctx.channel().localAddress()),
-            addressText(ctx.channel().remoteAddress()),
-            what,
-            describe(failure)
-          });
+      log(ctx, what, describe(failure));
     }
   }
 

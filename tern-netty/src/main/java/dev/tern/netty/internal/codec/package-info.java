@@ -1,16 +1,12 @@
 /**
- * What both ends of a connection share on the wire: the HTTP/2 handler base with its codec stack,
- * inbound headers decoded straight into gRPC's views, outbound headers, frame writers, the write
- * path from application threads to the socket, buffers, and the connection timers.
+ * What both ends of a connection share: gRPC's header fields (GrpcFields, GrpcWire), response
+ * headers decoded for the client (GrpcResponseHeaders), the write path from application threads to
+ * the event loop, buffers, and the connection timers.
  *
  * <pre>
- *  in:  socket bytes --&gt; ReadCumulator --&gt; ClosedStreamHeadersGuard (frame reader)
- *         --&gt; GrpcHttp2HeadersDecoder --&gt; GrpcRequestHeaders / GrpcResponseHeaders
- *         --&gt; GrpcHttp2ConnectionHandler subclass (client or server)
- *       DATA --&gt; NettyReadableBuffer --&gt; the runtime's deframer
+ *  in:  DATA --&gt; NettyReadableBuffer --&gt; the runtime's deframer
  *  out: application thread: OutboundFramer --&gt; NettyWritableBuffer --&gt; WriteQueue
- *       event loop: encoder --&gt; ActivityFrameWriter --&gt; ControlFrameLimitWriter
- *         --&gt; OneBufferHeadersWriter / OneBufferDataWriter --&gt; WriteCoalescer --&gt; socket
+ *       event loop: the client or server handler --&gt; the HTTP/2 engine --&gt; socket
  * </pre>
  *
  * <p>Threads: {@link dev.tern.netty.internal.codec.WriteQueue} and {@link

@@ -9,7 +9,6 @@ import dev.tern.netty.internal.http2.Http2Connection;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
-import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
 import io.netty.util.concurrent.Future;
@@ -146,9 +145,8 @@ final class EngineExchanges implements Http2StreamOutput {
 
   @Override
   public void writeHeaders(
-      int streamId, Http2Headers headers, boolean endStream, ChannelPromise promise) {
-    boolean sent =
-        connection.sendHeaders(writes.out(), streamId, EngineHeaderFields.of(headers), endStream);
+      int streamId, byte[][] headers, boolean endStream, ChannelPromise promise) {
+    boolean sent = connection.sendHeaders(writes.out(), streamId, headers, endStream);
     track(streamId, sent, 0, promise);
   }
 

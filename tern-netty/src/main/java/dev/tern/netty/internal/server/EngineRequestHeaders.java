@@ -3,7 +3,7 @@ package dev.tern.netty.internal.server;
 import dev.tern.Metadata;
 import dev.tern.internal.wire.Base64Codec;
 import dev.tern.netty.http.HttpRequestHead;
-import dev.tern.netty.internal.codec.GrpcInboundHeaders;
+import dev.tern.netty.internal.codec.GrpcWire;
 import dev.tern.netty.internal.exchange.HttpRequestHeads;
 import dev.tern.netty.internal.http2.HeaderSink;
 import io.netty.util.AsciiString;
@@ -233,7 +233,7 @@ final class EngineRequestHeaders implements HeaderSink {
     if (contentLength >= 0) {
       fields.add(Map.entry("content-length", Long.toString(contentLength)));
     }
-    fields.addAll(GrpcInboundHeaders.textEntries(namesAndValues, entries));
+    fields.addAll(GrpcWire.textEntries(namesAndValues, entries));
     return HttpRequestHeads.http2(text(method), text(path), authority(), text(scheme), fields);
   }
 

@@ -9,11 +9,11 @@ import dev.tern.Attributes;
 import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.netty.internal.codec.ConnectionAgeLimits;
+import dev.tern.netty.internal.codec.GrpcFields;
 import dev.tern.netty.internal.codec.GrpcWire;
 import dev.tern.netty.internal.codec.KeepAlivePinger;
 import dev.tern.netty.internal.codec.NettyWritableBufferAllocator;
 import dev.tern.netty.internal.codec.NetworkFailures;
-import dev.tern.netty.internal.codec.OutboundHeaders;
 import dev.tern.netty.internal.codec.TlsAttributes;
 import dev.tern.netty.internal.http2.HeaderSink;
 import dev.tern.netty.internal.http2.Http2Connection;
@@ -27,7 +27,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
@@ -63,9 +62,8 @@ import java.util.logging.Logger;
  * #isShutdownRequested}, {@link #bufferAllocator}, {@link #unreadResponseLimits} and {@link
  * #inEventLoop}.
  */
-final class EngineServerHandler extends ChannelDuplexHandler
-    implements Http2ServerConnection, StreamHost, Http2ConnectionListener {
-  private static final Logger logger = Logger.getLogger(ServerHandler.class.getName());
+final class EngineServerHandler extends ChannelDuplexHandler implements Http2ConnectionListener {
+  private static final Logger logger = Logger.getLogger(EngineServerHandler.class.getName());
 
   private final NettyServerTransport transport;
   private final ServerOptions options;
@@ -139,13 +137,13 @@ final class EngineServerHandler extends ChannelDuplexHandler
             options.maxQueuedOutboundBytesPerConnection());
   }
 
-  @Override
-  public void setTransportListener(ServerTransportListener listener) {
+  /** Before the channel is registered. */
+  void setTransportListener(ServerTransportListener listener) {
     this.transportListener = listener;
   }
 
-  @Override
-  public long[] flowControlWindows() {
+  /** The connection's windows for channelz: what this side may send, what the peer may send. */
+  long[] flowControlWindows() {
     return connection.connectionWindows();
   }
 
@@ -294,19 +292,18 @@ final class EngineServerHandler extends ChannelDuplexHandler
 
   // ---------------------------------------------------------------- lifecycle
 
-  @Override
-  public void markShutdownRequested() {
+  /** The runtime asked for shutdown (any thread): requests read from now on are refused. */
+  void markShutdownRequested() {
     shutdownRequested = true;
   }
 
-  @Override
-  public boolean isShutdownRequested() {
+  /** Whether the runtime asked for shutdown (any thread). */
+  boolean isShutdownRequested() {
     return shutdownRequested || shutdownStarted;
   }
 
   /** The engine's double GOAWAY; the second one goes at the PING's answer or after the grace. */
-  @Override
-  public void gracefulShutdown() {
+  void gracefulShutdown() {
     assert inEventLoop();
     if (shutdownStarted) {
       return;
@@ -329,8 +326,8 @@ final class EngineServerHandler extends ChannelDuplexHandler
     flushNow();
   }
 
-  @Override
-  public void shutdownNow(Status status) {
+  /** Fails every call with {@code status} and closes the connection. */
+  void shutdownNow(Status status) {
     assert inEventLoop();
     shutdownStarted = true;
     for (EngineCall call : calls.values()) {
@@ -344,40 +341,42 @@ final class EngineServerHandler extends ChannelDuplexHandler
     ctx.close();
   }
 
-  // ---------------------------------------------------------------- StreamHost
+  // ---------------------------------------------------------------- for the calls
 
-  @Override
-  public boolean inEventLoop() {
+  /** Any thread. */
+  boolean inEventLoop() {
     return ctx == null || ctx.executor().inEventLoop();
   }
 
-  @Override
-  public void execute(Runnable command) {
+  /** Runs {@code command} on the event loop, through the connection's write queue (any thread). */
+  void execute(Runnable command) {
     transport.execute(command);
   }
 
-  @Override
-  public void executeWithNext(Runnable command) {
+  /** Runs {@code command} on the event loop with the next command that is executed (any thread). */
+  void executeWithNext(Runnable command) {
     transport.executeWithNext(command);
   }
 
-  @Override
-  public NettyWritableBufferAllocator bufferAllocator() {
+  /** Any thread. */
+  NettyWritableBufferAllocator bufferAllocator() {
     return options.bufferAllocator();
   }
 
-  @Override
-  public UnreadResponseLimits unreadResponseLimits() {
+  /**
+   * The bounds on responses the client does not read, for the connection's streams (any thread).
+   */
+  UnreadResponseLimits unreadResponseLimits() {
     return unreadResponseLimits;
   }
 
-  @Override
-  public SocketNode socketNode() {
+  /** The connection's channelz counters. */
+  SocketNode socketNode() {
     return transport.socketNode();
   }
 
-  @Override
-  public void closeForUnreadResponses() {
+  /** The client does not read the responses queued on the connection: end it. */
+  void closeForUnreadResponses() {
     assert inEventLoop();
     if (!ctx.channel().isOpen()) {
       return;
@@ -392,22 +391,24 @@ final class EngineServerHandler extends ChannelDuplexHandler
     ctx.close();
   }
 
-  @Override
-  public void resetForUnreadResponses(ServerStreamState state) {
+  /** Resets the stream of {@code state} (ENHANCE_YOUR_CALM): its client does not read. */
+  void resetForUnreadResponses(ServerStreamState state) {
     unreadResponseLimits.logOnce(ctx, unreadResponseLimits.streamProblem(state.id()));
     connection.resetStream(writes.out(), state.id(), ENHANCE_YOUR_CALM);
   }
 
-  @Override
-  public void writeHeaders(ServerStreamState state, Http2Headers headers, boolean endStream) {
+  /** Writes the response HEADERS ({@link GrpcFields}' arrays, which may be shared: read only). */
+  void writeHeaders(ServerStreamState state, byte[][] headers, boolean endStream) {
     assert inEventLoop();
     keepAliveEnforcer.onDataSent();
-    connection.sendHeaders(
-        writes.out(), state.id(), EngineHeaderFields.ofResponse(headers), endStream);
+    connection.sendHeaders(writes.out(), state.id(), headers, endStream);
   }
 
-  @Override
-  public void writeData(ServerStreamState state, ByteBuf data, int bytes) {
+  /**
+   * Writes framed response bytes (taking ownership of {@code data}); {@link
+   * NettyServerStream#onSentBytes} follows once they left.
+   */
+  void writeData(ServerStreamState state, ByteBuf data, int bytes) {
     assert inEventLoop();
     EngineCall call = calls.get(state.id());
     if (!connection.sendData(writes.out(), state.id(), data, false) || call == null) {
@@ -418,12 +419,13 @@ final class EngineServerHandler extends ChannelDuplexHandler
     writes.handed(call);
   }
 
-  @Override
-  public void writeTrailers(ServerStreamState state, Http2Headers trailers, boolean aborting) {
+  /**
+   * Writes trailers with END_STREAM; unless {@code aborting}, {@link
+   * ServerStreamState#onTrailersWritten} follows.
+   */
+  void writeTrailers(ServerStreamState state, byte[][] trailers, boolean aborting) {
     assert inEventLoop();
-    boolean sent =
-        connection.sendHeaders(
-            writes.out(), state.id(), EngineHeaderFields.ofTrailers(trailers), true);
+    boolean sent = connection.sendHeaders(writes.out(), state.id(), trailers, true);
     if (aborting) {
       return;
     }
@@ -437,17 +439,17 @@ final class EngineServerHandler extends ChannelDuplexHandler
   }
 
   /**
-   * As on Netty's codec: NO_ERROR once the trailers left (the client need not send more), CANCEL
-   * while they still wait behind flow-controlled DATA.
+   * Resets the stream right after its trailers, unless it is closed already: NO_ERROR once the
+   * trailers left (the client need not send more), CANCEL while they still wait behind
+   * flow-controlled DATA.
    */
-  @Override
-  public void resetStreamAfterTrailers(ServerStreamState state) {
+  void resetStreamAfterTrailers(ServerStreamState state) {
     long code = connection.queuedBytes(state.id()) > 0 ? Http2FrameException.CANCEL : NO_ERROR;
     connection.resetStream(writes.out(), state.id(), code);
   }
 
-  @Override
-  public void streamClosed(ServerStreamState state) {
+  /** The call of {@code state} ended; forget it. */
+  void streamClosed(ServerStreamState state) {
     forgetDeclaredLength(state.id());
     if (calls.remove(state.id()) != null && calls.isEmpty() && noExchanges()) {
       exchangesChanged();
@@ -469,8 +471,8 @@ final class EngineServerHandler extends ChannelDuplexHandler
     }
   }
 
-  @Override
-  public boolean returnBytes(int streamId, int numBytes) {
+  /** The application consumed {@code numBytes} of the stream's request DATA. */
+  boolean returnBytes(int streamId, int numBytes) {
     if (numBytes <= 0) {
       return false;
     }
@@ -601,21 +603,13 @@ final class EngineServerHandler extends ChannelDuplexHandler
   }
 
   private void respond(int streamId, int httpStatus, Status status) {
-    connection.sendHeaders(
-        writes.out(),
-        streamId,
-        EngineHeaderFields.of(OutboundHeaders.httpError(httpStatus, status)),
-        true);
+    connection.sendHeaders(writes.out(), streamId, GrpcFields.httpError(httpStatus, status), true);
   }
 
   /** A request that is not gRPC: the status with a short text body, as on Netty's codec. */
   private void respondWithBody(int streamId, int httpStatus, Status status) {
     ByteBuf out = writes.out();
-    connection.sendHeaders(
-        out,
-        streamId,
-        EngineHeaderFields.of(OutboundHeaders.httpErrorWithBody(httpStatus, status)),
-        false);
+    connection.sendHeaders(out, streamId, GrpcFields.httpErrorWithBody(httpStatus, status), false);
     String text = httpStatus + " " + status.getDescription() + "\n";
     connection.sendData(out, streamId, ByteBufUtil.writeUtf8(ctx.alloc(), text), true);
   }

@@ -34,7 +34,7 @@ final class ProtocolDetector extends ByteToMessageDecoder {
   private static final byte[] PREFACE =
       "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
-  private static final Logger logger = Logger.getLogger(ServerHandler.class.getName());
+  private static final Logger logger = Logger.getLogger(EngineServerHandler.class.getName());
 
   private final NettyServerTransport transport;
   private final boolean http2Allowed;

@@ -1,7 +1,5 @@
 package dev.tern.netty.internal.server;
 
-import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
-import dev.tern.netty.internal.codec.Http2EngineProperty;
 import dev.tern.netty.internal.codec.NettyWritableBufferAllocator;
 import dev.tern.netty.internal.codec.OutboundFramer;
 import dev.tern.netty.internal.exchange.HttpProtocols;
@@ -95,11 +93,9 @@ public final class ServerOptions {
   private final long maxConnectionIdleNanos;
   private final long maxConnectionAgeNanos;
   private final long maxConnectionAgeGraceNanos;
-  private final int maxQueuedControlFrames;
   private final int maxQueuedOutboundBytesPerStream;
   private final long maxQueuedOutboundBytesPerConnection;
   private final int maxContinuationFrames;
-  private final boolean ternHttp2Engine;
   private final long settingsAckTimeoutNanos;
 
   /** How long a client may take to acknowledge the engine's SETTINGS, by default. */
@@ -139,12 +135,10 @@ public final class ServerOptions {
       long maxConnectionIdleNanos,
       long maxConnectionAgeNanos,
       long maxConnectionAgeGraceNanos,
-      int maxQueuedControlFrames,
       int maxQueuedOutboundBytesPerStream,
       long maxQueuedOutboundBytesPerConnection,
       int maxContinuationFrames,
       HttpProtocols httpProtocols,
-      boolean ternHttp2Engine,
       long settingsAckTimeoutNanos) {
     if (sslContext != null && sslContext.isClient()) {
       throw new IllegalArgumentException("sslContext must be a server context");
@@ -164,23 +158,15 @@ public final class ServerOptions {
     this.maxConnectionIdleNanos = maxConnectionIdleNanos;
     this.maxConnectionAgeNanos = maxConnectionAgeNanos;
     this.maxConnectionAgeGraceNanos = maxConnectionAgeGraceNanos;
-    this.maxQueuedControlFrames = maxQueuedControlFrames;
     this.maxQueuedOutboundBytesPerStream = maxQueuedOutboundBytesPerStream;
     this.maxQueuedOutboundBytesPerConnection = maxQueuedOutboundBytesPerConnection;
     this.maxContinuationFrames = maxContinuationFrames;
     this.httpProtocols = Objects.requireNonNull(httpProtocols, "httpProtocols");
-    this.ternHttp2Engine = ternHttp2Engine;
     this.settingsAckTimeoutNanos = settingsAckTimeoutNanos;
   }
 
   /** The defaults of everything but the limits the runtime sets: for tests of the SPI. */
   public static ServerOptions withLimits(int maxInboundMessageSize, int maxInboundMetadataSize) {
-    return withLimits(maxInboundMessageSize, maxInboundMetadataSize, defaultTernHttp2Engine());
-  }
-
-  /** Like {@link #withLimits(int, int)}, on Tern's HTTP/2 engine or on Netty's codec. */
-  public static ServerOptions withLimits(
-      int maxInboundMessageSize, int maxInboundMetadataSize, boolean ternHttp2Engine) {
     return new ServerOptions(
         DEFAULT_FLOW_CONTROL_WINDOW,
         maxInboundMessageSize,
@@ -197,31 +183,14 @@ public final class ServerOptions {
         Long.MAX_VALUE,
         Long.MAX_VALUE,
         Long.MAX_VALUE,
-        GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES,
         DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_STREAM,
         DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_CONNECTION,
         DEFAULT_MAX_CONTINUATION_FRAMES,
         HttpProtocols.NONE,
-        ternHttp2Engine,
         DEFAULT_SETTINGS_ACK_TIMEOUT_NANOS);
   }
 
-  /**
-   * Whether servers built without {@code useTernHttp2Engine} run on Tern's own HTTP/2 engine: the
-   * system property {@code tern.http2.engine} ({@link Http2EngineProperty}).
-   *
-   * @throws IllegalArgumentException if the property has a value it does not know
-   */
-  public static boolean defaultTernHttp2Engine() {
-    return Http2EngineProperty.serverOnEngine();
-  }
-
-  /** Whether HTTP/2 connections run on Tern's own engine rather than Netty's codec. */
-  boolean ternHttp2Engine() {
-    return ternHttp2Engine;
-  }
-
-  /** On Tern's engine: how long the client may take to acknowledge the server's SETTINGS. */
+  /** How long the client may take to acknowledge the server's SETTINGS. */
   long settingsAckTimeoutNanos() {
     return settingsAckTimeoutNanos;
   }
@@ -237,10 +206,6 @@ public final class ServerOptions {
 
   long maxQueuedOutboundBytesPerConnection() {
     return maxQueuedOutboundBytesPerConnection;
-  }
-
-  int maxQueuedControlFrames() {
-    return maxQueuedControlFrames;
   }
 
   int maxContinuationFrames() {

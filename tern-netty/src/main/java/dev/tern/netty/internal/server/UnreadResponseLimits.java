@@ -5,8 +5,6 @@ import dev.tern.internal.FieldHandles;
 import dev.tern.netty.internal.codec.NetworkFailures;
 import dev.tern.netty.internal.codec.OutboundFramer;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http2.Http2Error;
-import io.netty.handler.codec.http2.Http2Exception;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.LongAdder;
@@ -100,32 +98,6 @@ final class UnreadResponseLimits {
     if (!logged) {
       logged = true;
       NetworkFailures.log(ctx, "cut off", problem);
-    }
-  }
-
-  /** The error a connection over its bound is closed with. */
-  Http2Exception connectionError() {
-    return Http2Exception.connectionError(
-        Http2Error.ENHANCE_YOUR_CALM,
-        "more than %d bytes of responses queued: the client does not read them",
-        maxPerConnection);
-  }
-
-  /** The error a stream over its bound is reset with. */
-  Http2Exception streamError(int streamId) {
-    return Http2Exception.streamError(
-        streamId,
-        Http2Error.ENHANCE_YOUR_CALM,
-        "more than %d bytes of responses queued on stream %d: the client does not read them",
-        maxPerStream,
-        streamId);
-  }
-
-  /** Logs {@code cause} as one FINE line, the first time only for the connection. */
-  void logOnce(ChannelHandlerContext ctx, Http2Exception cause) {
-    if (!logged) {
-      logged = true;
-      NetworkFailures.log(ctx, "cut off", cause);
     }
   }
 }

@@ -5,7 +5,7 @@
  *  NettyServer: accepted connection --&gt; NettyServerTransport, and its pipeline:
  *    cleartext: ProtocolDetector;  TLS: PlaintextOnTlsGuard, SslHandler, TlsProtocolSelector
  *    the first bytes (or ALPN) decide:
- *      HTTP/2   --&gt; WriteCoalescer, ServerHandler
+ *      HTTP/2   --&gt; EngineServerHandler
  *                     HEADERS: validated; gRPC --&gt; ServerStreamState + NettyServerStream
  *                              --&gt; the runtime's streamCreated;
  *                              other --&gt; exchange.Http2Exchanges
@@ -13,7 +13,7 @@
  *                     RST_STREAM --&gt; call cancelled; PING, GOAWAY (ServerShutdown), keepalive
  *      HTTP/1.1 --&gt; exchange.Http1ServerHandler
  *  application threads: NettyServerStream writes, NettyServerTransport shutdowns
- *    --&gt; the connection's WriteQueue --&gt; ServerHandler on the event loop --&gt; frames out
+ *    --&gt; the connection's WriteQueue --&gt; EngineServerHandler on the event loop --&gt; frames out
  * </pre>
  *
  * <p>In: connections, and the client's frames, read on each connection's event loop; the runtime's

@@ -4,14 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Metadata;
 import dev.tern.Status;
-import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.util.AsciiString;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class OutboundHeadersTest {
+/**
+ * The header blocks {@link GrpcFields} builds: what the peer reads, field by field, in the wire
+ * protocol's order.
+ */
+class GrpcFieldsTest {
   private static final Metadata.Key<String> ACCEPT =
       Metadata.Key.of("grpc-accept-encoding", Metadata.ASCII_STRING_MARSHALLER);
   private static final Metadata.Key<String> CUSTOM =
@@ -20,12 +22,20 @@ class OutboundHeadersTest {
       Metadata.Key.of("x-data-bin", Metadata.BINARY_BYTE_MARSHALLER);
 
   /** The block as the HPACK encoder walks it: name=value in order. */
-  private static List<String> walk(Http2Headers headers) {
+  private static List<String> walk(byte[][] fields) {
     List<String> out = new ArrayList<>();
-    for (Map.Entry<CharSequence, CharSequence> e : headers) {
-      out.add(e.getKey() + "=" + e.getValue());
+    for (int i = 0; i < fields.length; i += 2) {
+      out.add(ascii(fields[i]) + "=" + ascii(fields[i + 1]));
     }
     return out;
+  }
+
+  private static String ascii(byte[] bytes) {
+    return new String(bytes, StandardCharsets.US_ASCII);
+  }
+
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
   }
 
   private static Metadata metadata(String accept) {
@@ -40,23 +50,23 @@ class OutboundHeadersTest {
     md.put(CUSTOM, "v");
     md.put(BINARY, new byte[] {1, 2, 3});
 
-    assertThat(walk(OutboundHeaders.response(md)))
+    assertThat(walk(GrpcFields.response(md)))
         .containsExactly(
             ":status=200",
             "content-type=application/grpc",
             "grpc-accept-encoding=gzip",
             "x-custom=v",
             "x-data-bin=AQID");
-    assertThat(walk(OutboundHeaders.response(new Metadata())))
+    assertThat(walk(GrpcFields.response(new Metadata())))
         .containsExactly(":status=200", "content-type=application/grpc");
   }
 
   @Test
   void aResponseBlockOfOneEntryIsSharedOnlyWhileTheEntryIsTheSame() {
-    Http2Headers first = OutboundHeaders.response(metadata("gzip"));
-    assertThat(OutboundHeaders.response(metadata("gzip"))).isSameAs(first);
+    byte[][] first = GrpcFields.response(metadata("gzip"));
+    assertThat(GrpcFields.response(metadata("gzip"))).isSameAs(first);
 
-    Http2Headers other = OutboundHeaders.response(metadata("deflate"));
+    byte[][] other = GrpcFields.response(metadata("deflate"));
     assertThat(other).isNotSameAs(first);
     assertThat(walk(other)).contains("grpc-accept-encoding=deflate");
     assertThat(walk(first)).contains("grpc-accept-encoding=gzip");
@@ -64,17 +74,16 @@ class OutboundHeadersTest {
 
   @Test
   void trailersCarryStatusMessageAndMetadata() {
-    assertThat(walk(OutboundHeaders.trailers(Status.OK, new Metadata(), false)))
+    assertThat(walk(GrpcFields.trailers(Status.OK, new Metadata(), false)))
         .containsExactly("grpc-status=0");
-    assertThat(OutboundHeaders.trailers(Status.OK, new Metadata(), false))
-        .isSameAs(OutboundHeaders.trailers(Status.OK, new Metadata(), false));
+    assertThat(GrpcFields.trailers(Status.OK, new Metadata(), false))
+        .isSameAs(GrpcFields.trailers(Status.OK, new Metadata(), false));
 
     Metadata md = new Metadata();
     md.put(CUSTOM, "t");
-    assertThat(
-            walk(OutboundHeaders.trailers(Status.NOT_FOUND.withDescription("no 100%"), md, false)))
+    assertThat(walk(GrpcFields.trailers(Status.NOT_FOUND.withDescription("no 100%"), md, false)))
         .containsExactly("grpc-status=5", "grpc-message=no 100%25", "x-custom=t");
-    assertThat(walk(OutboundHeaders.trailers(Status.UNAVAILABLE, new Metadata(), true)))
+    assertThat(walk(GrpcFields.trailers(Status.UNAVAILABLE, new Metadata(), true)))
         .containsExactly(":status=200", "content-type=application/grpc", "grpc-status=14");
   }
 
@@ -85,7 +94,7 @@ class OutboundHeadersTest {
     md.put(Metadata.Key.of("content-type", Metadata.ASCII_STRING_MARSHALLER), "text/html");
     md.put(CUSTOM, "x");
 
-    assertThat(walk(OutboundHeaders.trailers(Status.INTERNAL, md, false)))
+    assertThat(walk(GrpcFields.trailers(Status.INTERNAL, md, false)))
         .containsExactly("grpc-status=13", "x-custom=x");
   }
 
@@ -100,16 +109,12 @@ class OutboundHeadersTest {
 
     assertThat(
             walk(
-                OutboundHeaders.request(
-                    OutboundHeaders.HTTP,
-                    new AsciiString("/pkg.S/M"),
-                    new AsciiString("host:1"),
-                    new AsciiString("tern/1"),
-                    md)))
+                GrpcFields.request(
+                    ascii("http"), ascii("/pkg.S/M"), ascii("host:1"), ascii("tern/1"), md)))
         .containsExactly(
             ":method=POST",
-            ":path=/pkg.S/M",
             ":scheme=http",
+            ":path=/pkg.S/M",
             ":authority=host:1",
             "te=trailers",
             "content-type=application/grpc",
@@ -122,10 +127,10 @@ class OutboundHeadersTest {
 
   @Test
   void httpErrorsCarryTheirStatusContentTypeAndGrpcStatus() {
-    assertThat(walk(OutboundHeaders.httpError(404, Status.UNIMPLEMENTED.withDescription("no"))))
+    assertThat(walk(GrpcFields.httpError(404, Status.UNIMPLEMENTED.withDescription("no"))))
         .containsExactly(
             ":status=404", "content-type=application/grpc", "grpc-status=12", "grpc-message=no");
-    assertThat(walk(OutboundHeaders.httpErrorWithBody(415, Status.INTERNAL)))
+    assertThat(walk(GrpcFields.httpErrorWithBody(415, Status.INTERNAL)))
         .containsExactly(":status=415", "content-type=text/plain; charset=utf-8", "grpc-status=13");
   }
 }

@@ -15,14 +15,14 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Fuzzes how {@link GrpcInboundHeaders} turns decoded header fields into {@link Metadata}, against
+ * Fuzzes how {@link GrpcResponseHeaders} turns decoded header fields into {@link Metadata}, against
  * the gRPC rules: ASCII values are kept byte for byte; a {@code -bin} value is split at commas and
  * each element base64-decoded, padded or not, to exactly what the JDK's decoder gives; an element
  * that is not base64 is reported for the transport to fail the call, never thrown; a value with
  * NUL, CR or LF is refused with an IllegalArgumentException. Values arrive as views into a larger
- * array, as Netty's HPACK decoder hands them over. See docs/fuzzing.md for long runs.
+ * array. See docs/fuzzing.md for long runs.
  */
-class GrpcInboundHeadersFuzzTest {
+class GrpcResponseHeadersFuzzTest {
   /** One base64 element as gRPC allows it: whole quanta, then an optional padded or bare tail. */
   private static final Pattern BASE64 =
       Pattern.compile("([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}(==)?|[A-Za-z0-9+/]{3}=?)?");
@@ -31,7 +31,7 @@ class GrpcInboundHeadersFuzzTest {
 
   @FuzzTest
   void keepsAsciiValuesAndDecodesBinaryOnesElementByElement(FuzzedDataProvider data) {
-    GrpcRequestHeaders headers = new GrpcRequestHeaders(data.consumeInt(0, 8));
+    GrpcResponseHeaders headers = GrpcResponseHeaders.create();
     List<byte[][]> expected = new ArrayList<>();
     boolean expectInvalid = false;
     int fields = data.consumeInt(0, 8);
@@ -49,7 +49,7 @@ class GrpcInboundHeadersFuzzTest {
       AsciiString view = new AsciiString(padded, before, value.length, false);
       if (hasNulCrOrLf(value)) {
         // Malformed (RFC 9113, section 8.2.1): refused before it reaches the metadata, which the
-        // HPACK decoder turns into a stream error; the rest of the block no longer matters.
+        // connection turns into the call's failure; the rest of the block no longer matters.
         assertThatThrownBy(() -> headers.add(new AsciiString(name), view))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("NUL, CR or LF");
