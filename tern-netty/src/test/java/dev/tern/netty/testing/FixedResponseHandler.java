@@ -1,4 +1,4 @@
-package dev.tern.netty.internal.engine;
+package dev.tern.netty.testing;
 
 import dev.tern.netty.internal.http2.HeaderSink;
 import dev.tern.netty.internal.http2.Http2Connection;
@@ -13,9 +13,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * A server-side channel handler on Tern's own HTTP/2 engine that answers every request with one
  * fixed response (200, a short text body) once the request has ended, and consumes every request
- * body. It is the engine's conformance harness (h2spec runs against it) until the gRPC server is
- * wired onto the engine; it validates nothing of a request's headers (RFC 9113 section 8 is the
- * transport's).
+ * body. It is the engine's own conformance harness (EngineH2specTest runs h2spec against it, apart
+ * from the gRPC server that H2specTest checks); it validates nothing of a request's headers (RFC
+ * 9113 section 8 is the transport's).
  *
  * <p>Each read is given to {@link Http2Connection#receive} with one output buffer, written and
  * flushed after the read; when the connection is over, the channel is closed once that buffer is

@@ -2,8 +2,7 @@ package dev.tern.netty.internal.client;
 
 import dev.tern.Status;
 import dev.tern.internal.wire.GrpcMessageCodec;
-import dev.tern.netty.internal.codec.GrpcResponseHeaders;
-import dev.tern.netty.internal.codec.GrpcWire;
+import dev.tern.netty.internal.grpc.GrpcWire;
 import dev.tern.netty.internal.http2.Http2FrameException;
 import io.netty.util.AsciiString;
 

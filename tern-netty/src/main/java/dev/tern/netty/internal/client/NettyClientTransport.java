@@ -7,14 +7,13 @@ import dev.tern.MethodDescriptor;
 import dev.tern.Status;
 import dev.tern.channelz.Instrumented;
 import dev.tern.channelz.SocketStats;
-import dev.tern.netty.internal.codec.NettyWritableBufferAllocator;
-import dev.tern.netty.internal.codec.TlsAttributes;
-import dev.tern.netty.internal.codec.WriteCoalescer;
-import dev.tern.netty.internal.codec.WriteLimits;
-import dev.tern.netty.internal.codec.WriteQueue;
+import dev.tern.netty.internal.buffer.NettyWritableBufferAllocator;
 import dev.tern.netty.internal.io.DomainSockets;
 import dev.tern.netty.internal.io.EventLoops;
 import dev.tern.netty.internal.io.SocketNode;
+import dev.tern.netty.internal.io.TlsAttributes;
+import dev.tern.netty.internal.write.WriteLimits;
+import dev.tern.netty.internal.write.WriteQueue;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ManagedClientTransport;
 import io.netty.bootstrap.Bootstrap;
@@ -58,7 +57,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   private final SocketNode socket = new SocketNode("client");
 
   private volatile boolean started;
-  private volatile EngineClientHandler handler;
+  private volatile ClientHandler handler;
   private volatile WriteQueue writeQueue;
   private volatile Attributes attributes = Attributes.EMPTY;
   private volatile Status shutdownStatus;
@@ -106,7 +105,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
         listener.transportTerminated();
       };
     }
-    EngineClientHandler h = new EngineClientHandler(this, listener, options);
+    ClientHandler h = new ClientHandler(this, listener, options);
     handler = h;
     Bootstrap bootstrap =
         new Bootstrap()
@@ -132,12 +131,12 @@ public final class NettyClientTransport implements ManagedClientTransport {
 
   /**
    * Builds the pipeline: TLS if configured (with host name verification against the authority),
-   * then the {@link WriteCoalescer}, then the handler.
+   * then the handler (which writes one buffer per flush: nothing to coalesce).
    */
   private final class PipelineInitializer extends ChannelInitializer<Channel> {
-    private final EngineClientHandler handler;
+    private final ClientHandler handler;
 
-    PipelineInitializer(EngineClientHandler handler) {
+    PipelineInitializer(ClientHandler handler) {
       this.handler = handler;
     }
 
@@ -153,7 +152,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
         }
         ch.pipeline().addLast(ssl);
       }
-      ch.pipeline().addLast(new WriteCoalescer(), handler);
+      ch.pipeline().addLast(handler);
     }
   }
 
@@ -192,7 +191,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(headers, "headers");
     Objects.requireNonNull(callOptions, "callOptions");
-    EngineClientHandler h = handler;
+    ClientHandler h = handler;
     WriteQueue queue = writeQueue;
     if (h == null || queue == null) {
       throw new IllegalStateException("transport not started");
@@ -213,7 +212,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   public void ping(PingCallback callback, Executor executor) {
     Objects.requireNonNull(callback, "callback");
     Objects.requireNonNull(executor, "executor");
-    EngineClientHandler h = handler;
+    ClientHandler h = handler;
     Status shutdown = shutdownStatus;
     if (h == null || shutdown != null) {
       Status failure =
@@ -234,7 +233,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   @Override
   public void shutdown(Status reason) {
     Objects.requireNonNull(reason, "reason");
-    EngineClientHandler h = handler;
+    ClientHandler h = handler;
     if (shutdownStatus == null) {
       shutdownStatus = reason;
     }
@@ -246,7 +245,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   @Override
   public void shutdownNow(Status reason) {
     Objects.requireNonNull(reason, "reason");
-    EngineClientHandler h = handler;
+    ClientHandler h = handler;
     if (shutdownStatus == null) {
       shutdownStatus = reason;
     }

@@ -6,8 +6,8 @@
  *    NettyClientTransport.newStream/ping/shutdown, NettyClientStream.start/writeMessage/halfClose
  *      frame messages (OutboundFramer) --&gt; the connection's WriteQueue
  *  the connection's event loop:
- *    WriteQueue --&gt; EngineClientHandler --&gt; HEADERS, DATA, RST_STREAM, PING out
- *    HEADERS, DATA, trailers, RST_STREAM, GOAWAY in --&gt; EngineClientHandler --&gt; ClientStreamState
+ *    WriteQueue --&gt; ClientHandler --&gt; HEADERS, DATA, RST_STREAM, PING out
+ *    HEADERS, DATA, trailers, RST_STREAM, GOAWAY in --&gt; ClientHandler --&gt; ClientStreamState
  *      --&gt; deframed messages, Http2Statuses --&gt; the runtime's listener
  *         (headersRead, messagesAvailable, closed)
  * </pre>
@@ -20,10 +20,14 @@
  * {@link dev.tern.netty.internal.client.NettyClientStream}) runs on the caller's thread and only
  * enqueues; everything else runs on the event loop and needs no lock.
  *
- * <p>HTTP/2 is Tern's own engine ({@code internal.http2}), which {@code EngineClientHandler} drives
- * on the channel. See docs/http2-engine.md.
+ * <p>HTTP/2 is Tern's own engine ({@code internal.http2}), which {@code ClientHandler} drives on
+ * the channel: each call's stream is one {@code ConnectionStream} (request fields until it opens,
+ * DATA waiting for a slot under the server's concurrency limit, bytes handed and reported sent);
+ * every frame of a flush goes into one buffer ({@code ClientWrites}); response header blocks are
+ * decoded field by field ({@code ResponseHeaderSink}) into {@code GrpcResponseHeaders}. See
+ * docs/http2-engine.md.
  *
- * <p>Uses the shared codec ({@code internal.codec}) and native I/O ({@code internal.io}); never the
- * server or the exchanges.
+ * <p>Uses {@code http2}, {@code grpc}, the write path ({@code write}, {@code buffer}) and {@code
+ * io}; never the server or the exchanges (tools/java/package-rules.txt).
  */
 package dev.tern.netty.internal.client;

@@ -5,7 +5,7 @@ import dev.tern.Status;
 import dev.tern.netty.http.HttpBodyListener;
 import dev.tern.netty.http.HttpRequestHead;
 import dev.tern.netty.http.HttpServerProtocol;
-import dev.tern.netty.internal.codec.GrpcWire;
+import dev.tern.netty.internal.grpc.GrpcWire;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.util.collection.IntObjectHashMap;

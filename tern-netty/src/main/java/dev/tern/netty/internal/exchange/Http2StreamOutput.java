@@ -5,10 +5,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 
 /**
- * How an {@link Http2Exchange} writes to its HTTP/2 connection, so the same exchange code runs on
- * Netty's HTTP/2 codec ({@link NettyHttp2Output}) and on Tern's own engine (the server's {@code
- * EngineExchanges}): response headers, body DATA, the stream's reset, the request body's
- * flow-control credit, and the flush.
+ * How an {@link Http2Exchange} writes to its HTTP/2 connection (the server's {@code
+ * ExchangeOutput}, on the engine), so this package needs nothing of the server: response headers,
+ * body DATA, the stream's reset, the request body's flow-control credit, and the flush.
  *
  * <p>Event loop only: every method is called on the connection's event loop.
  */

@@ -7,9 +7,9 @@ import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.internal.wire.MessageFramer;
 import dev.tern.internal.wire.WritableBuffer;
-import dev.tern.netty.internal.codec.GrpcFields;
-import dev.tern.netty.internal.codec.OutboundFramer;
-import dev.tern.netty.internal.codec.WriteQueue;
+import dev.tern.netty.internal.grpc.GrpcFields;
+import dev.tern.netty.internal.write.OutboundFramer;
+import dev.tern.netty.internal.write.WriteQueue;
 import dev.tern.spi.ServerStream;
 import dev.tern.spi.ServerStreamListener;
 import dev.tern.spi.WireSizeListener;
@@ -28,7 +28,7 @@ import java.util.Objects;
  * queueing.
  */
 final class NettyServerStream implements ServerStream, MessageFramer.Sink {
-  private final EngineServerHandler handler;
+  private final ServerHandler handler;
   private final ServerStreamState state;
   private final String authority;
   private final Attributes attributes;
@@ -40,10 +40,7 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
   private volatile ResetCallSlots heldSlot;
 
   NettyServerStream(
-      EngineServerHandler handler,
-      ServerStreamState state,
-      String authority,
-      Attributes attributes) {
+      ServerHandler handler, ServerStreamState state, String authority, Attributes attributes) {
     this.handler = handler;
     this.state = state;
     this.authority = authority;

@@ -1,8 +1,8 @@
 package dev.tern.netty.internal.server;
 
-import dev.tern.netty.internal.codec.NetworkFailures;
-import dev.tern.netty.internal.codec.TlsAttributes;
 import dev.tern.netty.internal.exchange.Http1ServerHandler;
+import dev.tern.netty.internal.io.NetworkFailures;
+import dev.tern.netty.internal.io.TlsAttributes;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
@@ -34,7 +34,7 @@ final class ProtocolDetector extends ByteToMessageDecoder {
   private static final byte[] PREFACE =
       "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
-  private static final Logger logger = Logger.getLogger(EngineServerHandler.class.getName());
+  private static final Logger logger = Logger.getLogger(ServerHandler.class.getName());
 
   private final NettyServerTransport transport;
   private final boolean http2Allowed;

@@ -1,7 +1,7 @@
 package dev.tern.netty.internal.server;
 
 import dev.tern.Status;
-import dev.tern.netty.internal.codec.KeepAlivePinger;
+import dev.tern.netty.internal.io.KeepAlivePinger;
 import dev.tern.netty.internal.io.SocketNode;
 import io.netty.channel.ChannelHandlerContext;
 import java.util.concurrent.TimeUnit;

@@ -1,9 +1,9 @@
 package dev.tern.netty.internal.server;
 
-import dev.tern.netty.internal.codec.NettyWritableBufferAllocator;
-import dev.tern.netty.internal.codec.OutboundFramer;
+import dev.tern.netty.internal.buffer.NettyWritableBufferAllocator;
 import dev.tern.netty.internal.exchange.HttpProtocols;
 import dev.tern.netty.internal.http2.Http2Limits;
+import dev.tern.netty.internal.write.OutboundFramer;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.SslContext;
 import java.util.Objects;
@@ -105,7 +105,7 @@ public final class ServerOptions {
       new NettyWritableBufferAllocator(ByteBufAllocator.DEFAULT);
 
   /**
-   * {@link EngineLimits#of} these options, made at the first engine connection and shared by all
+   * {@link ServerLimits#of} these options, made at the first engine connection and shared by all
    * (immutable, so a race at most makes it twice).
    */
   private volatile Http2Limits engineLimits;
@@ -276,7 +276,7 @@ public final class ServerOptions {
   Http2Limits engineLimits() {
     Http2Limits limits = engineLimits;
     if (limits == null) {
-      limits = EngineLimits.of(this);
+      limits = ServerLimits.of(this);
       engineLimits = limits;
     }
     return limits;

@@ -5,8 +5,8 @@ import dev.tern.Decompressor;
 import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.internal.wire.MessageDeframer;
-import dev.tern.netty.internal.codec.GrpcFields;
-import dev.tern.netty.internal.codec.NettyReadableBuffer;
+import dev.tern.netty.internal.buffer.NettyReadableBuffer;
+import dev.tern.netty.internal.grpc.GrpcFields;
 import dev.tern.spi.ServerStreamListener;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
@@ -22,7 +22,7 @@ import java.util.function.LongConsumer;
  * <p>Event loop only: every method runs on the connection's event loop (asserted).
  */
 final class ServerStreamState implements MessageDeframer.Listener {
-  private final EngineServerHandler handler;
+  private final ServerHandler handler;
   private final int id;
   private final MessageDeframer deframer;
   private NettyServerStream stream;
@@ -37,7 +37,7 @@ final class ServerStreamState implements MessageDeframer.Listener {
   private boolean endOfStreamReceived;
   private boolean closed;
 
-  ServerStreamState(EngineServerHandler handler, int id, int maxInboundMessageSize) {
+  ServerStreamState(ServerHandler handler, int id, int maxInboundMessageSize) {
     this.handler = handler;
     this.id = id;
     this.deframer = new MessageDeframer(this, Codec.Identity.NONE, maxInboundMessageSize);
@@ -181,7 +181,7 @@ final class ServerStreamState implements MessageDeframer.Listener {
    * Aborts the call with {@code status}: the client is told with trailers when none were sent yet
    * (so it sees the status, not just a reset), then the stream is reset if the client is still
    * sending: with NO_ERROR once the trailers are out (see {@link
-   * EngineServerHandler#resetStreamAfterTrailers}), as an error code would make some clients (gRPC
+   * ServerHandler#resetStreamAfterTrailers}), as an error code would make some clients (gRPC
    * C-core) report the reset, such as CANCELLED, instead of the status in the trailers.
    */
   void abort(Status status) {

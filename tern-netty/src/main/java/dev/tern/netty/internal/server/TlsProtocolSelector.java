@@ -1,7 +1,7 @@
 package dev.tern.netty.internal.server;
 
-import dev.tern.netty.internal.codec.NetworkFailures;
-import dev.tern.netty.internal.codec.TlsAttributes;
+import dev.tern.netty.internal.io.NetworkFailures;
+import dev.tern.netty.internal.io.TlsAttributes;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.ApplicationProtocolNames;
@@ -23,7 +23,7 @@ import javax.net.ssl.SSLHandshakeException;
  * <p>One per connection; event loop only.
  */
 final class TlsProtocolSelector extends ChannelInboundHandlerAdapter {
-  private static final Logger logger = Logger.getLogger(EngineServerHandler.class.getName());
+  private static final Logger logger = Logger.getLogger(ServerHandler.class.getName());
 
   private final NettyServerTransport transport;
 
@@ -70,7 +70,7 @@ final class TlsProtocolSelector extends ChannelInboundHandlerAdapter {
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     IOException network = NetworkFailures.ioFailure(cause);
     if (network == null) {
-      Logger.getLogger(EngineServerHandler.class.getName())
+      Logger.getLogger(ServerHandler.class.getName())
           .log(Level.WARNING, "Connection failed before its protocol was known; closing it", cause);
     } else if (!(network instanceof SSLHandshakeException
         || network instanceof NotSslRecordException)) {

@@ -2,8 +2,8 @@ package dev.tern.netty.internal.server;
 
 import dev.tern.Status;
 import dev.tern.internal.FieldHandles;
-import dev.tern.netty.internal.codec.NetworkFailures;
-import dev.tern.netty.internal.codec.OutboundFramer;
+import dev.tern.netty.internal.io.NetworkFailures;
+import dev.tern.netty.internal.write.OutboundFramer;
 import io.netty.channel.ChannelHandlerContext;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

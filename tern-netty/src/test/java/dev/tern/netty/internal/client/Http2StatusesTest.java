@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Metadata;
 import dev.tern.Status;
-import dev.tern.netty.internal.codec.GrpcResponseHeaders;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class Http2StatusesTest {
   /** The block the connection's sink makes of {@code namesAndValues}, fed as HPACK hands fields. */
   private static GrpcResponseHeaders decoded(String... namesAndValues) {
-    EngineResponseHeaders sink = new EngineResponseHeaders();
+    ResponseHeaderSink sink = new ResponseHeaderSink();
     sink.start();
     for (int i = 0; i < namesAndValues.length; i += 2) {
       sink.header(

@@ -1,0 +1,530 @@
+package dev.tern.netty.internal.client;
+
+import dev.tern.Metadata;
+import dev.tern.Status;
+import dev.tern.netty.internal.grpc.GrpcFields;
+import dev.tern.netty.internal.grpc.GrpcWire;
+import dev.tern.netty.internal.http2.HeaderSink;
+import dev.tern.netty.internal.http2.Http2Connection;
+import dev.tern.netty.internal.http2.Http2ConnectionListener;
+import dev.tern.netty.internal.http2.Http2FrameException;
+import dev.tern.netty.internal.http2.Http2Settings;
+import dev.tern.netty.internal.http2.IntMap;
+import dev.tern.netty.internal.io.KeepAlivePinger;
+import dev.tern.netty.internal.io.NetworkFailures;
+import dev.tern.netty.internal.io.SocketNode;
+import dev.tern.spi.ClientStreamListener.RpcProgress;
+import dev.tern.spi.ClientTransport.PingCallback;
+import dev.tern.spi.ManagedClientTransport;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.util.AsciiString;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The client end of one HTTP/2 connection, on Tern's HTTP/2 engine ({@link Http2Connection}): it
+ * writes the preface and SETTINGS, opens each call's stream with request headers built straight
+ * from its {@link Metadata} ({@link GrpcFields#request}), decodes response headers and trailers
+ * into the holder {@link ClientStreamState} reads ({@link ResponseHeaderSink}), and maps
+ * RST_STREAM, GOAWAY and connection errors to the calls' statuses. A stream over the server's
+ * SETTINGS_MAX_CONCURRENT_STREAMS waits, with the DATA its call writes, until one closes. Every
+ * frame of a flush goes into one buffer ({@link ClientWrites}).
+ *
+ * <p>Event loop only: all state is confined to the channel's event loop; {@link
+ * NettyClientTransport} and {@link NettyClientStream} reach it through the connection's write queue
+ * (only {@link #prepareStream} runs on the application's thread, and touches no state).
+ */
+final class ClientHandler extends ChannelDuplexHandler implements Http2ConnectionListener {
+  private static final Logger logger = Logger.getLogger(ClientHandler.class.getName());
+
+  private final NettyClientTransport transport;
+  private final int maxInboundMetadataSize;
+  private final Http2Connection connection;
+  private final ClientWrites writes;
+  private final IntMap<ConnectionStream> streams = new IntMap<>();
+
+  /** Streams waiting for a free slot under the server's concurrency limit, oldest first. */
+  private final Map<ClientStreamState, ConnectionStream> waiting = new LinkedHashMap<>();
+
+  private final PingTracker pings = new PingTracker();
+  private final ClientLifecycle life;
+  private ChannelHandlerContext ctx;
+
+  /** The sink of every header block, reset at each block's start (blocks never interleave). */
+  private final ResponseHeaderSink block = new ResponseHeaderSink();
+
+  ClientHandler(
+      NettyClientTransport transport,
+      ManagedClientTransport.Listener listener,
+      NettyClientTransport.TransportOptions options) {
+    this.transport = transport;
+    this.maxInboundMetadataSize = options.maxInboundMetadataSize();
+    this.connection = new Http2Connection(false, ClientLimits.of(options), this, System::nanoTime);
+    this.writes = new ClientWrites(connection);
+    this.life = new ClientLifecycle(transport, listener, options, pings);
+  }
+
+  // ---------------------------------------------------------------- for the streams
+
+  /**
+   * On the application's thread: builds the request headers of {@code state}'s call from {@code
+   * headers} (read, not kept) and returns the command that opens the stream on the event loop.
+   */
+  Runnable prepareStream(
+      ClientStreamState state,
+      AsciiString scheme,
+      AsciiString path,
+      AsciiString authority,
+      AsciiString userAgent,
+      Metadata headers) {
+    // The transport's AsciiStrings span their arrays, which are shared, not copied, per call: the
+    // engine never modifies a field's bytes.
+    byte[][] fields =
+        GrpcFields.request(
+            GrpcWire.bytes(scheme),
+            GrpcWire.bytes(path),
+            GrpcWire.bytes(authority),
+            userAgent == null ? null : GrpcWire.bytes(userAgent),
+            headers);
+    return new ConnectionStream(this, state, fields);
+  }
+
+  /** Runs on the event loop as the command {@link #prepareStream} returned. */
+  void createStream(ConnectionStream stream) {
+    assert inEventLoop();
+    ClientStreamState state = stream.state;
+    if (state.isClosed()) {
+      return; // cancelled while queued
+    }
+    if (life.isReady() && !life.closing && !ctx.channel().isActive()) {
+      // The connection just closed and channelInactive has yet to run: tell the runtime first, as
+      // channelInactive would, so that this call, retried, does not pick this transport again.
+      life.notifyShutdown(life.closedStatus());
+    }
+    if (life.closing || !life.isReady() || !ctx.channel().isActive() || connection.isClosed()) {
+      state.onNotStarted(life.notStartedStatus(), RpcProgress.DROPPED);
+      return;
+    }
+    life.streamStarted();
+    transport.socketNode().streamStarted(true);
+    if (waiting.isEmpty() && connection.canOpenStream()) {
+      open(stream); // the usual case, without the map's entry and iterator
+    } else {
+      waiting.put(state, stream);
+      openWaiting();
+    }
+    if (!state.isClosed()) {
+      state.onReady();
+    }
+  }
+
+  /** Opens the waiting streams the server's concurrency limit lets through, oldest first. */
+  private void openWaiting() {
+    Iterator<ConnectionStream> it = waiting.values().iterator();
+    while (it.hasNext() && connection.canOpenStream()) {
+      ConnectionStream stream = it.next();
+      it.remove();
+      open(stream);
+    }
+  }
+
+  /** Opens {@code stream} with its request HEADERS and sends the DATA that waited for it. */
+  private void open(ConnectionStream stream) {
+    byte[][] fields = stream.fields;
+    stream.fields = null;
+    int id = connection.openStream(writes.out(), fields, false);
+    stream.state.setId(id);
+    streams.put(id, stream);
+    if (stream.waiting != null) {
+      for (ConnectionStream.Waiting w : stream.waiting) {
+        send(stream, w.data(), w.endOfStream(), w.bytes(), w.messages());
+      }
+      stream.waiting = null;
+    }
+  }
+
+  /** Writes framed bytes of {@code state}; takes ownership of {@code data}. */
+  void sendData(
+      ClientStreamState state, ByteBuf data, boolean endOfStream, int bytes, int messages) {
+    assert inEventLoop();
+    ConnectionStream stream = state.id() > 0 ? streams.get(state.id()) : waiting.get(state);
+    if (state.isClosed() || stream == null) {
+      data.release();
+      state.stream().onSentBytes(bytes);
+      return;
+    }
+    if (!stream.isOpen()) {
+      stream.hold(data, endOfStream, bytes, messages);
+      return;
+    }
+    send(stream, data, endOfStream, bytes, messages);
+  }
+
+  private void send(
+      ConnectionStream stream, ByteBuf data, boolean endOfStream, int bytes, int messages) {
+    transport.socketNode().messagesSent(messages);
+    writes.handed(stream, bytes);
+    connection.sendData(writes.out(), stream.state.id(), data, endOfStream);
+  }
+
+  /** The application cancelled: RST_STREAM(CANCEL) and report {@code status}. */
+  void cancelStream(ClientStreamState state, Status status) {
+    assert inEventLoop();
+    if (state.isClosed()) {
+      return;
+    }
+    state.cancel(status);
+    resetStream(state);
+  }
+
+  /** Sends RST_STREAM(CANCEL) for {@code state}'s stream, if it is open on the wire. */
+  void resetStream(ClientStreamState state) {
+    ConnectionStream held = waiting.remove(state);
+    if (held != null) {
+      state.stream().onSentBytes(held.dropWaiting());
+      streamDone();
+      return;
+    }
+    if (state.id() > 0) {
+      connection.resetStream(writes.out(), state.id(), Http2FrameException.CANCEL);
+      removeStream(state.id());
+    }
+  }
+
+  /** The server ended the stream; if this side has not, reset it so both ends free it now. */
+  void onEndOfStreamReceived(ClientStreamState state) {
+    if (connection.isLocalOpen(state.id())) {
+      connection.resetStream(writes.out(), state.id(), Http2FrameException.CANCEL);
+    }
+    removeStream(state.id());
+  }
+
+  /** The application took {@code bytes} of a stream's DATA: flow-control credit goes back. */
+  void consumed(int streamId, int bytes) {
+    if (bytes > 0) {
+      connection.consumed(writes.out(), streamId, bytes);
+    }
+  }
+
+  boolean inEventLoop() {
+    return ctx == null || ctx.executor().inEventLoop();
+  }
+
+  /** The connection's channelz counters. */
+  SocketNode socketNode() {
+    return transport.socketNode();
+  }
+
+  // ---------------------------------------------------------------- for the transport
+
+  /** A measured PING. */
+  void ping(PingCallback callback, Executor executor) {
+    assert inEventLoop();
+    if (life.refusePing(callback, executor)) {
+      return;
+    }
+    pings.ping(payload -> connection.ping(writes.out(), payload), callback, executor);
+  }
+
+  /** Refuses new streams; closes the connection once the streams in flight are done. */
+  void startShutdown(Status status) {
+    assert inEventLoop();
+    life.shutdownRequested(status);
+    closeIfIdle();
+  }
+
+  /** Shuts down and fails every stream in flight with {@code status}. */
+  void shutdownNow(Status status) {
+    assert inEventLoop();
+    startShutdown(status);
+    life.goingAwayStatus = status;
+    for (ConnectionStream stream : allStreams()) {
+      cancelStream(stream.state, status);
+    }
+    ctx.close();
+  }
+
+  /** The connection attempt failed (or was abandoned): the transport is over. */
+  void connectFailed(Throwable cause) {
+    life.connectFailed(cause);
+  }
+
+  /** What this side may still send and the peer may still send on the connection, in bytes. */
+  long[] flowControlWindows() {
+    return connection.connectionWindows();
+  }
+
+  private List<ConnectionStream> allStreams() {
+    List<ConnectionStream> all = new ArrayList<>(waiting.values());
+    all.addAll(streams.values());
+    return all;
+  }
+
+  private void removeStream(int id) {
+    if (streams.remove(id) != null) {
+      streamDone();
+      openWaiting();
+    }
+  }
+
+  private void streamDone() {
+    if (life.streamDone()) {
+      closeIfIdle();
+    }
+  }
+
+  /**
+   * Once closing and idle, says GOAWAY and closes (after the flush that carries it); a channel
+   * still connecting has no one to say it to and closes at once, which ends the attempt.
+   */
+  private void closeIfIdle() {
+    if (!life.closing || life.hasActiveStreams() || ctx == null) {
+      return;
+    }
+    if (ctx.channel().isActive()) {
+      connection.shutdown(writes.out());
+      writes.flush(true);
+    } else {
+      ctx.close();
+    }
+  }
+
+  // ---------------------------------------------------------------- channel events
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    this.ctx = ctx;
+    writes.attach(ctx);
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    connection.start(writes.out());
+    writes.flush(false);
+    ctx.fireChannelActive();
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (!(msg instanceof ByteBuf in)) {
+      ctx.fireChannelRead(msg);
+      return;
+    }
+    life.onRead();
+    writes.beginRead();
+    try {
+      connection.receive(in, writes.out());
+    } finally {
+      in.release();
+      writes.endRead();
+    }
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    writes.flush(connection.isClosed());
+  }
+
+  /** The write queue's drain ends with a flush: this flush's buffer goes out with it. */
+  @Override
+  public void flush(ChannelHandlerContext ctx) {
+    writes.flush(connection.isClosed());
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+    life.tlsEvent(ctx, evt);
+    ctx.fireUserEventTriggered(evt);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    IOException network = NetworkFailures.ioFailure(cause);
+    if (network != null) {
+      life.networkFailure(ctx, network);
+      NetworkFailures.log(ctx, "closed", network);
+    } else {
+      if (life.goingAwayStatus == null) {
+        life.goingAwayStatus =
+            Status.UNAVAILABLE.withDescription("Connection failed: " + cause).withCause(cause);
+      }
+      logger.log(Level.FINE, "HTTP/2 connection failed; closing it", cause);
+    }
+    ctx.close();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    Status status = life.channelClosed(ctx);
+    connection.close();
+    writes.discard();
+    List<ConnectionStream> left = allStreams();
+    waiting.clear();
+    streams.clear();
+    for (ConnectionStream stream : left) {
+      // A stream still waiting for a slot never reached the server: safe to retry.
+      boolean neverSent = !stream.isOpen();
+      stream.dropWaiting();
+      stream.state.onStreamClosed(status, neverSent);
+    }
+    life.noStreams();
+    life.notifyTerminated();
+    ctx.fireChannelInactive();
+  }
+
+  // ---------------------------------------------------------------- Http2ConnectionListener
+
+  @Override
+  public HeaderSink onHeadersStart(int streamId, boolean trailers) {
+    block.start();
+    return block;
+  }
+
+  @Override
+  public void onHeadersEnd(int streamId, boolean trailers, boolean endStream) {
+    GrpcResponseHeaders headers = block.headers();
+    String malformed = block.malformed();
+    ConnectionStream stream = streams.get(streamId);
+    if (stream == null) {
+      return;
+    }
+    if (malformed != null) {
+      stream.state.fail(
+          Status.INTERNAL.withDescription("Malformed response headers: " + malformed), true);
+      return;
+    }
+    if (!trailers && !endStream && Http2Statuses.isInformational(headers.status())) {
+      // A 1xx response (RFC 9113 section 8.1), which the call skips: the next block is the
+      // response's head again, not its trailers.
+      connection.informationalResponse(streamId);
+    }
+    stream.state.onHeaders(headers, endStream);
+    if (endStream) {
+      removeStream(streamId);
+    }
+  }
+
+  @Override
+  public void onHeaderListTooLarge(int streamId, boolean trailers, boolean endStream) {
+    ConnectionStream stream = streams.get(streamId);
+    if (stream != null) {
+      stream.state.fail(
+          Status.RESOURCE_EXHAUSTED.withDescription(
+              "Response header metadata larger than " + maxInboundMetadataSize + " bytes"),
+          true);
+    }
+  }
+
+  @Override
+  public void onData(int streamId, ByteBuf data, int flowControlled, boolean endStream) {
+    ConnectionStream stream = streams.get(streamId);
+    if (stream == null || stream.state.isClosed()) {
+      data.release();
+      consumed(streamId, flowControlled); // nobody will read it: the window goes back now
+      return;
+    }
+    consumed(streamId, flowControlled - data.readableBytes()); // the padding
+    stream.state.onData(data, endStream);
+    if (endStream) {
+      removeStream(streamId);
+    }
+  }
+
+  @Override
+  public void onStreamReset(int streamId, long errorCode, boolean byPeer) {
+    ConnectionStream stream = streams.get(streamId);
+    if (stream == null) {
+      return;
+    }
+    if (!byPeer && connection.isClosed()) {
+      return; // a connection error: onConnectionClosed ends the calls with its reason
+    }
+    removeStream(streamId);
+    Status status = Http2Statuses.fromRstStream(errorCode);
+    if (errorCode == Http2FrameException.REFUSED_STREAM && byPeer) {
+      if (connection.goAwayReceived()) {
+        // Refused by a GOAWAY, reported before onGoAway: the runtime must stop choosing this
+        // transport before the call is retried, or the retry would come back here.
+        life.closing = true;
+        life.notifyShutdown(Status.UNAVAILABLE.withDescription("GOAWAY received"));
+        status = Status.UNAVAILABLE.withDescription("Stream refused by the server's GOAWAY");
+      }
+      stream.state.onStreamClosed(status, true); // not processed: safe to retry
+    } else if (byPeer) {
+      stream.state.onReset(status);
+    } else {
+      // This side's engine reset it: a stream error of the server's making, or a queue limit.
+      stream.state.fail(
+          Status.INTERNAL.withDescription(
+              "HTTP/2 stream error, stream reset with " + GrpcWire.errorName(errorCode)),
+          false);
+    }
+  }
+
+  @Override
+  public void onGoAway(int lastStreamId, long errorCode, ByteBuf debugData) {
+    life.goAwayReceived(errorCode, debugData.toString(StandardCharsets.UTF_8));
+    // Streams still waiting for a slot never reached the server: safe to retry elsewhere.
+    Status refused =
+        Status.UNAVAILABLE.withDescription(
+            "Stream refused by the server's GOAWAY (last stream " + lastStreamId + ")");
+    for (ConnectionStream stream : new ArrayList<>(waiting.values())) {
+      waiting.remove(stream.state);
+      stream.state.stream().onSentBytes(stream.dropWaiting());
+      stream.state.onStreamClosed(refused, true);
+      streamDone();
+    }
+    closeIfIdle();
+  }
+
+  @Override
+  public void onSettings(Http2Settings settings) {
+    life.ready(ctx, () -> connection.ping(writes.out(), KeepAlivePinger.PAYLOAD));
+    openWaiting();
+  }
+
+  @Override
+  public void onPingAck(long data) {
+    pings.onAck(data);
+  }
+
+  @Override
+  public void onConnectionClosed(long errorCode, String reason) {
+    if (life.goingAwayStatus == null) {
+      String error = "HTTP/2 connection error " + GrpcWire.errorName(errorCode) + ": " + reason;
+      // ENHANCE_YOUR_CALM is this side's limit on what the server sends (a flood): the connection
+      // was cut for load, not for a broken rule.
+      life.goingAwayStatus =
+          errorCode == Http2FrameException.NO_ERROR
+              ? Status.UNAVAILABLE.withDescription("Connection closed")
+              : errorCode == Http2FrameException.ENHANCE_YOUR_CALM
+                  ? Status.UNAVAILABLE.withDescription(error)
+                  : Status.INTERNAL.withDescription(error);
+    }
+    life.closing = true;
+    Status status = life.goingAwayStatus;
+    List<ConnectionStream> left = allStreams();
+    for (ConnectionStream stream : left) {
+      boolean neverSent = !stream.isOpen();
+      if (neverSent) {
+        waiting.remove(stream.state);
+        stream.state.stream().onSentBytes(stream.dropWaiting());
+        streamDone();
+      } else {
+        removeStream(stream.state.id());
+      }
+      stream.state.onStreamClosed(status, neverSent);
+    }
+    // The channel closes after the flush that carries the GOAWAY (see flush).
+  }
+}
