@@ -69,9 +69,8 @@ done
 
 for module in "${modules[@]}"; do
   # Coverage feedback from Tern's classes (Jazzer's default: the class directories on the class
-  # path); for the transport also from Netty's HTTP/2 codec, whose HPACK decoder reads the bytes.
+  # path): the HTTP/2 engine's parsers are Tern's own.
   instrument="dev.tern.**"
-  [ "$module" = tern-netty ] && instrument="dev.tern.**,io.netty.handler.codec.http2.**"
   echo "== Fuzzing ${classes[$module]} ($module), $duration each"
   # The netty module's surefire has several executions; default-test is the one with the fuzz tests.
   # reuseForks=false: a fresh JVM per test class, as Jazzer fuzzes one test per JVM.

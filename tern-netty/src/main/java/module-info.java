@@ -14,7 +14,6 @@ module dev.tern.netty {
   requires io.netty.codec;
   requires io.netty.codec.dns;
   requires transitive io.netty.codec.http;
-  requires io.netty.codec.http2;
   requires io.netty.common;
   requires io.netty.resolver;
   requires io.netty.resolver.dns;
@@ -34,9 +33,9 @@ module dev.tern.netty {
   exports dev.tern.netty.http;
 
   // The buffer over a ByteBuf that the deframer reads (NettyReadableBuffer), shared with
-  // tern-web's protocols, which deframe request bodies the same way; not API. The client, server,
-  // exchange, io and resolver packages are not exported at all.
-  exports dev.tern.netty.internal.codec to
+  // tern-web's protocols, which deframe request bodies the same way; not API. The other internal
+  // packages (http2, client, server, exchange, grpc, write, io, resolver) are not exported at all.
+  exports dev.tern.netty.internal.buffer to
       dev.tern.web;
 
   uses dev.tern.netty.http.HttpServerProtocol;

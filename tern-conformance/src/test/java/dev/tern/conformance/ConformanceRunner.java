@@ -25,18 +25,11 @@ import java.util.stream.Collectors;
  * failed.
  *
  * <p>The child JVM runs with Netty's paranoid leak detection, as the build's tests do; the runner
- * passes on its stderr, so a reported leak fails the run too. It gets this JVM's {@code
- * tern.http2.engine}, so the program runs on the HTTP/2 implementation the test run chose.
+ * passes on its stderr, so a reported leak fails the run too.
  */
 final class ConformanceRunner {
   /** How long a whole run may take; a run takes seconds to a few minutes on two loaded cores. */
   static final long RUN_TIMEOUT_MINUTES = 15;
-
-  /**
-   * The system property that chooses the HTTP/2 implementation of Tern's servers and clients
-   * (docs/http2-engine.md), passed on to the program.
-   */
-  static final String HTTP2_ENGINE_PROPERTY = "tern.http2.engine";
 
   private ConformanceRunner() {}
 
@@ -114,13 +107,10 @@ final class ConformanceRunner {
     // the first request on a cold JVM.
     command.add("-XX:TieredStopAtLevel=1");
     command.add("-XX:+UseSerialGC");
-    // The program runs on the HTTP/2 implementation this JVM was told to use (the surefire
-    // execution tern-http2-engine of this module's pom sets it).
-    for (String property : List.of("java.util.logging.config.file", HTTP2_ENGINE_PROPERTY)) {
-      String value = System.getProperty(property);
-      if (value != null) {
-        command.add("-D" + property + "=" + value);
-      }
+    // The program logs as this JVM was told to.
+    String logging = System.getProperty("java.util.logging.config.file");
+    if (logging != null) {
+      command.add("-Djava.util.logging.config.file=" + logging);
     }
     command.add("-cp");
     command.add(classPath(program));

@@ -7,7 +7,6 @@ import dev.tern.PerAddressChannelCredentials;
 import dev.tern.TlsChannelCredentials;
 import dev.tern.internal.channel.AbstractManagedChannelBuilder;
 import dev.tern.netty.internal.client.NettyClientTransport;
-import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
 import dev.tern.netty.internal.io.DomainSockets;
 import dev.tern.netty.internal.io.EventLoops;
 import dev.tern.netty.internal.io.NettyProperties;
@@ -80,8 +79,6 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
       new KeepAliveTime(Long.MAX_VALUE, MIN_KEEPALIVE_TIME_NANOS);
   private long keepAliveTimeoutNanos = TimeUnit.SECONDS.toNanos(20);
   private boolean keepAliveWithoutCalls;
-  private int maxQueuedControlFrames = GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
-  private boolean ternHttp2Engine = NettyClientTransport.defaultTernHttp2Engine();
 
   private NettyChannelBuilder(String target, SocketAddress directAddress, String directAuthority) {
     this.target = target;
@@ -248,36 +245,6 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   }
 
   /**
-   * Bounds the control frames (SETTINGS and PING acknowledgements, RST_STREAMs) a connection may
-   * have waiting to be written (default 10,000). A server that sends SETTINGS or PINGs without ever
-   * reading the answers would otherwise make them pile up in the client's memory; past the bound
-   * the connection is closed with GOAWAY(ENHANCE_YOUR_CALM) and its calls fail UNAVAILABLE.
-   *
-   * @throws IllegalArgumentException if {@code max} is less than 1
-   */
-  public NettyChannelBuilder maxQueuedControlFrames(int max) {
-    if (max < 1) {
-      throw new IllegalArgumentException("maxQueuedControlFrames must be >= 1, was " + max);
-    }
-    this.maxQueuedControlFrames = max;
-    return this;
-  }
-
-  /**
-   * Speaks HTTP/2 on Tern's own engine (frame reader and writer, HPACK, flow control and stream
-   * states made for gRPC; issue 34) instead of Netty's generic HTTP/2 codec; {@code false} falls
-   * back to the codec, which stays behind this switch for one release. {@link
-   * #maxQueuedControlFrames} does not apply on the engine. Default: true, unless the system
-   * property {@code tern.http2.engine} is {@code netty} when the builder is made ({@code tern} and
-   * {@code client} keep channels on the engine; a value it does not know makes the builder's
-   * factory methods throw {@link IllegalArgumentException}).
-   */
-  public NettyChannelBuilder useTernHttp2Engine(boolean enable) {
-    this.ternHttp2Engine = enable;
-    return this;
-  }
-
-  /**
    * Lets {@code credentials} choose the TLS of each connection from its address's attributes (for
    * {@link NettyChannelProvider}); addresses they choose none for use this builder's own security.
    */
@@ -337,10 +304,6 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
               maxInboundMetadataSize(),
               (int) connectTimeoutMillis,
               sslContextForBuild());
-      options =
-          options
-              .withMaxQueuedControlFrames(maxQueuedControlFrames)
-              .withTernHttp2Engine(ternHttp2Engine);
       long keepAliveNanos = keepAliveTimeNanosInEffect();
       if (keepAliveNanos != Long.MAX_VALUE) {
         options =

@@ -6,7 +6,6 @@ import dev.tern.ServerBuilder;
 import dev.tern.TlsServerCredentials;
 import dev.tern.internal.server.AbstractServerBuilder;
 import dev.tern.netty.http.HttpServerProtocol;
-import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
 import dev.tern.netty.internal.exchange.HttpProtocols;
 import dev.tern.netty.internal.io.EventLoops;
 import dev.tern.netty.internal.io.NettyProperties;
@@ -82,13 +81,11 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   private long maxConnectionIdleNanos = Long.MAX_VALUE;
   private long maxConnectionAgeNanos = Long.MAX_VALUE;
   private long maxConnectionAgeGraceNanos = Long.MAX_VALUE;
-  private int maxQueuedControlFrames = GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
   private int maxQueuedOutboundBytesPerStream =
       ServerOptions.DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_STREAM;
   private long maxQueuedOutboundBytesPerConnection =
       ServerOptions.DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_CONNECTION;
   private int maxContinuationFrames = ServerOptions.DEFAULT_MAX_CONTINUATION_FRAMES;
-  private boolean ternHttp2Engine = ServerOptions.defaultTernHttp2Engine();
   private long settingsAckTimeoutNanos = ServerOptions.DEFAULT_SETTINGS_ACK_TIMEOUT_NANOS;
 
   /** Null until set: the protocols found on the class path, looked up at build time. */
@@ -410,22 +407,6 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   }
 
   /**
-   * Bounds the control frames (SETTINGS and PING acknowledgements, RST_STREAMs) a connection may
-   * have waiting to be written (default 10,000). A client that sends SETTINGS or PINGs without ever
-   * reading the answers would otherwise make them pile up in the server's memory; past the bound
-   * the connection is closed with GOAWAY(ENHANCE_YOUR_CALM).
-   *
-   * @throws IllegalArgumentException if {@code max} is less than 1
-   */
-  public NettyServerBuilder maxQueuedControlFrames(int max) {
-    if (max < 1) {
-      throw new IllegalArgumentException("maxQueuedControlFrames must be >= 1, was " + max);
-    }
-    this.maxQueuedControlFrames = max;
-    return this;
-  }
-
-  /**
    * Bounds the response bytes one call may have waiting for a client that does not read them
    * (default 8 MiB). Responses wait when the client's HTTP/2 window is closed or its socket is
    * full. An application that sends only while {@code isReady()} is true keeps at most 32 KiB and
@@ -506,24 +487,9 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   }
 
   /**
-   * Serves HTTP/2 on Tern's own engine (frame reader and writer, HPACK, flow control and stream
-   * states made for gRPC; issue 34) instead of Netty's generic HTTP/2 codec; {@code false} falls
-   * back to the codec, which stays behind this switch for one release. The {@link #httpProtocols}
-   * (gRPC-Web, Connect) are served on either over HTTP/2 as over HTTP/1.1. Default: true, unless
-   * the system property {@code tern.http2.engine} is {@code client} or {@code netty} when the
-   * builder is made (both keep servers on Netty's codec; {@code tern} is the default; a value it
-   * does not know makes the builder's factory methods throw {@link IllegalArgumentException}).
-   */
-  public NettyServerBuilder useTernHttp2Engine(boolean enable) {
-    this.ternHttp2Engine = enable;
-    return this;
-  }
-
-  /**
-   * On Tern's HTTP/2 engine ({@link #useTernHttp2Engine}): how long a client may take to
-   * acknowledge the server's SETTINGS before the connection ends with GOAWAY(SETTINGS_TIMEOUT) (RFC
-   * 9113 section 6.5.3), so a peer that never answers cannot hold the connection in its initial
-   * state. Default: 10 seconds. Netty's codec does not enforce it.
+   * How long a client may take to acknowledge the server's SETTINGS before the connection ends with
+   * GOAWAY(SETTINGS_TIMEOUT) (RFC 9113 section 6.5.3), so a peer that never answers cannot hold the
+   * connection in its initial state. Default: 10 seconds.
    *
    * @throws IllegalArgumentException if {@code time} is not positive
    */
@@ -604,12 +570,10 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
               maxConnectionIdleNanos,
               maxConnectionAgeNanos,
               maxConnectionAgeGraceNanos,
-              maxQueuedControlFrames,
               maxQueuedOutboundBytesPerStream,
               maxQueuedOutboundBytesPerConnection,
               maxContinuationFrames,
               httpProtocols == null ? HttpProtocols.discovered() : HttpProtocols.of(httpProtocols),
-              ternHttp2Engine,
               settingsAckTimeoutNanos);
       NettyServer server = new NettyServer(address, boss, workers, channelFactory, options);
       if (perConnection != null) {

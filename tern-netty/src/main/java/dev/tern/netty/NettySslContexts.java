@@ -3,7 +3,6 @@ package dev.tern.netty;
 import dev.tern.TlsChannelCredentials;
 import dev.tern.TlsServerCredentials;
 import dev.tern.tls.PemFiles;
-import io.netty.handler.codec.http2.Http2SecurityUtil;
 import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ClientAuth;
@@ -177,6 +176,23 @@ public final class NettySslContexts {
   }
 
   /**
+   * The cipher suites offered, those the provider supports kept: TLS 1.3's, then TLS 1.2's with
+   * ephemeral key exchange and AEAD encryption, the only TLS 1.2 suites HTTP/2 allows (RFC 9113
+   * section 9.2.2 and appendix A).
+   */
+  private static final List<String> HTTP2_CIPHERS =
+      List.of(
+          "TLS_AES_128_GCM_SHA256",
+          "TLS_AES_256_GCM_SHA384",
+          "TLS_CHACHA20_POLY1305_SHA256",
+          "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
+          "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+          "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
+          "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+          "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
+          "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256");
+
+  /**
    * Sets on {@code builder} what gRPC over TLS requires (protocols, ciphers, ALPN {@code h2}, the
    * provider), leaving the rest as it is.
    */
@@ -185,7 +201,7 @@ public final class NettySslContexts {
     return builder
         .sslProvider(provider())
         .protocols("TLSv1.3", "TLSv1.2")
-        .ciphers(Http2SecurityUtil.CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
+        .ciphers(HTTP2_CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
         .applicationProtocolConfig(
             new ApplicationProtocolConfig(
                 ApplicationProtocolConfig.Protocol.ALPN,

@@ -32,14 +32,12 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The attributes {@link PerConnectionServerCredentials} choose when a connection is accepted (how
  * xDS's server carries a connection's filter chain past its handshake) reach the transport filters'
- * {@code transportReady} and the calls, whichever handler serves the connection: Netty's HTTP/2
- * codec, Tern's HTTP/2 engine, or HTTP/1.1.
+ * {@code transportReady} and the calls, whichever handler serves the connection: HTTP/2 or
+ * HTTP/1.1.
  */
 class AcceptedAttributesTest {
   @RegisterExtension final LeakWatch leaks = new LeakWatch();
@@ -82,12 +80,11 @@ class AcceptedAttributesTest {
         }
       };
 
-  private int start(boolean engine) throws IOException {
+  private int start() throws IOException {
     Server server =
         cleanup.register(
             NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
                 .perConnectionCredentials(CHOOSING)
-                .useTernHttp2Engine(engine)
                 .httpProtocols(new EchoHttpProtocol())
                 .addTransportFilter(recordAtReady)
                 .addService(ServerInterceptors.intercept(new EchoService(), recordInCalls))
@@ -96,11 +93,9 @@ class AcceptedAttributesTest {
     return server.getPort();
   }
 
-  @ParameterizedTest(name = "server on the engine: {0}")
-  @ValueSource(booleans = {false, true})
-  void http2Connection_carriesTheChosenAttributes_toTheFilterAndTheCalls(boolean engine)
-      throws Exception {
-    int port = start(engine);
+  @Test
+  void http2Connection_carriesTheChosenAttributes_toTheFilterAndTheCalls() throws Exception {
+    int port = start();
     ManagedChannel channel =
         cleanup.register(NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build());
 
@@ -119,7 +114,7 @@ class AcceptedAttributesTest {
 
   @Test
   void http1Connection_carriesTheChosenAttributes_toTheFilter() throws Exception {
-    int port = start(false);
+    int port = start();
     HttpClient client =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)

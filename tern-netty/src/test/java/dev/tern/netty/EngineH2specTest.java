@@ -4,8 +4,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.netty.H2specTest.Outcome;
-import dev.tern.netty.internal.engine.FixedResponseHandler;
 import dev.tern.netty.internal.http2.Http2Limits;
+import dev.tern.netty.testing.FixedResponseHandler;
 import dev.tern.testtools.ExternalTool;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -25,10 +25,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs h2spec over h2c against Tern's own HTTP/2 engine ({@link FixedResponseHandler} on a plain
- * Netty server, not the gRPC server yet). The tests it does not pass yet are listed with their
- * reason in {@code h2spec-engine-exceptions.txt}: every other test must pass, and every listed one
- * must still fail, so the list shrinks as the engine grows (docs/http2-engine.md).
+ * Runs h2spec over h2c against Tern's own HTTP/2 engine alone ({@link FixedResponseHandler} on a
+ * plain Netty server; H2specTest runs it against the gRPC server). The tests it does not pass yet
+ * are listed with their reason in {@code h2spec-engine-exceptions.txt}: every other test must pass,
+ * and every listed one must still fail, so the list shrinks as the engine grows
+ * (docs/http2-engine.md).
  */
 @Tag("external-check") // one JDK pass in CI is enough: README.md#development
 class EngineH2specTest {

@@ -31,8 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Runs h2spec (github.com/summerwind/h2spec, installed by {@code tools/install-grpc-tools.sh}), the
  * HTTP/2 conformance suite, against a Tern Netty server, over h2c with prior knowledge and over
  * TLS: every test must pass, except those listed with their RFC reason in {@code
- * h2spec-exceptions.txt}, and every listed test must still fail, so the list stays true. The same
- * runs against the server on Tern's own HTTP/2 engine ({@code useTernHttp2Engine}).
+ * h2spec-exceptions.txt}, and every listed test must still fail, so the list stays true.
  */
 @Tag("external-check") // one JDK pass in CI is enough: README.md#development
 class H2specTest {
@@ -63,29 +62,6 @@ class H2specTest {
     Server server =
         start(
             loopbackServer()
-                .sslContext(
-                    NettySslContexts.forServer(certificates.key, certificates.certificate)
-                        .build()));
-    assertConformant(run(h2spec, server.getPort(), true, tempDir));
-  }
-
-  /** The gRPC server on Tern's own HTTP/2 engine (issue 34) passes the same, over h2c. */
-  @Test
-  void plaintextServerOnTernEnginePassesH2specButForTheListedExceptions() throws Exception {
-    Path h2spec = ExternalTool.require(ExternalTool.H2SPEC);
-    Server server = start(loopbackServer().useTernHttp2Engine(true));
-    assertConformant(run(h2spec, server.getPort(), false, tempDir));
-  }
-
-  /** The gRPC server on Tern's own HTTP/2 engine passes the same over TLS. */
-  @Test
-  void tlsServerOnTernEnginePassesH2specButForTheListedExceptions() throws Exception {
-    Path h2spec = ExternalTool.require(ExternalTool.H2SPEC);
-    TestCertificates certificates = TestCertificates.generate("h2spec-engine-server");
-    Server server =
-        start(
-            loopbackServer()
-                .useTernHttp2Engine(true)
                 .sslContext(
                     NettySslContexts.forServer(certificates.key, certificates.certificate)
                         .build()));

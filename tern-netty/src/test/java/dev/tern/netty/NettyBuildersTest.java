@@ -248,18 +248,12 @@ class NettyBuildersTest {
         .hasMessageContaining("connectTimeout");
     assertThatThrownBy(() -> NettyChannelBuilder.forAddress("localhost", 65536))
         .hasMessageContaining("port");
-    assertThatThrownBy(() -> channel.maxQueuedControlFrames(0))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("maxQueuedControlFrames");
 
     NettyServerBuilder server = NettyServerBuilder.forPort(0);
     assertThatThrownBy(() -> server.maxConcurrentCallsPerConnection(0))
         .hasMessageContaining("maxConcurrentCallsPerConnection");
     assertThatThrownBy(() -> server.maxRstFramesPerWindow(-1, 1, TimeUnit.SECONDS))
         .hasMessageContaining("maxRstFramesPerWindow");
-    assertThatThrownBy(() -> server.maxQueuedControlFrames(0))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("maxQueuedControlFrames");
     assertThatThrownBy(() -> server.maxContinuationFrames(0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("maxContinuationFrames");

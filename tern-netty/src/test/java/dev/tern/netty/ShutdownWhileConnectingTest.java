@@ -15,28 +15,24 @@ import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A channel shut down while its connection attempt is still on its way terminates at once, on
- * Netty's codec and on Tern's engine, instead of waiting for the attempt to time out.
+ * A channel shut down while its connection attempt is still on its way terminates at once, instead
+ * of waiting for the attempt to time out.
  */
 class ShutdownWhileConnectingTest {
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
 
-  @ParameterizedTest(name = "engine={0}")
-  @ValueSource(booleans = {false, true})
-  void aChannelShutDownWhileConnectingTerminates(boolean engine)
-      throws IOException, InterruptedException {
+  @Test
+  void aChannelShutDownWhileConnectingTerminates() throws IOException, InterruptedException {
     try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
         Backlog full = Backlog.fill(listener)) {
       ManagedChannel channel =
           cleanup.register(
               NettyChannelBuilder.forAddress("127.0.0.1", listener.getLocalPort())
                   .usePlaintext()
-                  .useTernHttp2Engine(engine)
                   .connectTimeout(10, TimeUnit.MINUTES)
                   .build());
       assertThat(channel.getState(true)).isIn(ConnectivityState.IDLE, ConnectivityState.CONNECTING);

@@ -8,8 +8,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What LargeUnaryBenchmark relies on, for both systems over Netty: 16 MiB unary calls go through
- * once both sides allow them, and fail as both systems' defaults say otherwise. The module's build
- * runs it again with Tern on its own HTTP/2 engine (the surefire execution tern-http2-engine).
+ * once both sides allow them, and fail as both systems' defaults say otherwise.
  */
 class LargeUnaryTest {
   private static final int MIB = 1024 * 1024;

@@ -28,8 +28,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The client's side of the control-frame limit: a server that sends SETTINGS frames, each of which
  * the client must acknowledge, and never reads the acknowledgements. A client that queued every
- * acknowledgement would grow without bound; Tern's closes the connection once {@code
- * maxQueuedControlFrames} (10,000 by default) wait, and the call on it ends UNAVAILABLE.
+ * acknowledgement would grow without bound; Tern's closes the connection once the server has sent
+ * more control frames without any work between them than the engine's flood guard allows (10,000,
+ * {@code Http2Limits.maxControlFramesWithoutWork}), and the call on it ends UNAVAILABLE.
  */
 @Tag("attack")
 class ClientControlFrameFloodTest {

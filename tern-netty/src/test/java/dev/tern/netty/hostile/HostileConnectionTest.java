@@ -16,7 +16,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.netty.hostile.RawHttp2Connection.Frame;
-import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
+import dev.tern.netty.internal.http2.Http2Limits;
 import dev.tern.netty.internal.server.ServerOptions;
 import dev.tern.testing.Await;
 import java.io.ByteArrayOutputStream;
@@ -59,6 +59,13 @@ class HostileConnectionTest extends HostileServerBase {
    * rounded up to the allocator's size class, with room to spare.
    */
   private static final long QUEUED_FRAME_BYTES = 64;
+
+  /**
+   * The control frames (PINGs, SETTINGS) a peer may send without asking for any work, whose answers
+   * the engine writes (Http2FloodGuard): past it the connection ends with ENHANCE_YOUR_CALM.
+   */
+  private static final int MAX_CONTROL_FRAMES =
+      Http2Limits.defaults().maxControlFramesWithoutWork();
 
   /** What one queued control frame keeps on the heap: its promise and listener, generously. */
   private static final long QUEUED_FRAME_HEAP_BYTES = 256;
@@ -346,8 +353,7 @@ class HostileConnectionTest extends HostileServerBase {
 
     assertAnsweredInOrderOrCalmedDown(answers, PING);
     assertMemoryBounded(
-        (long) GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES * QUEUED_FRAME_BYTES,
-        "maxQueuedControlFrames");
+        (long) MAX_CONTROL_FRAMES * QUEUED_FRAME_BYTES, "the engine's bound on control frames");
     assertStillServingWellBehavedClient();
   }
 
@@ -360,8 +366,7 @@ class HostileConnectionTest extends HostileServerBase {
 
     assertAnsweredInOrderOrCalmedDown(answers, SETTINGS);
     assertMemoryBounded(
-        (long) GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES * QUEUED_FRAME_BYTES,
-        "maxQueuedControlFrames");
+        (long) MAX_CONTROL_FRAMES * QUEUED_FRAME_BYTES, "the engine's bound on control frames");
     assertStillServingWellBehavedClient();
   }
 
@@ -392,9 +397,8 @@ class HostileConnectionTest extends HostileServerBase {
       written.get(CONTROL_FLOOD_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
       // Whatever the server queued for this peer, it still holds now.
       memory.assertRetainedHeapGrowthAtMost(
-          (long) GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES
-              * QUEUED_FRAME_HEAP_BYTES,
-          "maxQueuedControlFrames");
+          (long) MAX_CONTROL_FRAMES * QUEUED_FRAME_HEAP_BYTES,
+          "the engine's bound on control frames");
       List<Frame> answers = raw.awaitClose();
 
       // A server that queued every acknowledgement sends them all and keeps the connection open,
@@ -407,8 +411,7 @@ class HostileConnectionTest extends HostileServerBase {
       }
     }
     assertMemoryBounded(
-        (long) GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES * QUEUED_FRAME_BYTES,
-        "maxQueuedControlFrames");
+        (long) MAX_CONTROL_FRAMES * QUEUED_FRAME_BYTES, "the engine's bound on control frames");
     assertStillServingWellBehavedClient();
   }
 

@@ -14,29 +14,26 @@ import dev.tern.testing.EchoService;
 import dev.tern.testing.TernCleanupExtension;
 import java.net.InetSocketAddress;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A connection that a transport filter refuses (as an xDS server that is not serving refuses every
- * connection) ends with the server's SETTINGS and a GOAWAY on the wire before the close, on Tern's
- * engine as on Netty's codec: a client then knows the server is going away (its channel reconnects
- * at once when the server serves again) instead of seeing a connection cut during its handshake
- * (which it backs off from). The refusal comes while the server reads the client's preface, so a
- * GOAWAY held back until that read's end must still be written before the close.
+ * connection) ends with the server's SETTINGS and a GOAWAY on the wire before the close: a client
+ * then knows the server is going away (its channel reconnects at once when the server serves again)
+ * instead of seeing a connection cut during its handshake (which it backs off from). The refusal
+ * comes while the server reads the client's preface, so a GOAWAY held back until that read's end
+ * must still be written before the close.
  */
 class RefusedConnectionWireTest {
   @RegisterExtension final LeakWatch leaks = new LeakWatch();
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
 
-  @ParameterizedTest(name = "engine: {0}")
-  @ValueSource(booleans = {true, false})
-  void aRefusedConnectionGetsSettingsAndAGoAwayBeforeTheClose(boolean engine) throws Exception {
+  @Test
+  void aRefusedConnectionGetsSettingsAndAGoAwayBeforeTheClose() throws Exception {
     Server server =
         cleanup.register(
             NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-                .useTernHttp2Engine(engine)
                 .addTransportFilter(
                     new ServerTransportFilter() {
                       @Override

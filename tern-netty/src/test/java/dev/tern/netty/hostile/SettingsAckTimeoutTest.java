@@ -32,7 +32,6 @@ class SettingsAckTimeoutTest {
   private Server start(long settingsAckTimeoutMillis) throws Exception {
     return cleanup.register(
         NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-            .useTernHttp2Engine(true)
             .http2SettingsAckTimeout(settingsAckTimeoutMillis, TimeUnit.MILLISECONDS)
             .keepAliveTime(1, TimeUnit.SECONDS)
             .addService(new EchoService())

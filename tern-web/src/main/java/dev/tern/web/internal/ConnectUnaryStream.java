@@ -3,7 +3,7 @@ package dev.tern.web.internal;
 import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.netty.http.HttpExchange;
-import dev.tern.netty.internal.codec.NettyReadableBuffer;
+import dev.tern.netty.internal.buffer.NettyReadableBuffer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;

@@ -11,7 +11,7 @@ import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.internal.wire.MessageDeframer;
 import dev.tern.netty.http.HttpBodyListener;
 import dev.tern.netty.http.HttpExchange;
-import dev.tern.netty.internal.codec.NettyReadableBuffer;
+import dev.tern.netty.internal.buffer.NettyReadableBuffer;
 import dev.tern.spi.ServerStream;
 import dev.tern.spi.ServerStreamListener;
 import io.netty.buffer.ByteBuf;

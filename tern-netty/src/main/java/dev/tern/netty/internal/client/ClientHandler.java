@@ -2,279 +2,278 @@ package dev.tern.netty.internal.client;
 
 import dev.tern.Metadata;
 import dev.tern.Status;
-import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
-import dev.tern.netty.internal.codec.GrpcResponseHeaders;
-import dev.tern.netty.internal.codec.KeepAlivePinger;
-import dev.tern.netty.internal.codec.OutboundHeaders;
-import dev.tern.netty.internal.codec.WriteQueue;
+import dev.tern.netty.internal.grpc.GrpcFields;
+import dev.tern.netty.internal.grpc.GrpcWire;
+import dev.tern.netty.internal.http2.HeaderSink;
+import dev.tern.netty.internal.http2.Http2Connection;
+import dev.tern.netty.internal.http2.Http2ConnectionListener;
+import dev.tern.netty.internal.http2.Http2FrameException;
+import dev.tern.netty.internal.http2.Http2Settings;
+import dev.tern.netty.internal.http2.IntMap;
+import dev.tern.netty.internal.io.KeepAlivePinger;
+import dev.tern.netty.internal.io.NetworkFailures;
 import dev.tern.netty.internal.io.SocketNode;
 import dev.tern.spi.ClientStreamListener.RpcProgress;
 import dev.tern.spi.ClientTransport.PingCallback;
 import dev.tern.spi.ManagedClientTransport;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelPromise;
-import io.netty.handler.codec.http2.Http2ConnectionAdapter;
-import io.netty.handler.codec.http2.Http2Error;
-import io.netty.handler.codec.http2.Http2Exception;
-import io.netty.handler.codec.http2.Http2FrameAdapter;
-import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.handler.codec.http2.Http2Settings;
-import io.netty.handler.codec.http2.Http2Stream;
-import io.netty.handler.codec.http2.StreamBufferingEncoder;
 import io.netty.util.AsciiString;
-import io.netty.util.collection.IntObjectHashMap;
-import io.netty.util.collection.IntObjectMap;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The client end of one HTTP/2 connection: creates streams, routes inbound frames to their {@link
- * ClientStreamState}s, answers pings, follows GOAWAY, and reports the connection's life to the
- * transport listener (ready on the server's first SETTINGS; shutdown; in use; terminated when the
- * channel is gone).
+ * The client end of one HTTP/2 connection, on Tern's HTTP/2 engine ({@link Http2Connection}): it
+ * writes the preface and SETTINGS, opens each call's stream with request headers built straight
+ * from its {@link Metadata} ({@link GrpcFields#request}), decodes response headers and trailers
+ * into the holder {@link ClientStreamState} reads ({@link ResponseHeaderSink}), and maps
+ * RST_STREAM, GOAWAY and connection errors to the calls' statuses. A stream over the server's
+ * SETTINGS_MAX_CONCURRENT_STREAMS waits, with the DATA its call writes, until one closes. Every
+ * frame of a flush goes into one buffer ({@link ClientWrites}).
  *
  * <p>Event loop only: all state is confined to the channel's event loop; {@link
- * NettyClientTransport} and {@link NettyClientStream} reach it by enqueueing commands on the
- * connection's {@link WriteQueue}.
+ * NettyClientTransport} and {@link NettyClientStream} reach it through the connection's write queue
+ * (only {@link #prepareStream} runs on the application's thread, and touches no state).
  */
-final class ClientHandler extends GrpcHttp2ConnectionHandler implements ClientConnection {
+final class ClientHandler extends ChannelDuplexHandler implements Http2ConnectionListener {
   private static final Logger logger = Logger.getLogger(ClientHandler.class.getName());
 
   private final NettyClientTransport transport;
-  private final IntObjectMap<ClientStreamState> streams = new IntObjectHashMap<>();
-  private final long maxInboundMetadataSize;
+  private final int maxInboundMetadataSize;
+  private final Http2Connection connection;
+  private final ClientWrites writes;
+  private final IntMap<ConnectionStream> streams = new IntMap<>();
 
-  /** Whether the encoder may hold streams waiting for a free slot (see onStreamClosed). */
-  private boolean streamsBuffered;
-
-  /** Streams above this id were refused by the server's GOAWAY. */
-  private int goAwayLastStreamId = Integer.MAX_VALUE;
+  /** Streams waiting for a free slot under the server's concurrency limit, oldest first. */
+  private final Map<ClientStreamState, ConnectionStream> waiting = new LinkedHashMap<>();
 
   private final PingTracker pings = new PingTracker();
   private final ClientLifecycle life;
+  private ChannelHandlerContext ctx;
 
-  static ClientHandler create(
+  /** The sink of every header block, reset at each block's start (blocks never interleave). */
+  private final ResponseHeaderSink block = new ResponseHeaderSink();
+
+  ClientHandler(
       NettyClientTransport transport,
       ManagedClientTransport.Listener listener,
       NettyClientTransport.TransportOptions options) {
-    Http2Settings settings = new Http2Settings();
-    settings.pushEnabled(false);
-    settings.maxConcurrentStreams(0);
-    Parts parts =
-        Parts.create(
-            false,
-            options.flowControlWindow(),
-            options.maxInboundMetadataSize(),
-            settings,
-            options.maxQueuedControlFrames(),
-            MAX_SMALL_CONTINUATION_FRAMES);
-    return new ClientHandler(parts, transport, listener, options);
-  }
-
-  private ClientHandler(
-      Parts parts,
-      NettyClientTransport transport,
-      ManagedClientTransport.Listener listener,
-      NettyClientTransport.TransportOptions options) {
-    super(parts, options.flowControlWindow());
     this.transport = transport;
-    this.life = new ClientLifecycle(transport, listener, options, pings);
     this.maxInboundMetadataSize = options.maxInboundMetadataSize();
-    decoder().frameListener(new FrameListener());
-    connection().addListener(new ConnectionListener());
+    this.connection = new Http2Connection(false, ClientLimits.of(options), this, System::nanoTime);
+    this.writes = new ClientWrites(connection);
+    this.life = new ClientLifecycle(transport, listener, options, pings);
   }
 
   // ---------------------------------------------------------------- for the streams
 
-  @Override
-  public Runnable prepareStream(
+  /**
+   * On the application's thread: builds the request headers of {@code state}'s call from {@code
+   * headers} (read, not kept) and returns the command that opens the stream on the event loop.
+   */
+  Runnable prepareStream(
       ClientStreamState state,
       AsciiString scheme,
       AsciiString path,
       AsciiString authority,
       AsciiString userAgent,
       Metadata headers) {
-    Http2Headers http2Headers =
-        OutboundHeaders.request(scheme, path, authority, userAgent, headers);
-    return () -> createStream(state, http2Headers);
+    // The transport's AsciiStrings span their arrays, which are shared, not copied, per call: the
+    // engine never modifies a field's bytes.
+    byte[][] fields =
+        GrpcFields.request(
+            GrpcWire.bytes(scheme),
+            GrpcWire.bytes(path),
+            GrpcWire.bytes(authority),
+            userAgent == null ? null : GrpcWire.bytes(userAgent),
+            headers);
+    return new ConnectionStream(this, state, fields);
   }
 
-  /** Opens the HTTP/2 stream of {@code state} by writing its request headers. */
-  private void createStream(ClientStreamState state, Http2Headers headers) {
+  /** Runs on the event loop as the command {@link #prepareStream} returned. */
+  void createStream(ConnectionStream stream) {
     assert inEventLoop();
+    ClientStreamState state = stream.state;
     if (state.isClosed()) {
       return; // cancelled while queued
     }
-    if (life.isReady() && !life.closing && !ctx().channel().isActive()) {
+    if (life.isReady() && !life.closing && !ctx.channel().isActive()) {
       // The connection just closed and channelInactive has yet to run: tell the runtime first, as
       // channelInactive would, so that this call, retried, does not pick this transport again.
       life.notifyShutdown(life.closedStatus());
     }
-    if (life.closing || !life.isReady() || !ctx().channel().isActive()) {
+    if (life.closing || !life.isReady() || !ctx.channel().isActive() || connection.isClosed()) {
       state.onNotStarted(life.notStartedStatus(), RpcProgress.DROPPED);
       return;
     }
-    int id = connection().local().incrementAndGetNextStreamId();
-    if (id < 0) {
-      // Stream ids exhausted: this connection is done; the channel opens a new one.
-      state.onNotStarted(
-          Status.UNAVAILABLE.withDescription("HTTP/2 stream ids exhausted"), RpcProgress.DROPPED);
-      startShutdown(Status.UNAVAILABLE.withDescription("HTTP/2 stream ids exhausted"));
-      return;
-    }
-    state.setId(id);
-    streams.put(id, state);
     life.streamStarted();
     transport.socketNode().streamStarted(true);
-    ChannelPromise promise = ctx().newPromise();
-    promise.addListener(
-        (ChannelFuture f) -> {
-          if (!f.isSuccess()) {
-            headersFailed(state, f.cause());
-          }
-        });
-    encoder().writeHeaders(ctx(), id, headers, 0, false, promise);
-    if (connection().stream(id) == null && !state.isClosed()) {
-      // Over the server's MAX_CONCURRENT_STREAMS: the encoder holds it until a stream closes.
-      streamsBuffered = true;
+    if (waiting.isEmpty() && connection.canOpenStream()) {
+      open(stream); // the usual case, without the map's entry and iterator
+    } else {
+      waiting.put(state, stream);
+      openWaiting();
     }
     if (!state.isClosed()) {
       state.onReady();
     }
   }
 
-  private void headersFailed(ClientStreamState state, Throwable cause) {
-    if (streams.remove(state.id()) == null) {
-      return;
+  /** Opens the waiting streams the server's concurrency limit lets through, oldest first. */
+  private void openWaiting() {
+    Iterator<ConnectionStream> it = waiting.values().iterator();
+    while (it.hasNext() && connection.canOpenStream()) {
+      ConnectionStream stream = it.next();
+      it.remove();
+      open(stream);
     }
-    if (cause instanceof Http2Exception.HeaderListSizeException) {
-      state.onNotStarted(
-          Status.RESOURCE_EXHAUSTED.withDescription(
-              "Request header metadata larger than the server accepts: " + cause.getMessage()),
-          RpcProgress.PROCESSED);
-    } else if (cause instanceof StreamBufferingEncoder.Http2GoAwayException) {
-      state.onNotStarted(
-          Status.UNAVAILABLE.withDescription("stream refused by GOAWAY").withCause(cause),
-          RpcProgress.REFUSED);
-    } else {
-      Status status =
-          life.goingAwayStatus != null
-              ? life.goingAwayStatus
-              : Status.UNAVAILABLE.withDescription("failed to send request headers");
-      state.onNotStarted(status.withCause(cause), RpcProgress.PROCESSED);
-    }
-    streamDone();
   }
 
-  @Override
-  public void sendData(
+  /** Opens {@code stream} with its request HEADERS and sends the DATA that waited for it. */
+  private void open(ConnectionStream stream) {
+    byte[][] fields = stream.fields;
+    stream.fields = null;
+    int id = connection.openStream(writes.out(), fields, false);
+    stream.state.setId(id);
+    streams.put(id, stream);
+    if (stream.waiting != null) {
+      for (ConnectionStream.Waiting w : stream.waiting) {
+        send(stream, w.data(), w.endOfStream(), w.bytes(), w.messages());
+      }
+      stream.waiting = null;
+    }
+  }
+
+  /** Writes framed bytes of {@code state}; takes ownership of {@code data}. */
+  void sendData(
       ClientStreamState state, ByteBuf data, boolean endOfStream, int bytes, int messages) {
     assert inEventLoop();
-    NettyClientStream stream = state.stream();
-    if (state.isClosed() || state.id() < 0) {
+    ConnectionStream stream = state.id() > 0 ? streams.get(state.id()) : waiting.get(state);
+    if (state.isClosed() || stream == null) {
       data.release();
-      stream.onSentBytes(bytes);
+      state.stream().onSentBytes(bytes);
       return;
     }
+    if (!stream.isOpen()) {
+      stream.hold(data, endOfStream, bytes, messages);
+      return;
+    }
+    send(stream, data, endOfStream, bytes, messages);
+  }
+
+  private void send(
+      ConnectionStream stream, ByteBuf data, boolean endOfStream, int bytes, int messages) {
     transport.socketNode().messagesSent(messages);
-    ChannelPromise promise = ctx().newPromise();
-    promise.addListener(f -> stream.onSentBytes(bytes));
-    encoder().writeData(ctx(), state.id(), data, 0, endOfStream, promise);
+    writes.handed(stream, bytes);
+    connection.sendData(writes.out(), stream.state.id(), data, endOfStream);
   }
 
-  @Override
-  public void resetStream(ClientStreamState state) {
-    int id = state.id();
-    if (id <= 0) {
+  /** The application cancelled: RST_STREAM(CANCEL) and report {@code status}. */
+  void cancelStream(ClientStreamState state, Status status) {
+    assert inEventLoop();
+    if (state.isClosed()) {
       return;
     }
-    Http2Stream stream = connection().stream(id);
-    if (stream != null && stream.state() != Http2Stream.State.CLOSED) {
-      resetStream(ctx(), id, Http2Error.CANCEL.code(), ctx().newPromise());
-    } else if (stream == null && streams.remove(id) != null) {
-      // Still buffered by the encoder (over MAX_CONCURRENT_STREAMS): drop it there, through the
-      // encoder, which sends nothing for it. The handler's resetStream would write a RST_STREAM
-      // for a stream whose HEADERS the server has not seen, which the server must treat as a
-      // connection error (RFC 9113 section 6.4; found by issue 37's overload runs).
-      encoder().writeRstStream(ctx(), id, Http2Error.CANCEL.code(), ctx().newPromise());
+    state.cancel(status);
+    resetStream(state);
+  }
+
+  /** Sends RST_STREAM(CANCEL) for {@code state}'s stream, if it is open on the wire. */
+  void resetStream(ClientStreamState state) {
+    ConnectionStream held = waiting.remove(state);
+    if (held != null) {
+      state.stream().onSentBytes(held.dropWaiting());
       streamDone();
+      return;
+    }
+    if (state.id() > 0) {
+      connection.resetStream(writes.out(), state.id(), Http2FrameException.CANCEL);
+      removeStream(state.id());
     }
   }
 
-  @Override
-  public void onEndOfStreamReceived(ClientStreamState state) {
-    Http2Stream stream = connection().stream(state.id());
-    if (stream != null && stream.state() == Http2Stream.State.OPEN) {
-      resetStream(ctx(), state.id(), Http2Error.CANCEL.code(), ctx().newPromise());
+  /** The server ended the stream; if this side has not, reset it so both ends free it now. */
+  void onEndOfStreamReceived(ClientStreamState state) {
+    if (connection.isLocalOpen(state.id())) {
+      connection.resetStream(writes.out(), state.id(), Http2FrameException.CANCEL);
+    }
+    removeStream(state.id());
+  }
+
+  /** The application took {@code bytes} of a stream's DATA: flow-control credit goes back. */
+  void consumed(int streamId, int bytes) {
+    if (bytes > 0) {
+      connection.consumed(writes.out(), streamId, bytes);
     }
   }
 
-  @Override
-  public void consumed(int streamId, int bytes) {
-    returnBytes(streamId, bytes);
+  boolean inEventLoop() {
+    return ctx == null || ctx.executor().inEventLoop();
   }
 
-  @Override
-  public SocketNode socketNode() {
+  /** The connection's channelz counters. */
+  SocketNode socketNode() {
     return transport.socketNode();
   }
 
   // ---------------------------------------------------------------- for the transport
 
-  @Override
-  public void ping(PingCallback callback, Executor executor) {
+  /** A measured PING. */
+  void ping(PingCallback callback, Executor executor) {
     assert inEventLoop();
     if (life.refusePing(callback, executor)) {
       return;
     }
-    pings.ping(this::writePing, callback, executor);
+    pings.ping(payload -> connection.ping(writes.out(), payload), callback, executor);
   }
 
-  private void writePing(long payload) {
-    ChannelPromise promise = ctx().newPromise();
-    promise.addListener(
-        f -> {
-          if (!f.isSuccess()) {
-            pings.failAll(
-                Status.UNAVAILABLE.withDescription("failed to send PING").withCause(f.cause()));
-          }
-        });
-    encoder().writePing(ctx(), false, payload, promise);
-  }
-
-  @Override
-  public void startShutdown(Status status) {
+  /** Refuses new streams; closes the connection once the streams in flight are done. */
+  void startShutdown(Status status) {
     assert inEventLoop();
     life.shutdownRequested(status);
     closeIfIdle();
   }
 
-  @Override
-  public void shutdownNow(Status status) {
+  /** Shuts down and fails every stream in flight with {@code status}. */
+  void shutdownNow(Status status) {
     assert inEventLoop();
     startShutdown(status);
     life.goingAwayStatus = status;
-    List<ClientStreamState> open = new ArrayList<>(streams.values());
-    for (ClientStreamState state : open) {
-      cancelStream(state, status);
+    for (ConnectionStream stream : allStreams()) {
+      cancelStream(stream.state, status);
     }
-    ctx().close();
+    ctx.close();
   }
 
-  @Override
-  public void connectFailed(Throwable cause) {
+  /** The connection attempt failed (or was abandoned): the transport is over. */
+  void connectFailed(Throwable cause) {
     life.connectFailed(cause);
   }
 
-  private void closeIfIdle() {
-    if (life.closing && !life.hasActiveStreams() && ctx() != null) {
-      ctx().close();
+  /** What this side may still send and the peer may still send on the connection, in bytes. */
+  long[] flowControlWindows() {
+    return connection.connectionWindows();
+  }
+
+  private List<ConnectionStream> allStreams() {
+    List<ConnectionStream> all = new ArrayList<>(waiting.values());
+    all.addAll(streams.values());
+    return all;
+  }
+
+  private void removeStream(int id) {
+    if (streams.remove(id) != null) {
+      streamDone();
+      openWaiting();
     }
   }
 
@@ -284,188 +283,248 @@ final class ClientHandler extends GrpcHttp2ConnectionHandler implements ClientCo
     }
   }
 
-  private void goAwayReceived(int lastStreamId, long errorCode, ByteBuf debugData) {
-    goAwayLastStreamId = Math.min(goAwayLastStreamId, lastStreamId);
-    life.goAwayReceived(errorCode, debugData.toString(StandardCharsets.UTF_8));
+  /**
+   * Once closing and idle, says GOAWAY and closes (after the flush that carries it); a channel
+   * still connecting has no one to say it to and closes at once, which ends the attempt.
+   */
+  private void closeIfIdle() {
+    if (!life.closing || life.hasActiveStreams() || ctx == null) {
+      return;
+    }
+    if (ctx.channel().isActive()) {
+      connection.shutdown(writes.out());
+      writes.flush(true);
+    } else {
+      ctx.close();
+    }
   }
 
   // ---------------------------------------------------------------- channel events
 
   @Override
-  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-    noteWriteFailure(ctx);
-    Status goingAwayStatus = life.channelClosed(ctx);
-    try {
-      super.channelInactive(ctx);
-    } finally {
-      // Streams Netty never created (still buffered) are failed by the encoder's close above;
-      // anything left over ends here.
-      List<ClientStreamState> left = new ArrayList<>(streams.values());
-      streams.clear();
-      for (ClientStreamState state : left) {
-        state.onStreamClosed(goingAwayStatus, false);
-      }
-      life.noStreams();
-      life.notifyTerminated();
-    }
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    this.ctx = ctx;
+    writes.attach(ctx);
   }
 
   @Override
-  public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+  public void channelActive(ChannelHandlerContext ctx) {
+    connection.start(writes.out());
+    writes.flush(false);
+    ctx.fireChannelActive();
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (!(msg instanceof ByteBuf in)) {
+      ctx.fireChannelRead(msg);
+      return;
+    }
     life.onRead();
-    super.channelRead(ctx, msg);
+    writes.beginRead();
+    try {
+      connection.receive(in, writes.out());
+    } finally {
+      in.release();
+      writes.endRead();
+    }
   }
 
   @Override
-  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    writes.flush(connection.isClosed());
+  }
+
+  /** The write queue's drain ends with a flush: this flush's buffer goes out with it. */
+  @Override
+  public void flush(ChannelHandlerContext ctx) {
+    writes.flush(connection.isClosed());
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
     life.tlsEvent(ctx, evt);
-    super.userEventTriggered(ctx, evt);
+    ctx.fireUserEventTriggered(evt);
   }
 
   @Override
-  protected void onNetworkFailure(ChannelHandlerContext ctx, IOException failure) {
-    life.networkFailure(ctx, failure);
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    IOException network = NetworkFailures.ioFailure(cause);
+    if (network != null) {
+      life.networkFailure(ctx, network);
+      NetworkFailures.log(ctx, "closed", network);
+    } else {
+      if (life.goingAwayStatus == null) {
+        life.goingAwayStatus =
+            Status.UNAVAILABLE.withDescription("Connection failed: " + cause).withCause(cause);
+      }
+      logger.log(Level.FINE, "HTTP/2 connection failed; closing it", cause);
+    }
+    ctx.close();
   }
 
   @Override
-  protected void onStreamError(
-      ChannelHandlerContext ctx,
-      boolean outbound,
-      Throwable cause,
-      Http2Exception.StreamException http2Ex) {
-    ClientStreamState state = streams.get(http2Ex.streamId());
-    Status status = null;
-    if (state == null) {
-      // Not ours (any more).
-    } else if (http2Ex instanceof Http2Exception.HeaderListSizeException) {
-      status =
+  public void channelInactive(ChannelHandlerContext ctx) {
+    Status status = life.channelClosed(ctx);
+    connection.close();
+    writes.discard();
+    List<ConnectionStream> left = allStreams();
+    waiting.clear();
+    streams.clear();
+    for (ConnectionStream stream : left) {
+      // A stream still waiting for a slot never reached the server: safe to retry.
+      boolean neverSent = !stream.isOpen();
+      stream.dropWaiting();
+      stream.state.onStreamClosed(status, neverSent);
+    }
+    life.noStreams();
+    life.notifyTerminated();
+    ctx.fireChannelInactive();
+  }
+
+  // ---------------------------------------------------------------- Http2ConnectionListener
+
+  @Override
+  public HeaderSink onHeadersStart(int streamId, boolean trailers) {
+    block.start();
+    return block;
+  }
+
+  @Override
+  public void onHeadersEnd(int streamId, boolean trailers, boolean endStream) {
+    GrpcResponseHeaders headers = block.headers();
+    String malformed = block.malformed();
+    ConnectionStream stream = streams.get(streamId);
+    if (stream == null) {
+      return;
+    }
+    if (malformed != null) {
+      stream.state.fail(
+          Status.INTERNAL.withDescription("Malformed response headers: " + malformed), true);
+      return;
+    }
+    if (!trailers && !endStream && Http2Statuses.isInformational(headers.status())) {
+      // A 1xx response (RFC 9113 section 8.1), which the call skips: the next block is the
+      // response's head again, not its trailers.
+      connection.informationalResponse(streamId);
+    }
+    stream.state.onHeaders(headers, endStream);
+    if (endStream) {
+      removeStream(streamId);
+    }
+  }
+
+  @Override
+  public void onHeaderListTooLarge(int streamId, boolean trailers, boolean endStream) {
+    ConnectionStream stream = streams.get(streamId);
+    if (stream != null) {
+      stream.state.fail(
           Status.RESOURCE_EXHAUSTED.withDescription(
-              outbound
-                  ? "Request header metadata larger than the server accepts: "
-                      + http2Ex.getMessage()
-                  : "Response header metadata larger than " + maxInboundMetadataSize + " bytes");
-    } else if (!ctx.channel().isActive()) {
-      // Writes cancelled because the connection died: that is what the call must report.
-      status = life.closedStatus();
-    } else if (!outbound) {
-      status = Status.INTERNAL.withDescription(http2Ex.getMessage()).withCause(cause);
-    }
-    // An outbound error on a live connection means the stream is closing already; its close
-    // reports why.
-    if (status != null) {
-      state.fail(status, false);
-    }
-    super.onStreamError(ctx, outbound, cause, http2Ex);
-  }
-
-  /** Inbound frames, from Netty's decoder. */
-  private final class FrameListener extends Http2FrameAdapter {
-    @Override
-    public void onHeadersRead(
-        ChannelHandlerContext ctx,
-        int streamId,
-        Http2Headers headers,
-        int padding,
-        boolean endOfStream) {
-      ClientStreamState state = streams.get(streamId);
-      if (state != null) {
-        state.onHeaders((GrpcResponseHeaders) headers, endOfStream);
-      }
-    }
-
-    @Override
-    public void onHeadersRead(
-        ChannelHandlerContext ctx,
-        int streamId,
-        Http2Headers headers,
-        int streamDependency,
-        short weight,
-        boolean exclusive,
-        int padding,
-        boolean endOfStream) {
-      onHeadersRead(ctx, streamId, headers, padding, endOfStream);
-    }
-
-    @Override
-    public int onDataRead(
-        ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
-      ClientStreamState state = streams.get(streamId);
-      if (state == null || state.isClosed()) {
-        return data.readableBytes() + padding; // nobody will read it: return the window now
-      }
-      state.onData(data.retain(), endOfStream);
-      return padding;
-    }
-
-    @Override
-    public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) {
-      ClientStreamState state = streams.get(streamId);
-      if (state != null) {
-        boolean refused = errorCode == Http2Error.REFUSED_STREAM.code();
-        Status status = Http2Statuses.fromRstStream(errorCode);
-        if (refused) {
-          state.onStreamClosed(status, true);
-        } else {
-          state.onReset(status);
-        }
-      }
-    }
-
-    @Override
-    public void onSettingsRead(ChannelHandlerContext ctx, Http2Settings settings) {
-      life.ready(
-          ctx, () -> encoder().writePing(ctx, false, KeepAlivePinger.PAYLOAD, ctx.newPromise()));
-    }
-
-    @Override
-    public void onPingAckRead(ChannelHandlerContext ctx, long data) {
-      pings.onAck(data);
-    }
-
-    @Override
-    public void onGoAwayRead(
-        ChannelHandlerContext ctx, int lastStreamId, long errorCode, ByteBuf debugData) {
-      // Netty does not tell connection listeners of every GOAWAY (not of a first one naming
-      // 2^31-1, the start of a graceful shutdown), so the frame itself is handled here too.
-      goAwayReceived(lastStreamId, errorCode, debugData);
-      closeIfIdle();
+              "Response header metadata larger than " + maxInboundMetadataSize + " bytes"),
+          true);
     }
   }
 
-  /** Stream life from Netty's connection model. */
-  private final class ConnectionListener extends Http2ConnectionAdapter {
-    @Override
-    public void onStreamClosed(Http2Stream stream) {
-      if (streamsBuffered) {
-        // The buffering encoder (its listener ran first) just sent a waiting stream's frames,
-        // possibly from a write-completion callback that nothing flushes after.
-        streamsBuffered = ((StreamBufferingEncoder) encoder()).numBufferedStreams() > 0;
-        // This handler's flush, not the context's: it writes the flow-controlled frames too.
-        ctx().executor().execute(() -> flush(ctx()));
+  @Override
+  public void onData(int streamId, ByteBuf data, int flowControlled, boolean endStream) {
+    ConnectionStream stream = streams.get(streamId);
+    if (stream == null || stream.state.isClosed()) {
+      data.release();
+      consumed(streamId, flowControlled); // nobody will read it: the window goes back now
+      return;
+    }
+    consumed(streamId, flowControlled - data.readableBytes()); // the padding
+    stream.state.onData(data, endStream);
+    if (endStream) {
+      removeStream(streamId);
+    }
+  }
+
+  @Override
+  public void onStreamReset(int streamId, long errorCode, boolean byPeer) {
+    ConnectionStream stream = streams.get(streamId);
+    if (stream == null) {
+      return;
+    }
+    if (!byPeer && connection.isClosed()) {
+      return; // a connection error: onConnectionClosed ends the calls with its reason
+    }
+    removeStream(streamId);
+    Status status = Http2Statuses.fromRstStream(errorCode);
+    if (errorCode == Http2FrameException.REFUSED_STREAM && byPeer) {
+      if (connection.goAwayReceived()) {
+        // Refused by a GOAWAY, reported before onGoAway: the runtime must stop choosing this
+        // transport before the call is retried, or the retry would come back here.
+        life.closing = true;
+        life.notifyShutdown(Status.UNAVAILABLE.withDescription("GOAWAY received"));
+        status = Status.UNAVAILABLE.withDescription("Stream refused by the server's GOAWAY");
       }
-      ClientStreamState state = streams.remove(stream.id());
-      if (state == null) {
-        return;
-      }
-      if (stream.id() > goAwayLastStreamId) {
-        state.onStreamClosed(
-            Status.UNAVAILABLE.withDescription(
-                "Stream refused by the server's GOAWAY (last stream " + goAwayLastStreamId + ")"),
-            true);
-      } else {
-        state.onStreamClosed(
-            life.goingAwayStatus != null
-                ? life.goingAwayStatus
-                : Status.UNAVAILABLE.withDescription("HTTP/2 stream closed"),
-            false);
-      }
+      stream.state.onStreamClosed(status, true); // not processed: safe to retry
+    } else if (byPeer) {
+      stream.state.onReset(status);
+    } else {
+      // This side's engine reset it: a stream error of the server's making, or a queue limit.
+      stream.state.fail(
+          Status.INTERNAL.withDescription(
+              "HTTP/2 stream error, stream reset with " + GrpcWire.errorName(errorCode)),
+          false);
+    }
+  }
+
+  @Override
+  public void onGoAway(int lastStreamId, long errorCode, ByteBuf debugData) {
+    life.goAwayReceived(errorCode, debugData.toString(StandardCharsets.UTF_8));
+    // Streams still waiting for a slot never reached the server: safe to retry elsewhere.
+    Status refused =
+        Status.UNAVAILABLE.withDescription(
+            "Stream refused by the server's GOAWAY (last stream " + lastStreamId + ")");
+    for (ConnectionStream stream : new ArrayList<>(waiting.values())) {
+      waiting.remove(stream.state);
+      stream.state.stream().onSentBytes(stream.dropWaiting());
+      stream.state.onStreamClosed(refused, true);
       streamDone();
     }
+    closeIfIdle();
+  }
 
-    @Override
-    public void onGoAwayReceived(int lastStreamId, long errorCode, ByteBuf debugData) {
-      // Before Netty closes the streams above lastStreamId, so they are reported REFUSED.
-      goAwayReceived(lastStreamId, errorCode, debugData);
+  @Override
+  public void onSettings(Http2Settings settings) {
+    life.ready(ctx, () -> connection.ping(writes.out(), KeepAlivePinger.PAYLOAD));
+    openWaiting();
+  }
+
+  @Override
+  public void onPingAck(long data) {
+    pings.onAck(data);
+  }
+
+  @Override
+  public void onConnectionClosed(long errorCode, String reason) {
+    if (life.goingAwayStatus == null) {
+      String error = "HTTP/2 connection error " + GrpcWire.errorName(errorCode) + ": " + reason;
+      // ENHANCE_YOUR_CALM is this side's limit on what the server sends (a flood): the connection
+      // was cut for load, not for a broken rule.
+      life.goingAwayStatus =
+          errorCode == Http2FrameException.NO_ERROR
+              ? Status.UNAVAILABLE.withDescription("Connection closed")
+              : errorCode == Http2FrameException.ENHANCE_YOUR_CALM
+                  ? Status.UNAVAILABLE.withDescription(error)
+                  : Status.INTERNAL.withDescription(error);
     }
+    life.closing = true;
+    Status status = life.goingAwayStatus;
+    List<ConnectionStream> left = allStreams();
+    for (ConnectionStream stream : left) {
+      boolean neverSent = !stream.isOpen();
+      if (neverSent) {
+        waiting.remove(stream.state);
+        stream.state.stream().onSentBytes(stream.dropWaiting());
+        streamDone();
+      } else {
+        removeStream(stream.state.id());
+      }
+      stream.state.onStreamClosed(status, neverSent);
+    }
+    // The channel closes after the flush that carries the GOAWAY (see flush).
   }
 }

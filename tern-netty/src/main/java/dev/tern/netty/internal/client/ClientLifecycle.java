@@ -1,14 +1,14 @@
 package dev.tern.netty.internal.client;
 
 import dev.tern.Status;
-import dev.tern.netty.internal.codec.GrpcWire;
-import dev.tern.netty.internal.codec.KeepAlivePinger;
-import dev.tern.netty.internal.codec.NetworkFailures;
-import dev.tern.netty.internal.codec.TlsAttributes;
+import dev.tern.netty.internal.grpc.GrpcWire;
+import dev.tern.netty.internal.http2.Http2FrameException;
+import dev.tern.netty.internal.io.KeepAlivePinger;
+import dev.tern.netty.internal.io.NetworkFailures;
+import dev.tern.netty.internal.io.TlsAttributes;
 import dev.tern.spi.ClientTransport.PingCallback;
 import dev.tern.spi.ManagedClientTransport;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import java.io.IOException;
@@ -18,10 +18,10 @@ import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLException;
 
 /**
- * What a client connection tells its transport's listener, the same on either HTTP/2
- * implementation: ready, shutdown (once), in use while streams are active, terminated (once); the
- * status that calls still open end with when the connection goes away; and how GOAWAY, TLS
- * handshakes, network failures and keepalive turn into that status.
+ * What a client connection tells its transport's listener: ready, shutdown (once), in use while
+ * streams are active, terminated (once); the status that calls still open end with when the
+ * connection goes away; and how GOAWAY, TLS handshakes, network failures and keepalive turn into
+ * that status.
  *
  * <p>Event loop only: one per connection, used by its handler on the channel's event loop.
  */
@@ -180,7 +180,7 @@ final class ClientLifecycle {
    * time (gRFC A8), once per connection.
    */
   void goAwayReceived(long errorCode, String debug) {
-    if (errorCode == Http2Error.ENHANCE_YOUR_CALM.code()
+    if (errorCode == Http2FrameException.ENHANCE_YOUR_CALM
         && "too_many_pings".equals(debug)
         && !toldTooManyPings) {
       // Once per connection: a server may repeat itself for pings already on their way.

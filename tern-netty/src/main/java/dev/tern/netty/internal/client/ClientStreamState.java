@@ -7,8 +7,7 @@ import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.internal.wire.MessageDeframer;
-import dev.tern.netty.internal.codec.GrpcResponseHeaders;
-import dev.tern.netty.internal.codec.NettyReadableBuffer;
+import dev.tern.netty.internal.buffer.NettyReadableBuffer;
 import dev.tern.spi.ClientStreamListener;
 import dev.tern.spi.ClientStreamListener.RpcProgress;
 import io.netty.buffer.ByteBuf;
@@ -25,7 +24,7 @@ import java.util.function.LongConsumer;
  * needs a lock; listener events are therefore delivered one at a time, as the SPI requires.
  */
 final class ClientStreamState implements MessageDeframer.Listener {
-  private final ClientConnection handler;
+  private final ClientHandler handler;
   private final NettyClientStream stream;
   private DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();
   private final MessageDeframer deframer;
@@ -42,7 +41,7 @@ final class ClientStreamState implements MessageDeframer.Listener {
   private Metadata pendingTrailers;
   private boolean closed;
 
-  ClientStreamState(ClientConnection handler, NettyClientStream stream) {
+  ClientStreamState(ClientHandler handler, NettyClientStream stream) {
     this.handler = handler;
     this.stream = stream;
     this.deframer =

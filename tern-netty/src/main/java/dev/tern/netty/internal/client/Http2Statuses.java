@@ -2,10 +2,8 @@ package dev.tern.netty.internal.client;
 
 import dev.tern.Status;
 import dev.tern.internal.wire.GrpcMessageCodec;
-import dev.tern.netty.internal.codec.GrpcInboundHeaders;
-import dev.tern.netty.internal.codec.GrpcResponseHeaders;
-import dev.tern.netty.internal.codec.GrpcWire;
-import io.netty.handler.codec.http2.Http2Error;
+import dev.tern.netty.internal.grpc.GrpcWire;
+import dev.tern.netty.internal.http2.Http2FrameException;
 import io.netty.util.AsciiString;
 
 /**
@@ -83,7 +81,7 @@ final class Http2Statuses {
     Status status = Status.fromCodeValue(parseCode(headers.grpcStatus()));
     CharSequence message = headers.grpcMessage();
     if (message != null) {
-      status = status.withDescription(GrpcMessageCodec.decode(GrpcInboundHeaders.bytes(message)));
+      status = status.withDescription(GrpcMessageCodec.decode(GrpcWire.bytes(message)));
     }
     return status;
   }
@@ -162,27 +160,17 @@ final class Http2Statuses {
 
   /** The status a client reports for a RST_STREAM with {@code errorCode}. */
   static Status fromRstStream(long errorCode) {
-    Http2Error error = Http2Error.valueOf(errorCode);
     Status.Code code;
-    if (error == null) {
-      code = Status.Code.INTERNAL;
+    if (errorCode == Http2FrameException.REFUSED_STREAM) {
+      code = Status.Code.UNAVAILABLE;
+    } else if (errorCode == Http2FrameException.CANCEL) {
+      code = Status.Code.CANCELLED;
+    } else if (errorCode == Http2FrameException.ENHANCE_YOUR_CALM) {
+      code = Status.Code.RESOURCE_EXHAUSTED;
+    } else if (errorCode == Http2FrameException.INADEQUATE_SECURITY) {
+      code = Status.Code.PERMISSION_DENIED;
     } else {
-      switch (error) {
-        case REFUSED_STREAM:
-          code = Status.Code.UNAVAILABLE;
-          break;
-        case CANCEL:
-          code = Status.Code.CANCELLED;
-          break;
-        case ENHANCE_YOUR_CALM:
-          code = Status.Code.RESOURCE_EXHAUSTED;
-          break;
-        case INADEQUATE_SECURITY:
-          code = Status.Code.PERMISSION_DENIED;
-          break;
-        default:
-          code = Status.Code.INTERNAL;
-      }
+      code = Status.Code.INTERNAL;
     }
     return Status.fromCode(code)
         .withDescription("Received RST_STREAM with error code " + GrpcWire.errorName(errorCode));

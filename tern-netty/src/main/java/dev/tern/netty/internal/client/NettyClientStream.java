@@ -8,8 +8,8 @@ import dev.tern.Status;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.internal.wire.MessageFramer;
 import dev.tern.internal.wire.WritableBuffer;
-import dev.tern.netty.internal.codec.OutboundFramer;
-import dev.tern.netty.internal.codec.WriteQueue;
+import dev.tern.netty.internal.write.OutboundFramer;
+import dev.tern.netty.internal.write.WriteQueue;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ClientStreamListener;
 import dev.tern.spi.ClientStreamListener.RpcProgress;
@@ -23,8 +23,8 @@ import java.util.Objects;
 /**
  * The application half of one call on a {@link NettyClientTransport}: it frames outbound messages
  * on the calling thread into pooled buffers and enqueues them, like every other action, on the
- * connection's {@link WriteQueue} as commands for the {@link ClientConnection}. The event-loop half
- * is {@link ClientStreamState}.
+ * connection's {@link WriteQueue} as commands for the {@link ClientHandler}. The event-loop half is
+ * {@link ClientStreamState}.
  *
  * <p>Thread-safety: the runtime calls one method at a time, except that {@link #cancel} may race
  * with the others; the framer therefore sits in an {@link OutboundFramer} behind its own lock
@@ -33,7 +33,7 @@ import java.util.Objects;
  */
 final class NettyClientStream implements ClientStream, MessageFramer.Sink {
   private final NettyClientTransport transport;
-  private final ClientConnection handler;
+  private final ClientHandler handler;
   private final WriteQueue writeQueue;
   private final ClientStreamState state;
   private final AsciiString path;
@@ -53,7 +53,7 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
    */
   NettyClientStream(
       NettyClientTransport transport,
-      ClientConnection handler,
+      ClientHandler handler,
       WriteQueue writeQueue,
       AsciiString path,
       AsciiString authority,

@@ -7,17 +7,13 @@ import dev.tern.MethodDescriptor;
 import dev.tern.Status;
 import dev.tern.channelz.Instrumented;
 import dev.tern.channelz.SocketStats;
-import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
-import dev.tern.netty.internal.codec.Http2EngineProperty;
-import dev.tern.netty.internal.codec.NettyWritableBufferAllocator;
-import dev.tern.netty.internal.codec.OutboundHeaders;
-import dev.tern.netty.internal.codec.TlsAttributes;
-import dev.tern.netty.internal.codec.WriteCoalescer;
-import dev.tern.netty.internal.codec.WriteLimits;
-import dev.tern.netty.internal.codec.WriteQueue;
+import dev.tern.netty.internal.buffer.NettyWritableBufferAllocator;
 import dev.tern.netty.internal.io.DomainSockets;
 import dev.tern.netty.internal.io.EventLoops;
 import dev.tern.netty.internal.io.SocketNode;
+import dev.tern.netty.internal.io.TlsAttributes;
+import dev.tern.netty.internal.write.WriteLimits;
+import dev.tern.netty.internal.write.WriteQueue;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ManagedClientTransport;
 import io.netty.bootstrap.Bootstrap;
@@ -49,6 +45,9 @@ import javax.net.ssl.SSLParameters;
  * at once, without a hop).
  */
 public final class NettyClientTransport implements ManagedClientTransport {
+  private static final AsciiString HTTP = AsciiString.cached("http");
+  private static final AsciiString HTTPS = AsciiString.cached("https");
+
   private final SocketAddress address;
   private final String authority;
   private final AsciiString authorityAscii;
@@ -58,7 +57,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   private final SocketNode socket = new SocketNode("client");
 
   private volatile boolean started;
-  private volatile ClientConnection handler;
+  private volatile ClientHandler handler;
   private volatile WriteQueue writeQueue;
   private volatile Attributes attributes = Attributes.EMPTY;
   private volatile Status shutdownStatus;
@@ -106,10 +105,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
         listener.transportTerminated();
       };
     }
-    ClientConnection h =
-        options.ternHttp2Engine()
-            ? new EngineClientHandler(this, listener, options)
-            : ClientHandler.create(this, listener, options);
+    ClientHandler h = new ClientHandler(this, listener, options);
     handler = h;
     Bootstrap bootstrap =
         new Bootstrap()
@@ -135,12 +131,12 @@ public final class NettyClientTransport implements ManagedClientTransport {
 
   /**
    * Builds the pipeline: TLS if configured (with host name verification against the authority),
-   * then the {@link WriteCoalescer}, then the handler.
+   * then the handler (which writes one buffer per flush: nothing to coalesce).
    */
   private final class PipelineInitializer extends ChannelInitializer<Channel> {
-    private final ClientConnection handler;
+    private final ClientHandler handler;
 
-    PipelineInitializer(ClientConnection handler) {
+    PipelineInitializer(ClientHandler handler) {
       this.handler = handler;
     }
 
@@ -156,7 +152,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
         }
         ch.pipeline().addLast(ssl);
       }
-      ch.pipeline().addLast(new WriteCoalescer(), handler);
+      ch.pipeline().addLast(handler);
     }
   }
 
@@ -195,7 +191,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(headers, "headers");
     Objects.requireNonNull(callOptions, "callOptions");
-    ClientConnection h = handler;
+    ClientHandler h = handler;
     WriteQueue queue = writeQueue;
     if (h == null || queue == null) {
       throw new IllegalStateException("transport not started");
@@ -216,7 +212,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   public void ping(PingCallback callback, Executor executor) {
     Objects.requireNonNull(callback, "callback");
     Objects.requireNonNull(executor, "executor");
-    ClientConnection h = handler;
+    ClientHandler h = handler;
     Status shutdown = shutdownStatus;
     if (h == null || shutdown != null) {
       Status failure =
@@ -237,7 +233,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   @Override
   public void shutdown(Status reason) {
     Objects.requireNonNull(reason, "reason");
-    ClientConnection h = handler;
+    ClientHandler h = handler;
     if (shutdownStatus == null) {
       shutdownStatus = reason;
     }
@@ -249,7 +245,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   @Override
   public void shutdownNow(Status reason) {
     Objects.requireNonNull(reason, "reason");
-    ClientConnection h = handler;
+    ClientHandler h = handler;
     if (shutdownStatus == null) {
       shutdownStatus = reason;
     }
@@ -271,7 +267,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
   }
 
   AsciiString scheme() {
-    return options.sslContext() == null ? OutboundHeaders.HTTP : OutboundHeaders.HTTPS;
+    return options.sslContext() == null ? HTTP : HTTPS;
   }
 
   AsciiString userAgent() {
@@ -303,16 +299,6 @@ public final class NettyClientTransport implements ManagedClientTransport {
   }
 
   /**
-   * Whether channels built without {@code useTernHttp2Engine} run on Tern's own HTTP/2 engine: the
-   * system property {@code tern.http2.engine} ({@link Http2EngineProperty}).
-   *
-   * @throws IllegalArgumentException if the property has a value it does not know
-   */
-  public static boolean defaultTernHttp2Engine() {
-    return Http2EngineProperty.clientOnEngine();
-  }
-
-  /**
    * What a channel's transports share: event loops, channel type, limits. Thread-safe: immutable,
    * apart from the keepalive time, which an atomic holds.
    */
@@ -325,7 +311,6 @@ public final class NettyClientTransport implements ManagedClientTransport {
     private final NettyWritableBufferAllocator bufferAllocator;
     private final SslContext sslContext;
     private boolean checkHostName = true;
-    private boolean ternHttp2Engine = defaultTernHttp2Engine();
 
     /**
      * The channel's keepalive time, shared by its connections: doubled when a server says
@@ -335,8 +320,6 @@ public final class NettyClientTransport implements ManagedClientTransport {
 
     private long keepAliveTimeoutNanos;
     private boolean keepAliveWithoutCalls;
-    private int maxQueuedControlFrames =
-        GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
 
     /** Plaintext options: see the other constructor. */
     public TransportOptions(
@@ -411,16 +394,6 @@ public final class NettyClientTransport implements ManagedClientTransport {
       return copy;
     }
 
-    /**
-     * A copy of these options where a connection closes with ENHANCE_YOUR_CALM once more than
-     * {@code max} control frames (SETTINGS/PING acks, RST_STREAMs) wait to be written.
-     */
-    public TransportOptions withMaxQueuedControlFrames(int max) {
-      TransportOptions copy = copy();
-      copy.maxQueuedControlFrames = max;
-      return copy;
-    }
-
     private TransportOptions copy() {
       return copy(sslContext, checkHostName);
     }
@@ -437,28 +410,8 @@ public final class NettyClientTransport implements ManagedClientTransport {
       copy.keepAliveTimeNanos = keepAliveTimeNanos;
       copy.keepAliveTimeoutNanos = keepAliveTimeoutNanos;
       copy.keepAliveWithoutCalls = keepAliveWithoutCalls;
-      copy.maxQueuedControlFrames = maxQueuedControlFrames;
       copy.checkHostName = checkHost;
-      copy.ternHttp2Engine = ternHttp2Engine;
       return copy;
-    }
-
-    /**
-     * A copy of these options whose connections speak HTTP/2 on Tern's own engine ({@code enable})
-     * or on Netty's codec.
-     */
-    public TransportOptions withTernHttp2Engine(boolean enable) {
-      TransportOptions copy = copy();
-      copy.ternHttp2Engine = enable;
-      return copy;
-    }
-
-    boolean ternHttp2Engine() {
-      return ternHttp2Engine;
-    }
-
-    int maxQueuedControlFrames() {
-      return maxQueuedControlFrames;
     }
 
     /** The keepalive time a connection starting now uses, or Long.MAX_VALUE for none. */

@@ -20,13 +20,14 @@
  * {@link dev.tern.netty.internal.client.NettyClientStream}) runs on the caller's thread and only
  * enqueues; everything else runs on the event loop and needs no lock.
  *
- * <p>Two HTTP/2 implementations carry the connection, behind {@link
- * dev.tern.netty.internal.client.ClientConnection}: {@code ClientHandler} on Netty's HTTP/2 codec
- * (the default) and {@code EngineClientHandler} on Tern's own engine ({@code internal.http2},
- * opt-in: {@code NettyChannelBuilder.useTernHttp2Engine}); the calls' halves and {@code
- * ClientLifecycle} are shared by both. See docs/http2-engine.md.
+ * <p>HTTP/2 is Tern's own engine ({@code internal.http2}), which {@code ClientHandler} drives on
+ * the channel: each call's stream is one {@code ConnectionStream} (request fields until it opens,
+ * DATA waiting for a slot under the server's concurrency limit, bytes handed and reported sent);
+ * every frame of a flush goes into one buffer ({@code ClientWrites}); response header blocks are
+ * decoded field by field ({@code ResponseHeaderSink}) into {@code GrpcResponseHeaders}. See
+ * docs/http2-engine.md.
  *
- * <p>Uses the shared codec ({@code internal.codec}) and native I/O ({@code internal.io}); never the
- * server or the exchanges.
+ * <p>Uses {@code http2}, {@code grpc}, the write path ({@code write}, {@code buffer}) and {@code
+ * io}; never the server or the exchanges (tools/java/package-rules.txt).
  */
 package dev.tern.netty.internal.client;

@@ -5,6 +5,7 @@ import dev.tern.Status;
 import dev.tern.netty.http.HttpBodyListener;
 import dev.tern.netty.http.HttpExchange;
 import dev.tern.netty.http.HttpRequestHead;
+import dev.tern.netty.internal.http2.Http2FrameException;
 import dev.tern.spi.ServerTransportListener;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -12,10 +13,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http2.DefaultHttp2Headers;
-import io.netty.handler.codec.http2.Http2Error;
-import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.util.AsciiString;
+import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
@@ -29,6 +27,8 @@ import java.util.Objects;
  * <p>Event loop only.
  */
 final class Http2Exchange implements HttpExchange {
+  private static final byte[] STATUS = latin1(":status");
+
   private final Http2StreamOutput output;
   private final ExchangeHost host;
   private final int streamId;
@@ -146,13 +146,15 @@ final class Http2Exchange implements HttpExchange {
       return;
     }
     headWritten = true;
-    Http2Headers out = new DefaultHttp2Headers(false, headers.size() + 1);
-    out.status(AsciiString.of(Integer.toString(status)));
+    byte[][] out = new byte[2 * (headers.size() + 1)][];
+    out[0] = STATUS;
+    out[1] = latin1(Integer.toString(status));
+    int n = 2;
     Iterator<Map.Entry<CharSequence, CharSequence>> it = headers.iteratorCharSequence();
     while (it.hasNext()) {
       Map.Entry<CharSequence, CharSequence> header = it.next();
-      out.add(
-          AsciiString.of(header.getKey().toString().toLowerCase(Locale.ROOT)), header.getValue());
+      out[n++] = latin1(header.getKey().toString().toLowerCase(Locale.ROOT));
+      out[n++] = latin1(header.getValue());
     }
     // Complete before the write: on Tern's engine the stream may close within it.
     responseComplete = endOfStream;
@@ -194,7 +196,7 @@ final class Http2Exchange implements HttpExchange {
       last.addListener(
           f -> {
             if (f.isSuccess()) {
-              resetIfOpen(Http2Error.NO_ERROR);
+              resetIfOpen(Http2FrameException.NO_ERROR);
             }
           });
     }
@@ -217,13 +219,18 @@ final class Http2Exchange implements HttpExchange {
       return;
     }
     aborted = true;
-    resetIfOpen(Http2Error.CANCEL);
+    resetIfOpen(Http2FrameException.CANCEL);
   }
 
-  /** Resets the stream with {@code error} and flushes, unless it is closed already. */
-  private void resetIfOpen(Http2Error error) {
-    output.resetIfOpen(streamId, error.code());
+  /** Resets the stream with {@code errorCode} and flushes, unless it is closed already. */
+  private void resetIfOpen(long errorCode) {
+    output.resetIfOpen(streamId, errorCode);
     flush();
+  }
+
+  /** A header's bytes, one per character, as HTTP/1.1's encoder writes them. */
+  private static byte[] latin1(CharSequence s) {
+    return s.toString().getBytes(StandardCharsets.ISO_8859_1);
   }
 
   @Override

@@ -5,16 +5,12 @@ import dev.tern.Status;
 import dev.tern.netty.http.HttpBodyListener;
 import dev.tern.netty.http.HttpRequestHead;
 import dev.tern.netty.http.HttpServerProtocol;
-import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
-import dev.tern.netty.internal.codec.GrpcRequestHeaders;
-import dev.tern.netty.internal.codec.GrpcWire;
+import dev.tern.netty.internal.grpc.GrpcWire;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
 import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -38,12 +34,6 @@ public final class Http2Exchanges {
 
   private IntObjectMap<Http2Exchange> byStream;
 
-  /** The exchanges of a connection on Netty's HTTP/2 codec, written through its encoder. */
-  public Http2Exchanges(
-      GrpcHttp2ConnectionHandler handler, ExchangeHost host, Runnable exchangesChanged) {
-    this(new NettyHttp2Output(handler), host, exchangesChanged);
-  }
-
   /** The exchanges of a connection whose frames go out through {@code output}. */
   public Http2Exchanges(Http2StreamOutput output, ExchangeHost host, Runnable exchangesChanged) {
     this.output = output;
@@ -56,26 +46,14 @@ public final class Http2Exchanges {
     return byStream == null || byStream.isEmpty();
   }
 
-  /**
-   * Offers a request gRPC does not take to the server's protocols; true if one took it (the stream
-   * is then an exchange's), false if the caller is to refuse it.
-   */
-  public boolean serve(
-      int streamId, GrpcRequestHeaders headers, boolean endOfStream, Attributes attributes) {
-    if (protocols.list().isEmpty()) {
-      return false;
-    }
-    return serve(streamId, HttpRequestHeads.http2(headers), endOfStream, attributes);
-  }
-
   /** Whether the server serves any protocol beside gRPC (else there is no head to build). */
   public boolean hasProtocols() {
     return !protocols.list().isEmpty();
   }
 
   /**
-   * As {@link #serve(int, GrpcRequestHeaders, boolean, Attributes)}, for a request whose head the
-   * connection built itself ({@link #requestHead}).
+   * Offers a request gRPC does not take to the server's protocols; true if one took it (the stream
+   * is then an exchange's), false if the caller is to refuse it.
    */
   public boolean serve(
       int streamId, HttpRequestHead head, boolean endOfStream, Attributes attributes) {
@@ -169,21 +147,6 @@ public final class Http2Exchanges {
       host.socketNode().streamEnded(completed);
       exchangesChanged.run();
     }
-  }
-
-  /**
-   * The head of an HTTP/2 request as a protocol sees it.
-   *
-   * @param target {@code :path}, with its query
-   * @param headers the regular fields, names lower-case, binary values in base64
-   */
-  public static HttpRequestHead requestHead(
-      String method,
-      String target,
-      String authority,
-      String scheme,
-      List<Map.Entry<String, String>> headers) {
-    return HttpRequestHeads.http2(method, target, authority, scheme, headers);
   }
 
   /**

@@ -3,13 +3,11 @@ package dev.tern.netty.internal.exchange;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
-import io.netty.handler.codec.http2.Http2Headers;
 
 /**
- * How an {@link Http2Exchange} writes to its HTTP/2 connection, so the same exchange code runs on
- * Netty's HTTP/2 codec ({@link NettyHttp2Output}) and on Tern's own engine (the server's {@code
- * EngineExchanges}): response headers, body DATA, the stream's reset, the request body's
- * flow-control credit, and the flush.
+ * How an {@link Http2Exchange} writes to its HTTP/2 connection (the server's {@code
+ * ExchangeOutput}, on the engine), so this package needs nothing of the server: response headers,
+ * body DATA, the stream's reset, the request body's flow-control credit, and the flush.
  *
  * <p>Event loop only: every method is called on the connection's event loop.
  */
@@ -18,10 +16,11 @@ public interface Http2StreamOutput {
   ChannelHandlerContext ctx();
 
   /**
-   * Writes a HEADERS frame; {@code promise} completes once it left the connection (for headers that
-   * end the stream, with the DATA before them).
+   * Writes a HEADERS frame of {@code headers} (names and values alternating, pseudo-headers first;
+   * read, not kept); {@code promise} completes once it left the connection (for headers that end
+   * the stream, with the DATA before them).
    */
-  void writeHeaders(int streamId, Http2Headers headers, boolean endStream, ChannelPromise promise);
+  void writeHeaders(int streamId, byte[][] headers, boolean endStream, ChannelPromise promise);
 
   /**
    * Writes DATA, taking ownership of {@code data}, as far as flow control lets it go; {@code

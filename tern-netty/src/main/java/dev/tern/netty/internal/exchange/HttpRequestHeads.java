@@ -1,7 +1,6 @@
 package dev.tern.netty.internal.exchange;
 
 import dev.tern.netty.http.HttpRequestHead;
-import dev.tern.netty.internal.codec.GrpcRequestHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import java.util.ArrayList;
@@ -16,7 +15,7 @@ import java.util.Set;
  *
  * <p>The heads are immutable and thread-safe; the factories are stateless.
  */
-final class HttpRequestHeads {
+public final class HttpRequestHeads {
   /** HTTP/1.1 headers about the connection, not the request (RFC 9110, section 7.6.1). */
   private static final Set<String> CONNECTION_HEADERS =
       Set.of(
@@ -46,28 +45,12 @@ final class HttpRequestHeads {
   }
 
   /**
-   * The head of an HTTP/2 request; call before the headers' metadata is taken ({@link
-   * GrpcRequestHeaders#toMetadata}).
+   * The head of an HTTP/2 request from its pseudo-headers ({@code target} with its query), as a
+   * protocol sees it.
+   *
+   * @param headers the regular fields, names lower-case, binary values in base64
    */
-  static HttpRequestHead http2(GrpcRequestHeaders request) {
-    List<Map.Entry<String, String>> headers = new ArrayList<>(request.metadataCount() + 2);
-    if (request.contentType() != null) {
-      headers.add(Map.entry("content-type", request.contentType().toString()));
-    }
-    if (request.te() != null) {
-      headers.add(Map.entry("te", request.te().toString()));
-    }
-    headers.addAll(request.textEntries());
-    return http2(
-        text(request.method()),
-        text(request.path()),
-        request.authority() == null ? null : request.authority().toString(),
-        request.scheme() == null ? null : request.scheme().toString(),
-        headers);
-  }
-
-  /** The head of an HTTP/2 request from its pseudo-headers ({@code target} with its query). */
-  static HttpRequestHead http2(
+  public static HttpRequestHead http2(
       String method,
       String target,
       String authority,
@@ -102,10 +85,6 @@ final class HttpRequestHeads {
       return query < 0 ? "/" : "/" + target.substring(query);
     }
     return target.substring(path);
-  }
-
-  private static String text(CharSequence value) {
-    return value == null ? "" : value.toString();
   }
 
   /** An immutable request head. */

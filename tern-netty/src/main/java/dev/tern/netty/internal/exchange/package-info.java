@@ -7,10 +7,10 @@
  *  HTTP/1.1: socket --&gt; HttpServerCodec --&gt; Http1ServerHandler
  *              --&gt; protocol.serve(Http1Exchange), one request at a time;
  *              body --&gt; HttpBodyListener; response --&gt; sized or chunked
- *  HTTP/2:   server.ServerHandler or server.EngineServerHandler --&gt; Http2Exchanges.serve(head)
+ *  HTTP/2:   server.ServerHandler --&gt; Http2Exchanges.serve(head)
  *              --&gt; protocol.serve(Http2Exchange); DATA, trailers, RST_STREAM passed on
  *              by stream id; response --&gt; Http2StreamOutput: HEADERS and DATA through
- *              Netty's encoder (NettyHttp2Output) or Tern's engine (server.EngineExchanges)
+ *              the HTTP/2 engine (server.ExchangeOutput)
  * </pre>
  *
  * <p>In: decoded requests and bodies. Out: {@link dev.tern.netty.http.HttpExchange}s to the

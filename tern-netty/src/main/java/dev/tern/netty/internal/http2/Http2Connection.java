@@ -40,7 +40,7 @@ public final class Http2Connection {
   static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(US_ASCII);
 
   /** The opaque data of the PING that separates the two GOAWAYs of a graceful shutdown. */
-  static final long SHUTDOWN_PING = 0x7465_726e_2d67_6f61L;
+  public static final long SHUTDOWN_PING = 0x7465_726e_2d67_6f61L;
 
   private static final HeaderSink DISCARD = (name, value, sensitive) -> {};
 

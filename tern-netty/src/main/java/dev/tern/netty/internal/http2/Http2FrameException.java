@@ -18,7 +18,28 @@ public final class Http2FrameException extends Exception {
   public static final long REFUSED_STREAM = 0x7;
   public static final long CANCEL = 0x8;
   public static final long COMPRESSION_ERROR = 0x9;
+  public static final long CONNECT_ERROR = 0xa;
   public static final long ENHANCE_YOUR_CALM = 0xb;
+  public static final long INADEQUATE_SECURITY = 0xc;
+  public static final long HTTP_1_1_REQUIRED = 0xd;
+
+  /** The names of the codes of RFC 9113 section 7, by code. */
+  private static final String[] ERROR_NAMES = {
+    "NO_ERROR",
+    "PROTOCOL_ERROR",
+    "INTERNAL_ERROR",
+    "FLOW_CONTROL_ERROR",
+    "SETTINGS_TIMEOUT",
+    "STREAM_CLOSED",
+    "FRAME_SIZE_ERROR",
+    "REFUSED_STREAM",
+    "CANCEL",
+    "COMPRESSION_ERROR",
+    "CONNECT_ERROR",
+    "ENHANCE_YOUR_CALM",
+    "INADEQUATE_SECURITY",
+    "HTTP_1_1_REQUIRED"
+  };
 
   private final int streamId;
   private final long errorCode;
@@ -27,6 +48,13 @@ public final class Http2FrameException extends Exception {
     super(reason);
     this.streamId = streamId;
     this.errorCode = errorCode;
+  }
+
+  /** The name of an error code (RFC 9113 section 7), or its hex value if unknown. */
+  public static String errorName(long errorCode) {
+    return errorCode >= 0 && errorCode < ERROR_NAMES.length
+        ? ERROR_NAMES[(int) errorCode]
+        : "0x" + Long.toHexString(errorCode);
   }
 
   /** An error of the whole connection: the answer is GOAWAY with {@code reason} as debug data. */

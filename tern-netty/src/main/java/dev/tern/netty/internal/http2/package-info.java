@@ -1,6 +1,7 @@
 /**
- * Tern's own HTTP/2 engine, made for gRPC (issue 34): its foundation, the two parsers a hostile
- * peer reaches first. Not yet wired into the transport, which still runs on Netty's codec.
+ * Tern's own HTTP/2 engine, made for gRPC (issue 34): the transport's one HTTP/2 layer, which the
+ * client's and the server's handlers drive. Its foundation is the two parsers a hostile peer
+ * reaches first.
  *
  * <ul>
  *   <li>HPACK (RFC 7541): {@link dev.tern.netty.internal.http2.HpackDecoder} delivers each header
@@ -24,6 +25,7 @@
  * (static table, Huffman code and decoding state machine) are immutable and shared.
  *
  * <p>A leaf: it imports only the JDK and Netty's {@code io.netty.buffer}, nothing of the transport
- * nor of Netty's HTTP/2 codec ({@code Http2PackageLeafTest} checks it).
+ * nor of Netty's HTTP/2 codec, which the transport no longer uses ({@code Http2PackageLeafTest}
+ * checks it).
  */
 package dev.tern.netty.internal.http2;

@@ -3,7 +3,6 @@ package dev.tern.netty.internal.io;
 import dev.tern.channelz.Channelz;
 import dev.tern.channelz.Instrumented;
 import dev.tern.channelz.SocketStats;
-import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
@@ -73,8 +72,8 @@ public final class SocketNode implements Instrumented<SocketStats> {
   /**
    * The Netty channel, once it exists; registers the node with channelz.
    *
-   * @param windows reads the connection's flow-control windows on its event loop (see {@link
-   *     GrpcHttp2ConnectionHandler#flowControlWindows()}), or null (a listening socket)
+   * @param windows reads the connection's flow-control windows on its event loop (what this side
+   *     may send, what the peer may send), or null (a listening socket)
    */
   public void register(Channel channel, Supplier<long[]> windows) {
     this.channel = channel;

@@ -1,8 +1,13 @@
 /**
- * Event loops, channel types and sockets: which kind of Netty transport runs (NIO, epoll, io_uring:
- * {@link dev.tern.netty.internal.io.TransportKind}), the process-wide shared groups ({@link
- * dev.tern.netty.internal.io.EventLoops}), Unix domain socket addresses, and a socket's channelz
- * view ({@link dev.tern.netty.internal.io.SocketNode}).
+ * Event loops, channel types, sockets and the plumbing of a connection both ends share: which kind
+ * of Netty transport runs (NIO, epoll, io_uring: {@link dev.tern.netty.internal.io.TransportKind}),
+ * the process-wide shared groups ({@link dev.tern.netty.internal.io.EventLoops}), Unix domain
+ * socket addresses, a socket's channelz view ({@link dev.tern.netty.internal.io.SocketNode}), the
+ * TLS attributes of a channel ({@link dev.tern.netty.internal.io.TlsAttributes}), network failures
+ * as statuses and log lines ({@link dev.tern.netty.internal.io.NetworkFailures}), and the
+ * connection timers: keepalive ({@link dev.tern.netty.internal.io.KeepAlivePinger}, which writes
+ * its PING through a callback) and the idle and age limits ({@link
+ * dev.tern.netty.internal.io.ConnectionAgeLimits}).
  *
  * <pre>
  *  builder's build() --&gt; EventLoops.kind() (system property, or epoll if it loads, else NIO)
@@ -13,6 +18,7 @@
  * <p>In: addresses and groups from the builders. Out: groups, channel classes, converted addresses.
  * Threads: the kind and the shared groups are set once under a class lock; native support is probed
  * once, lazily; {@code SocketNode}'s counters are written on the event loop and read from any
- * thread. Knows nothing of HTTP/2: it uses none of the other internal packages.
+ * thread; the timers run on their connection's event loop. Knows nothing of HTTP/2: it uses none of
+ * the other internal packages.
  */
 package dev.tern.netty.internal.io;

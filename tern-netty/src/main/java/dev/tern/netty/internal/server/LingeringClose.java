@@ -24,8 +24,8 @@ import java.util.concurrent.TimeUnit;
  *       follows the GOAWAY);
  *   <li>reads and discards whatever the peer still sends, nothing of it decoded;
  *   <li>closes when the peer closes its side or after {@link #LINGER_MILLIS}, whichever comes
- *       first. Further requests to close (the codec makes two after an error GOAWAY; a server
- *       shutting down makes one) complete with that close.
+ *       first. Further requests to close (a server shutting down makes one) complete with that
+ *       close.
  * </ul>
  *
  * <p>Used on the channel's event loop only, like every handler; {@link #arm} too.
@@ -55,7 +55,7 @@ final class LingeringClose extends ChannelDuplexHandler {
       return;
     }
     if (closePromise != null) {
-      // Closing already (the codec asks twice after an error GOAWAY): done when that is.
+      // Closing already: done when that is.
       if (!promise.isVoid()) {
         ctx.channel().closeFuture().addListener(f -> promise.trySuccess());
       }

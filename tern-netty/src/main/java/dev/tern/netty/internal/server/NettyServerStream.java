@@ -7,14 +7,13 @@ import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.internal.wire.MessageFramer;
 import dev.tern.internal.wire.WritableBuffer;
-import dev.tern.netty.internal.codec.OutboundFramer;
-import dev.tern.netty.internal.codec.OutboundHeaders;
-import dev.tern.netty.internal.codec.WriteQueue;
+import dev.tern.netty.internal.grpc.GrpcFields;
+import dev.tern.netty.internal.write.OutboundFramer;
+import dev.tern.netty.internal.write.WriteQueue;
 import dev.tern.spi.ServerStream;
 import dev.tern.spi.ServerStreamListener;
 import dev.tern.spi.WireSizeListener;
 import io.netty.buffer.ByteBuf;
-import io.netty.handler.codec.http2.Http2Headers;
 import java.io.InputStream;
 import java.util.Objects;
 
@@ -29,7 +28,7 @@ import java.util.Objects;
  * queueing.
  */
 final class NettyServerStream implements ServerStream, MessageFramer.Sink {
-  private final StreamHost handler;
+  private final ServerHandler handler;
   private final ServerStreamState state;
   private final String authority;
   private final Attributes attributes;
@@ -41,7 +40,7 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
   private volatile ResetCallSlots heldSlot;
 
   NettyServerStream(
-      StreamHost handler, ServerStreamState state, String authority, Attributes attributes) {
+      ServerHandler handler, ServerStreamState state, String authority, Attributes attributes) {
     this.handler = handler;
     this.state = state;
     this.authority = authority;
@@ -120,8 +119,8 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
       throw new IllegalStateException("headers already sent");
     }
     headersWritten = true;
-    Http2Headers http2Headers = OutboundHeaders.response(headers);
-    Runnable write = () -> state.writeHeaders(http2Headers);
+    byte[][] fields = GrpcFields.response(headers);
+    Runnable write = () -> state.writeHeaders(fields);
     if (flush) {
       handler.execute(write);
     } else {

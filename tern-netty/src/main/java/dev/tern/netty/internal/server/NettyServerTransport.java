@@ -4,13 +4,12 @@ import dev.tern.Attributes;
 import dev.tern.Status;
 import dev.tern.channelz.Instrumented;
 import dev.tern.channelz.SocketStats;
-import dev.tern.netty.internal.codec.TlsAttributes;
-import dev.tern.netty.internal.codec.WriteCoalescer;
-import dev.tern.netty.internal.codec.WriteQueue;
 import dev.tern.netty.internal.exchange.ExchangeHost;
 import dev.tern.netty.internal.exchange.Http1ServerHandler;
 import dev.tern.netty.internal.exchange.HttpProtocols;
 import dev.tern.netty.internal.io.SocketNode;
+import dev.tern.netty.internal.io.TlsAttributes;
+import dev.tern.netty.internal.write.WriteQueue;
 import dev.tern.spi.ServerTransport;
 import dev.tern.spi.ServerTransportListener;
 import io.netty.channel.Channel;
@@ -32,7 +31,7 @@ import java.util.concurrent.ScheduledExecutorService;
 final class NettyServerTransport implements ServerTransport, ExchangeHost {
   private final Channel channel;
   private final WriteQueue writeQueue;
-  private final Http2ServerConnection handler;
+  private final ServerHandler handler;
   private final ServerOptions options;
   private final SocketNode socket = new SocketNode("server");
   private ServerTransportListener listener;
@@ -50,7 +49,7 @@ final class NettyServerTransport implements ServerTransport, ExchangeHost {
     this.channel = channel;
     this.options = options;
     this.writeQueue = new WriteQueue(channel);
-    this.handler = Http2ServerConnection.create(this, options);
+    this.handler = new ServerHandler(this, options);
     socket.register(channel, handler::flowControlWindows);
     channel.closeFuture().addListener(f -> socket.unregister());
   }
@@ -64,9 +63,9 @@ final class NettyServerTransport implements ServerTransport, ExchangeHost {
 
   /**
    * The attributes the listener's {@code transportReady} gets, whichever handler serves the
-   * connection (Netty's HTTP/2 codec, Tern's engine, HTTP/1.1): its addresses and TLS session, and
-   * those chosen when it was accepted (by per-connection credentials, e.g. xDS's filter chain).
-   * Event loop, once TLS's handshake is done.
+   * connection (HTTP/2 or HTTP/1.1): its addresses and TLS session, and those chosen when it was
+   * accepted (by per-connection credentials, e.g. xDS's filter chain). Event loop, once TLS's
+   * handshake is done.
    */
   @Override
   public Attributes readyAttributes() {
@@ -126,20 +125,15 @@ final class NettyServerTransport implements ServerTransport, ExchangeHost {
     return socket;
   }
 
-  Http2ServerConnection handler() {
+  ServerHandler handler() {
     return handler;
   }
 
   /** The connection speaks HTTP/2: the gRPC handlers go in after {@code ctx}'s. Event loop. */
   void useHttp2(ChannelHandlerContext ctx) {
     decided = true;
-    if (options.ternHttp2Engine()) {
-      // The engine writes one buffer per flush: nothing to coalesce.
-      ctx.pipeline().addAfter(ctx.name(), null, handler);
-      return;
-    }
-    ctx.pipeline().addAfter(ctx.name(), null, new WriteCoalescer());
-    ctx.pipeline().addAfter(ctx.pipeline().context(WriteCoalescer.class).name(), null, handler);
+    // The handler writes one buffer per flush: nothing to coalesce.
+    ctx.pipeline().addAfter(ctx.name(), null, handler);
   }
 
   /** The connection speaks HTTP/1.1: its handlers go in after {@code ctx}'s. Event loop. */

@@ -1,8 +1,8 @@
 package dev.tern.netty.internal.server;
 
-import dev.tern.netty.internal.codec.NetworkFailures;
-import dev.tern.netty.internal.codec.TlsAttributes;
 import dev.tern.netty.internal.exchange.Http1ServerHandler;
+import dev.tern.netty.internal.io.NetworkFailures;
+import dev.tern.netty.internal.io.TlsAttributes;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;

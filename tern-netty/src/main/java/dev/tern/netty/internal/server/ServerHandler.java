@@ -1,384 +1,232 @@
 package dev.tern.netty.internal.server;
 
+import static dev.tern.netty.internal.http2.Http2FrameException.ENHANCE_YOUR_CALM;
+import static dev.tern.netty.internal.http2.Http2FrameException.NO_ERROR;
+import static dev.tern.netty.internal.http2.Http2FrameException.PROTOCOL_ERROR;
+import static dev.tern.netty.internal.http2.Http2FrameException.REFUSED_STREAM;
+
 import dev.tern.Attributes;
 import dev.tern.Metadata;
 import dev.tern.Status;
-import dev.tern.netty.internal.codec.ConnectionAgeLimits;
-import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
-import dev.tern.netty.internal.codec.GrpcRequestHeaders;
-import dev.tern.netty.internal.codec.GrpcWire;
-import dev.tern.netty.internal.codec.KeepAlivePinger;
-import dev.tern.netty.internal.codec.NettyWritableBufferAllocator;
-import dev.tern.netty.internal.codec.NetworkFailures;
-import dev.tern.netty.internal.codec.TlsAttributes;
-import dev.tern.netty.internal.codec.UnqueuedDataWriter;
-import dev.tern.netty.internal.codec.WriteQueue;
-import dev.tern.netty.internal.exchange.Http2Exchanges;
+import dev.tern.netty.internal.buffer.NettyWritableBufferAllocator;
+import dev.tern.netty.internal.grpc.GrpcFields;
+import dev.tern.netty.internal.grpc.GrpcWire;
+import dev.tern.netty.internal.http2.HeaderSink;
+import dev.tern.netty.internal.http2.Http2Connection;
+import dev.tern.netty.internal.http2.Http2ConnectionListener;
+import dev.tern.netty.internal.http2.Http2FrameException;
+import dev.tern.netty.internal.http2.Http2Settings;
+import dev.tern.netty.internal.http2.IntMap;
+import dev.tern.netty.internal.io.ConnectionAgeLimits;
+import dev.tern.netty.internal.io.KeepAlivePinger;
+import dev.tern.netty.internal.io.NetworkFailures;
 import dev.tern.netty.internal.io.SocketNode;
+import dev.tern.netty.internal.io.TlsAttributes;
 import dev.tern.spi.ServerTransportListener;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelFuture;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelPromise;
-import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http2.Http2ConnectionAdapter;
-import io.netty.handler.codec.http2.Http2Error;
-import io.netty.handler.codec.http2.Http2Exception;
-import io.netty.handler.codec.http2.Http2FrameAdapter;
-import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.handler.codec.http2.Http2Settings;
-import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
-import io.netty.util.AsciiString;
-import io.netty.util.collection.IntObjectHashMap;
-import io.netty.util.collection.IntObjectMap;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The server end of one HTTP/2 connection: validates each request (RST_STREAM PROTOCOL_ERROR for a
- * missing or empty {@code :method}, {@code :scheme} or {@code :path}; 405 for a method other than
- * POST, 415 for a content-type that is not gRPC, both with a short text body; 404 for a path that
- * is not {@code /service/method}, 431 for headers over the limit; each with a {@code grpc-status}),
- * hands calls to the runtime, writes responses, pings a silent client ({@link ServerKeepAlive}),
- * and shuts down gracefully with the double GOAWAY of {@link ServerShutdown}.
+ * The server end of one HTTP/2 connection, on Tern's HTTP/2 engine ({@link Http2Connection}). Each
+ * read goes to the engine with the flush's one output buffer ({@link ServerWrites}); the calls'
+ * halves ({@link NettyServerStream}, {@link ServerStreamState}) reach the connection through this
+ * handler's package-private methods.
  *
- * <p>Bounds what a client that does not read its responses makes the server hold ({@link
- * UnreadResponseLimits}): streams over the bound are reset, a connection over it is closed.
+ * <p>Requests: each header block is decoded straight into {@link RequestHeaders}, which checks RFC
+ * 9113 section 8 (a malformed request is reset with PROTOCOL_ERROR and counts toward the engine's
+ * reset limit, like the "MadeYouReset" errors the engine finds itself). Then: a request that is not
+ * gRPC goes to the server's other protocols (gRPC-Web, Connect: {@link ExchangeOutput}), or gets
+ * 405 or 415 with a short text body; 404 for a bad path, 400 for bad base64 in a {@code -bin}
+ * field, 431 for headers over the limit, REFUSED_STREAM once shutdown was asked for. A {@code
+ * content-length} the body does not match resets the stream.
+ *
+ * <p>The connection: graceful shutdown is the engine's double GOAWAY, with the grace period's timer
+ * here; too frequent client PINGs end it with GOAWAY(ENHANCE_YOUR_CALM, "too_many_pings") ({@link
+ * KeepAliveEnforcer}); the idle and age limits are {@link ConnectionAgeLimits}'; the server's own
+ * keepalive PINGs are {@link ServerKeepAlive}'s; reading stops while the channel is not writable,
+ * so a client that does not read cannot pile up this side's answers. Flood, reset-rate and queue
+ * limits are the engine's ({@code Http2Limits}, {@code Http2FloodGuard}).
  *
  * <p>Event loop only: all state is confined to the channel's event loop; other threads reach it
- * through the connection's {@link WriteQueue}. The exceptions, callable from any thread, are the
- * accessors of immutable state, {@link #execute}, {@link #executeWithNext}, {@link
- * #markShutdownRequested} and {@link #unreadResponseLimits}.
+ * through the connection's write queue. The exceptions, callable from any thread, are {@link
+ * #execute}, {@link #executeWithNext}, {@link #markShutdownRequested}, {@link
+ * #isShutdownRequested}, {@link #bufferAllocator}, {@link #unreadResponseLimits} and {@link
+ * #inEventLoop}.
  */
-final class ServerHandler extends GrpcHttp2ConnectionHandler
-    implements Http2ServerConnection, StreamHost {
+final class ServerHandler extends ChannelDuplexHandler implements Http2ConnectionListener {
   private static final Logger logger = Logger.getLogger(ServerHandler.class.getName());
 
   private final NettyServerTransport transport;
   private final ServerOptions options;
-  private final IntObjectMap<ServerStreamState> streams = new IntObjectHashMap<>();
+  private final Http2Connection connection;
+  private final ServerWrites writes;
 
-  /** Requests served by a protocol other than gRPC, kept apart from the calls. */
-  private final Http2Exchanges exchanges;
+  /** The requests the server's other protocols serve (gRPC-Web, Connect); null if it has none. */
+  private final ExchangeOutput exchanges;
 
-  private ServerTransportListener transportListener;
-  private Attributes streamAttributes = Attributes.EMPTY;
-  private boolean ready;
+  /**
+   * The calls by stream id; no arrays until the first call (an idle connection has none), grown as
+   * more run at once.
+   */
+  private final IntMap<ConnectionCall> calls = new IntMap<>();
+
+  /**
+   * The streams whose request declared a {@code content-length} and has not ended yet; made for the
+   * first such request (gRPC clients declare none).
+   */
+  private IntMap<DeclaredLength> declaredLengths;
+
   private final KeepAliveEnforcer keepAliveEnforcer;
+  private final UnreadResponseLimits unreadResponseLimits;
 
   /** Keepalive PINGs ({@link ServerKeepAlive}) once ready; null before that or when disabled. */
   private KeepAlivePinger keepAlive;
 
+  private ChannelHandlerContext ctx;
+  private ServerTransportListener transportListener;
+  private Attributes streamAttributes = Attributes.EMPTY;
   private ConnectionAgeLimits connectionLimits;
+  private ScheduledFuture<?> graceTimer;
+  private ScheduledFuture<?> settingsAckTimer;
+  private volatile boolean shutdownRequested;
+  private boolean shutdownStarted;
+  private boolean ready;
 
-  /** Client stream ids only grow: a HEADERS frame at or below this is not a new request. */
+  /** The header block being decoded. */
+  private RequestHeaders headers;
+
+  /** The newest stream the client opened (the engine checks that ids grow). */
   private int lastRequestStreamId;
 
-  /** RST_STREAM frames the client sent (rapid reset). */
-  private final ResetRateLimit resetsReceived;
-
-  /** Calls the client reset behind later ones, running until their handlers are done. */
-  private final ResetCallSlots resetCalls;
-
-  /** RST_STREAM frames this side sent for the client's stream errors (MadeYouReset). */
-  private final ResetRateLimit resetsProvoked;
-
   /**
-   * Why the connection died, if it failed (an I/O error, or a client cut off for not reading its
-   * responses): the status of the calls left then.
+   * Calls the client reset behind later ones, running until their handlers are done; made at the
+   * first reset of a call.
    */
+  private ResetCallSlots resetCalls;
+
+  /** Why the connection failed (the status of the calls left), or null. */
   private Status connectionFailure;
 
-  private final UnreadResponseLimits unreadResponseLimits;
-
-  /** The double-GOAWAY shutdown; see {@link ServerShutdown}. */
-  private final ServerShutdown shutdown;
-
-  static ServerHandler create(NettyServerTransport transport, ServerOptions options) {
-    Http2Settings settings = new Http2Settings();
-    settings.maxHeaderListSize(options.maxInboundMetadataSize());
-    if (options.maxConcurrentCallsPerConnection() != Integer.MAX_VALUE) {
-      settings.maxConcurrentStreams(options.maxConcurrentCallsPerConnection());
-    }
-    Parts parts =
-        Parts.create(
-            true,
-            options.flowControlWindow(),
-            options.maxInboundMetadataSize(),
-            settings,
-            options.maxQueuedControlFrames(),
-            options.maxContinuationFrames());
-    return new ServerHandler(parts, transport, options);
-  }
-
-  private ServerHandler(Parts parts, NettyServerTransport transport, ServerOptions options) {
-    super(parts, options.flowControlWindow());
+  ServerHandler(NettyServerTransport transport, ServerOptions options) {
     this.transport = transport;
     this.options = options;
-    this.exchanges = new Http2Exchanges(this, transport, this::exchangesChanged);
-    this.resetsReceived =
-        new ResetRateLimit(options.maxRstFramesPerWindow(), options.rstWindowNanos());
-    this.resetsProvoked =
-        new ResetRateLimit(options.maxRstFramesPerWindow(), options.rstWindowNanos());
-    this.resetCalls = new ResetCallSlots(options.maxConcurrentCallsPerConnection());
+    this.connection = new Http2Connection(true, options.engineLimits(), this, System::nanoTime);
+    this.keepAliveEnforcer =
+        new KeepAliveEnforcer(
+            options.permitKeepAliveTimeNanos(), options.permitKeepAliveWithoutCalls());
+    // Response DATA leaving (a large message leaves over many flushes, as the client's credit
+    // comes) is activity after which the client's keepalive pings are welcome again.
+    this.writes = new ServerWrites(connection, keepAliveEnforcer::onDataSent);
+    this.exchanges =
+        options.httpProtocols().list().isEmpty()
+            ? null
+            : new ExchangeOutput(
+                connection, writes, transport, this::exchangesChanged, this::flushNow);
     this.unreadResponseLimits =
         new UnreadResponseLimits(
             options.maxQueuedOutboundBytesPerStream(),
             options.maxQueuedOutboundBytesPerConnection());
-    this.shutdown = new ServerShutdown(this, options.gracePeriodNanos());
-    this.keepAliveEnforcer =
-        new KeepAliveEnforcer(
-            options.permitKeepAliveTimeNanos(), options.permitKeepAliveWithoutCalls());
-    // Every HEADERS or DATA frame that leaves (a large message leaves as many, over time) is
-    // activity after which a client's keepalive pings are expected again.
-    parts.frameWriter.setListener(keepAliveEnforcer::onDataSent);
-    decoder().frameListener(new FrameListener());
-    connection().addListener(new ConnectionListener());
   }
 
-  @Override
-  public void setTransportListener(ServerTransportListener listener) {
+  /** Before the channel is registered. */
+  void setTransportListener(ServerTransportListener listener) {
     this.transportListener = listener;
   }
 
-  /**
-   * Whether {@code contentType} is one this server's gRPC path speaks: {@code application/grpc} or
-   * {@code application/grpc+proto}, with or without parameters. Another codec ({@code +json},
-   * {@code +foo}) would be misread as protobuf: such a request is offered to the protocols served
-   * beside gRPC, or answered 415, as the gRPC protocol asks of a server that does not speak it.
-   */
-  static boolean isServedGrpcContentType(CharSequence contentType) {
-    if (!GrpcWire.isGrpcContentType(contentType)) {
-      return false;
+  /** The connection's windows for channelz: what this side may send, what the peer may send. */
+  long[] flowControlWindows() {
+    return connection.connectionWindows();
+  }
+
+  // ---------------------------------------------------------------- channel events
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    this.ctx = ctx;
+    writes.attach(ctx);
+    if (exchanges != null) {
+      exchanges.attach(ctx);
     }
-    int plus = GrpcWire.grpcContentTypeLength();
-    if (contentType.length() == plus || contentType.charAt(plus) == ';') {
-      return true;
-    }
-    int end = plus + 1;
-    while (end < contentType.length() && contentType.charAt(end) != ';') {
-      end++;
-    }
-    return AsciiString.contentEqualsIgnoreCase(
-        contentType.subSequence(plus + 1, end).toString().trim(), "proto");
-  }
-
-  @Override
-  public void execute(Runnable command) {
-    transport.execute(command);
-  }
-
-  /** Runs {@code command} on the event loop with the next command that is executed. */
-  @Override
-  public void executeWithNext(Runnable command) {
-    transport.executeWithNext(command);
-  }
-
-  @Override
-  public NettyWritableBufferAllocator bufferAllocator() {
-    return options.bufferAllocator();
-  }
-
-  /** The bounds on responses the client does not read, for the connection's streams. */
-  @Override
-  public UnreadResponseLimits unreadResponseLimits() {
-    return unreadResponseLimits;
+    connection.start(writes.out());
+    writes.flush(false);
+    settingsAckTimer =
+        ctx.executor()
+            .schedule(
+                this::settingsAckTimedOut, options.settingsAckTimeoutNanos(), TimeUnit.NANOSECONDS);
   }
 
   /**
-   * The client does not read the responses queued on the connection: GOAWAY(ENHANCE_YOUR_CALM) and
-   * close, without waiting for the GOAWAY to be written (the client may not read it either).
-   * Closing releases every queued frame; the calls left end RESOURCE_EXHAUSTED.
+   * The client has not acknowledged this side's SETTINGS in time: GOAWAY(SETTINGS_TIMEOUT) (RFC
+   * 9113 section 6.5.3), and the connection ends as at any connection error.
    */
+  private void settingsAckTimedOut() {
+    settingsAckTimer = null;
+    if (connection.awaitingSettingsAck()) {
+      connection.settingsAckTimedOut(writes.out());
+      flushNow();
+    }
+  }
+
   @Override
-  public void closeForUnreadResponses() {
-    assert inEventLoop();
-    if (!ctx().channel().isOpen()) {
+  public void onSettingsAck() {
+    if (settingsAckTimer != null && !connection.awaitingSettingsAck()) {
+      settingsAckTimer.cancel(false);
+      settingsAckTimer = null;
+    }
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (!(msg instanceof ByteBuf in)) {
+      ctx.fireChannelRead(msg);
       return;
     }
-    if (connectionFailure == null) {
-      connectionFailure = unreadResponseLimits.connectionStatus();
-    }
-    Http2Exception tooMuch = unreadResponseLimits.connectionError();
-    unreadResponseLimits.logOnce(ctx(), tooMuch);
-    onError(ctx(), true, tooMuch);
-    ctx().flush();
-    ctx().close();
-  }
-
-  /**
-   * Resets the stream of {@code state} with ENHANCE_YOUR_CALM because its client does not read its
-   * responses: the reset drops the DATA waiting for the client's window.
-   */
-  @Override
-  public void resetForUnreadResponses(ServerStreamState state) {
-    assert inEventLoop();
-    unreadResponseLimits.logOnce(ctx(), unreadResponseLimits.streamError(state.id()));
-    resetStream(ctx(), state.id(), Http2Error.ENHANCE_YOUR_CALM.code(), ctx().newPromise());
-  }
-
-  /** The connection's channelz counters (touched on the event loop). */
-  @Override
-  public SocketNode socketNode() {
-    return transport.socketNode();
-  }
-
-  // ---------------------------------------------------------------- writes for the streams
-
-  @Override
-  public void writeHeaders(ServerStreamState state, Http2Headers headers, boolean endStream) {
-    assert inEventLoop();
-    encoder().writeHeaders(ctx(), state.id(), headers, 0, endStream, ctx().newPromise());
-  }
-
-  @Override
-  public void writeData(ServerStreamState state, ByteBuf data, int bytes) {
-    assert inEventLoop();
-    ChannelPromise promise = ctx().newPromise();
-    NettyServerStream stream = state.stream();
-    promise.addListener(f -> stream.onSentBytes(bytes));
-    if (!UnqueuedDataWriter.tryWrite(ctx(), encoder(), state.id(), data, promise)) {
-      encoder().writeData(ctx(), state.id(), data, 0, false, promise);
-    }
-  }
-
-  @Override
-  public void writeTrailers(ServerStreamState state, Http2Headers trailers, boolean aborting) {
-    assert inEventLoop();
-    ChannelPromise promise = ctx().newPromise();
-    if (!aborting) {
-      promise.addListener((ChannelFuture f) -> state.onTrailersWritten(f.isSuccess(), f.cause()));
-    }
-    encoder().writeHeaders(ctx(), state.id(), trailers, 0, true, promise);
-  }
-
-  /**
-   * Resets the stream of {@code state}, unless it is already closed, right after its trailers were
-   * written: with NO_ERROR if they went out, as the response is complete and the reset only asks
-   * the client to stop sending (RFC 9113 section 8.1); with CANCEL if they still wait behind
-   * flow-controlled DATA, as the reset discards them and the client gets no status.
-   */
-  @Override
-  public void resetStreamAfterTrailers(ServerStreamState state) {
-    Http2Stream stream = connection().stream(state.id());
-    if (stream == null || stream.state() == Http2Stream.State.CLOSED) {
-      return;
-    }
-    Http2Error error =
-        encoder().flowController().hasFlowControlled(stream)
-            ? Http2Error.CANCEL
-            : Http2Error.NO_ERROR;
-    resetStream(ctx(), state.id(), error.code(), ctx().newPromise());
-  }
-
-  /** The call of {@code state} ended; forget it. */
-  @Override
-  public void streamClosed(ServerStreamState state) {
-    if (streams.remove(state.id()) != null && streams.isEmpty() && connectionLimits != null) {
-      if (exchanges.isEmpty()) {
-        connectionLimits.onIdle();
-      }
-    }
-  }
-
-  /**
-   * A request served by another protocol started or ended: it counts as a call for the idle limit.
-   */
-  private void exchangesChanged() {
-    if (connectionLimits != null) {
-      if (exchanges.isEmpty() && streams.isEmpty()) {
-        connectionLimits.onIdle();
-      } else {
-        connectionLimits.onActive();
-      }
-    }
-  }
-
-  // ---------------------------------------------------------------- lifecycle
-
-  /**
-   * Called on any thread when the runtime asks for shutdown: requests read after it are refused
-   * rather than served, so "no new calls after shutdown()" holds without waiting for the event loop
-   * to write the GOAWAY.
-   */
-  @Override
-  public void markShutdownRequested() {
-    shutdown.request();
-  }
-
-  /** Whether the runtime asked for shutdown (any thread). */
-  @Override
-  public boolean isShutdownRequested() {
-    return shutdown.refusesNewStreams();
-  }
-
-  /** Starts the double-GOAWAY graceful shutdown. */
-  @Override
-  public void gracefulShutdown() {
-    assert inEventLoop();
-    shutdown.start();
-  }
-
-  /** The highest client stream id taken as a request, which the final GOAWAY names. */
-  int lastRequestStreamId() {
-    return lastRequestStreamId;
-  }
-
-  /** Fails every call with {@code status} and closes the connection. */
-  @Override
-  public void shutdownNow(Status status) {
-    assert inEventLoop();
-    for (ServerStreamState state : new ArrayList<>(streams.values())) {
-      state.abort(status);
-    }
-    exchanges.abortAll(status);
-    shutdown.now();
-  }
-
-  @Override
-  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-    noteWriteFailure(ctx);
-    try {
-      super.channelInactive(ctx);
-    } finally {
-      Status status =
-          connectionFailure != null
-              ? connectionFailure
-              : Status.UNAVAILABLE.withDescription("connection closed");
-      List<ServerStreamState> left = new ArrayList<>(streams.values());
-      for (ServerStreamState state : left) {
-        state.onReset(status);
-      }
-      streams.clear();
-      exchanges.abortAll(status);
-      shutdown.cancelTimer();
-      if (keepAlive != null) {
-        keepAlive.stop();
-      }
-      if (connectionLimits != null) {
-        connectionLimits.stop();
-      }
-      transport.terminated();
-    }
-  }
-
-  @Override
-  public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
     if (keepAlive != null) {
       keepAlive.onRead();
     }
-    super.channelRead(ctx, msg);
+    writes.beginRead();
+    try {
+      connection.receive(in, writes.out());
+    } finally {
+      in.release();
+      writes.endRead();
+    }
   }
 
   @Override
-  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-    if (evt instanceof SslHandshakeCompletionEvent) {
-      SslHandshakeCompletionEvent handshake = (SslHandshakeCompletionEvent) evt;
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    flushNow();
+    ctx.fireChannelReadComplete();
+  }
+
+  /** The write queue's drain ends with a flush: this flush's buffer goes out with it. */
+  @Override
+  public void flush(ChannelHandlerContext ctx) {
+    writes.flush(connection.isClosed());
+  }
+
+  private void flushNow() {
+    writes.flush(connection.isClosed());
+  }
+
+  /** Stops reading while the client does not read (so answers to its frames cannot pile up). */
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+    ctx.fireChannelWritabilityChanged();
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+    if (evt instanceof SslHandshakeCompletionEvent handshake) {
       if (!handshake.isSuccess()) {
         NetworkFailures.log(ctx, "TLS handshake failed", handshake.cause());
       } else {
@@ -389,157 +237,355 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
         }
       }
     }
-    super.userEventTriggered(ctx, evt);
+    ctx.fireUserEventTriggered(evt);
   }
 
   @Override
-  protected void handleServerHeaderDecodeSizeError(ChannelHandlerContext ctx, Http2Stream stream) {
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    IOException network = NetworkFailures.ioFailure(cause);
+    if (network != null) {
+      if (connectionFailure == null) {
+        connectionFailure = NetworkFailures.status(network);
+      }
+      NetworkFailures.log(ctx, "closed", network);
+    } else {
+      logger.log(Level.WARNING, "HTTP/2 connection failed; closing it", cause);
+    }
+    ctx.close();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    connection.close();
+    writes.discard();
     Status status =
-        Status.RESOURCE_EXHAUSTED.withDescription(
-            "Request header metadata larger than " + options.maxInboundMetadataSize() + " bytes");
-    HttpErrorResponses.write(encoder(), ctx, stream.id(), 431, status);
+        connectionFailure != null
+            ? connectionFailure
+            : Status.UNAVAILABLE.withDescription("connection closed");
+    for (ConnectionCall call : calls.values()) {
+      call.state.onReset(status);
+    }
+    calls.clear();
+    if (exchanges != null) {
+      exchanges.closeAll(status);
+    }
+    stopTimers();
+    transport.terminated();
+    ctx.fireChannelInactive();
+  }
+
+  private void stopTimers() {
+    if (keepAlive != null) {
+      keepAlive.stop();
+    }
+    if (settingsAckTimer != null) {
+      settingsAckTimer.cancel(false);
+    }
+    if (graceTimer != null) {
+      graceTimer.cancel(false);
+    }
+    if (connectionLimits != null) {
+      connectionLimits.stop();
+    }
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  /** The runtime asked for shutdown (any thread): requests read from now on are refused. */
+  void markShutdownRequested() {
+    shutdownRequested = true;
+  }
+
+  /** Whether the runtime asked for shutdown (any thread). */
+  boolean isShutdownRequested() {
+    return shutdownRequested || shutdownStarted;
+  }
+
+  /** The engine's double GOAWAY; the second one goes at the PING's answer or after the grace. */
+  void gracefulShutdown() {
+    assert inEventLoop();
+    if (shutdownStarted) {
+      return;
+    }
+    shutdownStarted = true;
+    if (!ctx.channel().isActive()) {
+      ctx.close();
+      return;
+    }
+    connection.shutdown(writes.out());
+    graceTimer =
+        ctx.executor()
+            .schedule(
+                () -> {
+                  connection.finishShutdown(writes.out());
+                  flushNow();
+                },
+                options.gracePeriodNanos(),
+                TimeUnit.NANOSECONDS);
+    flushNow();
+  }
+
+  /** Fails every call with {@code status} and closes the connection. */
+  void shutdownNow(Status status) {
+    assert inEventLoop();
+    shutdownStarted = true;
+    for (ConnectionCall call : calls.values()) {
+      call.state.abort(status);
+    }
+    if (exchanges != null) {
+      exchanges.abortAll(status);
+    }
+    connection.goAway(writes.out(), NO_ERROR, "");
+    flushNow();
+    ctx.close();
+  }
+
+  // ---------------------------------------------------------------- for the calls
+
+  /** Any thread. */
+  boolean inEventLoop() {
+    return ctx == null || ctx.executor().inEventLoop();
+  }
+
+  /** Runs {@code command} on the event loop, through the connection's write queue (any thread). */
+  void execute(Runnable command) {
+    transport.execute(command);
+  }
+
+  /** Runs {@code command} on the event loop with the next command that is executed (any thread). */
+  void executeWithNext(Runnable command) {
+    transport.executeWithNext(command);
+  }
+
+  /** Any thread. */
+  NettyWritableBufferAllocator bufferAllocator() {
+    return options.bufferAllocator();
   }
 
   /**
-   * Bounds the work a peer can cause by opening and at once resetting streams (the "rapid reset"
-   * attack, CVE-2023-44487): more than the allowed RST_STREAM frames in one window ends the
-   * connection with GOAWAY(ENHANCE_YOUR_CALM). Resets of streams the server already sent a response
-   * message on, or that come late in the call's deadline, do not count, nor those of calls queued
-   * behind later ones while {@link ResetCallSlots} has room (see onRstStreamRead).
+   * The bounds on responses the client does not read, for the connection's streams (any thread).
    */
-  private void countReset() throws Http2Exception {
-    if (resetsReceived.overLimit(System.nanoTime())) {
-      throw Http2Exception.connectionError(
-          Http2Error.ENHANCE_YOUR_CALM,
-          "Too many RST_STREAM frames: more than %d in %d ms",
-          options.maxRstFramesPerWindow(),
-          TimeUnit.NANOSECONDS.toMillis(options.rstWindowNanos()));
-    }
+  UnreadResponseLimits unreadResponseLimits() {
+    return unreadResponseLimits;
   }
 
-  /**
-   * Bounds the work a peer can cause by making this side reset its streams ("MadeYouReset",
-   * CVE-2025-8671: a WINDOW_UPDATE of 0, a window overflow, a frame on a closed stream, a malformed
-   * request): the same limit as {@link #countReset}, counted apart, ends the connection with
-   * GOAWAY(ENHANCE_YOUR_CALM). Resets for this side's own reasons (a deadline, a cancelled call)
-   * are not counted.
-   */
-  private void countProvokedReset(ChannelHandlerContext ctx) {
-    if (resetsProvoked.overLimit(System.nanoTime())) {
-      onError(
-          ctx,
-          false,
-          Http2Exception.connectionError(
-              Http2Error.ENHANCE_YOUR_CALM,
-              "Too many streams reset for the client's errors: more than %d in %d ms",
-              options.maxRstFramesPerWindow(),
-              TimeUnit.NANOSECONDS.toMillis(options.rstWindowNanos())));
-    }
+  /** The connection's channelz counters. */
+  SocketNode socketNode() {
+    return transport.socketNode();
   }
 
-  /**
-   * A connection error the client caused (what it sent broke the rules or a limit) lingers on
-   * close, so the client can read the GOAWAY that says why while it is still sending; what it sent
-   * after the error is dropped undecoded.
-   */
-  @Override
-  protected void onConnectionError(
-      ChannelHandlerContext ctx, boolean outbound, Throwable cause, Http2Exception http2Ex) {
-    if (!outbound) {
-      LingeringClose.arm(ctx.channel());
-      // Nothing the client sent after the error is decoded (closing at once used to ensure that).
-      ByteBuf unread = internalBuffer();
-      unread.skipBytes(unread.readableBytes());
+  /** The client does not read the responses queued on the connection: end it. */
+  void closeForUnreadResponses() {
+    assert inEventLoop();
+    if (!ctx.channel().isOpen()) {
+      return;
     }
-    super.onConnectionError(ctx, outbound, cause, http2Ex);
-  }
-
-  @Override
-  protected void onStreamError(
-      ChannelHandlerContext ctx,
-      boolean outbound,
-      Throwable cause,
-      Http2Exception.StreamException http2Ex) {
-    // Inbound: the client's frame broke the stream's rules, and the answer is a RST_STREAM.
-    boolean provoked = !outbound && !isLateFrameOnResetStream(outbound, http2Ex);
-    super.onStreamError(ctx, outbound, cause, http2Ex);
-    if (provoked) {
-      countProvokedReset(ctx);
-    }
-  }
-
-  @Override
-  protected void onNetworkFailure(ChannelHandlerContext ctx, IOException failure) {
     if (connectionFailure == null) {
-      connectionFailure = NetworkFailures.status(failure);
+      connectionFailure = unreadResponseLimits.connectionStatus();
+    }
+    String tooMuch = unreadResponseLimits.connectionProblem();
+    unreadResponseLimits.logOnce(ctx, tooMuch);
+    connection.goAway(writes.out(), ENHANCE_YOUR_CALM, tooMuch);
+    flushNow();
+    ctx.close();
+  }
+
+  /** Resets the stream of {@code state} (ENHANCE_YOUR_CALM): its client does not read. */
+  void resetForUnreadResponses(ServerStreamState state) {
+    unreadResponseLimits.logOnce(ctx, unreadResponseLimits.streamProblem(state.id()));
+    connection.resetStream(writes.out(), state.id(), ENHANCE_YOUR_CALM);
+  }
+
+  /** Writes the response HEADERS ({@link GrpcFields}' arrays, which may be shared: read only). */
+  void writeHeaders(ServerStreamState state, byte[][] headers, boolean endStream) {
+    assert inEventLoop();
+    keepAliveEnforcer.onDataSent();
+    connection.sendHeaders(writes.out(), state.id(), headers, endStream);
+  }
+
+  /**
+   * Writes framed response bytes (taking ownership of {@code data}); {@link
+   * NettyServerStream#onSentBytes} follows once they left.
+   */
+  void writeData(ServerStreamState state, ByteBuf data, int bytes) {
+    assert inEventLoop();
+    ConnectionCall call = calls.get(state.id());
+    if (!connection.sendData(writes.out(), state.id(), data, false) || call == null) {
+      state.stream().onSentBytes(bytes);
+      return;
+    }
+    call.handedBytes += bytes;
+    writes.handed(call);
+  }
+
+  /**
+   * Writes trailers with END_STREAM; unless {@code aborting}, {@link
+   * ServerStreamState#onTrailersWritten} follows.
+   */
+  void writeTrailers(ServerStreamState state, byte[][] trailers, boolean aborting) {
+    assert inEventLoop();
+    boolean sent = connection.sendHeaders(writes.out(), state.id(), trailers, true);
+    if (aborting) {
+      return;
+    }
+    ConnectionCall call = calls.get(state.id());
+    if (!sent || call == null) {
+      state.onTrailersWritten(false, null);
+      return;
+    }
+    call.trailersHanded = true;
+    writes.handed(call);
+  }
+
+  /**
+   * Resets the stream right after its trailers, unless it is closed already: NO_ERROR once the
+   * trailers left (the client need not send more), CANCEL while they still wait behind
+   * flow-controlled DATA.
+   */
+  void resetStreamAfterTrailers(ServerStreamState state) {
+    long code = connection.queuedBytes(state.id()) > 0 ? Http2FrameException.CANCEL : NO_ERROR;
+    connection.resetStream(writes.out(), state.id(), code);
+  }
+
+  /** The call of {@code state} ended; forget it. */
+  void streamClosed(ServerStreamState state) {
+    forgetDeclaredLength(state.id());
+    if (calls.remove(state.id()) != null && calls.isEmpty() && noExchanges()) {
+      exchangesChanged();
     }
   }
 
-  // ---------------------------------------------------------------- requests
+  private boolean noExchanges() {
+    return exchanges == null || exchanges.isEmpty();
+  }
 
-  private void onNewStream(int streamId, GrpcRequestHeaders headers, boolean endOfStream) {
-    if (shutdown.refusesNewStreams()) {
-      // No new calls after shutdown(), even before its GOAWAY went out. Then the GOAWAY goes out
-      // first: a client reads it before the refusal, so it retries the call (REFUSED_STREAM is
-      // safe to retry) on another connection instead of this one, which would refuse it again.
-      if (shutdown.notStarted()) {
+  /** A call or an exchange started or ended: exchanges count as calls for the idle limit. */
+  private void exchangesChanged() {
+    if (connectionLimits != null) {
+      if (calls.isEmpty() && noExchanges()) {
+        connectionLimits.onIdle();
+      } else {
+        connectionLimits.onActive();
+      }
+    }
+  }
+
+  /** The application consumed {@code numBytes} of the stream's request DATA. */
+  boolean returnBytes(int streamId, int numBytes) {
+    if (numBytes <= 0) {
+      return false;
+    }
+    connection.consumed(writes.out(), streamId, numBytes);
+    return true;
+  }
+
+  // ---------------------------------------------------------------- Http2ConnectionListener
+
+  @Override
+  public HeaderSink onHeadersStart(int streamId, boolean trailers) {
+    if (!trailers) {
+      lastRequestStreamId = streamId;
+    }
+    headers = new RequestHeaders(trailers);
+    return headers;
+  }
+
+  @Override
+  public void onHeadersEnd(int streamId, boolean trailers, boolean endStream) {
+    RequestHeaders block = headers;
+    headers = null;
+    ConnectionCall call = calls.get(streamId);
+    if (trailers) {
+      if (block.malformed() != null) {
+        reject(streamId, block.malformed());
+      } else if (call != null) {
+        call.state.onEndOfStream(); // the engine only passes trailers that end the stream
+      } else if (exchanges != null) {
+        exchanges.onTrailers(streamId, endStream);
+      }
+      return;
+    }
+    block.finishRequest();
+    if (block.malformed() == null && endStream && block.contentLength() > 0) {
+      reject(streamId, "request without a body, content-length " + block.contentLength());
+      return;
+    }
+    if (block.malformed() != null) {
+      reject(streamId, block.malformed());
+      return;
+    }
+    if (!endStream && block.contentLength() >= 0) {
+      if (declaredLengths == null) {
+        declaredLengths = new IntMap<>();
+      }
+      declaredLengths.put(streamId, new DeclaredLength(block.contentLength()));
+    }
+    onRequest(streamId, block, endStream);
+  }
+
+  private void reject(int streamId, String reason) {
+    connection.rejectStream(writes.out(), streamId, PROTOCOL_ERROR, reason);
+  }
+
+  private void onRequest(int streamId, RequestHeaders request, boolean endStream) {
+    if (isShutdownRequested()) {
+      // No new calls after shutdown(): the GOAWAY goes first, so the client retries elsewhere.
+      if (!shutdownStarted) {
         gracefulShutdown();
       }
-      resetStream(ctx(), streamId, Http2Error.REFUSED_STREAM.code(), ctx().newPromise());
+      connection.resetStream(writes.out(), streamId, REFUSED_STREAM);
       return;
     }
-    CharSequence method = headers.method();
-    CharSequence path = headers.path();
-    if (isEmpty(method) || isEmpty(path) || isEmpty(headers.scheme())) {
-      // Malformed (RFC 9113, section 8.3.1): a stream error, not an HTTP response.
-      resetStream(ctx(), streamId, Http2Error.PROTOCOL_ERROR.code(), ctx().newPromise());
-      countProvokedReset(ctx());
+    CharSequence contentType = request.contentType();
+    boolean grpc = request.isPost() && GrpcWire.isServedGrpcContentType(contentType);
+    if (!grpc
+        && exchanges != null
+        && exchanges.serve(streamId, request, endStream, streamAttributes)) {
       return;
     }
-    boolean post = HttpMethod.POST.asciiName().contentEquals(method);
-    CharSequence contentType = headers.contentType();
-    if (!post || !isServedGrpcContentType(contentType)) {
-      if (exchanges.serve(streamId, headers, endOfStream, streamAttributes)) {
-        return;
-      }
-      if (!post) {
-        respondToNonGrpcRequest(
-            streamId,
-            405,
-            Status.INTERNAL.withDescription("Method '" + method + "' is not supported"));
-      } else {
-        respondToNonGrpcRequest(
-            streamId,
-            415,
-            Status.INTERNAL.withDescription("Content-Type '" + contentType + "' is not supported"));
-      }
+    if (!request.isPost()) {
+      respondWithBody(
+          streamId,
+          405,
+          Status.INTERNAL.withDescription(
+              "Method '" + request.methodText() + "' is not supported"));
       return;
     }
+    if (contentType == null || !GrpcWire.isServedGrpcContentType(contentType)) {
+      respondWithBody(
+          streamId,
+          415,
+          Status.INTERNAL.withDescription("Content-Type '" + contentType + "' is not supported"));
+      return;
+    }
+    CharSequence path = request.path();
     if (path.length() < 2 || path.charAt(0) != '/') {
-      respondWithHttpError(
+      respond(
           streamId,
           404,
           Status.UNIMPLEMENTED.withDescription("Expected path to start with /: " + path));
       return;
     }
-    String invalid = headers.invalidBinaryHeader();
-    if (invalid != null) {
-      respondWithHttpError(streamId, 400, Status.INTERNAL.withDescription(invalid));
+    if (request.invalidBinaryHeader() != null) {
+      respond(streamId, 400, Status.INTERNAL.withDescription(request.invalidBinaryHeader()));
       return;
     }
-    Metadata metadata = headers.toMetadata();
+    startCall(streamId, request, path, endStream);
+  }
+
+  private void startCall(
+      int streamId, RequestHeaders request, CharSequence path, boolean endStream) {
+    Metadata metadata = request.toMetadata();
     String fullMethodName = options.methodNames().of(path);
-    CharSequence authority = headers.authority();
     ServerStreamState state =
         new ServerStreamState(this, streamId, options.maxInboundMessageSize());
     NettyServerStream stream =
-        new NettyServerStream(
-            this, state, authority == null ? null : authority.toString(), streamAttributes);
+        new NettyServerStream(this, state, request.authority(), streamAttributes);
     state.setStream(stream);
-    if (streams.isEmpty() && connectionLimits != null) {
+    if (calls.isEmpty() && connectionLimits != null) {
       connectionLimits.onActive();
     }
-    streams.put(streamId, state);
+    calls.put(streamId, new ConnectionCall(state));
     transport.socketNode().streamStarted(false);
     try {
       transportListener.streamCreated(stream, fullMethodName, metadata);
@@ -550,159 +596,182 @@ final class ServerHandler extends GrpcHttp2ConnectionHandler
       state.abort(Status.INTERNAL.withDescription("server did not accept the stream"));
       return;
     }
-    if (endOfStream) {
+    if (endStream) {
       state.onEndOfStream();
     }
   }
 
-  private static boolean isEmpty(CharSequence pseudoHeader) {
-    return pseudoHeader == null || pseudoHeader.length() == 0;
+  private void respond(int streamId, int httpStatus, Status status) {
+    connection.sendHeaders(writes.out(), streamId, GrpcFields.httpError(httpStatus, status), true);
   }
 
-  private void respondToNonGrpcRequest(int streamId, int httpStatus, Status status) {
-    HttpErrorResponses.writeWithBody(encoder(), ctx(), streamId, httpStatus, status);
+  /** A request that is not gRPC: the status with a short text body. */
+  private void respondWithBody(int streamId, int httpStatus, Status status) {
+    ByteBuf out = writes.out();
+    connection.sendHeaders(out, streamId, GrpcFields.httpErrorWithBody(httpStatus, status), false);
+    String text = httpStatus + " " + status.getDescription() + "\n";
+    connection.sendData(out, streamId, ByteBufUtil.writeUtf8(ctx.alloc(), text), true);
   }
 
-  private void respondWithHttpError(int streamId, int httpStatus, Status status) {
-    HttpErrorResponses.write(encoder(), ctx(), streamId, httpStatus, status);
-  }
-
-  /** Inbound frames, from Netty's decoder. */
-  private final class FrameListener extends Http2FrameAdapter {
-    @Override
-    public void onHeadersRead(
-        ChannelHandlerContext ctx,
-        int streamId,
-        Http2Headers headers,
-        int padding,
-        boolean endOfStream) {
-      ServerStreamState state = streams.get(streamId);
-      if (state != null) {
-        // Trailers from a client: gRPC has none, but the END_STREAM still half-closes.
-        if (endOfStream) {
-          state.onEndOfStream();
-        } else {
-          state.abort(Status.INTERNAL.withDescription("Received unexpected HEADERS mid-stream"));
-        }
-        return;
-      }
-      if (exchanges.onTrailers(streamId, endOfStream)) {
-        return;
-      }
-      if (streamId <= lastRequestStreamId) {
-        return; // trailers of a call that is already over
-      }
-      lastRequestStreamId = streamId;
-      onNewStream(streamId, (GrpcRequestHeaders) headers, endOfStream);
-    }
-
-    @Override
-    public void onHeadersRead(
-        ChannelHandlerContext ctx,
-        int streamId,
-        Http2Headers headers,
-        int streamDependency,
-        short weight,
-        boolean exclusive,
-        int padding,
-        boolean endOfStream) {
-      onHeadersRead(ctx, streamId, headers, padding, endOfStream);
-    }
-
-    @Override
-    public int onDataRead(
-        ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
-      ServerStreamState state = streams.get(streamId);
-      if (state == null || state.isClosed()) {
-        if (state == null && exchanges.onData(streamId, data, endOfStream)) {
-          return padding; // its bytes come back to the window as its protocol consumes them
-        }
-        return data.readableBytes() + padding;
-      }
-      state.onData(data.retain(), endOfStream);
-      return padding;
-    }
-
-    @Override
-    public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode)
-        throws Http2Exception {
-      ServerStreamState state = streams.get(streamId);
-      // A reset after a response message cancels a call the client had an answer on (a
-      // server stream it has read enough of), and one late in the call's deadline is that
-      // deadline expiring: ordinary traffic, paced by the server's answers or the deadline.
-      // Only resets of streams that got no message early in their time are what a rapid reset
-      // is made of. A stream with no call and no exchange left was answered already (a call
-      // refused or shed at once, whose client reset it before reading the answer): its reset
-      // cancels no work.
-      // A reset of an older stream than the newest is a call queued behind later ones, whose
-      // deadline passed on a busy server: it holds a slot instead of counting (ResetCallSlots).
-      if (state != null
-          ? !state.resetIsOrdinary() && !resetCalls.hold(state, streamId, lastRequestStreamId)
-          : exchanges.isOpen(streamId)) {
-        countReset();
-      }
-      exchanges.onReset(streamId, errorCode);
-      if (state != null) {
-        state.onReset(
-            Status.CANCELLED.withDescription(
-                "client cancelled (RST_STREAM " + GrpcWire.errorName(errorCode) + ")"));
-      }
-    }
-
-    @Override
-    public void onSettingsRead(ChannelHandlerContext ctx, Http2Settings settings) {
-      if (!ready) {
-        ready = true;
-        Attributes attrs = transport.readyAttributes();
-        Attributes returned = transportListener.transportReady(attrs);
-        streamAttributes = returned != null ? returned : attrs;
-        if (options.maxConnectionIdleNanos() != Long.MAX_VALUE
-            || options.maxConnectionAgeNanos() != Long.MAX_VALUE) {
-          // Only a connection with a limit holds its clocks (most servers set none).
-          connectionLimits =
-              new ConnectionAgeLimits(
-                  ctx,
-                  options.maxConnectionIdleNanos(),
-                  options.maxConnectionAgeNanos(),
-                  options.maxConnectionAgeGraceNanos(),
-                  ServerHandler.this::gracefulShutdown,
-                  ServerHandler.this::shutdownNow);
-          connectionLimits.start();
-        }
-        keepAlive =
-            ServerKeepAlive.start(
-                ctx, encoder(), options, transport.socketNode(), ServerHandler.this::shutdownNow);
-      }
-    }
-
-    @Override
-    public void onPingRead(ChannelHandlerContext ctx, long data) throws Http2Exception {
-      if (!keepAliveEnforcer.pingAcceptable(!streams.isEmpty())) {
-        // The message becomes the GOAWAY's debug data, which gRPC clients look for.
-        throw Http2Exception.connectionError(Http2Error.ENHANCE_YOUR_CALM, "too_many_pings");
-      }
-    }
-
-    @Override
-    public void onPingAckRead(ChannelHandlerContext ctx, long data) {
-      shutdown.onPingAck(data);
+  @Override
+  public void onHeaderListTooLarge(int streamId, boolean trailers, boolean endStream) {
+    headers = null;
+    Status status =
+        Status.RESOURCE_EXHAUSTED.withDescription(
+            "Request header metadata larger than " + options.maxInboundMetadataSize() + " bytes");
+    ConnectionCall call = calls.get(streamId);
+    if (call != null) {
+      call.state.abort(status);
+    } else if (!trailers) {
+      respond(streamId, 431, status);
     }
   }
 
-  /** Stream life from Netty's connection model. */
-  private final class ConnectionListener extends Http2ConnectionAdapter {
-    @Override
-    public void onStreamClosed(Http2Stream stream) {
-      exchanges.onStreamClosed(stream.id(), connectionFailure);
-      ServerStreamState state = streams.get(stream.id());
-      if (state != null) {
-        // Netty closes the streams left when the connection dies: say why, if it was an error.
-        state.onReset(
-            connectionFailure != null
-                ? connectionFailure
-                : Status.CANCELLED.withDescription("stream closed before the call ended"));
-      }
-      shutdown.onStreamClosed();
+  @Override
+  public void onData(int streamId, ByteBuf data, int flowControlled, boolean endStream) {
+    int bytes = data.readableBytes();
+    String mismatch = checkDeclaredLength(streamId, bytes, endStream);
+    ConnectionCall call = calls.get(streamId);
+    if (mismatch == null
+        && call == null
+        && exchanges != null
+        && exchanges.onData(streamId, data, flowControlled, endStream)) {
+      return;
     }
+    if (mismatch != null || call == null || call.state.isClosed()) {
+      data.release();
+      connection.consumed(writes.out(), streamId, flowControlled);
+      if (mismatch != null) {
+        reject(streamId, mismatch);
+      }
+      return;
+    }
+    if (flowControlled > bytes) {
+      connection.consumed(writes.out(), streamId, flowControlled - bytes); // the padding
+    }
+    call.state.onData(data, endStream);
+  }
+
+  /** Why the DATA breaks the request's declared {@code content-length}, or null. */
+  private String checkDeclaredLength(int streamId, int bytes, boolean endStream) {
+    if (declaredLengths == null || declaredLengths.isEmpty()) {
+      return null;
+    }
+    DeclaredLength declared =
+        endStream ? declaredLengths.remove(streamId) : declaredLengths.get(streamId);
+    String mismatch = declared == null ? null : declared.received(bytes, endStream);
+    if (mismatch != null) {
+      declaredLengths.remove(streamId);
+    }
+    return mismatch;
+  }
+
+  private void forgetDeclaredLength(int streamId) {
+    if (declaredLengths != null) {
+      declaredLengths.remove(streamId);
+    }
+  }
+
+  @Override
+  public boolean resetIsOrdinary(int streamId) {
+    // A stream with no call and no exchange was already answered: its reset cancels nothing. A
+    // call queued behind later streams holds a slot instead of counting (ResetCallSlots).
+    ConnectionCall call = calls.get(streamId);
+    return call != null
+        ? call.state.resetIsOrdinary()
+            || resetCalls().hold(call.state, streamId, lastRequestStreamId)
+        : exchanges == null || !exchanges.isOpen(streamId);
+  }
+
+  private ResetCallSlots resetCalls() {
+    if (resetCalls == null) {
+      resetCalls = new ResetCallSlots(options.maxConcurrentCallsPerConnection());
+    }
+    return resetCalls;
+  }
+
+  @Override
+  public void onStreamReset(int streamId, long errorCode, boolean byPeer) {
+    forgetDeclaredLength(streamId);
+    if (exchanges != null) {
+      exchanges.onReset(streamId, errorCode, byPeer);
+    }
+    ConnectionCall call = calls.get(streamId);
+    if (call == null) {
+      return;
+    }
+    String who = byPeer ? "client cancelled" : "stream reset";
+    call.state.onReset(
+        connectionFailure != null && !byPeer
+            ? connectionFailure
+            : Status.CANCELLED.withDescription(
+                who + " (RST_STREAM " + GrpcWire.errorName(errorCode) + ")"));
+  }
+
+  @Override
+  public void onStreamClosed(int streamId) {
+    if (exchanges != null) {
+      exchanges.onStreamClosed(streamId, connectionFailure);
+    }
+  }
+
+  @Override
+  public void onGoAway(int lastStreamId, long errorCode, ByteBuf debugData) {}
+
+  @Override
+  public void onSettings(Http2Settings settings) {
+    if (ready) {
+      return;
+    }
+    ready = true;
+    Attributes attrs = transport.readyAttributes();
+    Attributes returned = transportListener.transportReady(attrs);
+    streamAttributes = returned != null ? returned : attrs;
+    if (options.maxConnectionIdleNanos() != Long.MAX_VALUE
+        || options.maxConnectionAgeNanos() != Long.MAX_VALUE) {
+      connectionLimits =
+          new ConnectionAgeLimits(
+              ctx,
+              options.maxConnectionIdleNanos(),
+              options.maxConnectionAgeNanos(),
+              options.maxConnectionAgeGraceNanos(),
+              this::gracefulShutdown,
+              this::shutdownNow);
+      connectionLimits.start();
+    }
+    keepAlive =
+        ServerKeepAlive.start(
+            ctx,
+            () -> connection.ping(writes.out(), KeepAlivePinger.PAYLOAD),
+            options,
+            transport.socketNode(),
+            this::shutdownNow);
+  }
+
+  @Override
+  public void onPing(long data) throws Http2FrameException {
+    if (!keepAliveEnforcer.pingAcceptable(!calls.isEmpty())) {
+      // The reason becomes the GOAWAY's debug data, which gRPC clients look for.
+      throw Http2FrameException.connection(ENHANCE_YOUR_CALM, "too_many_pings");
+    }
+  }
+
+  @Override
+  public void onConnectionClosed(long errorCode, String reason) {
+    if (errorCode != NO_ERROR) {
+      if (connectionFailure == null) {
+        connectionFailure =
+            Status.UNAVAILABLE.withDescription(
+                "HTTP/2 connection error " + GrpcWire.errorName(errorCode) + ": " + reason);
+      }
+      // The client broke a rule: let it read the GOAWAY that says why before the close.
+      LingeringClose.arm(ctx.channel());
+    } else if (connection.goAwayReceived()) {
+      // The client said goodbye and its last stream ended, but it may still be sending (a PING
+      // after its GOAWAY, as h2spec's generic/3.8/1 does): closing over unread bytes would reset
+      // the connection instead of ending it.
+      LingeringClose.arm(ctx.channel());
+    }
+    // The channel closes once the buffer holding the GOAWAY is written (see flush).
   }
 }

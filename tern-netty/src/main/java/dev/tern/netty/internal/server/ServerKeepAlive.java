@@ -1,10 +1,9 @@
 package dev.tern.netty.internal.server;
 
 import dev.tern.Status;
-import dev.tern.netty.internal.codec.KeepAlivePinger;
+import dev.tern.netty.internal.io.KeepAlivePinger;
 import dev.tern.netty.internal.io.SocketNode;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Level;
@@ -32,25 +31,6 @@ final class ServerKeepAlive {
    *
    * @return the pinger, to hear of every read ({@link KeepAlivePinger#onRead}) and to stop when the
    *     connection is gone; null if the options disable keepalive
-   */
-  static KeepAlivePinger start(
-      ChannelHandlerContext ctx,
-      Http2ConnectionEncoder encoder,
-      ServerOptions options,
-      SocketNode socketNode,
-      Consumer<Status> shutdownNow) {
-    return start(
-        ctx,
-        () -> encoder.writePing(ctx, false, KeepAlivePinger.PAYLOAD, ctx.newPromise()),
-        options,
-        socketNode,
-        shutdownNow);
-  }
-
-  /**
-   * Like {@link #start(ChannelHandlerContext, Http2ConnectionEncoder, ServerOptions, SocketNode,
-   * Consumer)}, for Tern's HTTP/2 engine: {@code writePing} writes a PING of {@link
-   * KeepAlivePinger#PAYLOAD} for the channel's next flush.
    */
   static KeepAlivePinger start(
       ChannelHandlerContext ctx,

@@ -1,11 +1,9 @@
 package dev.tern.netty.internal.server;
 
-import dev.tern.netty.internal.codec.GrpcHttp2ConnectionHandler;
-import dev.tern.netty.internal.codec.Http2EngineProperty;
-import dev.tern.netty.internal.codec.NettyWritableBufferAllocator;
-import dev.tern.netty.internal.codec.OutboundFramer;
+import dev.tern.netty.internal.buffer.NettyWritableBufferAllocator;
 import dev.tern.netty.internal.exchange.HttpProtocols;
 import dev.tern.netty.internal.http2.Http2Limits;
+import dev.tern.netty.internal.write.OutboundFramer;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.SslContext;
 import java.util.Objects;
@@ -71,12 +69,13 @@ public final class ServerOptions {
   public static final int MIN_MAX_QUEUED_OUTBOUND_BYTES = OutboundFramer.READY_THRESHOLD;
 
   /**
-   * Default bound on the frames of under 8 KiB one header block may take (its HEADERS frame and its
-   * CONTINUATIONs but the last): 512; see {@link
-   * GrpcHttp2ConnectionHandler#MAX_SMALL_CONTINUATION_FRAMES}.
+   * Default bound on the CONTINUATION frames one header block may take: 512. Netty's default of 16
+   * refused ordinary senders that split a few KiB of metadata into small frames; 512 takes a block
+   * of the header-list limit in 256-byte frames several times over, while a flood of empty
+   * CONTINUATIONs (which the header-list limit never stops, since they add no bytes) is still cut
+   * off within about 4.5 KiB of frames.
    */
-  public static final int DEFAULT_MAX_CONTINUATION_FRAMES =
-      GrpcHttp2ConnectionHandler.MAX_SMALL_CONTINUATION_FRAMES;
+  public static final int DEFAULT_MAX_CONTINUATION_FRAMES = 512;
 
   private final HttpProtocols httpProtocols;
   private final int flowControlWindow;
@@ -94,11 +93,9 @@ public final class ServerOptions {
   private final long maxConnectionIdleNanos;
   private final long maxConnectionAgeNanos;
   private final long maxConnectionAgeGraceNanos;
-  private final int maxQueuedControlFrames;
   private final int maxQueuedOutboundBytesPerStream;
   private final long maxQueuedOutboundBytesPerConnection;
   private final int maxContinuationFrames;
-  private final boolean ternHttp2Engine;
   private final long settingsAckTimeoutNanos;
 
   /** How long a client may take to acknowledge the engine's SETTINGS, by default. */
@@ -108,7 +105,7 @@ public final class ServerOptions {
       new NettyWritableBufferAllocator(ByteBufAllocator.DEFAULT);
 
   /**
-   * {@link EngineLimits#of} these options, made at the first engine connection and shared by all
+   * {@link ServerLimits#of} these options, made at the first engine connection and shared by all
    * (immutable, so a race at most makes it twice).
    */
   private volatile Http2Limits engineLimits;
@@ -138,12 +135,10 @@ public final class ServerOptions {
       long maxConnectionIdleNanos,
       long maxConnectionAgeNanos,
       long maxConnectionAgeGraceNanos,
-      int maxQueuedControlFrames,
       int maxQueuedOutboundBytesPerStream,
       long maxQueuedOutboundBytesPerConnection,
       int maxContinuationFrames,
       HttpProtocols httpProtocols,
-      boolean ternHttp2Engine,
       long settingsAckTimeoutNanos) {
     if (sslContext != null && sslContext.isClient()) {
       throw new IllegalArgumentException("sslContext must be a server context");
@@ -163,23 +158,15 @@ public final class ServerOptions {
     this.maxConnectionIdleNanos = maxConnectionIdleNanos;
     this.maxConnectionAgeNanos = maxConnectionAgeNanos;
     this.maxConnectionAgeGraceNanos = maxConnectionAgeGraceNanos;
-    this.maxQueuedControlFrames = maxQueuedControlFrames;
     this.maxQueuedOutboundBytesPerStream = maxQueuedOutboundBytesPerStream;
     this.maxQueuedOutboundBytesPerConnection = maxQueuedOutboundBytesPerConnection;
     this.maxContinuationFrames = maxContinuationFrames;
     this.httpProtocols = Objects.requireNonNull(httpProtocols, "httpProtocols");
-    this.ternHttp2Engine = ternHttp2Engine;
     this.settingsAckTimeoutNanos = settingsAckTimeoutNanos;
   }
 
   /** The defaults of everything but the limits the runtime sets: for tests of the SPI. */
   public static ServerOptions withLimits(int maxInboundMessageSize, int maxInboundMetadataSize) {
-    return withLimits(maxInboundMessageSize, maxInboundMetadataSize, defaultTernHttp2Engine());
-  }
-
-  /** Like {@link #withLimits(int, int)}, on Tern's HTTP/2 engine or on Netty's codec. */
-  public static ServerOptions withLimits(
-      int maxInboundMessageSize, int maxInboundMetadataSize, boolean ternHttp2Engine) {
     return new ServerOptions(
         DEFAULT_FLOW_CONTROL_WINDOW,
         maxInboundMessageSize,
@@ -196,31 +183,14 @@ public final class ServerOptions {
         Long.MAX_VALUE,
         Long.MAX_VALUE,
         Long.MAX_VALUE,
-        GrpcHttp2ConnectionHandler.DEFAULT_MAX_QUEUED_CONTROL_FRAMES,
         DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_STREAM,
         DEFAULT_MAX_QUEUED_OUTBOUND_BYTES_PER_CONNECTION,
         DEFAULT_MAX_CONTINUATION_FRAMES,
         HttpProtocols.NONE,
-        ternHttp2Engine,
         DEFAULT_SETTINGS_ACK_TIMEOUT_NANOS);
   }
 
-  /**
-   * Whether servers built without {@code useTernHttp2Engine} run on Tern's own HTTP/2 engine: the
-   * system property {@code tern.http2.engine} ({@link Http2EngineProperty}).
-   *
-   * @throws IllegalArgumentException if the property has a value it does not know
-   */
-  public static boolean defaultTernHttp2Engine() {
-    return Http2EngineProperty.serverOnEngine();
-  }
-
-  /** Whether HTTP/2 connections run on Tern's own engine rather than Netty's codec. */
-  boolean ternHttp2Engine() {
-    return ternHttp2Engine;
-  }
-
-  /** On Tern's engine: how long the client may take to acknowledge the server's SETTINGS. */
+  /** How long the client may take to acknowledge the server's SETTINGS. */
   long settingsAckTimeoutNanos() {
     return settingsAckTimeoutNanos;
   }
@@ -236,10 +206,6 @@ public final class ServerOptions {
 
   long maxQueuedOutboundBytesPerConnection() {
     return maxQueuedOutboundBytesPerConnection;
-  }
-
-  int maxQueuedControlFrames() {
-    return maxQueuedControlFrames;
   }
 
   int maxContinuationFrames() {
@@ -310,7 +276,7 @@ public final class ServerOptions {
   Http2Limits engineLimits() {
     Http2Limits limits = engineLimits;
     if (limits == null) {
-      limits = EngineLimits.of(this);
+      limits = ServerLimits.of(this);
       engineLimits = limits;
     }
     return limits;

@@ -5,11 +5,10 @@ import dev.tern.Decompressor;
 import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.internal.wire.MessageDeframer;
-import dev.tern.netty.internal.codec.NettyReadableBuffer;
-import dev.tern.netty.internal.codec.OutboundHeaders;
+import dev.tern.netty.internal.buffer.NettyReadableBuffer;
+import dev.tern.netty.internal.grpc.GrpcFields;
 import dev.tern.spi.ServerStreamListener;
 import io.netty.buffer.ByteBuf;
-import io.netty.handler.codec.http2.Http2Headers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.function.LongConsumer;
@@ -23,7 +22,7 @@ import java.util.function.LongConsumer;
  * <p>Event loop only: every method runs on the connection's event loop (asserted).
  */
 final class ServerStreamState implements MessageDeframer.Listener {
-  private final StreamHost handler;
+  private final ServerHandler handler;
   private final int id;
   private final MessageDeframer deframer;
   private NettyServerStream stream;
@@ -38,7 +37,7 @@ final class ServerStreamState implements MessageDeframer.Listener {
   private boolean endOfStreamReceived;
   private boolean closed;
 
-  ServerStreamState(StreamHost handler, int id, int maxInboundMessageSize) {
+  ServerStreamState(ServerHandler handler, int id, int maxInboundMessageSize) {
     this.handler = handler;
     this.id = id;
     this.deframer = new MessageDeframer(this, Codec.Identity.NONE, maxInboundMessageSize);
@@ -132,7 +131,7 @@ final class ServerStreamState implements MessageDeframer.Listener {
   }
 
   /** Writes the response headers. */
-  void writeHeaders(Http2Headers headers) {
+  void writeHeaders(byte[][] headers) {
     assert handler.inEventLoop();
     if (closed || headersSent || trailersSent) {
       return;
@@ -151,7 +150,7 @@ final class ServerStreamState implements MessageDeframer.Listener {
     if (!headersSent) {
       // Messages need headers before them; the runtime normally sends them first.
       headersSent = true;
-      handler.writeHeaders(this, OutboundHeaders.response(new Metadata()), false);
+      handler.writeHeaders(this, GrpcFields.response(new Metadata()), false);
     }
     messageSent = true;
     handler.socketNode().messagesSent(messages);
@@ -166,7 +165,7 @@ final class ServerStreamState implements MessageDeframer.Listener {
     }
     trailersSent = true;
     okSent = status.isOk();
-    handler.writeTrailers(this, OutboundHeaders.trailers(status, trailers, !headersSent), false);
+    handler.writeTrailers(this, GrpcFields.trailers(status, trailers, !headersSent), false);
   }
 
   /** The trailers went out (or could not): report how the call ended. */
@@ -192,8 +191,7 @@ final class ServerStreamState implements MessageDeframer.Listener {
     }
     if (!trailersSent) {
       trailersSent = true;
-      handler.writeTrailers(
-          this, OutboundHeaders.trailers(status, new Metadata(), !headersSent), true);
+      handler.writeTrailers(this, GrpcFields.trailers(status, new Metadata(), !headersSent), true);
     }
     handler.resetStreamAfterTrailers(this);
     closeNow(status);

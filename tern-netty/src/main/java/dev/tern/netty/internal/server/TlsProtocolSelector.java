@@ -1,7 +1,7 @@
 package dev.tern.netty.internal.server;
 
-import dev.tern.netty.internal.codec.NetworkFailures;
-import dev.tern.netty.internal.codec.TlsAttributes;
+import dev.tern.netty.internal.io.NetworkFailures;
+import dev.tern.netty.internal.io.TlsAttributes;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.ApplicationProtocolNames;

@@ -2,11 +2,9 @@ package dev.tern.netty.internal.server;
 
 import dev.tern.Status;
 import dev.tern.internal.FieldHandles;
-import dev.tern.netty.internal.codec.NetworkFailures;
-import dev.tern.netty.internal.codec.OutboundFramer;
+import dev.tern.netty.internal.io.NetworkFailures;
+import dev.tern.netty.internal.write.OutboundFramer;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http2.Http2Error;
-import io.netty.handler.codec.http2.Http2Exception;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.LongAdder;
@@ -79,29 +77,27 @@ final class UnreadResponseLimits {
             + " bytes of responses queued on its connection");
   }
 
-  /** The error a connection over its bound is closed with. */
-  Http2Exception connectionError() {
-    return Http2Exception.connectionError(
-        Http2Error.ENHANCE_YOUR_CALM,
-        "more than %d bytes of responses queued: the client does not read them",
-        maxPerConnection);
+  /** Why a connection over its bound is closed (GOAWAY's debug data, and the log line). */
+  String connectionProblem() {
+    return "more than "
+        + maxPerConnection
+        + " bytes of responses queued: the client does not read them";
   }
 
-  /** The error a stream over its bound is reset with. */
-  Http2Exception streamError(int streamId) {
-    return Http2Exception.streamError(
-        streamId,
-        Http2Error.ENHANCE_YOUR_CALM,
-        "more than %d bytes of responses queued on stream %d: the client does not read them",
-        maxPerStream,
-        streamId);
+  /** Why a stream over its bound is reset (the log line). */
+  String streamProblem(int streamId) {
+    return "more than "
+        + maxPerStream
+        + " bytes of responses queued on stream "
+        + streamId
+        + ": the client does not read them";
   }
 
-  /** Logs {@code cause} as one FINE line, the first time only for the connection. */
-  void logOnce(ChannelHandlerContext ctx, Http2Exception cause) {
+  /** Logs {@code problem} as one FINE line, the first time only for the connection. */
+  void logOnce(ChannelHandlerContext ctx, String problem) {
     if (!logged) {
       logged = true;
-      NetworkFailures.log(ctx, "cut off", cause);
+      NetworkFailures.log(ctx, "cut off", problem);
     }
   }
 }

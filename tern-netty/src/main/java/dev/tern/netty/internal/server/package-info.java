@@ -5,12 +5,13 @@
  *  NettyServer: accepted connection --&gt; NettyServerTransport, and its pipeline:
  *    cleartext: ProtocolDetector;  TLS: PlaintextOnTlsGuard, SslHandler, TlsProtocolSelector
  *    the first bytes (or ALPN) decide:
- *      HTTP/2   --&gt; WriteCoalescer, ServerHandler
+ *      HTTP/2   --&gt; ServerHandler
  *                     HEADERS: validated; gRPC --&gt; ServerStreamState + NettyServerStream
  *                              --&gt; the runtime's streamCreated;
  *                              other --&gt; exchange.Http2Exchanges
  *                     DATA --&gt; deframed, requested messages; END_STREAM --&gt; halfClosed
- *                     RST_STREAM --&gt; call cancelled; PING, GOAWAY (ServerShutdown), keepalive
+ *                     RST_STREAM --&gt; call cancelled; PING, GOAWAY (the engine's double
+ *                     GOAWAY), keepalive
  *      HTTP/1.1 --&gt; exchange.Http1ServerHandler
  *  application threads: NettyServerStream writes, NettyServerTransport shutdowns
  *    --&gt; the connection's WriteQueue --&gt; ServerHandler on the event loop --&gt; frames out
@@ -24,7 +25,14 @@
  * dev.tern.netty.internal.server.NettyServerStream} take requests from any thread and only enqueue
  * them on the connection's {@code WriteQueue}; everything else runs on the event loop, lock-free.
  *
- * <p>Uses the exchanges ({@code internal.exchange}) for requests gRPC does not take, the shared
- * codec and native I/O; never the client.
+ * <p>HTTP/2 is Tern's own engine ({@code internal.http2}), which {@code ServerHandler} drives on
+ * the channel: each read goes to the engine with the flush's one output buffer ({@code
+ * ServerWrites}); request header blocks are decoded straight into metadata ({@code
+ * RequestHeaders}); each call is one {@code ConnectionCall} beside its {@code ServerStreamState},
+ * and the exchanges' writes go through {@code ExchangeOutput}.
+ *
+ * <p>Uses the exchanges ({@code internal.exchange}) for requests gRPC does not take, {@code http2},
+ * {@code grpc}, the write path ({@code write}, {@code buffer}) and {@code io}; never the client
+ * (tools/java/package-rules.txt).
  */
 package dev.tern.netty.internal.server;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.netty.hostile.LeakWatch;
+import dev.tern.netty.internal.http2.Http2Connection;
 import dev.tern.netty.testing.Http2Peer;
 import dev.tern.netty.testing.Http2Peer.Data;
 import dev.tern.netty.testing.Http2Peer.GoAway;
@@ -51,8 +52,7 @@ class ServerHandlerTest {
   void connect() throws Exception {
     channel = new EmbeddedChannel();
     transport =
-        new NettyServerTransport(
-            channel, ServerOptions.withLimits(4 * 1024 * 1024, MAX_METADATA, false));
+        new NettyServerTransport(channel, ServerOptions.withLimits(4 * 1024 * 1024, MAX_METADATA));
     listener = new RecordingServerTransportListener(transport, 4 * 1024 * 1024);
     transport.setTransportListener(listener);
     // As ProtocolDetector does once the preface says HTTP/2: the coalescer and the handler go in.
@@ -233,8 +233,8 @@ class ServerHandlerTest {
     assertThat(first)
         .containsExactly(
             new GoAway(Integer.MAX_VALUE, Http2Error.NO_ERROR.code(), ""),
-            new Ping(false, ServerShutdown.PING_PAYLOAD));
-    client.ping(true, ServerShutdown.PING_PAYLOAD);
+            new Ping(false, Http2Connection.SHUTDOWN_PING));
+    client.ping(true, Http2Connection.SHUTDOWN_PING);
     assertThat(client.frames()).containsExactly(new GoAway(3, Http2Error.NO_ERROR.code(), ""));
 
     // A request sent after the GOAWAY is refused, safe to retry elsewhere.

@@ -1,0 +1,231 @@
+package dev.tern.netty.internal.client;
+
+import dev.tern.Metadata;
+import dev.tern.internal.wire.Base64Codec;
+import dev.tern.internal.wire.GrpcHeaders;
+import dev.tern.netty.internal.grpc.GrpcWire;
+import io.netty.util.AsciiString;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * The headers or trailers of an inbound response (client side), as the HTTP/2 engine decodes them
+ * field by field: {@code :status}, {@code content-type}, {@code grpc-status} and {@code
+ * grpc-message} are kept in fields, which the client reads to decide how the call ends; everything
+ * else is decoded straight into the layout of {@link Metadata}: names and values as {@code byte[]}
+ * in one growable {@code byte[][]} (name at {@code 2i}, value at {@code 2i+1}), so {@link
+ * #toMetadata()} hands the array over without copying. Values of {@code -bin} headers are
+ * base64-decoded as they arrive (padded or not; a comma-separated value becomes one entry per
+ * element).
+ *
+ * <p>Values may be views into a larger array (an {@link AsciiString} with an offset): exactly the
+ * bytes of the value are copied then; a string that spans its whole array is shared, as HPACK never
+ * modifies a decoded string.
+ *
+ * <p>Not thread-safe: filled and read on one event loop.
+ */
+public final class GrpcResponseHeaders {
+  private static final AsciiString STATUS = AsciiString.cached(":status");
+  private static final AsciiString CONTENT_TYPE = AsciiString.cached("content-type");
+  private static final AsciiString GRPC_STATUS = AsciiString.cached(GrpcHeaders.STATUS.name());
+  private static final AsciiString GRPC_MESSAGE = AsciiString.cached(GrpcHeaders.MESSAGE.name());
+
+  /** Room for four entries at the first one: most responses carry fewer. */
+  private static final int INITIAL_SLOTS = 8;
+
+  /** Made at the first metadata entry: most trailers carry none (only {@code grpc-status}). */
+  private byte[][] namesAndValues;
+
+  private int entries;
+
+  /** A {@code -bin} value that was not valid base64, or null; the transport fails the call. */
+  private String invalidBinaryHeader;
+
+  private CharSequence status;
+  private CharSequence contentType;
+  private CharSequence grpcStatus;
+  private CharSequence grpcMessage;
+
+  private GrpcResponseHeaders() {}
+
+  /** An empty holder, which the client's connection fills field by field ({@link #add}). */
+  public static GrpcResponseHeaders create() {
+    return new GrpcResponseHeaders();
+  }
+
+  /**
+   * Empties the holder for the next block (the client keeps one per connection): the metadata
+   * {@link #toMetadata} handed out stays the caller's.
+   */
+  public void reset() {
+    namesAndValues = null;
+    entries = 0;
+    invalidBinaryHeader = null;
+    status = null;
+    contentType = null;
+    grpcStatus = null;
+    grpcMessage = null;
+  }
+
+  /**
+   * Adds one decoded field: a pseudo-header or a reserved header into its field (an unknown
+   * pseudo-header is dropped), anything else into the metadata.
+   *
+   * @throws IllegalArgumentException if the field makes the block malformed
+   */
+  public void add(AsciiString name, CharSequence value) {
+    checkValue(name, value);
+    if (name.length() > 0 && name.byteAt(0) == ':') {
+      if (STATUS.contentEquals(name)) {
+        status = value;
+      }
+      return;
+    }
+    checkName(name);
+    if (GRPC_STATUS.contentEquals(name)) {
+      grpcStatus = value;
+    } else if (GRPC_MESSAGE.contentEquals(name)) {
+      grpcMessage = value;
+    } else if (CONTENT_TYPE.contentEquals(name)) {
+      contentType = value;
+    } else {
+      byte[] nameBytes = GrpcWire.bytes(name);
+      if (GrpcWire.isBinaryName(nameBytes)) {
+        addBinary(nameBytes, value);
+      } else {
+        append(nameBytes, GrpcWire.bytes(value));
+      }
+    }
+  }
+
+  /**
+   * HTTP/2 header names are lower-case tokens; anything else makes the request malformed. The
+   * connection fails the call with INTERNAL.
+   */
+  private static void checkName(AsciiString name) {
+    if (name.isEmpty()) {
+      throw new IllegalArgumentException("empty header name");
+    }
+    for (int i = 0; i < name.length(); i++) {
+      int b = name.byteAt(i) & 0xff;
+      if ((b >= 'A' && b <= 'Z') || b <= 0x20 || b >= 0x7f || b == ':') {
+        throw new IllegalArgumentException(
+            "header name '" + name + "' has an invalid character at index " + i);
+      }
+    }
+  }
+
+  /**
+   * A field value with NUL, CR or LF makes the message malformed (RFC 9113, section 8.2.1): such a
+   * value must never reach the metadata, where an application could pass it on (into a log line or
+   * an HTTP/1.1 request). The connection fails the call with INTERNAL.
+   */
+  private static void checkValue(AsciiString name, CharSequence value) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == 0 || c == '\r' || c == '\n') {
+        throw new IllegalArgumentException(
+            "value of header '" + name + "' has a NUL, CR or LF at index " + i);
+      }
+    }
+  }
+
+  private void addBinary(byte[] name, CharSequence value) {
+    AsciiString ascii = AsciiString.of(value);
+    byte[] array = ascii.array();
+    int start = ascii.arrayOffset();
+    int end = start + ascii.length();
+    try {
+      for (int i = start; ; ) {
+        int comma = indexOf(array, (byte) ',', i, end);
+        int elementEnd = comma < 0 ? end : comma;
+        append(name, Base64Codec.decodeBase64(array, i, elementEnd - i));
+        if (comma < 0) {
+          break;
+        }
+        i = comma + 1;
+      }
+    } catch (IllegalArgumentException e) {
+      if (invalidBinaryHeader == null) {
+        invalidBinaryHeader =
+            "Invalid base64 in binary header "
+                + new String(name, StandardCharsets.US_ASCII)
+                + ": "
+                + e.getMessage();
+      }
+    }
+  }
+
+  private static int indexOf(byte[] array, byte b, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (array[i] == b) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private void append(byte[] name, byte[] value) {
+    int slot = entries * 2;
+    if (namesAndValues == null) {
+      namesAndValues = new byte[INITIAL_SLOTS][];
+    } else if (slot + 2 > namesAndValues.length) {
+      namesAndValues = Arrays.copyOf(namesAndValues, namesAndValues.length * 2);
+    }
+    namesAndValues[slot] = name;
+    namesAndValues[slot + 1] = value;
+    entries++;
+  }
+
+  /**
+   * The custom metadata, taking over the backing array (no copy). Call once, after decoding; the
+   * holder must not be used afterwards (except through a subclass's reset).
+   */
+  public Metadata toMetadata() {
+    byte[][] array = namesAndValues;
+    namesAndValues = null;
+    return array == null ? new Metadata() : Metadata.fromSerialized(array, entries);
+  }
+
+  /** Why a {@code -bin} value was rejected, or null if every one decoded. */
+  public String invalidBinaryHeader() {
+    return invalidBinaryHeader;
+  }
+
+  /** The number of metadata entries (not counting pseudo and reserved headers). */
+  public int metadataCount() {
+    return entries;
+  }
+
+  /** The {@code :status}, or null. */
+  public CharSequence status() {
+    return status;
+  }
+
+  /** The {@code content-type}, or null. */
+  public CharSequence contentType() {
+    return contentType;
+  }
+
+  /** The {@code grpc-status}, or null. */
+  public CharSequence grpcStatus() {
+    return grpcStatus;
+  }
+
+  /** The {@code grpc-message} (still percent-encoded), or null. */
+  public CharSequence grpcMessage() {
+    return grpcMessage;
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder("GrpcResponseHeaders[");
+    for (int i = 0; i < entries; i++) {
+      if (i > 0) {
+        sb.append(", ");
+      }
+      sb.append(new String(namesAndValues[2 * i], StandardCharsets.US_ASCII)).append(": ...");
+    }
+    return sb.append(']').toString();
+  }
+}

@@ -1,0 +1,52 @@
+package dev.tern.netty.internal.client;
+
+import dev.tern.netty.internal.http2.HeaderSink;
+
+/**
+ * The sink of a connection's response header blocks (and trailer blocks) on Tern's HTTP/2 engine:
+ * each is decoded into the {@link GrpcResponseHeaders} that {@link ClientStreamState} reads on
+ * either HTTP/2 implementation, so a response is judged alike on both ({@link Http2Statuses}). The
+ * decoder's arrays are wrapped, not copied, through the connection's {@link DecodedFieldStrings}. A
+ * field that makes the block malformed (an upper-case or invalid name; NUL, CR or LF in a value) is
+ * kept as the block's problem and later fields are ignored, since HPACK must decode the block to
+ * its end to stay in step with the server; the call then fails INTERNAL.
+ *
+ * <p>One per connection, reset by {@link #start} for each block (blocks never interleave); event
+ * loop only, not thread-safe.
+ */
+final class ResponseHeaderSink implements HeaderSink {
+  private final DecodedFieldStrings strings = new DecodedFieldStrings();
+  private final GrpcResponseHeaders headers = GrpcResponseHeaders.create();
+  private String malformed;
+
+  /**
+   * Begins a block. The previous block's reader ({@link ClientStreamState#onHeaders}) has taken its
+   * metadata and keeps nothing else of the holder, so the holder is emptied and reused.
+   */
+  void start() {
+    headers.reset();
+    malformed = null;
+  }
+
+  @Override
+  public void header(byte[] name, byte[] value, boolean sensitive) {
+    if (malformed != null) {
+      return;
+    }
+    try {
+      headers.add(strings.of(name), strings.of(value));
+    } catch (IllegalArgumentException e) {
+      malformed = e.getMessage();
+    }
+  }
+
+  /** The block decoded since {@link #start}. */
+  GrpcResponseHeaders headers() {
+    return headers;
+  }
+
+  /** Why the block is malformed, or null. */
+  String malformed() {
+    return malformed;
+  }
+}
