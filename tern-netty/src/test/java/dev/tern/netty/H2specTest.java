@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * h2spec-exceptions.txt}, and every listed test must still fail, so the list stays true. The same
  * runs against the server on Tern's own HTTP/2 engine ({@code useTernHttp2Engine}).
  */
-@Tag("external-check") // one JDK pass in CI is enough: README.md#development
+@Tag("external-check") // not in mvn verify; -Pexternal-checks and CI: README.md#development
 class H2specTest {
   /** The repository's list of h2spec tests a gRPC server cannot pass, one per line. */
   private static final String EXCEPTIONS = "/h2spec-exceptions.txt";
