@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every stream type). Every case must pass except those in {@code client-known-failing.txt}, each
  * listed with its reason, which must all fail.
  */
-@Tag("external-check") // one JDK pass in CI is enough: README.md#development
+@Tag("external-check") // not in mvn verify; -Pexternal-checks and CI: README.md#development
 class ClientConformanceTest {
   @TempDir Path workDir;
 

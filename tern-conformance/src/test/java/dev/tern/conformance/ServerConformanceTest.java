@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * pass except those in {@code server-known-failing.txt}, which must all fail, and those in {@code
  * server-known-flaky.txt}, which may; both list each with its reason.
  */
-@Tag("external-check") // one JDK pass in CI is enough: README.md#development
+@Tag("external-check") // not in mvn verify; -Pexternal-checks and CI: README.md#development
 class ServerConformanceTest {
   @TempDir Path workDir;
 

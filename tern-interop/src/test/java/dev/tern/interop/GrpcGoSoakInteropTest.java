@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Tern's client first, as a JVM's first call loads classes). A missing program skips the case, or
  * fails it under {@code CI=true}. Each grpc-go process is stopped by its PID.
  */
-@Tag("external-check") // one JDK pass in CI is enough: README.md#development
+@Tag("external-check") // not in mvn verify; -Pexternal-checks and CI: README.md#development
 class GrpcGoSoakInteropTest {
   private static final String SERVER = "grpc-go-interop-server";
   private static final String CLIENT = "grpc-go-interop-client";

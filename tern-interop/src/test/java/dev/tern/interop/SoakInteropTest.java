@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * server. The grpc-java client needs its class path (resolved by {@code
  * peers/grpc-java-classpath.sh}); without it the case is skipped, or fails when {@code CI=true}.
  */
-@Tag("external-check") // one JDK pass in CI is enough: README.md#development
+@Tag("external-check") // not in mvn verify; -Pexternal-checks and CI: README.md#development
 class SoakInteropTest {
   static final int ITERATIONS = 100;
   static final int MAX_LATENCY_MS = 1000;

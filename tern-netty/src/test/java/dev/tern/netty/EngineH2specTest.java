@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and every listed one must still fail, so the list shrinks as the engine grows
  * (docs/http2-engine.md).
  */
-@Tag("external-check") // one JDK pass in CI is enough: README.md#development
+@Tag("external-check") // not in mvn verify; -Pexternal-checks and CI: README.md#development
 class EngineH2specTest {
   private static final String EXCEPTIONS = "/h2spec-engine-exceptions.txt";
 

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * TLS: every test must pass, except those listed with their RFC reason in {@code
  * h2spec-exceptions.txt}, and every listed test must still fail, so the list stays true.
  */
-@Tag("external-check") // one JDK pass in CI is enough: README.md#development
+@Tag("external-check") // not in mvn verify; -Pexternal-checks and CI: README.md#development
 class H2specTest {
   /** The repository's list of h2spec tests a gRPC server cannot pass, one per line. */
   private static final String EXCEPTIONS = "/h2spec-exceptions.txt";

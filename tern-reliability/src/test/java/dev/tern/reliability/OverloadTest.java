@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Timeout;
  * paranoid leak detector reports nothing in the client (the server child's reports go to the
  * build's output). No latency is asserted: the figures belong in docs/reliability.md.
  */
+@Tag("external-check") // not in mvn verify; -Pexternal-checks and CI: README.md#development
 class OverloadTest {
   /**
    * Two cores' worth of CPU-bound calls and two more: enough to keep the server's cores busy, few

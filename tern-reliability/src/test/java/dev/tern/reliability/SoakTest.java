@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
  * heap after GC, RSS (the client's is only shown), threads or fds grows beyond its tolerance
  * ({@link Growth}), and no call fails.
  */
-@Tag("external-check") // one JDK pass in CI is enough: README.md#development
+@Tag("external-check") // not in mvn verify; -Pexternal-checks and CI: README.md#development
 class SoakTest {
   /** Well under this machine's capacity (~70% of a busy CI runner's); see docs/reliability.md. */
   private static final int RATE = 100;

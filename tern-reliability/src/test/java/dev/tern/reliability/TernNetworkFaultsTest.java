@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * paranoid leak detector (set by the build) reports no leaked buffer, and the live threads do not
  * grow from one fault's run (a new channel each) to the next.
  */
-@Tag("external-check") // one JDK pass in CI is enough: README.md#development
+@Tag("external-check") // not in mvn verify; -Pexternal-checks and CI: README.md#development
 class TernNetworkFaultsTest {
   /** How long each fault lasts (short: CI). */
   private static final Duration FAULT_TIME = Duration.ofSeconds(2);

@@ -32,8 +32,6 @@ import java.util.function.IntSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A real DNS server for tests: a {@code dnsmasq} process on 127.0.0.1 and a port the OS chose,
@@ -67,7 +65,8 @@ import org.junit.jupiter.api.Assumptions;
  * {@code PATH} and in {@code /usr/sbin}, {@code /sbin} and {@code /usr/local/sbin} (where Debian's
  * {@code dnsmasq-base} puts it, often not on a non-root {@code PATH}); the system property {@code
  * tern.dnsmasq} or else the environment variable {@code TERN_DNSMASQ} names it instead (a path that
- * is not an executable file means "not installed", which is how the skip is tested).
+ * is not an executable file means "not installed", which is how the skip is tested), and {@link
+ * ExternalTool#HIDDEN_ENV} hides it as it hides the other tools.
  *
  * <p>The server does not change user (it runs in dnsmasq's debug mode, {@code --no-daemon}, which
  * also writes no PID file), so it works the same run as root or not.
@@ -253,10 +252,7 @@ public final class Dnsmasq implements AutoCloseable {
                 + " names "
                 + override
                 + ", not an executable file)";
-    if ("true".equalsIgnoreCase(ciEnv)) {
-      Assertions.fail(message + "; CI=true, so this is a failure, not a skip");
-    }
-    Assumptions.abort(message);
+    ExternalTool.missing(message, ciEnv);
   }
 
   /** The port dnsmasq listens on, UDP and TCP, on 127.0.0.1 only. */
@@ -576,6 +572,9 @@ public final class Dnsmasq implements AutoCloseable {
   }
 
   private static Optional<Path> binary() {
+    if (ExternalTool.hidden()) {
+      return Optional.empty();
+    }
     String override = System.getProperty(BINARY_PROPERTY, System.getenv(BINARY_ENV));
     if (override != null && !override.isEmpty()) {
       return Optional.of(Path.of(override)).filter(Dnsmasq::isExecutableFile);

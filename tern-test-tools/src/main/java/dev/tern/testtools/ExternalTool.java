@@ -25,7 +25,12 @@ import org.junit.jupiter.api.Assumptions;
  * ~/.cache/tern-tools}; binaries in its {@code bin}, Python in {@code venv/bin}), then on the
  * {@code PATH}. When it is missing, {@link #require} skips the calling test with a message saying
  * how to install it, except under {@code CI=true}, where it fails the test: CI installs the tools,
- * so their absence there is a fault.
+ * so their absence there is a fault. {@link Dnsmasq} follows the same rule ({@link #missing}).
+ *
+ * <p>With the environment variable {@value #HIDDEN_ENV} set to {@code true}, every optional tool
+ * counts as missing, installed or not: the tests then see what a machine without the tools sees.
+ * CI's no-tools stage ({@code tools/test-without-tools.sh}) runs the tests that use a tool so, and
+ * checks that they skip rather than error.
  *
  * <p>Stateless; safe from any thread.
  */
@@ -75,6 +80,11 @@ public final class ExternalTool {
    */
   public static final String TOXIPROXY = "toxiproxy-server";
 
+  /**
+   * The environment variable that, set to {@code true}, hides every optional tool (the class doc).
+   */
+  public static final String HIDDEN_ENV = "TERN_TOOLS_HIDDEN";
+
   /** What {@link #requireWebPackages} calls the npm packages when they are missing. */
   static final String WEB_PACKAGES =
       "the npm packages of tools/web (connect-es, esbuild, puppeteer-core)";
@@ -101,10 +111,21 @@ public final class ExternalTool {
     return Path.of(System.getProperty("user.home"), ".cache", "tern-tools");
   }
 
-  /** The executable {@code name}, if installed (see the class doc for where it is looked for). */
+  /** Whether {@value #HIDDEN_ENV} hides the optional tools. */
+  public static boolean hidden() {
+    return "true".equalsIgnoreCase(System.getenv(HIDDEN_ENV));
+  }
+
+  /**
+   * The executable {@code name}, if installed and not {@link #hidden} (see the class doc for where
+   * it is looked for).
+   */
   public static Optional<Path> find(String name) {
     if (name == null || name.isEmpty() || name.contains("/")) {
       throw new IllegalArgumentException("name must be a bare program name, was " + name);
+    }
+    if (hidden()) {
+      return Optional.empty();
     }
     List<Path> candidates = new ArrayList<>();
     candidates.add(cacheDirectory().resolve("bin").resolve(name));
@@ -134,7 +155,7 @@ public final class ExternalTool {
   public static Path requirePython() {
     Path python = cacheDirectory().resolve("venv").resolve("bin").resolve("python");
     return found(
-        isExecutable(python) ? Optional.of(python) : Optional.empty(),
+        isExecutable(python) && !hidden() ? Optional.of(python) : Optional.empty(),
         "the Python virtualenv with grpcio's health and reflection clients",
         System.getenv("CI"));
   }
@@ -147,7 +168,9 @@ public final class ExternalTool {
   public static Path requireWebPackages() {
     Path web = cacheDirectory().resolve("web");
     return found(
-        Files.isDirectory(web.resolve("node_modules")) ? Optional.of(web) : Optional.empty(),
+        Files.isDirectory(web.resolve("node_modules")) && !hidden()
+            ? Optional.of(web)
+            : Optional.empty(),
         WEB_PACKAGES,
         System.getenv("CI"));
   }
@@ -165,13 +188,23 @@ public final class ExternalTool {
       case TOXIPROXY -> install = INSTALL_CHAOS;
       default -> install = what.startsWith("grpc-go-") ? INSTALL_GRPC_GO : INSTALL;
     }
-    String message =
-        what + (what.equals(WEB_PACKAGES) ? " are" : " is") + " not installed; " + install;
-    if ("true".equalsIgnoreCase(ciEnv)) {
-      Assertions.fail(message + "; CI=true, so this is a failure, not a skip");
-    }
-    Assumptions.abort(message);
+    missing(
+        what + (what.equals(WEB_PACKAGES) ? " are" : " is") + " not installed; " + install, ciEnv);
     throw new AssertionError("unreachable");
+  }
+
+  /**
+   * The one rule for a missing tool: skips the calling test with {@code message} (a failed
+   * assumption), or fails it when {@code ciEnv}, the value of the environment variable {@code CI},
+   * is {@code true}. Says so when {@value #HIDDEN_ENV} hid the tool. Always throws.
+   */
+  static void missing(String message, String ciEnv) {
+    String why =
+        hidden() ? message + " (" + HIDDEN_ENV + "=true hides the optional tools)" : message;
+    if ("true".equalsIgnoreCase(ciEnv)) {
+      Assertions.fail(why + "; CI=true, so this is a failure, not a skip");
+    }
+    Assumptions.abort(why);
   }
 
   private static boolean isExecutable(Path path) {

@@ -39,7 +39,7 @@ class XdsEndToEndTest {
   private static final Metadata.Key<String> X_ROUTE =
       Metadata.Key.of("x-route", Metadata.ASCII_STRING_MARSHALLER);
 
-  private XdsMesh mesh;
+  private final XdsMesh mesh = new XdsMesh();
   private final String node;
   private ControlPlaneProcess cp;
   private Backends backends;
@@ -51,7 +51,7 @@ class XdsEndToEndTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    mesh = XdsMesh.start(node, "127.0.0.2", "127.0.0.3", "127.0.0.4");
+    mesh.start(node, "127.0.0.2", "127.0.0.3", "127.0.0.4");
     cp = mesh.controlPlane();
     backends = mesh.backends();
   }

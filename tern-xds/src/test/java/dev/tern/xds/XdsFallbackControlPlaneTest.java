@@ -32,7 +32,7 @@ class XdsFallbackControlPlaneTest {
   private static final String AUTHORITY = "a.example";
 
   private final String node;
-  private XdsMesh mesh;
+  private final XdsMesh mesh = new XdsMesh();
   private ControlPlaneProcess secondary;
   private Backends backends;
 
@@ -42,7 +42,7 @@ class XdsFallbackControlPlaneTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    mesh = XdsMesh.start(node, "127.0.0.2", "127.0.0.3", "127.0.0.4");
+    mesh.start(node, "127.0.0.2", "127.0.0.3", "127.0.0.4");
     secondary = mesh.controlPlane();
     backends = mesh.backends();
   }

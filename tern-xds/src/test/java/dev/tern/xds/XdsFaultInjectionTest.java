@@ -41,7 +41,7 @@ import org.junit.jupiter.api.TestInfo;
  */
 class XdsFaultInjectionTest {
 
-  private XdsMesh mesh;
+  private final XdsMesh mesh = new XdsMesh();
   private final String node;
   private ControlPlaneProcess cp;
   private Backends backends;
@@ -53,7 +53,7 @@ class XdsFaultInjectionTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    mesh = XdsMesh.start(node, "127.0.0.2", "127.0.0.3", "127.0.0.4");
+    mesh.start(node, "127.0.0.2", "127.0.0.3", "127.0.0.4");
     cp = mesh.controlPlane();
     backends = mesh.backends();
   }

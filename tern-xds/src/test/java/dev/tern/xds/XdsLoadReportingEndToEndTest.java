@@ -39,7 +39,7 @@ class XdsLoadReportingEndToEndTest {
   private static final String[] ZONES = {"z1", "z2"};
 
   private final String node;
-  private XdsMesh mesh;
+  private final XdsMesh mesh = new XdsMesh();
   private ControlPlaneProcess cp;
   private final List<LogRecord> logged = new ArrayList<>();
   private final Logger lrsLogger = Logger.getLogger(LoadReportClient.class.getName());
@@ -67,7 +67,7 @@ class XdsLoadReportingEndToEndTest {
   void setUp() throws Exception {
     lrsLogger.addHandler(capture);
     lrsLogger.setUseParentHandlers(false);
-    mesh = XdsMesh.start(node, HOSTS);
+    mesh.start(node, HOSTS);
     cp = mesh.controlPlane();
   }
 

@@ -10,7 +10,9 @@ import java.util.concurrent.TimeUnit;
  * What an end-to-end xDS test stands on: a real control plane, Tern backends on the given hosts,
  * and grpc-java's bootstrap property naming the control plane for {@code node} (each test its own
  * node, so its own bootstrap and its own pooled XdsClient). {@link #close} stops all of it, and the
- * channels made by {@link #channel}, in reverse order. Used by one test thread.
+ * channels made by {@link #channel}, in reverse order; it stops only what started, so a test's
+ * {@code @AfterEach} may call it after a {@link #start} that threw or skipped the test (the control
+ * plane not installed) or never ran. Used by one test thread.
  */
 final class XdsMesh {
   private static final String BOOTSTRAP_PROPERTY = "io.grpc.xds.bootstrapConfig";
@@ -19,20 +21,18 @@ final class XdsMesh {
   private ControlPlaneProcess cp;
   private Backends backends;
 
-  private XdsMesh() {}
-
-  static XdsMesh start(String node, String... hosts) throws Exception {
-    XdsMesh mesh = new XdsMesh();
+  /**
+   * Starts the control plane and backends on {@code hosts}; when that fails or skips, stops what
+   * had started and rethrows.
+   */
+  void start(String node, String... hosts) throws Exception {
     try {
-      mesh.cp = ControlPlaneProcess.start();
-      mesh.closeables.add(mesh.cp);
-      mesh.backends = Backends.start(hosts);
-      mesh.closeables.add(mesh.backends);
-      System.setProperty(BOOTSTRAP_PROPERTY, mesh.cp.bootstrapJson(node));
-      mesh.closeables.add(() -> System.clearProperty(BOOTSTRAP_PROPERTY));
-      return mesh;
+      cp = closeLater(ControlPlaneProcess.start());
+      backends = closeLater(Backends.start(hosts));
+      System.setProperty(BOOTSTRAP_PROPERTY, cp.bootstrapJson(node));
+      closeables.add(() -> System.clearProperty(BOOTSTRAP_PROPERTY));
     } catch (Exception | Error e) {
-      mesh.close();
+      close();
       throw e;
     }
   }

@@ -35,7 +35,7 @@ class XdsRingHashEndToEndTest {
       Metadata.Key.of("x-key", Metadata.ASCII_STRING_MARSHALLER);
   private static final List<String> HOSTS = List.of("127.0.0.2", "127.0.0.3", "127.0.0.4");
 
-  private XdsMesh mesh;
+  private final XdsMesh mesh = new XdsMesh();
   private final String node;
   private ControlPlaneProcess cp;
   private Backends backends;
@@ -46,7 +46,7 @@ class XdsRingHashEndToEndTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    mesh = XdsMesh.start(node, HOSTS.toArray(new String[0]));
+    mesh.start(node, HOSTS.toArray(new String[0]));
     cp = mesh.controlPlane();
     backends = mesh.backends();
   }

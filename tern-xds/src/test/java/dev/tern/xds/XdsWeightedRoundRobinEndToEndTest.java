@@ -48,7 +48,7 @@ class XdsWeightedRoundRobinEndToEndTest {
   private static final double[] UTILIZATION = {0.2, 0.4, 0.8};
 
   private final String node;
-  private XdsMesh mesh;
+  private final XdsMesh mesh = new XdsMesh();
   private final List<Server> servers = new ArrayList<>();
   private final ScheduledExecutorService orcaTimer = Executors.newSingleThreadScheduledExecutor();
 
@@ -58,7 +58,7 @@ class XdsWeightedRoundRobinEndToEndTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    mesh = XdsMesh.start(node); // the backends are this test's own, below
+    mesh.start(node); // the backends are this test's own, below
   }
 
   @AfterEach

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * xds-test-servers on 127.0.0.2-4, which EDS names. Tern asks the client for its stats through its
  * {@code LoadBalancerStatsService}, with Tern's generated stub.
  */
-@Tag("external-check") // one JDK pass in CI is enough: README.md#development
+@Tag("external-check") // not in mvn verify; -Pexternal-checks and CI: README.md#development
 class ForeignXdsClientsTest {
   private static final String NODE = "xds-interop-client";
   private static final String GRPC_GO_CLIENT = "grpc-go-xds-interop-client";

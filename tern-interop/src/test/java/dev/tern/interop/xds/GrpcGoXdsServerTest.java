@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
  * grpc-go obeys the {@code rpc-behavior} metadata (error-code, sleep, the hostname= prefix) that
  * Tern's client is configured to send through {@code XdsUpdateClientConfigureService}.
  */
-@Tag("external-check") // one JDK pass in CI is enough: README.md#development
+@Tag("external-check") // not in mvn verify; -Pexternal-checks and CI: README.md#development
 class GrpcGoXdsServerTest {
   private static final String SERVER = "grpc-go-xds-interop-server";
 

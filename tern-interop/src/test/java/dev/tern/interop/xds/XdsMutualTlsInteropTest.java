@@ -45,7 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * grpc-java 1.79's {@code XdsTestServer}, both with {@code --secure_mode=true}. A SAN that the
  * server's certificate does not have makes every call of each client fail.
  */
-@Tag("external-check") // one JDK pass in CI is enough: README.md#development
+@Tag("external-check") // not in mvn verify; -Pexternal-checks and CI: README.md#development
 class XdsMutualTlsInteropTest {
   private static final String NODE = "xds-mtls-interop";
   private static final String TEMPLATE = "grpc/server?xds.resource.listening_address=%s";

@@ -42,7 +42,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * size limits must come out as the gRPC protocol says. The mirror of {@link
  * TernClientToGrpcJavaServerTest}.
  */
-@Tag("external-check") // one JDK pass in CI is enough: README.md#development
+@Tag("external-check") // not in mvn verify; -Pexternal-checks and CI: README.md#development
 class GrpcJavaClientToTernServerTest {
   @RegisterExtension final LeakWatch leaks = new LeakWatch();
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();

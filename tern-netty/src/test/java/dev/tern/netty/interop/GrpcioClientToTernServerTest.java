@@ -22,7 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * (CANCEL as CANCELLED) over trailers already received, so the status must survive the reset that
  * follows it.
  */
-@Tag("external-check") // one JDK pass in CI is enough: README.md#development
+@Tag("external-check") // not in mvn verify; -Pexternal-checks and CI: README.md#development
 class GrpcioClientToTernServerTest {
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
 

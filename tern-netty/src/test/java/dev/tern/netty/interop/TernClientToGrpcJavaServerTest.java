@@ -47,7 +47,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * on loopback: every call shape, metadata, errors, deadlines, cancellation, compression and message
  * size limits must come out as the gRPC protocol says.
  */
-@Tag("external-check") // one JDK pass in CI is enough: README.md#development
+@Tag("external-check") // not in mvn verify; -Pexternal-checks and CI: README.md#development
 class TernClientToGrpcJavaServerTest {
   @RegisterExtension final LeakWatch leaks = new LeakWatch();
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
