@@ -170,56 +170,7 @@ def hpack_literal(name, value, indexed=False):
     return (b"\x40" if indexed else b"\x00") + hpack_string(name) + hpack_string(value)
 
 
-def header_decoder_seeds():
-    def seed(name, server, max_size, blocks):
-        f = Fdp()
-        f.bool(server)
-        f.int(max_size, 1, 16 * 1024)
-        f.int(len(blocks), 1, 4)
-        for block in blocks[:-1]:
-            f.int(len(block), 0, 256)
-        f.bytes(b"".join(blocks))
-        write(
-            "tern-netty",
-            "dev.tern.netty.internal.codec",
-            "GrpcHttp2HeadersDecoderFuzzTest",
-            "decodesIntoMetadataOrFailsWithAnHttp2Exception",
-            name,
-            f.build(),
-        )
-
-    request = (
-        b"\x83"  # :method POST (static table entry 3)
-        + b"\x86"  # :scheme http (static table entry 6)
-        + hpack_literal(b":path", b"/pkg.Service/Method")
-        + hpack_literal(b":authority", b"localhost:50051")
-        + hpack_literal(b"content-type", b"application/grpc", indexed=True)
-        + hpack_literal(b"te", b"trailers")
-        + hpack_literal(b"grpc-timeout", b"100m")
-        + hpack_literal(b"x-data-bin", b"AAEC,AQI=")
-        + hpack_literal(b"x-ascii", b"value")
-    )
-    # The second request refers to content-type in the dynamic table (index 62).
-    second = b"\x83\x86" + hpack_literal(b":path", b"/a/b") + b"\xbe"
-    response = (
-        b"\x88"  # :status 200 (static table entry 8)
-        + hpack_literal(b"content-type", b"application/grpc")
-        + hpack_literal(b"grpc-status", b"0")
-        + hpack_literal(b"grpc-message", b"ok%20done")
-        + hpack_literal(b"x-trace-bin", b"AAECAw")
-    )
-    seed("request", True, 8192, [request])
-    seed("request-then-indexed", True, 8192, [request, second])
-    seed("response", False, 8192, [response])
-    seed("over-the-limit", True, 64, [request])
-    # Values RFC 9113 calls malformed (NUL, CR, LF): once accepted into the metadata.
-    malformed = b"\x83\x86" + hpack_literal(b":path", b"/a/b") + hpack_literal(b"x-v", b"a\0b")
-    injected = b"\x88" + hpack_literal(b"x-v", b"a\r\nx-injected: 1")
-    seed("value-with-nul", True, 8192, [malformed])
-    seed("value-with-cr-lf", False, 8192, [injected])
-
-
-def inbound_headers_seeds():
+def response_headers_seeds():
     names = ["x-data-bin", "x-ascii", "grpc-trace-bin", "x-other"]
 
     def seed(name, fields):
@@ -236,8 +187,8 @@ def inbound_headers_seeds():
                 f.bool(False)  # the value as given, not re-encoded as valid base64
         write(
             "tern-netty",
-            "dev.tern.netty.internal.codec",
-            "GrpcInboundHeadersFuzzTest",
+            "dev.tern.netty.internal.client",
+            "GrpcResponseHeadersFuzzTest",
             "keepsAsciiValuesAndDecodesBinaryOnesElementByElement",
             name,
             f.build(),
@@ -541,7 +492,6 @@ if __name__ == "__main__":
     base64_seeds()
     grpc_message_seeds()
     grpc_timeout_seeds()
-    header_decoder_seeds()
-    inbound_headers_seeds()
+    response_headers_seeds()
     metadata_seeds()
     http2_package_seeds()

@@ -23,8 +23,7 @@ targets=(
   tern-core:GrpcMessageCodecFuzzTest
   tern-core:GrpcTimeoutCodecFuzzTest
   tern-core:MetadataFuzzTest
-  tern-netty:GrpcHttp2HeadersDecoderFuzzTest
-  tern-netty:GrpcInboundHeadersFuzzTest
+  tern-netty:GrpcResponseHeadersFuzzTest
   tern-netty:HpackDecoderFuzzTest
   tern-netty:HuffmanDecoderFuzzTest
   tern-netty:Http2FrameReaderFuzzTest
