@@ -42,7 +42,7 @@ recorded as missing. Ten parts, each optional:
           sent only while the call is ready), and 1 MiB and 16 MiB echoed unary calls (MiB/s and
           heap bytes allocated per payload byte delivered). grpc-java's qps client has no one-way
           streaming and its server takes 4 MiB messages at most, hence JMH over both systems.
-  jmh     CallBenchmark and HeadersDecodingBenchmark with -prof gc, then CallBenchmark.unaryCall1024
+  jmh     CallBenchmark with -prof gc, then CallBenchmark.unaryCall1024
           again with -p otel=true (OpenTelemetry metrics and tracing on, both systems).
 
 With --bridge, none of these runs: bridge_compare.py runs issue 38's bridge benchmark instead
@@ -1591,7 +1591,7 @@ def main():
     p.add_argument("--jmh-iterations", type=int, default=5, help="JMH measured iterations")
     p.add_argument(
         "--jmh-filter",
-        default="CallBenchmark|HeadersDecodingBenchmark",
+        default="CallBenchmark",
         help="regular expression of the JMH benchmarks to run",
     )
     p.add_argument(
@@ -1662,7 +1662,7 @@ def main():
         if args.conns_new == p.get_default("conns_new"):
             args.conns_new = 200
         if args.jmh_filter == p.get_default("jmh_filter"):
-            args.jmh_filter = "CallBenchmark.unaryCall1024|HeadersDecodingBenchmark"
+            args.jmh_filter = "CallBenchmark.unaryCall1024"
     for name in (
         "duration",
         "repeats",

@@ -661,13 +661,8 @@ def call_benchmarks(results):
 
 
 def jmh_rows(results):
+    """CallBenchmark's rows, Tern beside grpc-java."""
     rows = []
-    headers = {}
-    for r in results["jmh"]:
-        if not r["benchmark"].startswith("CallBenchmark"):
-            name = r["benchmark"].split(".")[1]
-            side = "Tern" if name.endswith("Tern") else "Netty"
-            headers.setdefault(name[: -len(side)], {})[side] = r
     for (bench, transport, direct, otel), by in sorted(call_benchmarks(results).items()):
         if not all(s in by for s in SYSTEMS):
             continue
@@ -690,25 +685,7 @@ def jmh_rows(results):
         rows.append(
             row(label, "B/op", by["tern"]["bytes_per_op"], by["grpc-java"]["bytes_per_op"], False)
         )
-    header_rows = []
-    for name, by in sorted(headers.items()):
-        if "Tern" in by and "Netty" in by:
-            label = "HeadersDecodingBenchmark.%s" % name
-            header_rows.append(
-                row(
-                    label,
-                    "ns/op",
-                    by["Tern"]["ns_per_op"],
-                    by["Netty"]["ns_per_op"],
-                    False,
-                    1,
-                    (by["Tern"]["ns_error"], by["Netty"]["ns_error"]),
-                )
-            )
-            header_rows.append(
-                row(label, "B/op", by["Tern"]["bytes_per_op"], by["Netty"]["bytes_per_op"], False)
-            )
-    return rows, header_rows
+    return rows
 
 
 def overhead(off, on, digits=0):
@@ -1023,14 +1000,16 @@ def commands(results):
     return out
 
 
-def performance_log(out_md):
-    """The hand-kept record of what each optimisation bought (performance-log.md beside the
-    report), included verbatim so a re-run never loses it."""
-    path = os.path.join(os.path.dirname(os.path.abspath(out_md)), "performance-log.md")
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return [f.read().rstrip("\n"), ""]
+# The hand-kept record of what each optimisation bought: a history, which names classes that have
+# since gone (the docs check skips it), so the page links to it instead of repeating it.
+PERFORMANCE_LOG = [
+    "## What each change bought",
+    "",
+    "Kept by hand in [performance-log.md](performance-log.md), newest first: each entry names its "
+    "command, and its figures are from runs of it on this machine just before and just after the "
+    "change. It is a history, so it names classes and options as they were then.",
+    "",
+]
 
 
 TARGETS_HEAD = ("| Figure | Target | Ratio | |", "|---|---|---:|---|")
@@ -1058,7 +1037,7 @@ def main():
     loads += results.get("earlier_loads", [])
     peak = max(load[0] for load in loads)
     noisy = peak > 0.5 * m["nproc"]
-    jmh, header_rows = jmh_rows(results)
+    jmh = jmh_rows(results)
     otel = otel_rows(results)
     lines = [
         "# Benchmarks: Tern beside grpc-java 1.79",
@@ -1209,19 +1188,6 @@ def main():
             "|---|---|---:|---:|---:|---:|---:|---:|",
         ]
         lines += otel + [""]
-    if header_rows:
-        lines += (
-            [
-                "Header decoding (JMH, not grpc-java: Tern's gRPC-specific HPACK header holder "
-                "against Netty's `DefaultHttp2Headers` plus the conversion to metadata a transport "
-                "on it needs; the *grpc-java* column is Netty's holder here):",
-                "",
-                "| Figure | Unit | Tern | Netty holder | Ratio | Better |",
-                "|---|---|---:|---:|---:|---|",
-            ]
-            + header_rows
-            + [""]
-        )
     if has_chart:
         lines += ["## Chart", "", "![QPS and latency, Tern vs grpc-java](%s)" % png_name, ""]
     lines += ["## Every run", ""] + raw_runs(results) + [""]
@@ -1353,7 +1319,7 @@ def main():
         "means the window saw the steady state.",
         "- **JMH**: `CallBenchmark` (a blocking unary call with 1 KiB each way, and one 1 KiB "
         "ping-pong on an open bidi stream; in-process and Netty over loopback; direct executor "
-        "or not) for both systems in the same JVM, and `HeadersDecodingBenchmark`. B/op is "
+        "or not) for both systems in the same JVM. B/op is "
         "`gc.alloc.rate.norm` from `-prof gc`: bytes allocated per operation by client and "
         "server together. ± is JMH's 99.9% confidence interval half-width over the measured "
         "iterations; where it is larger than the difference, the ratio means little.",
@@ -1478,7 +1444,7 @@ def main():
         "executor, and Tern's do the same so the two compare like for like.",
         "",
     ]
-    lines += performance_log(out_md)
+    lines += PERFORMANCE_LOG
     with open(out_md, "w") as f:
         f.write("\n".join(lines))
     print(

@@ -140,11 +140,15 @@ def results_fixture():
     }
 
 
-def render(results):
-    """The page bench_report.py writes from `results`, run as bench_compare runs it."""
+def render(results, performance_log=None):
+    """The page bench_report.py writes from `results`, run as bench_compare runs it, with
+    `performance_log` (text) as the performance-log.md beside the page if given."""
     with tempfile.TemporaryDirectory() as work:
         results_path = os.path.join(work, "results.json")
         out_md = os.path.join(work, "benchmarks.md")
+        if performance_log is not None:
+            with open(os.path.join(work, "performance-log.md"), "w") as f:
+                f.write(performance_log)
         with open(results_path, "w") as f:
             json.dump(results, f)
         subprocess.run(
@@ -181,6 +185,13 @@ class PageTest(unittest.TestCase):
     def test_page_has_no_codec_system(self):
         for gone in ("codec", "tern-engine", "Tern (engine)", "engine /", "tern.http2.engine"):
             self.assertNotIn(gone, self.page)
+
+    def test_page_links_the_performance_log_instead_of_copying_it(self):
+        entry = "- **An old change** (`SomeClassSinceDeleted`): 1,000 -> 900 B per call."
+        page = render(results_fixture(), "## What each change bought\n\n" + entry + "\n")
+        self.assertNotIn(entry, page)
+        self.assertIn("## What each change bought", page)
+        self.assertIn("[performance-log.md](performance-log.md)", page)
 
     def test_server_only_table_judges_tern_against_each_server(self):
         self.assertIn(

@@ -2,7 +2,7 @@
  * Tern's HTTP/2 transport on Netty: {@code dev.tern.netty}'s builders, found by {@code
  * ServerBuilder.forPort} and {@code ManagedChannelBuilder.forTarget} through the providers below.
  * The transport's own machinery ({@code dev.tern.netty.internal.*}) is not exported, but for the
- * codec tern-web shares.
+ * buffers tern-web shares ({@code internal.buffer}).
  */
 module dev.tern.netty {
   requires transitive dev.tern.core;

@@ -29,15 +29,15 @@ import org.openjdk.jmh.annotations.TearDown;
  * Netty's ({@code DefaultHttp2HeadersDecoder} / {@code DefaultHttp2HeadersEncoder}, which hold
  * Netty's {@code HpackDecoder} / {@code HpackEncoder}).
  *
- * <p>Decoding: the gRPC request and response header blocks of {@link HeadersDecodingBenchmark},
- * encoded as grpc-go sends a connection's first request: every string Huffman-coded, the repeating
- * fields added to the dynamic table (so each decode also inserts, and the table evicts, as on a
- * real connection's first call). Tern's decoder hands each field to a sink that keeps the name and
- * value arrays the way gRPC's {@code Metadata} would; Netty's builds its {@code
- * DefaultHttp2Headers} (header validation off: only HPACK is measured). Encoding: the same fields
- * into a reused buffer, steady state (after the first call the repeating fields are indexes); Tern
- * Huffman-codes what is not indexed, Netty's default encoder does not (its Huffman threshold is 512
- * bytes). Run with {@code -prof gc} for bytes per operation.
+ * <p>Decoding: a gRPC request (9 fields) and response (3 fields) header block, encoded as grpc-go
+ * sends a connection's first request: every string Huffman-coded, the repeating fields added to the
+ * dynamic table (so each decode also inserts, and the table evicts, as on a real connection's first
+ * call). Tern's decoder hands each field to a sink that keeps the name and value arrays the way
+ * gRPC's {@code Metadata} would; Netty's builds its {@code DefaultHttp2Headers} (header validation
+ * off: only HPACK is measured). Encoding: the same fields into a reused buffer, steady state (after
+ * the first call the repeating fields are indexes); Tern Huffman-codes what is not indexed, Netty's
+ * default encoder does not (its Huffman threshold is 512 bytes). Run with {@code -prof gc} for
+ * bytes per operation.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

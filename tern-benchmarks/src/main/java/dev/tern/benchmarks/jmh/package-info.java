@@ -11,8 +11,8 @@
  *       the same byte-array methods), {@code TernEchoTarget}, {@code GrpcJavaEchoTarget}; the
  *       one-way streams ({@code OneWayStream}, {@code OneWayProgress}, {@code SourceRequest});
  *       {@code BenchTelemetry}, the same OpenTelemetry SDK for both systems' {@code otel} runs.
- *   <li>Parts alone: {@code HpackBenchmark} and {@code HeadersDecodingBenchmark}, header blocks
- *       decoded and encoded by Tern's HTTP/2 code beside Netty's.
+ *   <li>Parts alone: {@code HpackBenchmark}, header blocks decoded and encoded by Tern's HPACK
+ *       beside Netty's.
  * </ul>
  *
  * <p>Threads: JMH's benchmark threads make the calls; each target's server and channel run on their

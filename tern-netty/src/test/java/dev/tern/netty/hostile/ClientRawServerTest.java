@@ -224,9 +224,8 @@ class ClientRawServerTest {
   /**
    * A request far larger than the server's windows waits in the client for the server's credit,
    * however long that takes, and then goes out whole: the engine keeps no bound of its own on a
-   * client's DATA waiting for credit (as Netty's codec keeps none), since a request is handed to it
-   * all at once. At the engine's default of 8 MiB per stream this call was reset with
-   * ENHANCE_YOUR_CALM and failed INTERNAL.
+   * client's DATA waiting for credit, since a request is handed to it all at once. At the engine's
+   * default of 8 MiB per stream this call was reset with ENHANCE_YOUR_CALM and failed INTERNAL.
    */
   @Test
   void aSixteenMibRequestWaitsForTheServersCreditAndArrivesWhole() throws IOException {

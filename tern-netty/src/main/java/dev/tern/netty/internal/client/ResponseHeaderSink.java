@@ -4,12 +4,12 @@ import dev.tern.netty.internal.http2.HeaderSink;
 
 /**
  * The sink of a connection's response header blocks (and trailer blocks) on Tern's HTTP/2 engine:
- * each is decoded into the {@link GrpcResponseHeaders} that {@link ClientStreamState} reads on
- * either HTTP/2 implementation, so a response is judged alike on both ({@link Http2Statuses}). The
- * decoder's arrays are wrapped, not copied, through the connection's {@link DecodedFieldStrings}. A
- * field that makes the block malformed (an upper-case or invalid name; NUL, CR or LF in a value) is
- * kept as the block's problem and later fields are ignored, since HPACK must decode the block to
- * its end to stay in step with the server; the call then fails INTERNAL.
+ * each is decoded into the {@link GrpcResponseHeaders} that {@link ClientStreamState} reads to
+ * judge how the call ends ({@link Http2Statuses}). The decoder's arrays are wrapped, not copied,
+ * through the connection's {@link DecodedFieldStrings}. A field that makes the block malformed (an
+ * upper-case or invalid name; NUL, CR or LF in a value) is kept as the block's problem and later
+ * fields are ignored, since HPACK must decode the block to its end to stay in step with the server;
+ * the call then fails INTERNAL.
  *
  * <p>One per connection, reset by {@link #start} for each block (blocks never interleave); event
  * loop only, not thread-safe.

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The engine's package is a leaf: its sources import only the JDK and Netty's buffers (and
- * utilities), never the transport's other packages nor Netty's HTTP/2 codec it is to replace.
+ * utilities), never the transport's other packages nor Netty's HTTP/2 codec.
  */
 class Http2PackageLeafTest {
   private static final List<String> ALLOWED =
