@@ -9,6 +9,7 @@ import dev.tern.netty.internal.http2.Http2Connection;
 import dev.tern.netty.internal.http2.Http2ConnectionListener;
 import dev.tern.netty.internal.http2.Http2FrameException;
 import dev.tern.netty.internal.http2.Http2Settings;
+import dev.tern.netty.internal.http2.Http2Stream;
 import dev.tern.netty.internal.http2.IntMap;
 import dev.tern.netty.internal.io.KeepAlivePinger;
 import dev.tern.netty.internal.io.NetworkFailures;
@@ -385,13 +386,14 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
   // ---------------------------------------------------------------- Http2ConnectionListener
 
   @Override
-  public HeaderSink onHeadersStart(int streamId, boolean trailers) {
+  public HeaderSink onHeadersStart(Http2Stream http2, boolean trailers) {
     block.start();
     return block;
   }
 
   @Override
-  public void onHeadersEnd(int streamId, boolean trailers, boolean endStream) {
+  public void onHeadersEnd(Http2Stream http2, boolean trailers, boolean endStream) {
+    int streamId = http2.id();
     GrpcResponseHeaders headers = block.headers();
     String malformed = block.malformed();
     ConnectionStream stream = streams.get(streamId);
@@ -415,7 +417,8 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
   }
 
   @Override
-  public void onHeaderListTooLarge(int streamId, boolean trailers, boolean endStream) {
+  public void onHeaderListTooLarge(Http2Stream http2, boolean trailers, boolean endStream) {
+    int streamId = http2.id();
     ConnectionStream stream = streams.get(streamId);
     if (stream != null) {
       stream.state.fail(
@@ -426,7 +429,8 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
   }
 
   @Override
-  public void onData(int streamId, ByteBuf data, int flowControlled, boolean endStream) {
+  public void onData(Http2Stream http2, ByteBuf data, int flowControlled, boolean endStream) {
+    int streamId = http2.id();
     ConnectionStream stream = streams.get(streamId);
     if (stream == null || stream.state.isClosed()) {
       data.release();
@@ -441,7 +445,8 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
   }
 
   @Override
-  public void onStreamReset(int streamId, long errorCode, boolean byPeer) {
+  public void onStreamReset(Http2Stream http2, long errorCode, boolean byPeer) {
+    int streamId = http2.id();
     ConnectionStream stream = streams.get(streamId);
     if (stream == null) {
       return;
