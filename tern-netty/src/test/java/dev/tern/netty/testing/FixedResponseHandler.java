@@ -4,7 +4,6 @@ import dev.tern.netty.internal.http2.HeaderSink;
 import dev.tern.netty.internal.http2.Http2Connection;
 import dev.tern.netty.internal.http2.Http2ConnectionListener;
 import dev.tern.netty.internal.http2.Http2Limits;
-import dev.tern.netty.internal.http2.Http2Stream;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -99,33 +98,33 @@ public final class FixedResponseHandler extends ChannelInboundHandlerAdapter
   // Http2ConnectionListener, called from within receive (out is set).
 
   @Override
-  public HeaderSink onHeadersStart(Http2Stream stream, boolean trailers) {
+  public HeaderSink onHeadersStart(int streamId, boolean trailers) {
     return (name, value, sensitive) -> {};
   }
 
   @Override
-  public void onHeadersEnd(Http2Stream stream, boolean trailers, boolean endStream) {
+  public void onHeadersEnd(int streamId, boolean trailers, boolean endStream) {
     if (endStream) {
-      respond(stream.id());
+      respond(streamId);
     }
   }
 
   @Override
-  public void onHeaderListTooLarge(Http2Stream stream, boolean trailers, boolean endStream) {
-    connection.sendHeaders(out, stream.id(), new byte[][] {bytes(":status"), bytes("431")}, true);
+  public void onHeaderListTooLarge(int streamId, boolean trailers, boolean endStream) {
+    connection.sendHeaders(out, streamId, new byte[][] {bytes(":status"), bytes("431")}, true);
   }
 
   @Override
-  public void onData(Http2Stream stream, ByteBuf data, int flowControlled, boolean endStream) {
+  public void onData(int streamId, ByteBuf data, int flowControlled, boolean endStream) {
     data.release();
-    connection.consumed(out, stream.id(), flowControlled);
+    connection.consumed(out, streamId, flowControlled);
     if (endStream) {
-      respond(stream.id());
+      respond(streamId);
     }
   }
 
   @Override
-  public void onStreamReset(Http2Stream stream, long errorCode, boolean byPeer) {}
+  public void onStreamReset(int streamId, long errorCode, boolean byPeer) {}
 
   @Override
   public void onGoAway(int lastStreamId, long errorCode, ByteBuf debugData) {}

@@ -9,7 +9,6 @@ import dev.tern.netty.internal.http2.Http2Connection;
 import dev.tern.netty.internal.http2.Http2ConnectionListener;
 import dev.tern.netty.internal.http2.Http2FrameException;
 import dev.tern.netty.internal.http2.Http2Settings;
-import dev.tern.netty.internal.http2.Http2Stream;
 import dev.tern.netty.internal.http2.IntMap;
 import dev.tern.netty.internal.io.KeepAlivePinger;
 import dev.tern.netty.internal.io.NetworkFailures;
@@ -386,14 +385,13 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
   // ---------------------------------------------------------------- Http2ConnectionListener
 
   @Override
-  public HeaderSink onHeadersStart(Http2Stream http2, boolean trailers) {
+  public HeaderSink onHeadersStart(int streamId, boolean trailers) {
     block.start();
     return block;
   }
 
   @Override
-  public void onHeadersEnd(Http2Stream http2, boolean trailers, boolean endStream) {
-    int streamId = http2.id();
+  public void onHeadersEnd(int streamId, boolean trailers, boolean endStream) {
     GrpcResponseHeaders headers = block.headers();
     String malformed = block.malformed();
     ConnectionStream stream = streams.get(streamId);
@@ -417,8 +415,7 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
   }
 
   @Override
-  public void onHeaderListTooLarge(Http2Stream http2, boolean trailers, boolean endStream) {
-    int streamId = http2.id();
+  public void onHeaderListTooLarge(int streamId, boolean trailers, boolean endStream) {
     ConnectionStream stream = streams.get(streamId);
     if (stream != null) {
       stream.state.fail(
@@ -429,8 +426,7 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
   }
 
   @Override
-  public void onData(Http2Stream http2, ByteBuf data, int flowControlled, boolean endStream) {
-    int streamId = http2.id();
+  public void onData(int streamId, ByteBuf data, int flowControlled, boolean endStream) {
     ConnectionStream stream = streams.get(streamId);
     if (stream == null || stream.state.isClosed()) {
       data.release();
@@ -445,8 +441,7 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
   }
 
   @Override
-  public void onStreamReset(Http2Stream http2, long errorCode, boolean byPeer) {
-    int streamId = http2.id();
+  public void onStreamReset(int streamId, long errorCode, boolean byPeer) {
     ConnectionStream stream = streams.get(streamId);
     if (stream == null) {
       return;

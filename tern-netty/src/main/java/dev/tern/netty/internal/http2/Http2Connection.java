@@ -9,7 +9,6 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
@@ -449,14 +448,6 @@ public final class Http2Connection {
     return closed;
   }
 
-  /**
-   * The active streams, both sides', now: a copy, for the transport's rare walks over them (a
-   * shutdown, the channel gone), during which they may close.
-   */
-  public List<Http2Stream> streams() {
-    return streams.active();
-  }
-
   /** Active streams, both sides'. */
   public int activeStreams() {
     return streams.activePeerStreams() + streams.activeLocalStreams();
@@ -490,38 +481,31 @@ public final class Http2Connection {
 
   private void resetLocally(Http2Stream stream, long errorCode, boolean notify) {
     outbound.writer().writeRstStream(out, stream.id, errorCode);
-    leave(stream, true);
+    forgetOnly(stream, true);
     if (notify) {
-      listener.onStreamReset(stream, errorCode, false);
+      listener.onStreamReset(stream.id, errorCode, false);
     }
-    closed(stream);
     maybeFinish();
   }
 
   /** A stream closed (or reset): its queue dropped, it leaves the active streams. */
   void forget(Http2Stream stream, boolean resetHere) {
-    leave(stream, resetHere);
-    closed(stream);
+    forgetOnly(stream, resetHere);
     maybeFinish();
   }
 
   /**
-   * The first half of {@link #forget}, for a reset (or a GOAWAY's refusal), whose listener must
-   * hear why the stream ended (a refusal is safe to retry) between the two halves; the caller then
-   * calls {@link #closed} and {@link #maybeFinish} (which may end a connection that has gone away
-   * once this was its last stream).
+   * {@link #forget} without ending a connection that has gone away once this was its last stream:
+   * for a reset (or a GOAWAY's refusal), whose listener must hear why the stream ended (a refusal
+   * is safe to retry) before the end of the connection ends what is left; the caller then calls
+   * {@link #maybeFinish}.
    */
-  void leave(Http2Stream stream, boolean resetHere) {
+  void forgetOnly(Http2Stream stream, boolean resetHere) {
     outbound.forget(stream);
     giveBackUnconsumed(stream);
     stream.close();
     streams.remove(stream, resetHere);
-  }
-
-  /** The stream's last event: the listener hears it closed, and its attachment is cleared. */
-  void closed(Http2Stream stream) {
-    listener.onStreamClosed(stream);
-    stream.attach(null);
+    listener.onStreamClosed(stream.id);
   }
 
   /**
@@ -551,8 +535,8 @@ public final class Http2Connection {
       outbound.forget(stream);
       stream.close();
       streams.remove(stream, true);
-      listener.onStreamReset(stream, errorCode, false);
-      closed(stream);
+      listener.onStreamReset(stream.id, errorCode, false);
+      listener.onStreamClosed(stream.id);
     }
     reader.stop();
     listener.onConnectionClosed(errorCode, reason);

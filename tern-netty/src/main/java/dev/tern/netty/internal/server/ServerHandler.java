@@ -16,7 +16,7 @@ import dev.tern.netty.internal.http2.Http2Connection;
 import dev.tern.netty.internal.http2.Http2ConnectionListener;
 import dev.tern.netty.internal.http2.Http2FrameException;
 import dev.tern.netty.internal.http2.Http2Settings;
-import dev.tern.netty.internal.http2.Http2Stream;
+import dev.tern.netty.internal.http2.IntMap;
 import dev.tern.netty.internal.io.ConnectionAgeLimits;
 import dev.tern.netty.internal.io.KeepAlivePinger;
 import dev.tern.netty.internal.io.NetworkFailures;
@@ -73,12 +73,16 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
   private final ExchangeOutput exchanges;
 
   /**
-   * The calls that have not ended. A frame finds its call in its stream's slot ({@link
-   * Http2Stream#attachment}), which holds the call's {@link ConnectionCall}, an exchange's {@link
-   * ExchangeOutput.ExchangeStream}, the {@link DeclaredLength} of a request answered without
-   * either, or nothing.
+   * The calls by stream id; no arrays until the first call (an idle connection has none), grown as
+   * more run at once.
    */
-  private final ConnectionCalls calls = new ConnectionCalls();
+  private final IntMap<ConnectionCall> calls = new IntMap<>();
+
+  /**
+   * The streams whose request declared a {@code content-length} and has not ended yet; made for the
+   * first such request (gRPC clients declare none).
+   */
+  private IntMap<DeclaredLength> declaredLengths;
 
   private final KeepAliveEnforcer keepAliveEnforcer;
   private final UnreadResponseLimits unreadResponseLimits;
@@ -258,11 +262,12 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
         connectionFailure != null
             ? connectionFailure
             : Status.UNAVAILABLE.withDescription("connection closed");
-    for (ConnectionCall call : calls.snapshot()) {
+    for (ConnectionCall call : calls.values()) {
       call.state.onReset(status);
     }
+    calls.clear();
     if (exchanges != null) {
-      exchanges.closeAll(connection.streams(), status);
+      exchanges.closeAll(status);
     }
     stopTimers();
     transport.terminated();
@@ -324,11 +329,11 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
   void shutdownNow(Status status) {
     assert inEventLoop();
     shutdownStarted = true;
-    for (ConnectionCall call : calls.snapshot()) {
+    for (ConnectionCall call : calls.values()) {
       call.state.abort(status);
     }
     if (exchanges != null) {
-      exchanges.abortAll(connection.streams(), status);
+      exchanges.abortAll(status);
     }
     connection.goAway(writes.out(), NO_ERROR, "");
     flushNow();
@@ -404,8 +409,8 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
    */
   void writeData(ServerStreamState state, ByteBuf data, int bytes) {
     assert inEventLoop();
-    ConnectionCall call = state.call;
-    if (!connection.sendData(writes.out(), state.id(), data, false)) {
+    ConnectionCall call = calls.get(state.id());
+    if (!connection.sendData(writes.out(), state.id(), data, false) || call == null) {
       state.stream().onSentBytes(bytes);
       return;
     }
@@ -423,8 +428,8 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
     if (aborting) {
       return;
     }
-    ConnectionCall call = state.call;
-    if (!sent) {
+    ConnectionCall call = calls.get(state.id());
+    if (!sent || call == null) {
       state.onTrailersWritten(false, null);
       return;
     }
@@ -444,7 +449,8 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
 
   /** The call of {@code state} ended; forget it. */
   void streamClosed(ServerStreamState state) {
-    if (calls.remove(state.call) && calls.isEmpty() && noExchanges()) {
+    forgetDeclaredLength(state.id());
+    if (calls.remove(state.id()) != null && calls.isEmpty() && noExchanges()) {
       exchangesChanged();
     }
   }
@@ -476,27 +482,26 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
   // ---------------------------------------------------------------- Http2ConnectionListener
 
   @Override
-  public HeaderSink onHeadersStart(Http2Stream stream, boolean trailers) {
+  public HeaderSink onHeadersStart(int streamId, boolean trailers) {
     if (!trailers) {
-      lastRequestStreamId = stream.id();
+      lastRequestStreamId = streamId;
     }
     headers = new RequestHeaders(trailers);
     return headers;
   }
 
   @Override
-  public void onHeadersEnd(Http2Stream stream, boolean trailers, boolean endStream) {
+  public void onHeadersEnd(int streamId, boolean trailers, boolean endStream) {
     RequestHeaders block = headers;
     headers = null;
-    int streamId = stream.id();
-    Object slot = stream.attachment();
+    ConnectionCall call = calls.get(streamId);
     if (trailers) {
       if (block.malformed() != null) {
         reject(streamId, block.malformed());
-      } else if (slot instanceof ConnectionCall call) {
+      } else if (call != null) {
         call.state.onEndOfStream(); // the engine only passes trailers that end the stream
-      } else if (slot instanceof ExchangeOutput.ExchangeStream exchange) {
-        exchanges.onTrailers(exchange, endStream);
+      } else if (exchanges != null) {
+        exchanges.onTrailers(streamId, endStream);
       }
       return;
     }
@@ -509,21 +514,20 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
       reject(streamId, block.malformed());
       return;
     }
-    DeclaredLength declared = null;
     if (!endStream && block.contentLength() >= 0) {
-      declared = new DeclaredLength(block.contentLength());
-      stream.attach(declared); // until a call or an exchange takes it
+      if (declaredLengths == null) {
+        declaredLengths = new IntMap<>();
+      }
+      declaredLengths.put(streamId, new DeclaredLength(block.contentLength()));
     }
-    onRequest(stream, block, endStream, declared);
+    onRequest(streamId, block, endStream);
   }
 
   private void reject(int streamId, String reason) {
     connection.rejectStream(writes.out(), streamId, PROTOCOL_ERROR, reason);
   }
 
-  private void onRequest(
-      Http2Stream stream, RequestHeaders request, boolean endStream, DeclaredLength declared) {
-    int streamId = stream.id();
+  private void onRequest(int streamId, RequestHeaders request, boolean endStream) {
     if (isShutdownRequested()) {
       // No new calls after shutdown(): the GOAWAY goes first, so the client retries elsewhere.
       if (!shutdownStarted) {
@@ -536,7 +540,7 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
     boolean grpc = request.isPost() && GrpcWire.isServedGrpcContentType(contentType);
     if (!grpc
         && exchanges != null
-        && exchanges.serve(stream, request, endStream, streamAttributes, declared)) {
+        && exchanges.serve(streamId, request, endStream, streamAttributes)) {
       return;
     }
     if (!request.isPost()) {
@@ -566,34 +570,25 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
       respond(streamId, 400, Status.INTERNAL.withDescription(request.invalidBinaryHeader()));
       return;
     }
-    startCall(stream, request, path, endStream, declared);
+    startCall(streamId, request, path, endStream);
   }
 
   private void startCall(
-      Http2Stream stream,
-      RequestHeaders request,
-      CharSequence path,
-      boolean endStream,
-      DeclaredLength declared) {
-    int streamId = stream.id();
+      int streamId, RequestHeaders request, CharSequence path, boolean endStream) {
     Metadata metadata = request.toMetadata();
     String fullMethodName = options.methodNames().of(path);
     ServerStreamState state =
         new ServerStreamState(this, streamId, options.maxInboundMessageSize());
-    NettyServerStream serverStream =
+    NettyServerStream stream =
         new NettyServerStream(this, state, request.authority(), streamAttributes);
-    state.setStream(serverStream);
+    state.setStream(stream);
     if (calls.isEmpty() && connectionLimits != null) {
       connectionLimits.onActive();
     }
-    ConnectionCall call = new ConnectionCall(state);
-    call.declaredLength = declared;
-    state.call = call;
-    stream.attach(call);
-    calls.add(call);
+    calls.put(streamId, new ConnectionCall(state));
     transport.socketNode().streamStarted(false);
     try {
-      transportListener.streamCreated(serverStream, fullMethodName, metadata);
+      transportListener.streamCreated(stream, fullMethodName, metadata);
     } catch (RuntimeException e) {
       logger.log(Level.SEVERE, "streamCreated threw for " + fullMethodName, e);
     }
@@ -619,28 +614,30 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
   }
 
   @Override
-  public void onHeaderListTooLarge(Http2Stream stream, boolean trailers, boolean endStream) {
+  public void onHeaderListTooLarge(int streamId, boolean trailers, boolean endStream) {
     headers = null;
     Status status =
         Status.RESOURCE_EXHAUSTED.withDescription(
             "Request header metadata larger than " + options.maxInboundMetadataSize() + " bytes");
-    if (stream.attachment() instanceof ConnectionCall call) {
+    ConnectionCall call = calls.get(streamId);
+    if (call != null) {
       call.state.abort(status);
     } else if (!trailers) {
-      respond(stream.id(), 431, status);
+      respond(streamId, 431, status);
     }
   }
 
   @Override
-  public void onData(Http2Stream stream, ByteBuf data, int flowControlled, boolean endStream) {
-    int streamId = stream.id();
-    Object slot = stream.attachment();
-    String mismatch = checkDeclaredLength(slot, data.readableBytes(), endStream);
-    if (mismatch == null && slot instanceof ExchangeOutput.ExchangeStream exchange) {
-      exchanges.onData(stream, exchange, data, flowControlled, endStream);
+  public void onData(int streamId, ByteBuf data, int flowControlled, boolean endStream) {
+    int bytes = data.readableBytes();
+    String mismatch = checkDeclaredLength(streamId, bytes, endStream);
+    ConnectionCall call = calls.get(streamId);
+    if (mismatch == null
+        && call == null
+        && exchanges != null
+        && exchanges.onData(streamId, data, flowControlled, endStream)) {
       return;
     }
-    ConnectionCall call = slot instanceof ConnectionCall c ? c : null;
     if (mismatch != null || call == null || call.state.isClosed()) {
       data.release();
       connection.consumed(writes.out(), streamId, flowControlled);
@@ -649,31 +646,41 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
       }
       return;
     }
-    if (flowControlled > data.readableBytes()) {
-      connection.consumed(writes.out(), streamId, flowControlled - data.readableBytes());
+    if (flowControlled > bytes) {
+      connection.consumed(writes.out(), streamId, flowControlled - bytes); // the padding
     }
     call.state.onData(data, endStream);
   }
 
   /** Why the DATA breaks the request's declared {@code content-length}, or null. */
-  private static String checkDeclaredLength(Object slot, int bytes, boolean endStream) {
+  private String checkDeclaredLength(int streamId, int bytes, boolean endStream) {
+    if (declaredLengths == null || declaredLengths.isEmpty()) {
+      return null;
+    }
     DeclaredLength declared =
-        slot instanceof HandedWrites writes
-            ? writes.declaredLength
-            : slot instanceof DeclaredLength d ? d : null;
-    return declared == null ? null : declared.received(bytes, endStream);
+        endStream ? declaredLengths.remove(streamId) : declaredLengths.get(streamId);
+    String mismatch = declared == null ? null : declared.received(bytes, endStream);
+    if (mismatch != null) {
+      declaredLengths.remove(streamId);
+    }
+    return mismatch;
+  }
+
+  private void forgetDeclaredLength(int streamId) {
+    if (declaredLengths != null) {
+      declaredLengths.remove(streamId);
+    }
   }
 
   @Override
-  public boolean resetIsOrdinary(Http2Stream stream) {
+  public boolean resetIsOrdinary(int streamId) {
     // A stream with no call and no exchange was already answered: its reset cancels nothing. A
     // call queued behind later streams holds a slot instead of counting (ResetCallSlots).
-    Object slot = stream.attachment();
-    if (slot instanceof ConnectionCall call) {
-      return call.state.resetIsOrdinary()
-          || resetCalls().hold(call.state, stream.id(), lastRequestStreamId);
-    }
-    return !(slot instanceof ExchangeOutput.ExchangeStream);
+    ConnectionCall call = calls.get(streamId);
+    return call != null
+        ? call.state.resetIsOrdinary()
+            || resetCalls().hold(call.state, streamId, lastRequestStreamId)
+        : exchanges == null || !exchanges.isOpen(streamId);
   }
 
   private ResetCallSlots resetCalls() {
@@ -684,12 +691,13 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
   }
 
   @Override
-  public void onStreamReset(Http2Stream stream, long errorCode, boolean byPeer) {
-    Object slot = stream.attachment();
-    if (slot instanceof ExchangeOutput.ExchangeStream exchange) {
-      exchanges.onReset(exchange, errorCode, byPeer);
+  public void onStreamReset(int streamId, long errorCode, boolean byPeer) {
+    forgetDeclaredLength(streamId);
+    if (exchanges != null) {
+      exchanges.onReset(streamId, errorCode, byPeer);
     }
-    if (!(slot instanceof ConnectionCall call)) {
+    ConnectionCall call = calls.get(streamId);
+    if (call == null) {
       return;
     }
     String who = byPeer ? "client cancelled" : "stream reset";
@@ -701,9 +709,9 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
   }
 
   @Override
-  public void onStreamClosed(Http2Stream stream) {
-    if (stream.attachment() instanceof ExchangeOutput.ExchangeStream exchange) {
-      exchanges.onStreamClosed(exchange, connectionFailure);
+  public void onStreamClosed(int streamId) {
+    if (exchanges != null) {
+      exchanges.onStreamClosed(streamId, connectionFailure);
     }
   }
 

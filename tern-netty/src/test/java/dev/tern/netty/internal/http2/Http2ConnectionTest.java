@@ -266,34 +266,6 @@ class Http2ConnectionTest {
   }
 
   @Test
-  void theStreamsSlotReachesEachOfItsEventsAndIsClearedAfterTheLast() {
-    peer.handshake();
-    ByteBuf in = peer.headers(peer.frames(), 1, false, REQUEST);
-    peer.data(in, 1, "hello", false);
-    peer.writer.writeRstStream(in, 1, 8);
-    peer.headers(in, 3, false, REQUEST);
-    peer.headers(in, 5, true, REQUEST);
-    assertThat(peer.send(in)).isEmpty();
-    ByteBuf out = out();
-    peer.connection.goAway(out, ENHANCE_YOUR_CALM, "enough");
-    peer.read(out);
-    // A reset is heard before the close, with the slot; the connection's end resets each stream.
-    assertThat(peer.events.slots)
-        .containsExactlyInAnyOrder(
-            "data 1 call 1",
-            "reset 1 call 1",
-            "closed 1 call 1",
-            "reset 3 call 3",
-            "closed 3 call 3",
-            "reset 5 call 5",
-            "closed 5 call 5");
-    assertThat(peer.events.slots).startsWith("data 1 call 1", "reset 1 call 1", "closed 1 call 1");
-    assertThat(peer.events.slots.indexOf("reset 5 call 5"))
-        .isLessThan(peer.events.slots.indexOf("closed 5 call 5"));
-    assertThat(peer.events.closed).extracting(Http2Stream::attachment).containsOnlyNulls();
-  }
-
-  @Test
   void streamsOverTheConcurrencyLimitAreRefusedAndHpackStaysInStep() {
     peer.close();
     Http2Limits d = Http2Limits.defaults();
