@@ -25,8 +25,8 @@
  * and the tracers they add to picks. Balancers make their children only through the {@link
  * dev.tern.LoadBalancerRegistry}, by policy name.
  *
- * <p>The cluster's TLS (A29): {@code cluster_impl_experimental} marks each endpoint with one
- * object per cluster that follows the cluster's UpstreamTlsContext ({@code ClusterTls} in {@code
+ * <p>The cluster's TLS (A29): {@code cluster_impl_experimental} marks each endpoint with one object
+ * per cluster that follows the cluster's UpstreamTlsContext ({@code ClusterTls} in {@code
  * internal.security}), read at each connection attempt, so the endpoint policies need do nothing
  * when it changes; a change also resets the channel's connection back-off, so a failing endpoint
  * retries with the new settings at once (see {@code ClusterImplBalancer}).

@@ -13,9 +13,8 @@
  *       the cluster's endpoints for {@code XdsChannelCredentials}, read at each connection attempt
  *       so that a change reaches the next connection without new subchannels; {@code UpstreamTls}
  *       (identity, roots, then the cluster's SAN matchers through {@code SanCheckingTrustManager})
- *       is one version of it.
- *       The server's side, a filter chain's TLS, is built on the same instances by {@code
- *       internal.server}.
+ *       is one version of it. The server's side, a filter chain's TLS, is built on the same
+ *       instances by {@code internal.server}.
  * </ul>
  *
  * <p>Threads: files are re-read on the reloading managers' own threads; handshakes read the current
