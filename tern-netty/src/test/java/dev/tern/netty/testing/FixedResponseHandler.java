@@ -4,6 +4,7 @@ import dev.tern.netty.internal.http2.HeaderSink;
 import dev.tern.netty.internal.http2.Http2Connection;
 import dev.tern.netty.internal.http2.Http2ConnectionListener;
 import dev.tern.netty.internal.http2.Http2Limits;
+import dev.tern.netty.internal.http2.Http2Stream;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -98,33 +99,33 @@ public final class FixedResponseHandler extends ChannelInboundHandlerAdapter
   // Http2ConnectionListener, called from within receive (out is set).
 
   @Override
-  public HeaderSink onHeadersStart(int streamId, boolean trailers) {
+  public HeaderSink onHeadersStart(Http2Stream stream, boolean trailers) {
     return (name, value, sensitive) -> {};
   }
 
   @Override
-  public void onHeadersEnd(int streamId, boolean trailers, boolean endStream) {
+  public void onHeadersEnd(Http2Stream stream, boolean trailers, boolean endStream) {
     if (endStream) {
-      respond(streamId);
+      respond(stream.id());
     }
   }
 
   @Override
-  public void onHeaderListTooLarge(int streamId, boolean trailers, boolean endStream) {
-    connection.sendHeaders(out, streamId, new byte[][] {bytes(":status"), bytes("431")}, true);
+  public void onHeaderListTooLarge(Http2Stream stream, boolean trailers, boolean endStream) {
+    connection.sendHeaders(out, stream.id(), new byte[][] {bytes(":status"), bytes("431")}, true);
   }
 
   @Override
-  public void onData(int streamId, ByteBuf data, int flowControlled, boolean endStream) {
+  public void onData(Http2Stream stream, ByteBuf data, int flowControlled, boolean endStream) {
     data.release();
-    connection.consumed(out, streamId, flowControlled);
+    connection.consumed(out, stream.id(), flowControlled);
     if (endStream) {
-      respond(streamId);
+      respond(stream.id());
     }
   }
 
   @Override
-  public void onStreamReset(int streamId, long errorCode, boolean byPeer) {}
+  public void onStreamReset(Http2Stream stream, long errorCode, boolean byPeer) {}
 
   @Override
   public void onGoAway(int lastStreamId, long errorCode, ByteBuf debugData) {}

@@ -9,7 +9,7 @@ import dev.tern.netty.internal.http2.Http2Connection;
 import dev.tern.netty.internal.http2.Http2ConnectionListener;
 import dev.tern.netty.internal.http2.Http2FrameException;
 import dev.tern.netty.internal.http2.Http2Settings;
-import dev.tern.netty.internal.http2.IntMap;
+import dev.tern.netty.internal.http2.Http2Stream;
 import dev.tern.netty.internal.io.KeepAlivePinger;
 import dev.tern.netty.internal.io.NetworkFailures;
 import dev.tern.netty.internal.io.SocketNode;
@@ -51,10 +51,12 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
   private final int maxInboundMetadataSize;
   private final Http2Connection connection;
   private final ClientWrites writes;
-  private final IntMap<ConnectionStream> streams = new IntMap<>();
 
   /** Streams waiting for a free slot under the server's concurrency limit, oldest first. */
   private final Map<ClientStreamState, ConnectionStream> waiting = new LinkedHashMap<>();
+
+  /** Streams the engine reset for a connection error, until onConnectionClosed ends them. */
+  private final List<ConnectionStream> endedByConnectionError = new ArrayList<>(0);
 
   private final PingTracker pings = new PingTracker();
   private final ClientLifecycle life;
@@ -70,7 +72,7 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
     this.transport = transport;
     this.maxInboundMetadataSize = options.maxInboundMetadataSize();
     this.connection = new Http2Connection(false, ClientLimits.of(options), this, System::nanoTime);
-    this.writes = new ClientWrites(connection);
+    this.writes = new ClientWrites(connection, this::networkFailure);
     this.life = new ClientLifecycle(transport, listener, options, pings);
   }
 
@@ -117,6 +119,7 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
     }
     life.streamStarted();
     transport.socketNode().streamStarted(true);
+    stream.live = true;
     if (waiting.isEmpty() && connection.canOpenStream()) {
       open(stream); // the usual case, without the map's entry and iterator
     } else {
@@ -142,9 +145,8 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
   private void open(ConnectionStream stream) {
     byte[][] fields = stream.fields;
     stream.fields = null;
-    int id = connection.openStream(writes.out(), fields, false);
+    int id = connection.openStream(writes.out(), fields, false, stream);
     stream.state.setId(id);
-    streams.put(id, stream);
     if (stream.waiting != null) {
       for (ConnectionStream.Waiting w : stream.waiting) {
         send(stream, w.data(), w.endOfStream(), w.bytes(), w.messages());
@@ -157,8 +159,8 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
   void sendData(
       ClientStreamState state, ByteBuf data, boolean endOfStream, int bytes, int messages) {
     assert inEventLoop();
-    ConnectionStream stream = state.id() > 0 ? streams.get(state.id()) : waiting.get(state);
-    if (state.isClosed() || stream == null) {
+    ConnectionStream stream = state.wire;
+    if (state.isClosed() || !stream.live) {
       data.release();
       state.stream().onSentBytes(bytes);
       return;
@@ -191,13 +193,14 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
   void resetStream(ClientStreamState state) {
     ConnectionStream held = waiting.remove(state);
     if (held != null) {
+      held.live = false;
       state.stream().onSentBytes(held.dropWaiting());
       streamDone();
       return;
     }
     if (state.id() > 0) {
       connection.resetStream(writes.out(), state.id(), Http2FrameException.CANCEL);
-      removeStream(state.id());
+      removeStream(state.wire);
     }
   }
 
@@ -206,7 +209,7 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
     if (connection.isLocalOpen(state.id())) {
       connection.resetStream(writes.out(), state.id(), Http2FrameException.CANCEL);
     }
-    removeStream(state.id());
+    removeStream(state.wire);
   }
 
   /** The application took {@code bytes} of a stream's DATA: flow-control credit goes back. */
@@ -248,7 +251,7 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
     assert inEventLoop();
     startShutdown(status);
     life.goingAwayStatus = status;
-    for (ConnectionStream stream : allStreams()) {
+    for (ConnectionStream stream : liveStreams()) {
       cancelStream(stream.state, status);
     }
     ctx.close();
@@ -264,17 +267,29 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
     return connection.connectionWindows();
   }
 
-  private List<ConnectionStream> allStreams() {
+  /** The streams the connection holds: those waiting for a slot, then those open on the wire. */
+  private List<ConnectionStream> liveStreams() {
     List<ConnectionStream> all = new ArrayList<>(waiting.values());
-    all.addAll(streams.values());
+    for (Http2Stream http2 : connection.streams()) {
+      if (http2.attachment() instanceof ConnectionStream stream && stream.live) {
+        all.add(stream);
+      }
+    }
     return all;
   }
 
-  private void removeStream(int id) {
-    if (streams.remove(id) != null) {
+  /** The stream on the wire ended here: its slot goes to a waiting stream, if any. */
+  private void removeStream(ConnectionStream stream) {
+    if (stream.live) {
+      stream.live = false;
       streamDone();
       openWaiting();
     }
+  }
+
+  /** The stream of the engine's {@code http2}, if the connection still holds it; else null. */
+  private static ConnectionStream live(Http2Stream http2) {
+    return http2.attachment() instanceof ConnectionStream stream && stream.live ? stream : null;
   }
 
   private void streamDone() {
@@ -321,13 +336,7 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
       return;
     }
     life.onRead();
-    writes.beginRead();
-    try {
-      connection.receive(in, writes.out());
-    } finally {
-      in.release();
-      writes.endRead();
-    }
+    writes.read(in);
   }
 
   @Override
@@ -351,8 +360,7 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     IOException network = NetworkFailures.ioFailure(cause);
     if (network != null) {
-      life.networkFailure(ctx, network);
-      NetworkFailures.log(ctx, "closed", network);
+      networkFailure(network);
     } else {
       if (life.goingAwayStatus == null) {
         life.goingAwayStatus =
@@ -363,15 +371,21 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
     ctx.close();
   }
 
+  /** The connection failed for the network (a read or a write): the calls it ends say so. */
+  private void networkFailure(IOException failure) {
+    life.networkFailure(ctx, failure);
+    NetworkFailures.log(ctx, "closed", failure);
+  }
+
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
     Status status = life.channelClosed(ctx);
+    List<ConnectionStream> left = liveStreams();
     connection.close();
     writes.discard();
-    List<ConnectionStream> left = allStreams();
     waiting.clear();
-    streams.clear();
     for (ConnectionStream stream : left) {
+      stream.live = false;
       // A stream still waiting for a slot never reached the server: safe to retry.
       boolean neverSent = !stream.isOpen();
       stream.dropWaiting();
@@ -385,16 +399,17 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
   // ---------------------------------------------------------------- Http2ConnectionListener
 
   @Override
-  public HeaderSink onHeadersStart(int streamId, boolean trailers) {
+  public HeaderSink onHeadersStart(Http2Stream http2, boolean trailers) {
     block.start();
     return block;
   }
 
   @Override
-  public void onHeadersEnd(int streamId, boolean trailers, boolean endStream) {
+  public void onHeadersEnd(Http2Stream http2, boolean trailers, boolean endStream) {
+    int streamId = http2.id();
     GrpcResponseHeaders headers = block.headers();
     String malformed = block.malformed();
-    ConnectionStream stream = streams.get(streamId);
+    ConnectionStream stream = live(http2);
     if (stream == null) {
       return;
     }
@@ -410,13 +425,13 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
     }
     stream.state.onHeaders(headers, endStream);
     if (endStream) {
-      removeStream(streamId);
+      removeStream(stream);
     }
   }
 
   @Override
-  public void onHeaderListTooLarge(int streamId, boolean trailers, boolean endStream) {
-    ConnectionStream stream = streams.get(streamId);
+  public void onHeaderListTooLarge(Http2Stream http2, boolean trailers, boolean endStream) {
+    ConnectionStream stream = live(http2);
     if (stream != null) {
       stream.state.fail(
           Status.RESOURCE_EXHAUSTED.withDescription(
@@ -426,8 +441,9 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
   }
 
   @Override
-  public void onData(int streamId, ByteBuf data, int flowControlled, boolean endStream) {
-    ConnectionStream stream = streams.get(streamId);
+  public void onData(Http2Stream http2, ByteBuf data, int flowControlled, boolean endStream) {
+    int streamId = http2.id();
+    ConnectionStream stream = live(http2);
     if (stream == null || stream.state.isClosed()) {
       data.release();
       consumed(streamId, flowControlled); // nobody will read it: the window goes back now
@@ -436,20 +452,23 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
     consumed(streamId, flowControlled - data.readableBytes()); // the padding
     stream.state.onData(data, endStream);
     if (endStream) {
-      removeStream(streamId);
+      removeStream(stream);
     }
   }
 
   @Override
-  public void onStreamReset(int streamId, long errorCode, boolean byPeer) {
-    ConnectionStream stream = streams.get(streamId);
+  public void onStreamReset(Http2Stream http2, long errorCode, boolean byPeer) {
+    ConnectionStream stream = live(http2);
     if (stream == null) {
       return;
     }
     if (!byPeer && connection.isClosed()) {
-      return; // a connection error: onConnectionClosed ends the calls with its reason
+      // A connection error: onConnectionClosed, next, ends the calls with its reason (the engine
+      // forgets the stream before that, so it is kept here until then).
+      endedByConnectionError.add(stream);
+      return;
     }
-    removeStream(streamId);
+    removeStream(stream);
     Status status = Http2Statuses.fromRstStream(errorCode);
     if (errorCode == Http2FrameException.REFUSED_STREAM && byPeer) {
       if (connection.goAwayReceived()) {
@@ -513,15 +532,18 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
     }
     life.closing = true;
     Status status = life.goingAwayStatus;
-    List<ConnectionStream> left = allStreams();
+    List<ConnectionStream> left = liveStreams();
+    left.addAll(endedByConnectionError);
+    endedByConnectionError.clear();
     for (ConnectionStream stream : left) {
       boolean neverSent = !stream.isOpen();
       if (neverSent) {
         waiting.remove(stream.state);
+        stream.live = false;
         stream.state.stream().onSentBytes(stream.dropWaiting());
         streamDone();
       } else {
-        removeStream(stream.state.id());
+        removeStream(stream);
       }
       stream.state.onStreamClosed(status, neverSent);
     }

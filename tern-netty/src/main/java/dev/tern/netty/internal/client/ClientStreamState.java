@@ -33,6 +33,9 @@ final class ClientStreamState implements MessageDeframer.Listener {
   /** The HTTP/2 stream id, or -1 until the HEADERS frame is written. */
   private int id = -1;
 
+  /** Its stream on the connection, set when the stream is prepared; event loop only after. */
+  ConnectionStream wire;
+
   private boolean headersReceived;
 
   /** The status the call ends with once the deframer has delivered what was requested. */

@@ -1,53 +1,43 @@
 package dev.tern.netty.internal.client;
 
 import dev.tern.netty.internal.http2.Http2Connection;
-import dev.tern.netty.internal.write.FlushAfterRead;
+import dev.tern.netty.internal.write.ConnectionWrites;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
- * The write side of a client connection on Tern's HTTP/2 engine: the one buffer every frame of a
- * flush goes into, made when the first frame needs it and written at the flush with at most one
- * listener (no promise per frame). That listener tells the calls how many of the bytes they handed
- * to the engine left with it (those the engine still holds for want of flow-control credit are
- * reported at a later flush), which drives {@code isReady} through {@link
- * NettyClientStream#onSentBytes}.
- *
- * <p>A flush asked for while the engine reads a chunk into the buffer waits for the read's end
- * ({@link FlushAfterRead}: {@link #beginRead}, {@link #endRead}).
+ * The client's write side of a connection on Tern's HTTP/2 engine ({@link ConnectionWrites}: the
+ * one buffer of a flush, the flushes held back during a read, the writes the network fails),
+ * written with at most one listener per flush (no promise per frame). That listener tells the calls
+ * how many of the bytes they handed to the engine left with it (those the engine still holds for
+ * want of flow-control credit are reported at a later flush), which drives {@code isReady} through
+ * {@link NettyClientStream#onSentBytes}.
  *
  * <p>Event loop only; not thread-safe.
  */
-final class ClientWrites extends FlushAfterRead {
+final class ClientWrites extends ConnectionWrites {
   private final Http2Connection connection;
+  private final Consumer<IOException> onNetworkFailure;
   private final List<ConnectionStream> reporting = new ArrayList<>();
-  private ChannelHandlerContext ctx;
-  private ByteBuf out;
-  private boolean discarded;
 
-  ClientWrites(Http2Connection connection) {
+  /**
+   * @param onNetworkFailure called when a write fails for the network, before the channel closes
+   */
+  ClientWrites(Http2Connection connection, Consumer<IOException> onNetworkFailure) {
     this.connection = connection;
+    this.onNetworkFailure = onNetworkFailure;
   }
 
-  void attach(ChannelHandlerContext ctx) {
-    this.ctx = ctx;
-  }
-
-  /** The buffer of this flush (an empty one, never written, once the channel is gone). */
-  ByteBuf out() {
-    if (discarded) {
-      return Unpooled.EMPTY_BUFFER;
-    }
-    if (out == null) {
-      out = ctx.alloc().buffer();
-    }
-    return out;
+  @Override
+  protected void receive(ByteBuf in, ByteBuf out) {
+    connection.receive(in, out);
   }
 
   /** {@code stream}'s call handed {@code bytes} of DATA to the engine. */
@@ -59,26 +49,10 @@ final class ClientWrites extends FlushAfterRead {
     }
   }
 
-  /**
-   * Writes this flush's buffer, if anything is in it, and flushes the channel.
-   *
-   * @param close close the channel once the buffer is written
-   */
   @Override
-  public void flush(boolean close) {
-    if (holdBack(close)) {
-      return;
-    }
-    if (ctx == null) {
-      return;
-    }
-    ByteBuf written = out;
-    out = null;
+  protected void flush(ByteBuf written, boolean close) {
+    ChannelHandlerContext ctx = ctx();
     Runnable reports = collectReports();
-    if (written != null && !written.isReadable()) {
-      written.release();
-      written = null;
-    }
     if (written == null) {
       if (reports != null) {
         reports.run();
@@ -89,13 +63,18 @@ final class ClientWrites extends FlushAfterRead {
       }
       return;
     }
-    ChannelFuture future = ctx.writeAndFlush(written);
+    ChannelFuture future = write(written);
     if (reports != null) {
       future.addListener(f -> reports.run());
     }
     if (close) {
       closeOnceWritten(future);
     }
+  }
+
+  @Override
+  protected void onNetworkFailure(IOException failure) {
+    onNetworkFailure.accept(failure);
   }
 
   /**
@@ -110,9 +89,10 @@ final class ClientWrites extends FlushAfterRead {
    */
   private void closeOnceWritten(ChannelFuture last) {
     if (last.isDone()) {
-      ctx.close();
+      ctx().close();
       return;
     }
+    ChannelHandlerContext ctx = ctx();
     ctx.channel().config().setAutoRead(false);
     ScheduledFuture<?> deadline =
         ctx.executor().schedule(() -> ctx.close(), CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
@@ -154,13 +134,8 @@ final class ClientWrites extends FlushAfterRead {
     return () -> all.forEach(Runnable::run);
   }
 
-  /** The channel is gone: releases the buffer of the flush that will not happen. */
-  void discard() {
-    discarded = true;
-    if (out != null) {
-      out.release();
-      out = null;
-    }
+  @Override
+  protected void discardReports() {
     for (ConnectionStream stream : reporting) {
       long unreported = stream.handedBytes - stream.reportedBytes;
       stream.reportedBytes = stream.handedBytes;

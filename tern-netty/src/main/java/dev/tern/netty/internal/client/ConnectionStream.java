@@ -30,10 +30,17 @@ final class ConnectionStream implements Runnable {
   /** Whether {@link ClientWrites} has it among the streams to report on. */
   boolean reporting;
 
+  /**
+   * Whether the connection holds it: from its start on the event loop (waiting for a slot, then
+   * open on the wire) until it ends there (its last frame, a reset, or the connection's end).
+   */
+  boolean live;
+
   ConnectionStream(ClientHandler handler, ClientStreamState state, byte[][] fields) {
     this.handler = handler;
     this.state = state;
     this.fields = fields;
+    state.wire = this;
   }
 
   /** On the event loop: creates the stream on its connection. */

@@ -6,6 +6,7 @@ import dev.tern.netty.http.HttpBodyListener;
 import dev.tern.netty.http.HttpExchange;
 import dev.tern.netty.http.HttpRequestHead;
 import dev.tern.netty.internal.http2.Http2FrameException;
+import dev.tern.netty.internal.http2.Http2Stream;
 import dev.tern.spi.ServerTransportListener;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -24,14 +25,17 @@ import java.util.Objects;
  * HttpExchange}). Body bytes count against the stream's flow-control window until the protocol
  * consumes them, so a client cannot make the server hold more than one window per stream.
  *
+ * <p>The connection finds it from its stream's slot ({@link Http2Stream#attachment}), through what
+ * the connection attached there; it writes through {@link Http2StreamOutput} with that stream.
+ *
  * <p>Event loop only.
  */
-final class Http2Exchange implements HttpExchange {
+public final class Http2Exchange implements HttpExchange {
   private static final byte[] STATUS = latin1(":status");
 
   private final Http2StreamOutput output;
   private final ExchangeHost host;
-  private final int streamId;
+  private final Http2Stream stream;
   private final HttpRequestHead request;
   private final Attributes attributes;
   private HttpBodyListener listener;
@@ -43,20 +47,16 @@ final class Http2Exchange implements HttpExchange {
   Http2Exchange(
       Http2StreamOutput output,
       ExchangeHost host,
-      int streamId,
+      Http2Stream stream,
       HttpRequestHead request,
       Attributes attributes,
       boolean requestComplete) {
     this.output = output;
     this.host = host;
-    this.streamId = streamId;
+    this.stream = stream;
     this.request = request;
     this.attributes = attributes;
     this.requestComplete = requestComplete;
-  }
-
-  int streamId() {
-    return streamId;
   }
 
   /** Whether the whole response was written. */
@@ -73,7 +73,7 @@ final class Http2Exchange implements HttpExchange {
       // Nobody reads it any more: straight back to the window.
       int bytes = data.readableBytes();
       data.release();
-      output.returnBytes(streamId, bytes);
+      output.returnBytes(stream, bytes);
       return;
     }
     listener.onData(data, endOfStream);
@@ -130,7 +130,7 @@ final class Http2Exchange implements HttpExchange {
     }
     // A protocol consumes when its application reads, outside the connection's reads (whose end
     // flushes): the WINDOW_UPDATE goes out now, or the client waits for it.
-    if (output.returnBytes(streamId, bytes)) {
+    if (output.returnBytes(stream, bytes)) {
       flush();
     }
   }
@@ -159,7 +159,7 @@ final class Http2Exchange implements HttpExchange {
     // Complete before the write: on Tern's engine the stream may close within it.
     responseComplete = endOfStream;
     ChannelPromise promise = output.ctx().newPromise();
-    output.writeHeaders(streamId, out, endOfStream, promise);
+    output.writeHeaders(stream, out, endOfStream, promise);
     if (endOfStream) {
       responded(promise);
     }
@@ -178,7 +178,7 @@ final class Http2Exchange implements HttpExchange {
     }
     responseComplete = endOfStream; // before the write, as in writeHead
     ChannelPromise promise = output.ctx().newPromise();
-    output.writeData(streamId, data, endOfStream, promise);
+    output.writeData(stream, data, endOfStream, promise);
     if (endOfStream) {
       responded(promise);
     }
@@ -224,7 +224,7 @@ final class Http2Exchange implements HttpExchange {
 
   /** Resets the stream with {@code errorCode} and flushes, unless it is closed already. */
   private void resetIfOpen(long errorCode) {
-    output.resetIfOpen(streamId, errorCode);
+    output.resetIfOpen(stream, errorCode);
     flush();
   }
 
@@ -235,6 +235,6 @@ final class Http2Exchange implements HttpExchange {
 
   @Override
   public String toString() {
-    return "Http2Exchange{" + streamId + " " + request + "}";
+    return "Http2Exchange{" + stream.id() + " " + request + "}";
   }
 }

@@ -6,19 +6,18 @@ import dev.tern.netty.http.HttpBodyListener;
 import dev.tern.netty.http.HttpRequestHead;
 import dev.tern.netty.http.HttpServerProtocol;
 import dev.tern.netty.internal.grpc.GrpcWire;
+import dev.tern.netty.internal.http2.Http2Stream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.util.collection.IntObjectHashMap;
-import io.netty.util.collection.IntObjectMap;
-import java.util.ArrayList;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * The streams of one HTTP/2 connection that a protocol other than gRPC serves, each an {@link
  * Http2Exchange}, kept apart from the gRPC calls: the connection's handler offers this the requests
- * gRPC does not take and passes on the frames of their streams. A connection whose server has no
- * such protocol never allocates the map.
+ * gRPC does not take and passes on the frames of their streams, with the exchange it found in the
+ * stream's slot ({@link Http2Stream#attachment}); this keeps no map of its own, only their count.
  *
  * <p>Event loop only.
  */
@@ -32,7 +31,8 @@ public final class Http2Exchanges {
   /** Told when an exchange starts or ends: exchanges count as calls for the idle limit. */
   private final Runnable exchangesChanged;
 
-  private IntObjectMap<Http2Exchange> byStream;
+  /** The exchanges served whose stream has not closed. */
+  private int open;
 
   /** The exchanges of a connection whose frames go out through {@code output}. */
   public Http2Exchanges(Http2StreamOutput output, ExchangeHost host, Runnable exchangesChanged) {
@@ -43,7 +43,7 @@ public final class Http2Exchanges {
   }
 
   public boolean isEmpty() {
-    return byStream == null || byStream.isEmpty();
+    return open == 0;
   }
 
   /** Whether the server serves any protocol beside gRPC (else there is no head to build). */
@@ -52,22 +52,29 @@ public final class Http2Exchanges {
   }
 
   /**
-   * Offers a request gRPC does not take to the server's protocols; true if one took it (the stream
-   * is then an exchange's), false if the caller is to refuse it.
+   * The protocol that serves {@code head}, or null if gRPC's refusal is the answer (the caller then
+   * need not prepare the stream for an exchange).
    */
-  public boolean serve(
-      int streamId, HttpRequestHead head, boolean endOfStream, Attributes attributes) {
+  public HttpServerProtocol find(HttpRequestHead head) {
+    return protocols.find(head);
+  }
+
+  /**
+   * Serves a request gRPC does not take with {@code protocol} (from {@link #find}): the exchange
+   * the caller keeps in the stream's slot until {@link #onStreamClosed}. The caller attaches what
+   * finds it before this, since the protocol may write at once.
+   */
+  public Http2Exchange serve(
+      HttpServerProtocol protocol,
+      Http2Stream stream,
+      HttpRequestHead head,
+      boolean endOfStream,
+      Attributes attributes,
+      Consumer<Http2Exchange> attach) {
     assert output.ctx().executor().inEventLoop();
-    HttpServerProtocol protocol = protocols.find(head);
-    if (protocol == null) {
-      return false;
-    }
-    Http2Exchange exchange =
-        new Http2Exchange(output, host, streamId, head, attributes, endOfStream);
-    if (byStream == null) {
-      byStream = new IntObjectHashMap<>(4);
-    }
-    byStream.put(streamId, exchange);
+    Http2Exchange exchange = new Http2Exchange(output, host, stream, head, attributes, endOfStream);
+    attach.accept(exchange);
+    open++;
     host.socketNode().streamStarted(false);
     exchangesChanged.run();
     HttpBodyListener listener = null;
@@ -78,97 +85,55 @@ public final class Http2Exchanges {
     }
     if (listener == null) {
       exchange.abort();
-      return true;
+      return exchange;
     }
     exchange.setBodyListener(listener);
     if (endOfStream) {
       exchange.onData(Unpooled.EMPTY_BUFFER, true);
     }
-    return true;
+    return exchange;
   }
 
-  private Http2Exchange get(int streamId) {
-    return byStream == null ? null : byStream.get(streamId);
-  }
-
-  /** A HEADERS frame after the request's; true if its stream is an exchange's. */
-  public boolean onTrailers(int streamId, boolean endOfStream) {
-    Http2Exchange exchange = get(streamId);
-    if (exchange == null) {
-      return false;
-    }
+  /** A HEADERS frame after the request's, on {@code exchange}'s stream. */
+  public void onTrailers(Http2Exchange exchange, boolean endOfStream) {
     if (endOfStream) {
       exchange.onData(Unpooled.EMPTY_BUFFER, true); // of a request's trailers, only the end counts
     }
-    return true;
   }
 
   /**
-   * A DATA frame on a stream that is no gRPC call's; true if it is an exchange's, which took {@code
-   * data} (retained) and returns its bytes to the window as its protocol consumes them.
+   * A DATA frame on {@code exchange}'s stream, which takes {@code data} (retained) and returns its
+   * bytes to the window as its protocol consumes them.
    */
-  public boolean onData(int streamId, ByteBuf data, boolean endOfStream) {
-    Http2Exchange exchange = get(streamId);
-    if (exchange == null) {
-      return false;
-    }
+  public void onData(Http2Exchange exchange, ByteBuf data, boolean endOfStream) {
     exchange.onData(data.retain(), endOfStream);
-    return true;
   }
 
-  /** Whether {@code streamId} carries an exchange that has not ended. */
-  public boolean isOpen(int streamId) {
-    return get(streamId) != null;
+  /** The client reset {@code exchange}'s stream. */
+  public void onReset(Http2Exchange exchange, long errorCode) {
+    exchange.peerGone(
+        Status.CANCELLED.withDescription(
+            "client cancelled (RST_STREAM " + GrpcWire.errorName(errorCode) + ")"));
   }
 
-  /** The client reset a stream. */
-  public void onReset(int streamId, long errorCode) {
-    Http2Exchange exchange = get(streamId);
-    if (exchange != null) {
-      exchange.peerGone(
-          Status.CANCELLED.withDescription(
-              "client cancelled (RST_STREAM " + GrpcWire.errorName(errorCode) + ")"));
-    }
+  /** The server is shutting down now: {@code exchange} hears {@code status}. */
+  public void abort(Http2Exchange exchange, Status status) {
+    exchange.peerGone(status);
   }
 
   /**
-   * A stream closed: an exchange's that had not completed its response hears why, {@code
-   * connectionFailure} if the connection failed. Called for every stream, gRPC calls' too, so
-   * nothing is allocated unless the stream was an exchange's.
+   * {@code exchange}'s stream closed, or the connection is gone: unless it completed its response
+   * it hears why ({@code connectionFailure} if the connection failed), and it stops counting as a
+   * stream. Once per exchange.
    */
-  public void onStreamClosed(int streamId, Status connectionFailure) {
-    Http2Exchange exchange = byStream == null ? null : byStream.remove(streamId);
-    if (exchange != null) {
-      boolean completed = exchange.completed();
-      exchange.peerGone(
-          connectionFailure != null
-              ? connectionFailure
-              : Status.CANCELLED.withDescription("stream closed before the response ended"));
-      host.socketNode().streamEnded(completed);
-      exchangesChanged.run();
-    }
-  }
-
-  /**
-   * The connection is gone: every exchange's stream closed, each exchange hears {@code status}
-   * (unless its response was complete) and stops counting as a stream.
-   */
-  public void closeAll(Status status) {
-    if (isEmpty()) {
-      return;
-    }
-    for (int streamId : new ArrayList<>(byStream.keySet())) {
-      onStreamClosed(streamId, status);
-    }
-  }
-
-  /** The server is shutting down now, or the connection is gone: every exchange hears it. */
-  public void abortAll(Status status) {
-    if (isEmpty()) {
-      return;
-    }
-    for (Http2Exchange exchange : new ArrayList<>(byStream.values())) {
-      exchange.peerGone(status);
-    }
+  public void onStreamClosed(Http2Exchange exchange, Status connectionFailure) {
+    boolean completed = exchange.completed();
+    exchange.peerGone(
+        connectionFailure != null
+            ? connectionFailure
+            : Status.CANCELLED.withDescription("stream closed before the response ended"));
+    open--;
+    host.socketNode().streamEnded(completed);
+    exchangesChanged.run();
   }
 }

@@ -1,5 +1,6 @@
 package dev.tern.netty.internal.exchange;
 
+import dev.tern.netty.internal.http2.Http2Stream;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
@@ -20,23 +21,24 @@ public interface Http2StreamOutput {
    * read, not kept); {@code promise} completes once it left the connection (for headers that end
    * the stream, with the DATA before them).
    */
-  void writeHeaders(int streamId, byte[][] headers, boolean endStream, ChannelPromise promise);
+  void writeHeaders(
+      Http2Stream stream, byte[][] headers, boolean endStream, ChannelPromise promise);
 
   /**
    * Writes DATA, taking ownership of {@code data}, as far as flow control lets it go; {@code
    * promise} completes once all of it left the connection, or failed to.
    */
-  void writeData(int streamId, ByteBuf data, boolean endStream, ChannelPromise promise);
+  void writeData(Http2Stream stream, ByteBuf data, boolean endStream, ChannelPromise promise);
 
   /** Resets the stream with {@code errorCode}, unless it is closed already. Does not flush. */
-  void resetIfOpen(int streamId, long errorCode);
+  void resetIfOpen(Http2Stream stream, long errorCode);
 
   /**
    * Returns {@code bytes} of the request body to the stream's window.
    *
    * @return whether a flush is due (a WINDOW_UPDATE may be waiting)
    */
-  boolean returnBytes(int streamId, int bytes);
+  boolean returnBytes(Http2Stream stream, int bytes);
 
   /** Writes what is queued to the socket. */
   void flush();

@@ -9,8 +9,9 @@
  *              body --&gt; HttpBodyListener; response --&gt; sized or chunked
  *  HTTP/2:   server.ServerHandler --&gt; Http2Exchanges.serve(head)
  *              --&gt; protocol.serve(Http2Exchange); DATA, trailers, RST_STREAM passed on
- *              by stream id; response --&gt; Http2StreamOutput: HEADERS and DATA through
- *              the HTTP/2 engine (server.ExchangeOutput)
+ *              with the exchange found in the stream's slot (http2.Http2Stream);
+ *              response --&gt; Http2StreamOutput: HEADERS and DATA through the HTTP/2
+ *              engine (server.ExchangeOutput)
  * </pre>
  *
  * <p>In: decoded requests and bodies. Out: {@link dev.tern.netty.http.HttpExchange}s to the

@@ -9,6 +9,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
@@ -185,10 +186,11 @@ public final class Http2Connection {
   /**
    * A client's new stream: writes its HEADERS ({@code fields} alternates names and values).
    *
+   * @param attachment the transport's state for the stream ({@link Http2Stream#attach})
    * @return the stream's id
    * @throws IllegalStateException unless {@link #canOpenStream()}
    */
-  public int openStream(ByteBuf out, byte[][] fields, boolean endStream) {
+  public int openStream(ByteBuf out, byte[][] fields, boolean endStream, Object attachment) {
     if (!canOpenStream()) {
       throw new IllegalStateException(
           server ? "a server does not open streams" : "no stream can be opened now");
@@ -196,6 +198,7 @@ public final class Http2Connection {
     Http2Stream stream =
         new Http2Stream(
             streams.nextLocalStreamId(), peerInitialWindowSize, limits.initialWindowSize());
+    stream.attach(attachment);
     streams.addLocalStream(stream);
     outbound.writeHeaders(out, stream, fields, endStream);
     return stream.id;
@@ -448,6 +451,14 @@ public final class Http2Connection {
     return closed;
   }
 
+  /**
+   * The active streams, both sides', now: a copy, for the transport's rare walks over them (a
+   * shutdown, the channel gone), during which they may close.
+   */
+  public List<Http2Stream> streams() {
+    return streams.active();
+  }
+
   /** Active streams, both sides'. */
   public int activeStreams() {
     return streams.activePeerStreams() + streams.activeLocalStreams();
@@ -481,31 +492,38 @@ public final class Http2Connection {
 
   private void resetLocally(Http2Stream stream, long errorCode, boolean notify) {
     outbound.writer().writeRstStream(out, stream.id, errorCode);
-    forgetOnly(stream, true);
+    leave(stream, true);
     if (notify) {
-      listener.onStreamReset(stream.id, errorCode, false);
+      listener.onStreamReset(stream, errorCode, false);
     }
+    closed(stream);
     maybeFinish();
   }
 
   /** A stream closed (or reset): its queue dropped, it leaves the active streams. */
   void forget(Http2Stream stream, boolean resetHere) {
-    forgetOnly(stream, resetHere);
+    leave(stream, resetHere);
+    closed(stream);
     maybeFinish();
   }
 
   /**
-   * {@link #forget} without ending a connection that has gone away once this was its last stream:
-   * for a reset (or a GOAWAY's refusal), whose listener must hear why the stream ended (a refusal
-   * is safe to retry) before the end of the connection ends what is left; the caller then calls
-   * {@link #maybeFinish}.
+   * The first half of {@link #forget}, for a reset (or a GOAWAY's refusal), whose listener must
+   * hear why the stream ended (a refusal is safe to retry) between the two halves; the caller then
+   * calls {@link #closed} and {@link #maybeFinish} (which may end a connection that has gone away
+   * once this was its last stream).
    */
-  void forgetOnly(Http2Stream stream, boolean resetHere) {
+  void leave(Http2Stream stream, boolean resetHere) {
     outbound.forget(stream);
     giveBackUnconsumed(stream);
     stream.close();
     streams.remove(stream, resetHere);
-    listener.onStreamClosed(stream.id);
+  }
+
+  /** The stream's last event: the listener hears it closed, and its attachment is cleared. */
+  void closed(Http2Stream stream) {
+    listener.onStreamClosed(stream);
+    stream.attach(null);
   }
 
   /**
@@ -535,8 +553,8 @@ public final class Http2Connection {
       outbound.forget(stream);
       stream.close();
       streams.remove(stream, true);
-      listener.onStreamReset(stream.id, errorCode, false);
-      listener.onStreamClosed(stream.id);
+      listener.onStreamReset(stream, errorCode, false);
+      closed(stream);
     }
     reader.stop();
     listener.onConnectionClosed(errorCode, reason);

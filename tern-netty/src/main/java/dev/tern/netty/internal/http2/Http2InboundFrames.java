@@ -63,7 +63,7 @@ final class Http2InboundFrames implements Http2FrameListener {
         throw e;
       }
       delivered = true;
-      c.listener.onData(streamId, data, flowControlled, endStream);
+      c.listener.onData(stream, data, flowControlled, endStream);
       if (stream.isClosed()) {
         c.forget(stream, false);
       }
@@ -106,18 +106,18 @@ final class Http2InboundFrames implements Http2FrameListener {
       c.discard(block);
       throw e;
     }
-    HeaderSink sink = c.listener.onHeadersStart(streamId, trailers);
+    HeaderSink sink = c.listener.onHeadersStart(stream, trailers);
     try {
       c.decoder.decode(block, sink);
     } catch (HpackException e) {
       if (e.connectionError()) {
         throw Http2FrameException.connection(COMPRESSION_ERROR, e.getMessage());
       }
-      c.listener.onHeaderListTooLarge(streamId, trailers, endStream);
+      c.listener.onHeaderListTooLarge(stream, trailers, endStream);
       closeIfDone(stream);
       return;
     }
-    c.listener.onHeadersEnd(streamId, trailers, endStream);
+    c.listener.onHeadersEnd(stream, trailers, endStream);
     closeIfDone(stream);
   }
 
@@ -210,11 +210,12 @@ final class Http2InboundFrames implements Http2FrameListener {
     // enough of), and the listener knows a reset late in a call's deadline: ordinary traffic,
     // paced by this side's answers or the deadline. Only the other resets of streams that got no
     // DATA are what a Rapid Reset is made of.
-    if (!stream.dataSent && !c.listener.resetIsOrdinary(streamId)) {
+    if (!stream.dataSent && !c.listener.resetIsOrdinary(stream)) {
       c.guard.reset();
     }
-    c.forgetOnly(stream, false);
-    c.listener.onStreamReset(streamId, errorCode, true);
+    c.leave(stream, false);
+    c.listener.onStreamReset(stream, errorCode, true);
+    c.closed(stream);
     c.maybeFinish();
   }
 
@@ -291,8 +292,9 @@ final class Http2InboundFrames implements Http2FrameListener {
     c.goAwayReceived = true;
     for (Http2Stream stream : c.streams.active()) {
       if (!c.streams.isPeerInitiated(stream.id) && stream.id > lastStreamId) {
-        c.forgetOnly(stream, false);
-        c.listener.onStreamReset(stream.id, REFUSED_STREAM, true);
+        c.leave(stream, false);
+        c.listener.onStreamReset(stream, REFUSED_STREAM, true);
+        c.closed(stream);
       }
     }
     c.listener.onGoAway(lastStreamId, errorCode, debugData);

@@ -18,10 +18,17 @@ import java.util.ArrayDeque;
  *
  * <p>Frames received in a state that does not allow them are errors with the code section 5.1 and
  * 6.x give: DATA or HEADERS once the peer ended its side is STREAM_CLOSED; trailers without
- * END_STREAM are PROTOCOL_ERROR (section 8.1). One connection's, on its event loop; not
- * thread-safe.
+ * END_STREAM are PROTOCOL_ERROR (section 8.1).
+ *
+ * <p>The transport sees a stream only as a handle in {@link Http2ConnectionListener}'s callbacks:
+ * its {@link #id()} and one slot for the transport's own per-stream state ({@link #attach}), so the
+ * transport finds a stream's call from the stream, with no map of its own keyed by id. The slot's
+ * type is the transport's business; the connection clears it once the stream closed and the
+ * listener heard of it ({@link Http2ConnectionListener#onStreamClosed}).
+ *
+ * <p>One connection's, on its event loop; not thread-safe.
  */
-final class Http2Stream {
+public final class Http2Stream {
   enum State {
     IDLE,
     OPEN,
@@ -49,10 +56,30 @@ final class Http2Stream {
   /** Whether this side wrote DATA on the stream (an answer the peer may cancel after reading). */
   boolean dataSent;
 
+  /** The transport's per-stream state, or null. */
+  private Object attachment;
+
   Http2Stream(int id, long sendWindow, int receiveWindow) {
     this.id = id;
     this.sendWindow = new Http2SendWindow(id, sendWindow);
     this.receiveWindow = new Http2ReceiveWindow(id, receiveWindow, receiveWindow);
+  }
+
+  /** The stream's id. */
+  public int id() {
+    return id;
+  }
+
+  /** What the transport attached to this stream, or null (always null once it closed). */
+  public Object attachment() {
+    return attachment;
+  }
+
+  /**
+   * Attaches the transport's state for this stream (null to clear it), replacing what was attached.
+   */
+  public void attach(Object attachment) {
+    this.attachment = attachment;
   }
 
   State state() {

@@ -39,6 +39,11 @@
  *       dev.tern.netty.internal.http2.Http2ConnectionListener}.
  * </ul>
  *
+ * <p>The transport drives it through {@link dev.tern.netty.internal.http2.Http2Connection} and
+ * hears it through {@link dev.tern.netty.internal.http2.Http2ConnectionListener}, whose stream
+ * events hand the {@link dev.tern.netty.internal.http2.Http2Stream}: its id and one slot for the
+ * transport's per-stream state, whose type this package does not know.
+ *
  * <p>Errors are checked exceptions that say what the peer did wrong and what the connection must
  * do: {@link dev.tern.netty.internal.http2.HpackException}, {@link
  * dev.tern.netty.internal.http2.Http2FrameException}. The connection never lets them escape: a

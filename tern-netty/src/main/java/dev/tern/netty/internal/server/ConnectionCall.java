@@ -9,7 +9,8 @@ import java.util.function.Consumer;
  * (the engine may hold them until the client gives flow-control credit). Once they left, the stream
  * hears of them ({@link NettyServerStream#onSentBytes}, which drives {@code isReady}), and of the
  * trailers ({@link ServerStreamState#onTrailersWritten}, which ends the call OK, or UNAVAILABLE if
- * the write failed).
+ * the write failed). The call's stream holds it in its slot ({@code Http2Stream#attachment}) while
+ * the stream is active; the connection's {@link ConnectionCalls} hold it until the call ends.
  *
  * <p>Event loop only; not thread-safe.
  */
@@ -26,6 +27,12 @@ final class ConnectionCall extends HandedWrites {
   boolean trailersHanded;
 
   boolean trailersReported;
+
+  /** Its neighbours in {@link ConnectionCalls}' list, and whether it is in it. */
+  ConnectionCall previous;
+
+  ConnectionCall next;
+  boolean listed;
 
   ConnectionCall(ServerStreamState state) {
     this.state = state;

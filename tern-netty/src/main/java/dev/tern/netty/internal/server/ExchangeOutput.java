@@ -2,15 +2,17 @@ package dev.tern.netty.internal.server;
 
 import dev.tern.Attributes;
 import dev.tern.Status;
+import dev.tern.netty.http.HttpRequestHead;
+import dev.tern.netty.http.HttpServerProtocol;
 import dev.tern.netty.internal.exchange.ExchangeHost;
+import dev.tern.netty.internal.exchange.Http2Exchange;
 import dev.tern.netty.internal.exchange.Http2Exchanges;
 import dev.tern.netty.internal.exchange.Http2StreamOutput;
 import dev.tern.netty.internal.http2.Http2Connection;
+import dev.tern.netty.internal.http2.Http2Stream;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
-import io.netty.util.collection.IntObjectHashMap;
-import io.netty.util.collection.IntObjectMap;
 import io.netty.util.concurrent.Future;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
@@ -21,11 +23,11 @@ import java.util.function.Consumer;
 /**
  * The requests on Tern's HTTP/2 engine that a protocol other than gRPC serves (tern-web's gRPC-Web
  * and Connect): their {@link Http2Exchanges}, written through the engine. {@link ServerHandler}
- * passes on the frames of their streams; this is their {@link Http2StreamOutput}: HEADERS and DATA
- * go into the flush's buffer ({@link ServerWrites}), and each write's promise completes once the
- * flush that carried its last byte is written (DATA the engine holds for flow-control credit waits
- * for later flushes). A write on a stream that is no longer active, and writes still held when the
- * stream is reset, fail.
+ * passes on the frames of their streams, each stream's slot holding its {@link ExchangeStream};
+ * this is their {@link Http2StreamOutput}: HEADERS and DATA go into the flush's buffer ({@link
+ * ServerWrites}), and each write's promise completes once the flush that carried its last byte is
+ * written (DATA the engine holds for flow-control credit waits for later flushes). A write on a
+ * stream that is no longer active, and writes still held when the stream is reset, fail.
  *
  * <p>Event loop only; not thread-safe.
  */
@@ -35,9 +37,6 @@ final class ExchangeOutput implements Http2StreamOutput {
   private final Runnable flush;
   private final Http2Exchanges exchanges;
   private ChannelHandlerContext ctx;
-
-  /** Per exchange stream, the writes not yet reported; made for the first exchange. */
-  private IntObjectMap<StreamWrites> byStream;
 
   /**
    * @param exchangesChanged told when an exchange starts or ends (they count as calls for the idle
@@ -64,74 +63,88 @@ final class ExchangeOutput implements Http2StreamOutput {
     return exchanges.isEmpty();
   }
 
-  /** Offers a request gRPC does not take to the server's protocols; true if one took it. */
-  boolean serve(int streamId, RequestHeaders request, boolean endStream, Attributes attributes) {
-    return exchanges.hasProtocols()
-        && exchanges.serve(streamId, request.toHttpRequestHead(), endStream, attributes);
-  }
-
-  /** Trailers (which end the request); true if the stream is an exchange's. */
-  boolean onTrailers(int streamId, boolean endStream) {
-    return exchanges.onTrailers(streamId, endStream);
-  }
-
   /**
-   * DATA; true if the stream is an exchange's, which then owns the payload's bytes of the window
-   * (its padding goes back now). The payload is released either way by the caller's contract: the
-   * exchange retains what it keeps.
+   * Offers a request gRPC does not take to the server's protocols; true if one took it, and then
+   * {@code stream}'s slot holds the exchange's {@link ExchangeStream} (which keeps {@code
+   * declared}, the body's count against its {@code content-length}, or null).
    */
-  boolean onData(int streamId, ByteBuf data, int flowControlled, boolean endStream) {
-    int bytes = data.readableBytes();
-    if (!exchanges.onData(streamId, data, endStream)) {
+  boolean serve(
+      Http2Stream stream,
+      RequestHeaders request,
+      boolean endStream,
+      Attributes attributes,
+      DeclaredLength declared) {
+    if (!exchanges.hasProtocols()) {
       return false;
     }
-    data.release(); // the exchange retained it
-    if (flowControlled > bytes) {
-      connection.consumed(writes.out(), streamId, flowControlled - bytes);
+    HttpRequestHead head = request.toHttpRequestHead();
+    HttpServerProtocol protocol = exchanges.find(head);
+    if (protocol == null) {
+      return false;
     }
+    ExchangeStream slot = new ExchangeStream(stream.id());
+    slot.declaredLength = declared;
+    stream.attach(slot);
+    exchanges.serve(protocol, stream, head, endStream, attributes, e -> slot.exchange = e);
     return true;
   }
 
-  /** Whether {@code streamId} carries an exchange that has not ended. */
-  boolean isOpen(int streamId) {
-    return exchanges.isOpen(streamId);
+  /** Trailers (which end the request) on the exchange's stream. */
+  void onTrailers(ExchangeStream slot, boolean endStream) {
+    exchanges.onTrailers(slot.exchange, endStream);
   }
 
-  /** The stream was reset, by the client ({@code byPeer}) or by the engine. */
-  void onReset(int streamId, long errorCode, boolean byPeer) {
+  /**
+   * DATA on the exchange's stream, which then owns the payload's bytes of the window (its padding
+   * goes back now). The payload is released here: the exchange retains what it keeps.
+   */
+  void onData(
+      Http2Stream stream,
+      ExchangeStream slot,
+      ByteBuf data,
+      int flowControlled,
+      boolean endStream) {
+    int bytes = data.readableBytes();
+    exchanges.onData(slot.exchange, data, endStream);
+    data.release(); // the exchange retained it
+    if (flowControlled > bytes) {
+      connection.consumed(writes.out(), stream.id(), flowControlled - bytes);
+    }
+  }
+
+  /** The exchange's stream was reset, by the client ({@code byPeer}) or by the engine. */
+  void onReset(ExchangeStream slot, long errorCode, boolean byPeer) {
     if (byPeer) {
-      exchanges.onReset(streamId, errorCode);
+      exchanges.onReset(slot.exchange, errorCode);
     }
-    failWrites(streamId);
+    slot.fail();
   }
 
-  void onStreamClosed(int streamId, Status connectionFailure) {
-    exchanges.onStreamClosed(streamId, connectionFailure);
-    if (byStream != null) {
-      byStream.remove(streamId); // what it handed is still reported at the next flush
-    }
+  /** The exchange's stream closed; what it handed is still reported at the next flush. */
+  void onStreamClosed(ExchangeStream slot, Status connectionFailure) {
+    exchanges.onStreamClosed(slot.exchange, connectionFailure);
   }
 
-  /** The server is shutting down now: every exchange hears it. */
-  void abortAll(Status status) {
-    exchanges.abortAll(status);
-  }
-
-  /** The connection is gone: every exchange's stream is closed. */
-  void closeAll(Status status) {
-    exchanges.closeAll(status);
-    if (byStream != null) {
-      for (StreamWrites stream : byStream.values()) {
-        stream.fail();
+  /** The server is shutting down now: every exchange of {@code streams} (the active) hears it. */
+  void abortAll(List<Http2Stream> streams, Status status) {
+    for (Http2Stream stream : streams) {
+      if (stream.attachment() instanceof ExchangeStream slot) {
+        exchanges.abort(slot.exchange, status);
       }
-      byStream.clear();
     }
   }
 
-  private void failWrites(int streamId) {
-    StreamWrites stream = byStream == null ? null : byStream.remove(streamId);
-    if (stream != null) {
-      stream.fail();
+  /**
+   * The connection is gone: every exchange of {@code streams} (those still active when it went) is
+   * closed, and what it still held fails.
+   */
+  void closeAll(List<Http2Stream> streams, Status status) {
+    for (Http2Stream stream : streams) {
+      if (stream.attachment() instanceof ExchangeStream slot) {
+        stream.attach(null);
+        slot.fail();
+        exchanges.onStreamClosed(slot.exchange, status);
+      }
     }
   }
 
@@ -144,48 +157,51 @@ final class ExchangeOutput implements Http2StreamOutput {
 
   @Override
   public void writeHeaders(
-      int streamId, byte[][] headers, boolean endStream, ChannelPromise promise) {
-    boolean sent = connection.sendHeaders(writes.out(), streamId, headers, endStream);
-    track(streamId, sent, 0, promise);
+      Http2Stream stream, byte[][] headers, boolean endStream, ChannelPromise promise) {
+    boolean sent = connection.sendHeaders(writes.out(), stream.id(), headers, endStream);
+    track(stream, sent, 0, promise);
   }
 
   @Override
-  public void writeData(int streamId, ByteBuf data, boolean endStream, ChannelPromise promise) {
+  public void writeData(
+      Http2Stream stream, ByteBuf data, boolean endStream, ChannelPromise promise) {
     int bytes = data.readableBytes();
-    boolean sent = connection.sendData(writes.out(), streamId, data, endStream);
-    track(streamId, sent, bytes, promise);
+    boolean sent = connection.sendData(writes.out(), stream.id(), data, endStream);
+    track(stream, sent, bytes, promise);
   }
 
-  private void track(int streamId, boolean sent, int bytes, ChannelPromise promise) {
+  /** Keeps {@code promise} with the stream's slot until its bytes left. */
+  private void track(Http2Stream stream, boolean sent, int bytes, ChannelPromise promise) {
     if (!sent) {
       promise.tryFailure(new ClosedChannelException());
       return;
     }
-    if (byStream == null) {
-      byStream = new IntObjectHashMap<>(4);
-    }
-    StreamWrites stream = byStream.get(streamId);
-    if (stream == null) {
-      stream = new StreamWrites(streamId);
-      byStream.put(streamId, stream);
-    }
-    stream.handedBytes += bytes;
-    stream.promises.add(new Handed(stream.handedBytes, promise));
-    writes.handed(stream);
+    // The stream may have closed within the write, clearing its slot: the write is then reported
+    // at the next flush all the same, apart from the slot.
+    ExchangeStream slot =
+        stream.attachment() instanceof ExchangeStream attached
+            ? attached
+            : new ExchangeStream(stream.id());
+    slot.handedBytes += bytes;
+    slot.promises.add(new Handed(slot.handedBytes, promise));
+    writes.handed(slot);
   }
 
   @Override
-  public void resetIfOpen(int streamId, long errorCode) {
-    connection.resetStream(writes.out(), streamId, errorCode);
-    failWrites(streamId);
+  public void resetIfOpen(Http2Stream stream, long errorCode) {
+    Object slot = stream.attachment();
+    connection.resetStream(writes.out(), stream.id(), errorCode);
+    if (slot instanceof ExchangeStream exchangeStream) {
+      exchangeStream.fail();
+    }
   }
 
   @Override
-  public boolean returnBytes(int streamId, int bytes) {
+  public boolean returnBytes(Http2Stream stream, int bytes) {
     if (bytes <= 0) {
       return false;
     }
-    connection.consumed(writes.out(), streamId, bytes);
+    connection.consumed(writes.out(), stream.id(), bytes);
     return true;
   }
 
@@ -197,14 +213,18 @@ final class ExchangeOutput implements Http2StreamOutput {
   /** A write's promise, done once the stream's sent bytes reach {@code end}. */
   private record Handed(long end, ChannelPromise promise) {}
 
-  /** One exchange stream's writes that have not been reported. */
-  private static final class StreamWrites extends HandedWrites {
+  /**
+   * What an exchange's stream holds in its slot: the exchange, and its writes that have not been
+   * reported.
+   */
+  static final class ExchangeStream extends HandedWrites {
     private final int streamId;
     private final ArrayDeque<Handed> promises = new ArrayDeque<>(2);
+    private Http2Exchange exchange;
     private long handedBytes;
     private long reportedBytes;
 
-    StreamWrites(int streamId) {
+    ExchangeStream(int streamId) {
       this.streamId = streamId;
     }
 

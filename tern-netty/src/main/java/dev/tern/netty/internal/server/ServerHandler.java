@@ -16,7 +16,7 @@ import dev.tern.netty.internal.http2.Http2Connection;
 import dev.tern.netty.internal.http2.Http2ConnectionListener;
 import dev.tern.netty.internal.http2.Http2FrameException;
 import dev.tern.netty.internal.http2.Http2Settings;
-import dev.tern.netty.internal.http2.IntMap;
+import dev.tern.netty.internal.http2.Http2Stream;
 import dev.tern.netty.internal.io.ConnectionAgeLimits;
 import dev.tern.netty.internal.io.KeepAlivePinger;
 import dev.tern.netty.internal.io.NetworkFailures;
@@ -73,16 +73,12 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
   private final ExchangeOutput exchanges;
 
   /**
-   * The calls by stream id; no arrays until the first call (an idle connection has none), grown as
-   * more run at once.
+   * The calls that have not ended. A frame finds its call in its stream's slot ({@link
+   * Http2Stream#attachment}), which holds the call's {@link ConnectionCall}, an exchange's {@link
+   * ExchangeOutput.ExchangeStream}, the {@link DeclaredLength} of a request answered without
+   * either, or nothing.
    */
-  private final IntMap<ConnectionCall> calls = new IntMap<>();
-
-  /**
-   * The streams whose request declared a {@code content-length} and has not ended yet; made for the
-   * first such request (gRPC clients declare none).
-   */
-  private IntMap<DeclaredLength> declaredLengths;
+  private final ConnectionCalls calls = new ConnectionCalls();
 
   private final KeepAliveEnforcer keepAliveEnforcer;
   private final UnreadResponseLimits unreadResponseLimits;
@@ -124,7 +120,7 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
             options.permitKeepAliveTimeNanos(), options.permitKeepAliveWithoutCalls());
     // Response DATA leaving (a large message leaves over many flushes, as the client's credit
     // comes) is activity after which the client's keepalive pings are welcome again.
-    this.writes = new ServerWrites(connection, keepAliveEnforcer::onDataSent);
+    this.writes = new ServerWrites(connection, keepAliveEnforcer::onDataSent, this::networkFailure);
     this.exchanges =
         options.httpProtocols().list().isEmpty()
             ? null
@@ -192,13 +188,7 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
     if (keepAlive != null) {
       keepAlive.onRead();
     }
-    writes.beginRead();
-    try {
-      connection.receive(in, writes.out());
-    } finally {
-      in.release();
-      writes.endRead();
-    }
+    writes.read(in);
   }
 
   @Override
@@ -244,14 +234,19 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     IOException network = NetworkFailures.ioFailure(cause);
     if (network != null) {
-      if (connectionFailure == null) {
-        connectionFailure = NetworkFailures.status(network);
-      }
-      NetworkFailures.log(ctx, "closed", network);
+      networkFailure(network);
     } else {
       logger.log(Level.WARNING, "HTTP/2 connection failed; closing it", cause);
     }
     ctx.close();
+  }
+
+  /** The connection failed for the network (a read or a write): the calls it ends say so. */
+  private void networkFailure(IOException failure) {
+    if (connectionFailure == null) {
+      connectionFailure = NetworkFailures.status(failure);
+    }
+    NetworkFailures.log(ctx, "closed", failure);
   }
 
   @Override
@@ -262,12 +257,11 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
         connectionFailure != null
             ? connectionFailure
             : Status.UNAVAILABLE.withDescription("connection closed");
-    for (ConnectionCall call : calls.values()) {
+    for (ConnectionCall call : calls.snapshot()) {
       call.state.onReset(status);
     }
-    calls.clear();
     if (exchanges != null) {
-      exchanges.closeAll(status);
+      exchanges.closeAll(connection.streams(), status);
     }
     stopTimers();
     transport.terminated();
@@ -329,11 +323,11 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
   void shutdownNow(Status status) {
     assert inEventLoop();
     shutdownStarted = true;
-    for (ConnectionCall call : calls.values()) {
+    for (ConnectionCall call : calls.snapshot()) {
       call.state.abort(status);
     }
     if (exchanges != null) {
-      exchanges.abortAll(status);
+      exchanges.abortAll(connection.streams(), status);
     }
     connection.goAway(writes.out(), NO_ERROR, "");
     flushNow();
@@ -409,8 +403,8 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
    */
   void writeData(ServerStreamState state, ByteBuf data, int bytes) {
     assert inEventLoop();
-    ConnectionCall call = calls.get(state.id());
-    if (!connection.sendData(writes.out(), state.id(), data, false) || call == null) {
+    ConnectionCall call = state.call;
+    if (!connection.sendData(writes.out(), state.id(), data, false)) {
       state.stream().onSentBytes(bytes);
       return;
     }
@@ -428,8 +422,8 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
     if (aborting) {
       return;
     }
-    ConnectionCall call = calls.get(state.id());
-    if (!sent || call == null) {
+    ConnectionCall call = state.call;
+    if (!sent) {
       state.onTrailersWritten(false, null);
       return;
     }
@@ -449,8 +443,7 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
 
   /** The call of {@code state} ended; forget it. */
   void streamClosed(ServerStreamState state) {
-    forgetDeclaredLength(state.id());
-    if (calls.remove(state.id()) != null && calls.isEmpty() && noExchanges()) {
+    if (calls.remove(state.call) && calls.isEmpty() && noExchanges()) {
       exchangesChanged();
     }
   }
@@ -482,26 +475,27 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
   // ---------------------------------------------------------------- Http2ConnectionListener
 
   @Override
-  public HeaderSink onHeadersStart(int streamId, boolean trailers) {
+  public HeaderSink onHeadersStart(Http2Stream stream, boolean trailers) {
     if (!trailers) {
-      lastRequestStreamId = streamId;
+      lastRequestStreamId = stream.id();
     }
     headers = new RequestHeaders(trailers);
     return headers;
   }
 
   @Override
-  public void onHeadersEnd(int streamId, boolean trailers, boolean endStream) {
+  public void onHeadersEnd(Http2Stream stream, boolean trailers, boolean endStream) {
     RequestHeaders block = headers;
     headers = null;
-    ConnectionCall call = calls.get(streamId);
+    int streamId = stream.id();
+    Object slot = stream.attachment();
     if (trailers) {
       if (block.malformed() != null) {
         reject(streamId, block.malformed());
-      } else if (call != null) {
+      } else if (slot instanceof ConnectionCall call) {
         call.state.onEndOfStream(); // the engine only passes trailers that end the stream
-      } else if (exchanges != null) {
-        exchanges.onTrailers(streamId, endStream);
+      } else if (slot instanceof ExchangeOutput.ExchangeStream exchange) {
+        exchanges.onTrailers(exchange, endStream);
       }
       return;
     }
@@ -514,20 +508,21 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
       reject(streamId, block.malformed());
       return;
     }
+    DeclaredLength declared = null;
     if (!endStream && block.contentLength() >= 0) {
-      if (declaredLengths == null) {
-        declaredLengths = new IntMap<>();
-      }
-      declaredLengths.put(streamId, new DeclaredLength(block.contentLength()));
+      declared = new DeclaredLength(block.contentLength());
+      stream.attach(declared); // until a call or an exchange takes it
     }
-    onRequest(streamId, block, endStream);
+    onRequest(stream, block, endStream, declared);
   }
 
   private void reject(int streamId, String reason) {
     connection.rejectStream(writes.out(), streamId, PROTOCOL_ERROR, reason);
   }
 
-  private void onRequest(int streamId, RequestHeaders request, boolean endStream) {
+  private void onRequest(
+      Http2Stream stream, RequestHeaders request, boolean endStream, DeclaredLength declared) {
+    int streamId = stream.id();
     if (isShutdownRequested()) {
       // No new calls after shutdown(): the GOAWAY goes first, so the client retries elsewhere.
       if (!shutdownStarted) {
@@ -540,7 +535,7 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
     boolean grpc = request.isPost() && GrpcWire.isServedGrpcContentType(contentType);
     if (!grpc
         && exchanges != null
-        && exchanges.serve(streamId, request, endStream, streamAttributes)) {
+        && exchanges.serve(stream, request, endStream, streamAttributes, declared)) {
       return;
     }
     if (!request.isPost()) {
@@ -570,25 +565,34 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
       respond(streamId, 400, Status.INTERNAL.withDescription(request.invalidBinaryHeader()));
       return;
     }
-    startCall(streamId, request, path, endStream);
+    startCall(stream, request, path, endStream, declared);
   }
 
   private void startCall(
-      int streamId, RequestHeaders request, CharSequence path, boolean endStream) {
+      Http2Stream stream,
+      RequestHeaders request,
+      CharSequence path,
+      boolean endStream,
+      DeclaredLength declared) {
+    int streamId = stream.id();
     Metadata metadata = request.toMetadata();
     String fullMethodName = options.methodNames().of(path);
     ServerStreamState state =
         new ServerStreamState(this, streamId, options.maxInboundMessageSize());
-    NettyServerStream stream =
+    NettyServerStream serverStream =
         new NettyServerStream(this, state, request.authority(), streamAttributes);
-    state.setStream(stream);
+    state.setStream(serverStream);
     if (calls.isEmpty() && connectionLimits != null) {
       connectionLimits.onActive();
     }
-    calls.put(streamId, new ConnectionCall(state));
+    ConnectionCall call = new ConnectionCall(state);
+    call.declaredLength = declared;
+    state.call = call;
+    stream.attach(call);
+    calls.add(call);
     transport.socketNode().streamStarted(false);
     try {
-      transportListener.streamCreated(stream, fullMethodName, metadata);
+      transportListener.streamCreated(serverStream, fullMethodName, metadata);
     } catch (RuntimeException e) {
       logger.log(Level.SEVERE, "streamCreated threw for " + fullMethodName, e);
     }
@@ -614,30 +618,28 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
   }
 
   @Override
-  public void onHeaderListTooLarge(int streamId, boolean trailers, boolean endStream) {
+  public void onHeaderListTooLarge(Http2Stream stream, boolean trailers, boolean endStream) {
     headers = null;
     Status status =
         Status.RESOURCE_EXHAUSTED.withDescription(
             "Request header metadata larger than " + options.maxInboundMetadataSize() + " bytes");
-    ConnectionCall call = calls.get(streamId);
-    if (call != null) {
+    if (stream.attachment() instanceof ConnectionCall call) {
       call.state.abort(status);
     } else if (!trailers) {
-      respond(streamId, 431, status);
+      respond(stream.id(), 431, status);
     }
   }
 
   @Override
-  public void onData(int streamId, ByteBuf data, int flowControlled, boolean endStream) {
-    int bytes = data.readableBytes();
-    String mismatch = checkDeclaredLength(streamId, bytes, endStream);
-    ConnectionCall call = calls.get(streamId);
-    if (mismatch == null
-        && call == null
-        && exchanges != null
-        && exchanges.onData(streamId, data, flowControlled, endStream)) {
+  public void onData(Http2Stream stream, ByteBuf data, int flowControlled, boolean endStream) {
+    int streamId = stream.id();
+    Object slot = stream.attachment();
+    String mismatch = checkDeclaredLength(slot, data.readableBytes(), endStream);
+    if (mismatch == null && slot instanceof ExchangeOutput.ExchangeStream exchange) {
+      exchanges.onData(stream, exchange, data, flowControlled, endStream);
       return;
     }
+    ConnectionCall call = slot instanceof ConnectionCall c ? c : null;
     if (mismatch != null || call == null || call.state.isClosed()) {
       data.release();
       connection.consumed(writes.out(), streamId, flowControlled);
@@ -646,41 +648,31 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
       }
       return;
     }
-    if (flowControlled > bytes) {
-      connection.consumed(writes.out(), streamId, flowControlled - bytes); // the padding
+    if (flowControlled > data.readableBytes()) {
+      connection.consumed(writes.out(), streamId, flowControlled - data.readableBytes());
     }
     call.state.onData(data, endStream);
   }
 
   /** Why the DATA breaks the request's declared {@code content-length}, or null. */
-  private String checkDeclaredLength(int streamId, int bytes, boolean endStream) {
-    if (declaredLengths == null || declaredLengths.isEmpty()) {
-      return null;
-    }
+  private static String checkDeclaredLength(Object slot, int bytes, boolean endStream) {
     DeclaredLength declared =
-        endStream ? declaredLengths.remove(streamId) : declaredLengths.get(streamId);
-    String mismatch = declared == null ? null : declared.received(bytes, endStream);
-    if (mismatch != null) {
-      declaredLengths.remove(streamId);
-    }
-    return mismatch;
-  }
-
-  private void forgetDeclaredLength(int streamId) {
-    if (declaredLengths != null) {
-      declaredLengths.remove(streamId);
-    }
+        slot instanceof HandedWrites writes
+            ? writes.declaredLength
+            : slot instanceof DeclaredLength d ? d : null;
+    return declared == null ? null : declared.received(bytes, endStream);
   }
 
   @Override
-  public boolean resetIsOrdinary(int streamId) {
+  public boolean resetIsOrdinary(Http2Stream stream) {
     // A stream with no call and no exchange was already answered: its reset cancels nothing. A
     // call queued behind later streams holds a slot instead of counting (ResetCallSlots).
-    ConnectionCall call = calls.get(streamId);
-    return call != null
-        ? call.state.resetIsOrdinary()
-            || resetCalls().hold(call.state, streamId, lastRequestStreamId)
-        : exchanges == null || !exchanges.isOpen(streamId);
+    Object slot = stream.attachment();
+    if (slot instanceof ConnectionCall call) {
+      return call.state.resetIsOrdinary()
+          || resetCalls().hold(call.state, stream.id(), lastRequestStreamId);
+    }
+    return !(slot instanceof ExchangeOutput.ExchangeStream);
   }
 
   private ResetCallSlots resetCalls() {
@@ -691,13 +683,12 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
   }
 
   @Override
-  public void onStreamReset(int streamId, long errorCode, boolean byPeer) {
-    forgetDeclaredLength(streamId);
-    if (exchanges != null) {
-      exchanges.onReset(streamId, errorCode, byPeer);
+  public void onStreamReset(Http2Stream stream, long errorCode, boolean byPeer) {
+    Object slot = stream.attachment();
+    if (slot instanceof ExchangeOutput.ExchangeStream exchange) {
+      exchanges.onReset(exchange, errorCode, byPeer);
     }
-    ConnectionCall call = calls.get(streamId);
-    if (call == null) {
+    if (!(slot instanceof ConnectionCall call)) {
       return;
     }
     String who = byPeer ? "client cancelled" : "stream reset";
@@ -709,9 +700,9 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
   }
 
   @Override
-  public void onStreamClosed(int streamId) {
-    if (exchanges != null) {
-      exchanges.onStreamClosed(streamId, connectionFailure);
+  public void onStreamClosed(Http2Stream stream) {
+    if (stream.attachment() instanceof ExchangeOutput.ExchangeStream exchange) {
+      exchanges.onStreamClosed(exchange, connectionFailure);
     }
   }
 

@@ -26,6 +26,12 @@ final class ServerStreamState implements MessageDeframer.Listener {
   private final int id;
   private final MessageDeframer deframer;
   private NettyServerStream stream;
+
+  /**
+   * What the connection keeps of the call (set when it starts): its writes handed to the engine.
+   */
+  ConnectionCall call;
+
   private ServerStreamListener listener;
   private boolean headersSent;
   private boolean messageSent;

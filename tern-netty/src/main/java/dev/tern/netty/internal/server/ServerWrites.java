@@ -1,65 +1,50 @@
 package dev.tern.netty.internal.server;
 
 import dev.tern.netty.internal.http2.Http2Connection;
-import dev.tern.netty.internal.write.FlushAfterRead;
+import dev.tern.netty.internal.write.ConnectionWrites;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.util.concurrent.Future;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The write side of a connection on Tern's HTTP/2 engine: the one buffer every frame of a flush is
- * written into, made when the first frame needs it and written to the channel at the flush, with at
- * most one listener per flush (no promise per frame).
+ * The server's write side of a connection on Tern's HTTP/2 engine ({@link ConnectionWrites}: the
+ * one buffer of a flush, the flushes held back during a read, the writes the network fails), with
+ * at most one listener per flush (no promise per frame).
  *
  * <p>The calls and exchanges learn what left through that listener: for each stream that handed
  * response frames to the engine ({@link HandedWrites}), the flush counts what the engine no longer
  * holds for want of flow-control credit, and once the buffer is written reports it (for a call,
  * {@link ConnectionCall}; for an exchange, its write futures).
  *
- * <p>A flush asked for while the engine reads a chunk into the buffer waits for the read's end
- * ({@link FlushAfterRead}: {@link #beginRead}, {@link #endRead}).
- *
  * <p>Event loop only; not thread-safe.
  */
-final class ServerWrites extends FlushAfterRead {
+final class ServerWrites extends ConnectionWrites {
   private final Http2Connection connection;
   private final Runnable onDataSent;
+  private final Consumer<IOException> onNetworkFailure;
 
   /** Sized for a stream or two per flush; it grows for more. */
   private final List<HandedWrites> pending = new ArrayList<>(2);
 
-  private ChannelHandlerContext ctx;
-  private ByteBuf out;
-
-  /** The channel is gone: nothing is written any more (the closed engine writes nothing). */
-  private boolean discarded;
-
   /**
    * @param onDataSent called at a flush that carries response DATA the engine let go of
+   * @param onNetworkFailure called when a write fails for the network, before the channel closes
    */
-  ServerWrites(Http2Connection connection, Runnable onDataSent) {
+  ServerWrites(
+      Http2Connection connection, Runnable onDataSent, Consumer<IOException> onNetworkFailure) {
     this.connection = connection;
     this.onDataSent = onDataSent;
+    this.onNetworkFailure = onNetworkFailure;
   }
 
-  void attach(ChannelHandlerContext ctx) {
-    this.ctx = ctx;
-  }
-
-  /** The buffer of this flush (an empty one, never written to, once the channel is gone). */
-  ByteBuf out() {
-    if (discarded) {
-      return Unpooled.EMPTY_BUFFER;
-    }
-    if (out == null) {
-      out = ctx.alloc().buffer();
-    }
-    return out;
+  @Override
+  protected void receive(ByteBuf in, ByteBuf out) {
+    connection.receive(in, out);
   }
 
   /** {@code stream} handed frames to the engine: report them at a flush once they leave. */
@@ -70,23 +55,10 @@ final class ServerWrites extends FlushAfterRead {
     }
   }
 
-  /**
-   * Writes this flush's buffer, if anything is in it, and flushes the channel.
-   *
-   * @param close close the channel once the buffer is written
-   */
   @Override
-  public void flush(boolean close) {
-    if (holdBack(close)) {
-      return;
-    }
-    ByteBuf written = out;
-    out = null;
+  protected void flush(ByteBuf written, boolean close) {
+    ChannelHandlerContext ctx = ctx();
     List<Consumer<Future<?>>> reports = collectReports();
-    if (written != null && !written.isReadable()) {
-      written.release();
-      written = null;
-    }
     if (written == null && reports == null) {
       ctx.flush();
       if (close) {
@@ -94,7 +66,7 @@ final class ServerWrites extends FlushAfterRead {
       }
       return;
     }
-    ChannelFuture future = ctx.writeAndFlush(written != null ? written : ctx.alloc().buffer(0));
+    ChannelFuture future = write(written != null ? written : ctx.alloc().buffer(0));
     if (reports != null) {
       future.addListener(
           f -> {
@@ -109,6 +81,11 @@ final class ServerWrites extends FlushAfterRead {
     if (close) {
       future.addListener(f -> ctx.close());
     }
+  }
+
+  @Override
+  protected void onNetworkFailure(IOException failure) {
+    onNetworkFailure.accept(failure);
   }
 
   /** What the engine let go of since the last flush, to report when this flush is written. */
@@ -135,13 +112,8 @@ final class ServerWrites extends FlushAfterRead {
     return reports;
   }
 
-  /** The channel is gone: releases the buffer of the flush that will not happen. */
-  void discard() {
-    discarded = true;
-    if (out != null) {
-      out.release();
-      out = null;
-    }
+  @Override
+  protected void discardReports() {
     pending.clear();
   }
 }

@@ -29,7 +29,10 @@
  * the channel: each read goes to the engine with the flush's one output buffer ({@code
  * ServerWrites}); request header blocks are decoded straight into metadata ({@code
  * RequestHeaders}); each call is one {@code ConnectionCall} beside its {@code ServerStreamState},
- * and the exchanges' writes go through {@code ExchangeOutput}.
+ * and the exchanges' writes go through {@code ExchangeOutput}. Per-stream state lives in the
+ * engine's stream ({@code Http2Stream}'s slot: the call, the exchange, or a request body's {@code
+ * DeclaredLength}), not in maps keyed by stream id; {@code ConnectionCalls} lists the calls that
+ * have not ended, for the connection's end, shutdown and idle limit.
  *
  * <p>Uses the exchanges ({@code internal.exchange}) for requests gRPC does not take, {@code http2},
  * {@code grpc}, the write path ({@code write}, {@code buffer}) and {@code io}; never the client

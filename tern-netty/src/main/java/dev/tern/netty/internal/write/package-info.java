@@ -3,8 +3,9 @@
  * messages are framed on the caller's thread ({@link dev.tern.netty.internal.write.OutboundFramer},
  * into {@code buffer}'s writable buffers) and handed over through the connection's {@link
  * dev.tern.netty.internal.write.WriteQueue}, which runs the queued commands on the event loop and
- * flushes once per drain; the handlers' flush waits for the end of a read ({@link
- * dev.tern.netty.internal.write.FlushAfterRead}); the channel's write-buffer water marks are {@link
+ * flushes once per drain; what the client's and the server's write sides share is {@link
+ * dev.tern.netty.internal.write.ConnectionWrites} (the one buffer of a flush, flushes held until a
+ * read ends, writes the network fails); the channel's write-buffer water marks are {@link
  * dev.tern.netty.internal.write.WriteLimits}.
  *
  * <pre>

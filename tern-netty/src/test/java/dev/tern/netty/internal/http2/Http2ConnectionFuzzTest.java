@@ -46,8 +46,8 @@ class Http2ConnectionFuzzTest {
         preface.release();
       } else {
         out.skipBytes(Http2Connection.PREFACE.length);
-        connection.openStream(out, REQUEST, false);
-        connection.openStream(out, REQUEST, true);
+        connection.openStream(out, REQUEST, false, null);
+        connection.openStream(out, REQUEST, true, null);
       }
       int offset = 0;
       for (int i = 0; offset < input.length; i++) {
@@ -89,32 +89,32 @@ class Http2ConnectionFuzzTest {
     }
 
     @Override
-    public HeaderSink onHeadersStart(int streamId, boolean trailers) {
+    public HeaderSink onHeadersStart(Http2Stream stream, boolean trailers) {
       return (name, value, sensitive) -> {};
     }
 
     @Override
-    public void onHeadersEnd(int streamId, boolean trailers, boolean endStream) {
-      if (connection.server && answered.add(streamId)) {
-        connection.sendHeaders(out, streamId, Http2TestPeer.fields(":status", "200"), false);
-        connection.sendData(out, streamId, alloc.buffer().writeZero(1500), false);
-        connection.sendHeaders(out, streamId, Http2TestPeer.fields("grpc-status", "0"), true);
+    public void onHeadersEnd(Http2Stream stream, boolean trailers, boolean endStream) {
+      if (connection.server && answered.add(stream.id())) {
+        connection.sendHeaders(out, stream.id(), Http2TestPeer.fields(":status", "200"), false);
+        connection.sendData(out, stream.id(), alloc.buffer().writeZero(1500), false);
+        connection.sendHeaders(out, stream.id(), Http2TestPeer.fields("grpc-status", "0"), true);
       }
     }
 
     @Override
-    public void onHeaderListTooLarge(int streamId, boolean trailers, boolean endStream) {
-      connection.resetStream(out, streamId, Http2FrameException.REFUSED_STREAM);
+    public void onHeaderListTooLarge(Http2Stream stream, boolean trailers, boolean endStream) {
+      connection.resetStream(out, stream.id(), Http2FrameException.REFUSED_STREAM);
     }
 
     @Override
-    public void onData(int streamId, ByteBuf data, int flowControlled, boolean endStream) {
+    public void onData(Http2Stream stream, ByteBuf data, int flowControlled, boolean endStream) {
       data.release();
-      connection.consumed(out, streamId, flowControlled);
+      connection.consumed(out, stream.id(), flowControlled);
     }
 
     @Override
-    public void onStreamReset(int streamId, long errorCode, boolean byPeer) {}
+    public void onStreamReset(Http2Stream stream, long errorCode, boolean byPeer) {}
 
     @Override
     public void onGoAway(int lastStreamId, long errorCode, ByteBuf debugData) {}

@@ -266,6 +266,34 @@ class Http2ConnectionTest {
   }
 
   @Test
+  void theStreamsSlotReachesEachOfItsEventsAndIsClearedAfterTheLast() {
+    peer.handshake();
+    ByteBuf in = peer.headers(peer.frames(), 1, false, REQUEST);
+    peer.data(in, 1, "hello", false);
+    peer.writer.writeRstStream(in, 1, 8);
+    peer.headers(in, 3, false, REQUEST);
+    peer.headers(in, 5, true, REQUEST);
+    assertThat(peer.send(in)).isEmpty();
+    ByteBuf out = out();
+    peer.connection.goAway(out, ENHANCE_YOUR_CALM, "enough");
+    peer.read(out);
+    // A reset is heard before the close, with the slot; the connection's end resets each stream.
+    assertThat(peer.events.slots)
+        .containsExactlyInAnyOrder(
+            "data 1 call 1",
+            "reset 1 call 1",
+            "closed 1 call 1",
+            "reset 3 call 3",
+            "closed 3 call 3",
+            "reset 5 call 5",
+            "closed 5 call 5");
+    assertThat(peer.events.slots).startsWith("data 1 call 1", "reset 1 call 1", "closed 1 call 1");
+    assertThat(peer.events.slots.indexOf("reset 5 call 5"))
+        .isLessThan(peer.events.slots.indexOf("closed 5 call 5"));
+    assertThat(peer.events.closed).extracting(Http2Stream::attachment).containsOnlyNulls();
+  }
+
+  @Test
   void streamsOverTheConcurrencyLimitAreRefusedAndHpackStaysInStep() {
     peer.close();
     Http2Limits d = Http2Limits.defaults();
@@ -492,7 +520,7 @@ class Http2ConnectionTest {
     peer = new Http2TestPeer(false, Http2Limits.defaults(), 5);
     peer.handshake();
     ByteBuf out = out();
-    assertThat(peer.connection.openStream(out, fields(REQUEST), true)).isEqualTo(1);
+    assertThat(peer.connection.openStream(out, fields(REQUEST), true, null)).isEqualTo(1);
     assertThat(peer.read(out)).hasSize(1);
 
     ByteBuf in = peer.frames();
@@ -516,8 +544,8 @@ class Http2ConnectionTest {
         .startsWith("SETTINGS Http2Settings{2=0, 3=1000, 4=1048576, 6=8192}");
     Http2Connection c = peer.connection;
     ByteBuf out = out();
-    assertThat(c.openStream(out, fields(REQUEST), true)).isEqualTo(1);
-    assertThat(c.openStream(out, fields(REQUEST), true)).isEqualTo(3);
+    assertThat(c.openStream(out, fields(REQUEST), true, null)).isEqualTo(1);
+    assertThat(c.openStream(out, fields(REQUEST), true, null)).isEqualTo(3);
     assertThat(peer.read(out)).hasSize(2);
 
     ByteBuf in = peer.headers(peer.frames(), 1, false, ":status", "200");
@@ -537,7 +565,7 @@ class Http2ConnectionTest {
             "closed 0 graceful shutdown complete");
     assertThat(c.canOpenStream()).isFalse();
     ByteBuf unused = out();
-    assertThatThrownBy(() -> c.openStream(unused, fields(REQUEST), true))
+    assertThatThrownBy(() -> c.openStream(unused, fields(REQUEST), true, null))
         .isInstanceOf(IllegalStateException.class);
     assertThat(peer.read(unused)).isEmpty();
   }
@@ -547,7 +575,7 @@ class Http2ConnectionTest {
     peer.handshake();
     assertThat(peer.connection.canOpenStream()).isFalse();
     ByteBuf unused = out();
-    assertThatThrownBy(() -> peer.connection.openStream(unused, fields(REQUEST), true))
+    assertThatThrownBy(() -> peer.connection.openStream(unused, fields(REQUEST), true, null))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("a server does not open streams");
     assertThat(peer.read(unused)).isEmpty();

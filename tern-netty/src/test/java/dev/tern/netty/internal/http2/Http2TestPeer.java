@@ -186,10 +186,19 @@ final class Http2TestPeer implements AutoCloseable {
   /** The connection's listener: each call as a line. */
   static final class Events implements Http2ConnectionListener {
     final List<String> lines = new ArrayList<>();
+
+    /**
+     * What each stream's slot held at its DATA, reset and close ("call N" attached at its request).
+     */
+    final List<String> slots = new ArrayList<>();
+
+    /** The streams closed, as handed to {@link #onStreamClosed}. */
+    final List<Http2Stream> closed = new ArrayList<>();
+
     private StringBuilder fields;
 
     @Override
-    public HeaderSink onHeadersStart(int streamId, boolean trailers) {
+    public HeaderSink onHeadersStart(Http2Stream stream, boolean trailers) {
       fields = new StringBuilder();
       return (name, value, sensitive) ->
           fields
@@ -200,10 +209,13 @@ final class Http2TestPeer implements AutoCloseable {
     }
 
     @Override
-    public void onHeadersEnd(int streamId, boolean trailers, boolean endStream) {
+    public void onHeadersEnd(Http2Stream stream, boolean trailers, boolean endStream) {
+      if (!trailers) {
+        stream.attach("call " + stream.id());
+      }
       lines.add(
           (trailers ? "trailers " : "headers ")
-              + streamId
+              + stream.id()
               + " {"
               + fields
               + "}"
@@ -211,17 +223,18 @@ final class Http2TestPeer implements AutoCloseable {
     }
 
     @Override
-    public void onHeaderListTooLarge(int streamId, boolean trailers, boolean endStream) {
+    public void onHeaderListTooLarge(Http2Stream stream, boolean trailers, boolean endStream) {
       lines.add(
-          "too large " + streamId + (trailers ? " trailers" : "") + (endStream ? " end" : ""));
+          "too large " + stream.id() + (trailers ? " trailers" : "") + (endStream ? " end" : ""));
     }
 
     @Override
-    public void onData(int streamId, ByteBuf data, int flowControlled, boolean endStream) {
+    public void onData(Http2Stream stream, ByteBuf data, int flowControlled, boolean endStream) {
+      slots.add("data " + stream.id() + " " + stream.attachment());
       try {
         lines.add(
             "data "
-                + streamId
+                + stream.id()
                 + " "
                 + data.toString(UTF_8)
                 + " flow="
@@ -233,8 +246,15 @@ final class Http2TestPeer implements AutoCloseable {
     }
 
     @Override
-    public void onStreamReset(int streamId, long errorCode, boolean byPeer) {
-      lines.add("reset " + streamId + " " + errorCode + (byPeer ? " by peer" : " here"));
+    public void onStreamReset(Http2Stream stream, long errorCode, boolean byPeer) {
+      slots.add("reset " + stream.id() + " " + stream.attachment());
+      lines.add("reset " + stream.id() + " " + errorCode + (byPeer ? " by peer" : " here"));
+    }
+
+    @Override
+    public void onStreamClosed(Http2Stream stream) {
+      slots.add("closed " + stream.id() + " " + stream.attachment());
+      closed.add(stream);
     }
 
     @Override

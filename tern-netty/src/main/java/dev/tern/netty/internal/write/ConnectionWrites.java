@@ -1,0 +1,151 @@
+package dev.tern.netty.internal.write;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+
+/**
+ * What the write sides of both ends of a connection on Tern's HTTP/2 engine share: the one buffer
+ * every frame of a flush is written into (made when the first frame needs it, handed to the channel
+ * at the flush), the reads of the engine, the flushes held back during them, and the write that
+ * fails for the network.
+ *
+ * <p>A flush asked for while the engine reads a chunk waits for the read's end: the engine writes
+ * its answers to a chunk into the flush's buffer, and a flush asked for meanwhile (a protocol
+ * answering a request at once, a connection closing when its last stream ends) would hand that
+ * buffer to the channel while the engine still writes into it.
+ *
+ * <p>A write the network fails (a reset, a broken pipe) closes the channel without an {@code
+ * exceptionCaught}; {@link #write} hands its failure to {@link #onNetworkFailure} first, so the
+ * calls it ends say it was an I/O error, as they do when a read fails.
+ *
+ * <p>The client's and the server's write sides extend this (rather than holding one, a small object
+ * more on every connection) and add what each reports of the bytes that left.
+ *
+ * <p>Event loop only; not thread-safe.
+ */
+public abstract class ConnectionWrites {
+  private final ChannelFutureListener networkFailures = this::writeDone;
+
+  private ChannelHandlerContext ctx;
+  private ByteBuf out;
+
+  /** The channel is gone: nothing is written any more (the closed engine writes nothing). */
+  private boolean discarded;
+
+  private boolean reading;
+  private boolean flushAsked;
+  private boolean closeAsked;
+
+  /** The handler's context, before the first frame is written. */
+  public final void attach(ChannelHandlerContext ctx) {
+    this.ctx = ctx;
+  }
+
+  /** The handler's context, or null before {@link #attach}. */
+  protected final ChannelHandlerContext ctx() {
+    return ctx;
+  }
+
+  /** The buffer of this flush (an empty one, never written to, once the channel is gone). */
+  public final ByteBuf out() {
+    if (discarded) {
+      return Unpooled.EMPTY_BUFFER;
+    }
+    if (out == null) {
+      out = ctx.alloc().buffer();
+    }
+    return out;
+  }
+
+  /**
+   * The engine reads {@code in} (which this releases), writing its answers into this flush's
+   * buffer; a flush asked for meanwhile happens at the end.
+   */
+  public final void read(ByteBuf in) {
+    reading = true;
+    try {
+      receive(in, out());
+    } finally {
+      in.release();
+      reading = false;
+      if (flushAsked) {
+        boolean close = closeAsked;
+        flushAsked = false;
+        closeAsked = false;
+        flush(close);
+      }
+    }
+  }
+
+  /** Hands {@code in} to the engine, whose answers go into {@code out}. */
+  protected abstract void receive(ByteBuf in, ByteBuf out);
+
+  /**
+   * Writes this flush's buffer, if anything is in it, and flushes the channel; during a read, at
+   * the read's end.
+   *
+   * @param close close the channel once the buffer is written
+   */
+  public final void flush(boolean close) {
+    if (reading) {
+      flushAsked = true;
+      closeAsked |= close;
+      return;
+    }
+    if (ctx == null) {
+      return;
+    }
+    ByteBuf written = out;
+    out = null;
+    if (written != null && !written.isReadable()) {
+      written.release();
+      written = null;
+    }
+    flush(written, close);
+  }
+
+  /**
+   * The flush itself: writes {@code written} (null when nothing was written into the buffer) with
+   * {@link #write}, reports what left, and flushes the channel, closing it once written if {@code
+   * close}.
+   */
+  protected abstract void flush(ByteBuf written, boolean close);
+
+  /**
+   * Writes and flushes {@code buffer}; a failure of the network reaches {@link #onNetworkFailure}.
+   */
+  protected final ChannelFuture write(ByteBuf buffer) {
+    return ctx.writeAndFlush(buffer).addListener(networkFailures);
+  }
+
+  private void writeDone(ChannelFuture future) {
+    Throwable cause = future.cause();
+    if (cause instanceof IOException failure && !(cause instanceof ClosedChannelException)) {
+      onNetworkFailure(failure);
+    }
+  }
+
+  /**
+   * A write failed for the network (not for a channel closed already): the channel is closing, and
+   * the calls it ends should say why.
+   */
+  protected abstract void onNetworkFailure(IOException failure);
+
+  /** The channel is gone: releases the buffer of the flush that will not happen. */
+  public final void discard() {
+    discarded = true;
+    if (out != null) {
+      out.release();
+      out = null;
+    }
+    discardReports();
+  }
+
+  /** The channel is gone: what was waiting to be reported will not be written. */
+  protected abstract void discardReports();
+}
