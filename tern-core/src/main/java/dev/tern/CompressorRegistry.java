@@ -1,5 +1,6 @@
 package dev.tern;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -12,16 +13,17 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class CompressorRegistry {
 
-  private static final CompressorRegistry DEFAULT =
-      newEmptyInstance().registered(new Codec.Gzip()).registered(Codec.Identity.NONE);
+  private static final CompressorRegistry DEFAULT = withDiscovered(CodecProviders.DISCOVERED);
 
   private final ConcurrentHashMap<String, Compressor> compressors = new ConcurrentHashMap<>();
 
   private CompressorRegistry() {}
 
   /**
-   * Returns the process-wide registry, initially holding {@code gzip} and {@code identity}.
-   * Compressors registered on it are visible to every channel and server that uses it.
+   * Returns the process-wide registry, initially holding {@code gzip}, {@code identity} and the
+   * codecs of the {@link CodecProvider}s on the class or module path (such as {@code zstd}, from
+   * {@code tern-zstd}). Compressors registered on it are visible to every channel and server that
+   * uses it.
    */
   public static CompressorRegistry getDefaultInstance() {
     return DEFAULT;
@@ -51,9 +53,15 @@ public final class CompressorRegistry {
     return compressors.get(name);
   }
 
-  private CompressorRegistry registered(Compressor compressor) {
-    register(compressor);
-    return this;
+  /** {@code gzip} and {@code identity}, then {@code discovered} (which may replace them). */
+  static CompressorRegistry withDiscovered(List<Codec> discovered) {
+    CompressorRegistry registry = newEmptyInstance();
+    registry.register(new Codec.Gzip());
+    registry.register(Codec.Identity.NONE);
+    for (Codec codec : discovered) {
+      registry.register(codec);
+    }
+    return registry;
   }
 
   /**
