@@ -15,7 +15,8 @@ package dev.tern;
  * ({@link CompressorRegistry#newEmptyInstance()}, {@link DecompressorRegistry#emptyInstance()})
  * hold only what it puts there.
  *
- * <p>Implementations must be thread-safe, and so must their codecs.
+ * <p>Implementations must be thread-safe, and so must their codecs. They are called while the
+ * default registries are being built, so they must not use those registries.
  */
 public abstract class CodecProvider {
   /** For subclasses. */

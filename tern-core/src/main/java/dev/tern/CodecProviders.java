@@ -32,7 +32,7 @@ final class CodecProviders {
       }
       Codec codec =
           Objects.requireNonNull(provider.getCodec(), () -> provider + ".getCodec() returned null");
-      byName.putIfAbsent(CompressorRegistry.checkEncodingName(codec.getMessageEncoding()), codec);
+      byName.putIfAbsent(EncodingNames.check(codec.getMessageEncoding()), codec);
     }
     return List.copyOf(byName.values());
   }

@@ -43,7 +43,7 @@ public final class CompressorRegistry {
    */
   public void register(Compressor compressor) {
     Objects.requireNonNull(compressor, "compressor");
-    String encoding = checkEncodingName(compressor.getMessageEncoding());
+    String encoding = EncodingNames.check(compressor.getMessageEncoding());
     compressors.put(encoding, compressor);
   }
 
@@ -62,30 +62,5 @@ public final class CompressorRegistry {
       registry.register(codec);
     }
     return registry;
-  }
-
-  /**
-   * Checks that {@code encoding} can appear in a comma-separated {@code grpc-accept-encoding}
-   * header: a non-empty HTTP token (RFC 9110 {@code tchar}s only).
-   */
-  static String checkEncodingName(String encoding) {
-    Objects.requireNonNull(encoding, "getMessageEncoding()");
-    if (encoding.isEmpty()) {
-      throw new IllegalArgumentException("message encoding name is empty");
-    }
-    for (int i = 0; i < encoding.length(); i++) {
-      if (!isTokenChar(encoding.charAt(i))) {
-        throw new IllegalArgumentException(
-            "message encoding name '" + encoding + "' has an invalid character at index " + i);
-      }
-    }
-    return encoding;
-  }
-
-  private static boolean isTokenChar(char c) {
-    return (c >= 'a' && c <= 'z')
-        || (c >= 'A' && c <= 'Z')
-        || (c >= '0' && c <= '9')
-        || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
   }
 }

@@ -82,7 +82,7 @@ public final class DecompressorRegistry {
    */
   public DecompressorRegistry with(Decompressor decompressor, boolean advertised) {
     Objects.requireNonNull(decompressor, "decompressor");
-    String encoding = CompressorRegistry.checkEncodingName(decompressor.getMessageEncoding());
+    String encoding = EncodingNames.check(decompressor.getMessageEncoding());
     Map<String, Registration> copy = new LinkedHashMap<>(registrations);
     copy.put(encoding, new Registration(decompressor, advertised));
     return new DecompressorRegistry(Collections.unmodifiableMap(copy));
