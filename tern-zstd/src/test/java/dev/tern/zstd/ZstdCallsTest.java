@@ -7,27 +7,19 @@ import dev.tern.CallOptions;
 import dev.tern.Codec;
 import dev.tern.Compressor;
 import dev.tern.CompressorRegistry;
-import dev.tern.Decompressor;
 import dev.tern.DecompressorRegistry;
 import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
-import dev.tern.Metadata;
 import dev.tern.Server;
 import dev.tern.ServerBuilder;
-import dev.tern.ServerCall;
-import dev.tern.ServerCallHandler;
-import dev.tern.ServerInterceptor;
 import dev.tern.Status;
 import dev.tern.StatusRuntimeException;
 import dev.tern.stub.ClientCalls;
 import dev.tern.testing.EchoService;
 import dev.tern.testing.TernCleanupExtension;
-import java.io.FilterInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -45,14 +37,14 @@ class ZstdCallsTest {
 
   @Test
   void aCallThatAsksForZstdIsCompressedBothWaysWithIt() throws IOException {
-    Counting serverSide = new Counting();
-    Counting clientSide = new Counting();
+    CountingZstd serverSide = new CountingZstd();
+    CountingZstd clientSide = new CountingZstd();
     Server server =
         start(
             ServerBuilder.forPort(0)
                 .decompressorRegistry(
                     DecompressorRegistry.getDefaultInstance().with(serverSide, true))
-                .intercept(answerWith("zstd")));
+                .intercept(new CompressResponses(ZstdCodec.ENCODING)));
     ManagedChannel channel =
         channel(
             server,
@@ -107,7 +99,10 @@ class ZstdCallsTest {
     CompressorRegistry hostile = CompressorRegistry.newEmptyInstance();
     hostile.register(new Prepared(bomb));
     Server server =
-        start(ServerBuilder.forPort(0).compressorRegistry(hostile).intercept(answerWith("zstd")));
+        start(
+            ServerBuilder.forPort(0)
+                .compressorRegistry(hostile)
+                .intercept(new CompressResponses(ZstdCodec.ENCODING)));
     ManagedChannel channel = channel(server, plaintext(server));
 
     // As for gzip: the client fails the read (INTERNAL), the cause naming the limit it hit.
@@ -188,35 +183,6 @@ class ZstdCallsTest {
 
   private ManagedChannel channel(Server server, ManagedChannelBuilder<?> builder) {
     return cleanup.register(builder.usePlaintext().build());
-  }
-
-  /** Asks every call's responses to be compressed with {@code encoding}. */
-  private static ServerInterceptor answerWith(String encoding) {
-    return new ServerInterceptor() {
-      @Override
-      public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(
-          ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
-        call.setCompression(encoding);
-        return next.startCall(call, headers);
-      }
-    };
-  }
-
-  /** The real zstd decompressor, counting the messages it decompresses. */
-  private static final class Counting implements Decompressor {
-    final AtomicInteger messages = new AtomicInteger();
-    private final ZstdCodec zstd = new ZstdCodec();
-
-    @Override
-    public String getMessageEncoding() {
-      return ZstdCodec.ENCODING;
-    }
-
-    @Override
-    public InputStream decompress(InputStream is) throws IOException {
-      messages.incrementAndGet();
-      return new FilterInputStream(zstd.decompress(is)) {};
-    }
   }
 
   /** A hostile "zstd" compressor: whatever the message, it sends {@code body}. */
