@@ -18,6 +18,7 @@ import java.util.Objects;
  */
 final class ZstdMessageInputStream extends InputStream {
   private final InputStream compressed;
+  private final byte[] oneByte = new byte[1];
   private ZstdInputStreamNoFinalizer decoder;
   private boolean closed;
 
@@ -32,9 +33,8 @@ final class ZstdMessageInputStream extends InputStream {
 
   @Override
   public int read() throws IOException {
-    byte[] one = new byte[1];
-    int n = read(one, 0, 1);
-    return n == -1 ? -1 : one[0] & 0xFF;
+    int n = read(oneByte, 0, 1);
+    return n == -1 ? -1 : oneByte[0] & 0xFF;
   }
 
   @Override

@@ -42,6 +42,26 @@ class ZstdCodecTest {
   }
 
   @Test
+  void aMessageFedAndReadOneByteAtATimeComesOutWhole() throws IOException {
+    byte[] message = text(64 * 1024);
+    InputStream trickle =
+        new ByteArrayInputStream(compress(new ZstdCodec(), message)) {
+          @Override
+          public synchronized int read(byte[] b, int off, int len) {
+            return super.read(b, off, Math.min(len, 1));
+          }
+        };
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (InputStream in = new ZstdCodec().decompress(trickle)) {
+      for (int b = in.read(); b != -1; b = in.read()) {
+        out.write(b);
+      }
+    }
+
+    assertThat(out.toByteArray()).isEqualTo(message);
+  }
+
+  @Test
   void anEmptyMessageIsOneEmptyFrame() throws IOException {
     ZstdCodec codec = new ZstdCodec();
     byte[] compressed = compress(codec, new byte[0]);
