@@ -20,6 +20,11 @@ import dev.tern.testing.TernCleanupExtension;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -90,6 +95,33 @@ class ZstdCallsTest {
     assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
     assertThat(e.getStatus().getDescription())
         .isEqualTo("Decompressed gRPC message exceeds maximum size " + LIMIT);
+    assertStillServing(server);
+  }
+
+  @Test
+  void concurrentZstdBombsAreEachResourceExhausted() throws Exception {
+    byte[] bomb = ZstdCodecTest.compress(new ZstdCodec(), new byte[64 * 1024 * 1024]);
+    Server server = start(ServerBuilder.forPort(0));
+    CompressorRegistry hostile = CompressorRegistry.newEmptyInstance();
+    hostile.register(new Prepared(bomb));
+    ManagedChannel channel = channel(server, plaintext(server).compressorRegistry(hostile));
+    List<CompletableFuture<String>> calls = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      calls.add(
+          ClientCalls.futureUnaryCall(
+              channel.newCall(EchoService.UNARY, CallOptions.DEFAULT.withCompression("zstd")),
+              "x"));
+    }
+
+    for (CompletableFuture<String> call : calls) {
+      assertThat(call)
+          .failsWithin(Duration.ofSeconds(30))
+          .withThrowableOfType(ExecutionException.class)
+          .havingCause()
+          .isInstanceOfSatisfying(
+              StatusRuntimeException.class,
+              e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED));
+    }
     assertStillServing(server);
   }
 
