@@ -487,6 +487,53 @@ def http2_package_seeds():
     )
 
 
+ZSTD_MAGIC = struct.pack("<I", 0xFD2FB528)
+
+
+def zstd_block(kind, last, size, content):
+    """A zstd block (RFC 8878 3.1.1.2): kind 0 raw, 1 RLE (content one byte), 2 compressed."""
+    header = (size << 3) | (kind << 1) | (1 if last else 0)
+    return header.to_bytes(3, "little") + content
+
+
+def zstd_seeds():
+    def seed(name, round_trip, level, chunk, payload):
+        f = Fdp()
+        f.bool(round_trip)
+        f.int(level, -5, 5)
+        f.int(chunk, 1, 1 << 16)
+        f.bytes(payload)
+        write(
+            "tern-zstd",
+            "dev.tern.zstd",
+            "ZstdCodecFuzzTest",
+            "decodesWhatItEncodedAndRefusesAnythingElseWithAnIoException",
+            name,
+            f.build(),
+        )
+
+    text = b"".join(b"message %d: the quick brown fox\n" % i for i in range(200))
+    seed("round-trip-text", True, 3, 4096, text)
+    seed("round-trip-fast-level", True, 1, 7, text[:500])
+    # Single segment (descriptor 0x20, a 1-byte content size), one raw block.
+    hello = b"hello, zstd"
+    seed(
+        "raw-block-frame",
+        False,
+        0,
+        3,
+        ZSTD_MAGIC + bytes([0x20, len(hello)]) + zstd_block(0, True, len(hello), hello),
+    )
+    # A 1 MiB window (exponent 10) and no content size: RLE blocks of 128 KiB, ten of them,
+    # expanding a few dozen bytes past the reader's 1 MiB limit.
+    blocks = b"".join(zstd_block(1, i == 9, 128 * 1024, b"\0") for i in range(10))
+    seed("rle-bomb", False, 0, 65535, ZSTD_MAGIC + bytes([0x00, 10 << 3]) + blocks)
+    # A window of 2 GiB (exponent 21): refused before the decoder opens.
+    seed("huge-window", False, 0, 1024, ZSTD_MAGIC + bytes([0x00, 21 << 3]) + b"\0" * 8)
+    seed("gzip-not-zstd", False, 0, 1024, gzip.compress(b"hello", mtime=0))
+    seed("truncated-header", False, 0, 1024, ZSTD_MAGIC + bytes([0x20]))
+
+
 if __name__ == "__main__":
     deframer_seeds()
     base64_seeds()
@@ -495,3 +542,4 @@ if __name__ == "__main__":
     response_headers_seeds()
     metadata_seeds()
     http2_package_seeds()
+    zstd_seeds()

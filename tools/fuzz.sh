@@ -28,6 +28,7 @@ targets=(
   tern-netty:HuffmanDecoderFuzzTest
   tern-netty:Http2FrameReaderFuzzTest
   tern-netty:Http2ConnectionFuzzTest
+  tern-zstd:ZstdCodecFuzzTest
 )
 
 if [ "${1:-}" = "--list" ]; then

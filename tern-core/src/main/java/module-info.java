@@ -45,6 +45,7 @@ module dev.tern.core {
   uses dev.tern.ServerProvider;
   uses dev.tern.NameResolverProvider;
   uses dev.tern.LoadBalancerProvider;
+  uses dev.tern.CodecProvider;
 
   provides dev.tern.ManagedChannelProvider with
       dev.tern.inprocess.InProcessChannelProvider;

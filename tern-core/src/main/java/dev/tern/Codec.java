@@ -10,7 +10,9 @@ import java.util.zip.InflaterInputStream;
 
 /**
  * A message encoding that can both compress and decompress, with the built-in encodings gRPC
- * implementations commonly share: {@link Identity#NONE}, {@link Gzip} and {@link Deflate}.
+ * implementations commonly share: {@link Identity#NONE}, {@link Gzip} and {@link Deflate}. Other
+ * encodings come from their own artifacts through {@link CodecProvider} ({@code zstd}: {@code
+ * tern-zstd}).
  *
  * <p>Implementations must be thread-safe; the built-ins are immutable and thread-safe.
  */

@@ -1,5 +1,6 @@
 package dev.tern;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -12,16 +13,17 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class CompressorRegistry {
 
-  private static final CompressorRegistry DEFAULT =
-      newEmptyInstance().registered(new Codec.Gzip()).registered(Codec.Identity.NONE);
+  private static final CompressorRegistry DEFAULT = withDiscovered(CodecProviders.DISCOVERED);
 
   private final ConcurrentHashMap<String, Compressor> compressors = new ConcurrentHashMap<>();
 
   private CompressorRegistry() {}
 
   /**
-   * Returns the process-wide registry, initially holding {@code gzip} and {@code identity}.
-   * Compressors registered on it are visible to every channel and server that uses it.
+   * Returns the process-wide registry, initially holding {@code gzip}, {@code identity} and the
+   * codecs of the {@link CodecProvider}s on the class or module path (such as {@code zstd}, from
+   * {@code tern-zstd}). Compressors registered on it are visible to every channel and server that
+   * uses it.
    */
   public static CompressorRegistry getDefaultInstance() {
     return DEFAULT;
@@ -41,7 +43,7 @@ public final class CompressorRegistry {
    */
   public void register(Compressor compressor) {
     Objects.requireNonNull(compressor, "compressor");
-    String encoding = checkEncodingName(compressor.getMessageEncoding());
+    String encoding = EncodingNames.check(compressor.getMessageEncoding());
     compressors.put(encoding, compressor);
   }
 
@@ -51,33 +53,14 @@ public final class CompressorRegistry {
     return compressors.get(name);
   }
 
-  private CompressorRegistry registered(Compressor compressor) {
-    register(compressor);
-    return this;
-  }
-
-  /**
-   * Checks that {@code encoding} can appear in a comma-separated {@code grpc-accept-encoding}
-   * header: a non-empty HTTP token (RFC 9110 {@code tchar}s only).
-   */
-  static String checkEncodingName(String encoding) {
-    Objects.requireNonNull(encoding, "getMessageEncoding()");
-    if (encoding.isEmpty()) {
-      throw new IllegalArgumentException("message encoding name is empty");
+  /** {@code gzip} and {@code identity}, then {@code discovered} (which may replace them). */
+  static CompressorRegistry withDiscovered(List<Codec> discovered) {
+    CompressorRegistry registry = newEmptyInstance();
+    registry.register(new Codec.Gzip());
+    registry.register(Codec.Identity.NONE);
+    for (Codec codec : discovered) {
+      registry.register(codec);
     }
-    for (int i = 0; i < encoding.length(); i++) {
-      if (!isTokenChar(encoding.charAt(i))) {
-        throw new IllegalArgumentException(
-            "message encoding name '" + encoding + "' has an invalid character at index " + i);
-      }
-    }
-    return encoding;
-  }
-
-  private static boolean isTokenChar(char c) {
-    return (c >= 'a' && c <= 'z')
-        || (c >= 'A' && c <= 'Z')
-        || (c >= '0' && c <= '9')
-        || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+    return registry;
   }
 }

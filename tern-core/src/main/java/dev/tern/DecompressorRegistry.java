@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -20,8 +21,7 @@ public final class DecompressorRegistry {
 
   private static final DecompressorRegistry EMPTY = new DecompressorRegistry(Map.of());
 
-  private static final DecompressorRegistry DEFAULT =
-      EMPTY.with(new Codec.Gzip(), true).with(Codec.Identity.NONE, true);
+  private static final DecompressorRegistry DEFAULT = withDiscovered(CodecProviders.DISCOVERED);
 
   /** Registered decompressors by encoding name, in registration order. */
   private final Map<String, Registration> registrations;
@@ -47,10 +47,22 @@ public final class DecompressorRegistry {
 
   /**
    * Returns the default registry: {@code gzip} and {@code identity}, both advertised, so {@link
-   * #getAdvertisedMessageEncodingsHeader()} is {@code "gzip,identity"}.
+   * #getAdvertisedMessageEncodingsHeader()} is {@code "gzip,identity"}; then, also advertised, the
+   * codecs of the {@link CodecProvider}s on the class or module path ({@code "gzip,identity,zstd"}
+   * with {@code tern-zstd}).
    */
   public static DecompressorRegistry getDefaultInstance() {
     return DEFAULT;
+  }
+
+  /** {@code gzip} and {@code identity}, then {@code discovered}, all advertised. */
+  static DecompressorRegistry withDiscovered(List<Codec> discovered) {
+    DecompressorRegistry registry =
+        EMPTY.with(new Codec.Gzip(), true).with(Codec.Identity.NONE, true);
+    for (Codec codec : discovered) {
+      registry = registry.with(codec, true);
+    }
+    return registry;
   }
 
   /** Returns a registry with no decompressors, not even {@code identity}. */
@@ -70,7 +82,7 @@ public final class DecompressorRegistry {
    */
   public DecompressorRegistry with(Decompressor decompressor, boolean advertised) {
     Objects.requireNonNull(decompressor, "decompressor");
-    String encoding = CompressorRegistry.checkEncodingName(decompressor.getMessageEncoding());
+    String encoding = EncodingNames.check(decompressor.getMessageEncoding());
     Map<String, Registration> copy = new LinkedHashMap<>(registrations);
     copy.put(encoding, new Registration(decompressor, advertised));
     return new DecompressorRegistry(Collections.unmodifiableMap(copy));

@@ -25,7 +25,8 @@
  *       connection), {@link dev.tern.CallCredentials}, {@link dev.tern.SecurityLevel}, and {@link
  *       dev.tern.Grpc}'s entry points and attribute keys. PEM parsing is in {@code dev.tern.tls}.
  *   <li>Compression: {@link dev.tern.Codec}, {@link dev.tern.Compressor}, {@link
- *       dev.tern.Decompressor} and their registries.
+ *       dev.tern.Decompressor}, their registries, and {@link dev.tern.CodecProvider}, through which
+ *       a jar on the path adds an encoding to the default registries.
  *   <li>Plug-ins a channel chooses by name: {@link dev.tern.NameResolver}, {@link
  *       dev.tern.LoadBalancer}, their providers and registries, {@link
  *       dev.tern.EquivalentAddressGroup}, {@link dev.tern.ConfigSelector}; transports are found the

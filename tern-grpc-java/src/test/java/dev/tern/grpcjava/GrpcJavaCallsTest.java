@@ -242,17 +242,21 @@ class GrpcJavaCallsTest {
   @Test
   void compressedRequestsAndResponses() {
     // Tern takes grpc-encoding out of the headers the application sees (so does grpc-java), so
-    // the wire encoding itself is not observable through io.grpc; what is: gzip, named by the
-    // client's call options and by the service (ResponseCompressed: setCompression on its call),
-    // round-trips, and a compressor Tern does not have fails the call saying so.
+    // the wire encoding itself is not observable through io.grpc; what is: gzip, and zstd
+    // (tern-zstd
+    // is on the test class path, as an application adds it), named by the client's call options,
+    // and the service's compressed response (ResponseCompressed: setCompression on its call),
+    // round-trip, and a compressor Tern does not have fails the call saying so.
     SimpleRequest compressible =
         SimpleRequest.newBuilder()
             .setResponseSize(100_000)
             .setPayload(payload(100_000))
             .setResponseCompressed(BoolValue.newBuilder().setValue(true))
             .build();
-    SimpleResponse response = blocking.withCompression("gzip").unaryCall(compressible);
-    assertThat(response.getPayload().getBody().size()).isEqualTo(100_000);
+    for (String encoding : new String[] {"gzip", "zstd"}) {
+      SimpleResponse response = blocking.withCompression(encoding).unaryCall(compressible);
+      assertThat(response.getPayload().getBody().size()).as(encoding).isEqualTo(100_000);
+    }
 
     assertThatThrownBy(() -> blocking.withCompression("no-such-codec").unaryCall(compressible))
         .isInstanceOfSatisfying(

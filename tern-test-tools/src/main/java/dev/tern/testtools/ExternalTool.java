@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Assumptions;
  * installed by {@code tools/install-web-tools.sh}; tern-xds's test control plane {@value
  * #XDS_CONTROLPLANE}, built by {@code tools/install-xds-tools.sh}; Toxiproxy {@value #TOXIPROXY},
  * built by {@code tools/install-chaos-tools.sh}; grpc-go's interop programs ({@code grpc-go-*}),
- * built by {@code tools/install-xds-interop-tools.sh}.
+ * built by {@code tools/install-xds-interop-tools.sh}; tern-zstd's Go peer {@value #ZSTD_PEER},
+ * built by {@code tools/install-zstd-tools.sh}.
  *
  * <p>A tool is looked up in the tools cache ({@code $TERN_TOOLS_DIR}, by default {@code
  * ~/.cache/tern-tools}; binaries in its {@code bin}, Python in {@code venv/bin}), then on the
@@ -81,6 +82,12 @@ public final class ExternalTool {
   public static final String TOXIPROXY = "toxiproxy-server";
 
   /**
+   * tern-zstd's Go peer: grpc-go with klauspost/compress's zstd registered as the {@code zstd}
+   * encoding (tern-zstd/src/test/go/zstdpeer).
+   */
+  public static final String ZSTD_PEER = "tern-zstd-peer";
+
+  /**
    * The environment variable that, set to {@code true}, hides every optional tool (the class doc).
    */
   public static final String HIDDEN_ENV = "TERN_TOOLS_HIDDEN";
@@ -97,6 +104,7 @@ public final class ExternalTool {
   private static final String INSTALL_WEB = "run tools/install-web-tools.sh to install it";
   private static final String INSTALL_XDS = "run tools/install-xds-tools.sh to install it";
   private static final String INSTALL_CHAOS = "run tools/install-chaos-tools.sh to install it";
+  private static final String INSTALL_ZSTD = "run tools/install-zstd-tools.sh to install it";
   private static final String INSTALL_GRPC_GO =
       "run tools/install-xds-interop-tools.sh to install it";
 
@@ -186,6 +194,7 @@ public final class ExternalTool {
       case CHROMIUM, BUF, CURL, NODE, WEB_PACKAGES -> install = INSTALL_WEB;
       case XDS_CONTROLPLANE, ENVOY -> install = INSTALL_XDS;
       case TOXIPROXY -> install = INSTALL_CHAOS;
+      case ZSTD_PEER -> install = INSTALL_ZSTD;
       default -> install = what.startsWith("grpc-go-") ? INSTALL_GRPC_GO : INSTALL;
     }
     missing(

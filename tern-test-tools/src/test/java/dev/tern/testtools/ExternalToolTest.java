@@ -48,6 +48,10 @@ class ExternalToolTest {
         .isInstanceOf(TestAbortedException.class)
         .hasMessageContaining(
             "tern-xds-controlplane is not installed; run tools/install-xds-tools.sh to install it");
+    assertThatThrownBy(() -> ExternalTool.found(Optional.empty(), ExternalTool.ZSTD_PEER, null))
+        .isInstanceOf(TestAbortedException.class)
+        .hasMessageContaining(
+            "tern-zstd-peer is not installed; run tools/install-zstd-tools.sh to install it");
     assertThatThrownBy(() -> ExternalTool.found(Optional.empty(), "grpc-go-interop-server", null))
         .isInstanceOf(TestAbortedException.class)
         .hasMessageContaining(

@@ -6,7 +6,9 @@
  *   <li>Calls end to end over Netty on loopback: {@code CallBenchmark} (1 KiB unary and bidi
  *       ping-pong), {@code LargeUnaryBenchmark} (1 and 16 MiB), {@code OneWayStreamBenchmark}
  *       (messages per second one way), {@code TlsBenchmark} (handshakes and calls on the JDK's TLS
- *       and on OpenSSL), {@code XdsCallBenchmark} (an {@code xds:} channel's per-call cost).
+ *       and on OpenSSL), {@code XdsCallBenchmark} (an {@code xds:} channel's per-call cost), {@code
+ *       CompressionBenchmark} (1 MiB unary on Tern with each message encoding: identity, gzip,
+ *       zstd).
  *   <li>The systems under those: {@code EchoTarget} (one server and channel of one system serving
  *       the same byte-array methods), {@code TernEchoTarget}, {@code GrpcJavaEchoTarget}; the
  *       one-way streams ({@code OneWayStream}, {@code OneWayProgress}, {@code SourceRequest});

@@ -26,6 +26,9 @@ final class HpackCommonStrings {
           "identity",
           "gzip,identity",
           "identity,deflate,gzip",
+          // What peers with zstd send: Tern with tern-zstd on its path, grpc-go with a zstd codec.
+          "zstd",
+          "gzip,identity,zstd",
           "grpc-timeout",
           "grpc-status",
           "grpc-message",
