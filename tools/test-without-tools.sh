@@ -13,16 +13,23 @@
 # what those modules need, the classes tagged external-check included (-Dtern.tests.excludedGroups=),
 # which `mvn -B verify` leaves out but -Pexternal-checks runs (a class whose @BeforeAll skips counts
 # no test).
-# Usage: tools/test-without-tools.sh [--list] [Maven flags, e.g. -o]
-#   --list  prints the test classes and exits.
+# Usage: tools/test-without-tools.sh [--list] [--external-check-only] [Maven flags, e.g. -o]
+#   --list                 prints the test classes and exits.
+#   --external-check-only  only the classes tagged external-check: for a run after a `mvn -B verify`
+#                          with the tools hidden (CI's JDK 25 pass), which ran the others already.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 list=false
-if [ "${1:-}" = --list ]; then
-  list=true
+external_only=false
+while [ $# -gt 0 ]; do
+  case $1 in
+    --list) list=true ;;
+    --external-check-only) external_only=true ;;
+    *) break ;;
+  esac
   shift
-fi
+done
 
 harnesses='ExternalTool|Dnsmasq|Toxiproxy|OtelCollector|PrometheusServer'
 modules=()
@@ -38,6 +45,9 @@ for dir in */src/test/java; do
   done
   selected=()
   for file in "${files[@]}"; do
+    if $external_only && ! grep -q '@Tag("external-check")' "$file"; then
+      continue
+    fi
     if [[ $file == *Test.java ]]; then
       selected+=("${file#"$dir"/}")
     fi
