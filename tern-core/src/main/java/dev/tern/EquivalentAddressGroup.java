@@ -38,7 +38,12 @@ public final class EquivalentAddressGroup {
 
   /** A group of one address with no attributes. */
   public EquivalentAddressGroup(SocketAddress address) {
-    this(List.of(Objects.requireNonNull(address, "address")), Attributes.EMPTY);
+    this(address, Attributes.EMPTY);
+  }
+
+  /** A group of one address with {@code attributes}. */
+  public EquivalentAddressGroup(SocketAddress address, Attributes attributes) {
+    this(List.of(Objects.requireNonNull(address, "address")), attributes);
   }
 
   /** The addresses, in the order to try them; unmodifiable. */

@@ -1,5 +1,6 @@
 package dev.tern.internal.lb;
 
+import dev.tern.Attributes;
 import dev.tern.ConnectivityState;
 import dev.tern.ConnectivityStateInfo;
 import dev.tern.EquivalentAddressGroup;
@@ -13,11 +14,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -41,6 +40,10 @@ final class PickFirstLoadBalancer extends LoadBalancer {
   private final Random random;
   private final Map<SocketAddress, Entry> entries = new LinkedHashMap<>();
   private List<SocketAddress> addresses = List.of();
+
+  /** Each address's group attributes, from the last resolution. */
+  private Map<SocketAddress, Attributes> attributes = Map.of();
+
   private int nextIndex;
   private boolean passActive;
   private boolean sticky;
@@ -58,6 +61,10 @@ final class PickFirstLoadBalancer extends LoadBalancer {
   /** A subchannel for one address and what we last heard from it. */
   private static final class Entry {
     final SocketAddress address;
+
+    /** Its group's attributes, as the subchannel was given them last. */
+    Attributes attributes;
+
     Subchannel subchannel;
     ConnectivityState state = ConnectivityState.IDLE;
     boolean failedThisPass;
@@ -74,7 +81,7 @@ final class PickFirstLoadBalancer extends LoadBalancer {
     if (config instanceof PickFirstConfig && ((PickFirstConfig) config).shuffleAddressList()) {
       Collections.shuffle(endpoints, random); // endpoints, each keeping its addresses' order
     }
-    List<SocketAddress> flat = flatten(endpoints);
+    Map<SocketAddress, Attributes> flat = flatten(endpoints);
     if (flat.isEmpty()) {
       Status error =
           Status.UNAVAILABLE.withDescription(
@@ -82,16 +89,22 @@ final class PickFirstLoadBalancer extends LoadBalancer {
       handleNameResolutionError(error);
       return error;
     }
-    addresses = interleaveFamilies(flat);
-    Set<SocketAddress> wanted = new LinkedHashSet<>(addresses);
+    addresses = interleaveFamilies(new ArrayList<>(flat.keySet()));
+    attributes = flat;
     for (Iterator<Entry> it = entries.values().iterator(); it.hasNext(); ) {
       Entry entry = it.next();
-      if (!wanted.contains(entry.address)) {
+      Attributes now = flat.get(entry.address);
+      if (now == null) {
         it.remove();
         entry.subchannel.shutdown();
         if (entry == chosen) {
           chosen = null;
         }
+      } else if (!now.equals(entry.attributes)) {
+        // Same address, new attributes (a locality, a hostname, security settings): the
+        // subchannel takes them, and its connection stays.
+        entry.attributes = now;
+        entry.subchannel.updateAddresses(List.of(new EquivalentAddressGroup(entry.address, now)));
       }
     }
     if (chosen != null) {
@@ -183,10 +196,11 @@ final class PickFirstLoadBalancer extends LoadBalancer {
     Entry entry = entries.get(address);
     if (entry == null) {
       Entry created = new Entry(address);
+      created.attributes = attributes.getOrDefault(address, Attributes.EMPTY);
       created.subchannel =
           helper.createSubchannel(
               CreateSubchannelArgs.newBuilder()
-                  .setAddresses(new EquivalentAddressGroup(address))
+                  .setAddresses(new EquivalentAddressGroup(address, created.attributes))
                   .build());
       created.subchannel.start(info -> onSubchannelState(created, info));
       entries.put(address, created);
@@ -282,12 +296,19 @@ final class PickFirstLoadBalancer extends LoadBalancer {
     }
   }
 
-  private static List<SocketAddress> flatten(List<EquivalentAddressGroup> groups) {
-    Set<SocketAddress> seen = new LinkedHashSet<>();
+  /**
+   * Every group's addresses in order, once each, with the attributes of the first group that lists
+   * the address (a subchannel of one address carries its group's attributes, as the balancer above
+   * set them: a locality, a hostname, security settings).
+   */
+  private static Map<SocketAddress, Attributes> flatten(List<EquivalentAddressGroup> groups) {
+    Map<SocketAddress, Attributes> seen = new LinkedHashMap<>();
     for (EquivalentAddressGroup group : groups) {
-      seen.addAll(group.getAddresses());
+      for (SocketAddress address : group.getAddresses()) {
+        seen.putIfAbsent(address, group.getAttributes());
+      }
     }
-    return new ArrayList<>(seen);
+    return seen;
   }
 
   /**

@@ -5,6 +5,7 @@ import static dev.tern.internal.lb.FakeLoadBalancerHelper.groups;
 import static dev.tern.internal.lb.FakeLoadBalancerHelper.resolved;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tern.Attributes;
 import dev.tern.ConnectivityState;
 import dev.tern.EquivalentAddressGroup;
 import dev.tern.LoadBalancer.PickResult;
@@ -51,6 +52,30 @@ class PickFirstLoadBalancerTest {
     assertThat(helper.subchannel(A).connectionRequests).isEqualTo(1);
     assertThat(helper.states).containsExactly(ConnectivityState.CONNECTING);
     assertThat(helper.pick().hasResult()).isFalse();
+  }
+
+  @Test
+  void eachSubchannelCarriesItsGroupsAttributesAndTakesNewOnesWithoutReconnecting() {
+    Attributes.Key<String> zone = Attributes.Key.create("zone");
+    List<EquivalentAddressGroup> first =
+        List.of(
+            new EquivalentAddressGroup(A, Attributes.newBuilder().set(zone, "z1").build()),
+            new EquivalentAddressGroup(B, Attributes.newBuilder().set(zone, "z2").build()));
+    helper.call(() -> balancer.acceptResolvedAddresses(resolved(first)));
+    helper.subchannel(A).fail(Status.UNAVAILABLE.withDescription("a refused"));
+
+    assertThat(helper.subchannel(A).getAddresses().getAttributes().get(zone)).isEqualTo("z1");
+    FakeSubchannel b = helper.subchannel(B);
+    assertThat(b.getAddresses().getAttributes().get(zone)).isEqualTo("z2");
+    b.report(ConnectivityState.READY);
+
+    List<EquivalentAddressGroup> moved =
+        List.of(new EquivalentAddressGroup(B, Attributes.newBuilder().set(zone, "z3").build()));
+    helper.call(() -> balancer.acceptResolvedAddresses(resolved(moved)));
+
+    assertThat(b.getAddresses().getAttributes().get(zone)).isEqualTo("z3");
+    assertThat(b.shutdown).as("the connected subchannel stays").isFalse();
+    assertThat(helper.pickedSubchannel()).isSameAs(b);
   }
 
   @Test
