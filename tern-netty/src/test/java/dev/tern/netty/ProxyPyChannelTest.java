@@ -206,6 +206,24 @@ class ProxyPyChannelTest {
                 + ": HTTP/1.1 502 Bad Gateway");
   }
 
+  @Test
+  void aProxiedTargetsNameIsLeftForTheProxyToResolve() throws Exception {
+    ProxyPy proxy = proxy(ProxyPy.start());
+    // .invalid never resolves (RFC 6761): the client does not try, the proxy does and cannot.
+    channel =
+        NettyChannelBuilder.forTarget("dns:///no-such-host.invalid:443")
+            .usePlaintext()
+            .proxyDetector(through(proxy, null, null))
+            .build();
+
+    assertThat(callFails().getStatus().getDescription())
+        .isEqualTo(
+            "HTTP CONNECT proxy 127.0.0.1:"
+                + proxy.port()
+                + " refused to open a tunnel to no-such-host.invalid:443: HTTP/1.1 502 Bad"
+                + " Gateway");
+  }
+
   private StatusRuntimeException callFails() {
     try {
       echo("never answered");
