@@ -11,6 +11,7 @@ import dev.tern.Metadata;
 import dev.tern.ProxyDetector;
 import dev.tern.Server;
 import dev.tern.Status;
+import dev.tern.netty.hostile.LeakWatch;
 import dev.tern.testing.EchoService;
 import dev.tern.testing.RecordingClientCallListener;
 import java.io.ByteArrayOutputStream;
@@ -25,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Proxies that refuse, against a real channel and server on loopback: a proxy that answers 403, one
@@ -33,6 +35,9 @@ import org.junit.jupiter.api.Test;
  * real proxy server in {@code ProxyPyTest}.)
  */
 class HttpConnectProxyFailuresTest {
+  /** Fails the test if a buffer leaked (the build runs Netty's detector at paranoid). */
+  @RegisterExtension final LeakWatch leaks = new LeakWatch();
+
   private Server server;
   private ManagedChannel channel;
   private FakeProxy proxy;

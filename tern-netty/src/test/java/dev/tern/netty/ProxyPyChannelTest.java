@@ -9,6 +9,7 @@ import dev.tern.ProxyDetector;
 import dev.tern.Server;
 import dev.tern.Status;
 import dev.tern.StatusRuntimeException;
+import dev.tern.netty.hostile.LeakWatch;
 import dev.tern.stub.ClientCalls;
 import dev.tern.testing.EchoService;
 import dev.tern.testtools.ProxyPy;
@@ -20,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Calls through a real HTTP CONNECT proxy, proxy.py (tern-test-tools' {@link ProxyPy}; skipped
@@ -28,6 +30,9 @@ import org.junit.jupiter.api.Test;
  * wrong ones fail them UNAVAILABLE naming the proxy and its 407.
  */
 class ProxyPyChannelTest {
+  /** Fails the test if a buffer leaked (the build runs Netty's detector at paranoid). */
+  @RegisterExtension final LeakWatch leaks = new LeakWatch();
+
   private static TestCertificates certificates;
 
   private final List<AutoCloseable> toClose = new ArrayList<>();

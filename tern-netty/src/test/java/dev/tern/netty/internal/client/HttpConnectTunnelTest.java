@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.HttpConnectProxiedSocketAddress;
 import dev.tern.Status;
+import dev.tern.netty.hostile.LeakWatch;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
@@ -17,12 +18,16 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The CONNECT handshake on an embedded channel: the request, the answers a proxy may give (fed
  * whole and one byte at a time), and what the handlers behind it see.
  */
 class HttpConnectTunnelTest {
+  /** Fails the test if a buffer leaked (the build runs Netty's detector at paranoid). */
+  @RegisterExtension final LeakWatch leaks = new LeakWatch();
+
   private static final InetSocketAddress PROXY = new InetSocketAddress("127.0.0.1", 3128);
   private static final long TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
