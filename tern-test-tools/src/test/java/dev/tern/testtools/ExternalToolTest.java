@@ -48,6 +48,9 @@ class ExternalToolTest {
         .isInstanceOf(TestAbortedException.class)
         .hasMessageContaining(
             "tern-xds-controlplane is not installed; run tools/install-xds-tools.sh to install it");
+    assertThatThrownBy(() -> ExternalTool.found(Optional.empty(), ExternalTool.PROXY_PY, null))
+        .isInstanceOf(TestAbortedException.class)
+        .hasMessageContaining("proxy.py is not installed; run tools/install-proxy-tools.sh");
     assertThatThrownBy(() -> ExternalTool.found(Optional.empty(), "grpc-go-interop-server", null))
         .isInstanceOf(TestAbortedException.class)
         .hasMessageContaining(
