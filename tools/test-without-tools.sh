@@ -7,8 +7,8 @@
 #
 # The test classes are found, not listed, so a new one is covered the day it is written: within
 # each module's src/test/java, the sources that name a harness of tern-test-tools (ExternalTool,
-# Dnsmasq, Toxiproxy, OtelCollector, PrometheusServer), then those that name one of the classes
-# found, and so on (XdsEndToEndTest names XdsMesh, which names ControlPlaneProcess, which names
+# Dnsmasq, Toxiproxy, OtelCollector, PrometheusServer, ProxyPy), then those that name one of the
+# classes found, and so on (XdsEndToEndTest names XdsMesh, which names ControlPlaneProcess, which names
 # ExternalTool). Of those, the ones surefire runs (*Test.java) run, in the modules that hold them and
 # what those modules need, the classes tagged external-check included (-Dtern.tests.excludedGroups=),
 # which `mvn -B verify` leaves out but -Pexternal-checks runs (a class whose @BeforeAll skips counts
@@ -31,7 +31,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-harnesses='ExternalTool|Dnsmasq|Toxiproxy|OtelCollector|PrometheusServer'
+harnesses='ExternalTool|Dnsmasq|Toxiproxy|OtelCollector|PrometheusServer|ProxyPy'
 modules=()
 tests=()
 for dir in */src/test/java; do

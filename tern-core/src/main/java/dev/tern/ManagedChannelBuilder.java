@@ -241,6 +241,24 @@ public abstract class ManagedChannelBuilder<T extends ManagedChannelBuilder<T>> 
   public abstract T perRpcBufferLimit(long bytes);
 
   /**
+   * Whom the channel asks whether to reach a server through an HTTP CONNECT proxy (gRFC A1; see
+   * {@link ProxyDetector}). Default: the environment's {@code HTTPS_PROXY} (or {@code https_proxy})
+   * with {@code NO_PROXY} (or {@code no_proxy}), else the JVM's {@link java.net.ProxySelector}
+   * asked for {@code https://host:port} (which honours {@code https.proxyHost}, {@code
+   * https.proxyPort} and {@code http.nonProxyHosts}), with Basic credentials from the proxy URL or
+   * {@link java.net.Authenticator}; loopback targets are never proxied by default. {@link
+   * ProxyDetector#none()} turns proxies off. A channel built for one socket address ({@code
+   * forAddress(SocketAddress)}) has no name to resolve and never asks.
+   *
+   * @throws UnsupportedOperationException if this builder's transport cannot tunnel (builders of
+   *     Tern's network transports can)
+   */
+  public T proxyDetector(ProxyDetector proxyDetector) {
+    throw new UnsupportedOperationException(
+        getClass().getName() + " does not support proxyDetector");
+  }
+
+  /**
    * Records the calls made on the channel in {@code binaryLog}, below the interceptors (the log
    * sees what they send); null (the default) records nothing. The channel does not close the log.
    *

@@ -242,6 +242,7 @@ public abstract class NameResolver {
     private final ScheduledExecutorService scheduledExecutorService;
     private final Executor offloadExecutor;
     private final ServiceConfigParser serviceConfigParser;
+    private final ProxyDetector proxyDetector;
 
     private Args(Builder builder) {
       this.defaultPort = builder.defaultPort;
@@ -254,6 +255,8 @@ public abstract class NameResolver {
           builder.serviceConfigParser != null
               ? builder.serviceConfigParser
               : NoServiceConfigParser.INSTANCE;
+      this.proxyDetector =
+          builder.proxyDetector != null ? builder.proxyDetector : ProxyDetector.none();
     }
 
     /** Returns a builder; every field must be set. */
@@ -290,6 +293,15 @@ public abstract class NameResolver {
       return serviceConfigParser;
     }
 
+    /**
+     * Whom to ask, for each server, whether to reach it through an HTTP CONNECT proxy (see {@link
+     * ProxyDetector}): the channel's ({@link ManagedChannelBuilder#proxyDetector}), or {@link
+     * ProxyDetector#none()} when none was set on these arguments.
+     */
+    public ProxyDetector getProxyDetector() {
+      return proxyDetector;
+    }
+
     @Override
     public String toString() {
       return "Args{defaultPort=" + defaultPort + "}";
@@ -302,6 +314,7 @@ public abstract class NameResolver {
       private ScheduledExecutorService scheduledExecutorService;
       private Executor offloadExecutor;
       private ServiceConfigParser serviceConfigParser;
+      private ProxyDetector proxyDetector;
 
       private Builder() {}
 
@@ -334,6 +347,12 @@ public abstract class NameResolver {
       /** Optional; see {@link Args#getServiceConfigParser()}. */
       public Builder setServiceConfigParser(ServiceConfigParser parser) {
         this.serviceConfigParser = Objects.requireNonNull(parser, "parser");
+        return this;
+      }
+
+      /** Optional; see {@link Args#getProxyDetector()}. */
+      public Builder setProxyDetector(ProxyDetector detector) {
+        this.proxyDetector = Objects.requireNonNull(detector, "detector");
         return this;
       }
 

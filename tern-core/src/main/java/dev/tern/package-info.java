@@ -11,7 +11,8 @@
  *   <li>Client: {@link dev.tern.Channel} and {@link dev.tern.ManagedChannel} (built by {@link
  *       dev.tern.ManagedChannelBuilder}), {@link dev.tern.ClientCall} and its {@link
  *       dev.tern.CallOptions}, {@link dev.tern.ClientInterceptor}s, the {@code Forwarding*} client
- *       classes to wrap them.
+ *       classes to wrap them; HTTP CONNECT proxies ({@link dev.tern.ProxyDetector}, {@link
+ *       dev.tern.HttpConnectProxiedSocketAddress}).
  *   <li>Server: {@link dev.tern.Server} (built by {@link dev.tern.ServerBuilder}), {@link
  *       dev.tern.ServerCall} and its {@link dev.tern.ServerCallHandler}, {@link
  *       dev.tern.ServerInterceptor}s, the service model ({@link dev.tern.ServiceDescriptor}, {@link

@@ -13,7 +13,6 @@ import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.ManagedChannel;
-import io.grpc.ManagedChannelBuilder;
 import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
@@ -169,10 +168,6 @@ class GrpcJavaContextTest {
 
   @Test
   void optionsTernCannotHonourFailNamingThem() {
-    assertThatThrownBy(
-            () -> ManagedChannelBuilder.forTarget("127.0.0.1:1").proxyDetector(address -> null))
-        .isInstanceOf(UnsupportedOperationException.class)
-        .hasMessageContaining("proxyDetector");
     assertThatThrownBy(
             () -> ServerBuilder.forPort(0).addTransportFilter(new ServerTransportFilter() {}))
         .isInstanceOf(UnsupportedOperationException.class)

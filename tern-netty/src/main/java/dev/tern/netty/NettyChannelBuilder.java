@@ -2,6 +2,7 @@ package dev.tern.netty;
 
 import dev.tern.Attributes;
 import dev.tern.ForwardingChannelBuilder;
+import dev.tern.HttpConnectProxiedSocketAddress;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.PerAddressChannelCredentials;
 import dev.tern.TlsChannelCredentials;
@@ -25,6 +26,7 @@ import java.util.Objects;
 import java.util.WeakHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import javax.net.ssl.SSLException;
 
 /**
@@ -59,7 +61,10 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
 
   /** The kinds of address the transport connects to (domain sockets with a native transport). */
   static final Collection<Class<? extends SocketAddress>> SUPPORTED_ADDRESS_TYPES =
-      DomainSockets.withDomainSocketTypes(InetSocketAddress.class);
+      Stream.concat(
+              DomainSockets.withDomainSocketTypes(InetSocketAddress.class).stream(),
+              Stream.of(HttpConnectProxiedSocketAddress.class))
+          .toList();
 
   private final String target;
   private final SocketAddress directAddress;
@@ -116,10 +121,15 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
    */
   public static NettyChannelBuilder forAddress(SocketAddress address) {
     Objects.requireNonNull(address, "address");
-    String authority =
-        address instanceof InetSocketAddress inet
-            ? hostPort(inet.getHostString(), inet.getPort())
-            : DomainSockets.DEFAULT_AUTHORITY;
+    String authority;
+    if (address instanceof InetSocketAddress inet) {
+      authority = hostPort(inet.getHostString(), inet.getPort());
+    } else if (address instanceof HttpConnectProxiedSocketAddress proxied) {
+      InetSocketAddress server = proxied.getTargetAddress();
+      authority = hostPort(server.getHostString(), server.getPort());
+    } else {
+      authority = DomainSockets.DEFAULT_AUTHORITY;
+    }
     return new NettyChannelBuilder(address.toString(), address, authority);
   }
 

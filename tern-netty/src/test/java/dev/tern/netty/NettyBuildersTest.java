@@ -125,7 +125,7 @@ class NettyBuildersTest {
         .isEqualTo(
             "target 'inprocess:name' resolves to [InProcessSocketAddress] addresses, which this"
                 + " channel's transport cannot reach (it supports [InetSocketAddress,"
-                + " UnixDomainSocketAddress, DomainSocketAddress])");
+                + " UnixDomainSocketAddress, DomainSocketAddress, HttpConnectProxiedSocketAddress])");
   }
 
   private static String buildError(String target) {

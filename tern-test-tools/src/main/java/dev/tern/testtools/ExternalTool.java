@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Assumptions;
  * #XDS_CONTROLPLANE}, built by {@code tools/install-xds-tools.sh}; Toxiproxy {@value #TOXIPROXY},
  * built by {@code tools/install-chaos-tools.sh}; grpc-go's interop programs ({@code grpc-go-*}),
  * built by {@code tools/install-xds-interop-tools.sh}; tern-zstd's Go peer {@value #ZSTD_PEER},
- * built by {@code tools/install-zstd-tools.sh}.
+ * built by {@code tools/install-zstd-tools.sh}; proxy.py {@value #PROXY_PY}, installed by {@code
+ * tools/install-proxy-tools.sh}.
  *
  * <p>A tool is looked up in the tools cache ({@code $TERN_TOOLS_DIR}, by default {@code
  * ~/.cache/tern-tools}; binaries in its {@code bin}, Python in {@code venv/bin}), then on the
@@ -88,6 +89,12 @@ public final class ExternalTool {
   public static final String ZSTD_PEER = "tern-zstd-peer";
 
   /**
+   * proxy.py (PyPI's {@code proxy.py}), an HTTP proxy server that speaks CONNECT and Basic proxy
+   * authentication; see {@link ProxyPy}.
+   */
+  public static final String PROXY_PY = "proxy.py";
+
+  /**
    * The environment variable that, set to {@code true}, hides every optional tool (the class doc).
    */
   public static final String HIDDEN_ENV = "TERN_TOOLS_HIDDEN";
@@ -105,6 +112,7 @@ public final class ExternalTool {
   private static final String INSTALL_XDS = "run tools/install-xds-tools.sh to install it";
   private static final String INSTALL_CHAOS = "run tools/install-chaos-tools.sh to install it";
   private static final String INSTALL_ZSTD = "run tools/install-zstd-tools.sh to install it";
+  private static final String INSTALL_PROXY = "run tools/install-proxy-tools.sh to install it";
   private static final String INSTALL_GRPC_GO =
       "run tools/install-xds-interop-tools.sh to install it";
 
@@ -195,6 +203,7 @@ public final class ExternalTool {
       case XDS_CONTROLPLANE, ENVOY -> install = INSTALL_XDS;
       case TOXIPROXY -> install = INSTALL_CHAOS;
       case ZSTD_PEER -> install = INSTALL_ZSTD;
+      case PROXY_PY -> install = INSTALL_PROXY;
       default -> install = what.startsWith("grpc-go-") ? INSTALL_GRPC_GO : INSTALL;
     }
     missing(

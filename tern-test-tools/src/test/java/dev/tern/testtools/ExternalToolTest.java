@@ -52,6 +52,9 @@ class ExternalToolTest {
         .isInstanceOf(TestAbortedException.class)
         .hasMessageContaining(
             "tern-zstd-peer is not installed; run tools/install-zstd-tools.sh to install it");
+    assertThatThrownBy(() -> ExternalTool.found(Optional.empty(), ExternalTool.PROXY_PY, null))
+        .isInstanceOf(TestAbortedException.class)
+        .hasMessageContaining("proxy.py is not installed; run tools/install-proxy-tools.sh");
     assertThatThrownBy(() -> ExternalTool.found(Optional.empty(), "grpc-go-interop-server", null))
         .isInstanceOf(TestAbortedException.class)
         .hasMessageContaining(

@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -22,31 +19,12 @@ import org.junit.jupiter.api.Test;
 class ToxiproxyTest {
   private static final int READ_TIMEOUT_MILLIS = 10_000;
 
-  private ServerSocket echo;
-  private Thread echoThread;
+  private ByteEchoServer echo;
   private Toxiproxy toxiproxy;
 
   @BeforeEach
   void startEcho() throws IOException {
-    echo = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    echoThread =
-        new Thread(
-            () -> {
-              while (!echo.isClosed()) {
-                try (Socket socket = echo.accept()) {
-                  InputStream in = socket.getInputStream();
-                  OutputStream out = socket.getOutputStream();
-                  for (int b; (b = in.read()) >= 0; ) {
-                    out.write(b);
-                  }
-                } catch (IOException e) {
-                  // The connection or the listening socket closed: next one, or the end.
-                }
-              }
-            },
-            "toxiproxy-test-echo");
-    echoThread.setDaemon(true);
-    echoThread.start();
+    echo = new ByteEchoServer("toxiproxy-test-echo");
   }
 
   @AfterEach
@@ -55,13 +33,12 @@ class ToxiproxyTest {
       toxiproxy.close();
     }
     echo.close();
-    echoThread.join(READ_TIMEOUT_MILLIS);
   }
 
   @Test
   void proxyForwardsAndAToxicResetsIt() throws Exception {
     toxiproxy = Toxiproxy.start();
-    int port = toxiproxy.createProxy("echo", "127.0.0.1:" + echo.getLocalPort());
+    int port = toxiproxy.createProxy("echo", "127.0.0.1:" + echo.port());
 
     try (Socket socket = connect(port)) {
       assertThat(roundTrip(socket, 'a')).as("the echo through the proxy").isEqualTo('a');
@@ -82,7 +59,7 @@ class ToxiproxyTest {
   @Test
   void disabledProxyRefusesUntilEnabledAgain() throws Exception {
     toxiproxy = Toxiproxy.start();
-    int port = toxiproxy.createProxy("echo", "127.0.0.1:" + echo.getLocalPort());
+    int port = toxiproxy.createProxy("echo", "127.0.0.1:" + echo.port());
 
     toxiproxy.setEnabled("echo", false);
     assertThatThrownBy(() -> connect(port).close()).isInstanceOf(IOException.class);

@@ -15,8 +15,10 @@ import dev.tern.MethodDescriptor;
 import dev.tern.NameResolver;
 import dev.tern.NameResolverProvider;
 import dev.tern.NameResolverRegistry;
+import dev.tern.ProxyDetector;
 import dev.tern.internal.config.ServiceConfig;
 import dev.tern.internal.config.ServiceConfigParser;
+import dev.tern.internal.proxy.SystemProxyDetector;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.spi.ClientTransportFactory;
 import java.net.SocketAddress;
@@ -68,6 +70,7 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
   private DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();
   private NameResolverRegistry nameResolverRegistry;
   private BinaryLog binaryLog;
+  private ProxyDetector proxyDetector = SystemProxyDetector.getDefault();
   private String defaultLoadBalancingPolicy = "pick_first";
   private ServiceConfig defaultServiceConfig;
   private boolean serviceConfigLookUp = true;
@@ -280,6 +283,12 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
     return thisT();
   }
 
+  @Override
+  public T proxyDetector(ProxyDetector proxyDetector) {
+    this.proxyDetector = Objects.requireNonNull(proxyDetector, "proxyDetector");
+    return thisT();
+  }
+
   /** Uses {@code registry} to find the target's name resolver instead of the default registry. */
   @Override
   public T nameResolverRegistry(NameResolverRegistry registry) {
@@ -455,7 +464,8 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
                   maxHedgedAttempts,
                   retryBufferSize,
                   perRpcBufferLimit),
-              binaryLog));
+              binaryLog,
+              proxyDetector));
     } catch (RuntimeException e) {
       factory.close();
       throw e;

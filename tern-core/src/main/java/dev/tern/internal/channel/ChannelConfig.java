@@ -7,6 +7,7 @@ import dev.tern.Deadline;
 import dev.tern.DecompressorRegistry;
 import dev.tern.LoadBalancerRegistry;
 import dev.tern.NameResolver;
+import dev.tern.ProxyDetector;
 import dev.tern.internal.SharedExecutors;
 import dev.tern.internal.client.CallSettings;
 import dev.tern.spi.ClientTransportFactory;
@@ -44,6 +45,7 @@ import java.util.function.Function;
  * @param backoffRandom uniform doubles in [0, 1) that jitter the reconnect and retry back-offs
  * @param serviceConfigOptions the default service config, look-up, and the retry limits
  * @param binaryLog wraps the channel's innermost channel, below the interceptors; null for none
+ * @param proxyDetector handed to the name resolvers ({@link NameResolver.Args#getProxyDetector()})
  */
 public record ChannelConfig(
     String target,
@@ -64,7 +66,8 @@ public record ChannelConfig(
     Deadline.Ticker ticker,
     DoubleSupplier backoffRandom,
     ServiceConfigOptions serviceConfigOptions,
-    BinaryLog binaryLog) {
+    BinaryLog binaryLog,
+    ProxyDetector proxyDetector) {
 
   /**
    * Checks the components.
@@ -85,6 +88,7 @@ public record ChannelConfig(
     Objects.requireNonNull(ticker, "ticker");
     Objects.requireNonNull(backoffRandom, "backoffRandom");
     Objects.requireNonNull(serviceConfigOptions, "serviceConfigOptions");
+    Objects.requireNonNull(proxyDetector, "proxyDetector");
     if (idleTimeoutNanos <= 0) {
       throw new IllegalArgumentException(
           "idleTimeoutNanos must be positive, was " + idleTimeoutNanos);

@@ -86,6 +86,7 @@ public final class ManagedChannelImpl extends ManagedChannel {
             .setScheduledExecutorService(scheduler)
             .setOffloadExecutor(SharedExecutors.callbackExecutor())
             .setServiceConfigParser(new ChannelServiceConfigParser(config.loadBalancerRegistry()))
+            .setProxyDetector(config.proxyDetector())
             .build();
     NameResolver firstResolver =
         Objects.requireNonNull(

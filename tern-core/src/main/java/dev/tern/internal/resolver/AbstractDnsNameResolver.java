@@ -1,11 +1,14 @@
 package dev.tern.internal.resolver;
 
 import dev.tern.EquivalentAddressGroup;
+import dev.tern.HttpConnectProxiedSocketAddress;
 import dev.tern.NameResolver;
 import dev.tern.NameResolver.ConfigOrError;
 import dev.tern.NameResolver.ServiceConfigParser;
+import dev.tern.ProxyDetector;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -33,6 +36,11 @@ import java.util.logging.Logger;
  * record, or an error when the record is bad (the channel then keeps its last good config). A TXT
  * lookup that fails only means no config: it never fails the resolution.
  *
+ * <p>Before each lookup it asks the channel's {@link ProxyDetector} (on the offload executor, where
+ * it may block) about the target's name and port, unresolved: when it names a proxy, the resolution
+ * is that one proxied address, without a lookup (gRFC A1: the proxy resolves the name). With {@link
+ * ProxyDetector#none()} it does not ask.
+ *
  * <p>Thread-safety: state is confined to the channel's synchronization context; lookups complete on
  * any thread and hop back into it.
  */
@@ -50,6 +58,7 @@ public abstract class AbstractDnsNameResolver extends NameResolver {
   private final boolean serviceConfigLookup;
   private final Executor offload;
   private final ServiceConfigParser serviceConfigParser;
+  private final ProxyDetector proxyDetector;
 
   private Listener listener;
   private boolean resolving;
@@ -86,6 +95,7 @@ public abstract class AbstractDnsNameResolver extends NameResolver {
     this.serviceConfigLookup = serviceConfigLookup;
     this.offload = args.getOffloadExecutor();
     this.serviceConfigParser = args.getServiceConfigParser();
+    this.proxyDetector = args.getProxyDetector();
   }
 
   /**
@@ -178,6 +188,67 @@ public abstract class AbstractDnsNameResolver extends NameResolver {
   private void resolve() {
     resolving = true;
     lookupStartNanos = nanoTime.getAsLong();
+    if (proxyDetector == ProxyDetector.none()) {
+      lookUp();
+      return;
+    }
+    Runnable detect =
+        () -> {
+          HttpConnectProxiedSocketAddress proxied = null;
+          Exception failure = null;
+          try {
+            proxied =
+                proxyDetector.proxyFor(
+                    InetSocketAddress.createUnresolved(target.host(), target.port()));
+          } catch (IOException | RuntimeException e) {
+            failure = e;
+          }
+          HttpConnectProxiedSocketAddress detected = proxied;
+          Exception failed = failure;
+          sync.execute(() -> proxyDetected(detected, failed));
+        };
+    try {
+      offload.execute(detect);
+    } catch (RejectedExecutionException e) {
+      resolving = false; // the channel is shutting down
+    }
+  }
+
+  /**
+   * The detector's answer (gRFC A1): through a proxy, the target's name is not looked up here (the
+   * proxy resolves it), and no service config is looked up either; the one address is the proxy.
+   */
+  private void proxyDetected(HttpConnectProxiedSocketAddress proxied, Exception failure) {
+    if (shutdown) {
+      resolving = false;
+      return;
+    }
+    if (failure != null) {
+      resolving = false;
+      listener.onError(
+          Status.UNAVAILABLE
+              .withDescription(
+                  "cannot tell whether to reach "
+                      + target.authority()
+                      + " through a proxy: "
+                      + failure.getMessage())
+              .withCause(failure));
+      return;
+    }
+    if (proxied == null) {
+      lookUp();
+      return;
+    }
+    resolving = false;
+    succeededOnce = true;
+    lastSuccessStartNanos = lookupStartNanos;
+    listener.onResult(
+        ResolutionResult.newBuilder()
+            .setAddresses(List.of(new EquivalentAddressGroup(proxied)))
+            .build());
+  }
+
+  private void lookUp() {
     Resolution resolution = new Resolution();
     lookup(
         target.host(),

@@ -6,8 +6,9 @@
  *   <li>{@code dns}: {@link dev.tern.internal.resolver.DnsNameResolverProvider} and {@code
  *       JdkDnsNameResolver}, the JDK's resolver; {@link
  *       dev.tern.internal.resolver.AbstractDnsNameResolver} is what every DNS resolver shares (one
- *       lookup at a time, rate-limited refresh, service configs from TXT records), which
- *       tern-netty's resolver that asks a named DNS server extends.
+ *       lookup at a time, rate-limited refresh, service configs from TXT records, the channel's
+ *       {@link dev.tern.ProxyDetector} asked before each lookup), which tern-netty's resolver that
+ *       asks a named DNS server extends.
  *   <li>TXT records (gRFC A2, off unless turned on): {@link
  *       dev.tern.internal.resolver.JndiTxtLookup} (JNDI's DNS provider, optional), {@link
  *       dev.tern.internal.resolver.TxtRecords}, {@code GrpcConfigTxt} (the record's choices through

@@ -9,6 +9,7 @@ import dev.tern.LoadBalancerRegistry;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.NameResolver;
+import dev.tern.ProxyDetector;
 import dev.tern.Status;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.spi.ManagedClientTransport;
@@ -132,6 +133,7 @@ public final class ClientTestSupport {
     }
 
     ServiceConfigOptions serviceConfigOptions = ServiceConfigOptions.DEFAULT;
+    ProxyDetector proxyDetector = ProxyDetector.none();
 
     /** The resolvers made by {@link #useFakeResolvers}, oldest first. */
     final List<FakeNameResolver> resolvers = new ArrayList<>();
@@ -176,7 +178,8 @@ public final class ClientTestSupport {
                   clock.getTicker(),
                   () -> jitterRandom,
                   serviceConfigOptions,
-                  null));
+                  null,
+                  proxyDetector));
       return channel;
     }
 

@@ -1,5 +1,6 @@
 package dev.tern.grpcjava.internal.client;
 
+import dev.tern.grpcjava.internal.convert.Proxies;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -229,7 +230,8 @@ final class TernChannelBuilder extends io.grpc.ManagedChannelBuilder<TernChannel
 
   @Override
   public TernChannelBuilder proxyDetector(io.grpc.ProxyDetector proxyDetector) {
-    throw unsupported("proxyDetector");
+    delegate.proxyDetector(Proxies.toTern(Objects.requireNonNull(proxyDetector, "proxyDetector")));
+    return this;
   }
 
   @Override

@@ -12,6 +12,8 @@
  *       DelegatingInputStream}).
  *   <li>{@link dev.tern.grpcjava.internal.convert.Credentials}: channel and server credentials
  *       (insecure, TLS); what Tern cannot honour is an error naming it.
+ *   <li>{@link dev.tern.grpcjava.internal.convert.Proxies}: proxy detectors and HTTP CONNECT
+ *       proxied addresses, both ways.
  *   <li>{@link dev.tern.grpcjava.internal.convert.TransportAttributes} and {@link
  *       dev.tern.grpcjava.internal.convert.StreamEvents}: what grpc-java's handlers and stream
  *       tracers read (addresses, TLS session, security level; stream events).

@@ -1,5 +1,6 @@
 package dev.tern.grpcjava.internal.resolver;
 
+import dev.tern.grpcjava.internal.convert.Proxies;
 import dev.tern.grpcjava.internal.convert.Statuses;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,7 +72,8 @@ final class GrpcJavaNameResolver extends dev.tern.NameResolver {
       List<io.grpc.EquivalentAddressGroup> groups) {
     List<dev.tern.EquivalentAddressGroup> converted = new ArrayList<>(groups.size());
     for (io.grpc.EquivalentAddressGroup group : groups) {
-      converted.add(new dev.tern.EquivalentAddressGroup(group.getAddresses()));
+      converted.add(
+          new dev.tern.EquivalentAddressGroup(Proxies.addressesToTern(group.getAddresses())));
     }
     return converted;
   }

@@ -1,5 +1,6 @@
 package dev.tern.grpcjava.internal.resolver;
 
+import dev.tern.grpcjava.internal.convert.Proxies;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.URI;
@@ -11,8 +12,8 @@ import java.util.logging.Logger;
 
 /**
  * A grpc-java {@code NameResolverProvider} as Tern's: makes grpc-java's resolver with grpc-java's
- * arguments built from Tern's (default port, scheduler, offload executor; no proxy detector, as the
- * bridge supports none) and wraps it in a {@link GrpcJavaNameResolver}. Immutable and thread-safe.
+ * arguments built from Tern's (default port, scheduler, offload executor, the channel's proxy
+ * detector) and wraps it in a {@link GrpcJavaNameResolver}. Immutable and thread-safe.
  */
 final class GrpcJavaNameResolverProvider extends dev.tern.NameResolverProvider {
   private static final Logger logger = Logger.getLogger(GrpcJavaNameResolver.class.getName());
@@ -50,7 +51,7 @@ final class GrpcJavaNameResolverProvider extends dev.tern.NameResolverProvider {
     io.grpc.NameResolver.Args grpcArgs =
         io.grpc.NameResolver.Args.newBuilder()
             .setDefaultPort(args.getDefaultPort())
-            .setProxyDetector(address -> null)
+            .setProxyDetector(Proxies.toGrpc(args.getProxyDetector()))
             .setSynchronizationContext(
                 new io.grpc.SynchronizationContext(
                     (thread, failure) ->

@@ -1,5 +1,6 @@
 package dev.tern.grpcjava.internal.resolver;
 
+import dev.tern.grpcjava.internal.convert.Proxies;
 import dev.tern.grpcjava.internal.convert.Statuses;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -69,6 +70,7 @@ public final class TernDnsNameResolverProvider extends io.grpc.NameResolverProvi
             .setScheduledExecutorService(args.getScheduledExecutorService())
             .setOffloadExecutor(args.getOffloadExecutor())
             .setServiceConfigParser(new RawServiceConfig())
+            .setProxyDetector(Proxies.toTern(args.getProxyDetector()))
             .build();
     dev.tern.NameResolver resolver =
         dev.tern.NameResolverRegistry.getDefaultRegistry()
@@ -110,7 +112,9 @@ public final class TernDnsNameResolverProvider extends io.grpc.NameResolverProvi
             public void onResult(dev.tern.NameResolver.ResolutionResult result) {
               List<io.grpc.EquivalentAddressGroup> addresses = new ArrayList<>();
               for (dev.tern.EquivalentAddressGroup group : result.getAddresses()) {
-                addresses.add(new io.grpc.EquivalentAddressGroup(group.getAddresses()));
+                addresses.add(
+                    new io.grpc.EquivalentAddressGroup(
+                        Proxies.addressesToGrpc(group.getAddresses())));
               }
               ResolutionResult.Builder converted =
                   ResolutionResult.newBuilder()

@@ -262,6 +262,13 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
     life.connectFailed(cause);
   }
 
+  /** The CONNECT tunnel through a proxy failed: the connection's status, before it closes. */
+  void tunnelFailed(Status status) {
+    if (life.goingAwayStatus == null) {
+      life.goingAwayStatus = status;
+    }
+  }
+
   /** What this side may still send and the peer may still send on the connection, in bytes. */
   long[] flowControlWindows() {
     return connection.connectionWindows();

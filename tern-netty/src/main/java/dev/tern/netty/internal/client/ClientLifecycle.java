@@ -1,5 +1,6 @@
 package dev.tern.netty.internal.client;
 
+import dev.tern.HttpConnectProxiedSocketAddress;
 import dev.tern.Status;
 import dev.tern.netty.internal.grpc.GrpcWire;
 import dev.tern.netty.internal.http2.Http2FrameException;
@@ -170,7 +171,15 @@ final class ClientLifecycle {
     }
     notifyShutdown(
         Status.UNAVAILABLE
-            .withDescription("Failed to connect to " + transport.address())
+            .withDescription(
+                transport.address() instanceof HttpConnectProxiedSocketAddress proxied
+                    ? "Failed to connect to the HTTP CONNECT proxy "
+                        + proxied.getProxyAddress()
+                        + " (for "
+                        + HttpConnectTunnel.authority(proxied.getTargetAddress())
+                        + "): "
+                        + cause.getMessage()
+                    : "Failed to connect to " + transport.address())
             .withCause(cause));
     notifyTerminated();
   }

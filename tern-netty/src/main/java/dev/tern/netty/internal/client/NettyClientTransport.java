@@ -2,6 +2,7 @@ package dev.tern.netty.internal.client;
 
 import dev.tern.Attributes;
 import dev.tern.CallOptions;
+import dev.tern.HttpConnectProxiedSocketAddress;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Status;
@@ -30,14 +31,16 @@ import io.netty.util.AsciiString;
 import java.net.SocketAddress;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLParameters;
 
 /**
  * A client transport: one HTTP/2 connection (h2c with prior knowledge) to one address, opened by
- * {@link #start}. Streams, pings and shutdowns from any thread go through the connection's {@link
- * WriteQueue} to the {@link ClientHandler} on its event loop, which reports the transport's life to
- * the listener from that event loop.
+ * {@link #start}; for an {@link HttpConnectProxiedSocketAddress}, a connection to the proxy and a
+ * tunnel through it to the target. Streams, pings and shutdowns from any thread go through the
+ * connection's {@link WriteQueue} to the {@link ClientHandler} on its event loop, which reports the
+ * transport's life to the listener from that event loop.
  *
  * <p>Thread-safe: the public methods may be called from any thread. The only state shared with
  * application threads is volatile: the channel and write queue (written once in {@link #start}),
@@ -91,8 +94,12 @@ public final class NettyClientTransport implements ManagedClientTransport {
     started = true;
     SocketAddress target;
     EventLoops.ClientLoops loops;
+    long connectDeadlineNanos = System.nanoTime() + options.connectTimeoutNanos();
     try {
-      target = DomainSockets.toNetty(address);
+      target =
+          address instanceof HttpConnectProxiedSocketAddress proxied
+              ? proxied.getProxyAddress()
+              : DomainSockets.toNetty(address);
       loops =
           options.channelFactory() != null
               ? new EventLoops.ClientLoops(options.eventLoopGroup(), options.channelFactory())
@@ -113,7 +120,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
             .channelFactory(loops.channelFactory())
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, options.connectTimeoutMillis())
             .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WriteLimits.WATER_MARK)
-            .handler(new PipelineInitializer(h));
+            .handler(new PipelineInitializer(h, connectDeadlineNanos));
     if (!DomainSockets.isDomainSocket(target)) {
       bootstrap.option(ChannelOption.TCP_NODELAY, true).option(ChannelOption.SO_KEEPALIVE, true);
     }
@@ -130,18 +137,26 @@ public final class NettyClientTransport implements ManagedClientTransport {
   }
 
   /**
-   * Builds the pipeline: TLS if configured (with host name verification against the authority),
-   * then the handler (which writes one buffer per flush: nothing to coalesce).
+   * Builds the pipeline: the CONNECT tunnel through a proxy if the address is one ({@link
+   * HttpConnectTunnel}, which holds the rest back until the tunnel is open), TLS if configured
+   * (with host name verification against the authority), then the handler (which writes one buffer
+   * per flush: nothing to coalesce).
    */
   private final class PipelineInitializer extends ChannelInitializer<Channel> {
     private final ClientHandler handler;
+    private final long connectDeadlineNanos;
 
-    PipelineInitializer(ClientHandler handler) {
+    PipelineInitializer(ClientHandler handler, long connectDeadlineNanos) {
       this.handler = handler;
+      this.connectDeadlineNanos = connectDeadlineNanos;
     }
 
     @Override
     protected void initChannel(Channel ch) {
+      if (address instanceof HttpConnectProxiedSocketAddress proxied) {
+        ch.pipeline()
+            .addLast(new HttpConnectTunnel(proxied, connectDeadlineNanos, handler::tunnelFailed));
+      }
       if (options.sslContext() != null) {
         HostAndPort target = HostAndPort.ofAuthority(authority);
         SslHandler ssl = options.sslContext().newHandler(ch.alloc(), target.host, target.port);
@@ -455,6 +470,10 @@ public final class NettyClientTransport implements ManagedClientTransport {
 
     int connectTimeoutMillis() {
       return connectTimeoutMillis;
+    }
+
+    long connectTimeoutNanos() {
+      return TimeUnit.MILLISECONDS.toNanos(connectTimeoutMillis);
     }
 
     NettyWritableBufferAllocator bufferAllocator() {

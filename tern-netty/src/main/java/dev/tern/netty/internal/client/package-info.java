@@ -27,6 +27,11 @@
  * decoded field by field ({@code ResponseHeaderSink}) into {@code GrpcResponseHeaders}. See
  * docs/http2-engine.md.
  *
+ * <p>Through an HTTP CONNECT proxy (an {@link dev.tern.HttpConnectProxiedSocketAddress}), the
+ * connection goes to the proxy and {@code HttpConnectTunnel}, first in the pipeline, asks it for
+ * the tunnel ({@code HttpConnectResponse} reads the answer) and holds TLS and HTTP/2 back until it
+ * is open; a refusal becomes the connection's status.
+ *
  * <p>Uses {@code http2}, {@code grpc}, the write path ({@code write}, {@code buffer}) and {@code
  * io}; never the server or the exchanges (tools/java/package-rules.txt).
  */
