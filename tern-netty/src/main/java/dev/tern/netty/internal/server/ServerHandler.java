@@ -543,33 +543,16 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
         && exchanges.serve(streamId, request, endStream, streamAttributes)) {
       return;
     }
-    if (!request.isPost()) {
-      respondWithBody(
-          streamId,
-          405,
-          Status.INTERNAL.withDescription(
-              "Method '" + request.methodText() + "' is not supported"));
-      return;
-    }
-    if (contentType == null || !GrpcWire.isServedGrpcContentType(contentType)) {
-      respondWithBody(
-          streamId,
-          415,
-          Status.INTERNAL.withDescription("Content-Type '" + contentType + "' is not supported"));
+    RequestRefusal refusal = RequestRefusal.of(request);
+    if (refusal != null) {
+      if (refusal.textBody()) {
+        respondWithBody(streamId, refusal.httpStatus(), refusal.status());
+      } else {
+        respond(streamId, refusal.httpStatus(), refusal.status());
+      }
       return;
     }
     CharSequence path = request.path();
-    if (path.length() < 2 || path.charAt(0) != '/') {
-      respond(
-          streamId,
-          404,
-          Status.UNIMPLEMENTED.withDescription("Expected path to start with /: " + path));
-      return;
-    }
-    if (request.invalidBinaryHeader() != null) {
-      respond(streamId, 400, Status.INTERNAL.withDescription(request.invalidBinaryHeader()));
-      return;
-    }
     startCall(streamId, request, path, endStream);
   }
 

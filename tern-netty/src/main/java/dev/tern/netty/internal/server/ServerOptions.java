@@ -256,19 +256,19 @@ public final class ServerOptions {
     return flowControlWindow;
   }
 
-  int maxInboundMessageSize() {
+  public int maxInboundMessageSize() {
     return maxInboundMessageSize;
   }
 
-  int maxInboundMetadataSize() {
+  public int maxInboundMetadataSize() {
     return maxInboundMetadataSize;
   }
 
-  int maxConcurrentCallsPerConnection() {
+  public int maxConcurrentCallsPerConnection() {
     return maxConcurrentCallsPerConnection;
   }
 
-  long gracePeriodNanos() {
+  public long gracePeriodNanos() {
     return gracePeriodNanos;
   }
 
@@ -283,11 +283,11 @@ public final class ServerOptions {
   }
 
   /** The method names of this server's calls by path, one cache for all its connections. */
-  MethodNames methodNames() {
+  public MethodNames methodNames() {
     return methodNames;
   }
 
-  NettyWritableBufferAllocator bufferAllocator() {
+  public NettyWritableBufferAllocator bufferAllocator() {
     return bufferAllocator;
   }
 }
