@@ -20,8 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Tern's interop server with {@code --http3} against a gRPC client over HTTP/3 that shares nothing
  * with Tern: aioquic's QUIC, TLS and HTTP/3 with pylsqpack's QPACK, and gRPC done by hand
- * (tern-http3/src/test/python/grpc_h3_client.py): the unary interop cases, a server-side deadline
- * and the metadata limit, each over HTTP/3 on the server's UDP port.
+ * (tern-http3/src/test/python/grpc_h3_client.py): the unary interop cases, compression both ways,
+ * client, server and bidirectional streaming, a cancelled call, a server-side deadline and the
+ * metadata limit, each over HTTP/3 on the server's UDP port.
  */
 @Tag("external-check") // not in mvn verify; -Pexternal-checks and CI: README.md#development
 class Http3AioquicInteropTest {
@@ -29,7 +30,7 @@ class Http3AioquicInteropTest {
       Path.of("../tern-http3/src/test/python/grpc_h3_client.py").toAbsolutePath().normalize();
 
   @Test
-  void aioquicClientPassesTheUnaryCasesOverHttp3(@TempDir Path certs) throws Exception {
+  void aioquicClientPassesTheInteropCasesOverHttp3(@TempDir Path certs) throws Exception {
     Path python = ExternalTool.requireHttp3Python();
     TestPems pems = TestPems.generate("localhost", "dns:localhost,ip:127.0.0.1");
     Files.writeString(certs.resolve("server1.pem"), pems.certificatePem);
@@ -60,7 +61,14 @@ class Http3AioquicInteropTest {
               "PASS unimplemented_method",
               "PASS unimplemented_service",
               "PASS timeout_on_sleeping_server",
-              "PASS oversized_metadata");
+              "PASS oversized_metadata",
+              "PASS client_compressed_unary",
+              "PASS server_compressed_unary",
+              "PASS client_streaming",
+              "PASS server_streaming",
+              "PASS half_duplex",
+              "PASS cancel_after_begin",
+              "PASS cancel_after_first_response");
       assertThat(client.exitValue()).isZero();
     } finally {
       if (client != null) {
