@@ -642,7 +642,7 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
       if (perConnection != null) {
         server.connectionTls(new ConnectionTls(perConnection, NettySslContexts::forServer));
       }
-      return udp == null ? server : new TcpAndUdpServer(server, udp);
+      return udp == null ? server : new TcpAndUdpServer(server, udp, options);
     }
   }
 }

@@ -358,6 +358,11 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
   }
 
   /** Any thread. */
+  /** A call's response HEADERS for {@code headers} (with {@code alt-svc} if HTTP/3 is on). */
+  byte[][] responseFields(Metadata headers) {
+    return options.withAltSvc(GrpcFields.response(headers));
+  }
+
   NettyWritableBufferAllocator bufferAllocator() {
     return options.bufferAllocator();
   }

@@ -19,18 +19,24 @@ import java.util.concurrent.atomic.AtomicInteger;
  * UDP (an {@link Http3Transport.Endpoint}). The TCP socket is bound first, so that port 0 picks a
  * free TCP port, and UDP takes the same number; if UDP cannot have it, the TCP socket is closed
  * again and {@link #start} fails. The listen addresses are the TCP socket's (what {@code
- * Server.getPort()} reports is both sockets' port). {@code serverShutdown} is reported once both
- * sockets have closed.
+ * Server.getPort()} reports is both sockets' port). Once both are bound, the HTTP/2 responses
+ * advertise the UDP port ({@code alt-svc: h3=":port"}). {@code serverShutdown} is reported once
+ * both sockets have closed.
  *
  * <p>Thread-safe: both halves are; the runtime's listener is called by either half.
  */
 public final class TcpAndUdpServer implements TransportServer {
   private final NettyServer tcp;
   private final Http3Transport.Endpoint udp;
+  private final ServerOptions options;
 
-  public TcpAndUdpServer(NettyServer tcp, Http3Transport.Endpoint udp) {
+  /**
+   * @param options the TCP server's, whose responses advertise the UDP port once it is bound
+   */
+  public TcpAndUdpServer(NettyServer tcp, Http3Transport.Endpoint udp, ServerOptions options) {
     this.tcp = Objects.requireNonNull(tcp, "tcp");
     this.udp = Objects.requireNonNull(udp, "udp");
+    this.options = Objects.requireNonNull(options, "options");
   }
 
   @Override
@@ -52,6 +58,7 @@ public final class TcpAndUdpServer implements TransportServer {
       stopped.run(); // the UDP half never opened
       throw e;
     }
+    options.advertiseHttp3(bound.getPort());
   }
 
   @Override
