@@ -28,6 +28,7 @@ targets=(
   tern-netty:HuffmanDecoderFuzzTest
   tern-netty:Http2FrameReaderFuzzTest
   tern-netty:Http2ConnectionFuzzTest
+  tern-http3:Http3FrameReaderFuzzTest
 )
 
 if [ "${1:-}" = "--list" ]; then
