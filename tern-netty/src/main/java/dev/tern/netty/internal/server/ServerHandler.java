@@ -357,12 +357,12 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
     transport.executeWithNext(command);
   }
 
-  /** Any thread. */
   /** A call's response HEADERS for {@code headers} (with {@code alt-svc} if HTTP/3 is on). */
   byte[][] responseFields(Metadata headers) {
     return options.withAltSvc(GrpcFields.response(headers));
   }
 
+  /** Any thread. */
   NettyWritableBufferAllocator bufferAllocator() {
     return options.bufferAllocator();
   }
