@@ -21,7 +21,7 @@ declare -A flags=(
     --soak_per_iteration_max_acceptable_latency_ms --soak_overall_timeout_seconds
     --soak_min_time_ms_between_rpcs --soak_request_size --soak_response_size --soak_num_threads
     --list_test_cases"
-  [interop-server]="--port --use_tls"
+  [interop-server]="--port --use_tls --http3"
   [lint-python]="--fix"
   [overload]="--multiples --step-seconds --capacity-seconds --deadline-ms --arrivals --max-calls
     --peers --server-heap --out"

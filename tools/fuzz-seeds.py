@@ -534,6 +534,49 @@ def zstd_seeds():
     seed("truncated-header", False, 0, 1024, ZSTD_MAGIC + bytes([0x20]))
 
 
+def http3_seeds():
+    """tern-http3's Http3FrameReaderFuzzTest: a request stream and a control stream."""
+
+    def h3frame(frame_type, payload):
+        return bytes([frame_type, len(payload)]) + payload  # types and lengths under 64
+
+    def seed(name, control, chunk, limit, frames):
+        f = Fdp()
+        f.bool(control)
+        f.int(chunk, 1, 64)
+        f.int(limit, 1, 4096)
+        f.bytes(b"".join(frames))
+        write(
+            "tern-http3",
+            "dev.tern.http3.internal.frame",
+            "Http3FrameReaderFuzzTest",
+            "readsTheSameWholeOrInChunksAndReleasesEverything",
+            name,
+            f.build(),
+        )
+
+    # :method POST, :scheme https, :path /a.B/C, content-type application/grpc (by name
+    # reference, literal value), te trailers (literal name), as QPACK with no dynamic table.
+    request_headers = (
+        b"\x00\x00\xd4\xd7\x51\x06/a.B/C\x5f\x1d\x10application/grpc\x22te\x08trailers"
+    )
+    message = b"\x00\x00\x00\x00\x05hello"
+    seed(
+        "grpc-request",
+        False,
+        3,
+        1024,
+        [h3frame(1, request_headers), h3frame(0x21, b"grease"), h3frame(0, message)],
+    )
+    seed(
+        "control-settings-goaway",
+        True,
+        1,
+        1024,
+        [h3frame(4, b"\x01\x00\x06\x44\x00\x07\x00"), h3frame(7, b"\x04")],
+    )
+
+
 if __name__ == "__main__":
     deframer_seeds()
     base64_seeds()
@@ -543,3 +586,4 @@ if __name__ == "__main__":
     metadata_seeds()
     http2_package_seeds()
     zstd_seeds()
+    http3_seeds()

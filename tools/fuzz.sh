@@ -29,6 +29,7 @@ targets=(
   tern-netty:Http2FrameReaderFuzzTest
   tern-netty:Http2ConnectionFuzzTest
   tern-zstd:ZstdCodecFuzzTest
+  tern-http3:Http3FrameReaderFuzzTest
 )
 
 if [ "${1:-}" = "--list" ]; then

@@ -22,7 +22,8 @@ module dev.tern.core {
       dev.tern.netty;
   exports dev.tern.internal.wire to
       dev.tern.netty,
-      dev.tern.web;
+      dev.tern.web,
+      dev.tern.http3;
   exports dev.tern.internal.resolver to
       dev.tern.netty;
   // The parsed service config a resolver reports (the DNS resolver's tests look into it), and

@@ -36,9 +36,25 @@ module dev.tern.netty {
   // tern-web's protocols, which deframe request bodies the same way; not API. The other internal
   // packages (http2, client, server, exchange, grpc, write, io, resolver) are not exported at all.
   exports dev.tern.netty.internal.buffer to
-      dev.tern.web;
+      dev.tern.web,
+      dev.tern.http3;
+  // What tern-http3 reuses rather than copies: the Huffman code and header sink (http2), request
+  // validation and the server's options (server), gRPC's header blocks (grpc), outbound framing
+  // (write) and event loops (io).
+  exports dev.tern.netty.internal.http2 to
+      dev.tern.http3;
+  exports dev.tern.netty.internal.server to
+      dev.tern.http3;
+  exports dev.tern.netty.internal.grpc to
+      dev.tern.http3;
+  exports dev.tern.netty.internal.write to
+      dev.tern.http3;
+  exports dev.tern.netty.internal.io to
+      dev.tern.http3;
 
   uses dev.tern.netty.http.HttpServerProtocol;
+  // HTTP/3 beside HTTP/2 (NettyServerBuilder.enableHttp3), provided by tern-http3.
+  uses dev.tern.netty.internal.server.Http3Transport;
 
   provides dev.tern.ManagedChannelProvider with
       dev.tern.netty.NettyChannelProvider;

@@ -29,8 +29,12 @@ public final class InteropServer {
               "use_tls",
               "serve TLS with grpc-java's test certificate (server1.pem and server1.key\n"
                   + "in $TERN_INTEROP_CERTS_DIR, fetched by bin/interop-server)")
+          .bool(
+              "http3",
+              "also serve HTTP/3 (QUIC) on UDP at the same port number; needs\n"
+                  + "--use_tls=true (HTTP/3 always runs over TLS 1.3)")
           .note("Prints 'Tern interop server listening on port N' once listening.")
-          .example("bin/interop-server --port=8080 --use_tls=true");
+          .example("bin/interop-server --port=8080 --use_tls=true --http3");
 
   private InteropServer() {}
 
@@ -40,6 +44,16 @@ public final class InteropServer {
    * @throws IllegalStateException if TLS is asked for and the certificate or key is missing
    */
   static Server start(int port, boolean useTls, Path certDir, ScheduledExecutorService scheduler)
+      throws IOException {
+    return start(port, useTls, false, certDir, scheduler);
+  }
+
+  /**
+   * As {@link #start(int, boolean, Path, ScheduledExecutorService)}, also serving HTTP/3 on UDP
+   * with {@code http3} (which needs {@code useTls}).
+   */
+  static Server start(
+      int port, boolean useTls, boolean http3, Path certDir, ScheduledExecutorService scheduler)
       throws IOException {
     NettyServerBuilder builder =
         NettyServerBuilder.forPort(port)
@@ -63,6 +77,9 @@ public final class InteropServer {
       }
       builder.useTransportSecurity(cert, key);
     }
+    if (http3) {
+      builder.enableHttp3();
+    }
     return builder.build().start();
   }
 
@@ -81,23 +98,33 @@ public final class InteropServer {
   static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
     int port;
     boolean useTls;
+    boolean http3;
     try {
       CommandLine.Values flags = FLAGS.parse(args);
       port = flags.integer("port", 0);
       useTls = flags.bool("use_tls");
+      http3 = flags.bool("http3");
+      if (http3 && !useTls) {
+        err.println(
+            FLAGS.program() + ": --http3 needs --use_tls=true (HTTP/3 always runs over TLS)");
+        return 2;
+      }
     } catch (CommandLine.Exit exit) {
       return exit.report(out, err);
     }
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     Server server;
     try {
-      server = start(port, useTls, TestCerts.dir(), scheduler);
+      server = start(port, useTls, http3, TestCerts.dir(), scheduler);
     } catch (IOException | IllegalStateException e) {
       scheduler.shutdownNow();
       err.println(FLAGS.program() + ": could not serve on port " + port + ": " + e.getMessage());
       return 1;
     }
-    out.println("Tern interop server listening on port " + server.getPort());
+    out.println(
+        "Tern interop server listening on port "
+            + server.getPort()
+            + (http3 ? " (HTTP/3 on UDP port " + server.getPort() + " too)" : ""));
     out.flush();
     Runtime.getRuntime()
         .addShutdownHook(

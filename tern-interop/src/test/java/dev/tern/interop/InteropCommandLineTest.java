@@ -74,6 +74,16 @@ class InteropCommandLineTest {
   }
 
   @Test
+  void serverRefusesHttp3WithoutTlsNamingTheFlags() throws Exception {
+    ProgramRun run = ProgramRun.of(InteropServer::run, "--port=0", "--http3");
+
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err())
+        .isEqualTo("interop-server: --http3 needs --use_tls=true (HTTP/3 always runs over TLS)\n");
+  }
+
+  @Test
   void listsTheCasesOneALine() throws Exception {
     ProgramRun output = ProgramRun.of(InteropClient::run, "--list_test_cases");
 

@@ -10,8 +10,10 @@ import dev.tern.netty.internal.exchange.HttpProtocols;
 import dev.tern.netty.internal.io.EventLoops;
 import dev.tern.netty.internal.io.NettyProperties;
 import dev.tern.netty.internal.server.ConnectionTls;
+import dev.tern.netty.internal.server.Http3Transport;
 import dev.tern.netty.internal.server.NettyServer;
 import dev.tern.netty.internal.server.ServerOptions;
+import dev.tern.netty.internal.server.TcpAndUdpServer;
 import dev.tern.spi.TransportServer;
 import io.netty.channel.ChannelFactory;
 import io.netty.channel.EventLoopGroup;
@@ -26,6 +28,7 @@ import java.net.SocketAddress;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.ServiceLoader;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -90,6 +93,11 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
 
   /** Null until set: the protocols found on the class path, looked up at build time. */
   private List<HttpServerProtocol> httpProtocols;
+
+  private boolean http3;
+
+  /** The key and certificates TLS was configured from (HTTP/3 needs them), or null. */
+  private TlsServerCredentials tlsCredentials;
 
   private NettyServerBuilder(SocketAddress address) {
     this.address = address;
@@ -221,6 +229,35 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
       throw new IllegalArgumentException("sslContext must be a server context");
     }
     this.sslContext = sslContext;
+    this.tlsCredentials = null; // a context alone cannot give QUIC its key
+    return this;
+  }
+
+  /**
+   * TLS from {@code credentials}, which HTTP/3 can reuse (for the providers and
+   * useTransportSecurity).
+   */
+  NettyServerBuilder tlsCredentials(TlsServerCredentials credentials) {
+    sslContext(NettySslContexts.forServer(credentials));
+    this.tlsCredentials = credentials;
+    return this;
+  }
+
+  /**
+   * Also serves gRPC over HTTP/3 (QUIC, RFC 9114) on UDP, at the same port number as the TCP port
+   * (the one port 0 picked, too), with TLS 1.3 from the same key and certificates: every call type,
+   * metadata, deadlines, cancellation, compression and the same message and metadata size limits as
+   * on HTTP/2, through the same services and interceptors. Needs the {@code tern-http3} module on
+   * the class path (it brings QUIC's native library), and TLS configured from credentials: {@link
+   * #useTransportSecurity(File, File)}, or {@code TlsServerCredentials} given to {@code
+   * Grpc.newServerBuilderForPort} (not a bare {@link #sslContext}, whose key QUIC cannot reach).
+   * See docs/http3.md. Default: off.
+   *
+   * <p>{@code build()} throws {@link IllegalStateException} if tern-http3 is missing or TLS was not
+   * configured from credentials.
+   */
+  public NettyServerBuilder enableHttp3() {
+    this.http3 = true;
     return this;
   }
 
@@ -236,8 +273,8 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   public NettyServerBuilder useTransportSecurity(File certChain, File privateKey) {
     Objects.requireNonNull(certChain, "certChain");
     Objects.requireNonNull(privateKey, "privateKey");
-    return sslContext(
-        buildServerContext(
+    return tlsCredentials(
+        readCredentials(
             () -> TlsServerCredentials.create(certChain, privateKey),
             certChain + ", " + privateKey));
   }
@@ -247,8 +284,8 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
   public NettyServerBuilder useTransportSecurity(InputStream certChain, InputStream privateKey) {
     Objects.requireNonNull(certChain, "certChain");
     Objects.requireNonNull(privateKey, "privateKey");
-    return sslContext(
-        buildServerContext(
+    return tlsCredentials(
+        readCredentials(
             () -> TlsServerCredentials.create(certChain, privateKey), "the given streams"));
   }
 
@@ -257,9 +294,12 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
     TlsServerCredentials read() throws IOException;
   }
 
-  private static SslContext buildServerContext(CredentialsSource credentials, String source) {
+  private static TlsServerCredentials readCredentials(
+      CredentialsSource credentials, String source) {
     try {
-      return NettySslContexts.forServer(credentials.read());
+      TlsServerCredentials read = credentials.read();
+      NettySslContexts.forServer(read); // fails here, with the source named, if unusable
+      return read;
     } catch (IOException | IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "certChain/privateKey: no TLS server context from " + source + ": " + e.getMessage(), e);
@@ -541,6 +581,28 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
     return this;
   }
 
+  private Http3Transport.Endpoint http3Endpoint(ServerOptions options) {
+    if (!(address instanceof InetSocketAddress)) {
+      throw new IllegalStateException(
+          "enableHttp3() needs an IP address to listen on, not " + address);
+    }
+    if (tlsCredentials == null) {
+      throw new IllegalStateException(
+          "enableHttp3() needs TLS configured from credentials (useTransportSecurity or"
+              + " TlsServerCredentials): HTTP/3 always runs over TLS 1.3, and QUIC cannot take its"
+              + " key from an SslContext");
+    }
+    Http3Transport transport =
+        ServiceLoader.load(Http3Transport.class, NettyServerBuilder.class.getClassLoader())
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "enableHttp3() needs the tern-http3 module (dev.tern:tern-http3) on the"
+                            + " class path or module path"));
+    return transport.newEndpoint(options, tlsCredentials);
+  }
+
   @Override
   protected ServerBuilder<?> delegate() {
     return assembly;
@@ -575,11 +637,12 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
               maxContinuationFrames,
               httpProtocols == null ? HttpProtocols.discovered() : HttpProtocols.of(httpProtocols),
               settingsAckTimeoutNanos);
+      Http3Transport.Endpoint udp = http3 ? http3Endpoint(options) : null;
       NettyServer server = new NettyServer(address, boss, workers, channelFactory, options);
       if (perConnection != null) {
         server.connectionTls(new ConnectionTls(perConnection, NettySslContexts::forServer));
       }
-      return server;
+      return udp == null ? server : new TcpAndUdpServer(server, udp, options);
     }
   }
 }

@@ -60,7 +60,7 @@ public final class NettyServerProvider extends ServerProvider {
     }
     if (credentials instanceof TlsServerCredentials tls) {
       return NewServerBuilderResult.builder(
-          NettyServerBuilder.forAddress(address).sslContext(NettySslContexts.forServer(tls)));
+          NettyServerBuilder.forAddress(address).tlsCredentials(tls));
     }
     return NewServerBuilderResult.unsupported(
         "the Netty transport understands InsecureServerCredentials and TlsServerCredentials, not "

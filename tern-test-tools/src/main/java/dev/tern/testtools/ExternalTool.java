@@ -113,6 +113,11 @@ public final class ExternalTool {
   private static final String INSTALL_CHAOS = "run tools/install-chaos-tools.sh to install it";
   private static final String INSTALL_ZSTD = "run tools/install-zstd-tools.sh to install it";
   private static final String INSTALL_PROXY = "run tools/install-proxy-tools.sh to install it";
+  private static final String INSTALL_HTTP3 = "run tools/install-http3-tools.sh to install it";
+
+  /** What {@link #requireHttp3Python} calls the virtualenv when it is missing. */
+  static final String HTTP3_PYTHON = "the Python virtualenv with aioquic (HTTP/3)";
+
   private static final String INSTALL_GRPC_GO =
       "run tools/install-xds-interop-tools.sh to install it";
 
@@ -177,6 +182,18 @@ public final class ExternalTool {
   }
 
   /**
+   * The Python interpreter of the HTTP/3 virtualenv (aioquic, for tern-http3's peer); skips or
+   * fails as {@link #require} does when it is missing.
+   */
+  public static Path requireHttp3Python() {
+    Path python = cacheDirectory().resolve("http3-venv").resolve("bin").resolve("python");
+    return found(
+        isExecutable(python) && !hidden() ? Optional.of(python) : Optional.empty(),
+        HTTP3_PYTHON,
+        System.getenv("CI"));
+  }
+
+  /**
    * The folder tools/install-web-tools.sh installs tools/web's npm packages into ({@code web} in
    * the {@link #cacheDirectory}, holding {@code node_modules}); skips or fails as {@link #require}
    * does when they are missing.
@@ -204,6 +221,7 @@ public final class ExternalTool {
       case TOXIPROXY -> install = INSTALL_CHAOS;
       case ZSTD_PEER -> install = INSTALL_ZSTD;
       case PROXY_PY -> install = INSTALL_PROXY;
+      case HTTP3_PYTHON -> install = INSTALL_HTTP3;
       default -> install = what.startsWith("grpc-go-") ? INSTALL_GRPC_GO : INSTALL;
     }
     missing(

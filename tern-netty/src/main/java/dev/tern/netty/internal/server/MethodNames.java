@@ -15,14 +15,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * per connection, which held about 300 bytes of every connection that made a call. Thread-safe: the
  * connections' event loops call {@link #of} concurrently.
  */
-final class MethodNames {
+public final class MethodNames {
   /** Enough for the methods of every service a server commonly has. */
   static final int MAX_PATHS = 1024;
 
   private final Map<AsciiString, String> byPath = new ConcurrentHashMap<>();
 
   /** The method name of {@code path}, which starts with '/' and has at least two characters. */
-  String of(CharSequence path) {
+  public String of(CharSequence path) {
     AsciiString key = AsciiString.of(path);
     String name = byPath.get(key);
     if (name == null) {

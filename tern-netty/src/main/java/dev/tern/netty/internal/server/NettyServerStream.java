@@ -7,7 +7,6 @@ import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.internal.wire.MessageFramer;
 import dev.tern.internal.wire.WritableBuffer;
-import dev.tern.netty.internal.grpc.GrpcFields;
 import dev.tern.netty.internal.write.OutboundFramer;
 import dev.tern.netty.internal.write.WriteQueue;
 import dev.tern.spi.ServerStream;
@@ -119,7 +118,7 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
       throw new IllegalStateException("headers already sent");
     }
     headersWritten = true;
-    byte[][] fields = GrpcFields.response(headers);
+    byte[][] fields = handler.responseFields(headers);
     Runnable write = () -> state.writeHeaders(fields);
     if (flush) {
       handler.execute(write);

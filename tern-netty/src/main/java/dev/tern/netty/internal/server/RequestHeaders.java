@@ -36,7 +36,7 @@ import java.util.Map;
  * <p>One per header block; event loop only, not thread-safe (the authority text shared by all of
  * them is, see {@link #authority}).
  */
-final class RequestHeaders implements HeaderSink {
+public final class RequestHeaders implements HeaderSink {
   private static final byte[] BIN_SUFFIX =
       Metadata.BINARY_HEADER_SUFFIX.getBytes(StandardCharsets.US_ASCII);
   private static final byte[] TRAILERS = ascii("trailers");
@@ -66,7 +66,7 @@ final class RequestHeaders implements HeaderSink {
    * @param trailers a trailer block: no pseudo-header may appear, and the fields are dropped (gRPC
    *     requests carry no trailers)
    */
-  RequestHeaders(boolean trailers) {
+  public RequestHeaders(boolean trailers) {
     this.trailers = trailers;
   }
 
@@ -155,38 +155,38 @@ final class RequestHeaders implements HeaderSink {
    * The block ended as a request's headers: checks the pseudo-headers every request needs (RFC 9113
    * section 8.3.1).
    */
-  void finishRequest() {
+  public void finishRequest() {
     if (malformed == null && (isEmpty(method) || isEmpty(scheme) || isEmpty(path))) {
       malformed = "missing or empty :method, :scheme or :path";
     }
   }
 
   /** Why the block is malformed (the stream is reset with PROTOCOL_ERROR), or null. */
-  String malformed() {
+  public String malformed() {
     return malformed;
   }
 
   /** A {@code -bin} value that was not valid base64 (the call fails), or null. */
-  String invalidBinaryHeader() {
+  public String invalidBinaryHeader() {
     return invalidBinaryHeader;
   }
 
-  boolean isPost() {
+  public boolean isPost() {
     return is(method, "POST");
   }
 
   /** {@code :method}, as text; only for error descriptions. */
-  String methodText() {
+  public String methodText() {
     return text(method);
   }
 
   /** {@code :path} as a view of the decoder's bytes (no copy). */
-  AsciiString path() {
+  public AsciiString path() {
     return new AsciiString(path, false);
   }
 
   /** {@code content-type} as a view of the decoder's bytes, or null. */
-  AsciiString contentType() {
+  public AsciiString contentType() {
     return contentType == null ? null : new AsciiString(contentType, false);
   }
 
@@ -194,7 +194,7 @@ final class RequestHeaders implements HeaderSink {
    * {@code :authority} as text, or null. The clients of a server send few authorities, so the text
    * last made is kept (one pair for the whole process) and returned again for the same bytes.
    */
-  String authority() {
+  public String authority() {
     if (authority == null) {
       return null;
     }
@@ -214,7 +214,7 @@ final class RequestHeaders implements HeaderSink {
   private static volatile Authority lastAuthority = new Authority(new byte[0], "");
 
   /** The declared {@code content-length}, or -1. */
-  long contentLength() {
+  public long contentLength() {
     return contentLength;
   }
 
@@ -238,7 +238,7 @@ final class RequestHeaders implements HeaderSink {
   }
 
   /** The metadata, taking over the array; call once. */
-  Metadata toMetadata() {
+  public Metadata toMetadata() {
     byte[][] array = namesAndValues;
     namesAndValues = null;
     return Metadata.fromSerialized(array, entries);

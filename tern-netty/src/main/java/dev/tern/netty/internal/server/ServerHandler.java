@@ -351,6 +351,11 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
     transport.executeWithNext(command);
   }
 
+  /** A call's response HEADERS for {@code headers} (with {@code alt-svc} if HTTP/3 is on). */
+  byte[][] responseFields(Metadata headers) {
+    return options.withAltSvc(GrpcFields.response(headers));
+  }
+
   /** Any thread. */
   NettyWritableBufferAllocator bufferAllocator() {
     return options.bufferAllocator();
@@ -538,33 +543,16 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
         && exchanges.serve(stream, request, endStream, streamAttributes, declared)) {
       return;
     }
-    if (!request.isPost()) {
-      respondWithBody(
-          streamId,
-          405,
-          Status.INTERNAL.withDescription(
-              "Method '" + request.methodText() + "' is not supported"));
-      return;
-    }
-    if (contentType == null || !GrpcWire.isServedGrpcContentType(contentType)) {
-      respondWithBody(
-          streamId,
-          415,
-          Status.INTERNAL.withDescription("Content-Type '" + contentType + "' is not supported"));
+    RequestRefusal refusal = RequestRefusal.of(request);
+    if (refusal != null) {
+      if (refusal.textBody()) {
+        respondWithBody(streamId, refusal.httpStatus(), refusal.status());
+      } else {
+        respond(streamId, refusal.httpStatus(), refusal.status());
+      }
       return;
     }
     CharSequence path = request.path();
-    if (path.length() < 2 || path.charAt(0) != '/') {
-      respond(
-          streamId,
-          404,
-          Status.UNIMPLEMENTED.withDescription("Expected path to start with /: " + path));
-      return;
-    }
-    if (request.invalidBinaryHeader() != null) {
-      respond(streamId, 400, Status.INTERNAL.withDescription(request.invalidBinaryHeader()));
-      return;
-    }
     startCall(stream, request, path, endStream, declared);
   }
 

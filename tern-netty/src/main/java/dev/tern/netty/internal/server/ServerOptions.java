@@ -6,6 +6,8 @@ import dev.tern.netty.internal.http2.Http2Limits;
 import dev.tern.netty.internal.write.OutboundFramer;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.SslContext;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -111,6 +113,9 @@ public final class ServerOptions {
   private volatile Http2Limits engineLimits;
 
   private final MethodNames methodNames = new MethodNames();
+
+  /** The {@code alt-svc} value response headers carry (HTTP/3 on), or null; set once bound. */
+  private volatile byte[] altSvc;
 
   /**
    * See {@link dev.tern.netty.NettyServerBuilder} for each value. {@code sslContext} is a server
@@ -256,19 +261,19 @@ public final class ServerOptions {
     return flowControlWindow;
   }
 
-  int maxInboundMessageSize() {
+  public int maxInboundMessageSize() {
     return maxInboundMessageSize;
   }
 
-  int maxInboundMetadataSize() {
+  public int maxInboundMetadataSize() {
     return maxInboundMetadataSize;
   }
 
-  int maxConcurrentCallsPerConnection() {
+  public int maxConcurrentCallsPerConnection() {
     return maxConcurrentCallsPerConnection;
   }
 
-  long gracePeriodNanos() {
+  public long gracePeriodNanos() {
     return gracePeriodNanos;
   }
 
@@ -282,12 +287,34 @@ public final class ServerOptions {
     return limits;
   }
 
+  /**
+   * From now on response headers advertise HTTP/3 on UDP {@code port} ({@code alt-svc: h3=":port"},
+   * RFC 7838), so that clients that speak it may switch.
+   */
+  void advertiseHttp3(int port) {
+    altSvc = ("h3=\":" + port + "\"").getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** {@code responseFields} with the {@code alt-svc} field added when HTTP/3 is advertised. */
+  byte[][] withAltSvc(byte[][] responseFields) {
+    byte[] value = altSvc;
+    if (value == null) {
+      return responseFields;
+    }
+    byte[][] fields = Arrays.copyOf(responseFields, responseFields.length + 2);
+    fields[responseFields.length] = ALT_SVC;
+    fields[responseFields.length + 1] = value;
+    return fields;
+  }
+
+  private static final byte[] ALT_SVC = "alt-svc".getBytes(StandardCharsets.US_ASCII);
+
   /** The method names of this server's calls by path, one cache for all its connections. */
-  MethodNames methodNames() {
+  public MethodNames methodNames() {
     return methodNames;
   }
 
-  NettyWritableBufferAllocator bufferAllocator() {
+  public NettyWritableBufferAllocator bufferAllocator() {
     return bufferAllocator;
   }
 }

@@ -1,0 +1,242 @@
+package dev.tern.http3.internal.server;
+
+import dev.tern.Attributes;
+import dev.tern.Grpc;
+import dev.tern.SecurityLevel;
+import dev.tern.Status;
+import dev.tern.http3.internal.frame.Http3Errors;
+import dev.tern.http3.internal.frame.Http3Exception;
+import dev.tern.http3.internal.frame.Http3Frames;
+import dev.tern.http3.internal.frame.VarInt;
+import dev.tern.netty.internal.server.ServerOptions;
+import dev.tern.spi.ServerListener;
+import dev.tern.spi.ServerTransport;
+import dev.tern.spi.ServerTransportListener;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.quic.QuicChannel;
+import io.netty.handler.codec.quic.QuicStreamChannel;
+import io.netty.handler.codec.quic.QuicStreamType;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One QUIC connection serving HTTP/3: the runtime's {@link ServerTransport} for it. It reports the
+ * connection when QUIC's handshake is done ({@code transportReady}, with the TLS session), opens
+ * its control stream with SETTINGS (QPACK's dynamic table capacity 0, no blocked streams, the
+ * server's metadata limit as SETTINGS_MAX_FIELD_SECTION_SIZE), reads the peer's unidirectional
+ * streams ({@link PeerStreamReader}) and gives each request stream an {@link Http3RequestStream}. A
+ * connection error (RFC 9114 section 8) closes the QUIC connection with its code.
+ *
+ * <p>Graceful shutdown sends GOAWAY naming the first request stream not served, refuses later ones
+ * (H3_REQUEST_REJECTED, safe to retry) and closes the connection when the last call ends.
+ *
+ * <p>Event loop only (the QUIC channel's), but {@link #shutdown} and {@link #shutdownNow}, which
+ * hop onto it.
+ */
+final class Http3ServerConnection extends ChannelInboundHandlerAdapter implements ServerTransport {
+  private static final Logger logger = Logger.getLogger(Http3ServerConnection.class.getName());
+
+  private final QuicChannel channel;
+  private final ServerOptions options;
+  private final ServerListener serverListener;
+  private ServerTransportListener listener;
+  private Attributes attributes = Attributes.EMPTY;
+  private QuicStreamChannel controlStream;
+  private int openCalls;
+
+  /** The next client request stream id GOAWAY would name: one above the highest seen. */
+  private long nextRequestStreamId;
+
+  private boolean peerControlStream;
+  private boolean shuttingDown;
+  private Status closeStatus;
+  private boolean terminated;
+
+  Http3ServerConnection(QuicChannel channel, ServerOptions options, ServerListener serverListener) {
+    this.channel = channel;
+    this.options = options;
+    this.serverListener = serverListener;
+  }
+
+  ServerOptions options() {
+    return options;
+  }
+
+  ServerTransportListener listener() {
+    return listener;
+  }
+
+  Attributes attributes() {
+    return attributes;
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    listener = serverListener.transportCreated(this);
+    Attributes.Builder attrs =
+        Attributes.newBuilder()
+            .set(Grpc.TRANSPORT_ATTR_REMOTE_ADDR, channel.remoteSocketAddress())
+            .set(Grpc.TRANSPORT_ATTR_LOCAL_ADDR, channel.localSocketAddress())
+            .set(Grpc.TRANSPORT_ATTR_SECURITY_LEVEL, SecurityLevel.PRIVACY_AND_INTEGRITY);
+    if (channel.sslEngine() != null) {
+      attrs.set(Grpc.TRANSPORT_ATTR_SSL_SESSION, channel.sslEngine().getSession());
+    }
+    Attributes ready = attrs.build();
+    Attributes returned = listener.transportReady(ready);
+    attributes = returned != null ? returned : ready;
+    channel
+        .createStream(QuicStreamType.UNIDIRECTIONAL, new ChannelInboundHandlerAdapter())
+        .addListener(
+            f -> {
+              if (!f.isSuccess()) {
+                close(Http3Errors.H3_CLOSED_CRITICAL_STREAM, "cannot open the control stream");
+                return;
+              }
+              controlStream = (QuicStreamChannel) f.getNow();
+              ByteBuf out = controlStream.alloc().buffer();
+              VarInt.write(out, Http3Frames.CONTROL_STREAM);
+              Http3Frames.writeSettings(
+                  out,
+                  Http3Frames.SETTINGS_QPACK_MAX_TABLE_CAPACITY,
+                  0,
+                  Http3Frames.SETTINGS_QPACK_BLOCKED_STREAMS,
+                  0,
+                  Http3Frames.SETTINGS_MAX_FIELD_SECTION_SIZE,
+                  options.maxInboundMetadataSize());
+              controlStream.writeAndFlush(out);
+              if (shuttingDown) {
+                sendGoAway();
+              }
+            });
+    ctx.fireChannelActive();
+  }
+
+  /** A stream the peer opened (its initializer, on the event loop). */
+  void streamOpened(QuicStreamChannel stream) {
+    if (stream.type() == QuicStreamType.UNIDIRECTIONAL) {
+      stream.pipeline().addLast(new PeerStreamReader(this));
+      stream.read();
+      return;
+    }
+    nextRequestStreamId = Math.max(nextRequestStreamId, stream.streamId() + 4);
+    if (shuttingDown || listener == null) {
+      stream.shutdown((int) Http3Errors.H3_REQUEST_REJECTED);
+      stream.close();
+      return;
+    }
+    openCalls++;
+    // The request's FIN then arrives as an event while the response can still be written.
+    stream.config().setAllowHalfClosure(true);
+    stream.pipeline().addLast(new Http3RequestStream(this, stream));
+  }
+
+  /** The peer opened its control stream; false if it had one already. */
+  boolean peerControlStreamOpened() {
+    if (peerControlStream) {
+      return false;
+    }
+    peerControlStream = true;
+    return true;
+  }
+
+  /** A request stream ended (on the event loop). */
+  void streamClosed() {
+    openCalls--;
+    if (shuttingDown && openCalls == 0) {
+      close(Http3Errors.H3_NO_ERROR, "shutdown");
+    }
+  }
+
+  /** The peer broke the protocol: the connection ends with the error's code. */
+  void connectionError(Http3Exception e) {
+    logger.log(Level.FINE, "HTTP/3 connection error from {0}: {1}", new Object[] {channel, e});
+    closeStatus = Status.UNAVAILABLE.withDescription("HTTP/3 connection error: " + e.getMessage());
+    close(e.code(), e.getMessage());
+  }
+
+  /** The failure calls end with when the connection goes under them. */
+  Status closeStatus() {
+    return closeStatus != null
+        ? closeStatus
+        : Status.UNAVAILABLE.withDescription("HTTP/3 connection closed");
+  }
+
+  private void close(long code, String reason) {
+    if (channel.isOpen()) {
+      channel.close(true, (int) code, Unpooled.copiedBuffer(reason, StandardCharsets.UTF_8));
+    }
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    // The streams hear of the close in their own channelInactive, queued behind this; the
+    // transport's end is reported after them.
+    ctx.channel().eventLoop().execute(this::terminated);
+    ctx.fireChannelInactive();
+  }
+
+  private void terminated() {
+    if (!terminated && listener != null) {
+      terminated = true;
+      listener.transportTerminated();
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    logger.log(Level.FINE, "HTTP/3 connection failed", cause);
+    close(Http3Errors.H3_INTERNAL_ERROR, "internal error");
+  }
+
+  @Override
+  public void shutdown() {
+    channel
+        .eventLoop()
+        .execute(
+            () -> {
+              if (shuttingDown) {
+                return;
+              }
+              shuttingDown = true;
+              sendGoAway();
+              if (openCalls == 0) {
+                close(Http3Errors.H3_NO_ERROR, "shutdown");
+              }
+            });
+  }
+
+  private void sendGoAway() {
+    if (controlStream == null || !controlStream.isActive()) {
+      return;
+    }
+    ByteBuf out = controlStream.alloc().buffer();
+    Http3Frames.writeGoAway(out, nextRequestStreamId);
+    controlStream.writeAndFlush(out);
+  }
+
+  @Override
+  public void shutdownNow(Status reason) {
+    channel
+        .eventLoop()
+        .execute(
+            () -> {
+              closeStatus = reason;
+              close(Http3Errors.H3_NO_ERROR, "server stopped");
+            });
+  }
+
+  @Override
+  public ScheduledExecutorService getScheduledExecutorService() {
+    return channel.eventLoop();
+  }
+
+  @Override
+  public String toString() {
+    return "Http3ServerConnection{" + channel.remoteSocketAddress() + "}";
+  }
+}
