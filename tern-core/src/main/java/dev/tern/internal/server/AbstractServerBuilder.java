@@ -2,6 +2,7 @@ package dev.tern.internal.server;
 
 import dev.tern.BinaryLog;
 import dev.tern.CompressorRegistry;
+import dev.tern.Deadline;
 import dev.tern.DecompressorRegistry;
 import dev.tern.HandlerRegistry;
 import dev.tern.Server;
@@ -78,6 +79,7 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
   private int maxInboundMetadataSize = GrpcHeaders.DEFAULT_MAX_HEADER_LIST_SIZE;
   private long handshakeTimeoutNanos = DEFAULT_HANDSHAKE_TIMEOUT_NANOS;
   private int maxConcurrentCalls = Integer.MAX_VALUE;
+  private Deadline.Ticker ticker = Deadline.getSystemTicker();
   private CompressorRegistry compressorRegistry = CompressorRegistry.getDefaultInstance();
   private DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();
 
@@ -210,6 +212,15 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
     return thisBuilder();
   }
 
+  /**
+   * The clock calls' deadlines are measured by (default: the system's); the deadline timers still
+   * run on the transport's scheduler. For tests of a timer that fires late.
+   */
+  T deadlineTicker(Deadline.Ticker ticker) {
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
+    return thisBuilder();
+  }
+
   /** {@inheritDoc} Default: {@link CompressorRegistry#getDefaultInstance()}. */
   @Override
   public T compressorRegistry(CompressorRegistry registry) {
@@ -259,7 +270,8 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
             decompressorRegistry,
             calls,
             streamTracerFactories,
-            maxConcurrentCalls);
+            maxConcurrentCalls,
+            ticker);
     return new ServerImpl(
         buildTransportServer(),
         dispatcher,
