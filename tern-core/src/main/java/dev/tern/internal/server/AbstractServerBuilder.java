@@ -79,6 +79,7 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
   private int maxInboundMetadataSize = GrpcHeaders.DEFAULT_MAX_HEADER_LIST_SIZE;
   private long handshakeTimeoutNanos = DEFAULT_HANDSHAKE_TIMEOUT_NANOS;
   private int maxConcurrentCalls = Integer.MAX_VALUE;
+  private Long overloadRetryPushback; // null: none
   private Deadline.Ticker ticker = Deadline.getSystemTicker();
   private CompressorRegistry compressorRegistry = CompressorRegistry.getDefaultInstance();
   private DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();
@@ -212,6 +213,13 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
     return thisBuilder();
   }
 
+  /** {@inheritDoc} */
+  @Override
+  public T overloadRetryPushback(long millis) {
+    this.overloadRetryPushback = millis;
+    return thisBuilder();
+  }
+
   /**
    * The clock calls' deadlines are measured by (default: the system's); the deadline timers still
    * run on the transport's scheduler. For tests of a timer that fires late.
@@ -271,6 +279,7 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
             calls,
             streamTracerFactories,
             maxConcurrentCalls,
+            overloadRetryPushback,
             ticker);
     return new ServerImpl(
         buildTransportServer(),

@@ -109,6 +109,8 @@ public final class ServerCallDispatcher {
    * @param tracerFactories each gives every dispatched stream a tracer; empty for none
    * @param maxConcurrentCalls calls in progress at most; beyond it a call fails RESOURCE_EXHAUSTED
    *     before its handler runs ({@link Integer#MAX_VALUE}: no bound, and no counting)
+   * @param overloadRetryPushback the {@code grpc-retry-pushback-ms} of a call refused by {@code
+   *     maxConcurrentCalls}, in milliseconds (negative: do not retry); null for none
    * @param ticker the clock calls' deadlines are measured by
    */
   public ServerCallDispatcher(
@@ -124,12 +126,13 @@ public final class ServerCallDispatcher {
       CallCounter calls,
       List<ServerStreamTracer.Factory> tracerFactories,
       int maxConcurrentCalls,
+      Long overloadRetryPushback,
       Deadline.Ticker ticker) {
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.callLimit =
         maxConcurrentCalls == Integer.MAX_VALUE
             ? null
-            : new ConcurrentCallLimit(maxConcurrentCalls);
+            : new ConcurrentCallLimit(maxConcurrentCalls, overloadRetryPushback);
     this.calls = Objects.requireNonNull(calls, "calls");
     this.tracerFactories = List.copyOf(tracerFactories);
     this.interceptors = List.copyOf(interceptors);
@@ -269,11 +272,19 @@ public final class ServerCallDispatcher {
     // Admission: the one place where the server decides, before decoding anything of the call,
     // whether to start it at all.
     if (timeoutNanos == 0) {
-      refuse(stream, ServerStreamTracer.Refusal.DEADLINE_PASSED_ON_ARRIVAL, DEADLINE_ON_ARRIVAL);
+      refuse(
+          stream,
+          ServerStreamTracer.Refusal.DEADLINE_PASSED_ON_ARRIVAL,
+          DEADLINE_ON_ARRIVAL,
+          new Metadata());
       return;
     }
     if (callLimit != null && !callLimit.tryAcquire()) {
-      refuse(stream, ServerStreamTracer.Refusal.MAX_CONCURRENT_CALLS, callLimit.exhausted());
+      refuse(
+          stream,
+          ServerStreamTracer.Refusal.MAX_CONCURRENT_CALLS,
+          callLimit.exhausted(),
+          callLimit.exhaustedTrailers());
       return;
     }
     if (decompressor != null) {
@@ -342,11 +353,12 @@ public final class ServerCallDispatcher {
   }
 
   /** Like {@link #rejectCall}, for a call refused at admission: its tracers hear why. */
-  private void refuse(ServerStream stream, ServerStreamTracer.Refusal refusal, Status status) {
+  private void refuse(
+      ServerStream stream, ServerStreamTracer.Refusal refusal, Status status, Metadata trailers) {
     if (stream instanceof TracedServerStream traced) {
       traced.callRefused(refusal);
     }
-    rejectCall(stream, status, new Metadata());
+    rejectCall(stream, status, trailers);
   }
 
   /** Like {@link #reject}, for a stream counted as a started call: it counts as failed. */

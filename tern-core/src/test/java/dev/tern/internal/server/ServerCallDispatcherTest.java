@@ -505,6 +505,45 @@ class ServerCallDispatcherTest {
   }
 
   @Test
+  void maxConcurrentCalls_refusalsCarryTheOverloadRetryPushbackWhenOneIsSet() throws IOException {
+    builder.addService(echoService(handler)).maxConcurrentCalls(1).overloadRetryPushback(250);
+    startServer();
+    transport.newStream("test.Echo/Unary", new Metadata());
+
+    FakeServerStream refused = transport.newStream("test.Echo/Unary", new Metadata());
+
+    assertThat(refused.closeStatus.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(refused.closeTrailers.get(GrpcHeaders.RETRY_PUSHBACK_MS)).isEqualTo("250");
+    refused.completeClose();
+    FakeServerStream again = transport.newStream("test.Echo/Unary", new Metadata());
+    assertThat(again.closeTrailers)
+        .as("each refusal has trailers of its own")
+        .isNotSameAs(refused.closeTrailers);
+  }
+
+  @Test
+  void maxConcurrentCalls_aNegativePushbackTellsClientsNotToRetry() throws IOException {
+    builder.addService(echoService(handler)).maxConcurrentCalls(1).overloadRetryPushback(-5);
+    startServer();
+    transport.newStream("test.Echo/Unary", new Metadata());
+
+    FakeServerStream refused = transport.newStream("test.Echo/Unary", new Metadata());
+
+    assertThat(refused.closeTrailers.get(GrpcHeaders.RETRY_PUSHBACK_MS)).isEqualTo("-1");
+  }
+
+  @Test
+  void maxConcurrentCalls_withoutAPushbackTheRefusalHasNone() throws IOException {
+    builder.addService(echoService(handler)).maxConcurrentCalls(1);
+    startServer();
+    transport.newStream("test.Echo/Unary", new Metadata());
+
+    FakeServerStream refused = transport.newStream("test.Echo/Unary", new Metadata());
+
+    assertThat(refused.closeTrailers.containsKey(GrpcHeaders.RETRY_PUSHBACK_MS)).isFalse();
+  }
+
+  @Test
   void maxConcurrentCalls_unknownMethodsTakeNoSlot() throws IOException {
     builder.addService(echoService(handler)).maxConcurrentCalls(1);
     startServer();
