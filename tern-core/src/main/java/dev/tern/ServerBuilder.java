@@ -115,6 +115,21 @@ public abstract class ServerBuilder<T extends ServerBuilder<T>> {
         getClass().getSimpleName() + " does not support maxConcurrentCalls");
   }
 
+  /**
+   * The {@code grpc-retry-pushback-ms} that a call refused for overload (by {@link
+   * #maxConcurrentCalls}) carries in its trailers (gRFC A6): a client whose retry or hedging policy
+   * would send the call again waits {@code millis} first, its back-off then starting over, or with
+   * a negative value does not send it again; either way the refusal counts against the client's
+   * retry throttling. So a fleet of clients backs off from a shedding server instead of multiplying
+   * its load. Default: none, and each client's policy decides alone.
+   *
+   * @throws UnsupportedOperationException if this builder has no overload limit
+   */
+  public T overloadRetryPushback(long millis) {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " does not support overloadRetryPushback");
+  }
+
   /** Registry used for {@link ServerCall#setCompression} lookups. */
   public abstract T compressorRegistry(CompressorRegistry registry);
 

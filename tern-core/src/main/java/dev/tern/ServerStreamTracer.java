@@ -36,6 +36,31 @@ public abstract class ServerStreamTracer {
   /** The method was found and the call is about to reach its handler. */
   public void serverCallStarted(ServerCallInfo<?, ?> callInfo) {}
 
+  /**
+   * The server refused the call at admission, before its handler ran, for {@code refusal}. At most
+   * once per stream. A call refused on arrival is not {@linkplain #serverCallStarted started}, and
+   * {@link #streamClosed} follows with the status the client gets. A call whose deadline passed
+   * while it waited for the server's executor was started, and is reported when the executor
+   * reaches it: after {@link #streamClosed} if the deadline's timer ended the stream first.
+   */
+  public void callRefused(Refusal refusal) {}
+
+  /** Why a server refused a call before its handler ran ({@link #callRefused}). */
+  public enum Refusal {
+    /**
+     * The call's deadline had already passed when it arrived (a {@code grpc-timeout} of zero):
+     * DEADLINE_EXCEEDED, its request never decoded.
+     */
+    DEADLINE_PASSED_ON_ARRIVAL,
+    /**
+     * The call's deadline passed while it waited for the server's executor to start it:
+     * DEADLINE_EXCEEDED, its handler never called and its request never decoded.
+     */
+    DEADLINE_PASSED_IN_QUEUE,
+    /** Every slot of the server's {@code maxConcurrentCalls} was taken: RESOURCE_EXHAUSTED. */
+    MAX_CONCURRENT_CALLS
+  }
+
   /** The response headers were handed to the transport. */
   public void outboundHeaders() {}
 
@@ -66,7 +91,8 @@ public abstract class ServerStreamTracer {
 
   /**
    * The stream ended: OK once the server's close was sent, otherwise why it broke (the status the
-   * server closed with, or a client cancel, deadline or lost connection). Called once, last.
+   * server closed with, or a client cancel, deadline or lost connection). Called once, and last but
+   * for a {@link #callRefused} of {@link Refusal#DEADLINE_PASSED_IN_QUEUE}.
    */
   public void streamClosed(Status status) {}
 

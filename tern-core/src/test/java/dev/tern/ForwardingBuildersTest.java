@@ -126,6 +126,7 @@ class ForwardingBuildersTest {
             .maxInboundMetadataSize(20)
             .handshakeTimeout(3, TimeUnit.SECONDS)
             .maxConcurrentCalls(30)
+            .overloadRetryPushback(40)
             .compressorRegistry(CompressorRegistry.getDefaultInstance())
             .decompressorRegistry(DecompressorRegistry.getDefaultInstance())
             .useTransportSecurity(new File("chain.pem"), new File("key.pem"))
@@ -154,6 +155,7 @@ class ForwardingBuildersTest {
             "maxInboundMetadataSize 20",
             "handshakeTimeout 3 SECONDS",
             "maxConcurrentCalls 30",
+            "overloadRetryPushback 40",
             "compressorRegistry",
             "decompressorRegistry",
             "useTransportSecurity chain.pem key.pem",
@@ -429,6 +431,11 @@ class ForwardingBuildersTest {
     @Override
     public RecordingServerBuilder maxConcurrentCalls(int max) {
       return record("maxConcurrentCalls " + max);
+    }
+
+    @Override
+    public RecordingServerBuilder overloadRetryPushback(long millis) {
+      return record("overloadRetryPushback " + millis);
     }
 
     @Override

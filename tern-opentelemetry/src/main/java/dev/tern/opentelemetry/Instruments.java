@@ -1,16 +1,21 @@
 package dev.tern.opentelemetry;
 
+import dev.tern.ServerStreamTracer;
 import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.LongHistogram;
 import io.opentelemetry.api.metrics.Meter;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
- * The metrics of gRFC A66: their names, units and histogram boundaries (given to the SDK as advice,
- * which a view may override), made from one meter. An instrument that is not enabled is null.
+ * The metrics of gRFC A66, and Tern's count of calls its server refused at admission: their names,
+ * units and histogram boundaries (given to the SDK as advice, which a view may override), made from
+ * one meter. An instrument that is not enabled is null.
  *
  * <p>Immutable; thread-safe (OpenTelemetry instruments are).
  */
@@ -27,7 +32,10 @@ final class Instruments {
   static final String SERVER_CALL_SENT_SIZE = "grpc.server.call.sent_total_compressed_message_size";
   static final String SERVER_CALL_RCVD_SIZE = "grpc.server.call.rcvd_total_compressed_message_size";
 
-  /** The metrics recorded unless disabled: all of A66's. */
+  /** Tern's own (A66 has none): calls the server refused before their handler ran, by reason. */
+  static final String SERVER_CALL_REFUSED = "tern.server.call.refused";
+
+  /** The metrics recorded unless disabled: all of A66's, and Tern's refused calls. */
   static final Set<String> DEFAULT_METRICS =
       Set.of(
           CLIENT_ATTEMPT_STARTED,
@@ -38,11 +46,23 @@ final class Instruments {
           SERVER_CALL_STARTED,
           SERVER_CALL_DURATION,
           SERVER_CALL_SENT_SIZE,
-          SERVER_CALL_RCVD_SIZE);
+          SERVER_CALL_RCVD_SIZE,
+          SERVER_CALL_REFUSED);
 
   static final AttributeKey<String> METHOD = AttributeKey.stringKey("grpc.method");
   static final AttributeKey<String> STATUS = AttributeKey.stringKey("grpc.status");
   static final AttributeKey<String> TARGET = AttributeKey.stringKey("grpc.target");
+  static final AttributeKey<String> REFUSAL = AttributeKey.stringKey("tern.refusal");
+
+  /**
+   * The attributes of {@link #SERVER_CALL_REFUSED} by {@link ServerStreamTracer.Refusal} ordinal:
+   * the reason in lower case ({@code deadline_passed_on_arrival}, {@code deadline_passed_in_queue},
+   * {@code max_concurrent_calls}).
+   */
+  static final List<Attributes> REFUSAL_ATTRIBUTES =
+      Arrays.stream(ServerStreamTracer.Refusal.values())
+          .map(r -> Attributes.of(REFUSAL, r.name().toLowerCase(Locale.ROOT)))
+          .toList();
 
   /** A66's latency boundaries, in seconds. */
   static final List<Double> LATENCY_BUCKETS =
@@ -78,6 +98,7 @@ final class Instruments {
   final DoubleHistogram serverCallDuration;
   final LongHistogram serverCallSentSize;
   final LongHistogram serverCallRcvdSize;
+  final LongCounter serverCallRefused;
 
   Instruments(Meter meter, Set<String> enabled) {
     clientAttemptStarted =
@@ -137,6 +158,14 @@ final class Instruments {
                 SERVER_CALL_RCVD_SIZE,
                 "Message bytes a server call received, as on the wire (compressed, unframed)")
             : null;
+    serverCallRefused =
+        enabled.contains(SERVER_CALL_REFUSED)
+            ? counter(
+                meter,
+                SERVER_CALL_REFUSED,
+                "Server calls refused before their handler ran (deadline passed, limit reached)",
+                "{call}")
+            : null;
   }
 
   /** Whether any client metric is recorded. */
@@ -153,7 +182,8 @@ final class Instruments {
     return serverCallStarted != null
         || serverCallDuration != null
         || serverCallSentSize != null
-        || serverCallRcvdSize != null;
+        || serverCallRcvdSize != null
+        || serverCallRefused != null;
   }
 
   private static LongCounter counter(Meter meter, String name, String description, String unit) {

@@ -9,11 +9,12 @@ import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.context.Context;
 
 /**
- * One server call's metrics and span: started when its method is found, duration and message bytes
- * when it closes, labelled with the method (or "other" for a method the server does not know or
- * that was not generated, gRFC A66's guard against names a client makes up). Its span continues the
- * trace the client propagated, and the call runs with it current ({@link #filterContext}, then
- * {@link ServerContextInterceptor}).
+ * One server call's metrics and span: started when its method is found, refused (counted by reason)
+ * when the server refuses it at admission, duration and message bytes when it closes, labelled with
+ * the method (or "other" for a method the server does not know or that was not generated, gRFC
+ * A66's guard against names a client makes up). Its span continues the trace the client propagated,
+ * and the call runs with it current ({@link #filterContext}, then {@link
+ * ServerContextInterceptor}).
  *
  * <p>Thread-safe as {@link ServerStreamTracer} requires: outbound and inbound events each come from
  * one thread at a time; what they share is volatile or synchronized.
@@ -61,6 +62,14 @@ final class ServerCallRecorder extends ServerStreamTracer {
     Instruments instruments = module.instruments();
     if (instruments.serverCallStarted != null) {
       instruments.serverCallStarted.add(1, started.base());
+    }
+  }
+
+  @Override
+  public void callRefused(Refusal refusal) {
+    Instruments instruments = module.instruments();
+    if (instruments.serverCallRefused != null) {
+      instruments.serverCallRefused.add(1, Instruments.REFUSAL_ATTRIBUTES.get(refusal.ordinal()));
     }
   }
 

@@ -1,5 +1,6 @@
 /**
- * OpenTelemetry metrics (gRFC A66) and tracing (gRFC A72) for Tern channels and servers.
+ * OpenTelemetry metrics (gRFC A66, and Tern's count of calls a server refused at admission) and
+ * tracing (gRFC A72) for Tern channels and servers.
  *
  * <pre>
  * GrpcOpenTelemetry              the API: built once from an OpenTelemetry SDK, then

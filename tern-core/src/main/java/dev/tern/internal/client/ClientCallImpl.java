@@ -52,6 +52,9 @@ import java.util.concurrent.TimeUnit;
  * even when its stream was refused after the message was handed over, as happens to a call that
  * picked a connection just as its server began a graceful shutdown. Other calls are retried only
  * before their first message: once one has been handed to a stream, the status is reported as is.
+ * Under a retry or hedging policy the {@link SelfRetryingStream} retries by itself; it reports a
+ * stream not processed only once it has committed to that attempt and no longer holds the request
+ * (one that outgrew the retry buffer), and then a call that sends one message sends it again here.
  *
  * <p>Thread-safety: the {@code ClientCall} methods are called by one application thread at a time
  * (the API contract). Stream events arrive on a transport thread; the deadline timer and context
@@ -219,8 +222,11 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
     prepareHeaders();
     retryable = true;
     ClientStream created = streamProvider.newStream(this, methodConfig, effective, appExecutor);
-    if (created instanceof SelfRetryingStream) {
-      retryable = false; // it retries (transparently too) by itself
+    if (created instanceof SelfRetryingStream && !method.getType().clientSendsOneMessage()) {
+      // It retries (transparently too) by itself. A call that sends one message keeps it, as the
+      // stream no longer does once its request outgrew the retry buffer and it committed to an
+      // attempt: if the server did not process that attempt, this call sends it again.
+      retryable = false;
     }
     stream = created;
     startStream(created);

@@ -41,6 +41,8 @@ import java.util.concurrent.TimeUnit;
  * <p>When to send the next attempt, and whether to, is the {@link AttemptPlan}'s business. An
  * attempt refused by the server, or one that never left the client, is sent again without counting
  * as an attempt (a transparent retry), as often as {@link TransparentRetry} allows each attempt.
+ * The committed attempt's end is reported as it came, REFUSED or DROPPED included: the call, which
+ * keeps a unary request, then sends it again, as this stream may no longer hold it.
  *
  * <p>Every attempt carries the call's headers, its remaining {@code grpc-timeout}, and from the
  * second on {@code grpc-previous-rpc-attempts}.
@@ -560,13 +562,17 @@ public final class RetryingClientStream implements SelfRetryingStream {
   }
 
   private void deliverClose(Status status, Metadata trailers) {
+    deliverClose(status, trailers, RpcProgress.PROCESSED);
+  }
+
+  private void deliverClose(Status status, Metadata trailers, RpcProgress progress) {
     synchronized (lock) {
       releaseBufferLocked();
     }
     if (status.isOk()) {
       plan.callSucceeded();
     }
-    events.execute(() -> listener.closed(status, RpcProgress.PROCESSED, trailers));
+    events.execute(() -> listener.closed(status, progress, trailers));
   }
 
   /** What to do once {@code attempt} closed without being committed. */
@@ -701,7 +707,9 @@ public final class RetryingClientStream implements SelfRetryingStream {
         }
       }
       if (deliver) {
-        deliverClose(status, trailers);
+        // Committed: a stream the server did not process says so, for the call to send again if
+        // it can (this stream may no longer hold the request).
+        deliverClose(status, trailers, progress);
       } else {
         attemptFailed(this, status, progress, trailers);
       }

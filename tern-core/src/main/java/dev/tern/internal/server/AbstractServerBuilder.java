@@ -2,6 +2,7 @@ package dev.tern.internal.server;
 
 import dev.tern.BinaryLog;
 import dev.tern.CompressorRegistry;
+import dev.tern.Deadline;
 import dev.tern.DecompressorRegistry;
 import dev.tern.HandlerRegistry;
 import dev.tern.Server;
@@ -78,6 +79,8 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
   private int maxInboundMetadataSize = GrpcHeaders.DEFAULT_MAX_HEADER_LIST_SIZE;
   private long handshakeTimeoutNanos = DEFAULT_HANDSHAKE_TIMEOUT_NANOS;
   private int maxConcurrentCalls = Integer.MAX_VALUE;
+  private Long overloadRetryPushback; // null: none
+  private Deadline.Ticker ticker = Deadline.getSystemTicker();
   private CompressorRegistry compressorRegistry = CompressorRegistry.getDefaultInstance();
   private DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();
 
@@ -210,6 +213,22 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
     return thisBuilder();
   }
 
+  /** {@inheritDoc} */
+  @Override
+  public T overloadRetryPushback(long millis) {
+    this.overloadRetryPushback = millis;
+    return thisBuilder();
+  }
+
+  /**
+   * The clock calls' deadlines are measured by (default: the system's); the deadline timers still
+   * run on the transport's scheduler. For tests of a timer that fires late.
+   */
+  T deadlineTicker(Deadline.Ticker ticker) {
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
+    return thisBuilder();
+  }
+
   /** {@inheritDoc} Default: {@link CompressorRegistry#getDefaultInstance()}. */
   @Override
   public T compressorRegistry(CompressorRegistry registry) {
@@ -259,7 +278,9 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
             decompressorRegistry,
             calls,
             streamTracerFactories,
-            maxConcurrentCalls);
+            maxConcurrentCalls,
+            overloadRetryPushback,
+            ticker);
     return new ServerImpl(
         buildTransportServer(),
         dispatcher,

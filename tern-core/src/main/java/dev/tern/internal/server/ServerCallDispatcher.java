@@ -52,6 +52,11 @@ public final class ServerCallDispatcher {
 
   private static final String IDENTITY = "identity";
 
+  /** The status of a call whose deadline had passed when it arrived. */
+  private static final Status DEADLINE_ON_ARRIVAL =
+      Status.DEADLINE_EXCEEDED.withDescription(
+          "Deadline exceeded before the server started the call: grpc-timeout of 0 on arrival");
+
   /** {@code "pkg.Service/Method"} to definition, builder interceptors already applied. */
   private final Map<String, ServerMethodDefinition<?, ?>> methods;
 
@@ -82,6 +87,9 @@ public final class ServerCallDispatcher {
   /** The bound on calls in progress; null when unbounded (then the call path never counts). */
   private final ConcurrentCallLimit callLimit;
 
+  /** The clock calls' deadlines are measured by. */
+  private final Deadline.Ticker ticker;
+
   /** One WARNING for many executor rejections (a bounded executor shedding load). */
   private final ExecutorRejectionLog rejections = new ExecutorRejectionLog();
 
@@ -101,6 +109,9 @@ public final class ServerCallDispatcher {
    * @param tracerFactories each gives every dispatched stream a tracer; empty for none
    * @param maxConcurrentCalls calls in progress at most; beyond it a call fails RESOURCE_EXHAUSTED
    *     before its handler runs ({@link Integer#MAX_VALUE}: no bound, and no counting)
+   * @param overloadRetryPushback the {@code grpc-retry-pushback-ms} of a call refused by {@code
+   *     maxConcurrentCalls}, in milliseconds (negative: do not retry); null for none
+   * @param ticker the clock calls' deadlines are measured by
    */
   public ServerCallDispatcher(
       Collection<ServerServiceDefinition> services,
@@ -114,11 +125,14 @@ public final class ServerCallDispatcher {
       DecompressorRegistry decompressorRegistry,
       CallCounter calls,
       List<ServerStreamTracer.Factory> tracerFactories,
-      int maxConcurrentCalls) {
+      int maxConcurrentCalls,
+      Long overloadRetryPushback,
+      Deadline.Ticker ticker) {
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.callLimit =
         maxConcurrentCalls == Integer.MAX_VALUE
             ? null
-            : new ConcurrentCallLimit(maxConcurrentCalls);
+            : new ConcurrentCallLimit(maxConcurrentCalls, overloadRetryPushback);
     this.calls = Objects.requireNonNull(calls, "calls");
     this.tracerFactories = List.copyOf(tracerFactories);
     this.interceptors = List.copyOf(interceptors);
@@ -255,8 +269,22 @@ public final class ServerCallDispatcher {
       return;
     }
 
+    // Admission: the one place where the server decides, before decoding anything of the call,
+    // whether to start it at all.
+    if (timeoutNanos == 0) {
+      refuse(
+          stream,
+          ServerStreamTracer.Refusal.DEADLINE_PASSED_ON_ARRIVAL,
+          DEADLINE_ON_ARRIVAL,
+          new Metadata());
+      return;
+    }
     if (callLimit != null && !callLimit.tryAcquire()) {
-      rejectCall(stream, callLimit.exhausted(), new Metadata());
+      refuse(
+          stream,
+          ServerStreamTracer.Refusal.MAX_CONCURRENT_CALLS,
+          callLimit.exhausted(),
+          callLimit.exhaustedTrailers());
       return;
     }
     if (decompressor != null) {
@@ -324,6 +352,15 @@ public final class ServerCallDispatcher {
     return 0;
   }
 
+  /** Like {@link #rejectCall}, for a call refused at admission: its tracers hear why. */
+  private void refuse(
+      ServerStream stream, ServerStreamTracer.Refusal refusal, Status status, Metadata trailers) {
+    if (stream instanceof TracedServerStream traced) {
+      traced.callRefused(refusal);
+    }
+    rejectCall(stream, status, trailers);
+  }
+
   /** Like {@link #reject}, for a stream counted as a started call: it counts as failed. */
   private void rejectCall(ServerStream stream, Status status, Metadata trailers) {
     calls.callEnded(false);
@@ -350,7 +387,7 @@ public final class ServerCallDispatcher {
         timeoutNanos < 0
             ? callContextParent.withCancellation()
             : callContextParent.withDeadline(
-                Deadline.after(timeoutNanos, TimeUnit.NANOSECONDS), scheduler);
+                Deadline.after(timeoutNanos, TimeUnit.NANOSECONDS, ticker), scheduler);
     ServerCallImpl<ReqT, RespT> call =
         new ServerCallImpl<>(
             stream,

@@ -6,6 +6,7 @@ import dev.tern.CompressorRegistry;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.ServerCall;
+import dev.tern.ServerStreamTracer;
 import dev.tern.Status;
 import dev.tern.channelz.CallCounter;
 import dev.tern.internal.ReadAhead;
@@ -311,6 +312,13 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
     serverCalls.callEnded(status.isOk() && closedOk);
     if (callLimit != null) {
       callLimit.release();
+    }
+  }
+
+  /** The server refused the call before its handler ran: its tracers, if any, hear why. */
+  void refused(ServerStreamTracer.Refusal refusal) {
+    if (stream instanceof TracedServerStream traced) {
+      traced.callRefused(refusal);
     }
   }
 

@@ -6,6 +6,7 @@ import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.ServerCall;
 import dev.tern.ServerCallHandler;
+import dev.tern.ServerStreamTracer;
 import dev.tern.Status;
 import dev.tern.StatusException;
 import dev.tern.StatusRuntimeException;
@@ -46,6 +47,9 @@ import java.util.logging.Logger;
  *       onCancel} is delivered as the last callback.
  *   <li>The context's deadline expires (timer thread): the stream is cancelled with
  *       DEADLINE_EXCEEDED; the transport then reports {@code closed}, as above.
+ *   <li>The call's deadline passes while its start waits for the executor: the handler is never
+ *       called and no request is decoded; the stream ends DEADLINE_EXCEEDED and its tracers hear
+ *       {@link ServerStreamTracer.Refusal#DEADLINE_PASSED_IN_QUEUE}.
  * </ul>
  *
  * <p>Thread-safety: the {@link ServerStreamListener} methods are called by the transport, one at a
@@ -242,6 +246,10 @@ final class ServerCallStreamListener<ReqT, RespT>
   }
 
   private void runStartCall() {
+    if (deadlinePassed()) {
+      notStarted();
+      return;
+    }
     Context previous = callContext.attach();
     try {
       ServerCall.Listener<ReqT> started = handler.startCall(call, headers);
@@ -261,6 +269,38 @@ final class ServerCallStreamListener<ReqT, RespT>
     } finally {
       callContext.detach(previous);
     }
+  }
+
+  /**
+   * Whether the call's deadline has passed: its context was cancelled by it, or (its timer late)
+   * the clock says so. One clock read, for calls with a deadline. A call a client cancelled still
+   * starts, and its handler hears onCancel.
+   */
+  private boolean deadlinePassed() {
+    if (timeoutNanos < 0) {
+      return false;
+    }
+    if (context.isCancelled()) {
+      return context.cancellationCause() instanceof TimeoutException;
+    }
+    Deadline deadline = context.getDeadline();
+    return deadline != null && deadline.isExpired();
+  }
+
+  /**
+   * The call's deadline passed while its start waited for the executor: the handler never sees it,
+   * and the request is never decoded (later tasks find no listener). The stream ends
+   * DEADLINE_EXCEEDED, if the deadline's timer has not ended it yet.
+   */
+  private void notStarted() {
+    done = true;
+    call.refused(ServerStreamTracer.Refusal.DEADLINE_PASSED_IN_QUEUE);
+    call.cancelStream(
+        Status.DEADLINE_EXCEEDED.withDescription(
+            "Deadline exceeded before the server started the call: it waited for the server's"
+                + " executor past its grpc-timeout of "
+                + timeoutNanos
+                + "ns"));
   }
 
   private void deliverMessage(InputStream message) {

@@ -86,6 +86,11 @@ public final class TracedServerStream implements ServerStream {
     events.report(t -> t.serverCallStarted(info));
   }
 
+  /** The server refused the call at admission, before its handler ran. */
+  void callRefused(ServerStreamTracer.Refusal refusal) {
+    events.report(t -> t.callRefused(refusal));
+  }
+
   @Override
   public void setListener(ServerStreamListener listener) {
     delegate.setWireSizeListener(

@@ -5,7 +5,8 @@
  * TransportServer (a transport: Netty, in-process)
  *   -> ServerImpl            lifecycle: start, shutdown, awaitTermination; one per server
  *   -> ServerConnection      one per accepted connection: transport filters, handshake timeout
- *   -> ServerCallDispatcher  one per server: reserved headers, method look-up, Context, executor
+ *   -> ServerCallDispatcher  one per server: reserved headers, method look-up, admission
+ *                            (deadline on arrival, maxConcurrentCalls), Context, executor
  *   -> ServerCallImpl        the ServerCall a handler holds: its calls become stream operations
  *   -> ServerCallStreamListener  stream events -> tasks on the call's SerializingExecutor
  *   -> the application's ServerCallHandler and listener
@@ -18,6 +19,12 @@
  * dev.tern.internal.server.CallbacksNeverBlock}. The application's {@code ServerCall} methods may
  * come from any thread, one at a time; writes reach the transport through its own queue. {@code
  * TracedServerStream} sits between the call and the stream only when tracers are installed.
+ *
+ * <p>Admission is decided here, for every transport, before a request is decoded: {@code
+ * ServerCallDispatcher.dispatch} refuses a call whose deadline has passed or that finds the
+ * server's {@code maxConcurrentCalls} taken, and the start task of {@code ServerCallStreamListener}
+ * one whose deadline passed while it waited for the executor; tracers hear each refusal ({@code
+ * ServerStreamTracer.callRefused}). An adaptive limit belongs in the same place.
  *
  * <p>{@link dev.tern.internal.server.AbstractServerBuilder} is the base every transport's server
  * builder extends. Depends on the API, the SPI and the root runtime package; never on the client

@@ -1,5 +1,6 @@
 package dev.tern.internal.channel;
 
+import static dev.tern.internal.channel.ClientTestSupport.CUSTOM;
 import static dev.tern.internal.channel.ClientTestSupport.UNARY;
 import static dev.tern.internal.channel.ClientTestSupport.headers;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,6 +14,7 @@ import dev.tern.internal.channel.ClientTestSupport.ChannelFixture;
 import dev.tern.internal.channel.ClientTestSupport.RecordingListener;
 import dev.tern.internal.config.ServiceConfigParser;
 import dev.tern.internal.wire.GrpcHeaders;
+import dev.tern.spi.ClientStreamListener.RpcProgress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -153,6 +155,30 @@ class ServiceConfigChannelTest {
         .isEqualTo("1");
     transport.lastStream().serverClose(Status.OK);
     assertThat(call.events()).containsExactly("close OK");
+  }
+
+  @Test
+  void aCallCommittedByItsRequestsSizeIsStillRetriedTransparentlyWhenNotProcessed() {
+    // A per-call buffer of 2 bytes: the 3-byte request commits the call to its first attempt,
+    // whose stream the server then refuses (or that never leaves the client): it was not
+    // processed, so it is sent again on a new stream whatever the policy could still do.
+    fixture.serviceConfigOptions = new ServiceConfigOptions(null, true, true, 5, 5, 16 << 20, 2);
+    fixture.build();
+    RecordingListener call = start(CallOptions.DEFAULT, "x");
+    fixture.resolver().resolveWithConfig(RETRY_CONFIG, A);
+    FakeClientTransport transport = fixture.readyTransport();
+
+    transport.lastStream().refuse(RpcProgress.REFUSED);
+    transport.lastStream().refuse(RpcProgress.DROPPED);
+
+    assertThat(call.isClosed()).isFalse();
+    assertThat(transport.streamCount()).isEqualTo(3);
+    assertThat(transport.lastStream().headers.get(CUSTOM)).isEqualTo("x");
+    assertThat(transport.lastStream().ops())
+        .containsExactly("start", "request 1", "message req", "halfClose");
+    transport.lastStream().deliverMessage("ok");
+    transport.lastStream().serverClose(Status.OK);
+    assertThat(call.events()).containsExactly("message ok", "close OK");
   }
 
   @Test

@@ -12,17 +12,23 @@ import dev.tern.DecompressorRegistry;
 import dev.tern.HandlerRegistry;
 import dev.tern.Metadata;
 import dev.tern.MutableHandlerRegistry;
+import dev.tern.Server;
 import dev.tern.ServerCall;
 import dev.tern.ServerCallHandler;
 import dev.tern.ServerInterceptor;
 import dev.tern.ServerMethodDefinition;
 import dev.tern.ServerServiceDefinition;
+import dev.tern.ServerStreamTracer;
 import dev.tern.Status;
+import dev.tern.channelz.CallStats;
+import dev.tern.channelz.Channelz;
 import dev.tern.internal.server.ServerTestSupport.RecordingHandler;
 import dev.tern.internal.wire.GrpcHeaders;
+import dev.tern.testing.FakeClock;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
@@ -40,6 +46,7 @@ class ServerCallDispatcherTest {
   private final FakeServerBuilder builder = new FakeServerBuilder().directExecutor();
   private FakeTransportServer transportServer;
   private FakeServerTransport transport;
+  private Server server;
   private Level savedLevel;
 
   @BeforeEach
@@ -54,7 +61,7 @@ class ServerCallDispatcherTest {
   }
 
   private void startServer() throws IOException {
-    builder.build().start();
+    server = builder.build().start();
     transportServer = builder.transportServer;
     transport = transportServer.accept();
     transport.ready(dev.tern.Attributes.EMPTY);
@@ -287,14 +294,90 @@ class ServerCallDispatcherTest {
   }
 
   @Test
-  void zeroTimeout_cancelsTheCallRightAway() throws IOException {
-    builder.addService(echoService(handler));
+  void zeroTimeout_isRefusedOnArrivalWithoutReachingTheHandler() throws IOException {
+    RefusalRecorder tracers = new RefusalRecorder();
+    builder.addService(echoService(handler)).addStreamTracerFactory(tracers);
     startServer();
 
     FakeServerStream stream = transport.newStream("test.Echo/Unary", timeoutHeader("0n"));
 
+    assertThat(stream.closeStatus.getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+    assertThat(stream.closeStatus.getDescription())
+        .isEqualTo(
+            "Deadline exceeded before the server started the call: grpc-timeout of 0 on arrival");
+    assertThat(handler.calls).as("calls the handler saw").isEmpty();
+    assertThat(tracers.events).containsExactly("refused DEADLINE_PASSED_ON_ARRIVAL");
+    assertThat(transportServer.scheduler.getPendingTasks()).as("deadline timers").isEmpty();
+    stream.completeClose();
+    assertThat(channelzCalls().failed()).isEqualTo(1);
+  }
+
+  @Test
+  void deadlinePassingWhileTheCallWaitsForTheExecutor_neverStartsIt() throws IOException {
+    List<Runnable> executorQueue = new ArrayList<>();
+    RefusalRecorder tracers = new RefusalRecorder();
+    builder
+        .executor(executorQueue::add)
+        .addService(echoService(handler))
+        .addStreamTracerFactory(tracers);
+    startServer();
+    FakeServerStream stream = transport.newStream("test.Echo/Unary", timeoutHeader("10S"));
+    FakeServerStream.TrackedMessage request = stream.clientSends("hello");
+    stream.clientHalfCloses();
+
+    transportServer.scheduler.forwardTime(10, TimeUnit.SECONDS); // the executor is still busy
+    runAll(executorQueue);
+
     assertThat(stream.cancelStatus.getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
-    assertThat(handler.lastListener().events).containsExactly("cancel");
+    assertThat(handler.calls).as("calls the handler saw").isEmpty();
+    assertThat(request.isClosed()).as("request released").isTrue();
+    assertThat(stream.cancelledCallFinished).isEqualTo(1);
+    // The timer ended the stream; the refusal is known when the executor reaches the call.
+    assertThat(tracers.events)
+        .containsExactly("started", "closed DEADLINE_EXCEEDED", "refused DEADLINE_PASSED_IN_QUEUE");
+    assertThat(channelzCalls().failed()).isEqualTo(1);
+  }
+
+  @Test
+  void deadlinePassedButItsTimerLate_theCallIsStillNotStarted() throws IOException {
+    List<Runnable> executorQueue = new ArrayList<>();
+    FakeClock clock = new FakeClock(); // the deadlines' clock; the timers stay on the scheduler
+    RefusalRecorder tracers = new RefusalRecorder();
+    builder
+        .executor(executorQueue::add)
+        .deadlineTicker(clock.getTicker())
+        .addService(echoService(handler))
+        .addStreamTracerFactory(tracers);
+    startServer();
+    FakeServerStream stream = transport.newStream("test.Echo/Unary", timeoutHeader("10S"));
+    stream.clientSends("hello");
+
+    clock.forwardTime(10, TimeUnit.SECONDS);
+    runAll(executorQueue);
+
+    assertThat(handler.calls).as("calls the handler saw").isEmpty();
+    assertThat(stream.cancelStatus.getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+    assertThat(stream.cancelStatus.getDescription())
+        .isEqualTo(
+            "Deadline exceeded before the server started the call: it waited for the server's"
+                + " executor past its grpc-timeout of 10000000000ns");
+    assertThat(tracers.events)
+        .containsExactly("started", "refused DEADLINE_PASSED_IN_QUEUE", "closed DEADLINE_EXCEEDED");
+    assertThat(channelzCalls().failed()).isEqualTo(1);
+  }
+
+  @Test
+  void callWaitingForTheExecutorWithTimeLeft_startsAsUsual() throws IOException {
+    List<Runnable> executorQueue = new ArrayList<>();
+    builder.executor(executorQueue::add).addService(echoService(handler));
+    startServer();
+    FakeServerStream stream = transport.newStream("test.Echo/Unary", timeoutHeader("10S"));
+
+    transportServer.scheduler.forwardTime(9, TimeUnit.SECONDS);
+    runAll(executorQueue);
+
+    assertThat(handler.calls).hasSize(1);
+    assertThat(stream.cancelStatus).isNull();
   }
 
   @Test
@@ -388,7 +471,8 @@ class ServerCallDispatcherTest {
 
   @Test
   void maxConcurrentCalls_refusesCallsBeyondTheLimitUntilOneEnds() throws IOException {
-    builder.addService(echoService(handler)).maxConcurrentCalls(2);
+    RefusalRecorder tracers = new RefusalRecorder();
+    builder.addService(echoService(handler)).maxConcurrentCalls(2).addStreamTracerFactory(tracers);
     startServer();
 
     FakeServerStream first = transport.newStream("test.Echo/Unary", new Metadata());
@@ -396,6 +480,8 @@ class ServerCallDispatcherTest {
     FakeServerStream refused = transport.newStream("test.Echo/Unary", new Metadata());
 
     assertThat(handler.calls).hasSize(2);
+    assertThat(tracers.events)
+        .containsExactly("started", "started", "refused MAX_CONCURRENT_CALLS");
     assertThat(first.closeStatus).isNull();
     assertThat(second.closeStatus).isNull();
     assertThat(refused.closeStatus.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
@@ -419,6 +505,45 @@ class ServerCallDispatcherTest {
   }
 
   @Test
+  void maxConcurrentCalls_refusalsCarryTheOverloadRetryPushbackWhenOneIsSet() throws IOException {
+    builder.addService(echoService(handler)).maxConcurrentCalls(1).overloadRetryPushback(250);
+    startServer();
+    transport.newStream("test.Echo/Unary", new Metadata());
+
+    FakeServerStream refused = transport.newStream("test.Echo/Unary", new Metadata());
+
+    assertThat(refused.closeStatus.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(refused.closeTrailers.get(GrpcHeaders.RETRY_PUSHBACK_MS)).isEqualTo("250");
+    refused.completeClose();
+    FakeServerStream again = transport.newStream("test.Echo/Unary", new Metadata());
+    assertThat(again.closeTrailers)
+        .as("each refusal has trailers of its own")
+        .isNotSameAs(refused.closeTrailers);
+  }
+
+  @Test
+  void maxConcurrentCalls_aNegativePushbackTellsClientsNotToRetry() throws IOException {
+    builder.addService(echoService(handler)).maxConcurrentCalls(1).overloadRetryPushback(-5);
+    startServer();
+    transport.newStream("test.Echo/Unary", new Metadata());
+
+    FakeServerStream refused = transport.newStream("test.Echo/Unary", new Metadata());
+
+    assertThat(refused.closeTrailers.get(GrpcHeaders.RETRY_PUSHBACK_MS)).isEqualTo("-1");
+  }
+
+  @Test
+  void maxConcurrentCalls_withoutAPushbackTheRefusalHasNone() throws IOException {
+    builder.addService(echoService(handler)).maxConcurrentCalls(1);
+    startServer();
+    transport.newStream("test.Echo/Unary", new Metadata());
+
+    FakeServerStream refused = transport.newStream("test.Echo/Unary", new Metadata());
+
+    assertThat(refused.closeTrailers.containsKey(GrpcHeaders.RETRY_PUSHBACK_MS)).isFalse();
+  }
+
+  @Test
   void maxConcurrentCalls_unknownMethodsTakeNoSlot() throws IOException {
     builder.addService(echoService(handler)).maxConcurrentCalls(1);
     startServer();
@@ -429,6 +554,44 @@ class ServerCallDispatcherTest {
       missing.completeClose();
     }
     assertThat(transport.newStream("test.Echo/Unary", new Metadata()).closeStatus).isNull();
+  }
+
+  private CallStats channelzCalls() {
+    return Channelz.global().server(((ServerImpl) server).channelzId()).channelzStats().calls();
+  }
+
+  /** Runs the executor's tasks, and those they queue, until none is left. */
+  private static void runAll(List<Runnable> executorQueue) {
+    while (!executorQueue.isEmpty()) {
+      executorQueue.remove(0).run();
+    }
+  }
+
+  /** Records what the server's tracers hear of admission: starts, refusals and closes. */
+  private static final class RefusalRecorder extends ServerStreamTracer.Factory {
+    final List<String> events = new CopyOnWriteArrayList<>();
+
+    @Override
+    public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {
+      return new ServerStreamTracer() {
+        @Override
+        public void serverCallStarted(ServerCallInfo<?, ?> callInfo) {
+          events.add("started");
+        }
+
+        @Override
+        public void callRefused(Refusal refusal) {
+          events.add("refused " + refusal);
+        }
+
+        @Override
+        public void streamClosed(Status status) {
+          if (!status.isOk()) {
+            events.add("closed " + status.getCode());
+          }
+        }
+      };
+    }
   }
 
   private static Metadata timeoutHeader(String value) {

@@ -7,6 +7,7 @@ import static dev.tern.netty.hostile.RawHttp2Connection.HEADERS;
 import static dev.tern.netty.hostile.RawHttp2Connection.NO_ERROR;
 import static dev.tern.netty.hostile.RawHttp2Connection.PING;
 import static dev.tern.netty.hostile.RawHttp2Connection.RST_STREAM;
+import static dev.tern.netty.hostile.RawHttp2Connection.SETTINGS;
 import static dev.tern.netty.hostile.RawHttp2Connection.grpcMessage;
 import static dev.tern.netty.hostile.RawHttp2Connection.grpcRequestHeaders;
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -36,6 +37,12 @@ class GracefulShutdownWireTest {
   private static final int MAX_STREAM_ID = Integer.MAX_VALUE;
   private static final int REFUSED_STREAM = 0x7;
   private static final int STREAM_CLOSED = 0x5;
+
+  /** A frame type HTTP/2 does not define, which a peer must ignore (RFC 9113 section 4.1). */
+  private static final int UNKNOWN_FRAME_TYPE = 0xee;
+
+  /** More than loopback sockets buffer on both ends together (Linux grows them to a few MiB). */
+  private static final int BURST_BYTES = 32 << 20;
 
   @RegisterExtension final LeakWatch leaks = new LeakWatch();
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
@@ -81,6 +88,65 @@ class GracefulShutdownWireTest {
     }
     assertThat(probe.callsStarted).as("calls that reached the application").hasValue(1);
     assertThat(server.awaitTermination(Await.TIMEOUT.toNanos(), TimeUnit.NANOSECONDS)).isTrue();
+  }
+
+  /**
+   * A client whose stream the draining server refused may still be sending that stream's DATA when
+   * the server's last GOAWAY goes out: the server then half-closes and reads (discarding) until the
+   * client closes, instead of closing over unread bytes, which makes the kernel reset the
+   * connection. A reset can reach the client before it has read the frames that say its stream was
+   * refused, and the client, failing a write, ends the call as if the server had processed it
+   * (UNAVAILABLE "GOAWAY received: NO_ERROR" during a rolling restart) instead of retrying it.
+   */
+  @Test
+  void clientStillSendingAfterTheFinalGoAwayReadsItsRefusalNotAReset() throws Exception {
+    Server server = startServer();
+    try (RawHttp2Connection raw = RawHttp2Connection.open(server.getPort())) {
+      Frame settings = raw.readFrame();
+      assertThat(settings.type()).as("the server's first frame: %s", settings).isEqualTo(SETTINGS);
+      server.shutdown();
+      Frame first = awaitFrame(raw, GOAWAY);
+      assertThat(first.lastStreamId()).as("first GOAWAY %s", first).isEqualTo(MAX_STREAM_ID);
+      Frame ping = awaitFrame(raw, PING);
+
+      // A request that crossed the first GOAWAY: refused, as shutdown() was already asked for.
+      raw.writeHeaders(1, false, grpcRequestHeaders(BIDI));
+      Frame refusal = awaitFrame(raw, RST_STREAM);
+      assertThat(refusal.streamId()).isEqualTo(1);
+      assertThat(refusal.errorCode()).isEqualTo(REFUSED_STREAM);
+
+      // The PING's answer ends the shutdown (no stream is left); the bytes behind it, which the
+      // client had queued before it read the refusal, are more than the sockets' buffers hold,
+      // so the write completes only if the server keeps reading after its last GOAWAY.
+      ByteArrayOutputStream burst = new ByteArrayOutputStream();
+      burst.writeBytes(RawHttp2Connection.frame(PING, FLAG_ACK, 0, ping.payload()));
+      byte[] filler = RawHttp2Connection.frame(UNKNOWN_FRAME_TYPE, 0, 0, new byte[16_384]);
+      while (burst.size() < BURST_BYTES) {
+        burst.writeBytes(filler);
+      }
+      raw.writeRaw(burst.toByteArray());
+      assertThat(raw.writeFailed())
+          .as("the client's write failed: the server closed over unread bytes (a reset)")
+          .isFalse();
+
+      Frame last = awaitFrame(raw, GOAWAY);
+      assertThat(last).as("the final GOAWAY, read before the connection ended").isNotNull();
+      assertThat(last.errorCode()).isEqualTo(NO_ERROR);
+      assertThat(last.lastStreamId()).as("final GOAWAY %s", last).isEqualTo(1);
+      assertThat(raw.readFrame()).as("nothing after the final GOAWAY").isNull();
+    }
+    assertThat(probe.callsStarted).as("calls that reached the application").hasValue(0);
+    assertThat(server.awaitTermination(Await.TIMEOUT.toNanos(), TimeUnit.NANOSECONDS)).isTrue();
+  }
+
+  /** Reads up to the next frame of {@code type} without answering PINGs; null at the end. */
+  private static Frame awaitFrame(RawHttp2Connection raw, int type) throws IOException {
+    for (Frame frame = raw.readFrame(); frame != null; frame = raw.readFrame()) {
+      if (frame.type() == type) {
+        return frame;
+      }
+    }
+    return null;
   }
 
   private Server startServer() throws IOException {

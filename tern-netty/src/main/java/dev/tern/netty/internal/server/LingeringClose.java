@@ -11,13 +11,17 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Closes a connection that a peer's errors ended without losing the GOAWAY that says why.
+ * Closes a connection that a peer's errors or a graceful shutdown ended without losing the frames
+ * that say why.
  *
  * <p>A socket closed while bytes the peer sent are still unread makes the kernel reset the
  * connection at once instead of ending it after what is still queued: the frames not yet on the
- * wire (for a peer that reads slowly, the GOAWAY among them) are dropped. A peer that floods (the
- * case that ends connections with ENHANCE_YOUR_CALM) has always sent more. So instead of closing at
- * once, this handler, put first in the pipeline when the connection error is sent:
+ * wire (for a peer that reads slowly, the GOAWAY among them) are dropped, and a client that writes
+ * into the reset fails before it reads what already arrived. A peer that floods (the case that ends
+ * connections with ENHANCE_YOUR_CALM) has always sent more; a client whose stream a draining server
+ * refused may still be sending its DATA when the last GOAWAY goes out, and must read that refusal
+ * to retry the call elsewhere. So instead of closing at once, this handler, put first in the
+ * pipeline when the connection error or the graceful shutdown's end is sent:
  *
  * <ul>
  *   <li>half-closes the connection once everything queued before the close is written (the FIN

@@ -94,6 +94,10 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
   private ScheduledFuture<?> settingsAckTimer;
   private volatile boolean shutdownRequested;
   private boolean shutdownStarted;
+
+  /** shutdownNow: the connection closes at once, without waiting for the client to finish. */
+  private boolean closingNow;
+
   private boolean ready;
 
   /** The header block being decoded. */
@@ -323,6 +327,7 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
   void shutdownNow(Status status) {
     assert inEventLoop();
     shutdownStarted = true;
+    closingNow = true;
     for (ConnectionCall call : calls.snapshot()) {
       call.state.abort(status);
     }
@@ -745,10 +750,12 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
       }
       // The client broke a rule: let it read the GOAWAY that says why before the close.
       LingeringClose.arm(ctx.channel());
-    } else if (connection.goAwayReceived()) {
-      // The client said goodbye and its last stream ended, but it may still be sending (a PING
-      // after its GOAWAY, as h2spec's generic/3.8/1 does): closing over unread bytes would reset
-      // the connection instead of ending it.
+    } else if (!closingNow) {
+      // A graceful end (this side's shutdown or the client's GOAWAY): the client may still be
+      // sending, a PING after its GOAWAY (as h2spec's generic/3.8/1 does) or the DATA of a stream
+      // refused while the first GOAWAY was on its way. Closing over unread bytes would reset the
+      // connection, and the reset can reach the client before the frames that refused its
+      // stream: it would then end that call as failed instead of retrying it elsewhere.
       LingeringClose.arm(ctx.channel());
     }
     // The channel closes once the buffer holding the GOAWAY is written (see flush).
