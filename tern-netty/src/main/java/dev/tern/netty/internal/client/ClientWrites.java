@@ -65,7 +65,14 @@ final class ClientWrites extends ConnectionWrites {
     }
     ChannelFuture future = write(written);
     if (reports != null) {
-      future.addListener(f -> reports.run());
+      // One listener for both (a promise's second listener costs it a list).
+      future.addListener(
+          f -> {
+            checkNetworkFailure(f);
+            reports.run();
+          });
+    } else {
+      future.addListener(networkFailures());
     }
     if (close) {
       closeOnceWritten(future);

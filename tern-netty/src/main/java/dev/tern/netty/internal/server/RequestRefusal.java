@@ -16,20 +16,27 @@ import dev.tern.netty.internal.grpc.GrpcWire;
 public record RequestRefusal(int httpStatus, Status status, boolean textBody) {
   /** The answer to {@code request} if it cannot be a gRPC call, or null if it can. */
   public static RequestRefusal of(RequestHeaders request) {
+    return of(request, request.contentType(), request.path());
+  }
+
+  /**
+   * As {@link #of(RequestHeaders)}, with the request's {@code content-type} and {@code :path} views
+   * the caller already made (the HTTP/2 server's per-call path makes each once).
+   */
+  public static RequestRefusal of(
+      RequestHeaders request, CharSequence contentType, CharSequence path) {
     if (!request.isPost()) {
       return new RequestRefusal(
           405,
           Status.INTERNAL.withDescription("Method '" + request.methodText() + "' is not supported"),
           true);
     }
-    CharSequence contentType = request.contentType();
     if (contentType == null || !GrpcWire.isServedGrpcContentType(contentType)) {
       return new RequestRefusal(
           415,
           Status.INTERNAL.withDescription("Content-Type '" + contentType + "' is not supported"),
           true);
     }
-    CharSequence path = request.path();
     if (path.length() < 2 || path.charAt(0) != '/') {
       return new RequestRefusal(
           404,

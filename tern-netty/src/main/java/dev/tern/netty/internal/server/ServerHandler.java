@@ -548,7 +548,8 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
         && exchanges.serve(stream, request, endStream, streamAttributes, declared)) {
       return;
     }
-    RequestRefusal refusal = RequestRefusal.of(request);
+    CharSequence path = request.path();
+    RequestRefusal refusal = RequestRefusal.of(request, contentType, path);
     if (refusal != null) {
       if (refusal.textBody()) {
         respondWithBody(streamId, refusal.httpStatus(), refusal.status());
@@ -557,7 +558,6 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
       }
       return;
     }
-    CharSequence path = request.path();
     startCall(stream, request, path, endStream, declared);
   }
 

@@ -67,20 +67,23 @@ final class ServerWrites extends ConnectionWrites {
       return;
     }
     ChannelFuture future = write(written != null ? written : ctx.alloc().buffer(0));
-    if (reports != null) {
-      future.addListener(
-          f -> {
+    if (reports == null && !close) {
+      future.addListener(networkFailures());
+      return;
+    }
+    // One listener for all it has to do (a promise's second listener costs it a list).
+    future.addListener(
+        f -> {
+          checkNetworkFailure(f);
+          if (reports != null) {
             for (Consumer<Future<?>> report : reports) {
               report.accept(f);
             }
-            if (!f.isSuccess()) {
-              ctx.close();
-            }
-          });
-    }
-    if (close) {
-      future.addListener(f -> ctx.close());
-    }
+          }
+          if (close || !f.isSuccess()) {
+            ctx.close();
+          }
+        });
   }
 
   @Override

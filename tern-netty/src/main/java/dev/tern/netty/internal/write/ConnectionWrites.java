@@ -5,6 +5,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.util.concurrent.Future;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 
@@ -20,8 +21,9 @@ import java.nio.channels.ClosedChannelException;
  * buffer to the channel while the engine still writes into it.
  *
  * <p>A write the network fails (a reset, a broken pipe) closes the channel without an {@code
- * exceptionCaught}; {@link #write} hands its failure to {@link #onNetworkFailure} first, so the
- * calls it ends say it was an I/O error, as they do when a read fails.
+ * exceptionCaught}; the listener of each {@link #write} hands its failure to {@link
+ * #onNetworkFailure} first, so the calls it ends say it was an I/O error, as they do when a read
+ * fails.
  *
  * <p>The client's and the server's write sides extend this (rather than holding one, a small object
  * more on every connection) and add what each reports of the bytes that left.
@@ -117,14 +119,26 @@ public abstract class ConnectionWrites {
   protected abstract void flush(ByteBuf written, boolean close);
 
   /**
-   * Writes and flushes {@code buffer}; a failure of the network reaches {@link #onNetworkFailure}.
+   * Writes and flushes {@code buffer}. The caller adds one listener to the future, which calls
+   * {@link #checkNetworkFailure} (or is {@link #networkFailures()}): a promise with one listener
+   * holds it in a field, a second would cost it a list.
    */
   protected final ChannelFuture write(ByteBuf buffer) {
-    return ctx.writeAndFlush(buffer).addListener(networkFailures);
+    return ctx.writeAndFlush(buffer);
+  }
+
+  /** The listener for a write with nothing else to hear: {@link #checkNetworkFailure}. */
+  protected final ChannelFutureListener networkFailures() {
+    return networkFailures;
   }
 
   private void writeDone(ChannelFuture future) {
-    Throwable cause = future.cause();
+    checkNetworkFailure(future);
+  }
+
+  /** Hands the write's failure to {@link #onNetworkFailure} if the network caused it. */
+  protected final void checkNetworkFailure(Future<?> write) {
+    Throwable cause = write.cause();
     if (cause instanceof IOException failure && !(cause instanceof ClosedChannelException)) {
       onNetworkFailure(failure);
     }
