@@ -16,16 +16,23 @@
 # Usage: tools/test-without-tools.sh [--list] [--external-check-only] [Maven flags, e.g. -o]
 #   --list                 prints the test classes and exits.
 #   --external-check-only  only the classes tagged external-check: for a run after a `mvn -B verify`
-#                          with the tools hidden (CI's JDK 25 pass), which ran the others already.
+#                          with the tools hidden (CI's JDK 25 pass), which ran the others already;
+#   --also-modules A,B     with --external-check-only, every such class of these modules too (those
+#                          that `mvn -B verify` run left out).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 list=false
 external_only=false
+also_modules=,
 while [ $# -gt 0 ]; do
   case $1 in
     --list) list=true ;;
     --external-check-only) external_only=true ;;
+    --also-modules)
+      also_modules=",$2,"
+      shift
+      ;;
     *) break ;;
   esac
   shift
@@ -45,7 +52,8 @@ for dir in */src/test/java; do
   done
   selected=()
   for file in "${files[@]}"; do
-    if $external_only && ! grep -q '@Tag("external-check")' "$file"; then
+    if $external_only && [[ $also_modules != *",${dir%%/*},"* ]] &&
+      ! grep -q '@Tag("external-check")' "$file"; then
       continue
     fi
     if [[ $file == *Test.java ]]; then
