@@ -15,8 +15,12 @@ fi
 cache="$here/target/interop-client"
 mkdir -p "$cache"
 if [[ ! -s "$cache/bridge-cp.txt" || "$here/pom.xml" -nt "$cache/bridge-cp.txt" ]]; then
-  (cd "$root" && mvn -B -q -o -pl tern-grpc-java dependency:build-classpath \
-    -Dmdep.includeScope=test -Dmdep.outputFile="$cache/bridge-cp.txt" >&2)
+  # Within the reactor (-am, after test-compile) so that Tern's modules come from this tree's
+  # target folders, never from a local repository (where they may be stale, or absent, as
+  # tern-zstd and tern-test-tools are: neither is installed by the build). Each module writes the
+  # file in turn; tern-grpc-java, last in the reactor's order, writes it last.
+  (cd "$root" && mvn -B -q -o -pl tern-grpc-java -am -DskipTests test-compile \
+    dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$cache/bridge-cp.txt" >&2)
 fi
 bridge="$(tr ':' '\n' <"$cache/bridge-cp.txt" | grep -v '/io/grpc/grpc-netty-shaded/' | paste -sd:)"
 peer="$("$root/tern-interop/peers/grpc-java-classpath.sh" | tr ':' '\n' |
