@@ -31,7 +31,7 @@ import java.nio.channels.ClosedChannelException;
  * <p>Event loop only; not thread-safe.
  */
 public abstract class ConnectionWrites {
-  private final ChannelFutureListener networkFailures = this::writeDone;
+  private final ChannelFutureListener networkFailures = this::checkNetworkFailure;
 
   private ChannelHandlerContext ctx;
   private ByteBuf out;
@@ -130,10 +130,6 @@ public abstract class ConnectionWrites {
   /** The listener for a write with nothing else to hear: {@link #checkNetworkFailure}. */
   protected final ChannelFutureListener networkFailures() {
     return networkFailures;
-  }
-
-  private void writeDone(ChannelFuture future) {
-    checkNetworkFailure(future);
   }
 
   /** Hands the write's failure to {@link #onNetworkFailure} if the network caused it. */
