@@ -131,6 +131,14 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
     return new NettyServerBuilder(Objects.requireNonNull(address, "address"));
   }
 
+  /**
+   * The address the server will bind, as given to {@link #forPort} or {@link #forAddress}: add-ons
+   * such as the console ask it to tell a loopback server from one reachable by others.
+   */
+  public SocketAddress listenAddress() {
+    return address;
+  }
+
   /** The group that accepts connections; the caller owns it. Default: Tern's shared one. */
   public NettyServerBuilder bossEventLoopGroup(EventLoopGroup group) {
     this.bossGroup = Objects.requireNonNull(group, "group");

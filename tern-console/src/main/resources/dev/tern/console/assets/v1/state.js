@@ -1,0 +1,103 @@
+// The state view: health per service (grpc.health.v1) and channelz (grpc.channelz.v1) as tables,
+// refreshed every few seconds while shown, with a chart of calls started over time.
+
+import { unary } from "./rpc.js";
+import { el } from "./services.js";
+
+const HISTORY = 60;
+const samples = []; // {time, started} for the chart
+
+function fill(tableId, rows) {
+  const body = document.querySelector(`#${tableId} tbody`);
+  body.replaceChildren(...rows.map((cells) => el("tr", {}, ...cells.map((c) => el("td", { text: String(c) })))));
+}
+
+async function health(services) {
+  const rows = [];
+  for (const service of ["", ...services]) {
+    const result = await unary("grpc.health.v1.Health/Check", JSON.stringify({ service }));
+    const status = result.code === "ok" ? result.response.status || "UNKNOWN"
+      : result.code === "unimplemented" ? "(no health service)" : `${result.code}: ${result.message}`;
+    rows.push([service || "(server)", status]);
+    if (result.code === "unimplemented") break;
+  }
+  fill("health-table", rows);
+}
+
+async function channelz() {
+  const servers = await unary("grpc.channelz.v1.Channelz/GetServers", "{}");
+  if (servers.code !== "ok") {
+    fill("channelz-table", [[`${servers.code}: ${servers.message}`, "", "", "", ""]]);
+    return;
+  }
+  const list = servers.response.server || [];
+  fill("channelz-table", list.map((s) => [
+    s.ref?.serverId ?? "", s.data?.callsStarted ?? "0", s.data?.callsSucceeded ?? "0",
+    s.data?.callsFailed ?? "0", s.data?.lastCallStartedTimestamp ?? "",
+  ]));
+  const socketRows = [];
+  for (const s of list) {
+    const sockets = await unary("grpc.channelz.v1.Channelz/GetServerSockets",
+      JSON.stringify({ serverId: s.ref?.serverId ?? "0" }));
+    for (const ref of sockets.response?.socketRef || []) {
+      socketRows.push([s.ref?.serverId ?? "", ref.socketId ?? "", ref.name ?? ""]);
+    }
+    for (const ref of s.listenSocket || []) {
+      socketRows.push([s.ref?.serverId ?? "", `${ref.socketId ?? ""} (listening)`, ref.name ?? ""]);
+    }
+  }
+  fill("socket-table", socketRows);
+  const started = list.reduce((n, s) => n + Number(s.data?.callsStarted ?? 0), 0);
+  samples.push({ time: Date.now(), started });
+  if (samples.length > HISTORY) samples.shift();
+  drawChart();
+}
+
+// Calls started per refresh, as an SVG polyline (no script or style inside the SVG).
+function drawChart() {
+  const width = 480;
+  const height = 100;
+  const deltas = samples.slice(1).map((s, i) => s.started - samples[i].started);
+  const max = Math.max(1, ...deltas);
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("class", "chart");
+  svg.setAttribute("width", String(width));
+  svg.setAttribute("height", String(height));
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "calls started per refresh");
+  const line = document.createElementNS(ns, "polyline");
+  const step = width / Math.max(1, HISTORY - 1);
+  line.setAttribute("points", deltas.map((d, i) => `${(i * step).toFixed(1)},${(height - 14 - (d / max) * (height - 24)).toFixed(1)}`).join(" "));
+  const label = document.createElementNS(ns, "text");
+  label.setAttribute("x", "4");
+  label.setAttribute("y", String(height - 2));
+  label.textContent = `calls started per refresh (max ${max}); includes the console's own`;
+  svg.append(line, label);
+  document.getElementById("calls-chart").replaceChildren(svg);
+}
+
+let timer = null;
+
+export async function refreshState(services) {
+  await health(services);
+  await channelz();
+  document.getElementById("view-state").setAttribute("data-refreshed", String(Date.now()));
+}
+
+export function startRefreshing(services) {
+  stopRefreshing();
+  const tick = async () => {
+    try {
+      await refreshState(services);
+    } finally {
+      timer = setTimeout(tick, 2000);
+    }
+  };
+  tick();
+}
+
+export function stopRefreshing() {
+  if (timer !== null) clearTimeout(timer);
+  timer = null;
+}
