@@ -3,7 +3,9 @@ package dev.tern.examples.routeguide;
 import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.Server;
+import dev.tern.services.health.HealthStatusManager;
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -38,14 +40,16 @@ public final class RouteGuideDemo {
     } catch (Flags.Stop stop) {
       System.exit(stop.report(System.out, System.err));
     }
-    Server server = RouteGuideServer.start(0);
+    Server server = RouteGuideServer.start(0, new HealthStatusManager(), null, List.of(), true);
     ManagedChannel channel =
         ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build();
     try {
       System.out.println(
           "Started the route guide server on 127.0.0.1:"
               + server.getPort()
-              + "; the client makes each kind of call to it:");
+              + " (its console, while the demo runs: "
+              + RouteGuideServer.consoleUrl(server)
+              + "); the client makes each kind of call to it:");
       new RouteGuideClient(channel, System.out).runTour();
     } finally {
       channel.shutdownNow();

@@ -2,14 +2,18 @@ package dev.tern.examples.routeguide;
 
 import dev.tern.Server;
 import dev.tern.ServerBuilder;
+import dev.tern.console.TernConsole;
 import dev.tern.netty.NettyServerBuilder;
 import dev.tern.opentelemetry.GrpcOpenTelemetry;
+import dev.tern.services.AdminServices;
 import dev.tern.services.health.HealthStatusManager;
 import dev.tern.services.health.v1.HealthCheckResponse.ServingStatus;
 import dev.tern.services.reflection.ProtoReflectionService;
 import dev.tern.web.WebProtocols;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +45,8 @@ import java.util.regex.Pattern;
  *
  * <p>{@code --otlp=http://127.0.0.1:4318} sends its metrics and spans to an OpenTelemetry
  * Collector; {@code --prometheus-port=9464} serves its metrics for Prometheus to scrape (see {@code
- * docs/observability.md}).
+ * docs/observability.md}). {@code --console} serves the Tern console ({@code docs/console.md}) and
+ * prints its address.
  */
 public final class RouteGuideServer {
   private RouteGuideServer() {}
@@ -78,16 +83,55 @@ public final class RouteGuideServer {
   public static Server start(
       int port, HealthStatusManager health, GrpcOpenTelemetry otel, List<String> corsOrigins)
       throws IOException {
+    return start(port, health, otel, corsOrigins, false);
+  }
+
+  /**
+   * Like {@link #start(int, HealthStatusManager, GrpcOpenTelemetry, List)}; with {@code console},
+   * also serves the Tern console under {@link #CONSOLE_PATH} ({@code docs/console.md}), with
+   * channelz, listening on 127.0.0.1 only (the console is for this machine: it has no authenticator
+   * here).
+   */
+  public static Server start(
+      int port,
+      HealthStatusManager health,
+      GrpcOpenTelemetry otel,
+      List<String> corsOrigins,
+      boolean console)
+      throws IOException {
     // ServerBuilder.forPort finds the Netty transport, and it finds tern-web's protocols on the
     // class path; allowing origins is a WebProtocols setting, so only then is Netty named here.
-    ServerBuilder<?> builder =
-        corsOrigins.isEmpty()
-            ? ServerBuilder.forPort(port)
-            : NettyServerBuilder.forPort(port)
-                .httpProtocols(
-                    WebProtocols.builder()
-                        .corsAllowedOrigins(corsOrigins.toArray(String[]::new))
-                        .build());
+    ServerBuilder<?> builder;
+    if (console) {
+      NettyServerBuilder netty =
+          NettyServerBuilder.forAddress(
+              new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+      TernConsole.Builder consoleBuilder =
+          TernConsole.builder()
+              .exampleRequest(
+                  RouteGuideTern.SERVICE_NAME + "/GetFeature",
+                  "{\"latitude\": 515055000, \"longitude\": -754000}")
+              .exampleRequest(
+                  RouteGuideTern.SERVICE_NAME + "/ListFeatures",
+                  "{\"lo\": {\"latitude\": 515070000, \"longitude\": -1000000},"
+                      + " \"hi\": {\"latitude\": 515100000, \"longitude\": -970000}}");
+      if (!corsOrigins.isEmpty()) {
+        consoleBuilder.webProtocols(
+            WebProtocols.builder().corsAllowedOrigins(corsOrigins.toArray(String[]::new)).build());
+      }
+      consoleBuilder.build().addTo(netty);
+      AdminServices.addTo(netty);
+      builder = netty;
+    } else {
+      builder =
+          corsOrigins.isEmpty()
+              ? ServerBuilder.forPort(port)
+              : NettyServerBuilder.forPort(port)
+                  .httpProtocols(
+                      WebProtocols.builder()
+                          .corsAllowedOrigins(corsOrigins.toArray(String[]::new))
+                          .build());
+    }
     builder
         .addService(new RouteGuideService(FeatureDatabase.load()))
         .addService(health.getHealthService())
@@ -100,6 +144,14 @@ public final class RouteGuideServer {
     health.setStatus(RouteGuideTern.SERVICE_NAME, ServingStatus.SERVING);
     return server;
   }
+
+  /** The console's address on {@code server} (started with {@code console}). */
+  public static String consoleUrl(Server server) {
+    return "http://127.0.0.1:" + server.getPort() + CONSOLE_PATH;
+  }
+
+  /** Where the console is served, with {@code --console}. */
+  public static final String CONSOLE_PATH = TernConsole.PATH;
 
   /** What a browser sends in {@code Origin}: scheme, host and perhaps a port, nothing more. */
   private static final Pattern ORIGIN = Pattern.compile("https?://[^/?#\\s]+");
@@ -121,6 +173,9 @@ public final class RouteGuideServer {
                                          e.g. http://127.0.0.1:4318 (default: none)
         --prometheus-port=N              serve the server's metrics for Prometheus to scrape on
                                          this port (default: none)
+        --console                        serve the Tern console (docs/console.md) at
+                                         http://127.0.0.1:N/_tern/console/ and listen on
+                                         127.0.0.1 only (default: off)
         --cors-origin=ORIGIN[,ORIGIN]    let web pages from these origins call it from a browser,
                                          e.g. http://127.0.0.1:8000, or * for any (CORS;
                                          docs/web.md) (default: none)
@@ -134,7 +189,7 @@ public final class RouteGuideServer {
 
   /**
    * {@code bin/routeguide-server [--port=N] [--otlp=URL] [--prometheus-port=N]
-   * [--cors-origin=ORIGIN,...]}.
+   * [--cors-origin=ORIGIN,...] [--console]}.
    */
   public static void main(String[] args) throws InterruptedException {
     System.exit(run(args, System.out, System.err));
@@ -151,9 +206,18 @@ public final class RouteGuideServer {
     String otlp;
     int prometheusPort;
     List<String> corsOrigins;
+    // --console is a switch, without a value.
+    boolean console = Arrays.asList(args).contains("--console");
     try {
       Map<String, String> flags =
-          Flags.parse(PROGRAM, HELP, args, "port", "otlp", "prometheus-port", "cors-origin");
+          Flags.parse(
+              PROGRAM,
+              HELP,
+              Arrays.stream(args).filter(a -> !a.equals("--console")).toArray(String[]::new),
+              "port",
+              "otlp",
+              "prometheus-port",
+              "cors-origin");
       port = Flags.port(PROGRAM, "port", flags.getOrDefault("port", "50051"));
       otlp = flags.get("otlp");
       prometheusPort =
@@ -186,7 +250,8 @@ public final class RouteGuideServer {
     HealthStatusManager health = new HealthStatusManager();
     Server server;
     try {
-      server = start(port, health, telemetry == null ? null : telemetry.grpc(), corsOrigins);
+      server =
+          start(port, health, telemetry == null ? null : telemetry.grpc(), corsOrigins, console);
     } catch (IOException e) {
       if (telemetry != null) {
         telemetry.close();
@@ -195,6 +260,9 @@ public final class RouteGuideServer {
       return 1;
     }
     out.println("Route guide server listening on port " + server.getPort());
+    if (console) {
+      out.println("Console: " + consoleUrl(server));
+    }
     out.flush();
     Runtime.getRuntime()
         .addShutdownHook(

@@ -1,5 +1,9 @@
 package dev.tern.examples.routeguide;
 
+import com.google.protobuf.Any;
+import com.google.rpc.BadRequest;
+import com.google.rpc.Code;
+import dev.tern.protobuf.StatusProto;
 import dev.tern.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,8 +12,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The route guide server's logic. Thread-safe: the feature database is immutable and the notes of
- * {@link #routeChat} live in a concurrent map whose per-point lists are guarded by themselves.
+ * The route guide server's logic. GetFeature answers a point off the Earth (latitude beyond ±90°,
+ * longitude beyond ±180°) with INVALID_ARGUMENT and a {@code google.rpc.BadRequest} naming the
+ * field. Thread-safe: the feature database is immutable and the notes of {@link #routeChat} live in
+ * a concurrent map whose per-point lists are guarded by themselves.
  */
 final class RouteGuideService extends RouteGuideTern.RouteGuideImplBase {
   private final FeatureDatabase database;
@@ -21,8 +27,42 @@ final class RouteGuideService extends RouteGuideTern.RouteGuideImplBase {
 
   @Override
   public void getFeature(Point request, StreamObserver<Feature> responseObserver) {
+    BadRequest invalid = validate(request);
+    if (invalid != null) {
+      responseObserver.onError(
+          StatusProto.toStatusRuntimeException(
+              com.google.rpc.Status.newBuilder()
+                  .setCode(Code.INVALID_ARGUMENT.getNumber())
+                  .setMessage("not a point on Earth")
+                  .addDetails(Any.pack(invalid))
+                  .build()));
+      return;
+    }
     responseObserver.onNext(database.featureAt(request));
     responseObserver.onCompleted();
+  }
+
+  /**
+   * Why {@code point} is not on Earth (latitude beyond ±90°, longitude beyond ±180°, in E7), as
+   * {@code google.rpc.BadRequest}; null if it is.
+   */
+  private static BadRequest validate(Point point) {
+    BadRequest.Builder bad = BadRequest.newBuilder();
+    if (Math.abs((long) point.getLatitude()) > 900_000_000L) {
+      bad.addFieldViolations(
+          BadRequest.FieldViolation.newBuilder()
+              .setField("latitude")
+              .setDescription(
+                  "must be within ±900000000 (±90° in E7), was " + point.getLatitude()));
+    }
+    if (Math.abs((long) point.getLongitude()) > 1_800_000_000L) {
+      bad.addFieldViolations(
+          BadRequest.FieldViolation.newBuilder()
+              .setField("longitude")
+              .setDescription(
+                  "must be within ±1800000000 (±180° in E7), was " + point.getLongitude()));
+    }
+    return bad.getFieldViolationsCount() == 0 ? null : bad.build();
   }
 
   @Override

@@ -2,7 +2,7 @@
 // deadline; sends over Connect JSON and shows the answer, its status, details, headers and
 // trailers, and timing. Client and bidi streaming collect messages, then send them half-duplex.
 
-import { base64ToBytes, decodeMessageValue } from "./pb.js";
+import { base64ToBytes, decodeMessageValue, ERROR_DETAIL_TYPES } from "./pb.js";
 import { stream, unary } from "./rpc.js";
 import { el, mapEntryOf, typeLabel } from "./services.js";
 
@@ -203,7 +203,8 @@ function showResult(out, result, registry) {
     const details = result.details.map((d) => {
       let decoded;
       try {
-        decoded = decodeMessageValue(base64ToBytes(d.value || ""), d.type, registry);
+        const known = new Map([...ERROR_DETAIL_TYPES, ...registry]);
+        decoded = decodeMessageValue(base64ToBytes(d.value || ""), d.type, known);
       } catch (e) {
         decoded = { error: String(e), value: d.value };
       }

@@ -300,3 +300,27 @@ function printableOrBase64(data) {
   const text = utf8.decode(data);
   return /^[\x20-\x7e\n\t]*$/.test(text) ? text : btoa(String.fromCharCode(...data));
 }
+
+// The error detail messages of google/rpc/error_details.proto that servers send most, described
+// here so the page decodes them even when reflection does not serve that file.
+function detailType(fullName, fields) {
+  return {
+    kind: "message", name: fullName.split(".").pop(), fullName, oneofs: [], mapEntry: false,
+    fields: fields.map(([jsonName, number, type, typeName = "", repeated = false]) =>
+      ({ name: jsonName, jsonName, number, type, typeName, repeated, label: repeated ? 3 : 1, oneofIndex: -1 })),
+  };
+}
+
+export const ERROR_DETAIL_TYPES = new Map([
+  detailType("google.rpc.BadRequest", [["fieldViolations", 1, 11, "google.rpc.BadRequest.FieldViolation", true]]),
+  detailType("google.rpc.BadRequest.FieldViolation", [["field", 1, 9], ["description", 2, 9], ["reason", 3, 9]]),
+  detailType("google.rpc.ErrorInfo", [["reason", 1, 9], ["domain", 2, 9], ["metadata", 3, 11, "google.rpc.ErrorInfo.MetadataEntry", true]]),
+  detailType("google.rpc.ErrorInfo.MetadataEntry", [["key", 1, 9], ["value", 2, 9]]),
+  detailType("google.rpc.RetryInfo", [["retryDelay", 1, 11, "google.protobuf.Duration"]]),
+  detailType("google.protobuf.Duration", [["seconds", 1, 3], ["nanos", 2, 5]]),
+  detailType("google.rpc.DebugInfo", [["stackEntries", 1, 9, "", true], ["detail", 2, 9]]),
+  detailType("google.rpc.LocalizedMessage", [["locale", 1, 9], ["message", 2, 9]]),
+  detailType("google.rpc.PreconditionFailure", [["violations", 1, 11, "google.rpc.PreconditionFailure.Violation", true]]),
+  detailType("google.rpc.PreconditionFailure.Violation", [["type", 1, 9], ["subject", 2, 9], ["description", 3, 9]]),
+  detailType("google.rpc.ResourceInfo", [["resourceType", 1, 9], ["resourceName", 2, 9], ["owner", 3, 9], ["description", 4, 9]]),
+].map((t) => [t.fullName, t]));

@@ -17,7 +17,8 @@ async function health(services) {
   for (const service of ["", ...services]) {
     const result = await unary("grpc.health.v1.Health/Check", JSON.stringify({ service }));
     const status = result.code === "ok" ? result.response.status || "UNKNOWN"
-      : result.code === "unimplemented" ? "(no health service)" : `${result.code}: ${result.message}`;
+      : result.code === "unimplemented" ? "(no health service)"
+      : result.code === "not_found" ? "(no status set)" : `${result.code}: ${result.message}`;
     rows.push([service || "(server)", status]);
     if (result.code === "unimplemented") break;
   }
@@ -72,7 +73,9 @@ function drawChart() {
   const label = document.createElementNS(ns, "text");
   label.setAttribute("x", "4");
   label.setAttribute("y", String(height - 2));
-  label.textContent = `calls started per refresh (max ${max}); includes the console's own`;
+  label.textContent = deltas.length === 0
+    ? "calls started per refresh: collecting (every 2 s)"
+    : `calls started per refresh (max ${max}); includes the console's own`;
   svg.append(line, label);
   document.getElementById("calls-chart").replaceChildren(svg);
 }

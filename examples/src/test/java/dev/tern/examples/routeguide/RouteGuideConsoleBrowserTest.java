@@ -1,0 +1,89 @@
+package dev.tern.examples.routeguide;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tern.Server;
+import dev.tern.examples.ToolRunner;
+import dev.tern.services.health.HealthStatusManager;
+import dev.tern.testing.TernCleanupExtension;
+import dev.tern.testtools.ExternalTool;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Tern console in headless Chromium against the route guide server ({@code RouteGuideServer
+ * --console}): {@code src/test/web/console-driver.mjs} uses the page as a person would (the
+ * services list, the generated form, a stream, a bad argument, the state tables) and prints what
+ * the page showed. Screenshots go to {@code -Dtern.console.screenshots=DIR} (docs/images when the
+ * docs' pictures are remade), else to a temporary folder.
+ */
+class RouteGuideConsoleBrowserTest {
+  private static final Path DRIVER = Path.of("src/test/web/console-driver.mjs");
+
+  @TempDir Path dir;
+
+  @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
+
+  @Test
+  void theConsoleListsCallsAndShowsTheRouteGuide() throws Exception {
+    Path node = ExternalTool.require(ExternalTool.NODE);
+    Path chromium = ExternalTool.require(ExternalTool.CHROMIUM);
+    ExternalTool.requireWebPackages();
+    String shots = System.getProperty("tern.console.screenshots");
+    Path screenshots = shots == null ? dir : Path.of(shots).toAbsolutePath();
+    Files.createDirectories(screenshots);
+    HealthStatusManager health = new HealthStatusManager();
+    Server server = cleanup.register(RouteGuideServer.start(0, health, null, List.of(), true));
+
+    ToolRunner.Result result =
+        ToolRunner.result(
+            dir,
+            node,
+            DRIVER.toString(),
+            RouteGuideServer.consoleUrl(server),
+            screenshots.toString(),
+            "--chromium=" + chromium,
+            // Within ToolRunner's 30 s, so a page that never finishes says what it showed.
+            "--timeout-ms=20000");
+
+    String out = result.out();
+    assertThat(result.exitCode()).as(out + result.err()).isZero();
+    assertThat(out)
+        .as(result.err())
+        .contains("\"state\":\"ready\"")
+        .contains("\"tern.examples.routeguide.RouteGuide\"")
+        .contains(
+            "\"methods\":[\"GetFeature unary\",\"ListFeatures server streaming\","
+                + "\"RecordRoute client streaming\",\"RouteChat bidi streaming\"]")
+        // The first feature of route_guide_db.json.
+        .contains("\"getFeatureStatus\":\"OK\"")
+        .contains(
+            "\"getFeature\":{\"name\":\"Tower Bridge\","
+                + "\"location\":{\"latitude\":515055000,\"longitude\":-754000}}")
+        .contains("grpcurl -plaintext -d '{\\\"latitude\\\":515055000,\\\"longitude\\\":-754000}'")
+        .contains("\"listFeaturesStatus\":\"OK\"")
+        .contains(
+            "\"listFeatures\":[\"Millennium Bridge\",\"Tate Modern\",\"Shakespeare's Globe\"]")
+        .contains("\"badStatus\":\"invalid_argument: not a point on Earth\"")
+        .contains(
+            "\"badDetails\":[{\"type\":\"google.rpc.BadRequest\",\"fieldViolations\":[{\"field\":"
+                + "\"latitude\",\"description\":\"must be within ±900000000 (±90° in E7), was"
+                + " 990000000\"}]}]")
+        .contains("[\"tern.examples.routeguide.RouteGuide\",\"SERVING\"]")
+        .contains("[\"grpc.health.v1.Health\",\"(no status set)\"]");
+    // channelz: the server's row counts the calls above (3 GetFeature/ListFeatures calls, the
+    // reflection calls, and the health checks): at least 5 started, and failed ones (the bad
+    // argument; health's NOT_FOUND for services without a status) with a last call time.
+    assertThat(out)
+        .containsPattern(
+            "\"channelz\":\\[\\[\"\\d+\",\"(\\d{2,}|[5-9])\",\"\\d+\",\"[1-9]\\d*\",\"\\d{4}-");
+    assertThat(out).doesNotContain("\"sockets\":0");
+    for (String view : List.of("services", "call", "stream", "error", "state")) {
+      assertThat(screenshots.resolve("console-" + view + ".png")).isNotEmptyFile();
+    }
+  }
+}
