@@ -98,9 +98,10 @@ final class ConsoleProtocol implements HttpServerProtocol {
         : answer(exchange, 200, headers, asset.bytes());
   }
 
-  /** The page's token; for tests. */
-  String token() {
-    return token;
+  /** How the server's start-up log names it. */
+  @Override
+  public String toString() {
+    return "Tern console (" + PREFIX + "/)";
   }
 
   private static HttpHeaders headers(String contentType) {
