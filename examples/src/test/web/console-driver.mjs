@@ -45,6 +45,9 @@ try {
   out.methods = await page.$$eval(`.service[data-service="${service}"] .method`, (ms) =>
     ms.map((m) => `${m.querySelector("button").textContent} ${m.querySelector(".kind").textContent}`));
   await page.screenshot({ path: join(shots, "console-services.png"), fullPage: false });
+  // The search keeps the route guide (its methods mention "Feature") and hides health.
+  await page.type("#search", "feature");
+  out.searchShows = await page.$$eval(".service:not([hidden]) h3", (hs) => hs.map((h) => h.textContent));
 
   async function call(method) {
     await page.goto(url.split("#")[0] + "#services");
@@ -76,6 +79,36 @@ try {
   out.listFeaturesStatus = (await send()).replace(/ in .*/, "");
   out.listFeatures = await page.$$eval(".stream-message", (ms) => ms.map((m) => JSON.parse(m.textContent).name));
   await page.screenshot({ path: join(shots, "console-stream.png"), fullPage: true });
+
+  await page.click("#copy-buf-curl");
+  out.bufCurl = await page.$eval("#copied", (e) => e.textContent.replace(/:\d+\//, ":PORT/"));
+
+  const setField = (name, value) =>
+    page.$eval(`input[data-field="${name}"]`, (e, v) => { e.value = v; }, value);
+
+  // RecordRoute (client streaming): two points collected with "Add message", then sent.
+  await call("RecordRoute");
+  for (const [lat, lng] of [["515055000", "-754000"], ["515081000", "-759000"]]) {
+    await setField("latitude", lat);
+    await setField("longitude", lng);
+    await page.click("#add-message");
+  }
+  out.recordRouteStatus = (await send()).replace(/ in .*/, "");
+  out.recordRoute = await page.$$eval(".stream-message", (ms) => ms.map((m) => {
+    const s = JSON.parse(m.textContent);
+    return { pointCount: s.pointCount, featureCount: s.featureCount };
+  }));
+
+  // RouteChat (bidi, half-duplex): two notes at one point; the second gets the first back.
+  await call("RouteChat");
+  for (const text of ["first", "second"]) {
+    await setField("location.latitude", "1");
+    await setField("location.longitude", "2");
+    await setField("message", text);
+    await page.click("#add-message");
+  }
+  out.routeChatStatus = (await send()).replace(/ in .*/, "");
+  out.routeChat = await page.$$eval(".stream-message", (ms) => ms.map((m) => JSON.parse(m.textContent).message));
 
   // A bad argument: a latitude off the Earth.
   await call("GetFeature");

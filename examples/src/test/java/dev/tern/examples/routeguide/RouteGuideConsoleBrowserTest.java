@@ -65,6 +65,16 @@ class RouteGuideConsoleBrowserTest {
             "\"getFeature\":{\"name\":\"Tower Bridge\","
                 + "\"location\":{\"latitude\":515055000,\"longitude\":-754000}}")
         .contains("grpcurl -plaintext -d '{\\\"latitude\\\":515055000,\\\"longitude\\\":-754000}'")
+        .contains("\"searchShows\":[\"tern.examples.routeguide.RouteGuide\"]")
+        .contains(
+            "\"bufCurl\":\"buf curl --protocol connect -d '{\\\"lo\\\":{\\\"latitude\\\":515070000,"
+                + "\\\"longitude\\\":-1000000},\\\"hi\\\":{\\\"latitude\\\":515100000,"
+                + "\\\"longitude\\\":-970000}}' http://127.0.0.1:PORT/"
+                + "tern.examples.routeguide.RouteGuide/ListFeatures\"")
+        .contains("\"recordRouteStatus\":\"OK\"")
+        // Tower Bridge and the Tower of London: two points, two features.
+        .contains("\"recordRoute\":[{\"pointCount\":2,\"featureCount\":2}]")
+        .contains("\"routeChatStatus\":\"OK\",\"routeChat\":[\"first\"]")
         .contains("\"listFeaturesStatus\":\"OK\"")
         .contains(
             "\"listFeatures\":[\"Millennium Bridge\",\"Tate Modern\",\"Shakespeare's Globe\"]")
