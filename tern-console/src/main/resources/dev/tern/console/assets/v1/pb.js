@@ -250,45 +250,61 @@ export function decodeMessageValue(bytes, typeName, registry) {
   const type = registry.get(typeName);
   const out = {};
   const r = new Reader(bytes);
+  const add = (field, key, value) => {
+    if (field && field.repeated) (out[key] = out[key] || []).push(value);
+    else out[key] = value;
+  };
   while (!r.done()) {
     const tag = r.varint();
     const number = Math.floor(tag / 8);
     const wireType = tag & 7;
     const field = type && type.fields.find((f) => f.number === number);
     const key = field ? field.jsonName : `#${number}`;
-    let value;
-    if (wireType === 0) {
-      const raw = r.varint64();
-      value = field && field.type === 8 ? raw !== 0n
-        : field && field.type === 14 ? enumName(registry.get(field.typeName), Number(raw))
-        : field && (field.type === 17 || field.type === 18) ? String((raw >> 1n) ^ -(raw & 1n))
-        : field && field.type === 5 ? Number(BigInt.asIntN(32, raw))
-        : String(raw);
-    } else if (wireType === 1) {
-      const view = r.fixed(8);
-      value = field && field.type === 1 ? view.getFloat64(0, true) : String(view.getBigUint64(0, true));
-    } else if (wireType === 5) {
-      const view = r.fixed(4);
-      value = field && field.type === 2 ? view.getFloat32(0, true) : view.getUint32(0, true);
-    } else if (wireType === 2) {
+    if (wireType === 2) {
       const data = r.bytesField();
-      if (field && field.type === 9) value = utf8.decode(data);
-      else if (field && field.type === 11) value = decodeMessageValue(data, field.typeName, registry);
-      else if (field && field.type === 12) value = btoa(String.fromCharCode(...data));
-      else if (!field) value = printableOrBase64(data);
+      if (field && field.type === 9) add(field, key, utf8.decode(data));
+      else if (field && field.type === 11) add(field, key, decodeMessageValue(data, field.typeName, registry));
+      else if (field && field.type === 12) add(field, key, btoa(String.fromCharCode(...data)));
+      else if (!field) add(field, key, printableOrBase64(data));
       else {
-        value = [];
+        // A packed repeated scalar: its values one after another, each as its type's wire type.
         const inner = new Reader(data);
-        while (!inner.done()) value.push(String(inner.varint64()));
+        const packedWireType = [1, 6, 16].includes(field.type) ? 1 : [2, 7, 15].includes(field.type) ? 5 : 0;
+        while (!inner.done()) add(field, key, scalar(inner, packedWireType, field, registry));
       }
+    } else if (wireType === 0 || wireType === 1 || wireType === 5) {
+      add(field, key, scalar(r, wireType, field, registry));
     } else {
       r.skip(wireType);
-      continue;
     }
-    if (field && field.repeated) (out[key] = out[key] || []).push(value);
-    else out[key] = value;
   }
   return out;
+}
+
+// One scalar value of `field` (which may be unknown), as the proto3 JSON mapping writes it.
+function scalar(r, wireType, field, registry) {
+  const type = field ? field.type : 0;
+  if (wireType === 1) {
+    const view = r.fixed(8);
+    if (type === 1) return view.getFloat64(0, true);
+    return String(type === 16 ? view.getBigInt64(0, true) : view.getBigUint64(0, true));
+  }
+  if (wireType === 5) {
+    const view = r.fixed(4);
+    if (type === 2) return view.getFloat32(0, true);
+    return type === 15 ? view.getInt32(0, true) : view.getUint32(0, true);
+  }
+  const raw = r.varint64();
+  switch (type) {
+    case 8: return raw !== 0n;
+    case 14: return enumName(registry.get(field.typeName), Number(BigInt.asIntN(32, raw)));
+    case 5: return Number(BigInt.asIntN(32, raw));
+    case 13: return Number(BigInt.asUintN(32, raw));
+    case 17: return Number((raw >> 1n) ^ -(raw & 1n));
+    case 18: return String((raw >> 1n) ^ -(raw & 1n));
+    case 3: return String(BigInt.asIntN(64, raw));
+    default: return String(raw);
+  }
 }
 
 function enumName(en, number) {
