@@ -7,6 +7,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -94,7 +95,16 @@ public final class DefaultExecutor implements Executor {
       pool.execute(new Task(task));
     }
     if (!watching.get() && watching.compareAndSet(false, true)) {
+      scheduleCheck();
+    }
+  }
+
+  /** Schedules the watchdog's next look; the caller set {@link #watching}. */
+  private void scheduleCheck() {
+    try {
       timer.schedule(this::check, STALL_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      watching.set(false); // a timer that was shut down: no watchdog, but the task still runs
     }
   }
 
@@ -124,6 +134,21 @@ public final class DefaultExecutor implements Executor {
 
   /** The watchdog: runs on the timer, one check at a time. */
   private void check() {
+    boolean again = true;
+    try {
+      again = look();
+    } finally {
+      // Whatever happened, the watchdog goes on while there is work about: a look that failed
+      // must not leave later stalls unnoticed.
+      watching.set(false);
+      if (again && watching.compareAndSet(false, true)) {
+        scheduleCheck();
+      }
+    }
+  }
+
+  /** One look (see the class comment); returns whether to look again. */
+  private boolean look() {
     long done = finished.get();
     boolean queued = pool.hasQueuedSubmissions() || pool.getQueuedTaskCount() > 0;
     if (stalled) {
@@ -137,20 +162,17 @@ public final class DefaultExecutor implements Executor {
       spillQueued();
     }
     finishedAtLastCheck = done;
-    watching.set(false);
-    if (stalled || queued || pool.getActiveThreadCount() > 0) {
-      // Still work about: look again. Once the pool is quiet, the next execute() re-arms.
-      if (watching.compareAndSet(false, true)) {
-        timer.schedule(this::check, STALL_CHECK_MILLIS, TimeUnit.MILLISECONDS);
-      }
-    }
+    // Still work about: look again. Once the pool is quiet, the next execute() re-arms.
+    return stalled || queued || pool.getActiveThreadCount() > 0;
   }
 
   private void spillQueued() {
     List<ForkJoinTask<?>> moved = new ArrayList<>();
     pool.drainQueued(moved);
     for (ForkJoinTask<?> task : moved) {
-      spill.execute(((Task) task).runnable);
+      // Code running on a worker may fork tasks of its own into this pool (a parallel stream
+      // does): those move too, run as they would have been.
+      spill.execute(task instanceof Task callback ? callback.runnable : task::quietlyInvoke);
     }
   }
 
