@@ -1622,8 +1622,9 @@ def main():
         help="the systems to run, of %s; tern and grpc-java are always needed (the page compares "
         "every system with both). grpc-go and tonic are grpc-go's and tonic's servers (issue "
         "34's native peers, built by build-peers.sh; one not built is listed as missing) and "
-        "nghttpd the HTTP/2 baseline, all three in the server-only part. "
-        "--systems=tern,grpc-java leaves the three out" % ", ".join(SYSTEMS),
+        "nghttpd the HTTP/2 baseline, and tern-defaults Tern's qps server with --defaults (its "
+        "default executor and two ordinary interceptors, issue 52), all four in the server-only "
+        "part. --systems=tern,grpc-java leaves the four out" % ", ".join(SYSTEMS),
     )
     p.add_argument(
         "--bridge",

@@ -6,12 +6,13 @@ Two kinds, in one table (SYSTEMS, in the order the page lists them):
   channels run in every part of JVM_PARTS: Tern and grpc-java 1.79, the two systems every page
   compares (the JMH parts run both inside JMH).
 - ServerOnlySystem: a server that only the server-only part loads, pinned like the others and under
-  the same h2load command: grpc-go's and tonic's servers of the same BenchmarkService (issue 34's
-  native peers, built by scripts/build-peers.sh into $PEERS_DIR), and nghttpd, nghttp2's C server,
-  answering the request with a static file that holds the same 5 bytes as an empty
-  SimpleResponse's frame (no gRPC: the machine's HTTP/2 ceiling for this load). Each is one entry:
-  its command, what it needs prepared, and the program it needs (a tool on PATH, or a peer in
-  $PEERS_DIR) with where that comes from.
+  the same h2load command: Tern's qps server with --defaults (issue 52: the server as a user
+  writes it, its default executor and two ordinary interceptors, beside the tuned row), grpc-go's
+  and tonic's servers of the same BenchmarkService (issue 34's native peers, built by
+  scripts/build-peers.sh into $PEERS_DIR), and nghttpd, nghttp2's C server, answering the request
+  with a static file that holds the same 5 bytes as an empty SimpleResponse's frame (no gRPC: the
+  machine's HTTP/2 ceiling for this load). Each is one entry: its command, what it needs prepared,
+  and the program it needs (a tool on PATH, or a peer in $PEERS_DIR) with where that comes from.
 
 Beside the table, not a system: RAW_ECHO, the raw loopback echo of the echo part (the limit of the
 wake-up-bound rows), with the qps programs' interface (qps_programs) so the streaming and
@@ -215,6 +216,22 @@ GRPC_JAVA = JavaSystem(
     "io.grpc.benchmarks.qps.AsyncClient",
     "netty_nio",
 )
+
+
+def tern_defaults_cmd(port, work):
+    """Tern's qps server as a user writes it: the server's default executor (no ForkJoinPool of the
+    benchmark's own) and two ordinary interceptors."""
+    del work  # it serves from memory
+    return TERN.server_cmd(port, False) + ["--defaults"]
+
+
+TERN_DEFAULTS = ServerOnlySystem(
+    "tern-defaults",
+    "Tern, defaults (default executor, two interceptors)",
+    tern_defaults_cmd,
+    None,  # java, which bin/bench-compare checks
+    None,
+)
 GRPC_GO = native_peer("grpc-go", "grpc-go 1.85.0", "grpc-go-bench-server")
 TONIC = native_peer("tonic", "tonic 0.14.9", "tonic-bench-server")
 NGHTTPD = ServerOnlySystem(
@@ -226,7 +243,7 @@ NGHTTPD = ServerOnlySystem(
     prepare=nghttpd_prepare,
 )
 
-SYSTEMS = {s.name: s for s in (TERN, GRPC_JAVA, GRPC_GO, TONIC, NGHTTPD)}
+SYSTEMS = {s.name: s for s in (TERN, TERN_DEFAULTS, GRPC_JAVA, GRPC_GO, TONIC, NGHTTPD)}
 RAW_ECHO = RawEcho()
 
 

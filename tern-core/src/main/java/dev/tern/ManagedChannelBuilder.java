@@ -43,7 +43,8 @@ public abstract class ManagedChannelBuilder<T extends ManagedChannelBuilder<T>> 
 
   /**
    * Runs application callbacks directly on the transport thread: the fastest option, for callbacks
-   * that never block. Default: a shared cached thread pool.
+   * that never block. Default: a shared work-stealing pool, one worker per core, whose queued
+   * callbacks spill to extra threads while blocked callbacks hold every worker.
    */
   public abstract T directExecutor();
 

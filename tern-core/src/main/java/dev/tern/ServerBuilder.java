@@ -51,7 +51,11 @@ public abstract class ServerBuilder<T extends ServerBuilder<T>> {
   /** Asked for methods not found among the added services. Default: none. */
   public abstract T fallbackHandlerRegistry(HandlerRegistry registry);
 
-  /** The executor for application callbacks; the caller owns it. Default: a shared pool. */
+  /**
+   * The executor for application callbacks; the caller owns it. Default: a shared work-stealing
+   * pool, one worker per core, whose queued callbacks spill to extra threads while handlers that
+   * block hold every worker (blocking services belong on virtual threads or their own executor).
+   */
   public abstract T executor(Executor executor);
 
   /** Runs callbacks on the transport thread: fastest, for handlers that never block. */

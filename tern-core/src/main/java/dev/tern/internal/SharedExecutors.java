@@ -1,23 +1,22 @@
 package dev.tern.internal;
 
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Process-wide executors used when the application configures none: a cached pool for application
- * callbacks and one timer thread for deadlines and idle timeouts. Both use daemon threads and are
- * never shut down, so they cannot keep a JVM alive or be shut down under another channel's feet.
- * Thread-safe (lazy holders).
+ * Process-wide executors used when the application configures none: a {@link DefaultExecutor} for
+ * application callbacks (a work-stealing pool with one worker per core, which keeps a blocked
+ * handler from stalling the rest), and one timer thread for deadlines and idle timeouts. Both use
+ * daemon threads and are never shut down, so they cannot keep a JVM alive or be shut down under
+ * another channel's feet. Thread-safe (lazy holders).
  */
 public final class SharedExecutors {
   private SharedExecutors() {}
 
-  /** The default executor for application callbacks. */
-  public static ExecutorService callbackExecutor() {
+  /** The default executor for application callbacks, of servers and channels alike. */
+  public static DefaultExecutor callbackExecutor() {
     return CallbackHolder.INSTANCE;
   }
 
@@ -27,8 +26,9 @@ public final class SharedExecutors {
   }
 
   private static final class CallbackHolder {
-    static final ExecutorService INSTANCE =
-        Executors.newCachedThreadPool(daemonThreads("tern-default-executor"));
+    static final DefaultExecutor INSTANCE =
+        new DefaultExecutor(
+            "tern-default-executor", Runtime.getRuntime().availableProcessors(), timer());
   }
 
   private static final class TimerHolder {

@@ -4,6 +4,8 @@ import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -13,7 +15,9 @@ import java.util.logging.Logger;
  * #waitAndDrain()} or {@link #drain()}. A blocking stub uses it so that the callbacks of its call
  * run on the thread blocked in the stub, without a pool thread per blocking call.
  *
- * <p>Waiting does not spin: the owner thread parks until {@link #execute} unparks it.
+ * <p>Waiting does not spin: the owner thread parks until {@link #execute} unparks it. On a {@link
+ * ForkJoinPool} worker (the default executor's, say a handler calling a blocking stub) it parks
+ * through {@link ForkJoinPool#managedBlock}, so that the pool adds a spare worker while it waits.
  *
  * <p>After {@link #shutdown()}, {@link #execute} runs each task immediately on the submitting
  * thread. The owner calls {@code shutdown()} once it stops draining (its blocking call finished or
@@ -36,6 +40,21 @@ public final class ThreadlessExecutor implements Executor {
   private volatile Thread waiter;
 
   private volatile boolean shutdown;
+
+  /** Parks the owner until a task is queued or it is interrupted; used on pool workers. */
+  private final ForkJoinPool.ManagedBlocker parker =
+      new ForkJoinPool.ManagedBlocker() {
+        @Override
+        public boolean block() {
+          LockSupport.park(ThreadlessExecutor.this);
+          return isReleasable();
+        }
+
+        @Override
+        public boolean isReleasable() {
+          return !tasks.isEmpty() || Thread.currentThread().isInterrupted();
+        }
+      };
 
   /** Creates an executor whose tasks run when its owner drains it. */
   public ThreadlessExecutor() {}
@@ -78,7 +97,9 @@ public final class ThreadlessExecutor implements Executor {
     }
     Runnable task = tasks.poll();
     if (task == null) {
-      waiter = Thread.currentThread();
+      Thread owner = Thread.currentThread();
+      boolean poolWorker = owner instanceof ForkJoinWorkerThread;
+      waiter = owner;
       try {
         // Publishing the waiter before polling again means a concurrent execute() either sees
         // the waiter and unparks it, or its task is found by this poll: no lost wake-ups.
@@ -86,7 +107,11 @@ public final class ThreadlessExecutor implements Executor {
           if (Thread.interrupted()) {
             throw new InterruptedException();
           }
-          LockSupport.park(this);
+          if (poolWorker) {
+            ForkJoinPool.managedBlock(parker);
+          } else {
+            LockSupport.park(this);
+          }
         }
       } finally {
         waiter = null;

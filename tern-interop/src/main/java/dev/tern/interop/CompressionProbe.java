@@ -44,7 +44,9 @@ final class CompressionProbe implements Decompressor {
   /** Whether a compressed message was read on this thread since the last call; clears the mark. */
   static boolean takeMark() {
     boolean compressed = READ_COMPRESSED.get();
-    READ_COMPRESSED.set(false);
+    if (compressed) {
+      READ_COMPRESSED.set(false); // most messages are not compressed: no write for those
+    }
     return compressed;
   }
 

@@ -40,9 +40,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * usually means the test (or the code under test) never finished a call. Then the extension looks
  * for non-daemon threads that were started during the test: it joins each (sharing one timeout) and
  * fails the test for those still alive. Daemon threads are ignored, as are Tern's shared threads
- * ({@code tern-default-executor-*}, {@code tern-timer-*}) and any prefix given to {@link
- * #ignoreThreadsNamed}. If the test itself failed, these failures are added to it as suppressed
- * exceptions.
+ * ({@code tern-default-executor-*}, its spill threads included, and {@code tern-timer-*}) and any
+ * prefix given to {@link #ignoreThreadsNamed}. If the test itself failed, these failures are added
+ * to it as suppressed exceptions.
  *
  * <p>Register per-test resources only (from the test or a {@code @BeforeEach} method): everything
  * registered is cleaned up after the current test. The instance may be an instance field or a

@@ -2,6 +2,7 @@ package dev.tern.benchmarks.qps;
 
 import com.google.protobuf.ByteString;
 import dev.tern.Server;
+import dev.tern.ServerInterceptors;
 import dev.tern.interop.testing.BenchmarkServiceTern;
 import dev.tern.interop.testing.Payload;
 import dev.tern.interop.testing.SimpleRequest;
@@ -37,6 +38,10 @@ public final class QpsServer {
               "listen on HOST (an address of this machine, e.g. 127.0.0.2) and PORT;\n"
                   + "port 0: a free port, printed as 'QPS server listening on port N'")
           .bool("directexecutor", "run the service on the event loops")
+          .bool(
+              "defaults",
+              "the server as a user writes it: its default executor (no executor of its own)\n"
+                  + "and two ordinary interceptors (a response header, call counters)")
           .bool(
               "nonblocking",
               "declare the service non-blocking (ServerBuilder.nonBlocking): its calls run on\n"
@@ -107,25 +112,33 @@ public final class QpsServer {
   /** Builds and starts the server described by the flags. */
   static Server start(String address, boolean directExecutor, Transport transport)
       throws IOException {
-    return start(address, directExecutor, false, transport, null);
+    return start(address, directExecutor, false, false, transport, null);
   }
 
   /**
    * As {@link #start(String, boolean, Transport)}, with the service declared non-blocking if {@code
-   * nonBlocking}, counting calls into {@code heapCount} unless it is null.
+   * nonBlocking}, with the server's default executor and {@link OrdinaryInterceptors} if {@code
+   * defaults}, counting calls into {@code heapCount} unless it is null.
    */
   static Server start(
       String address,
       boolean directExecutor,
       boolean nonBlocking,
+      boolean defaults,
       Transport transport,
       ServerHeapCount heapCount)
       throws IOException {
     InetSocketAddress bind = Transport.parseAddress(address);
-    NettyServerBuilder builder =
-        transport
-            .configure(NettyServerBuilder.forAddress(bind))
-            .addService(new BenchmarkService(heapCount));
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(bind);
+    if (defaults) {
+      transport
+          .configureEventLoops(builder)
+          .addService(
+              ServerInterceptors.intercept(
+                  new BenchmarkService(heapCount).bindService(), OrdinaryInterceptors.both()));
+    } else {
+      transport.configure(builder).addService(new BenchmarkService(heapCount));
+    }
     if (directExecutor) {
       builder.directExecutor();
     }
@@ -158,6 +171,9 @@ public final class QpsServer {
       if (flags.has("warmup_duration") != flags.has("duration")) {
         throw FLAGS.usageError("--warmup_duration and --duration go together");
       }
+      if (flags.bool("defaults") && (flags.bool("directexecutor") || flags.bool("nonblocking"))) {
+        throw FLAGS.usageError("--defaults goes with neither --directexecutor nor --nonblocking");
+      }
       if (flags.has("duration")) {
         warmupSeconds = flags.integer("warmup_duration", 0);
         durationSeconds = flags.integer("duration", 1);
@@ -175,6 +191,7 @@ public final class QpsServer {
                 address,
                 flags.bool("directexecutor"),
                 flags.bool("nonblocking"),
+                flags.bool("defaults"),
                 transport,
                 heapCount);
       } catch (IOException e) {

@@ -87,11 +87,12 @@ final class Transport implements AutoCloseable {
   }
 
   NettyServerBuilder configure(NettyServerBuilder builder) {
-    return builder
-        .executor(appExecutor)
-        .bossEventLoopGroup(group)
-        .workerEventLoopGroup(group)
-        .channelType(serverChannel);
+    return configureEventLoops(builder).executor(appExecutor);
+  }
+
+  /** As {@link #configure(NettyServerBuilder)}, leaving the server's default executor. */
+  NettyServerBuilder configureEventLoops(NettyServerBuilder builder) {
+    return builder.bossEventLoopGroup(group).workerEventLoopGroup(group).channelType(serverChannel);
   }
 
   NettyChannelBuilder configure(NettyChannelBuilder builder) {

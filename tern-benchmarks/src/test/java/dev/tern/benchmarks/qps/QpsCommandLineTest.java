@@ -30,8 +30,10 @@ class QpsCommandLineTest {
     ProgramRun zero = ProgramRun.of(QpsClient::run, "--duration=0");
     ProgramRun transport = ProgramRun.of(QpsClient::run, "--transport=kqueue");
     ProgramRun serverFlag = ProgramRun.of(QpsServer::run, "--port=1");
+    ProgramRun defaultsAndDirect =
+        ProgramRun.of(QpsServer::run, "--defaults", "--directexecutor", "--address=127.0.0.1:0");
 
-    assertThat(List.of(unknown, notNumber, zero, transport, serverFlag))
+    assertThat(List.of(unknown, notNumber, zero, transport, serverFlag, defaultsAndDirect))
         .allSatisfy(
             output -> {
               assertThat(output.status()).isEqualTo(2);
@@ -43,6 +45,8 @@ class QpsCommandLineTest {
     assertThat(zero.err()).contains("--duration must be at least 1, got 0");
     assertThat(transport.err()).contains("--transport must be nio, epoll or io_uring, got kqueue");
     assertThat(serverFlag.err()).isEqualTo("qps-server: unknown flag --port; see --help\n");
+    assertThat(defaultsAndDirect.err())
+        .contains("--defaults goes with neither --directexecutor nor --nonblocking");
   }
 
   @Test
@@ -81,6 +85,7 @@ class QpsCommandLineTest {
           .contains(
               "--address=HOST:PORT",
               "--directexecutor",
+              "--defaults",
               "--nonblocking",
               "--transport=nio|epoll|io_uring");
       assertThat(grpcJava.out()).contains("--target=ipv4:HOST:PORT", "--lb_policy=NAME");

@@ -89,12 +89,21 @@ class QpsToolsTest {
   }
 
   @Test
+  void serverWithDefaultsServesTheSameRun() throws Exception {
+    servesTheSameRun(QpsServer.start("127.0.0.1:0", false, false, true, serverTransport, null));
+  }
+
+  @Test
   void nonBlockingServerServesTheSameRun() throws Exception {
-    Server nonBlocking = QpsServer.start("127.0.0.1:0", false, true, serverTransport, null);
+    servesTheSameRun(QpsServer.start("127.0.0.1:0", false, true, false, serverTransport, null));
+  }
+
+  /** A short run against {@code other} prints the summary; {@code other} is then shut down. */
+  private void servesTheSameRun(Server other) throws Exception {
     try {
       List<String> lines =
           runClient(
-              "--address=127.0.0.1:" + nonBlocking.getPort(),
+              "--address=127.0.0.1:" + other.getPort(),
               "--channels=1",
               "--outstanding_rpcs=2",
               "--warmup_duration=0",
@@ -102,8 +111,8 @@ class QpsToolsTest {
 
       assertSummaryShape(lines);
     } finally {
-      nonBlocking.shutdownNow();
-      assertThat(nonBlocking.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+      other.shutdownNow();
+      assertThat(other.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
   }
 

@@ -12,6 +12,7 @@ import dev.tern.NonBlockingScope;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
 import dev.tern.channelz.Channelz;
+import dev.tern.internal.BlockingThreads;
 import dev.tern.internal.SharedExecutors;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
@@ -84,7 +85,8 @@ public final class ManagedChannelImpl extends ManagedChannel {
             .setDefaultPort(config.defaultPort())
             .setSynchronizationContext(sync)
             .setScheduledExecutorService(scheduler)
-            .setOffloadExecutor(SharedExecutors.callbackExecutor())
+            // Resolvers block there (DNS lookups): the blocking pool, not the callback pool.
+            .setOffloadExecutor(BlockingThreads.executor())
             .setServiceConfigParser(new ChannelServiceConfigParser(config.loadBalancerRegistry()))
             .setProxyDetector(config.proxyDetector())
             .build();
