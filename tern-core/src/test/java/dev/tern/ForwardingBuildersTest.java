@@ -127,6 +127,7 @@ class ForwardingBuildersTest {
             .handshakeTimeout(3, TimeUnit.SECONDS)
             .maxConcurrentCalls(30)
             .overloadRetryPushback(40)
+            .adaptiveConcurrencyLimit(false)
             .compressorRegistry(CompressorRegistry.getDefaultInstance())
             .decompressorRegistry(DecompressorRegistry.getDefaultInstance())
             .useTransportSecurity(new File("chain.pem"), new File("key.pem"))
@@ -156,6 +157,7 @@ class ForwardingBuildersTest {
             "handshakeTimeout 3 SECONDS",
             "maxConcurrentCalls 30",
             "overloadRetryPushback 40",
+            "adaptiveConcurrencyLimit false",
             "compressorRegistry",
             "decompressorRegistry",
             "useTransportSecurity chain.pem key.pem",
@@ -431,6 +433,11 @@ class ForwardingBuildersTest {
     @Override
     public RecordingServerBuilder maxConcurrentCalls(int max) {
       return record("maxConcurrentCalls " + max);
+    }
+
+    @Override
+    public RecordingServerBuilder adaptiveConcurrencyLimit(boolean enabled) {
+      return record("adaptiveConcurrencyLimit " + enabled);
     }
 
     @Override

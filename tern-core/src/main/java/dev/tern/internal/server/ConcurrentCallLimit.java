@@ -2,7 +2,6 @@ package dev.tern.internal.server;
 
 import dev.tern.Metadata;
 import dev.tern.Status;
-import dev.tern.internal.wire.GrpcHeaders;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -20,17 +19,15 @@ final class ConcurrentCallLimit {
   private final AtomicInteger inProgress = new AtomicInteger();
   private final Status exhausted;
 
-  /** The {@code grpc-retry-pushback-ms} value refused calls carry; null for none. */
-  private final String retryPushback;
+  private final OverloadPushback pushback;
 
   /**
    * A limit of {@code max} calls.
    *
-   * @param retryPushbackMillis the {@code grpc-retry-pushback-ms} of a refused call (negative: do
-   *     not retry); null for none
+   * @param pushback the {@code grpc-retry-pushback-ms} of a refused call
    * @throws IllegalArgumentException if {@code max} is not positive
    */
-  ConcurrentCallLimit(int max, Long retryPushbackMillis) {
+  ConcurrentCallLimit(int max, OverloadPushback pushback) {
     if (max <= 0) {
       throw new IllegalArgumentException("maxConcurrentCalls must be > 0, was " + max);
     }
@@ -40,11 +37,7 @@ final class ConcurrentCallLimit {
             "Server overloaded: "
                 + max
                 + " calls in progress, its limit (maxConcurrentCalls); try again later");
-    // gRFC A6: any negative value means "do not retry"; -1 says so plainly.
-    this.retryPushback =
-        retryPushbackMillis == null
-            ? null
-            : Long.toString(retryPushbackMillis < 0 ? -1 : retryPushbackMillis);
+    this.pushback = java.util.Objects.requireNonNull(pushback, "pushback");
   }
 
   /** Takes a slot; false, taking nothing, if all are taken. */
@@ -73,10 +66,6 @@ final class ConcurrentCallLimit {
 
   /** The trailers of a call refused because every slot was taken: new for each, as sent. */
   Metadata exhaustedTrailers() {
-    Metadata trailers = new Metadata();
-    if (retryPushback != null) {
-      trailers.put(GrpcHeaders.RETRY_PUSHBACK_MS, retryPushback);
-    }
-    return trailers;
+    return pushback.trailers();
   }
 }

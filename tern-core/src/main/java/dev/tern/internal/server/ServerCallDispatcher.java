@@ -9,6 +9,7 @@ import dev.tern.DecompressorRegistry;
 import dev.tern.HandlerRegistry;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
+import dev.tern.MethodDescriptor.MethodType;
 import dev.tern.ServerCallHandler;
 import dev.tern.ServerInterceptor;
 import dev.tern.ServerInterceptors;
@@ -87,6 +88,9 @@ public final class ServerCallDispatcher {
   /** The bound on calls in progress; null when unbounded (then the call path never counts). */
   private final ConcurrentCallLimit callLimit;
 
+  /** The adaptive bound on unary calls in progress; null when switched off. */
+  private final AdaptiveConcurrencyLimit adaptiveLimit;
+
   /** The clock calls' deadlines are measured by. */
   private final Deadline.Ticker ticker;
 
@@ -110,7 +114,10 @@ public final class ServerCallDispatcher {
    * @param maxConcurrentCalls calls in progress at most; beyond it a call fails RESOURCE_EXHAUSTED
    *     before its handler runs ({@link Integer#MAX_VALUE}: no bound, and no counting)
    * @param overloadRetryPushback the {@code grpc-retry-pushback-ms} of a call refused by {@code
-   *     maxConcurrentCalls}, in milliseconds (negative: do not retry); null for none
+   *     maxConcurrentCalls} or the adaptive limit, in milliseconds (negative: do not retry); null
+   *     for none
+   * @param adaptiveConcurrencyLimit whether unary calls are also bounded by a limit learnt from
+   *     their latency ({@link AdaptiveConcurrencyLimit})
    * @param ticker the clock calls' deadlines are measured by
    */
   public ServerCallDispatcher(
@@ -127,12 +134,16 @@ public final class ServerCallDispatcher {
       List<ServerStreamTracer.Factory> tracerFactories,
       int maxConcurrentCalls,
       Long overloadRetryPushback,
+      boolean adaptiveConcurrencyLimit,
       Deadline.Ticker ticker) {
     this.ticker = Objects.requireNonNull(ticker, "ticker");
+    OverloadPushback pushback = new OverloadPushback(overloadRetryPushback);
     this.callLimit =
         maxConcurrentCalls == Integer.MAX_VALUE
             ? null
-            : new ConcurrentCallLimit(maxConcurrentCalls, overloadRetryPushback);
+            : new ConcurrentCallLimit(maxConcurrentCalls, pushback);
+    this.adaptiveLimit =
+        adaptiveConcurrencyLimit ? new AdaptiveConcurrencyLimit(ticker, pushback) : null;
     this.calls = Objects.requireNonNull(calls, "calls");
     this.tracerFactories = List.copyOf(tracerFactories);
     this.interceptors = List.copyOf(interceptors);
@@ -287,11 +298,36 @@ public final class ServerCallDispatcher {
           callLimit.exhaustedTrailers());
       return;
     }
+    // Only unary calls take a slot of the adaptive limit: a stream's lifetime is the client's
+    // choice, not the server's latency, and would teach the limit that latency exploded.
+    AdaptiveConcurrencyLimit adaptive = null;
+    if (adaptiveLimit != null && method.getMethodDescriptor().getType() == MethodType.UNARY) {
+      if (!adaptiveLimit.tryAcquire()) {
+        if (callLimit != null) {
+          callLimit.release();
+        }
+        refuse(
+            stream,
+            ServerStreamTracer.Refusal.ADAPTIVE_CONCURRENCY_LIMIT,
+            adaptiveLimit.exhausted(),
+            adaptiveLimit.exhaustedTrailers());
+        return;
+      }
+      adaptive = adaptiveLimit;
+    }
     if (decompressor != null) {
       stream.setDecompressor(decompressor);
     }
     stream.setMaxInboundMessageSize(maxInboundMessageSize);
-    startCall(stream, method, headers, timeoutNanos, acceptEncoding, scheduler, callContextParent);
+    startCall(
+        stream,
+        method,
+        headers,
+        timeoutNanos,
+        acceptEncoding,
+        scheduler,
+        callContextParent,
+        adaptive);
   }
 
   /**
@@ -380,7 +416,8 @@ public final class ServerCallDispatcher {
       long timeoutNanos,
       String acceptEncoding,
       ScheduledExecutorService scheduler,
-      Context callContextParent) {
+      Context callContextParent,
+      AdaptiveConcurrencyLimit adaptive) {
     // Values and cancellation are per call, never inherited from the transport thread's context:
     // the parent only holds the server's values.
     Context.CancellableContext context =
@@ -396,7 +433,8 @@ public final class ServerCallDispatcher {
             decompressorRegistry.getAdvertisedMessageEncodingsHeader(),
             acceptEncoding,
             calls,
-            callLimit);
+            callLimit,
+            adaptive);
     Context callContext = context;
     if (stream instanceof TracedServerStream traced) {
       callContext = traced.filterContext(context);
