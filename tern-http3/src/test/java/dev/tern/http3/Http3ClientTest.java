@@ -14,6 +14,7 @@ import dev.tern.StatusRuntimeException;
 import dev.tern.TlsChannelCredentials;
 import dev.tern.netty.NettyChannelBuilder;
 import dev.tern.netty.NettyServerBuilder;
+import dev.tern.netty.NettySslContexts;
 import dev.tern.stub.ClientCalls;
 import dev.tern.stub.MetadataUtils;
 import dev.tern.testing.EchoService;
@@ -150,11 +151,102 @@ class Http3ClientTest {
   }
 
   @Test
+  void aServerWithoutHttp3FailsTheCallUnavailable() throws Exception {
+    Path cert = dir.resolve("cert.pem");
+    Path key = dir.resolve("key.pem");
+    Server tcpOnly =
+        cleanup.register(
+            NettyServerBuilder.forPort(0)
+                .useTransportSecurity(cert.toFile(), key.toFile())
+                .addService(EchoService.definition())
+                .build()
+                .start());
+    ManagedChannel channel =
+        cleanup.register(
+            NettyChannelBuilder.forAddress("127.0.0.1", tcpOnly.getPort())
+                .tlsCredentials(trust())
+                .enableHttp3()
+                .connectTimeout(1, TimeUnit.SECONDS)
+                .build());
+    assertThatThrownBy(
+            () ->
+                ClientCalls.blockingUnaryCall(
+                    channel,
+                    EchoService.UNARY,
+                    CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS),
+                    "x"))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+              assertThat(e.getStatus().getDescription()).contains("HTTP/3");
+            });
+  }
+
+  @Test
+  void responseMetadataOverTheChannelsLimitFailsResourceExhausted() throws Exception {
+    ManagedChannel channel =
+        cleanup.register(
+            NettyChannelBuilder.forAddress("127.0.0.1", server.getPort())
+                .tlsCredentials(trust())
+                .enableHttp3()
+                .maxInboundMetadataSize(1024)
+                .build());
+    Metadata big = new Metadata();
+    big.put(
+        Metadata.Key.of(EchoService.ECHO_INITIAL_PREFIX + "big", Metadata.ASCII_STRING_MARSHALLER),
+        "x".repeat(4096));
+    assertThatThrownBy(
+            () ->
+                ClientCalls.blockingUnaryCall(
+                    ClientInterceptors.intercept(
+                        channel, MetadataUtils.newAttachHeadersInterceptor(big)),
+                    EchoService.UNARY,
+                    CallOptions.DEFAULT,
+                    "m"))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+              assertThat(e.getStatus().getDescription()).contains("larger than 1024 bytes");
+            });
+    // The connection is still good for the next call.
+    assertThat(ClientCalls.blockingUnaryCall(channel, EchoService.UNARY, CallOptions.DEFAULT, "ok"))
+        .isEqualTo("ok");
+  }
+
+  @Test
+  void aResponseMessageOverTheChannelsLimitFailsResourceExhausted() throws Exception {
+    ManagedChannel channel =
+        cleanup.register(
+            NettyChannelBuilder.forAddress("127.0.0.1", server.getPort())
+                .tlsCredentials(trust())
+                .enableHttp3()
+                .maxInboundMessageSize(10)
+                .build());
+    assertThatThrownBy(
+            () ->
+                ClientCalls.blockingUnaryCall(
+                    channel, EchoService.UNARY, CallOptions.DEFAULT, "more than ten bytes"))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED));
+  }
+
+  @Test
   void http3NeedsTlsFromCredentials() {
     assertThatThrownBy(
             () ->
                 NettyChannelBuilder.forAddress("127.0.0.1", 1).usePlaintext().enableHttp3().build())
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("needs TLS");
+    assertThatThrownBy(
+            () ->
+                NettyChannelBuilder.forAddress("127.0.0.1", 1)
+                    .sslContext(NettySslContexts.forClient().trustManager(pems.certificate).build())
+                    .enableHttp3()
+                    .build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("not an SslContext");
   }
 }
