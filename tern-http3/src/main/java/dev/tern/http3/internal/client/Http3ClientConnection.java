@@ -444,24 +444,19 @@ final class Http3ClientConnection implements ManagedClientTransport, PeerStreamR
 
   @Override
   public void shutdown(Status reason) {
-    Objects.requireNonNull(reason, "reason");
-    if (shutdownStatus == null) {
-      shutdownStatus = reason;
-    }
-    loop.execute(
-        () -> {
-          if (listener == null) {
-            return;
-          }
-          reportShutdown(reason);
-          if (calls.isEmpty()) {
-            close(Http3Errors.H3_NO_ERROR, "shutdown");
-          }
-        });
+    shutdown(reason, false);
   }
 
   @Override
   public void shutdownNow(Status reason) {
+    shutdown(reason, true);
+  }
+
+  /**
+   * No new calls; the connection closes once its calls have ended, or at once with {@code now},
+   * which cancels them with {@code reason}.
+   */
+  private void shutdown(Status reason, boolean now) {
     Objects.requireNonNull(reason, "reason");
     if (shutdownStatus == null) {
       shutdownStatus = reason;
@@ -472,11 +467,15 @@ final class Http3ClientConnection implements ManagedClientTransport, PeerStreamR
             return;
           }
           reportShutdown(reason);
-          closeStatus = reason;
-          for (Http3ResponseStream call : new ArrayList<>(calls)) {
-            call.cancel(reason);
+          if (now) {
+            closeStatus = reason;
+            for (Http3ResponseStream call : new ArrayList<>(calls)) {
+              call.cancel(reason);
+            }
           }
-          close(Http3Errors.H3_NO_ERROR, "shutdown");
+          if (calls.isEmpty()) {
+            close(Http3Errors.H3_NO_ERROR, "shutdown");
+          }
         });
   }
 
