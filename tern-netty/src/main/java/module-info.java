@@ -40,7 +40,7 @@ module dev.tern.netty {
       dev.tern.http3;
   // What tern-http3 reuses rather than copies: the Huffman code and header sink (http2), request
   // validation and the server's options (server), gRPC's header blocks (grpc), outbound framing
-  // (write) and event loops (io).
+  // (write), event loops (io) and the client's response handling (client).
   exports dev.tern.netty.internal.http2 to
       dev.tern.http3;
   exports dev.tern.netty.internal.server to
@@ -51,10 +51,16 @@ module dev.tern.netty {
       dev.tern.http3;
   exports dev.tern.netty.internal.io to
       dev.tern.http3;
+  // tern-http3's client: the seam (Http3Connector), the response header sink and status mapping,
+  // and the request paths it shares with the HTTP/2 client.
+  exports dev.tern.netty.internal.client to
+      dev.tern.http3;
 
   uses dev.tern.netty.http.HttpServerProtocol;
   // HTTP/3 beside HTTP/2 (NettyServerBuilder.enableHttp3), provided by tern-http3.
   uses dev.tern.netty.internal.server.Http3Transport;
+  // Channels over HTTP/3 (NettyChannelBuilder.enableHttp3), provided by tern-http3.
+  uses dev.tern.netty.internal.client.Http3Connector;
 
   provides dev.tern.ManagedChannelProvider with
       dev.tern.netty.NettyChannelProvider;

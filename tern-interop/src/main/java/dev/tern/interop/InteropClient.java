@@ -2,12 +2,14 @@ package dev.tern.interop;
 
 import dev.tern.DecompressorRegistry;
 import dev.tern.ManagedChannel;
+import dev.tern.TlsChannelCredentials;
 import dev.tern.netty.NettyChannelBuilder;
 import dev.tern.netty.NettySslContexts;
 import dev.tern.testtools.cli.CommandLine;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import java.io.File;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +39,7 @@ public final class InteropClient {
               "large_unary",
               "the cases to run (--list_test_cases=true lists them)")
           .bool("use_tls", "connect with TLS")
+          .bool("http3", "call over HTTP/3 (QUIC, on UDP) instead of HTTP/2; needs --use_tls=true")
           .bool(
               "use_test_ca",
               "with TLS, trust grpc-java's test CA (ca.pem in $TERN_INTEROP_CERTS_DIR,\n"
@@ -123,6 +126,11 @@ public final class InteropClient {
         }
       }
       flags.integer("server_port", 1);
+      if (flags.bool("http3") && !flags.bool("use_tls")) {
+        err.println(
+            FLAGS.program() + ": --http3 needs --use_tls=true (HTTP/3 always runs over TLS)");
+        return 2;
+      }
       soak = soakConfig(flags);
     } catch (CommandLine.Exit exit) {
       return exit.report(out, err);
@@ -203,22 +211,38 @@ public final class InteropClient {
     String host = flags.string("server_host");
     int port = flags.integer("server_port", 1);
     boolean useTls = flags.bool("use_tls");
+    boolean http3 = flags.bool("http3");
     String override = flags.string("server_host_override");
+    File ca = null;
+    if (useTls && flags.bool("use_test_ca")) {
+      ca = TestCerts.dir().resolve("ca.pem").toFile();
+      if (!ca.canRead()) {
+        throw new IllegalStateException(
+            "--use_test_ca=true needs ca.pem in "
+                + TestCerts.dir().toAbsolutePath()
+                + " (run tern-interop/peers/fetch-test-certs.sh)");
+      }
+    }
     SslContext ssl = null;
-    if (useTls) {
+    TlsChannelCredentials h3Tls = null;
+    if (useTls && http3) {
+      // HTTP/3's TLS comes from credentials (QUIC cannot use an SslContext).
+      try {
+        h3Tls =
+            ca == null
+                ? TlsChannelCredentials.create()
+                : TlsChannelCredentials.newBuilder().trustManager(ca).build();
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot read " + ca + ": " + e.getMessage(), e);
+      }
+    } else if (useTls) {
       SslContextBuilder tls = NettySslContexts.forClient();
-      if (flags.bool("use_test_ca")) {
-        File ca = TestCerts.dir().resolve("ca.pem").toFile();
-        if (!ca.canRead()) {
-          throw new IllegalStateException(
-              "--use_test_ca=true needs ca.pem in "
-                  + TestCerts.dir().toAbsolutePath()
-                  + " (run tern-interop/peers/fetch-test-certs.sh)");
-        }
+      if (ca != null) {
         tls.trustManager(ca);
       }
       ssl = tls.build();
     }
+    TlsChannelCredentials http3Credentials = h3Tls;
     SslContext sslContext = ssl;
     DecompressorRegistry decompressors =
         DecompressorRegistry.getDefaultInstance().with(new CompressionProbe(), true);
@@ -228,7 +252,9 @@ public final class InteropClient {
       if (override != null) {
         builder.overrideAuthority(override);
       }
-      if (sslContext != null) {
+      if (http3Credentials != null) {
+        builder.tlsCredentials(http3Credentials).enableHttp3();
+      } else if (sslContext != null) {
         builder.sslContext(sslContext);
       } else {
         builder.usePlaintext();

@@ -7,6 +7,7 @@ import dev.tern.ManagedChannelBuilder;
 import dev.tern.PerAddressChannelCredentials;
 import dev.tern.TlsChannelCredentials;
 import dev.tern.internal.channel.AbstractManagedChannelBuilder;
+import dev.tern.netty.internal.client.Http3Connector;
 import dev.tern.netty.internal.client.NettyClientTransport;
 import dev.tern.netty.internal.io.DomainSockets;
 import dev.tern.netty.internal.io.EventLoops;
@@ -23,6 +24,7 @@ import java.net.SocketAddress;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
+import java.util.ServiceLoader;
 import java.util.WeakHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -76,6 +78,8 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   private long connectTimeoutMillis = DEFAULT_CONNECT_TIMEOUT_MILLIS;
   private SslContext sslContext;
   private PerAddressChannelCredentials perAddress;
+  private TlsChannelCredentials tlsCredentials;
+  private boolean http3;
 
   /** The shortest keepalive time (grpc-java's): 10 seconds. */
   static final long MIN_KEEPALIVE_TIME_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -277,7 +281,67 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
       throw new IllegalArgumentException("sslContext must be a client context");
     }
     this.sslContext = sslContext;
+    this.tlsCredentials = null; // a context alone cannot give QUIC its trust
     return useTransportSecurity();
+  }
+
+  /**
+   * Uses TLS from {@code credentials} (trust roots or trust manager, and a client certificate when
+   * they have one), as {@code Grpc.newChannelBuilder} with them does; implies {@link
+   * #useTransportSecurity()}. Unlike {@link #sslContext}, it also gives HTTP/3 ({@link
+   * #enableHttp3}) its TLS.
+   *
+   * @throws IllegalArgumentException if the credentials cannot make a TLS context
+   */
+  public NettyChannelBuilder tlsCredentials(TlsChannelCredentials credentials) {
+    Objects.requireNonNull(credentials, "credentials");
+    sslContext(NettySslContexts.forClient(credentials));
+    this.tlsCredentials = credentials;
+    return this;
+  }
+
+  /**
+   * Calls over HTTP/3 (QUIC, RFC 9114, on UDP) instead of HTTP/2: one QUIC connection per address,
+   * TLS 1.3 with ALPN {@code h3}, trusting what {@link #tlsCredentials} (or {@code
+   * Grpc.newChannelBuilder} with {@code TlsChannelCredentials}) trusts, or the JDK's trusted CAs
+   * when no TLS was configured; every call type, metadata, deadlines, cancellation, compression and
+   * the inbound size limits as on HTTP/2. Needs the {@code tern-http3} module on the class or
+   * module path. The event loop group, channel type, flow-control window, keepalive and HTTP
+   * CONNECT proxies do not apply to HTTP/3 connections. See docs/http3.md. Default: off (HTTP/2).
+   *
+   * <p>{@code build()} throws {@link IllegalStateException} if tern-http3 is missing, if the
+   * channel is plaintext (HTTP/3 always runs over TLS), or if TLS came from a bare {@link
+   * #sslContext}, which QUIC's TLS cannot use.
+   */
+  public NettyChannelBuilder enableHttp3() {
+    this.http3 = true;
+    return this;
+  }
+
+  private Http3Connector.Connections http3Connections(int maxInboundMetadataSize) {
+    if (isPlaintextForHttp3()) {
+      throw new IllegalStateException(
+          "enableHttp3() needs TLS: HTTP/3 always runs over TLS 1.3, not usePlaintext()");
+    }
+    if (sslContext != null && tlsCredentials == null) {
+      throw new IllegalStateException(
+          "enableHttp3() needs TLS configured from credentials (tlsCredentials or"
+              + " TlsChannelCredentials), not an SslContext, which QUIC's TLS cannot use");
+    }
+    Http3Connector connector =
+        ServiceLoader.load(Http3Connector.class, NettyChannelBuilder.class.getClassLoader())
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "enableHttp3() needs the tern-http3 module (dev.tern:tern-http3) on the"
+                            + " class path or module path"));
+    return connector.newConnections(
+        tlsCredentials, true, maxInboundMetadataSize, (int) connectTimeoutMillis);
+  }
+
+  private boolean isPlaintextForHttp3() {
+    return assembly.plaintext();
   }
 
   @Override
@@ -287,6 +351,10 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
 
   /** The runtime's channel builder, with this transport's parts. */
   private final class Assembly extends AbstractManagedChannelBuilder<Assembly> {
+    boolean plaintext() {
+      return isPlaintext();
+    }
+
     private SslContext sslContextForBuild() {
       if (isPlaintext()) {
         return null;
@@ -320,7 +388,10 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
             options.withKeepAlive(keepAliveNanos, keepAliveTimeoutNanos, keepAliveWithoutCalls);
       }
       return new TransportFactory(
-          options, group, perAddress == null ? null : new AddressTls(perAddress));
+          options,
+          group,
+          perAddress == null ? null : new AddressTls(perAddress),
+          http3 ? http3Connections(maxInboundMetadataSize()) : null);
     }
 
     @Override
@@ -376,23 +447,26 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   }
 
   /**
-   * Creates {@link NettyClientTransport}s sharing one set of options. Owns nothing that needs
-   * releasing: the event loops are shared or the application's. Thread-safe (immutable apart from a
-   * volatile flag).
+   * Creates {@link NettyClientTransport}s sharing one set of options, or HTTP/3 transports from
+   * {@code http3} when the channel has HTTP/3 on. Owns nothing that needs releasing: the event
+   * loops are shared or the application's. Thread-safe (immutable apart from a volatile flag).
    */
   private static final class TransportFactory implements ClientTransportFactory {
     private final NettyClientTransport.TransportOptions options;
     private final EventLoopGroup group;
     private final AddressTls addressTls;
+    private final Http3Connector.Connections http3;
     private volatile boolean closed;
 
     TransportFactory(
         NettyClientTransport.TransportOptions options,
         EventLoopGroup group,
-        AddressTls addressTls) {
+        AddressTls addressTls,
+        Http3Connector.Connections http3) {
       this.options = options;
       this.group = group;
       this.addressTls = addressTls;
+      this.http3 = http3;
     }
 
     @Override
@@ -406,6 +480,9 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
         SocketAddress address, String authority, String userAgent, Attributes addressAttributes) {
       if (closed) {
         throw new IllegalStateException("transport factory is closed");
+      }
+      if (http3 != null) {
+        return http3.newTransport(address, authority, userAgent);
       }
       NettyClientTransport.TransportOptions chosen = options;
       if (addressTls != null) {

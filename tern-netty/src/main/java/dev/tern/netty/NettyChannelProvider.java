@@ -98,7 +98,7 @@ public final class NettyChannelProvider extends ManagedChannelProvider {
       return NewChannelBuilderResult.builder(builder.usePlaintext());
     }
     if (credentials instanceof TlsChannelCredentials tls) {
-      return NewChannelBuilderResult.builder(builder.sslContext(NettySslContexts.forClient(tls)));
+      return NewChannelBuilderResult.builder(builder.tlsCredentials(tls));
     }
     return NewChannelBuilderResult.unsupported(
         "the Netty transport understands InsecureChannelCredentials and TlsChannelCredentials, not "

@@ -4,10 +4,11 @@ import dev.tern.Attributes;
 import dev.tern.Grpc;
 import dev.tern.SecurityLevel;
 import dev.tern.Status;
+import dev.tern.http3.internal.common.LocalControlStream;
+import dev.tern.http3.internal.common.PeerStreamReader;
 import dev.tern.http3.internal.frame.Http3Errors;
 import dev.tern.http3.internal.frame.Http3Exception;
 import dev.tern.http3.internal.frame.Http3Frames;
-import dev.tern.http3.internal.frame.VarInt;
 import dev.tern.netty.internal.server.ServerOptions;
 import dev.tern.spi.ServerListener;
 import dev.tern.spi.ServerTransport;
@@ -38,7 +39,8 @@ import java.util.logging.Logger;
  * <p>Event loop only (the QUIC channel's), but {@link #shutdown} and {@link #shutdownNow}, which
  * hop onto it.
  */
-final class Http3ServerConnection extends ChannelInboundHandlerAdapter implements ServerTransport {
+final class Http3ServerConnection extends ChannelInboundHandlerAdapter
+    implements ServerTransport, PeerStreamReader.Owner {
   private static final Logger logger = Logger.getLogger(Http3ServerConnection.class.getName());
 
   private final QuicChannel channel;
@@ -89,8 +91,7 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter implement
     Attributes ready = attrs.build();
     Attributes returned = listener.transportReady(ready);
     attributes = returned != null ? returned : ready;
-    channel
-        .createStream(QuicStreamType.UNIDIRECTIONAL, new ChannelInboundHandlerAdapter())
+    LocalControlStream.open(channel, options.maxInboundMetadataSize())
         .addListener(
             f -> {
               if (!f.isSuccess()) {
@@ -98,17 +99,6 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter implement
                 return;
               }
               controlStream = (QuicStreamChannel) f.getNow();
-              ByteBuf out = controlStream.alloc().buffer();
-              VarInt.write(out, Http3Frames.CONTROL_STREAM);
-              Http3Frames.writeSettings(
-                  out,
-                  Http3Frames.SETTINGS_QPACK_MAX_TABLE_CAPACITY,
-                  0,
-                  Http3Frames.SETTINGS_QPACK_BLOCKED_STREAMS,
-                  0,
-                  Http3Frames.SETTINGS_MAX_FIELD_SECTION_SIZE,
-                  options.maxInboundMetadataSize());
-              controlStream.writeAndFlush(out);
               if (shuttingDown) {
                 sendGoAway();
               }
@@ -135,13 +125,22 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter implement
     stream.pipeline().addLast(new Http3RequestStream(this, stream));
   }
 
-  /** The peer opened its control stream; false if it had one already. */
-  boolean peerControlStreamOpened() {
+  @Override
+  public boolean peerControlStreamOpened() {
     if (peerControlStream) {
       return false;
     }
     peerControlStream = true;
     return true;
+  }
+
+  /** A client's GOAWAY asks nothing of a server that never pushes. */
+  @Override
+  public void goAway(long id) {}
+
+  @Override
+  public boolean isClient() {
+    return false;
   }
 
   /** A request stream ended (on the event loop). */
@@ -152,8 +151,8 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter implement
     }
   }
 
-  /** The peer broke the protocol: the connection ends with the error's code. */
-  void connectionError(Http3Exception e) {
+  @Override
+  public void connectionError(Http3Exception e) {
     logger.log(Level.FINE, "HTTP/3 connection error from {0}: {1}", new Object[] {channel, e});
     closeStatus = Status.UNAVAILABLE.withDescription("HTTP/3 connection error: " + e.getMessage());
     close(e.code(), e.getMessage());

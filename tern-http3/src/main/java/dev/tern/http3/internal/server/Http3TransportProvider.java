@@ -1,6 +1,7 @@
 package dev.tern.http3.internal.server;
 
 import dev.tern.TlsServerCredentials;
+import dev.tern.http3.internal.common.QuicTls;
 import dev.tern.netty.internal.server.Http3Transport;
 import dev.tern.netty.internal.server.ServerOptions;
 import java.util.Objects;

@@ -13,7 +13,7 @@ import io.netty.util.AsciiString;
  *
  * <p>Stateless; thread-safe.
  */
-final class Http2Statuses {
+public final class Http2Statuses {
   private Http2Statuses() {}
 
   /**
@@ -24,7 +24,7 @@ final class Http2Statuses {
    * repository), in which 200 is {@code UNKNOWN}; without {@code :status} the response is
    * malformed: {@code INTERNAL}.
    */
-  static Status checkResponseHead(GrpcResponseHeaders headers) {
+  public static Status checkResponseHead(GrpcResponseHeaders headers) {
     CharSequence httpStatus = headers.status();
     if (httpStatus == null) {
       return Status.INTERNAL.withDescription("Response headers without :status");
@@ -51,7 +51,7 @@ final class Http2Statuses {
    * both shapes of one response end alike; a gRPC response without {@code grpc-status} is {@code
    * UNKNOWN}, as gRPC's HTTP-to-status mapping has it for HTTP 200.
    */
-  static Status fromTrailersOnly(GrpcResponseHeaders headers) {
+  public static Status fromTrailersOnly(GrpcResponseHeaders headers) {
     if (headers.grpcStatus() != null
         && headers.status() != null
         && GrpcWire.isGrpcContentType(headers.contentType())) {
@@ -69,7 +69,7 @@ final class Http2Statuses {
    * UNKNOWN} (the response headers said HTTP 200, which gRPC's HTTP-to-status mapping makes {@code
    * UNKNOWN}).
    */
-  static Status fromTrailers(GrpcResponseHeaders trailers) {
+  public static Status fromTrailers(GrpcResponseHeaders trailers) {
     if (trailers.grpcStatus() == null) {
       return Status.UNKNOWN.withDescription("Missing grpc-status in the response's trailers");
     }
@@ -87,7 +87,7 @@ final class Http2Statuses {
   }
 
   /** Whether {@code httpStatus} is informational (1xx); false if null or not a number. */
-  static boolean isInformational(CharSequence httpStatus) {
+  public static boolean isInformational(CharSequence httpStatus) {
     return httpStatus != null
         && httpStatus.length() == 3
         && httpStatus.charAt(0) == '1'

@@ -159,7 +159,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
       }
       if (options.sslContext() != null) {
         HostAndPort target = HostAndPort.ofAuthority(authority);
-        SslHandler ssl = options.sslContext().newHandler(ch.alloc(), target.host, target.port);
+        SslHandler ssl = options.sslContext().newHandler(ch.alloc(), target.host(), target.port());
         if (options.checkHostName()) {
           SSLParameters params = ssl.engine().getSSLParameters();
           params.setEndpointIdentificationAlgorithm("HTTPS");
@@ -168,35 +168,6 @@ public final class NettyClientTransport implements ManagedClientTransport {
         ch.pipeline().addLast(ssl);
       }
       ch.pipeline().addLast(handler);
-    }
-  }
-
-  /** The host and port of an authority, for SNI and certificate checks. */
-  private static final class HostAndPort {
-    final String host;
-    final int port;
-
-    private HostAndPort(String host, int port) {
-      this.host = host;
-      this.port = port;
-    }
-
-    static HostAndPort ofAuthority(String authority) {
-      int colon = authority.lastIndexOf(':');
-      String host = authority;
-      int port = -1;
-      if (colon > 0 && authority.indexOf(']', colon) < 0) {
-        host = authority.substring(0, colon);
-        try {
-          port = Integer.parseInt(authority.substring(colon + 1));
-        } catch (NumberFormatException e) {
-          port = -1;
-        }
-      }
-      if (host.startsWith("[") && host.endsWith("]")) {
-        host = host.substring(1, host.length() - 1);
-      }
-      return new HostAndPort(host, port);
     }
   }
 

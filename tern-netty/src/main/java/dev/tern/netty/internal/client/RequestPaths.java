@@ -16,7 +16,7 @@ import io.netty.util.AsciiString;
  * entry whose fields are final, so a thread that sees an entry sees it whole (JLS 17.5); a thread
  * that misses another's write makes the path again.
  */
-final class RequestPaths {
+public final class RequestPaths {
   /** Enough for the methods of a few services; a power of two, for the mask. */
   private static final int SLOTS = 16;
 
@@ -25,7 +25,7 @@ final class RequestPaths {
   private record Entry(String path, AsciiString ascii) {}
 
   /** The {@code :path} of {@code method}'s calls. */
-  AsciiString of(MethodDescriptor<?, ?> method) {
+  public AsciiString of(MethodDescriptor<?, ?> method) {
     String path = method.getPath();
     int slot = path.hashCode() & (SLOTS - 1);
     Entry entry = slots[slot];

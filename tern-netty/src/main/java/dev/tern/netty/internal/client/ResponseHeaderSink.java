@@ -14,7 +14,7 @@ import dev.tern.netty.internal.http2.HeaderSink;
  * <p>One per connection, reset by {@link #start} for each block (blocks never interleave); event
  * loop only, not thread-safe.
  */
-final class ResponseHeaderSink implements HeaderSink {
+public final class ResponseHeaderSink implements HeaderSink {
   private final DecodedFieldStrings strings = new DecodedFieldStrings();
   private final GrpcResponseHeaders headers = GrpcResponseHeaders.create();
   private String malformed;
@@ -23,7 +23,7 @@ final class ResponseHeaderSink implements HeaderSink {
    * Begins a block. The previous block's reader ({@link ClientStreamState#onHeaders}) has taken its
    * metadata and keeps nothing else of the holder, so the holder is emptied and reused.
    */
-  void start() {
+  public void start() {
     headers.reset();
     malformed = null;
   }
@@ -41,12 +41,12 @@ final class ResponseHeaderSink implements HeaderSink {
   }
 
   /** The block decoded since {@link #start}. */
-  GrpcResponseHeaders headers() {
+  public GrpcResponseHeaders headers() {
     return headers;
   }
 
   /** Why the block is malformed, or null. */
-  String malformed() {
+  public String malformed() {
     return malformed;
   }
 }

@@ -32,6 +32,10 @@
  * the tunnel ({@code HttpConnectResponse} reads the answer) and holds TLS and HTTP/2 back until it
  * is open; a refusal becomes the connection's status.
  *
+ * <p>HTTP/3 calls are tern-http3's ({@code Http3Connector} is the seam, found by {@link
+ * java.util.ServiceLoader}); it reuses the response header sink, {@code Http2Statuses} and {@code
+ * RequestPaths} from here, exported to it by the module-info.
+ *
  * <p>Uses {@code http2}, {@code grpc}, the write path ({@code write}, {@code buffer}) and {@code
  * io}; never the server or the exchanges (tools/java/package-rules.txt).
  */

@@ -1,4 +1,4 @@
-package dev.tern.http3.internal.server;
+package dev.tern.http3.internal.common;
 
 import dev.tern.http3.internal.frame.Http3Errors;
 import dev.tern.http3.internal.frame.Http3Exception;
@@ -14,22 +14,39 @@ import io.netty.handler.codec.quic.QuicStreamChannel;
 /**
  * One unidirectional stream the peer opened (RFC 9114 section 6.2): its type first, then by type.
  * The control stream's frames go through an {@link Http3FrameReader} (SETTINGS first; GOAWAY is
- * noted and needs nothing of a server); a second control stream is H3_STREAM_CREATION_ERROR and a
- * control stream that ends is H3_CLOSED_CRITICAL_STREAM. QPACK's encoder stream may only set the
- * dynamic table's capacity to 0 (Tern allows no more: anything else is QPACK_ENCODER_STREAM_ERROR);
- * the decoder stream is read and dropped (Tern's encoder never uses the table it acknowledges).
- * Push streams from a client are H3_STREAM_CREATION_ERROR; unknown types are refused with
- * STOP_SENDING and otherwise ignored, as the RFC asks.
+ * passed to the owner); a second control stream is H3_STREAM_CREATION_ERROR and a control stream
+ * that ends is H3_CLOSED_CRITICAL_STREAM. QPACK's encoder stream may only set the dynamic table's
+ * capacity to 0 (Tern allows no more: anything else is QPACK_ENCODER_STREAM_ERROR); the decoder
+ * stream is read and dropped (Tern's encoder never uses the table it acknowledges). Push streams
+ * are errors on both sides: from a client H3_STREAM_CREATION_ERROR, and from a server H3_ID_ERROR
+ * (Tern's client never sends MAX_PUSH_ID, so no push ID is allowed); unknown types are refused with
+ * STOP_SENDING and otherwise ignored, as the RFC asks. Used by both the server's and the client's
+ * connections.
  *
  * <p>Event loop only.
  */
-final class PeerStreamReader extends ChannelInboundHandlerAdapter {
-  private final Http3ServerConnection connection;
+public final class PeerStreamReader extends ChannelInboundHandlerAdapter {
+  /** The connection whose peer opened the stream. Called on the connection's event loop. */
+  public interface Owner {
+    /** The peer opened its control stream; false if it had one already. */
+    boolean peerControlStreamOpened();
+
+    /** The peer broke the protocol: the connection ends with the error's code. */
+    void connectionError(Http3Exception e);
+
+    /** The peer's GOAWAY (RFC 9114 section 5.2) with {@code id}. */
+    void goAway(long id) throws Http3Exception;
+
+    /** Whether this end is the client (the peer a server). */
+    boolean isClient();
+  }
+
+  private final Owner connection;
   private long type = -1;
   private Http3FrameReader control;
   private ByteBuf typeBytes;
 
-  PeerStreamReader(Http3ServerConnection connection) {
+  public PeerStreamReader(Owner connection) {
     this.connection = connection;
   }
 
@@ -76,10 +93,20 @@ final class PeerStreamReader extends ChannelInboundHandlerAdapter {
       }
       control =
           new Http3FrameReader(
-              Http3FrameReader.Kind.CONTROL, new Http3FrameReader.Listener() {}, 0);
+              Http3FrameReader.Kind.CONTROL,
+              new Http3FrameReader.Listener() {
+                @Override
+                public void onGoAway(long id) throws Http3Exception {
+                  connection.goAway(id);
+                }
+              },
+              0);
     } else if (type == Http3Frames.PUSH_STREAM) {
-      throw Http3Exception.connection(
-          Http3Errors.H3_STREAM_CREATION_ERROR, "a push stream from a client");
+      throw connection.isClient()
+          ? Http3Exception.connection(
+              Http3Errors.H3_ID_ERROR, "a push stream, though no MAX_PUSH_ID was sent")
+          : Http3Exception.connection(
+              Http3Errors.H3_STREAM_CREATION_ERROR, "a push stream from a client");
     } else if (type != Http3Frames.QPACK_ENCODER_STREAM
         && type != Http3Frames.QPACK_DECODER_STREAM) {
       ((QuicStreamChannel) ctx.channel()).shutdownInput((int) Http3Errors.H3_STREAM_CREATION_ERROR);
