@@ -133,12 +133,6 @@ public abstract class ForwardingServerBuilder<T extends ForwardingServerBuilder<
   }
 
   @Override
-  public T adaptiveConcurrencyLimit(boolean enabled) {
-    delegate().adaptiveConcurrencyLimit(enabled);
-    return thisT();
-  }
-
-  @Override
   public T overloadRetryPushback(long millis) {
     delegate().overloadRetryPushback(millis);
     return thisT();

@@ -120,32 +120,12 @@ public abstract class ServerBuilder<T extends ServerBuilder<T>> {
   }
 
   /**
-   * Whether this server also bounds its unary calls in progress by a limit it learns from their
-   * latency (default: on). While calls take about as long as they do unloaded the limit keeps
-   * growing (up to 10,000); once they take more than 1.5 times as long, work is queueing and the
-   * limit shrinks with the ratio (down to 8), so an overloaded server sheds what it cannot serve
-   * quickly with RESOURCE_EXHAUSTED ("Server overloaded: its calls in progress reached its adaptive
-   * concurrency limit"), before decoding the request, instead of serving every call late. A handler
-   * that blocks or sleeps (I/O, virtual threads) keeps its latency flat, so its limit is not held
-   * down: the limit follows latency, not CPU. Streaming calls neither take a slot nor teach the
-   * limit (a stream lasts as long as the client wants); {@link #maxConcurrentCalls} bounds them,
-   * and stays a fixed ceiling on all calls. See docs/reliability.md#overload.
-   *
-   * @throws UnsupportedOperationException if this builder has no such limit
-   */
-  public T adaptiveConcurrencyLimit(boolean enabled) {
-    throw new UnsupportedOperationException(
-        getClass().getSimpleName() + " does not support adaptiveConcurrencyLimit");
-  }
-
-  /**
    * The {@code grpc-retry-pushback-ms} that a call refused for overload (by {@link
-   * #maxConcurrentCalls} or the {@linkplain #adaptiveConcurrencyLimit adaptive limit}) carries in
-   * its trailers (gRFC A6): a client whose retry or hedging policy would send the call again waits
-   * {@code millis} first, its back-off then starting over, or with a negative value does not send
-   * it again; either way the refusal counts against the client's retry throttling. So a fleet of
-   * clients backs off from a shedding server instead of multiplying its load. Default: none, and
-   * each client's policy decides alone.
+   * #maxConcurrentCalls}) carries in its trailers (gRFC A6): a client whose retry or hedging policy
+   * would send the call again waits {@code millis} first, its back-off then starting over, or with
+   * a negative value does not send it again; either way the refusal counts against the client's
+   * retry throttling. So a fleet of clients backs off from a shedding server instead of multiplying
+   * its load. Default: none, and each client's policy decides alone.
    *
    * @throws UnsupportedOperationException if this builder has no overload limit
    */

@@ -58,13 +58,7 @@ public abstract class ServerStreamTracer {
      */
     DEADLINE_PASSED_IN_QUEUE,
     /** Every slot of the server's {@code maxConcurrentCalls} was taken: RESOURCE_EXHAUSTED. */
-    MAX_CONCURRENT_CALLS,
-    /**
-     * The unary calls in progress had reached the server's adaptive concurrency limit, which it
-     * learns from their latency ({@code ServerBuilder.adaptiveConcurrencyLimit}):
-     * RESOURCE_EXHAUSTED.
-     */
-    ADAPTIVE_CONCURRENCY_LIMIT
+    MAX_CONCURRENT_CALLS
   }
 
   /** The response headers were handed to the transport. */

@@ -127,7 +127,6 @@ class ForwardingBuildersTest {
             .handshakeTimeout(3, TimeUnit.SECONDS)
             .maxConcurrentCalls(30)
             .overloadRetryPushback(40)
-            .adaptiveConcurrencyLimit(false)
             .compressorRegistry(CompressorRegistry.getDefaultInstance())
             .decompressorRegistry(DecompressorRegistry.getDefaultInstance())
             .useTransportSecurity(new File("chain.pem"), new File("key.pem"))
@@ -157,7 +156,6 @@ class ForwardingBuildersTest {
             "handshakeTimeout 3 SECONDS",
             "maxConcurrentCalls 30",
             "overloadRetryPushback 40",
-            "adaptiveConcurrencyLimit false",
             "compressorRegistry",
             "decompressorRegistry",
             "useTransportSecurity chain.pem key.pem",
@@ -433,11 +431,6 @@ class ForwardingBuildersTest {
     @Override
     public RecordingServerBuilder maxConcurrentCalls(int max) {
       return record("maxConcurrentCalls " + max);
-    }
-
-    @Override
-    public RecordingServerBuilder adaptiveConcurrencyLimit(boolean enabled) {
-      return record("adaptiveConcurrencyLimit " + enabled);
     }
 
     @Override

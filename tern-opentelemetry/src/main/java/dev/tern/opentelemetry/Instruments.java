@@ -57,7 +57,7 @@ final class Instruments {
   /**
    * The attributes of {@link #SERVER_CALL_REFUSED} by {@link ServerStreamTracer.Refusal} ordinal:
    * the reason in lower case ({@code deadline_passed_on_arrival}, {@code deadline_passed_in_queue},
-   * {@code max_concurrent_calls}, {@code adaptive_concurrency_limit}).
+   * {@code max_concurrent_calls}).
    */
   static final List<Attributes> REFUSAL_ATTRIBUTES =
       Arrays.stream(ServerStreamTracer.Refusal.values())

@@ -80,7 +80,6 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
   private long handshakeTimeoutNanos = DEFAULT_HANDSHAKE_TIMEOUT_NANOS;
   private int maxConcurrentCalls = Integer.MAX_VALUE;
   private Long overloadRetryPushback; // null: none
-  private boolean adaptiveConcurrencyLimit = true;
   private Deadline.Ticker ticker = Deadline.getSystemTicker();
   private CompressorRegistry compressorRegistry = CompressorRegistry.getDefaultInstance();
   private DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();
@@ -216,13 +215,6 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
 
   /** {@inheritDoc} */
   @Override
-  public T adaptiveConcurrencyLimit(boolean enabled) {
-    this.adaptiveConcurrencyLimit = enabled;
-    return thisBuilder();
-  }
-
-  /** {@inheritDoc} */
-  @Override
   public T overloadRetryPushback(long millis) {
     this.overloadRetryPushback = millis;
     return thisBuilder();
@@ -288,7 +280,6 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
             streamTracerFactories,
             maxConcurrentCalls,
             overloadRetryPushback,
-            adaptiveConcurrencyLimit,
             ticker);
     return new ServerImpl(
         buildTransportServer(),

@@ -2,6 +2,7 @@ package dev.tern.internal.server;
 
 import dev.tern.Metadata;
 import dev.tern.Status;
+import dev.tern.internal.wire.GrpcHeaders;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -19,15 +20,17 @@ final class ConcurrentCallLimit {
   private final AtomicInteger inProgress = new AtomicInteger();
   private final Status exhausted;
 
-  private final OverloadPushback pushback;
+  /** The {@code grpc-retry-pushback-ms} value refused calls carry; null for none. */
+  private final String retryPushback;
 
   /**
    * A limit of {@code max} calls.
    *
-   * @param pushback the {@code grpc-retry-pushback-ms} of a refused call
+   * @param retryPushbackMillis the {@code grpc-retry-pushback-ms} of a refused call (negative: do
+   *     not retry); null for none
    * @throws IllegalArgumentException if {@code max} is not positive
    */
-  ConcurrentCallLimit(int max, OverloadPushback pushback) {
+  ConcurrentCallLimit(int max, Long retryPushbackMillis) {
     if (max <= 0) {
       throw new IllegalArgumentException("maxConcurrentCalls must be > 0, was " + max);
     }
@@ -37,7 +40,11 @@ final class ConcurrentCallLimit {
             "Server overloaded: "
                 + max
                 + " calls in progress, its limit (maxConcurrentCalls); try again later");
-    this.pushback = java.util.Objects.requireNonNull(pushback, "pushback");
+    // gRFC A6: any negative value means "do not retry"; -1 says so plainly.
+    this.retryPushback =
+        retryPushbackMillis == null
+            ? null
+            : Long.toString(retryPushbackMillis < 0 ? -1 : retryPushbackMillis);
   }
 
   /** Takes a slot; false, taking nothing, if all are taken. */
@@ -66,6 +73,10 @@ final class ConcurrentCallLimit {
 
   /** The trailers of a call refused because every slot was taken: new for each, as sent. */
   Metadata exhaustedTrailers() {
-    return pushback.trailers();
+    Metadata trailers = new Metadata();
+    if (retryPushback != null) {
+      trailers.put(GrpcHeaders.RETRY_PUSHBACK_MS, retryPushback);
+    }
+    return trailers;
   }
 }

@@ -9,7 +9,6 @@ import dev.tern.DecompressorRegistry;
 import dev.tern.HandlerRegistry;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
-import dev.tern.MethodDescriptor.MethodType;
 import dev.tern.ServerCallHandler;
 import dev.tern.ServerInterceptor;
 import dev.tern.ServerInterceptors;
@@ -88,9 +87,6 @@ public final class ServerCallDispatcher {
   /** The bound on calls in progress; null when unbounded (then the call path never counts). */
   private final ConcurrentCallLimit callLimit;
 
-  /** The adaptive bound on unary calls in progress; null when switched off. */
-  private final AdaptiveConcurrencyLimit adaptiveLimit;
-
   /** The clock calls' deadlines are measured by. */
   private final Deadline.Ticker ticker;
 
@@ -114,10 +110,7 @@ public final class ServerCallDispatcher {
    * @param maxConcurrentCalls calls in progress at most; beyond it a call fails RESOURCE_EXHAUSTED
    *     before its handler runs ({@link Integer#MAX_VALUE}: no bound, and no counting)
    * @param overloadRetryPushback the {@code grpc-retry-pushback-ms} of a call refused by {@code
-   *     maxConcurrentCalls} or the adaptive limit, in milliseconds (negative: do not retry); null
-   *     for none
-   * @param adaptiveConcurrencyLimit whether unary calls are also bounded by a limit learnt from
-   *     their latency ({@link AdaptiveConcurrencyLimit})
+   *     maxConcurrentCalls}, in milliseconds (negative: do not retry); null for none
    * @param ticker the clock calls' deadlines are measured by
    */
   public ServerCallDispatcher(
@@ -134,16 +127,12 @@ public final class ServerCallDispatcher {
       List<ServerStreamTracer.Factory> tracerFactories,
       int maxConcurrentCalls,
       Long overloadRetryPushback,
-      boolean adaptiveConcurrencyLimit,
       Deadline.Ticker ticker) {
     this.ticker = Objects.requireNonNull(ticker, "ticker");
-    OverloadPushback pushback = new OverloadPushback(overloadRetryPushback);
     this.callLimit =
         maxConcurrentCalls == Integer.MAX_VALUE
             ? null
-            : new ConcurrentCallLimit(maxConcurrentCalls, pushback);
-    this.adaptiveLimit =
-        adaptiveConcurrencyLimit ? new AdaptiveConcurrencyLimit(ticker, pushback) : null;
+            : new ConcurrentCallLimit(maxConcurrentCalls, overloadRetryPushback);
     this.calls = Objects.requireNonNull(calls, "calls");
     this.tracerFactories = List.copyOf(tracerFactories);
     this.interceptors = List.copyOf(interceptors);
@@ -298,36 +287,11 @@ public final class ServerCallDispatcher {
           callLimit.exhaustedTrailers());
       return;
     }
-    // Only unary calls take a slot of the adaptive limit: a stream's lifetime is the client's
-    // choice, not the server's latency, and would teach the limit that latency exploded.
-    AdaptiveConcurrencyLimit adaptive = null;
-    if (adaptiveLimit != null && method.getMethodDescriptor().getType() == MethodType.UNARY) {
-      if (!adaptiveLimit.tryAcquire()) {
-        if (callLimit != null) {
-          callLimit.release();
-        }
-        refuse(
-            stream,
-            ServerStreamTracer.Refusal.ADAPTIVE_CONCURRENCY_LIMIT,
-            adaptiveLimit.exhausted(),
-            adaptiveLimit.exhaustedTrailers());
-        return;
-      }
-      adaptive = adaptiveLimit;
-    }
     if (decompressor != null) {
       stream.setDecompressor(decompressor);
     }
     stream.setMaxInboundMessageSize(maxInboundMessageSize);
-    startCall(
-        stream,
-        method,
-        headers,
-        timeoutNanos,
-        acceptEncoding,
-        scheduler,
-        callContextParent,
-        adaptive);
+    startCall(stream, method, headers, timeoutNanos, acceptEncoding, scheduler, callContextParent);
   }
 
   /**
@@ -416,8 +380,7 @@ public final class ServerCallDispatcher {
       long timeoutNanos,
       String acceptEncoding,
       ScheduledExecutorService scheduler,
-      Context callContextParent,
-      AdaptiveConcurrencyLimit adaptive) {
+      Context callContextParent) {
     // Values and cancellation are per call, never inherited from the transport thread's context:
     // the parent only holds the server's values.
     Context.CancellableContext context =
@@ -433,8 +396,7 @@ public final class ServerCallDispatcher {
             decompressorRegistry.getAdvertisedMessageEncodingsHeader(),
             acceptEncoding,
             calls,
-            callLimit,
-            adaptive);
+            callLimit);
     Context callContext = context;
     if (stream instanceof TracedServerStream traced) {
       callContext = traced.filterContext(context);

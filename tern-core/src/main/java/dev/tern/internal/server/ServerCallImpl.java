@@ -62,12 +62,6 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
   /** The server's bound on calls in progress, whose slot this call holds; null if unbounded. */
   private final ConcurrentCallLimit callLimit;
 
-  /** The adaptive limit this call took a slot of, or null (streaming, or switched off). */
-  private final AdaptiveConcurrencyLimit adaptiveLimit;
-
-  /** When the call was admitted, by {@code adaptiveLimit}'s clock; unset without it. */
-  private final long admittedNanos;
-
   /**
    * The {@code grpc-accept-encoding} entry last built, merged into the response headers of every
    * call that advertises the same encodings (a server advertises one set), so the value is not
@@ -98,13 +92,10 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
       String serverAcceptEncoding,
       String clientAcceptEncoding,
       CallCounter serverCalls,
-      ConcurrentCallLimit callLimit,
-      AdaptiveConcurrencyLimit adaptiveLimit) {
+      ConcurrentCallLimit callLimit) {
     this.stream = stream;
     this.serverCalls = serverCalls;
     this.callLimit = callLimit;
-    this.adaptiveLimit = adaptiveLimit;
-    this.admittedNanos = adaptiveLimit == null ? 0 : adaptiveLimit.now();
     this.method = method;
     this.compressorRegistry = compressorRegistry;
     this.serverAcceptEncoding = serverAcceptEncoding;
@@ -314,16 +305,13 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
 
   /**
    * The stream ended with {@code status} (OK once the trailers went out): the call counts as
-   * succeeded if the application also closed it OK, and gives back its slots of the server's limits
-   * on calls in progress (the adaptive one learning from how long the call took).
+   * succeeded if the application also closed it OK, and gives back its slot of the server's limit
+   * on calls in progress.
    */
   void streamClosed(Status status) {
     serverCalls.callEnded(status.isOk() && closedOk);
     if (callLimit != null) {
       callLimit.release();
-    }
-    if (adaptiveLimit != null) {
-      adaptiveLimit.release(admittedNanos);
     }
   }
 

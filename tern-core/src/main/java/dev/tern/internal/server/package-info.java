@@ -6,8 +6,7 @@
  *   -> ServerImpl            lifecycle: start, shutdown, awaitTermination; one per server
  *   -> ServerConnection      one per accepted connection: transport filters, handshake timeout
  *   -> ServerCallDispatcher  one per server: reserved headers, method look-up, admission
- *                            (deadline on arrival, maxConcurrentCalls, the adaptive limit),
- *                            Context, executor
+ *                            (deadline on arrival, maxConcurrentCalls), Context, executor
  *   -> ServerCallImpl        the ServerCall a handler holds: its calls become stream operations
  *   -> ServerCallStreamListener  stream events -> tasks on the call's SerializingExecutor
  *   -> the application's ServerCallHandler and listener
@@ -23,10 +22,9 @@
  *
  * <p>Admission is decided here, for every transport, before a request is decoded: {@code
  * ServerCallDispatcher.dispatch} refuses a call whose deadline has passed or that finds the
- * server's {@code maxConcurrentCalls} taken, or a unary call beyond the limit {@code
- * AdaptiveConcurrencyLimit} learns from latency, and the start task of {@code
- * ServerCallStreamListener} one whose deadline passed while it waited for the executor; tracers
- * hear each refusal ({@code ServerStreamTracer.callRefused}).
+ * server's {@code maxConcurrentCalls} taken, and the start task of {@code ServerCallStreamListener}
+ * one whose deadline passed while it waited for the executor; tracers hear each refusal ({@code
+ * ServerStreamTracer.callRefused}). An adaptive limit belongs in the same place.
  *
  * <p>{@link dev.tern.internal.server.AbstractServerBuilder} is the base every transport's server
  * builder extends. Depends on the API, the SPI and the root runtime package; never on the client

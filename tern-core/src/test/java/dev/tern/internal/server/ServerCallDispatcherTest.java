@@ -556,58 +556,6 @@ class ServerCallDispatcherTest {
     assertThat(transport.newStream("test.Echo/Unary", new Metadata()).closeStatus).isNull();
   }
 
-  @Test
-  void adaptiveLimit_onByDefault_refusesUnaryCallsBeyondItButNeverStreams() throws IOException {
-    RefusalRecorder tracers = new RefusalRecorder();
-    builder
-        .addService(echoService(handler))
-        .overloadRetryPushback(30)
-        .addStreamTracerFactory(tracers);
-    startServer();
-
-    for (int i = 0; i < AdaptiveConcurrencyLimit.INITIAL_LIMIT; i++) {
-      assertThat(transport.newStream("test.Echo/Unary", new Metadata()).closeStatus).isNull();
-    }
-    FakeServerStream refused = transport.newStream("test.Echo/Unary", new Metadata());
-    assertThat(refused.closeStatus.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
-    assertThat(refused.closeTrailers.get(GrpcHeaders.RETRY_PUSHBACK_MS)).isEqualTo("30");
-    assertThat(tracers.events).endsWith("refused ADAPTIVE_CONCURRENCY_LIMIT");
-    assertThat(handler.calls).hasSize(AdaptiveConcurrencyLimit.INITIAL_LIMIT);
-    // Streams take no slot of the adaptive limit.
-    assertThat(transport.newStream("test.Echo/Bidi", new Metadata()).closeStatus).isNull();
-    assertThat(handler.calls).hasSize(AdaptiveConcurrencyLimit.INITIAL_LIMIT + 1);
-  }
-
-  @Test
-  void adaptiveLimit_switchedOff_admitsEveryCall() throws IOException {
-    builder.addService(echoService(handler)).adaptiveConcurrencyLimit(false);
-    startServer();
-
-    for (int i = 0; i < AdaptiveConcurrencyLimit.INITIAL_LIMIT + 10; i++) {
-      assertThat(transport.newStream("test.Echo/Unary", new Metadata()).closeStatus).isNull();
-    }
-    assertThat(handler.calls).hasSize(AdaptiveConcurrencyLimit.INITIAL_LIMIT + 10);
-  }
-
-  @Test
-  void adaptiveLimitRefusal_givesBackTheMaxConcurrentCallsSlot() throws IOException {
-    builder
-        .addService(echoService(handler))
-        .maxConcurrentCalls(AdaptiveConcurrencyLimit.INITIAL_LIMIT + 1);
-    startServer();
-
-    for (int i = 0; i < AdaptiveConcurrencyLimit.INITIAL_LIMIT; i++) {
-      transport.newStream("test.Echo/Unary", new Metadata());
-    }
-    for (int i = 0; i < 3; i++) {
-      FakeServerStream refused = transport.newStream("test.Echo/Unary", new Metadata());
-      assertThat(refused.closeStatus.getDescription()).contains("adaptive concurrency limit");
-      refused.completeClose();
-    }
-    // The one slot of maxConcurrentCalls left is still free for a stream.
-    assertThat(transport.newStream("test.Echo/Bidi", new Metadata()).closeStatus).isNull();
-  }
-
   private CallStats channelzCalls() {
     return Channelz.global().server(((ServerImpl) server).channelzId()).channelzStats().calls();
   }
