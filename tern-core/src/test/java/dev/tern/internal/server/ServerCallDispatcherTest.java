@@ -570,12 +570,13 @@ class ServerCallDispatcherTest {
   }
 
   @Test
-  void adaptiveLimit_onByDefault_refusesUnaryCallsBeyondItAndNeverStreams() throws IOException {
+  void adaptiveLimit_refusesUnaryCallsBeyondItAndNeverStreams() throws IOException {
     FakeClock clock = new FakeClock();
     RefusalRecorder tracers = new RefusalRecorder();
     builder
         .deadlineTicker(clock.getTicker())
         .addService(echoService(handler))
+        .adaptiveConcurrencyLimit(true)
         .overloadRetryPushback(100)
         .addStreamTracerFactory(tracers);
     startServer();
@@ -624,6 +625,7 @@ class ServerCallDispatcherTest {
     builder
         .deadlineTicker(clock.getTicker())
         .addService(echoService(handler))
+        .adaptiveConcurrencyLimit(true)
         .maxConcurrentCalls(AdaptiveConcurrencyLimit.MIN_LIMIT + 1);
     startServer();
     overloadToTheFloor(clock);
@@ -648,6 +650,7 @@ class ServerCallDispatcherTest {
     builder
         .deadlineTicker(clock.getTicker())
         .addService(echoService(handler))
+        .adaptiveConcurrencyLimit(true)
         .addStreamTracerFactory(tracers);
     startServer();
     overloadToTheFloor(clock); // recent median latency: 100 ms; limit: 8
