@@ -139,6 +139,12 @@ public abstract class ForwardingServerBuilder<T extends ForwardingServerBuilder<
   }
 
   @Override
+  public T adaptiveConcurrencyLimit(boolean enabled) {
+    delegate().adaptiveConcurrencyLimit(enabled);
+    return thisT();
+  }
+
+  @Override
   public T setBinaryLog(BinaryLog binaryLog) {
     delegate().setBinaryLog(binaryLog);
     return thisT();

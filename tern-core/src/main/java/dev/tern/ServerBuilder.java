@@ -121,17 +121,39 @@ public abstract class ServerBuilder<T extends ServerBuilder<T>> {
 
   /**
    * The {@code grpc-retry-pushback-ms} that a call refused for overload (by {@link
-   * #maxConcurrentCalls}) carries in its trailers (gRFC A6): a client whose retry or hedging policy
-   * would send the call again waits {@code millis} first, its back-off then starting over, or with
-   * a negative value does not send it again; either way the refusal counts against the client's
-   * retry throttling. So a fleet of clients backs off from a shedding server instead of multiplying
-   * its load. Default: none, and each client's policy decides alone.
+   * #maxConcurrentCalls} or the {@link #adaptiveConcurrencyLimit}) carries in its trailers (gRFC
+   * A6): a client whose retry or hedging policy would send the call again waits {@code millis}
+   * first, its back-off then starting over, or with a negative value does not send it again; either
+   * way the refusal counts against the client's retry throttling. So a fleet of clients backs off
+   * from a shedding server instead of multiplying its load. Default: none, and each client's policy
+   * decides alone.
    *
    * @throws UnsupportedOperationException if this builder has no overload limit
    */
   public T overloadRetryPushback(long millis) {
     throw new UnsupportedOperationException(
         getClass().getSimpleName() + " does not support overloadRetryPushback");
+  }
+
+  /**
+   * Whether the server bounds its unary calls in progress by a limit it learns from their latency
+   * (default: off, for now: see docs/reliability.md#overload). While unary calls take no more than
+   * twice the latency they take unloaded, the limit grows; when they take longer, it shrinks; a
+   * unary call that arrives while the limit is reached fails at once with RESOURCE_EXHAUSTED
+   * ("Server overloaded: N unary calls in progress, its adaptive limit (adaptiveConcurrencyLimit);
+   * try again later"), before its request is decoded, with the {@link #overloadRetryPushback} if
+   * one is set. The limit follows latency, not CPU: handlers that wait (on I/O, on virtual threads)
+   * keep their latency as calls grow, and so their limit grows with them, up to 10,000. With it,
+   * while the server is near that limit, a unary call whose time left on arrival is shorter than
+   * the median latency of recent unary calls is not started (DEADLINE_EXCEEDED). Streaming calls
+   * are not counted (their life says nothing of the server's load); {@link #maxConcurrentCalls}
+   * bounds them, and stays a fixed ceiling over all calls. See docs/reliability.md#overload.
+   *
+   * @throws UnsupportedOperationException if this builder has no overload limit
+   */
+  public T adaptiveConcurrencyLimit(boolean enabled) {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " does not support adaptiveConcurrencyLimit");
   }
 
   /** Registry used for {@link ServerCall#setCompression} lookups. */

@@ -58,7 +58,18 @@ public abstract class ServerStreamTracer {
      */
     DEADLINE_PASSED_IN_QUEUE,
     /** Every slot of the server's {@code maxConcurrentCalls} was taken: RESOURCE_EXHAUSTED. */
-    MAX_CONCURRENT_CALLS
+    MAX_CONCURRENT_CALLS,
+    /**
+     * The server's adaptive concurrency limit, learned from its calls' latency, was reached ({@code
+     * ServerBuilder.adaptiveConcurrencyLimit}): RESOURCE_EXHAUSTED.
+     */
+    ADAPTIVE_CONCURRENCY_LIMIT,
+    /**
+     * The server was busy (near its adaptive limit) and the unary call's time left on arrival was
+     * shorter than the median latency of its recent unary calls, so it would most likely not finish
+     * in time: DEADLINE_EXCEEDED, its request never decoded.
+     */
+    DEADLINE_SHORTER_THAN_RECENT_LATENCY
   }
 
   /** The response headers were handed to the transport. */

@@ -57,7 +57,8 @@ final class Instruments {
   /**
    * The attributes of {@link #SERVER_CALL_REFUSED} by {@link ServerStreamTracer.Refusal} ordinal:
    * the reason in lower case ({@code deadline_passed_on_arrival}, {@code deadline_passed_in_queue},
-   * {@code max_concurrent_calls}).
+   * {@code max_concurrent_calls}, {@code adaptive_concurrency_limit}, {@code
+   * deadline_shorter_than_recent_latency}).
    */
   static final List<Attributes> REFUSAL_ATTRIBUTES =
       Arrays.stream(ServerStreamTracer.Refusal.values())

@@ -80,6 +80,7 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
   private long handshakeTimeoutNanos = DEFAULT_HANDSHAKE_TIMEOUT_NANOS;
   private int maxConcurrentCalls = Integer.MAX_VALUE;
   private Long overloadRetryPushback; // null: none
+  private boolean adaptiveConcurrencyLimit; // off until it passes the failover tests (#49)
   private Deadline.Ticker ticker = Deadline.getSystemTicker();
   private CompressorRegistry compressorRegistry = CompressorRegistry.getDefaultInstance();
   private DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();
@@ -220,6 +221,13 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
     return thisBuilder();
   }
 
+  /** {@inheritDoc} */
+  @Override
+  public T adaptiveConcurrencyLimit(boolean enabled) {
+    this.adaptiveConcurrencyLimit = enabled;
+    return thisBuilder();
+  }
+
   /**
    * The clock calls' deadlines are measured by (default: the system's); the deadline timers still
    * run on the transport's scheduler. For tests of a timer that fires late.
@@ -280,6 +288,7 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
             streamTracerFactories,
             maxConcurrentCalls,
             overloadRetryPushback,
+            adaptiveConcurrencyLimit,
             ticker);
     return new ServerImpl(
         buildTransportServer(),

@@ -1,8 +1,6 @@
 package dev.tern.internal.server;
 
-import dev.tern.Metadata;
 import dev.tern.Status;
-import dev.tern.internal.wire.GrpcHeaders;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -20,17 +18,12 @@ final class ConcurrentCallLimit {
   private final AtomicInteger inProgress = new AtomicInteger();
   private final Status exhausted;
 
-  /** The {@code grpc-retry-pushback-ms} value refused calls carry; null for none. */
-  private final String retryPushback;
-
   /**
    * A limit of {@code max} calls.
    *
-   * @param retryPushbackMillis the {@code grpc-retry-pushback-ms} of a refused call (negative: do
-   *     not retry); null for none
    * @throws IllegalArgumentException if {@code max} is not positive
    */
-  ConcurrentCallLimit(int max, Long retryPushbackMillis) {
+  ConcurrentCallLimit(int max) {
     if (max <= 0) {
       throw new IllegalArgumentException("maxConcurrentCalls must be > 0, was " + max);
     }
@@ -40,11 +33,6 @@ final class ConcurrentCallLimit {
             "Server overloaded: "
                 + max
                 + " calls in progress, its limit (maxConcurrentCalls); try again later");
-    // gRFC A6: any negative value means "do not retry"; -1 says so plainly.
-    this.retryPushback =
-        retryPushbackMillis == null
-            ? null
-            : Long.toString(retryPushbackMillis < 0 ? -1 : retryPushbackMillis);
   }
 
   /** Takes a slot; false, taking nothing, if all are taken. */
@@ -69,14 +57,5 @@ final class ConcurrentCallLimit {
   /** The status of a call refused because every slot was taken. */
   Status exhausted() {
     return exhausted;
-  }
-
-  /** The trailers of a call refused because every slot was taken: new for each, as sent. */
-  Metadata exhaustedTrailers() {
-    Metadata trailers = new Metadata();
-    if (retryPushback != null) {
-      trailers.put(GrpcHeaders.RETRY_PUSHBACK_MS, retryPushback);
-    }
-    return trailers;
   }
 }

@@ -9,6 +9,7 @@ import dev.tern.DecompressorRegistry;
 import dev.tern.HandlerRegistry;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
+import dev.tern.MethodDescriptor.MethodType;
 import dev.tern.ServerCallHandler;
 import dev.tern.ServerInterceptor;
 import dev.tern.ServerInterceptors;
@@ -87,6 +88,15 @@ public final class ServerCallDispatcher {
   /** The bound on calls in progress; null when unbounded (then the call path never counts). */
   private final ConcurrentCallLimit callLimit;
 
+  /**
+   * The bound on unary calls in progress learned from their latency; null when switched off (then
+   * the call path neither counts nor reads the clock for it).
+   */
+  private final AdaptiveConcurrencyLimit adaptiveLimit;
+
+  /** The {@code grpc-retry-pushback-ms} value calls refused for overload carry; null for none. */
+  private final String retryPushback;
+
   /** The clock calls' deadlines are measured by. */
   private final Deadline.Ticker ticker;
 
@@ -110,7 +120,12 @@ public final class ServerCallDispatcher {
    * @param maxConcurrentCalls calls in progress at most; beyond it a call fails RESOURCE_EXHAUSTED
    *     before its handler runs ({@link Integer#MAX_VALUE}: no bound, and no counting)
    * @param overloadRetryPushback the {@code grpc-retry-pushback-ms} of a call refused by {@code
-   *     maxConcurrentCalls}, in milliseconds (negative: do not retry); null for none
+   *     maxConcurrentCalls} or the adaptive limit, in milliseconds (negative: do not retry); null
+   *     for none
+   * @param adaptiveConcurrencyLimit whether unary calls in progress are also bounded by a limit
+   *     learned from their latency (see {@link AdaptiveConcurrencyLimit}), and, while that limit is
+   *     {@linkplain AdaptiveConcurrencyLimit#busy busy}, a unary call whose time left is shorter
+   *     than their recent median latency is not started
    * @param ticker the clock calls' deadlines are measured by
    */
   public ServerCallDispatcher(
@@ -127,12 +142,19 @@ public final class ServerCallDispatcher {
       List<ServerStreamTracer.Factory> tracerFactories,
       int maxConcurrentCalls,
       Long overloadRetryPushback,
+      boolean adaptiveConcurrencyLimit,
       Deadline.Ticker ticker) {
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.callLimit =
         maxConcurrentCalls == Integer.MAX_VALUE
             ? null
-            : new ConcurrentCallLimit(maxConcurrentCalls, overloadRetryPushback);
+            : new ConcurrentCallLimit(maxConcurrentCalls);
+    this.adaptiveLimit = adaptiveConcurrencyLimit ? new AdaptiveConcurrencyLimit() : null;
+    // gRFC A6: any negative value means "do not retry"; -1 says so plainly.
+    this.retryPushback =
+        overloadRetryPushback == null
+            ? null
+            : Long.toString(overloadRetryPushback < 0 ? -1 : overloadRetryPushback);
     this.calls = Objects.requireNonNull(calls, "calls");
     this.tracerFactories = List.copyOf(tracerFactories);
     this.interceptors = List.copyOf(interceptors);
@@ -279,19 +301,80 @@ public final class ServerCallDispatcher {
           new Metadata());
       return;
     }
+    // Only unary calls meet the adaptive limit: a stream's life says nothing of the server's load.
+    AdaptiveConcurrencyLimit adaptive =
+        adaptiveLimit != null && method.getMethodDescriptor().getType() == MethodType.UNARY
+            ? adaptiveLimit
+            : null;
+    if (adaptive != null
+        && timeoutNanos > 0
+        && timeoutNanos < adaptive.recentLatencyNanos()
+        && adaptive.busy()) {
+      refuse(
+          stream,
+          ServerStreamTracer.Refusal.DEADLINE_SHORTER_THAN_RECENT_LATENCY,
+          shorterThanRecentLatency(timeoutNanos, adaptive.recentLatencyNanos()),
+          new Metadata());
+      return;
+    }
     if (callLimit != null && !callLimit.tryAcquire()) {
       refuse(
           stream,
           ServerStreamTracer.Refusal.MAX_CONCURRENT_CALLS,
           callLimit.exhausted(),
-          callLimit.exhaustedTrailers());
+          overloadTrailers());
+      return;
+    }
+    if (adaptive != null && !adaptive.tryAcquire()) {
+      if (callLimit != null) {
+        callLimit.release();
+      }
+      refuse(
+          stream,
+          ServerStreamTracer.Refusal.ADAPTIVE_CONCURRENCY_LIMIT,
+          adaptiveLimitReached(adaptive.limit()),
+          overloadTrailers());
       return;
     }
     if (decompressor != null) {
       stream.setDecompressor(decompressor);
     }
     stream.setMaxInboundMessageSize(maxInboundMessageSize);
-    startCall(stream, method, headers, timeoutNanos, acceptEncoding, scheduler, callContextParent);
+    startCall(
+        stream,
+        method,
+        headers,
+        timeoutNanos,
+        acceptEncoding,
+        scheduler,
+        callContextParent,
+        adaptive);
+  }
+
+  private static Status shorterThanRecentLatency(long timeoutNanos, long recentNanos) {
+    return Status.DEADLINE_EXCEEDED.withDescription(
+        "Deadline too short: the call's grpc-timeout of "
+            + timeoutNanos
+            + " ns is shorter than the server's recent median unary call latency of "
+            + recentNanos
+            + " ns; not started");
+  }
+
+  private static Status adaptiveLimitReached(int limit) {
+    return Status.RESOURCE_EXHAUSTED.withDescription(
+        "Server overloaded: "
+            + limit
+            + " unary calls in progress, its adaptive limit (adaptiveConcurrencyLimit); try again"
+            + " later");
+  }
+
+  /** The trailers of a call refused for overload: new for each, as sent. */
+  private Metadata overloadTrailers() {
+    Metadata trailers = new Metadata();
+    if (retryPushback != null) {
+      trailers.put(GrpcHeaders.RETRY_PUSHBACK_MS, retryPushback);
+    }
+    return trailers;
   }
 
   /**
@@ -380,7 +463,8 @@ public final class ServerCallDispatcher {
       long timeoutNanos,
       String acceptEncoding,
       ScheduledExecutorService scheduler,
-      Context callContextParent) {
+      Context callContextParent,
+      AdaptiveConcurrencyLimit adaptive) {
     // Values and cancellation are per call, never inherited from the transport thread's context:
     // the parent only holds the server's values.
     Context.CancellableContext context =
@@ -396,7 +480,10 @@ public final class ServerCallDispatcher {
             decompressorRegistry.getAdvertisedMessageEncodingsHeader(),
             acceptEncoding,
             calls,
-            callLimit);
+            callLimit,
+            adaptive,
+            ticker,
+            adaptive == null ? 0 : ticker.nanoTime());
     Context callContext = context;
     if (stream instanceof TracedServerStream traced) {
       callContext = traced.filterContext(context);

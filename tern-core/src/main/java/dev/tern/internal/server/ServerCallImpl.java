@@ -3,6 +3,7 @@ package dev.tern.internal.server;
 import dev.tern.Attributes;
 import dev.tern.Compressor;
 import dev.tern.CompressorRegistry;
+import dev.tern.Deadline;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.ServerCall;
@@ -62,6 +63,15 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
   /** The server's bound on calls in progress, whose slot this call holds; null if unbounded. */
   private final ConcurrentCallLimit callLimit;
 
+  /** The adaptive limit whose slot this call holds, and learns from its latency; null if none. */
+  private final AdaptiveConcurrencyLimit adaptiveLimit;
+
+  /** The clock {@link #arrivalNanos} was read from; null without {@link #adaptiveLimit}. */
+  private final Deadline.Ticker ticker;
+
+  /** When the call arrived, by {@link #ticker}; read only with {@link #adaptiveLimit}. */
+  private final long arrivalNanos;
+
   /**
    * The {@code grpc-accept-encoding} entry last built, merged into the response headers of every
    * call that advertises the same encodings (a server advertises one set), so the value is not
@@ -92,10 +102,16 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
       String serverAcceptEncoding,
       String clientAcceptEncoding,
       CallCounter serverCalls,
-      ConcurrentCallLimit callLimit) {
+      ConcurrentCallLimit callLimit,
+      AdaptiveConcurrencyLimit adaptiveLimit,
+      Deadline.Ticker ticker,
+      long arrivalNanos) {
     this.stream = stream;
     this.serverCalls = serverCalls;
     this.callLimit = callLimit;
+    this.adaptiveLimit = adaptiveLimit;
+    this.ticker = ticker;
+    this.arrivalNanos = arrivalNanos;
     this.method = method;
     this.compressorRegistry = compressorRegistry;
     this.serverAcceptEncoding = serverAcceptEncoding;
@@ -306,12 +322,22 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
   /**
    * The stream ended with {@code status} (OK once the trailers went out): the call counts as
    * succeeded if the application also closed it OK, and gives back its slot of the server's limit
-   * on calls in progress.
+   * on calls in progress. The adaptive limit learns from the latency of a call that succeeded or
+   * whose deadline passed (a lower bound of what it would have taken); other failures end early for
+   * reasons of their own and teach it nothing.
    */
   void streamClosed(Status status) {
-    serverCalls.callEnded(status.isOk() && closedOk);
+    boolean succeeded = status.isOk() && closedOk;
+    serverCalls.callEnded(succeeded);
     if (callLimit != null) {
       callLimit.release();
+    }
+    if (adaptiveLimit != null) {
+      if (succeeded || status.getCode() == Status.Code.DEADLINE_EXCEEDED) {
+        adaptiveLimit.release(ticker.nanoTime() - arrivalNanos);
+      } else {
+        adaptiveLimit.release();
+      }
     }
   }
 

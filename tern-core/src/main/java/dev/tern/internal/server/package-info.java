@@ -6,7 +6,8 @@
  *   -> ServerImpl            lifecycle: start, shutdown, awaitTermination; one per server
  *   -> ServerConnection      one per accepted connection: transport filters, handshake timeout
  *   -> ServerCallDispatcher  one per server: reserved headers, method look-up, admission
- *                            (deadline on arrival, maxConcurrentCalls), Context, executor
+ *                            (deadlines, maxConcurrentCalls, the adaptive limit), Context,
+ *                            executor
  *   -> ServerCallImpl        the ServerCall a handler holds: its calls become stream operations
  *   -> ServerCallStreamListener  stream events -> tasks on the call's SerializingExecutor
  *   -> the application's ServerCallHandler and listener
@@ -21,10 +22,12 @@
  * TracedServerStream} sits between the call and the stream only when tracers are installed.
  *
  * <p>Admission is decided here, for every transport, before a request is decoded: {@code
- * ServerCallDispatcher.dispatch} refuses a call whose deadline has passed or that finds the
- * server's {@code maxConcurrentCalls} taken, and the start task of {@code ServerCallStreamListener}
- * one whose deadline passed while it waited for the executor; tracers hear each refusal ({@code
- * ServerStreamTracer.callRefused}). An adaptive limit belongs in the same place.
+ * ServerCallDispatcher.dispatch} refuses a call whose deadline has passed, a unary call whose time
+ * left is shorter than recent unary calls' median latency, and a call that finds the server's
+ * {@code maxConcurrentCalls} or its adaptive limit ({@code AdaptiveConcurrencyLimit}, learned from
+ * unary calls' latency, its slot given back in {@code ServerCallImpl.streamClosed}) taken; the
+ * start task of {@code ServerCallStreamListener} refuses one whose deadline passed while it waited
+ * for the executor. Tracers hear each refusal ({@code ServerStreamTracer.callRefused}).
  *
  * <p>{@link dev.tern.internal.server.AbstractServerBuilder} is the base every transport's server
  * builder extends. Depends on the API, the SPI and the root runtime package; never on the client
