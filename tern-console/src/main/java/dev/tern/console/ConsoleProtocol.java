@@ -1,11 +1,9 @@
 package dev.tern.console;
 
-import dev.tern.Status;
 import dev.tern.netty.http.HttpBodyListener;
 import dev.tern.netty.http.HttpExchange;
 import dev.tern.netty.http.HttpRequestHead;
 import dev.tern.netty.http.HttpServerProtocol;
-import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.nio.charset.StandardCharsets;
@@ -139,25 +137,6 @@ final class ConsoleProtocol implements HttpServerProtocol {
       exchange.writeHead(status, headers, false);
       exchange.writeBody(exchange.alloc().buffer(body.length).writeBytes(body), true);
     }
-    return new IgnoredBody(exchange);
-  }
-
-  /** The body of a request answered at once: released and given back to the window. */
-  private static final class IgnoredBody implements HttpBodyListener {
-    private final HttpExchange exchange;
-
-    IgnoredBody(HttpExchange exchange) {
-      this.exchange = exchange;
-    }
-
-    @Override
-    public void onData(ByteBuf data, boolean endOfStream) {
-      int bytes = data.readableBytes();
-      data.release();
-      exchange.consumed(bytes);
-    }
-
-    @Override
-    public void onAbort(Status status) {}
+    return HttpBodyListener.discarding(exchange);
   }
 }

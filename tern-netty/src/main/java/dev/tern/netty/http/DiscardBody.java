@@ -1,14 +1,12 @@
-package dev.tern.web.internal;
+package dev.tern.netty.http;
 
 import dev.tern.Status;
-import dev.tern.netty.http.HttpBodyListener;
-import dev.tern.netty.http.HttpExchange;
 import io.netty.buffer.ByteBuf;
 
 /**
  * The body listener of a request answered at once (an error, a preflight): releases what arrives
- * and pays it back, so an HTTP/1.1 connection reads past the body to the next request. Event loop
- * only.
+ * and pays it back, so an HTTP/1.1 connection reads past the body to the next request. Made by
+ * {@link HttpBodyListener#discarding}. Event loop only.
  */
 final class DiscardBody implements HttpBodyListener {
   private final HttpExchange exchange;

@@ -21,4 +21,13 @@ public interface HttpBodyListener {
    * once, and no {@link #onData} follows it.
    */
   void onAbort(Status status);
+
+  /**
+   * A listener for the body of a request the protocol answered at once (an error, a preflight, a
+   * static answer): it releases what arrives and consumes it, so the peer can finish sending and an
+   * HTTP/1.1 connection reads on to its next request.
+   */
+  static HttpBodyListener discarding(HttpExchange exchange) {
+    return new DiscardBody(exchange);
+  }
 }

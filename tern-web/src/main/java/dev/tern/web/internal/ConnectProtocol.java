@@ -79,7 +79,7 @@ public final class ConnectProtocol implements HttpServerProtocol {
     HttpRequestHead request = exchange.request();
     if (cors.isPreflight(request)) {
       cors.answerPreflight(exchange);
-      return new DiscardBody(exchange);
+      return HttpBodyListener.discarding(exchange);
     }
     boolean get = "GET".equals(request.method());
     String type = WebHeaders.mediaType(request.header("content-type"));
@@ -242,7 +242,7 @@ public final class ConnectProtocol implements HttpServerProtocol {
               ConnectErrors.errorJson(status, new Metadata()).getBytes(StandardCharsets.UTF_8)),
           true);
     }
-    return new DiscardBody(exchange);
+    return HttpBodyListener.discarding(exchange);
   }
 
   /**
@@ -259,7 +259,7 @@ public final class ConnectProtocol implements HttpServerProtocol {
         Unpooled.wrappedBuffer(
             ConnectErrors.errorJson(status, new Metadata()).getBytes(StandardCharsets.UTF_8)),
         true);
-    return new DiscardBody(exchange);
+    return HttpBodyListener.discarding(exchange);
   }
 
   /** A unary content type for a streaming method, or the other way round: 415, saying which. */
@@ -287,7 +287,7 @@ public final class ConnectProtocol implements HttpServerProtocol {
     exchange.writeHead(415, headers, false);
     exchange.writeBody(
         Unpooled.wrappedBuffer((message + "\n").getBytes(StandardCharsets.UTF_8)), true);
-    return new DiscardBody(exchange);
+    return HttpBodyListener.discarding(exchange);
   }
 
   /** A GET of a method with side effects: 405, as only side-effect-free methods may be GET. */
@@ -305,7 +305,7 @@ public final class ConnectProtocol implements HttpServerProtocol {
         Unpooled.wrappedBuffer(
             ConnectErrors.errorJson(status, new Metadata()).getBytes(StandardCharsets.UTF_8)),
         true);
-    return new DiscardBody(exchange);
+    return HttpBodyListener.discarding(exchange);
   }
 
   /** For the server's "listening on" line. */

@@ -62,7 +62,7 @@ public final class GrpcWebProtocol implements HttpServerProtocol {
     HttpRequestHead request = exchange.request();
     if (cors.isPreflight(request)) {
       cors.answerPreflight(exchange);
-      return new DiscardBody(exchange);
+      return HttpBodyListener.discarding(exchange);
     }
     String type = WebHeaders.mediaType(request.header("content-type"));
     boolean text = TEXT_TYPES.contains(type);
@@ -113,7 +113,7 @@ public final class GrpcWebProtocol implements HttpServerProtocol {
     cors.decorate(exchange.request(), headers, java.util.List.of());
     exchange.writeHead(200, headers, false);
     exchange.writeBody(Unpooled.EMPTY_BUFFER, true);
-    return new DiscardBody(exchange);
+    return HttpBodyListener.discarding(exchange);
   }
 
   /** For the server's "listening on" line. */

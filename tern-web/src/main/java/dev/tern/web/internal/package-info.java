@@ -11,7 +11,7 @@
  *                      POST application/connect+proto|+json)
  *      a CORS preflight, or a request refused before it became a call (both: a bad binary
  *      header, JSON for a method without a schema; Connect: an unknown method, the wrong kind of
- *      method, a bad version, timeout or query): answered at once --&gt; DiscardBody
+ *      method, a bad version, timeout or query): answered at once --&gt; HttpBodyListener.discarding
  *      otherwise: metadata from WebHeaders, the protocol's headers turned into gRPC's
  *        (connect-timeout-ms --&gt; grpc-timeout, ...), JsonCodec for +json
  *        --&gt; GrpcWebStream | ConnectUnaryStream | ConnectStreamingStream
@@ -42,8 +42,8 @@
  *       Base64Body}, {@code WebHeaders} (header fields and {@link dev.tern.Metadata} both ways),
  *       {@code ConnectGetQuery} (a GET's query), {@code ConnectErrors} (Connect's codes, HTTP
  *       statuses and error JSON), {@code JsonCodec} (the proto3 JSON mapping for one method, behind
- *       {@code MessageTransform}), {@code Cors} (preflights and response headers), {@code
- *       DiscardBody} (the body of a request answered at once).
+ *       {@code MessageTransform}), {@code Cors} (preflights and response headers); the body of a
+ *       request answered at once goes to tern-netty's {@code HttpBodyListener.discarding}.
  * </ul>
  *
  * <p>Threads: the protocols, {@code Cors} and the stateless formats are shared by every connection
