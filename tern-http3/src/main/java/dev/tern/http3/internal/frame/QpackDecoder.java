@@ -21,6 +21,9 @@ import io.netty.buffer.ByteBuf;
  * <p>Stateless besides its limit; thread-safe.
  */
 public final class QpackDecoder {
+  /** QPACK's integers, like QUIC's, stop at 62 bits. */
+  private static final long MAX_INTEGER = (1L << 62) - 1;
+
   private final long maxFieldSectionSize;
 
   /**
@@ -146,7 +149,11 @@ public final class QpackDecoder {
         throw failed("integer longer than 62 bits");
       }
       int b = in.readByte() & 0xFF;
-      value += (long) (b & 0x7F) << shift;
+      long addend = (long) (b & 0x7F) << shift; // below 2^63: shift is at most 56
+      if (addend > MAX_INTEGER - value) {
+        throw failed("integer longer than 62 bits");
+      }
+      value += addend;
       if ((b & 0x80) == 0) {
         return value;
       }

@@ -101,6 +101,8 @@ class QpackDecoderTest {
           "00", // half a prefix
           "0000ff", // static index with a truncated continuation
           "0000ffffffffffffffffffff01", // an integer of more than 62 bits
+          "000027ffffffffffffffff7f0000", // a string length past 2^63 (once wrapped negative)
+          "000027ffffffffffffffff400000", // a string length of 2^62 + 6, just past QPACK's range
           "0000c063", // static index 99, past the table's end
           "0000510b2f69", // a string longer than what is left
           "00002380ff", // Huffman string that is all padding (EOS)
