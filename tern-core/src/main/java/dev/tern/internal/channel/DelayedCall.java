@@ -61,6 +61,9 @@ final class DelayedCall<ReqT, RespT> extends ClientCall<ReqT, RespT>
 
   private volatile ClientCall<ReqT, RespT> real;
 
+  /** Set as the recorded start is replayed, just before the real call starts; see isReady(). */
+  private volatile boolean realStarted;
+
   @GuardedBy("lock")
   private List<Consumer<ClientCall<ReqT, RespT>>> pending = new ArrayList<>();
 
@@ -118,7 +121,11 @@ final class DelayedCall<ReqT, RespT> extends ClientCall<ReqT, RespT>
     this.context = ctx;
     boolean cancelled;
     synchronized (lock) {
-      pending.add(call -> ctx.run(() -> call.start(responseListener, headers)));
+      pending.add(
+          call -> {
+            realStarted = true;
+            ctx.run(() -> call.start(responseListener, headers));
+          });
       startRecorded = true;
       cancelled = cancelRecorded;
     }
@@ -320,9 +327,16 @@ final class DelayedCall<ReqT, RespT> extends ClientCall<ReqT, RespT>
     }
   }
 
+  /**
+   * False until the real call has started; then the real call's answer. The real call may tell the
+   * listener {@code onReady} while the replay is still under way (from its start on, from another
+   * thread), and it says so only once: answering false until the replay caught up would lose that
+   * signal, and a caller waiting for readiness would wait forever. A message sent meanwhile is
+   * recorded behind the replay, in order.
+   */
   @Override
   public boolean isReady() {
-    return passThrough && real.isReady();
+    return realStarted && real.isReady();
   }
 
   @Override

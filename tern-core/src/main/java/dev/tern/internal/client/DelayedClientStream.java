@@ -56,8 +56,9 @@ public class DelayedClientStream implements ClientStream {
   @GuardedBy("this")
   private ClientStreamListener listener;
 
-  @GuardedBy("this")
-  private boolean realStarted;
+  // Written under this stream's monitor, before the real stream's start(); read without it by
+  // isReady().
+  private volatile boolean realStarted;
 
   @GuardedBy("this")
   private boolean draining;
@@ -279,10 +280,16 @@ public class DelayedClientStream implements ClientStream {
     real.halfClose();
   }
 
-  /** False until the real stream is started and caught up; then the real stream's answer. */
+  /**
+   * False until the real stream is started; then the real stream's answer. The real stream may call
+   * the listener's {@code onReady} while the replay is still under way (from {@code start} on, on
+   * its own thread), and it says so only once: answering false until the replay caught up would
+   * lose that signal, and a caller waiting for readiness would wait forever. A message written
+   * meanwhile is queued behind the replay, in order.
+   */
   @Override
   public final boolean isReady() {
-    return passThrough && real.isReady();
+    return realStarted && real.isReady();
   }
 
   @Override

@@ -335,6 +335,7 @@ public final class RetryingClientStream implements SelfRetryingStream {
 
   /** Replays the buffer onto {@code attempt} until it has caught up with the call. */
   private void catchUp(Attempt attempt) {
+    boolean readyMissed;
     while (true) {
       List<BufferedOp> batch;
       Status stop;
@@ -355,7 +356,9 @@ public final class RetryingClientStream implements SelfRetryingStream {
             releaseBufferLocked();
             passThrough = true;
           }
-          return;
+          readyMissed = attempt.readyWhileCatchingUp;
+          attempt.readyWhileCatchingUp = false;
+          break;
         } else {
           stop = null;
           batch = new ArrayList<>(buffer.subList(attempt.replayed, buffer.size()));
@@ -369,6 +372,9 @@ public final class RetryingClientStream implements SelfRetryingStream {
       for (BufferedOp op : batch) {
         op.applyTo(attempt.stream);
       }
+    }
+    if (readyMissed) {
+      attempt.onReady(); // the stream said it was ready while isReady() still answered false
     }
   }
 
@@ -647,8 +653,19 @@ public final class RetryingClientStream implements SelfRetryingStream {
     /** How many buffered operations it has been given. */
     int replayed;
 
-    /** Whether it has been given every buffered operation (the call's thread feeds it since). */
-    boolean caughtUp;
+    /**
+     * Whether it has been given every buffered operation (the call's thread feeds it since).
+     * Written under the lock; read without it by {@link #onReady}.
+     */
+    volatile boolean caughtUp;
+
+    /**
+     * Whether its stream said it was ready before it caught up, when {@link #isReady} still
+     * answered false for it: {@link #catchUp} passes that signal on once it has, or it would be
+     * lost (a stream says it is ready once) and a caller waiting for readiness would wait forever.
+     * Guarded by the call's lock.
+     */
+    boolean readyWhileCatchingUp;
 
     /** Whether its stream has closed. */
     boolean done;
@@ -689,6 +706,14 @@ public final class RetryingClientStream implements SelfRetryingStream {
 
     @Override
     public void onReady() {
+      if (!caughtUp) {
+        synchronized (lock) {
+          if (!caughtUp) {
+            readyWhileCatchingUp = true;
+            return;
+          }
+        }
+      }
       Attempt winner = committed;
       if (winner == null || winner == this) {
         events.execute(deliverOnReady);

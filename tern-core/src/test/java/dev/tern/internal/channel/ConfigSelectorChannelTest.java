@@ -191,6 +191,54 @@ class ConfigSelectorChannelTest {
   }
 
   @Test
+  void readinessSignalledAsTheChosenCallStartsIsTrueWhenTheListenerAsks() {
+    buildAndConnect();
+    // A call that says it is ready from inside its start, as a real call's stream may from its own
+    // thread before the waiting call has replayed everything onto it.
+    ClientInterceptor readyOnStart =
+        new ClientInterceptor() {
+          @Override
+          public <ReqT, RespT> ClientCall<ReqT, RespT> interceptCall(
+              MethodDescriptor<ReqT, RespT> method, CallOptions options, Channel next) {
+            return new ForwardingClientCall.SimpleForwardingClientCall<>(
+                next.newCall(method, options)) {
+              @Override
+              public void start(Listener<RespT> listener, Metadata headers) {
+                super.start(listener, headers);
+                listener.onReady();
+              }
+
+              @Override
+              public boolean isReady() {
+                return true;
+              }
+            };
+          }
+        };
+    fixture
+        .resolver()
+        .resolveWithSelector(
+            new Selector(call -> ConfigSelector.Result.forConfig(null, readyOnStart)), null, A);
+    fixture.readyTransport();
+    ClientCall<String, String> call = fixture.channel.newCall(BIDI, CallOptions.DEFAULT);
+    List<Boolean> readyWhenSignalled = new ArrayList<>();
+
+    call.start(
+        new ClientCall.Listener<>() {
+          @Override
+          public void onReady() {
+            readyWhenSignalled.add(call.isReady());
+          }
+        },
+        headers("x"));
+
+    // Said once: had isReady() answered false then, a caller waiting for readiness
+    // (BlockingClientCall.write) would have waited until the deadline.
+    assertThat(readyWhenSignalled).containsExactly(true);
+    call.cancel("done", null);
+  }
+
+  @Test
   void theSelectorsRetryPolicyRetriesTheCall() {
     buildAndConnect();
     Object retry =

@@ -12,6 +12,7 @@ import dev.tern.Status;
 import dev.tern.internal.channel.ClientTestSupport;
 import dev.tern.internal.channel.FakeClientStream;
 import dev.tern.internal.channel.FakeClientTransport;
+import dev.tern.internal.channel.ReadyOnStartClientStream;
 import dev.tern.spi.ClientStreamListener;
 import dev.tern.spi.ManagedClientTransport;
 import java.io.ByteArrayInputStream;
@@ -102,6 +103,37 @@ class ClientDelayedStreamTest {
     assertThat(delayed.isReady()).isTrue();
     delayed.request(5);
     assertThat(real.requested()).isEqualTo(8);
+  }
+
+  @Test
+  void readinessSignalledWhileTheReplayIsUnderWayIsTrueWhenTheListenerAsks() {
+    DelayedClientStream delayed = new DelayedClientStream();
+    List<Boolean> readyWhenSignalled = new ArrayList<>();
+    delayed.start(
+        new ClientStreamListener() {
+          @Override
+          public void headersRead(Metadata headers) {}
+
+          @Override
+          public void closed(Status status, RpcProgress progress, Metadata trailers) {}
+
+          @Override
+          public void messageRead(InputStream message) {}
+
+          @Override
+          public void onReady() {
+            readyWhenSignalled.add(delayed.isReady());
+          }
+        });
+    delayed.writeMessage(message("queued before the real stream"));
+
+    // A real stream that says it is ready as soon as it starts, as a transport's may, from its own
+    // thread, before the replay of the queued message has finished.
+    assertThat(delayed.setStream(new ReadyOnStartClientStream())).isTrue();
+
+    // The listener hears onReady once; if isReady() said false then, a caller waiting for
+    // readiness (BlockingClientCall.write) would wait until the call's deadline.
+    assertThat(readyWhenSignalled).containsExactly(true);
   }
 
   @Test

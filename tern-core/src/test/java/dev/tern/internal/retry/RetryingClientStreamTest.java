@@ -13,6 +13,7 @@ import dev.tern.Status;
 import dev.tern.internal.channel.ClientTestSupport;
 import dev.tern.internal.channel.FakeClientStream;
 import dev.tern.internal.channel.FakeClientTransport;
+import dev.tern.internal.channel.ReadyOnStartClientStream;
 import dev.tern.internal.client.DelayedClientStream;
 import dev.tern.internal.client.TransparentRetry;
 import dev.tern.internal.config.HedgingPolicy;
@@ -120,6 +121,36 @@ class RetryingClientStreamTest {
 
   private static String previousAttempts(FakeClientStream attempt) {
     return attempt.headers.get(GrpcHeaders.PREVIOUS_RPC_ATTEMPTS);
+  }
+
+  @Test
+  void readinessSignalledBeforeTheAttemptCaughtUpReachesTheCallWhenItIsReady() {
+    PickSubchannelArgs call =
+        new RetryingClientStream.AttemptArgs(
+            CallOptions.DEFAULT, new Metadata(), BIDI, 0, false, false);
+    RetryingClientStream stream =
+        new RetryingClientStream(
+            call,
+            null,
+            args -> new ReadyOnStartClientStream(),
+            AttemptPlan.retry(
+                retryPolicy(3, Status.Code.UNAVAILABLE), 5, null, clock, () -> random),
+            buffer);
+    List<Boolean> readyWhenSignalled = new ArrayList<>();
+    Recorder asking =
+        new Recorder() {
+          @Override
+          public void onReady() {
+            readyWhenSignalled.add(stream.isReady());
+          }
+        };
+
+    // The attempt's stream says it is ready from inside its start, before the attempt has been
+    // given the call's start: a signal passed on then would find isReady() false, and a caller
+    // waiting for readiness (BlockingClientCall.write) would wait until the deadline.
+    stream.start(asking);
+
+    assertThat(readyWhenSignalled).isNotEmpty().containsOnly(true);
   }
 
   @Test
@@ -500,7 +531,7 @@ class RetryingClientStreamTest {
   }
 
   /** The call's side: records the events the stream delivers. */
-  private static final class Recorder implements ClientStreamListener {
+  private static class Recorder implements ClientStreamListener {
     final List<String> events = Collections.synchronizedList(new ArrayList<>());
     volatile Status status;
 
