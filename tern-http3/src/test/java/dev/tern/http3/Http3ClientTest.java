@@ -17,6 +17,7 @@ import dev.tern.netty.NettyServerBuilder;
 import dev.tern.netty.NettySslContexts;
 import dev.tern.stub.ClientCalls;
 import dev.tern.stub.MetadataUtils;
+import dev.tern.stub.StreamObserver;
 import dev.tern.testing.EchoService;
 import dev.tern.testing.TernCleanupExtension;
 import dev.tern.testtools.TestPems;
@@ -27,6 +28,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
@@ -97,6 +99,66 @@ class Http3ClientTest {
             channel, EchoService.SERVER_STREAMING, CallOptions.DEFAULT, "3");
     it.forEachRemaining(out::add);
     assertThat(out).containsExactly("0", "1", "2");
+  }
+
+  @Test
+  void callsBeyondTheServersStreamLimitWaitForAStream() throws Exception {
+    Server limited =
+        cleanup.register(
+            NettyServerBuilder.forPort(0)
+                .useTransportSecurity(
+                    dir.resolve("cert.pem").toFile(), dir.resolve("key.pem").toFile())
+                .enableHttp3()
+                .maxConcurrentCallsPerConnection(2)
+                .addService(EchoService.definition())
+                .build()
+                .start());
+    ManagedChannel channel =
+        cleanup.register(
+            NettyChannelBuilder.forAddress("127.0.0.1", limited.getPort())
+                .tlsCredentials(trust())
+                .enableHttp3()
+                .build());
+    assertThat(ClientCalls.blockingUnaryCall(channel, EchoService.UNARY, CallOptions.DEFAULT, "up"))
+        .isEqualTo("up");
+    List<StreamObserver<String>> requests = new ArrayList<>();
+    List<CompletableFuture<String>> answers = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      CompletableFuture<String> answer = new CompletableFuture<>();
+      answers.add(answer);
+      requests.add(
+          ClientCalls.asyncClientStreamingCall(
+              channel.newCall(
+                  EchoService.CLIENT_STREAMING,
+                  CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS)),
+              new StreamObserver<String>() {
+                @Override
+                public void onNext(String value) {
+                  answer.complete(value);
+                }
+
+                @Override
+                public void onError(Throwable t) {
+                  answer.completeExceptionally(t);
+                }
+
+                @Override
+                public void onCompleted() {}
+              }));
+    }
+    for (int i = 0; i < 5; i++) {
+      requests.get(i).onNext("call " + i);
+    }
+
+    // The server allows two streams at once: the first two calls hold them until they end, and
+    // the other three wait for QUIC to allow more streams instead of failing.
+    for (StreamObserver<String> request : requests) {
+      request.onCompleted();
+    }
+
+    for (int i = 0; i < 5; i++) {
+      assertThat(answers.get(i).get(30, TimeUnit.SECONDS)).isEqualTo("call " + i);
+    }
   }
 
   @Test

@@ -20,6 +20,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
@@ -30,6 +31,7 @@ import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.handler.codec.quic.QuicChannel;
 import io.netty.handler.codec.quic.QuicClientCodecBuilder;
 import io.netty.handler.codec.quic.QuicStreamChannel;
+import io.netty.handler.codec.quic.QuicStreamLimitChangedEvent;
 import io.netty.handler.codec.quic.QuicStreamType;
 import io.netty.util.AsciiString;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -39,6 +41,7 @@ import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.Objects;
@@ -51,9 +54,10 @@ import java.util.concurrent.TimeUnit;
  * {@link #start} binds the socket and starts QUIC's handshake (TLS 1.3, ALPN {@code h3}, the
  * server's name checked against the authority's host); once it is done the transport is ready, its
  * control stream carries SETTINGS, and each call opens a bidirectional stream ({@link
- * Http3ResponseStream}). The server's GOAWAY ends the transport for new calls: calls on streams at
- * or above its id were never processed and end REFUSED (the runtime retries them transparently, on
- * a new connection), the others finish, then the connection closes.
+ * Http3ResponseStream}); while QUIC allows no more streams (the server's limit on concurrent
+ * calls), a call waits for the server's MAX_STREAMS. The server's GOAWAY ends the transport for new
+ * calls: calls on streams at or above its id were never processed and end REFUSED (the runtime
+ * retries them transparently, on a new connection), the others finish, then the connection closes.
  *
  * <p>Thread-safe: the public methods may be called from any thread and hand their work to the
  * connection's event loop, where all other state lives; what application threads read is volatile
@@ -87,6 +91,10 @@ final class Http3ClientConnection implements ManagedClientTransport, PeerStreamR
   private Listener listener;
   private Channel udp;
   private final Set<Http3ResponseStream> calls = new LinkedHashSet<>();
+
+  /** Calls waiting for QUIC to allow another stream (the server's MAX_STREAMS), in order. */
+  private final ArrayDeque<Http3ResponseStream> waitingForStream = new ArrayDeque<>();
+
   private long goAwayId = Long.MAX_VALUE;
   private boolean peerControlStream;
   private boolean shutdownReported;
@@ -177,7 +185,7 @@ final class Http3ClientConnection implements ManagedClientTransport, PeerStreamR
           }
           Future<QuicChannel> connect =
               QuicChannel.newBootstrap(udp)
-                  .handler(new ChannelInboundHandlerAdapter())
+                  .handler(new StreamLimitWatch())
                   .streamHandler(new ServerStreams())
                   .remoteAddress(remote)
                   .connect();
@@ -208,6 +216,17 @@ final class Http3ClientConnection implements ManagedClientTransport, PeerStreamR
                 }
               });
         });
+  }
+
+  /** Opens waiting calls' streams when the server allows more (its MAX_STREAMS). */
+  private final class StreamLimitWatch extends ChannelInboundHandlerAdapter {
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+      if (event instanceof QuicStreamLimitChangedEvent) {
+        openWaitingCalls();
+      }
+      ctx.fireUserEventTriggered(event);
+    }
   }
 
   /** Streams the server opens: unidirectional ones are read; a bidirectional one is an error. */
@@ -276,6 +295,7 @@ final class Http3ClientConnection implements ManagedClientTransport, PeerStreamR
     Status ended = status;
     loop.execute(
         () -> {
+          refuseWaitingCalls(ended);
           for (Http3ResponseStream call : new ArrayList<>(calls)) {
             call.connectionClosed(ended);
           }
@@ -337,7 +357,11 @@ final class Http3ClientConnection implements ManagedClientTransport, PeerStreamR
     return options.maxInboundMetadataSize();
   }
 
-  /** On the event loop: opens {@code call}'s stream, or refuses it if none may open now. */
+  /**
+   * On the event loop: opens {@code call}'s stream; or, while QUIC allows no more streams (the
+   * server's limit on concurrent calls), queues it until the server allows more; or refuses it if
+   * the connection is going away.
+   */
   void open(Http3ResponseStream call) {
     QuicChannel channel = quic;
     if (shutdownReported || channel == null || !channel.isActive()) {
@@ -352,6 +376,32 @@ final class Http3ClientConnection implements ManagedClientTransport, PeerStreamR
       listener.transportInUse(true);
     }
     calls.add(call);
+    if (!waitingForStream.isEmpty()
+        || channel.peerAllowedStreams(QuicStreamType.BIDIRECTIONAL) <= 0) {
+      waitingForStream.add(call);
+      return;
+    }
+    createStream(channel, call);
+  }
+
+  /** Opens the streams of waiting calls while QUIC allows. */
+  private void openWaitingCalls() {
+    QuicChannel channel = quic;
+    while (!waitingForStream.isEmpty()
+        && channel.isActive()
+        && channel.peerAllowedStreams(QuicStreamType.BIDIRECTIONAL) > 0) {
+      createStream(channel, waitingForStream.poll());
+    }
+  }
+
+  /** Ends the waiting calls, which never reached the server: the runtime may retry them. */
+  private void refuseWaitingCalls(Status status) {
+    while (!waitingForStream.isEmpty()) {
+      waitingForStream.poll().notStarted(status, RpcProgress.REFUSED);
+    }
+  }
+
+  private void createStream(QuicChannel channel, Http3ResponseStream call) {
     channel
         .createStream(QuicStreamType.BIDIRECTIONAL, call)
         .addListener(
@@ -369,6 +419,7 @@ final class Http3ClientConnection implements ManagedClientTransport, PeerStreamR
 
   /** On the event loop: {@code call} has ended. */
   void closed(Http3ResponseStream call) {
+    waitingForStream.remove(call); // cancelled while it waited
     if (calls.remove(call) && calls.isEmpty()) {
       listener.transportInUse(false);
       if (shutdownReported) {
@@ -411,6 +462,8 @@ final class Http3ClientConnection implements ManagedClientTransport, PeerStreamR
       shutdownStatus = status;
     }
     reportShutdown(status);
+    refuseWaitingCalls(
+        Status.UNAVAILABLE.withDescription("the server sent GOAWAY before this call"));
     for (Http3ResponseStream call : new ArrayList<>(calls)) {
       call.goAway(id);
     }
