@@ -54,6 +54,13 @@ func (c testClients) serverStreaming(ctx context.Context) error {
 	for _, size := range sizes {
 		req.ResponseParameters = append(req.ResponseParameters, &testpb.ResponseParameters{Size: size})
 	}
+	return c.streamOutput(ctx, req, sizes)
+}
+
+// streamOutput calls StreamingOutputCall and checks that the responses have the sizes given.
+func (c testClients) streamOutput(
+	ctx context.Context, req *testpb.StreamingOutputCallRequest, sizes []int32,
+) error {
 	stream, err := c.output.CallServerStream(ctx, connect.NewRequest(req))
 	if err != nil {
 		return err
@@ -233,6 +240,67 @@ func (c testClients) cancelAfterFirstResponse(ctx context.Context) error {
 	_, err = stream.Receive()
 	if code := connect.CodeOf(err); err == nil || code != connect.CodeCanceled {
 		return fmt.Errorf("got %v (%v), want CANCELLED", code, err)
+	}
+	return nil
+}
+
+// clientCompressedUnary: connect-go compresses all of a client's requests or none, so a client of
+// each kind.
+func (c testClients) clientCompressedUnary(ctx context.Context) error {
+	req := largeRequest()
+	req.ExpectCompressed = &testpb.BoolValue{Value: true}
+	_, err := c.unary.CallUnary(ctx, connect.NewRequest(req))
+	if code := connect.CodeOf(err); err == nil || code != connect.CodeInvalidArgument {
+		return fmt.Errorf("probe (uncompressed, expect_compressed=true): got %v (%v), want INVALID_ARGUMENT", code, err)
+	}
+	res, err := c.gzipUnary.CallUnary(ctx, connect.NewRequest(req))
+	if err != nil {
+		return fmt.Errorf("compressed: %w", err)
+	}
+	if err := checkPayload(res.Msg.GetPayload(), largeReplySize); err != nil {
+		return fmt.Errorf("compressed: %w", err)
+	}
+	req.ExpectCompressed = &testpb.BoolValue{Value: false}
+	if res, err = c.unary.CallUnary(ctx, connect.NewRequest(req)); err != nil {
+		return fmt.Errorf("uncompressed: %w", err)
+	}
+	return checkPayload(res.Msg.GetPayload(), largeReplySize)
+}
+
+func (c testClients) serverCompressedUnary(ctx context.Context) error {
+	for _, compressed := range []bool{true, false} {
+		ctx, flags := withEnvelopeFlags(ctx)
+		req := largeRequest()
+		req.ResponseCompressed = &testpb.BoolValue{Value: compressed}
+		res, err := c.unary.CallUnary(ctx, connect.NewRequest(req))
+		if err != nil {
+			return fmt.Errorf("response_compressed=%t: %w", compressed, err)
+		}
+		if err := checkPayload(res.Msg.GetPayload(), largeReplySize); err != nil {
+			return err
+		}
+		if got := flags.flags(); len(got) != 1 || got[0] != compressed {
+			return fmt.Errorf("response_compressed=%t, but the responses' compressed flags were %v", compressed, got)
+		}
+	}
+	return nil
+}
+
+func (c testClients) serverCompressedStreaming(ctx context.Context) error {
+	ctx, flags := withEnvelopeFlags(ctx)
+	sizes := []int32{31415, 92653}
+	req := &testpb.StreamingOutputCallRequest{
+		ResponseType: testpb.PayloadType_COMPRESSABLE,
+		ResponseParameters: []*testpb.ResponseParameters{
+			{Size: sizes[0], Compressed: &testpb.BoolValue{Value: true}},
+			{Size: sizes[1], Compressed: &testpb.BoolValue{Value: false}},
+		},
+	}
+	if err := c.streamOutput(ctx, req, sizes); err != nil {
+		return err
+	}
+	if got := flags.flags(); len(got) != 2 || !got[0] || got[1] {
+		return fmt.Errorf("the responses' compressed flags were %v, want [true false]", got)
 	}
 	return nil
 }

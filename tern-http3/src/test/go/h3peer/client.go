@@ -32,6 +32,7 @@ var trailingValue = []byte{0xab, 0xab, 0xab}
 type testClients struct {
 	empty         *connect.Client[testpb.Empty, testpb.Empty]
 	unary         *connect.Client[testpb.SimpleRequest, testpb.SimpleResponse]
+	gzipUnary     *connect.Client[testpb.SimpleRequest, testpb.SimpleResponse]
 	input         *connect.Client[testpb.StreamingInputCallRequest, testpb.StreamingInputCallResponse]
 	output        *connect.Client[testpb.StreamingOutputCallRequest, testpb.StreamingOutputCallResponse]
 	duplex        *connect.Client[testpb.StreamingOutputCallRequest, testpb.StreamingOutputCallResponse]
@@ -43,11 +44,12 @@ type testClients struct {
 func runClient(addr string, tlsConfig *tls.Config, cases []string, out io.Writer) int {
 	transport := &http3.Transport{TLSClientConfig: tlsConfig}
 	defer transport.Close()
-	httpClient := &http.Client{Transport: transport}
+	httpClient := &http.Client{Transport: recordingTransport{transport}}
 	base := "https://" + addr + service
 	c := testClients{
 		empty:         connect.NewClient[testpb.Empty, testpb.Empty](httpClient, base+"EmptyCall", connect.WithGRPC()),
 		unary:         connect.NewClient[testpb.SimpleRequest, testpb.SimpleResponse](httpClient, base+"UnaryCall", connect.WithGRPC()),
+		gzipUnary:     connect.NewClient[testpb.SimpleRequest, testpb.SimpleResponse](httpClient, base+"UnaryCall", connect.WithGRPC(), connect.WithSendGzip()),
 		input:         connect.NewClient[testpb.StreamingInputCallRequest, testpb.StreamingInputCallResponse](httpClient, base+"StreamingInputCall", connect.WithGRPC()),
 		output:        connect.NewClient[testpb.StreamingOutputCallRequest, testpb.StreamingOutputCallResponse](httpClient, base+"StreamingOutputCall", connect.WithGRPC()),
 		duplex:        connect.NewClient[testpb.StreamingOutputCallRequest, testpb.StreamingOutputCallResponse](httpClient, base+"FullDuplexCall", connect.WithGRPC()),
@@ -92,5 +94,8 @@ func (c testClients) cases() map[string]func(context.Context) error {
 		"timeout_on_sleeping_server":  c.timeoutOnSleepingServer,
 		"cancel_after_begin":          c.cancelAfterBegin,
 		"cancel_after_first_response": c.cancelAfterFirstResponse,
+		"client_compressed_unary":     c.clientCompressedUnary,
+		"server_compressed_unary":     c.serverCompressedUnary,
+		"server_compressed_streaming": c.serverCompressedStreaming,
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"time"
@@ -20,11 +21,14 @@ const service = "/grpc.testing.TestService/"
 // runServer serves grpc.testing.TestService over HTTP/3 on a free UDP port of 127.0.0.1 until
 // the process is killed. connect-go's handlers answer the gRPC protocol (and Connect and gRPC-Web,
 // which Tern never sends here); calls to other services get HTTP 404, which gRPC clients read as
-// UNIMPLEMENTED.
+// UNIMPLEMENTED. Responses are compressed with gzip when the client accepts it, except a
+// UnaryCall's whose request says response_compressed=false.
 func runServer(tlsConfig *tls.Config) error {
 	mux := http.NewServeMux()
 	mux.Handle(service+"EmptyCall", connect.NewUnaryHandler(service+"EmptyCall", emptyCall))
-	mux.Handle(service+"UnaryCall", connect.NewUnaryHandler(service+"UnaryCall", unaryCall))
+	mux.Handle(service+"UnaryCall", byResponseCompressed(
+		connect.NewUnaryHandler(service+"UnaryCall", unaryCall),
+		connect.NewUnaryHandler(service+"UnaryCall", unaryCall, connect.WithCompressMinBytes(math.MaxInt32))))
 	mux.Handle(service+"StreamingInputCall",
 		connect.NewClientStreamHandler(service+"StreamingInputCall", streamingInputCall))
 	mux.Handle(service+"StreamingOutputCall",
@@ -38,7 +42,7 @@ func runServer(tlsConfig *tls.Config) error {
 	if err != nil {
 		return err
 	}
-	server := &http3.Server{Handler: mux, TLSConfig: http3.ConfigureTLSConfig(tlsConfig)}
+	server := &http3.Server{Handler: recordingRequests(mux), TLSConfig: http3.ConfigureTLSConfig(tlsConfig)}
 	fmt.Printf("LISTENING %d\n", conn.LocalAddr().(*net.UDPAddr).Port)
 	return server.Serve(conn)
 }
@@ -48,8 +52,11 @@ func emptyCall(context.Context, *connect.Request[testpb.Empty]) (*connect.Respon
 }
 
 func unaryCall(
-	_ context.Context, req *connect.Request[testpb.SimpleRequest],
+	ctx context.Context, req *connect.Request[testpb.SimpleRequest],
 ) (*connect.Response[testpb.SimpleResponse], error) {
+	if err := checkCompressed(ctx, 0, req.Msg.GetExpectCompressed()); err != nil {
+		return nil, err
+	}
 	if err := statusError(req.Msg.GetResponseStatus()); err != nil {
 		echoMetadata(req.Header(), err.Meta(), err.Meta())
 		return nil, err
@@ -60,10 +67,13 @@ func unaryCall(
 }
 
 func streamingInputCall(
-	_ context.Context, stream *connect.ClientStream[testpb.StreamingInputCallRequest],
+	ctx context.Context, stream *connect.ClientStream[testpb.StreamingInputCallRequest],
 ) (*connect.Response[testpb.StreamingInputCallResponse], error) {
 	var size int32
-	for stream.Receive() {
+	for i := 0; stream.Receive(); i++ {
+		if err := checkCompressed(ctx, i, stream.Msg().GetExpectCompressed()); err != nil {
+			return nil, err
+		}
 		size += int32(len(stream.Msg().GetPayload().GetBody()))
 	}
 	if err := stream.Err(); err != nil {
@@ -134,6 +144,24 @@ func respond(
 		if err := send(&testpb.StreamingOutputCallResponse{Payload: payload(params.GetSize())}); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkCompressed answers INVALID_ARGUMENT when the request's message i was compressed and
+// expect_compressed said otherwise, or the other way round; an unset expect_compressed expects
+// nothing.
+func checkCompressed(ctx context.Context, i int, expect *testpb.BoolValue) error {
+	if expect == nil {
+		return nil
+	}
+	flags := envelopeFlagsOf(ctx).flags()
+	if i >= len(flags) {
+		return connect.NewError(connect.CodeInternal, fmt.Errorf("message %d was not seen", i))
+	}
+	if flags[i] != expect.GetValue() {
+		return connect.NewError(connect.CodeInvalidArgument,
+			fmt.Errorf("message %d: compressed=%t, expect_compressed=%t", i, flags[i], expect.GetValue()))
 	}
 	return nil
 }

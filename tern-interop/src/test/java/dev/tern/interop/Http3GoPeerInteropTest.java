@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,10 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("external-check") // not in mvn verify; -Pexternal-checks and CI: README.md#development
 class Http3GoPeerInteropTest {
-  /**
-   * The cases both sides of the peer express (not the compressed ones: connect-go compresses per
-   * client, not per message, and its handlers do not see whether a request was compressed).
-   */
+  /** The cases both sides of the peer express. */
   private static final List<String> CASES =
       List.of(
           "empty_unary",
@@ -45,9 +43,25 @@ class Http3GoPeerInteropTest {
           "cancel_after_begin",
           "cancel_after_first_response");
 
+  /**
+   * The compressed cases the peer's client expresses: not client_compressed_streaming, which
+   * compresses one message of a call and not the next (connect-go compresses all of a client's
+   * requests or none).
+   */
+  private static final List<String> GO_CLIENT_COMPRESSION =
+      List.of("client_compressed_unary", "server_compressed_unary", "server_compressed_streaming");
+
+  /**
+   * The compressed cases the peer's server expresses: not server_compressed_streaming, which asks
+   * for one response compressed and the next not (connect-go's handlers compress all or none).
+   */
+  private static final List<String> GO_SERVER_COMPRESSION =
+      List.of("client_compressed_unary", "client_compressed_streaming", "server_compressed_unary");
+
   @Test
   void goClientPassesTheInteropCasesAgainstTernsServer(@TempDir Path certs) throws Exception {
     Path peer = ExternalTool.require(ExternalTool.H3_PEER);
+    List<String> cases = concat(CASES, GO_CLIENT_COMPRESSION);
     Path ca = Http3PeerRuns.writeLocalhostCertificate(certs);
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     Server server = InteropServer.start(0, true, true, certs, scheduler);
@@ -62,13 +76,13 @@ class Http3GoPeerInteropTest {
                   "--addr=127.0.0.1:" + server.getPort(),
                   "--ca=" + ca,
                   "--server_host_override=localhost",
-                  "--cases=" + String.join(",", CASES)));
+                  "--cases=" + String.join(",", cases)));
       assertThat(client.awaitExit(Duration.ofSeconds(120))).as(client.output()).isTrue();
       client.stop(Duration.ofSeconds(5)); // reads its output to the end: it may lag the exit
 
       assertThat(client.output().lines())
           .as(client.output())
-          .containsExactlyElementsOf(CASES.stream().map(c -> "PASS " + c).toList());
+          .containsExactlyElementsOf(cases.stream().map(c -> "PASS " + c).toList());
       assertThat(client.exitValue()).isZero();
     } finally {
       if (client != null) {
@@ -94,9 +108,16 @@ class Http3GoPeerInteropTest {
                 "--key=" + dir.resolve("server1.key")));
     try {
       Http3PeerRuns.assertTernClientPasses(
-          server, Http3PeerRuns.awaitListeningPort(server), cert, CASES);
+          server,
+          Http3PeerRuns.awaitListeningPort(server),
+          cert,
+          concat(CASES, GO_SERVER_COMPRESSION));
     } finally {
       server.stop(Duration.ofSeconds(5));
     }
+  }
+
+  private static List<String> concat(List<String> first, List<String> second) {
+    return Stream.concat(first.stream(), second.stream()).toList();
   }
 }

@@ -2,6 +2,7 @@ package dev.tern.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tern.DecompressorRegistry;
 import dev.tern.ManagedChannel;
 import dev.tern.TlsChannelCredentials;
 import dev.tern.netty.NettyChannelBuilder;
@@ -64,6 +65,9 @@ final class Http3PeerRuns {
         () ->
             NettyChannelBuilder.forAddress("127.0.0.1", port)
                 .tlsCredentials(trust)
+                // Tells the server-compressed cases which responses arrived compressed.
+                .decompressorRegistry(
+                    DecompressorRegistry.getDefaultInstance().with(new CompressionProbe(), true))
                 .enableHttp3()
                 .build();
     ManagedChannel channel = channels.get();
