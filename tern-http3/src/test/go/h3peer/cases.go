@@ -305,6 +305,17 @@ func (c testClients) serverCompressedStreaming(ctx context.Context) error {
 	return nil
 }
 
+// veryLargeRequest sends one message just under gRPC's default 4 MiB limit once framed: many
+// QUIC packets and flow-control updates for one message.
+func (c testClients) veryLargeRequest(ctx context.Context) error {
+	req := &testpb.SimpleRequest{ResponseSize: 10, Payload: payload(4*1024*1024 - 64)}
+	res, err := c.unary.CallUnary(ctx, connect.NewRequest(req))
+	if err != nil {
+		return err
+	}
+	return checkPayload(res.Msg.GetPayload(), 10)
+}
+
 func largeRequest() *testpb.SimpleRequest {
 	return &testpb.SimpleRequest{
 		ResponseType: testpb.PayloadType_COMPRESSABLE,

@@ -94,6 +94,7 @@ func (c testClients) cases() map[string]func(context.Context) error {
 		"timeout_on_sleeping_server":  c.timeoutOnSleepingServer,
 		"cancel_after_begin":          c.cancelAfterBegin,
 		"cancel_after_first_response": c.cancelAfterFirstResponse,
+		"very_large_request":          c.veryLargeRequest,
 		"client_compressed_unary":     c.clientCompressedUnary,
 		"server_compressed_unary":     c.serverCompressedUnary,
 		"server_compressed_streaming": c.serverCompressedStreaming,

@@ -8,7 +8,9 @@
 //	    printing "PASS case" or "FAIL case: why" per case; exits with status 1 if any failed.
 //	tern-h3-peer server --cert=CERT.pem --key=KEY.pem
 //	    serves grpc.testing.TestService over HTTP/3 on a free UDP port of 127.0.0.1, printing
-//	    "LISTENING PORT" once it is bound; runs until killed.
+//	    "LISTENING PORT" once it is bound; on SIGTERM shuts down gracefully (GOAWAY, then waits
+//	    for the calls under way and for clients to close), printing "SHUTTING DOWN", then
+//	    "SHUT DOWN".
 //
 // Cases and handlers follow gRPC's interop test descriptions (grpc/grpc doc/interop-test-descriptions.md).
 package main

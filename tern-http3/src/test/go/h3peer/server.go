@@ -9,6 +9,9 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"connectrpc.com/connect"
@@ -19,7 +22,8 @@ import (
 const service = "/grpc.testing.TestService/"
 
 // runServer serves grpc.testing.TestService over HTTP/3 on a free UDP port of 127.0.0.1 until
-// the process is killed. connect-go's handlers answer the gRPC protocol (and Connect and gRPC-Web,
+// SIGTERM, which shuts it down gracefully: quic-go's GOAWAY, then the calls under way finish
+// (printing "SHUTTING DOWN", then "SHUT DOWN" once they have). connect-go's handlers answer the gRPC protocol (and Connect and gRPC-Web,
 // which Tern never sends here); calls to other services get HTTP 404, which gRPC clients read as
 // UNIMPLEMENTED. Responses are compressed with gzip when the client accepts it, except a
 // UnaryCall's whose request says response_compressed=false.
@@ -43,8 +47,26 @@ func runServer(tlsConfig *tls.Config) error {
 		return err
 	}
 	server := &http3.Server{Handler: recordingRequests(mux), TLSConfig: http3.ConfigureTLSConfig(tlsConfig)}
+	drained := make(chan error, 1)
+	terminate := make(chan os.Signal, 1)
+	signal.Notify(terminate, syscall.SIGTERM)
+	go func() {
+		<-terminate
+		fmt.Println("SHUTTING DOWN")
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		drained <- server.Shutdown(ctx)
+	}()
 	fmt.Printf("LISTENING %d\n", conn.LocalAddr().(*net.UDPAddr).Port)
-	return server.Serve(conn)
+	if err := server.Serve(conn); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	// Serve returns once Shutdown closed the listener; the calls under way still run.
+	if err := <-drained; err != nil {
+		return err
+	}
+	fmt.Println("SHUT DOWN")
+	return nil
 }
 
 func emptyCall(context.Context, *connect.Request[testpb.Empty]) (*connect.Response[testpb.Empty], error) {

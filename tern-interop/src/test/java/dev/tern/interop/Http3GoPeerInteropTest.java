@@ -2,13 +2,24 @@ package dev.tern.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tern.ConnectivityState;
+import dev.tern.ManagedChannel;
 import dev.tern.Server;
+import dev.tern.Status;
+import dev.tern.interop.testing.ResponseParameters;
+import dev.tern.interop.testing.StreamingOutputCallRequest;
+import dev.tern.interop.testing.StreamingOutputCallResponse;
+import dev.tern.interop.testing.TestServiceTern;
+import dev.tern.stub.StreamObserver;
 import dev.tern.testtools.ExternalTool;
 import dev.tern.testtools.ToolProcess;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -41,7 +52,8 @@ class Http3GoPeerInteropTest {
           "unimplemented_service",
           "timeout_on_sleeping_server",
           "cancel_after_begin",
-          "cancel_after_first_response");
+          "cancel_after_first_response",
+          "very_large_request");
 
   /**
    * The compressed cases the peer's client expresses: not client_compressed_streaming, which
@@ -96,16 +108,8 @@ class Http3GoPeerInteropTest {
 
   @Test
   void ternClientPassesTheInteropCasesAgainstGoServer(@TempDir Path dir) throws Exception {
-    Path peer = ExternalTool.require(ExternalTool.H3_PEER);
     Path cert = Http3PeerRuns.writeLocalhostCertificate(dir);
-    ToolProcess server =
-        ToolProcess.start(
-            "tern-h3-peer-server",
-            List.of(
-                peer.toString(),
-                "server",
-                "--cert=" + cert,
-                "--key=" + dir.resolve("server1.key")));
+    ToolProcess server = startGoServer(dir);
     try {
       Http3PeerRuns.assertTernClientPasses(
           server,
@@ -115,6 +119,83 @@ class Http3GoPeerInteropTest {
     } finally {
       server.stop(Duration.ofSeconds(5));
     }
+  }
+
+  /**
+   * quic-go's graceful shutdown: GOAWAY, then it waits for the calls under way and for the client
+   * to close the connection. Tern's client takes the connection out of service for new calls,
+   * finishes the call it has on it, then closes it, so the server finishes shutting down long
+   * before its 30-second grace.
+   */
+  @Test
+  void ternClientFinishesItsCallAndLetsGoServerShutDown(@TempDir Path dir) throws Exception {
+    Path cert = Http3PeerRuns.writeLocalhostCertificate(dir);
+    ToolProcess server = startGoServer(dir);
+    ManagedChannel channel = null;
+    try {
+      channel = Http3PeerRuns.channel(Http3PeerRuns.awaitListeningPort(server), cert);
+      BlockingQueue<Object> events = new LinkedBlockingQueue<>();
+      StreamObserver<StreamingOutputCallRequest> requests =
+          TestServiceTern.newStub(channel)
+              .withDeadlineAfter(60, TimeUnit.SECONDS)
+              .fullDuplexCall(
+                  new StreamObserver<>() {
+                    @Override
+                    public void onNext(StreamingOutputCallResponse response) {
+                      events.add(response);
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                      events.add(Status.fromThrowable(t));
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                      events.add("completed");
+                    }
+                  });
+      StreamingOutputCallRequest request =
+          StreamingOutputCallRequest.newBuilder()
+              .addResponseParameters(ResponseParameters.newBuilder().setSize(10))
+              .build();
+      requests.onNext(request);
+      assertThat(events.poll(30, TimeUnit.SECONDS)).isInstanceOf(StreamingOutputCallResponse.class);
+      assertThat(channel.getState(false)).isEqualTo(ConnectivityState.READY);
+      CountDownLatch leftReady = new CountDownLatch(1);
+      channel.notifyWhenStateChanged(ConnectivityState.READY, leftReady::countDown);
+
+      ProcessHandle.of(server.pid()).orElseThrow().destroy(); // SIGTERM: GOAWAY, then draining
+      assertThat(leftReady.await(30, TimeUnit.SECONDS)).as(server.output()).isTrue();
+      requests.onNext(request);
+      assertThat(events.poll(30, TimeUnit.SECONDS))
+          .as(server.output())
+          .isInstanceOf(StreamingOutputCallResponse.class);
+      requests.onCompleted();
+      assertThat(events.poll(30, TimeUnit.SECONDS)).as(server.output()).isEqualTo("completed");
+
+      assertThat(server.awaitOutput(o -> o.contains("SHUT DOWN"), Duration.ofSeconds(20)))
+          .as(server.output())
+          .isTrue();
+    } finally {
+      if (channel != null) {
+        channel.shutdownNow();
+        assertThat(channel.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+      }
+      server.stop(Duration.ofSeconds(5));
+    }
+  }
+
+  /** Starts the peer's server with the certificate and key in {@code dir}. */
+  private static ToolProcess startGoServer(Path dir) throws Exception {
+    Path peer = ExternalTool.require(ExternalTool.H3_PEER);
+    return ToolProcess.start(
+        "tern-h3-peer-server",
+        List.of(
+            peer.toString(),
+            "server",
+            "--cert=" + dir.resolve("server1.pem"),
+            "--key=" + dir.resolve("server1.key")));
   }
 
   private static List<String> concat(List<String> first, List<String> second) {

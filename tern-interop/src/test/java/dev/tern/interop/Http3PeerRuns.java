@@ -9,7 +9,9 @@ import dev.tern.netty.NettyChannelBuilder;
 import dev.tern.testtools.TestPems;
 import dev.tern.testtools.ToolProcess;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,17 +61,7 @@ final class Http3PeerRuns {
    */
   static void assertTernClientPasses(ToolProcess server, int port, Path trusted, List<String> cases)
       throws Exception {
-    TlsChannelCredentials trust =
-        TlsChannelCredentials.newBuilder().trustManager(trusted.toFile()).build();
-    Supplier<ManagedChannel> channels =
-        () ->
-            NettyChannelBuilder.forAddress("127.0.0.1", port)
-                .tlsCredentials(trust)
-                // Tells the server-compressed cases which responses arrived compressed.
-                .decompressorRegistry(
-                    DecompressorRegistry.getDefaultInstance().with(new CompressionProbe(), true))
-                .enableHttp3()
-                .build();
+    Supplier<ManagedChannel> channels = () -> channel(port, trusted);
     ManagedChannel channel = channels.get();
     try {
       ByteArrayOutputStream lines = new ByteArrayOutputStream();
@@ -86,5 +78,25 @@ final class Http3PeerRuns {
       channel.shutdownNow();
       assertThat(channel.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
+  }
+
+  /**
+   * A channel over HTTP/3 ({@code NettyChannelBuilder.enableHttp3()}, as {@code bin/interop-client
+   * --http3} builds it) to 127.0.0.1 at {@code port}, trusting the certificate {@code trusted}.
+   */
+  static ManagedChannel channel(int port, Path trusted) {
+    TlsChannelCredentials trust;
+    try {
+      trust = TlsChannelCredentials.newBuilder().trustManager(trusted.toFile()).build();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return NettyChannelBuilder.forAddress("127.0.0.1", port)
+        .tlsCredentials(trust)
+        // Tells the server-compressed cases which responses arrived compressed.
+        .decompressorRegistry(
+            DecompressorRegistry.getDefaultInstance().with(new CompressionProbe(), true))
+        .enableHttp3()
+        .build();
   }
 }
