@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Server;
 import dev.tern.testtools.ExternalTool;
-import dev.tern.testtools.TestPems;
 import dev.tern.testtools.ToolProcess;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -32,9 +30,7 @@ class Http3AioquicInteropTest {
   @Test
   void aioquicClientPassesTheInteropCasesOverHttp3(@TempDir Path certs) throws Exception {
     Path python = ExternalTool.requireHttp3Python();
-    TestPems pems = TestPems.generate("localhost", "dns:localhost,ip:127.0.0.1");
-    Files.writeString(certs.resolve("server1.pem"), pems.certificatePem);
-    Files.writeString(certs.resolve("server1.key"), pems.keyPem);
+    Path ca = Http3PeerRuns.writeLocalhostCertificate(certs);
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     Server server = InteropServer.start(0, true, true, certs, scheduler);
     ToolProcess client = null;
@@ -46,9 +42,10 @@ class Http3AioquicInteropTest {
                   python.toString(),
                   CLIENT.toString(),
                   "--port=" + server.getPort(),
-                  "--ca=" + certs.resolve("server1.pem"),
+                  "--ca=" + ca,
                   "--server_host_override=localhost"));
       assertThat(client.awaitExit(Duration.ofSeconds(120))).as(client.output()).isTrue();
+      client.stop(Duration.ofSeconds(5)); // reads its output to the end: it may lag the exit
 
       assertThat(client.output().lines())
           .as(client.output())

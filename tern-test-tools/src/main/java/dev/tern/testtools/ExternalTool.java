@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Assumptions;
  * built by {@code tools/install-chaos-tools.sh}; grpc-go's interop programs ({@code grpc-go-*}),
  * built by {@code tools/install-xds-interop-tools.sh}; tern-zstd's Go peer {@value #ZSTD_PEER},
  * built by {@code tools/install-zstd-tools.sh}; proxy.py {@value #PROXY_PY}, installed by {@code
- * tools/install-proxy-tools.sh}.
+ * tools/install-proxy-tools.sh}; tern-http3's Go peer {@value #H3_PEER}, built by {@code
+ * tools/install-http3-tools.sh}.
  *
  * <p>A tool is looked up in the tools cache ({@code $TERN_TOOLS_DIR}, by default {@code
  * ~/.cache/tern-tools}; binaries in its {@code bin}, Python in {@code venv/bin}), then on the
@@ -87,6 +88,12 @@ public final class ExternalTool {
    * encoding (tern-zstd/src/test/go/zstdpeer).
    */
   public static final String ZSTD_PEER = "tern-zstd-peer";
+
+  /**
+   * tern-http3's Go peer: connect-go speaking the gRPC protocol over quic-go's HTTP/3 client and
+   * server (tern-http3/src/test/go/h3peer).
+   */
+  public static final String H3_PEER = "tern-h3-peer";
 
   /**
    * proxy.py (PyPI's {@code proxy.py}), an HTTP proxy server that speaks CONNECT and Basic proxy
@@ -221,7 +228,7 @@ public final class ExternalTool {
       case TOXIPROXY -> install = INSTALL_CHAOS;
       case ZSTD_PEER -> install = INSTALL_ZSTD;
       case PROXY_PY -> install = INSTALL_PROXY;
-      case HTTP3_PYTHON -> install = INSTALL_HTTP3;
+      case HTTP3_PYTHON, H3_PEER -> install = INSTALL_HTTP3;
       default -> install = what.startsWith("grpc-go-") ? INSTALL_GRPC_GO : INSTALL;
     }
     missing(

@@ -52,6 +52,10 @@ class ExternalToolTest {
         .isInstanceOf(TestAbortedException.class)
         .hasMessageContaining(
             "tern-zstd-peer is not installed; run tools/install-zstd-tools.sh to install it");
+    assertThatThrownBy(() -> ExternalTool.found(Optional.empty(), ExternalTool.H3_PEER, null))
+        .isInstanceOf(TestAbortedException.class)
+        .hasMessageContaining(
+            "tern-h3-peer is not installed; run tools/install-http3-tools.sh to install it");
     assertThatThrownBy(() -> ExternalTool.found(Optional.empty(), ExternalTool.PROXY_PY, null))
         .isInstanceOf(TestAbortedException.class)
         .hasMessageContaining("proxy.py is not installed; run tools/install-proxy-tools.sh");

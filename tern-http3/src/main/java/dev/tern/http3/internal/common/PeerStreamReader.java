@@ -127,6 +127,16 @@ public final class PeerStreamReader extends ChannelInboundHandlerAdapter {
     }
   }
 
+  /**
+   * Reads once the stream is active rather than when added (inside the stream initializer, which
+   * would hear the error of a stream reset in the packet that opened it, and log it).
+   */
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    ctx.read();
+    ctx.fireChannelActive();
+  }
+
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) {
     ctx.read();

@@ -74,9 +74,16 @@ final class Http3RequestStream extends ChannelInboundHandlerAdapter
         new Http3FrameReader(Http3FrameReader.Kind.REQUEST, this, 2 * metadataLimit + 1024);
   }
 
+  /**
+   * The first read waits for the stream to be active, not for this handler to be added: that
+   * happens inside the stream initializer, which would still be first in the pipeline to hear a
+   * read's error, and a stream the client reset in the packet that opened it fails its first read
+   * (Netty's initializer would log a warning with a stack trace per stream; here it is a cancel).
+   */
   @Override
-  public void handlerAdded(ChannelHandlerContext ctx) {
+  public void channelActive(ChannelHandlerContext ctx) {
     channel.read();
+    ctx.fireChannelActive();
   }
 
   // ---- inbound bytes

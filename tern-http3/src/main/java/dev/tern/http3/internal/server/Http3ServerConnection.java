@@ -109,8 +109,7 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter
   /** A stream the peer opened (its initializer, on the event loop). */
   void streamOpened(QuicStreamChannel stream) {
     if (stream.type() == QuicStreamType.UNIDIRECTIONAL) {
-      stream.pipeline().addLast(new PeerStreamReader(this));
-      stream.read();
+      stream.pipeline().addLast(new PeerStreamReader(this)); // which reads once active
       return;
     }
     nextRequestStreamId = Math.max(nextRequestStreamId, stream.streamId() + 4);
