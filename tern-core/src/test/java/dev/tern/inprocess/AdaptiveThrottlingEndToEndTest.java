@@ -189,6 +189,20 @@ class AdaptiveThrottlingEndToEndTest {
   }
 
   @Test
+  void withoutAPolicy_aThrottledCallNeverReachesTheServer() throws Exception {
+    startServer();
+    channel = channel("{}", true);
+
+    Outcomes outcomes = run(CALLS);
+
+    assertThat(outcomes.throttled).isPositive();
+    assertThat(attempts.get())
+        .as("every call the server saw ended OK or shed; none of the throttled ones")
+        .isEqualTo(outcomes.ok + outcomes.shed);
+    assertThat(attempts.get()).isLessThanOrEqualTo(2 * accepted.get() + 30);
+  }
+
+  @Test
   void onceTheServerStopsSheddingAndTheWindowHasPassed_everyCallGoesThrough() throws Exception {
     startServer();
     channel = channel(RETRY, true);
