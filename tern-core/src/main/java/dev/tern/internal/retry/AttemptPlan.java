@@ -151,8 +151,8 @@ public final class AttemptPlan {
   Next afterFailure(Status status, Metadata trailers, boolean othersPending) {
     if (BackendThrottle.notSent(status)) {
       // The client's adaptive throttling kept it from its backend: another attempt now would only
-      // add to the load it is shedding, so none follows (and the backend's refusals it reacted to
-      // have already taken their retry tokens).
+      // add to the load it is shedding, so none follows. No retry token either: the throttle
+      // reacted to the backend's refusals, which took theirs when they came.
       stopped = true;
       return retry == null && othersPending ? Next.WAIT : Next.GIVE_UP;
     }
