@@ -194,6 +194,12 @@ public abstract class ForwardingChannelBuilder<T extends ForwardingChannelBuilde
   }
 
   @Override
+  public T adaptiveThrottling(double k) {
+    delegate().adaptiveThrottling(k);
+    return thisT();
+  }
+
+  @Override
   public T compressorRegistry(CompressorRegistry registry) {
     delegate().compressorRegistry(registry);
     return thisT();

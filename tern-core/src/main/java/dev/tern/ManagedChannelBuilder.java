@@ -242,6 +242,24 @@ public abstract class ManagedChannelBuilder<T extends ManagedChannelBuilder<T>> 
   public abstract T perRpcBufferLimit(long bytes);
 
   /**
+   * Turns on client-side adaptive throttling (the Google SRE book's): for each backend (each
+   * subchannel), the channel counts over the last two minutes the calls it meant to send there and
+   * those the backend accepted, and fails a new call at once, without sending it, with probability
+   * {@code max(0, (requests - k * accepts) / (requests + 1))}. Such a call ends RESOURCE_EXHAUSTED,
+   * its description starting "client-side throttling:", and is neither retried nor hedged. A call
+   * the backend ended RESOURCE_EXHAUSTED, or UNAVAILABLE with {@code grpc-retry-pushback-ms}, is
+   * not accepted; every other call it answered is. Off by default, as in grpc-java: a backend that
+   * answers RESOURCE_EXHAUSTED for one user's quota would get every user's calls throttled. With it
+   * off, calls pay nothing for it.
+   *
+   * @param k how many calls per accepted call the channel sends before throttling: 2 is the SRE
+   *     book's choice; larger lets more calls through to a refusing backend (more load on it, fewer
+   *     calls failed by the client), 1 throttles as soon as any call is refused
+   * @throws IllegalArgumentException if {@code k} is less than 1, infinite or NaN
+   */
+  public abstract T adaptiveThrottling(double k);
+
+  /**
    * Whom the channel asks whether to reach a server through an HTTP CONNECT proxy (gRFC A1; see
    * {@link ProxyDetector}). Default: the environment's {@code HTTPS_PROXY} (or {@code https_proxy})
    * with {@code NO_PROXY} (or {@code no_proxy}), else the JVM's {@link java.net.ProxySelector}

@@ -359,6 +359,11 @@ class ForwardingBuildersTest {
     }
 
     @Override
+    public RecordingChannelBuilder adaptiveThrottling(double k) {
+      return record("adaptiveThrottling " + k);
+    }
+
+    @Override
     public RecordingChannelBuilder setBinaryLog(BinaryLog binaryLog) {
       return record("setBinaryLog " + binaryLog);
     }

@@ -16,6 +16,7 @@ import dev.tern.NameResolver;
 import dev.tern.NameResolverProvider;
 import dev.tern.NameResolverRegistry;
 import dev.tern.ProxyDetector;
+import dev.tern.internal.client.AdaptiveThrottling;
 import dev.tern.internal.config.ServiceConfig;
 import dev.tern.internal.config.ServiceConfigParser;
 import dev.tern.internal.proxy.SystemProxyDetector;
@@ -79,6 +80,7 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
   private int maxHedgedAttempts = ServiceConfigOptions.DEFAULT.maxHedgedAttempts();
   private long retryBufferSize = ServiceConfigOptions.DEFAULT.retryBufferSize();
   private long perRpcBufferLimit = ServiceConfigOptions.DEFAULT.perRpcBufferLimit();
+  private double adaptiveThrottlingK; // 0: off
 
   /** For subclasses. */
   protected AbstractManagedChannelBuilder() {}
@@ -406,6 +408,15 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
   }
 
   /**
+   * @throws IllegalArgumentException if {@code k} is less than 1, infinite or NaN
+   */
+  @Override
+  public T adaptiveThrottling(double k) {
+    adaptiveThrottlingK = AdaptiveThrottling.checkK(k);
+    return thisT();
+  }
+
+  /**
    * Builds the channel from the hooks: a name resolver for {@link #target()} (or the one {@link
    * #directAddress()}), {@link #authority()} for a direct address, then {@link
    * #buildTransportFactory()}.
@@ -465,7 +476,15 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
                   retryBufferSize,
                   perRpcBufferLimit),
               binaryLog,
-              proxyDetector));
+              proxyDetector,
+              adaptiveThrottlingK == 0
+                  ? null
+                  : new AdaptiveThrottling(
+                      adaptiveThrottlingK,
+                      AdaptiveThrottling.DEFAULT_WINDOW_NANOS,
+                      AdaptiveThrottling.DEFAULT_BUCKETS,
+                      Deadline.getSystemTicker(),
+                      () -> ThreadLocalRandom.current().nextDouble())));
     } catch (RuntimeException e) {
       factory.close();
       throw e;

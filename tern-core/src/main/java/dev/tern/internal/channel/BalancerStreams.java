@@ -10,8 +10,10 @@ import dev.tern.LoadBalancer.SubchannelPicker;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Status;
+import dev.tern.internal.client.BackendThrottle;
 import dev.tern.internal.client.ClientStreamProvider;
 import dev.tern.internal.client.DelayedClientStream;
+import dev.tern.internal.client.ThrottledClientStream;
 import dev.tern.internal.client.TracedClientStream;
 import dev.tern.internal.config.MethodConfig;
 import dev.tern.internal.retry.RetryingClientStream;
@@ -34,6 +36,11 @@ import java.util.logging.Logger;
  * <p>It is the bottom layer of a call's streams: a call's method config was applied above it (its
  * options carry the config's wait-for-ready; its retry policy is the retry layer's), so it ignores
  * the method config it is handed.
+ *
+ * <p>When the channel throttles adaptively, a pick of a READY subchannel asks the subchannel's
+ * {@link BackendThrottle} first: a refused call gets a stream that fails at once, an admitted one
+ * its stream wrapped in a {@link ThrottledClientStream} that counts how it ends. Without throttling
+ * that costs one null check.
  *
  * <p>A call that reads a picker, finds it wanting and then queues re-checks under the lock that the
  * picker is still current, so a picker published in between cannot miss it.
@@ -145,8 +152,8 @@ final class BalancerStreams implements ClientStreamProvider {
       ClientStream real = pick(newPicker, stream.args, stream.appExecutor);
       if (real != null) {
         done.put(stream, Boolean.TRUE);
-        if (!stream.setStream(real) && real instanceof TracedClientStream traced) {
-          traced.abandon(Status.CANCELLED.withDescription("call ended before its stream started"));
+        if (!stream.setStream(real)) {
+          abandon(real);
         }
       }
     }
@@ -214,9 +221,14 @@ final class BalancerStreams implements ClientStreamProvider {
                 "load balancer picked a subchannel its channel did not create: "
                     + result.getSubchannel()));
       }
-      ManagedClientTransport transport = ((SubchannelImpl) result.getSubchannel()).readyTransport();
+      SubchannelImpl subchannel = (SubchannelImpl) result.getSubchannel();
+      ManagedClientTransport transport = subchannel.readyTransport();
       if (transport == null) {
         return null; // not READY (any more): wait for the balancer's next picker
+      }
+      BackendThrottle throttle = subchannel.throttle();
+      if (throttle != null) {
+        return throttledStream(throttle, transport, args, appExecutor, result);
       }
       return newStream(transport, args, appExecutor, result.getStreamTracerFactory());
     }
@@ -225,6 +237,24 @@ final class BalancerStreams implements ClientStreamProvider {
       return DelayedClientStream.failed(status);
     }
     return null;
+  }
+
+  /**
+   * A stream to a backend under adaptive throttling: one that fails at once if the throttle refuses
+   * the call, else the stream, counted by the throttle when it closes.
+   */
+  private ClientStream throttledStream(
+      BackendThrottle throttle,
+      ManagedClientTransport transport,
+      PickSubchannelArgs args,
+      Executor appExecutor,
+      PickResult result) {
+    Status refused = throttle.admit();
+    if (refused != null) {
+      return DelayedClientStream.failed(refused);
+    }
+    return new ThrottledClientStream(
+        newStream(transport, args, appExecutor, result.getStreamTracerFactory()), throttle);
   }
 
   private ClientStream newStream(
@@ -247,6 +277,15 @@ final class BalancerStreams implements ClientStreamProvider {
         CallCredentialsApplier.newStream(
             transport, method, headers, callOptions, owner.authorityFor(callOptions), appExecutor);
     return tracers == null ? stream : TracedClientStream.trace(stream, tracers, headers);
+  }
+
+  /** Tells the tracers of {@code stream}, which will never start, that it closed. */
+  private static void abandon(ClientStream stream) {
+    ClientStream inner =
+        stream instanceof ThrottledClientStream throttled ? throttled.delegate() : stream;
+    if (inner instanceof TracedClientStream traced) {
+      traced.abandon(Status.CANCELLED.withDescription("call ended before its stream started"));
+    }
   }
 
   private static ClientStreamTracer.StreamInfo streamInfo(PickSubchannelArgs args) {

@@ -9,6 +9,7 @@ import dev.tern.LoadBalancerRegistry;
 import dev.tern.NameResolver;
 import dev.tern.ProxyDetector;
 import dev.tern.internal.SharedExecutors;
+import dev.tern.internal.client.AdaptiveThrottling;
 import dev.tern.internal.client.CallSettings;
 import dev.tern.spi.ClientTransportFactory;
 import java.util.List;
@@ -46,6 +47,8 @@ import java.util.function.Function;
  * @param serviceConfigOptions the default service config, look-up, and the retry limits
  * @param binaryLog wraps the channel's innermost channel, below the interceptors; null for none
  * @param proxyDetector handed to the name resolvers ({@link NameResolver.Args#getProxyDetector()})
+ * @param adaptiveThrottling the client-side throttling of each subchannel, or null for none (the
+ *     default)
  */
 public record ChannelConfig(
     String target,
@@ -67,7 +70,8 @@ public record ChannelConfig(
     DoubleSupplier backoffRandom,
     ServiceConfigOptions serviceConfigOptions,
     BinaryLog binaryLog,
-    ProxyDetector proxyDetector) {
+    ProxyDetector proxyDetector,
+    AdaptiveThrottling adaptiveThrottling) {
 
   /**
    * Checks the components.

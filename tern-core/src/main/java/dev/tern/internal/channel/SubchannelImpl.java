@@ -17,6 +17,8 @@ import dev.tern.channelz.SocketStats;
 import dev.tern.channelz.TraceEvent;
 import dev.tern.channelz.TraceLog;
 import dev.tern.internal.BackoffPolicy;
+import dev.tern.internal.client.AdaptiveThrottling;
+import dev.tern.internal.client.BackendThrottle;
 import dev.tern.spi.ClientTransportFactory;
 import dev.tern.spi.ManagedClientTransport;
 import java.net.SocketAddress;
@@ -43,7 +45,8 @@ import java.util.function.DoubleSupplier;
  *
  * <p>Thread-safety: every state change happens in the channel's synchronization context (transport
  * events hop into it); public methods may be called from any thread and queue their work there.
- * Only {@link #readyTransport()} is read from other threads, through an atomic reference.
+ * Only {@link #readyTransport()} is read from other threads, through an atomic reference, and
+ * {@link #throttle()}, final and thread-safe.
  */
 final class SubchannelImpl extends LoadBalancer.Subchannel {
   static final Status SHUTDOWN_STATUS =
@@ -60,6 +63,9 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
   private final BackoffPolicy backoff;
   private final SubchannelChannel channel;
   private final Node node = new Node();
+
+  /** Its backend's client-side adaptive throttle; null when the channel has none. */
+  private final BackendThrottle throttle;
 
   // Confined to the synchronization context.
   private volatile List<EquivalentAddressGroup> addresses; // also read by getAllAddresses()
@@ -104,6 +110,8 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
     this.backoff = new BackoffPolicy(backoffRandom);
     this.onTerminated = onTerminated;
     this.channel = new SubchannelChannel(this, config, callExecutor, authority);
+    AdaptiveThrottling throttling = config.adaptiveThrottling();
+    this.throttle = throttling == null ? null : throttling.newBackend(this.addresses.toString());
     Channelz.global().addSubchannel(node);
   }
 
@@ -115,6 +123,15 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
   /** The READY transport, or null if the subchannel is not READY. */
   ManagedClientTransport readyTransport() {
     return readyTransport.get();
+  }
+
+  /**
+   * The client-side adaptive throttle of this subchannel's backend, or null when the channel does
+   * not throttle. Its history is this subchannel's: a balancer that replaces the subchannel starts
+   * the new one afresh.
+   */
+  BackendThrottle throttle() {
+    return throttle;
   }
 
   @Override

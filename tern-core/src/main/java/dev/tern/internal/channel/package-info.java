@@ -9,7 +9,8 @@
  *        (a DelayedCall records the call while no config is known, or to select with its headers)
  *   -> ClientCallImpl (dev.tern.internal.client), born configured
  *   -> RetryPolicyStreams (dev.tern.internal.retry), if its method config retries or hedges
- *   -> BalancerStreams: the picker's pick, or a wait for the next picker
+ *   -> BalancerStreams: the picker's pick, or a wait for the next picker; with adaptive
+ *        throttling, the picked subchannel's BackendThrottle admits the call or fails it at once
  *   -> CallCredentialsApplier -> the transport's stream
  * </pre>
  *

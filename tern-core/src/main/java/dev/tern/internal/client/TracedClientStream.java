@@ -2,8 +2,6 @@ package dev.tern.internal.client;
 
 import dev.tern.Attributes;
 import dev.tern.ClientStreamTracer;
-import dev.tern.Compressor;
-import dev.tern.DecompressorRegistry;
 import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.internal.TracerEvents;
@@ -30,17 +28,16 @@ import java.util.logging.Logger;
  * calling the stream, inbound ones from the listener's thread; {@code streamClosed} is reported
  * once, from the listener's {@code closed} (or from {@link #abandon}, if it never started).
  */
-public final class TracedClientStream implements ClientStream {
+public final class TracedClientStream extends ForwardingClientStream {
   private static final Logger logger = Logger.getLogger(TracedClientStream.class.getName());
 
-  private final ClientStream delegate;
   private final TracerEvents<ClientStreamTracer> events;
   private final Metadata headers;
   private int outboundSeqNo; // the writing thread's
 
   private TracedClientStream(
       ClientStream delegate, ClientStreamTracer[] tracers, Metadata headers) {
-    this.delegate = delegate;
+    super(delegate);
     this.events = new TracerEvents<>(tracers);
     this.headers = headers;
   }
@@ -174,65 +171,5 @@ public final class TracedClientStream implements ClientStream {
           }
         });
     delegate.writeMessage(message);
-  }
-
-  @Override
-  public void setMaxInboundMessageSize(int bytes) {
-    delegate.setMaxInboundMessageSize(bytes);
-  }
-
-  @Override
-  public void setMaxOutboundMessageSize(int bytes) {
-    delegate.setMaxOutboundMessageSize(bytes);
-  }
-
-  @Override
-  public void setDecompressorRegistry(DecompressorRegistry registry) {
-    delegate.setDecompressorRegistry(registry);
-  }
-
-  @Override
-  public void halfClose() {
-    delegate.halfClose();
-  }
-
-  @Override
-  public void cancel(Status reason) {
-    delegate.cancel(reason);
-  }
-
-  @Override
-  public Attributes getAttributes() {
-    return delegate.getAttributes();
-  }
-
-  @Override
-  public void request(int numMessages) {
-    delegate.request(numMessages);
-  }
-
-  @Override
-  public void flush() {
-    delegate.flush();
-  }
-
-  @Override
-  public boolean isReady() {
-    return delegate.isReady();
-  }
-
-  @Override
-  public void setMessageCompression(boolean enable) {
-    delegate.setMessageCompression(enable);
-  }
-
-  @Override
-  public void setCompressor(Compressor compressor) {
-    delegate.setCompressor(compressor);
-  }
-
-  @Override
-  public String toString() {
-    return "TracedClientStream{" + delegate + "}";
   }
 }

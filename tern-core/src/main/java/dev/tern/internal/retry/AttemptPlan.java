@@ -2,6 +2,7 @@ package dev.tern.internal.retry;
 
 import dev.tern.Metadata;
 import dev.tern.Status;
+import dev.tern.internal.client.BackendThrottle;
 import dev.tern.internal.config.HedgingPolicy;
 import dev.tern.internal.config.RetryPolicy;
 import dev.tern.internal.wire.GrpcHeaders;
@@ -14,7 +15,9 @@ import java.util.function.DoubleSupplier;
  * The decisions of one call's retry or hedging policy (gRFC A6): how many attempts may be made,
  * whether a failed attempt is followed by another and after what delay (exponential back-off with
  * full jitter, or the server's {@code grpc-retry-pushback-ms}), and what the channel's {@link
- * RetryThrottle} says. {@link RetryingClientStream} does the sending.
+ * RetryThrottle} says. An attempt the channel's adaptive throttling did not send ({@link
+ * BackendThrottle#notSent}) ends the plan: no retry or further hedge follows it, and it takes no
+ * retry token. {@link RetryingClientStream} does the sending.
  *
  * <p>Not thread-safe: used under its stream's lock (except {@link #callSucceeded}, which only
  * touches the thread-safe throttle).
@@ -146,6 +149,13 @@ public final class AttemptPlan {
    * @param othersPending whether other attempts are in flight or one is scheduled
    */
   Next afterFailure(Status status, Metadata trailers, boolean othersPending) {
+    if (BackendThrottle.notSent(status)) {
+      // The client's adaptive throttling kept it from its backend: another attempt now would only
+      // add to the load it is shedding, so none follows. No retry token either: the throttle
+      // reacted to the backend's refusals, which took theirs when they came.
+      stopped = true;
+      return retry == null && othersPending ? Next.WAIT : Next.GIVE_UP;
+    }
     long pushback = pushbackMillis(trailers);
     Status.Code code = status.getCode();
     return retry != null

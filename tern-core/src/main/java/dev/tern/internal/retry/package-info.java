@@ -7,7 +7,8 @@
  *        from a ClientCallImpl whose method config has a retry or hedging policy
  * out: a RetryingClientStream, whose attempts' streams come from the layer below
  *        (a ClientStreamProvider: the channel's balancer streams)
- *      AttemptPlan: the pure decisions (retry or not, when, throttle, pushback)
+ *      AttemptPlan: the pure decisions (retry or not, when, throttle, pushback; none after an
+ *        attempt the channel's adaptive throttling did not send)
  *      RetryBuffer / RetryThrottle: shared by a channel's calls (per service config for the throttle)
  * </pre>
  *

@@ -361,4 +361,19 @@ class AbstractManagedChannelBuilderTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("perRpcBufferLimit must be > 0, was -5");
   }
+
+  @Test
+  void badAdaptiveThrottlingMultipliersAreRefused() {
+    TestBuilder builder = new TestBuilder();
+    assertThatThrownBy(() -> builder.adaptiveThrottling(0.5))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("k must be a finite number >= 1, was 0.5");
+    assertThatThrownBy(() -> builder.adaptiveThrottling(Double.NaN))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("k must be a finite number >= 1, was NaN");
+    assertThatThrownBy(() -> builder.adaptiveThrottling(Double.POSITIVE_INFINITY))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("k must be a finite number >= 1, was Infinity");
+    assertThat(builder.adaptiveThrottling(1)).isSameAs(builder);
+  }
 }

@@ -11,6 +11,7 @@ import dev.tern.MethodDescriptor;
 import dev.tern.NameResolver;
 import dev.tern.ProxyDetector;
 import dev.tern.Status;
+import dev.tern.internal.client.AdaptiveThrottling;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.spi.ManagedClientTransport;
 import dev.tern.testing.FakeClock;
@@ -135,6 +136,9 @@ public final class ClientTestSupport {
     ServiceConfigOptions serviceConfigOptions = ServiceConfigOptions.DEFAULT;
     ProxyDetector proxyDetector = ProxyDetector.none();
 
+    /** The channel's client-side adaptive throttling; null (the default) for none. */
+    AdaptiveThrottling adaptiveThrottling;
+
     /** The resolvers made by {@link #useFakeResolvers}, oldest first. */
     final List<FakeNameResolver> resolvers = new ArrayList<>();
 
@@ -179,7 +183,8 @@ public final class ClientTestSupport {
                   () -> jitterRandom,
                   serviceConfigOptions,
                   null,
-                  proxyDetector));
+                  proxyDetector,
+                  adaptiveThrottling));
       return channel;
     }
 

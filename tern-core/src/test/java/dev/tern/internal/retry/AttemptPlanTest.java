@@ -4,14 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Metadata;
 import dev.tern.Status;
+import dev.tern.internal.client.AdaptiveThrottling;
+import dev.tern.internal.client.BackendThrottle;
 import dev.tern.internal.config.HedgingPolicy;
 import dev.tern.internal.config.RetryPolicy;
 import dev.tern.internal.config.RetryThrottlingPolicy;
 import dev.tern.internal.retry.AttemptPlan.Next;
 import dev.tern.internal.wire.GrpcHeaders;
+import dev.tern.spi.ClientStreamListener.RpcProgress;
+import dev.tern.testing.FakeClock;
 import java.util.EnumSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -155,5 +160,51 @@ class AttemptPlanTest {
     if (next == Next.RETRY_LATER || next == Next.HEDGE_LATER) {
       assertThat(plan.delayNanos()).isEqualTo(row.delayMillis() * MS);
     }
+  }
+
+  /** A status like the one a backend throttle gives a call it did not send. */
+  private static Status notSent() {
+    AdaptiveThrottling throttling =
+        new AdaptiveThrottling(
+            2, AdaptiveThrottling.DEFAULT_WINDOW_NANOS, 24, new FakeClock().getTicker(), () -> 0.0);
+    BackendThrottle backend = throttling.newBackend("backend");
+    backend.onClosed(Status.RESOURCE_EXHAUSTED, RpcProgress.PROCESSED, new Metadata(), false);
+    Status status = backend.admit();
+    assertThat(BackendThrottle.notSent(status)).isTrue();
+    return status;
+  }
+
+  @Test
+  void anAttemptTheClientThrottledIsNotRetried_andTakesNoRetryToken() {
+    RetryThrottle throttle = new RetryThrottle(new RetryThrottlingPolicy(10, 0.1));
+    RetryPolicy policy =
+        new RetryPolicy(
+            5,
+            100 * MS,
+            300 * MS,
+            2.0,
+            EnumSet.of(Status.Code.UNAVAILABLE, Status.Code.RESOURCE_EXHAUSTED));
+    AttemptPlan plan = AttemptPlan.retry(policy, 5, throttle, null, () -> 0.5);
+    plan.attemptStarted();
+
+    assertThat(plan.afterFailure(notSent(), new Metadata(), false)).isEqualTo(Next.GIVE_UP);
+    assertThat(throttle.tokens()).isEqualTo(10.0);
+    assertThat(plan.mayStartAnother()).isFalse();
+  }
+
+  @Test
+  void aHedgeTheClientThrottledStopsTheHedging_andWaitsForThoseInFlight() {
+    HedgingPolicy policy =
+        new HedgingPolicy(
+            3, 100 * MS, EnumSet.of(Status.Code.UNAVAILABLE, Status.Code.RESOURCE_EXHAUSTED));
+    AttemptPlan inFlight = AttemptPlan.hedging(policy, 5, null, null);
+    inFlight.attemptStarted();
+    inFlight.attemptStarted();
+    assertThat(inFlight.afterFailure(notSent(), new Metadata(), true)).isEqualTo(Next.WAIT);
+    assertThat(inFlight.mayStartAnother()).isFalse();
+
+    AttemptPlan alone = AttemptPlan.hedging(policy, 5, null, null);
+    alone.attemptStarted();
+    assertThat(alone.afterFailure(notSent(), new Metadata(), false)).isEqualTo(Next.GIVE_UP);
   }
 }
