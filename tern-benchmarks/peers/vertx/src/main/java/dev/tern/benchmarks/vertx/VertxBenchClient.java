@@ -9,7 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
 
@@ -40,6 +42,10 @@ public final class VertxBenchClient {
           "streaming_rpcs");
   // Latencies above a minute are counted as a minute (a call that slow has failed the run anyway).
   private static final long HISTOGRAM_MAX_NANOS = TimeUnit.MINUTES.toNanos(1);
+  // How long the loops may still run after the window ended before the run fails, and how long
+  // Vert.x may take to close.
+  private static final int GRACE_SECONDS = 30;
+  private static final int CLOSE_SECONDS = 10;
 
   private VertxBenchClient() {}
 
@@ -53,10 +59,21 @@ public final class VertxBenchClient {
       return;
     }
     Vertx vertx = Vertx.vertx();
+    int status;
     try {
-      System.exit(run(vertx, settings, System.out, System.err));
+      status = run(vertx, settings, System.out, System.err);
     } finally {
-      vertx.close();
+      closeWithin(vertx, CLOSE_SECONDS);
+    }
+    System.exit(status);
+  }
+
+  /** Closes the client's Vert.x (its connections and event loops), waiting at most seconds. */
+  private static void closeWithin(Vertx vertx, int seconds) throws InterruptedException {
+    try {
+      vertx.close().toCompletionStage().toCompletableFuture().get(seconds, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      System.err.println("vertx-bench client: Vert.x did not close cleanly: " + e);
     }
   }
 
@@ -95,7 +112,7 @@ public final class VertxBenchClient {
                 }
               });
     }
-    long waitSeconds = settings.warmupSeconds + settings.durationSeconds + 30;
+    long waitSeconds = settings.warmupSeconds + settings.durationSeconds + GRACE_SECONDS;
     boolean allEnded = ended.await(waitSeconds, TimeUnit.SECONDS);
     if (failure.get() != null) {
       err.println("vertx-bench client: a call to " + settings.server + " failed: " + failure.get());
@@ -104,7 +121,7 @@ public final class VertxBenchClient {
     if (!allEnded) {
       err.printf(
           "vertx-bench client: %d call loops still waiting for %s %d s after the window ended%n",
-          ended.getCount(), settings.server, 30);
+          ended.getCount(), settings.server, GRACE_SECONDS);
       return 1;
     }
     Histogram all = new Histogram(HISTOGRAM_MAX_NANOS, 3);
