@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Runs Tern beside grpc-java 1.79 (and native peers in the server-only part); writes the page.
+"""Runs Tern beside grpc-java 1.79 (and Vert.x gRPC and native peers); writes the page.
 
 Called by bin/bench-compare, which builds tern-benchmarks first and the native peers with
 build-peers.sh, and passes the class paths and the peers' folder in the environment (TERN_CP,
 GRPC_JAVA_CP, PEERS_DIR). The systems (bench_systems.py, chosen with --systems) are Tern and
-grpc-java in every part below, and in the server-only part also grpc-go's and tonic's servers
+grpc-java in every part below, Vert.x gRPC 5.0.7 (issue 52, built by build-peers.sh) in the
+end-to-end and server-only parts, and in the server-only part also grpc-go's and tonic's servers
 (issue 34's native peers) and nghttpd (a C HTTP/2 server answering with a static file). A system
 whose program is not there (a peer build-peers.sh could not build, nghttpd not installed) is
 recorded as missing. Ten parts, each optional:
@@ -329,6 +330,11 @@ def run_qps_config(
     the part's systems of --systems unless given."""
     systems = systems or taking_part(args.systems, part)
     runs = {s: [] for s in systems}
+    # A peer whose program is not there keeps its empty list: the page lists it as missing.
+    what = "%s %s, " % (label, key)
+    systems = tuple(
+        s for s in systems if s not in SYSTEMS or available(results, what + s, SYSTEMS[s])
+    )
     for r in range(args.repeats):
         for system in abba(systems, r):
             log("%s %s %s run %d/%d" % (label, key, system, r + 1, args.repeats))
@@ -1620,11 +1626,13 @@ def main():
         default=",".join(SYSTEMS),
         metavar="NAME,NAME...",
         help="the systems to run, of %s; tern and grpc-java are always needed (the page compares "
-        "every system with both). grpc-go and tonic are grpc-go's and tonic's servers (issue "
-        "34's native peers, built by build-peers.sh; one not built is listed as missing) and "
-        "nghttpd the HTTP/2 baseline, and tern-defaults Tern's qps server with --defaults (its "
-        "default executor and two ordinary interceptors, issue 52), all four in the server-only "
-        "part. --systems=tern,grpc-java leaves the four out" % ", ".join(SYSTEMS),
+        "every system with both). vertx is Vert.x gRPC 5.0.7's server and client (issue 52, "
+        "built by build-peers.sh) in the end-to-end and server-only parts. grpc-go and tonic are "
+        "grpc-go's and tonic's servers (issue 34's native peers, built by build-peers.sh; a peer "
+        "not built is listed as missing) and nghttpd the HTTP/2 baseline, and tern-defaults "
+        "Tern's qps server with --defaults (its default executor and two ordinary interceptors, "
+        "issue 52), all four in the server-only part. --systems=tern,grpc-java leaves the five "
+        "out" % ", ".join(SYSTEMS),
     )
     p.add_argument(
         "--bridge",

@@ -159,6 +159,39 @@ def server_peer_rows(results):
     return head, out
 
 
+def e2e_peer_rows(results):
+    """The end-to-end table of every system that ran the part (Tern, grpc-java and the peers with
+    a client of their own: Vert.x), each its own client against its own server: per configuration
+    its median QPS and p50/p99, Tern's QPS over its, and the target for that (issue 52's for
+    Vert.x). One whose program was not there reads *missing*. Nothing when the part ran only Tern
+    and grpc-java, whose figures are in the results table."""
+    if all(set(runs) <= set(SYSTEMS) for runs in results["e2e"].values()):
+        return [], []
+    head = (
+        "| Configuration | Client and server | QPS | p50 µs | p99 µs | Tern / it (QPS) "
+        "| Target for Tern / it | |",
+        "|---|---|---:|---:|---:|---:|---|---|",
+    )
+    out = []
+    for key, runs in results["e2e"].items():
+        med = medians(runs, ("qps", "p50", "p99"))
+        for s in runs:
+            if is_missing(results, "end-to-end %s, %s" % (key, s)):
+                out.append("| %s | %s | missing | | | | | |" % (key, label(results, s)))
+                continue
+            cells = [key, label(results, s)] + [fmt(med[s][m]) for m in ("qps", "p50", "p99")]
+            ratio = ratio_of(med["tern"]["qps"], med[s]["qps"]) if "tern" in med else None
+            target = E2E_TARGETS.get(s)
+            if s == "tern":
+                cells += ["", "", ""]
+            elif target is None:
+                cells += [fmt_ratio(ratio), "none (the results table above)", ""]
+            else:
+                cells += [fmt_ratio(ratio), *target_verdict(ratio, *target)]
+            out.append("| %s |" % " | ".join(cells))
+    return head, out
+
+
 # The streaming part's ping-pong rows (bench_compare.streaming_key) and whether each is the fastest
 # configuration (direct executor on both sides); each row's raw echo limit is under its key
 # without " direct".
@@ -554,8 +587,11 @@ AHEAD = object()  # a target: ahead, beyond the noise band
 SERVER_TARGETS = {
     "tern-defaults": (1.25, False),
     "grpc-java": (3.0, True),
+    "vertx": (AHEAD, True),
     "grpc-go": (AHEAD, True),
 }
+# Issue 52's target against Vert.x gRPC on every row it has: ahead, beyond the noise band.
+E2E_TARGETS = {"vertx": (AHEAD, True)}
 
 
 def issue34_targets(results):
@@ -1154,19 +1190,32 @@ def main():
     lines += server_rows(results) + alloc_rows(results) + conns_rows(results)
     lines += tls_rows(results) + flow_rows(results) + jmh
     lines.append("")
+    e2e_head, e2e_peers = e2e_peer_rows(results)
+    lines += table(
+        "End-to-end, every system with a client of its own: its qps client against its own "
+        "server (the same load as the results table's end-to-end rows; medians). *Vert.x gRPC "
+        "5.0.7* runs its callbacks on its event loops and has no executor to choose, so its "
+        "*default* and *direct* rows run the same programs. *Tern / it* is Tern's QPS over each "
+        "system's, beside issue 52's target against Vert.x: ahead on every row (beyond the "
+        "page's %d%% noise band; within it, even)." % round(EVEN * 100),
+        e2e_head,
+        e2e_peers,
+    )
     server_head, server_peers = server_peer_rows(results)
     lines += table(
         "Server-only, every server loaded the same way (pinned to CPU 0, the same h2load "
         "command on CPU 1, 4 connections x 100 streams of empty unary calls; medians), grpc-go's "
-        "and tonic's servers (issue 34's native peers; how they are built and pinned is under "
-        "*How to read the parts*) beside the JVM systems. nghttpd answers with a static file of "
-        "the same 5 bytes and does no gRPC: it is the machine's HTTP/2 ceiling for this load, "
-        "not a peer. *Tern / it* is Tern's req/s over each server's, beside issue 34's target "
-        "for it: at least 3x grpc-java, ahead of grpc-go (beyond the page's %d%% noise band; "
-        "within it, even); tonic's row shows the distance to it. *Tern, defaults* is the same qps "
-        "server as a user writes it (`QpsServer --defaults`: the server's default executor "
-        "instead of the benchmark's own ForkJoinPool, and two ordinary interceptors); issue 52's "
-        "target is at least 0.8 of the tuned row, Tern / it at most 1.25." % round(EVEN * 100),
+        "and tonic's servers (issue 34's native peers) and Vert.x gRPC 5.0.7's (issue 52; how "
+        "each is built and pinned is under *How to read the parts*) beside the JVM systems. "
+        "nghttpd answers with a static file of the same 5 bytes and does no gRPC: it is the "
+        "machine's HTTP/2 ceiling for this load, not a peer. *Tern / it* is Tern's req/s over "
+        "each server's, beside issue 34's target for it: at least 3x grpc-java, ahead of grpc-go "
+        "(beyond the page's %d%% noise band; within it, even), and issue 52's, ahead of Vert.x; "
+        "tonic's row shows the distance to it. *Tern, defaults* is the same qps server as a user "
+        "writes it (`QpsServer --defaults`: the server's default executor instead of the "
+        "benchmark's own ForkJoinPool, and two ordinary interceptors); issue 52's target is at "
+        "least 0.8 of the tuned row, Tern / it at most 1.25."
+        % round(EVEN * 100),
         server_head,
         server_peers,
     )
@@ -1245,7 +1294,8 @@ def main():
             "which would make grpc-java record stats on every call). `$PROBE_CP` is "
             "`tern-benchmarks/target/classes` (for `HeapUsedProbe` on grpc-java's class path). "
             "`$PEERS_DIR` is the folder `tern-benchmarks/scripts/build-peers.sh` prints "
-            "(`~/.cache/tern-tools/bench-peers/bin`), holding the native peers it built. "
+            "(`~/.cache/tern-tools/bench-peers/bin`), holding the native peers and Vert.x's "
+            "`vertx-bench` it built. "
             "`$PORT` is a loopback port "
             "the script got by binding port 0, `$WORK` the work directory "
             "(`tern-benchmarks/target/bench`). Servers start fresh for every run and are killed "
@@ -1431,6 +1481,25 @@ def main():
         "`~/.cache/tern-tools/bench-peers` (`TERN_TOOLS_DIR` moves it), again only when a source, "
         "a pin or the compiler changed; `bin/bench-compare` runs it first. A peer that cannot be "
         "built is left out with a line saying why, and its row reads *missing*.",
+        "- **Vert.x gRPC 5.0.7** (issue 52; the server-only and end-to-end parts): a server and "
+        "a qps client of ours, `tern-benchmarks/peers/vertx` (its own Maven project, apart from "
+        "Tern's class path because Vert.x 5 brings Netty 4.2.9: `vertx-grpc-server` and "
+        "`vertx-grpc-client` 5.0.7 under the `vertx-stack-depchain` 5.0.7 BOM, protobuf-java "
+        "4.36.2 and its messages generated from tern-interop's `messages.proto`, every version "
+        "pinned in its `pom.xml`). The server is written as Vert.x's documentation shows: "
+        "`GrpcServer.server(vertx)` with one `callHandler` per method (`UnaryCall` and "
+        "`StreamingCall`, answering with `response_size` zero bytes as the qps servers do), "
+        "mounted as the request handler of a Vert.x `HttpServer` (plaintext HTTP/2 with prior "
+        "knowledge), on one event loop (`VertxOptions.setEventLoopPoolSize(1)`: it is pinned to "
+        "one CPU, and Vert.x runs each handler on the event loop of its connection), NIO as the "
+        "other JVM rows, Vert.x's defaults otherwise. The client (`GrpcClient`, Vert.x's default "
+        "event loops, two per core) takes the qps clients' flags and prints their summary: one "
+        "`GrpcClient` (one HTTP/2 connection) per channel on an event loop of its own, each "
+        "keeping its calls in flight in closed loops, latencies in an HdrHistogram. "
+        "`tern-benchmarks/scripts/build-peers.sh` builds it with `mvn package` (dependencies "
+        "from Maven Central into the local Maven repository, never installed) into "
+        "`~/.cache/tern-tools/bench-peers` and writes the launcher `vertx-bench server|client "
+        "FLAGS`, again only when its sources, pom, `java` or `mvn` changed.",
         "- **Raw echo limit** (issue 34): `raw-echo` (`tern-benchmarks/peers/echo/raw-echo.c`, "
         "`gcc -O2`, built by the same script) over blocking loopback sockets with TCP_NODELAY, one "
         "client thread and one server thread, no protocol: the server writes back whatever it "

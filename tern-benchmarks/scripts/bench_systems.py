@@ -14,6 +14,11 @@ Two kinds, in one table (SYSTEMS, in the order the page lists them):
   machine's HTTP/2 ceiling for this load). Each is one entry: its command, what it needs prepared,
   and the program it needs (a tool on PATH, or a peer in $PEERS_DIR) with where that comes from.
 
+- VertxSystem: Vert.x gRPC 5.0.7 (issue 52), a JVM stack built apart from Tern's class path (its
+  Netty is its own) by scripts/build-peers.sh into $PEERS_DIR as `vertx-bench`: its own server
+  and qps client in the end-to-end part (own client against own server), its server in the
+  server-only part. It has no executor to choose, so both executor rows run it the same way.
+
 Beside the table, not a system: RAW_ECHO, the raw loopback echo of the echo part (the limit of the
 wake-up-bound rows), with the qps programs' interface (qps_programs) so the streaming and
 connections code runs it as it runs a system's own programs.
@@ -147,7 +152,24 @@ def native_peer(name, label, program):
     return ServerOnlySystem(name, label, command, path, BUILT_BY)
 
 
-class RawEcho:
+class PeerPrograms:
+    """A peer's one program in $PEERS_DIR (`tool`) run as a server (`tool server --address=...`)
+    and as a client taking the qps clients' flags (`tool CLIENT_VERB FLAGS`): the command methods
+    of a JavaSystem. It has no executor to choose, so `direct` changes nothing. Immutable."""
+
+    client_verb = None  # set by each peer
+
+    def server_cmd(self, port, direct):
+        del direct
+        return [self.tool, "server", "--address=127.0.0.1:%s" % port]
+
+    def client_cmd(self, port, outstanding, direct, duration, warmup, payload, channels, streaming):
+        del direct
+        flags = qps_client_flags(port, outstanding, duration, warmup, payload, channels, streaming)
+        return [self.tool, self.client_verb, *flags]
+
+
+class RawEcho(PeerPrograms):
     """The raw loopback echo (peers/echo/raw-echo.c, in $PEERS_DIR): the echo part's one program,
     with a JavaSystem's command methods (its server, its ping-pong client taking the qps clients'
     flags, its connections client taking ConnectionsClient's). No executor, no JVM."""
@@ -159,18 +181,30 @@ class RawEcho:
     warmup = 2
     tool = PEERS_DIR + "/raw-echo"
     install = BUILT_BY
-
-    def server_cmd(self, port, direct):
-        del direct
-        return [self.tool, "server", "--address=127.0.0.1:%s" % port]
-
-    def client_cmd(self, port, outstanding, direct, duration, warmup, payload, channels, streaming):
-        del direct
-        flags = qps_client_flags(port, outstanding, duration, warmup, payload, channels, streaming)
-        return [self.tool, "pingpong", *flags]
+    client_verb = "pingpong"
 
     def connections_client(self):
         return [self.tool, "connections"]
+
+
+class VertxSystem(PeerPrograms):
+    """Vert.x gRPC 5.0.7's peer (peers/vertx, `vertx-bench` in $PEERS_DIR): its server of the
+    BenchmarkService (one event loop) and its qps client. Vert.x runs every callback on its event
+    loops and has no executor to choose. Immutable."""
+
+    name = "vertx"
+    label = "Vert.x gRPC 5.0.7"
+    parts = ("e2e", "server")
+    tool = PEERS_DIR + "/vertx-bench"
+    install = BUILT_BY
+    client_verb = "client"
+
+    def server_only_cmd(self, port, work):
+        del work  # it serves from memory
+        return self.server_cmd(port, False)
+
+    def prepare(self, work):
+        """Nothing: the server serves from memory."""
 
 
 def nghttpd_root(work):
@@ -243,7 +277,8 @@ NGHTTPD = ServerOnlySystem(
     prepare=nghttpd_prepare,
 )
 
-SYSTEMS = {s.name: s for s in (TERN, TERN_DEFAULTS, GRPC_JAVA, GRPC_GO, TONIC, NGHTTPD)}
+VERTX = VertxSystem()
+SYSTEMS = {s.name: s for s in (TERN, TERN_DEFAULTS, GRPC_JAVA, VERTX, GRPC_GO, TONIC, NGHTTPD)}
 RAW_ECHO = RawEcho()
 
 
@@ -256,8 +291,13 @@ def java_system(name):
 
 
 def qps_programs(name):
-    """The qps and connections programs of `name`: a JavaSystem's, or the raw echo's."""
-    return RAW_ECHO if name == RAW_ECHO.name else java_system(name)
+    """The qps programs of `name` (and its connections client, for a JavaSystem or the raw echo):
+    a JavaSystem's, Vert.x's, or the raw echo's."""
+    if name == RAW_ECHO.name:
+        return RAW_ECHO
+    if name == VERTX.name:
+        return VERTX
+    return java_system(name)
 
 
 def taking_part(names, part):

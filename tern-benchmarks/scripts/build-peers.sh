@@ -6,6 +6,10 @@
 #   tonic-bench-server    a tonic 0.14.9 server of the same service, pinned by peers/tonic/Cargo.toml
 #                         (exact versions) and Cargo.lock, fetched by `cargo build --locked`
 #   raw-echo              the raw loopback echo (peers/echo/raw-echo.c, gcc -O2)
+#   vertx-bench           Vert.x gRPC 5.0.7's server and qps client of the same service
+#                         (`vertx-bench server|client FLAGS`), a launcher of the jar and class path
+#                         `mvn package` makes of peers/vertx/pom.xml (every version pinned there;
+#                         resolved from Maven Central into the local repository, never installed)
 # A peer is rebuilt only when its sources, its pins or its compiler changed (a key of those is
 # kept beside each program), so a second run takes no time. A peer that cannot be built (no
 # toolchain, no registry, a failed build) is removed from the cache, older builds included, and
@@ -69,6 +73,28 @@ raw_echo() {
   gcc -O2 -std=c11 -Wall -Wextra -Werror -o "$cache/bin/raw-echo" "$peers/echo/raw-echo.c"
 }
 
+# The launcher: bench-compare starts `vertx-bench server ...` and `vertx-bench client ...`; exec
+# keeps the JVM's PID the one bench-compare started (it samples that process's CPU).
+vertx() {
+  local out="$cache/vertx-build"
+  rm -rf "$out"
+  mvn -B -q -Dstyle.color=never -f "$peers/vertx/pom.xml" -Dpeer.out="$out" package || return 1
+  local cp="$out/vertx-bench-0.jar:$(cat "$out/classpath.txt")"
+  cat >"$cache/bin/vertx-bench.tmp" <<LAUNCHER || return 1
+#!/bin/sh
+# Vert.x gRPC 5.0.7's benchmark peer, written by tern-benchmarks/scripts/build-peers.sh.
+# Usage: vertx-bench server|client FLAGS...
+case "\$1" in
+  server) main=dev.tern.benchmarks.vertx.VertxBenchServer ;;
+  client) main=dev.tern.benchmarks.vertx.VertxBenchClient ;;
+  *) echo "usage: vertx-bench server|client FLAGS..." >&2; exit 2 ;;
+esac
+shift
+exec java -cp "$cp" "\$main" "\$@"
+LAUNCHER
+  chmod +x "$cache/bin/vertx-bench.tmp" && mv "$cache/bin/vertx-bench.tmp" "$cache/bin/vertx-bench"
+}
+
 if command -v go >/dev/null; then
   toolchain="$(go version)"
   build grpc-go-bench-server "$(key "$peers"/grpc-go/{go.mod,go.sum,main.go})" grpc_go
@@ -89,6 +115,14 @@ if command -v gcc >/dev/null; then
   build raw-echo "$(key "$peers/echo/raw-echo.c")" raw_echo
 else
   missing raw-echo "gcc is not on PATH"
+fi
+
+if command -v java >/dev/null && command -v mvn >/dev/null; then
+  toolchain="$(java -version 2>&1 | head -n 1) $(mvn -v 2>/dev/null | head -n 1)"
+  build vertx-bench "$(key "$peers/vertx/pom.xml" $(find "$peers/vertx/src" -type f | sort) \
+    "$protos/messages.proto")" vertx
+else
+  missing vertx-bench "java and mvn are needed on PATH"
 fi
 
 echo "$cache/bin"

@@ -5,12 +5,14 @@ Run: python3 -m unittest discover -s tern-benchmarks/scripts (standard library o
 written without its chart where matplotlib is missing).
 """
 
+import argparse
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import unittest
+import unittest.mock
 
 # Beside this file: on sys.path when run as the docstring says, or as a script.
 import bench_compare
@@ -71,7 +73,7 @@ def results_fixture():
         "started": "2026-12-01T00:00:00+00:00",
         "finished": "2026-12-01T01:00:00+00:00",
         "argv": ["--repeats=1"],
-        "systems": ["tern", "tern-defaults", "grpc-java", "grpc-go", "tonic", "nghttpd"],
+        "systems": ["tern", "tern-defaults", "grpc-java", "vertx", "grpc-go", "tonic", "nghttpd"],
         "labels": {s.name: s.label for s in bench_systems.SYSTEMS.values()},
         "machine": {
             "cpu": "test CPU",
@@ -95,7 +97,18 @@ def results_fixture():
             "jmh_iterations": 1,
             "quick": False,
         },
-        "e2e": {"4x10 default": {"tern": [e2e_run(200, 100)], "grpc-java": [e2e_run(100, 200)]}},
+        "e2e": {
+            "4x10 default": {
+                "tern": [e2e_run(200, 100)],
+                "grpc-java": [e2e_run(100, 200)],
+                "vertx": [e2e_run(160, 125)],
+            },
+            "4x100 default": {
+                "tern": [e2e_run(400, 1000)],
+                "grpc-java": [e2e_run(100, 4000)],
+                "vertx": [],
+            },
+        },
         "streaming": {
             ping + " direct": {"tern": [e2e_run(6000, 60)], "grpc-java": [e2e_run(3000, 120)]}
         },
@@ -104,6 +117,7 @@ def results_fixture():
             "tern": runs(req_per_s=400000.0, done=1),
             "tern-defaults": runs(req_per_s=320000.0, done=1),
             "grpc-java": runs(req_per_s=100000.0, done=1),
+            "vertx": runs(req_per_s=250000.0, done=1),
             "grpc-go": runs(req_per_s=200000.0, done=1),
             "tonic": runs(req_per_s=500000.0, done=1),
             "nghttpd": runs(req_per_s=1000000.0, done=1),
@@ -137,7 +151,7 @@ def results_fixture():
             for s, ns in (("tern", 900.0), ("grpc-java", 1000.0))
         ],
         "commands": {"e2e 4x10 default": {"tern": ["java -cp $TERN_CP QpsServer"]}},
-        "errors": {},
+        "errors": {"end-to-end 4x100 default, vertx": [bench_systems.MISSING + "no vertx-bench"]},
     }
 
 
@@ -159,6 +173,16 @@ def render(results, performance_log=None):
         )
         with open(out_md) as f:
             return f.read()
+
+
+def table_rows(page, first_cell):
+    """The cells of every table row whose first cell is `first_cell`."""
+    rows = []
+    for line in page.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and cells[0] == first_cell:
+            rows.append(cells)
+    return rows
 
 
 def table_row(page, first_cell):
@@ -217,6 +241,40 @@ class PageTest(unittest.TestCase):
             table_row(self.page, "nghttpd (static file)")[3:5], ["0.40", "none: the ceiling"]
         )
 
+    def test_server_only_table_judges_tern_against_vertx(self):
+        self.assertEqual(
+            table_row(self.page, "Vert.x gRPC 5.0.7")[1:],
+            ["250,000", "0.25", "1.60", "> 1 (ahead)", "met"],
+        )
+
+    def test_end_to_end_table_has_each_system_with_its_own_client(self):
+        self.assertIn(
+            "| Configuration | Client and server | QPS | p50 µs | p99 µs | Tern / it (QPS) "
+            "| Target for Tern / it | |",
+            self.page,
+        )
+        self.assertEqual(
+            table_rows(self.page, "4x10 default"),
+            [
+                ["4x10 default", "Tern", "200", "100", "400", "", "", ""],
+                ["4x10 default", "grpc-java", "100", "200", "800", "2.00"]
+                + ["none (the results table above)", ""],
+                ["4x10 default", "Vert.x gRPC 5.0.7", "160", "125", "500", "1.25"]
+                + ["> 1 (ahead)", "met"],
+            ],
+        )
+        # Its program was not there: missing, not failed, and not a figure.
+        self.assertEqual(
+            table_rows(self.page, "4x100 default")[2],
+            ["4x100 default", "Vert.x gRPC 5.0.7", "missing", "", "", "", "", ""],
+        )
+
+    def test_no_end_to_end_peer_table_with_only_tern_and_grpc_java(self):
+        results = results_fixture()
+        for runs in results["e2e"].values():
+            del runs["vertx"]
+        self.assertNotIn("| Configuration | Client and server |", render(results))
+
     def test_issue_34_targets_are_tern_against_grpc_java_and_the_raw_echo(self):
         per_call = "heap allocated per empty unary call, Tern / grpc-java"
         new_conns = "new connection + first call, one at a time (default executors: no fastest run)"
@@ -258,8 +316,38 @@ class SystemsTest(unittest.TestCase):
     def test_systems_are_tern_grpc_java_and_the_server_only_peers(self):
         self.assertEqual(
             list(bench_systems.SYSTEMS),
-            ["tern", "tern-defaults", "grpc-java", "grpc-go", "tonic", "nghttpd"],
+            ["tern", "tern-defaults", "grpc-java", "vertx", "grpc-go", "tonic", "nghttpd"],
         )
+
+    def test_vertx_runs_its_own_server_and_client_from_the_peers_folder(self):
+        vertx = bench_systems.qps_programs("vertx")
+        self.assertEqual(
+            vertx.server_cmd(1234, True),
+            ["$PEERS_DIR/vertx-bench", "server", "--address=127.0.0.1:1234"],
+        )
+        self.assertEqual(vertx.server_only_cmd(1234, "/work"), vertx.server_cmd(1234, False))
+        client = vertx.client_cmd(1234, 10, True, 5, 2, 0, 4, False)
+        self.assertEqual(client[:2], ["$PEERS_DIR/vertx-bench", "client"])
+        self.assertIn("--outstanding_rpcs=10", client)
+        self.assertNotIn("--directexecutor", client)
+        self.assertEqual(bench_systems.taking_part(("tern", "vertx"), "e2e"), ("tern", "vertx"))
+        self.assertEqual(bench_systems.taking_part(("tern", "vertx"), "conns"), ("tern",))
+
+    def test_end_to_end_without_the_vertx_peer_records_it_missing_and_starts_nothing(self):
+        # The launcher's environment, without the peers' folder (build-peers.sh did not run).
+        env = {"TERN_CP": "tern-cp", "GRPC_JAVA_CP": "grpc-java-cp"}
+        with unittest.mock.patch.dict(os.environ, env):
+            os.environ.pop("PEERS_DIR", None)
+            args = argparse.Namespace(
+                systems=("vertx",), repeats=2, duration=1, warmup=1, quick=True
+            )
+            results = {"commands": {}, "errors": {}, "e2e": {}}
+            shape = ("e2e", "end-to-end", "4x10 default", 10, False)
+            bench_compare.run_qps_config(args, "/nonexistent", results, *shape)
+        self.assertEqual(results["e2e"]["4x10 default"], {"vertx": []})
+        [message] = results["errors"]["end-to-end 4x10 default, vertx"]
+        self.assertTrue(message.startswith(bench_systems.MISSING), message)
+        self.assertIn("PEERS_DIR is not set", message)
 
     def test_tern_engine_is_an_unknown_system_that_says_why(self):
         with self.assertRaises(ValueError) as raised:
