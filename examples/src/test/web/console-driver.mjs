@@ -44,6 +44,11 @@ try {
   out.services = await page.$$eval(".service h3", (hs) => hs.map((h) => h.textContent));
   out.methods = await page.$$eval(`.service[data-service="${service}"] .method`, (ms) =>
     ms.map((m) => `${m.querySelector("button").textContent} ${m.querySelector(".kind").textContent}`));
+  // Comments from route_guide.proto: reflection serves the build's descriptor set with them.
+  out.pointComment = await page.$eval('.type[data-type="tern.examples.routeguide.Point"] .comment',
+    (e) => e.textContent.trim());
+  out.listFeaturesComment = await page.$eval(
+    `.method[data-method="${service}/ListFeatures"] .comment`, (e) => e.textContent.trim());
   await page.screenshot({ path: join(shots, "console-services.png"), fullPage: false });
   // The search keeps the route guide (its methods mention "Feature") and hides health.
   await page.type("#search", "feature");

@@ -66,6 +66,13 @@ class RouteGuideConsoleBrowserTest {
                 + "\"location\":{\"latitude\":515055000,\"longitude\":-754000}}")
         .contains("grpcurl -plaintext -d '{\\\"latitude\\\":515055000,\\\"longitude\\\":-754000}'")
         .contains("\"searchShows\":[\"tern.examples.routeguide.RouteGuide\"]")
+        // Comments of route_guide.proto, from the descriptor set the build wrote.
+        .contains(
+            "\"pointComment\":\"A point as latitude and longitude in E7 units (degrees times"
+                + " 10^7), rounded to integers.\"")
+        .contains(
+            "\"listFeaturesComment\":\"The features inside a rectangle, streamed as they are"
+                + " found.\"")
         .contains(
             "\"bufCurl\":\"buf curl --protocol connect -d '{\\\"lo\\\":{\\\"latitude\\\":515070000,"
                 + "\\\"longitude\\\":-1000000},\\\"hi\\\":{\\\"latitude\\\":515100000,"
