@@ -3,43 +3,12 @@
 //
 //   node console-driver.mjs URL SCREENSHOT_DIR [--chromium=PATH] [--timeout-ms=N]
 
-import { createRequire } from "node:module";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { openConsole, openMethod, report, send } from "./console-page.mjs";
 
-const toolsDir = process.env.TERN_TOOLS_DIR || join(homedir(), ".cache", "tern-tools");
-const require = createRequire(join(toolsDir, "web", "package.json"));
-
-function flag(args, name, defaultValue) {
-  const prefix = `--${name}=`;
-  const found = args.filter((a) => a.startsWith(prefix)).pop();
-  return found === undefined ? defaultValue : found.substring(prefix.length);
-}
-
-const [url, shots, ...rest] = process.argv.slice(2);
-if (!url || !shots) {
-  process.stderr.write("usage: node console-driver.mjs URL SCREENSHOT_DIR [--chromium=PATH] [--timeout-ms=N]\n");
-  process.exit(2);
-}
-const timeout = Number(flag(rest, "timeout-ms", "20000"));
 const service = "tern.examples.routeguide.RouteGuide";
-const puppeteer = require("puppeteer-core");
-const browserArgs = ["--disable-dev-shm-usage", "--disable-gpu"];
-if (process.getuid && process.getuid() === 0) browserArgs.push("--no-sandbox");
-const browser = await puppeteer.launch({
-  executablePath: flag(rest, "chromium", "/usr/bin/chromium"),
-  headless: true,
-  args: browserArgs,
-  defaultViewport: { width: 1200, height: 900 },
-});
-const out = {};
-try {
-  const page = await browser.newPage();
-  page.setDefaultTimeout(timeout);
-  page.on("console", (m) => process.stderr.write(`console: ${m.text()}\n`));
-  page.on("pageerror", (e) => process.stderr.write(`console: page error: ${e}\n`));
-  await page.goto(url, { timeout });
-  await page.waitForSelector('body[data-state="ready"], body[data-state="error"]');
+const { url, shots, browser, page } = await openConsole("console-driver.mjs");
+await report(browser, async (out) => {
   out.state = await page.$eval("body", (b) => b.dataset.state);
   out.services = await page.$$eval(".service h3", (hs) => hs.map((h) => h.textContent));
   out.methods = await page.$$eval(`.service[data-service="${service}"] .method`, (ms) =>
@@ -54,22 +23,13 @@ try {
   await page.type("#search", "feature");
   out.searchShows = await page.$$eval(".service:not([hidden]) h3", (hs) => hs.map((h) => h.textContent));
 
-  async function call(method) {
-    await page.goto(url.split("#")[0] + "#services");
-    await page.click(`.method[data-method="${service}/${method}"] button`);
-    await page.waitForSelector(`#call-panel[data-method="${service}/${method}"]`);
-  }
-  async function send() {
-    await page.click("#send");
-    await page.waitForSelector('#call-result[data-state="done"]');
-    return page.$eval("#call-status", (e) => e.textContent);
-  }
+  const call = (method) => openMethod(page, url, `${service}/${method}`);
 
   // GetFeature from the generated form: the first point of the example's data.
   await call("GetFeature");
   await page.type('input[data-field="latitude"]', "515055000");
   await page.type('input[data-field="longitude"]', "-754000");
-  out.getFeatureStatus = (await send()).replace(/ in .*/, "");
+  out.getFeatureStatus = (await send(page)).replace(/ in .*/, "");
   out.getFeature = JSON.parse(await page.$eval("#call-response", (e) => e.textContent));
   await page.click("#copy-grpcurl");
   out.grpcurl = await page.$eval("#copied", (e) => e.textContent);
@@ -81,7 +41,7 @@ try {
   await page.type('input[data-field="lo.longitude"]', "-1000000");
   await page.type('input[data-field="hi.latitude"]', "515100000");
   await page.type('input[data-field="hi.longitude"]', "-970000");
-  out.listFeaturesStatus = (await send()).replace(/ in .*/, "");
+  out.listFeaturesStatus = (await send(page)).replace(/ in .*/, "");
   out.listFeatures = await page.$$eval(".stream-message", (ms) => ms.map((m) => JSON.parse(m.textContent).name));
   await page.screenshot({ path: join(shots, "console-stream.png"), fullPage: true });
 
@@ -98,7 +58,7 @@ try {
     await setField("longitude", lng);
     await page.click("#add-message");
   }
-  out.recordRouteStatus = (await send()).replace(/ in .*/, "");
+  out.recordRouteStatus = (await send(page)).replace(/ in .*/, "");
   out.recordRoute = await page.$$eval(".stream-message", (ms) => ms.map((m) => {
     const s = JSON.parse(m.textContent);
     return { pointCount: s.pointCount, featureCount: s.featureCount };
@@ -112,13 +72,13 @@ try {
     await setField("message", text);
     await page.click("#add-message");
   }
-  out.routeChatStatus = (await send()).replace(/ in .*/, "");
+  out.routeChatStatus = (await send(page)).replace(/ in .*/, "");
   out.routeChat = await page.$$eval(".stream-message", (ms) => ms.map((m) => JSON.parse(m.textContent).message));
 
   // A bad argument: a latitude off the Earth.
   await call("GetFeature");
   await page.type('input[data-field="latitude"]', "990000000");
-  out.badStatus = await send();
+  out.badStatus = await send(page);
   out.badDetails = JSON.parse(await page.$eval("#call-details", (e) => e.textContent));
   await page.screenshot({ path: join(shots, "console-error.png"), fullPage: true });
 
@@ -129,10 +89,4 @@ try {
   out.channelz = await page.$$eval("#channelz-table tbody tr", (rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)));
   out.sockets = await page.$$eval("#socket-table tbody tr", (rs) => rs.length);
   await page.screenshot({ path: join(shots, "console-state.png"), fullPage: true });
-} catch (e) {
-  out.failure = String(e);
-  process.exitCode = 1;
-} finally {
-  await browser.close();
-}
-process.stdout.write(JSON.stringify(out) + "\n");
+});

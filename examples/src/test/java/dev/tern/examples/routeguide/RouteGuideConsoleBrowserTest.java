@@ -3,11 +3,10 @@ package dev.tern.examples.routeguide;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Server;
+import dev.tern.examples.ConsoleBrowser;
 import dev.tern.examples.ToolRunner;
 import dev.tern.services.health.HealthStatusManager;
 import dev.tern.testing.TernCleanupExtension;
-import dev.tern.testtools.ExternalTool;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -22,33 +21,17 @@ import org.junit.jupiter.api.io.TempDir;
  * docs' pictures are remade), else to a temporary folder.
  */
 class RouteGuideConsoleBrowserTest {
-  private static final Path DRIVER = Path.of("src/test/web/console-driver.mjs");
-
   @TempDir Path dir;
 
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
 
   @Test
   void theConsoleListsCallsAndShowsTheRouteGuide() throws Exception {
-    Path node = ExternalTool.require(ExternalTool.NODE);
-    Path chromium = ExternalTool.require(ExternalTool.CHROMIUM);
-    ExternalTool.requireWebPackages();
-    String shots = System.getProperty("tern.console.screenshots");
-    Path screenshots = shots == null ? dir : Path.of(shots).toAbsolutePath();
-    Files.createDirectories(screenshots);
     HealthStatusManager health = new HealthStatusManager();
     Server server = cleanup.register(RouteGuideServer.start(0, health, null, List.of(), true));
 
     ToolRunner.Result result =
-        ToolRunner.result(
-            dir,
-            node,
-            DRIVER.toString(),
-            RouteGuideServer.consoleUrl(server),
-            screenshots.toString(),
-            "--chromium=" + chromium,
-            // Within ToolRunner's 30 s, so a page that never finishes says what it showed.
-            "--timeout-ms=20000");
+        ConsoleBrowser.drive(dir, "console-driver.mjs", RouteGuideServer.consoleUrl(server));
 
     String out = result.out();
     assertThat(result.exitCode()).as(out + result.err()).isZero();
@@ -100,7 +83,8 @@ class RouteGuideConsoleBrowserTest {
             "\"channelz\":\\[\\[\"\\d+\",\"(\\d{2,}|[5-9])\",\"\\d+\",\"[1-9]\\d*\",\"\\d{4}-");
     assertThat(out).doesNotContain("\"sockets\":0");
     for (String view : List.of("services", "call", "stream", "error", "state")) {
-      assertThat(screenshots.resolve("console-" + view + ".png")).isNotEmptyFile();
+      assertThat(ConsoleBrowser.screenshots(dir).resolve("console-" + view + ".png"))
+          .isNotEmptyFile();
     }
   }
 }
