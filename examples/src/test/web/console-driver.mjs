@@ -88,5 +88,9 @@ await report(browser, async (out) => {
   out.health = await page.$$eval("#health-table tbody tr", (rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)));
   out.channelz = await page.$$eval("#channelz-table tbody tr", (rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)));
   out.sockets = await page.$$eval("#socket-table tbody tr", (rs) => rs.length);
+  // The server's counts per method (the console's tracer), once GetFeature's row is in.
+  await page.waitForFunction(() => [...document.querySelectorAll("#metrics-table tbody tr")]
+    .some((r) => r.cells[0].textContent.endsWith("/GetFeature")));
+  out.metrics = await page.$$eval("#metrics-table tbody tr", (rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)));
   await page.screenshot({ path: join(shots, "console-state.png"), fullPage: true });
 });

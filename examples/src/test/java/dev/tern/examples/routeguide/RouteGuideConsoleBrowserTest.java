@@ -82,6 +82,14 @@ class RouteGuideConsoleBrowserTest {
         .containsPattern(
             "\"channelz\":\\[\\[\"\\d+\",\"(\\d{2,}|[5-9])\",\"\\d+\",\"[1-9]\\d*\",\"\\d{4}-");
     assertThat(out).doesNotContain("\"sockets\":0");
+    // The server's counts per method: GetFeature twice (Tower Bridge, then the bad latitude), one
+    // message in each and one out for the call that succeeded; a mean time.
+    assertThat(out)
+        .containsPattern(
+            "\\[\"tern.examples.routeguide.RouteGuide/GetFeature\",\"2\","
+                + "\"OK 1, INVALID_ARGUMENT 1\",\"2 / 1\",\"\\d+ / \\d+\",\"\\d+\\.\\d ms\"\\]")
+        .containsPattern(
+            "\\[\"tern.examples.routeguide.RouteGuide/RecordRoute\",\"1\",\"OK 1\",\"2 / 1\",");
     for (String view : List.of("services", "call", "stream", "error", "state")) {
       assertThat(ConsoleBrowser.screenshots(dir).resolve("console-" + view + ".png"))
           .isNotEmptyFile();
