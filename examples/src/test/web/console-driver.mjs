@@ -82,6 +82,37 @@ await report(browser, async (out) => {
   out.badDetails = JSON.parse(await page.$eval("#call-details", (e) => e.textContent));
   await page.screenshot({ path: join(shots, "console-error.png"), fullPage: true });
 
+  // The same over gRPC-Web: binary messages the page encodes and decodes with the descriptors.
+  await call("GetFeature");
+  await page.select("#transport", "grpc-web");
+  await page.type('input[data-field="latitude"]', "515055000");
+  await page.type('input[data-field="longitude"]', "-754000");
+  out.grpcWebGetFeatureStatus = (await send(page)).replace(/ in .*/, "");
+  out.grpcWebGetFeature = JSON.parse(await page.$eval("#call-response", (e) => e.textContent));
+  await page.$eval('input[data-field="latitude"]', (e) => { e.value = "990000000"; });
+  out.grpcWebBadStatus = await send(page);
+  out.grpcWebBadDetails = JSON.parse(await page.$eval("#call-details", (e) => e.textContent));
+  await call("ListFeatures");
+  await page.select("#transport", "grpc-web");
+  await setField("lo.latitude", "515070000");
+  await setField("lo.longitude", "-1000000");
+  await setField("hi.latitude", "515100000");
+  await setField("hi.longitude", "-970000");
+  out.grpcWebListFeaturesStatus = (await send(page)).replace(/ in .*/, "");
+  out.grpcWebListFeatures = await page.$$eval(".stream-message", (ms) => ms.map((m) => JSON.parse(m.textContent).name));
+  await call("RecordRoute");
+  await page.select("#transport", "grpc-web");
+  for (const [lat, lng] of [["515055000", "-754000"], ["515081000", "-759000"]]) {
+    await setField("latitude", lat);
+    await setField("longitude", lng);
+    await page.click("#add-message");
+  }
+  out.grpcWebRecordRouteStatus = (await send(page)).replace(/ in .*/, "");
+  out.grpcWebRecordRoute = await page.$$eval(".stream-message", (ms) => ms.map((m) => {
+    const s = JSON.parse(m.textContent);
+    return { pointCount: s.pointCount, featureCount: s.featureCount };
+  }));
+
   // The state: health and channelz, after the calls above.
   await page.goto(url.split("#")[0] + "#state");
   await page.waitForSelector("#view-state[data-refreshed]");

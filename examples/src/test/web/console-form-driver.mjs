@@ -1,6 +1,7 @@
 // Fills the console's generated form for tern.examples.consoletest.FormEcho/Echo (a field of every
 // kind: a oneof, an enum, a map, a repeated message, a Timestamp, a Duration, a wrapper, a Struct),
-// with a metadata row and a deadline, sends it, and prints what the page showed as one JSON object
+// with a metadata row and a deadline, sends it over Connect JSON, then over gRPC-Web (binary), and
+// prints what the page showed as one JSON object
 // (FormKindsConsoleBrowserTest asserts it, and what the server received).
 //
 //   node console-form-driver.mjs URL SCREENSHOT_DIR [--chromium=PATH] [--timeout-ms=N]
@@ -42,4 +43,9 @@ await report(browser, async (out) => {
   out.status = (await send(page)).replace(/ in .*/, "");
   out.echoed = JSON.parse(await page.$eval("#call-response", (e) => e.textContent));
   await page.screenshot({ path: join(shots, "console-form.png"), fullPage: true });
+
+  // The same form again over gRPC-Web: the page encodes it in binary with the descriptors.
+  await page.select("#transport", "grpc-web");
+  out.grpcWebStatus = (await send(page)).replace(/ in .*/, "");
+  out.grpcWebEchoed = JSON.parse(await page.$eval("#call-response", (e) => e.textContent));
 });

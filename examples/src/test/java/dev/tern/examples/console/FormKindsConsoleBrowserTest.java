@@ -79,8 +79,9 @@ class FormKindsConsoleBrowserTest {
                             .build()))
             .setChosenItem(Item.newBuilder().setLabel("chosen").setQuantity(7))
             .build();
-    assertThat(echo.nextRequest(5)).isEqualTo(expected);
-    assertThat(echo.nextRequest(0)).as("one call only").isNull();
+    assertThat(echo.nextRequest(5)).as("over Connect").isEqualTo(expected);
+    assertThat(echo.nextRequest(5)).as("over gRPC-Web").isEqualTo(expected);
+    assertThat(echo.nextRequest(0)).as("two calls only").isNull();
 
     String expectedJson = JsonFormat.printer().omittingInsignificantWhitespace().print(expected);
     assertThat(out)
@@ -90,10 +91,18 @@ class FormKindsConsoleBrowserTest {
         .contains("\"requestJson\":" + jsonString(expectedJson))
         // The metadata row arrived as a request header (names are lower-cased by the page).
         .contains("\"header\":\"from the page\"");
-    // The deadline of 3600000 ms arrived as connect-timeout-ms: an hour, less the trip here.
+    // Over gRPC-Web the answer, decoded from binary by the page, is the same.
+    assertThat(out)
+        .contains("\"grpcWebStatus\":\"OK\"")
+        .contains("\"grpcWebEchoed\":{\"requestJson\":" + jsonString(expectedJson));
+    // The deadline of 3600000 ms arrived (as connect-timeout-ms, then as grpc-timeout): an hour,
+    // less the trip here.
     Matcher left = Pattern.compile("\"deadlineLeftMs\":\"(\\d+)\"").matcher(out);
-    assertThat(left.find()).as(out).isTrue();
-    assertThat(Long.parseLong(left.group(1))).isBetween(3_500_000L, 3_600_000L);
+    for (String protocol : new String[] {"Connect", "gRPC-Web"}) {
+      assertThat(left.find()).as(protocol + ": " + out).isTrue();
+      assertThat(Long.parseLong(left.group(1))).as(protocol).isBetween(3_500_000L, 3_600_000L);
+    }
+    assertThat(out.split("\"header\":\"from the page\"", -1)).as("both calls' header").hasSize(3);
   }
 
   /** {@code text} as a JSON string literal. */

@@ -73,6 +73,23 @@ class RouteGuideConsoleBrowserTest {
             "\"badDetails\":[{\"type\":\"google.rpc.BadRequest\",\"fieldViolations\":[{\"field\":"
                 + "\"latitude\",\"description\":\"must be within ±900000000 (±90° in E7), was"
                 + " 990000000\"}]}]")
+        // Over gRPC-Web, the same answers, decoded from binary by the page.
+        .contains("\"grpcWebGetFeatureStatus\":\"OK\"")
+        .contains(
+            "\"grpcWebGetFeature\":{\"name\":\"Tower Bridge\","
+                + "\"location\":{\"latitude\":515055000,\"longitude\":-754000}}")
+        .contains("\"grpcWebBadStatus\":\"invalid_argument: not a point on Earth\"")
+        .contains(
+            "\"grpcWebBadDetails\":[{\"type\":\"google.rpc.BadRequest\",\"fieldViolations\":"
+                + "[{\"field\":\"latitude\",\"description\":\"must be within ±900000000 (±90° in"
+                + " E7), was 990000000\"}]}]")
+        .contains("\"grpcWebListFeaturesStatus\":\"OK\"")
+        .contains(
+            "\"grpcWebListFeatures\":[\"Millennium Bridge\",\"Tate Modern\","
+                + "\"Shakespeare's Globe\"]")
+        .contains(
+            "\"grpcWebRecordRouteStatus\":\"OK\","
+                + "\"grpcWebRecordRoute\":[{\"pointCount\":2,\"featureCount\":2}]")
         .contains("[\"tern.examples.routeguide.RouteGuide\",\"SERVING\"]")
         .contains("[\"grpc.health.v1.Health\",\"(no status set)\"]");
     // channelz: the server's row counts the calls above (3 GetFeature/ListFeatures calls, the
@@ -82,14 +99,15 @@ class RouteGuideConsoleBrowserTest {
         .containsPattern(
             "\"channelz\":\\[\\[\"\\d+\",\"(\\d{2,}|[5-9])\",\"\\d+\",\"[1-9]\\d*\",\"\\d{4}-");
     assertThat(out).doesNotContain("\"sockets\":0");
-    // The server's counts per method: GetFeature twice (Tower Bridge, then the bad latitude), one
-    // message in each and one out for the call that succeeded; a mean time.
+    // The server's counts per method: GetFeature four times (Tower Bridge, then the bad latitude,
+    // over Connect and over gRPC-Web), one message in each and one out for the calls that
+    // succeeded; a mean time.
     assertThat(out)
         .containsPattern(
-            "\\[\"tern.examples.routeguide.RouteGuide/GetFeature\",\"2\","
-                + "\"OK 1, INVALID_ARGUMENT 1\",\"2 / 1\",\"\\d+ / \\d+\",\"\\d+\\.\\d ms\"\\]")
+            "\\[\"tern.examples.routeguide.RouteGuide/GetFeature\",\"4\","
+                + "\"OK 2, INVALID_ARGUMENT 2\",\"4 / 2\",\"\\d+ / \\d+\",\"\\d+\\.\\d ms\"\\]")
         .containsPattern(
-            "\\[\"tern.examples.routeguide.RouteGuide/RecordRoute\",\"1\",\"OK 1\",\"2 / 1\",");
+            "\\[\"tern.examples.routeguide.RouteGuide/RecordRoute\",\"2\",\"OK 2\",\"4 / 2\",");
     for (String view : List.of("services", "call", "stream", "error", "state")) {
       assertThat(ConsoleBrowser.screenshots(dir).resolve("console-" + view + ".png"))
           .isNotEmptyFile();
