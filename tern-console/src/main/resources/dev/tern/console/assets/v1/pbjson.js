@@ -206,8 +206,17 @@ export function encodeMessage(json, typeName, registry) {
 }
 
 function writeValue(w, field, value, registry, what) {
-  if (field.type === 11) w.bytes(field.number, encodeMessage(value, field.typeName, registry));
-  else writeScalar(w, field.number, field.type, value, field.typeName, registry, what);
+  if (field.type !== 11) {
+    writeScalar(w, field.number, field.type, value, field.typeName, registry, what);
+    return;
+  }
+  let bytes;
+  try {
+    bytes = encodeMessage(value, field.typeName, registry);
+  } catch (e) {
+    throw new Error(`${what}: ${e.message}`);
+  }
+  w.bytes(field.number, bytes);
 }
 
 // Decodes `bytes` as message `typeName` into the proto3 JSON mapping (maps as objects, the
