@@ -21,6 +21,7 @@ final class Assets {
     "v1/console.css",
     "v1/app.js",
     "v1/pb.js",
+    "v1/pbjson.js",
     "v1/rpc.js",
     "v1/services.js",
     "v1/call.js",

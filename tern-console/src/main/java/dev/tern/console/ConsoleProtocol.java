@@ -17,8 +17,9 @@ import java.util.Map;
  * Serves the console's page, assets and endpoint under {@code /_tern/console}: the page (with this
  * server's token in a meta tag) on GET {@code /_tern/console/}, the static assets on GET {@code
  * /_tern/console/v1/NAME}, the registered example requests on POST {@code
- * /_tern/console/api/examples} (which needs the token in {@code x-tern-console-token}). Every
- * answer carries a strict Content-Security-Policy. Thread-safe: immutable after construction.
+ * /_tern/console/api/examples} and the server's counts ({@link ServerMetrics}) on POST {@code
+ * /_tern/console/api/metrics} (both need the token in {@code x-tern-console-token}). Every answer
+ * carries a strict Content-Security-Policy. Thread-safe: immutable after construction.
  */
 final class ConsoleProtocol implements HttpServerProtocol {
   static final String PREFIX = "/_tern/console";
@@ -34,9 +35,14 @@ final class ConsoleProtocol implements HttpServerProtocol {
   private final String token;
   private final byte[] examplesJson;
   private final Assets assets;
+  private final ServerMetrics metrics;
 
-  ConsoleProtocol(ConsoleAuthenticator authenticator, Map<String, List<String>> examples) {
+  ConsoleProtocol(
+      ConsoleAuthenticator authenticator,
+      Map<String, List<String>> examples,
+      ServerMetrics metrics) {
     this.authenticator = authenticator;
+    this.metrics = metrics;
     byte[] random = new byte[24];
     new SecureRandom().nextBytes(random);
     this.token = HexFormat.of().formatHex(random);
@@ -60,7 +66,7 @@ final class ConsoleProtocol implements HttpServerProtocol {
       headers.set("www-authenticate", "Basic realm=\"Tern console\", charset=\"UTF-8\"");
       return answer(exchange, 401, headers, "The console needs authentication\n");
     }
-    if (rest.equals("/api/examples")) {
+    if (rest.equals("/api/examples") || rest.equals("/api/metrics")) {
       if (!method.equals("POST")) {
         return methodNotAllowed(exchange, "POST");
       }
@@ -71,7 +77,13 @@ final class ConsoleProtocol implements HttpServerProtocol {
               sent.trim().getBytes(StandardCharsets.US_ASCII))) {
         return text(exchange, 403, "Missing or wrong " + TOKEN_HEADER + ": reload the console");
       }
-      return answer(exchange, 200, headers("application/json"), examplesJson);
+      return answer(
+          exchange,
+          200,
+          headers("application/json"),
+          rest.equals("/api/examples")
+              ? examplesJson
+              : metrics.toJson().getBytes(StandardCharsets.UTF_8));
     }
     if (!method.equals("GET") && !method.equals("HEAD")) {
       return methodNotAllowed(exchange, "GET, HEAD");

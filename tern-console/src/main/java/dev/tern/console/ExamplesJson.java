@@ -29,7 +29,8 @@ final class ExamplesJson {
     return out.append('}').toString();
   }
 
-  private static StringBuilder string(StringBuilder out, String value) {
+  /** Appends {@code value} as a JSON string, safe inside HTML too; returns {@code out}. */
+  static StringBuilder string(StringBuilder out, String value) {
     out.append('"');
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);

@@ -16,7 +16,8 @@ import java.util.logging.Logger;
 /**
  * The console: a page in the browser, served under {@code /_tern/console/} on a Netty server's own
  * port (HTTP/1.1 and HTTP/2), that lists every service, method and message the server's reflection
- * describes, calls them over Connect JSON, and shows health and channelz. One call adds it:
+ * describes, calls them over Connect JSON, and shows health, channelz and the server's own counts
+ * of its calls. One call adds it:
  *
  * <pre>{@code
  * NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 8080))
@@ -58,7 +59,9 @@ public final class TernConsole {
   /**
    * Serves the console on {@code server}'s port: sets its {@code httpProtocols} to the console's
    * followed by the web protocols (see {@link Builder#webProtocols}). Call it after any other
-   * {@code httpProtocols(...)}, which would otherwise replace the console. Returns {@code server}.
+   * {@code httpProtocols(...)}, which would otherwise replace the console. Also adds a stream
+   * tracer that counts the server's calls per method, and its refusals, for the State view (a few
+   * counter increments per call). Returns {@code server}.
    *
    * @throws IllegalStateException if {@code server} binds an address beyond loopback (a wildcard
    *     address included) and there is neither an authenticator nor {@link
@@ -86,8 +89,10 @@ public final class TernConsole {
               + " anyone who reaches this port can list and call every service",
           address);
     }
+    ServerMetrics metrics = new ServerMetrics();
+    server.addStreamTracerFactory(metrics);
     List<HttpServerProtocol> protocols = new ArrayList<>();
-    protocols.add(new ConsoleProtocol(authenticator, examples));
+    protocols.add(new ConsoleProtocol(authenticator, examples, metrics));
     protocols.addAll(webProtocols);
     return server.httpProtocols(protocols);
   }

@@ -1,6 +1,5 @@
 package dev.tern.console;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.DescriptorProtos.DescriptorProto;
@@ -23,7 +22,6 @@ import dev.tern.testtools.ExternalTool;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,9 +31,7 @@ import org.junit.jupiter.api.Test;
  * an enum; and a google.rpc.BadRequest decoded by the page's own description of it.
  */
 class PbReaderTest {
-  private static final Path SCRIPT = Path.of("src/test/js/check-pb.mjs");
-
-  private static FieldDescriptorProto field(String name, int number, Type type, String typeName) {
+  static FieldDescriptorProto field(String name, int number, Type type, String typeName) {
     FieldDescriptorProto.Builder field =
         FieldDescriptorProto.newBuilder()
             .setName(name)
@@ -146,25 +142,16 @@ class PbReaderTest {
                 BadRequest.FieldViolation.newBuilder().setField("latitude").setDescription("ü"))
             .build();
 
-    Process process =
-        new ProcessBuilder(
-                node.toString(),
-                SCRIPT.toString(),
+    String out =
+        NodeScript.run(
+            node,
+            "check-pb.mjs",
+            List.of(
                 base64(proto.toByteArray()),
                 base64(value.toByteArray()),
                 "t.Outer.Inner",
-                base64(detail.toByteArray()))
-            .redirectErrorStream(true)
-            .start();
-    String out;
-    try {
-      assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("node finished").isTrue();
-      out = new String(process.getInputStream().readAllBytes(), UTF_8);
-    } finally {
-      process.destroyForcibly();
-    }
+                base64(detail.toByteArray())));
 
-    assertThat(process.exitValue()).as(out).isZero();
     assertThat(out)
         .isEqualTo(
             String.join(

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class TernConsoleTest {
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
 
-  private static final HttpClient CLIENT =
+  static final HttpClient CLIENT =
       HttpClient.newBuilder()
           .version(HttpClient.Version.HTTP_1_1)
           .connectTimeout(Duration.ofSeconds(10))
@@ -41,7 +41,7 @@ class TernConsoleTest {
   private static final Pattern TOKEN =
       Pattern.compile("<meta name=\"tern-console-token\" content=\"([0-9a-f]{48})\">");
 
-  private static NettyServerBuilder loopback() {
+  static NettyServerBuilder loopback() {
     return NettyServerBuilder.forAddress(
         new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
   }
@@ -55,7 +55,7 @@ class TernConsoleTest {
     return server.getPort();
   }
 
-  private static HttpResponse<String> get(int port, String path) throws Exception {
+  static HttpResponse<String> get(int port, String path) throws Exception {
     return CLIENT.send(
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
         HttpResponse.BodyHandlers.ofString());
@@ -72,7 +72,7 @@ class TernConsoleTest {
     return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
-  private static String tokenOf(HttpResponse<String> page) {
+  static String tokenOf(HttpResponse<String> page) {
     Matcher matcher = TOKEN.matcher(page.body());
     assertThat(matcher.find()).as(page.body()).isTrue();
     return matcher.group(1);

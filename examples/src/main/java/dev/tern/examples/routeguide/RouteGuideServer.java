@@ -11,6 +11,7 @@ import dev.tern.services.health.v1.HealthCheckResponse.ServingStatus;
 import dev.tern.services.reflection.ProtoReflectionService;
 import dev.tern.web.WebProtocols;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -26,7 +27,9 @@ import java.util.regex.Pattern;
  * bin/routeguide-server [--port=N]} (default 50051; 0 picks a free port, printed on start).
  *
  * <p>Beside the route guide it serves the standard health service ({@code grpc.health.v1}) and
- * server reflection (v1 and v1alpha), so tools need no {@code .proto} file:
+ * server reflection (v1 and v1alpha), so tools need no {@code .proto} file; reflection serves the
+ * descriptor set the build wrote with protoc's {@code --include_source_info}, so {@code grpcurl
+ * describe} and the console show the {@code .proto}'s comments:
  *
  * <pre>
  * grpcurl -plaintext 127.0.0.1:50051 list
@@ -101,6 +104,7 @@ public final class RouteGuideServer {
       throws IOException {
     // ServerBuilder.forPort finds the Netty transport, and it finds tern-web's protocols on the
     // class path; allowing origins is a WebProtocols setting, so only then is Netty named here.
+    ProtoReflectionService.Builder reflection = reflectionWithComments();
     ServerBuilder<?> builder;
     if (console) {
       NettyServerBuilder netty =
@@ -135,14 +139,35 @@ public final class RouteGuideServer {
     builder
         .addService(new RouteGuideService(FeatureDatabase.load()))
         .addService(health.getHealthService())
-        .addService(ProtoReflectionService.v1())
-        .addService(ProtoReflectionService.v1alpha());
+        .addService(reflection.v1())
+        .addService(reflection.v1alpha());
     if (otel != null) {
       otel.configureServerBuilder(builder);
     }
     Server server = builder.build().start();
     health.setStatus(RouteGuideTern.SERVICE_NAME, ServingStatus.SERVING);
     return server;
+  }
+
+  /** The examples' descriptor set with comments, which the build writes (examples/pom.xml). */
+  private static final String DESCRIPTORS_WITH_COMMENTS =
+      "/dev/tern/examples/examples-with-comments.binpb";
+
+  /**
+   * Reflection that describes route_guide.proto with its comments (for grpcurl's {@code describe}
+   * and the console): the descriptor set protoc wrote at build time with {@code
+   * --include_source_info}, since the descriptors in the generated code keep no comments.
+   */
+  private static ProtoReflectionService.Builder reflectionWithComments() throws IOException {
+    try (InputStream in = RouteGuideServer.class.getResourceAsStream(DESCRIPTORS_WITH_COMMENTS)) {
+      if (in == null) {
+        throw new IOException(
+            DESCRIPTORS_WITH_COMMENTS
+                + " is not on the class path: the examples' build writes it (protobuf-maven-plugin's"
+                + " writeDescriptorSet); rebuild the examples");
+      }
+      return ProtoReflectionService.builder().descriptorSet(in.readAllBytes());
+    }
   }
 
   /** The console's address on {@code server} (started with {@code console}). */

@@ -3,11 +3,10 @@ package dev.tern.examples.routeguide;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Server;
+import dev.tern.examples.ConsoleBrowser;
 import dev.tern.examples.ToolRunner;
 import dev.tern.services.health.HealthStatusManager;
 import dev.tern.testing.TernCleanupExtension;
-import dev.tern.testtools.ExternalTool;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -22,33 +21,17 @@ import org.junit.jupiter.api.io.TempDir;
  * docs' pictures are remade), else to a temporary folder.
  */
 class RouteGuideConsoleBrowserTest {
-  private static final Path DRIVER = Path.of("src/test/web/console-driver.mjs");
-
   @TempDir Path dir;
 
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
 
   @Test
   void theConsoleListsCallsAndShowsTheRouteGuide() throws Exception {
-    Path node = ExternalTool.require(ExternalTool.NODE);
-    Path chromium = ExternalTool.require(ExternalTool.CHROMIUM);
-    ExternalTool.requireWebPackages();
-    String shots = System.getProperty("tern.console.screenshots");
-    Path screenshots = shots == null ? dir : Path.of(shots).toAbsolutePath();
-    Files.createDirectories(screenshots);
     HealthStatusManager health = new HealthStatusManager();
     Server server = cleanup.register(RouteGuideServer.start(0, health, null, List.of(), true));
 
     ToolRunner.Result result =
-        ToolRunner.result(
-            dir,
-            node,
-            DRIVER.toString(),
-            RouteGuideServer.consoleUrl(server),
-            screenshots.toString(),
-            "--chromium=" + chromium,
-            // Within ToolRunner's 30 s, so a page that never finishes says what it showed.
-            "--timeout-ms=20000");
+        ConsoleBrowser.drive(dir, "console-driver.mjs", RouteGuideServer.consoleUrl(server));
 
     String out = result.out();
     assertThat(result.exitCode()).as(out + result.err()).isZero();
@@ -66,6 +49,13 @@ class RouteGuideConsoleBrowserTest {
                 + "\"location\":{\"latitude\":515055000,\"longitude\":-754000}}")
         .contains("grpcurl -plaintext -d '{\\\"latitude\\\":515055000,\\\"longitude\\\":-754000}'")
         .contains("\"searchShows\":[\"tern.examples.routeguide.RouteGuide\"]")
+        // Comments of route_guide.proto, from the descriptor set the build wrote.
+        .contains(
+            "\"pointComment\":\"A point as latitude and longitude in E7 units (degrees times"
+                + " 10^7), rounded to integers.\"")
+        .contains(
+            "\"listFeaturesComment\":\"The features inside a rectangle, streamed as they are"
+                + " found.\"")
         .contains(
             "\"bufCurl\":\"buf curl --protocol connect -d '{\\\"lo\\\":{\\\"latitude\\\":515070000,"
                 + "\\\"longitude\\\":-1000000},\\\"hi\\\":{\\\"latitude\\\":515100000,"
@@ -83,6 +73,23 @@ class RouteGuideConsoleBrowserTest {
             "\"badDetails\":[{\"type\":\"google.rpc.BadRequest\",\"fieldViolations\":[{\"field\":"
                 + "\"latitude\",\"description\":\"must be within ±900000000 (±90° in E7), was"
                 + " 990000000\"}]}]")
+        // Over gRPC-Web, the same answers, decoded from binary by the page.
+        .contains("\"grpcWebGetFeatureStatus\":\"OK\"")
+        .contains(
+            "\"grpcWebGetFeature\":{\"name\":\"Tower Bridge\","
+                + "\"location\":{\"latitude\":515055000,\"longitude\":-754000}}")
+        .contains("\"grpcWebBadStatus\":\"invalid_argument: not a point on Earth\"")
+        .contains(
+            "\"grpcWebBadDetails\":[{\"type\":\"google.rpc.BadRequest\",\"fieldViolations\":"
+                + "[{\"field\":\"latitude\",\"description\":\"must be within ±900000000 (±90° in"
+                + " E7), was 990000000\"}]}]")
+        .contains("\"grpcWebListFeaturesStatus\":\"OK\"")
+        .contains(
+            "\"grpcWebListFeatures\":[\"Millennium Bridge\",\"Tate Modern\","
+                + "\"Shakespeare's Globe\"]")
+        .contains(
+            "\"grpcWebRecordRouteStatus\":\"OK\","
+                + "\"grpcWebRecordRoute\":[{\"pointCount\":2,\"featureCount\":2}]")
         .contains("[\"tern.examples.routeguide.RouteGuide\",\"SERVING\"]")
         .contains("[\"grpc.health.v1.Health\",\"(no status set)\"]");
     // channelz: the server's row counts the calls above (3 GetFeature/ListFeatures calls, the
@@ -92,8 +99,18 @@ class RouteGuideConsoleBrowserTest {
         .containsPattern(
             "\"channelz\":\\[\\[\"\\d+\",\"(\\d{2,}|[5-9])\",\"\\d+\",\"[1-9]\\d*\",\"\\d{4}-");
     assertThat(out).doesNotContain("\"sockets\":0");
+    // The server's counts per method: GetFeature four times (Tower Bridge, then the bad latitude,
+    // over Connect and over gRPC-Web), one message in each and one out for the calls that
+    // succeeded; a mean time.
+    assertThat(out)
+        .containsPattern(
+            "\\[\"tern.examples.routeguide.RouteGuide/GetFeature\",\"4\","
+                + "\"OK 2, INVALID_ARGUMENT 2\",\"4 / 2\",\"\\d+ / \\d+\",\"\\d+\\.\\d ms\"\\]")
+        .containsPattern(
+            "\\[\"tern.examples.routeguide.RouteGuide/RecordRoute\",\"2\",\"OK 2\",\"4 / 2\",");
     for (String view : List.of("services", "call", "stream", "error", "state")) {
-      assertThat(screenshots.resolve("console-" + view + ".png")).isNotEmptyFile();
+      assertThat(ConsoleBrowser.screenshots(dir).resolve("console-" + view + ".png"))
+          .isNotEmptyFile();
     }
   }
 }

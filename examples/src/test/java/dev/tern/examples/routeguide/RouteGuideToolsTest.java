@@ -54,7 +54,9 @@ class RouteGuideToolsTest {
                 + "    option idempotency_level = NO_SIDE_EFFECTS;\n"
                 + "  }\n",
             "rpc RouteChat ( stream .tern.examples.routeguide.RouteNote ) returns"
-                + " ( stream .tern.examples.routeguide.RouteNote );");
+                + " ( stream .tern.examples.routeguide.RouteNote );",
+            // route_guide.proto's comments: reflection serves the build's descriptor set.
+            "// The features inside a rectangle, streamed as they are found.\n");
     assertThat(
             run(
                 grpcurl,

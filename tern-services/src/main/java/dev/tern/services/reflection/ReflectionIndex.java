@@ -1,5 +1,7 @@
 package dev.tern.services.reflection;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.EnumDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.logging.Logger;
 
 /**
  * What reflection can tell about a set of services: their names, and every {@code .proto} file
@@ -30,9 +33,15 @@ import java.util.TreeSet;
  * <p>Symbols indexed: services, methods ({@code pkg.Service.Method}), messages and nested messages,
  * enums (top-level and nested) and extensions (top-level and declared inside a message).
  *
+ * <p>Each file is sent as the descriptor set's file of that name, with its comments, when the
+ * service was given one with the same content ({@link SourceInfoFiles}); otherwise as the
+ * descriptor embedded in the generated code (a WARNING says when a set's file differs from it).
+ *
  * <p>Immutable once built; thread-safe.
  */
 final class ReflectionIndex {
+  private static final Logger logger = Logger.getLogger(ReflectionIndex.class.getName());
+
   /** The services it was built from, to tell whether a later request can reuse it. */
   private final List<ServerServiceDefinition> services;
 
@@ -40,14 +49,18 @@ final class ReflectionIndex {
 
   // Filled by the constructor only; never changed afterwards (final fields publish them safely).
   private final Map<String, FileDescriptor> filesByName = new HashMap<>();
+  private final Map<String, ByteString> servedByName = new HashMap<>();
   private final Map<String, FileDescriptor> filesBySymbol = new HashMap<>();
   private final Set<String> messageNames = new HashSet<>();
 
   /** Containing message's full name, then extension number, to the file declaring it. */
   private final Map<String, Map<Integer, FileDescriptor>> extensions = new HashMap<>();
 
-  private ReflectionIndex(List<ServerServiceDefinition> services) {
+  private final SourceInfoFiles sourceInfo;
+
+  private ReflectionIndex(List<ServerServiceDefinition> services, SourceInfoFiles sourceInfo) {
     this.services = services;
+    this.sourceInfo = sourceInfo;
     Set<String> names = new TreeSet<>();
     for (ServerServiceDefinition service : services) {
       Object schema = service.getServiceDescriptor().getSchemaDescriptor();
@@ -59,9 +72,12 @@ final class ReflectionIndex {
     this.serviceNames = List.copyOf(names);
   }
 
-  /** Indexes {@code services}, in order (see the class doc for which win on conflicts). */
-  static ReflectionIndex of(List<ServerServiceDefinition> services) {
-    return new ReflectionIndex(List.copyOf(services));
+  /**
+   * Indexes {@code services}, in order (see the class doc for which win on conflicts), to be
+   * described with the files of {@code sourceInfo} where they match.
+   */
+  static ReflectionIndex of(List<ServerServiceDefinition> services, SourceInfoFiles sourceInfo) {
+    return new ReflectionIndex(List.copyOf(services), sourceInfo);
   }
 
   /** Whether this index was built from exactly {@code services} (same instances, same order). */
@@ -85,6 +101,11 @@ final class ReflectionIndex {
   /** The file named {@code name}, or null. */
   FileDescriptor fileByName(String name) {
     return filesByName.get(name);
+  }
+
+  /** What to send for {@code file}, a file of this index: its descriptor, serialized. */
+  ByteString served(FileDescriptor file) {
+    return servedByName.get(file.getName());
   }
 
   /** The file that declares the fully qualified {@code symbol}, or null. */
@@ -119,6 +140,17 @@ final class ReflectionIndex {
     if (filesByName.putIfAbsent(file.getName(), file) != null) {
       return; // already indexed, or another file of the same name came first
     }
+    FileDescriptorProto withComments = sourceInfo.sameFile(file);
+    if (withComments == null && sourceInfo.has(file.getName())) {
+      logger.warning(
+          "Server reflection serves "
+              + file.getName()
+              + " without comments: the descriptor set given for it differs from the generated"
+              + " code's (built from another version of the .proto?)");
+    }
+    servedByName.put(
+        file.getName(),
+        withComments != null ? withComments.toByteString() : file.toProto().toByteString());
     for (ServiceDescriptor service : file.getServices()) {
       addSymbol(service.getFullName(), file);
       for (MethodDescriptor method : service.getMethods()) {

@@ -128,16 +128,21 @@ final class ReflectionStream implements StreamObserver<ServerReflectionRequest> 
         break;
       case FILE_BY_FILENAME:
         String filename = request.getFileByFilename();
-        files(response, services.fileByName(filename), "File not found: " + filename);
+        files(response, services, services.fileByName(filename), "File not found: " + filename);
         break;
       case FILE_CONTAINING_SYMBOL:
         String symbol = request.getFileContainingSymbol();
-        files(response, services.fileContainingSymbol(symbol), "Symbol not found: " + symbol);
+        files(
+            response,
+            services,
+            services.fileContainingSymbol(symbol),
+            "Symbol not found: " + symbol);
         break;
       case FILE_CONTAINING_EXTENSION:
         ExtensionRequest extension = request.getFileContainingExtension();
         files(
             response,
+            services,
             services.fileContainingExtension(
                 extension.getContainingType(), extension.getExtensionNumber()),
             "Extension not found: number "
@@ -164,19 +169,22 @@ final class ReflectionStream implements StreamObserver<ServerReflectionRequest> 
 
   /** Answers with {@code file} and its imports not sent yet, or NOT_FOUND when it is null. */
   private void files(
-      ServerReflectionResponse.Builder response, FileDescriptor file, String notFound) {
+      ServerReflectionResponse.Builder response,
+      ReflectionIndex services,
+      FileDescriptor file,
+      String notFound) {
     if (file == null) {
       error(response, Status.Code.NOT_FOUND, notFound);
       return;
     }
     List<ByteString> protos = new ArrayList<>();
-    protos.add(file.toProto().toByteString());
+    protos.add(services.served(file));
     filesSent.add(file.getName());
     Deque<FileDescriptor> pending = new ArrayDeque<>(file.getDependencies());
     while (!pending.isEmpty()) {
       FileDescriptor dependency = pending.removeFirst();
       if (filesSent.add(dependency.getName())) {
-        protos.add(dependency.toProto().toByteString());
+        protos.add(services.served(dependency));
         pending.addAll(dependency.getDependencies());
       }
     }

@@ -8,7 +8,9 @@
  *   a call: the server from Server.CONTEXT_KEY
  *   -&gt; ReflectionIndex     the server's proto services (builder and fallback registry, as they
  *                          are when the request arrives) and every .proto file reachable from
- *                          them, by file name, symbol and extension; rebuilt when they change
+ *                          them, by file name, symbol and extension; rebuilt when they change;
+ *                          each file sent as the builder's descriptor set has it, with comments,
+ *                          where it matches the generated code's (SourceInfoFiles)
  *   -&gt; ReflectionStream    one call: each request answered in order, or an ErrorResponse
  * </pre>
  *

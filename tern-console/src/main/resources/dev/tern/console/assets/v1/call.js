@@ -1,9 +1,11 @@
 // The call view: a form generated from the request's descriptor (or raw JSON), metadata, a
-// deadline; sends over Connect JSON and shows the answer, its status, details, headers and
-// trailers, and timing. Client and bidi streaming collect messages, then send them half-duplex.
+// deadline; sends over Connect JSON or gRPC-Web (binary, encoded with the descriptors) and shows
+// the answer, its status, details, headers and trailers, and timing. Client and bidi streaming
+// collect messages, then send them half-duplex.
 
 import { base64ToBytes, decodeMessageValue, ERROR_DETAIL_TYPES } from "./pb.js";
-import { stream, unary } from "./rpc.js";
+import { decodeMessage, encodeMessage } from "./pbjson.js";
+import { grpcWeb, stream, unary } from "./rpc.js";
 import { el, mapEntryOf, typeLabel } from "./services.js";
 
 // Well-known types whose JSON is a string (or a JSON value) rather than an object of fields.
@@ -177,9 +179,29 @@ export function grpcurlCommand(method, json, metadata) {
   return `grpcurl -plaintext ${headers}-d ${quoteShell(json)} ${location.host} ${method.fullName}`;
 }
 
-export function bufCurlCommand(method, json, metadata) {
+export function bufCurlCommand(method, json, metadata, protocol = "connect") {
   const headers = metadata.filter(([k]) => k).map(([k, v]) => `-H ${quoteShell(`${k}: ${v}`)} `).join("");
-  return `buf curl --protocol connect ${headers}-d ${quoteShell(json)} ${location.origin}/${method.fullName}`;
+  return `buf curl --protocol ${protocol} ${headers}-d ${quoteShell(json)} ${location.origin}/${method.fullName}`;
+}
+
+// Calls `method` over Connect JSON, or over gRPC-Web with the messages encoded by the
+// descriptors in `registry`: unary resolves with `response`, streaming calls onMessage(object).
+function caller(method, registry, transport) {
+  const viaGrpcWeb = () => transport.value === "grpc-web";
+  const encode = (json) => encodeMessage(JSON.parse(json), method.input, registry);
+  const decode = (bytes) => decodeMessage(bytes, method.output, registry);
+  return {
+    async unary(json, options) {
+      if (!viaGrpcWeb()) return unary(method.fullName, json, options);
+      const responses = [];
+      const result = await grpcWeb(method.fullName, [encode(json)], (b) => responses.push(decode(b)), options);
+      return result.code === "ok" ? { ...result, response: responses[0] } : result;
+    },
+    stream(messages, onMessage, options) {
+      if (!viaGrpcWeb()) return stream(method.fullName, messages, onMessage, options);
+      return grpcWeb(method.fullName, messages.map(encode), (b) => onMessage(decode(b)), options);
+    },
+  };
 }
 
 function table(rows, id) {
@@ -254,8 +276,13 @@ export function renderCall(method, registry, examples) {
     return { node: el("span", {}, key, value), read: () => [key.value.trim().toLowerCase(), value.value] };
   }, "metadata");
   const deadline = el("input", { type: "number", id: "deadline-ms", placeholder: "none", min: "1" });
+  const transport = el("select", { id: "transport" },
+    el("option", { value: "connect", text: "Connect (JSON)" }),
+    el("option", { value: "grpc-web", text: "gRPC-Web (binary)" }));
+  const calls = caller(method, registry, transport);
   panel.append(el("h3", { text: "Metadata" }), metadataRows.node,
-    el("label", { class: "field" }, el("span", { text: "deadline (ms)" }), deadline));
+    el("label", { class: "field" }, el("span", { text: "deadline (ms)" }), deadline),
+    el("label", { class: "field" }, el("span", { text: "protocol" }), transport));
 
   const requestJson = () => (useRaw.checked ? raw.value : JSON.stringify(form.read() || {}));
   const pending = [];
@@ -280,7 +307,8 @@ export function renderCall(method, registry, examples) {
     navigator.clipboard?.writeText(copied.textContent).catch(() => {});
   };
   copyGrpcurl.addEventListener("click", () => copy(grpcurlCommand));
-  copyBuf.addEventListener("click", () => copy(bufCurlCommand));
+  copyBuf.addEventListener("click", () => copy((m, json, metadata) =>
+    bufCurlCommand(m, json, metadata, transport.value === "grpc-web" ? "grpcweb" : "connect")));
   buttons.append(send, copyGrpcurl, copyBuf);
   const out = el("div", { id: "call-result" });
   panel.append(pendingList, buttons, copied, out);
@@ -295,14 +323,14 @@ export function renderCall(method, registry, examples) {
     let result;
     try {
       if (!method.clientStreaming && !method.serverStreaming) {
-        result = await unary(method.fullName, requestJson(), options);
+        result = await calls.unary(requestJson(), options);
         out.replaceChildren();
       } else {
         out.replaceChildren();
         const streamed = el("div", { id: "stream-messages" });
         out.append(el("h3", { text: "Messages" }), streamed);
         const messages = method.clientStreaming ? (pending.length ? [...pending] : [requestJson()]) : [requestJson()];
-        result = await stream(method.fullName, messages, (m) => {
+        result = await calls.stream(messages, (m) => {
           streamed.append(el("pre", { class: "stream-message", text: JSON.stringify(m, null, 2) }));
         }, options);
         const list = out.removeChild(out.firstChild);

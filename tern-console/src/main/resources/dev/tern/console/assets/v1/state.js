@@ -1,7 +1,8 @@
-// The state view: health per service (grpc.health.v1) and channelz (grpc.channelz.v1) as tables,
-// refreshed every few seconds while shown, with a chart of calls started over time.
+// The state view: health per service (grpc.health.v1), channelz (grpc.channelz.v1) and the calls
+// the console counted per method (its endpoint api/metrics) as tables, refreshed every few seconds
+// while shown, with a chart of calls started over time.
 
-import { unary } from "./rpc.js";
+import { token, unary } from "./rpc.js";
 import { el } from "./services.js";
 
 const HISTORY = 60;
@@ -80,11 +81,33 @@ function drawChart() {
   document.getElementById("calls-chart").replaceChildren(svg);
 }
 
+// The console's own counts of this server's calls (TernConsole's stream tracer).
+async function metrics() {
+  const response = await fetch("api/metrics", { method: "POST", headers: { "x-tern-console-token": token } });
+  if (!response.ok) {
+    fill("metrics-table", [[`HTTP ${response.status}: ${await response.text()}`, "", "", "", "", ""]]);
+    return;
+  }
+  const counts = await response.json();
+  const codes = (ended) => Object.entries(ended).map(([code, n]) => `${code} ${n}`).join(", ");
+  fill("metrics-table", counts.methods.map((m) => {
+    const ended = Object.values(m.ended).reduce((a, b) => a + b, 0);
+    return [m.method, m.started, codes(m.ended), `${m.messagesReceived} / ${m.messagesSent}`,
+      `${m.bytesReceived} / ${m.bytesSent}`, ended ? `${(m.nanos / ended / 1e6).toFixed(1)} ms` : ""];
+  }));
+  const notHandled = [
+    ...Object.entries(counts.refused).map(([reason, n]) => [`refused: ${reason}`, n]),
+    ...Object.entries(counts.endedBeforeHandler).map(([code, n]) => [`ended before a handler: ${code}`, n]),
+  ];
+  fill("refusal-table", notHandled.length ? notHandled : [["(none)", ""]]);
+}
+
 let timer = null;
 
 export async function refreshState(services) {
   await health(services);
   await channelz();
+  await metrics();
   document.getElementById("view-state").setAttribute("data-refreshed", String(Date.now()));
 }
 
