@@ -251,7 +251,7 @@ class AdaptiveAdmissionTest {
 
   @Test
   void slowUploadingClients_nearTheLimit_areNotTakenForOverload() throws IOException {
-    builder.adaptiveConcurrencyLimit(true);
+    // The default server: its adaptive limit is on.
     startServer();
     learnUnloaded(MS);
 
@@ -262,7 +262,7 @@ class AdaptiveAdmissionTest {
 
   @Test
   void slowReadingClients_nearTheLimit_areNotTakenForOverload() throws IOException {
-    builder.adaptiveConcurrencyLimit(true);
+    // The default server: its adaptive limit is on.
     startServer();
     learnUnloaded(MS);
 
@@ -273,7 +273,7 @@ class AdaptiveAdmissionTest {
 
   @Test
   void fiveHundredCallsHeldOpenUntilAllArrived_areAllAdmittedRoundAfterRound() throws IOException {
-    builder.adaptiveConcurrencyLimit(true);
+    // The default server: its adaptive limit is on.
     startServer();
     learnUnloaded(MS / 2);
 
