@@ -15,12 +15,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * most half a window). It only moves on evidence: it grows and shrinks only after a window whose
  * calls in progress came to at least half the limit (fewer say nothing about the limit: a test
  * holding 500 calls open at once, each waiting for the others, is no overload while the limit is
- * far above), and it never goes below {@link #MIN_LIMIT}. The unloaded latency is the lowest median
- * of the windows that ran unloaded (their calls in progress below half the limit) over the last one
- * to two periods of {@link #WINDOWS_PER_PERIOD} windows that had such a window, falling at once and
- * rising at most {@link #GROWTH_PER_PERIOD} times a period, so it follows a service that becomes
- * slower or faster for good, but neither a queue building far below the limit nor the load at the
- * limit; before the first unloaded window a loaded window halves the limit (a server that starts
+ * far above), or whose calls mostly missed their deadlines while the server had them ({@link
+ * #releaseLate}: it fails its clients at the concurrency it has, and the limit comes down to it);
+ * and it never goes below {@link #MIN_LIMIT}. The unloaded latency is the lowest median of the
+ * windows that ran unloaded (their calls in progress below half the limit) over the last one to two
+ * periods of {@link #WINDOWS_PER_PERIOD} windows that had such a window, falling at once and rising
+ * at most {@link #GROWTH_PER_PERIOD} times a period, so it follows a service that becomes slower or
+ * faster for good, but neither a queue building far below the limit nor the load at the limit;
+ * before the first unloaded window a loaded window halves the limit (a server that starts
  * overloaded). The limit follows latency, not CPU: a handler that waits (sleeps, blocks on I/O on a
  * virtual thread) keeps its latency as concurrency grows, so its limit grows up to {@link
  * #MAX_LIMIT}.
@@ -131,10 +133,21 @@ final class AdaptiveConcurrencyLimit {
    */
   void release(long latencyNanos) {
     int before = inProgress.getAndDecrement();
-    record(Math.max(0, latencyNanos), before);
+    record(Math.max(0, latencyNanos), before, false);
   }
 
-  private void record(long latencyNanos, int inProgressAtEnd) {
+  /**
+   * Gives back a slot {@link #tryAcquire} took, for a call whose deadline passed while the server
+   * had it (waiting for the executor, or in its handler), and learns from its latency and lateness.
+   *
+   * @param latencyNanos the call's time until its deadline passed, by {@link #now}
+   */
+  void releaseLate(long latencyNanos) {
+    int before = inProgress.getAndDecrement();
+    record(Math.max(0, latencyNanos), before, true);
+  }
+
+  private void record(long latencyNanos, int inProgressAtEnd, boolean late) {
     Window w = window.get();
     int i = w.claimed.getAndIncrement();
     if (i >= WINDOW) {
@@ -142,6 +155,7 @@ final class AdaptiveConcurrencyLimit {
     }
     w.latencies[i] = latencyNanos;
     w.inProgress[i] = inProgressAtEnd;
+    w.late[i] = late;
     if (w.written.incrementAndGet() == WINDOW) {
       update(w);
       window.set(new Window());
@@ -160,7 +174,12 @@ final class AdaptiveConcurrencyLimit {
     // limit. Such windows may still queue (a limit far above what the server serves), so the
     // baseline they give falls at once but rises by at most GROWTH_PER_PERIOD a period.
     boolean nearLimit = busiest * 2 >= estimate;
-    if (!nearLimit) {
+    int late = 0;
+    for (boolean missed : w.late) {
+      late += missed ? 1 : 0;
+    }
+    boolean mostlyLate = late > WINDOW / 2;
+    if (!nearLimit && !mostlyLate) {
       periodMin = Math.min(periodMin, median);
     }
     if (++windowsInPeriod == WINDOWS_PER_PERIOD) {
@@ -175,17 +194,24 @@ final class AdaptiveConcurrencyLimit {
     }
     long unloaded = Math.min(periodMin, previousPeriodMin);
 
-    // Far from the limit, a window says nothing about it: neither more calls nor fewer.
-    if (nearLimit) {
+    // Far from the limit, a window says nothing about it, unless most of its calls missed their
+    // deadlines while the server had them: then it fails its clients at the concurrency it has
+    // (deadlines may keep calls in progress far below a cold limit), and the limit comes down to
+    // that concurrency, shrunk as below.
+    boolean overdue = mostlyLate && unloaded != Long.MAX_VALUE;
+    if (nearLimit || overdue) {
       if (unloaded == Long.MAX_VALUE) {
         // Loaded from the start: halve until a window runs unloaded and gives the baseline.
         estimate /= 2;
       } else {
         double allowed = Math.max(TOLERANCE * unloaded, (double) unloaded + LEEWAY_NANOS);
         if (median <= allowed) {
-          estimate += Math.sqrt(estimate);
+          if (nearLimit) {
+            estimate += Math.sqrt(estimate);
+          }
         } else {
-          estimate *= Math.max(0.5, allowed / median);
+          double from = nearLimit ? estimate : Math.min(estimate, busiest);
+          estimate = from * Math.max(0.5, allowed / median);
         }
       }
       estimate = Math.max(MIN_LIMIT, Math.min(MAX_LIMIT, estimate));
@@ -216,6 +242,7 @@ final class AdaptiveConcurrencyLimit {
   private static final class Window {
     final long[] latencies = new long[WINDOW];
     final int[] inProgress = new int[WINDOW];
+    final boolean[] late = new boolean[WINDOW];
     final AtomicInteger claimed = new AtomicInteger();
     final AtomicInteger written = new AtomicInteger();
   }

@@ -367,7 +367,7 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
       } else if (closedOk) {
         adaptiveLimit.release(closedNanos - received);
       } else if (status.getCode() == Status.Code.DEADLINE_EXCEEDED) {
-        adaptiveLimit.release(adaptiveLimit.now() - received);
+        adaptiveLimit.releaseLate(adaptiveLimit.now() - received);
       } else {
         adaptiveLimit.release();
       }

@@ -46,8 +46,12 @@ class AdaptiveConcurrencyLimitTest {
     }
   }
 
-  /** What a queueing run saw of the calls offered in its second half. */
-  private record Queueing(int offered, int admitted, long worstLatencyNanos) {}
+  /**
+   * What a queueing run saw in its second half: calls offered, admitted, served, ended late (their
+   * deadline passed in the queue), and the worst latency of those served.
+   */
+  private record Queueing(
+      int offered, int admitted, int served, int late, long worstLatencyNanos) {}
 
   /**
    * A server of one thread serving its calls first come, first served, each for {@code costNanos},
@@ -55,10 +59,21 @@ class AdaptiveConcurrencyLimitTest {
    * wait in the queue plus its cost, from its arrival (its request received) to its end.
    */
   private Queueing oneThreadServer(long costNanos, long gapNanos, int arrivals) {
+    return oneThreadServer(costNanos, gapNanos, arrivals, Long.MAX_VALUE);
+  }
+
+  /**
+   * {@link #oneThreadServer(long, long, int)} with calls that have {@code deadlineNanos}: a call
+   * whose deadline passed while it waited is not run (it costs nothing) and ends late.
+   */
+  private Queueing oneThreadServer(
+      long costNanos, long gapNanos, int arrivals, long deadlineNanos) {
     ArrayDeque<Long> queue = new ArrayDeque<>(); // arrival times of the calls admitted
     long headEnds = 0;
     int offered = 0;
     int admitted = 0;
+    int served = 0;
+    int late = 0;
     long worst = 0;
     for (int i = 0; i < arrivals; i++) {
       long arrival = clock.currentTimeNanos() + gapNanos;
@@ -67,9 +82,16 @@ class AdaptiveConcurrencyLimitTest {
         limit.release(latency);
         if (i >= arrivals / 2) {
           worst = Math.max(worst, latency);
+          served++;
+        }
+        long free = headEnds;
+        while (!queue.isEmpty() && free - queue.peek() >= deadlineNanos) {
+          queue.poll(); // its deadline passed in the queue: never run
+          limit.releaseLate(deadlineNanos);
+          late += i >= arrivals / 2 ? 1 : 0;
         }
         if (!queue.isEmpty()) {
-          headEnds = Math.max(headEnds, queue.peek()) + costNanos;
+          headEnds = Math.max(free, queue.peek()) + costNanos;
         }
       }
       clock.forwardNanos(arrival - clock.currentTimeNanos());
@@ -85,7 +107,7 @@ class AdaptiveConcurrencyLimitTest {
         admitted += in ? 1 : 0;
       }
     }
-    return new Queueing(offered, admitted, worst);
+    return new Queueing(offered, admitted, served, late, worst);
   }
 
   @Test
@@ -105,6 +127,41 @@ class AdaptiveConcurrencyLimitTest {
     assertThat(run.admitted()).isBetween(run.offered() / 4 - 50, run.offered() / 4 + 50);
     assertThat(run.worstLatencyNanos()).isLessThan(2L * AdaptiveConcurrencyLimit.MIN_LIMIT * MS);
     assertThat(limit.limit()).isEqualTo(AdaptiveConcurrencyLimit.MIN_LIMIT);
+  }
+
+  @Test
+  void deadlinesKeepingCallsFarBelowTheColdLimit_missedByMost_bringItDown() {
+    learnUnloaded(MS);
+
+    // Four times what it serves, 1 s deadlines: at most about 3,000 calls wait, far below the
+    // cold limit's half; without the limit nearly every call would miss its deadline.
+    Queueing run = oneThreadServer(MS, MS / 4, 200_000, 1_000 * MS);
+
+    assertThat(limit.limit()).isLessThan(AdaptiveConcurrencyLimit.INITIAL_LIMIT / 2);
+    assertThat(run.served()).as("served at capacity").isGreaterThan(run.offered() / 4 - 100);
+    assertThat(run.late()).as("late in the second half").isZero();
+    assertThat(run.worstLatencyNanos()).isLessThan(1_000 * MS);
+  }
+
+  @Test
+  void aFewLateCalls_farBelowTheLimit_changeNothing() {
+    learnUnloaded(MS);
+
+    for (int i = 0; i < 100; i++) {
+      int admitted = 0;
+      while (admitted < 40 && limit.tryAcquire()) {
+        admitted++;
+      }
+      for (int c = 0; c < admitted; c++) {
+        if (c % 3 == 0) {
+          limit.releaseLate(100 * MS); // a third of the calls miss short deadlines
+        } else {
+          limit.release(MS);
+        }
+      }
+    }
+
+    assertThat(limit.limit()).isEqualTo(AdaptiveConcurrencyLimit.INITIAL_LIMIT);
   }
 
   @Test
