@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tern.Metadata;
 import dev.tern.ServerCall;
 import dev.tern.Status;
+import dev.tern.internal.server.ServerTestSupport.QueueExecutor;
 import dev.tern.internal.server.ServerTestSupport.RecordingHandler;
 import dev.tern.internal.server.ServerTestSupport.RefusalRecorder;
 import dev.tern.internal.wire.GrpcHeaders;
@@ -279,5 +280,40 @@ class AdaptiveAdmissionTest {
 
     // A handler that waits for all 500 (a latch): each takes 2 s, 4,000 times its unloaded latency.
     assertThat(rounds(50, 500, 0, 2_000 * MS, 0)).isZero();
+  }
+
+  @Test
+  void deadlinesPassingInTheExecutorsQueue_farBelowTheColdLimit_bringItDown() throws IOException {
+    QueueExecutor executor = new QueueExecutor();
+    builder.executor(executor); // the default server, but for the executor the test runs
+    startServer();
+    for (int i = 0; i < 4 * AdaptiveConcurrencyLimit.WINDOW; i++) {
+      FakeServerStream stream = received(new Metadata());
+      executor.runAll();
+      clock.forwardTime(1, TimeUnit.MILLISECONDS);
+      answer(handler.lastCall(), stream);
+    }
+
+    // 1,000 calls with 100 ms deadlines wait for an executor that reaches them 200 ms later: none
+    // starts, all end DEADLINE_EXCEEDED, far below half the cold limit.
+    List<FakeServerStream> waited = new ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      waited.add(received(timeoutHeader("100m")));
+    }
+    clock.forwardTime(200, TimeUnit.MILLISECONDS);
+    executor.runAll();
+    assertThat(waited)
+        .allSatisfy(
+            s -> assertThat(s.cancelStatus.getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED));
+
+    for (int i = 0; i < AdaptiveConcurrencyLimit.MIN_LIMIT; i++) {
+      assertThat(received(new Metadata())).isNotNull();
+    }
+    FakeServerStream refused = transport.newStream("test.Echo/Unary", new Metadata());
+    assertThat(refused.closeStatus).as("the call past the limit's floor, refused").isNotNull();
+    assertThat(refused.closeStatus.getDescription())
+        .isEqualTo(
+            "Server overloaded: 256 unary calls in progress, its adaptive limit"
+                + " (adaptiveConcurrencyLimit); try again later");
   }
 }
