@@ -12,19 +12,20 @@ import java.util.Map;
 import java.util.StringJoiner;
 
 /**
- * {@code bin/overload}: {@link OverloadRun}s of Tern with its defaults, Tern with a bound on calls
- * in progress, and grpc-java with its defaults, through the same steps, printed as one markdown
- * table (a row per configuration and step) followed by each configuration's capacity, unloaded p99,
- * highest load within twice it, the statuses' descriptions and the findings. Exits 1 when a Tern
- * configuration has a finding ({@link OverloadRun.Result#findings}); grpc-java's are only shown.
+ * {@code bin/overload}: {@link OverloadRun}s of Tern with no limit on calls in progress (its
+ * adaptive limit off), Tern with its defaults (the adaptive limit), Tern with a bound set by hand,
+ * and grpc-java with its defaults, through the same steps, printed as one markdown table (a row per
+ * configuration and step) followed by each configuration's capacity, unloaded p99, highest load
+ * within twice it, the statuses' descriptions and the findings. Exits 1 when a Tern configuration
+ * has a finding ({@link OverloadRun.Result#findings}); grpc-java's are only shown.
  */
 public final class OverloadReport {
   static final CommandLine FLAGS =
       CommandLine.builder(
               "overload",
               "open-loop unary calls with a fixed CPU cost at multiples of a server's capacity,"
-                  + " the server in a child JVM with a bounded heap; Tern (its defaults, and a"
-                  + " bound on calls in progress) beside grpc-java; prints a markdown table; exits"
+                  + " the server in a child JVM with a bounded heap; Tern (unbounded, its defaults"
+                  + " with the adaptive limit, and a bound set by hand) beside grpc-java; prints a markdown table; exits"
                   + " 1 if a Tern server died, a call hung or ended with a wrong status")
           .flag("multiples", "X,Y,...", "1,1.5,2,3,5", "the loaded steps, multiples of capacity")
           .flag("step-seconds", "S", "30", "how long each step offers its load")
@@ -107,14 +108,29 @@ public final class OverloadReport {
         if (!peer.equals("tern") && !peer.equals("grpc-java")) {
           throw FLAGS.usageError("--peers are tern and grpc-java, got '" + peer + "'");
         }
+        // Tern: unbounded first (its capacity is the others' load), then its defaults, then the
+        // bound set by hand.
         List<Integer> limits =
-            peer.equals("tern") && maxCalls > 0
-                ? List.of(Integer.MAX_VALUE, maxCalls)
-                : List.of(Integer.MAX_VALUE);
-        for (int limit : limits) {
+            !peer.equals("tern")
+                ? List.of(Integer.MAX_VALUE)
+                : maxCalls > 0
+                    ? List.of(Integer.MAX_VALUE, Integer.MAX_VALUE, maxCalls)
+                    : List.of(Integer.MAX_VALUE, Integer.MAX_VALUE);
+        for (int i = 0; i < limits.size(); i++) {
+          boolean adaptive = !peer.equals("tern") || i > 0;
           runs.add(
               new OverloadRun.Options(
-                  peer, limit, multiples, 0, capacity, step, deadline, arrivals, heap, serverCpus));
+                  peer,
+                  limits.get(i),
+                  adaptive,
+                  multiples,
+                  0,
+                  capacity,
+                  step,
+                  deadline,
+                  arrivals,
+                  heap,
+                  serverCpus));
         }
       }
       file = flags.string("out");
@@ -125,13 +141,13 @@ public final class OverloadReport {
     List<OverloadRun.Result> results = new ArrayList<>();
     double ternCapacity = 0;
     for (OverloadRun.Options options : runs) {
-      if (options.maxConcurrentCalls() != Integer.MAX_VALUE) {
+      if (!options.unbounded()) {
         // The same loads as the unbounded Tern server's: a closed loop of more calls than the
         // bound would be partly shed and measure less than the server can serve.
         options = options.withCapacity(ternCapacity);
       }
       OverloadRun.Result result = OverloadRun.run(options, err);
-      if (options.peer().equals("tern") && options.maxConcurrentCalls() == Integer.MAX_VALUE) {
+      if (options.peer().equals("tern") && options.unbounded()) {
         ternCapacity = result.capacity();
       }
       results.add(result);

@@ -39,6 +39,8 @@ final class OverloadRun {
    *
    * @param peer {@code tern} or {@code grpc-java}
    * @param maxConcurrentCalls Tern's server-wide bound ({@link Integer#MAX_VALUE}: its default)
+   * @param adaptiveConcurrencyLimit whether Tern's server has its adaptive limit (its default);
+   *     true for grpc-java, which has none
    * @param multiples the loaded steps, as multiples of the capacity, in order
    * @param capacity the calls a second the multiples are of; 0 measures it (closed loop), after a
    *     warm-up of {@code capacityTime}; a run of a server that sheds calls takes that of the same
@@ -51,6 +53,7 @@ final class OverloadRun {
   record Options(
       String peer,
       int maxConcurrentCalls,
+      boolean adaptiveConcurrencyLimit,
       List<Double> multiples,
       double capacity,
       Duration capacityTime,
@@ -68,6 +71,10 @@ final class OverloadRun {
                 + maxConcurrentCalls
                 + " for "
                 + peer);
+      }
+      if (!adaptiveConcurrencyLimit && !peer.equals("tern")) {
+        throw new IllegalArgumentException(
+            "adaptiveConcurrencyLimit is Tern's, and only it can turn it off, not " + peer);
       }
       for (double multiple : multiples) {
         if (!(multiple > 0)) {
@@ -88,6 +95,7 @@ final class OverloadRun {
       return new Options(
           peer,
           maxConcurrentCalls,
+          adaptiveConcurrencyLimit,
           multiples,
           capacity,
           capacityTime,
@@ -100,8 +108,17 @@ final class OverloadRun {
 
     /** The configuration's name in the report. */
     String name() {
-      Peer named = peer.equals("tern") ? new TernPeer(maxConcurrentCalls) : SoakRun.peer(peer);
+      Peer named =
+          peer.equals("tern")
+              ? new TernPeer(maxConcurrentCalls, adaptiveConcurrencyLimit)
+              : SoakRun.peer(peer);
       return named.name();
+    }
+
+    /** Whether this is a server with no limit on calls in progress: its capacity is the others'. */
+    boolean unbounded() {
+      return maxConcurrentCalls == Integer.MAX_VALUE
+          && (!adaptiveConcurrencyLimit || !peer.equals("tern"));
     }
   }
 
@@ -202,9 +219,11 @@ final class OverloadRun {
   static Result run(Options options, PrintStream progress)
       throws IOException, InterruptedException {
     List<String> serverArgs =
-        options.maxConcurrentCalls() == Integer.MAX_VALUE
-            ? List.of()
-            : List.of(Integer.toString(options.maxConcurrentCalls()));
+        options.peer().equals("tern")
+            ? List.of(
+                Integer.toString(options.maxConcurrentCalls()),
+                Boolean.toString(options.adaptiveConcurrencyLimit()))
+            : List.of();
     List<Step> steps = new ArrayList<>();
     double capacity;
     try (SoakServer server =

@@ -74,6 +74,7 @@ public final class TernPeer implements Peer {
   private final List<Server> servers = new ArrayList<>();
   private final List<InetSocketAddress> addresses = new ArrayList<>();
   private final int maxConcurrentCalls;
+  private final boolean adaptiveConcurrencyLimit;
 
   /** Servers with Tern's defaults. */
   public TernPeer() {
@@ -81,23 +82,35 @@ public final class TernPeer implements Peer {
   }
 
   /**
-   * Servers that keep at most {@code maxConcurrentCalls} calls in progress ({@link
-   * dev.tern.ServerBuilder#maxConcurrentCalls}); {@link Integer#MAX_VALUE} keeps the default (no
-   * bound).
+   * Servers that keep at most {@code maxConcurrentCalls} calls in progress, as {@link
+   * #TernPeer(int)}, with the adaptive concurrency limit on (the default) or off ({@link
+   * dev.tern.ServerBuilder#adaptiveConcurrencyLimit}).
    */
-  public TernPeer(int maxConcurrentCalls) {
+  public TernPeer(int maxConcurrentCalls, boolean adaptiveConcurrencyLimit) {
     if (maxConcurrentCalls <= 0) {
       throw new IllegalArgumentException(
           "maxConcurrentCalls must be > 0, was " + maxConcurrentCalls);
     }
     this.maxConcurrentCalls = maxConcurrentCalls;
+    this.adaptiveConcurrencyLimit = adaptiveConcurrencyLimit;
+  }
+
+  /**
+   * Servers that keep at most {@code maxConcurrentCalls} calls in progress ({@link
+   * dev.tern.ServerBuilder#maxConcurrentCalls}); {@link Integer#MAX_VALUE} keeps the default (no
+   * fixed bound, the adaptive limit only).
+   */
+  public TernPeer(int maxConcurrentCalls) {
+    this(maxConcurrentCalls, true);
   }
 
   @Override
   public String name() {
-    return maxConcurrentCalls == Integer.MAX_VALUE
-        ? "Tern"
-        : "Tern, maxConcurrentCalls=" + maxConcurrentCalls;
+    return "Tern"
+        + (maxConcurrentCalls == Integer.MAX_VALUE
+            ? ""
+            : ", maxConcurrentCalls=" + maxConcurrentCalls)
+        + (adaptiveConcurrencyLimit ? "" : ", adaptiveConcurrencyLimit=false");
   }
 
   @Override
@@ -128,6 +141,9 @@ public final class TernPeer implements Peer {
             .maxInboundMessageSize(2 * CallKind.LARGE);
     if (maxConcurrentCalls != Integer.MAX_VALUE) {
       builder.maxConcurrentCalls(maxConcurrentCalls);
+    }
+    if (!adaptiveConcurrencyLimit) {
+      builder.adaptiveConcurrencyLimit(false);
     }
     return builder.build().start();
   }

@@ -55,6 +55,7 @@ class OverloadTest {
               new OverloadRun.Options(
                   "tern",
                   MAX_CALLS,
+                  true,
                   List.of(2.0, 3.0),
                   0,
                   Duration.ofSeconds(3),

@@ -80,7 +80,7 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
   private long handshakeTimeoutNanos = DEFAULT_HANDSHAKE_TIMEOUT_NANOS;
   private int maxConcurrentCalls = Integer.MAX_VALUE;
   private Long overloadRetryPushback; // null: none
-  private boolean adaptiveConcurrencyLimit; // off until it passes the failover tests (#49)
+  private boolean adaptiveConcurrencyLimit = true;
   private Deadline.Ticker ticker = Deadline.getSystemTicker();
   private CompressorRegistry compressorRegistry = CompressorRegistry.getDefaultInstance();
   private DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();

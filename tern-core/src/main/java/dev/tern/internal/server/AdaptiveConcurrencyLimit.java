@@ -1,21 +1,35 @@
 package dev.tern.internal.server;
 
+import dev.tern.Deadline;
 import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A bound on calls in progress that learns itself from the latency of the calls it admits, in the
- * gradient style of TCP Vegas: while calls take no more than {@link #TOLERANCE} times the unloaded
- * latency, the limit grows by its square root per window of samples; when they take longer, it
- * shrinks in proportion (by at most half a window). The unloaded latency is the lowest median of
- * the windows that ran unloaded (their calls in progress at most half the limit, or at the floor
- * {@link #MIN_LIMIT}) over the last one to two periods of {@link #WINDOWS_PER_PERIOD} windows that
- * had such a window, so it follows a service that becomes slower or faster for good, but never
- * creeps up with the load itself; before the first unloaded window the limit halves per window (a
- * server that starts overloaded). The limit follows latency, not CPU: a handler that waits (sleeps,
- * blocks on I/O on a virtual thread) keeps its latency as concurrency grows, so its limit grows up
- * to {@link #MAX_LIMIT}.
+ * gradient style of TCP Vegas: while calls take no more than the allowed latency (the unloaded
+ * latency times {@link #TOLERANCE}, and at least {@link #LEEWAY_NANOS} above it), the limit grows
+ * by its square root per window of samples; when they take longer, it shrinks in proportion (by at
+ * most half a window). It only moves on evidence: it grows and shrinks only after a window whose
+ * calls in progress came to at least half the limit (fewer say nothing about the limit: a test
+ * holding 500 calls open at once, each waiting for the others, is no overload while the limit is
+ * far above), or whose calls mostly missed their deadlines while the server had them ({@link
+ * #releaseLate}: it fails its clients at the concurrency it has, and the limit comes down to it);
+ * and it never goes below {@link #MIN_LIMIT}. The unloaded latency is the lowest median of the
+ * windows that ran unloaded (their calls in progress below half the limit) over the last one to two
+ * periods of {@link #WINDOWS_PER_PERIOD} windows that had such a window, falling at once and rising
+ * at most {@link #GROWTH_PER_PERIOD} times a period, so it follows a service that becomes slower or
+ * faster for good, but neither a queue building far below the limit nor the load at the limit;
+ * before the first unloaded window a loaded window halves the limit (a server that starts
+ * overloaded). The limit follows latency, not CPU: a handler that waits (sleeps, blocks on I/O on a
+ * virtual thread) keeps its latency as concurrency grows, so its limit grows up to {@link
+ * #MAX_LIMIT}.
+ *
+ * <p>What a sample measures is the caller's choice (see {@link ServerCallImpl}: from the request's
+ * end to the handler's close, the server's own time); the limiter owns the clock it is read from,
+ * {@link #now}.
  *
  * <p>Thread-safe and lock-free. {@link #tryAcquire} and {@link #release} are one atomic increment
  * or decrement each; {@link #record} claims a slot of the current window with one atomic increment,
@@ -30,15 +44,36 @@ final class AdaptiveConcurrencyLimit {
   /** Windows per period of the unloaded latency's sliding minimum. */
   static final int WINDOWS_PER_PERIOD = 16;
 
+  /**
+   * How much the unloaded latency may rise from one period to the next: a service that became
+   * slower for good is learned within a few periods, a queue building up far below the limit is not
+   * taken for the service's own pace.
+   */
+  static final long GROWTH_PER_PERIOD = 2;
+
   /** The latency, as a multiple of the unloaded latency, up to which the limit may grow. */
   static final double TOLERANCE = 2.0;
 
-  static final int MIN_LIMIT = 8;
+  /**
+   * Latency above the unloaded one that is never taken for overload, whatever the ratio: a
+   * sub-millisecond service whose latency doubles on a busy machine (a build, a garbage collection,
+   * a failover) is not queueing.
+   */
+  static final long LEEWAY_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+  /**
+   * The floor: hundreds of calls held open at once (a test, a fan-in waiting for its peers) are
+   * never refused for latency that did not come from queueing. {@code maxConcurrentCalls} bounds
+   * tighter, by hand.
+   */
+  static final int MIN_LIMIT = 256;
+
   static final int MAX_LIMIT = 10_000;
 
   /** No evidence of overload yet: a cold server refuses nothing it would have served before. */
   static final int INITIAL_LIMIT = MAX_LIMIT;
 
+  private final Deadline.Ticker ticker;
   private final AtomicInteger inProgress = new AtomicInteger();
   private volatile int limit = INITIAL_LIMIT;
 
@@ -63,6 +98,20 @@ final class AdaptiveConcurrencyLimit {
   private long previousPeriodMin = Long.MAX_VALUE;
   private int windowsInPeriod;
 
+  /**
+   * Creates a limiter at {@link #INITIAL_LIMIT}.
+   *
+   * @param ticker the clock its callers read samples from, see {@link #now}
+   */
+  AdaptiveConcurrencyLimit(Deadline.Ticker ticker) {
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
+  }
+
+  /** The time now by this limiter's clock, in nanoseconds: where samples start and end. */
+  long now() {
+    return ticker.nanoTime();
+  }
+
   /** Takes a slot; false, taking nothing, if the learned limit is reached. */
   boolean tryAcquire() {
     if (inProgress.incrementAndGet() <= limit) {
@@ -80,14 +129,25 @@ final class AdaptiveConcurrencyLimit {
   /**
    * Gives back a slot {@link #tryAcquire} took, and learns from the call's latency.
    *
-   * @param latencyNanos from the call's arrival to its stream's close
+   * @param latencyNanos the call's latency by {@link #now}
    */
   void release(long latencyNanos) {
     int before = inProgress.getAndDecrement();
-    record(Math.max(0, latencyNanos), before);
+    record(Math.max(0, latencyNanos), before, false);
   }
 
-  private void record(long latencyNanos, int inProgressAtEnd) {
+  /**
+   * Gives back a slot {@link #tryAcquire} took, for a call whose deadline passed while the server
+   * had it (waiting for the executor, or in its handler), and learns from its latency and lateness.
+   *
+   * @param latencyNanos the call's time until its deadline passed, by {@link #now}
+   */
+  void releaseLate(long latencyNanos) {
+    int before = inProgress.getAndDecrement();
+    record(Math.max(0, latencyNanos), before, true);
+  }
+
+  private void record(long latencyNanos, int inProgressAtEnd, boolean late) {
     Window w = window.get();
     int i = w.claimed.getAndIncrement();
     if (i >= WINDOW) {
@@ -95,6 +155,7 @@ final class AdaptiveConcurrencyLimit {
     }
     w.latencies[i] = latencyNanos;
     w.inProgress[i] = inProgressAtEnd;
+    w.late[i] = late;
     if (w.written.incrementAndGet() == WINDOW) {
       update(w);
       window.set(new Window());
@@ -110,33 +171,56 @@ final class AdaptiveConcurrencyLimit {
     recentLatencyNanos = median;
 
     // A window measures the unloaded latency when its calls in progress stayed well below the
-    // limit, or at the floor (as unloaded as the limit ever makes it).
-    if (busiest * 2 <= estimate || busiest <= MIN_LIMIT) {
+    // limit. Such windows may still queue (a limit far above what the server serves), so the
+    // baseline they give falls at once but rises by at most GROWTH_PER_PERIOD a period.
+    boolean nearLimit = busiest * 2 >= estimate;
+    int late = 0;
+    for (boolean missed : w.late) {
+      late += missed ? 1 : 0;
+    }
+    boolean mostlyLate = late > WINDOW / 2;
+    if (!nearLimit && !mostlyLate) {
       periodMin = Math.min(periodMin, median);
     }
     if (++windowsInPeriod == WINDOWS_PER_PERIOD) {
       if (periodMin != Long.MAX_VALUE) {
-        previousPeriodMin = periodMin; // else a loaded period: the last baseline stands
-      }
+        previousPeriodMin =
+            previousPeriodMin == Long.MAX_VALUE
+                ? periodMin
+                : Math.min(periodMin, saturatedTimes(previousPeriodMin, GROWTH_PER_PERIOD));
+      } // else a loaded period: the last baseline stands
       periodMin = Long.MAX_VALUE;
       windowsInPeriod = 0;
     }
     long unloaded = Math.min(periodMin, previousPeriodMin);
 
-    if (unloaded == Long.MAX_VALUE) {
-      // Loaded from the start: halve until a window runs unloaded and gives the baseline.
-      estimate /= 2;
-    } else if (TOLERANCE * unloaded >= median) {
-      // Within tolerance: grow, unless the calls in progress never came near the limit (then the
-      // window says nothing about a higher one).
-      if (busiest * 2 >= estimate) {
-        estimate += Math.sqrt(estimate);
+    // Far from the limit, a window says nothing about it, unless most of its calls missed their
+    // deadlines while the server had them: then it fails its clients at the concurrency it has
+    // (deadlines may keep calls in progress far below a cold limit), and the limit comes down to
+    // that concurrency, shrunk as below.
+    boolean overdue = mostlyLate && unloaded != Long.MAX_VALUE;
+    if (nearLimit || overdue) {
+      if (unloaded == Long.MAX_VALUE) {
+        // Loaded from the start: halve until a window runs unloaded and gives the baseline.
+        estimate /= 2;
+      } else {
+        double allowed = Math.max(TOLERANCE * unloaded, (double) unloaded + LEEWAY_NANOS);
+        if (median <= allowed) {
+          if (nearLimit) {
+            estimate += Math.sqrt(estimate);
+          }
+        } else {
+          double from = nearLimit ? estimate : Math.min(estimate, busiest);
+          estimate = from * Math.max(0.5, allowed / median);
+        }
       }
-    } else {
-      estimate *= Math.max(0.5, TOLERANCE * unloaded / median);
+      estimate = Math.max(MIN_LIMIT, Math.min(MAX_LIMIT, estimate));
+      limit = (int) estimate;
     }
-    estimate = Math.max(MIN_LIMIT, Math.min(MAX_LIMIT, estimate));
-    limit = (int) estimate;
+  }
+
+  private static long saturatedTimes(long value, long factor) {
+    return value > Long.MAX_VALUE / factor ? Long.MAX_VALUE : value * factor;
   }
 
   /** The limit now. */
@@ -158,6 +242,7 @@ final class AdaptiveConcurrencyLimit {
   private static final class Window {
     final long[] latencies = new long[WINDOW];
     final int[] inProgress = new int[WINDOW];
+    final boolean[] late = new boolean[WINDOW];
     final AtomicInteger claimed = new AtomicInteger();
     final AtomicInteger written = new AtomicInteger();
   }

@@ -149,7 +149,7 @@ public final class ServerCallDispatcher {
         maxConcurrentCalls == Integer.MAX_VALUE
             ? null
             : new ConcurrentCallLimit(maxConcurrentCalls);
-    this.adaptiveLimit = adaptiveConcurrencyLimit ? new AdaptiveConcurrencyLimit() : null;
+    this.adaptiveLimit = adaptiveConcurrencyLimit ? new AdaptiveConcurrencyLimit(ticker) : null;
     // gRFC A6: any negative value means "do not retry"; -1 says so plainly.
     this.retryPushback =
         overloadRetryPushback == null
@@ -481,9 +481,7 @@ public final class ServerCallDispatcher {
             acceptEncoding,
             calls,
             callLimit,
-            adaptive,
-            ticker,
-            adaptive == null ? 0 : ticker.nanoTime());
+            adaptive);
     Context callContext = context;
     if (stream instanceof TracedServerStream traced) {
       callContext = traced.filterContext(context);

@@ -3,7 +3,6 @@ package dev.tern.internal.server;
 import dev.tern.Attributes;
 import dev.tern.Compressor;
 import dev.tern.CompressorRegistry;
-import dev.tern.Deadline;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.ServerCall;
@@ -24,8 +23,9 @@ import java.util.Objects;
  * (not necessarily the same one). The runtime marks it cancelled from the transport thread; {@code
  * cancelled} and {@code closeCalled} are volatile so that every thread sees those transitions.
  * {@code requestedAhead} and {@code readAhead} are set by the runtime before the call is handed to
- * the application's executor (which orders it before the application's reads). Other fields are
- * touched only by the application's thread of the moment.
+ * the application's executor (which orders it before the application's reads). The adaptive limit's
+ * timestamps are ordered as their fields say. Other fields are touched only by the application's
+ * thread of the moment.
  */
 final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
   private static final String IDENTITY = "identity";
@@ -66,11 +66,20 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
   /** The adaptive limit whose slot this call holds, and learns from its latency; null if none. */
   private final AdaptiveConcurrencyLimit adaptiveLimit;
 
-  /** The clock {@link #arrivalNanos} was read from; null without {@link #adaptiveLimit}. */
-  private final Deadline.Ticker ticker;
+  /**
+   * When the request was fully received (its half-close), by the adaptive limit's clock; {@link
+   * #NOT_RECEIVED} before, or without {@link #adaptiveLimit}. Written and read only by the
+   * transport's stream events ({@link #requestReceived}, {@link #streamClosed}).
+   */
+  private long receivedNanos = NOT_RECEIVED;
 
-  /** When the call arrived, by {@link #ticker}; read only with {@link #adaptiveLimit}. */
-  private final long arrivalNanos;
+  /**
+   * When the application closed the call, by the adaptive limit's clock; written before {@code
+   * closeCalled} and {@code closedOk}, so whoever reads those true sees it.
+   */
+  private long closedNanos;
+
+  private static final long NOT_RECEIVED = Long.MIN_VALUE;
 
   /**
    * The {@code grpc-accept-encoding} entry last built, merged into the response headers of every
@@ -103,15 +112,11 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
       String clientAcceptEncoding,
       CallCounter serverCalls,
       ConcurrentCallLimit callLimit,
-      AdaptiveConcurrencyLimit adaptiveLimit,
-      Deadline.Ticker ticker,
-      long arrivalNanos) {
+      AdaptiveConcurrencyLimit adaptiveLimit) {
     this.stream = stream;
     this.serverCalls = serverCalls;
     this.callLimit = callLimit;
     this.adaptiveLimit = adaptiveLimit;
-    this.ticker = ticker;
-    this.arrivalNanos = arrivalNanos;
     this.method = method;
     this.compressorRegistry = compressorRegistry;
     this.serverAcceptEncoding = serverAcceptEncoding;
@@ -243,6 +248,7 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
     if (closeCalled) {
       throw new IllegalStateException("call already closed");
     }
+    noteClose();
     closeCalled = true;
     if (cancelled) {
       return;
@@ -313,6 +319,7 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
     if (closeCalled || cancelled) {
       return;
     }
+    noteClose();
     closeCalled = true;
     closedOk = status.isOk();
     stripReserved(trailers);
@@ -320,11 +327,32 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
   }
 
   /**
+   * Notes when the application closed the call: before {@code closeCalled}, see {@link
+   * #closedNanos}.
+   */
+  private void noteClose() {
+    if (adaptiveLimit != null) {
+      closedNanos = adaptiveLimit.now();
+    }
+  }
+
+  /**
+   * The client's request is complete (its half-close reached the call, on the transport's thread):
+   * from here on the call's time is the server's own, what the adaptive limit learns from.
+   */
+  void requestReceived() {
+    if (adaptiveLimit != null) {
+      receivedNanos = adaptiveLimit.now();
+    }
+  }
+
+  /**
    * The stream ended with {@code status} (OK once the trailers went out): the call counts as
-   * succeeded if the application also closed it OK, and gives back its slot of the server's limit
-   * on calls in progress. The adaptive limit learns from the latency of a call that succeeded or
-   * whose deadline passed (a lower bound of what it would have taken); other failures end early for
-   * reasons of their own and teach it nothing.
+   * succeeded if the application also closed it OK, and gives back its slot of the server's limits
+   * on calls in progress. The adaptive limit learns the server's own time of a call: from its
+   * request's end to its handler's OK close (not the client's upload, nor the sending of the
+   * response to a slow reader), or to its deadline if that passed first (a lower bound of what it
+   * would have taken). Other calls end early for reasons of their own and teach it nothing.
    */
   void streamClosed(Status status) {
     boolean succeeded = status.isOk() && closedOk;
@@ -333,8 +361,13 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
       callLimit.release();
     }
     if (adaptiveLimit != null) {
-      if (succeeded || status.getCode() == Status.Code.DEADLINE_EXCEEDED) {
-        adaptiveLimit.release(ticker.nanoTime() - arrivalNanos);
+      long received = receivedNanos;
+      if (received == NOT_RECEIVED) {
+        adaptiveLimit.release();
+      } else if (closedOk) {
+        adaptiveLimit.release(closedNanos - received);
+      } else if (status.getCode() == Status.Code.DEADLINE_EXCEEDED) {
+        adaptiveLimit.releaseLate(adaptiveLimit.now() - received);
       } else {
         adaptiveLimit.release();
       }

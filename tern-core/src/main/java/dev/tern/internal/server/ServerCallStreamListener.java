@@ -170,6 +170,7 @@ final class ServerCallStreamListener<ReqT, RespT>
 
   @Override
   public void halfClosed() {
+    call.requestReceived();
     if (readAhead != null) {
       readAhead.end();
     } else {

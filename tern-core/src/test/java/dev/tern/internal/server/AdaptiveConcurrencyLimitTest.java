@@ -2,6 +2,8 @@ package dev.tern.internal.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tern.testing.FakeClock;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -10,13 +12,14 @@ import java.util.function.IntToLongFunction;
 import org.junit.jupiter.api.Test;
 
 /**
- * How the adaptive limit learns from latencies it is given (no clock: each call's latency is what
- * the simulated service would take with so many calls in progress).
+ * How the adaptive limit learns from latencies it is given: each call's latency is what a simulated
+ * service would take, on a fake clock (no sleeps, no timed assertions).
  */
 class AdaptiveConcurrencyLimitTest {
   private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
 
-  private final AdaptiveConcurrencyLimit limit = new AdaptiveConcurrencyLimit();
+  private final FakeClock clock = new FakeClock();
+  private final AdaptiveConcurrencyLimit limit = new AdaptiveConcurrencyLimit(clock.getTicker());
 
   /**
    * One round: {@code offered} calls try to start at once; those admitted end with the latency
@@ -36,17 +39,75 @@ class AdaptiveConcurrencyLimitTest {
     return admitted;
   }
 
+  /** Teaches the limiter an unloaded latency: calls one at a time. */
+  private void learnUnloaded(long latencyNanos) {
+    for (int i = 0; i < 4 * AdaptiveConcurrencyLimit.WINDOW; i++) {
+      round(1, inProgress -> latencyNanos);
+    }
+  }
+
   /**
-   * Teaches the limiter an unloaded latency of 1 ms, then an overload that takes it to its floor.
+   * What a queueing run saw in its second half: calls offered, admitted, served, ended late (their
+   * deadline passed in the queue), and the worst latency of those served.
    */
-  private void overloadToTheFloor() {
-    for (int i = 0; i < 64; i++) {
-      round(1, inProgress -> MS);
+  private record Queueing(
+      int offered, int admitted, int served, int late, long worstLatencyNanos) {}
+
+  /**
+   * A server of one thread serving its calls first come, first served, each for {@code costNanos},
+   * offered a call every {@code gapNanos}: an event loop on the fake clock. A call's latency is its
+   * wait in the queue plus its cost, from its arrival (its request received) to its end.
+   */
+  private Queueing oneThreadServer(long costNanos, long gapNanos, int arrivals) {
+    return oneThreadServer(costNanos, gapNanos, arrivals, Long.MAX_VALUE);
+  }
+
+  /**
+   * {@link #oneThreadServer(long, long, int)} with calls that have {@code deadlineNanos}: a call
+   * whose deadline passed while it waited is not run (it costs nothing) and ends late.
+   */
+  private Queueing oneThreadServer(
+      long costNanos, long gapNanos, int arrivals, long deadlineNanos) {
+    ArrayDeque<Long> queue = new ArrayDeque<>(); // arrival times of the calls admitted
+    long headEnds = 0;
+    int offered = 0;
+    int admitted = 0;
+    int served = 0;
+    int late = 0;
+    long worst = 0;
+    for (int i = 0; i < arrivals; i++) {
+      long arrival = clock.currentTimeNanos() + gapNanos;
+      while (!queue.isEmpty() && headEnds <= arrival) {
+        long latency = headEnds - queue.poll();
+        limit.release(latency);
+        if (i >= arrivals / 2) {
+          worst = Math.max(worst, latency);
+          served++;
+        }
+        long free = headEnds;
+        while (!queue.isEmpty() && free - queue.peek() >= deadlineNanos) {
+          queue.poll(); // its deadline passed in the queue: never run
+          limit.releaseLate(deadlineNanos);
+          late += i >= arrivals / 2 ? 1 : 0;
+        }
+        if (!queue.isEmpty()) {
+          headEnds = Math.max(free, queue.peek()) + costNanos;
+        }
+      }
+      clock.forwardNanos(arrival - clock.currentTimeNanos());
+      boolean in = limit.tryAcquire();
+      if (in) {
+        if (queue.isEmpty()) {
+          headEnds = arrival + costNanos;
+        }
+        queue.add(arrival);
+      }
+      if (i >= arrivals / 2) {
+        offered++;
+        admitted += in ? 1 : 0;
+      }
     }
-    for (int i = 0; i < 64 * AdaptiveConcurrencyLimit.WINDOW; i++) {
-      round(1, inProgress -> 100 * MS);
-    }
-    assertThat(limit.limit()).isEqualTo(AdaptiveConcurrencyLimit.MIN_LIMIT);
+    return new Queueing(offered, admitted, served, late, worst);
   }
 
   @Test
@@ -56,64 +117,135 @@ class AdaptiveConcurrencyLimitTest {
   }
 
   @Test
-  void blockingHandler_200CallsOfASleep_areAllAdmittedOnceTheLimitLearns() {
-    // The worst start: a limit at its floor, learned from a service 50 times faster.
-    overloadToTheFloor();
-    IntToLongFunction sleeps50Ms = inProgress -> 50 * MS; // waiting costs no CPU
+  void oneThreadOfferedFourTimesWhatItServes_shedsTheRestAndKeepsItsQueueShort() {
+    learnUnloaded(MS);
 
-    int rounds = 0;
-    while (round(200, sleeps50Ms) < 200) {
-      rounds++;
-      // Two periods of windows at the floor to take the new baseline, then the climb.
-      assertThat(rounds).as("rounds to learn").isLessThan(300);
-    }
+    Queueing run = oneThreadServer(MS, MS / 4, 400_000);
 
-    assertThat(limit.limit()).isGreaterThanOrEqualTo(200);
-    for (int i = 0; i < 100; i++) {
-      assertThat(round(200, sleeps50Ms))
-          .as("admitted in round %s after learning", i)
-          .isEqualTo(200);
-    }
-  }
-
-  @Test
-  void cpuBoundService_limitSettlesWhereLatencyStaysWithinTwiceUnloaded() {
-    // 16 cores, 0.3 ms of CPU a call: beyond 16 calls in progress, latency grows with them.
-    IntToLongFunction cpuBound = inProgress -> 300_000L * Math.max(1, (inProgress + 15) / 16);
-    for (int i = 0; i < 64; i++) {
-      round(4, cpuBound); // unloaded: the limiter learns 0.3 ms
-    }
-
-    List<Long> latencies = new ArrayList<>();
-    for (int i = 0; i < 400; i++) {
-      int admitted = round(2000, cpuBound);
-      latencies.add(cpuBound.applyAsLong(admitted));
-    }
-
-    assertThat(limit.limit()).isBetween(16, 64);
-    assertThat(latencies.subList(300, 400))
-        .allSatisfy(l -> assertThat(l).isLessThanOrEqualTo(3 * 300_000L));
-  }
-
-  @Test
-  void latencyRisingForGood_shrinksTheLimitToItsFloor_thenItRecovers() {
-    overloadToTheFloor();
-
-    for (int i = 0; i < 300; i++) {
-      round(2000, inProgress -> MS);
-    }
-    assertThat(limit.limit()).isGreaterThanOrEqualTo(2000);
-  }
-
-  @Test
-  void fewCallsInProgress_neverRaiseALearnedLimit() {
-    overloadToTheFloor();
-
-    for (int i = 0; i < 500; i++) {
-      round(3, inProgress -> MS);
-    }
-
+    // It serves what it can (one call a ms: a quarter of the offer), and refuses the rest at once
+    // rather than queueing them for seconds.
+    assertThat(run.admitted()).isBetween(run.offered() / 4 - 50, run.offered() / 4 + 50);
+    assertThat(run.worstLatencyNanos()).isLessThan(2L * AdaptiveConcurrencyLimit.MIN_LIMIT * MS);
     assertThat(limit.limit()).isEqualTo(AdaptiveConcurrencyLimit.MIN_LIMIT);
+  }
+
+  @Test
+  void deadlinesKeepingCallsFarBelowTheColdLimit_missedByMost_bringItDown() {
+    learnUnloaded(MS);
+
+    // Four times what it serves, 1 s deadlines: at most about 3,000 calls wait, far below the
+    // cold limit's half; without the limit nearly every call would miss its deadline.
+    Queueing run = oneThreadServer(MS, MS / 4, 200_000, 1_000 * MS);
+
+    assertThat(limit.limit()).isLessThan(AdaptiveConcurrencyLimit.INITIAL_LIMIT / 2);
+    assertThat(run.served()).as("served at capacity").isGreaterThan(run.offered() / 4 - 100);
+    assertThat(run.late()).as("late in the second half").isZero();
+    assertThat(run.worstLatencyNanos()).isLessThan(1_000 * MS);
+  }
+
+  @Test
+  void aFewLateCalls_farBelowTheLimit_changeNothing() {
+    learnUnloaded(MS);
+
+    for (int i = 0; i < 100; i++) {
+      int admitted = 0;
+      while (admitted < 40 && limit.tryAcquire()) {
+        admitted++;
+      }
+      for (int c = 0; c < admitted; c++) {
+        if (c % 3 == 0) {
+          limit.releaseLate(100 * MS); // a third of the calls miss short deadlines
+        } else {
+          limit.release(MS);
+        }
+      }
+    }
+
+    assertThat(limit.limit()).isEqualTo(AdaptiveConcurrencyLimit.INITIAL_LIMIT);
+  }
+
+  @Test
+  void oneThreadOfferedLessThanItServes_refusesNothing() {
+    learnUnloaded(MS);
+
+    Queueing run = oneThreadServer(MS, 2 * MS, 100_000);
+
+    assertThat(run.admitted()).isEqualTo(run.offered());
+    assertThat(limit.limit()).isEqualTo(AdaptiveConcurrencyLimit.INITIAL_LIMIT);
+  }
+
+  @Test
+  void callsHeldOpenTogether_farBelowTheLimit_areAllAdmitted() {
+    // A test or a fan-in holding 500 calls until all arrived: their latency grows with their
+    // number, but they never come near the limit, so that says nothing of overload.
+    learnUnloaded(MS / 2);
+
+    for (int i = 0; i < 50; i++) {
+      assertThat(round(500, inProgress -> 2_000 * MS)).as("round %s", i).isEqualTo(500);
+    }
+    assertThat(limit.limit()).isEqualTo(AdaptiveConcurrencyLimit.INITIAL_LIMIT);
+  }
+
+  @Test
+  void fewCallsMuchSlowerThanUnloaded_busyMachineOrFailover_changeNothing() {
+    learnUnloaded(MS / 3);
+
+    for (int i = 0; i < 1_000; i++) {
+      assertThat(round(12, inProgress -> 40 * MS)).isEqualTo(12);
+    }
+    assertThat(limit.limit()).isEqualTo(AdaptiveConcurrencyLimit.INITIAL_LIMIT);
+  }
+
+  @Test
+  void nearTheLimit_aRiseWithinTheLeeway_isNoOverload() {
+    learnUnloaded(MS / 4);
+
+    // 6,000 calls (more than half the limit), 16 times slower but under the leeway.
+    assertThat(round(6_000, inProgress -> 4 * MS)).isEqualTo(6_000);
+
+    assertThat(limit.limit()).isEqualTo(AdaptiveConcurrencyLimit.INITIAL_LIMIT);
+  }
+
+  @Test
+  void nearTheLimit_aRiseBeyondTheLeeway_isOverload() {
+    learnUnloaded(MS / 4);
+
+    round(6_000, inProgress -> 6 * MS);
+
+    assertThat(limit.limit()).isLessThan(AdaptiveConcurrencyLimit.INITIAL_LIMIT);
+  }
+
+  @Test
+  void blockingHandler_200CallsOfASleep_areAllAdmittedAfterAnOverload() {
+    learnUnloaded(MS);
+    oneThreadServer(MS, MS / 4, 100_000);
+    assertThat(limit.limit()).isEqualTo(AdaptiveConcurrencyLimit.MIN_LIMIT);
+    while (limit.inProgress() > 0) { // the calls the run left queued, dropped
+      limit.release();
+    }
+
+    for (int i = 0; i < 100; i++) {
+      assertThat(round(200, inProgress -> 50 * MS)).as("round %s", i).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void aServiceSlowerForGood_isLearnedAndItsLimitClimbsBack() {
+    learnUnloaded(MS);
+    oneThreadServer(MS, MS / 4, 100_000);
+    while (limit.inProgress() > 0) {
+      limit.release();
+    }
+
+    // Now 1,000 calls at a time, each waiting 50 ms whatever their number (I/O, not CPU).
+    int rounds = 0;
+    while (round(1_000, inProgress -> 50 * MS) < 1_000) {
+      rounds++;
+      assertThat(rounds).as("rounds to learn").isLessThan(500);
+    }
+    for (int i = 0; i < 100; i++) {
+      assertThat(round(1_000, inProgress -> 50 * MS)).as("round %s after", i).isEqualTo(1_000);
+    }
   }
 
   @Test
@@ -140,6 +272,13 @@ class AdaptiveConcurrencyLimitTest {
     assertThat(limit.recentLatencyNanos()).isZero();
     assertThat(limit.limit())
         .isBetween(AdaptiveConcurrencyLimit.MIN_LIMIT, AdaptiveConcurrencyLimit.MAX_LIMIT);
+  }
+
+  @Test
+  void now_readsTheLimitersClock() {
+    long before = limit.now();
+    clock.forwardTime(3, TimeUnit.MILLISECONDS);
+    assertThat(limit.now() - before).isEqualTo(3 * MS);
   }
 
   @Test

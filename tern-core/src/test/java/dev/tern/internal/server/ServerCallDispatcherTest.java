@@ -3,6 +3,7 @@ package dev.tern.internal.server;
 import static dev.tern.internal.server.ServerTestSupport.BIDI;
 import static dev.tern.internal.server.ServerTestSupport.UNARY;
 import static dev.tern.internal.server.ServerTestSupport.echoService;
+import static dev.tern.internal.server.ServerTestSupport.timeoutHeader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Codec;
@@ -18,17 +19,16 @@ import dev.tern.ServerCallHandler;
 import dev.tern.ServerInterceptor;
 import dev.tern.ServerMethodDefinition;
 import dev.tern.ServerServiceDefinition;
-import dev.tern.ServerStreamTracer;
 import dev.tern.Status;
 import dev.tern.channelz.CallStats;
 import dev.tern.channelz.Channelz;
 import dev.tern.internal.server.ServerTestSupport.RecordingHandler;
+import dev.tern.internal.server.ServerTestSupport.RefusalRecorder;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.testing.FakeClock;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
@@ -556,126 +556,6 @@ class ServerCallDispatcherTest {
     assertThat(transport.newStream("test.Echo/Unary", new Metadata()).closeStatus).isNull();
   }
 
-  /**
-   * Teaches the server's adaptive limit a 1 ms unloaded latency, then 100 ms calls, one at a time,
-   * until the limit is at its floor; each call ends OK.
-   */
-  private void overloadToTheFloor(FakeClock clock) {
-    for (int i = 0; i < AdaptiveConcurrencyLimit.WINDOW * 16; i++) {
-      FakeServerStream stream = transport.newStream("test.Echo/Unary", new Metadata());
-      clock.forwardTime(i < AdaptiveConcurrencyLimit.WINDOW ? 1 : 100, TimeUnit.MILLISECONDS);
-      handler.lastCall().close(Status.OK, new Metadata());
-      stream.completeClose();
-    }
-  }
-
-  @Test
-  void adaptiveLimit_refusesUnaryCallsBeyondItAndNeverStreams() throws IOException {
-    FakeClock clock = new FakeClock();
-    RefusalRecorder tracers = new RefusalRecorder();
-    builder
-        .deadlineTicker(clock.getTicker())
-        .addService(echoService(handler))
-        .adaptiveConcurrencyLimit(true)
-        .overloadRetryPushback(100)
-        .addStreamTracerFactory(tracers);
-    startServer();
-    overloadToTheFloor(clock);
-    int started = handler.calls.size();
-    List<FakeServerStream> open = new ArrayList<>();
-    for (int i = 0; i < AdaptiveConcurrencyLimit.MIN_LIMIT; i++) {
-      open.add(transport.newStream("test.Echo/Unary", new Metadata()));
-    }
-
-    FakeServerStream refused = transport.newStream("test.Echo/Unary", new Metadata());
-    FakeServerStream stream = transport.newStream("test.Echo/Bidi", new Metadata());
-
-    assertThat(refused.closeStatus.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
-    assertThat(refused.closeStatus.getDescription())
-        .isEqualTo(
-            "Server overloaded: 8 unary calls in progress, its adaptive limit"
-                + " (adaptiveConcurrencyLimit); try again later");
-    assertThat(refused.closeTrailers.get(GrpcHeaders.RETRY_PUSHBACK_MS)).isEqualTo("100");
-    assertThat(tracers.events).contains("refused ADAPTIVE_CONCURRENCY_LIMIT");
-    assertThat(stream.closeStatus).as("streams do not count against the adaptive limit").isNull();
-    assertThat(handler.calls).hasSize(started + AdaptiveConcurrencyLimit.MIN_LIMIT + 1);
-
-    open.get(0).reportClosed(Status.CANCELLED);
-    assertThat(transport.newStream("test.Echo/Unary", new Metadata()).closeStatus).isNull();
-  }
-
-  @Test
-  void adaptiveLimitOff_neverRefusesWhateverTheLatency() throws IOException {
-    FakeClock clock = new FakeClock();
-    builder
-        .deadlineTicker(clock.getTicker())
-        .addService(echoService(handler))
-        .adaptiveConcurrencyLimit(false);
-    startServer();
-    overloadToTheFloor(clock);
-
-    for (int i = 0; i < AdaptiveConcurrencyLimit.MIN_LIMIT * 3; i++) {
-      assertThat(transport.newStream("test.Echo/Unary", timeoutHeader("10m")).closeStatus).isNull();
-    }
-  }
-
-  @Test
-  void adaptiveLimitReached_givesBackTheMaxConcurrentCallsSlotItTook() throws IOException {
-    FakeClock clock = new FakeClock();
-    builder
-        .deadlineTicker(clock.getTicker())
-        .addService(echoService(handler))
-        .adaptiveConcurrencyLimit(true)
-        .maxConcurrentCalls(AdaptiveConcurrencyLimit.MIN_LIMIT + 1);
-    startServer();
-    overloadToTheFloor(clock);
-    for (int i = 0; i < AdaptiveConcurrencyLimit.MIN_LIMIT; i++) {
-      transport.newStream("test.Echo/Unary", new Metadata());
-    }
-    for (int i = 0; i < 3; i++) {
-      FakeServerStream refused = transport.newStream("test.Echo/Unary", new Metadata());
-      assertThat(refused.closeStatus.getDescription()).contains("adaptive limit");
-      refused.completeClose();
-    }
-
-    assertThat(transport.newStream("test.Echo/Bidi", new Metadata()).closeStatus)
-        .as("the one slot of maxConcurrentCalls left")
-        .isNull();
-  }
-
-  @Test
-  void unaryCallWithLessTimeThanTheRecentMedianLatency_isNotStarted() throws IOException {
-    FakeClock clock = new FakeClock();
-    RefusalRecorder tracers = new RefusalRecorder();
-    builder
-        .deadlineTicker(clock.getTicker())
-        .addService(echoService(handler))
-        .adaptiveConcurrencyLimit(true)
-        .addStreamTracerFactory(tracers);
-    startServer();
-    overloadToTheFloor(clock); // recent median latency: 100 ms; limit: 8
-    FakeServerStream idle = transport.newStream("test.Echo/Unary", timeoutHeader("10m"));
-    assertThat(idle.closeStatus).as("an idle server starts it, and keeps learning").isNull();
-    for (int i = 1; i < AdaptiveConcurrencyLimit.MIN_LIMIT / 2; i++) {
-      transport.newStream("test.Echo/Unary", new Metadata());
-    }
-    int started = handler.calls.size();
-
-    FakeServerStream tooShort = transport.newStream("test.Echo/Unary", timeoutHeader("10m"));
-    FakeServerStream enough = transport.newStream("test.Echo/Unary", timeoutHeader("150m"));
-    FakeServerStream streaming = transport.newStream("test.Echo/Bidi", timeoutHeader("10m"));
-
-    assertThat(tooShort.closeStatus.getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
-    assertThat(tooShort.closeStatus.getDescription())
-        .isEqualTo(
-            "Deadline too short: the call's grpc-timeout of 10000000 ns is shorter than the"
-                + " server's recent median unary call latency of 100000000 ns; not started");
-    assertThat(tracers.events).contains("refused DEADLINE_SHORTER_THAN_RECENT_LATENCY");
-    assertThat(enough.closeStatus).isNull();
-    assertThat(streaming.closeStatus).as("streams are not measured").isNull();
-    assertThat(handler.calls).hasSize(started + 2);
-  }
-
   private CallStats channelzCalls() {
     return Channelz.global().server(((ServerImpl) server).channelzId()).channelzStats().calls();
   }
@@ -685,38 +565,5 @@ class ServerCallDispatcherTest {
     while (!executorQueue.isEmpty()) {
       executorQueue.remove(0).run();
     }
-  }
-
-  /** Records what the server's tracers hear of admission: starts, refusals and closes. */
-  private static final class RefusalRecorder extends ServerStreamTracer.Factory {
-    final List<String> events = new CopyOnWriteArrayList<>();
-
-    @Override
-    public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {
-      return new ServerStreamTracer() {
-        @Override
-        public void serverCallStarted(ServerCallInfo<?, ?> callInfo) {
-          events.add("started");
-        }
-
-        @Override
-        public void callRefused(Refusal refusal) {
-          events.add("refused " + refusal);
-        }
-
-        @Override
-        public void streamClosed(Status status) {
-          if (!status.isOk()) {
-            events.add("closed " + status.getCode());
-          }
-        }
-      };
-    }
-  }
-
-  private static Metadata timeoutHeader(String value) {
-    Metadata headers = new Metadata();
-    headers.put(GrpcHeaders.TIMEOUT, value);
-    return headers;
   }
 }

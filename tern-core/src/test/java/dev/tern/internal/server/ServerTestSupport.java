@@ -6,6 +6,9 @@ import dev.tern.MethodDescriptor;
 import dev.tern.ServerCall;
 import dev.tern.ServerCallHandler;
 import dev.tern.ServerServiceDefinition;
+import dev.tern.ServerStreamTracer;
+import dev.tern.Status;
+import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.testing.FakeClock;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -15,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.Executor;
@@ -174,5 +178,42 @@ final class ServerTestSupport {
       events.add(event);
       contexts.add(Context.current());
     }
+  }
+
+  /**
+   * Records what the server's tracers hear of admission: starts, refusals and closes. Read it once
+   * the calls are done (a copy-on-write list would copy itself per call of a long run).
+   */
+  static final class RefusalRecorder extends ServerStreamTracer.Factory {
+    final List<String> events = Collections.synchronizedList(new ArrayList<>());
+
+    @Override
+    public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {
+      return new ServerStreamTracer() {
+        @Override
+        public void serverCallStarted(ServerCallInfo<?, ?> callInfo) {
+          events.add("started");
+        }
+
+        @Override
+        public void callRefused(Refusal refusal) {
+          events.add("refused " + refusal);
+        }
+
+        @Override
+        public void streamClosed(Status status) {
+          if (!status.isOk()) {
+            events.add("closed " + status.getCode());
+          }
+        }
+      };
+    }
+  }
+
+  /** Headers with a {@code grpc-timeout} of {@code value} (such as {@code "10m"}). */
+  static Metadata timeoutHeader(String value) {
+    Metadata headers = new Metadata();
+    headers.put(GrpcHeaders.TIMEOUT, value);
+    return headers;
   }
 }

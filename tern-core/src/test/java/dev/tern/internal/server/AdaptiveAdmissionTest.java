@@ -1,0 +1,319 @@
+package dev.tern.internal.server;
+
+import static dev.tern.internal.server.ServerTestSupport.echoService;
+import static dev.tern.internal.server.ServerTestSupport.timeoutHeader;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tern.Metadata;
+import dev.tern.ServerCall;
+import dev.tern.Status;
+import dev.tern.internal.server.ServerTestSupport.QueueExecutor;
+import dev.tern.internal.server.ServerTestSupport.RecordingHandler;
+import dev.tern.internal.server.ServerTestSupport.RefusalRecorder;
+import dev.tern.internal.wire.GrpcHeaders;
+import dev.tern.testing.FakeClock;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The server's adaptive limit on unary calls, driven through the fake transport on a fake clock:
+ * what it measures of a call (from its request's end to its handler's close), when it refuses, and
+ * the calls it must never refuse (a slow-uploading client, a slow-reading client, hundreds of calls
+ * held open together).
+ */
+class AdaptiveAdmissionTest {
+  private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+
+  /** More than half the cold limit: enough calls in progress for the limiter to take notice. */
+  private static final int NEAR_THE_COLD_LIMIT = AdaptiveConcurrencyLimit.INITIAL_LIMIT * 3 / 5;
+
+  private final FakeClock clock = new FakeClock();
+  private final RecordingHandler handler = new RecordingHandler();
+
+  /** Hears admission; installed only by the tests that read it (it keeps every event). */
+  private final RefusalRecorder tracers = new RefusalRecorder();
+
+  private final FakeServerBuilder builder =
+      new FakeServerBuilder()
+          .directExecutor()
+          .deadlineTicker(clock.getTicker())
+          .addService(echoService(handler));
+  private FakeServerTransport transport;
+
+  private void startServer() throws IOException {
+    builder.build().start();
+    transport = builder.transportServer.accept();
+    transport.ready(dev.tern.Attributes.EMPTY);
+  }
+
+  /** A unary call that arrived and sent its request; null if the server refused it. */
+  private FakeServerStream received(Metadata headers) {
+    FakeServerStream stream = transport.newStream("test.Echo/Unary", headers);
+    if (stream.closeStatus != null) {
+      stream.completeClose();
+      return null;
+    }
+    stream.clientSends("request");
+    stream.clientHalfCloses();
+    return stream;
+  }
+
+  /** The handler answers the call of {@code stream}, and its trailers reach the client. */
+  private static void answer(ServerCall<String, String> call, FakeServerStream stream) {
+    call.close(Status.OK, new Metadata());
+    stream.completeClose();
+  }
+
+  /** Teaches the limit the handler's unloaded latency, {@code latencyNanos}, a call at a time. */
+  private void learnUnloaded(long latencyNanos) {
+    for (int i = 0; i < 4 * AdaptiveConcurrencyLimit.WINDOW; i++) {
+      FakeServerStream stream = received(new Metadata());
+      clock.forwardNanos(latencyNanos);
+      answer(handler.lastCall(), stream);
+    }
+  }
+
+  /**
+   * Offers a call every 0.25 ms to a handler that serves them one at a time, 1 ms each (the test
+   * plays its one thread), then serves what it queued.
+   *
+   * @return the calls refused
+   */
+  private int oneThreadOfferedFourTimesWhatItServes(int arrivals) {
+    ArrayDeque<FakeServerStream> streams = new ArrayDeque<>();
+    ArrayDeque<ServerCall<String, String>> calls = new ArrayDeque<>();
+    ArrayDeque<Long> arrivedAt = new ArrayDeque<>();
+    long headEnds = 0;
+    int refused = 0;
+    for (int i = 0; i <= arrivals; i++) {
+      long arrival = clock.currentTimeNanos() + MS / 4;
+      while (!calls.isEmpty() && (headEnds <= arrival || i == arrivals)) {
+        clock.forwardNanos(Math.max(0, headEnds - clock.currentTimeNanos()));
+        arrivedAt.poll();
+        answer(calls.poll(), streams.poll());
+        if (!calls.isEmpty()) {
+          headEnds = Math.max(headEnds, arrivedAt.peek()) + MS;
+        }
+      }
+      if (i == arrivals) {
+        break;
+      }
+      clock.forwardNanos(arrival - clock.currentTimeNanos());
+      FakeServerStream stream = received(new Metadata());
+      if (stream == null) {
+        refused++;
+        continue;
+      }
+      if (calls.isEmpty()) {
+        headEnds = arrival + MS;
+      }
+      streams.add(stream);
+      calls.add(handler.lastCall());
+      arrivedAt.add(arrival);
+    }
+    return refused;
+  }
+
+  /** Takes the limit to its floor: real queueing, from a 1 ms unloaded latency. */
+  private void overloadToTheFloor() {
+    learnUnloaded(MS);
+    assertThat(oneThreadOfferedFourTimesWhatItServes(40_000)).isPositive();
+  }
+
+  @Test
+  void realQueueing_shedsWithResourceExhaustedBeforeTheHandler() throws IOException {
+    builder
+        .adaptiveConcurrencyLimit(true)
+        .overloadRetryPushback(100)
+        .addStreamTracerFactory(tracers);
+    startServer();
+    overloadToTheFloor();
+    int started = handler.calls.size();
+    List<FakeServerStream> open = new ArrayList<>();
+    for (int i = 0; i < AdaptiveConcurrencyLimit.MIN_LIMIT; i++) {
+      open.add(transport.newStream("test.Echo/Unary", new Metadata()));
+    }
+
+    FakeServerStream refused = transport.newStream("test.Echo/Unary", new Metadata());
+    FakeServerStream stream = transport.newStream("test.Echo/Bidi", new Metadata());
+
+    assertThat(refused.closeStatus.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(refused.closeStatus.getDescription())
+        .isEqualTo(
+            "Server overloaded: 256 unary calls in progress, its adaptive limit"
+                + " (adaptiveConcurrencyLimit); try again later");
+    assertThat(refused.closeTrailers.get(GrpcHeaders.RETRY_PUSHBACK_MS)).isEqualTo("100");
+    assertThat(tracers.events).contains("refused ADAPTIVE_CONCURRENCY_LIMIT");
+    assertThat(stream.closeStatus).as("streams do not count against the adaptive limit").isNull();
+    assertThat(handler.calls).hasSize(started + AdaptiveConcurrencyLimit.MIN_LIMIT + 1);
+
+    open.get(0).reportClosed(Status.CANCELLED);
+    assertThat(transport.newStream("test.Echo/Unary", new Metadata()).closeStatus).isNull();
+  }
+
+  @Test
+  void adaptiveLimitOff_neverRefusesWhateverTheQueue() throws IOException {
+    builder.adaptiveConcurrencyLimit(false);
+    startServer();
+    learnUnloaded(MS);
+
+    assertThat(oneThreadOfferedFourTimesWhatItServes(20_000)).isZero();
+  }
+
+  @Test
+  void adaptiveLimitReached_givesBackTheMaxConcurrentCallsSlotItTook() throws IOException {
+    builder
+        .adaptiveConcurrencyLimit(true)
+        .maxConcurrentCalls(AdaptiveConcurrencyLimit.INITIAL_LIMIT + 1);
+    startServer();
+    for (int i = 0; i < AdaptiveConcurrencyLimit.INITIAL_LIMIT; i++) {
+      transport.newStream("test.Echo/Unary", new Metadata());
+    }
+    for (int i = 0; i < 3; i++) {
+      FakeServerStream refused = transport.newStream("test.Echo/Unary", new Metadata());
+      assertThat(refused.closeStatus.getDescription()).contains("adaptive limit");
+      refused.completeClose();
+    }
+
+    assertThat(transport.newStream("test.Echo/Bidi", new Metadata()).closeStatus)
+        .as("the one slot of maxConcurrentCalls left")
+        .isNull();
+  }
+
+  @Test
+  void unaryCallWithLessTimeThanTheRecentMedianLatency_isNotStartedWhileBusy() throws IOException {
+    builder.adaptiveConcurrencyLimit(true).addStreamTracerFactory(tracers);
+    startServer();
+    overloadToTheFloor();
+    learnUnloaded(100 * MS); // the recent median: 100 ms
+    FakeServerStream idle = transport.newStream("test.Echo/Unary", timeoutHeader("10m"));
+    assertThat(idle.closeStatus).as("an idle server starts it, and keeps learning").isNull();
+    for (int i = 1; i < AdaptiveConcurrencyLimit.MIN_LIMIT / 2; i++) {
+      transport.newStream("test.Echo/Unary", new Metadata());
+    }
+    int started = handler.calls.size();
+
+    FakeServerStream tooShort = transport.newStream("test.Echo/Unary", timeoutHeader("10m"));
+    FakeServerStream enough = transport.newStream("test.Echo/Unary", timeoutHeader("150m"));
+    FakeServerStream streaming = transport.newStream("test.Echo/Bidi", timeoutHeader("10m"));
+
+    assertThat(tooShort.closeStatus.getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+    assertThat(tooShort.closeStatus.getDescription())
+        .isEqualTo(
+            "Deadline too short: the call's grpc-timeout of 10000000 ns is shorter than the"
+                + " server's recent median unary call latency of 100000000 ns; not started");
+    assertThat(tracers.events).contains("refused DEADLINE_SHORTER_THAN_RECENT_LATENCY");
+    assertThat(enough.closeStatus).isNull();
+    assertThat(streaming.closeStatus).as("streams are not measured").isNull();
+    assertThat(handler.calls).hasSize(started + 2);
+  }
+
+  /**
+   * Rounds of {@code calls} unary calls in progress together: each arrives, then {@code upload}
+   * passes before its request is complete; the handler answers each {@code serve} after that, and
+   * {@code download} passes before the answer has reached the client.
+   *
+   * @return the calls refused
+   */
+  private int rounds(int rounds, int calls, long upload, long serve, long download) {
+    int refused = 0;
+    for (int r = 0; r < rounds; r++) {
+      List<FakeServerStream> streams = new ArrayList<>();
+      for (int i = 0; i < calls; i++) {
+        FakeServerStream stream = transport.newStream("test.Echo/Unary", new Metadata());
+        if (stream.closeStatus != null) {
+          refused++;
+          stream.completeClose();
+        } else {
+          streams.add(stream);
+        }
+      }
+      clock.forwardNanos(upload);
+      for (FakeServerStream stream : streams) {
+        stream.clientSends("request");
+        stream.clientHalfCloses();
+      }
+      clock.forwardNanos(serve);
+      for (ServerCall<String, String> call :
+          handler.calls.subList(handler.calls.size() - streams.size(), handler.calls.size())) {
+        call.close(Status.OK, new Metadata());
+      }
+      clock.forwardNanos(download);
+      for (FakeServerStream stream : streams) {
+        stream.completeClose();
+      }
+    }
+    return refused;
+  }
+
+  @Test
+  void slowUploadingClients_nearTheLimit_areNotTakenForOverload() throws IOException {
+    // The default server: its adaptive limit is on.
+    startServer();
+    learnUnloaded(MS);
+
+    // Each request takes 10 s to arrive; the server answers it in 1 ms.
+    assertThat(rounds(10, NEAR_THE_COLD_LIMIT, 10_000 * MS, MS, 0)).isZero();
+    assertThat(rounds(1, AdaptiveConcurrencyLimit.INITIAL_LIMIT, 0, MS, 0)).isZero();
+  }
+
+  @Test
+  void slowReadingClients_nearTheLimit_areNotTakenForOverload() throws IOException {
+    // The default server: its adaptive limit is on.
+    startServer();
+    learnUnloaded(MS);
+
+    // The server answers in 1 ms; each answer takes 10 s to reach its client (flow control).
+    assertThat(rounds(10, NEAR_THE_COLD_LIMIT, 0, MS, 10_000 * MS)).isZero();
+    assertThat(rounds(1, AdaptiveConcurrencyLimit.INITIAL_LIMIT, 0, MS, 0)).isZero();
+  }
+
+  @Test
+  void fiveHundredCallsHeldOpenUntilAllArrived_areAllAdmittedRoundAfterRound() throws IOException {
+    // The default server: its adaptive limit is on.
+    startServer();
+    learnUnloaded(MS / 2);
+
+    // A handler that waits for all 500 (a latch): each takes 2 s, 4,000 times its unloaded latency.
+    assertThat(rounds(50, 500, 0, 2_000 * MS, 0)).isZero();
+  }
+
+  @Test
+  void deadlinesPassingInTheExecutorsQueue_farBelowTheColdLimit_bringItDown() throws IOException {
+    QueueExecutor executor = new QueueExecutor();
+    builder.executor(executor); // the default server, but for the executor the test runs
+    startServer();
+    for (int i = 0; i < 4 * AdaptiveConcurrencyLimit.WINDOW; i++) {
+      FakeServerStream stream = received(new Metadata());
+      executor.runAll();
+      clock.forwardTime(1, TimeUnit.MILLISECONDS);
+      answer(handler.lastCall(), stream);
+    }
+
+    // 1,000 calls with 100 ms deadlines wait for an executor that reaches them 200 ms later: none
+    // starts, all end DEADLINE_EXCEEDED, far below half the cold limit.
+    List<FakeServerStream> waited = new ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      waited.add(received(timeoutHeader("100m")));
+    }
+    clock.forwardTime(200, TimeUnit.MILLISECONDS);
+    executor.runAll();
+    assertThat(waited)
+        .allSatisfy(
+            s -> assertThat(s.cancelStatus.getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED));
+
+    for (int i = 0; i < AdaptiveConcurrencyLimit.MIN_LIMIT; i++) {
+      assertThat(received(new Metadata())).isNotNull();
+    }
+    FakeServerStream refused = transport.newStream("test.Echo/Unary", new Metadata());
+    assertThat(refused.closeStatus).as("the call past the limit's floor, refused").isNotNull();
+    assertThat(refused.closeStatus.getDescription())
+        .isEqualTo(
+            "Server overloaded: 256 unary calls in progress, its adaptive limit"
+                + " (adaptiveConcurrencyLimit); try again later");
+  }
+}
