@@ -144,6 +144,13 @@ final class Http2InboundFrames implements Http2FrameListener {
         throw Http2FrameException.connection(
             STREAM_CLOSED, "HEADERS on stream " + streamId + ", which is closed");
       }
+      if (!c.streams.isPeerInitiated(streamId)) {
+        // One of this side's streams, closed longer ago than is remembered: most likely one this
+        // side reset whose answer was in flight (a slow peer answering calls whose deadlines
+        // passed, many resets ago). As for DATA, only that stream is refused; the others go on.
+        throw Http2FrameException.stream(
+            streamId, STREAM_CLOSED, "HEADERS on stream " + streamId + ", which is closed");
+      }
       throw Http2FrameException.connection(
           PROTOCOL_ERROR,
           "HEADERS on stream "

@@ -16,7 +16,9 @@ import java.util.List;
  *   <li><b>closed</b>: frames still in flight on a stream this side reset are ignored (section
  *       5.4.2 allows for them); after the peer ended or reset it, DATA and HEADERS are
  *       STREAM_CLOSED. The last {@value #RECENT} closed ids are remembered for this; an older one
- *       is told apart from an id the peer skipped only by its number.
+ *       is told apart from an id the peer skipped only by its number. An older one of this side's
+ *       own streams (which this side may have reset many resets ago) is refused alone, a stream
+ *       error, never the connection.
  * </ul>
  *
  * <p>It also counts the active streams each side opened, for SETTINGS_MAX_CONCURRENT_STREAMS. One

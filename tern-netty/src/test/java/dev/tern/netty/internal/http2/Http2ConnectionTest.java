@@ -571,6 +571,37 @@ class Http2ConnectionTest {
   }
 
   @Test
+  void answersLongAfterThisSideResetTheirStreamsEndOnlyThoseStreams() {
+    // A client whose calls pass their deadlines on an overloaded server resets stream after stream;
+    // the server's answers to them arrive later, after the client has forgotten which streams it
+    // reset. Those answers must not end the connection and every other call on it.
+    peer.close();
+    peer = new Http2TestPeer(false, Http2Limits.defaults(), 5);
+    peer.handshake();
+    Http2Connection c = peer.connection;
+    int streams = Http2Streams.RECENT + 2;
+    for (int i = 0; i < streams; i++) {
+      ByteBuf out = out();
+      int id = c.openStream(out, fields(REQUEST), true, null);
+      c.resetStream(out, id, Http2FrameException.CANCEL);
+      peer.read(out);
+    }
+    ByteBuf out = out();
+    int live = c.openStream(out, fields(REQUEST), true, null);
+    peer.read(out);
+    int before = events().size();
+
+    ByteBuf in = peer.headers(peer.frames(), 1, false, ":status", "200");
+    peer.data(in, 1, "late", false);
+    peer.headers(in, live, true, ":status", "200", "grpc-status", "0");
+    // Refused once; the DATA after it is then ignored as in flight after a reset.
+    assertThat(peer.send(in)).containsExactly("RST_STREAM 1 " + STREAM_CLOSED);
+    assertThat(events().subList(before, events().size()))
+        .containsExactly("headers " + live + " {:status=200, grpc-status=0} end");
+    assertThat(c.isClosed()).isFalse();
+  }
+
+  @Test
   void serversDoNotOpenStreams() {
     peer.handshake();
     assertThat(peer.connection.canOpenStream()).isFalse();
