@@ -6,6 +6,7 @@ import dev.tern.CompressorRegistry;
 import dev.tern.Deadline;
 import dev.tern.DecompressorRegistry;
 import dev.tern.LoadBalancerRegistry;
+import dev.tern.MetricRecorder;
 import dev.tern.NameResolver;
 import dev.tern.ProxyDetector;
 import dev.tern.internal.SharedExecutors;
@@ -46,6 +47,7 @@ import java.util.function.Function;
  * @param serviceConfigOptions the default service config, look-up, and the retry limits
  * @param binaryLog wraps the channel's innermost channel, below the interceptors; null for none
  * @param proxyDetector handed to the name resolvers ({@link NameResolver.Args#getProxyDetector()})
+ * @param metricRecorder the channel's metric sinks, for its balancer and subchannels (gRFC A79)
  */
 public record ChannelConfig(
     String target,
@@ -67,7 +69,8 @@ public record ChannelConfig(
     DoubleSupplier backoffRandom,
     ServiceConfigOptions serviceConfigOptions,
     BinaryLog binaryLog,
-    ProxyDetector proxyDetector) {
+    ProxyDetector proxyDetector,
+    MetricRecorder metricRecorder) {
 
   /**
    * Checks the components.
@@ -89,6 +92,7 @@ public record ChannelConfig(
     Objects.requireNonNull(backoffRandom, "backoffRandom");
     Objects.requireNonNull(serviceConfigOptions, "serviceConfigOptions");
     Objects.requireNonNull(proxyDetector, "proxyDetector");
+    Objects.requireNonNull(metricRecorder, "metricRecorder");
     if (idleTimeoutNanos <= 0) {
       throw new IllegalArgumentException(
           "idleTimeoutNanos must be positive, was " + idleTimeoutNanos);

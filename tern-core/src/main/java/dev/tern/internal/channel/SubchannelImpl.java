@@ -5,7 +5,9 @@ import dev.tern.Channel;
 import dev.tern.ConnectivityState;
 import dev.tern.ConnectivityStateInfo;
 import dev.tern.EquivalentAddressGroup;
+import dev.tern.Grpc;
 import dev.tern.LoadBalancer;
+import dev.tern.SecurityLevel;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
 import dev.tern.channelz.CallStats;
@@ -60,6 +62,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
   private final BackoffPolicy backoff;
   private final SubchannelChannel channel;
   private final Node node = new Node();
+  private final SubchannelMetrics metrics;
 
   // Confined to the synchronization context.
   private volatile List<EquivalentAddressGroup> addresses; // also read by getAllAddresses()
@@ -104,6 +107,11 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
     this.backoff = new BackoffPolicy(backoffRandom);
     this.onTerminated = onTerminated;
     this.channel = new SubchannelChannel(this, config, callExecutor, authority);
+    this.metrics =
+        new SubchannelMetrics(
+            config.metricRecorder(),
+            attributes,
+            addresses.isEmpty() ? Attributes.EMPTY : addresses.get(0).getAttributes());
     Channelz.global().addSubchannel(node);
   }
 
@@ -214,6 +222,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
       transport = factory.newClientTransport(address, authority, userAgent, group.getAttributes());
     } catch (RuntimeException e) {
       // The factory is closed (the channel is terminating) or rejects the address.
+      metrics.attemptFailed();
       setState(
           ConnectivityStateInfo.forTransientFailure(
               Status.UNAVAILABLE
@@ -244,6 +253,8 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
     }
     connecting = null;
     active = events;
+    metrics.attemptSucceeded();
+    metrics.connectionOpened(securityLevel(events));
     readyTransport.set(events.transport);
     backoff.reset();
     groupIndex = 0;
@@ -259,14 +270,16 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
     if (events == active) {
       active = null;
       readyTransport.set(null);
+      metrics.disconnected(securityLevel(events), shutdown ? null : status);
       if (!shutdown) {
         setState(ConnectivityStateInfo.forNonError(ConnectivityState.IDLE));
       }
     } else if (events == connecting) {
       connecting = null;
       if (shutdown) {
-        return;
+        return; // an attempt cut short by shutdown is neither a success nor a failure (A94)
       }
+      metrics.attemptFailed();
       if (advanceAddress()) {
         connectNext();
         return;
@@ -337,6 +350,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
     connecting = null;
     setState(ConnectivityStateInfo.forNonError(ConnectivityState.SHUTDOWN));
     if (wasActive != null) {
+      metrics.disconnected(securityLevel(wasActive), null);
       wasActive.transport.shutdown(status);
     }
     if (wasConnecting != null) {
@@ -357,6 +371,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
       active = null;
       readyTransport.set(null);
       dropped.shutdownSeen = true;
+      metrics.disconnected(securityLevel(dropped), null);
       setState(ConnectivityStateInfo.forNonError(ConnectivityState.IDLE));
       dropped.transport.shutdown(
           Status.UNAVAILABLE.withDescription("address removed by the name resolver"));
@@ -368,6 +383,10 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
           Status.UNAVAILABLE.withDescription("address removed by the name resolver"));
       connectNext();
     }
+  }
+
+  private static SecurityLevel securityLevel(TransportEvents events) {
+    return events.transport.getAttributes().get(Grpc.TRANSPORT_ATTR_SECURITY_LEVEL);
   }
 
   private static boolean contains(List<EquivalentAddressGroup> groups, SocketAddress address) {

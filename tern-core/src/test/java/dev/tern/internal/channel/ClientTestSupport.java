@@ -8,6 +8,7 @@ import dev.tern.DecompressorRegistry;
 import dev.tern.LoadBalancerRegistry;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
+import dev.tern.MetricRecorder;
 import dev.tern.NameResolver;
 import dev.tern.ProxyDetector;
 import dev.tern.Status;
@@ -134,6 +135,7 @@ public final class ClientTestSupport {
 
     ServiceConfigOptions serviceConfigOptions = ServiceConfigOptions.DEFAULT;
     ProxyDetector proxyDetector = ProxyDetector.none();
+    MetricRecorder metricRecorder = MetricRecorder.none();
 
     /** The resolvers made by {@link #useFakeResolvers}, oldest first. */
     final List<FakeNameResolver> resolvers = new ArrayList<>();
@@ -179,7 +181,8 @@ public final class ClientTestSupport {
                   () -> jitterRandom,
                   serviceConfigOptions,
                   null,
-                  proxyDetector));
+                  proxyDetector,
+                  metricRecorder));
       return channel;
     }
 
