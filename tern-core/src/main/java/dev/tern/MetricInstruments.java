@@ -5,10 +5,11 @@ import java.util.List;
 /**
  * The standard non-per-call instruments, with the names, units and labels of the gRFCs that define
  * them: subchannels' connections (A94), {@code weighted_round_robin}'s scheduler updates (A78, with
- * A89's backend service label) and the xDS client's servers and resources (A78). All are off by
- * default, as A79 asks of experimental metrics; a sink's user enables them by name. They live here,
- * in one place, so that a sink knows every standard name before the component that records it is
- * loaded.
+ * A89's backend service label) and the xDS client's server failures and resource updates (A78; its
+ * two gauges, {@code grpc.xds_client.connected} and {@code grpc.xds_client.resources}, are not
+ * recorded yet and so not registered). All are off by default, as A79 asks of experimental metrics;
+ * a sink's user enables them by name. They live here, in one place, so that a sink knows every
+ * standard name before the component that records it is loaded.
  */
 public final class MetricInstruments {
   /** The channel's target, as A66's per-call metrics say it ({@code dns:///host:443}). */
@@ -30,12 +31,6 @@ public final class MetricInstruments {
 
   /** The URI of the xDS server. */
   public static final String XDS_SERVER = "grpc.xds.server";
-
-  /** The xDS authority, {@code #old} for names that are not {@code xdstp:}. */
-  public static final String XDS_AUTHORITY = "grpc.xds.authority";
-
-  /** {@code requested}, {@code does_not_exist}, {@code acked}, {@code nacked}, ... */
-  public static final String XDS_CACHE_STATE = "grpc.xds.cache_state";
 
   /** An xDS resource type, {@code envoy.config.listener.v3.Listener}. */
   public static final String XDS_RESOURCE_TYPE = "grpc.xds.resource_type";
@@ -143,14 +138,6 @@ public final class MetricInstruments {
           WRR_OPTIONAL,
           false);
 
-  /** A78: 1 while the xDS client has a working ADS stream to a server, else 0. */
-  public static final MetricInstrument XDS_CLIENT_CONNECTED =
-      gauge(
-          "grpc.xds_client.connected",
-          "Whether or not the xDS client currently has a working ADS stream to the xDS server.",
-          "{bool}",
-          List.of(TARGET, XDS_SERVER));
-
   /** A78: xDS servers going from healthy to unhealthy. */
   public static final MetricInstrument XDS_CLIENT_SERVER_FAILURE =
       counter(
@@ -178,14 +165,6 @@ public final class MetricInstruments {
           List.of(TARGET, XDS_SERVER, XDS_RESOURCE_TYPE),
           List.of());
 
-  /** A78: the xDS client's resources, by authority, cache state and type. */
-  public static final MetricInstrument XDS_CLIENT_RESOURCES =
-      gauge(
-          "grpc.xds_client.resources",
-          "Number of xDS resources.",
-          "{resource}",
-          List.of(TARGET, XDS_AUTHORITY, XDS_CACHE_STATE, XDS_RESOURCE_TYPE));
-
   private MetricInstruments() {}
 
   /** Makes sure this class has initialized, and so registered its instruments. */
@@ -197,11 +176,5 @@ public final class MetricInstruments {
       String name, String description, String unit, List<String> labels, List<String> optional) {
     return REGISTRY.register(
         MetricInstrument.Kind.LONG_COUNTER, name, description, unit, labels, optional, false);
-  }
-
-  private static MetricInstrument gauge(
-      String name, String description, String unit, List<String> labels) {
-    return REGISTRY.register(
-        MetricInstrument.Kind.LONG_GAUGE, name, description, unit, labels, List.of(), false);
   }
 }

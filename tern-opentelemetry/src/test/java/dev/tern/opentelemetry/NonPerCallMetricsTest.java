@@ -4,12 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tern.CallOptions;
+import dev.tern.MetricInstrument;
+import dev.tern.MetricInstrumentRegistry;
+import dev.tern.MetricRecorder;
 import dev.tern.stub.ClientCalls;
 import dev.tern.testing.TernCleanupExtension;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.metrics.data.LongPointData;
 import io.opentelemetry.sdk.metrics.data.MetricData;
+import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -29,7 +35,58 @@ class NonPerCallMetricsTest {
           "grpc.subchannel.disconnections",
           "grpc.subchannel.open_connections");
 
+  /** A plug-in's gauge (A79 lets components register their own), off by default. */
+  private static final MetricInstrument PLUGIN_GAUGE =
+      MetricInstrumentRegistry.getDefaultRegistry()
+          .register(
+              MetricInstrument.Kind.LONG_GAUGE,
+              "tern.test.queue_length",
+              "A plug-in's queue length.",
+              "{item}",
+              List.of("grpc.target"),
+              List.of("tern.test.shard"),
+              false);
+
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
+
+  @Test
+  void aPluginGaugeIsReadAtEachCollectionUntilItsRegistrationCloses() {
+    InMemoryMetricReader reader = InMemoryMetricReader.create();
+    try (OpenTelemetrySdk sdk =
+        OpenTelemetrySdk.builder()
+            .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(reader).build())
+            .build()) {
+      GrpcOpenTelemetry otel =
+          GrpcOpenTelemetry.newBuilder()
+              .sdk(sdk)
+              .enableMetrics(List.of("tern.test.queue_length"))
+              .build();
+      MetricRecorder recorder = MetricRecorder.of("dns:///q", List.of(otel.metricSink()));
+      long[] length = {3};
+      MetricRecorder.Registration registration =
+          recorder.registerBatchCallback(
+              r -> r.recordLongGauge(PLUGIN_GAUGE, length[0], List.of("dns:///q"), List.of("a")),
+              PLUGIN_GAUGE);
+      assertThat(gauge(reader)).containsExactly(3L);
+      length[0] = 5;
+      assertThat(gauge(reader)).containsExactly(5L);
+      registration.close();
+      assertThat(gauge(reader)).isEmpty();
+    }
+  }
+
+  /** The gauge's values at a collection; its one attribute is the target (shard not asked for). */
+  private static List<Long> gauge(InMemoryMetricReader reader) {
+    return reader.collectAllMetrics().stream()
+        .filter(m -> m.getName().equals("tern.test.queue_length"))
+        .flatMap(m -> m.getLongGaugeData().getPoints().stream())
+        .peek(
+            p ->
+                assertThat(p.getAttributes())
+                    .isEqualTo(Attributes.of(AttributeKey.stringKey("grpc.target"), "dns:///q")))
+        .map(LongPointData::getValue)
+        .toList();
+  }
 
   @Test
   void subchannelMetricsAreOffByDefault() throws Exception {
