@@ -5,9 +5,7 @@ import dev.tern.Channel;
 import dev.tern.ConnectivityState;
 import dev.tern.ConnectivityStateInfo;
 import dev.tern.EquivalentAddressGroup;
-import dev.tern.Grpc;
 import dev.tern.LoadBalancer;
-import dev.tern.SecurityLevel;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
 import dev.tern.channelz.CallStats;
@@ -254,7 +252,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
     connecting = null;
     active = events;
     metrics.attemptSucceeded();
-    metrics.connectionOpened(securityLevel(events));
+    metrics.connectionOpened(events.transport);
     readyTransport.set(events.transport);
     backoff.reset();
     groupIndex = 0;
@@ -270,7 +268,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
     if (events == active) {
       active = null;
       readyTransport.set(null);
-      metrics.disconnected(securityLevel(events), shutdown ? null : status);
+      metrics.disconnected(events.transport, shutdown ? null : status);
       if (!shutdown) {
         setState(ConnectivityStateInfo.forNonError(ConnectivityState.IDLE));
       }
@@ -350,7 +348,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
     connecting = null;
     setState(ConnectivityStateInfo.forNonError(ConnectivityState.SHUTDOWN));
     if (wasActive != null) {
-      metrics.disconnected(securityLevel(wasActive), null);
+      metrics.disconnected(wasActive.transport, null);
       wasActive.transport.shutdown(status);
     }
     if (wasConnecting != null) {
@@ -371,7 +369,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
       active = null;
       readyTransport.set(null);
       dropped.shutdownSeen = true;
-      metrics.disconnected(securityLevel(dropped), null);
+      metrics.disconnected(dropped.transport, null);
       setState(ConnectivityStateInfo.forNonError(ConnectivityState.IDLE));
       dropped.transport.shutdown(
           Status.UNAVAILABLE.withDescription("address removed by the name resolver"));
@@ -383,10 +381,6 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
           Status.UNAVAILABLE.withDescription("address removed by the name resolver"));
       connectNext();
     }
-  }
-
-  private static SecurityLevel securityLevel(TransportEvents events) {
-    return events.transport.getAttributes().get(Grpc.TRANSPORT_ATTR_SECURITY_LEVEL);
   }
 
   private static boolean contains(List<EquivalentAddressGroup> groups, SocketAddress address) {

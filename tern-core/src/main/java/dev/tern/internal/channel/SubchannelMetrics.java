@@ -1,10 +1,12 @@
 package dev.tern.internal.channel;
 
 import dev.tern.Attributes;
+import dev.tern.Grpc;
 import dev.tern.MetricInstruments;
 import dev.tern.MetricRecorder;
 import dev.tern.SecurityLevel;
 import dev.tern.Status;
+import dev.tern.spi.ClientTransport;
 import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
@@ -12,10 +14,10 @@ import java.util.Locale;
 /**
  * A subchannel's metrics of gRFC A94: connection attempts that succeeded or failed, connections
  * lost ({@code grpc.disconnect_error} says why) and connections open (by {@code
- * grpc.security_level}). Labels: the channel's target; the backend service and locality the
- * subchannel's balancer set on its attributes ({@link MetricInstruments#BACKEND_SERVICE_ATTRIBUTE},
- * {@link MetricInstruments#LOCALITY_ATTRIBUTE}), else "". Without sinks each method returns at
- * once.
+ * grpc.security_level}, from the transport's attributes). Labels: the channel's target; the backend
+ * service and locality the subchannel's balancer set on its attributes ({@link
+ * MetricInstruments#BACKEND_SERVICE_ATTRIBUTE}, {@link MetricInstruments#LOCALITY_ATTRIBUTE}), else
+ * "". Without sinks each method returns at once.
  *
  * <p>Not thread-safe: used in the channel's synchronization context.
  */
@@ -61,14 +63,14 @@ final class SubchannelMetrics {
     }
   }
 
-  /** A connection opened, at {@code level} (null: not known, recorded as "none"). */
-  void connectionOpened(SecurityLevel level) {
+  /** {@code transport} is READY: a connection opened. */
+  void connectionOpened(ClientTransport transport) {
     if (!recorder.isEmpty()) {
       recorder.addLongUpDownCounter(
           MetricInstruments.SUBCHANNEL_OPEN_CONNECTIONS,
           1,
           target,
-          List.of(securityLevel(level), backendService, locality));
+          List.of(securityLevel(transport), backendService, locality));
     }
   }
 
@@ -76,7 +78,7 @@ final class SubchannelMetrics {
    * A READY connection closed, for the reason {@code status} gives (null: the subchannel or its
    * channel shut it down).
    */
-  void disconnected(SecurityLevel level, Status status) {
+  void disconnected(ClientTransport transport, Status status) {
     if (recorder.isEmpty()) {
       return;
     }
@@ -84,7 +86,7 @@ final class SubchannelMetrics {
         MetricInstruments.SUBCHANNEL_OPEN_CONNECTIONS,
         -1,
         target,
-        List.of(securityLevel(level), backendService, locality));
+        List.of(securityLevel(transport), backendService, locality));
     recorder.addLongCounter(
         MetricInstruments.SUBCHANNEL_DISCONNECTIONS,
         1,
@@ -92,8 +94,9 @@ final class SubchannelMetrics {
         List.of(backendService, locality, disconnectError(status)));
   }
 
-  /** A94's {@code grpc.security_level} value. */
-  static String securityLevel(SecurityLevel level) {
+  /** A94's {@code grpc.security_level} value of a transport (one that says none: "none"). */
+  static String securityLevel(ClientTransport transport) {
+    SecurityLevel level = transport.getAttributes().get(Grpc.TRANSPORT_ATTR_SECURITY_LEVEL);
     if (level == null) {
       return "none";
     }
