@@ -218,6 +218,12 @@ public abstract class ForwardingChannelBuilder<T extends ForwardingChannelBuilde
   }
 
   @Override
+  public T addMetricSink(MetricSink sink) {
+    delegate().addMetricSink(sink);
+    return thisT();
+  }
+
+  @Override
   public T setBinaryLog(BinaryLog binaryLog) {
     delegate().setBinaryLog(binaryLog);
     return thisT();

@@ -95,6 +95,15 @@ public abstract class LoadBalancer {
 
     /** The channel's target, as given to the builder. */
     public abstract String getChannelTarget();
+
+    /**
+     * Where the balancer records its non-per-call metrics (gRFC A79): the channel's {@link
+     * MetricSink}s, and the channel's target for their {@code grpc.target} label. A helper that
+     * wraps another must forward it. This default has no sinks.
+     */
+    public MetricRecorder getMetricRecorder() {
+      return MetricRecorder.none();
+    }
   }
 
   /**

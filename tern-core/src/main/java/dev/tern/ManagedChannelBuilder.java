@@ -278,6 +278,20 @@ public abstract class ManagedChannelBuilder<T extends ManagedChannelBuilder<T>> 
   }
 
   /**
+   * Sends the channel's non-per-call metrics (gRFC A79: its subchannels' connections, its
+   * balancer's and xDS client's instruments of {@link MetricInstruments}) to {@code sink} as well;
+   * tern-opentelemetry's {@code configureChannelBuilder} adds its own. A channel with no sink
+   * records nothing.
+   *
+   * @throws UnsupportedOperationException if this builder cannot (builders of Tern's transports
+   *     can)
+   */
+  public T addMetricSink(MetricSink sink) {
+    throw new UnsupportedOperationException(
+        getClass().getName() + " does not support addMetricSink");
+  }
+
+  /**
    * Records the calls made on the channel in {@code binaryLog}, below the interceptors (the log
    * sees what they send); null (the default) records nothing. The channel does not close the log.
    *

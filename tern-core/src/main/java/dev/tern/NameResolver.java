@@ -243,6 +243,7 @@ public abstract class NameResolver {
     private final Executor offloadExecutor;
     private final ServiceConfigParser serviceConfigParser;
     private final ProxyDetector proxyDetector;
+    private final MetricRecorder metricRecorder;
 
     private Args(Builder builder) {
       this.defaultPort = builder.defaultPort;
@@ -257,6 +258,8 @@ public abstract class NameResolver {
               : NoServiceConfigParser.INSTANCE;
       this.proxyDetector =
           builder.proxyDetector != null ? builder.proxyDetector : ProxyDetector.none();
+      this.metricRecorder =
+          builder.metricRecorder != null ? builder.metricRecorder : MetricRecorder.none();
     }
 
     /** Returns a builder; every field must be set. */
@@ -302,6 +305,14 @@ public abstract class NameResolver {
       return proxyDetector;
     }
 
+    /**
+     * Where the resolver records its non-per-call metrics (gRFC A79; the xDS resolver's client
+     * does): the channel's sinks, or none when not set on these arguments.
+     */
+    public MetricRecorder getMetricRecorder() {
+      return metricRecorder;
+    }
+
     @Override
     public String toString() {
       return "Args{defaultPort=" + defaultPort + "}";
@@ -315,6 +326,7 @@ public abstract class NameResolver {
       private Executor offloadExecutor;
       private ServiceConfigParser serviceConfigParser;
       private ProxyDetector proxyDetector;
+      private MetricRecorder metricRecorder;
 
       private Builder() {}
 
@@ -353,6 +365,12 @@ public abstract class NameResolver {
       /** Optional; see {@link Args#getProxyDetector()}. */
       public Builder setProxyDetector(ProxyDetector detector) {
         this.proxyDetector = Objects.requireNonNull(detector, "detector");
+        return this;
+      }
+
+      /** Optional; see {@link Args#getMetricRecorder()}. */
+      public Builder setMetricRecorder(MetricRecorder recorder) {
+        this.metricRecorder = Objects.requireNonNull(recorder, "recorder");
         return this;
       }
 

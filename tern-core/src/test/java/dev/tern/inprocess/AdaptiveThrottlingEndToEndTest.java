@@ -153,7 +153,8 @@ class AdaptiveThrottlingEndToEndTest {
                 1L << 20),
             null,
             ProxyDetector.none(),
-            throttling));
+            throttling,
+            dev.tern.MetricRecorder.none()));
   }
 
   /** What {@code calls} calls, one every 100 ms (ten times the server's capacity), ended with. */
@@ -236,7 +237,9 @@ class AdaptiveThrottlingEndToEndTest {
     int sent = attempts.get();
     int accepts = accepted.get();
     assertThat(outcomes.ok + outcomes.shed + outcomes.throttled).isEqualTo(CALLS);
-    assertThat(outcomes.ok).isEqualTo(accepts);
+    // At most: a hedge the server accepted may lose to another hedge's refusal, which ends the
+    // call first (a fatal status commits a hedged call).
+    assertThat(outcomes.ok).isPositive().isLessThanOrEqualTo(accepts);
     assertThat(outcomes.throttled).isPositive();
     // Unthrottled, nearly every call makes all its attempts; throttled, the attempts that reach
     // the server stay near k (2) times those it accepts (measured: 39 for 15 with retries, 38 to

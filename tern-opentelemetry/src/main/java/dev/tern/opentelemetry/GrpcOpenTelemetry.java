@@ -5,6 +5,9 @@ import dev.tern.ClientInterceptor;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
+import dev.tern.MetricInstrument;
+import dev.tern.MetricInstrumentRegistry;
+import dev.tern.MetricSink;
 import dev.tern.ServerBuilder;
 import dev.tern.ServerStreamTracer;
 import io.opentelemetry.api.OpenTelemetry;
@@ -20,6 +23,7 @@ import java.util.HashSet;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 
 /**
@@ -39,12 +43,14 @@ import java.util.function.Predicate;
  * {@code grpc.server.call.sent_total_compressed_message_size}, {@code
  * grpc.server.call.rcvd_total_compressed_message_size}) with its units, histogram boundaries (as
  * advice; an SDK view may change them) and attributes {@code grpc.method}, {@code grpc.status},
- * {@code grpc.target}. Tracing: a span per client call ({@code Sent.pkg.Service.Method}), per
- * attempt ({@code Attempt.…}) and per server call ({@code Recv.…}), with message events, the
- * status, and the span context propagated by the OpenTelemetry instance's propagators (W3C {@code
- * traceparent}, or {@link GrpcTraceBinPropagator} for {@code grpc-trace-bin}). Only the
- * OpenTelemetry API is used: the application brings the SDK; without one (or with {@link
- * OpenTelemetry#noop()}) nothing is recorded, and the global instance is never used.
+ * {@code grpc.target}. Non-per-call metrics (gRFC A79; A78's and A94's, off by default): those
+ * enabled by name with {@link Builder#enableMetrics}, through {@link #metricSink()}. Tracing: a
+ * span per client call ({@code Sent.pkg.Service.Method}), per attempt ({@code Attempt.…}) and per
+ * server call ({@code Recv.…}), with message events, the status, and the span context propagated by
+ * the OpenTelemetry instance's propagators (W3C {@code traceparent}, or {@link
+ * GrpcTraceBinPropagator} for {@code grpc-trace-bin}). Only the OpenTelemetry API is used: the
+ * application brings the SDK; without one (or with {@link OpenTelemetry#noop()}) nothing is
+ * recorded, and the global instance is never used.
  *
  * <p>Immutable; thread-safe. One instance may configure any number of channels and servers.
  */
@@ -64,6 +70,7 @@ public final class GrpcOpenTelemetry {
   static final String OTHER = "other";
 
   private final Instruments instruments;
+  private final OpenTelemetryMetricSink metricSink; // null: no non-per-call metric enabled
   private final Tracer tracer; // null: tracing off
   private final TextMapPropagator propagator;
   private final Predicate<String> targetFilter;
@@ -81,6 +88,12 @@ public final class GrpcOpenTelemetry {
             .setInstrumentationVersion(version)
             .build();
     this.instruments = new Instruments(meter, builder.metrics);
+    Set<String> nonPerCall = new HashSet<>(builder.metrics);
+    nonPerCall.removeAll(Instruments.DEFAULT_METRICS);
+    this.metricSink =
+        nonPerCall.isEmpty()
+            ? null
+            : new OpenTelemetryMetricSink(meter, nonPerCall, builder.optionalLabels);
     this.tracer =
         builder.tracing
             ? sdk.getTracerProvider()
@@ -101,14 +114,31 @@ public final class GrpcOpenTelemetry {
   /**
    * Records every call of channels built by {@code builder}: adds an interceptor made for the
    * channel's target ({@link ManagedChannelBuilder#interceptWithTarget}). Interceptors added after
-   * it run before it, so their time counts in {@code grpc.client.call.duration}.
+   * it run before it, so their time counts in {@code grpc.client.call.duration}. When non-per-call
+   * metrics are enabled (gRFC A79: subchannels, balancers, the xDS client), also adds {@link
+   * #metricSink()} ({@link ManagedChannelBuilder#addMetricSink}).
    */
   public void configureChannelBuilder(ManagedChannelBuilder<?> builder) {
     Objects.requireNonNull(builder, "builder");
+    if (metricSink != null) {
+      builder.addMetricSink(metricSink);
+    }
     if (!instruments.anyClient() && tracer == null) {
       return;
     }
     builder.interceptWithTarget(this::newClientInterceptor);
+  }
+
+  /**
+   * The sink {@link #configureChannelBuilder} adds for the non-per-call metrics enabled by name
+   * ({@link Builder#enableMetrics}), for channels built some other way; one that records nothing
+   * when none is enabled.
+   */
+  public MetricSink metricSink() {
+    return metricSink != null
+        ? metricSink
+        : new OpenTelemetryMetricSink(
+            OpenTelemetry.noop().getMeter(INSTRUMENTATION_SCOPE), Set.of(), Set.of());
   }
 
   /**
@@ -204,7 +234,8 @@ public final class GrpcOpenTelemetry {
   /** Builds a {@link GrpcOpenTelemetry}. Not thread-safe. */
   public static final class Builder {
     private OpenTelemetry sdk = OpenTelemetry.noop();
-    private final Set<String> metrics = new HashSet<>(Instruments.DEFAULT_METRICS);
+    private final Set<String> metrics = defaultMetrics();
+    private final Set<String> optionalLabels = new HashSet<>();
     private boolean tracing = true;
     private Predicate<String> targetFilter;
     private Predicate<String> methodFilter;
@@ -221,7 +252,10 @@ public final class GrpcOpenTelemetry {
     }
 
     /**
-     * Records these metrics (all of A66's are on by default).
+     * Records these metrics: A66's per-call metrics (all on by default) and the non-per-call ones
+     * of tern-core's {@code MetricInstrumentRegistry} (gRFC A79; the standard ones, of A78 and A94,
+     * are off by default and enabled by name here), for example {@code
+     * grpc.subchannel.open_connections}.
      *
      * @throws IllegalArgumentException naming a metric this module does not have
      */
@@ -237,6 +271,26 @@ public final class GrpcOpenTelemetry {
      */
     public Builder disableMetrics(Collection<String> names) {
       metrics.removeAll(checked(names));
+      return this;
+    }
+
+    /**
+     * Records the optional label {@code key} (gRFC A79) on the non-per-call metrics that have it,
+     * for example {@code grpc.lb.locality}, {@code grpc.lb.backend_service}, {@code
+     * grpc.disconnect_error}, {@code grpc.security_level}. Optional labels are left out unless
+     * added.
+     *
+     * @throws IllegalArgumentException if no registered metric has that optional label
+     */
+    public Builder addOptionalLabel(String key) {
+      Objects.requireNonNull(key, "key");
+      boolean known =
+          MetricInstrumentRegistry.getDefaultRegistry().instruments().stream()
+              .anyMatch(i -> i.optionalLabelKeys().contains(key));
+      if (!known) {
+        throw new IllegalArgumentException("key: no metric has the optional label '" + key + "'");
+      }
+      optionalLabels.add(key);
       return this;
     }
 
@@ -276,12 +330,27 @@ public final class GrpcOpenTelemetry {
       return new GrpcOpenTelemetry(this);
     }
 
+    /** A66's metrics, Tern's refused calls and the registry's metrics that are on by default. */
+    private static Set<String> defaultMetrics() {
+      Set<String> names = new HashSet<>(Instruments.DEFAULT_METRICS);
+      for (MetricInstrument instrument :
+          MetricInstrumentRegistry.getDefaultRegistry().instruments()) {
+        if (instrument.enabledByDefault()) {
+          names.add(instrument.name());
+        }
+      }
+      return names;
+    }
+
     private static Collection<String> checked(Collection<String> names) {
       Objects.requireNonNull(names, "names");
+      MetricInstrumentRegistry registry = MetricInstrumentRegistry.getDefaultRegistry();
       for (String name : names) {
-        if (!Instruments.DEFAULT_METRICS.contains(name)) {
+        if (!Instruments.DEFAULT_METRICS.contains(name) && registry.find(name) == null) {
+          Set<String> known = new TreeSet<>(Instruments.DEFAULT_METRICS);
+          registry.instruments().forEach(i -> known.add(i.name()));
           throw new IllegalArgumentException(
-              "names: unknown metric '" + name + "'; known: " + Instruments.DEFAULT_METRICS);
+              "names: unknown metric '" + name + "'; known: " + known);
         }
       }
       return names;

@@ -1,6 +1,7 @@
 /**
- * OpenTelemetry metrics (gRFC A66, and Tern's count of calls a server refused at admission) and
- * tracing (gRFC A72) for Tern channels and servers.
+ * OpenTelemetry metrics (gRFC A66, and Tern's count of calls a server refused at admission),
+ * tracing (gRFC A72) and the non-per-call metrics of tern-core's registry (gRFC A79: subchannels,
+ * balancers, the xDS client) for Tern channels and servers.
  *
  * <pre>
  * GrpcOpenTelemetry              the API: built once from an OpenTelemetry SDK, then
@@ -20,6 +21,9 @@
  *                                          A72's names
  *   MetadataCarrier, GrpcTraceBinPropagator   propagation in the call's headers (W3C traceparent,
  *                                             or the binary grpc-trace-bin)
+ * channel, not per call:
+ *   OpenTelemetryMetricSink      the channel's MetricSink: an OpenTelemetry instrument per enabled
+ *                                registry instrument, gauges through batch callbacks
  * </pre>
  *
  * <p>Threads: the interceptors run on the thread that starts a call. The tracers get events as

@@ -2,6 +2,8 @@ package dev.tern.xds;
 
 import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
+import dev.tern.MetricInstruments;
+import dev.tern.MetricRecorder;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
 import dev.tern.xds.internal.lrs.LoadStatsRegistry;
@@ -152,6 +154,9 @@ public final class XdsClient implements AutoCloseable {
   private boolean flushQueued;
   private boolean closed;
 
+  /** Where A78's counters go: the sinks of the first channel with any that shares this client. */
+  private volatile MetricRecorder metricRecorder = MetricRecorder.none();
+
   private XdsClient(Bootstrap bootstrap, String scope, Options options, boolean fallback) {
     this.bootstrap = Objects.requireNonNull(bootstrap, "bootstrap");
     this.scope = Objects.requireNonNull(scope, "scope");
@@ -173,6 +178,21 @@ public final class XdsClient implements AutoCloseable {
     this.topLevel = new AuthorityServers("(top level)", bootstrap.xdsServers(), fallback);
     this.loadStats =
         new LoadStatsRegistry(() -> syncContext.execute(this::updateLoadReports), System::nanoTime);
+  }
+
+  /**
+   * Records gRFC A78's counters ({@code grpc.xds_client.server_failure}, {@code
+   * grpc.xds_client.resource_updates_valid}, {@code ..._invalid}) into {@code recorder} from now
+   * on, labelled with its channel's target, unless a recorder with sinks was given before (a client
+   * shared by several channels reports through the first one that has sinks, as grpc-java's does).
+   */
+  public void useMetricRecorder(MetricRecorder recorder) {
+    Objects.requireNonNull(recorder, "recorder");
+    synchronized (this) {
+      if (metricRecorder.isEmpty()) {
+        metricRecorder = recorder;
+      }
+    }
   }
 
   /** A client of its own for {@code bootstrap} (most code shares one through the pool). */
@@ -506,6 +526,15 @@ public final class XdsClient implements AutoCloseable {
         return;
       }
       Bootstrap.ServerInfo server = connection.server();
+      MetricRecorder recorder = metricRecorder;
+      if (connectivityFailure && !recorder.isEmpty()) {
+        // A57's unhealthy server: the stream failed before any response.
+        recorder.addLongCounter(
+            MetricInstruments.XDS_CLIENT_SERVER_FAILURE,
+            1,
+            List.of(recorder.target(), server.serverUri()),
+            List.of());
+      }
       logger.log(
           Level.WARNING,
           connectivityFailure
@@ -542,11 +571,32 @@ public final class XdsClient implements AutoCloseable {
     }
   }
 
+  /** A78's counts of the resources a response carried, valid and not, by server and type. */
+  private void recordUpdates(
+      Bootstrap.ServerInfo server, XdsResourceType<?> type, int valid, int invalid) {
+    MetricRecorder recorder = metricRecorder;
+    if (recorder.isEmpty()) {
+      return;
+    }
+    String url = type.typeUrl();
+    List<String> labels =
+        List.of(recorder.target(), server.serverUri(), url.substring(url.lastIndexOf('/') + 1));
+    if (valid > 0) {
+      recorder.addLongCounter(
+          MetricInstruments.XDS_CLIENT_RESOURCE_UPDATES_VALID, valid, labels, List.of());
+    }
+    if (invalid > 0) {
+      recorder.addLongCounter(
+          MetricInstruments.XDS_CLIENT_RESOURCE_UPDATES_INVALID, invalid, labels, List.of());
+    }
+  }
+
   private <T> void handleResponse(
       ControlPlaneConnection connection, XdsResourceType<T> type, DiscoveryResponse response) {
     Bootstrap.ServerInfo server = connection.server();
     ParsedResponse<T> parsed =
         ParsedResponse.parse(type, response, bootstrap.certificateProviders().keySet());
+    recordUpdates(server, type, parsed.valid().size(), parsed.invalid().size());
     Instant now = Instant.ofEpochMilli(clock.millis());
     for (ResourceState<?> state : servedBy(server, type)) {
       @SuppressWarnings("unchecked")

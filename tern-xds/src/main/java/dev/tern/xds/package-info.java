@@ -22,6 +22,10 @@
  * XdsFeatures                     grpc-java's experimental switches that apply here
  * </pre>
  *
+ * <p>Metrics (gRFC A78): an {@code XdsClient} counts server failures and valid and invalid
+ * resources into the {@code dev.tern.MetricRecorder} of the first channel with sinks that uses it
+ * ({@code XdsClient.useMetricRecorder}, from the resolver's arguments).
+ *
  * <p>Threads: each {@code XdsClient} runs in its own synchronization context. Everything below it
  * (the connections, the ADS and LRS streams, the resource states) is used only there, the calls'
  * callbacks hop into it, and watchers are called there one at a time, holding no lock: a watcher

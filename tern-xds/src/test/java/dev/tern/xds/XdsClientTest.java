@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.Message;
+import dev.tern.MetricInstrument;
+import dev.tern.MetricRecorder;
+import dev.tern.MetricSink;
 import dev.tern.Server;
 import dev.tern.Status;
 import dev.tern.inprocess.InProcessChannelBuilder;
@@ -19,6 +22,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -54,6 +58,10 @@ class XdsClientTest {
   }
 
   private final BlockingQueue<ServerStream> streams = new LinkedBlockingQueue<>();
+
+  /** A78's counters as {@code name value labels}, in the order the client recorded them. */
+  private final List<String> metrics = new CopyOnWriteArrayList<>();
+
   private Server server;
   private XdsClient client;
 
@@ -80,6 +88,34 @@ class XdsClientTest {
                 .withBackoff(Duration.ofMillis(10), Duration.ofMillis(100))
                 .withDoesNotExistTimeout(Duration.ofSeconds(30))
                 .withChannelFactory(s -> InProcessChannelBuilder.forName(name).build()));
+    client.useMetricRecorder(MetricRecorder.of("xds:///test", List.of(new CountingSink())));
+  }
+
+  /** Keeps the counters the client adds; it has no other kind. */
+  private final class CountingSink implements MetricSink {
+    @Override
+    public void addLongCounter(
+        MetricInstrument instrument, long value, List<String> labels, List<String> optional) {
+      metrics.add(instrument.name() + " " + value + " " + labels);
+    }
+
+    @Override
+    public void addLongUpDownCounter(
+        MetricInstrument instrument, long value, List<String> labels, List<String> optional) {
+      throw new AssertionError(instrument.name());
+    }
+
+    @Override
+    public void recordDoubleHistogram(
+        MetricInstrument instrument, double value, List<String> labels, List<String> optional) {
+      throw new AssertionError(instrument.name());
+    }
+
+    @Override
+    public MetricRecorder.Registration registerBatchCallback(
+        MetricRecorder.BatchCallback callback, List<MetricInstrument> gauges) {
+      throw new AssertionError(gauges.toString());
+    }
   }
 
   /**
@@ -212,6 +248,11 @@ class XdsClientTest {
       assertThat(watcher.awaitError().getDescription()).contains("sent twice");
       assertThat(messages(logs)).anyMatch(m -> m.contains("NACK of Cluster version 2"));
     }
+    // A78: the first response's cluster was valid; the second's named cluster was not.
+    String labels = "[xds:///test, in-process, envoy.config.cluster.v3.Cluster]";
+    assertThat(metrics)
+        .startsWith("grpc.xds_client.resource_updates_valid 1 " + labels)
+        .contains("grpc.xds_client.resource_updates_invalid 1 " + labels);
   }
 
   @Test
@@ -292,6 +333,13 @@ class XdsClientTest {
       third.responses.onError(Status.UNAVAILABLE.withDescription("and again").asException());
       nextStream().next();
     }
+    // A78 (A57): the streams that failed before any response are server failures; the first,
+    // which had one, is not.
+    assertThat(metrics)
+        .filteredOn(m -> m.startsWith("grpc.xds_client.server_failure"))
+        .containsExactly(
+            "grpc.xds_client.server_failure 1 [xds:///test, in-process]",
+            "grpc.xds_client.server_failure 1 [xds:///test, in-process]");
     RecordingWatcher<XdsCluster> late = new RecordingWatcher<>();
     client.watch(XdsResourceType.CLUSTER, "c1", late);
     assertThat(late.awaitChanged()).isEqualTo(cached);

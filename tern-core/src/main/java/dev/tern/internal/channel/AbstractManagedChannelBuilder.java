@@ -12,6 +12,8 @@ import dev.tern.LoadBalancerRegistry;
 import dev.tern.ManagedChannel;
 import dev.tern.ManagedChannelBuilder;
 import dev.tern.MethodDescriptor;
+import dev.tern.MetricRecorder;
+import dev.tern.MetricSink;
 import dev.tern.NameResolver;
 import dev.tern.NameResolverProvider;
 import dev.tern.NameResolverRegistry;
@@ -71,6 +73,7 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
   private DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();
   private NameResolverRegistry nameResolverRegistry;
   private BinaryLog binaryLog;
+  private final List<MetricSink> metricSinks = new ArrayList<>();
   private ProxyDetector proxyDetector = SystemProxyDetector.getDefault();
   private String defaultLoadBalancingPolicy = "pick_first";
   private ServiceConfig defaultServiceConfig;
@@ -286,6 +289,12 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
   }
 
   @Override
+  public T addMetricSink(MetricSink sink) {
+    metricSinks.add(Objects.requireNonNull(sink, "sink"));
+    return thisT();
+  }
+
+  @Override
   public T proxyDetector(ProxyDetector proxyDetector) {
     this.proxyDetector = Objects.requireNonNull(proxyDetector, "proxyDetector");
     return thisT();
@@ -440,7 +449,8 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
               : NameResolverRegistry.getDefaultRegistry();
       checkAddressTypes(registry, target);
       resolverFactory = args -> registry.newNameResolver(target, args);
-      if (interceptors.stream().anyMatch(TargetInterceptor.class::isInstance)) {
+      if (!metricSinks.isEmpty()
+          || interceptors.stream().anyMatch(TargetInterceptor.class::isInstance)) {
         canonicalTarget = canonicalTarget(registry, target);
       }
     }
@@ -484,7 +494,8 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
                       AdaptiveThrottling.DEFAULT_WINDOW_NANOS,
                       AdaptiveThrottling.DEFAULT_BUCKETS,
                       Deadline.getSystemTicker(),
-                      () -> ThreadLocalRandom.current().nextDouble())));
+                      () -> ThreadLocalRandom.current().nextDouble()),
+              MetricRecorder.of(canonicalTarget, metricSinks)));
     } catch (RuntimeException e) {
       factory.close();
       throw e;

@@ -6,6 +6,7 @@ import dev.tern.CompressorRegistry;
 import dev.tern.Deadline;
 import dev.tern.DecompressorRegistry;
 import dev.tern.LoadBalancerRegistry;
+import dev.tern.MetricRecorder;
 import dev.tern.NameResolver;
 import dev.tern.ProxyDetector;
 import dev.tern.internal.SharedExecutors;
@@ -49,6 +50,7 @@ import java.util.function.Function;
  * @param proxyDetector handed to the name resolvers ({@link NameResolver.Args#getProxyDetector()})
  * @param adaptiveThrottling the client-side throttling of each subchannel, or null for none (the
  *     default)
+ * @param metricRecorder the channel's metric sinks, for its balancer and subchannels (gRFC A79)
  */
 public record ChannelConfig(
     String target,
@@ -71,7 +73,8 @@ public record ChannelConfig(
     ServiceConfigOptions serviceConfigOptions,
     BinaryLog binaryLog,
     ProxyDetector proxyDetector,
-    AdaptiveThrottling adaptiveThrottling) {
+    AdaptiveThrottling adaptiveThrottling,
+    MetricRecorder metricRecorder) {
 
   /**
    * Checks the components.
@@ -93,6 +96,7 @@ public record ChannelConfig(
     Objects.requireNonNull(backoffRandom, "backoffRandom");
     Objects.requireNonNull(serviceConfigOptions, "serviceConfigOptions");
     Objects.requireNonNull(proxyDetector, "proxyDetector");
+    Objects.requireNonNull(metricRecorder, "metricRecorder");
     if (idleTimeoutNanos <= 0) {
       throw new IllegalArgumentException(
           "idleTimeoutNanos must be positive, was " + idleTimeoutNanos);

@@ -6,6 +6,7 @@ import dev.tern.ConnectivityState;
 import dev.tern.LoadBalancer;
 import dev.tern.LoadBalancer.FixedResultPicker;
 import dev.tern.LoadBalancer.PickResult;
+import dev.tern.MetricRecorder;
 import dev.tern.NameResolver;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
@@ -454,6 +455,11 @@ final class ChannelLifecycle {
     @Override
     public String getChannelTarget() {
       return config.target();
+    }
+
+    @Override
+    public MetricRecorder getMetricRecorder() {
+      return config.metricRecorder();
     }
   }
 }

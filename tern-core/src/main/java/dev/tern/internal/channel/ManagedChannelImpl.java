@@ -89,6 +89,7 @@ public final class ManagedChannelImpl extends ManagedChannel {
             .setOffloadExecutor(BlockingThreads.executor())
             .setServiceConfigParser(new ChannelServiceConfigParser(config.loadBalancerRegistry()))
             .setProxyDetector(config.proxyDetector())
+            .setMetricRecorder(config.metricRecorder())
             .build();
     NameResolver firstResolver =
         Objects.requireNonNull(

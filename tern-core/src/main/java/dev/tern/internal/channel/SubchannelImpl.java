@@ -63,6 +63,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
   private final BackoffPolicy backoff;
   private final SubchannelChannel channel;
   private final Node node = new Node();
+  private final SubchannelMetrics metrics;
 
   /** Its backend's client-side adaptive throttle; null when the channel has none. */
   private final BackendThrottle throttle;
@@ -112,6 +113,11 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
     this.channel = new SubchannelChannel(this, config, callExecutor, authority);
     AdaptiveThrottling throttling = config.adaptiveThrottling();
     this.throttle = throttling == null ? null : throttling.newBackend(this.addresses.toString());
+    this.metrics =
+        new SubchannelMetrics(
+            config.metricRecorder(),
+            attributes,
+            addresses.isEmpty() ? Attributes.EMPTY : addresses.get(0).getAttributes());
     Channelz.global().addSubchannel(node);
   }
 
@@ -231,6 +237,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
       transport = factory.newClientTransport(address, authority, userAgent, group.getAttributes());
     } catch (RuntimeException e) {
       // The factory is closed (the channel is terminating) or rejects the address.
+      metrics.attemptFailed();
       setState(
           ConnectivityStateInfo.forTransientFailure(
               Status.UNAVAILABLE
@@ -261,6 +268,8 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
     }
     connecting = null;
     active = events;
+    metrics.attemptSucceeded();
+    metrics.connectionOpened(events.transport);
     readyTransport.set(events.transport);
     backoff.reset();
     groupIndex = 0;
@@ -276,14 +285,16 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
     if (events == active) {
       active = null;
       readyTransport.set(null);
+      metrics.disconnected(events.transport, shutdown ? null : status);
       if (!shutdown) {
         setState(ConnectivityStateInfo.forNonError(ConnectivityState.IDLE));
       }
     } else if (events == connecting) {
       connecting = null;
       if (shutdown) {
-        return;
+        return; // an attempt cut short by shutdown is neither a success nor a failure (A94)
       }
+      metrics.attemptFailed();
       if (advanceAddress()) {
         connectNext();
         return;
@@ -354,6 +365,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
     connecting = null;
     setState(ConnectivityStateInfo.forNonError(ConnectivityState.SHUTDOWN));
     if (wasActive != null) {
+      metrics.disconnected(wasActive.transport, null);
       wasActive.transport.shutdown(status);
     }
     if (wasConnecting != null) {
@@ -374,6 +386,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
       active = null;
       readyTransport.set(null);
       dropped.shutdownSeen = true;
+      metrics.disconnected(dropped.transport, null);
       setState(ConnectivityStateInfo.forNonError(ConnectivityState.IDLE));
       dropped.transport.shutdown(
           Status.UNAVAILABLE.withDescription("address removed by the name resolver"));

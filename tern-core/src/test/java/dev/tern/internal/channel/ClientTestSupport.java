@@ -8,6 +8,7 @@ import dev.tern.DecompressorRegistry;
 import dev.tern.LoadBalancerRegistry;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
+import dev.tern.MetricRecorder;
 import dev.tern.NameResolver;
 import dev.tern.ProxyDetector;
 import dev.tern.Status;
@@ -135,6 +136,7 @@ public final class ClientTestSupport {
 
     ServiceConfigOptions serviceConfigOptions = ServiceConfigOptions.DEFAULT;
     ProxyDetector proxyDetector = ProxyDetector.none();
+    MetricRecorder metricRecorder = MetricRecorder.none();
 
     /** The channel's client-side adaptive throttling; null (the default) for none. */
     AdaptiveThrottling adaptiveThrottling;
@@ -184,7 +186,8 @@ public final class ClientTestSupport {
                   serviceConfigOptions,
                   null,
                   proxyDetector,
-                  adaptiveThrottling));
+                  adaptiveThrottling,
+                  metricRecorder));
       return channel;
     }
 

@@ -34,6 +34,11 @@ final class FakeNameResolver extends NameResolver {
     resolveWithConfig(null, addresses);
   }
 
+  /** Reports these address groups (with their attributes), without a service config. */
+  void resolve(List<EquivalentAddressGroup> groups) {
+    listener.onResult(ResolutionResult.newBuilder().setAddresses(groups).build());
+  }
+
   /**
    * Reports {@code addresses} with a service config: {@code json} parsed by the channel's parser
    * (null: none).

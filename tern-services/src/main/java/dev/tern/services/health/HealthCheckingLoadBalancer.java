@@ -2,6 +2,7 @@ package dev.tern.services.health;
 
 import dev.tern.ConnectivityState;
 import dev.tern.LoadBalancer;
+import dev.tern.MetricRecorder;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
 import java.util.ArrayList;
@@ -127,6 +128,11 @@ final class HealthCheckingLoadBalancer extends LoadBalancer {
     @Override
     public String getChannelTarget() {
       return channelHelper.getChannelTarget();
+    }
+
+    @Override
+    public MetricRecorder getMetricRecorder() {
+      return channelHelper.getMetricRecorder();
     }
   }
 

@@ -3,6 +3,7 @@ package dev.tern.xds.internal.lb;
 import dev.tern.ConnectivityState;
 import dev.tern.EquivalentAddressGroup;
 import dev.tern.LoadBalancer;
+import dev.tern.MetricInstruments;
 import dev.tern.Status;
 import dev.tern.xds.XdsClient;
 import dev.tern.xds.internal.XdsAttributes;
@@ -89,14 +90,20 @@ final class ClusterImplBalancer extends LoadBalancer {
     return status;
   }
 
-  /** {@code resolvedAddresses} with each group marked with the cluster's TLS. */
+  /**
+   * {@code resolvedAddresses} with each group marked with the cluster's TLS, and with the cluster's
+   * name as its backend service (gRFC A89/A94's {@code grpc.lb.backend_service}).
+   */
   private ResolvedAddresses withTls(ResolvedAddresses resolvedAddresses) {
     List<EquivalentAddressGroup> marked = new ArrayList<>();
     for (EquivalentAddressGroup group : resolvedAddresses.getAddresses()) {
       marked.add(
           new EquivalentAddressGroup(
               group.getAddresses(),
-              group.getAttributes().toBuilder().set(XdsAttributes.UPSTREAM_TLS, tls).build()));
+              group.getAttributes().toBuilder()
+                  .set(XdsAttributes.UPSTREAM_TLS, tls)
+                  .set(MetricInstruments.BACKEND_SERVICE_ATTRIBUTE, config.cluster())
+                  .build()));
     }
     return resolvedAddresses.toBuilder().setAddresses(marked).build();
   }

@@ -2,6 +2,7 @@ package dev.tern.xds.internal.lb;
 
 import dev.tern.Attributes;
 import dev.tern.EquivalentAddressGroup;
+import dev.tern.MetricInstruments;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
 import dev.tern.xds.ResourceWatcher;
@@ -55,6 +56,17 @@ final class EdsWatch implements DiscoveryMechanismWatch {
     client.cancelWatch(XdsResourceType.ENDPOINTS, resourceName, watcher);
   }
 
+  /** gRFC A78's {@code grpc.lb.locality} value: {@code {region="r", zone="z", sub_zone="s"}}. */
+  static String localityLabel(XdsEndpoints.LocalityEndpoints locality) {
+    return "{region=\""
+        + locality.region()
+        + "\", zone=\""
+        + locality.zone()
+        + "\", sub_zone=\""
+        + locality.subZone()
+        + "\"}";
+  }
+
   /** The endpoints as localities grouped by priority, with the attributes the tree needs. */
   static Resolution toResolution(XdsEndpoints endpoints) {
     TreeMap<Integer, List<Resolution.Locality>> byPriority = new TreeMap<>();
@@ -68,6 +80,7 @@ final class EdsWatch implements DiscoveryMechanismWatch {
         Attributes attributes =
             Attributes.newBuilder()
                 .set(AddressPath.LOCALITY, name)
+                .set(MetricInstruments.LOCALITY_ATTRIBUTE, localityLabel(locality))
                 .set(
                     LrsLocality.KEY,
                     new LrsLocality(locality.region(), locality.zone(), locality.subZone()))

@@ -66,8 +66,19 @@ final class EndpointWeight implements OrcaReportListener {
   }
 
   /** The weight to use now, 0 when there is none (never reported, in blackout, or expired). */
-  synchronized double weight() {
+  double weight() {
+    return weight(null);
+  }
+
+  /**
+   * {@link #weight()}, counting in {@code counts} (if not null) why there is none: an expired
+   * weight as stale, none yet or one in its blackout period as not yet usable (gRFC A78).
+   */
+  synchronized double weight(WeightedRoundRobinMetrics.Update counts) {
     if (lastUpdated == NEVER) {
+      if (counts != null) {
+        counts.notYetUsable++;
+      }
       return 0;
     }
     long now = nanoTime.getAsLong();
@@ -75,9 +86,15 @@ final class EndpointWeight implements OrcaReportListener {
     if (now - lastUpdated >= current.weightExpirationPeriodNanos()) {
       nonEmptySince = NEVER; // the next report starts a new blackout period
       lastUpdated = NEVER;
+      if (counts != null) {
+        counts.stale++;
+      }
       return 0;
     }
     if (current.blackoutPeriodNanos() > 0 && now - nonEmptySince < current.blackoutPeriodNanos()) {
+      if (counts != null) {
+        counts.notYetUsable++;
+      }
       return 0;
     }
     return weight;

@@ -2,6 +2,7 @@ package dev.tern.xds.internal.lb;
 
 import dev.tern.ConnectivityState;
 import dev.tern.LoadBalancer;
+import dev.tern.MetricRecorder;
 import dev.tern.SynchronizationContext;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -52,5 +53,10 @@ abstract class ForwardingHelper extends LoadBalancer.Helper {
   @Override
   public String getChannelTarget() {
     return delegate().getChannelTarget();
+  }
+
+  @Override
+  public MetricRecorder getMetricRecorder() {
+    return delegate().getMetricRecorder();
   }
 }

@@ -32,6 +32,7 @@ import java.util.function.LongSupplier;
 final class WeightedRoundRobinBalancer extends LoadBalancer {
   private final Helper helper;
   private final LongSupplier nanoTime;
+  private final WeightedRoundRobinMetrics metrics;
   private final Map<EquivalentAddressGroup, Endpoint> endpoints = new LinkedHashMap<>();
   private WeightedRoundRobinConfig config = WeightedRoundRobinConfig.DEFAULT;
   private WeightedRoundRobinPicker picker;
@@ -63,6 +64,7 @@ final class WeightedRoundRobinBalancer extends LoadBalancer {
   WeightedRoundRobinBalancer(Helper helper, LongSupplier nanoTime) {
     this.helper = helper;
     this.nanoTime = nanoTime;
+    this.metrics = new WeightedRoundRobinMetrics(helper.getMetricRecorder());
   }
 
   @Override
@@ -70,6 +72,9 @@ final class WeightedRoundRobinBalancer extends LoadBalancer {
     Object parsed = resolved.getLoadBalancingPolicyConfig();
     config = parsed instanceof WeightedRoundRobinConfig c ? c : WeightedRoundRobinConfig.DEFAULT;
     Map<EquivalentAddressGroup, Endpoint> kept = new LinkedHashMap<>();
+    if (!resolved.getAddresses().isEmpty()) {
+      metrics.setLabelsFrom(resolved.getAddresses().get(0).getAttributes());
+    }
     for (EquivalentAddressGroup group : resolved.getAddresses()) {
       EquivalentAddressGroup key = new EquivalentAddressGroup(group.getAddresses());
       if (kept.containsKey(key)) {
@@ -175,7 +180,7 @@ final class WeightedRoundRobinBalancer extends LoadBalancer {
       }
     }
     if (!ready.isEmpty()) {
-      picker = new WeightedRoundRobinPicker(ready, !config.enableOobLoadReport());
+      picker = new WeightedRoundRobinPicker(ready, !config.enableOobLoadReport(), metrics);
       helper.updateBalancingState(ConnectivityState.READY, picker);
       return;
     }

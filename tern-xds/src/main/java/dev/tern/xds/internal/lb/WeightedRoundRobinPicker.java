@@ -8,17 +8,23 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Picks among the READY endpoints of {@code weighted_round_robin} by their weights (gRFC A58). The
- * balancer gives it a new {@link StaticStrideScheduler} every weight update period; picks read it
- * from a volatile field, without locking or allocating. With per-call reports on, each result
- * carries its endpoint's trailer reader. Thread-safe.
+ * balancer gives it a new {@link StaticStrideScheduler} every weight update period (recording the
+ * update's metrics, {@link WeightedRoundRobinMetrics}); picks read it from a volatile field,
+ * without locking, allocating or recording. With per-call reports on, each result carries its
+ * endpoint's trailer reader. Thread-safe.
  */
 final class WeightedRoundRobinPicker extends SubchannelPicker {
   private final List<WeightedRoundRobinBalancer.Endpoint> endpoints;
   private final PickResult[] results;
+  private final WeightedRoundRobinMetrics metrics;
   private volatile StaticStrideScheduler scheduler;
 
-  WeightedRoundRobinPicker(List<WeightedRoundRobinBalancer.Endpoint> endpoints, boolean perCall) {
+  WeightedRoundRobinPicker(
+      List<WeightedRoundRobinBalancer.Endpoint> endpoints,
+      boolean perCall,
+      WeightedRoundRobinMetrics metrics) {
     this.endpoints = List.copyOf(endpoints);
+    this.metrics = metrics;
     this.results = new PickResult[endpoints.size()];
     for (int i = 0; i < results.length; i++) {
       WeightedRoundRobinBalancer.Endpoint endpoint = endpoints.get(i);
@@ -30,12 +36,17 @@ final class WeightedRoundRobinPicker extends SubchannelPicker {
     updateWeights();
   }
 
-  /** Reads the endpoints' weights again (in the synchronization context). */
+  /**
+   * Reads the endpoints' weights again (in the synchronization context), and records the update's
+   * metrics (gRFC A78).
+   */
   void updateWeights() {
+    WeightedRoundRobinMetrics.Update update = metrics.newUpdate();
     double[] weights = new double[endpoints.size()];
     for (int i = 0; i < weights.length; i++) {
-      weights[i] = endpoints.get(i).weight.weight();
+      weights[i] = endpoints.get(i).weight.weight(update);
     }
+    metrics.record(update, weights);
     scheduler = new StaticStrideScheduler(weights, ThreadLocalRandom.current().nextLong());
   }
 

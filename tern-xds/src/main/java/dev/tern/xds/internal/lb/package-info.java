@@ -31,6 +31,11 @@
  * when it changes; a change also resets the channel's connection back-off, so a failing endpoint
  * retries with the new settings at once (see {@code ClusterImplBalancer}).
  *
+ * <p>Metrics (gRFC A78, A89, A94): EDS marks each address with its locality and cluster_impl with
+ * its cluster's name ({@code dev.tern.MetricInstruments}' attributes), the labels of the channel's
+ * subchannel metrics; {@code weighted_round_robin} records its scheduler updates through {@code
+ * WeightedRoundRobinMetrics} (never on a pick).
+ *
  * <p>Threads: every balancer, its children, its discovery mechanisms' callbacks and its timers run
  * in the channel's {@link dev.tern.SynchronizationContext}, as the LB SPI requires, and take no
  * lock. Pickers run on the application's threads, concurrently; they are immutable, and the

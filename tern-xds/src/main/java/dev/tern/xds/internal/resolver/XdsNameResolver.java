@@ -152,6 +152,7 @@ final class XdsNameResolver extends NameResolver implements ClusterRefs {
     listenerName = template.replace("%s", resourceName);
     // One client per target (A71): another target's fallback does not move this one.
     client = pool.acquire(bootstrap, "xds://" + targetAuthority + "/" + name);
+    client.useMetricRecorder(args.getMetricRecorder());
     ldsWatcher = new LdsWatcher();
     client.watch(XdsResourceType.LISTENER, listenerName, ldsWatcher);
   }

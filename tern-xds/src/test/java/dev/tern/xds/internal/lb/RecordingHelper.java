@@ -8,6 +8,7 @@ import dev.tern.EquivalentAddressGroup;
 import dev.tern.LoadBalancer;
 import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
+import dev.tern.MetricRecorder;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
 import dev.tern.testing.FakeClock;
@@ -33,6 +34,7 @@ final class RecordingHelper extends LoadBalancer.Helper {
   LoadBalancer.SubchannelPicker picker;
   int refreshes;
   int backoffResets;
+  MetricRecorder metricRecorder = MetricRecorder.none();
 
   @Override
   public LoadBalancer.Subchannel createSubchannel(LoadBalancer.CreateSubchannelArgs args) {
@@ -76,6 +78,11 @@ final class RecordingHelper extends LoadBalancer.Helper {
   @Override
   public String getChannelTarget() {
     return "test:///test.example";
+  }
+
+  @Override
+  public MetricRecorder getMetricRecorder() {
+    return metricRecorder;
   }
 
   /** The live subchannel for {@code port} on 127.0.0.1. */

@@ -60,20 +60,25 @@ class WeightedRoundRobinBalancerTest {
       if (report == null) {
         continue;
       }
-      Metadata trailers = new Metadata();
-      trailers.put(OrcaPerCallTracer.TRAILER, report.toByteArray());
-      ClientStreamTracer tracer =
-          result
-              .getStreamTracerFactory()
-              .newClientStreamTracer(
-                  ClientStreamTracer.StreamInfo.newBuilder()
-                      .setCallOptions(CallOptions.DEFAULT)
-                      .build(),
-                  new Metadata());
-      tracer.inboundTrailers(trailers);
-      tracer.streamClosed(Status.OK);
+      answer(result, report);
     }
     return counts;
+  }
+
+  /** Ends the call {@code result} picked with {@code report} in its trailers. */
+  static void answer(LoadBalancer.PickResult result, OrcaLoadReport report) {
+    Metadata trailers = new Metadata();
+    trailers.put(OrcaPerCallTracer.TRAILER, report.toByteArray());
+    ClientStreamTracer tracer =
+        result
+            .getStreamTracerFactory()
+            .newClientStreamTracer(
+                ClientStreamTracer.StreamInfo.newBuilder()
+                    .setCallOptions(CallOptions.DEFAULT)
+                    .build(),
+                new Metadata());
+    tracer.inboundTrailers(trailers);
+    tracer.streamClosed(Status.OK);
   }
 
   private static int port(LoadBalancer.Subchannel subchannel) {
