@@ -1,6 +1,5 @@
 package dev.tern;
 
-import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -20,7 +19,8 @@ public final class MetricInstrumentRegistry {
 
   private final Object lock = new Object();
 
-  @GuardedBy("lock")
+  // Guarded by lock. Not annotated: code compiled against this public class would read the
+  // build-time @GuardedBy annotation, and javac's classfile lint warns that it cannot find it.
   private final List<MetricInstrument> instruments = new ArrayList<>();
 
   private MetricInstrumentRegistry() {}
