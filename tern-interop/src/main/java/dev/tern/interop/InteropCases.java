@@ -486,8 +486,11 @@ final class InteropCases {
     };
   }
 
-  /** An observer that queues each response, then the final {@link Status}. */
-  private static <T> StreamObserver<T> queueing(BlockingQueue<Object> queue) {
+  /**
+   * An observer that queues each response, then the final {@link Status} ({@link Status#OK} once
+   * the call completes). Also used by the HTTP/3 peer tests.
+   */
+  static <T> StreamObserver<T> queueing(BlockingQueue<Object> queue) {
     return new StreamObserver<>() {
       @Override
       public void onNext(T value) {

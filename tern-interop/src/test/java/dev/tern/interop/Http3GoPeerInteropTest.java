@@ -138,23 +138,7 @@ class Http3GoPeerInteropTest {
       StreamObserver<StreamingOutputCallRequest> requests =
           TestServiceTern.newStub(channel)
               .withDeadlineAfter(60, TimeUnit.SECONDS)
-              .fullDuplexCall(
-                  new StreamObserver<>() {
-                    @Override
-                    public void onNext(StreamingOutputCallResponse response) {
-                      events.add(response);
-                    }
-
-                    @Override
-                    public void onError(Throwable t) {
-                      events.add(Status.fromThrowable(t));
-                    }
-
-                    @Override
-                    public void onCompleted() {
-                      events.add("completed");
-                    }
-                  });
+              .fullDuplexCall(InteropCases.queueing(events));
       StreamingOutputCallRequest request =
           StreamingOutputCallRequest.newBuilder()
               .addResponseParameters(ResponseParameters.newBuilder().setSize(10))
@@ -172,7 +156,7 @@ class Http3GoPeerInteropTest {
           .as(server.output())
           .isInstanceOf(StreamingOutputCallResponse.class);
       requests.onCompleted();
-      assertThat(events.poll(30, TimeUnit.SECONDS)).as(server.output()).isEqualTo("completed");
+      assertThat(events.poll(30, TimeUnit.SECONDS)).as(server.output()).isEqualTo(Status.OK);
 
       assertThat(server.awaitOutput(o -> o.contains("SHUT DOWN"), Duration.ofSeconds(20)))
           .as(server.output())
