@@ -82,6 +82,7 @@ import time
 from bench_systems import (
     BASE,
     EMPTY_FRAME,
+    GRPC_JAVA_JDK_CP,
     HEAP_PROBE,
     MISSING,
     PEERS_DIR,
@@ -194,11 +195,17 @@ def client_cmd(system, port, outstanding, direct, args, payload=0, channels=4, s
     )
 
 
+def without_tcnative(class_path):
+    """`class_path` without netty-tcnative's jars: grpc-java then takes the JDK's TLS."""
+    return ":".join(p for p in class_path.split(":") if "netty-tcnative" not in os.path.basename(p))
+
+
 def expand(cmd):
     """Replaces the class path placeholders (kept in the doc's commands) with the real paths."""
     env = {
         "$TERN_CP": os.environ["TERN_CP"],
         "$GRPC_JAVA_CP": os.environ["GRPC_JAVA_CP"],
+        GRPC_JAVA_JDK_CP: without_tcnative(os.environ["GRPC_JAVA_CP"]),
         "$PROBE_CP": os.path.join(ROOT, "tern-benchmarks", "target", "classes"),
         PEERS_DIR: os.environ.get("PEERS_DIR", ""),
     }
@@ -432,8 +439,9 @@ H2LOAD_CONNECTIONS, H2LOAD_STREAMS = 4, 100
 IN_FLIGHT = H2LOAD_CONNECTIONS * H2LOAD_STREAMS
 
 
-def grpc_post_args(port, body_path):
-    """The h2load and nghttp arguments that POST body_path to UnaryCall as a gRPC request."""
+def grpc_post_args(port, body_path, tls=False):
+    """The h2load and nghttp arguments that POST body_path to UnaryCall as a gRPC request (over
+    TLS with ALPN h2 if `tls`)."""
     return [
         "-d",
         body_path,
@@ -441,11 +449,11 @@ def grpc_post_args(port, body_path):
         "content-type: application/grpc",
         "-H",
         "te: trailers",
-        "http://127.0.0.1:%d%s" % (port, UNARY_PATH),
+        "%s://127.0.0.1:%d%s" % ("https" if tls else "http", port, UNARY_PATH),
     ]
 
 
-def h2load_cmd(port, body_path, args):
+def h2load_cmd(port, body_path, args, tls=False):
     return [
         "taskset",
         "-c",
@@ -460,7 +468,7 @@ def h2load_cmd(port, body_path, args):
         "-D",
         str(args.duration),
         "--warm-up-time=%d" % args.server_warmup,
-        *grpc_post_args(port, body_path),
+        *grpc_post_args(port, body_path, tls),
     ]
 
 
@@ -623,11 +631,11 @@ def summary(h2):
     )
 
 
-def probe(port, body_path):
+def probe(port, body_path, tls=False):
     """The frames that explain a failure (GOAWAY, RST_STREAM, grpc-status) for one request."""
     try:
         done = subprocess.run(
-            ["nghttp", "-v", *grpc_post_args(port, body_path)],
+            ["nghttp", "-v", *grpc_post_args(port, body_path, tls)],
             capture_output=True,
             text=True,
             timeout=20,
@@ -656,10 +664,11 @@ def run_server_alone(system, args, work, body_path):
     port = free_port()
     srv_log = os.path.join(work, "server-only-%s.log" % system)
     server = start(expand(server_only_cmd(system, port, work)), srv_log)
+    tls = SYSTEMS[system].tls
     try:
         wait_listening(port, server, srv_log)
         rc, out, err, jit, foreign = run_load(
-            h2load_cmd(port, body_path, args), args.server_warmup, args.duration, server.pid
+            h2load_cmd(port, body_path, args, tls), args.server_warmup, args.duration, server.pid
         )
         if rc != 0:
             raise RuntimeError("h2load failed (%d):\n%s%s" % (rc, out[-1500:], err[-1500:]))
@@ -682,7 +691,7 @@ def run_server_alone(system, args, work, body_path):
         if not result["ok"]:
             raise RuntimeError(
                 "h2load saw unsuccessful responses (%s); one request seen by "
-                "nghttp -v: %s" % (summary(result), probe(port, body_path))
+                "nghttp -v: %s" % (summary(result), probe(port, body_path, tls))
             )
         return result
     finally:
@@ -718,12 +727,20 @@ def run_server_only(args, work, results):
     results["commands"]["server-only"] = {
         s: [
             show(server_only_cmd(s, "$PORT", "$WORK")),
-            show(h2load_cmd(0, "empty-unary-request.bin", args)).replace(":0/", ":$PORT/"),
+            show(h2load_cmd(0, "empty-unary-request.bin", args, SYSTEMS[s].tls)).replace(
+                ":0/", ":$PORT/"
+            ),
         ]
         for s in systems
     }
     results["commands"]["server-only body"] = "printf '\\0\\0\\0\\0\\0' > empty-unary-request.bin"
-    if "nghttpd" in systems:
+    if any(SYSTEMS[s].tls for s in systems):
+        results["commands"]["server-only TLS certificate"] = (
+            "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 "
+            "-subj /CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1 "
+            "-keyout $WORK/tls/key.pem -out $WORK/tls/cert.pem"
+        )
+    if "nghttpd" in systems or "nghttpd-tls" in systems:
         results["commands"]["server-only nghttpd's file"] = (
             "mkdir -p $WORK/nghttpd-htdocs%s && cp empty-unary-request.bin $WORK/nghttpd-htdocs%s"
             % (os.path.dirname(UNARY_PATH), UNARY_PATH)
@@ -1631,8 +1648,10 @@ def main():
         "grpc-go's and tonic's servers (issue 34's native peers, built by build-peers.sh; a peer "
         "not built is listed as missing) and nghttpd the HTTP/2 baseline, and tern-defaults "
         "Tern's qps server with --defaults (its default executor and two ordinary interceptors, "
-        "issue 52), all four in the server-only part. --systems=tern,grpc-java leaves the five "
-        "out" % ", ".join(SYSTEMS),
+        "issue 52), all four in the server-only part. tern-tls, tern-tls-jdk, grpc-java-tls, "
+        "grpc-java-tls-jdk and nghttpd-tls are the same servers over TLS (h2load with ALPN h2; "
+        "OpenSSL, or the JDK's TLS for -jdk; issue 52), in the server-only part too. "
+        "--systems=tern,grpc-java leaves the others out" % ", ".join(SYSTEMS),
     )
     p.add_argument(
         "--bridge",

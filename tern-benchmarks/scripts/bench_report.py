@@ -13,7 +13,8 @@ import statistics
 import sys
 
 # Beside this script, which Python puts first on sys.path.
-from bench_systems import MISSING, RAW_ECHO
+from bench_systems import MISSING, RAW_ECHO, ceiling_for, tern_for
+from bench_systems import SYSTEMS as ALL_SYSTEMS
 
 # The two systems every row compares (Ratio and Better are Tern / grpc-java), in the order the
 # chart and the lists of runs show them.
@@ -127,9 +128,11 @@ def server_rows(results):
 
 def server_peer_rows(results):
     """The server-only table: every server of the part (the JVM systems, Tern with its defaults,
-    grpc-go, tonic, nghttpd; one whose program was not there reads *missing*) with its median
-    req/s, its ratio to nghttpd, and Tern's ratio to it beside the target for that ratio (issue
-    34's; issue 52's for the defaults). Nothing when the part ran only Tern and grpc-java."""
+    Vert.x, grpc-go, tonic, nghttpd, and the TLS servers; one whose program was not there reads
+    *missing*) with its median req/s, its ratio to nghttpd (to nghttpd over TLS for a TLS server),
+    and Tern's ratio to it (Tern over TLS with the same provider for a TLS server) beside the
+    target for that ratio (issue 34's; issue 52's for the defaults and TLS). Nothing when the part
+    ran only Tern and grpc-java."""
     runs = results["server"] or {}
     if set(runs) <= set(SYSTEMS):
         return [], []
@@ -141,17 +144,19 @@ def server_peer_rows(results):
     out = []
     for s in runs:
         missing = is_missing(results, "server-only, " + s)
+        tern = tern_for(s) if s in ALL_SYSTEMS else "tern"
+        ceiling = ceiling_for(s) if s in ALL_SYSTEMS else "nghttpd"
         cells = [
             label(results, s),
             "missing" if missing else fmt(med[s]),
-            fmt_ratio(ratio_of(med[s], med.get("nghttpd"))),
+            fmt_ratio(ratio_of(med[s], med.get(ceiling))),
         ]
-        ratio = ratio_of(med.get("tern"), med[s])
+        ratio = ratio_of(med.get(tern), med[s])
         target = SERVER_TARGETS.get(s)
-        if s == "tern":
+        if s == tern:
             cells += ["", "", ""]
         elif target is None:
-            what = "the ceiling" if s == "nghttpd" else "the distance"
+            what = "the ceiling" if s == ceiling else "the distance"
             cells += [fmt_ratio(ratio), "none: %s" % what, ""]
         else:
             cells += [fmt_ratio(ratio), *target_verdict(ratio, *target)]
@@ -589,6 +594,11 @@ SERVER_TARGETS = {
     "grpc-java": (3.0, True),
     "vertx": (AHEAD, True),
     "grpc-go": (AHEAD, True),
+    # Issue 52's TLS target: at least 2.5x grpc-java's with each provider, and at least 0.8 of
+    # nghttpd over TLS.
+    "grpc-java-tls": (2.5, True),
+    "grpc-java-tls-jdk": (2.5, True),
+    "nghttpd-tls": (0.8, True),
 }
 # Issue 52's target against Vert.x gRPC on every row it has: ahead, beyond the noise band.
 E2E_TARGETS = {"vertx": (AHEAD, True)}
@@ -1214,8 +1224,7 @@ def main():
         "tonic's row shows the distance to it. *Tern, defaults* is the same qps server as a user "
         "writes it (`QpsServer --defaults`: the server's default executor instead of the "
         "benchmark's own ForkJoinPool, and two ordinary interceptors); issue 52's target is at "
-        "least 0.8 of the tuned row, Tern / it at most 1.25."
-        % round(EVEN * 100),
+        "least 0.8 of the tuned row, Tern / it at most 1.25." % round(EVEN * 100),
         server_head,
         server_peers,
     )

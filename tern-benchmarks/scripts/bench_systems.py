@@ -29,6 +29,7 @@ process.
 """
 
 import os
+import subprocess
 
 # The method every server-only request goes to, and the gRPC frame of an empty message (not
 # compressed, length 0): h2load's request body, and the body of nghttpd's static answer.
@@ -72,6 +73,7 @@ class JavaSystem:
     tool = None  # java, which bin/bench-compare checks
     install = None
     parts = JVM_PARTS
+    tls = False  # the server-only part loads its plaintext server
 
     def __init__(self, name, label, cp, probe_cp, server_main, client_main, transport):
         self.name, self.label = name, label
@@ -128,9 +130,10 @@ class ServerOnlySystem:
 
     parts = ("server",)
 
-    def __init__(self, name, label, command, tool, install, prepare=None):
+    def __init__(self, name, label, command, tool, install, prepare=None, tls=False):
         self.name, self.label, self.tool, self.install = name, label, tool, install
         self._command, self._prepare = command, prepare
+        self.tls = tls  # h2load speaks TLS to it (https, ALPN h2)
 
     def server_only_cmd(self, port, work):
         return self._command(port, work)
@@ -195,6 +198,7 @@ class VertxSystem(PeerPrograms):
     name = "vertx"
     label = "Vert.x gRPC 5.0.7"
     parts = ("e2e", "server")
+    tls = False
     tool = PEERS_DIR + "/vertx-bench"
     install = BUILT_BY
     client_verb = "client"
@@ -266,6 +270,82 @@ TERN_DEFAULTS = ServerOnlySystem(
     None,  # java, which bin/bench-compare checks
     None,
 )
+
+
+def tls_files(work):
+    """The certificate and key (PEM) every TLS server of the server-only part serves with."""
+    folder = os.path.join(work, "tls")
+    return os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
+
+
+def tls_prepare(work):
+    """Makes tls_files(work) once with openssl: a self-signed P-256 certificate for localhost and
+    127.0.0.1 (h2load does not check it), its key in PKCS#8, which every TLS server here reads."""
+    cert, key = tls_files(work)
+    if os.path.exists(cert) and os.path.exists(key):
+        return
+    os.makedirs(os.path.dirname(cert), exist_ok=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            "-keyout",
+            key,
+            "-out",
+            cert,
+        ],
+        check=True,
+        capture_output=True,
+    )
+
+
+def tern_tls(provider, label):
+    """Tern's qps server over TLS with `provider` (openssl: netty-tcnative's BoringSSL; jdk: the
+    JDK's own), chosen with the transport's property."""
+
+    def command(port, work):
+        cert, key = tls_files(work)
+        flags = ["--tls_cert=" + cert, "--tls_key=" + key]
+        jvm = ["-Ddev.tern.netty.sslProvider=" + provider]
+        return TERN.java(*TERN.server_args(port, False), *flags, jvm=jvm)
+
+    name = "tern-tls" + ("-jdk" if provider == "jdk" else "")
+    return ServerOnlySystem(name, label, command, None, None, prepare=tls_prepare, tls=True)
+
+
+def grpc_java_tls(cp, name, label):
+    """grpc-java's AsyncServer with --tls (its own test certificate, server1.pem): OpenSSL when
+    netty-tcnative is on `cp`, as grpc-java prefers it, else the JDK's TLS."""
+
+    def command(port, work):
+        del work  # it serves its own certificate
+        return GRPC_JAVA.java(*GRPC_JAVA.server_args(port, False), "--tls", cp=cp)
+
+    return ServerOnlySystem(name, label, command, None, None, tls=True)
+
+
+def nghttpd_tls_cmd(port, work):
+    cert, key = tls_files(work)
+    return [c for c in nghttpd_cmd(port, work) if c != "--no-tls"] + [key, cert]
+
+
+def nghttpd_tls_prepare(work):
+    nghttpd_prepare(work)
+    tls_prepare(work)
+
+
 GRPC_GO = native_peer("grpc-go", "grpc-go 1.85.0", "grpc-go-bench-server")
 TONIC = native_peer("tonic", "tonic 0.14.9", "tonic-bench-server")
 NGHTTPD = ServerOnlySystem(
@@ -277,8 +357,56 @@ NGHTTPD = ServerOnlySystem(
     prepare=nghttpd_prepare,
 )
 
+# Server-only over TLS (issue 52's second target), each provider beside its kind.
+TERN_TLS = tern_tls("openssl", "Tern, TLS (OpenSSL)")
+TERN_TLS_JDK = tern_tls("jdk", "Tern, TLS (JDK)")
+# grpc-java's class path without netty-tcnative, so that it takes the JDK's TLS (bench_compare's
+# expand builds it from $GRPC_JAVA_CP).
+GRPC_JAVA_JDK_CP = "$GRPC_JAVA_JDK_CP"
+GRPC_JAVA_TLS = grpc_java_tls("$GRPC_JAVA_CP", "grpc-java-tls", "grpc-java, TLS (OpenSSL)")
+GRPC_JAVA_TLS_JDK = grpc_java_tls(GRPC_JAVA_JDK_CP, "grpc-java-tls-jdk", "grpc-java, TLS (JDK)")
+NGHTTPD_TLS = ServerOnlySystem(
+    "nghttpd-tls",
+    "nghttpd (static file), TLS",
+    nghttpd_tls_cmd,
+    "nghttpd",
+    "apt-get install nghttp2-server",
+    prepare=nghttpd_tls_prepare,
+    tls=True,
+)
 VERTX = VertxSystem()
-SYSTEMS = {s.name: s for s in (TERN, TERN_DEFAULTS, GRPC_JAVA, VERTX, GRPC_GO, TONIC, NGHTTPD)}
+SYSTEMS = {
+    s.name: s
+    for s in (
+        TERN,
+        TERN_DEFAULTS,
+        GRPC_JAVA,
+        VERTX,
+        GRPC_GO,
+        TONIC,
+        NGHTTPD,
+        TERN_TLS,
+        TERN_TLS_JDK,
+        GRPC_JAVA_TLS,
+        GRPC_JAVA_TLS_JDK,
+        NGHTTPD_TLS,
+    )
+}
+
+
+def tern_for(name):
+    """The Tern row a server-only row is compared with: Tern over TLS with the same provider for a
+    TLS server, plain Tern otherwise."""
+    if not SYSTEMS[name].tls:
+        return "tern"
+    return "tern-tls-jdk" if name.endswith("-jdk") else "tern-tls"
+
+
+def ceiling_for(name):
+    """The static-answer row a server-only row is a share of: nghttpd with TLS for a TLS one."""
+    return "nghttpd-tls" if SYSTEMS[name].tls else "nghttpd"
+
+
 RAW_ECHO = RawEcho()
 
 

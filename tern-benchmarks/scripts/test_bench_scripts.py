@@ -121,6 +121,9 @@ def results_fixture():
             "grpc-go": runs(req_per_s=200000.0, done=1),
             "tonic": runs(req_per_s=500000.0, done=1),
             "nghttpd": runs(req_per_s=1000000.0, done=1),
+            "tern-tls": runs(req_per_s=300000.0, done=1),
+            "grpc-java-tls": runs(req_per_s=100000.0, done=1),
+            "nghttpd-tls": runs(req_per_s=500000.0, done=1),
         },
         "alloc": {
             "tern": runs(bytes_per_call=1000.0, heap_used=[0, 1]),
@@ -241,6 +244,19 @@ class PageTest(unittest.TestCase):
             table_row(self.page, "nghttpd (static file)")[3:5], ["0.40", "none: the ceiling"]
         )
 
+    def test_server_only_table_judges_tls_rows_against_tern_and_nghttpd_over_tls(self):
+        self.assertEqual(
+            table_row(self.page, "Tern, TLS (OpenSSL)")[1:], ["300,000", "0.60", "", "", ""]
+        )
+        self.assertEqual(
+            table_row(self.page, "grpc-java, TLS (OpenSSL)")[1:],
+            ["100,000", "0.20", "3.00", ">= 2.5", "met"],
+        )
+        self.assertEqual(
+            table_row(self.page, "nghttpd (static file), TLS")[1:],
+            ["500,000", "1.00", "0.60", ">= 0.8", "not met"],
+        )
+
     def test_server_only_table_judges_tern_against_vertx(self):
         self.assertEqual(
             table_row(self.page, "Vert.x gRPC 5.0.7")[1:],
@@ -316,7 +332,42 @@ class SystemsTest(unittest.TestCase):
     def test_systems_are_tern_grpc_java_and_the_server_only_peers(self):
         self.assertEqual(
             list(bench_systems.SYSTEMS),
-            ["tern", "tern-defaults", "grpc-java", "vertx", "grpc-go", "tonic", "nghttpd"],
+            [
+                "tern",
+                "tern-defaults",
+                "grpc-java",
+                "vertx",
+                "grpc-go",
+                "tonic",
+                "nghttpd",
+                "tern-tls",
+                "tern-tls-jdk",
+                "grpc-java-tls",
+                "grpc-java-tls-jdk",
+                "nghttpd-tls",
+            ],
+        )
+
+    def test_tls_servers_use_one_provider_each_and_the_same_certificate(self):
+        tern = bench_systems.SYSTEMS["tern-tls-jdk"].server_only_cmd(1234, "/work")
+        self.assertIn("-Ddev.tern.netty.sslProvider=jdk", tern)
+        self.assertIn("--tls_cert=/work/tls/cert.pem", tern)
+        grpc = bench_systems.SYSTEMS["grpc-java-tls-jdk"].server_only_cmd(1234, "/work")
+        self.assertEqual(grpc[:3], ["java", "-cp", "$GRPC_JAVA_JDK_CP"])
+        self.assertIn("--tls", grpc)
+        nghttpd = bench_systems.SYSTEMS["nghttpd-tls"].server_only_cmd(1234, "/work")
+        self.assertNotIn("--no-tls", nghttpd)
+        self.assertEqual(nghttpd[-2:], ["/work/tls/key.pem", "/work/tls/cert.pem"])
+        self.assertEqual(
+            bench_compare.without_tcnative("/a/grpc.jar:/b/netty-tcnative-classes-2.jar:/c/x.jar"),
+            "/a/grpc.jar:/c/x.jar",
+        )
+
+    def test_h2load_speaks_tls_to_a_tls_server(self):
+        args = argparse.Namespace(duration=5, server_warmup=2)
+        self.assertIn(
+            "https://127.0.0.1:1234" + bench_systems.UNARY_PATH,
+            bench_compare.h2load_cmd(1234, "body.bin", args, True),
         )
 
     def test_vertx_runs_its_own_server_and_client_from_the_peers_folder(self):

@@ -10,6 +10,7 @@ import dev.tern.interop.testing.SimpleResponse;
 import dev.tern.netty.NettyServerBuilder;
 import dev.tern.stub.StreamObserver;
 import dev.tern.testtools.cli.CommandLine;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -54,6 +55,13 @@ public final class QpsServer {
               "with --duration: print the heap bytes per call of the window that opens S\n"
                   + "seconds after the first call (as ProviderQpsServer does)")
           .flag("duration", "S", null, "with --warmup_duration: that window's length")
+          .flag(
+              "tls_cert",
+              "FILE",
+              null,
+              "with --tls_key: serve TLS (ALPN h2) with this PEM certificate chain; the TLS\n"
+                  + "implementation is the transport's choice, or -Ddev.tern.netty.sslProvider")
+          .flag("tls_key", "FILE", null, "with --tls_cert: the PEM private key (PKCS#8)")
           .example("bin/qps-server --address=127.0.0.1:0");
 
   private QpsServer() {}
@@ -112,13 +120,17 @@ public final class QpsServer {
   /** Builds and starts the server described by the flags. */
   static Server start(String address, boolean directExecutor, Transport transport)
       throws IOException {
-    return start(address, directExecutor, false, false, transport, null);
+    return start(address, directExecutor, false, false, transport, null, null);
   }
+
+  /** The certificate chain and private key of a server speaking TLS (PEM files). */
+  record TlsFiles(File certChain, File privateKey) {}
 
   /**
    * As {@link #start(String, boolean, Transport)}, with the service declared non-blocking if {@code
    * nonBlocking}, with the server's default executor and {@link OrdinaryInterceptors} if {@code
-   * defaults}, counting calls into {@code heapCount} unless it is null.
+   * defaults}, counting calls into {@code heapCount} unless it is null, speaking TLS with {@code
+   * tls} unless it is null.
    */
   static Server start(
       String address,
@@ -126,7 +138,8 @@ public final class QpsServer {
       boolean nonBlocking,
       boolean defaults,
       Transport transport,
-      ServerHeapCount heapCount)
+      ServerHeapCount heapCount,
+      TlsFiles tls)
       throws IOException {
     InetSocketAddress bind = Transport.parseAddress(address);
     NettyServerBuilder builder = NettyServerBuilder.forAddress(bind);
@@ -144,6 +157,9 @@ public final class QpsServer {
     }
     if (nonBlocking) {
       builder.nonBlocking(BenchmarkServiceTern.SERVICE_NAME);
+    }
+    if (tls != null) {
+      builder.useTransportSecurity(tls.certChain(), tls.privateKey());
     }
     return builder.build().start();
   }
@@ -171,6 +187,13 @@ public final class QpsServer {
       if (flags.has("warmup_duration") != flags.has("duration")) {
         throw FLAGS.usageError("--warmup_duration and --duration go together");
       }
+      if (flags.has("tls_cert") != flags.has("tls_key")) {
+        throw FLAGS.usageError("--tls_cert and --tls_key go together");
+      }
+      TlsFiles tls =
+          flags.has("tls_cert")
+              ? new TlsFiles(new File(flags.string("tls_cert")), new File(flags.string("tls_key")))
+              : null;
       if (flags.bool("defaults") && (flags.bool("directexecutor") || flags.bool("nonblocking"))) {
         throw FLAGS.usageError("--defaults goes with neither --directexecutor nor --nonblocking");
       }
@@ -193,7 +216,8 @@ public final class QpsServer {
                 flags.bool("nonblocking"),
                 flags.bool("defaults"),
                 transport,
-                heapCount);
+                heapCount,
+                tls);
       } catch (IOException e) {
         transport.close();
         err.println(FLAGS.program() + ": could not listen on " + address + ": " + e.getMessage());

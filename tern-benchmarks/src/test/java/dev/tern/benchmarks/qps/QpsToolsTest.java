@@ -2,17 +2,28 @@ package dev.tern.benchmarks.qps;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tern.Grpc;
+import dev.tern.ManagedChannel;
 import dev.tern.Server;
+import dev.tern.TlsChannelCredentials;
+import dev.tern.interop.testing.BenchmarkServiceTern;
+import dev.tern.interop.testing.SimpleRequest;
+import dev.tern.interop.testing.SimpleResponse;
 import dev.tern.testtools.ProgramRun;
+import dev.tern.testtools.TestPems;
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Tern's QpsServer driven by QpsClient for a moment: the summary block is what bin/bench-compare
@@ -90,12 +101,62 @@ class QpsToolsTest {
 
   @Test
   void serverWithDefaultsServesTheSameRun() throws Exception {
-    servesTheSameRun(QpsServer.start("127.0.0.1:0", false, false, true, serverTransport, null));
+    servesTheSameRun(
+        QpsServer.start("127.0.0.1:0", false, false, true, serverTransport, null, null));
   }
 
   @Test
   void nonBlockingServerServesTheSameRun() throws Exception {
-    servesTheSameRun(QpsServer.start("127.0.0.1:0", false, true, false, serverTransport, null));
+    servesTheSameRun(
+        QpsServer.start("127.0.0.1:0", false, true, false, serverTransport, null, null));
+  }
+
+  @Test
+  void serverWithTlsFilesAnswersOverTls(@TempDir Path dir) throws Exception {
+    TestPems pems = TestPems.generate("localhost", "dns:localhost,ip:127.0.0.1");
+    File cert = Files.writeString(dir.resolve("cert.pem"), pems.certificatePem).toFile();
+    File key = Files.writeString(dir.resolve("key.pem"), pems.keyPem).toFile();
+    Server tls =
+        QpsServer.start(
+            "127.0.0.1:0",
+            false,
+            false,
+            false,
+            serverTransport,
+            null,
+            new QpsServer.TlsFiles(cert, key));
+    ManagedChannel channel =
+        Grpc.newChannelBuilderForAddress(
+                "localhost",
+                tls.getPort(),
+                TlsChannelCredentials.newBuilder().trustManager(cert).build())
+            .build();
+    try {
+      SimpleResponse response =
+          BenchmarkServiceTern.newBlockingStub(channel)
+              .withDeadlineAfter(20, TimeUnit.SECONDS)
+              .unaryCall(SimpleRequest.newBuilder().setResponseSize(3).build());
+      assertThat(response.getPayload().getBody().size()).isEqualTo(3);
+    } finally {
+      channel.shutdownNow();
+      tls.shutdownNow();
+      assertThat(channel.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(tls.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+
+  @Test
+  void tlsCertWithoutKeyIsAUsageError() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status =
+        QpsServer.run(
+            new String[] {"--address=127.0.0.1:0", "--tls_cert=cert.pem"},
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertThat(status).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("--tls_cert and --tls_key go together");
   }
 
   /** A short run against {@code other} prints the summary; {@code other} is then shut down. */
