@@ -8,7 +8,7 @@ grpc-java in every part below, Vert.x gRPC 5.0.7 (issue 52, built by build-peers
 end-to-end and server-only parts, and in the server-only part also grpc-go's and tonic's servers
 (issue 34's native peers) and nghttpd (a C HTTP/2 server answering with a static file). A system
 whose program is not there (a peer build-peers.sh could not build, nghttpd not installed) is
-recorded as missing. Ten parts, each optional:
+recorded as missing. Eleven parts, each optional:
 
   e2e     own qps client against own qps server, unary, 0-byte payloads, 4 channels x {10, 100}
           outstanding, default executor and --directexecutor; systems alternate, each run repeated.
@@ -20,7 +20,10 @@ recorded as missing. Ten parts, each optional:
   server  the qps server alone, pinned to CPU 0, loaded by h2load pinned to CPU 1 posting a
           pre-encoded empty SimpleRequest to BenchmarkService/UnaryCall; grpc-go's and tonic's
           servers of the same service, and nghttpd serving the answer as a static file (the
-          machine's HTTP/2 baseline), loaded the same way.
+          machine's HTTP/2 baseline), loaded the same way; and Tern, grpc-java and nghttpd over
+          TLS (the -tls systems; OpenSSL, or the JDK's TLS for -jdk), h2load speaking TLS.
+  fanin   the server part's plaintext servers under h2load with --fanin-connections connections
+          (1,000 and 10,000) of one stream each: req/s and the server's RSS at the window's end.
   alloc   heap bytes the qps server allocates per empty unary call: the server under the Epsilon
           collector (which frees nothing), h2load 4x100 making --alloc-warmup-calls and then
           --alloc-calls calls, the heap in use read before and after the second batch.
@@ -436,7 +439,6 @@ def run_large(args, work, results):
 
 
 H2LOAD_CONNECTIONS, H2LOAD_STREAMS = 4, 100
-IN_FLIGHT = H2LOAD_CONNECTIONS * H2LOAD_STREAMS
 
 
 def grpc_post_args(port, body_path, tls=False):
@@ -453,16 +455,18 @@ def grpc_post_args(port, body_path, tls=False):
     ]
 
 
-def h2load_cmd(port, body_path, args, tls=False):
+def h2load_cmd(port, body_path, args, tls=False, shape=(H2LOAD_CONNECTIONS, H2LOAD_STREAMS)):
+    """h2load on CPU 1 loading the server on `port` with shape's connections x streams."""
+    connections, streams = shape
     return [
         "taskset",
         "-c",
         "1",
         "h2load",
         "-c",
-        str(H2LOAD_CONNECTIONS),
+        str(connections),
         "-m",
-        str(H2LOAD_STREAMS),
+        str(streams),
         "-t",
         "1",
         "-D",
@@ -561,7 +565,7 @@ def wait_quiet(limit_s=120):
         log("waiting for a quiet machine (%.2f cores in use by other processes)" % level)
 
 
-def run_load(cmd, warmup, duration, server_pid):
+def run_load(cmd, warmup, duration, server_pid, at_window_end=None):
     """Runs a load generator that warms up for `warmup` s and then measures for `duration` s.
 
     Returns its exit code, stdout, stderr, the JIT's share of the measured window, and the CPU
@@ -571,7 +575,8 @@ def run_load(cmd, warmup, duration, server_pid):
     figures are meant to show. The other processes' CPU: the machine's busy time minus the server's
     and the load generator's, in cores; near 0 means the two systems were measured alone. Both are
     None if the load generator ended before the window did (it failed; its exit code and output
-    say why, at once).
+    say why, at once). `at_window_end`, if given, is called once at the end of the window, while
+    the load still runs.
     """
     # Output goes to files, not pipes: nothing reads a pipe while the window is sampled.
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
@@ -586,6 +591,8 @@ def run_load(cmd, warmup, duration, server_pid):
                 own_before = sum(process_ticks(p) for p in pids.values())
                 busy_before = busy_ticks()
                 if not ended_within(proc, window):
+                    if at_window_end:
+                        at_window_end()
                     after = {k: jit_ticks(p) for k, p in pids.items()}
                     own = sum(process_ticks(p) for p in pids.values()) - own_before
                     busy = busy_ticks() - busy_before
@@ -651,8 +658,8 @@ def probe(port, body_path, tls=False):
     return " | ".join(keep) or "(nothing unusual)"
 
 
-def run_server_once(system, args, work, body_path):
-    return measurer(args)(run_server_alone, system, args, work, body_path)
+def run_server_once(system, args, work, body_path, shape=(H2LOAD_CONNECTIONS, H2LOAD_STREAMS)):
+    return measurer(args)(run_server_alone, system, args, work, body_path, shape)
 
 
 def server_only_cmd(system, port, work):
@@ -660,21 +667,28 @@ def server_only_cmd(system, port, work):
     return ["taskset", "-c", "0"] + SYSTEMS[system].server_only_cmd(port, work)
 
 
-def run_server_alone(system, args, work, body_path):
+def run_server_alone(system, args, work, body_path, shape):
     port = free_port()
     srv_log = os.path.join(work, "server-only-%s.log" % system)
     server = start(expand(server_only_cmd(system, port, work)), srv_log)
     tls = SYSTEMS[system].tls
+    in_flight = shape[0] * shape[1]
+    memory = {}
     try:
         wait_listening(port, server, srv_log)
         rc, out, err, jit, foreign = run_load(
-            h2load_cmd(port, body_path, args, tls), args.server_warmup, args.duration, server.pid
+            h2load_cmd(port, body_path, args, tls, shape),
+            args.server_warmup,
+            args.duration,
+            server.pid,
+            at_window_end=lambda: memory.update(rss=rss(server.pid)),
         )
         if rc != 0:
             raise RuntimeError("h2load failed (%d):\n%s%s" % (rc, out[-1500:], err[-1500:]))
         result = parse_h2load(out)
         result["jit_cpu_share"] = jit
         result["foreign_cpu"] = foreign
+        result["server_rss"] = memory.get("rss")
         # h2load counts statuses and bytes of requests open when the clock starts or stops apart
         # from "done", so the totals may differ by up to the requests in flight. 2xx alone does
         # not prove success: a gRPC error is a 200 with trailers only. A good answer carries one
@@ -685,8 +699,8 @@ def run_server_alone(system, args, work, body_path):
             and result["done"] > 0
             and result["succeeded"] == result["done"]
             and result["status_other"] == 0
-            and result["status_2xx"] >= result["done"] - IN_FLIGHT
-            and result["data_bytes"] >= 5 * (result["done"] - IN_FLIGHT)
+            and result["status_2xx"] >= result["done"] - in_flight
+            and result["data_bytes"] >= 5 * (result["done"] - in_flight)
         )
         if not result["ok"]:
             raise RuntimeError(
@@ -745,6 +759,49 @@ def run_server_only(args, work, results):
             "mkdir -p $WORK/nghttpd-htdocs%s && cp empty-unary-request.bin $WORK/nghttpd-htdocs%s"
             % (os.path.dirname(UNARY_PATH), UNARY_PATH)
         )
+
+
+def fanin_shapes(args):
+    """The many-connections part's connection counts (one stream each): --fanin-connections."""
+    return tuple(int(c) for c in args.fanin_connections.split(","))
+
+
+def run_fanin(args, work, results):
+    """Server-only with many connections of one stream each (issue 52's third target: the shape of
+    a large fleet of clients): each plaintext server of the server-only part under h2load with
+    1,000 and 10,000 connections x 1 stream, its req/s and its resident memory at the end of the
+    measured window."""
+    body_path = os.path.join(work, "empty-unary-request.bin")
+    with open(body_path, "wb") as f:
+        f.write(EMPTY_FRAME)
+    systems = tuple(s for s in taking_part(args.systems, "server") if not SYSTEMS[s].tls)
+    shapes = fanin_shapes(args)
+    raise_fd_limit(max(shapes))
+    systems = tuple(s for s in systems if available(results, "fan-in, " + s, SYSTEMS[s]))
+    for system in systems:
+        SYSTEMS[system].prepare(work)
+    out = {}
+    for connections in shapes:
+        key = "%d x 1" % connections
+        runs = out[key] = {s: [] for s in systems}
+        for r in range(args.repeats):
+            for system in abba(systems, r):
+                log("fan-in %s, %s run %d/%d" % (key, system, r + 1, args.repeats))
+                shape = (connections, 1)
+                run = attempt(
+                    results, "fan-in %s, %s" % (key, system), run_server_once, system, args, work,
+                    body_path, shape,
+                )  # fmt: skip
+                if run:
+                    runs[system].append(run)
+                    log("  -> %.0f req/s, server RSS %s" % (run["req_per_s"], run["server_rss"]))
+    results["fanin"] = out
+    results["commands"]["fan-in"] = [
+        show(h2load_cmd(0, "empty-unary-request.bin", args, False, (c, 1))).replace(
+            ":0/", ":$PORT/"
+        )
+        for c in shapes
+    ]
 
 
 ALLOC_HEAP = "10g"
@@ -1446,6 +1503,7 @@ PART_PREFIXES = {
     "streaming": ("streaming",),
     "large": ("large",),
     "server": ("server-only",),
+    "fanin": ("fan-in",),
     "alloc": ("alloc", "server allocation", "client allocation"),
     "conns": ("connections",),
     "echo": ("echo", "raw echo"),
@@ -1631,6 +1689,12 @@ def main():
         "connections, no waiting for a quiet machine (a run that shared it is marked contended)",
     )
     p.add_argument(
+        "--fanin-connections",
+        default="1000,10000",
+        metavar="N,N...",
+        help="the many-connections part's connection counts, one stream each (--quick: 200,1000)",
+    )
+    p.add_argument(
         "--skip",
         action="append",
         default=[],
@@ -1689,6 +1753,8 @@ def main():
             args.conns_idle = 1000
         if args.conns_new == p.get_default("conns_new"):
             args.conns_new = 200
+        if args.fanin_connections == p.get_default("fanin_connections"):
+            args.fanin_connections = "200,1000"
         if args.jmh_filter == p.get_default("jmh_filter"):
             args.jmh_filter = "CallBenchmark.unaryCall1024"
     for name in (
@@ -1745,11 +1811,13 @@ def main():
                 "alloc_warmup_calls",
                 "conns_idle",
                 "conns_new",
+                "fanin_connections",
                 "quick",
             )
         },
         "e2e": {},
         "server": {},
+        "fanin": {},
         "alloc": {},
         "large": {},
         "streaming": {},
@@ -1777,6 +1845,9 @@ def main():
             results["load_samples"].append(loadavg())
         if "server" not in args.skip:
             run_server_only(args, args.work, results)
+            results["load_samples"].append(loadavg())
+        if "fanin" not in args.skip:
+            run_fanin(args, args.work, results)
             results["load_samples"].append(loadavg())
         if "alloc" not in args.skip:
             run_alloc(args, args.work, results)

@@ -164,6 +164,47 @@ def server_peer_rows(results):
     return head, out
 
 
+# Issue 52's third target: with many connections of one stream each, Tern at least 0.7 of nghttpd.
+FANIN_TARGET = 0.7
+
+
+def fanin_rows(results):
+    """The many-connections table: per connection count (one stream each), every plaintext server
+    of the server-only part with its median req/s, its resident memory at the end of the measured
+    window, its share of nghttpd, and Tern's ratio to it; nghttpd's row carries the target."""
+    head = (
+        "| Server | Connections x streams | req/s | Server RSS | / nghttpd | Tern / it | "
+        "Target for Tern / it | |",
+        "|---|---|---:|---:|---:|---:|---|---|",
+    )
+    out = []
+    for key, runs in (results.get("fanin") or {}).items():
+        req = {s: m["req_per_s"] for s, m in medians(runs, ("req_per_s",)).items()}
+        rss = {
+            s: median([r["server_rss"] for r in rs if r.get("server_rss") is not None])
+            for s, rs in runs.items()
+        }
+        for s in runs:
+            missing = is_missing(results, "fan-in %s, %s" % (key, s))
+            ratio = ratio_of(req.get("tern"), req[s])
+            if s == "tern":
+                judged = ["", "", ""]
+            elif s == "nghttpd":
+                judged = [fmt_ratio(ratio), *target_verdict(ratio, FANIN_TARGET, True)]
+            else:
+                judged = [fmt_ratio(ratio), "none", ""]
+            cells = [
+                label(results, s),
+                key,
+                "missing" if missing else fmt(req[s]),
+                "" if rss[s] is None else "%s MiB" % fmt(mib(rss[s]), 1),
+                fmt_ratio(ratio_of(req[s], req.get("nghttpd"))),
+                *judged,
+            ]
+            out.append("| %s |" % " | ".join(cells))
+    return head, out
+
+
 def e2e_peer_rows(results):
     """The end-to-end table of every system that ran the part (Tern, grpc-java and the peers with
     a client of their own: Vert.x), each its own client against its own server: per configuration
@@ -1107,6 +1148,7 @@ def main():
         "streaming": "streaming",
         "large": "large-message",
         "server": "server-only",
+        "fanin": "many-connections",
         "alloc": "allocation",
         "conns": "connections",
         "echo": "raw echo",
@@ -1224,9 +1266,24 @@ def main():
         "tonic's row shows the distance to it. *Tern, defaults* is the same qps server as a user "
         "writes it (`QpsServer --defaults`: the server's default executor instead of the "
         "benchmark's own ForkJoinPool, and two ordinary interceptors); issue 52's target is at "
-        "least 0.8 of the tuned row, Tern / it at most 1.25." % round(EVEN * 100),
+        "least 0.8 of the tuned row, Tern / it at most 1.25. The rows over TLS (h2load with ALPN "
+        "h2; OpenSSL through netty-tcnative, or the JDK's TLS in the *JDK* rows) are shares of "
+        "nghttpd over TLS, and Tern / it is Tern over TLS with the same provider over each; "
+        "issue 52's targets: at least 2.5x grpc-java with each provider and at least 0.8 of "
+        "nghttpd." % round(EVEN * 100),
         server_head,
         server_peers,
+    )
+    fanin_head, fanin = fanin_rows(results)
+    lines += table(
+        "Server-only with many connections of one stream each (issue 52's third target: the "
+        "shape of a large fleet of clients): the same servers and the same request as the "
+        "server-only table, h2load keeping the given number of connections open with one call "
+        "at a time on each (`--fanin-connections`), pinned the same way; the server's resident "
+        "memory is read at the end of the measured window. Target: Tern at least %s of "
+        "nghttpd." % "{:g}".format(FANIN_TARGET),
+        fanin_head,
+        fanin,
     )
     lines += echo_section(results)
     lines += table(

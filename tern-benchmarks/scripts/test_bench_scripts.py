@@ -125,6 +125,13 @@ def results_fixture():
             "grpc-java-tls": runs(req_per_s=100000.0, done=1),
             "nghttpd-tls": runs(req_per_s=500000.0, done=1),
         },
+        "fanin": {
+            "1000 x 1": {
+                "tern": runs(req_per_s=150000.0, server_rss=200 * 1048576),
+                "grpc-java": runs(req_per_s=50000.0, server_rss=400 * 1048576),
+                "nghttpd": runs(req_per_s=200000.0, server_rss=20 * 1048576),
+            }
+        },
         "alloc": {
             "tern": runs(bytes_per_call=1000.0, heap_used=[0, 1]),
             "grpc-java": runs(bytes_per_call=4000.0, heap_used=[0, 1]),
@@ -256,6 +263,16 @@ class PageTest(unittest.TestCase):
             table_row(self.page, "nghttpd (static file), TLS")[1:],
             ["500,000", "1.00", "0.60", ">= 0.8", "not met"],
         )
+
+    def test_many_connections_table_judges_tern_against_nghttpd(self):
+        rows = table_rows(self.page, "nghttpd (static file)")
+        fanin = [r for r in rows if r[1] == "1000 x 1"]
+        self.assertEqual(fanin, [["nghttpd (static file)", "1000 x 1", "200,000", "20.0 MiB",
+                                  "1.00", "0.75", ">= 0.7", "met"]])  # fmt: skip
+        tern = [r for r in table_rows(self.page, "Tern") if r[1] == "1000 x 1"]
+        self.assertEqual(tern[0][2:5], ["150,000", "200.0 MiB", "0.75"])
+        grpc = [r for r in table_rows(self.page, "grpc-java") if r[1] == "1000 x 1"]
+        self.assertEqual(grpc[0][5:7], ["3.00", "none"])
 
     def test_server_only_table_judges_tern_against_vertx(self):
         self.assertEqual(
