@@ -8,7 +8,7 @@ grpc-java in every part below, Vert.x gRPC 5.0.7 (issue 52, built by build-peers
 end-to-end and server-only parts, and in the server-only part also grpc-go's and tonic's servers
 (issue 34's native peers) and nghttpd (a C HTTP/2 server answering with a static file). A system
 whose program is not there (a peer build-peers.sh could not build, nghttpd not installed) is
-recorded as missing. Eleven parts, each optional:
+recorded as missing. Twelve parts, each optional:
 
   e2e     own qps client against own qps server, unary, 0-byte payloads, 4 channels x {10, 100}
           outstanding, default executor and --directexecutor; systems alternate, each run repeated.
@@ -22,6 +22,9 @@ recorded as missing. Eleven parts, each optional:
           servers of the same service, and nghttpd serving the answer as a static file (the
           machine's HTTP/2 baseline), loaded the same way; and Tern, grpc-java and nghttpd over
           TLS (the -tls systems; OpenSSL, or the JDK's TLS for -jdk), h2load speaking TLS.
+  startup launch to first answered call of Tern's, grpc-java's and Vert.x's servers (h2load polls)
+          and of Tern's and grpc-java's first-call clients, --startup-runs times each, without and
+          with an AppCDS archive of the system's own training launch.
   fanin   the server part's plaintext servers under h2load with --fanin-connections connections
           (1,000 and 10,000) of one stream each: req/s and the server's RSS at the window's end.
   alloc   heap bytes the qps server allocates per empty unary call: the server under the Epsilon
@@ -66,6 +69,7 @@ show it alone.
 import argparse
 import copy
 import datetime
+import glob
 import json
 import math
 import os
@@ -198,6 +202,14 @@ def client_cmd(system, port, outstanding, direct, args, payload=0, channels=4, s
     )
 
 
+def bench_jar():
+    """tern-benchmarks' jar (bin/bench-compare builds it), or its expected folder if not built."""
+    found = sorted(
+        glob.glob(os.path.join(ROOT, "tern-benchmarks", "target", "tern-benchmarks-*.jar"))
+    )
+    return found[-1] if found else os.path.join(ROOT, "tern-benchmarks", "target", "missing.jar")
+
+
 def without_tcnative(class_path):
     """`class_path` without netty-tcnative's jars: grpc-java then takes the JDK's TLS."""
     return ":".join(p for p in class_path.split(":") if "netty-tcnative" not in os.path.basename(p))
@@ -210,6 +222,10 @@ def expand(cmd):
         "$GRPC_JAVA_CP": os.environ["GRPC_JAVA_CP"],
         GRPC_JAVA_JDK_CP: without_tcnative(os.environ["GRPC_JAVA_CP"]),
         "$PROBE_CP": os.path.join(ROOT, "tern-benchmarks", "target", "classes"),
+        "$TERN_JAR_CP": bench_jar()
+        + ":"
+        + os.path.join(ROOT, "tern-benchmarks", "target", "lib", "*"),
+        "$BENCH_JAR": bench_jar(),
         PEERS_DIR: os.environ.get("PEERS_DIR", ""),
     }
     out = []
@@ -802,6 +818,175 @@ def run_fanin(args, work, results):
         )
         for c in shapes
     ]
+
+
+# The start-up part: the systems whose server (and, where it has one here, first-call client) it
+# times, and the client programs (tern-benchmarks' dev.tern.benchmarks.startup).
+# AppCDS takes jars only on the class path, so every launch of this part runs tern-benchmarks from
+# its jar ($BENCH_JAR), not from its classes folder.
+STARTUP_CLIENTS = {
+    "tern": ["java", "-cp", "$TERN_JAR_CP", "dev.tern.benchmarks.startup.TernFirstCall"],
+    "grpc-java": [
+        "java",
+        "-cp",
+        "$GRPC_JAVA_CP:$BENCH_JAR",
+        "dev.tern.benchmarks.startup.GrpcJavaFirstCall",
+    ],
+}
+
+
+def startup_server_cmd(system, port, work):
+    """`system`'s server as the server-only part starts it, unpinned, Tern's from its jar."""
+    return [
+        c.replace("$TERN_CP", "$TERN_JAR_CP") for c in SYSTEMS[system].server_only_cmd(port, work)
+    ]
+
+
+FIRST_CALL_DONE = "first call answered"
+
+
+def first_served_call(port, body_path, proc, log_path, timeout=120):
+    """Seconds from now until the server on `port` (process proc) answers a call: the port polled
+    every 5 ms, then one h2load call (repeated until it succeeds)."""
+    begin = time.monotonic()
+    deadline = begin + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("server exited early; see %s:\n%s" % (log_path, tail(log_path)))
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                pass
+        except OSError:
+            time.sleep(0.005)
+            continue
+        done = subprocess.run(
+            ["h2load", "-n", "1", "-c", "1", *grpc_post_args(port, body_path)],
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode == 0 and re.search(r"1 succeeded", done.stdout):
+            return time.monotonic() - begin
+    raise RuntimeError("no call answered within %d s; see %s" % (timeout, log_path))
+
+
+def startup_env(cds):
+    """The environment of a timed JVM: JAVA_TOOL_OPTIONS carrying the AppCDS flag (`cds`: None,
+    or (flag, archive)) so that a launcher script (Vert.x's) passes it on too."""
+    env = dict(os.environ)
+    if cds:
+        env["JAVA_TOOL_OPTIONS"] = "-XX:%s=%s" % cds
+    return env
+
+
+def time_server_start(system, work, body_path, cds=None):
+    """One launch of `system`'s server: seconds from launch to its first answered call."""
+    port = free_port()
+    srv_log = os.path.join(work, "startup-%s.log" % system)
+    out = open(srv_log, "wb")
+    cmd = expand(startup_server_cmd(system, port, work))
+    begin = time.monotonic()
+    proc = subprocess.Popen(
+        cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env=startup_env(cds)
+    )
+    out.close()
+    _children.append(proc)
+    try:
+        first_served_call(port, body_path, proc, srv_log)
+        return time.monotonic() - begin
+    finally:
+        stop(proc)
+
+
+def time_client_start(system, port, cds=None):
+    """One launch of `system`'s first-call client against the server on `port`: seconds from
+    launch to its line saying the call was answered. A training launch (AppCDS's
+    ArchiveClassesAtExit) is left to exit by itself, as the archive is written at exit."""
+    cmd = expand(STARTUP_CLIENTS[system] + ["127.0.0.1:%d" % port])
+    begin = time.monotonic()
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+        env=startup_env(cds),
+    )
+    _children.append(proc)
+    try:
+        for line in proc.stdout:
+            if line.strip() == FIRST_CALL_DONE:
+                took = time.monotonic() - begin
+                if cds and cds[0] == "ArchiveClassesAtExit":
+                    proc.wait(timeout=120)
+                return took
+        raise RuntimeError("%s's first-call client ended without an answer" % system)
+    finally:
+        stop(proc)
+
+
+def startup_of(system, args, work, results, port, body_path, figures):
+    """The start-up launches of one system, into `figures` (lists of seconds by key): its AppCDS
+    training launches, then --startup-runs rounds of server, server with AppCDS, client and client
+    with AppCDS (a client only where STARTUP_CLIENTS has one; AppCDS only if training wrote an
+    archive)."""
+    what = {"server": "startup, " + system, "client": "startup, %s client" % system}
+
+    def launch(kind, cds):
+        if kind == "server":
+            return attempt(results, what[kind], time_server_start, system, work, body_path, cds)
+        return attempt(results, what[kind], time_client_start, system, port, cds)
+
+    kinds = ("server", "client") if system in STARTUP_CLIENTS else ("server",)
+    archives = {k: os.path.join(work, "startup-%s-%s.jsa" % (system, k)) for k in kinds}
+    log("start-up %s: AppCDS training launches" % system)
+    for kind in kinds:
+        if os.path.exists(archives[kind]):
+            os.remove(archives[kind])  # an earlier run's, perhaps of other classes
+        launch(kind, ("ArchiveClassesAtExit", archives[kind]))
+    for _ in range(args.startup_runs):
+        for kind in kinds:
+            for key, cds in ((kind, None), (kind + "_cds", ("SharedArchiveFile", archives[kind]))):
+                if cds and not os.path.exists(archives[kind]):
+                    continue
+                took = launch(kind, cds)
+                if took is not None:
+                    figures[key].append(took)
+    log("  -> %s" % {k: ["%.0f ms" % (1000 * t) for t in v] for k, v in figures.items()})
+
+
+def run_startup(args, work, results):
+    """Start-up (issue 52's seventh target): for each JVM system, the time from launching its
+    server to its first answered call, and from launching its first-call client to its answer,
+    each --startup-runs times; then the same with an AppCDS archive the system's own training
+    launch wrote (-XX:ArchiveClassesAtExit, then -XX:SharedArchiveFile). Unpinned: start-up uses
+    every core a user's machine gives it."""
+    body_path = os.path.join(work, "empty-unary-request.bin")
+    with open(body_path, "wb") as f:
+        f.write(EMPTY_FRAME)
+    systems = tuple(
+        s
+        for s in taking_part(args.systems, "server")
+        if s in ("tern", "grpc-java", "vertx") and available(results, "startup, " + s, SYSTEMS[s])
+    )
+    out = {s: {"server": [], "server_cds": [], "client": [], "client_cds": []} for s in systems}
+    if not args.quick:
+        wait_quiet()
+    # The clients call Tern's qps server, started once and already answering.
+    port = free_port()
+    target_log = os.path.join(work, "startup-target.log")
+    target = start(expand(server_only_cmd("tern", port, work)), target_log)
+    try:
+        first_served_call(port, body_path, target, target_log)
+        for system in systems:
+            startup_of(system, args, work, results, port, body_path, out[system])
+    finally:
+        stop(target)
+    results["startup"] = out
+    results["commands"]["startup"] = {
+        s: [show(startup_server_cmd(s, "$PORT", "$WORK"))]
+        + ([show(STARTUP_CLIENTS[s] + ["127.0.0.1:$PORT"])] if s in STARTUP_CLIENTS else [])
+        for s in systems
+    }
 
 
 ALLOC_HEAP = "10g"
@@ -1504,6 +1689,7 @@ PART_PREFIXES = {
     "large": ("large",),
     "server": ("server-only",),
     "fanin": ("fan-in",),
+    "startup": ("startup",),
     "alloc": ("alloc", "server allocation", "client allocation"),
     "conns": ("connections",),
     "echo": ("echo", "raw echo"),
@@ -1689,6 +1875,14 @@ def main():
         "connections, no waiting for a quiet machine (a run that shared it is marked contended)",
     )
     p.add_argument(
+        "--startup-runs",
+        type=int,
+        default=5,
+        metavar="N",
+        help="launches of each server and first-call client timed by the start-up part, with and "
+        "without AppCDS (--quick: 2)",
+    )
+    p.add_argument(
         "--fanin-connections",
         default="1000,10000",
         metavar="N,N...",
@@ -1755,6 +1949,7 @@ def main():
             args.conns_new = 200
         if args.fanin_connections == p.get_default("fanin_connections"):
             args.fanin_connections = "200,1000"
+        args.startup_runs = min(args.startup_runs, 2)
         if args.jmh_filter == p.get_default("jmh_filter"):
             args.jmh_filter = "CallBenchmark.unaryCall1024"
     for name in (
@@ -1766,6 +1961,7 @@ def main():
         "alloc_calls",
         "conns_idle",
         "conns_new",
+        "startup_runs",
     ):
         if getattr(args, name) < 1:
             p.error("--%s must be at least 1" % name.replace("_", "-"))
@@ -1812,12 +2008,14 @@ def main():
                 "conns_idle",
                 "conns_new",
                 "fanin_connections",
+                "startup_runs",
                 "quick",
             )
         },
         "e2e": {},
         "server": {},
         "fanin": {},
+        "startup": {},
         "alloc": {},
         "large": {},
         "streaming": {},
@@ -1849,6 +2047,8 @@ def main():
         if "fanin" not in args.skip:
             run_fanin(args, args.work, results)
             results["load_samples"].append(loadavg())
+        if "startup" not in args.skip:
+            run_startup(args, args.work, results)
         if "alloc" not in args.skip:
             run_alloc(args, args.work, results)
         if "conns" not in args.skip:

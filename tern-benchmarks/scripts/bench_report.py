@@ -205,6 +205,36 @@ def fanin_rows(results):
     return head, out
 
 
+def startup_rows(results):
+    """The start-up table: per system, the median milliseconds from launching its server to its
+    first answered call and from launching its first-call client to its answer, without and with
+    AppCDS, each beside its multiple of Tern's (above 1 favours Tern)."""
+    head = (
+        "| System | Server: launch to first answered call | with AppCDS | "
+        "Client: launch to first answer | with AppCDS |",
+        "|---|---:|---:|---:|---:|",
+    )
+    data = results.get("startup") or {}
+    med = {s: {k: median(v) for k, v in figures.items()} for s, figures in data.items()}
+    out = []
+    for s, figures in med.items():
+        cells = [label(results, s)]
+        for key in ("server", "server_cds", "client", "client_cds"):
+            ms = None if figures.get(key) is None else 1000 * figures[key]
+            if ms is None:
+                cells.append(
+                    "-" if key.startswith("client") and not data[s].get("client") else "failed"
+                )
+                continue
+            cell = "%s ms" % fmt(ms)
+            theirs, ours = med.get(s, {}).get(key), med.get("tern", {}).get(key)
+            if s != "tern" and theirs and ours:
+                cell += " (%sx Tern's)" % fmt_ratio(theirs / ours)
+            cells.append(cell)
+        out.append("| %s |" % " | ".join(cells))
+    return head, out
+
+
 def e2e_peer_rows(results):
     """The end-to-end table of every system that ran the part (Tern, grpc-java and the peers with
     a client of their own: Vert.x), each its own client against its own server: per configuration
@@ -1149,6 +1179,7 @@ def main():
         "large": "large-message",
         "server": "server-only",
         "fanin": "many-connections",
+        "startup": "start-up",
         "alloc": "allocation",
         "conns": "connections",
         "echo": "raw echo",
@@ -1273,6 +1304,19 @@ def main():
         "nghttpd." % round(EVEN * 100),
         server_head,
         server_peers,
+    )
+    startup_head, startup = startup_rows(results)
+    lines += table(
+        "Start-up (issue 52's seventh target): the time from launching a system's server to its "
+        "first answered call (h2load polling the port every 5 ms, then calling), and from "
+        "launching a first-call client (its public API's channel and generated blocking stub, "
+        "one empty unary call to a Tern server already running) to its answer; medians of "
+        "`--startup-runs` launches, unpinned. *With AppCDS*: the same launches with "
+        "`-XX:SharedArchiveFile` of an archive the system's own training launch wrote with "
+        "`-XX:ArchiveClassesAtExit` (both through `JAVA_TOOL_OPTIONS`, so Vert.x's launcher "
+        "passes them on). This JDK has no CRaC.",
+        startup_head,
+        startup,
     )
     fanin_head, fanin = fanin_rows(results)
     lines += table(

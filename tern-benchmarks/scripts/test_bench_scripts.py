@@ -125,6 +125,11 @@ def results_fixture():
             "grpc-java-tls": runs(req_per_s=100000.0, done=1),
             "nghttpd-tls": runs(req_per_s=500000.0, done=1),
         },
+        "startup": {
+            "tern": {"server": [0.5], "server_cds": [0.25], "client": [0.4], "client_cds": [0.2]},
+            "grpc-java": {"server": [1.0], "server_cds": [0.5], "client": [0.6], "client_cds": []},
+            "vertx": {"server": [0.75], "server_cds": [0.5], "client": [], "client_cds": []},
+        },
         "fanin": {
             "1000 x 1": {
                 "tern": runs(req_per_s=150000.0, server_rss=200 * 1048576),
@@ -263,6 +268,18 @@ class PageTest(unittest.TestCase):
             table_row(self.page, "nghttpd (static file), TLS")[1:],
             ["500,000", "1.00", "0.60", ">= 0.8", "not met"],
         )
+
+    def test_startup_table_has_each_system_beside_its_multiple_of_tern(self):
+        self.assertIn(
+            ["Tern", "500 ms", "250 ms", "400 ms", "200 ms"], table_rows(self.page, "Tern")
+        )
+        self.assertEqual(
+            [r for r in table_rows(self.page, "grpc-java") if r[1].endswith("(2.00x Tern's)")][0],
+            ["grpc-java", "1,000 ms (2.00x Tern's)", "500 ms (2.00x Tern's)",
+             "600 ms (1.50x Tern's)", "failed"],
+        )  # fmt: skip
+        vertx = [r for r in table_rows(self.page, "Vert.x gRPC 5.0.7") if "1.50x Tern's" in r[1]]
+        self.assertEqual(vertx[0][3:], ["-", "-"])
 
     def test_many_connections_table_judges_tern_against_nghttpd(self):
         rows = table_rows(self.page, "nghttpd (static file)")
