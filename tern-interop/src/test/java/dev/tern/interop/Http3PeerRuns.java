@@ -61,6 +61,15 @@ final class Http3PeerRuns {
    */
   static void assertTernClientPasses(ToolProcess server, int port, Path trusted, List<String> cases)
       throws Exception {
+    assertTernClientPasses(server::output, port, trusted, cases);
+  }
+
+  /**
+   * As {@link #assertTernClientPasses(ToolProcess, int, Path, List)}, against any server; a failure
+   * message ends with what {@code evidence} says (the server's output, or where its log is).
+   */
+  static void assertTernClientPasses(
+      Supplier<String> evidence, int port, Path trusted, List<String> cases) throws Exception {
     Supplier<ManagedChannel> channels = () -> channel(port, trusted);
     ManagedChannel channel = channels.get();
     try {
@@ -72,7 +81,7 @@ final class Http3PeerRuns {
               new PrintStream(lines, true, StandardCharsets.UTF_8));
 
       String report = lines.toString(StandardCharsets.UTF_8);
-      assertThat(failed).as(report + server.output()).isZero();
+      assertThat(failed).as(report + evidence.get()).isZero();
       assertThat(report.lines()).hasSize(cases.size()).allMatch(l -> l.startsWith("PASS "));
     } finally {
       channel.shutdownNow();

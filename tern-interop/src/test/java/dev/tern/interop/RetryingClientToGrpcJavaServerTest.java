@@ -5,12 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tern.DecompressorRegistry;
 import dev.tern.ManagedChannel;
 import dev.tern.netty.NettyChannelBuilder;
-import io.grpc.ServerInterceptors;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.testing.integration.TestServiceImpl;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -33,21 +29,8 @@ import org.junit.jupiter.api.Test;
  * calls to a peer and to the application.
  */
 class RetryingClientToGrpcJavaServerTest {
-  /**
-   * Every case but the three that grpc-java's own server cannot pass (it ignores {@code
-   * expect_compressed} and {@code ResponseParameters.compressed}: see {@code
-   * peers/known-limitations.txt}).
-   */
-  private static final List<String> CASES =
-      InteropCases.ALL.stream()
-          .filter(
-              c ->
-                  !List.of(
-                          "client_compressed_unary",
-                          "client_compressed_streaming",
-                          "server_compressed_streaming")
-                      .contains(c))
-          .toList();
+  /** Every case but the three that grpc-java's own server cannot pass. */
+  private static final List<String> CASES = GrpcJavaInteropServer.PASSABLE_CASES;
 
   /**
    * grpc-java's server logs a "Stream Error" with a stack trace whenever a client cancels a stream
@@ -74,14 +57,7 @@ class RetryingClientToGrpcJavaServerTest {
   void start() throws Exception {
     PEER_STREAM_ERRORS.setUseParentHandlers(false);
     PEER_STREAM_ERRORS.addHandler(capturedLogs);
-    peer =
-        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-            .maxInboundMessageSize(16 * 1024 * 1024)
-            .addService(
-                ServerInterceptors.intercept(
-                    new TestServiceImpl(executor), TestServiceImpl.interceptors()))
-            .build()
-            .start();
+    peer = GrpcJavaInteropServer.start(executor);
   }
 
   @AfterEach

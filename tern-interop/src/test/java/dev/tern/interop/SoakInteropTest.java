@@ -9,18 +9,15 @@ import dev.tern.netty.NettyChannelBuilder;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.testing.integration.TestServiceImpl;
-import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -90,47 +87,22 @@ class SoakInteropTest {
   @ParameterizedTest
   @ValueSource(strings = {"rpc_soak", "channel_soak"})
   void grpcJavaClientAgainstTernServer(String testCase) throws Exception {
-    Path script = Path.of("peers", "grpc-java-client.sh").toAbsolutePath();
-    Path log = Files.createTempFile("grpc-java-soak-", ".log");
-    try {
-      Process classPath =
-          new ProcessBuilder(script.resolveSibling("grpc-java-classpath.sh").toString())
-              .redirectErrorStream(true)
-              .redirectOutput(log.toFile())
-              .start();
-      boolean resolved = classPath.waitFor(300, TimeUnit.SECONDS) && classPath.exitValue() == 0;
-      if (!resolved) {
-        classPath.destroyForcibly();
-        assertThat("true".equalsIgnoreCase(System.getenv("CI")))
-            .as("grpc-java's interop client is missing under CI: %s", read(log))
-            .isFalse();
-        Assumptions.abort(
-            "grpc-java's interop client class path could not be resolved (outside CI only)");
-      }
-      Process client =
-          new ProcessBuilder(
-                  script.toString(),
-                  "--server_host=127.0.0.1",
-                  "--server_port=" + tern.getPort(),
-                  "--use_tls=false",
-                  "--test_case=" + testCase,
-                  "--soak_iterations=" + ITERATIONS,
-                  "--soak_max_failures=0",
-                  "--soak_per_iteration_max_acceptable_latency_ms=" + MAX_LATENCY_MS,
-                  "--soak_overall_timeout_seconds=" + CONFIG.overallTimeoutSeconds())
-              .redirectErrorStream(true)
-              .redirectOutput(log.toFile())
-              .start();
-      boolean ended = client.waitFor(CONFIG.overallTimeoutSeconds() + 60L, TimeUnit.SECONDS);
-      if (!ended) {
-        client.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-      assertThat(ended && client.exitValue() == 0)
-          .as("grpc-java's client, %s against Tern's server:%n%s", testCase, read(log))
-          .isTrue();
-    } finally {
-      Files.deleteIfExists(log);
-    }
+    GrpcJavaInteropClient.requireClassPath();
+    GrpcJavaInteropClient.Run run =
+        GrpcJavaInteropClient.run(
+            List.of(
+                "--server_host=127.0.0.1",
+                "--server_port=" + tern.getPort(),
+                "--use_tls=false",
+                "--test_case=" + testCase,
+                "--soak_iterations=" + ITERATIONS,
+                "--soak_max_failures=0",
+                "--soak_per_iteration_max_acceptable_latency_ms=" + MAX_LATENCY_MS,
+                "--soak_overall_timeout_seconds=" + CONFIG.overallTimeoutSeconds()),
+            Duration.ofSeconds(CONFIG.overallTimeoutSeconds() + 60L));
+    assertThat(run.passed())
+        .as("grpc-java's client, %s against Tern's server:%n%s", testCase, run.output())
+        .isTrue();
   }
 
   static void runTernClient(int port, String testCase) throws Exception {
@@ -149,10 +121,5 @@ class SoakInteropTest {
       channel.shutdownNow();
       assertThat(channel.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
-  }
-
-  private static String read(Path log) throws IOException {
-    List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-    return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
   }
 }
