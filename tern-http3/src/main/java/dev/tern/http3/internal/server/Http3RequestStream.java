@@ -343,7 +343,7 @@ final class Http3RequestStream extends ChannelInboundHandlerAdapter
     channel.writeAndFlush(data).addListener(f -> stream.onSentBytes(bytes));
   }
 
-  /** Ends the call: trailers (or Trailers-Only) with FIN, then {@code closed(OK)} once written. */
+  /** Ends the call: trailers with FIN, then {@code closed(OK)} once written. */
   void writeTrailers(Status status, Metadata trailers) {
     if (closed || trailersSent) {
       return;
@@ -359,10 +359,19 @@ final class Http3RequestStream extends ChannelInboundHandlerAdapter
                             .withCause(f.cause())));
   }
 
+  /**
+   * Writes the trailers with FIN. A call that sent no headers yet sends empty response headers
+   * first, never a Trailers-Only HEADERS: gRPC allows both, and Envoy's HTTP/3 upstream codec
+   * (1.40) passes a lone HEADERS with FIN on without its end of stream, so its clients lost the
+   * status (envoyproxy/envoy#28053; Http3EnvoyInteropTest).
+   */
   private io.netty.channel.ChannelFuture sendTrailers(Status status, Metadata trailers) {
+    if (!headersSent) {
+      writeHeaders(GrpcFields.response(new Metadata()));
+    }
     trailersSent = true;
     ByteBuf out = channel.alloc().buffer();
-    Http3Frames.writeHeaders(out, GrpcFields.trailers(status, trailers, !headersSent));
+    Http3Frames.writeHeaders(out, GrpcFields.trailers(status, trailers, false));
     io.netty.channel.ChannelFuture sent =
         channel.writeAndFlush(new DefaultQuicStreamFrame(out, true));
     stopReading();
