@@ -4,10 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Server;
 import dev.tern.testtools.ProgramRun;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,32 +26,36 @@ class LossProbeTest {
   private static final String RESULT =
       "count=[1-9][0-9]* p50_us=\\d+ p99_us=\\d+ max_us=\\d+ failed=0";
 
-  @TempDir Path dir;
+  @TempDir static Path dir;
 
-  private Server server;
+  /** One server for the class (its certificate costs a key pair). */
+  private static Server server;
 
-  @AfterEach
-  void stopServer() throws InterruptedException {
-    if (server != null) {
-      server.shutdownNow();
-      assertThat(server.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-    }
+  @BeforeAll
+  static void startServer() throws Exception {
+    server = LossProbe.startServer(new InetSocketAddress("127.0.0.1", 0), dir.resolve("cert.pem"));
   }
 
-  private String[] client(String role, boolean http3, String... more) throws Exception {
-    Path cert = dir.resolve("cert.pem");
-    if (server == null) {
-      server = LossProbe.startServer(new InetSocketAddress("127.0.0.1", 0), cert);
-    }
-    String[] args = new String[more.length + (http3 ? 4 : 3)];
-    args[0] = "--role=" + role;
-    args[1] = "--address=127.0.0.1:" + server.getPort();
-    args[2] = "--ca=" + cert;
+  @AfterAll
+  static void stopServer() throws InterruptedException {
+    server.shutdownNow();
+    assertThat(server.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+  }
+
+  private static String[] client(String role, boolean http3, String... more) {
+    return client(server.getPort(), role, http3, more);
+  }
+
+  private static String[] client(int port, String role, boolean http3, String... more) {
+    List<String> args = new ArrayList<>();
+    args.add("--role=" + role);
+    args.add("--address=127.0.0.1:" + port);
+    args.add("--ca=" + dir.resolve("cert.pem"));
     if (http3) {
-      args[3] = "--http3";
+      args.add("--http3");
     }
-    System.arraycopy(more, 0, args, http3 ? 4 : 3, more.length);
-    return args;
+    args.addAll(List.of(more));
+    return args.toArray(new String[0]);
   }
 
   @Test
@@ -73,11 +82,14 @@ class LossProbeTest {
 
   @Test
   void aServerThatIsNotThereIsOneFailedCall() throws Exception {
-    String[] args = client("first_call", false, "--samples=1", "--warmup_samples=0");
-    server.shutdownNow();
-    assertThat(server.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-    server = null;
-    ProgramRun run = ProgramRun.of(LossProbe::run, args);
+    int freePort;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+      freePort = socket.getLocalPort();
+    }
+    ProgramRun run =
+        ProgramRun.of(
+            LossProbe::run,
+            client(freePort, "first_call", false, "--samples=1", "--warmup_samples=0"));
     assertThat(run.status()).isEqualTo(1);
     assertThat(run.err()).contains("h3-loss-probe: a first call failed: UNAVAILABLE");
     assertThat(run.out()).contains("failed=1");
