@@ -16,6 +16,7 @@ declare -A flags=(
     --alloc-calls --alloc-warmup-calls --conns-idle --conns-new --systems"
   [chaos-report]="--fault-seconds --workers --out"
   [demo]=""
+  [h3-loss]="--loss --duration --warmup --calls --samples --delay-ms"
   [interop-client]="--server_host --server_port --test_case --use_tls --use_test_ca
     --server_host_override --soak_iterations --soak_max_failures
     --soak_per_iteration_max_acceptable_latency_ms --soak_overall_timeout_seconds

@@ -208,6 +208,23 @@ public final class QpsClient {
         () -> heapWindow[1] = heap == null ? 0 : heap.total());
   }
 
+  /**
+   * Runs {@code calls} ping-pong streams of {@code request} on {@code channel} into {@code loops},
+   * as {@code --streaming_rpcs} does, and returns the measured window's latencies ({@link
+   * ClosedLoops#measure}); for {@link LossProbe}.
+   */
+  static Histogram pingPongs(
+      ClosedLoops loops,
+      ManagedChannel channel,
+      int calls,
+      SimpleRequest request,
+      int warmupSeconds,
+      int durationSeconds)
+      throws InterruptedException {
+    return new QpsClient(loops, null, null)
+        .run(List.of(channel), calls, request, true, warmupSeconds, durationSeconds);
+  }
+
   /** Entry point; see {@link #FLAGS}. Exits with {@link #run}'s status. */
   public static void main(String[] args) throws Exception {
     System.exit(run(args, System.out, System.err));

@@ -18,6 +18,8 @@
  *       source addresses ({@code SourceAddresses}, {@code SourceBoundNioSocketChannel}).
  *   <li>The bridge benchmark ({@code bin/bench-compare --bridge}): {@code ProviderQpsClient} and
  *       {@code ProviderQpsServer}, written against {@code io.grpc} only, with {@code PlainFlags}.
+ *   <li>{@code bin/h3-loss}: {@code LossProbe}, HTTP/3 against HTTP/2 over TLS (a server,
+ *       concurrent ping-pong calls on one connection, new connections' first calls).
  *   <li>{@code bin/vthread-bench}: {@code VirtualThreadBenchmark}, blocking handlers on virtual and
  *       platform threads.
  * </ul>
