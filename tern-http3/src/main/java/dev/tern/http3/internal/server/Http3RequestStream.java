@@ -15,6 +15,7 @@ import dev.tern.netty.internal.buffer.NettyWritableBufferAllocator;
 import dev.tern.netty.internal.grpc.GrpcFields;
 import dev.tern.netty.internal.server.RequestHeaders;
 import dev.tern.netty.internal.server.RequestRefusal;
+import dev.tern.netty.internal.server.UnreadResponseLimits;
 import dev.tern.spi.ServerStreamListener;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
@@ -302,6 +303,24 @@ final class Http3RequestStream extends ChannelInboundHandlerAdapter
   }
 
   // ---- from the application half
+
+  UnreadResponseLimits unreadLimits() {
+    return connection.unreadLimits();
+  }
+
+  /** The call queued more responses than its bound for a client that does not read them. */
+  void resetForUnreadResponses(Status status) {
+    if (closed) {
+      return;
+    }
+    channel.shutdown((int) Http3Errors.H3_EXCESSIVE_LOAD);
+    closeNow(status);
+    channel.close();
+  }
+
+  void closeConnectionForUnreadResponses() {
+    connection.closeForUnreadResponses();
+  }
 
   NettyWritableBufferAllocator bufferAllocator() {
     return connection.options().bufferAllocator();

@@ -11,6 +11,7 @@ import dev.tern.http3.internal.frame.Http3Exception;
 import dev.tern.http3.internal.frame.Http3Frames;
 import dev.tern.netty.internal.io.ConnectionAgeLimits;
 import dev.tern.netty.internal.server.ServerOptions;
+import dev.tern.netty.internal.server.UnreadResponseLimits;
 import dev.tern.spi.ServerListener;
 import dev.tern.spi.ServerTransport;
 import dev.tern.spi.ServerTransportListener;
@@ -47,6 +48,7 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter
   private final QuicChannel channel;
   private final ServerOptions options;
   private final ServerListener serverListener;
+  private final UnreadResponseLimits unreadLimits;
   private ServerTransportListener listener;
   private Attributes attributes = Attributes.EMPTY;
   private QuicStreamChannel controlStream;
@@ -70,6 +72,28 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter
     this.channel = channel;
     this.options = options;
     this.serverListener = serverListener;
+    this.unreadLimits =
+        new UnreadResponseLimits(
+            options.maxQueuedOutboundBytesPerStream(),
+            options.maxQueuedOutboundBytesPerConnection());
+  }
+
+  /** The bounds on responses queued for a client that does not read them; any thread. */
+  UnreadResponseLimits unreadLimits() {
+    return unreadLimits;
+  }
+
+  /**
+   * Closes the connection, whose calls together queue more responses than its bound for a client
+   * that does not read them, with H3_EXCESSIVE_LOAD; its calls end RESOURCE_EXHAUSTED.
+   */
+  void closeForUnreadResponses() {
+    closeStatus = unreadLimits.connectionStatus();
+    logger.log(
+        Level.FINE,
+        "HTTP/3 connection {0} cut off: {1}",
+        new Object[] {channel, unreadLimits.connectionProblem()});
+    close(Http3Errors.H3_EXCESSIVE_LOAD, unreadLimits.connectionProblem());
   }
 
   ServerOptions options() {

@@ -8,7 +8,10 @@ import dev.tern.ClientCall;
 import dev.tern.ConnectivityState;
 import dev.tern.ManagedChannel;
 import dev.tern.Metadata;
+import dev.tern.MethodDescriptor;
 import dev.tern.Server;
+import dev.tern.ServerCall;
+import dev.tern.ServerServiceDefinition;
 import dev.tern.ServerTransportFilter;
 import dev.tern.Status;
 import dev.tern.http3.internal.frame.Http3Errors;
@@ -17,6 +20,7 @@ import dev.tern.netty.NettyServerBuilder;
 import dev.tern.stub.ClientCalls;
 import dev.tern.testing.EchoService;
 import dev.tern.testing.TernCleanupExtension;
+import dev.tern.testing.TestMarshallers;
 import io.netty.handler.codec.quic.QuicConnectionCloseEvent;
 import io.netty.handler.codec.quic.QuicStreamType;
 import java.net.InetSocketAddress;
@@ -33,8 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The limits of docs/security.md that are the connection's own, on HTTP/3: rapid reset ({@code
- * maxRstFramesPerWindow}), and the connection idle and age limits ({@code maxConnectionIdle},
- * {@code maxConnectionAge} and its grace).
+ * maxRstFramesPerWindow}), responses queued for a client that does not read them ({@code
+ * maxQueuedOutboundBytesPerStream}), and the connection idle and age limits ({@code
+ * maxConnectionIdle}, {@code maxConnectionAge} and its grace).
  */
 class Http3LimitsTest {
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
@@ -164,6 +169,64 @@ class Http3LimitsTest {
     assertThat(call.exchange("hello")).isEqualTo("hello");
     Status status = call.closed.get(10, TimeUnit.SECONDS);
     assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+  }
+
+  /** Sends 16 MiB of responses in 64 KiB messages, without looking at {@code isReady()}. */
+  private static final MethodDescriptor<String, String> FLOOD =
+      MethodDescriptor.newBuilder(TestMarshallers.utf8(), TestMarshallers.utf8())
+          .setFullMethodName("tern.test.Flood/Flood")
+          .setType(MethodDescriptor.MethodType.SERVER_STREAMING)
+          .build();
+
+  @Test
+  void aCallQueuingTooMuchForAClientThatDoesNotReadIsCancelled() throws Exception {
+    CompletableFuture<Boolean> handlerCancelled = new CompletableFuture<>();
+    String chunk = "x".repeat(64 * 1024);
+    ServerServiceDefinition flood =
+        ServerServiceDefinition.builder("tern.test.Flood")
+            .addMethod(
+                FLOOD,
+                (call, headers) -> {
+                  call.request(1);
+                  return new ServerCall.Listener<String>() {
+                    @Override
+                    public void onHalfClose() {
+                      call.sendHeaders(new Metadata());
+                      for (int i = 0; i < 256 && !call.isCancelled(); i++) {
+                        call.sendMessage(chunk);
+                      }
+                    }
+
+                    @Override
+                    public void onCancel() {
+                      handlerCancelled.complete(true);
+                    }
+                  };
+                })
+            .build();
+    Server server =
+        start(QuicPeer.server(dir).maxQueuedOutboundBytesPerStream(256 * 1024).addService(flood));
+    ManagedChannel channel = channel(server);
+    // The client asks for no message: its transport reads 1 MiB, then QUIC's flow control stops
+    // the server, whose queue grows past 256 KiB.
+    ClientCall<String, String> call = channel.newCall(FLOOD, CallOptions.DEFAULT);
+    CompletableFuture<Status> closed = new CompletableFuture<>();
+    call.start(
+        new ClientCall.Listener<String>() {
+          @Override
+          public void onClose(Status status, Metadata trailers) {
+            closed.complete(status);
+          }
+        },
+        new Metadata());
+    call.sendMessage("flood me");
+    call.halfClose();
+    assertThat(handlerCancelled.get(10, TimeUnit.SECONDS)).isTrue();
+    Status status = closed.get(10, TimeUnit.SECONDS);
+    assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(status.getDescription()).contains("H3_EXCESSIVE_LOAD");
+    // The connection serves other calls.
+    assertThat(unary(channel, "still served")).isEqualTo("still served");
   }
 
   /** A bidirectional echo call driven one message at a time. */

@@ -205,11 +205,11 @@ public final class ServerOptions {
     return httpProtocols;
   }
 
-  int maxQueuedOutboundBytesPerStream() {
+  public int maxQueuedOutboundBytesPerStream() {
     return maxQueuedOutboundBytesPerStream;
   }
 
-  long maxQueuedOutboundBytesPerConnection() {
+  public long maxQueuedOutboundBytesPerConnection() {
     return maxQueuedOutboundBytesPerConnection;
   }
 
