@@ -39,8 +39,9 @@ module dev.tern.netty {
       dev.tern.web,
       dev.tern.http3;
   // What tern-http3 reuses rather than copies: the Huffman code and header sink (http2), request
-  // validation and the server's options (server), gRPC's header blocks (grpc), outbound framing
-  // (write), event loops (io) and the client's response handling (client).
+  // validation, the server's options and unread-response bounds (server), gRPC's header blocks
+  // (grpc), outbound framing (write), event loops and connection age limits (io) and the client's
+  // response handling (client).
   exports dev.tern.netty.internal.http2 to
       dev.tern.http3;
   exports dev.tern.netty.internal.server to

@@ -15,11 +15,13 @@ import dev.tern.netty.internal.buffer.NettyWritableBufferAllocator;
 import dev.tern.netty.internal.grpc.GrpcFields;
 import dev.tern.netty.internal.server.RequestHeaders;
 import dev.tern.netty.internal.server.RequestRefusal;
+import dev.tern.netty.internal.server.UnreadResponseLimits;
 import dev.tern.spi.ServerStreamListener;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.ChannelOutputShutdownException;
 import io.netty.handler.codec.quic.DefaultQuicStreamFrame;
 import io.netty.handler.codec.quic.QuicStreamChannel;
 import io.netty.handler.codec.quic.QuicStreamResetException;
@@ -59,6 +61,7 @@ final class Http3RequestStream extends ChannelInboundHandlerAdapter
   private boolean endOfStreamReceived;
   private boolean responded;
   private boolean headersSent;
+  private boolean dataSent;
   private boolean trailersSent;
   private boolean closed;
   private int undeliveredBytes;
@@ -134,15 +137,31 @@ final class Http3RequestStream extends ChannelInboundHandlerAdapter
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     if (cause instanceof QuicStreamResetException reset) {
+      boolean ordinary = resetIsOrdinary();
       closeNow(
           Status.CANCELLED.withDescription(
               "client cancelled (RESET_STREAM "
                   + Http3Errors.name(reset.applicationProtocolCode())
                   + ")"));
-    } else {
-      closeNow(Status.UNAVAILABLE.withDescription("HTTP/3 stream failed").withCause(cause));
+      channel.close();
+      connection.clientReset(ordinary);
+      return;
     }
+    closeNow(Status.UNAVAILABLE.withDescription("HTTP/3 stream failed").withCause(cause));
     channel.close();
+  }
+
+  /**
+   * Whether the client's reset of this stream now is ordinary traffic rather than part of a rapid
+   * reset, by HTTP/2's rule: a response message, the trailers or a refusal went out (the client
+   * cancels a call it had an answer on), or half of the time the call's deadline gave it has passed
+   * (the client's deadline expiring).
+   */
+  private boolean resetIsOrdinary() {
+    return dataSent
+        || trailersSent
+        || responded
+        || (listener != null && !closed && listener.pastHalfOfDeadline());
   }
 
   @Override
@@ -285,6 +304,24 @@ final class Http3RequestStream extends ChannelInboundHandlerAdapter
 
   // ---- from the application half
 
+  UnreadResponseLimits unreadLimits() {
+    return connection.unreadLimits();
+  }
+
+  /** The call queued more responses than its bound for a client that does not read them. */
+  void resetForUnreadResponses(Status status) {
+    if (closed) {
+      return;
+    }
+    channel.shutdown((int) Http3Errors.H3_EXCESSIVE_LOAD);
+    closeNow(status);
+    channel.close();
+  }
+
+  void closeConnectionForUnreadResponses() {
+    connection.closeForUnreadResponses();
+  }
+
   NettyWritableBufferAllocator bufferAllocator() {
     return connection.options().bufferAllocator();
   }
@@ -337,10 +374,40 @@ final class Http3RequestStream extends ChannelInboundHandlerAdapter
     if (!headersSent) {
       writeHeaders(GrpcFields.response(new Metadata()));
     }
+    dataSent = true;
     ByteBuf header = channel.alloc().buffer(16);
     Http3Frames.writeFrameHeader(header, Http3Frames.DATA, data.readableBytes());
     channel.write(header);
-    channel.writeAndFlush(data).addListener(f -> stream.onSentBytes(bytes));
+    channel
+        .writeAndFlush(data)
+        .addListener(
+            f -> {
+              if (!f.isSuccess()) {
+                writeFailed(f.cause());
+              }
+              stream.onSentBytes(bytes);
+            });
+  }
+
+  /**
+   * A response write failed: the client stopped the stream (its STOP_SENDING, which is how QUIC
+   * tells a server of a cancel when the request's FIN came before the client's RESET_STREAM) or the
+   * stream failed. The call ends as a cancel, and a client's stop counts as a reset.
+   */
+  private void writeFailed(Throwable cause) {
+    if (closed) {
+      return;
+    }
+    boolean ordinary = resetIsOrdinary();
+    boolean stopped = cause instanceof ChannelOutputShutdownException;
+    closeNow(
+        stopped
+            ? Status.CANCELLED.withDescription("client cancelled (STOP_SENDING)")
+            : Status.UNAVAILABLE.withDescription("HTTP/3 stream failed").withCause(cause));
+    channel.close();
+    if (stopped) {
+      connection.clientReset(ordinary);
+    }
   }
 
   /** Ends the call: trailers with FIN, then {@code closed(OK)} once written. */

@@ -9,7 +9,9 @@ import dev.tern.http3.internal.common.PeerStreamReader;
 import dev.tern.http3.internal.frame.Http3Errors;
 import dev.tern.http3.internal.frame.Http3Exception;
 import dev.tern.http3.internal.frame.Http3Frames;
+import dev.tern.netty.internal.io.ConnectionAgeLimits;
 import dev.tern.netty.internal.server.ServerOptions;
+import dev.tern.netty.internal.server.UnreadResponseLimits;
 import dev.tern.spi.ServerListener;
 import dev.tern.spi.ServerTransport;
 import dev.tern.spi.ServerTransportListener;
@@ -46,6 +48,7 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter
   private final QuicChannel channel;
   private final ServerOptions options;
   private final ServerListener serverListener;
+  private final UnreadResponseLimits unreadLimits;
   private ServerTransportListener listener;
   private Attributes attributes = Attributes.EMPTY;
   private QuicStreamChannel controlStream;
@@ -58,11 +61,39 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter
   private boolean shuttingDown;
   private Status closeStatus;
   private boolean terminated;
+  private ConnectionAgeLimits ageLimits;
+
+  /** Rapid-reset accounting: when the current window began, and the resets counted in it. */
+  private long resetWindowStart;
+
+  private int resets;
 
   Http3ServerConnection(QuicChannel channel, ServerOptions options, ServerListener serverListener) {
     this.channel = channel;
     this.options = options;
     this.serverListener = serverListener;
+    this.unreadLimits =
+        new UnreadResponseLimits(
+            options.maxQueuedOutboundBytesPerStream(),
+            options.maxQueuedOutboundBytesPerConnection());
+  }
+
+  /** The bounds on responses queued for a client that does not read them; any thread. */
+  UnreadResponseLimits unreadLimits() {
+    return unreadLimits;
+  }
+
+  /**
+   * Closes the connection, whose calls together queue more responses than its bound for a client
+   * that does not read them, with H3_EXCESSIVE_LOAD; its calls end RESOURCE_EXHAUSTED.
+   */
+  void closeForUnreadResponses() {
+    closeStatus = unreadLimits.connectionStatus();
+    logger.log(
+        Level.FINE,
+        "HTTP/3 connection {0} cut off: {1}",
+        new Object[] {channel, unreadLimits.connectionProblem()});
+    close(Http3Errors.H3_EXCESSIVE_LOAD, unreadLimits.connectionProblem());
   }
 
   ServerOptions options() {
@@ -77,9 +108,20 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter
     return attributes;
   }
 
+  /**
+   * The connection is reported as soon as its first Initial is accepted, before QUIC's handshake:
+   * the runtime's handshake timeout ({@code ServerBuilder.handshakeTimeout}) then bounds the
+   * handshake, and a server shutting down closes connections still in it. Its end is reported when
+   * it closes, active or not.
+   */
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    listener = serverListener.transportCreated(this);
+    channel.closeFuture().addListener(f -> channel.eventLoop().execute(this::terminated));
+  }
+
   @Override
   public void channelActive(ChannelHandlerContext ctx) {
-    listener = serverListener.transportCreated(this);
     Attributes.Builder attrs =
         Attributes.newBuilder()
             .set(Grpc.TRANSPORT_ATTR_REMOTE_ADDR, channel.remoteSocketAddress())
@@ -91,6 +133,18 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter
     Attributes ready = attrs.build();
     Attributes returned = listener.transportReady(ready);
     attributes = returned != null ? returned : ready;
+    if (options.maxConnectionIdleNanos() != Long.MAX_VALUE
+        || options.maxConnectionAgeNanos() != Long.MAX_VALUE) {
+      ageLimits =
+          new ConnectionAgeLimits(
+              ctx,
+              options.maxConnectionIdleNanos(),
+              options.maxConnectionAgeNanos(),
+              options.maxConnectionAgeGraceNanos(),
+              this::shutdown,
+              this::shutdownNow);
+      ageLimits.start();
+    }
     LocalControlStream.open(channel, options.maxInboundMetadataSize())
         .addListener(
             f -> {
@@ -118,7 +172,9 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter
       stream.close();
       return;
     }
-    openCalls++;
+    if (openCalls++ == 0 && ageLimits != null) {
+      ageLimits.onActive();
+    }
     // The request's FIN then arrives as an event while the response can still be written.
     stream.config().setAllowHalfClosure(true);
     stream.pipeline().addLast(new Http3RequestStream(this, stream));
@@ -144,9 +200,40 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter
 
   /** A request stream ended (on the event loop). */
   void streamClosed() {
-    openCalls--;
+    if (--openCalls == 0 && ageLimits != null) {
+      ageLimits.onIdle();
+    }
     if (shuttingDown && openCalls == 0) {
       close(Http3Errors.H3_NO_ERROR, "shutdown");
+    }
+  }
+
+  /**
+   * The client reset a request stream. Resets that are not {@code ordinary} (see {@link
+   * Http3RequestStream}) count toward {@code maxRstFramesPerWindow}, as RST_STREAM frames do on
+   * HTTP/2: past it the connection is closed with H3_EXCESSIVE_LOAD, so that opening and resetting
+   * streams (which frees their QUIC stream slots at once) cannot make the server start calls
+   * without bound.
+   */
+  void clientReset(boolean ordinary) {
+    int max = options.maxRstFramesPerWindow();
+    if (ordinary || max == 0) {
+      return;
+    }
+    long now = System.nanoTime();
+    if (resets == 0 || now - resetWindowStart >= options.rstWindowNanos()) {
+      resetWindowStart = now;
+      resets = 0;
+    }
+    if (++resets > max) {
+      connectionError(
+          Http3Exception.connection(
+              Http3Errors.H3_EXCESSIVE_LOAD,
+              "more than "
+                  + max
+                  + " stream resets in "
+                  + options.rstWindowNanos() / 1_000_000
+                  + " ms"));
     }
   }
 
@@ -174,6 +261,9 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter
   public void channelInactive(ChannelHandlerContext ctx) {
     // The streams hear of the close in their own channelInactive, queued behind this; the
     // transport's end is reported after them.
+    if (ageLimits != null) {
+      ageLimits.stop();
+    }
     ctx.channel().eventLoop().execute(this::terminated);
     ctx.fireChannelInactive();
   }

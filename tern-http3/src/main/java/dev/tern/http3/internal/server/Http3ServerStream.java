@@ -8,6 +8,7 @@ import dev.tern.Status;
 import dev.tern.internal.wire.MessageFramer;
 import dev.tern.internal.wire.WritableBuffer;
 import dev.tern.netty.internal.grpc.GrpcFields;
+import dev.tern.netty.internal.server.UnreadResponseLimits;
 import dev.tern.netty.internal.write.OutboundFramer;
 import dev.tern.spi.ServerStream;
 import dev.tern.spi.ServerStreamListener;
@@ -35,6 +36,7 @@ final class Http3ServerStream implements ServerStream, MessageFramer.Sink {
   private final String authority;
   private final Attributes attributes;
   private final OutboundFramer outbound;
+  private final UnreadResponseLimits unreadLimits;
   private volatile boolean closed;
   private boolean headersWritten;
 
@@ -47,7 +49,8 @@ final class Http3ServerStream implements ServerStream, MessageFramer.Sink {
     this.eventLoop = channel.eventLoop();
     this.authority = authority;
     this.attributes = attributes;
-    this.outbound = new OutboundFramer(this, state.bufferAllocator(), null);
+    this.unreadLimits = state.unreadLimits();
+    this.outbound = new OutboundFramer(this, state.bufferAllocator(), unreadLimits.queuedBytes());
   }
 
   private void onEventLoop(Runnable action) {
@@ -114,10 +117,44 @@ final class Http3ServerStream implements ServerStream, MessageFramer.Sink {
       OutboundFramer.discard(message);
       return;
     }
+    int queued = outbound.queuedBytes();
+    if (queued >= OutboundFramer.READY_THRESHOLD && overOutboundLimit(queued)) {
+      OutboundFramer.discard(message);
+      return;
+    }
     Status failure = outbound.write(message);
     if (failure != null) {
       cancel(failure);
     }
+  }
+
+  /**
+   * HTTP/2's outbound limits for a message written although the stream is not ready ({@code queued}
+   * bytes wait, held in the QUIC stream's queue while the client's flow control is closed): over
+   * the call's bound, the stream is reset with H3_EXCESSIVE_LOAD; over the connection's, the
+   * connection is closed. Either way the stream takes no more messages, and the call ends
+   * RESOURCE_EXHAUSTED. An application that honours {@link #isReady()} never gets here.
+   *
+   * @return whether the message is to be dropped
+   */
+  private boolean overOutboundLimit(int queued) {
+    if (outbound.isClosed()) {
+      return true;
+    }
+    if (unreadLimits.streamOverLimit(queued)) {
+      outbound.dispose();
+      Status status = unreadLimits.streamStatus();
+      onEventLoop(() -> state.resetForUnreadResponses(status));
+      return true;
+    }
+    if (unreadLimits.connectionOverLimit()) {
+      outbound.dispose();
+      if (unreadLimits.tripConnection()) {
+        onEventLoop(state::closeConnectionForUnreadResponses);
+      }
+      return true;
+    }
+    return false;
   }
 
   @Override

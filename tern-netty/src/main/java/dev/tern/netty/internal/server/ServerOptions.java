@@ -205,11 +205,11 @@ public final class ServerOptions {
     return httpProtocols;
   }
 
-  int maxQueuedOutboundBytesPerStream() {
+  public int maxQueuedOutboundBytesPerStream() {
     return maxQueuedOutboundBytesPerStream;
   }
 
-  long maxQueuedOutboundBytesPerConnection() {
+  public long maxQueuedOutboundBytesPerConnection() {
     return maxQueuedOutboundBytesPerConnection;
   }
 
@@ -217,15 +217,15 @@ public final class ServerOptions {
     return maxContinuationFrames;
   }
 
-  long maxConnectionIdleNanos() {
+  public long maxConnectionIdleNanos() {
     return maxConnectionIdleNanos;
   }
 
-  long maxConnectionAgeNanos() {
+  public long maxConnectionAgeNanos() {
     return maxConnectionAgeNanos;
   }
 
-  long maxConnectionAgeGraceNanos() {
+  public long maxConnectionAgeGraceNanos() {
     return maxConnectionAgeGraceNanos;
   }
 
@@ -249,11 +249,11 @@ public final class ServerOptions {
     return sslContext;
   }
 
-  int maxRstFramesPerWindow() {
+  public int maxRstFramesPerWindow() {
     return maxRstFramesPerWindow;
   }
 
-  long rstWindowNanos() {
+  public long rstWindowNanos() {
     return rstWindowNanos;
   }
 

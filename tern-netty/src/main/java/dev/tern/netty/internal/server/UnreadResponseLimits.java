@@ -17,11 +17,13 @@ import java.util.concurrent.atomic.LongAdder;
  * large, never meet them: a stream over its bound is reset with ENHANCE_YOUR_CALM, a connection
  * over its bound is closed with GOAWAY(ENHANCE_YOUR_CALM), and the calls end RESOURCE_EXHAUSTED.
  *
+ * <p>Shared with tern-http3, whose server applies the same bounds to QUIC streams.
+ *
  * <p>Thread-safety: the connection's count of queued bytes is added to by the streams' framers on
  * application threads and subtracted from on the event loop, and the connection bound is checked on
  * application threads: both are atomic. {@link #logOnce} is called on the event loop only.
  */
-final class UnreadResponseLimits {
+public final class UnreadResponseLimits {
   private static final VarHandle CONNECTION_TRIPPED =
       FieldHandles.of(MethodHandles.lookup(), "connectionTripped", boolean.class);
 
@@ -36,23 +38,23 @@ final class UnreadResponseLimits {
 
   private boolean logged;
 
-  UnreadResponseLimits(int maxPerStream, long maxPerConnection) {
+  public UnreadResponseLimits(int maxPerStream, long maxPerConnection) {
     this.maxPerStream = maxPerStream;
     this.maxPerConnection = maxPerConnection;
   }
 
   /** The response bytes queued on all streams of the connection; see {@link OutboundFramer}. */
-  LongAdder queuedBytes() {
+  public LongAdder queuedBytes() {
     return queuedBytes;
   }
 
   /** Whether a stream with {@code queued} bytes waiting is over its bound. Any thread. */
-  boolean streamOverLimit(int queued) {
+  public boolean streamOverLimit(int queued) {
     return queued > maxPerStream;
   }
 
   /** The status of a call reset for being over its bound. */
-  Status streamStatus() {
+  public Status streamStatus() {
     return Status.RESOURCE_EXHAUSTED.withDescription(
         "Client does not read: more than "
             + maxPerStream
@@ -60,17 +62,17 @@ final class UnreadResponseLimits {
   }
 
   /** Whether the connection's streams have more bytes waiting than its bound. Any thread. */
-  boolean connectionOverLimit() {
+  public boolean connectionOverLimit() {
     return queuedBytes.sum() > maxPerConnection;
   }
 
   /** True the first time only: the caller then has the connection closed. Any thread. */
-  boolean tripConnection() {
+  public boolean tripConnection() {
     return CONNECTION_TRIPPED.compareAndSet(this, false, true);
   }
 
   /** The status of the calls of a connection closed for being over its bound. */
-  Status connectionStatus() {
+  public Status connectionStatus() {
     return Status.RESOURCE_EXHAUSTED.withDescription(
         "Client does not read: more than "
             + maxPerConnection
@@ -78,7 +80,7 @@ final class UnreadResponseLimits {
   }
 
   /** Why a connection over its bound is closed (GOAWAY's debug data, and the log line). */
-  String connectionProblem() {
+  public String connectionProblem() {
     return "more than "
         + maxPerConnection
         + " bytes of responses queued: the client does not read them";
