@@ -21,6 +21,7 @@ final class TernChannelBuilder extends io.grpc.ManagedChannelBuilder<TernChannel
   private final String target;
   private final List<io.grpc.ClientInterceptor> interceptors = new ArrayList<>();
   private final List<InterceptorFactory> interceptorFactories = new ArrayList<>();
+  private io.grpc.BinaryLog binaryLog;
 
   TernChannelBuilder(dev.tern.ManagedChannelBuilder<?> delegate, String target) {
     this.delegate = delegate;
@@ -218,9 +219,14 @@ final class TernChannelBuilder extends io.grpc.ManagedChannelBuilder<TernChannel
     throw unsupported("addTransportFilter");
   }
 
+  /**
+   * Logs every call through grpc-java's binary log, which wraps the channel under the interceptors,
+   * as grpc-java's channel does; null for none. The application closes it.
+   */
   @Override
   public TernChannelBuilder setBinaryLog(io.grpc.BinaryLog binaryLog) {
-    throw unsupported("setBinaryLog (a grpc-java BinaryLog; Tern has its own, dev.tern.BinaryLog)");
+    this.binaryLog = binaryLog;
+    return this;
   }
 
   @Override
@@ -253,7 +259,7 @@ final class TernChannelBuilder extends io.grpc.ManagedChannelBuilder<TernChannel
         all.add(interceptor);
       }
     }
-    return new TernManagedChannel(delegate.build(), all);
+    return new TernManagedChannel(delegate.build(), all, binaryLog);
   }
 
   @Override
