@@ -226,7 +226,9 @@ final class TernChannelBuilder extends io.grpc.ManagedChannelBuilder<TernChannel
 
   @Override
   public TernChannelBuilder addTransportFilter(io.grpc.ClientTransportFilter filter) {
-    throw unsupported("addTransportFilter");
+    throw unsupported(
+        "addTransportFilter (a grpc-java ClientTransportFilter: Tern's channel has no filter on its"
+            + " connections)");
   }
 
   /**

@@ -92,9 +92,15 @@ final class TernServerBuilder extends io.grpc.ServerBuilder<TernServerBuilder> {
     return this;
   }
 
+  /**
+   * Runs grpc-java's filter on each connection, after the filters added before it: the attributes
+   * it returns are what the connection's calls see, as on grpc-java.
+   */
   @Override
   public TernServerBuilder addTransportFilter(io.grpc.ServerTransportFilter filter) {
-    throw unsupported("addTransportFilter (a grpc-java ServerTransportFilter)");
+    delegate.addTransportFilter(
+        new GrpcJavaTransportFilter(Objects.requireNonNull(filter, "filter")));
+    return this;
   }
 
   @Override
