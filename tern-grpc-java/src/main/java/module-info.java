@@ -25,6 +25,9 @@ module dev.tern.grpcjava {
   requires static spring.grpc.core;
   requires static spring.grpc.server.spring.boot.autoconfigure;
   requires static spring.grpc.client.spring.boot.autoconfigure;
+  // Netty's trust-anything trust manager, for spring.grpc.server.ssl.secure=false as Spring's own
+  // Netty factory uses it; Netty comes with tern-netty.
+  requires io.netty.handler;
 
   // Spring instantiates the auto-configurations and calls their @Bean methods reflectively.
   opens dev.tern.grpcjava.spring to

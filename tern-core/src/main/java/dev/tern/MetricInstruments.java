@@ -5,9 +5,8 @@ import java.util.List;
 /**
  * The standard non-per-call instruments, with the names, units and labels of the gRFCs that define
  * them: subchannels' connections (A94), {@code weighted_round_robin}'s scheduler updates (A78, with
- * A89's backend service label) and the xDS client's server failures and resource updates (A78; its
- * two gauges, {@code grpc.xds_client.connected} and {@code grpc.xds_client.resources}, are not
- * recorded yet and so not registered). All are off by default, as A79 asks of experimental metrics;
+ * A89's backend service label) and the xDS client's server failures, resource updates, connected
+ * servers and cached resources (A78). All are off by default, as A79 asks of experimental metrics;
  * a sink's user enables them by name. They live here, in one place, so that a sink knows every
  * standard name before the component that records it is loaded.
  */
@@ -34,6 +33,15 @@ public final class MetricInstruments {
 
   /** An xDS resource type, {@code envoy.config.listener.v3.Listener}. */
   public static final String XDS_RESOURCE_TYPE = "grpc.xds.resource_type";
+
+  /** An xDS resource's authority (A47), or {@code #old} for a name that is not {@code xdstp:}. */
+  public static final String XDS_AUTHORITY = "grpc.xds.authority";
+
+  /**
+   * What the xDS client holds of a resource: {@code requested}, {@code does_not_exist}, {@code
+   * acked}, {@code nacked} or {@code nacked_but_cached}.
+   */
+  public static final String XDS_CACHE_STATE = "grpc.xds.cache_state";
 
   /**
    * The backend service of the addresses a subchannel is made for, set by the balancer on its
@@ -164,6 +172,31 @@ public final class MetricInstruments {
           "{resource}",
           List.of(TARGET, XDS_SERVER, XDS_RESOURCE_TYPE),
           List.of());
+
+  /**
+   * A78: whether the xDS client has a working ADS stream to the server (1 from the stream's start,
+   * 0 after it failed before any response, as A57 says, 1 again at the next response).
+   */
+  public static final MetricInstrument XDS_CLIENT_CONNECTED =
+      REGISTRY.register(
+          MetricInstrument.Kind.LONG_GAUGE,
+          "grpc.xds_client.connected",
+          "Whether or not the xDS client currently has a working ADS stream to the xDS server.",
+          "{bool}",
+          List.of(TARGET, XDS_SERVER),
+          List.of(),
+          false);
+
+  /** A78: the xDS client's subscribed resources, by authority, cache state and type. */
+  public static final MetricInstrument XDS_CLIENT_RESOURCES =
+      REGISTRY.register(
+          MetricInstrument.Kind.LONG_GAUGE,
+          "grpc.xds_client.resources",
+          "Number of xDS resources.",
+          "{resource}",
+          List.of(TARGET, XDS_AUTHORITY, XDS_CACHE_STATE, XDS_RESOURCE_TYPE),
+          List.of(),
+          false);
 
   private MetricInstruments() {}
 

@@ -68,7 +68,9 @@ class MetricRecorderTest {
             "grpc.lb.wrr.endpoint_weights",
             "grpc.xds_client.server_failure",
             "grpc.xds_client.resource_updates_valid",
-            "grpc.xds_client.resource_updates_invalid");
+            "grpc.xds_client.resource_updates_invalid",
+            "grpc.xds_client.connected",
+            "grpc.xds_client.resources");
     assertThat(MetricInstrumentRegistry.getDefaultRegistry().instruments())
         .filteredOn(i -> i.name().startsWith("grpc."))
         .noneMatch(MetricInstrument::enabledByDefault);

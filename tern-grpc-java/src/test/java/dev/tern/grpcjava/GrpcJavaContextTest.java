@@ -15,12 +15,10 @@ import io.grpc.InsecureServerCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Server;
-import io.grpc.ServerBuilder;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptor;
-import io.grpc.ServerTransportFilter;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCallStreamObserver;
@@ -169,7 +167,9 @@ class GrpcJavaContextTest {
   @Test
   void optionsTernCannotHonourFailNamingThem() {
     assertThatThrownBy(
-            () -> ServerBuilder.forPort(0).addTransportFilter(new ServerTransportFilter() {}))
+            () ->
+                Grpc.newChannelBuilder("127.0.0.1:1", InsecureChannelCredentials.create())
+                    .addTransportFilter(new io.grpc.ClientTransportFilter() {}))
         .isInstanceOf(UnsupportedOperationException.class)
         .hasMessageContaining("addTransportFilter");
     ChannelCredentials unknown =

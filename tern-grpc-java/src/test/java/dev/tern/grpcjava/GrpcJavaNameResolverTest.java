@@ -31,9 +31,11 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -173,6 +175,70 @@ class GrpcJavaNameResolverTest {
     assertThat(asked).as("the grpc-java dns provider was not asked").isEmpty();
   }
 
+  @Test
+  @SuppressWarnings("deprecation") // nameResolverFactory: deprecated in grpc-java, still used
+  void aChannelsNameResolverFactoryResolvesItsTargetWithTheChannelsArgs() throws Exception {
+    NameResolver.Args.Key<String> tenant = NameResolver.Args.Key.create("tenant");
+    InetSocketAddress address = new InetSocketAddress("127.0.0.1", servers.get(1).getPort());
+    List<URI> asked = new CopyOnWriteArrayList<>();
+    // Not registered anywhere: only the builder knows it. It resolves only for the tenant arg.
+    FixedProvider factory =
+        new FixedProvider(
+            "factorytest",
+            (listener, args) -> {
+              if ("blue".equals(args.getArg(tenant))) {
+                listener.onResult(
+                    NameResolver.ResolutionResult.newBuilder()
+                        .setAddressesOrError(
+                            StatusOr.fromValue(List.of(new EquivalentAddressGroup(address))))
+                        .build());
+              } else {
+                listener.onError(Status.PERMISSION_DENIED.withDescription("tenant " + args));
+              }
+            },
+            asked::add);
+    // With the factory's scheme, and without one (grpc-java gives it the factory's default).
+    for (String target : List.of("factorytest:///greeter", "greeter")) {
+      ManagedChannel viaFactory =
+          Grpc.newChannelBuilder(target, InsecureChannelCredentials.create())
+              .nameResolverFactory(factory)
+              .setNameResolverArg(tenant, "blue")
+              .build();
+      try {
+        TestServiceGrpc.newBlockingStub(viaFactory).emptyCall(Empty.getDefaultInstance());
+      } finally {
+        Peers.close(viaFactory);
+      }
+    }
+    assertThat(answered.keySet()).containsExactly(servers.get(1).getPort());
+    assertThat(asked)
+        .extracting(URI::toString)
+        .containsExactly("factorytest:///greeter", "factorytest:///greeter");
+  }
+
+  @Test
+  void aRegisteredGrpcJavaResolverGetsTheChannelsArgs() {
+    NameResolver.Args.Key<Integer> shard = NameResolver.Args.Key.create("shard");
+    List<Integer> shards = new CopyOnWriteArrayList<>();
+    register(
+        new FixedProvider(
+            "bridgeargs",
+            (listener, args) -> {
+              shards.add(args.getArg(shard));
+              listener.onError(Status.UNAVAILABLE.withDescription("shard " + args.getArg(shard)));
+            }));
+    channel =
+        Grpc.newChannelBuilder("bridgeargs:///greeter", InsecureChannelCredentials.create())
+            .setNameResolverArg(shard, 7)
+            .build();
+    assertThatThrownBy(
+            () -> TestServiceGrpc.newBlockingStub(channel).emptyCall(Empty.getDefaultInstance()))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getDescription()).contains("shard 7"));
+    assertThat(shards).contains(7);
+  }
+
   /** What a test resolver does when started. */
   private interface Resolution {
     void resolve(NameResolver.Listener2 listener, NameResolver.Args args);
@@ -182,10 +248,17 @@ class GrpcJavaNameResolverTest {
   private static final class FixedProvider extends NameResolverProvider {
     private final String scheme;
     private final Resolution resolution;
+    private final Consumer<URI> asked;
 
     FixedProvider(String scheme, Resolution resolution) {
+      this(scheme, resolution, uri -> {});
+    }
+
+    /** Also tells {@code asked} each target URI it is asked to resolve. */
+    FixedProvider(String scheme, Resolution resolution, Consumer<URI> asked) {
       this.scheme = scheme;
       this.resolution = resolution;
+      this.asked = asked;
     }
 
     @Override
@@ -210,6 +283,7 @@ class GrpcJavaNameResolverTest {
 
     @Override
     public NameResolver newNameResolver(URI targetUri, NameResolver.Args args) {
+      asked.accept(targetUri);
       if (!scheme.equals(targetUri.getScheme())) {
         return null;
       }

@@ -139,6 +139,20 @@ final class ResourceState<T> {
             "version " + nack.version() + " rejected (NACK): " + nack.detail()));
   }
 
+  /**
+   * What the client holds, as A78's {@code grpc.xds.cache_state} says it: {@code requested}, {@code
+   * does_not_exist}, {@code acked}, {@code nacked} or {@code nacked_but_cached}.
+   */
+  String cacheState() {
+    if (failure != null) {
+      return value != null ? "nacked_but_cached" : "nacked";
+    }
+    if (value != null) {
+      return "acked";
+    }
+    return doesNotExist ? "does_not_exist" : "requested";
+  }
+
   /** What the client holds, as CSDS reports it. */
   XdsResourceStatus status() {
     XdsResourceStatus.State state;

@@ -157,6 +157,9 @@ public final class XdsClient implements AutoCloseable {
   /** Where A78's counters go: the sinks of the first channel with any that shares this client. */
   private volatile MetricRecorder metricRecorder = MetricRecorder.none();
 
+  /** A78's gauges, once {@link #metricRecorder} has sinks; null before. */
+  private XdsClientGauges gauges;
+
   private XdsClient(Bootstrap bootstrap, String scope, Options options, boolean fallback) {
     this.bootstrap = Objects.requireNonNull(bootstrap, "bootstrap");
     this.scope = Objects.requireNonNull(scope, "scope");
@@ -183,8 +186,10 @@ public final class XdsClient implements AutoCloseable {
   /**
    * Records gRFC A78's counters ({@code grpc.xds_client.server_failure}, {@code
    * grpc.xds_client.resource_updates_valid}, {@code ..._invalid}) into {@code recorder} from now
-   * on, labelled with its channel's target, unless a recorder with sinks was given before (a client
-   * shared by several channels reports through the first one that has sinks, as grpc-java's does).
+   * on, and has its sinks read A78's gauges ({@code grpc.xds_client.connected}, {@code
+   * grpc.xds_client.resources}) until the client closes, labelled with its channel's target, unless
+   * a recorder with sinks was given before (a client shared by several channels reports through the
+   * first one that has sinks, as grpc-java's does).
    */
   public void useMetricRecorder(MetricRecorder recorder) {
     Objects.requireNonNull(recorder, "recorder");
@@ -192,6 +197,21 @@ public final class XdsClient implements AutoCloseable {
       if (metricRecorder.isEmpty()) {
         metricRecorder = recorder;
       }
+    }
+    syncContext.execute(
+        () -> {
+          MetricRecorder adopted = metricRecorder;
+          if (!closed && gauges == null && !adopted.isEmpty()) {
+            gauges = new XdsClientGauges(adopted);
+            publishGauges();
+          }
+        });
+  }
+
+  /** Gives the gauges the current values, if there are gauges; after each change. */
+  private void publishGauges() {
+    if (gauges != null && !closed) {
+      gauges.publish(connections.values(), resources.values());
     }
   }
 
@@ -349,6 +369,9 @@ public final class XdsClient implements AutoCloseable {
             return;
           }
           closed = true;
+          if (gauges != null) {
+            gauges.close();
+          }
           if (loadReports != null) {
             loadReports.shutdown();
           }
@@ -366,11 +389,10 @@ public final class XdsClient implements AutoCloseable {
    * name's top-level ones; null for an authority the bootstrap does not list.
    */
   private AuthorityServers authorityOf(String name) {
-    if (!name.startsWith(XDSTP)) {
+    String authorityName = authorityName(name);
+    if (authorityName == null) {
       return topLevel;
     }
-    int slash = name.indexOf('/', XDSTP.length());
-    String authorityName = name.substring(XDSTP.length(), slash < 0 ? name.length() : slash);
     Bootstrap.Authority authority = bootstrap.authorities().get(authorityName);
     if (authority == null) {
       return null;
@@ -382,6 +404,15 @@ public final class XdsClient implements AutoCloseable {
                 "authority \"" + a + "\"",
                 authority.xdsServers().isEmpty() ? bootstrap.xdsServers() : authority.xdsServers(),
                 fallback));
+  }
+
+  /** The authority of an {@code xdstp:} name; null for an old-style name. */
+  static String authorityName(String name) {
+    if (!name.startsWith(XDSTP)) {
+      return null;
+    }
+    int slash = name.indexOf('/', XDSTP.length());
+    return name.substring(XDSTP.length(), slash < 0 ? name.length() : slash);
   }
 
   private ControlPlaneConnection connection(Bootstrap.ServerInfo server) {
@@ -460,6 +491,7 @@ public final class XdsClient implements AutoCloseable {
     for (ControlPlaneConnection connection : new ArrayList<>(connections.values())) {
       connection.subscribe(wanted.getOrDefault(connection.server(), Map.of()));
     }
+    publishGauges();
   }
 
   /** The resources whose authority takes them from {@code server} now. */
@@ -511,7 +543,10 @@ public final class XdsClient implements AutoCloseable {
             && resource.needsTimer()) {
           resource.startTimer(
               syncContext.schedule(
-                  () -> resource.onDoesNotExist(clock.millis()),
+                  () -> {
+                    resource.onDoesNotExist(clock.millis());
+                    publishGauges();
+                  },
                   options.doesNotExistTimeout().toNanos(),
                   TimeUnit.NANOSECONDS,
                   timer));
@@ -568,6 +603,7 @@ public final class XdsClient implements AutoCloseable {
           resource.onError(error);
         }
       }
+      publishGauges();
     }
   }
 
@@ -578,9 +614,8 @@ public final class XdsClient implements AutoCloseable {
     if (recorder.isEmpty()) {
       return;
     }
-    String url = type.typeUrl();
     List<String> labels =
-        List.of(recorder.target(), server.serverUri(), url.substring(url.lastIndexOf('/') + 1));
+        List.of(recorder.target(), server.serverUri(), XdsClientGauges.typeLabel(type));
     if (valid > 0) {
       recorder.addLongCounter(
           MetricInstruments.XDS_CLIENT_RESOURCE_UPDATES_VALID, valid, labels, List.of());
@@ -635,5 +670,6 @@ public final class XdsClient implements AutoCloseable {
           new Object[] {type.typeName(), response.getVersionInfo(), server.serverUri(), detail});
       connection.nack(type, detail);
     }
+    publishGauges();
   }
 }

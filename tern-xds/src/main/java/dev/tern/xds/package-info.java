@@ -24,7 +24,9 @@
  *
  * <p>Metrics (gRFC A78): an {@code XdsClient} counts server failures and valid and invalid
  * resources into the {@code dev.tern.MetricRecorder} of the first channel with sinks that uses it
- * ({@code XdsClient.useMetricRecorder}, from the resolver's arguments).
+ * ({@code XdsClient.useMetricRecorder}, from the resolver's arguments), and gives its sinks the
+ * connected and resources gauges ({@code XdsClientGauges}, values published from the client's
+ * synchronization context, read by the sinks' threads).
  *
  * <p>Threads: each {@code XdsClient} runs in its own synchronization context. Everything below it
  * (the connections, the ADS and LRS streams, the resource states) is used only there, the calls'

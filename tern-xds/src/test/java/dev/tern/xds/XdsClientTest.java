@@ -20,6 +20,7 @@ import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -91,7 +92,26 @@ class XdsClientTest {
     client.useMetricRecorder(MetricRecorder.of("xds:///test", List.of(new CountingSink())));
   }
 
-  /** Keeps the counters the client adds; it has no other kind. */
+  /** The gauge callbacks the client registered (A78's gauges), until it closes them. */
+  private final List<MetricRecorder.BatchCallback> gaugeCallbacks = new CopyOnWriteArrayList<>();
+
+  /**
+   * A78's gauges as {@code name value labels}, as a sink collects them: once the client has run
+   * what is queued (its CSDS snapshot is taken in its synchronization context, after the tasks
+   * before it).
+   */
+  private List<String> gauges() throws Exception {
+    client.resourceStatuses().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    List<String> values = new ArrayList<>();
+    for (MetricRecorder.BatchCallback callback : gaugeCallbacks) {
+      callback.collect(
+          (gauge, value, labels, optional) ->
+              values.add(gauge.name() + " " + value + " " + labels));
+    }
+    return values;
+  }
+
+  /** Keeps the counters the client adds and the gauge callbacks it registers. */
   private final class CountingSink implements MetricSink {
     @Override
     public void addLongCounter(
@@ -114,7 +134,11 @@ class XdsClientTest {
     @Override
     public MetricRecorder.Registration registerBatchCallback(
         MetricRecorder.BatchCallback callback, List<MetricInstrument> gauges) {
-      throw new AssertionError(gauges.toString());
+      assertThat(gauges)
+          .extracting(MetricInstrument::name)
+          .containsExactly("grpc.xds_client.connected", "grpc.xds_client.resources");
+      gaugeCallbacks.add(callback);
+      return () -> gaugeCallbacks.remove(callback);
     }
   }
 
@@ -154,6 +178,16 @@ class XdsClientTest {
   void stop() {
     client.close();
     server.shutdownNow();
+  }
+
+  /** The ACK or NACK of the response with {@code nonce}, skipping requests sent before it. */
+  private static DiscoveryRequest answerTo(ServerStream stream, String nonce)
+      throws InterruptedException {
+    DiscoveryRequest request = stream.next();
+    while (!request.getResponseNonce().equals(nonce)) {
+      request = stream.next();
+    }
+    return request;
   }
 
   private ServerStream nextStream() throws InterruptedException {
@@ -253,6 +287,71 @@ class XdsClientTest {
     assertThat(metrics)
         .startsWith("grpc.xds_client.resource_updates_valid 1 " + labels)
         .contains("grpc.xds_client.resource_updates_invalid 1 " + labels);
+  }
+
+  @Test
+  void gaugesReportTheServerConnectedAndTheResourcesByCacheState() throws Exception {
+    String cluster = "envoy.config.cluster.v3.Cluster";
+    RecordingWatcher<XdsCluster> c1 = new RecordingWatcher<>();
+    RecordingWatcher<XdsCluster> c2 = new RecordingWatcher<>();
+    client.watch(XdsResourceType.CLUSTER, "c1", c1);
+    client.watch(XdsResourceType.CLUSTER, "c2", c2);
+    ServerStream first = nextStream();
+    while (first.next().getResourceNamesCount() < 2) {
+      // the two watches may go out in one request or two
+    }
+    // A78: connected from the stream's start; both resources asked for, none received.
+    assertThat(gauges())
+        .containsExactlyInAnyOrder(
+            "grpc.xds_client.connected 1 [xds:///test, in-process]",
+            "grpc.xds_client.resources 2 [xds:///test, #old, requested, " + cluster + "]");
+
+    first.responses.onNext(
+        response(XdsResourceType.CLUSTER, "1", "a", any(Resources.edsCluster("c1", "").build())));
+    c1.awaitChanged();
+    answerTo(first, "a");
+    assertThat(gauges())
+        .containsExactlyInAnyOrder(
+            "grpc.xds_client.connected 1 [xds:///test, in-process]",
+            "grpc.xds_client.resources 1 [xds:///test, #old, acked, " + cluster + "]",
+            "grpc.xds_client.resources 1 [xds:///test, #old, requested, " + cluster + "]");
+
+    try (LogCapture logs = new LogCapture(XdsClient.class)) {
+      // Both sent twice: c1 keeps its cached value, c2 has none.
+      first.responses.onNext(
+          response(
+              XdsResourceType.CLUSTER,
+              "2",
+              "b",
+              any(Resources.edsCluster("c1", "x").build()),
+              any(Resources.edsCluster("c1", "y").build()),
+              any(Resources.edsCluster("c2", "x").build()),
+              any(Resources.edsCluster("c2", "y").build())));
+      assertThat(answerTo(first, "b").hasErrorDetail()).isTrue();
+      assertThat(gauges())
+          .containsExactlyInAnyOrder(
+              "grpc.xds_client.connected 1 [xds:///test, in-process]",
+              "grpc.xds_client.resources 1 [xds:///test, #old, nacked_but_cached, " + cluster + "]",
+              "grpc.xds_client.resources 1 [xds:///test, #old, nacked, " + cluster + "]");
+
+      // A stream that had a response closes: reconnected at once, still connected. The next one
+      // fails before any response (A57): not connected until a response arrives.
+      first.responses.onError(Status.UNAVAILABLE.withDescription("going away").asException());
+      ServerStream second = nextStream();
+      second.next();
+      second.responses.onError(Status.UNAVAILABLE.withDescription("unreachable").asException());
+      ServerStream third = nextStream();
+      third.next();
+      assertThat(gauges()).contains("grpc.xds_client.connected 0 [xds:///test, in-process]");
+      third.responses.onNext(
+          response(XdsResourceType.CLUSTER, "3", "c", any(Resources.edsCluster("c1", "").build())));
+      answerTo(third, "c");
+      assertThat(gauges()).contains("grpc.xds_client.connected 1 [xds:///test, in-process]");
+      assertThat(messages(logs)).anyMatch(m -> m.contains("NACK of Cluster version 2"));
+    }
+
+    client.close();
+    assertThat(gauges()).isEmpty();
   }
 
   @Test

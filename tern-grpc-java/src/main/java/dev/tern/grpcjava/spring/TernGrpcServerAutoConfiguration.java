@@ -2,11 +2,15 @@ package dev.tern.grpcjava.spring;
 
 import io.grpc.BindableService;
 import io.grpc.ServerBuilder;
+import io.grpc.TlsServerCredentials;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.TrustManagerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -22,6 +26,8 @@ import org.springframework.boot.grpc.server.autoconfigure.ConditionalOnSpringGrp
 import org.springframework.boot.grpc.server.autoconfigure.GrpcServerFactoryAutoConfiguration;
 import org.springframework.boot.grpc.server.autoconfigure.GrpcServerFactoryCustomizer;
 import org.springframework.boot.grpc.server.autoconfigure.GrpcServerProperties;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.grpc.server.DefaultGrpcServerFactory;
@@ -46,8 +52,10 @@ import org.springframework.grpc.server.service.GrpcServiceDiscoverer;
  * spring.grpc.server.*} properties, the {@link ServerBuilderCustomizer}s and {@link
  * GrpcServerFactoryCustomizer}s. Of the properties it applies what Spring's Netty factory applies
  * through {@code io.grpc.ServerBuilder}: address, keepalive and connection management, inbound
- * message and metadata limits, shutdown grace period. {@code spring.grpc.server.ssl.*} is not
- * applied: with it set, the factory fails to be created, naming it (docs/grpc-java-bridge.md).
+ * message and metadata limits, shutdown grace period, and TLS from {@code spring.grpc.server.ssl.*}
+ * as Spring's Netty factory makes it: the key of the SSL bundle named by {@code .bundle}, its trust
+ * (or, with {@code .secure=false}, any client certificate) for {@code .client-auth}
+ * (docs/grpc-java-bridge.md).
  */
 @AutoConfiguration(after = GrpcServerFactoryAutoConfiguration.class)
 @ConditionalOnClass({GrpcServerFactory.class, GrpcServerProperties.class})
@@ -80,17 +88,16 @@ public final class TernGrpcServerAutoConfiguration {
       GrpcServiceDiscoverer services,
       GrpcServiceConfigurer serviceConfigurer,
       ObjectProvider<ServerBuilderCustomizer<?>> builderCustomizers,
-      ObjectProvider<GrpcServerFactoryCustomizer> factoryCustomizers) {
-    if (properties.getSsl().determineEnabled()) {
-      // Refused rather than served in plaintext, which the application did not ask for.
-      throw new IllegalStateException(
-          "spring.grpc.server.ssl is not applied by tern-grpc-java's auto-configuration: declare"
-              + " a GrpcServerFactory bean with the key and trust managers (Spring gRPC's"
-              + " DefaultGrpcServerFactory takes them), or leave spring.grpc.server.ssl unset");
-    }
+      ObjectProvider<GrpcServerFactoryCustomizer> factoryCustomizers,
+      ObjectProvider<SslBundles> sslBundles) {
     DefaultGrpcServerFactory<?> factory =
         newServerFactory(
-            properties.determineAddress(), properties, builderCustomizers.orderedStream().toList());
+            properties.determineAddress(),
+            properties,
+            builderCustomizers.orderedStream().toList(),
+            properties.getSsl().determineEnabled()
+                ? bundle(properties.getSsl(), sslBundles.getIfAvailable())
+                : null);
     factoryCustomizers.orderedStream().forEach(customizer -> customizer.customize(factory));
     services.findServices().stream()
         .map(service -> serviceConfigurer.configure(service, factory))
@@ -119,11 +126,42 @@ public final class TernGrpcServerAutoConfiguration {
   private static DefaultGrpcServerFactory<?> newServerFactory(
       String address,
       GrpcServerProperties properties,
-      List<ServerBuilderCustomizer<?>> applicationCustomizers) {
+      List<ServerBuilderCustomizer<?>> applicationCustomizers,
+      SslBundle tls) {
     List<ServerBuilderCustomizer> customizers = new ArrayList<>();
     customizers.add(builder -> applyProperties(properties, (ServerBuilder<?>) builder));
     customizers.addAll(applicationCustomizers);
-    return new DefaultGrpcServerFactory(address, customizers);
+    if (tls == null) {
+      return new DefaultGrpcServerFactory(address, customizers);
+    }
+    // Spring's factory turns these into io.grpc's TlsServerCredentials, which Tern's builder takes.
+    KeyManagerFactory keys = tls.getManagers().getKeyManagerFactory();
+    TrustManagerFactory trust =
+        properties.getSsl().isSecure()
+            ? tls.getManagers().getTrustManagerFactory()
+            : InsecureTrustManagerFactory.INSTANCE;
+    TlsServerCredentials.ClientAuth clientAuth = properties.getSsl().getClientAuth();
+    return new DefaultGrpcServerFactory(address, customizers, keys, trust, clientAuth);
+  }
+
+  /**
+   * The SSL bundle {@code spring.grpc.server.ssl.bundle} names, as Spring's Netty factory reads it.
+   *
+   * @throws IllegalStateException if no bundle is named, or the application has no bundles
+   */
+  private static SslBundle bundle(GrpcServerProperties.Ssl ssl, SslBundles bundles) {
+    if (ssl.getBundle() == null) {
+      throw new IllegalStateException(
+          "spring.grpc.server.ssl.enabled is true but spring.grpc.server.ssl.bundle names no SSL"
+              + " bundle: name one of spring.ssl.bundle.*");
+    }
+    if (bundles == null) {
+      throw new IllegalStateException(
+          "spring.grpc.server.ssl.bundle is \""
+              + ssl.getBundle()
+              + "\" but the application has no SslBundles (Spring Boot's SslAutoConfiguration)");
+    }
+    return bundles.getBundle(ssl.getBundle());
   }
 
   /**

@@ -1,8 +1,10 @@
 package dev.tern.grpcjava.internal.client;
 
 import dev.tern.grpcjava.internal.convert.Proxies;
+import dev.tern.grpcjava.internal.resolver.GrpcJavaResolvers;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -21,6 +23,9 @@ final class TernChannelBuilder extends io.grpc.ManagedChannelBuilder<TernChannel
   private final String target;
   private final List<io.grpc.ClientInterceptor> interceptors = new ArrayList<>();
   private final List<InterceptorFactory> interceptorFactories = new ArrayList<>();
+  private io.grpc.BinaryLog binaryLog;
+  private io.grpc.NameResolver.Factory resolverFactory;
+  private final Map<io.grpc.NameResolver.Args.Key<?>, Object> resolverArgs = new HashMap<>();
 
   TernChannelBuilder(dev.tern.ManagedChannelBuilder<?> delegate, String target) {
     this.delegate = delegate;
@@ -97,10 +102,16 @@ final class TernChannelBuilder extends io.grpc.ManagedChannelBuilder<TernChannel
     return this;
   }
 
+  /**
+   * Resolves the target with {@code resolverFactory}, whatever its scheme (a target without one
+   * reaches it with the factory's default scheme), instead of Tern's resolvers or grpc-java's
+   * registry, as on grpc-java.
+   */
   @Override
   @Deprecated
   public TernChannelBuilder nameResolverFactory(io.grpc.NameResolver.Factory resolverFactory) {
-    throw unsupported("nameResolverFactory (grpc-java name resolvers do not run on Tern)");
+    this.resolverFactory = Objects.requireNonNull(resolverFactory, "resolverFactory");
+    return this;
   }
 
   @Override
@@ -215,12 +226,19 @@ final class TernChannelBuilder extends io.grpc.ManagedChannelBuilder<TernChannel
 
   @Override
   public TernChannelBuilder addTransportFilter(io.grpc.ClientTransportFilter filter) {
-    throw unsupported("addTransportFilter");
+    throw unsupported(
+        "addTransportFilter (a grpc-java ClientTransportFilter: Tern's channel has no filter on its"
+            + " connections)");
   }
 
+  /**
+   * Logs every call through grpc-java's binary log, which wraps the channel under the interceptors,
+   * as grpc-java's channel does; null for none. The application closes it.
+   */
   @Override
   public TernChannelBuilder setBinaryLog(io.grpc.BinaryLog binaryLog) {
-    throw unsupported("setBinaryLog (a grpc-java BinaryLog; Tern has its own, dev.tern.BinaryLog)");
+    this.binaryLog = binaryLog;
+    return this;
   }
 
   @Override
@@ -239,9 +257,14 @@ final class TernChannelBuilder extends io.grpc.ManagedChannelBuilder<TernChannel
     throw unsupported("addMetricSink");
   }
 
+  /**
+   * Gives {@code value} to a grpc-java name resolver of this channel in its {@code
+   * NameResolver.Args}; Tern's own resolvers read no such arguments.
+   */
   @Override
   public <X> TernChannelBuilder setNameResolverArg(io.grpc.NameResolver.Args.Key<X> key, X value) {
-    throw unsupported("setNameResolverArg (grpc-java name resolvers do not run on Tern)");
+    resolverArgs.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+    return this;
   }
 
   @Override
@@ -253,7 +276,14 @@ final class TernChannelBuilder extends io.grpc.ManagedChannelBuilder<TernChannel
         all.add(interceptor);
       }
     }
-    return new TernManagedChannel(delegate.build(), all);
+    if (resolverFactory != null || !resolverArgs.isEmpty()) {
+      dev.tern.NameResolverRegistry registry =
+          GrpcJavaResolvers.registryFor(target, resolverFactory, resolverArgs);
+      if (registry != null) {
+        delegate.nameResolverRegistry(registry);
+      }
+    }
+    return new TernManagedChannel(delegate.build(), all, binaryLog);
   }
 
   @Override

@@ -9,16 +9,28 @@ import java.util.concurrent.TimeUnit;
 /**
  * grpc-java's {@code ManagedChannel} over a Tern channel. Each {@code newCall} passes through the
  * {@code io.grpc} interceptors the builder was given (run as {@code io.grpc} interceptors, the last
- * added first) and ends in a {@link TernClientCall}; the life cycle and connectivity methods are
- * the Tern channel's. Thread-safe, as the Tern channel is.
+ * added first) and the grpc-java binary log if one was set, and ends in a {@link TernClientCall};
+ * the life cycle and connectivity methods are the Tern channel's. Thread-safe, as the Tern channel
+ * is.
  */
 final class TernManagedChannel extends io.grpc.ManagedChannel {
   private final dev.tern.ManagedChannel tern;
   private final io.grpc.Channel calls;
 
-  TernManagedChannel(dev.tern.ManagedChannel tern, List<io.grpc.ClientInterceptor> interceptors) {
+  /**
+   * A channel whose calls go through {@code interceptors}, then {@code binaryLog} (if not null),
+   * then to {@code tern}.
+   */
+  TernManagedChannel(
+      dev.tern.ManagedChannel tern,
+      List<io.grpc.ClientInterceptor> interceptors,
+      io.grpc.BinaryLog binaryLog) {
     this.tern = tern;
-    this.calls = io.grpc.ClientInterceptors.intercept(new CallChannel(tern), interceptors);
+    io.grpc.Channel bottom = new CallChannel(tern);
+    if (binaryLog != null) {
+      bottom = binaryLog.wrapChannel(bottom);
+    }
+    this.calls = io.grpc.ClientInterceptors.intercept(bottom, interceptors);
   }
 
   @Override

@@ -4,15 +4,31 @@ package dev.tern.grpcjava.internal.convert;
  * Carries a call's transport attributes from Tern to grpc-java: the remote and local addresses, the
  * TLS session and the security level, under grpc-java's {@code Grpc.TRANSPORT_ATTR_*} keys (what
  * handlers and interceptors written for grpc-java read). Other Tern attributes have no grpc-java
- * key and are not carried. Stateless and thread-safe.
+ * key and are not carried; a server's grpc-java transport filters may replace them ({@link
+ * #FILTERED}). Stateless and thread-safe.
  */
 public final class TransportAttributes {
+  /**
+   * The attributes a connection's grpc-java {@code ServerTransportFilter}s returned, kept in Tern's
+   * connection attributes: what the connection's calls see through {@code getAttributes()}, as on
+   * grpc-java.
+   */
+  public static final dev.tern.Attributes.Key<io.grpc.Attributes> FILTERED =
+      dev.tern.Attributes.Key.create("grpc-java transport filters' attributes");
+
   private TransportAttributes() {}
 
-  /** grpc-java attributes holding what {@code attributes} has of the transport keys. */
+  /**
+   * grpc-java attributes holding what {@code attributes} has of the transport keys, or those the
+   * grpc-java transport filters returned for the connection.
+   */
   public static io.grpc.Attributes toGrpc(dev.tern.Attributes attributes) {
     if (attributes == null) {
       return io.grpc.Attributes.EMPTY;
+    }
+    io.grpc.Attributes filtered = attributes.get(FILTERED);
+    if (filtered != null) {
+      return filtered;
     }
     io.grpc.Attributes.Builder builder = io.grpc.Attributes.newBuilder();
     copy(

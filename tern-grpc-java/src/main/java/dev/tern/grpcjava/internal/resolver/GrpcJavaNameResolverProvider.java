@@ -4,6 +4,7 @@ import dev.tern.grpcjava.internal.convert.Proxies;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -11,19 +12,36 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * A grpc-java {@code NameResolverProvider} as Tern's: makes grpc-java's resolver with grpc-java's
- * arguments built from Tern's (default port, scheduler, offload executor, the channel's proxy
- * detector) and wraps it in a {@link GrpcJavaNameResolver}. Immutable and thread-safe.
+ * A grpc-java {@code NameResolverProvider} (or a channel's {@code NameResolver.Factory}) as Tern's:
+ * makes grpc-java's resolver with grpc-java's arguments built from Tern's (default port, scheduler,
+ * offload executor, the channel's proxy detector) plus the channel builder's {@code
+ * setNameResolverArg} values, and wraps it in a {@link GrpcJavaNameResolver}. A target Tern gave
+ * its default scheme (it had none) reaches the factory with the factory's default scheme instead,
+ * as grpc-java's channel makes it. Immutable and thread-safe.
  */
 final class GrpcJavaNameResolverProvider extends dev.tern.NameResolverProvider {
   private static final Logger logger = Logger.getLogger(GrpcJavaNameResolver.class.getName());
 
-  private final io.grpc.NameResolverProvider provider;
+  private final io.grpc.NameResolver.Factory provider;
   private final String scheme;
+  private final String factoryScheme;
+  private final Map<io.grpc.NameResolver.Args.Key<?>, Object> customArgs;
 
-  GrpcJavaNameResolverProvider(io.grpc.NameResolverProvider provider, String scheme) {
+  /**
+   * @param scheme the scheme Tern asks this provider for
+   * @param factoryScheme the scheme the target URI is given to the factory with, or null to keep
+   *     Tern's
+   * @param customArgs the channel's {@code setNameResolverArg} values
+   */
+  GrpcJavaNameResolverProvider(
+      io.grpc.NameResolver.Factory provider,
+      String scheme,
+      String factoryScheme,
+      Map<io.grpc.NameResolver.Args.Key<?>, Object> customArgs) {
     this.provider = provider;
     this.scheme = scheme;
+    this.factoryScheme = factoryScheme;
+    this.customArgs = Map.copyOf(customArgs);
   }
 
   @Override
@@ -48,7 +66,7 @@ final class GrpcJavaNameResolverProvider extends dev.tern.NameResolverProvider {
 
   @Override
   public dev.tern.NameResolver newNameResolver(URI targetUri, dev.tern.NameResolver.Args args) {
-    io.grpc.NameResolver.Args grpcArgs =
+    io.grpc.NameResolver.Args.Builder grpcArgs =
         io.grpc.NameResolver.Args.newBuilder()
             .setDefaultPort(args.getDefaultPort())
             .setProxyDetector(Proxies.toGrpc(args.getProxyDetector()))
@@ -63,9 +81,10 @@ final class GrpcJavaNameResolverProvider extends dev.tern.NameResolverProvider {
             .setOffloadExecutor(args.getOffloadExecutor())
             // The raw map goes through; Tern's parser reads it in GrpcJavaNameResolver.
             .setServiceConfigParser(new RawServiceConfig())
-            .setChannelLogger(new LoggingChannelLogger())
-            .build();
-    io.grpc.NameResolver resolver = provider.newNameResolver(targetUri, grpcArgs);
+            .setChannelLogger(new LoggingChannelLogger());
+    customArgs.forEach((key, value) -> setArg(grpcArgs, key, value));
+    io.grpc.NameResolver resolver =
+        provider.newNameResolver(asGrpcJavaGivesIt(targetUri), grpcArgs.build());
     return resolver == null
         ? null
         : new GrpcJavaNameResolver(resolver, args.getServiceConfigParser());
@@ -74,6 +93,30 @@ final class GrpcJavaNameResolverProvider extends dev.tern.NameResolverProvider {
   @Override
   public String toString() {
     return "grpc-java's " + provider.getClass().getName() + " for " + scheme + ":";
+  }
+
+  /**
+   * The target as grpc-java's channel gives it to a resolver: {@code scheme:///path} with an empty
+   * authority rather than Tern's {@code scheme:/path}, in the factory's scheme if it has one here.
+   */
+  private URI asGrpcJavaGivesIt(URI targetUri) {
+    String authority = targetUri.getAuthority() == null ? "" : targetUri.getAuthority();
+    try {
+      return new URI(
+          factoryScheme == null ? targetUri.getScheme() : factoryScheme,
+          authority,
+          targetUri.getPath(),
+          targetUri.getQuery(),
+          targetUri.getFragment());
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("targetUri: " + targetUri, e);
+    }
+  }
+
+  @SuppressWarnings("unchecked") // the builder took each value with its key's type
+  private static <T> void setArg(
+      io.grpc.NameResolver.Args.Builder args, io.grpc.NameResolver.Args.Key<T> key, Object value) {
+    args.setArg(key, (T) value);
   }
 
   /** Hands the service config's map to the resolver's result unparsed. Stateless. */

@@ -3,6 +3,7 @@ package dev.tern.grpcjava.internal.resolver;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Chooses who resolves a bridged channel's target. Tern's own resolvers ({@code dns}, {@code unix},
@@ -19,7 +20,31 @@ public final class GrpcJavaResolvers {
    * the target itself (or nobody does, which Tern's channel reports as it does for any target).
    */
   public static dev.tern.NameResolverRegistry registryFor(String target) {
+    return registryFor(target, null, Map.of());
+  }
+
+  /**
+   * A registry for a channel built with grpc-java's {@code nameResolverFactory} or {@code
+   * setNameResolverArg}: {@code factory} (if not null) resolves {@code target} whatever its scheme,
+   * a target without one reaching it with the factory's default scheme, as on grpc-java; else the
+   * grpc-java provider registered for the target's scheme does, as {@link #registryFor(String)}
+   * chooses it. Either is given {@code customArgs}. Null if Tern resolves the target itself.
+   */
+  public static dev.tern.NameResolverRegistry registryFor(
+      String target,
+      io.grpc.NameResolver.Factory factory,
+      Map<io.grpc.NameResolver.Args.Key<?>, Object> customArgs) {
     String scheme = schemeOf(target);
+    dev.tern.NameResolverRegistry registry = new dev.tern.NameResolverRegistry();
+    if (factory != null) {
+      // A target without a scheme gets Tern's default scheme; the factory gets its own.
+      registry.register(
+          scheme == null
+              ? new GrpcJavaNameResolverProvider(
+                  factory, registry.getDefaultScheme(), factory.getDefaultScheme(), customArgs)
+              : new GrpcJavaNameResolverProvider(factory, scheme, null, customArgs));
+      return registry;
+    }
     if (scheme == null
         || !dev.tern.NameResolverRegistry.getDefaultRegistry().providersFor(scheme).isEmpty()) {
       return null;
@@ -29,8 +54,7 @@ public final class GrpcJavaResolvers {
     if (provider == null) {
       return null;
     }
-    dev.tern.NameResolverRegistry registry = new dev.tern.NameResolverRegistry();
-    registry.register(new GrpcJavaNameResolverProvider(provider, scheme));
+    registry.register(new GrpcJavaNameResolverProvider(provider, scheme, null, customArgs));
     return registry;
   }
 

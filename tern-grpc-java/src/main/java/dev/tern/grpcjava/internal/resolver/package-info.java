@@ -4,8 +4,9 @@
  * <ul>
  *   <li>grpc-java resolvers on Tern: for a scheme Tern has no resolver of its own for, a {@code
  *       io.grpc.NameResolverProvider} the application registered in grpc-java's registry resolves
- *       the targets for Tern's channel. {@link
- *       dev.tern.grpcjava.internal.resolver.GrpcJavaResolvers} chooses; {@code
+ *       the targets for Tern's channel, and a channel's own {@code nameResolverFactory} resolves
+ *       its target whatever the scheme; both get the builder's {@code setNameResolverArg} values.
+ *       {@link dev.tern.grpcjava.internal.resolver.GrpcJavaResolvers} chooses; {@code
  *       GrpcJavaNameResolverProvider} and {@code GrpcJavaNameResolver} wrap grpc-java's provider
  *       and resolver as Tern's (results, service config through Tern's parser, errors as statuses).
  *   <li>Tern's {@code dns} in grpc-java's registry: {@link

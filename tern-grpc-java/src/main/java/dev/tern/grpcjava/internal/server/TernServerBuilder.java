@@ -32,6 +32,7 @@ final class TernServerBuilder extends io.grpc.ServerBuilder<TernServerBuilder> {
   private final AtomicReference<io.grpc.Context> callRoot = new AtomicReference<>();
 
   private io.grpc.HandlerRegistry fallback;
+  private io.grpc.BinaryLog binaryLog;
 
   TernServerBuilder(dev.tern.ServerBuilder<?> delegate) {
     this.delegate = delegate;
@@ -91,9 +92,15 @@ final class TernServerBuilder extends io.grpc.ServerBuilder<TernServerBuilder> {
     return this;
   }
 
+  /**
+   * Runs grpc-java's filter on each connection, after the filters added before it: the attributes
+   * it returns are what the connection's calls see, as on grpc-java.
+   */
   @Override
   public TernServerBuilder addTransportFilter(io.grpc.ServerTransportFilter filter) {
-    throw unsupported("addTransportFilter (a grpc-java ServerTransportFilter)");
+    delegate.addTransportFilter(
+        new GrpcJavaTransportFilter(Objects.requireNonNull(filter, "filter")));
+    return this;
   }
 
   @Override
@@ -103,9 +110,15 @@ final class TernServerBuilder extends io.grpc.ServerBuilder<TernServerBuilder> {
     return this;
   }
 
+  /**
+   * Logs every call through grpc-java's binary log (for example grpc-services' {@code
+   * BinaryLogs.createBinaryLog(sink, "*")}), which wraps each method definition outside the
+   * interceptors, as grpc-java's server does; null for none. The application closes it.
+   */
   @Override
   public TernServerBuilder setBinaryLog(io.grpc.BinaryLog binaryLog) {
-    throw unsupported("setBinaryLog (a grpc-java BinaryLog; Tern has its own, dev.tern.BinaryLog)");
+    this.binaryLog = binaryLog;
+    return this;
   }
 
   @Override
@@ -196,11 +209,11 @@ final class TernServerBuilder extends io.grpc.ServerBuilder<TernServerBuilder> {
   @Override
   public io.grpc.Server build() {
     for (io.grpc.ServerServiceDefinition service : services) {
-      delegate.addService(Services.toTern(service, interceptors, callRoot::get));
+      delegate.addService(Services.toTern(service, interceptors, binaryLog, callRoot::get));
     }
     if (fallback != null) {
       delegate.fallbackHandlerRegistry(
-          new HandlerRegistryAdapter(fallback, interceptors, callRoot::get));
+          new HandlerRegistryAdapter(fallback, interceptors, binaryLog, callRoot::get));
     }
     TernServer server = new TernServer(delegate.build(), services, fallback);
     callRoot.set(io.grpc.Context.ROOT.withValue(io.grpc.InternalServer.SERVER_CONTEXT_KEY, server));

@@ -7,11 +7,12 @@
  *   -&gt; TernServerProvider (ServiceLoader)
  *   -&gt; TernServerBuilder   each option to Tern's (keepalive and connection age to NettyServerBuilder)
  *   -&gt; TernServer          life cycle and addresses of the Tern server, io.grpc services listed
- * each io.grpc service --Services--&gt; a Tern service, under the io.grpc interceptors
+ * each io.grpc service --Services--&gt; a Tern service, under the io.grpc interceptors and binary log
  *   a call: TernServerCall (the io.grpc ServerCall) + the handler's listener, run inside the
  *   io.grpc.Context CallContexts makes (the call's deadline and cancellation)
  * HandlerRegistryAdapter: an io.grpc fallback registry, asked per lookup
  * GrpcJavaServerTracers: grpc-java's server stream tracers on each stream
+ * GrpcJavaTransportFilter: a grpc-java transport filter on each connection
  * </pre>
  *
  * <p>Threads: the handler and its listener run where Tern runs a server call's callbacks (the
