@@ -31,8 +31,9 @@ import java.util.logging.Logger;
  * connection an {@link Http3ServerConnection}. QUIC's transport parameters carry the server's
  * limits: as many concurrent bidirectional streams (calls) as {@code
  * maxConcurrentCallsPerConnection}, 1 MiB of flow-control credit per stream, 16 MiB per connection.
- * Every new client is sent a stateless Retry first ({@link RetryTokens}, a key per socket), so only
- * clients that receive at its address get connection state.
+ * Under a load of unfinished handshakes (or always, if so configured: {@link AddressValidation}) a
+ * new client is sent a stateless Retry first ({@link RetryTokens}, a key per socket), so only
+ * clients that receive at their address get connection state.
  *
  * <p>All of a socket's connections run on one event loop of a shared daemon NIO group (QUIC
  * demultiplexes one UDP socket on one thread). Thread-safe: {@link #start} and {@link #shutdown}
@@ -85,10 +86,11 @@ final class Http3Endpoint implements Http3Transport.Endpoint {
       throw new IllegalStateException("already started or shut down");
     }
     int streams = options.maxConcurrentCallsPerConnection();
+    AddressValidation validation = AddressValidation.fromProperty();
     io.netty.channel.ChannelHandler codec =
         new QuicServerCodecBuilder()
             .sslContext(sslContext)
-            .tokenHandler(RetryTokens.create())
+            .tokenHandler(RetryTokens.create(validation))
             .maxIdleTimeout(IDLE_TIMEOUT_SECONDS, TimeUnit.SECONDS)
             .initialMaxData(CONNECTION_WINDOW)
             .initialMaxStreamDataBidirectionalLocal(STREAM_WINDOW)
@@ -108,6 +110,7 @@ final class Http3Endpoint implements Http3Transport.Endpoint {
                       ch.close();
                       return;
                     }
+                    validation.handshaking(ch);
                     ch.pipeline().addLast(new Http3ServerConnection(ch, options, listener));
                   }
                 })

@@ -7,15 +7,17 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * QUIC address validation with stateless Retry (RFC 9000 section 8.1.2): a client's first Initial
- * gets a Retry packet carrying a token, and only an Initial that returns a valid token from the
- * same address opens a connection. A spoofed source address never sees the token, so a flood of
- * spoofed Initials costs the server one small Retry each and no connection state.
+ * QUIC address validation with stateless Retry (RFC 9000 section 8.1.2): when {@link
+ * AddressValidation} wants it, a client's first Initial gets a Retry packet carrying a token, and
+ * only an Initial that returns a valid token from the same address opens a connection. A spoofed
+ * source address never sees the token, so a flood of spoofed Initials costs the server one small
+ * Retry each and no connection state.
  *
  * <p>A token is {@code version(1) | issued-at millis(8) | HMAC-SHA256(32) | original DCID(<=20)}.
  * The MAC covers the version, the time, the client's IP address and port and the original
@@ -39,15 +41,25 @@ final class RetryTokens implements QuicTokenHandler {
 
   private final Mac mac;
   private final LongSupplier clockMillis;
+  private final BooleanSupplier retryNow;
 
-  /** A handler with a fresh random key and the system clock. */
-  static RetryTokens create() {
+  /**
+   * A handler with a fresh random key and the system clock, asking for Retry when {@code retryNow}
+   * says so (a first Initial is otherwise answered with the handshake).
+   */
+  static RetryTokens create(BooleanSupplier retryNow) {
     byte[] key = new byte[32];
     new SecureRandom().nextBytes(key);
-    return new RetryTokens(key, System::currentTimeMillis);
+    return new RetryTokens(key, System::currentTimeMillis, retryNow);
   }
 
+  /** A handler that always asks for Retry. */
   RetryTokens(byte[] key, LongSupplier clockMillis) {
+    this(key, clockMillis, () -> true);
+  }
+
+  RetryTokens(byte[] key, LongSupplier clockMillis, BooleanSupplier retryNow) {
+    this.retryNow = retryNow;
     try {
       mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(key, "HmacSHA256"));
@@ -57,10 +69,13 @@ final class RetryTokens implements QuicTokenHandler {
     this.clockMillis = clockMillis;
   }
 
-  /** Writes a token for {@code dcid} (the client's original destination id) and asks for Retry. */
+  /**
+   * Writes a token for {@code dcid} (the client's original destination id) and asks for Retry, when
+   * Retry is wanted now.
+   */
   @Override
   public boolean writeToken(ByteBuf out, ByteBuf dcid, InetSocketAddress address) {
-    if (dcid.readableBytes() > MAX_CID_LENGTH) {
+    if (!retryNow.getAsBoolean() || dcid.readableBytes() > MAX_CID_LENGTH) {
       return false; // not a QUIC v1 Initial; quiche refuses it anyway
     }
     long now = clockMillis.getAsLong();

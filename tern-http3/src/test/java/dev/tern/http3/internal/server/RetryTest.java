@@ -22,17 +22,30 @@ import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * QUIC address validation on Tern's server: a new client gets a stateless Retry first, and its
- * token opens a connection only from the address it was issued to; an Initial from an address that
- * never answers (a spoofed one) gets one small Retry back, within QUIC's amplification limit.
- * Packets are watched on the wire through a {@link UdpRelay}.
+ * QUIC address validation on Tern's server with Retry always on ({@link AddressValidation}'s
+ * property): a new client gets a stateless Retry first, and its token opens a connection only from
+ * the address it was issued to; an Initial from an address that never answers (a spoofed one) gets
+ * one small Retry back, within QUIC's amplification limit. Packets are watched on the wire through
+ * a {@link UdpRelay}. {@code AddressValidationTest} covers the default, Retry under load.
  */
 class RetryTest {
+  @BeforeAll
+  static void retryAlways() {
+    System.setProperty(AddressValidation.PROPERTY, "always");
+  }
+
+  @AfterAll
+  static void retryByDefault() {
+    System.clearProperty(AddressValidation.PROPERTY);
+  }
+
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
 
   @TempDir Path dir;
@@ -60,13 +73,13 @@ class RetryTest {
   }
 
   /** A client's first Initial (no token) and its Initial after the Retry (with the token). */
-  private record Initials(byte[] first, byte[] withToken) {}
+  record Initials(byte[] first, byte[] withToken) {}
 
   /**
    * Starts a handshake through a relay that forwards only the client's first datagram, so that the
    * server never sees the client's token.
    */
-  private Initials capture(UdpRelay relay) throws Exception {
+  static Initials capture(UdpRelay relay) throws Exception {
     EventLoopGroup group = QuicPeer.newGroup();
     try {
       QuicPeer.startConnect(group, relay.address());
@@ -195,7 +208,7 @@ class RetryTest {
     socket.send(packet(datagram));
   }
 
-  private static byte[] receive(DatagramSocket socket) throws Exception {
+  static byte[] receive(DatagramSocket socket) throws Exception {
     byte[] buffer = new byte[65_536];
     DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
     socket.receive(packet);
