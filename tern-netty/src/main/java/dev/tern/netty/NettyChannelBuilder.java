@@ -7,7 +7,9 @@ import dev.tern.ManagedChannelBuilder;
 import dev.tern.PerAddressChannelCredentials;
 import dev.tern.TlsChannelCredentials;
 import dev.tern.internal.channel.AbstractManagedChannelBuilder;
+import dev.tern.netty.internal.client.Http3Alternatives;
 import dev.tern.netty.internal.client.Http3Connector;
+import dev.tern.netty.internal.client.Http3Upgrade;
 import dev.tern.netty.internal.client.NettyClientTransport;
 import dev.tern.netty.internal.io.DomainSockets;
 import dev.tern.netty.internal.io.EventLoops;
@@ -46,7 +48,9 @@ import javax.net.ssl.SSLException;
  * connection is 1 MiB ({@link #flowControlWindow}); connecting times out after 20 seconds ({@link
  * #connectTimeout}). TLS is on by default (HTTP/2 negotiated by ALPN, the server's name checked
  * against the authority), with the JDK's trusted CAs unless {@link #sslContext} gives a context;
- * {@link #usePlaintext()} selects h2c (HTTP/2 with prior knowledge) instead.
+ * {@link #usePlaintext()} selects h2c (HTTP/2 with prior knowledge) instead. With the {@code
+ * tern-http3} module on the path, a TLS channel moves to HTTP/3 where a server advertises it
+ * ({@link #http3Upgrade}), or uses it from the start ({@link #enableHttp3}).
  *
  * <p>Not thread-safe: configure from one thread, then {@link #build()}.
  */
@@ -80,6 +84,14 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
   private PerAddressChannelCredentials perAddress;
   private TlsChannelCredentials tlsCredentials;
   private boolean http3;
+  private boolean http3Upgrade = true;
+  private long http3HeadStartNanos = DEFAULT_HTTP3_HEAD_START_NANOS;
+
+  /**
+   * How long QUIC runs alone before TCP joins the race: RFC 8305's recommended connection attempt
+   * delay (250 ms).
+   */
+  private static final long DEFAULT_HTTP3_HEAD_START_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
   /** The shortest keepalive time (grpc-java's): 10 seconds. */
   static final long MIN_KEEPALIVE_TIME_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -318,6 +330,66 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
     return this;
   }
 
+  /**
+   * Whether the channel moves to HTTP/3 where a server advertises it (default: on, when the {@code
+   * tern-http3} module is on the path and the channel uses TLS that QUIC can use: the JDK's trusted
+   * CAs or {@link #tlsCredentials}, not a bare {@link #sslContext}). A response's {@code alt-svc}
+   * naming {@code h3} on the same host (RFC 7838; another host is ignored, as is a malformed value)
+   * is remembered per server address for its max-age ({@code ma}, 24 hours by default; {@code
+   * clear} forgets it), and the HTTP/2 connection that heard it first retires as after a GOAWAY:
+   * its calls finish on it, and new calls go to a new connection, which races QUIC against TCP (see
+   * {@link #http3RaceHeadStart}). The first ready carries the calls. If QUIC fails or loses (UDP
+   * blocked, no answer, a failed handshake), the connection is HTTP/2 and no call fails; QUIC to
+   * that server is then not tried again for 5 minutes, doubling with each failure up to a day. No
+   * effect with {@link #enableHttp3}, which uses HTTP/3 from the start. See docs/http3.md.
+   */
+  public NettyChannelBuilder http3Upgrade(boolean enabled) {
+    this.http3Upgrade = enabled;
+    return this;
+  }
+
+  /**
+   * How long a connection racing QUIC against TCP ({@link #http3Upgrade}) lets QUIC try alone
+   * before starting TCP too (default 250 ms, RFC 8305's connection attempt delay); TCP starts at
+   * once if QUIC fails first. A QUIC handshake that TCP overtakes counts as a failure.
+   *
+   * @throws IllegalArgumentException if {@code time} is negative
+   */
+  public NettyChannelBuilder http3RaceHeadStart(long time, TimeUnit unit) {
+    Objects.requireNonNull(unit, "unit");
+    if (time < 0) {
+      throw new IllegalArgumentException("http3RaceHeadStart must not be negative: " + time);
+    }
+    this.http3HeadStartNanos = unit.toNanos(time);
+    return this;
+  }
+
+  /** The channel's HTTP/3 upgrade, or null when it has none (see {@link #http3Upgrade}). */
+  private Http3Upgrade http3UpgradeForBuild(ScheduledExecutorService timer) {
+    if (!http3Upgrade
+        || http3
+        || perAddress != null
+        || isPlaintextForHttp3()
+        || (sslContext != null && tlsCredentials == null)) {
+      return null;
+    }
+    Http3Connector connector =
+        ServiceLoader.load(Http3Connector.class, NettyChannelBuilder.class.getClassLoader())
+            .findFirst()
+            .orElse(null);
+    if (connector == null) {
+      return null;
+    }
+    TlsChannelCredentials credentials = tlsCredentials;
+    int maxInboundMetadataSize = assembly.maxInboundMetadataSizeForBuild();
+    int timeoutMillis = (int) connectTimeoutMillis;
+    return new Http3Upgrade(
+        new Http3Alternatives(System::nanoTime),
+        () -> connector.newConnections(credentials, true, maxInboundMetadataSize, timeoutMillis),
+        http3HeadStartNanos,
+        timer);
+  }
+
   private Http3Connector.Connections http3Connections(int maxInboundMetadataSize) {
     if (isPlaintextForHttp3()) {
       throw new IllegalStateException(
@@ -355,6 +427,10 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
       return isPlaintext();
     }
 
+    int maxInboundMetadataSizeForBuild() {
+      return maxInboundMetadataSize();
+    }
+
     private SslContext sslContextForBuild() {
       if (isPlaintext()) {
         return null;
@@ -387,11 +463,16 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
         options =
             options.withKeepAlive(keepAliveNanos, keepAliveTimeoutNanos, keepAliveWithoutCalls);
       }
+      Http3Upgrade upgrade = http3UpgradeForBuild(group);
+      if (upgrade != null) {
+        options = options.withHttp3Alternatives(upgrade.alternatives());
+      }
       return new TransportFactory(
           options,
           group,
           perAddress == null ? null : new AddressTls(perAddress),
-          http3 ? http3Connections(maxInboundMetadataSize()) : null);
+          http3 ? http3Connections(maxInboundMetadataSize()) : null,
+          upgrade);
     }
 
     @Override
@@ -448,25 +529,29 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
 
   /**
    * Creates {@link NettyClientTransport}s sharing one set of options, or HTTP/3 transports from
-   * {@code http3} when the channel has HTTP/3 on. Owns nothing that needs releasing: the event
-   * loops are shared or the application's. Thread-safe (immutable apart from a volatile flag).
+   * {@code http3} when the channel has HTTP/3 on, or races of both from {@code upgrade} where a
+   * server advertised HTTP/3. Owns nothing that needs releasing: the event loops are shared or the
+   * application's. Thread-safe (immutable apart from a volatile flag).
    */
   private static final class TransportFactory implements ClientTransportFactory {
     private final NettyClientTransport.TransportOptions options;
     private final EventLoopGroup group;
     private final AddressTls addressTls;
     private final Http3Connector.Connections http3;
+    private final Http3Upgrade upgrade;
     private volatile boolean closed;
 
     TransportFactory(
         NettyClientTransport.TransportOptions options,
         EventLoopGroup group,
         AddressTls addressTls,
-        Http3Connector.Connections http3) {
+        Http3Connector.Connections http3,
+        Http3Upgrade upgrade) {
       this.options = options;
       this.group = group;
       this.addressTls = addressTls;
       this.http3 = http3;
+      this.upgrade = upgrade;
     }
 
     @Override
@@ -491,7 +576,8 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
           chosen = options.withTlsCheckedByTrustManager(context);
         }
       }
-      return new NettyClientTransport(address, authority, userAgent, chosen);
+      NettyClientTransport tcp = new NettyClientTransport(address, authority, userAgent, chosen);
+      return upgrade == null ? tcp : upgrade.newTransport(address, authority, userAgent, tcp);
     }
 
     @Override

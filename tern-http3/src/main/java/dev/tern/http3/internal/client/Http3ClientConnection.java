@@ -72,6 +72,9 @@ final class Http3ClientConnection implements ManagedClientTransport, PeerStreamR
   /** An idle connection is closed after this long (QUIC's max_idle_timeout). */
   static final long IDLE_TIMEOUT_SECONDS = 120;
 
+  private static final Metadata.Key<String> ALT_USED =
+      Metadata.Key.of("alt-used", Metadata.ASCII_STRING_MARSHALLER);
+
   private static EventLoopGroup sharedGroup;
 
   private final SocketAddress address;
@@ -79,6 +82,10 @@ final class Http3ClientConnection implements ManagedClientTransport, PeerStreamR
   private final AsciiString authorityAscii;
   private final AsciiString userAgent;
   private final Http3ConnectorProvider.ChannelConnections options;
+
+  /** The {@code alt-used} value of every call (RFC 7838 section 5), or null if not an upgrade. */
+  private final String altUsed;
+
   private final RequestPaths paths = new RequestPaths();
   private final EventLoop loop;
 
@@ -90,6 +97,12 @@ final class Http3ClientConnection implements ManagedClientTransport, PeerStreamR
   // ---- event loop only
   private Listener listener;
   private Channel udp;
+
+  /** Whether QUIC's handshake runs: a shutdown then ends it (a race lost, UDP blocked). */
+  private boolean handshaking;
+
+  private boolean handshakeTimedOut;
+
   private final Set<Http3ResponseStream> calls = new LinkedHashSet<>();
 
   /** Calls waiting for QUIC to allow another stream (the server's MAX_STREAMS), in order. */
@@ -105,7 +118,9 @@ final class Http3ClientConnection implements ManagedClientTransport, PeerStreamR
       SocketAddress address,
       String authority,
       String userAgent,
+      String altUsed,
       Http3ConnectorProvider.ChannelConnections options) {
+    this.altUsed = altUsed;
     this.address = address;
     this.authority = authority;
     this.authorityAscii = new AsciiString(authority);
@@ -183,39 +198,52 @@ final class Http3ClientConnection implements ManagedClientTransport, PeerStreamR
                     .withCause(f.cause()));
             return;
           }
+          if (shutdownStatus != null) {
+            failed(shutdownStatus); // shut down while binding
+            return;
+          }
           Future<QuicChannel> connect =
               QuicChannel.newBootstrap(udp)
                   .handler(new StreamLimitWatch())
                   .streamHandler(new ServerStreams())
                   .remoteAddress(remote)
                   .connect();
+          handshaking = true;
+          // Closing the UDP socket ends the handshake (cancelling QUIC's connect future instead
+          // makes Netty's codec log a second completion of it).
           ScheduledFuture<?> timeout =
               loop.schedule(
                   () -> {
-                    connect.cancel(false);
+                    handshakeTimedOut = true;
+                    udp.close();
                   },
                   options.connectTimeoutMillis(),
                   TimeUnit.MILLISECONDS);
           connect.addListener(
               c -> {
                 timeout.cancel(false);
+                handshaking = false;
                 if (c.isSuccess()) {
                   connected(connect.getNow());
                 } else {
                   failed(
                       Status.UNAVAILABLE
-                          .withDescription(
-                              c.isCancelled()
-                                  ? "HTTP/3 connection to "
-                                      + remote
-                                      + " timed out after "
-                                      + options.connectTimeoutMillis()
-                                      + " ms"
-                                  : "HTTP/3 connection to " + remote + " failed: " + c.cause())
+                          .withDescription(handshakeFailure(remote, c.cause()))
                           .withCause(c.cause()));
                 }
               });
         });
+  }
+
+  private String handshakeFailure(InetSocketAddress remote, Throwable cause) {
+    String connection = "HTTP/3 connection to " + remote;
+    if (handshakeTimedOut) {
+      return connection + " timed out after " + options.connectTimeoutMillis() + " ms";
+    }
+    if (shutdownStatus != null) {
+      return connection + " abandoned: " + shutdownStatus;
+    }
+    return connection + " failed: " + cause;
   }
 
   /** Opens waiting calls' streams when the server allows more (its MAX_STREAMS). */
@@ -334,6 +362,10 @@ final class Http3ClientConnection implements ManagedClientTransport, PeerStreamR
     Objects.requireNonNull(callOptions, "callOptions");
     if (!started) {
       throw new IllegalStateException("transport not started");
+    }
+    if (altUsed != null) {
+      headers.discardAll(ALT_USED);
+      headers.put(ALT_USED, altUsed); // the stream owns the headers
     }
     String callAuthority = callOptions.getAuthority();
     return new Http3ClientStream(
@@ -520,6 +552,10 @@ final class Http3ClientConnection implements ManagedClientTransport, PeerStreamR
             return;
           }
           reportShutdown(reason);
+          if (handshaking) {
+            udp.close(); // ends the handshake: no call has come, nothing to wait for
+            return;
+          }
           if (now) {
             closeStatus = reason;
             for (Http3ResponseStream call : new ArrayList<>(calls)) {

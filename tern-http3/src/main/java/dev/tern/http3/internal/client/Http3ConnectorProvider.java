@@ -2,9 +2,11 @@ package dev.tern.http3.internal.client;
 
 import dev.tern.TlsChannelCredentials;
 import dev.tern.http3.internal.common.QuicTls;
+import dev.tern.netty.internal.client.HostAndPort;
 import dev.tern.netty.internal.client.Http3Connector;
 import dev.tern.spi.ManagedClientTransport;
 import io.netty.handler.codec.quic.QuicSslContext;
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.Objects;
 
@@ -43,7 +45,18 @@ public final class Http3ConnectorProvider implements Http3Connector {
         SocketAddress address, String authority, String userAgent) {
       Objects.requireNonNull(address, "address");
       Objects.requireNonNull(authority, "authority");
-      return new Http3ClientConnection(address, authority, userAgent, this);
+      return new Http3ClientConnection(address, authority, userAgent, null, this);
+    }
+
+    @Override
+    public ManagedClientTransport newAlternativeTransport(
+        InetSocketAddress alternative, String authority, String userAgent) {
+      Objects.requireNonNull(alternative, "alternative");
+      Objects.requireNonNull(authority, "authority");
+      String altUsed = HostAndPort.ofAuthority(authority).host();
+      altUsed =
+          (altUsed.indexOf(':') >= 0 ? "[" + altUsed + "]" : altUsed) + ":" + alternative.getPort();
+      return new Http3ClientConnection(alternative, authority, userAgent, altUsed, this);
     }
   }
 }

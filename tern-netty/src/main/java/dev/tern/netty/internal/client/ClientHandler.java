@@ -59,6 +59,10 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
   private final List<ConnectionStream> endedByConnectionError = new ArrayList<>(0);
 
   private final PingTracker pings = new PingTracker();
+
+  /** Where advertised HTTP/3 alternatives go, or null when the channel does not upgrade. */
+  private final Http3Alternatives alternatives;
+
   private final ClientLifecycle life;
   private ChannelHandlerContext ctx;
 
@@ -74,6 +78,7 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
     this.connection = new Http2Connection(false, ClientLimits.of(options), this, System::nanoTime);
     this.writes = new ClientWrites(connection, this::networkFailure);
     this.life = new ClientLifecycle(transport, listener, options, pings);
+    this.alternatives = options.http3Alternatives();
   }
 
   // ---------------------------------------------------------------- for the streams
@@ -430,9 +435,27 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
       // response's head again, not its trailers.
       connection.informationalResponse(streamId);
     }
+    if (!trailers && headers.altSvc() != null) {
+      heardAltSvc(headers.altSvc());
+    }
     stream.state.onHeaders(headers, endStream);
     if (endStream) {
       removeStream(stream);
+    }
+  }
+
+  /**
+   * A response advertised alternatives: once one makes HTTP/3 usable for this server, the
+   * connection retires as after a GOAWAY (its calls finish here; new calls go to a new connection,
+   * which races QUIC against TCP). At most once per connection.
+   */
+  private void heardAltSvc(String value) {
+    if (alternatives != null
+        && !life.closing
+        && alternatives.heard(transport.address(), transport.authority(), value)) {
+      startShutdown(
+          Status.UNAVAILABLE.withDescription(
+              "the server offers HTTP/3 (alt-svc): new calls go to a new connection"));
     }
   }
 

@@ -29,6 +29,7 @@ public final class GrpcResponseHeaders {
   private static final AsciiString CONTENT_TYPE = AsciiString.cached("content-type");
   private static final AsciiString GRPC_STATUS = AsciiString.cached(GrpcHeaders.STATUS.name());
   private static final AsciiString GRPC_MESSAGE = AsciiString.cached(GrpcHeaders.MESSAGE.name());
+  private static final AsciiString ALT_SVC = AsciiString.cached("alt-svc");
 
   /** Room for four entries at the first one: most responses carry fewer. */
   private static final int INITIAL_SLOTS = 8;
@@ -45,6 +46,9 @@ public final class GrpcResponseHeaders {
   private CharSequence contentType;
   private CharSequence grpcStatus;
   private CharSequence grpcMessage;
+
+  /** The {@code alt-svc} field (also kept in the metadata), or null; fields joined by commas. */
+  private String altSvc;
 
   private GrpcResponseHeaders() {}
 
@@ -65,6 +69,7 @@ public final class GrpcResponseHeaders {
     contentType = null;
     grpcStatus = null;
     grpcMessage = null;
+    altSvc = null;
   }
 
   /**
@@ -89,6 +94,9 @@ public final class GrpcResponseHeaders {
     } else if (CONTENT_TYPE.contentEquals(name)) {
       contentType = value;
     } else {
+      if (ALT_SVC.contentEquals(name)) {
+        altSvc = altSvc == null ? value.toString() : altSvc + ", " + value;
+      }
       byte[] nameBytes = GrpcWire.bytes(name);
       if (GrpcWire.isBinaryName(nameBytes)) {
         addBinary(nameBytes, value);
@@ -215,6 +223,11 @@ public final class GrpcResponseHeaders {
   /** The {@code grpc-message} (still percent-encoded), or null. */
   public CharSequence grpcMessage() {
     return grpcMessage;
+  }
+
+  /** The {@code alt-svc} field's value (several fields joined by commas), or null. */
+  public String altSvc() {
+    return altSvc;
   }
 
   @Override

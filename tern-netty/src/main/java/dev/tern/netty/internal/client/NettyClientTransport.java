@@ -268,6 +268,10 @@ public final class NettyClientTransport implements ManagedClientTransport {
     return address;
   }
 
+  String authority() {
+    return authority;
+  }
+
   /** The connection's channelz counters, for the handler and the streams. */
   SocketNode socketNode() {
     return socket;
@@ -306,6 +310,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
 
     private long keepAliveTimeoutNanos;
     private boolean keepAliveWithoutCalls;
+    private Http3Alternatives http3Alternatives;
 
     /** Plaintext options: see the other constructor. */
     public TransportOptions(
@@ -380,6 +385,20 @@ public final class NettyClientTransport implements ManagedClientTransport {
       return copy;
     }
 
+    /**
+     * A copy of these options whose connections report the HTTP/3 alternatives servers advertise
+     * ({@code alt-svc}) to {@code alternatives}, and retire when one becomes usable.
+     */
+    public TransportOptions withHttp3Alternatives(Http3Alternatives alternatives) {
+      TransportOptions copy = copy();
+      copy.http3Alternatives = Objects.requireNonNull(alternatives, "alternatives");
+      return copy;
+    }
+
+    Http3Alternatives http3Alternatives() {
+      return http3Alternatives;
+    }
+
     private TransportOptions copy() {
       return copy(sslContext, checkHostName);
     }
@@ -397,6 +416,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
       copy.keepAliveTimeoutNanos = keepAliveTimeoutNanos;
       copy.keepAliveWithoutCalls = keepAliveWithoutCalls;
       copy.checkHostName = checkHost;
+      copy.http3Alternatives = http3Alternatives;
       return copy;
     }
 

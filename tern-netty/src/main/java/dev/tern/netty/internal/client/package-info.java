@@ -34,7 +34,11 @@
  *
  * <p>HTTP/3 calls are tern-http3's ({@code Http3Connector} is the seam, found by {@link
  * java.util.ServiceLoader}); it reuses the response header sink, {@code Http2Statuses} and {@code
- * RequestPaths} from here, exported to it by the module-info.
+ * RequestPaths} from here, exported to it by the module-info. Where a server advertises HTTP/3
+ * ({@code alt-svc}), {@code Http3Upgrade} moves the channel to it: {@code ClientHandler} reports
+ * the field to {@code Http3Alternatives} ({@code AltSvcHeader} parses it) and retires its
+ * connection when an alternative becomes usable; the next connection is a {@code
+ * RacingClientTransport} of QUIC against TCP.
  *
  * <p>Uses {@code http2}, {@code grpc}, the write path ({@code write}, {@code buffer}) and {@code
  * io}; never the server or the exchanges (tools/java/package-rules.txt).
