@@ -240,7 +240,11 @@ final class AdaptiveConcurrencyLimit {
     // deadlines while the server had them: then it fails its clients at the concurrency it has
     // (deadlines may keep calls in progress far below a cold limit), and the limit comes down to
     // that concurrency, shrunk as below.
-    boolean overdue = mostlyLate && unloaded != Long.MAX_VALUE;
+    // A quarter of the window late with its median past the allowed latency says the same: the
+    // calls that were not late mostly finished just in time (a queue about as long as the
+    // deadlines), which is no better.
+    boolean overdue =
+        unloaded != Long.MAX_VALUE && (mostlyLate || (late * 4 >= WINDOW && median > allowed));
     if (nearLimit || overdue) {
       if (unloaded == Long.MAX_VALUE) {
         // Loaded from the start: halve until a window runs unloaded and gives the baseline.

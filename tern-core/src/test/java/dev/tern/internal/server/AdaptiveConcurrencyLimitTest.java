@@ -187,6 +187,29 @@ class AdaptiveConcurrencyLimitTest {
   }
 
   @Test
+  void aThirdLateAndTheRestJustInTime_farBelowTheLimit_bringItDown() {
+    learnUnloaded(MS);
+
+    // A queue about as long as the deadlines: a third of the calls miss them (their clients
+    // cancel), the rest finish just in time, 900 times slower than unloaded.
+    for (int i = 0; i < 20; i++) {
+      int admitted = 0;
+      while (admitted < 40 && limit.tryAcquire()) {
+        admitted++;
+      }
+      for (int c = 0; c < admitted; c++) {
+        if (c % 3 == 0) {
+          limit.releaseLate(1_000 * MS);
+        } else {
+          limit.release(900 * MS);
+        }
+      }
+    }
+
+    assertThat(limit.limit()).isLessThanOrEqualTo(40);
+  }
+
+  @Test
   void oneThreadOfferedLessThanItServes_refusesNothing() {
     learnUnloaded(MS);
 
