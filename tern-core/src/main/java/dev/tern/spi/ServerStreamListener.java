@@ -14,14 +14,17 @@ public interface ServerStreamListener extends StreamListener {
   void closed(Status status);
 
   /**
-   * Whether at least half of the time the call's {@code grpc-timeout} gave it has passed; false for
-   * a call without a deadline. A transport asks when the client resets a stream it has sent no
-   * response message on: that late, the reset is the client's deadline expiring (it races the
-   * server's own expiry, and an overloaded server's timers run late), not a rapid reset. A client
-   * that resets that late frees the stream at most twice as early as the server would have.
+   * Whether the client's reset of this stream now would be ordinary traffic rather than part of a
+   * Rapid Reset: at least half of the time the call's {@code grpc-timeout} gave it has passed (the
+   * reset is the client's deadline expiring: it races the server's own expiry, and an overloaded
+   * server's timers run late), or the call carries a deadline and still waits for the server's
+   * executor (a client giving up at its deadline on a call the server was too busy to start; the
+   * server drops such a call at the reset, without running it, so the reset leaves no work behind).
+   * False for a call without a deadline that has not got that far: a stream opened and reset at
+   * once. A transport asks when the client resets a stream it has sent no response message on.
    * Thread-safe.
    */
-  default boolean pastHalfOfDeadline() {
+  default boolean resetIsOrdinary() {
     return false;
   }
 }

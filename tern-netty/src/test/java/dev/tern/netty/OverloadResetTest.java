@@ -18,6 +18,7 @@ import dev.tern.ServerStreamTracer;
 import dev.tern.ServerTransportFilter;
 import dev.tern.Status;
 import dev.tern.stub.ClientCalls;
+import dev.tern.stub.ServerCallStreamObserver;
 import dev.tern.stub.ServerCalls;
 import dev.tern.stub.StreamObserver;
 import dev.tern.testing.TernCleanupExtension;
@@ -66,6 +67,10 @@ class OverloadResetTest {
   private static final MethodDescriptor<String, String> ECHO =
       HOLD.toBuilder().setFullMethodName("test.Overload/Echo").build();
 
+  /** Starts, then holds its {@code onCancel} until {@link #onCancelReleased}. */
+  private static final MethodDescriptor<String, String> HOLD_CANCEL =
+      HOLD.toBuilder().setFullMethodName("test.Overload/HoldCancel").build();
+
   /** Holds the server's event loop (handlers run on it) until {@link #loopReleased}. */
   private static final MethodDescriptor<String, String> BLOCK =
       HOLD.toBuilder().setFullMethodName("test.Overload/Block").build();
@@ -103,6 +108,30 @@ class OverloadResetTest {
   private CompletableFuture<Void> streamSeen(int i) {
     return streamSeen.computeIfAbsent(i, k -> new CompletableFuture<>());
   }
+
+  /** Streams the server closed, counted on its event loop. */
+  private final AtomicInteger streamsClosed = new AtomicInteger();
+
+  /** Completes when the server closed its stream number {@code i} (from 0, in closing order). */
+  private final Map<Integer, CompletableFuture<Void>> streamClosed = new ConcurrentHashMap<>();
+
+  private CompletableFuture<Void> streamClosed(int i) {
+    return streamClosed.computeIfAbsent(i, k -> new CompletableFuture<>());
+  }
+
+  /** Handlers of {@link #HOLD_CANCEL} started. */
+  private final AtomicInteger handlersStarted = new AtomicInteger();
+
+  /** Completes when {@code n} handlers of {@link #HOLD_CANCEL} started. */
+  private final Map<Integer, CompletableFuture<Void>> handlersStartedFutures =
+      new ConcurrentHashMap<>();
+
+  private CompletableFuture<Void> handlersStarted(int n) {
+    return handlersStartedFutures.computeIfAbsent(n, k -> new CompletableFuture<>());
+  }
+
+  /** Lets the {@code onCancel} of {@link #HOLD_CANCEL} calls return. */
+  private final CountDownLatch onCancelReleased = new CountDownLatch(1);
 
   /** The server's executor for handlers; null for the event loop itself. */
   private Executor serverExecutor;
@@ -142,6 +171,21 @@ class OverloadResetTest {
                       responses.onCompleted();
                     }))
             .addMethod(
+                HOLD_CANCEL,
+                ServerCalls.asyncUnaryCall(
+                    (request, responses) -> {
+                      ((ServerCallStreamObserver<String>) responses)
+                          .setOnCancelHandler(
+                              () -> {
+                                try {
+                                  onCancelReleased.await(20, TimeUnit.SECONDS);
+                                } catch (InterruptedException e) {
+                                  Thread.currentThread().interrupt();
+                                }
+                              });
+                      handlersStarted(handlersStarted.incrementAndGet()).complete(null);
+                    }))
+            .addMethod(
                 ECHO,
                 ServerCalls.asyncUnaryCall(
                     (request, responses) -> {
@@ -163,7 +207,14 @@ class OverloadResetTest {
                   @Override
                   public ServerStreamTracer newServerStreamTracer(String method, Metadata headers) {
                     streamSeen(streamsSeen.getAndIncrement()).complete(null);
-                    return null;
+                    return new ServerStreamTracer() {
+                      @Override
+                      public void streamClosed(Status status) {
+                        OverloadResetTest.this
+                            .streamClosed(streamsClosed.getAndIncrement())
+                            .complete(null);
+                      }
+                    };
                   }
                 })
             .addTransportFilter(
@@ -296,6 +347,78 @@ class OverloadResetTest {
   }
 
   /**
+   * Issue 49's overload finding: a client cancels at its deadline calls that wait for a saturated
+   * server's executor, and the server, which counts their deadlines from when it read them (later
+   * still when the client held the request back behind the server's stream limit), sees the resets
+   * early in their time, each of the newest stream it has. A call that has not started is dropped
+   * at the reset, costing nothing more, so those resets are ordinary: 12 of them, with room for 5,
+   * keep the connection, and the handler never runs for those calls.
+   */
+  @Test
+  void callsWithDeadlinesResetWhileQueuedForTheExecutorAreDroppedAndKeepTheConnection()
+      throws Exception {
+    CountDownLatch executorReleased = new CountDownLatch(1);
+    ManagedChannel channel = startWithExecutorHeld(executorReleased);
+    try {
+      resetEachWhileQueued(channel, CallOptions.DEFAULT.withDeadlineAfter(60, TimeUnit.SECONDS));
+    } finally {
+      executorReleased.countDown();
+    }
+    assertThat(call(channel, ECHO, CallOptions.DEFAULT).get(20, TimeUnit.SECONDS).getCode())
+        .as("a call once the executor runs again")
+        .isEqualTo(Status.Code.OK);
+    assertThat(firstConnectionClosed).as("the first connection cut off").isNotDone();
+    assertThat(clientAddresses).as("connections the calls came on").hasSize(1);
+    assertThat(held).as("handlers run for calls their clients gave up on").isEmpty();
+  }
+
+  /**
+   * The same resets of calls without a deadline, as a Rapid Reset opens them: still counted, so the
+   * limit of 5 cuts the connection off.
+   */
+  @Test
+  void callsWithoutDeadlinesResetWhileQueuedForTheExecutorStillCount() throws Exception {
+    CountDownLatch executorReleased = new CountDownLatch(1);
+    ManagedChannel channel = startWithExecutorHeld(executorReleased);
+    try {
+      resetEachWhileQueued(channel, CallOptions.DEFAULT);
+      firstConnectionClosed.get(20, TimeUnit.SECONDS);
+    } finally {
+      executorReleased.countDown();
+    }
+  }
+
+  /** A server whose one executor thread is held until {@code released}. */
+  private ManagedChannel startWithExecutorHeld(CountDownLatch released) throws Exception {
+    ExecutorService executor = cleanup.register(Executors.newSingleThreadExecutor());
+    executor.execute(
+        () -> {
+          try {
+            released.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+    serverExecutor = executor;
+    return start(0);
+  }
+
+  /**
+   * 12 calls, one at a time: each sent until the server has it (queued for its held executor), then
+   * cancelled, and the next sent once the server closed its stream, unless the connection was cut
+   * off.
+   */
+  private void resetEachWhileQueued(ManagedChannel channel, CallOptions options) throws Exception {
+    for (int i = 0; i < 12 && !firstConnectionClosed.isDone(); i++) {
+      dev.tern.ClientCall<String, String> call = channel.newCall(HOLD, options);
+      ClientCalls.asyncUnaryCall(call, "hello", observer(new CompletableFuture<>()));
+      CompletableFuture.anyOf(streamSeen(i), firstConnectionClosed).get(20, TimeUnit.SECONDS);
+      call.cancel("the client's deadline passed", null);
+      CompletableFuture.anyOf(streamClosed(i), firstConnectionClosed).get(20, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
    * A client that keeps a later stream open and resets the earlier ones (so that no reset is of its
    * newest stream) while their handlers have not finished: at most the connection's stream limit of
    * such calls go uncounted, then its resets count again and the limit cuts it off. (Without that
@@ -303,25 +426,16 @@ class OverloadResetTest {
    */
   @Test
   void resetsBehindALaterStreamCountOnceTheirHandlersFillTheStreamLimit() throws Exception {
-    // One thread, held until the executor is shut down at cleanup: no handler ever finishes.
-    CountDownLatch executorReleased = new CountDownLatch(1);
-    ExecutorService executor = cleanup.register(Executors.newSingleThreadExecutor());
-    executor.execute(
-        () -> {
-          try {
-            executorReleased.await();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        });
-    serverExecutor = executor;
+    // Each handler starts, then its onCancel waits until the test ends: no cancelled call is ever
+    // done. (A call reset before its handler started is dropped at once, so these wait for it.)
+    serverExecutor = cleanup.register(Executors.newCachedThreadPool());
     ManagedChannel channel = start(0, 5);
     List<dev.tern.ClientCall<String, String>> calls = new ArrayList<>();
     try {
-      resetEachBehindTheNext(channel, calls);
+      resetEachBehindTheNext(channel, calls, HOLD_CANCEL);
       firstConnectionClosed.get(20, TimeUnit.SECONDS);
     } finally {
-      executorReleased.countDown();
+      onCancelReleased.countDown();
       for (dev.tern.ClientCall<String, String> call : calls) {
         call.cancel("test over", null);
       }
@@ -338,7 +452,7 @@ class OverloadResetTest {
     ManagedChannel channel = start(0, 5);
     List<dev.tern.ClientCall<String, String>> calls = new ArrayList<>();
     try {
-      resetEachBehindTheNext(channel, calls);
+      resetEachBehindTheNext(channel, calls, HOLD);
     } finally {
       calls.get(calls.size() - 1).cancel("test over", null);
     }
@@ -355,13 +469,18 @@ class OverloadResetTest {
    * one); {@code calls} gets each call.
    */
   private void resetEachBehindTheNext(
-      ManagedChannel channel, List<dev.tern.ClientCall<String, String>> calls) throws Exception {
+      ManagedChannel channel,
+      List<dev.tern.ClientCall<String, String>> calls,
+      MethodDescriptor<String, String> method)
+      throws Exception {
     for (int i = 0; i < 4 * CALLS && !firstConnectionClosed.isDone(); i++) {
       dev.tern.ClientCall<String, String> next =
-          channel.newCall(HOLD, CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS));
+          channel.newCall(method, CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS));
       ClientCalls.asyncUnaryCall(next, "hello", observer(new CompletableFuture<>()));
       calls.add(next);
-      CompletableFuture.anyOf(streamSeen(i), firstConnectionClosed).get(20, TimeUnit.SECONDS);
+      CompletableFuture.anyOf(
+              method == HOLD_CANCEL ? handlersStarted(i + 1) : streamSeen(i), firstConnectionClosed)
+          .get(20, TimeUnit.SECONDS);
       if (calls.size() > 1) {
         calls.get(calls.size() - 2).cancel("reset behind a later call", null);
       }

@@ -15,17 +15,28 @@ import java.util.concurrent.atomic.AtomicReference;
  * most half a window). It only moves on evidence: it grows and shrinks only after a window whose
  * calls in progress came to at least half the limit (fewer say nothing about the limit: a test
  * holding 500 calls open at once, each waiting for the others, is no overload while the limit is
- * far above), or whose calls mostly missed their deadlines while the server had them ({@link
- * #releaseLate}: it fails its clients at the concurrency it has, and the limit comes down to it);
- * and it never goes below {@link #MIN_LIMIT}. The unloaded latency is the lowest median of the
- * windows that ran unloaded (their calls in progress below half the limit) over the last one to two
- * periods of {@link #WINDOWS_PER_PERIOD} windows that had such a window, falling at once and rising
- * at most {@link #GROWTH_PER_PERIOD} times a period, so it follows a service that becomes slower or
- * faster for good, but neither a queue building far below the limit nor the load at the limit;
- * before the first unloaded window a loaded window halves the limit (a server that starts
- * overloaded). The limit follows latency, not CPU: a handler that waits (sleeps, blocks on I/O on a
- * virtual thread) keeps its latency as concurrency grows, so its limit grows up to {@link
- * #MAX_LIMIT}.
+ * far above), or whose calls mostly missed their deadlines while the server had them, or were
+ * abandoned by their clients before the answer ({@link #releaseLate}: it fails its clients at the
+ * concurrency it has, and the limit comes down to it). The unloaded latency is the lowest median of
+ * the windows that ran unloaded (their calls in progress below half the limit) over the last one to
+ * two periods of {@link #WINDOWS_PER_PERIOD} windows that had such a window, falling at once and
+ * rising at most {@link #GROWTH_PER_PERIOD} times a period, so it follows a service that becomes
+ * slower or faster for good, but neither a queue building far below the limit nor the load at the
+ * limit; before the first unloaded window a loaded window halves the limit (a server that starts
+ * overloaded).
+ *
+ * <p>The floor follows what the server has served in time: the most calls in progress of a window
+ * whose median stayed within the allowed latency and whose calls mostly met their deadlines, over
+ * the last one to two periods that had one, and never below {@link #MIN_LIMIT}; before the first
+ * such window it is {@link #COLD_FLOOR}. So an overloaded server comes down to about the
+ * concurrency it serves in time, not to a constant far above it.
+ *
+ * <p>The limit follows latency, not CPU. At the floor, a window slower than allowed whose calls met
+ * their deadlines may be a service that became slower for good (a blocking handler on virtual
+ * threads, I/O) rather than queueing; the limiter then probes ({@link ConcurrencyProbe}): it
+ * doubles the limit for a window, and if the latency did not follow the concurrency, the service is
+ * slower, not queued, and that latency becomes the unloaded one, so its limit grows again up to
+ * {@link #MAX_LIMIT}; if it did follow, the limit goes back to the floor.
  *
  * <p>What a sample measures is the caller's choice (see {@link ServerCallImpl}: from the request's
  * end to the handler's close, the server's own time); the limiter owns the clock it is read from,
@@ -62,11 +73,16 @@ final class AdaptiveConcurrencyLimit {
   static final long LEEWAY_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
   /**
-   * The floor: hundreds of calls held open at once (a test, a fan-in waiting for its peers) are
-   * never refused for latency that did not come from queueing. {@code maxConcurrentCalls} bounds
-   * tighter, by hand.
+   * The lowest floor: what the server measured as served in time may be as little as one call in
+   * progress (a quiet server); a limit of a few calls still lets a probe and a few cores show more.
    */
-  static final int MIN_LIMIT = 256;
+  static final int MIN_LIMIT = 4;
+
+  /**
+   * The floor before the server has served a window in time (one that starts overloaded): hundreds
+   * of calls held open at once (a test, a fan-in waiting for its peers) are not refused then.
+   */
+  static final int COLD_FLOOR = 256;
 
   static final int MAX_LIMIT = 10_000;
 
@@ -97,6 +113,13 @@ final class AdaptiveConcurrencyLimit {
   private long periodMin = Long.MAX_VALUE;
   private long previousPeriodMin = Long.MAX_VALUE;
   private int windowsInPeriod;
+
+  /** The most calls in progress of a window served in time, this period and the last; 0: none. */
+  private int periodServed;
+
+  private int previousPeriodServed;
+
+  private final ConcurrencyProbe probe = new ConcurrencyProbe();
 
   /**
    * Creates a limiter at {@link #INITIAL_LIMIT}.
@@ -138,9 +161,11 @@ final class AdaptiveConcurrencyLimit {
 
   /**
    * Gives back a slot {@link #tryAcquire} took, for a call whose deadline passed while the server
-   * had it (waiting for the executor, or in its handler), and learns from its latency and lateness.
+   * had it (waiting for the executor, or in its handler), or whose client gave up on it before the
+   * answer, and learns from its latency and lateness.
    *
-   * @param latencyNanos the call's time until its deadline passed, by {@link #now}
+   * @param latencyNanos the call's time until its deadline passed or its client cancelled it, by
+   *     {@link #now}
    */
   void releaseLate(long latencyNanos) {
     int before = inProgress.getAndDecrement();
@@ -182,41 +207,94 @@ final class AdaptiveConcurrencyLimit {
     if (!nearLimit && !mostlyLate) {
       periodMin = Math.min(periodMin, median);
     }
-    if (++windowsInPeriod == WINDOWS_PER_PERIOD) {
-      if (periodMin != Long.MAX_VALUE) {
-        previousPeriodMin =
-            previousPeriodMin == Long.MAX_VALUE
-                ? periodMin
-                : Math.min(periodMin, saturatedTimes(previousPeriodMin, GROWTH_PER_PERIOD));
-      } // else a loaded period: the last baseline stands
-      periodMin = Long.MAX_VALUE;
-      windowsInPeriod = 0;
-    }
     long unloaded = Math.min(periodMin, previousPeriodMin);
+    double allowed =
+        unloaded == Long.MAX_VALUE
+            ? Double.NaN
+            : Math.max(TOLERANCE * unloaded, (double) unloaded + LEEWAY_NANOS);
+    if (!nearLimit && !mostlyLate && median <= allowed) {
+      // Served in time at this concurrency, which the limit did not bound.
+      periodServed = Math.max(periodServed, busiest);
+    }
+    if (++windowsInPeriod == WINDOWS_PER_PERIOD) {
+      endPeriod();
+    }
+    int floor = floor();
+
+    if (probe.probing()) {
+      // A window since the limit was doubled: did the latency follow the concurrency?
+      switch (probe.observe(busiest, median, mostlyLate)) {
+        case SLOWER -> {
+          // The service is slower, not queued: that latency is its unloaded one now.
+          previousPeriodMin = median;
+          periodMin = Long.MAX_VALUE;
+        }
+        case QUEUEING -> estimate = Math.max(floor, probe.limitBefore());
+        case PENDING -> {}
+      }
+      limit = (int) estimate;
+      return;
+    }
 
     // Far from the limit, a window says nothing about it, unless most of its calls missed their
     // deadlines while the server had them: then it fails its clients at the concurrency it has
     // (deadlines may keep calls in progress far below a cold limit), and the limit comes down to
     // that concurrency, shrunk as below.
-    boolean overdue = mostlyLate && unloaded != Long.MAX_VALUE;
+    // A quarter of the window late with its median past the allowed latency says the same: the
+    // calls that were not late mostly finished just in time (a queue about as long as the
+    // deadlines), which is no better.
+    boolean overdue =
+        unloaded != Long.MAX_VALUE && (mostlyLate || (late * 4 >= WINDOW && median > allowed));
     if (nearLimit || overdue) {
       if (unloaded == Long.MAX_VALUE) {
         // Loaded from the start: halve until a window runs unloaded and gives the baseline.
         estimate /= 2;
-      } else {
-        double allowed = Math.max(TOLERANCE * unloaded, (double) unloaded + LEEWAY_NANOS);
-        if (median <= allowed) {
-          if (nearLimit) {
-            estimate += Math.sqrt(estimate);
-          }
-        } else {
-          double from = nearLimit ? estimate : Math.min(estimate, busiest);
-          estimate = from * Math.max(0.5, allowed / median);
+      } else if (median <= allowed) {
+        if (nearLimit) {
+          estimate += Math.sqrt(estimate);
         }
+      } else if (!mostlyLate && estimate <= floor && busiest <= estimate && probe.mayStart()) {
+        // Slower than allowed at the floor (every call of the window admitted under it, none left
+        // from a longer queue), yet in time for its clients: queueing or a slower service? Double
+        // the limit for a window and see.
+        estimate = probe.start(estimate, median);
+      } else {
+        double from = nearLimit ? estimate : Math.min(estimate, busiest);
+        estimate = from * Math.max(0.5, allowed / median);
       }
-      estimate = Math.max(MIN_LIMIT, Math.min(MAX_LIMIT, estimate));
+      estimate = Math.max(floor, Math.min(MAX_LIMIT, estimate));
       limit = (int) estimate;
     }
+  }
+
+  /** A period of windows ended: the baseline and the floor move on to the next. */
+  private void endPeriod() {
+    if (periodMin != Long.MAX_VALUE) {
+      previousPeriodMin =
+          previousPeriodMin == Long.MAX_VALUE
+              ? periodMin
+              : Math.min(periodMin, saturatedTimes(previousPeriodMin, GROWTH_PER_PERIOD));
+    } // else a loaded period: the last baseline stands
+    if (periodServed > 0) {
+      previousPeriodServed = periodServed;
+    } // else no window served in time: the last floor stands
+    periodMin = Long.MAX_VALUE;
+    periodServed = 0;
+    windowsInPeriod = 0;
+  }
+
+  /**
+   * The floor now: the most calls in progress of a window served in time, over the last one or two
+   * periods that had one (at least {@link #MIN_LIMIT}); {@link #COLD_FLOOR} before any.
+   */
+  private int floor() {
+    int served = Math.max(periodServed, previousPeriodServed);
+    return served == 0 ? COLD_FLOOR : Math.max(MIN_LIMIT, served);
+  }
+
+  /** The floor now, for tests; read by the thread that wrote the last window. */
+  int floorForTest() {
+    return floor();
   }
 
   private static long saturatedTimes(long value, long factor) {

@@ -351,8 +351,10 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
    * succeeded if the application also closed it OK, and gives back its slot of the server's limits
    * on calls in progress. The adaptive limit learns the server's own time of a call: from its
    * request's end to its handler's OK close (not the client's upload, nor the sending of the
-   * response to a slow reader), or to its deadline if that passed first (a lower bound of what it
-   * would have taken). Other calls end early for reasons of their own and teach it nothing.
+   * response to a slow reader), or to its deadline if that passed first, or to the client's cancel
+   * if the client gave up first (a lower bound of what it would have taken; both count as late:
+   * clients cancel at their deadlines, so a server whose clients give up before it answers is
+   * failing them). Other calls end early for reasons of their own and teach it nothing.
    */
   void streamClosed(Status status) {
     boolean succeeded = status.isOk() && closedOk;
@@ -366,7 +368,8 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
         adaptiveLimit.release();
       } else if (closedOk) {
         adaptiveLimit.release(closedNanos - received);
-      } else if (status.getCode() == Status.Code.DEADLINE_EXCEEDED) {
+      } else if (status.getCode() == Status.Code.DEADLINE_EXCEEDED
+          || status.getCode() == Status.Code.CANCELLED) {
         adaptiveLimit.releaseLate(adaptiveLimit.now() - received);
       } else {
         adaptiveLimit.release();

@@ -16,6 +16,8 @@ import dev.tern.spi.ServerStreamListener;
 import dev.tern.spi.Stream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -50,11 +52,16 @@ import java.util.logging.Logger;
  *   <li>The call's deadline passes while its start waits for the executor: the handler is never
  *       called and no request is decoded; the stream ends DEADLINE_EXCEEDED and its tracers hear
  *       {@link ServerStreamTracer.Refusal#DEADLINE_PASSED_IN_QUEUE}.
+ *   <li>The stream ends abnormally (the client cancels, or the deadline's timer fires) while the
+ *       start waits for the executor: the call is dropped; the handler never sees it, and no
+ *       request is decoded (for the deadline, its tracers hear {@link
+ *       ServerStreamTracer.Refusal#DEADLINE_PASSED_IN_QUEUE}).
  * </ul>
  *
  * <p>Thread-safety: the {@link ServerStreamListener} methods are called by the transport, one at a
  * time. {@code listener} and {@code done} are touched only by tasks on the serializing executor,
- * which orders them. {@link #cancelled} runs on the thread that cancelled the context.
+ * which orders them. {@link #cancelled} runs on the thread that cancelled the context. The start
+ * task and an abnormal {@code closed} race for {@code startState} by compare-and-set.
  */
 final class ServerCallStreamListener<ReqT, RespT>
     implements ServerStreamListener, Context.CancellationListener {
@@ -79,7 +86,7 @@ final class ServerCallStreamListener<ReqT, RespT>
 
   /**
    * The client's grpc-timeout in nanoseconds, or -1; for the DEADLINE_EXCEEDED description and
-   * {@link #pastHalfOfDeadline}.
+   * {@link #resetIsOrdinary}.
    */
   private final long timeoutNanos;
 
@@ -100,6 +107,30 @@ final class ServerCallStreamListener<ReqT, RespT>
 
   /** The executor rejected a task; the call is being torn down (transport thread only). */
   private boolean rejected;
+
+  /**
+   * {@link #QUEUED} until the start task runs ({@link #STARTED}), or until the stream ends
+   * abnormally first ({@link #DROPPED}: the handler never sees the call); whichever comes first
+   * wins, by compare-and-set.
+   */
+  @SuppressWarnings("unused") // through START_STATE
+  private volatile int startState;
+
+  private static final int QUEUED = 0;
+  private static final int STARTED = 1;
+  private static final int DROPPED = 2;
+
+  private static final VarHandle START_STATE;
+
+  static {
+    try {
+      START_STATE =
+          MethodHandles.lookup()
+              .findVarHandle(ServerCallStreamListener.class, "startState", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   /**
    * @param inline whether {@code executor} runs each task on the calling thread (the server's
@@ -199,15 +230,33 @@ final class ServerCallStreamListener<ReqT, RespT>
     }
     call.markCancelled();
     context.cancel(status.asRuntimeException());
+    if (START_STATE.compareAndSet(this, QUEUED, DROPPED)) {
+      // Ended before the executor reached it (its deadline's timer, or a client giving up on a
+      // call the server was too busy to start): the handler never sees it, and the application is
+      // done with it now.
+      if (deadlinePassed()) {
+        call.refused(ServerStreamTracer.Refusal.DEADLINE_PASSED_IN_QUEUE);
+      }
+      call.cancelledCallFinished();
+      return;
+    }
     execute(this::deliverCancel, null);
   }
 
+  /**
+   * {@inheritDoc} For a call with a deadline: at least half of its time has passed, or its start
+   * still waits for the executor (then the client's reset drops it, see {@link #closed}).
+   */
   @Override
-  public boolean pastHalfOfDeadline() {
+  public boolean resetIsOrdinary() {
+    if (timeoutNanos < 0) {
+      return false;
+    }
+    if (startState == QUEUED) {
+      return true;
+    }
     Deadline deadline = context.getDeadline();
-    return timeoutNanos >= 0
-        && deadline != null
-        && deadline.timeRemaining(TimeUnit.NANOSECONDS) <= timeoutNanos / 2;
+    return deadline != null && deadline.timeRemaining(TimeUnit.NANOSECONDS) <= timeoutNanos / 2;
   }
 
   /** The call's context was cancelled; only a deadline (a TimeoutException) concerns us here. */
@@ -247,6 +296,9 @@ final class ServerCallStreamListener<ReqT, RespT>
   }
 
   private void runStartCall() {
+    if (!START_STATE.compareAndSet(this, QUEUED, STARTED)) {
+      return; // dropped: its client cancelled it while it waited
+    }
     if (deadlinePassed()) {
       notStarted();
       return;
@@ -274,8 +326,8 @@ final class ServerCallStreamListener<ReqT, RespT>
 
   /**
    * Whether the call's deadline has passed: its context was cancelled by it, or (its timer late)
-   * the clock says so. One clock read, for calls with a deadline. A call a client cancelled still
-   * starts, and its handler hears onCancel.
+   * the clock says so. One clock read, for calls with a deadline. (A call its client cancelled
+   * before this task ran was dropped at the cancel and never gets here.)
    */
   private boolean deadlinePassed() {
     if (timeoutNanos < 0) {

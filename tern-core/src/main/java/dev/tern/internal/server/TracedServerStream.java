@@ -143,8 +143,8 @@ public final class TracedServerStream implements ServerStream {
           }
 
           @Override
-          public boolean pastHalfOfDeadline() {
-            return listener.pastHalfOfDeadline();
+          public boolean resetIsOrdinary() {
+            return listener.resetIsOrdinary();
           }
         });
   }

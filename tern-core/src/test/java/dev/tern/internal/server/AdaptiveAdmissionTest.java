@@ -134,22 +134,30 @@ class AdaptiveAdmissionTest {
     overloadToTheFloor();
     int started = handler.calls.size();
     List<FakeServerStream> open = new ArrayList<>();
-    for (int i = 0; i < AdaptiveConcurrencyLimit.MIN_LIMIT; i++) {
-      open.add(transport.newStream("test.Echo/Unary", new Metadata()));
+    FakeServerStream refused = null;
+    while (refused == null) {
+      FakeServerStream next = transport.newStream("test.Echo/Unary", new Metadata());
+      if (next.closeStatus != null) {
+        refused = next;
+      } else {
+        open.add(next);
+      }
     }
-
-    FakeServerStream refused = transport.newStream("test.Echo/Unary", new Metadata());
     FakeServerStream stream = transport.newStream("test.Echo/Bidi", new Metadata());
 
+    // Down to about what one thread serves within the allowed latency, not hundreds.
+    assertThat(open).hasSizeBetween(AdaptiveConcurrencyLimit.MIN_LIMIT, 24);
     assertThat(refused.closeStatus.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
     assertThat(refused.closeStatus.getDescription())
         .isEqualTo(
-            "Server overloaded: 256 unary calls in progress, its adaptive limit"
-                + " (adaptiveConcurrencyLimit); try again later");
+            "Server overloaded: "
+                + open.size()
+                + " unary calls in progress, its adaptive limit (adaptiveConcurrencyLimit); try"
+                + " again later");
     assertThat(refused.closeTrailers.get(GrpcHeaders.RETRY_PUSHBACK_MS)).isEqualTo("100");
     assertThat(tracers.events).contains("refused ADAPTIVE_CONCURRENCY_LIMIT");
     assertThat(stream.closeStatus).as("streams do not count against the adaptive limit").isNull();
-    assertThat(handler.calls).hasSize(started + AdaptiveConcurrencyLimit.MIN_LIMIT + 1);
+    assertThat(handler.calls).hasSize(started + open.size() + 1);
 
     open.get(0).reportClosed(Status.CANCELLED);
     assertThat(transport.newStream("test.Echo/Unary", new Metadata()).closeStatus).isNull();
@@ -192,12 +200,18 @@ class AdaptiveAdmissionTest {
     learnUnloaded(100 * MS); // the recent median: 100 ms
     FakeServerStream idle = transport.newStream("test.Echo/Unary", timeoutHeader("10m"));
     assertThat(idle.closeStatus).as("an idle server starts it, and keeps learning").isNull();
-    for (int i = 1; i < AdaptiveConcurrencyLimit.MIN_LIMIT / 2; i++) {
+    // More calls in progress, until the server is busy (half its limit) and refuses a short one.
+    FakeServerStream tooShort = null;
+    for (int i = 0; tooShort == null; i++) {
+      assertThat(i).as("calls in progress before the server is busy").isLessThan(64);
       transport.newStream("test.Echo/Unary", new Metadata());
+      FakeServerStream shortCall = transport.newStream("test.Echo/Unary", timeoutHeader("10m"));
+      if (shortCall.closeStatus != null) {
+        tooShort = shortCall;
+      }
     }
     int started = handler.calls.size();
 
-    FakeServerStream tooShort = transport.newStream("test.Echo/Unary", timeoutHeader("10m"));
     FakeServerStream enough = transport.newStream("test.Echo/Unary", timeoutHeader("150m"));
     FakeServerStream streaming = transport.newStream("test.Echo/Bidi", timeoutHeader("10m"));
 
@@ -313,7 +327,43 @@ class AdaptiveAdmissionTest {
     assertThat(refused.closeStatus).as("the call past the limit's floor, refused").isNotNull();
     assertThat(refused.closeStatus.getDescription())
         .isEqualTo(
-            "Server overloaded: 256 unary calls in progress, its adaptive limit"
-                + " (adaptiveConcurrencyLimit); try again later");
+            "Server overloaded: "
+                + AdaptiveConcurrencyLimit.MIN_LIMIT
+                + " unary calls in progress, its adaptive limit (adaptiveConcurrencyLimit); try"
+                + " again later");
+  }
+
+  @Test
+  void callsTheirClientsCancelBeforeTheAnswer_farBelowTheColdLimit_bringItDown()
+      throws IOException {
+    QueueExecutor executor = new QueueExecutor();
+    builder.executor(executor); // the default server, but for the executor the test runs
+    startServer();
+    for (int i = 0; i < 4 * AdaptiveConcurrencyLimit.WINDOW; i++) {
+      FakeServerStream stream = received(new Metadata());
+      executor.runAll();
+      clock.forwardTime(1, TimeUnit.MILLISECONDS);
+      answer(handler.lastCall(), stream);
+    }
+
+    // 1,000 calls wait for an executor that is 1 s behind, and their clients give up first (they
+    // cancel at their own deadlines, which the server's clock may not have reached yet): the server
+    // fails them at the concurrency it has, far below half the cold limit.
+    List<FakeServerStream> abandoned = new ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      abandoned.add(received(new Metadata()));
+    }
+    clock.forwardTime(1, TimeUnit.SECONDS);
+    for (FakeServerStream stream : abandoned) {
+      stream.reportClosed(Status.CANCELLED.withDescription("client cancelled (RST_STREAM CANCEL)"));
+    }
+    executor.runAll();
+
+    for (int i = 0; i < AdaptiveConcurrencyLimit.MIN_LIMIT; i++) {
+      assertThat(received(new Metadata())).isNotNull();
+    }
+    FakeServerStream refused = transport.newStream("test.Echo/Unary", new Metadata());
+    assertThat(refused.closeStatus).as("the call past the limit's floor, refused").isNotNull();
+    assertThat(refused.closeStatus.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
   }
 }

@@ -73,11 +73,11 @@ final class ServerStreamState implements MessageDeframer.Listener {
    * Whether a client's reset of this stream now is ordinary traffic rather than part of a rapid
    * reset: a response message or the trailers went out ({@link #hasSentMessage}; a call the server
    * refused or shed at once, which the client reset before it read the answer, cancels no work), or
-   * at least half of the time the call's deadline gave it has passed, so the reset is the client's
-   * deadline expiring (it races the server's own expiry, which runs late on an overloaded server).
+   * the runtime says so ({@link ServerStreamListener#resetIsOrdinary}: the call's deadline is at
+   * least half over, or the call waits for the server's executor and is dropped at the reset).
    */
   boolean resetIsOrdinary() {
-    return messageSent || trailersSent || (listener != null && listener.pastHalfOfDeadline());
+    return messageSent || trailersSent || (listener != null && listener.resetIsOrdinary());
   }
 
   boolean isClosed() {

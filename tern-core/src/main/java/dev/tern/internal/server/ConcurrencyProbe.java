@@ -1,0 +1,108 @@
+package dev.tern.internal.server;
+
+/**
+ * The adaptive limit's experiment at its floor ({@link AdaptiveConcurrencyLimit}): is a latency
+ * above the allowed one queueing, or a service that became slower for good (a blocking handler, a
+ * slower backend)? Both look the same at one concurrency; they differ in how latency answers more
+ * concurrency. Queueing on a saturated server makes latency grow with the calls in progress (twice
+ * the calls, about twice the wait); a handler that waits (sleeps, blocks on I/O on a virtual
+ * thread) keeps its latency whatever their number. So the limiter doubles the limit, lets the
+ * windows pass whose calls may have been admitted before the change (as many calls as the new
+ * limit, at least one window), and reads the next: if it ran above the old limit with a median
+ * within {@link #QUEUEING_RISE} times the one before, either way, the service is slower, not queued
+ * (a median that fell that far says the window before was a passing queue, not the service);
+ * otherwise the limit goes back and no probe starts for {@link #COOLDOWN_WINDOWS} windows at the
+ * floor, so a server overloaded for good runs at twice its floor for at most one window in that
+ * many.
+ *
+ * <p>Not thread-safe: only the thread closing a window of the limiter touches it.
+ */
+final class ConcurrencyProbe {
+  /**
+   * How much the median may rise with twice the calls in progress and still not be queueing, which
+   * doubles it.
+   */
+  static final double QUEUEING_RISE = 1.5;
+
+  /** Windows at the floor, after a probe that found queueing, before the next probe. */
+  static final int COOLDOWN_WINDOWS = 4 * AdaptiveConcurrencyLimit.WINDOWS_PER_PERIOD;
+
+  /** What a window says of a probe. */
+  enum Verdict {
+    /** The window's calls may straddle the change: read a later one. */
+    PENDING,
+    /** Latency did not follow concurrency: the service is slower, the doubled limit stays. */
+    SLOWER,
+    /** Latency followed concurrency, or the window did not test it: the old limit comes back. */
+    QUEUEING
+  }
+
+  private boolean probing;
+
+  /** Windows still to pass before the one that decides. */
+  private int toSkip;
+
+  private double limitBefore;
+  private long medianBefore;
+  private int cooldown;
+
+  /** Whether a probe is running: the windows now belong to it. */
+  boolean probing() {
+    return probing;
+  }
+
+  /**
+   * Whether a probe may start now (asked once per window at the floor that is slower than allowed);
+   * counts down the cooldown.
+   */
+  boolean mayStart() {
+    if (cooldown > 0) {
+      cooldown--;
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Starts a probe from {@code limit}, where the window's median was {@code median}.
+   *
+   * @return the limit for the probe: twice {@code limit}
+   */
+  double start(double limit, long median) {
+    probing = true;
+    // A queue answers a higher limit only once calls admitted under it come out: after about as
+    // many calls as the new limit (all of them, when the queue fills at once).
+    toSkip = (int) Math.ceil(2 * limit / AdaptiveConcurrencyLimit.WINDOW);
+    limitBefore = limit;
+    medianBefore = median;
+    return 2 * limit;
+  }
+
+  /** The limit before the probe. */
+  double limitBefore() {
+    return limitBefore;
+  }
+
+  /**
+   * A window closed during the probe.
+   *
+   * @param busiest its most calls in progress
+   * @param median its median latency
+   * @param mostlyLate whether most of its calls missed their deadlines
+   */
+  Verdict observe(int busiest, long median, boolean mostlyLate) {
+    if (toSkip > 0) {
+      toSkip--;
+      return Verdict.PENDING;
+    }
+    probing = false;
+    if (busiest > limitBefore
+        && !mostlyLate
+        && median <= QUEUEING_RISE * medianBefore
+        && median * QUEUEING_RISE >= medianBefore) {
+      return Verdict.SLOWER;
+    }
+    cooldown = COOLDOWN_WINDOWS;
+    return Verdict.QUEUEING;
+  }
+}
