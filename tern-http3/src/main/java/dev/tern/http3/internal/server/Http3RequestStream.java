@@ -154,14 +154,15 @@ final class Http3RequestStream extends ChannelInboundHandlerAdapter
   /**
    * Whether the client's reset of this stream now is ordinary traffic rather than part of a rapid
    * reset, by HTTP/2's rule: a response message, the trailers or a refusal went out (the client
-   * cancels a call it had an answer on), or half of the time the call's deadline gave it has passed
-   * (the client's deadline expiring).
+   * cancels a call it had an answer on), or the runtime calls the reset ordinary ({@code
+   * ServerStreamListener.resetIsOrdinary}: the client's deadline expiring, or a call with a
+   * deadline still queued for the executor).
    */
   private boolean resetIsOrdinary() {
     return dataSent
         || trailersSent
         || responded
-        || (listener != null && !closed && listener.pastHalfOfDeadline());
+        || (listener != null && !closed && listener.resetIsOrdinary());
   }
 
   @Override
