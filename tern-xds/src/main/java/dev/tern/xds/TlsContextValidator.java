@@ -8,6 +8,7 @@ import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateProvid
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateValidationContext;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.SubjectAltNameMatcher;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
 import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
 import java.util.ArrayList;
@@ -84,14 +85,8 @@ final class TlsContextValidator {
               + ": no ca_certificate_provider_instance (a client must check the server's"
               + " certificate)");
     }
-    List<XdsTlsContext.SanMatcher> sans = new ArrayList<>();
-    for (int i = 0; i < validation.getMatchSubjectAltNamesCount(); i++) {
-      sans.add(
-          sanMatcher(
-              validation.getMatchSubjectAltNames(i),
-              commonField + ".validation_context.match_subject_alt_names[" + i + "]"));
-    }
-    return new XdsTlsContext(identity, roots, false, sans);
+    return new XdsTlsContext(
+        identity, roots, false, sanMatchers(validation, commonField + ".validation_context"));
   }
 
   private static <T extends Message> T unpack(
@@ -204,10 +199,6 @@ final class TlsContextValidator {
     if (v.hasSystemRootCerts()) {
       throw new XdsResourceException(path + ".system_root_certs: not supported");
     }
-    if (v.getMatchTypedSubjectAltNamesCount() > 0) {
-      throw new XdsResourceException(
-          path + ".match_typed_subject_alt_names: not supported (use match_subject_alt_names)");
-    }
     if (!v.hasCaCertificateProviderInstance()) {
       return null;
     }
@@ -232,27 +223,86 @@ final class TlsContextValidator {
     return name;
   }
 
-  private static XdsTlsContext.SanMatcher sanMatcher(StringMatcher m, String field)
-      throws XdsResourceException {
+  /**
+   * The SAN matchers of {@code v}: the typed ones ({@code match_typed_subject_alt_names}) when
+   * there are any, as Envoy ignores the deprecated untyped list then, else the untyped ones.
+   */
+  private static List<XdsTlsContext.SanMatcher> sanMatchers(
+      CertificateValidationContext v, String field) throws XdsResourceException {
+    List<XdsTlsContext.SanMatcher> sans = new ArrayList<>();
+    for (int i = 0; i < v.getMatchTypedSubjectAltNamesCount(); i++) {
+      SubjectAltNameMatcher typed = v.getMatchTypedSubjectAltNames(i);
+      String path = field + ".match_typed_subject_alt_names[" + i + "]";
+      XdsTlsContext.SanType type =
+          switch (typed.getSanType()) {
+            case DNS -> XdsTlsContext.SanType.DNS;
+            case URI -> XdsTlsContext.SanType.URI;
+            case IP_ADDRESS -> XdsTlsContext.SanType.IP_ADDRESS;
+            case EMAIL -> XdsTlsContext.SanType.EMAIL;
+            default ->
+                throw new XdsResourceException(
+                    path
+                        + ".san_type: "
+                        + typed.getSanType()
+                        + " is not supported (DNS, URI, IP_ADDRESS or EMAIL)");
+          };
+      if (!typed.hasMatcher()) {
+        throw new XdsResourceException(path + ".matcher: missing");
+      }
+      sans.add(sanMatcher(typed.getMatcher(), path + ".matcher", type));
+    }
+    if (!sans.isEmpty()) {
+      return sans;
+    }
+    for (int i = 0; i < v.getMatchSubjectAltNamesCount(); i++) {
+      sans.add(
+          sanMatcher(
+              v.getMatchSubjectAltNames(i),
+              field + ".match_subject_alt_names[" + i + "]",
+              XdsTlsContext.SanType.ANY));
+    }
+    return sans;
+  }
+
+  private static XdsTlsContext.SanMatcher sanMatcher(
+      StringMatcher m, String field, XdsTlsContext.SanType type) throws XdsResourceException {
     boolean ignoreCase = m.getIgnoreCase();
-    return switch (m.getMatchPatternCase()) {
-      case EXACT ->
-          new XdsTlsContext.SanMatcher(XdsTlsContext.Kind.EXACT, m.getExact(), null, ignoreCase);
-      case PREFIX ->
-          new XdsTlsContext.SanMatcher(XdsTlsContext.Kind.PREFIX, m.getPrefix(), null, ignoreCase);
-      case SUFFIX ->
-          new XdsTlsContext.SanMatcher(XdsTlsContext.Kind.SUFFIX, m.getSuffix(), null, ignoreCase);
-      case CONTAINS ->
-          new XdsTlsContext.SanMatcher(
-              XdsTlsContext.Kind.CONTAINS, m.getContains(), null, ignoreCase);
+    XdsTlsContext.Kind kind;
+    String value;
+    switch (m.getMatchPatternCase()) {
+      case EXACT -> {
+        kind = XdsTlsContext.Kind.EXACT;
+        value = m.getExact();
+      }
+      case PREFIX -> {
+        kind = XdsTlsContext.Kind.PREFIX;
+        value = m.getPrefix();
+      }
+      case SUFFIX -> {
+        kind = XdsTlsContext.Kind.SUFFIX;
+        value = m.getSuffix();
+      }
+      case CONTAINS -> {
+        kind = XdsTlsContext.Kind.CONTAINS;
+        value = m.getContains();
+      }
       case SAFE_REGEX -> {
         String regex = m.getSafeRegex().getRegex();
         Pattern pattern = RouteValidator.compile(regex, field + ".safe_regex");
-        yield new XdsTlsContext.SanMatcher(XdsTlsContext.Kind.SAFE_REGEX, regex, pattern, false);
+        return new XdsTlsContext.SanMatcher(
+            XdsTlsContext.Kind.SAFE_REGEX, regex, pattern, false, type);
       }
+      case MATCHPATTERN_NOT_SET ->
+          throw new XdsResourceException(
+              field + ": no match pattern (exact, prefix, suffix, contains or safe_regex)");
       default ->
           throw new XdsResourceException(
               field + ": " + m.getMatchPatternCase() + " is not supported");
-    };
+    }
+    if (value.isEmpty() && kind != XdsTlsContext.Kind.EXACT) {
+      throw new XdsResourceException(
+          field + "." + kind.name().toLowerCase(java.util.Locale.ROOT) + ": must not be empty");
+    }
+    return new XdsTlsContext.SanMatcher(kind, value, null, ignoreCase, type);
   }
 }
