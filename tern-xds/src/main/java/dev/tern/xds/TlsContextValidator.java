@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import javax.net.ssl.SNIHostName;
 
 /**
  * Validates the {@code transport_socket} of a filter chain (DownstreamTlsContext) or a cluster
@@ -30,6 +31,9 @@ final class TlsContextValidator {
       "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext";
   static final String UPSTREAM_TYPE_URL =
       "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext";
+
+  /** The longest {@code sni} accepted, as in Envoy (A101). */
+  private static final int MAX_SNI_LENGTH = 255;
 
   private TlsContextValidator() {}
 
@@ -85,8 +89,27 @@ final class TlsContextValidator {
               + ": no ca_certificate_provider_instance (a client must check the server's"
               + " certificate)");
     }
+    String sni = tls.getSni();
+    if (sni.length() > MAX_SNI_LENGTH) {
+      throw new XdsResourceException(
+          field + ".typed_config.sni: longer than " + MAX_SNI_LENGTH + " characters");
+    }
+    if (!sni.isEmpty()) {
+      try {
+        new SNIHostName(sni);
+      } catch (IllegalArgumentException e) {
+        throw new XdsResourceException(
+            field + ".typed_config.sni: \"" + sni + "\" is not a host name: " + e.getMessage());
+      }
+    }
     return new XdsTlsContext(
-        identity, roots, false, sanMatchers(validation, commonField + ".validation_context"));
+        identity,
+        roots,
+        false,
+        sanMatchers(validation, commonField + ".validation_context"),
+        sni,
+        tls.getAutoHostSni(),
+        tls.getAutoSniSanValidation());
   }
 
   private static <T extends Message> T unpack(

@@ -21,14 +21,39 @@ import java.util.regex.Pattern;
  *     refused ({@code require_client_certificate})
  * @param subjectAltNames for a client: the server's certificate must have a SAN one of these
  *     matches ({@code match_subject_alt_names}); empty accepts any certificate the roots trust
+ * @param sni for a client: the TLS server name to send ({@code sni}, A101), empty for none
+ * @param autoHostSni for a client: send the endpoint's host name when it has one ({@code
+ *     auto_host_sni}); Tern's endpoints carry no host names yet, so {@code sni} applies
+ * @param autoSniSanValidation for a client: check the server's SANs against the server name sent
+ *     instead of {@code subjectAltNames} ({@code auto_sni_san_validation})
  */
 public record XdsTlsContext(
     String identityInstance,
     String validationInstance,
     boolean requireClientCertificate,
-    List<SanMatcher> subjectAltNames) {
+    List<SanMatcher> subjectAltNames,
+    String sni,
+    boolean autoHostSni,
+    boolean autoSniSanValidation) {
   public XdsTlsContext {
     subjectAltNames = List.copyOf(subjectAltNames);
+    Objects.requireNonNull(sni, "sni");
+  }
+
+  /** A context without the client's server-name settings (a server's, or a client's without). */
+  public XdsTlsContext(
+      String identityInstance,
+      String validationInstance,
+      boolean requireClientCertificate,
+      List<SanMatcher> subjectAltNames) {
+    this(
+        identityInstance,
+        validationInstance,
+        requireClientCertificate,
+        subjectAltNames,
+        "",
+        false,
+        false);
   }
 
   /** How a {@link SanMatcher} compares. */

@@ -163,4 +163,34 @@ class TlsContextValidationTest {
                                 .build()))))
         .hasMessageContaining("match_subject_alt_names[0].safe_regex: invalid regex");
   }
+
+  private static Cluster clusterWithSni(String sni) {
+    return Resources.edsCluster("c", "c-eds")
+        .setTransportSocket(
+            TransportSocket.newBuilder()
+                .setName("envoy.transport_sockets.tls")
+                .setTypedConfig(
+                    Any.pack(
+                        UpstreamTlsContext.newBuilder()
+                            .setCommonTlsContext(common("roots"))
+                            .setSni(sni)
+                            .setAutoHostSni(true)
+                            .setAutoSniSanValidation(true)
+                            .build())))
+        .build();
+  }
+
+  @Test
+  void sni_isReadAndBadOnesNacked() throws Exception {
+    XdsTlsContext tls = validate(clusterWithSni("orders.mesh.test")).upstreamTls();
+    assertThat(tls.sni()).isEqualTo("orders.mesh.test");
+    assertThat(tls.autoHostSni()).isTrue();
+    assertThat(tls.autoSniSanValidation()).isTrue();
+
+    assertThatThrownBy(() -> validate(clusterWithSni("a".repeat(256))))
+        .hasMessageContaining("transport_socket.typed_config.sni: longer than 255 characters");
+    assertThatThrownBy(() -> validate(clusterWithSni("bad name.test")))
+        .hasMessageContaining(
+            "transport_socket.typed_config.sni: \"bad name.test\" is not a host name");
+  }
 }

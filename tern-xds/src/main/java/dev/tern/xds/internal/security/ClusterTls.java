@@ -2,6 +2,7 @@ package dev.tern.xds.internal.security;
 
 import dev.tern.TlsChannelCredentials;
 import dev.tern.xds.Bootstrap;
+import dev.tern.xds.XdsFeatures;
 import dev.tern.xds.XdsTlsContext;
 import java.util.Objects;
 
@@ -61,7 +62,7 @@ public final class ClusterTls implements AutoCloseable {
       next = new Current(null, failure.getMessage());
     } else {
       try {
-        next = new Current(UpstreamTls.open(bootstrap, wanted), null);
+        next = new Current(UpstreamTls.open(bootstrap, wanted, XdsFeatures.current().sni()), null);
       } catch (IllegalArgumentException e) {
         failure = e;
         next = new Current(null, e.getMessage());
@@ -91,6 +92,15 @@ public final class ClusterTls implements AutoCloseable {
           "xDS TLS of cluster " + cluster + " is not usable: " + now.problem);
     }
     return now.tls == null ? null : now.tls.credentials();
+  }
+
+  /**
+   * The TLS server name of a new connection to the cluster that {@link #credentials} gave TLS to,
+   * as {@link dev.tern.PerAddressChannelCredentials#serverNameFor} says (A101).
+   */
+  public String serverName() {
+    Current now = current;
+    return now.tls == null ? null : now.tls.serverName();
   }
 
   /** Closes the current TLS; a connection attempt after this fails. */

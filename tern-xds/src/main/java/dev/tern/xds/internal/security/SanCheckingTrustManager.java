@@ -15,9 +15,11 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * A client's check of the server (A29): the chain must be trusted by the cluster's roots, and then
  * the server's certificate must have a subject alternative name that one of the cluster's SAN
  * matchers matches ({@code match_subject_alt_names}: DNS, URI or IP address names; {@code
- * match_typed_subject_alt_names}: names of the matcher's type); no matchers accept any trusted
- * certificate. This replaces the HTTPS host-name check. A mismatch fails the handshake with a
- * message naming the SAN check, the matchers and the certificate's names. Immutable; thread-safe.
+ * match_typed_subject_alt_names}: names of the matcher's type), or, with {@code
+ * auto_sni_san_validation} (A101), a DNS, URI or IP name equal to the server name sent; no matchers
+ * accept any trusted certificate. This replaces the HTTPS host-name check. A mismatch fails the
+ * handshake with a message naming the SAN check, the matchers and the certificate's names.
+ * Immutable; thread-safe.
  */
 final class SanCheckingTrustManager extends X509ExtendedTrustManager {
   /** The start of the message a SAN mismatch fails with. */
@@ -39,10 +41,25 @@ final class SanCheckingTrustManager extends X509ExtendedTrustManager {
 
   private final X509ExtendedTrustManager roots;
   private final List<XdsTlsContext.SanMatcher> matchers;
+  private final String matchersName; // for messages
 
-  SanCheckingTrustManager(X509ExtendedTrustManager roots, List<XdsTlsContext.SanMatcher> matchers) {
+  /**
+   * @param matchers the cluster's SAN matchers
+   * @param serverName the server name sent, when the cluster checks SANs against it instead of the
+   *     matchers ({@code auto_sni_san_validation}, A101), else null
+   */
+  SanCheckingTrustManager(
+      X509ExtendedTrustManager roots, List<XdsTlsContext.SanMatcher> matchers, String serverName) {
     this.roots = roots;
-    this.matchers = List.copyOf(matchers);
+    if (serverName == null) {
+      this.matchers = List.copyOf(matchers);
+      this.matchersName = "the cluster's match_subject_alt_names";
+    } else {
+      // Host names compare ignoring case; a wildcard DNS SAN covers one label (RFC 6125).
+      this.matchers =
+          List.of(new XdsTlsContext.SanMatcher(XdsTlsContext.Kind.EXACT, serverName, null, true));
+      this.matchersName = "the server name sent (auto_sni_san_validation)";
+    }
   }
 
   // The roots are asked without the engine or socket: with them, the JDK's check adds the HTTPS
@@ -107,7 +124,9 @@ final class SanCheckingTrustManager extends X509ExtendedTrustManager {
         MISMATCH
             + ": no subject alternative name of the server's certificate "
             + names
-            + " matches the cluster's match_subject_alt_names "
+            + " matches "
+            + matchersName
+            + " "
             + matchers);
   }
 

@@ -1,5 +1,6 @@
 package dev.tern.xds.internal.security;
 
+import dev.tern.PerAddressChannelCredentials;
 import dev.tern.TlsChannelCredentials;
 import dev.tern.xds.Bootstrap;
 import dev.tern.xds.XdsTlsContext;
@@ -8,8 +9,9 @@ import dev.tern.xds.XdsTlsContext;
  * One version of a cluster's client TLS (A29), which {@link ClusterTls} holds while the cluster has
  * it: credentials whose key manager presents the identity instance's current key and certificate
  * (mTLS; none without an identity instance) and whose trust manager checks the server against the
- * validation instance's current roots and then the cluster's SAN matchers. It holds its certificate
- * provider instances until {@link #close}; files rotated on disk reach new handshakes through them.
+ * validation instance's current roots and then the cluster's SAN matchers (or the server name it
+ * sends, A101), with the server name the cluster chooses. It holds its certificate provider
+ * instances until {@link #close}; files rotated on disk reach new handshakes through them.
  * Thread-safe: immutable apart from the providers, which are thread-safe.
  */
 final class UpstreamTls implements AutoCloseable {
@@ -17,16 +19,33 @@ final class UpstreamTls implements AutoCloseable {
   private final FileWatcherProvider identity;
   private final FileWatcherProvider roots;
   private final TlsChannelCredentials credentials;
+  private final String serverName;
 
   private UpstreamTls(
-      XdsTlsContext context, FileWatcherProvider identity, FileWatcherProvider roots) {
+      XdsTlsContext context,
+      FileWatcherProvider identity,
+      FileWatcherProvider roots,
+      boolean sniEnabled) {
     this.context = context;
     this.identity = identity;
     this.roots = roots;
+    // A101: auto_host_sni needs the endpoint's host name, which Tern's endpoints do not carry, so
+    // its rule falls through to sni; no sni means no server name at all.
+    this.serverName =
+        sniEnabled
+            ? (context.sni().isEmpty()
+                ? PerAddressChannelCredentials.NO_SERVER_NAME
+                : context.sni())
+            : null;
+    String checkedName =
+        sniEnabled && context.autoSniSanValidation() && !context.sni().isEmpty()
+            ? context.sni()
+            : null;
     TlsChannelCredentials.Builder builder =
         TlsChannelCredentials.newBuilder()
             .trustManager(
-                new SanCheckingTrustManager(roots.trustManager(), context.subjectAltNames()));
+                new SanCheckingTrustManager(
+                    roots.trustManager(), context.subjectAltNames(), checkedName));
     if (identity != null) {
       builder.keyManager(identity.keyManager());
     }
@@ -36,9 +55,10 @@ final class UpstreamTls implements AutoCloseable {
   /**
    * The TLS of a cluster with {@code context}, on the instances of {@code bootstrap}.
    *
+   * @param sniEnabled whether the context's server-name settings apply (A101's switch)
    * @throws IllegalArgumentException if the bootstrap lacks an instance the context names
    */
-  static UpstreamTls open(Bootstrap bootstrap, XdsTlsContext context) {
+  static UpstreamTls open(Bootstrap bootstrap, XdsTlsContext context, boolean sniEnabled) {
     FileWatcherProvider roots =
         CertificateProviders.acquire(bootstrap, context.validationInstance());
     FileWatcherProvider identity = null;
@@ -46,7 +66,7 @@ final class UpstreamTls implements AutoCloseable {
       if (context.identityInstance() != null) {
         identity = CertificateProviders.acquire(bootstrap, context.identityInstance());
       }
-      return new UpstreamTls(context, identity, roots);
+      return new UpstreamTls(context, identity, roots, sniEnabled);
     } catch (RuntimeException e) {
       CertificateProviders.release(roots);
       if (identity != null) {
@@ -77,6 +97,15 @@ final class UpstreamTls implements AutoCloseable {
       throw new IllegalStateException("xDS TLS of the cluster is not ready: " + problem);
     }
     return credentials;
+  }
+
+  /**
+   * The TLS server name of a new connection, as {@link PerAddressChannelCredentials#serverNameFor}
+   * says: null for the channel's authority (A101 off), {@link
+   * PerAddressChannelCredentials#NO_SERVER_NAME}, or the cluster's {@code sni}.
+   */
+  String serverName() {
+    return serverName;
   }
 
   /** Lets go of the certificate provider instances. */

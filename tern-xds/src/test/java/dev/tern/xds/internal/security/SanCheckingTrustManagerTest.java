@@ -37,7 +37,12 @@ class SanCheckingTrustManagerTest {
   }
 
   private static void check(SanMatcher... matchers) throws CertificateException {
-    new SanCheckingTrustManager(roots, List.of(matchers))
+    checkAgainst(null, matchers);
+  }
+
+  private static void checkAgainst(String serverName, SanMatcher... matchers)
+      throws CertificateException {
+    new SanCheckingTrustManager(roots, List.of(matchers), serverName)
         .checkServerTrusted(new X509Certificate[] {server.certificate}, "ECDHE_ECDSA");
   }
 
@@ -69,5 +74,16 @@ class SanCheckingTrustManagerTest {
         .doesNotThrowAnyException();
     assertThatThrownBy(() -> check(new SanMatcher(Kind.SUFFIX, "/sa/b", null, false, SanType.DNS)))
         .hasMessageContaining("match_subject_alt_names [dns suffix \"/sa/b\"]");
+  }
+
+  @Test
+  void sniSanValidation_checksTheServerNameInsteadOfTheMatchers() {
+    SanMatcher elsewhere = new SanMatcher(Kind.EXACT, "elsewhere.test", null, false);
+    assertThatCode(() -> checkAgainst("Orders.Mesh.Example.com", elsewhere))
+        .doesNotThrowAnyException();
+    assertThatThrownBy(() -> checkAgainst("orders.example.com", elsewhere))
+        .hasMessageContaining(
+            "matches the server name sent (auto_sni_san_validation) [exact (ignoring case)"
+                + " \"orders.example.com\"]");
   }
 }
