@@ -63,6 +63,10 @@ final class TlsContextValidator {
           commonField + ".tls_certificate_provider_instance: missing (a server needs its key)");
     }
     CertificateValidationContext validation = validationContext(common, commonField);
+    if (validation != null && validation.hasSystemRootCerts()) {
+      throw new XdsResourceException(
+          commonField + ".validation_context.system_root_certs: not supported on servers (A82)");
+    }
     String roots = validation == null ? null : roots(validation, commonField, instances);
     boolean require = tls.getRequireClientCertificate().getValue();
     if (require && roots == null) {
@@ -83,11 +87,17 @@ final class TlsContextValidator {
     String identity = identity(common, commonField, instances);
     CertificateValidationContext validation = validationContext(common, commonField);
     String roots = validation == null ? null : roots(validation, commonField, instances);
-    if (roots == null) {
+    // A82: the system's roots when there is no instance (an instance takes precedence).
+    boolean systemRoots =
+        roots == null
+            && validation != null
+            && validation.hasSystemRootCerts()
+            && XdsFeatures.current().systemRootCerts();
+    if (roots == null && !systemRoots) {
       throw new XdsResourceException(
           commonField
-              + ": no ca_certificate_provider_instance (a client must check the server's"
-              + " certificate)");
+              + ": no ca_certificate_provider_instance or system_root_certs (a client must check"
+              + " the server's certificate)");
     }
     String sni = tls.getSni();
     if (sni.length() > MAX_SNI_LENGTH) {
@@ -109,7 +119,8 @@ final class TlsContextValidator {
         sanMatchers(validation, commonField + ".validation_context"),
         sni,
         tls.getAutoHostSni(),
-        tls.getAutoSniSanValidation());
+        tls.getAutoSniSanValidation(),
+        systemRoots);
   }
 
   private static <T extends Message> T unpack(
@@ -218,9 +229,6 @@ final class TlsContextValidator {
     }
     if (v.hasCustomValidatorConfig()) {
       throw new XdsResourceException(path + ".custom_validator_config: not supported");
-    }
-    if (v.hasSystemRootCerts()) {
-      throw new XdsResourceException(path + ".system_root_certs: not supported");
     }
     if (!v.hasCaCertificateProviderInstance()) {
       return null;

@@ -24,6 +24,9 @@ import java.util.function.UnaryOperator;
  * @param sni {@code GRPC_EXPERIMENTAL_XDS_SNI} (default on, as in grpc-java 1.79): whether a
  *     cluster's UpstreamTlsContext chooses the TLS server name and may check the server's SANs
  *     against it (A101; off: the channel's authority is sent, as before A101)
+ * @param systemRootCerts {@code GRPC_EXPERIMENTAL_XDS_SYSTEM_ROOT_CERTS} (default on, as in
+ *     grpc-java 1.79): whether a cluster's {@code system_root_certs} checks servers against the
+ *     JDK's trusted roots (A82; off: a cluster with no other roots is NACKed)
  */
 public record XdsFeatures(
     boolean ringHash,
@@ -31,7 +34,8 @@ public record XdsFeatures(
     boolean timeout,
     boolean circuitBreaking,
     boolean fallback,
-    boolean sni) {
+    boolean sni,
+    boolean systemRootCerts) {
   static final String RING_HASH = "GRPC_XDS_EXPERIMENTAL_ENABLE_RING_HASH";
   static final String LEAST_REQUEST = "GRPC_EXPERIMENTAL_ENABLE_LEAST_REQUEST";
   static final String LEAST_REQUEST_PROPERTY = "io.grpc.xds.experimentalEnableLeastRequest";
@@ -39,6 +43,7 @@ public record XdsFeatures(
   static final String CIRCUIT_BREAKING = "GRPC_XDS_EXPERIMENTAL_CIRCUIT_BREAKING";
   static final String FALLBACK = "GRPC_EXPERIMENTAL_XDS_FALLBACK";
   static final String SNI = "GRPC_EXPERIMENTAL_XDS_SNI";
+  static final String SYSTEM_ROOT_CERTS = "GRPC_EXPERIMENTAL_XDS_SYSTEM_ROOT_CERTS";
 
   private static final XdsFeatures CURRENT = read(System::getenv, System::getProperty);
 
@@ -59,7 +64,8 @@ public record XdsFeatures(
         onByDefault(value(TIMEOUT, env, properties)),
         onByDefault(value(CIRCUIT_BREAKING, env, properties)),
         onByDefault(value(FALLBACK, env, properties)),
-        onByDefault(value(SNI, env, properties)));
+        onByDefault(value(SNI, env, properties)),
+        onByDefault(value(SYSTEM_ROOT_CERTS, env, properties)));
   }
 
   private static String value(

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  *     certificate)
  * @param validationInstance the instance that supplies the roots the peer is checked against
  *     ({@code ca_certificate_provider_instance}), or null (a server then asks for no client
- *     certificate)
+ *     certificate; a client uses the system's roots)
  * @param requireClientCertificate for a server: whether a client without a trusted certificate is
  *     refused ({@code require_client_certificate})
  * @param subjectAltNames for a client: the server's certificate must have a SAN one of these
@@ -26,6 +26,8 @@ import java.util.regex.Pattern;
  *     auto_host_sni}); Tern's endpoints carry no host names yet, so {@code sni} applies
  * @param autoSniSanValidation for a client: check the server's SANs against the server name sent
  *     instead of {@code subjectAltNames} ({@code auto_sni_san_validation})
+ * @param systemRootCerts for a client without {@code validationInstance}: check the server against
+ *     the JDK's trusted roots ({@code system_root_certs}, A82)
  */
 public record XdsTlsContext(
     String identityInstance,
@@ -34,13 +36,21 @@ public record XdsTlsContext(
     List<SanMatcher> subjectAltNames,
     String sni,
     boolean autoHostSni,
-    boolean autoSniSanValidation) {
+    boolean autoSniSanValidation,
+    boolean systemRootCerts) {
   public XdsTlsContext {
     subjectAltNames = List.copyOf(subjectAltNames);
     Objects.requireNonNull(sni, "sni");
+    if (systemRootCerts && validationInstance != null) {
+      throw new IllegalArgumentException(
+          "systemRootCerts: only without a validationInstance, which takes precedence");
+    }
   }
 
-  /** A context without the client's server-name settings (a server's, or a client's without). */
+  /**
+   * A context without the client's server-name and system-roots settings (a server's, or a client's
+   * without them).
+   */
   public XdsTlsContext(
       String identityInstance,
       String validationInstance,
@@ -52,6 +62,7 @@ public record XdsTlsContext(
         requireClientCertificate,
         subjectAltNames,
         "",
+        false,
         false,
         false);
   }

@@ -10,6 +10,7 @@ import io.envoyproxy.envoy.config.core.v3.TransportSocket;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateProviderPluginInstance;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateValidationContext;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.SdsSecretConfig;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.SubjectAltNameMatcher;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.TlsCertificate;
@@ -192,5 +193,43 @@ class TlsContextValidationTest {
     assertThatThrownBy(() -> validate(clusterWithSni("bad name.test")))
         .hasMessageContaining(
             "transport_socket.typed_config.sni: \"bad name.test\" is not a host name");
+  }
+
+  @Test
+  void systemRootCerts_areTheRootsWhenNoInstanceIsNamed() throws Exception {
+    CommonTlsContext.Builder onlySystem =
+        CommonTlsContext.newBuilder()
+            .setValidationContext(
+                CertificateValidationContext.newBuilder()
+                    .setSystemRootCerts(CertificateValidationContext.SystemRootCerts.newBuilder()));
+    XdsTlsContext tls = validate(cluster(onlySystem)).upstreamTls();
+    assertThat(tls.systemRootCerts()).isTrue();
+    assertThat(tls.validationInstance()).isNull();
+
+    CommonTlsContext.Builder both = common("roots");
+    both.getValidationContextBuilder()
+        .setSystemRootCerts(CertificateValidationContext.SystemRootCerts.newBuilder());
+    XdsTlsContext instanceWins = validate(cluster(both)).upstreamTls();
+    assertThat(instanceWins.systemRootCerts()).isFalse();
+    assertThat(instanceWins.validationInstance()).isEqualTo("roots");
+  }
+
+  @Test
+  void systemRootCerts_onAServer_areNackedNamingTheField() {
+    CommonTlsContext.Builder common = common("roots");
+    common
+        .setTlsCertificateProviderInstance(instance("identity"))
+        .getValidationContextBuilder()
+        .setSystemRootCerts(CertificateValidationContext.SystemRootCerts.newBuilder());
+    TransportSocket socket =
+        TransportSocket.newBuilder()
+            .setName("envoy.transport_sockets.tls")
+            .setTypedConfig(
+                Any.pack(DownstreamTlsContext.newBuilder().setCommonTlsContext(common).build()))
+            .build();
+    assertThatThrownBy(() -> TlsContextValidator.downstream(socket, "transport_socket", INSTANCES))
+        .hasMessage(
+            "transport_socket.typed_config.common_tls_context.validation_context.system_root_certs:"
+                + " not supported on servers (A82)");
   }
 }

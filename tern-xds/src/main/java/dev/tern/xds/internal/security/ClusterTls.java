@@ -45,7 +45,8 @@ public final class ClusterTls implements AutoCloseable {
    * @param bootstrap the instances to open it on; may be null when {@code wanted} is
    * @return whether the settings changed (the next connection attempts use other settings)
    * @throws IllegalArgumentException if the bootstrap lacks an instance {@code wanted} names
-   * @throws IllegalStateException if {@code wanted} needs instances and there is no bootstrap
+   * @throws IllegalStateException if {@code wanted} needs instances and there is no bootstrap, or
+   *     the system's roots it asks for cannot be read
    */
   public boolean update(XdsTlsContext wanted, Bootstrap bootstrap) {
     Current previous = current;
@@ -63,7 +64,7 @@ public final class ClusterTls implements AutoCloseable {
     } else {
       try {
         next = new Current(UpstreamTls.open(bootstrap, wanted, XdsFeatures.current().sni()), null);
-      } catch (IllegalArgumentException e) {
+      } catch (IllegalArgumentException | IllegalStateException e) {
         failure = e;
         next = new Current(null, e.getMessage());
       }

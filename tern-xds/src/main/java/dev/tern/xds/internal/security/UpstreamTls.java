@@ -9,15 +9,16 @@ import dev.tern.xds.XdsTlsContext;
  * One version of a cluster's client TLS (A29), which {@link ClusterTls} holds while the cluster has
  * it: credentials whose key manager presents the identity instance's current key and certificate
  * (mTLS; none without an identity instance) and whose trust manager checks the server against the
- * validation instance's current roots and then the cluster's SAN matchers (or the server name it
- * sends, A101), with the server name the cluster chooses. It holds its certificate provider
- * instances until {@link #close}; files rotated on disk reach new handshakes through them.
- * Thread-safe: immutable apart from the providers, which are thread-safe.
+ * validation instance's current roots (or the JDK's trusted roots, {@code system_root_certs}, A82)
+ * and then the cluster's SAN matchers (or the server name it sends, A101), with the server name the
+ * cluster chooses. It holds its certificate provider instances until {@link #close}; files rotated
+ * on disk reach new handshakes through them. Thread-safe: immutable apart from the providers, which
+ * are thread-safe.
  */
 final class UpstreamTls implements AutoCloseable {
   private final XdsTlsContext context;
   private final FileWatcherProvider identity;
-  private final FileWatcherProvider roots;
+  private final FileWatcherProvider roots; // null: the system's roots (A82)
   private final TlsChannelCredentials credentials;
   private final String serverName;
 
@@ -45,7 +46,9 @@ final class UpstreamTls implements AutoCloseable {
         TlsChannelCredentials.newBuilder()
             .trustManager(
                 new SanCheckingTrustManager(
-                    roots.trustManager(), context.subjectAltNames(), checkedName));
+                    roots != null ? roots.trustManager() : SystemRoots.trustManager(),
+                    context.subjectAltNames(),
+                    checkedName));
     if (identity != null) {
       builder.keyManager(identity.keyManager());
     }
@@ -60,7 +63,9 @@ final class UpstreamTls implements AutoCloseable {
    */
   static UpstreamTls open(Bootstrap bootstrap, XdsTlsContext context, boolean sniEnabled) {
     FileWatcherProvider roots =
-        CertificateProviders.acquire(bootstrap, context.validationInstance());
+        context.validationInstance() == null
+            ? null
+            : CertificateProviders.acquire(bootstrap, context.validationInstance());
     FileWatcherProvider identity = null;
     try {
       if (context.identityInstance() != null) {
@@ -68,7 +73,9 @@ final class UpstreamTls implements AutoCloseable {
       }
       return new UpstreamTls(context, identity, roots, sniEnabled);
     } catch (RuntimeException e) {
-      CertificateProviders.release(roots);
+      if (roots != null) {
+        CertificateProviders.release(roots);
+      }
       if (identity != null) {
         CertificateProviders.release(identity);
       }
@@ -89,7 +96,7 @@ final class UpstreamTls implements AutoCloseable {
    *     for mTLS, yet (the message names the instance and the problem)
    */
   TlsChannelCredentials credentials() {
-    String problem = roots.rootsProblem();
+    String problem = roots == null ? null : roots.rootsProblem();
     if (problem == null && identity != null) {
       problem = identity.keysProblem();
     }
@@ -111,7 +118,9 @@ final class UpstreamTls implements AutoCloseable {
   /** Lets go of the certificate provider instances. */
   @Override
   public void close() {
-    CertificateProviders.release(roots);
+    if (roots != null) {
+      CertificateProviders.release(roots);
+    }
     if (identity != null) {
       CertificateProviders.release(identity);
     }
