@@ -44,4 +44,17 @@ public abstract class PerAddressChannelCredentials extends ChannelCredentials {
    *     there yet, say); the message says why, and the connection attempt fails with it
    */
   public abstract TlsChannelCredentials credentialsFor(Attributes addressAttributes);
+
+  /** What {@link #serverNameFor} returns for a connection that sends no server name at all. */
+  public static final String NO_SERVER_NAME = "";
+
+  /**
+   * The TLS server name (SNI, RFC 6066) of a new connection whose {@link #credentialsFor} chose TLS
+   * credentials: null (the default) to send the host of the channel's authority, as other TLS
+   * connections do; {@link #NO_SERVER_NAME} to send none; otherwise that host name. Called once per
+   * such connection, right after {@link #credentialsFor}.
+   */
+  public String serverNameFor(Attributes addressAttributes) {
+    return null;
+  }
 }

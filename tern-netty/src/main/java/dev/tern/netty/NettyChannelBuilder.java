@@ -515,15 +515,21 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
       this.credentials = credentials;
     }
 
-    /** The context for an address with {@code attributes}, or null for the channel's own. */
-    SslContext contextFor(Attributes attributes) {
+    /**
+     * The options of a connection to an address with {@code attributes}: {@code options} with the
+     * TLS and server name the credentials choose, or {@code options} itself for the channel's own.
+     */
+    NettyClientTransport.TransportOptions optionsFor(
+        NettyClientTransport.TransportOptions options, Attributes attributes) {
       TlsChannelCredentials tls = credentials.credentialsFor(attributes);
       if (tls == null) {
-        return null;
+        return options;
       }
+      SslContext context;
       synchronized (contexts) {
-        return contexts.computeIfAbsent(tls, NettySslContexts::forClient);
+        context = contexts.computeIfAbsent(tls, NettySslContexts::forClient);
       }
+      return options.withTlsCheckedByTrustManager(context, credentials.serverNameFor(attributes));
     }
   }
 
@@ -569,13 +575,8 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
       if (http3 != null) {
         return http3.newTransport(address, authority, userAgent);
       }
-      NettyClientTransport.TransportOptions chosen = options;
-      if (addressTls != null) {
-        SslContext context = addressTls.contextFor(addressAttributes);
-        if (context != null) {
-          chosen = options.withTlsCheckedByTrustManager(context);
-        }
-      }
+      NettyClientTransport.TransportOptions chosen =
+          addressTls == null ? options : addressTls.optionsFor(options, addressAttributes);
       NettyClientTransport tcp = new NettyClientTransport(address, authority, userAgent, chosen);
       return upgrade == null ? tcp : upgrade.newTransport(address, authority, userAgent, tcp);
     }

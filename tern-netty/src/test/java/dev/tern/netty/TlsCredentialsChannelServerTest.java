@@ -11,6 +11,7 @@ import dev.tern.InsecureChannelCredentials;
 import dev.tern.InsecureServerCredentials;
 import dev.tern.ManagedChannel;
 import dev.tern.Metadata;
+import dev.tern.PerAddressChannelCredentials;
 import dev.tern.PerConnectionServerCredentials;
 import dev.tern.Server;
 import dev.tern.ServerCall;
@@ -39,6 +40,8 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.ExtendedSSLSession;
+import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 import org.junit.jupiter.api.BeforeAll;
@@ -292,5 +295,60 @@ class TlsCredentialsChannelServerTest {
             () -> Grpc.newServerBuilderForPort(70000, InsecureServerCredentials.create()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("port out of range: 70000");
+  }
+
+  /** Per-address credentials whose TLS trusts the server and sends {@code serverName}. */
+  private static ChannelCredentials perAddress(String serverName) throws Exception {
+    TlsChannelCredentials tls = trustingServer().build();
+    return new PerAddressChannelCredentials(InsecureChannelCredentials.create()) {
+      @Override
+      public TlsChannelCredentials credentialsFor(Attributes addressAttributes) {
+        return tls;
+      }
+
+      @Override
+      public String serverNameFor(Attributes addressAttributes) {
+        return serverName;
+      }
+    };
+  }
+
+  private List<String> requestedServerNames() throws Exception {
+    SSLSession session = sessions.poll(20, TimeUnit.SECONDS);
+    assertThat(session).isInstanceOf(ExtendedSSLSession.class);
+    return ((ExtendedSSLSession) session)
+        .getRequestedServerNames().stream()
+            .map(name -> ((SNIHostName) name).getAsciiName())
+            .toList();
+  }
+
+  /**
+   * {@code PerAddressChannelCredentials.serverNameFor}: the server sees the name chosen, none, or
+   * (by default) the authority's host; no host-name check is made against any of them.
+   */
+  @Test
+  void perAddressCredentials_chooseTheServerNameSent() throws Exception {
+    int port = start(TlsServerCredentials.create(serverChain, serverKey));
+
+    assertThat(echo(port, perAddress("orders.mesh.test"), "a")).isEqualTo("a");
+    assertThat(requestedServerNames()).containsExactly("orders.mesh.test");
+
+    assertThat(echo(port, perAddress(PerAddressChannelCredentials.NO_SERVER_NAME), "b"))
+        .isEqualTo("b");
+    assertThat(requestedServerNames()).isEmpty();
+
+    ManagedChannel channel =
+        cleanup.register(
+            Grpc.newChannelBuilderForAddress("localhost", port, perAddress(null))
+                .overrideAuthority("authority.mesh.test")
+                .build());
+    assertThat(
+            ClientCalls.blockingUnaryCall(
+                channel,
+                EchoService.UNARY,
+                CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS),
+                "c"))
+        .isEqualTo("c");
+    assertThat(requestedServerNames()).containsExactly("authority.mesh.test");
   }
 }

@@ -8,12 +8,14 @@ import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateProvid
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateValidationContext;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.SubjectAltNameMatcher;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
 import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import javax.net.ssl.SNIHostName;
 
 /**
  * Validates the {@code transport_socket} of a filter chain (DownstreamTlsContext) or a cluster
@@ -29,6 +31,9 @@ final class TlsContextValidator {
       "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext";
   static final String UPSTREAM_TYPE_URL =
       "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext";
+
+  /** The longest {@code sni} accepted, as in Envoy (A101). */
+  private static final int MAX_SNI_LENGTH = 255;
 
   private TlsContextValidator() {}
 
@@ -58,6 +63,10 @@ final class TlsContextValidator {
           commonField + ".tls_certificate_provider_instance: missing (a server needs its key)");
     }
     CertificateValidationContext validation = validationContext(common, commonField);
+    if (validation != null && validation.hasSystemRootCerts()) {
+      throw new XdsResourceException(
+          commonField + ".validation_context.system_root_certs: not supported on servers (A82)");
+    }
     String roots = validation == null ? null : roots(validation, commonField, instances);
     boolean require = tls.getRequireClientCertificate().getValue();
     if (require && roots == null) {
@@ -78,20 +87,40 @@ final class TlsContextValidator {
     String identity = identity(common, commonField, instances);
     CertificateValidationContext validation = validationContext(common, commonField);
     String roots = validation == null ? null : roots(validation, commonField, instances);
-    if (roots == null) {
+    // A82: the system's roots when there is no instance (an instance takes precedence).
+    boolean systemRoots =
+        roots == null
+            && validation != null
+            && validation.hasSystemRootCerts()
+            && XdsFeatures.current().systemRootCerts();
+    if (roots == null && !systemRoots) {
       throw new XdsResourceException(
           commonField
-              + ": no ca_certificate_provider_instance (a client must check the server's"
-              + " certificate)");
+              + ": no ca_certificate_provider_instance or system_root_certs (a client must check"
+              + " the server's certificate)");
     }
-    List<XdsTlsContext.SanMatcher> sans = new ArrayList<>();
-    for (int i = 0; i < validation.getMatchSubjectAltNamesCount(); i++) {
-      sans.add(
-          sanMatcher(
-              validation.getMatchSubjectAltNames(i),
-              commonField + ".validation_context.match_subject_alt_names[" + i + "]"));
+    String sni = tls.getSni();
+    if (sni.length() > MAX_SNI_LENGTH) {
+      throw new XdsResourceException(
+          field + ".typed_config.sni: longer than " + MAX_SNI_LENGTH + " characters");
     }
-    return new XdsTlsContext(identity, roots, false, sans);
+    if (!sni.isEmpty()) {
+      try {
+        new SNIHostName(sni);
+      } catch (IllegalArgumentException e) {
+        throw new XdsResourceException(
+            field + ".typed_config.sni: \"" + sni + "\" is not a host name: " + e.getMessage());
+      }
+    }
+    return new XdsTlsContext(
+        identity,
+        roots,
+        false,
+        sanMatchers(validation, commonField + ".validation_context"),
+        sni,
+        tls.getAutoHostSni(),
+        tls.getAutoSniSanValidation(),
+        systemRoots);
   }
 
   private static <T extends Message> T unpack(
@@ -201,13 +230,6 @@ final class TlsContextValidator {
     if (v.hasCustomValidatorConfig()) {
       throw new XdsResourceException(path + ".custom_validator_config: not supported");
     }
-    if (v.hasSystemRootCerts()) {
-      throw new XdsResourceException(path + ".system_root_certs: not supported");
-    }
-    if (v.getMatchTypedSubjectAltNamesCount() > 0) {
-      throw new XdsResourceException(
-          path + ".match_typed_subject_alt_names: not supported (use match_subject_alt_names)");
-    }
     if (!v.hasCaCertificateProviderInstance()) {
       return null;
     }
@@ -232,27 +254,86 @@ final class TlsContextValidator {
     return name;
   }
 
-  private static XdsTlsContext.SanMatcher sanMatcher(StringMatcher m, String field)
-      throws XdsResourceException {
+  /**
+   * The SAN matchers of {@code v}: the typed ones ({@code match_typed_subject_alt_names}) when
+   * there are any, as Envoy ignores the deprecated untyped list then, else the untyped ones.
+   */
+  private static List<XdsTlsContext.SanMatcher> sanMatchers(
+      CertificateValidationContext v, String field) throws XdsResourceException {
+    List<XdsTlsContext.SanMatcher> sans = new ArrayList<>();
+    for (int i = 0; i < v.getMatchTypedSubjectAltNamesCount(); i++) {
+      SubjectAltNameMatcher typed = v.getMatchTypedSubjectAltNames(i);
+      String path = field + ".match_typed_subject_alt_names[" + i + "]";
+      XdsTlsContext.SanType type =
+          switch (typed.getSanType()) {
+            case DNS -> XdsTlsContext.SanType.DNS;
+            case URI -> XdsTlsContext.SanType.URI;
+            case IP_ADDRESS -> XdsTlsContext.SanType.IP_ADDRESS;
+            case EMAIL -> XdsTlsContext.SanType.EMAIL;
+            default ->
+                throw new XdsResourceException(
+                    path
+                        + ".san_type: "
+                        + typed.getSanType()
+                        + " is not supported (DNS, URI, IP_ADDRESS or EMAIL)");
+          };
+      if (!typed.hasMatcher()) {
+        throw new XdsResourceException(path + ".matcher: missing");
+      }
+      sans.add(sanMatcher(typed.getMatcher(), path + ".matcher", type));
+    }
+    if (!sans.isEmpty()) {
+      return sans;
+    }
+    for (int i = 0; i < v.getMatchSubjectAltNamesCount(); i++) {
+      sans.add(
+          sanMatcher(
+              v.getMatchSubjectAltNames(i),
+              field + ".match_subject_alt_names[" + i + "]",
+              XdsTlsContext.SanType.ANY));
+    }
+    return sans;
+  }
+
+  private static XdsTlsContext.SanMatcher sanMatcher(
+      StringMatcher m, String field, XdsTlsContext.SanType type) throws XdsResourceException {
     boolean ignoreCase = m.getIgnoreCase();
-    return switch (m.getMatchPatternCase()) {
-      case EXACT ->
-          new XdsTlsContext.SanMatcher(XdsTlsContext.Kind.EXACT, m.getExact(), null, ignoreCase);
-      case PREFIX ->
-          new XdsTlsContext.SanMatcher(XdsTlsContext.Kind.PREFIX, m.getPrefix(), null, ignoreCase);
-      case SUFFIX ->
-          new XdsTlsContext.SanMatcher(XdsTlsContext.Kind.SUFFIX, m.getSuffix(), null, ignoreCase);
-      case CONTAINS ->
-          new XdsTlsContext.SanMatcher(
-              XdsTlsContext.Kind.CONTAINS, m.getContains(), null, ignoreCase);
+    XdsTlsContext.Kind kind;
+    String value;
+    switch (m.getMatchPatternCase()) {
+      case EXACT -> {
+        kind = XdsTlsContext.Kind.EXACT;
+        value = m.getExact();
+      }
+      case PREFIX -> {
+        kind = XdsTlsContext.Kind.PREFIX;
+        value = m.getPrefix();
+      }
+      case SUFFIX -> {
+        kind = XdsTlsContext.Kind.SUFFIX;
+        value = m.getSuffix();
+      }
+      case CONTAINS -> {
+        kind = XdsTlsContext.Kind.CONTAINS;
+        value = m.getContains();
+      }
       case SAFE_REGEX -> {
         String regex = m.getSafeRegex().getRegex();
         Pattern pattern = RouteValidator.compile(regex, field + ".safe_regex");
-        yield new XdsTlsContext.SanMatcher(XdsTlsContext.Kind.SAFE_REGEX, regex, pattern, false);
+        return new XdsTlsContext.SanMatcher(
+            XdsTlsContext.Kind.SAFE_REGEX, regex, pattern, false, type);
       }
+      case MATCHPATTERN_NOT_SET ->
+          throw new XdsResourceException(
+              field + ": no match pattern (exact, prefix, suffix, contains or safe_regex)");
       default ->
           throw new XdsResourceException(
               field + ": " + m.getMatchPatternCase() + " is not supported");
-    };
+    }
+    if (value.isEmpty() && kind != XdsTlsContext.Kind.EXACT) {
+      throw new XdsResourceException(
+          field + "." + kind.name().toLowerCase(java.util.Locale.ROOT) + ": must not be empty");
+    }
+    return new XdsTlsContext.SanMatcher(kind, value, null, ignoreCase, type);
   }
 }

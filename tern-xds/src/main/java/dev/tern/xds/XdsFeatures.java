@@ -21,19 +21,29 @@ import java.util.function.UnaryOperator;
  * @param fallback {@code GRPC_EXPERIMENTAL_XDS_FALLBACK} (default on, as in grpc-java 1.79):
  *     whether the XdsClient uses the servers after the first of an {@code xds_servers} list (A71;
  *     off: only the first, for the top level and every authority)
+ * @param sni {@code GRPC_EXPERIMENTAL_XDS_SNI} (default on, as in grpc-java 1.79): whether a
+ *     cluster's UpstreamTlsContext chooses the TLS server name and may check the server's SANs
+ *     against it (A101; off: the channel's authority is sent, as before A101)
+ * @param systemRootCerts {@code GRPC_EXPERIMENTAL_XDS_SYSTEM_ROOT_CERTS} (default on, as in
+ *     grpc-java 1.79): whether a cluster's {@code system_root_certs} checks servers against the
+ *     JDK's trusted roots (A82; off: a cluster with no other roots is NACKed)
  */
 public record XdsFeatures(
     boolean ringHash,
     boolean leastRequest,
     boolean timeout,
     boolean circuitBreaking,
-    boolean fallback) {
+    boolean fallback,
+    boolean sni,
+    boolean systemRootCerts) {
   static final String RING_HASH = "GRPC_XDS_EXPERIMENTAL_ENABLE_RING_HASH";
   static final String LEAST_REQUEST = "GRPC_EXPERIMENTAL_ENABLE_LEAST_REQUEST";
   static final String LEAST_REQUEST_PROPERTY = "io.grpc.xds.experimentalEnableLeastRequest";
   static final String TIMEOUT = "GRPC_XDS_EXPERIMENTAL_ENABLE_TIMEOUT";
   static final String CIRCUIT_BREAKING = "GRPC_XDS_EXPERIMENTAL_CIRCUIT_BREAKING";
   static final String FALLBACK = "GRPC_EXPERIMENTAL_XDS_FALLBACK";
+  static final String SNI = "GRPC_EXPERIMENTAL_XDS_SNI";
+  static final String SYSTEM_ROOT_CERTS = "GRPC_EXPERIMENTAL_XDS_SYSTEM_ROOT_CERTS";
 
   private static final XdsFeatures CURRENT = read(System::getenv, System::getProperty);
 
@@ -53,7 +63,9 @@ public record XdsFeatures(
         onByDefault(leastRequest),
         onByDefault(value(TIMEOUT, env, properties)),
         onByDefault(value(CIRCUIT_BREAKING, env, properties)),
-        onByDefault(value(FALLBACK, env, properties)));
+        onByDefault(value(FALLBACK, env, properties)),
+        onByDefault(value(SNI, env, properties)),
+        onByDefault(value(SYSTEM_ROOT_CERTS, env, properties)));
   }
 
   private static String value(

@@ -16,7 +16,8 @@
  *                                 the protos into the model, or an XdsResourceException naming
  *                                 the field
  *   the model                     XdsListener, XdsServerListener, XdsRouteConfig, XdsCluster,
- *                                 XdsEndpoints, XdsTlsContext (immutable)
+ *                                 XdsEndpoints, XdsTlsContext (immutable); SubjectAltNameRules
+ *                                 (RFC 6125 wildcards, IP text) for XdsTlsContext's SAN matchers
  *   ResourceWatcher               what a watcher implements
  * CsdsService                     CSDS (A40): what the clients hold, resource by resource
  * XdsFeatures                     grpc-java's experimental switches that apply here

@@ -12,7 +12,8 @@ class XdsFeaturesTest {
 
   @Test
   void everySwitchIsOnByDefault() {
-    assertThat(read(Map.of(), Map.of())).isEqualTo(new XdsFeatures(true, true, true, true, true));
+    assertThat(read(Map.of(), Map.of()))
+        .isEqualTo(new XdsFeatures(true, true, true, true, true, true, true));
   }
 
   @Test
@@ -23,9 +24,11 @@ class XdsFeaturesTest {
                 "GRPC_XDS_EXPERIMENTAL_ENABLE_RING_HASH", "false",
                 "GRPC_XDS_EXPERIMENTAL_ENABLE_TIMEOUT", "no",
                 "GRPC_XDS_EXPERIMENTAL_CIRCUIT_BREAKING", " TRUE ",
-                "GRPC_EXPERIMENTAL_XDS_FALLBACK", "off"),
+                "GRPC_EXPERIMENTAL_XDS_FALLBACK", "off",
+                "GRPC_EXPERIMENTAL_XDS_SNI", "false",
+                "GRPC_EXPERIMENTAL_XDS_SYSTEM_ROOT_CERTS", "0"),
             Map.of());
-    assertThat(features).isEqualTo(new XdsFeatures(false, true, false, true, false));
+    assertThat(features).isEqualTo(new XdsFeatures(false, true, false, true, false, false, false));
   }
 
   @Test
@@ -36,17 +39,17 @@ class XdsFeaturesTest {
             Map.of(
                 "GRPC_XDS_EXPERIMENTAL_ENABLE_RING_HASH", "false",
                 "GRPC_XDS_EXPERIMENTAL_CIRCUIT_BREAKING", "false"));
-    assertThat(features).isEqualTo(new XdsFeatures(true, true, true, false, true));
+    assertThat(features).isEqualTo(new XdsFeatures(true, true, true, false, true, true, true));
   }
 
   @Test
   void leastRequestAlsoHasGrpcJavasOwnSystemProperty() {
     assertThat(read(Map.of(), Map.of("io.grpc.xds.experimentalEnableLeastRequest", "false")))
-        .isEqualTo(new XdsFeatures(true, false, true, true, true));
+        .isEqualTo(new XdsFeatures(true, false, true, true, true, true, true));
     assertThat(
             read(
                 Map.of("GRPC_EXPERIMENTAL_ENABLE_LEAST_REQUEST", "true"),
                 Map.of("io.grpc.xds.experimentalEnableLeastRequest", "false")))
-        .isEqualTo(new XdsFeatures(true, true, true, true, true));
+        .isEqualTo(new XdsFeatures(true, true, true, true, true, true, true));
   }
 }

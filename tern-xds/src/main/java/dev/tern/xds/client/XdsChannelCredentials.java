@@ -18,7 +18,9 @@ import dev.tern.xds.internal.security.ClusterTls;
  * them (a new SAN matcher, another instance, TLS turned on or off): the next connection attempt to
  * each endpoint uses them, and an endpoint that failed under the old ones tries again at once;
  * connections already open keep the settings they were made with. A server certificate whose SANs
- * do not match fails the call UNAVAILABLE with a description naming the SAN check.
+ * do not match fails the call UNAVAILABLE with a description naming the SAN check. The TLS server
+ * name (SNI) is the cluster's {@code sni}, or none (A101; with {@code GRPC_EXPERIMENTAL_XDS_SNI}
+ * off, the channel's authority).
  *
  * <p>Only the xds resolver's balancers mark addresses with their cluster's TLS, so on a channel to
  * a non-xDS target these credentials are just {@code fallback}. Immutable; thread-safe.
@@ -41,6 +43,12 @@ public final class XdsChannelCredentials extends PerAddressChannelCredentials {
   public TlsChannelCredentials credentialsFor(Attributes addressAttributes) {
     ClusterTls tls = addressAttributes.get(XdsAttributes.UPSTREAM_TLS);
     return tls == null ? null : tls.credentials();
+  }
+
+  @Override
+  public String serverNameFor(Attributes addressAttributes) {
+    ClusterTls tls = addressAttributes.get(XdsAttributes.UPSTREAM_TLS);
+    return tls == null ? null : tls.serverName();
   }
 
   @Override

@@ -159,12 +159,17 @@ public final class NettyClientTransport implements ManagedClientTransport {
       }
       if (options.sslContext() != null) {
         HostAndPort target = HostAndPort.ofAuthority(authority);
-        SslHandler ssl = options.sslContext().newHandler(ch.alloc(), target.host(), target.port());
-        if (options.checkHostName()) {
-          SSLParameters params = ssl.engine().getSSLParameters();
-          params.setEndpointIdentificationAlgorithm("HTTPS");
-          ssl.engine().setSSLParameters(params);
-        }
+        String serverName = options.serverName() == null ? target.host() : options.serverName();
+        // A handler without a peer host sends no server name (SNI), with either TLS provider.
+        SslHandler ssl =
+            serverName.isEmpty()
+                ? options.sslContext().newHandler(ch.alloc())
+                : options.sslContext().newHandler(ch.alloc(), serverName, target.port());
+        // Set either way: Netty 4.2's client contexts check the host name by default, which
+        // per-address credentials' trust managers replace.
+        SSLParameters params = ssl.engine().getSSLParameters();
+        params.setEndpointIdentificationAlgorithm(options.checkHostName() ? "HTTPS" : null);
+        ssl.engine().setSSLParameters(params);
         ch.pipeline().addLast(ssl);
       }
       ch.pipeline().addLast(handler);
@@ -301,6 +306,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
     private final NettyWritableBufferAllocator bufferAllocator;
     private final SslContext sslContext;
     private boolean checkHostName = true;
+    private String serverName; // null: the authority's host
 
     /**
      * The channel's keepalive time, shared by its connections: doubled when a server says
@@ -363,13 +369,23 @@ public final class NettyClientTransport implements ManagedClientTransport {
       return checkHostName;
     }
 
+    /** The TLS server name to send: null for the authority's host, empty for none. */
+    String serverName() {
+      return serverName;
+    }
+
     /**
      * A copy of these options with TLS by {@code context} whose trust manager alone checks the
      * server's identity: no HTTPS host-name check is added (for per-address credentials, see {@link
      * dev.tern.PerAddressChannelCredentials}).
+     *
+     * @param serverName the TLS server name (SNI) to send: null for the authority's host, empty for
+     *     none
      */
-    public TransportOptions withTlsCheckedByTrustManager(SslContext context) {
-      return copy(Objects.requireNonNull(context, "context"), false);
+    public TransportOptions withTlsCheckedByTrustManager(SslContext context, String serverName) {
+      TransportOptions copy = copy(Objects.requireNonNull(context, "context"), false);
+      copy.serverName = serverName;
+      return copy;
     }
 
     /**
@@ -417,6 +433,7 @@ public final class NettyClientTransport implements ManagedClientTransport {
       copy.keepAliveWithoutCalls = keepAliveWithoutCalls;
       copy.checkHostName = checkHost;
       copy.http3Alternatives = http3Alternatives;
+      copy.serverName = serverName;
       return copy;
     }
 

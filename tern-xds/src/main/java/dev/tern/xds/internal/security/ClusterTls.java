@@ -2,6 +2,7 @@ package dev.tern.xds.internal.security;
 
 import dev.tern.TlsChannelCredentials;
 import dev.tern.xds.Bootstrap;
+import dev.tern.xds.XdsFeatures;
 import dev.tern.xds.XdsTlsContext;
 import java.util.Objects;
 
@@ -44,7 +45,8 @@ public final class ClusterTls implements AutoCloseable {
    * @param bootstrap the instances to open it on; may be null when {@code wanted} is
    * @return whether the settings changed (the next connection attempts use other settings)
    * @throws IllegalArgumentException if the bootstrap lacks an instance {@code wanted} names
-   * @throws IllegalStateException if {@code wanted} needs instances and there is no bootstrap
+   * @throws IllegalStateException if {@code wanted} needs instances and there is no bootstrap, or
+   *     the system's roots it asks for cannot be read
    */
   public boolean update(XdsTlsContext wanted, Bootstrap bootstrap) {
     Current previous = current;
@@ -61,8 +63,8 @@ public final class ClusterTls implements AutoCloseable {
       next = new Current(null, failure.getMessage());
     } else {
       try {
-        next = new Current(UpstreamTls.open(bootstrap, wanted), null);
-      } catch (IllegalArgumentException e) {
+        next = new Current(UpstreamTls.open(bootstrap, wanted, XdsFeatures.current().sni()), null);
+      } catch (IllegalArgumentException | IllegalStateException e) {
         failure = e;
         next = new Current(null, e.getMessage());
       }
@@ -91,6 +93,15 @@ public final class ClusterTls implements AutoCloseable {
           "xDS TLS of cluster " + cluster + " is not usable: " + now.problem);
     }
     return now.tls == null ? null : now.tls.credentials();
+  }
+
+  /**
+   * The TLS server name of a new connection to the cluster that {@link #credentials} gave TLS to,
+   * as {@link dev.tern.PerAddressChannelCredentials#serverNameFor} says (A101).
+   */
+  public String serverName() {
+    Current now = current;
+    return now.tls == null ? null : now.tls.serverName();
   }
 
   /** Closes the current TLS; a connection attempt after this fails. */

@@ -13,25 +13,53 @@ import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
  * A client's check of the server (A29): the chain must be trusted by the cluster's roots, and then
- * the server's certificate must have a subject alternative name (DNS, URI or IP address) that one
- * of the cluster's {@code match_subject_alt_names} matches; no list accepts any trusted
- * certificate. This replaces the HTTPS host-name check. A mismatch fails the handshake with a
- * message naming the SAN check, the matchers and the certificate's names. Immutable; thread-safe.
+ * the server's certificate must have a subject alternative name that one of the cluster's SAN
+ * matchers matches ({@code match_subject_alt_names}: DNS, URI or IP address names; {@code
+ * match_typed_subject_alt_names}: names of the matcher's type), or, with {@code
+ * auto_sni_san_validation} (A101), a DNS, URI or IP name equal to the server name sent; no matchers
+ * accept any trusted certificate. This replaces the HTTPS host-name check. A mismatch fails the
+ * handshake with a message naming the SAN check, the matchers and the certificate's names.
+ * Immutable; thread-safe.
  */
 final class SanCheckingTrustManager extends X509ExtendedTrustManager {
   /** The start of the message a SAN mismatch fails with. */
   static final String MISMATCH = "xDS SAN check failed";
 
+  /** A certificate's subject alternative name and its kind. */
+  record Name(XdsTlsContext.SanType type, String value) {
+    @Override
+    public String toString() {
+      return value;
+    }
+  }
+
+  // The GeneralName tags of RFC 5280 that X509Certificate.getSubjectAlternativeNames reports.
+  private static final int EMAIL = 1;
   private static final int DNS = 2;
   private static final int URI = 6;
   private static final int IP = 7;
 
   private final X509ExtendedTrustManager roots;
   private final List<XdsTlsContext.SanMatcher> matchers;
+  private final String matchersName; // for messages
 
-  SanCheckingTrustManager(X509ExtendedTrustManager roots, List<XdsTlsContext.SanMatcher> matchers) {
+  /**
+   * @param matchers the cluster's SAN matchers
+   * @param serverName the server name sent, when the cluster checks SANs against it instead of the
+   *     matchers ({@code auto_sni_san_validation}, A101), else null
+   */
+  SanCheckingTrustManager(
+      X509ExtendedTrustManager roots, List<XdsTlsContext.SanMatcher> matchers, String serverName) {
     this.roots = roots;
-    this.matchers = List.copyOf(matchers);
+    if (serverName == null) {
+      this.matchers = List.copyOf(matchers);
+      this.matchersName = "the cluster's match_subject_alt_names";
+    } else {
+      // Host names compare ignoring case; a wildcard DNS SAN covers one label (RFC 6125).
+      this.matchers =
+          List.of(new XdsTlsContext.SanMatcher(XdsTlsContext.Kind.EXACT, serverName, null, true));
+      this.matchersName = "the server name sent (auto_sni_san_validation)";
+    }
   }
 
   // The roots are asked without the engine or socket: with them, the JDK's check adds the HTTPS
@@ -84,10 +112,10 @@ final class SanCheckingTrustManager extends X509ExtendedTrustManager {
     if (chain == null || chain.length == 0) {
       throw new CertificateException(MISMATCH + ": the server sent no certificate");
     }
-    List<String> names = subjectAltNames(chain[0]);
-    for (String name : names) {
+    List<Name> names = subjectAltNames(chain[0]);
+    for (Name name : names) {
       for (XdsTlsContext.SanMatcher matcher : matchers) {
-        if (matcher.matches(name)) {
+        if (matcher.matches(name.type(), name.value())) {
           return;
         }
       }
@@ -96,24 +124,35 @@ final class SanCheckingTrustManager extends X509ExtendedTrustManager {
         MISMATCH
             + ": no subject alternative name of the server's certificate "
             + names
-            + " matches the cluster's match_subject_alt_names "
+            + " matches "
+            + matchersName
+            + " "
             + matchers);
   }
 
-  /** The DNS, URI and IP address SANs of {@code certificate}. */
-  static List<String> subjectAltNames(X509Certificate certificate)
+  /** The DNS, URI, IP address and e-mail SANs of {@code certificate}. */
+  static List<Name> subjectAltNames(X509Certificate certificate)
       throws CertificateParsingException {
     Collection<List<?>> all = certificate.getSubjectAlternativeNames();
-    List<String> names = new ArrayList<>();
+    List<Name> names = new ArrayList<>();
     if (all == null) {
       return names;
     }
     for (List<?> entry : all) {
       if (entry.size() >= 2
-          && entry.get(0) instanceof Integer type
-          && (type == DNS || type == URI || type == IP)
+          && entry.get(0) instanceof Integer tag
           && entry.get(1) instanceof String value) {
-        names.add(value);
+        XdsTlsContext.SanType type =
+            switch (tag) {
+              case DNS -> XdsTlsContext.SanType.DNS;
+              case URI -> XdsTlsContext.SanType.URI;
+              case IP -> XdsTlsContext.SanType.IP_ADDRESS;
+              case EMAIL -> XdsTlsContext.SanType.EMAIL;
+              default -> null;
+            };
+        if (type != null) {
+          names.add(new Name(type, value));
+        }
       }
     }
     return names;

@@ -1,5 +1,6 @@
 package dev.tern.xds.internal.security;
 
+import dev.tern.PerAddressChannelCredentials;
 import dev.tern.TlsChannelCredentials;
 import dev.tern.xds.Bootstrap;
 import dev.tern.xds.XdsTlsContext;
@@ -8,25 +9,46 @@ import dev.tern.xds.XdsTlsContext;
  * One version of a cluster's client TLS (A29), which {@link ClusterTls} holds while the cluster has
  * it: credentials whose key manager presents the identity instance's current key and certificate
  * (mTLS; none without an identity instance) and whose trust manager checks the server against the
- * validation instance's current roots and then the cluster's SAN matchers. It holds its certificate
- * provider instances until {@link #close}; files rotated on disk reach new handshakes through them.
- * Thread-safe: immutable apart from the providers, which are thread-safe.
+ * validation instance's current roots (or the JDK's trusted roots, {@code system_root_certs}, A82)
+ * and then the cluster's SAN matchers (or the server name it sends, A101), with the server name the
+ * cluster chooses. It holds its certificate provider instances until {@link #close}; files rotated
+ * on disk reach new handshakes through them. Thread-safe: immutable apart from the providers, which
+ * are thread-safe.
  */
 final class UpstreamTls implements AutoCloseable {
   private final XdsTlsContext context;
   private final FileWatcherProvider identity;
-  private final FileWatcherProvider roots;
+  private final FileWatcherProvider roots; // null: the system's roots (A82)
   private final TlsChannelCredentials credentials;
+  private final String serverName;
 
   private UpstreamTls(
-      XdsTlsContext context, FileWatcherProvider identity, FileWatcherProvider roots) {
+      XdsTlsContext context,
+      FileWatcherProvider identity,
+      FileWatcherProvider roots,
+      boolean sniEnabled) {
     this.context = context;
     this.identity = identity;
     this.roots = roots;
+    // A101: auto_host_sni needs the endpoint's host name, which Tern's endpoints do not carry, so
+    // its rule falls through to sni; no sni means no server name at all.
+    this.serverName =
+        sniEnabled
+            ? (context.sni().isEmpty()
+                ? PerAddressChannelCredentials.NO_SERVER_NAME
+                : context.sni())
+            : null;
+    String checkedName =
+        sniEnabled && context.autoSniSanValidation() && !context.sni().isEmpty()
+            ? context.sni()
+            : null;
     TlsChannelCredentials.Builder builder =
         TlsChannelCredentials.newBuilder()
             .trustManager(
-                new SanCheckingTrustManager(roots.trustManager(), context.subjectAltNames()));
+                new SanCheckingTrustManager(
+                    roots != null ? roots.trustManager() : SystemRoots.trustManager(),
+                    context.subjectAltNames(),
+                    checkedName));
     if (identity != null) {
       builder.keyManager(identity.keyManager());
     }
@@ -36,19 +58,24 @@ final class UpstreamTls implements AutoCloseable {
   /**
    * The TLS of a cluster with {@code context}, on the instances of {@code bootstrap}.
    *
+   * @param sniEnabled whether the context's server-name settings apply (A101's switch)
    * @throws IllegalArgumentException if the bootstrap lacks an instance the context names
    */
-  static UpstreamTls open(Bootstrap bootstrap, XdsTlsContext context) {
+  static UpstreamTls open(Bootstrap bootstrap, XdsTlsContext context, boolean sniEnabled) {
     FileWatcherProvider roots =
-        CertificateProviders.acquire(bootstrap, context.validationInstance());
+        context.validationInstance() == null
+            ? null
+            : CertificateProviders.acquire(bootstrap, context.validationInstance());
     FileWatcherProvider identity = null;
     try {
       if (context.identityInstance() != null) {
         identity = CertificateProviders.acquire(bootstrap, context.identityInstance());
       }
-      return new UpstreamTls(context, identity, roots);
+      return new UpstreamTls(context, identity, roots, sniEnabled);
     } catch (RuntimeException e) {
-      CertificateProviders.release(roots);
+      if (roots != null) {
+        CertificateProviders.release(roots);
+      }
       if (identity != null) {
         CertificateProviders.release(identity);
       }
@@ -69,7 +96,7 @@ final class UpstreamTls implements AutoCloseable {
    *     for mTLS, yet (the message names the instance and the problem)
    */
   TlsChannelCredentials credentials() {
-    String problem = roots.rootsProblem();
+    String problem = roots == null ? null : roots.rootsProblem();
     if (problem == null && identity != null) {
       problem = identity.keysProblem();
     }
@@ -79,10 +106,21 @@ final class UpstreamTls implements AutoCloseable {
     return credentials;
   }
 
+  /**
+   * The TLS server name of a new connection, as {@link PerAddressChannelCredentials#serverNameFor}
+   * says: null for the channel's authority (A101 off), {@link
+   * PerAddressChannelCredentials#NO_SERVER_NAME}, or the cluster's {@code sni}.
+   */
+  String serverName() {
+    return serverName;
+  }
+
   /** Lets go of the certificate provider instances. */
   @Override
   public void close() {
-    CertificateProviders.release(roots);
+    if (roots != null) {
+      CertificateProviders.release(roots);
+    }
     if (identity != null) {
       CertificateProviders.release(identity);
     }

@@ -1,5 +1,5 @@
 /**
- * Security from the control plane (A29). Not API.
+ * Security from the control plane (A29, with A82 and A101). Not API.
  *
  * <ul>
  *   <li>{@link dev.tern.xds.internal.security.CertificateProviders}: the process's certificate
@@ -12,9 +12,11 @@
  *       plane has it now, one object per cluster that cluster_impl ({@code internal.lb}) puts on
  *       the cluster's endpoints for {@code XdsChannelCredentials}, read at each connection attempt
  *       so that a change reaches the next connection without new subchannels; {@code UpstreamTls}
- *       (identity, roots, then the cluster's SAN matchers through {@code SanCheckingTrustManager})
- *       is one version of it. The server's side, a filter chain's TLS, is built on the same
- *       instances by {@code internal.server}.
+ *       (identity, roots, then the cluster's SAN matchers or its server name through {@code
+ *       SanCheckingTrustManager}, and the server name it sends, A101) is one version of it; {@code
+ *       SystemRoots} are the JDK's trusted roots for clusters with {@code system_root_certs} (A82).
+ *       The server's side, a filter chain's TLS, is built on the same instances by {@code
+ *       internal.server}.
  * </ul>
  *
  * <p>Threads: files are re-read on the reloading managers' own threads; handshakes read the current
