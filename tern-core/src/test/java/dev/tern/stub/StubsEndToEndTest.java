@@ -62,6 +62,7 @@ class StubsEndToEndTest {
   private final CompletableFuture<ServerCallStreamObserver<String>> joinStarted =
       new CompletableFuture<>();
   private final BlockingQueue<String> joinReceived = new LinkedBlockingQueue<>();
+  private final CountDownLatch chatStarted = new CountDownLatch(1);
   private final CountDownLatch chatCancelled = new CountDownLatch(1);
   private final CompletableFuture<Throwable> chatRequestError = new CompletableFuture<>();
 
@@ -161,6 +162,7 @@ class StubsEndToEndTest {
   /** Answers each message upper-cased. */
   private StreamObserver<String> chat(StreamObserver<String> responses) {
     ((ServerCallStreamObserver<String>) responses).setOnCancelHandler(chatCancelled::countDown);
+    chatStarted.countDown();
     return new StreamObserver<String>() {
       @Override
       public void onNext(String value) {
@@ -456,6 +458,9 @@ class StubsEndToEndTest {
             ClientCalls.asyncBidiStreamingCall(
                 channel.newCall(CHAT, CallOptions.DEFAULT), observer);
     requests.onNext("ping");
+    // A call its client cancels before the server's executor started it is dropped without running
+    // its handler (ServerCallDispatcher): cancel once the handler runs.
+    assertThat(chatStarted.await(5, TimeUnit.SECONDS)).isTrue();
 
     requests.cancel("user left", null);
 
