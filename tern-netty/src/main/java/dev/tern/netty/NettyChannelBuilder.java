@@ -527,7 +527,7 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
       }
       SslContext context;
       synchronized (contexts) {
-        context = contexts.computeIfAbsent(tls, NettySslContexts::forClient);
+        context = contexts.computeIfAbsent(tls, t -> NettySslContexts.forClient(t, false));
       }
       return options.withTlsCheckedByTrustManager(context, credentials.serverNameFor(attributes));
     }

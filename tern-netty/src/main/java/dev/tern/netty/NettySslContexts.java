@@ -116,8 +116,21 @@ public final class NettySslContexts {
    * @throws IllegalArgumentException if the context cannot be built (the message says why)
    */
   public static SslContext forClient(TlsChannelCredentials credentials) {
+    return forClient(credentials, true);
+  }
+
+  /**
+   * As {@link #forClient(TlsChannelCredentials)}, with no host-name check if {@code checkHostName}
+   * is false (the credentials' trust manager is the whole check, as for per-address credentials):
+   * Netty 4.2's client contexts check the host name by default, and the JDK's TLS applies the
+   * context's setting whatever the engine is told later.
+   */
+  static SslContext forClient(TlsChannelCredentials credentials, boolean checkHostName) {
     Objects.requireNonNull(credentials, "credentials");
     SslContextBuilder builder = SslContextBuilder.forClient();
+    if (!checkHostName) {
+      builder.endpointIdentificationAlgorithm(null);
+    }
     if (credentials.getKeyManagers() != null) {
       builder.keyManager(first(credentials.getKeyManagers(), X509KeyManager.class, "keyManagers"));
     } else if (credentials.getPrivateKey() != null) {
