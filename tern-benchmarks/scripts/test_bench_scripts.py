@@ -383,15 +383,15 @@ class SystemsTest(unittest.TestCase):
         )
 
     def test_tls_servers_use_one_provider_each_and_the_same_certificate(self):
-        tern = bench_systems.SYSTEMS["tern-tls-jdk"].server_only_cmd(1234, "/work")
+        tern = bench_systems.SYSTEMS["tern-tls-jdk"].server_only_cmd(1234, "bench-work")
         self.assertIn("-Ddev.tern.netty.sslProvider=jdk", tern)
-        self.assertIn("--tls_cert=/work/tls/cert.pem", tern)
-        grpc = bench_systems.SYSTEMS["grpc-java-tls-jdk"].server_only_cmd(1234, "/work")
+        self.assertIn("--tls_cert=bench-work/tls/cert.pem", tern)
+        grpc = bench_systems.SYSTEMS["grpc-java-tls-jdk"].server_only_cmd(1234, "bench-work")
         self.assertEqual(grpc[:3], ["java", "-cp", "$GRPC_JAVA_JDK_CP"])
         self.assertIn("--tls", grpc)
-        nghttpd = bench_systems.SYSTEMS["nghttpd-tls"].server_only_cmd(1234, "/work")
+        nghttpd = bench_systems.SYSTEMS["nghttpd-tls"].server_only_cmd(1234, "bench-work")
         self.assertNotIn("--no-tls", nghttpd)
-        self.assertEqual(nghttpd[-2:], ["/work/tls/key.pem", "/work/tls/cert.pem"])
+        self.assertEqual(nghttpd[-2:], ["bench-work/tls/key.pem", "bench-work/tls/cert.pem"])
         self.assertEqual(
             bench_compare.without_tcnative("/a/grpc.jar:/b/netty-tcnative-classes-2.jar:/c/x.jar"),
             "/a/grpc.jar:/c/x.jar",
@@ -410,7 +410,7 @@ class SystemsTest(unittest.TestCase):
             vertx.server_cmd(1234, True),
             ["$PEERS_DIR/vertx-bench", "server", "--address=127.0.0.1:1234"],
         )
-        self.assertEqual(vertx.server_only_cmd(1234, "/work"), vertx.server_cmd(1234, False))
+        self.assertEqual(vertx.server_only_cmd(1234, "bench-work"), vertx.server_cmd(1234, False))
         client = vertx.client_cmd(1234, 10, True, 5, 2, 0, 4, False)
         self.assertEqual(client[:2], ["$PEERS_DIR/vertx-bench", "client"])
         self.assertIn("--outstanding_rpcs=10", client)
