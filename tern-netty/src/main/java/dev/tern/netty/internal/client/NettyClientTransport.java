@@ -165,11 +165,13 @@ public final class NettyClientTransport implements ManagedClientTransport {
             serverName.isEmpty()
                 ? options.sslContext().newHandler(ch.alloc())
                 : options.sslContext().newHandler(ch.alloc(), serverName, target.port());
-        // Set either way: Netty 4.2's client contexts check the host name by default, which
-        // per-address credentials' trust managers replace.
-        SSLParameters params = ssl.engine().getSSLParameters();
-        params.setEndpointIdentificationAlgorithm(options.checkHostName() ? "HTTPS" : null);
-        ssl.engine().setSSLParameters(params);
+        // Per-address credentials' contexts are built without the check (their trust manager is
+        // the check: NettySslContexts.forClient(credentials, false)); a channel's own gets it.
+        if (options.checkHostName()) {
+          SSLParameters params = ssl.engine().getSSLParameters();
+          params.setEndpointIdentificationAlgorithm("HTTPS");
+          ssl.engine().setSSLParameters(params);
+        }
         ch.pipeline().addLast(ssl);
       }
       ch.pipeline().addLast(handler);
