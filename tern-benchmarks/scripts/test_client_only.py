@@ -39,9 +39,7 @@ class AnswerCheckTest(unittest.TestCase):
     def test_an_answer_without_the_grpc_content_type_is_named(self):
         # nghttpd's answer at a path without an extension (such as .../UnaryCall).
         answer = GOOD_ANSWER.replace("content-type: application/grpc\n", "")
-        self.assertEqual(
-            client_only.answer_problems(answer), ["no content-type: application/grpc"]
-        )
+        self.assertEqual(client_only.answer_problems(answer), ["no content-type: application/grpc"])
 
     def test_an_answer_without_the_trailer_is_named(self):
         answer = GOOD_ANSWER.replace("grpc-status: 0\n", "")
@@ -126,15 +124,19 @@ class PartTest(unittest.TestCase):
             self.assertIn("127.0.0.1:$PORT", load)
             self.assertNotIn("127.0.0.1:0", load)
 
-
     def test_without_nghttpd_the_part_is_recorded_missing_and_starts_nothing(self):
         results = {"commands": {}, "errors": {}}
         args = argparse.Namespace(repeats=1, duration=1, warmup=0, quick=True)
-        with unittest.mock.patch("shutil.which", return_value=None), unittest.mock.patch.object(
-            bench_compare, "start", side_effect=AssertionError("started a process")
+        with (
+            unittest.mock.patch("shutil.which", return_value=None),
+            unittest.mock.patch.object(
+                bench_compare, "start", side_effect=AssertionError("started a process")
+            ),
         ):
             client_only.run_client_only(bench_compare, args, "/nonexistent", results)
-        self.assertEqual(results["client"], {"4 x 100": {"h2load": [], "tern": [], "grpc-java": []}})
+        self.assertEqual(
+            results["client"], {"4 x 100": {"h2load": [], "tern": [], "grpc-java": []}}
+        )
         [message] = results["errors"]["client-only"]
         self.assertTrue(message.startswith("missing: "), message)
 
