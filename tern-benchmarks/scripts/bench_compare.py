@@ -8,7 +8,7 @@ grpc-java in every part below, Vert.x gRPC 5.0.7 (issue 52, built by build-peers
 end-to-end and server-only parts, and in the server-only part also grpc-go's and tonic's servers
 (issue 34's native peers) and nghttpd (a C HTTP/2 server answering with a static file). A system
 whose program is not there (a peer build-peers.sh could not build, nghttpd not installed) is
-recorded as missing. Twelve parts, each optional:
+recorded as missing. Thirteen parts, each optional:
 
   e2e     own qps client against own qps server, unary, 0-byte payloads, 4 channels x {10, 100}
           outstanding, default executor and --directexecutor; systems alternate, each run repeated.
@@ -22,6 +22,10 @@ recorded as missing. Twelve parts, each optional:
           servers of the same service, and nghttpd serving the answer as a static file (the
           machine's HTTP/2 baseline), loaded the same way; and Tern, grpc-java and nghttpd over
           TLS (the -tls systems; OpenSSL, or the JDK's TLS for -jdk), h2load speaking TLS.
+  client  the client alone (client_only.py): nghttpd pinned to CPU 0 answering every call with a
+          static gRPC response (content-type application/grpc, trailer grpc-status: 0), loaded
+          from CPU 1 by h2load (the ceiling) and by Tern's and grpc-java's clients, 4 x 100 as
+          the server part; each client's calls/s as a share of h2load's.
   startup launch to first answered call of Tern's, grpc-java's and Vert.x's servers (h2load polls)
           and of Tern's and grpc-java's first-call clients, --startup-runs times each, without and
           with an AppCDS archive of the system's own training launch.
@@ -84,6 +88,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import client_only  # beside this script too; given this module's helpers when it runs
 
 # Beside this script, which Python puts first on sys.path.
 from bench_systems import (
@@ -457,9 +463,9 @@ def run_large(args, work, results):
 H2LOAD_CONNECTIONS, H2LOAD_STREAMS = 4, 100
 
 
-def grpc_post_args(port, body_path, tls=False):
-    """The h2load and nghttp arguments that POST body_path to UnaryCall as a gRPC request (over
-    TLS with ALPN h2 if `tls`)."""
+def grpc_post_args(port, body_path, tls=False, path=UNARY_PATH):
+    """The h2load and nghttp arguments that POST body_path to UnaryCall (or `path`) as a gRPC
+    request (over TLS with ALPN h2 if `tls`)."""
     return [
         "-d",
         body_path,
@@ -467,13 +473,23 @@ def grpc_post_args(port, body_path, tls=False):
         "content-type: application/grpc",
         "-H",
         "te: trailers",
-        "%s://127.0.0.1:%d%s" % ("https" if tls else "http", port, UNARY_PATH),
+        "%s://127.0.0.1:%d%s" % ("https" if tls else "http", port, path),
     ]
 
 
-def h2load_cmd(port, body_path, args, tls=False, shape=(H2LOAD_CONNECTIONS, H2LOAD_STREAMS)):
-    """h2load on CPU 1 loading the server on `port` with shape's connections x streams."""
+def h2load_cmd(
+    port,
+    body_path,
+    args,
+    tls=False,
+    shape=(H2LOAD_CONNECTIONS, H2LOAD_STREAMS),
+    path=UNARY_PATH,
+    warmup=None,
+):
+    """h2load on CPU 1 loading the server on `port` with shape's connections x streams, posting
+    to `path`, for args.duration s after `warmup` (default args.server_warmup) s."""
     connections, streams = shape
+    warmup = args.server_warmup if warmup is None else warmup
     return [
         "taskset",
         "-c",
@@ -487,8 +503,8 @@ def h2load_cmd(port, body_path, args, tls=False, shape=(H2LOAD_CONNECTIONS, H2LO
         "1",
         "-D",
         str(args.duration),
-        "--warm-up-time=%d" % args.server_warmup,
-        *grpc_post_args(port, body_path, tls),
+        "--warm-up-time=%d" % warmup,
+        *grpc_post_args(port, body_path, tls, path),
     ]
 
 
@@ -683,6 +699,23 @@ def server_only_cmd(system, port, work):
     return ["taskset", "-c", "0"] + SYSTEMS[system].server_only_cmd(port, work)
 
 
+def h2load_ok(result, in_flight, answer_bytes):
+    """Whether an h2load run (parse_h2load's figures) saw only good answers: none failed or
+    errored, and every finished request had a 2xx and at least `answer_bytes` of DATA. h2load counts
+    statuses and bytes of requests open when the clock starts or stops apart from "done", so the
+    totals may differ by up to the `in_flight` requests. 2xx alone does not prove success: a gRPC
+    error is a 200 with trailers only, and no DATA."""
+    return (
+        result["failed"] == 0
+        and result["errored"] == 0
+        and result["done"] > 0
+        and result["succeeded"] == result["done"]
+        and result["status_other"] == 0
+        and result["status_2xx"] >= result["done"] - in_flight
+        and result["data_bytes"] >= answer_bytes * (result["done"] - in_flight)
+    )
+
+
 def run_server_alone(system, args, work, body_path, shape):
     port = free_port()
     srv_log = os.path.join(work, "server-only-%s.log" % system)
@@ -705,19 +738,9 @@ def run_server_alone(system, args, work, body_path, shape):
         result["jit_cpu_share"] = jit
         result["foreign_cpu"] = foreign
         result["server_rss"] = memory.get("rss")
-        # h2load counts statuses and bytes of requests open when the clock starts or stops apart
-        # from "done", so the totals may differ by up to the requests in flight. 2xx alone does
-        # not prove success: a gRPC error is a 200 with trailers only. A good answer carries one
-        # 5-byte frame (the empty SimpleResponse; nghttpd's file holds the same bytes) in DATA.
-        result["ok"] = (
-            result["failed"] == 0
-            and result["errored"] == 0
-            and result["done"] > 0
-            and result["succeeded"] == result["done"]
-            and result["status_other"] == 0
-            and result["status_2xx"] >= result["done"] - in_flight
-            and result["data_bytes"] >= 5 * (result["done"] - in_flight)
-        )
+        # A good answer carries one 5-byte frame (the empty SimpleResponse; nghttpd's file holds
+        # the same bytes) in DATA.
+        result["ok"] = h2load_ok(result, in_flight, len(EMPTY_FRAME))
         if not result["ok"]:
             raise RuntimeError(
                 "h2load saw unsuccessful responses (%s); one request seen by "
@@ -1689,6 +1712,7 @@ PART_PREFIXES = {
     "large": ("large",),
     "server": ("server-only",),
     "fanin": ("fan-in",),
+    "client": ("client-only",),
     "startup": ("startup",),
     "alloc": ("alloc", "server allocation", "client allocation"),
     "conns": ("connections",),
@@ -2015,6 +2039,7 @@ def main():
         "e2e": {},
         "server": {},
         "fanin": {},
+        "client": {},
         "startup": {},
         "alloc": {},
         "large": {},
@@ -2046,6 +2071,9 @@ def main():
             results["load_samples"].append(loadavg())
         if "fanin" not in args.skip:
             run_fanin(args, args.work, results)
+            results["load_samples"].append(loadavg())
+        if "client" not in args.skip:
+            client_only.run_client_only(sys.modules[__name__], args, args.work, results)
             results["load_samples"].append(loadavg())
         if "startup" not in args.skip:
             run_startup(args, args.work, results)

@@ -15,6 +15,7 @@ import sys
 # Beside this script, which Python puts first on sys.path.
 from bench_systems import MISSING, RAW_ECHO, ceiling_for, tern_for
 from bench_systems import SYSTEMS as ALL_SYSTEMS
+from client_only import TARGET as CLIENT_TARGET
 
 # The two systems every row compares (Ratio and Better are Tern / grpc-java), in the order the
 # chart and the lists of runs show them.
@@ -201,6 +202,53 @@ def fanin_rows(results):
                 fmt_ratio(ratio_of(req[s], req.get("nghttpd"))),
                 *judged,
             ]
+            out.append("| %s |" % " | ".join(cells))
+    return head, out
+
+
+CLIENT_LABELS = {
+    "h2load": "h2load (the ceiling)",
+    "tern": "Tern (QpsClient)",
+    "grpc-java": "grpc-java (GrpcJavaBalancedClient)",
+}
+
+
+# The client-only part in "How to read the parts" (also kept by hand in docs/benchmarks.md until
+# the page is next generated).
+CLIENT_ONLY_NOTE = (
+    "- **Client-only** (issue 52's fifth target; `tern-benchmarks/scripts/client_only.py`): "
+    "nghttpd (plaintext, one worker, pinned to CPU 0) answers every call with a static file "
+    "holding one gRPC frame (a `SimpleResponse` with an empty payload, 7 bytes), served as "
+    "`content-type: application/grpc` through a MIME map (`--mime-types-file`) and followed by "
+    "the trailer `grpc-status: 0` (`--trailer`). nghttpd takes the content-type from the "
+    "extension of the path's last segment, so the calls go to "
+    "`grpc.testing.BenchmarkService/Unary.grpc` (the clients' `--unary_method`): at `UnaryCall` "
+    "it would answer without a content-type, which a gRPC client rejects. Before the runs, "
+    "`nghttp -v` checks the answer's status, content-type, frame and trailer. Each client, "
+    "pinned to CPU 1, keeps 4 connections x 100 calls busy: h2load (the ceiling; its runs "
+    "checked as the server-only part's), Tern's `QpsClient` (4 channels x 100 outstanding, "
+    "default executor) and grpc-java's `GrpcJavaBalancedClient` on one address (grpc-java 1.79 "
+    "channels set up as its `AsyncClient` sets them up, which always calls `UnaryCall`). The Java "
+    "clients count a call only when it ended with status OK and fail the run if any call failed. "
+    "Warm-up and measured seconds are the end-to-end part's."
+)
+
+
+def client_rows(results):
+    """The client-only table: per connections x streams, h2load and each Java client against
+    nghttpd's static gRPC answer, the median calls/s and its share of h2load's; Tern's row carries
+    the target."""
+    head = (
+        "| Client | Connections x streams | calls/s | / h2load | Target for it | |",
+        "|---|---|---:|---:|---|---|",
+    )
+    out = []
+    for key, runs in (results.get("client") or {}).items():
+        med = {s: median([r["calls_per_s"] for r in rs]) for s, rs in runs.items()}
+        for s in runs:
+            share = ratio_of(med[s], med.get("h2load"))
+            judged = target_verdict(share, CLIENT_TARGET, True) if s == "tern" else ("", "")
+            cells = [CLIENT_LABELS.get(s, s), key, fmt(med[s]), fmt_ratio(share), *judged]
             out.append("| %s |" % " | ".join(cells))
     return head, out
 
@@ -939,13 +987,16 @@ def repeats_of(results, what):
     if what.startswith(("server allocation, ", "client allocation, ")):
         return 1
     prefixes = (("server", "server"), ("large", "large"), ("streaming", "streaming"))
-    prefixes += (("connections", "conns"), ("raw echo", "echo"))
+    prefixes += (("connections", "conns"), ("raw echo", "echo"), ("client-only", "client"))
     part = next((p for prefix, p in prefixes if what.startswith(prefix)), "e2e")
     origin = results.get("reused", {}).get(part, {})
     return (origin.get("settings") or results["settings"])["repeats"]
 
 
 def runs_of(results, what):
+    if what.startswith("client-only "):  # "client-only KEY, SYSTEM"
+        key, system = what[len("client-only ") :].rsplit(", ", 1)
+        return (results.get("client") or {}).get(key, {}).get(system, [])
     if what.startswith("raw echo "):  # "raw echo KEY, raw-echo"
         key, system = what[len("raw echo ") :].rsplit(", ", 1)
         return (results.get("echo") or {}).get(key, {}).get(system, [])
@@ -1020,6 +1071,19 @@ def raw_runs(results):
                     foreign,
                 )
             )
+    for key, runs in (results.get("client") or {}).items():
+        for s, rs in runs.items():
+            if rs:
+                lines.append(
+                    "- client-only %s, %s: calls/s %s; other processes' CPU while measured, of a "
+                    "core: %s"
+                    % (
+                        key,
+                        s,
+                        ", ".join("%.0f" % r["calls_per_s"] for r in rs),
+                        "; ".join(contention(r) or "?" for r in rs),
+                    )
+                )
     for key, runs in list((results.get("streaming") or {}).items()) + list(
         (results.get("large") or {}).items()
     ):
@@ -1179,6 +1243,7 @@ def main():
         "large": "large-message",
         "server": "server-only",
         "fanin": "many-connections",
+        "client": "client-only",
         "startup": "start-up",
         "alloc": "allocation",
         "conns": "connections",
@@ -1305,6 +1370,19 @@ def main():
         server_head,
         server_peers,
     )
+    client_head, clients = client_rows(results)
+    lines += table(
+        "Client-only (issue 52's fifth target): the clients against nghttpd's static gRPC answer "
+        "(pinned to CPU 0; the client on CPU 1; 4 connections, or channels, x 100 calls in "
+        "flight; medians), each client's calls/s as a share of h2load's against the same server, "
+        "the machine's HTTP/2 client ceiling for this load. A call counts only if it ended with "
+        "status OK. grpc-java's client is `GrpcJavaBalancedClient` on one address, set up as "
+        "grpc-java's `AsyncClient` is (which always calls `UnaryCall`; nghttpd needs a method "
+        "name with an extension to answer `application/grpc`). Target: Tern at least %s of "
+        "h2load." % "{:g}".format(CLIENT_TARGET),
+        client_head,
+        clients,
+    )
     startup_head, startup = startup_rows(results)
     lines += table(
         "Start-up (issue 52's seventh target): the time from launching a system's server to its "
@@ -1372,7 +1450,9 @@ def main():
             )
             for message in distinct:
                 # One JMH run (its log has the rest), or a program that was not there at all.
-                if what.startswith(("flow ", "tls ")) or message.startswith(MISSING):
+                # The client-only part's check of nghttpd's answer stops the part as a whole.
+                whole = what.startswith(("flow ", "tls ")) or what == "client-only"
+                if whole or message.startswith(MISSING):
                     lines.append("- %s: %s" % (what, message[:600]))
                     continue
                 lines.append(
@@ -1480,6 +1560,7 @@ def main():
             if "nghttpd" in (results["server"] or {})
             else ""
         ),
+        CLIENT_ONLY_NOTE,
         "- **Warm-up**: on this machine each JVM's C1/C2 compiler threads take about a third of "
         "a core for the first 25-40 s of load (per-thread CPU from `/proc`), so a shorter "
         "warm-up measures compilation as much as serving. The per-run figures below give the "

@@ -137,6 +137,13 @@ def results_fixture():
                 "nghttpd": runs(req_per_s=200000.0, server_rss=20 * 1048576),
             }
         },
+        "client": {
+            "4 x 100": {
+                "h2load": runs(calls_per_s=500000.0),
+                "tern": runs(calls_per_s=350000.0),
+                "grpc-java": runs(calls_per_s=100000.0),
+            }
+        },
         "alloc": {
             "tern": runs(bytes_per_call=1000.0, heap_used=[0, 1]),
             "grpc-java": runs(bytes_per_call=4000.0, heap_used=[0, 1]),
@@ -290,6 +297,18 @@ class PageTest(unittest.TestCase):
         self.assertEqual(tern[0][2:5], ["150,000", "200.0 MiB", "0.75"])
         grpc = [r for r in table_rows(self.page, "grpc-java") if r[1] == "1000 x 1"]
         self.assertEqual(grpc[0][5:7], ["3.00", "none"])
+
+    def test_client_only_table_gives_each_client_as_a_share_of_h2load(self):
+        self.assertEqual(
+            table_row(self.page, "Tern (QpsClient)"),
+            ["Tern (QpsClient)", "4 x 100", "350,000", "0.70", ">= 0.6", "met"],
+        )
+        self.assertEqual(
+            table_row(self.page, "grpc-java (GrpcJavaBalancedClient)")[2:],
+            ["100,000", "0.20", "", ""],
+        )
+        self.assertEqual(table_row(self.page, "h2load (the ceiling)")[2:4], ["500,000", "1.00"])
+        self.assertIn("- client-only 4 x 100, tern: calls/s 350000;", self.page)
 
     def test_server_only_table_judges_tern_against_vertx(self):
         self.assertEqual(

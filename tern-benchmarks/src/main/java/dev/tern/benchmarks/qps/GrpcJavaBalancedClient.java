@@ -44,6 +44,12 @@ import org.HdrHistogram.Histogram;
  * (default grpc-java's {@code pick_first}). After the summary, one {@code Calls answered by
  * HOST:PORT: N} line per server, as {@code QpsClient --target} prints (see {@link CallsByServer}).
  *
+ * <p>{@code --target=ipv4:127.0.0.1:PORT} (one server) with {@code --unary_method} is also
+ * grpc-java's client in {@code bin/bench-compare}'s client part: grpc-java's {@code AsyncClient}
+ * always calls {@code UnaryCall}, which nghttpd's static answer cannot serve with a gRPC
+ * content-type (it takes that from the path's extension), so this client, set up as {@code
+ * AsyncClient} is, calls a method name that has one.
+ *
  * <p>Threads and calls as grpc-java's {@code AsyncClient} sets them up ({@code
  * io.grpc.benchmarks.Utils.newClientChannel}): each channel has its own NIO event loop group of
  * Netty's default size, and unless {@code --directexecutor} the channels share a {@link
@@ -83,14 +89,19 @@ public final class GrpcJavaBalancedClient {
               "java -cp \"$TERN_CP\" dev.tern.benchmarks.qps.GrpcJavaBalancedClient"
                   + " --target=ipv4:127.0.0.2:8080,127.0.0.3:8080 --lb_policy=round_robin");
 
+  /** The benchmark service's {@code UnaryCall}, with protobuf's marshallers. */
   static final MethodDescriptor<SimpleRequest, SimpleResponse> UNARY_CALL =
-      MethodDescriptor.<SimpleRequest, SimpleResponse>newBuilder()
-          .setType(MethodDescriptor.MethodType.UNARY)
-          .setFullMethodName(
-              MethodDescriptor.generateFullMethodName("grpc.testing.BenchmarkService", "UnaryCall"))
-          .setRequestMarshaller(ProtoUtils.marshaller(SimpleRequest.getDefaultInstance()))
-          .setResponseMarshaller(ProtoUtils.marshaller(SimpleResponse.getDefaultInstance()))
-          .build();
+      unaryMethod(LoadFlags.UNARY_CALL);
+
+  /** The unary method at {@code fullName} ({@code --unary_method}), with protobuf's marshallers. */
+  static MethodDescriptor<SimpleRequest, SimpleResponse> unaryMethod(String fullName) {
+    return MethodDescriptor.<SimpleRequest, SimpleResponse>newBuilder()
+        .setType(MethodDescriptor.MethodType.UNARY)
+        .setFullMethodName(fullName)
+        .setRequestMarshaller(ProtoUtils.marshaller(SimpleRequest.getDefaultInstance()))
+        .setResponseMarshaller(ProtoUtils.marshaller(SimpleResponse.getDefaultInstance()))
+        .build();
+  }
 
   private GrpcJavaBalancedClient() {}
 
@@ -173,9 +184,13 @@ public final class GrpcJavaBalancedClient {
     return parsed;
   }
 
-  /** One closed loop: a call, its answer, the next call, until the run stops. */
+  /**
+   * One closed loop: a call, its answer, the next call, until the run stops. A call counts (its
+   * latency is recorded) only once it ended with status OK, in {@link #onCompleted}.
+   */
   private static final class UnaryLoop implements StreamObserver<SimpleResponse> {
     private final ManagedChannel channel;
+    private final MethodDescriptor<SimpleRequest, SimpleResponse> method;
     private final SimpleRequest request;
     private final ClosedLoops loops;
     private final CallsByServer callsByServer;
@@ -184,10 +199,12 @@ public final class GrpcJavaBalancedClient {
 
     UnaryLoop(
         ManagedChannel channel,
+        MethodDescriptor<SimpleRequest, SimpleResponse> method,
         SimpleRequest request,
         ClosedLoops loops,
         CallsByServer callsByServer) {
       this.channel = channel;
+      this.method = method;
       this.request = request;
       this.loops = loops;
       this.callsByServer = callsByServer;
@@ -195,14 +212,12 @@ public final class GrpcJavaBalancedClient {
 
     void next() {
       startNanos = System.nanoTime();
-      call = channel.newCall(UNARY_CALL, CallOptions.DEFAULT);
+      call = channel.newCall(method, CallOptions.DEFAULT);
       ClientCalls.asyncUnaryCall(call, request, this);
     }
 
     @Override
-    public void onNext(SimpleResponse value) {
-      loops.recordLatency(startNanos);
-    }
+    public void onNext(SimpleResponse value) {}
 
     @Override
     public void onError(Throwable t) {
@@ -211,6 +226,7 @@ public final class GrpcJavaBalancedClient {
 
     @Override
     public void onCompleted() {
+      loops.recordLatency(startNanos);
       callsByServer.record(call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
       if (loops.running()) {
         next();
@@ -252,7 +268,7 @@ public final class GrpcJavaBalancedClient {
       if (LoadBalancerRegistry.getDefaultRegistry().getProvider(lbPolicy) == null) {
         throw FLAGS.usageError("--lb_policy=" + lbPolicy + " is not registered with grpc-java");
       }
-      load = LoadFlags.of(flags);
+      load = LoadFlags.of(FLAGS, flags);
     } catch (CommandLine.Exit exit) {
       return exit.report(out, err);
     }
@@ -272,10 +288,11 @@ public final class GrpcJavaBalancedClient {
             newChannel(target, lbPolicy, group, load.directExecutor() ? null : appExecutor));
       }
       SimpleRequest request = load.request();
+      MethodDescriptor<SimpleRequest, SimpleResponse> method = unaryMethod(load.unaryMethod());
       loops = new ClosedLoops(load.loops());
       for (ManagedChannel channel : channels) {
         for (int i = 0; i < load.outstanding(); i++) {
-          new UnaryLoop(channel, request, loops, callsByServer).next();
+          new UnaryLoop(channel, method, request, loops, callsByServer).next();
         }
       }
       histogram = loops.measure(load.warmupSeconds(), load.durationSeconds());

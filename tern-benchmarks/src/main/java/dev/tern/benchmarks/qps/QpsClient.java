@@ -1,9 +1,11 @@
 package dev.tern.benchmarks.qps;
 
+import dev.tern.CallOptions;
 import dev.tern.ClientCall;
 import dev.tern.Grpc;
 import dev.tern.LoadBalancerRegistry;
 import dev.tern.ManagedChannel;
+import dev.tern.MethodDescriptor;
 import dev.tern.Status;
 import dev.tern.StatusRuntimeException;
 import dev.tern.interop.testing.BenchmarkServiceTern;
@@ -34,7 +36,10 @@ import org.HdrHistogram.Histogram;
  * --lb_policy=NAME} picks the channels' load-balancing policy (default: the channel's own, {@code
  * pick_first}). With {@code --target} the summary is followed by one {@code Calls answered by
  * HOST:PORT: N} line per server (see {@link CallsByServer}). {@link GrpcJavaBalancedClient} is
- * grpc-java's counterpart for such runs.
+ * grpc-java's counterpart for such runs. {@code --unary_method=SERVICE/METHOD} sends the unary
+ * calls (the same messages) to another method name: {@code bin/bench-compare}'s client part points
+ * it at a path that nghttpd answers with a static gRPC response. A unary call counts (its latency
+ * is recorded) only when it ended with status OK.
  *
  * <p>Thread-safety: the loops run on the channels' callback threads and share only {@link
  * ClosedLoops} and {@link CallsByServer}, both thread-safe; everything else belongs to the main
@@ -76,12 +81,18 @@ public final class QpsClient {
   private static final int FIRST_CALL_DEADLINE_SECONDS = 10;
 
   private final ClosedLoops loops;
+  private final MethodDescriptor<SimpleRequest, SimpleResponse> unaryMethod;
   private final CallsByServer callsByServer;
   private final AllocatedBytes heap;
   private final long[] heapWindow = new long[2];
 
-  private QpsClient(ClosedLoops loops, CallsByServer callsByServer, AllocatedBytes heap) {
+  private QpsClient(
+      ClosedLoops loops,
+      MethodDescriptor<SimpleRequest, SimpleResponse> unaryMethod,
+      CallsByServer callsByServer,
+      AllocatedBytes heap) {
     this.loops = loops;
+    this.unaryMethod = unaryMethod;
     this.callsByServer = callsByServer;
     this.heap = heap;
   }
@@ -97,8 +108,22 @@ public final class QpsClient {
   }
 
   /**
+   * The unary method at {@code fullName} ({@code --unary_method}): the benchmark service's {@code
+   * UnaryCall}, under another name if asked.
+   */
+  static MethodDescriptor<SimpleRequest, SimpleResponse> unaryMethod(String fullName) {
+    MethodDescriptor<SimpleRequest, SimpleResponse> unaryCall =
+        BenchmarkServiceTern.getUnaryCallMethod();
+    return fullName.equals(unaryCall.getFullMethodName())
+        ? unaryCall
+        : unaryCall.toBuilder().setFullMethodName(fullName).build();
+  }
+
+  /**
    * One closed loop: a call, its answer, the next call, until the run stops. Each call is made as
    * the generated stub makes it, keeping the {@link ClientCall} so that its server can be counted.
+   * A call counts (its latency is recorded) only once it ended with status OK, in {@link
+   * #onCompleted}: an answer followed by an error status is a failure, not a call.
    */
   private final class UnaryLoop implements StreamObserver<SimpleResponse> {
     private final BenchmarkServiceTern.BenchmarkServiceStub stub;
@@ -113,16 +138,12 @@ public final class QpsClient {
 
     void next() {
       startNanos = System.nanoTime();
-      call =
-          stub.getChannel()
-              .newCall(BenchmarkServiceTern.getUnaryCallMethod(), stub.getCallOptions());
+      call = stub.getChannel().newCall(unaryMethod, stub.getCallOptions());
       ClientCalls.asyncUnaryCall(call, request, this);
     }
 
     @Override
-    public void onNext(SimpleResponse value) {
-      loops.recordLatency(startNanos);
-    }
+    public void onNext(SimpleResponse value) {}
 
     @Override
     public void onError(Throwable t) {
@@ -131,6 +152,7 @@ public final class QpsClient {
 
     @Override
     public void onCompleted() {
+      loops.recordLatency(startNanos);
       countServer(call);
       if (loops.running()) {
         next();
@@ -221,7 +243,7 @@ public final class QpsClient {
       int warmupSeconds,
       int durationSeconds)
       throws InterruptedException {
-    return new QpsClient(loops, null, null)
+    return new QpsClient(loops, BenchmarkServiceTern.getUnaryCallMethod(), null, null)
         .run(List.of(channel), calls, request, true, warmupSeconds, durationSeconds);
   }
 
@@ -258,7 +280,7 @@ public final class QpsClient {
                 + " is not a registered policy; known: "
                 + LoadBalancerRegistry.getDefaultRegistry().policyNames());
       }
-      load = LoadFlags.of(flags);
+      load = LoadFlags.of(FLAGS, flags);
       transport = transport(flags.string("transport"));
       List<ManagedChannel> channels = new ArrayList<>();
       try {
@@ -313,10 +335,13 @@ public final class QpsClient {
       PrintStream err)
       throws Exception {
     SimpleRequest request = load.request();
+    MethodDescriptor<SimpleRequest, SimpleResponse> unaryMethod = unaryMethod(load.unaryMethod());
     try {
-      BenchmarkServiceTern.newBlockingStub(channels.get(0))
-          .withDeadlineAfter(FIRST_CALL_DEADLINE_SECONDS, TimeUnit.SECONDS)
-          .unaryCall(request);
+      ClientCalls.blockingUnaryCall(
+          channels.get(0),
+          unaryMethod,
+          CallOptions.DEFAULT.withDeadlineAfter(FIRST_CALL_DEADLINE_SECONDS, TimeUnit.SECONDS),
+          request);
     } catch (StatusRuntimeException e) {
       Status status = e.getStatus();
       err.println(FLAGS.callFailure(server, status.getCode().name(), details(status)));
@@ -326,7 +351,10 @@ public final class QpsClient {
     ClosedLoops loops = new ClosedLoops(load.loops());
     QpsClient client =
         new QpsClient(
-            loops, callsByServer, flags.bool("heap_per_call") ? new AllocatedBytes() : null);
+            loops,
+            unaryMethod,
+            callsByServer,
+            flags.bool("heap_per_call") ? new AllocatedBytes() : null);
     Histogram histogram =
         client.run(
             channels,
