@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tern.grpcjava.TestBalancers.FixedPickProvider;
 import dev.tern.grpcjava.TestBalancers.ShufflingPickFirstProvider;
 import dev.tern.testing.LogCapture;
+import io.grpc.ClientStreamTracer;
 import io.grpc.ConnectivityState;
 import io.grpc.EquivalentAddressGroup;
 import io.grpc.Grpc;
@@ -14,6 +15,7 @@ import io.grpc.LoadBalancer;
 import io.grpc.LoadBalancerProvider;
 import io.grpc.LoadBalancerRegistry;
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
 import io.grpc.NameResolver;
 import io.grpc.NameResolverProvider;
 import io.grpc.NameResolverRegistry;
@@ -28,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -165,6 +168,30 @@ class GrpcJavaLoadBalancerTest {
     assertThat(shuffling.states)
         .as("the grpc-java balancer's subchannel")
         .contains(ConnectivityState.READY);
+  }
+
+  @Test
+  void theStreamTracerOfAPickHearsTheCall() {
+    List<String> events = new CopyOnWriteArrayList<>();
+    shuffling.tracerFactory =
+        new ClientStreamTracer.Factory() {
+          @Override
+          public ClientStreamTracer newClientStreamTracer(
+              ClientStreamTracer.StreamInfo info, Metadata headers) {
+            events.add(
+                "new stream, deadline set: " + (info.getCallOptions().getDeadline() != null));
+            return new ClientStreamTracer() {
+              @Override
+              public void streamClosed(Status status) {
+                events.add("closed " + status.getCode());
+              }
+            };
+          }
+        };
+
+    stubWith(shufflingConfig(0)).emptyCall(Empty.getDefaultInstance());
+
+    assertThat(events).containsExactly("new stream, deadline set: true", "closed OK");
   }
 
   @Test

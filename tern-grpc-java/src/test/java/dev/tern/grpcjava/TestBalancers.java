@@ -1,5 +1,6 @@
 package dev.tern.grpcjava;
 
+import io.grpc.ClientStreamTracer;
 import io.grpc.ConnectivityState;
 import io.grpc.ConnectivityStateInfo;
 import io.grpc.EquivalentAddressGroup;
@@ -62,6 +63,9 @@ final class TestBalancers {
 
     final BlockingQueue<ConnectivityState> states = new LinkedBlockingQueue<>();
 
+    /** Given with each pick of the READY subchannel, if not null. */
+    volatile ClientStreamTracer.Factory tracerFactory;
+
     @Override
     public NameResolver.ConfigOrError parseLoadBalancingPolicyConfig(Map<String, ?> raw) {
       Object seed = raw.get("randomSeed");
@@ -75,7 +79,7 @@ final class TestBalancers {
 
     @Override
     public LoadBalancer newLoadBalancer(LoadBalancer.Helper helper) {
-      return new ShufflingPickFirst(helper, states);
+      return new ShufflingPickFirst(helper, states, tracerFactory);
     }
 
     /** The server the balancer connects first with {@code seed}, among {@code servers}. */
@@ -93,11 +97,16 @@ final class TestBalancers {
   private static final class ShufflingPickFirst extends LoadBalancer {
     private final Helper helper;
     private final BlockingQueue<ConnectivityState> states;
+    private final ClientStreamTracer.Factory tracerFactory;
     private Subchannel subchannel;
 
-    ShufflingPickFirst(Helper helper, BlockingQueue<ConnectivityState> states) {
+    ShufflingPickFirst(
+        Helper helper,
+        BlockingQueue<ConnectivityState> states,
+        ClientStreamTracer.Factory tracerFactory) {
       this.helper = helper;
       this.states = states;
+      this.tracerFactory = tracerFactory;
     }
 
     @Override
@@ -131,7 +140,8 @@ final class TestBalancers {
       switch (state.getState()) {
         case READY ->
             helper.updateBalancingState(
-                ConnectivityState.READY, new FixedResultPicker(PickResult.withSubchannel(from)));
+                ConnectivityState.READY,
+                new FixedResultPicker(PickResult.withSubchannel(from, tracerFactory)));
         case CONNECTING ->
             helper.updateBalancingState(
                 ConnectivityState.CONNECTING, new FixedResultPicker(PickResult.withNoResult()));
