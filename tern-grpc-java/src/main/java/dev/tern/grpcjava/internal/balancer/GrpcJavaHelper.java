@@ -165,6 +165,13 @@ final class GrpcJavaHelper extends io.grpc.LoadBalancer.Helper {
     throw unsupported("getNameResolverArgs", "Tern's resolver arguments are not grpc-java's");
   }
 
+  @Override
+  public io.grpc.NameResolverRegistry getNameResolverRegistry() {
+    throw unsupported(
+        "getNameResolverRegistry",
+        "the channel resolves with Tern's resolvers, then grpc-java's registered ones");
+  }
+
   private UnsupportedOperationException unsupported(String method, String why) {
     return new UnsupportedOperationException(
         "grpc-java load balancer "

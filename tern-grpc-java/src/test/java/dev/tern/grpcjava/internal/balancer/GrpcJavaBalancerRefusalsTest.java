@@ -24,14 +24,22 @@ class GrpcJavaBalancerRefusalsTest {
   void helperMethodsWithoutATernEquivalentThrowNamingThem() {
     Map<String, ThrowingCallable> calls =
         Map.of(
-            "createOobChannel", () -> helper.createOobChannel(group, "a"),
-            "updateOobChannelAddresses", () -> helper.updateOobChannelAddresses(null, group),
-            "createResolvingOobChannel", () -> helper.createResolvingOobChannel("dns:///a"),
+            "createOobChannel",
+            () -> helper.createOobChannel(group, "a"),
+            "updateOobChannelAddresses",
+            () -> helper.updateOobChannelAddresses(null, group),
+            "createResolvingOobChannel",
+            () -> helper.createResolvingOobChannel("dns:///a"),
             "createResolvingOobChannelBuilder",
-                () -> helper.createResolvingOobChannelBuilder("dns:///a", null),
-            "getChannelCredentials", helper::getChannelCredentials,
-            "getUnsafeChannelCredentials", helper::getUnsafeChannelCredentials,
-            "getNameResolverArgs", helper::getNameResolverArgs);
+            () -> helper.createResolvingOobChannelBuilder("dns:///a", null),
+            "getChannelCredentials",
+            helper::getChannelCredentials,
+            "getUnsafeChannelCredentials",
+            helper::getUnsafeChannelCredentials,
+            "getNameResolverArgs",
+            helper::getNameResolverArgs,
+            "getNameResolverRegistry",
+            helper::getNameResolverRegistry);
     calls.forEach(
         (method, call) ->
             assertThatThrownBy(call)
