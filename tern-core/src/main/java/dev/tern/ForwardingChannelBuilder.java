@@ -134,6 +134,12 @@ public abstract class ForwardingChannelBuilder<T extends ForwardingChannelBuilde
   }
 
   @Override
+  public T loadBalancerRegistry(LoadBalancerRegistry registry) {
+    delegate().loadBalancerRegistry(registry);
+    return thisT();
+  }
+
+  @Override
   public T defaultLoadBalancingPolicy(String policy) {
     delegate().defaultLoadBalancingPolicy(policy);
     return thisT();

@@ -5,21 +5,50 @@ import java.util.List;
 import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * The {@link LoadBalancerProvider}s a channel chooses its policy from by name. The default registry
  * holds what {@link ServiceLoader} finds (Tern's {@code pick_first}, {@code round_robin} and {@code
- * least_request}) plus those {@link #register registered}.
+ * least_request}) plus those {@link #register registered}. A channel uses the default registry
+ * unless its builder names another ({@link ManagedChannelBuilder#loadBalancerRegistry}).
  *
- * <p>Thread-safe.
+ * <p>A registry made with {@link #LoadBalancerRegistry(LoadBalancerRegistry, Function)} looks a
+ * policy up in its own providers, then in its parent, then asks its fallback: a lookup by name into
+ * providers that live elsewhere (the grpc-java bridge adapts the policies an application registered
+ * in grpc-java's registry this way, for the names Tern has no policy of its own for).
+ *
+ * <p>Thread-safe. The parent and the fallback are asked without this registry's lock held.
  */
 public final class LoadBalancerRegistry {
   private static LoadBalancerRegistry defaultRegistry;
 
   private final List<LoadBalancerProvider> providers = new ArrayList<>();
+  private final LoadBalancerRegistry parent;
+  private final Function<String, LoadBalancerProvider> fallback;
 
   /** An empty registry; add providers with {@link #register}. */
-  public LoadBalancerRegistry() {}
+  public LoadBalancerRegistry() {
+    this.parent = null;
+    this.fallback = null;
+  }
+
+  /**
+   * A registry that looks a policy up in its own providers ({@link #register}), then in {@code
+   * parent}, and, if neither has an available provider of it, asks {@code fallback}. The fallback
+   * returns a provider of the policy it was asked for, or null; an unavailable one, or one of
+   * another policy, counts as none. It must be thread-safe and fast: channels ask it when they
+   * parse a service config and when they switch policies. {@link #policyNames()} lists the own and
+   * the parent's policies, not the fallback's, which it cannot list.
+   *
+   * @param parent the registry asked second, usually {@link #getDefaultRegistry()}
+   * @param fallback asked last, with the policy's name
+   */
+  public LoadBalancerRegistry(
+      LoadBalancerRegistry parent, Function<String, LoadBalancerProvider> fallback) {
+    this.parent = Objects.requireNonNull(parent, "parent");
+    this.fallback = Objects.requireNonNull(fallback, "fallback");
+  }
 
   /** The process-wide registry, filled by {@link ServiceLoader} on first use. */
   public static synchronized LoadBalancerRegistry getDefaultRegistry() {
@@ -54,9 +83,27 @@ public final class LoadBalancerRegistry {
     providers.remove(provider);
   }
 
-  /** The available provider of {@code policy} with the highest priority, or null if none. */
-  public synchronized LoadBalancerProvider getProvider(String policy) {
+  /**
+   * The available provider of {@code policy} with the highest priority, or null if none: this
+   * registry's own, else its parent's, else its fallback's.
+   */
+  public LoadBalancerProvider getProvider(String policy) {
     Objects.requireNonNull(policy, "policy");
+    LoadBalancerProvider own = ownProvider(policy);
+    if (own != null || parent == null) {
+      return own;
+    }
+    LoadBalancerProvider inherited = parent.getProvider(policy);
+    if (inherited != null) {
+      return inherited;
+    }
+    LoadBalancerProvider found = fallback.apply(policy);
+    return found != null && policy.equals(found.getPolicyName()) && found.isAvailable()
+        ? found
+        : null;
+  }
+
+  private synchronized LoadBalancerProvider ownProvider(String policy) {
     LoadBalancerProvider best = null;
     for (LoadBalancerProvider provider : providers) {
       if (provider.getPolicyName().equals(policy)
@@ -68,14 +115,25 @@ public final class LoadBalancerRegistry {
     return best;
   }
 
-  /** The names of the available policies, sorted (for error messages). */
-  public synchronized List<String> policyNames() {
-    TreeSet<String> names = new TreeSet<>();
+  /**
+   * The names of the available policies, own and the parent's, sorted (for error messages); not
+   * those only the fallback knows.
+   */
+  public List<String> policyNames() {
+    TreeSet<String> names = new TreeSet<>(ownPolicyNames());
+    if (parent != null) {
+      names.addAll(parent.policyNames());
+    }
+    return List.copyOf(names);
+  }
+
+  private synchronized List<String> ownPolicyNames() {
+    List<String> names = new ArrayList<>();
     for (LoadBalancerProvider provider : providers) {
       if (provider.isAvailable()) {
         names.add(provider.getPolicyName());
       }
     }
-    return List.copyOf(names);
+    return names;
   }
 }

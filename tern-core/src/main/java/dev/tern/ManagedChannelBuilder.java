@@ -194,6 +194,14 @@ public abstract class ManagedChannelBuilder<T extends ManagedChannelBuilder<T>> 
   public abstract T nameResolverRegistry(NameResolverRegistry registry);
 
   /**
+   * The registry in which load-balancing policies are looked up by name: {@link
+   * #defaultLoadBalancingPolicy}, the {@code loadBalancingConfig} of the {@link
+   * #defaultServiceConfig} (checked again against this registry if it was set first) and of the
+   * resolver's service configs (default: {@link LoadBalancerRegistry#getDefaultRegistry()}).
+   */
+  public abstract T loadBalancerRegistry(LoadBalancerRegistry registry);
+
+  /**
    * The load-balancing policy until a service config names one: {@code pick_first} (the default:
    * one server at a time), {@code round_robin} (every server in turn), {@code least_request} (the
    * less busy of two random servers), or one registered in {@link LoadBalancerRegistry}.

@@ -60,6 +60,7 @@ class ForwardingBuildersTest {
             .compressorRegistry(CompressorRegistry.getDefaultInstance())
             .decompressorRegistry(DecompressorRegistry.getDefaultInstance())
             .nameResolverRegistry(new NameResolverRegistry())
+            .loadBalancerRegistry(new LoadBalancerRegistry())
             .defaultLoadBalancingPolicy("round_robin")
             .setBinaryLog(null)
             .addStreamTracerFactory(
@@ -91,6 +92,7 @@ class ForwardingBuildersTest {
             "compressorRegistry",
             "decompressorRegistry",
             "nameResolverRegistry",
+            "loadBalancerRegistry",
             "defaultLoadBalancingPolicy round_robin",
             "setBinaryLog null",
             "intercept[1]");
@@ -306,6 +308,11 @@ class ForwardingBuildersTest {
     @Override
     public RecordingChannelBuilder nameResolverRegistry(NameResolverRegistry registry) {
       return record("nameResolverRegistry");
+    }
+
+    @Override
+    public RecordingChannelBuilder loadBalancerRegistry(LoadBalancerRegistry registry) {
+      return record("loadBalancerRegistry");
     }
 
     @Override

@@ -46,6 +46,39 @@ class LoadBalancerRegistryTest {
   }
 
   @Test
+  void aRegistryWithAFallbackAsksItsOwnThenItsParentThenTheFallback() {
+    LoadBalancerRegistry parent = new LoadBalancerRegistry();
+    FakeProvider parentsRoundRobin = new FakeProvider("round_robin", 5);
+    parent.register(parentsRoundRobin);
+    FakeProvider fallbacksRoundRobin = new FakeProvider("round_robin", 10);
+    FakeProvider fallbacksCustom = new FakeProvider("custom", 5);
+    FakeProvider unavailable = new FakeProvider("unavailable", 5);
+    unavailable.available = false;
+    Map<String, LoadBalancerProvider> elsewhere =
+        Map.of(
+            "round_robin", fallbacksRoundRobin,
+            "custom", fallbacksCustom,
+            "unavailable", unavailable,
+            "misnamed", new FakeProvider("other", 5));
+    LoadBalancerRegistry withFallback = new LoadBalancerRegistry(parent, elsewhere::get);
+    FakeProvider own = new FakeProvider("custom", 1);
+
+    assertThat(withFallback.getProvider("round_robin"))
+        .as("the parent's policy keeps its name, whatever the fallback's priority")
+        .isSameAs(parentsRoundRobin);
+    assertThat(withFallback.getProvider("custom")).isSameAs(fallbacksCustom);
+    assertThat(withFallback.getProvider("unavailable")).isNull();
+    assertThat(withFallback.getProvider("misnamed")).isNull();
+    assertThat(withFallback.getProvider("nowhere")).isNull();
+    withFallback.register(own);
+    assertThat(withFallback.getProvider("custom")).isSameAs(own);
+    assertThat(withFallback.policyNames()).containsExactly("custom", "round_robin");
+    assertThatThrownBy(() -> new LoadBalancerRegistry(null, elsewhere::get))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("parent");
+  }
+
+  @Test
   void emptyPolicyNameIsRejected() {
     assertThatThrownBy(() -> registry.register(new FakeProvider("", 5)))
         .isInstanceOf(IllegalArgumentException.class)

@@ -6,23 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.grpc.EquivalentAddressGroup;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
-import io.grpc.InsecureServerCredentials;
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
 import io.grpc.NameResolver;
 import io.grpc.NameResolverProvider;
 import io.grpc.NameResolverRegistry;
 import io.grpc.Server;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallHandler;
-import io.grpc.ServerInterceptor;
-import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.StatusOr;
 import io.grpc.StatusRuntimeException;
 import io.grpc.testing.integration.EmptyProtos.Empty;
 import io.grpc.testing.integration.TestServiceGrpc;
-import io.grpc.testing.integration.TestServiceImpl;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.URI;
@@ -59,12 +52,7 @@ class GrpcJavaNameResolverTest {
   @BeforeEach
   void start() throws Exception {
     for (int i = 0; i < 2; i++) {
-      Server server =
-          Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
-              .addService(ServerInterceptors.intercept(new TestServiceImpl(scheduler)))
-              .intercept(countCalls())
-              .build()
-              .start();
+      Server server = Peers.countingServer(scheduler, answered);
       servers.add(server);
     }
   }
@@ -80,20 +68,6 @@ class GrpcJavaNameResolverTest {
     for (Server server : servers) {
       Peers.close(null, server, scheduler);
     }
-  }
-
-  private ServerInterceptor countCalls() {
-    return new ServerInterceptor() {
-      @Override
-      public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(
-          ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
-        int port =
-            ((InetSocketAddress) call.getAttributes().get(Grpc.TRANSPORT_ATTR_LOCAL_ADDR))
-                .getPort();
-        answered.computeIfAbsent(port, p -> new AtomicInteger()).incrementAndGet();
-        return next.startCall(call, headers);
-      }
-    };
   }
 
   private void register(NameResolverProvider provider) {
@@ -240,12 +214,15 @@ class GrpcJavaNameResolverTest {
   }
 
   /** What a test resolver does when started. */
-  private interface Resolution {
+  interface Resolution {
     void resolve(NameResolver.Listener2 listener, NameResolver.Args args);
   }
 
-  /** A grpc-java provider of one scheme, at the highest priority, resolving as it is told. */
-  private static final class FixedProvider extends NameResolverProvider {
+  /**
+   * A grpc-java provider of one scheme, at the highest priority, resolving as it is told (also used
+   * by {@link GrpcJavaLoadBalancerTest}).
+   */
+  static final class FixedProvider extends NameResolverProvider {
     private final String scheme;
     private final Resolution resolution;
     private final Consumer<URI> asked;

@@ -76,6 +76,9 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
   private final List<MetricSink> metricSinks = new ArrayList<>();
   private ProxyDetector proxyDetector = SystemProxyDetector.getDefault();
   private String defaultLoadBalancingPolicy = "pick_first";
+  private LoadBalancerRegistry loadBalancerRegistry = LoadBalancerRegistry.getDefaultRegistry();
+  // The default service config, parsed again if the registry changes after it was set.
+  private Function<LoadBalancerRegistry, ServiceConfig> defaultServiceConfigSource;
   private ServiceConfig defaultServiceConfig;
   private boolean serviceConfigLookUp = true;
   private boolean retryEnabled = true;
@@ -308,6 +311,23 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
   }
 
   /**
+   * Looks policies up in {@code registry} instead of the default registry; a default service config
+   * set before is checked again against it.
+   *
+   * @throws IllegalArgumentException if the default service config names no policy {@code registry}
+   *     has
+   */
+  @Override
+  public T loadBalancerRegistry(LoadBalancerRegistry registry) {
+    Objects.requireNonNull(registry, "registry");
+    ServiceConfig config =
+        defaultServiceConfigSource == null ? null : defaultServiceConfigSource.apply(registry);
+    this.loadBalancerRegistry = registry;
+    this.defaultServiceConfig = config;
+    return thisT();
+  }
+
+  /**
    * The load-balancing policy used until a service config names one (default {@code pick_first}). A
    * name no registered provider has makes every call fail UNAVAILABLE naming it.
    *
@@ -330,10 +350,15 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
    */
   @Override
   public T defaultServiceConfig(Map<String, ?> serviceConfig) {
-    defaultServiceConfig =
+    return setDefaultServiceConfig(
         serviceConfig == null
             ? null
-            : ServiceConfigParser.parse(serviceConfig, LoadBalancerRegistry.getDefaultRegistry());
+            : registry -> ServiceConfigParser.parse(serviceConfig, registry));
+  }
+
+  private T setDefaultServiceConfig(Function<LoadBalancerRegistry, ServiceConfig> source) {
+    defaultServiceConfig = source == null ? null : source.apply(loadBalancerRegistry);
+    defaultServiceConfigSource = source;
     return thisT();
   }
 
@@ -345,9 +370,7 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
   @Override
   public T defaultServiceConfigJson(String json) {
     Objects.requireNonNull(json, "json");
-    defaultServiceConfig =
-        ServiceConfigParser.parseJson(json, LoadBalancerRegistry.getDefaultRegistry());
-    return thisT();
+    return setDefaultServiceConfig(registry -> ServiceConfigParser.parseJson(json, registry));
   }
 
   @Override
@@ -465,7 +488,7 @@ public abstract class AbstractManagedChannelBuilder<T extends AbstractManagedCha
               defaultPort(),
               authorityOverride,
               defaultLoadBalancingPolicy,
-              LoadBalancerRegistry.getDefaultRegistry(),
+              loadBalancerRegistry,
               fullUserAgent(),
               factory,
               executor,

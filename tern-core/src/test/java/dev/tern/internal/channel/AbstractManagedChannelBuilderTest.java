@@ -346,6 +346,61 @@ class AbstractManagedChannelBuilderTest {
   }
 
   @Test
+  void theDefaultServiceConfigsPolicyIsLookedUpInTheBuildersRegistry() {
+    dev.tern.LoadBalancerRegistry withCustom =
+        new dev.tern.LoadBalancerRegistry(
+            dev.tern.LoadBalancerRegistry.getDefaultRegistry(),
+            name ->
+                name.equals("custom")
+                    ? dev.tern.LoadBalancerRegistry.getDefaultRegistry().getProvider("pick_first")
+                    : null);
+    String config = "{\"loadBalancingConfig\": [{\"custom\": {}}]}";
+    TestBuilder builder = new TestBuilder();
+
+    assertThatThrownBy(() -> builder.defaultServiceConfigJson(config))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("[custom]");
+    // A fallback's provider must be of the policy asked for: pick_first's is not "custom".
+    assertThatThrownBy(
+            () -> builder.loadBalancerRegistry(withCustom).defaultServiceConfigJson(config))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("[custom]");
+  }
+
+  @Test
+  void aDefaultServiceConfigIsCheckedAgainWhenTheRegistryChanges() {
+    dev.tern.LoadBalancerRegistry withCustom = new dev.tern.LoadBalancerRegistry();
+    withCustom.register(new NamedPolicy("custom"));
+    String config = "{\"loadBalancingConfig\": [{\"custom\": {}}]}";
+    TestBuilder builder = new TestBuilder().loadBalancerRegistry(withCustom);
+
+    builder.defaultServiceConfigJson(config); // custom is in the builder's registry
+
+    assertThatThrownBy(
+            () -> builder.loadBalancerRegistry(dev.tern.LoadBalancerRegistry.getDefaultRegistry()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("[custom]");
+    TestBuilder configFirst = new TestBuilder();
+    configFirst.defaultServiceConfigJson("{\"loadBalancingConfig\": [{\"round_robin\": {}}]}");
+    assertThatThrownBy(() -> configFirst.loadBalancerRegistry(withCustom))
+        .as("round_robin is not in the new registry")
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("[round_robin]");
+  }
+
+  /** A policy of one name that never gets to balance (the builder only parses configs here). */
+  private static final class NamedPolicy extends ChannelLifecycleTest.TestPolicyProvider {
+    NamedPolicy(String name) {
+      super(name);
+    }
+
+    @Override
+    public dev.tern.LoadBalancer newLoadBalancer(dev.tern.LoadBalancer.Helper helper) {
+      throw new AssertionError("not built in this test");
+    }
+  }
+
+  @Test
   void badRetryLimitsAreRefused() {
     TestBuilder builder = new TestBuilder();
     assertThatThrownBy(() -> builder.maxRetryAttempts(0))

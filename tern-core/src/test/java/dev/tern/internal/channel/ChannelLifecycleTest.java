@@ -342,8 +342,8 @@ class ChannelLifecycleTest {
     assertThat(fixture.resolver().refreshes).isEqualTo(refreshes);
   }
 
-  /** A test policy, always available, by its name. */
-  private abstract static class TestPolicyProvider extends LoadBalancerProvider {
+  /** A test policy, always available, by its name (also used by other tests of the package). */
+  abstract static class TestPolicyProvider extends LoadBalancerProvider {
     private final String name;
 
     TestPolicyProvider(String name) {

@@ -1,5 +1,6 @@
 package dev.tern.grpcjava.internal.client;
 
+import dev.tern.grpcjava.internal.balancer.GrpcJavaBalancers;
 import dev.tern.grpcjava.internal.convert.Proxies;
 import dev.tern.grpcjava.internal.resolver.GrpcJavaResolvers;
 import java.util.ArrayList;
@@ -14,9 +15,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * grpc-java's channel builder over Tern's: each option maps to the Tern builder's option of the
  * same name, and {@link #build} returns a {@link TernManagedChannel} whose calls run on the Tern
- * channel, under the {@code io.grpc} interceptors given here. An option Tern cannot honour throws
- * {@link UnsupportedOperationException} naming it when it is set. Not thread-safe, like every
- * builder: configure it from one thread.
+ * channel, under the {@code io.grpc} interceptors given here. Its policies are looked up in {@link
+ * GrpcJavaBalancers#registry()} (Tern's, then grpc-java's registered ones). An option Tern cannot
+ * honour throws {@link UnsupportedOperationException} naming it when it is set. Not thread-safe,
+ * like every builder: configure it from one thread.
  */
 final class TernChannelBuilder extends io.grpc.ManagedChannelBuilder<TernChannelBuilder> {
   private final dev.tern.ManagedChannelBuilder<?> delegate;
@@ -28,7 +30,8 @@ final class TernChannelBuilder extends io.grpc.ManagedChannelBuilder<TernChannel
   private final Map<io.grpc.NameResolver.Args.Key<?>, Object> resolverArgs = new HashMap<>();
 
   TernChannelBuilder(dev.tern.ManagedChannelBuilder<?> delegate, String target) {
-    this.delegate = delegate;
+    // Before any service config is set: grpc-java's registered balancers are found by name.
+    this.delegate = delegate.loadBalancerRegistry(GrpcJavaBalancers.registry());
     this.target = target;
   }
 

@@ -1,6 +1,7 @@
 package dev.tern.grpcjava.internal.client;
 
 import dev.tern.grpcjava.internal.convert.Deadlines;
+import dev.tern.grpcjava.internal.convert.GrpcJavaTracerFactory;
 import dev.tern.grpcjava.internal.convert.Metadatas;
 import dev.tern.grpcjava.internal.convert.Statuses;
 import dev.tern.grpcjava.internal.convert.TransportAttributes;

@@ -8,8 +8,8 @@
  *   -&gt; TernChannelBuilder      each option to the Tern builder's option of the same name
  *   -&gt; TernManagedChannel      the io.grpc interceptors, then
  *   -&gt; TernClientCall          one io.grpc call run as a Tern call, in the caller's io.grpc.Context
- *        CallCredentialsAdapter, GrpcJavaTracerFactory: grpc-java's call credentials and stream
- *        tracers from the call options, run as Tern's
+ *        CallCredentialsAdapter, convert.GrpcJavaTracerFactory: grpc-java's call credentials and
+ *        stream tracers from the call options, run as Tern's
  * </pre>
  *
  * <p>Threads: none of its own. The channel and provider are thread-safe (as the Tern channel is),
@@ -18,7 +18,8 @@
  * io.grpc.Context} attached.
  *
  * <p>Uses {@code convert} for every value it hands across and {@code resolver} for targets of
- * schemes Tern has no resolver for; never the server side, nor anything of Tern's but its public
- * API ({@code tools/java/package-rules.txt}).
+ * schemes Tern has no resolver for, {@code balancer} for the policies only grpc-java's registry
+ * has; never the server side, nor anything of Tern's but its public API ({@code
+ * tools/java/package-rules.txt}).
  */
 package dev.tern.grpcjava.internal.client;

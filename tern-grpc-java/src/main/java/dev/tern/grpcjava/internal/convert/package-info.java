@@ -1,6 +1,6 @@
 /**
  * Conversions between grpc-java's {@code io.grpc} values and Tern's, shared by the client and the
- * server side of the bridge. Not API.
+ * server side of the bridge, and by its resolver and balancer adapters. Not API.
  *
  * <ul>
  *   <li>{@link dev.tern.grpcjava.internal.convert.Metadatas}, {@link
@@ -17,6 +17,10 @@
  *   <li>{@link dev.tern.grpcjava.internal.convert.TransportAttributes} and {@link
  *       dev.tern.grpcjava.internal.convert.StreamEvents}: what grpc-java's handlers and stream
  *       tracers read (addresses, TLS session, security level; stream events).
+ *   <li>{@link dev.tern.grpcjava.internal.convert.GrpcJavaTracerFactory}: a grpc-java client stream
+ *       tracer factory (from the call options, or from a grpc-java balancer's pick) run as Tern's;
+ *       {@link dev.tern.grpcjava.internal.convert.LoggingChannelLogger}: what grpc-java's resolvers
+ *       and balancers log, to {@code java.util.logging}.
  * </ul>
  *
  * <p>Threads: every converter is stateless and thread-safe; the values converted keep their own

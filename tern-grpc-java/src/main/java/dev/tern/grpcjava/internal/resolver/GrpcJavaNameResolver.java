@@ -1,8 +1,7 @@
 package dev.tern.grpcjava.internal.resolver;
 
-import dev.tern.grpcjava.internal.convert.Proxies;
+import dev.tern.grpcjava.internal.convert.AddressGroups;
 import dev.tern.grpcjava.internal.convert.Statuses;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -43,7 +42,7 @@ final class GrpcJavaNameResolver extends dev.tern.NameResolver {
             }
             dev.tern.NameResolver.ResolutionResult.Builder converted =
                 dev.tern.NameResolver.ResolutionResult.newBuilder()
-                    .setAddresses(toTern(addresses.getValue()));
+                    .setAddresses(AddressGroups.toTern(addresses.getValue()));
             io.grpc.NameResolver.ConfigOrError config = result.getServiceConfig();
             if (config != null) {
               converted.setServiceConfig(toTern(config));
@@ -66,16 +65,6 @@ final class GrpcJavaNameResolver extends dev.tern.NameResolver {
   @Override
   public void shutdown() {
     resolver.shutdown();
-  }
-
-  private static List<dev.tern.EquivalentAddressGroup> toTern(
-      List<io.grpc.EquivalentAddressGroup> groups) {
-    List<dev.tern.EquivalentAddressGroup> converted = new ArrayList<>(groups.size());
-    for (io.grpc.EquivalentAddressGroup group : groups) {
-      converted.add(
-          new dev.tern.EquivalentAddressGroup(Proxies.addressesToTern(group.getAddresses())));
-    }
-    return converted;
   }
 
   private dev.tern.NameResolver.ConfigOrError toTern(io.grpc.NameResolver.ConfigOrError config) {

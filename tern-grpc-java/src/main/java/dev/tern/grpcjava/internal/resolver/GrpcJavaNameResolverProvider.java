@@ -1,5 +1,6 @@
 package dev.tern.grpcjava.internal.resolver;
 
+import dev.tern.grpcjava.internal.convert.LoggingChannelLogger;
 import dev.tern.grpcjava.internal.convert.Proxies;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -81,7 +82,7 @@ final class GrpcJavaNameResolverProvider extends dev.tern.NameResolverProvider {
             .setOffloadExecutor(args.getOffloadExecutor())
             // The raw map goes through; Tern's parser reads it in GrpcJavaNameResolver.
             .setServiceConfigParser(new RawServiceConfig())
-            .setChannelLogger(new LoggingChannelLogger());
+            .setChannelLogger(new LoggingChannelLogger(logger));
     customArgs.forEach((key, value) -> setArg(grpcArgs, key, value));
     io.grpc.NameResolver resolver =
         provider.newNameResolver(asGrpcJavaGivesIt(targetUri), grpcArgs.build());
@@ -124,21 +125,6 @@ final class GrpcJavaNameResolverProvider extends dev.tern.NameResolverProvider {
     @Override
     public io.grpc.NameResolver.ConfigOrError parseServiceConfig(Map<String, ?> rawServiceConfig) {
       return io.grpc.NameResolver.ConfigOrError.fromConfig(rawServiceConfig);
-    }
-  }
-
-  /** What a grpc-java resolver logs, at FINE and below. Stateless. */
-  private static final class LoggingChannelLogger extends io.grpc.ChannelLogger {
-    @Override
-    public void log(ChannelLogLevel level, String message) {
-      logger.log(level == ChannelLogLevel.ERROR ? Level.WARNING : Level.FINE, message);
-    }
-
-    @Override
-    public void log(ChannelLogLevel level, String messageFormat, Object... args) {
-      if (logger.isLoggable(Level.FINE) || level == ChannelLogLevel.ERROR) {
-        log(level, java.text.MessageFormat.format(messageFormat, args));
-      }
     }
   }
 }

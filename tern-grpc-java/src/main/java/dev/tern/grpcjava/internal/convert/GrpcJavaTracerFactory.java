@@ -1,14 +1,11 @@
-package dev.tern.grpcjava.internal.client;
-
-import dev.tern.grpcjava.internal.convert.Metadatas;
-import dev.tern.grpcjava.internal.convert.StreamEvents;
-import dev.tern.grpcjava.internal.convert.TransportAttributes;
+package dev.tern.grpcjava.internal.convert;
 
 /**
  * Runs a grpc-java {@code io.grpc.ClientStreamTracer.Factory} (from {@code
  * CallOptions.withStreamTracerFactory}, as grpc-java's OpenTelemetry and census modules and the
- * interop tests install them) as a Tern tracer factory: each attempt of the call gets grpc-java's
- * tracer, told the same events as on grpc-java.
+ * interop tests install them, and as a grpc-java balancer's picker returns one with its subchannel)
+ * as a Tern tracer factory: each attempt of the call gets grpc-java's tracer, told the same events
+ * as on grpc-java.
  *
  * <p>What differs from grpc-java: the headers a factory adds, replaces or removes in {@code
  * newClientStreamTracer} are copied back into the attempt's headers, as grpc-java sends the same
@@ -20,11 +17,13 @@ import dev.tern.grpcjava.internal.convert.TransportAttributes;
  * <p>Thread-safe, as Tern's factories must be: it holds only the factory and the call's options.
  * Each tracer it makes serves one stream and is called as {@link dev.tern.ClientStreamTracer} says.
  */
-final class GrpcJavaTracerFactory extends dev.tern.ClientStreamTracer.Factory {
+public final class GrpcJavaTracerFactory extends dev.tern.ClientStreamTracer.Factory {
   private final io.grpc.ClientStreamTracer.Factory factory;
   private final io.grpc.CallOptions callOptions;
 
-  GrpcJavaTracerFactory(io.grpc.ClientStreamTracer.Factory factory, io.grpc.CallOptions options) {
+  /** Runs {@code factory}'s tracers for a call made with {@code options}. */
+  public GrpcJavaTracerFactory(
+      io.grpc.ClientStreamTracer.Factory factory, io.grpc.CallOptions options) {
     this.factory = factory;
     this.callOptions = options;
   }
