@@ -28,10 +28,10 @@ import io.netty.buffer.ByteBuf;
  */
 public final class Http2FrameWriter {
   /**
-   * DATA payloads this large are spliced rather than copied: below it, copying costs less than the
-   * slice and the extra piece of the write (a 1 KiB unary call's DATA stays a copy in one buffer);
-   * above it, the copy is a second pass over every byte of a large message (docs/benchmarks.md,
-   * "Copies of a large message").
+   * DATA payloads this large are spliced rather than copied, as the copy is a second pass over
+   * every byte of a large message (docs/performance-log.md, issue 52 target 4). The value is a
+   * judgement, not a measurement: below it a copy is cheap next to the promise, slice and NIO view
+   * a piece of its own costs, and a small call's DATA stays a copy in one buffer, as before.
    */
   static final int SPLICE_MIN_BYTES = 8 * 1024;
 
