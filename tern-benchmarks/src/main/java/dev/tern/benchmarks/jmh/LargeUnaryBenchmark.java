@@ -24,7 +24,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * allocated per payload byte delivered, by client and server together. The echo's own share is one
  * array per delivered message (the parsed request on the server, the parsed response on the
  * client), 1.0 byte per byte; anything above that is the systems' copies and bookkeeping on the
- * heap. Copies in direct (pooled) memory do not show here.
+ * heap. Copies in direct (pooled) memory do not show here; to count them, run with every buffer a
+ * fresh heap array ({@code -jvmArgsAppend "-Dio.netty.allocator.type=unpooled
+ * -Dio.netty.noPreferDirect=true"}; the socket's read buffers stay direct), where each buffer a
+ * message is copied into shows as its size (docs/performance-log.md, issue 52 target 4).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)

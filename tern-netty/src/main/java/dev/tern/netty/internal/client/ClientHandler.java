@@ -77,6 +77,7 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
     this.maxInboundMetadataSize = options.maxInboundMetadataSize();
     this.connection = new Http2Connection(false, ClientLimits.of(options), this, System::nanoTime);
     this.writes = new ClientWrites(connection, this::networkFailure);
+    connection.setDataSplicer(writes::splice);
     this.life = new ClientLifecycle(transport, listener, options, pings);
     this.alternatives = options.http3Alternatives();
   }

@@ -98,6 +98,14 @@ public final class Http2Connection {
   }
 
   /**
+   * Lets large DATA payloads leave without being copied into the buffer of a flush (see {@link
+   * Http2FrameWriter#SPLICE_MIN_BYTES}); without one, every payload is copied.
+   */
+  public void setDataSplicer(Http2DataSplicer splicer) {
+    outbound.writer().setDataSplicer(splicer);
+  }
+
+  /**
    * Writes this side's connection preface: the client's magic string, then SETTINGS (and a
    * WINDOW_UPDATE raising the connection's receive window).
    */

@@ -22,6 +22,7 @@ import static dev.tern.netty.internal.http2.Http2Frames.SETTINGS;
 import static dev.tern.netty.internal.http2.Http2Frames.WINDOW_UPDATE;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
 
 /**
  * Reads HTTP/2 frames (RFC 9113 sections 4 and 6) from the bytes of a connection, fed in chunks
@@ -46,10 +47,24 @@ import io.netty.buffer.ByteBuf;
  *
  * <p>Buffers: {@link #read} consumes the chunk's readable bytes but never releases it; a frame that
  * arrives whole in one chunk is passed on as a slice of it, without a copy; a split frame is
- * gathered into a buffer of its exact length. {@link #close} releases what a partial frame or
- * header block holds. One reader per connection, on its event loop; not thread-safe.
+ * gathered: a DATA frame of 4 KiB or more as slices of the chunks, without a copy, any other into a
+ * buffer of its exact length. {@link #close} releases what a partial frame or header block holds.
+ * One reader per connection, on its event loop; not thread-safe.
  */
 public final class Http2FrameReader {
+  /**
+   * A split DATA frame this long is gathered as slices of its chunks; a shorter one (a small
+   * message's) costs less to copy than the composite buffer and slices would.
+   */
+  static final int MIN_SLICED_DATA_BYTES = 4096;
+
+  /**
+   * The most chunks one DATA frame split across chunks is kept as slices of; a frame in more pieces
+   * is copied into one buffer instead, so a peer sending a frame a few bytes at a time holds no
+   * more than this many of the read buffers.
+   */
+  static final int MAX_DATA_SLICES = 16;
+
   /** The most CONTINUATION frames one header block may have, by default. */
   static final int MAX_CONTINUATION_FRAMES = 32;
 
@@ -65,7 +80,7 @@ public final class Http2FrameReader {
   private int type;
   private int flags;
   private int streamId;
-  private ByteBuf payload; // gathered when the frame is split across chunks
+  private ByteBuf payload; // gathered when the frame is split across chunks (see gather)
   private int skipping; // bytes of an unknown frame still to skip
 
   // The header block being gathered from HEADERS and CONTINUATION frames.
@@ -204,9 +219,9 @@ public final class Http2FrameReader {
         if (!in.isReadable()) {
           return;
         }
-        payload = in.alloc().buffer(length, length);
       }
-      payload.writeBytes(in, Math.min(length - payload.readableBytes(), in.readableBytes()));
+      int gathered = payload == null ? 0 : payload.readableBytes();
+      gather(in, Math.min(length - gathered, in.readableBytes()));
       if (payload.readableBytes() < length) {
         return;
       }
@@ -218,6 +233,31 @@ public final class Http2FrameReader {
       } finally {
         whole.release();
       }
+    }
+  }
+
+  /**
+   * Adds the next {@code n} bytes of {@code in} to the payload of a frame split across chunks. A
+   * DATA payload of {@link #MIN_SLICED_DATA_BYTES} or more (a large message's bytes) is gathered as
+   * slices of the chunks, sharing their memory, up to {@link #MAX_DATA_SLICES} of them; past that
+   * (a peer trickling a frame), and for smaller DATA and every other frame type, the bytes are
+   * copied into one buffer of the frame's length.
+   */
+  private void gather(ByteBuf in, int n) {
+    if (payload == null) {
+      payload =
+          type == DATA && length >= MIN_SLICED_DATA_BYTES
+              ? in.alloc().compositeBuffer(MAX_DATA_SLICES)
+              : in.alloc().buffer(length, length);
+    } else if (payload instanceof CompositeByteBuf slices
+        && slices.numComponents() == MAX_DATA_SLICES) {
+      payload = in.alloc().buffer(length, length).writeBytes(slices);
+      slices.release();
+    }
+    if (payload instanceof CompositeByteBuf slices) {
+      slices.addComponent(true, in.readRetainedSlice(n));
+    } else {
+      payload.writeBytes(in, n);
     }
   }
 

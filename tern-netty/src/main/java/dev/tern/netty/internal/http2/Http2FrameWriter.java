@@ -22,9 +22,26 @@ import io.netty.buffer.ByteBuf;
  * DATA into several frames at the peer's SETTINGS_MAX_FRAME_SIZE. The payload buffers given are
  * read (their reader index moves to the end) but never released. It writes padding, never, and
  * PUSH_PROMISE, never. One writer per connection, on its event loop; not thread-safe.
+ *
+ * <p>A DATA payload of at least {@link #SPLICE_MIN_BYTES} goes to the {@link Http2DataSplicer}, if
+ * one is set, instead of being copied into the buffer: only its frame header is written there.
  */
 public final class Http2FrameWriter {
+  /**
+   * DATA payloads this large are spliced rather than copied, as the copy is a second pass over
+   * every byte of a large message (docs/performance-log.md, issue 52 target 4). The value is a
+   * judgement, not a measurement: below it a copy is cheap next to the promise, slice and NIO view
+   * a piece of its own costs, and a small call's DATA stays a copy in one buffer, as before.
+   */
+  static final int SPLICE_MIN_BYTES = 8 * 1024;
+
   private int maxFrameSize = Http2Frames.DEFAULT_MAX_FRAME_SIZE;
+  private Http2DataSplicer splicer;
+
+  /** Where large DATA payloads go instead of being copied; null (the default) copies them all. */
+  public void setDataSplicer(Http2DataSplicer splicer) {
+    this.splicer = splicer;
+  }
 
   /** The peer's SETTINGS_MAX_FRAME_SIZE, once received. */
   public void setMaxFrameSize(int maxFrameSize) {
@@ -45,11 +62,21 @@ public final class Http2FrameWriter {
 
   /**
    * One DATA frame of the next {@code length} bytes of {@code data} (at most the peer's frame
-   * size), taken from it without a slice.
+   * size): copied into {@code out}, or spliced after the frame's header (see {@link
+   * #SPLICE_MIN_BYTES}).
    */
   public void writeDataFrame(
       ByteBuf out, int streamId, ByteBuf data, int length, boolean endStream) {
-    writeFrameHeader(out, length, DATA, endStream ? FLAG_END_STREAM : 0, streamId);
+    int flags = endStream ? FLAG_END_STREAM : 0;
+    if (length >= SPLICE_MIN_BYTES && splicer != null) {
+      out.ensureWritable(HEADER_LENGTH); // room for the header only: the payload goes elsewhere
+      putFrameHeader(out, length, DATA, flags, streamId);
+      if (!splicer.splice(out, data, length)) {
+        out.writeBytes(data, length);
+      }
+      return;
+    }
+    writeFrameHeader(out, length, DATA, flags, streamId);
     out.writeBytes(data, length);
   }
 
@@ -119,6 +146,11 @@ public final class Http2FrameWriter {
   /** A frame header: 24-bit length, type, flags, stream id with the reserved bit clear. */
   static void writeFrameHeader(ByteBuf out, int length, int type, int flags, int streamId) {
     out.ensureWritable(HEADER_LENGTH + length);
+    putFrameHeader(out, length, type, flags, streamId);
+  }
+
+  /** The frame header alone, into room the caller made. */
+  private static void putFrameHeader(ByteBuf out, int length, int type, int flags, int streamId) {
     out.writeMedium(length);
     out.writeByte(type);
     out.writeByte(flags);

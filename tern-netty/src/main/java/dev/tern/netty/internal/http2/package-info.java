@@ -14,7 +14,8 @@
  *    --&gt; Http2ConnectionListener (the handler): headers, DATA, resets, GOAWAY, PINGs
  *  handler's sends --&gt; Http2Connection.sendHeaders / sendData / resetStream / ping / shutdown
  *    --&gt; HpackEncoder, Http2Outbound (DATA under both send windows: Http2SendWindow)
- *    --&gt; Http2FrameWriter --&gt; the caller's one buffer per flush
+ *    --&gt; Http2FrameWriter --&gt; the caller's one buffer per flush (large DATA payloads to an
+ *        Http2DataSplicer instead of being copied)
  * </pre>
  *
  * <p>The rooms:

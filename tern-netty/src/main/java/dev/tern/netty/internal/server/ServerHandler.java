@@ -125,6 +125,7 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
     // Response DATA leaving (a large message leaves over many flushes, as the client's credit
     // comes) is activity after which the client's keepalive pings are welcome again.
     this.writes = new ServerWrites(connection, keepAliveEnforcer::onDataSent, this::networkFailure);
+    connection.setDataSplicer(writes::splice);
     this.exchanges =
         options.httpProtocols().list().isEmpty()
             ? null

@@ -15,6 +15,10 @@ import java.nio.channels.ClosedChannelException;
  * at the flush), the reads of the engine, the flushes held back during them, and the write that
  * fails for the network.
  *
+ * <p>Large DATA payloads are not copied into that buffer: the engine writes their frame headers
+ * there and hands the payloads to {@link #splice}, and the flush writes the pieces of the buffer
+ * and the payloads in their order ({@link SplicedPayloads}), the last with the flush's listener.
+ *
  * <p>A flush asked for while the engine reads a chunk waits for the read's end: the engine writes
  * its answers to a chunk into the flush's buffer, and a flush asked for meanwhile (a protocol
  * answering a request at once, a connection closing when its last stream ends) would hand that
@@ -35,6 +39,9 @@ public abstract class ConnectionWrites {
 
   private ChannelHandlerContext ctx;
   private ByteBuf out;
+
+  /** The payloads spliced into {@link #out}; made at the first (most connections never splice). */
+  private SplicedPayloads spliced;
 
   /** The channel is gone: nothing is written any more (the closed engine writes nothing). */
   private boolean discarded;
@@ -62,6 +69,22 @@ public abstract class ConnectionWrites {
       out = ctx.alloc().buffer();
     }
     return out;
+  }
+
+  /**
+   * The engine's {@code Http2DataSplicer}: the next {@code length} bytes of {@code data} follow
+   * what this flush's buffer holds so far, without a copy. Returns false, taking nothing, for a
+   * buffer other than this flush's (or once the channel is gone).
+   */
+  public final boolean splice(ByteBuf out, ByteBuf data, int length) {
+    if (discarded || out != this.out) {
+      return false;
+    }
+    if (spliced == null) {
+      spliced = new SplicedPayloads();
+    }
+    spliced.add(out.writerIndex(), data.readRetainedSlice(length));
+    return true;
   }
 
   /**
@@ -104,7 +127,9 @@ public abstract class ConnectionWrites {
     }
     ByteBuf written = out;
     out = null;
-    if (written != null && !written.isReadable()) {
+    if (written != null && spliced != null && !spliced.isEmpty()) {
+      written = spliced.writeAllButLast(ctx, written);
+    } else if (written != null && !written.isReadable()) {
       written.release();
       written = null;
     }
@@ -152,6 +177,9 @@ public abstract class ConnectionWrites {
     if (out != null) {
       out.release();
       out = null;
+    }
+    if (spliced != null) {
+      spliced.release();
     }
     discardReports();
   }

@@ -4,14 +4,15 @@
  * into {@code buffer}'s writable buffers) and handed over through the connection's {@link
  * dev.tern.netty.internal.write.WriteQueue}, which runs the queued commands on the event loop and
  * flushes once per drain; what the client's and the server's write sides share is {@link
- * dev.tern.netty.internal.write.ConnectionWrites} (the one buffer of a flush, flushes held until a
- * read ends, writes the network fails); the channel's write-buffer water marks are {@link
- * dev.tern.netty.internal.write.WriteLimits}.
+ * dev.tern.netty.internal.write.ConnectionWrites} (the one buffer of a flush, with large DATA
+ * payloads spliced in rather than copied, {@link dev.tern.netty.internal.write.SplicedPayloads};
+ * flushes held until a read ends; writes the network fails); the channel's write-buffer water marks
+ * are {@link dev.tern.netty.internal.write.WriteLimits}.
  *
  * <pre>
  *  application thread: OutboundFramer --&gt; NettyWritableBuffer --&gt; WriteQueue.enqueue
  *  event loop:         WriteQueue drain --&gt; client or server handler --&gt; HTTP/2 engine
- *                      --&gt; one buffer per flush --&gt; socket
+ *                      --&gt; one buffer per flush (+ spliced payloads) --&gt; socket
  * </pre>
  *
  * <p>Threads: {@code WriteQueue} and {@code OutboundFramer} are the only classes called from
