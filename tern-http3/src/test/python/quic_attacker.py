@@ -13,8 +13,11 @@ Attacks:
   qpack_insert     Insert With Literal Name of a 4 MiB name (an entry far past the table's capacity)
   qpack_reference  a request whose field section refers to the dynamic table (Required Insert Count
                    1) that the server never allowed
-Prints "CLOSED code=0xN after=Ss reason=..." when the server closes the connection, or "OPEN"
-if it is still open after --wait seconds; the test judges the code.
+  no_acks          a server-streaming request (grpc-timeout 3 s), then no ACK ever, while a
+                   PING every 250 ms keeps the connection from going idle, for --wait seconds
+Prints "CLOSED code=0xN after=Ss received=B reason=..." when the server closes the connection, or
+"OPEN received=B" if it is still open after --wait seconds (B: response body bytes received); the
+test judges them.
 """
 
 import argparse
@@ -25,6 +28,7 @@ import time
 from aioquic.asyncio import connect
 from aioquic.asyncio.protocol import QuicConnectionProtocol
 from aioquic.h3.connection import H3_ALPN, H3Connection
+from aioquic.h3.events import DataReceived
 from aioquic.quic.configuration import QuicConfiguration
 from aioquic.quic.events import ConnectionTerminated
 
@@ -59,19 +63,21 @@ class Attacker(QuicConnectionProtocol):
         super().__init__(*args, **kwargs)
         self.h3 = H3Connection(self._quic)
         self.closed = asyncio.get_running_loop().create_future()
+        self.received = 0  # bytes of response bodies (DATA frames) received
 
     def quic_event_received(self, event):
         if isinstance(event, ConnectionTerminated) and not self.closed.done():
             self.closed.set_result(event)
-        for _ in self.h3.handle_event(event):
-            pass
+        for h3_event in self.h3.handle_event(event):
+            if isinstance(h3_event, DataReceived):
+                self.received += len(h3_event.data)
 
-    def request_headers(self, authority):
+    def request_headers(self, authority, method="FullDuplexCall"):
         return [
             (b":method", b"POST"),
             (b":scheme", b"https"),
             (b":authority", authority.encode()),
-            (b":path", b"/grpc.testing.TestService/FullDuplexCall"),
+            (b":path", b"/grpc.testing.TestService/" + method.encode()),
             (b"content-type", b"application/grpc"),
             (b"te", b"trailers"),
         ]
@@ -92,6 +98,17 @@ class Attacker(QuicConnectionProtocol):
     def qpack_insert(self, args, authority):
         name = b"a" * (4 << 20)
         self.encoder_stream(prefixed_int(0x40, 5, len(name)) + name + prefixed_int(0, 7, 1) + b"b")
+
+    def no_acks(self, args, authority):
+        # From now on aioquic acknowledges nothing: its ACK frames are dropped as they are due.
+        def drop_ack(builder, space, now):
+            space.ack_at = None
+
+        self._quic._write_ack_frame = drop_ack
+        stream_id = self._quic.get_next_available_stream_id()
+        headers = self.request_headers(authority, "StreamingOutputCall")
+        self.h3.send_headers(stream_id, headers + [(b"grpc-timeout", b"3S")])
+        self.h3.send_data(stream_id, bytes(5), end_stream=True)  # one empty message
 
     def qpack_reference(self, args, authority):
         # Encoded Required Insert Count 2 (entry 1 of a table), Delta Base 0, then an indexed field
@@ -115,14 +132,22 @@ async def run(args):
         started = time.monotonic()
         getattr(client, args.attack)(args, f"{args.server_host_override}:{args.port}")
         client.transmit()
+        if args.attack == "no_acks":
+            # Alive all along, so never idle: a PING (ack-eliciting) every 250 ms, no ACK ever.
+            deadline = time.monotonic() + args.wait
+            while time.monotonic() < deadline and not client.closed.done():
+                client._quic.send_ping(0)
+                client.transmit()
+                await asyncio.sleep(0.25)
         try:
-            event = await asyncio.wait_for(asyncio.shield(client.closed), args.wait)
+            wait = 0 if args.attack == "no_acks" else args.wait
+            event = await asyncio.wait_for(asyncio.shield(client.closed), wait)
         except asyncio.TimeoutError:
-            print("OPEN", flush=True)
+            print(f"OPEN received={client.received}", flush=True)
             return 0
         print(
             f"CLOSED code=0x{event.error_code:x} after={time.monotonic() - started:.3f}s"
-            f" reason={event.reason_phrase}",
+            f" received={client.received} reason={event.reason_phrase}",
             flush=True,
         )
         return 0
@@ -137,7 +162,7 @@ def main():
     parser.add_argument(
         "--attack",
         required=True,
-        choices=["stream_flood", "qpack_capacity", "qpack_insert", "qpack_reference"],
+        choices=["stream_flood", "qpack_capacity", "qpack_insert", "qpack_reference", "no_acks"],
     )
     parser.add_argument("--streams", type=int, default=64)
     parser.add_argument("--wait", type=float, default=20)

@@ -26,8 +26,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,8 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * QUIC-level attacks from a hostile client on aioquic ({@code src/test/python/quic_attacker.py}),
  * each on a live connection: the server closes the attacker's connection with the error the RFCs
- * name, and a well-behaved client on another connection, connected before the attack, still gets
- * answers on it.
+ * name, or, for a peer that never acknowledges, holds a bounded response until the call's deadline;
+ * and a well-behaved client on another connection, connected before the attack, still gets answers
+ * on it.
  */
 @Tag("external-check") // needs aioquic; -Pexternal-checks and CI: README.md#development
 class QuicHostilePeerTest {
@@ -71,7 +74,65 @@ class QuicHostilePeerTest {
               heldCalls.incrementAndGet();
               return new ServerCall.Listener<byte[]>() {};
             })
+        .addMethod(
+            MethodDescriptor.newBuilder(TestMarshallers.bytes(), TestMarshallers.bytes())
+                .setFullMethodName("grpc.testing.TestService/StreamingOutputCall")
+                .setType(MethodDescriptor.MethodType.SERVER_STREAMING)
+                .build(),
+            (call, headers) -> new Flood(call))
         .build();
+  }
+
+  /** Response bytes {@link Flood} handed to its call (isReady allowing). */
+  private final AtomicLong flooded = new AtomicLong();
+
+  /** How the flooding call ended: "cancelled" or "completed". */
+  private final CompletableFuture<String> floodEnded = new CompletableFuture<>();
+
+  /**
+   * StreamingOutputCall, without end: 16 KiB messages for as long as the call is ready for them, as
+   * a well-written handler sends. Its listener's methods run one at a time (the call's).
+   */
+  private final class Flood extends ServerCall.Listener<byte[]> {
+    private final ServerCall<byte[], byte[]> call;
+    private boolean sending; // from the request's end on
+
+    Flood(ServerCall<byte[], byte[]> call) {
+      this.call = call;
+      call.request(1);
+    }
+
+    @Override
+    public void onHalfClose() {
+      call.sendHeaders(new Metadata());
+      sending = true;
+      sendWhileReady();
+    }
+
+    @Override
+    public void onReady() {
+      if (sending) {
+        sendWhileReady();
+      }
+    }
+
+    private void sendWhileReady() {
+      byte[] message = new byte[16 * 1024];
+      while (call.isReady()) {
+        call.sendMessage(message);
+        flooded.addAndGet(message.length);
+      }
+    }
+
+    @Override
+    public void onCancel() {
+      floodEnded.complete("cancelled");
+    }
+
+    @Override
+    public void onComplete() {
+      floodEnded.complete("completed");
+    }
   }
 
   /** Runs {@code attack} against a fresh server; returns the attacker's verdict line. */
@@ -126,7 +187,7 @@ class QuicHostilePeerTest {
     return attacker
         .output()
         .lines()
-        .filter(l -> l.startsWith("CLOSED") || l.equals("OPEN"))
+        .filter(l -> l.startsWith("CLOSED") || l.startsWith("OPEN"))
         .findFirst()
         .orElse(attacker.output());
   }
@@ -145,6 +206,24 @@ class QuicHostilePeerTest {
     // STREAM_LIMIT_ERROR (RFC 9000 section 19.11), a transport error, quiche's own.
     assertThat(verdict).startsWith("CLOSED code=0x4 ");
     assertThat(heldCalls.get()).isLessThanOrEqualTo(STREAM_LIMIT);
+  }
+
+  @Test
+  void aPeerThatNeverAcknowledgesGetsABoundedResponseUntilTheDeadline() throws Exception {
+    // A server-streaming call with a 3-second deadline, then 6 seconds of PINGs and no ACK.
+    String verdict = attack("no_acks", "--wait=6");
+    // Unacknowledged, QUIC's congestion window lets no more out (about 12 KB), the stream holds
+    // what waits, and isReady stays false: the handler hands over a bounded amount (32 KiB here;
+    // the same client acknowledging gets some 16 MiB in those 3 seconds).
+    assertThat(flooded.get()).as(verdict).isPositive().isLessThan(2L << 20);
+    // The deadline ends the call on the server, which frees what it held, while the peer is still
+    // there: the connection, kept busy by its PINGs, stays open (its idle timeout never runs).
+    assertThat(floodEnded.completeOnTimeout("still open", 10, TimeUnit.SECONDS).get())
+        .as("flooded %d, %s", flooded.get(), verdict)
+        .isEqualTo("cancelled");
+    assertThat(verdict).startsWith("OPEN received=");
+    long received = Long.parseLong(verdict.substring("OPEN received=".length()));
+    assertThat(received).isLessThan(flooded.get());
   }
 
   @Test
