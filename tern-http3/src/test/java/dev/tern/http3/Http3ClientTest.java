@@ -213,6 +213,35 @@ class Http3ClientTest {
   }
 
   @Test
+  void anH3TargetCallsOverHttp3FromTheStart() throws Exception {
+    Metadata.Key<String> altSvc = Metadata.Key.of("alt-svc", Metadata.ASCII_STRING_MARSHALLER);
+    for (String target :
+        List.of("h3://127.0.0.1:" + server.getPort(), "h3:///127.0.0.1:" + server.getPort())) {
+      ManagedChannel channel = cleanup.register(Grpc.newChannelBuilder(target, trust()).build());
+      AtomicReference<Metadata> headers = new AtomicReference<>();
+      String answer =
+          ClientCalls.blockingUnaryCall(
+              ClientInterceptors.intercept(
+                  channel,
+                  MetadataUtils.newCaptureMetadataInterceptor(headers, new AtomicReference<>())),
+              EchoService.UNARY,
+              CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS),
+              "h3");
+      assertThat(answer).isEqualTo("h3");
+      // The server advertises HTTP/3 on its HTTP/2 responses only: the first call was HTTP/3.
+      assertThat(headers.get().get(altSvc)).as(target).isNull();
+    }
+  }
+
+  @Test
+  void anH3TargetWithoutAHostFailsTheBuild() throws Exception {
+    assertThatThrownBy(() -> Grpc.newChannelBuilder("h3://", trust()).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("dns:///");
+  }
+
+  /** Both ways of asking for HTTP/3 fail UNAVAILABLE without it, never falling back to HTTP/2. */
+  @Test
   void aServerWithoutHttp3FailsTheCallUnavailable() throws Exception {
     Path cert = dir.resolve("cert.pem");
     Path key = dir.resolve("key.pem");
@@ -223,26 +252,30 @@ class Http3ClientTest {
                 .addService(EchoService.definition())
                 .build()
                 .start());
-    ManagedChannel channel =
-        cleanup.register(
-            NettyChannelBuilder.forAddress("127.0.0.1", tcpOnly.getPort())
-                .tlsCredentials(trust())
-                .enableHttp3()
-                .connectTimeout(1, TimeUnit.SECONDS)
-                .build());
-    assertThatThrownBy(
-            () ->
-                ClientCalls.blockingUnaryCall(
-                    channel,
-                    EchoService.UNARY,
-                    CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS),
-                    "x"))
-        .isInstanceOfSatisfying(
-            StatusRuntimeException.class,
-            e -> {
-              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
-              assertThat(e.getStatus().getDescription()).contains("HTTP/3");
-            });
+    NettyChannelBuilder byOption =
+        NettyChannelBuilder.forAddress("127.0.0.1", tcpOnly.getPort())
+            .tlsCredentials(trust())
+            .enableHttp3();
+    NettyChannelBuilder byTarget =
+        (NettyChannelBuilder)
+            Grpc.newChannelBuilder("h3://127.0.0.1:" + tcpOnly.getPort(), trust());
+    for (NettyChannelBuilder builder : List.of(byOption, byTarget)) {
+      ManagedChannel channel =
+          cleanup.register(builder.connectTimeout(1, TimeUnit.SECONDS).build());
+      assertThatThrownBy(
+              () ->
+                  ClientCalls.blockingUnaryCall(
+                      channel,
+                      EchoService.UNARY,
+                      CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS),
+                      "x"))
+          .isInstanceOfSatisfying(
+              StatusRuntimeException.class,
+              e -> {
+                assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+                assertThat(e.getStatus().getDescription()).contains("HTTP/3");
+              });
+    }
   }
 
   @Test

@@ -155,9 +155,20 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
    * ipv4:10.0.0.1:50051,10.0.0.2:50051}, {@code ipv6:[::1]:50051}, {@code unix:/path} or {@code
    * unix-abstract:name}. The target is checked by {@link #build()}, which throws {@link
    * IllegalArgumentException} saying what is wrong with a malformed one.
+   *
+   * <p>The scheme {@code h3} names a server to call over HTTP/3 from the start: {@code
+   * h3://host:port} (or {@code h3:///host:port}, as in {@code dns:///host:port}) is the DNS target
+   * {@code dns:///host:port} with {@link #enableHttp3} on, and {@code
+   * h3://DNS_SERVER:PORT/host:port} asks that DNS server. See docs/http3.md.
    */
   public static NettyChannelBuilder forTarget(String target) {
     Objects.requireNonNull(target, "target");
+    String dns = Http3Target.toDnsTarget(target);
+    if (dns != null) {
+      NettyChannelBuilder builder = new NettyChannelBuilder(dns, null, null);
+      builder.http3 = true;
+      return builder;
+    }
     return new NettyChannelBuilder(target, null, null);
   }
 
@@ -319,7 +330,8 @@ public final class NettyChannelBuilder extends ForwardingChannelBuilder<NettyCha
    * when no TLS was configured; every call type, metadata, deadlines, cancellation, compression and
    * the inbound size limits as on HTTP/2. Needs the {@code tern-http3} module on the class or
    * module path. The event loop group, channel type, flow-control window, keepalive and HTTP
-   * CONNECT proxies do not apply to HTTP/3 connections. See docs/http3.md. Default: off (HTTP/2).
+   * CONNECT proxies do not apply to HTTP/3 connections. See docs/http3.md. Default: off (HTTP/2),
+   * on for an {@code h3:} target ({@link #forTarget}).
    *
    * <p>{@code build()} throws {@link IllegalStateException} if tern-http3 is missing, if the
    * channel is plaintext (HTTP/3 always runs over TLS), or if TLS came from a bare {@link

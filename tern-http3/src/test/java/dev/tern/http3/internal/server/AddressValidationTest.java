@@ -5,18 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tern.CallOptions;
 import dev.tern.ManagedChannel;
 import dev.tern.Server;
-import dev.tern.ServerTransportFilter;
+import dev.tern.http3.ConnectionCounter;
 import dev.tern.stub.ClientCalls;
 import dev.tern.testing.EchoService;
 import dev.tern.testing.TernCleanupExtension;
 import io.netty.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,22 +30,11 @@ class AddressValidationTest {
 
   @TempDir Path dir;
 
-  private final AtomicInteger connections = new AtomicInteger();
+  private final ConnectionCounter connections = new ConnectionCounter();
 
   private InetSocketAddress start() throws Exception {
     Server server =
-        cleanup.register(
-            QuicPeer.server(dir)
-                .addTransportFilter(
-                    new ServerTransportFilter() {
-                      @Override
-                      public boolean acceptConnection(SocketAddress local, SocketAddress remote) {
-                        connections.incrementAndGet();
-                        return true;
-                      }
-                    })
-                .build()
-                .start());
+        cleanup.register(QuicPeer.server(dir).addTransportFilter(connections).build().start());
     return new InetSocketAddress("127.0.0.1", server.getPort());
   }
 
@@ -91,7 +78,7 @@ class AddressValidationTest {
     long handshakes = answers.stream().filter(a -> a == UdpRelay.INITIAL).count();
     assertThat(handshakes).isGreaterThanOrEqualTo(AddressValidation.UNDER_LOAD_HANDSHAKES);
     assertThat(answers.subList(25, 40)).containsOnly(UdpRelay.RETRY);
-    assertThat(connections.get()).isEqualTo((int) handshakes);
+    assertThat(connections.accepted()).isEqualTo((int) handshakes);
     ManagedChannel channel = cleanup.register(QuicPeer.channel(server.getPort()).build());
     assertThat(
             ClientCalls.blockingUnaryCall(

@@ -7,6 +7,7 @@ import dev.tern.CallOptions;
 import dev.tern.ManagedChannel;
 import dev.tern.Server;
 import dev.tern.ServerTransportFilter;
+import dev.tern.http3.ConnectionCounter;
 import dev.tern.netty.NettyServerBuilder;
 import dev.tern.stub.ClientCalls;
 import dev.tern.testing.EchoService;
@@ -15,13 +16,11 @@ import io.netty.channel.EventLoopGroup;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -160,17 +159,8 @@ class RetryTest {
 
   @Test
   void aFloodOfInitialsFromManyPortsMakesNoConnectionsAndAGoodClientIsServed() throws Exception {
-    AtomicInteger connections = new AtomicInteger();
-    start(
-        QuicPeer.server(dir)
-            .addTransportFilter(
-                new ServerTransportFilter() {
-                  @Override
-                  public boolean acceptConnection(SocketAddress local, SocketAddress remote) {
-                    connections.incrementAndGet();
-                    return true;
-                  }
-                }));
+    ConnectionCounter connections = new ConnectionCounter();
+    start(QuicPeer.server(dir).addTransportFilter(connections));
     byte[] initial;
     try (UdpRelay relay = new UdpRelay(server, 1)) {
       initial = capture(relay).first();
@@ -191,13 +181,13 @@ class RetryTest {
     } finally {
       flood.forEach(DatagramSocket::close);
     }
-    assertThat(connections.get()).isZero();
+    assertThat(connections.accepted()).isZero();
     ManagedChannel channel = cleanup.register(QuicPeer.channel(server.getPort()).build());
     assertThat(
             ClientCalls.blockingUnaryCall(
                 channel, EchoService.UNARY, CallOptions.DEFAULT, "served"))
         .isEqualTo("served");
-    assertThat(connections.get()).isEqualTo(1);
+    assertThat(connections.accepted()).isEqualTo(1);
   }
 
   private DatagramPacket packet(byte[] datagram) {
