@@ -105,7 +105,7 @@ class XdsClientMtlsControlPlaneTest {
    * the cluster, presenting the client certificate.
    */
   private void assertRefusedUntilFixed(String reason, FileChange fix) throws Exception {
-    try (LogCapture logs = new LogCapture(XdsClient.class)) {
+    try (LogCapture logs = new LogCapture("dev.tern.xds", null)) {
       RecordingWatcher<XdsCluster> watcher = watchCluster(client());
       RecordingWatcher.Event<XdsCluster> first = watcher.await(e -> true, "first event");
       assertThat(first.changed()).as("a resource arrived without a trusted handshake").isNull();
