@@ -3,13 +3,25 @@ package dev.tern.xds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tern.CallOptions;
 import dev.tern.ManagedChannel;
+import dev.tern.MethodDescriptor;
+import dev.tern.Server;
+import dev.tern.Status;
+import dev.tern.StatusRuntimeException;
+import dev.tern.netty.NettyServerBuilder;
+import dev.tern.stub.ClientCalls;
+import dev.tern.testing.LogCapture;
+import dev.tern.testing.TestMarshallers;
 import dev.tern.testtools.TestPems;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.SimpleFormatter;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +32,12 @@ import org.junit.jupiter.api.io.TempDir;
  * XdsClientMtlsControlPlaneTest}'s, against the real control plane.
  */
 class ControlPlaneTlsTest {
+  private static final MethodDescriptor<byte[], byte[]> CALL =
+      MethodDescriptor.newBuilder(TestMarshallers.bytes(), TestMarshallers.bytes())
+          .setFullMethodName("svc.A/Call")
+          .setType(MethodDescriptor.MethodType.UNARY)
+          .build();
+
   @TempDir Path dir;
   private Path cert;
   private Path key;
@@ -116,6 +134,57 @@ class ControlPlaneTlsTest {
     return Thread.getAllStackTraces().keySet().stream()
         .filter(t -> t.getName().startsWith("tern-tls-reload-cp-tls-"))
         .toList();
+  }
+
+  @Test
+  void filesGoneAfterTheBootstrapWasReadFailEachCallWithALogInsteadOfAHang() throws Exception {
+    Bootstrap.ServerInfo server =
+        parse(config(json(cert), json(key), json(roots), null)).xdsServers().get(0);
+    Files.delete(cert);
+    Server tlsServer =
+        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+            .useTransportSecurity(roots.toFile(), key.toFile())
+            .build()
+            .start();
+    try (LogCapture logs = new LogCapture(ControlPlaneTls.class)) {
+      ManagedChannel channel =
+          XdsClient.defaultChannel(
+              new Bootstrap.ServerInfo(
+                  "127.0.0.1:" + tlsServer.getPort(),
+                  server.channelCredsType(),
+                  server.channelCredsConfig(),
+                  List.of()));
+      try {
+        assertThat(logs.records())
+            .singleElement()
+            .satisfies(
+                r -> {
+                  assertThat(r.getLevel()).isEqualTo(Level.SEVERE);
+                  assertThat(new SimpleFormatter().formatMessage(r))
+                      .contains("cannot be used")
+                      .contains(cert.toString());
+                });
+        assertThatThrownBy(
+                () ->
+                    ClientCalls.blockingUnaryCall(
+                        channel,
+                        CALL,
+                        CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS),
+                        new byte[0]))
+            .isInstanceOfSatisfying(
+                StatusRuntimeException.class,
+                e -> {
+                  assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+                  assertThat(e.getStatus().getDescription()).contains("TLS handshake failed");
+                });
+      } finally {
+        channel.shutdownNow();
+        assertThat(channel.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+      }
+    } finally {
+      tlsServer.shutdownNow();
+      assertThat(tlsServer.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
   }
 
   @Test
