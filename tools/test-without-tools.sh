@@ -7,7 +7,7 @@
 #
 # The test classes are found, not listed, so a new one is covered the day it is written: within
 # each module's src/test/java, the sources that name a harness of tern-test-tools (ExternalTool,
-# Dnsmasq, Toxiproxy, OtelCollector, PrometheusServer, ProxyPy), then those that name one of the
+# Dnsmasq, Toxiproxy, OtelCollector, PrometheusServer, ProxyPy, XdsControlPlane), then those that name one of the
 # classes found, and so on (XdsEndToEndTest names XdsMesh, which names ControlPlaneProcess, which names
 # ExternalTool). Of those, the ones surefire runs (*Test.java) run, in the modules that hold them and
 # what those modules need, the classes tagged external-check included (-Dtern.tests.excludedGroups=),
@@ -38,7 +38,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-harnesses='ExternalTool|Dnsmasq|Toxiproxy|OtelCollector|PrometheusServer|ProxyPy'
+harnesses='ExternalTool|Dnsmasq|Toxiproxy|OtelCollector|PrometheusServer|ProxyPy|XdsControlPlane'
 modules=()
 tests=()
 for dir in */src/test/java; do

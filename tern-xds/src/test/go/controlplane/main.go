@@ -5,6 +5,11 @@
 // It listens on 127.0.0.1 only. At start it prints one line per listener, "ads-port=N" and
 // "http-port=N" (ports of 0 are asked of the OS), then serves until it is killed.
 //
+// With -tls-cert and -tls-key (PEM files) the ADS port speaks TLS, as a control plane reached
+// through a bootstrap's "tls" channel_creds (gRFC A65) does; with -tls-client-ca as well it requires
+// a client certificate signed by one of that file's certificates (mTLS), and refuses the handshake
+// of a client without one or with another.
+//
 // HTTP endpoint:
 //
 //	POST /snapshot  {"node": ID, "version": V, "listeners": [...], "routes": [...],
@@ -17,7 +22,9 @@
 //	                {"stream", "node", "type_url", "version_info", "response_nonce",
 //	                 "resource_names", "error_detail"} (error_detail is "" for an ACK or a
 //	                subscription, the NACK's message otherwise).
-//	GET  /streams   {"opened": N, "open": M}: ADS streams opened since start, and open now.
+//	GET  /streams   {"opened": N, "open": M, "client_certificates": [CN, ...]}: ADS streams
+//	                opened since start, open now, and the subject common name of the client
+//	                certificate each stream came with, in order ("" for none, or without TLS).
 //	POST /lrs, GET /loadreports: the LRS server's settings and the load reports received (lrs.go).
 //
 // A NACK is not answered with the same snapshot again: go-control-plane's cache would answer a
@@ -29,6 +36,8 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -58,6 +67,8 @@ import (
 	"github.com/envoyproxy/go-control-plane/pkg/resource/v3"
 	serverv3 "github.com/envoyproxy/go-control-plane/pkg/server/v3"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/peer"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 )
@@ -108,20 +119,37 @@ type recordedRequest struct {
 }
 
 type recorder struct {
-	mu       sync.Mutex
-	requests []recordedRequest
-	nodes    map[int64]string
-	opened   int
-	open     int
+	mu                 sync.Mutex
+	requests           []recordedRequest
+	nodes              map[int64]string
+	opened             int
+	open               int
+	clientCertificates []string
+}
+
+// clientCertificate is the subject common name of the client certificate the stream's connection
+// presented, or "" when there is none.
+func clientCertificate(ctx context.Context) string {
+	p, ok := peer.FromContext(ctx)
+	if !ok {
+		return ""
+	}
+	info, ok := p.AuthInfo.(credentials.TLSInfo)
+	if !ok || len(info.State.PeerCertificates) == 0 {
+		return ""
+	}
+	return info.State.PeerCertificates[0].Subject.CommonName
 }
 
 func (r *recorder) callbacks() serverv3.CallbackFuncs {
 	return serverv3.CallbackFuncs{
-		StreamOpenFunc: func(context.Context, int64, string) error {
+		StreamOpenFunc: func(ctx context.Context, _ int64, _ string) error {
+			cn := clientCertificate(ctx)
 			r.mu.Lock()
 			defer r.mu.Unlock()
 			r.opened++
 			r.open++
+			r.clientCertificates = append(r.clientCertificates, cn)
 			return nil
 		},
 		StreamClosedFunc: func(int64, *corev3.Node) {
@@ -220,23 +248,59 @@ func listen(port int) net.Listener {
 	return l
 }
 
+// serverOptions is the ADS server's TLS, if the flags ask for it (see the package doc).
+func serverOptions(cert, key, clientCA string) ([]grpc.ServerOption, error) {
+	if cert == "" && key == "" && clientCA == "" {
+		return nil, nil
+	}
+	if cert == "" || key == "" {
+		return nil, fmt.Errorf("-tls-cert and -tls-key must be given together")
+	}
+	pair, err := tls.LoadX509KeyPair(cert, key)
+	if err != nil {
+		return nil, err
+	}
+	config := &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
+	if clientCA != "" {
+		pem, err := os.ReadFile(clientCA)
+		if err != nil {
+			return nil, err
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("-tls-client-ca %s: no PEM certificate", clientCA)
+		}
+		config.ClientCAs = pool
+		config.ClientAuth = tls.RequireAndVerifyClientCert
+	}
+	return []grpc.ServerOption{grpc.Creds(credentials.NewTLS(config))}, nil
+}
+
 func main() {
 	adsPort := flag.Int("ads-port", 0, "port of the ADS server on 127.0.0.1 (0: one the OS picks)")
 	httpPort := flag.Int("http-port", 0, "port of the HTTP control endpoint on 127.0.0.1 (0: one the OS picks)")
+	tlsCert := flag.String("tls-cert", "", "PEM certificate chain of the ADS server (with -tls-key: TLS)")
+	tlsKey := flag.String("tls-key", "", "PEM private key of -tls-cert")
+	tlsClientCA := flag.String("tls-client-ca", "", "PEM roots of the client certificates the ADS server requires (mTLS)")
 	flag.Parse()
+	options, err := serverOptions(*tlsCert, *tlsKey, *tlsClientCA)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tls:", err)
+		os.Exit(2)
+	}
 
 	quiet := log.LoggerFuncs{
 		WarnFunc:  func(f string, a ...interface{}) { fmt.Fprintf(os.Stderr, "warn: "+f+"\n", a...) },
 		ErrorFunc: func(f string, a ...interface{}) { fmt.Fprintf(os.Stderr, "error: "+f+"\n", a...) },
 	}
 	snapshots := cachev3.NewSnapshotCache(false, cachev3.IDHash{}, quiet)
-	rec := &recorder{nodes: map[int64]string{}, requests: []recordedRequest{}}
+	rec := &recorder{nodes: map[int64]string{}, requests: []recordedRequest{}, clientCertificates: []string{}}
 	xds := serverv3.NewServer(context.Background(), nackAwareCache{snapshots}, rec.callbacks())
 
 	adsListener := listen(*adsPort)
 	httpListener := listen(*httpPort)
 
-	grpcServer := grpc.NewServer()
+	grpcServer := grpc.NewServer(options...)
 	discoveryv3.RegisterAggregatedDiscoveryServiceServer(grpcServer, xds)
 
 	mux := http.NewServeMux()
@@ -265,7 +329,9 @@ func main() {
 	})
 	mux.HandleFunc("GET /streams", func(w http.ResponseWriter, r *http.Request) {
 		rec.mu.Lock()
-		out, _ := json.Marshal(map[string]int{"opened": rec.opened, "open": rec.open})
+		out, _ := json.Marshal(map[string]any{
+			"opened": rec.opened, "open": rec.open, "client_certificates": rec.clientCertificates,
+		})
 		rec.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(out)

@@ -26,6 +26,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -47,25 +48,29 @@ class FleetMetricsEndToEndTest {
 
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
 
+  /** A Tern server on 127.0.0.1 answering {@link OtelFixture#UNARY} with the request. */
+  static Server echoServer(TernCleanupExtension cleanup) throws IOException {
+    return cleanup.register(
+        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+            .addService(
+                ServerServiceDefinition.builder(OtelFixture.SERVICE)
+                    .addMethod(
+                        OtelFixture.UNARY,
+                        ServerCalls.asyncUnaryCall(
+                            (String request, dev.tern.stub.StreamObserver<String> out) -> {
+                              out.onNext(request);
+                              out.onCompleted();
+                            }))
+                    .build())
+            .build()
+            .start());
+  }
+
   /** Two echo servers, and a weighted_round_robin channel to both, made with {@code otel}. */
   private ManagedChannel channelToTwoServers(GrpcOpenTelemetry otel) throws IOException {
     StringBuilder target = new StringBuilder("ipv4:");
     for (int i = 0; i < 2; i++) {
-      Server server =
-          cleanup.register(
-              NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-                  .addService(
-                      ServerServiceDefinition.builder(OtelFixture.SERVICE)
-                          .addMethod(
-                              OtelFixture.UNARY,
-                              ServerCalls.asyncUnaryCall(
-                                  (String request, dev.tern.stub.StreamObserver<String> out) -> {
-                                    out.onNext(request);
-                                    out.onCompleted();
-                                  }))
-                          .build())
-                  .build()
-                  .start());
+      Server server = echoServer(cleanup);
       target.append(i == 0 ? "" : ",").append("127.0.0.1:").append(server.getPort());
     }
     ManagedChannelBuilder<?> builder =
@@ -81,7 +86,18 @@ class FleetMetricsEndToEndTest {
     return channel;
   }
 
-  private static OpenTelemetrySdk sdk(MetricReader reader) {
+  /** An SDK exporting to {@code collector} over OTLP/HTTP every 5 s, and when it is closed. */
+  static OpenTelemetrySdk exportingTo(OtelCollector collector) {
+    return sdk(
+        PeriodicMetricReader.builder(
+                OtlpHttpMetricExporter.builder()
+                    .setEndpoint(collector.otlpHttpEndpoint() + "/v1/metrics")
+                    .build())
+            .setInterval(Duration.ofSeconds(5))
+            .build());
+  }
+
+  static OpenTelemetrySdk sdk(MetricReader reader) {
     return OpenTelemetrySdk.builder()
         .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(reader).build())
         .build();
@@ -98,14 +114,7 @@ class FleetMetricsEndToEndTest {
   @Test
   void theCollectorReceivesTheSubchannelAndWrrMetricsWithTheirLabels() throws Exception {
     try (OtelCollector collector = OtelCollector.start()) {
-      OpenTelemetrySdk sdk =
-          sdk(
-              PeriodicMetricReader.builder(
-                      OtlpHttpMetricExporter.builder()
-                          .setEndpoint(collector.otlpHttpEndpoint() + "/v1/metrics")
-                          .build())
-                  .setInterval(Duration.ofSeconds(5))
-                  .build());
+      OpenTelemetrySdk sdk = exportingTo(collector);
       try {
         channelToTwoServers(otel(sdk));
       } finally {
@@ -130,7 +139,9 @@ class FleetMetricsEndToEndTest {
   @Test
   void prometheusScrapesOpenConnectionsAndWrrUpdatesByTarget() throws Exception {
     int[] port = new int[1];
-    OpenTelemetrySdk sdk = withFreePort(port);
+    OpenTelemetrySdk sdk =
+        withFreePort(
+            port, p -> sdk(PrometheusHttpServer.builder().setHost("127.0.0.1").setPort(p).build()));
     try {
       channelToTwoServers(otel(sdk));
       try (PrometheusServer prometheus = PrometheusServer.start(List.of("127.0.0.1:" + port[0]))) {
@@ -162,9 +173,11 @@ class FleetMetricsEndToEndTest {
 
   /**
    * An SDK with a Prometheus endpoint on a port the OS says is free (the exporter cannot report a
-   * port it picked itself), trying again if another process takes the port first.
+   * port it picked itself), made by {@code sdkOnPort}, trying again if another process takes the
+   * port first.
    */
-  private static OpenTelemetrySdk withFreePort(int[] portOut) throws IOException {
+  static OpenTelemetrySdk withFreePort(int[] portOut, IntFunction<OpenTelemetrySdk> sdkOnPort)
+      throws IOException {
     UncheckedIOException last = null;
     for (int i = 0; i < 5; i++) {
       int port;
@@ -172,8 +185,7 @@ class FleetMetricsEndToEndTest {
         port = socket.getLocalPort();
       }
       try {
-        OpenTelemetrySdk sdk =
-            sdk(PrometheusHttpServer.builder().setHost("127.0.0.1").setPort(port).build());
+        OpenTelemetrySdk sdk = sdkOnPort.apply(port);
         portOut[0] = port;
         return sdk;
       } catch (UncheckedIOException e) {

@@ -10,8 +10,9 @@
  *       captured line by line); the servers built on it or on their own process: {@link
  *       dev.tern.testtools.Dnsmasq} (with the {@link dev.tern.testtools.DnsLookup} client), {@link
  *       dev.tern.testtools.OtelCollector}, {@link dev.tern.testtools.PrometheusServer}, {@link
- *       dev.tern.testtools.Toxiproxy}, {@link dev.tern.testtools.ProxyPy} (an HTTP CONNECT proxy);
- *       each on 127.0.0.1 and a port the OS chose.
+ *       dev.tern.testtools.Toxiproxy}, {@link dev.tern.testtools.ProxyPy} (an HTTP CONNECT proxy),
+ *       {@link dev.tern.testtools.XdsControlPlane} (tern-xds's test control plane, which other
+ *       modules' xDS tests use too); each on 127.0.0.1 and a port the OS chose.
  *   <li>Test material: {@link dev.tern.testtools.TestPems} (a key and certificate made by {@code
  *       keytool} at test time), {@link dev.tern.testtools.ProgramRun} (the exit status and output
  *       of one in-process run of a {@code bin/} program).

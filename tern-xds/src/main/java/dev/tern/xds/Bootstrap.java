@@ -73,7 +73,7 @@ public record Bootstrap(
    *
    * @param serverUri the target of the channel to it
    * @param channelCredsType the first type of its {@code channel_creds} list Tern supports: {@code
-   *     insecure} or {@code google_default}
+   *     insecure}, {@code google_default} or {@code tls} (A65)
    * @param channelCredsConfig that entry's {@code config} (empty when absent)
    * @param serverFeatures its {@code server_features}
    */

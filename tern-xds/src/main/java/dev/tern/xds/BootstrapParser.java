@@ -14,7 +14,8 @@ import java.util.Set;
  */
 final class BootstrapParser {
   /** The {@code channel_creds} types Tern can use, in no particular order (the list's wins). */
-  static final Set<String> SUPPORTED_CHANNEL_CREDS = Set.of("insecure", "google_default");
+  static final Set<String> SUPPORTED_CHANNEL_CREDS =
+      Set.of("insecure", "google_default", ControlPlaneTls.TYPE);
 
   private static final String XDSTP = "xdstp://";
 
@@ -103,12 +104,19 @@ final class BootstrapParser {
       if (type == null && SUPPORTED_CHANNEL_CREDS.contains(entryType)) {
         type = entryType;
         config = entryConfig == null ? Map.of() : asObject(entryConfig, credsPath + ".config");
+        if (type.equals(ControlPlaneTls.TYPE)) {
+          try {
+            ControlPlaneTls.check(config);
+          } catch (IllegalArgumentException bad) {
+            throw error(credsPath + ".config", bad.getMessage());
+          }
+        }
       }
     }
     if (type == null) {
       throw error(
           path + ".channel_creds",
-          "no supported type (supported: google_default, insecure; listed: " + seen + ")");
+          "no supported type (supported: google_default, insecure, tls; listed: " + seen + ")");
     }
     List<String> features = new ArrayList<>();
     Object featuresValue = field(server, "server_features");

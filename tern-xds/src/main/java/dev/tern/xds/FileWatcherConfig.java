@@ -6,7 +6,9 @@ import java.util.Objects;
 
 /**
  * The config of a {@code file_watcher} certificate provider instance (A29): the files it reads and
- * how often it reads them again. Immutable.
+ * how often it reads them again. A {@code tls} entry of a bootstrap's {@code channel_creds} has the
+ * same config (A65), where every file may be absent: no client certificate, the platform's roots.
+ * Immutable.
  *
  * @param certificateFile {@code certificate_file} (PEM chain, leaf first), or null
  * @param privateKeyFile {@code private_key_file} (PEM key of the leaf), null exactly when {@code
@@ -31,21 +33,32 @@ public record FileWatcherConfig(
       throw new IllegalArgumentException(
           "certificate_file and private_key_file must be given together or not at all");
     }
-    if (certificateFile == null && caCertificateFile == null) {
-      throw new IllegalArgumentException(
-          "needs certificate_file and private_key_file, or ca_certificate_file, or all three");
-    }
     if (refreshInterval.isNegative() || refreshInterval.isZero()) {
       throw new IllegalArgumentException("refresh_interval must be positive");
     }
   }
 
   /**
-   * Reads the plugin's {@code config} object (parsed JSON).
+   * Reads the plugin's {@code config} object (parsed JSON), which must name some file.
    *
    * @throws IllegalArgumentException naming the field that is wrong
    */
   static FileWatcherConfig parse(Map<String, Object> config) {
+    FileWatcherConfig parsed = parseChannelCreds(config);
+    if (parsed.certificateFile() == null && parsed.caCertificateFile() == null) {
+      throw new IllegalArgumentException(
+          "needs certificate_file and private_key_file, or ca_certificate_file, or all three");
+    }
+    return parsed;
+  }
+
+  /**
+   * Reads the {@code config} of a {@code tls} channel credentials entry (A65): the plugin's fields,
+   * none of them required.
+   *
+   * @throws IllegalArgumentException naming the field that is wrong
+   */
+  static FileWatcherConfig parseChannelCreds(Map<String, Object> config) {
     String cert = optionalString(config, "certificate_file");
     String key = optionalString(config, "private_key_file");
     String ca = optionalString(config, "ca_certificate_file");

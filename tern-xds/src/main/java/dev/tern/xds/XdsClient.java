@@ -118,9 +118,14 @@ public final class XdsClient implements AutoCloseable {
 
   /**
    * A channel to {@code server_uri}: plaintext for {@code insecure} credentials, TLS with the
-   * platform's trust for {@code google_default} (Google's call credentials are not added yet).
+   * platform's trust for {@code google_default} (Google's call credentials are not added yet), and
+   * for {@code tls} (A65) TLS with the config's client certificate and roots, re-read from their
+   * files every {@code refresh_interval}.
    */
   public static ManagedChannel defaultChannel(Bootstrap.ServerInfo server) {
+    if (server.channelCredsType().equals(ControlPlaneTls.TYPE)) {
+      return ControlPlaneTls.channel(server);
+    }
     ManagedChannelBuilder<?> builder = ManagedChannelBuilder.forTarget(server.serverUri());
     if (server.channelCredsType().equals("insecure")) {
       builder.usePlaintext();

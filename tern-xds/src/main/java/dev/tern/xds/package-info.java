@@ -10,6 +10,7 @@
  *                                 does-not-exist timers; ResourceState per subscribed resource
  *     -> AuthorityServers         one authority's control planes in order, and the fallback (A71)
  *     -> ControlPlaneConnection   one control plane: channel, AdsStream, back-off (Backoff)
+ *       ControlPlaneTls           the channel's TLS for channel_creds "tls" (A65), files re-read
  *     -> LoadReportClient         the LRS stream on the same channel
  *   validators                    Listener-, ServerListener-, Route-, Cluster-, Endpoints-,
  *                                 TlsContext-, LoadBalancingPolicyValidator, HttpFilterConfigs:

@@ -31,7 +31,7 @@ class BootstrapTest {
             {
               "xds_servers": [{
                 "server_uri": "xds.example:443",
-                "channel_creds": [{"type": "tls"}, {"type": "google_default", "config": {"a": 1}},
+                "channel_creds": [{"type": "alts"}, {"type": "google_default", "config": {"a": 1}},
                                   {"type": "insecure"}],
                 "server_features": ["xds_v3", "ignore_resource_deletion"]
               }],
@@ -179,9 +179,9 @@ class BootstrapTest {
             "{\"xds_servers\": [" + SERVER + ", {\"server_uri\": \"x\"}]}",
             "test.json: xds_servers[1].channel_creds: missing"),
         Arguments.of(
-            "{\"xds_servers\": [{\"server_uri\": \"x\", \"channel_creds\": [{\"type\": \"tls\"}]}]}",
+            "{\"xds_servers\": [{\"server_uri\": \"x\", \"channel_creds\": [{\"type\": \"alts\"}]}]}",
             "test.json: xds_servers[0].channel_creds: no supported type (supported:"
-                + " google_default, insecure; listed: [tls])"),
+                + " google_default, insecure, tls; listed: [alts])"),
         Arguments.of(
             "{\"xds_servers\": [{\"server_uri\": \"x\", \"channel_creds\": {}}]}",
             "test.json: xds_servers[0].channel_creds: must be an array, was an object"),
@@ -297,7 +297,7 @@ class BootstrapTest {
             "{\"xds_servers\": ["
                 + SERVER
                 + "], \"authorities\": {\"a\": {\"xds_servers\": [{\"server_uri\": \"x\","
-                + " \"channel_creds\": [{\"type\": \"tls\"}]}]}}}",
+                + " \"channel_creds\": [{\"type\": \"alts\"}]}]}}}",
             "test.json: authorities.a.xds_servers[0].channel_creds: no supported type"),
         Arguments.of(
             "{\"xds_servers\": [" + SERVER + "], \"authorities\": {\"a\": {\"xds_servers\": [7]}}}",

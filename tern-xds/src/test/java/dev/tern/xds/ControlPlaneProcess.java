@@ -1,49 +1,35 @@
 package dev.tern.xds;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.TypeRegistry;
 import com.google.protobuf.util.JsonFormat;
 import dev.tern.internal.config.JsonParser;
 import dev.tern.testtools.ExternalTool;
-import dev.tern.testtools.ToolProcess;
+import dev.tern.testtools.XdsControlPlane;
 import io.envoyproxy.envoy.extensions.clusters.aggregate.v3.ClusterConfig;
 import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The xDS part of running the test control plane, {@link ExternalTool#XDS_CONTROLPLANE}
  * (src/test/go/controlplane, on Envoy's go-control-plane; built by tools/install-xds-tools.sh) on
- * 127.0.0.1: the ports it prints and its HTTP control endpoint (set a node's snapshot, read back
- * the requests it received). Finding the program (a skip when it is missing, a failure under {@code
- * CI=true}), capturing its output and stopping it by its PID are tern-test-tools' {@link
- * ExternalTool} and {@link ToolProcess}.
+ * 127.0.0.1: resources set as protos, the requests and streams it saw, its LRS server. Starting it
+ * (a skip when it is missing, a failure under {@code CI=true}), its ports, its HTTP endpoint and
+ * stopping it by its PID are tern-test-tools' {@link XdsControlPlane}.
  *
  * <p>Thread-safe.
  */
 final class ControlPlaneProcess implements AutoCloseable {
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
-  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
   private static final Duration AWAIT_TIMEOUT = Duration.ofSeconds(20);
-  private static final Pattern ADS_PORT = Pattern.compile("(?m)^ads-port=(\\d+)$");
-  private static final Pattern HTTP_PORT = Pattern.compile("(?m)^http-port=(\\d+)$");
   private static final JsonFormat.Printer JSON =
       JsonFormat.printer()
           .omittingInsignificantWhitespace()
@@ -70,15 +56,10 @@ final class ControlPlaneProcess implements AutoCloseable {
                   .add(com.google.protobuf.BoolValue.getDescriptor())
                   .build());
 
-  private final ToolProcess process;
-  private final int adsPort;
-  private final int httpPort;
-  private final HttpClient http = HttpClient.newHttpClient();
+  private final XdsControlPlane program;
 
-  private ControlPlaneProcess(ToolProcess process, int adsPort, int httpPort) {
-    this.process = process;
-    this.adsPort = adsPort;
-    this.httpPort = httpPort;
+  private ControlPlaneProcess(XdsControlPlane program) {
+    this.program = program;
   }
 
   /** Starts the control plane on ports the OS picks. */
@@ -88,43 +69,34 @@ final class ControlPlaneProcess implements AutoCloseable {
 
   /** Starts it with its ADS server on {@code adsPort} (a restart on the port of an earlier one). */
   static ControlPlaneProcess start(int adsPort) throws IOException {
-    Path program = ExternalTool.require(ExternalTool.XDS_CONTROLPLANE);
-    ToolProcess process =
-        ToolProcess.start(
-            ExternalTool.XDS_CONTROLPLANE,
-            List.of(program.toString(), "-ads-port", Integer.toString(adsPort)));
-    try {
-      if (process.awaitOutput(text -> HTTP_PORT.matcher(text).find(), START_TIMEOUT)) {
-        String output = process.output();
-        Matcher ads = ADS_PORT.matcher(output);
-        Matcher web = HTTP_PORT.matcher(output);
-        if (ads.find() && web.find()) {
-          return new ControlPlaneProcess(
-              process, Integer.parseInt(ads.group(1)), Integer.parseInt(web.group(1)));
-        }
-      }
-    } catch (RuntimeException | IOException e) {
-      process.stop(STOP_TIMEOUT);
-      throw e;
+    return new ControlPlaneProcess(
+        XdsControlPlane.start(List.of("-ads-port", Integer.toString(adsPort))));
+  }
+
+  /**
+   * Starts it with its ADS server speaking TLS with {@code cert} and {@code key} (PEM files), and
+   * requiring a client certificate that {@code clientRoots} (PEM) trusts if that is not null.
+   */
+  static ControlPlaneProcess startTls(Path cert, Path key, Path clientRoots) throws IOException {
+    List<String> flags =
+        new ArrayList<>(List.of("-tls-cert", cert.toString(), "-tls-key", key.toString()));
+    if (clientRoots != null) {
+      flags.addAll(List.of("-tls-client-ca", clientRoots.toString()));
     }
-    process.stop(STOP_TIMEOUT);
-    throw new IOException(
-        ExternalTool.XDS_CONTROLPLANE
-            + " did not print its ADS and HTTP ports; its output: "
-            + process.output());
+    return new ControlPlaneProcess(XdsControlPlane.start(flags));
   }
 
   int adsPort() {
-    return adsPort;
+    return program.adsPort();
   }
 
   long pid() {
-    return process.pid();
+    return program.pid();
   }
 
   /** The {@code server_uri} of a bootstrap pointing at it. */
   String target() {
-    return "127.0.0.1:" + adsPort;
+    return program.target();
   }
 
   /** A bootstrap's JSON naming this control plane (insecure) and {@code node} as the node id. */
@@ -180,15 +152,7 @@ final class ControlPlaneProcess implements AutoCloseable {
                 .append(String.join(",", list))
                 .append(']'));
     body.append('}');
-    HttpResponse<String> response =
-        send(
-            HttpRequest.newBuilder(uri("/snapshot"))
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString(), UTF_8))
-                .build());
-    if (response.statusCode() != 204) {
-      throw new IllegalStateException(
-          "setting the snapshot failed: " + response.statusCode() + " " + response.body());
-    }
+    program.post("/snapshot", body.toString());
   }
 
   /** A DiscoveryRequest the control plane received, as its HTTP endpoint reports it. */
@@ -208,9 +172,8 @@ final class ControlPlaneProcess implements AutoCloseable {
   /** Every request received so far, in order. */
   @SuppressWarnings("unchecked")
   List<Request> requests() {
-    HttpResponse<String> response = send(HttpRequest.newBuilder(uri("/requests")).GET().build());
     List<Request> out = new ArrayList<>();
-    for (Object o : (List<Object>) JsonParser.parse(response.body())) {
+    for (Object o : (List<Object>) JsonParser.parse(program.get("/requests"))) {
       Map<String, Object> m = (Map<String, Object>) o;
       List<String> names = new ArrayList<>();
       ((List<Object>) m.get("resource_names")).forEach(n -> names.add((String) n));
@@ -247,8 +210,7 @@ final class ControlPlaneProcess implements AutoCloseable {
   /** Streams opened since start, and open now. */
   @SuppressWarnings("unchecked")
   Map<String, Object> streams() {
-    return (Map<String, Object>)
-        JsonParser.parse(send(HttpRequest.newBuilder(uri("/streams")).GET().build()).body());
+    return (Map<String, Object>) JsonParser.parse(program.get("/streams"));
   }
 
   /**
@@ -256,15 +218,7 @@ final class ControlPlaneProcess implements AutoCloseable {
    * "0.2s", "send_all_clusters": true, "fail_streams": 2}}.
    */
   void setLoadReporting(String json) {
-    HttpResponse<String> response =
-        send(
-            HttpRequest.newBuilder(uri("/lrs"))
-                .POST(HttpRequest.BodyPublishers.ofString(json, UTF_8))
-                .build());
-    if (response.statusCode() != 204) {
-      throw new IllegalStateException(
-          "setting LRS failed: " + response.statusCode() + " " + response.body());
-    }
+    program.post("/lrs", json);
   }
 
   /**
@@ -273,34 +227,27 @@ final class ControlPlaneProcess implements AutoCloseable {
    */
   @SuppressWarnings("unchecked")
   Map<String, Object> loadReports() {
-    return (Map<String, Object>)
-        JsonParser.parse(send(HttpRequest.newBuilder(uri("/loadreports")).GET().build()).body());
+    return (Map<String, Object>) JsonParser.parse(program.get("/loadreports"));
+  }
+
+  /**
+   * The subject common name of the client certificate each ADS stream came with, in the order the
+   * streams opened ("" for none).
+   */
+  @SuppressWarnings("unchecked")
+  List<String> clientCertificates() {
+    return (List<String>) streams().get("client_certificates");
   }
 
   /** Everything the process printed. */
   String output() {
-    return process.output();
+    return program.output();
   }
 
   /** Stops the process by its PID (SIGTERM, then SIGKILL) and waits for it. Idempotent. */
   @Override
   public void close() {
-    process.stop(STOP_TIMEOUT);
-  }
-
-  private URI uri(String path) {
-    return URI.create("http://127.0.0.1:" + httpPort + path);
-  }
-
-  private HttpResponse<String> send(HttpRequest request) {
-    try {
-      return http.send(request, HttpResponse.BodyHandlers.ofString(UTF_8));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    }
+    program.close();
   }
 
   private static String quote(String s) {
