@@ -66,6 +66,13 @@ public abstract class ClientStreamTracer {
   /** An incoming message was {@code bytes} long after decompression. */
   public void inboundUncompressedSize(long bytes) {}
 
+  /**
+   * The channel's adaptive throttling ({@code ManagedChannelBuilder.adaptiveThrottling}) refused
+   * this attempt locally: it was never sent, and {@link #streamClosed} with its RESOURCE_EXHAUSTED
+   * status follows at once (no other event comes before). Such an attempt is not retried.
+   */
+  public void attemptThrottled() {}
+
   /** The stream ended with {@code status} (OK or not). Called exactly once, last. */
   public void streamClosed(Status status) {}
 

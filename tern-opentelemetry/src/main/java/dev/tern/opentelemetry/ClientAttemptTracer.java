@@ -58,6 +58,13 @@ final class ClientAttemptTracer extends ClientStreamTracer {
   }
 
   @Override
+  public void attemptThrottled() {
+    if (instruments.clientAttemptThrottled != null) {
+      instruments.clientAttemptThrottled.add(1, attributes.base());
+    }
+  }
+
+  @Override
   public void streamClosed(Status status) {
     double seconds = (System.nanoTime() - startNanos) / 1e9;
     record(

@@ -43,9 +43,10 @@ import java.util.function.Predicate;
  * {@code grpc.server.call.sent_total_compressed_message_size}, {@code
  * grpc.server.call.rcvd_total_compressed_message_size}) with its units, histogram boundaries (as
  * advice; an SDK view may change them) and attributes {@code grpc.method}, {@code grpc.status},
- * {@code grpc.target}. Non-per-call metrics (gRFC A79; A78's and A94's, off by default): those
- * enabled by name with {@link Builder#enableMetrics}, through {@link #metricSink()}. Tracing: a
- * span per client call ({@code Sent.pkg.Service.Method}), per attempt ({@code Attempt.…}) and per
+ * {@code grpc.target}, and Tern's own {@code tern.server.call.refused} and {@code
+ * tern.client.attempt.throttled}. Non-per-call metrics (gRFC A79; A78's and A94's, off by default):
+ * those enabled by name with {@link Builder#enableMetrics}, through {@link #metricSink()}. Tracing:
+ * a span per client call ({@code Sent.pkg.Service.Method}), per attempt ({@code Attempt.…}) and per
  * server call ({@code Recv.…}), with message events, the status, and the span context propagated by
  * the OpenTelemetry instance's propagators (W3C {@code traceparent}, or {@link
  * GrpcTraceBinPropagator} for {@code grpc-trace-bin}). Only the OpenTelemetry API is used: the
@@ -330,7 +331,10 @@ public final class GrpcOpenTelemetry {
       return new GrpcOpenTelemetry(this);
     }
 
-    /** A66's metrics, Tern's refused calls and the registry's metrics that are on by default. */
+    /**
+     * A66's metrics, Tern's refused and throttled calls and the registry's metrics that are on by
+     * default.
+     */
     private static Set<String> defaultMetrics() {
       Set<String> names = new HashSet<>(Instruments.DEFAULT_METRICS);
       for (MetricInstrument instrument :

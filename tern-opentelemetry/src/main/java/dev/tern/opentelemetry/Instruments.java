@@ -13,9 +13,10 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The metrics of gRFC A66, and Tern's count of calls its server refused at admission: their names,
- * units and histogram boundaries (given to the SDK as advice, which a view may override), made from
- * one meter. An instrument that is not enabled is null.
+ * The metrics of gRFC A66, Tern's count of calls its server refused at admission and of attempts
+ * its client's adaptive throttling refused: their names, units and histogram boundaries (given to
+ * the SDK as advice, which a view may override), made from one meter. An instrument that is not
+ * enabled is null.
  *
  * <p>Immutable; thread-safe (OpenTelemetry instruments are).
  */
@@ -35,7 +36,10 @@ final class Instruments {
   /** Tern's own (A66 has none): calls the server refused before their handler ran, by reason. */
   static final String SERVER_CALL_REFUSED = "tern.server.call.refused";
 
-  /** The metrics recorded unless disabled: all of A66's, and Tern's refused calls. */
+  /** Tern's own: client call attempts the channel's adaptive throttling refused, never sent. */
+  static final String CLIENT_ATTEMPT_THROTTLED = "tern.client.attempt.throttled";
+
+  /** The metrics recorded unless disabled: all of A66's, and Tern's refused and throttled calls. */
   static final Set<String> DEFAULT_METRICS =
       Set.of(
           CLIENT_ATTEMPT_STARTED,
@@ -43,6 +47,7 @@ final class Instruments {
           CLIENT_ATTEMPT_SENT_SIZE,
           CLIENT_ATTEMPT_RCVD_SIZE,
           CLIENT_CALL_DURATION,
+          CLIENT_ATTEMPT_THROTTLED,
           SERVER_CALL_STARTED,
           SERVER_CALL_DURATION,
           SERVER_CALL_SENT_SIZE,
@@ -95,6 +100,7 @@ final class Instruments {
   final LongHistogram clientAttemptSentSize;
   final LongHistogram clientAttemptRcvdSize;
   final DoubleHistogram clientCallDuration;
+  final LongCounter clientAttemptThrottled;
   final LongCounter serverCallStarted;
   final DoubleHistogram serverCallDuration;
   final LongHistogram serverCallSentSize;
@@ -133,6 +139,14 @@ final class Instruments {
                 meter,
                 CLIENT_CALL_DURATION,
                 "How long each client call took as the application saw it, all attempts included")
+            : null;
+    clientAttemptThrottled =
+        enabled.contains(CLIENT_ATTEMPT_THROTTLED)
+            ? counter(
+                meter,
+                CLIENT_ATTEMPT_THROTTLED,
+                "Client call attempts the channel's adaptive throttling refused, never sent",
+                "{attempt}")
             : null;
     serverCallStarted =
         enabled.contains(SERVER_CALL_STARTED)
@@ -175,7 +189,8 @@ final class Instruments {
         || clientAttemptDuration != null
         || clientAttemptSentSize != null
         || clientAttemptRcvdSize != null
-        || clientCallDuration != null;
+        || clientCallDuration != null
+        || clientAttemptThrottled != null;
   }
 
   /** Whether any server metric is recorded. */

@@ -1,7 +1,8 @@
 /**
- * OpenTelemetry metrics (gRFC A66, and Tern's count of calls a server refused at admission),
- * tracing (gRFC A72) and the non-per-call metrics of tern-core's registry (gRFC A79: subchannels,
- * balancers, the xDS client) for Tern channels and servers.
+ * OpenTelemetry metrics (gRFC A66, and Tern's counts of calls a server refused at admission and of
+ * attempts a client's adaptive throttling refused), tracing (gRFC A72) and the non-per-call metrics
+ * of tern-core's registry (gRFC A79: subchannels, balancers, the xDS client) for Tern channels and
+ * servers.
  *
  * <pre>
  * GrpcOpenTelemetry              the API: built once from an OpenTelemetry SDK, then

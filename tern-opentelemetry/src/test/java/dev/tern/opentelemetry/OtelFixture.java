@@ -25,7 +25,6 @@ import io.opentelemetry.sdk.trace.SpanProcessor;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -64,6 +63,21 @@ final class OtelFixture implements AutoCloseable {
   final OpenTelemetrySdk sdk;
   final Server server;
   final ManagedChannel channel;
+
+  /** A module recording metrics only, into {@code reader}, for tests that build their own peers. */
+  static GrpcOpenTelemetry metricsInto(InMemoryMetricReader reader) {
+    OpenTelemetrySdk sdk =
+        OpenTelemetrySdk.builder()
+            .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(reader).build())
+            .build();
+    return GrpcOpenTelemetry.newBuilder().sdk(sdk).build();
+  }
+
+  /** What {@code reader} holds now, by metric name. */
+  static Map<String, MetricData> collect(InMemoryMetricReader reader) {
+    return reader.collectAllMetrics().stream()
+        .collect(Collectors.toMap(MetricData::getName, m -> m));
+  }
 
   OtelFixture(TernCleanupExtension cleanup) throws Exception {
     this(cleanup, W3CTraceContextPropagator.getInstance(), b -> b);
@@ -132,8 +146,7 @@ final class OtelFixture implements AutoCloseable {
 
   /** The metrics collected so far, by name. */
   Map<String, MetricData> collect() {
-    Collection<MetricData> all = metrics.collectAllMetrics();
-    return all.stream().collect(Collectors.toMap(MetricData::getName, m -> m));
+    return collect(metrics);
   }
 
   /** Waits until a span named {@code name} has ended (at most 10 s); returns it. */

@@ -17,8 +17,6 @@ import dev.tern.stub.ServerCalls;
 import dev.tern.testing.TernCleanupExtension;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
-import io.opentelemetry.sdk.OpenTelemetrySdk;
-import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.metrics.data.LongPointData;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
@@ -45,11 +43,7 @@ class RefusedCallsMetricsTest {
   @Test
   void aCallOverMaxConcurrentCallsIsCountedAsRefusedWithItsReason() throws Exception {
     InMemoryMetricReader metrics = InMemoryMetricReader.create();
-    OpenTelemetrySdk sdk =
-        OpenTelemetrySdk.builder()
-            .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(metrics).build())
-            .build();
-    GrpcOpenTelemetry otel = GrpcOpenTelemetry.newBuilder().sdk(sdk).build();
+    GrpcOpenTelemetry otel = OtelFixture.metricsInto(metrics);
     CountDownLatch handlerStarted = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     ServerCalls.UnaryMethod<String, String> waiting =
@@ -90,8 +84,7 @@ class RefusedCallsMetricsTest {
     release.countDown();
     assertThat(firstAnswer.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isEqualTo("first");
 
-    Map<String, MetricData> collected =
-        metrics.collectAllMetrics().stream().collect(Collectors.toMap(MetricData::getName, m -> m));
+    Map<String, MetricData> collected = OtelFixture.collect(metrics);
     MetricData refused = collected.get("tern.server.call.refused");
     assertThat(refused).as("metrics: %s", collected.keySet()).isNotNull();
     assertThat(refused.getUnit()).isEqualTo("{call}");

@@ -251,6 +251,15 @@ final class BalancerStreams implements ClientStreamProvider {
       PickResult result) {
     Status refused = throttle.admit();
     if (refused != null) {
+      ClientStreamTracer.Factory tracerFactory = result.getStreamTracerFactory();
+      if (tracerFactory != null || !args.getCallOptions().getStreamTracerFactories().isEmpty()) {
+        // The attempt's tracers hear it refused, so that metrics can count it.
+        ClientStreamTracer[] tracers =
+            TracedClientStream.newTracers(streamInfo(args), args.getHeaders(), tracerFactory);
+        if (tracers != null) {
+          TracedClientStream.throttled(tracers, refused);
+        }
+      }
       return DelayedClientStream.failed(refused);
     }
     return new ThrottledClientStream(

@@ -152,6 +152,19 @@ public final class TracedClientStream extends ForwardingClientStream {
   }
 
   /**
+   * The attempt {@code tracers} (from {@link #newTracers}, not null) were made for was refused by
+   * the channel's adaptive throttling with {@code status}: they hear that, then that it closed.
+   */
+  public static void throttled(ClientStreamTracer[] tracers, Status status) {
+    new TracerEvents<>(tracers)
+        .report(
+            t -> {
+              t.attemptThrottled();
+              t.streamClosed(status);
+            });
+  }
+
+  /**
    * The stream will never be started (its call ended while it was being made): the tracers hear it
    * closed, so a balancer counting calls in flight does not count it forever.
    */

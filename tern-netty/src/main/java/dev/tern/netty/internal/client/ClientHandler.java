@@ -37,8 +37,9 @@ import java.util.logging.Logger;
  * from its {@link Metadata} ({@link GrpcFields#request}), decodes response headers and trailers
  * into the holder {@link ClientStreamState} reads ({@link ResponseHeaderSink}), and maps
  * RST_STREAM, GOAWAY and connection errors to the calls' statuses. A stream over the server's
- * SETTINGS_MAX_CONCURRENT_STREAMS waits, with the DATA its call writes, until one closes. Every
- * frame of a flush goes into one buffer ({@link ClientWrites}).
+ * SETTINGS_MAX_CONCURRENT_STREAMS waits, with the DATA its call writes, until one closes, and then
+ * goes out with its {@code grpc-timeout} shortened by its wait. Every frame of a flush goes into
+ * one buffer ({@link ClientWrites}).
  *
  * <p>Event loop only: all state is confined to the channel's event loop; {@link
  * NettyClientTransport} and {@link NettyClientStream} reach it through the connection's write queue
@@ -129,6 +130,7 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
     if (waiting.isEmpty() && connection.canOpenStream()) {
       open(stream); // the usual case, without the map's entry and iterator
     } else {
+      stream.heldSinceNanos = System.nanoTime();
       waiting.put(state, stream);
       openWaiting();
     }
@@ -137,12 +139,19 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
     }
   }
 
-  /** Opens the waiting streams the server's concurrency limit lets through, oldest first. */
+  /**
+   * Opens the waiting streams the server's concurrency limit lets through, oldest first, each with
+   * its {@code grpc-timeout} shortened by its wait: the server anchors the call's deadline when the
+   * stream arrives, and a timeout computed at the call's start would give it time the client no
+   * longer has (its reset at the client's deadline would then look early to the server's Rapid
+   * Reset guard).
+   */
   private void openWaiting() {
     Iterator<ConnectionStream> it = waiting.values().iterator();
     while (it.hasNext() && connection.canOpenStream()) {
       ConnectionStream stream = it.next();
       it.remove();
+      GrpcFields.shortenTimeout(stream.fields, System.nanoTime() - stream.heldSinceNanos);
       open(stream);
     }
   }
@@ -484,6 +493,18 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
     stream.state.onData(data, endStream);
     if (endStream) {
       removeStream(stream);
+    }
+  }
+
+  /**
+   * The engine has let the stream go: only now does its slot count as free. {@link #removeStream}
+   * runs earlier, from the stream's last frame, when the engine still counts it; without this a
+   * stream waiting for that slot would wait for the next stream to end, or for its deadline.
+   */
+  @Override
+  public void onStreamClosed(Http2Stream http2) {
+    if (!waiting.isEmpty()) {
+      openWaiting();
     }
   }
 

@@ -19,6 +19,12 @@ final class ConnectionStream implements Runnable {
   /** The request headers, until the stream opens; then null. */
   byte[][] fields;
 
+  /**
+   * When the server's concurrency limit made it wait ({@link System#nanoTime()}): its {@code
+   * grpc-timeout} is shortened by the wait when it opens. Unset for a stream that opened at once.
+   */
+  long heldSinceNanos;
+
   /** DATA the call wrote before its stream could open, in order; null once it opened. */
   ArrayDeque<Waiting> waiting;
 

@@ -5,6 +5,7 @@ import dev.tern.Status;
 import dev.tern.internal.wire.Base64Codec;
 import dev.tern.internal.wire.GrpcHeaders;
 import dev.tern.internal.wire.GrpcMessageCodec;
+import dev.tern.internal.wire.GrpcTimeoutCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -116,6 +117,28 @@ public final class GrpcFields {
       block.addEntry(name, md[2 * i + 1]);
     }
     return block.toArray();
+  }
+
+  /**
+   * Shortens the {@code grpc-timeout} of request fields {@link #request} built by {@code
+   * elapsedNanos}, the time the stream waited to open since, replacing the value in {@code fields}
+   * (the caller's own array; the value arrays are not modified). Fields without a timeout, or with
+   * one that does not decode, are left as they are.
+   */
+  public static void shortenTimeout(byte[][] fields, long elapsedNanos) {
+    for (int i = 0; i < fields.length; i += 2) {
+      if (Arrays.equals(fields[i], TIMEOUT)) {
+        long timeoutNanos;
+        try {
+          timeoutNanos =
+              GrpcTimeoutCodec.decode(new String(fields[i + 1], StandardCharsets.US_ASCII));
+        } catch (IllegalArgumentException e) {
+          return; // not one the runtime wrote: the server will answer it
+        }
+        fields[i + 1] = ascii(GrpcTimeoutCodec.encode(timeoutNanos - Math.max(0, elapsedNanos)));
+        return;
+      }
+    }
   }
 
   /**

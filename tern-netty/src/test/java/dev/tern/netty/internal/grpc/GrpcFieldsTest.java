@@ -133,4 +133,44 @@ class GrpcFieldsTest {
     assertThat(walk(GrpcFields.httpErrorWithBody(415, Status.INTERNAL)))
         .containsExactly(":status=415", "content-type=text/plain; charset=utf-8", "grpc-status=13");
   }
+
+  private static byte[][] requestWithTimeout(String timeout) {
+    Metadata md = metadata("gzip");
+    md.put(Metadata.Key.of("grpc-timeout", Metadata.ASCII_STRING_MARSHALLER), timeout);
+    md.put(CUSTOM, "v");
+    return GrpcFields.request(ascii("http"), ascii("/s/M"), ascii("h"), null, md);
+  }
+
+  @Test
+  void aHeldStreamsTimeoutIsShortenedByItsWaitAndNothingElseChanges() {
+    byte[][] fields = requestWithTimeout("1000m");
+    List<String> before = walk(fields);
+
+    GrpcFields.shortenTimeout(fields, 250_000_000L);
+
+    List<String> after = walk(fields);
+    assertThat(after).contains("grpc-timeout=750000u").doesNotContain("grpc-timeout=1000m");
+    assertThat(after).hasSameSizeAs(before);
+    after.remove("grpc-timeout=750000u");
+    before.remove("grpc-timeout=1000m");
+    assertThat(after).isEqualTo(before);
+  }
+
+  @Test
+  void aWaitLongerThanTheTimeoutLeavesTheSmallestTimeoutAndNoneOrABadOneStayAsTheyAre() {
+    byte[][] expired = requestWithTimeout("5m");
+    GrpcFields.shortenTimeout(expired, 6_000_000L);
+    assertThat(walk(expired)).contains("grpc-timeout=1n");
+
+    byte[][] none =
+        GrpcFields.request(ascii("http"), ascii("/s/M"), ascii("h"), null, metadata("gzip"));
+    List<String> before = walk(none);
+    GrpcFields.shortenTimeout(none, 1_000_000_000L);
+    assertThat(walk(none)).isEqualTo(before).noneMatch(f -> f.startsWith("grpc-timeout"));
+
+    // Not one the runtime wrote: it goes out unchanged, for the server to reject it.
+    byte[][] bad = requestWithTimeout("soon");
+    GrpcFields.shortenTimeout(bad, 1_000_000L);
+    assertThat(walk(bad)).contains("grpc-timeout=soon");
+  }
 }

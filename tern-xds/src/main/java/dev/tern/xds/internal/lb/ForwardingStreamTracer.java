@@ -28,6 +28,13 @@ abstract class ForwardingStreamTracer extends ClientStreamTracer {
   }
 
   @Override
+  public void attemptThrottled() {
+    if (delegate != null) {
+      delegate.attemptThrottled();
+    }
+  }
+
+  @Override
   public void streamCreated(Attributes transportAttrs, Metadata headers) {
     if (delegate != null) {
       delegate.streamCreated(transportAttrs, headers);
