@@ -14,12 +14,16 @@ import java.util.Objects;
  * @param privateKeyFile {@code private_key_file} (PEM key of the leaf), null exactly when {@code
  *     certificateFile} is
  * @param caCertificateFile {@code ca_certificate_file} (PEM roots), or null
+ * @param spiffeTrustBundleMapFile {@code spiffe_trust_bundle_map_file} (a SPIFFE bundle map, A87),
+ *     or null; when set, peers are checked against it instead of {@code ca_certificate_file}. Null
+ *     when {@link XdsFeatures#spiffeBundleMap} is off, whatever the config says
  * @param refreshInterval {@code refresh_interval}, 10 minutes when absent
  */
 public record FileWatcherConfig(
     String certificateFile,
     String privateKeyFile,
     String caCertificateFile,
+    String spiffeTrustBundleMapFile,
     Duration refreshInterval) {
   /** The plugin name. */
   public static final String PLUGIN_NAME = "file_watcher";
@@ -45,9 +49,12 @@ public record FileWatcherConfig(
    */
   static FileWatcherConfig parse(Map<String, Object> config) {
     FileWatcherConfig parsed = parseChannelCreds(config);
-    if (parsed.certificateFile() == null && parsed.caCertificateFile() == null) {
+    if (parsed.certificateFile() == null
+        && parsed.caCertificateFile() == null
+        && parsed.spiffeTrustBundleMapFile() == null) {
       throw new IllegalArgumentException(
-          "needs certificate_file and private_key_file, or ca_certificate_file, or all three");
+          "needs certificate_file and private_key_file, or ca_certificate_file or"
+              + " spiffe_trust_bundle_map_file, or both");
     }
     return parsed;
   }
@@ -62,9 +69,14 @@ public record FileWatcherConfig(
     String cert = optionalString(config, "certificate_file");
     String key = optionalString(config, "private_key_file");
     String ca = optionalString(config, "ca_certificate_file");
+    String bundleMap = optionalString(config, "spiffe_trust_bundle_map_file");
     String interval = optionalString(config, "refresh_interval");
     return new FileWatcherConfig(
-        cert, key, ca, interval == null ? DEFAULT_REFRESH_INTERVAL : duration(interval));
+        cert,
+        key,
+        ca,
+        XdsFeatures.current().spiffeBundleMap() ? bundleMap : null,
+        interval == null ? DEFAULT_REFRESH_INTERVAL : duration(interval));
   }
 
   private static String optionalString(Map<String, Object> config, String field) {

@@ -4,10 +4,11 @@ import java.util.function.UnaryOperator;
 
 /**
  * The {@code GRPC_XDS_EXPERIMENTAL_*} and {@code GRPC_EXPERIMENTAL_*} switches of grpc-java 1.79's
- * xDS that apply to what Tern implements, with grpc-java's defaults. Each is read once, from the
- * environment variable, else the system property of the same name (so that tests and launchers can
- * set it). As in grpc-java, a switch that is on by default is off when set to any non-empty value
- * other than {@code true} (any case). Immutable; thread-safe.
+ * xDS that apply to what Tern implements, with grpc-java's defaults, except A87's switch, which
+ * Tern turns on. Each is read once, from the environment variable, else the system property of the
+ * same name (so that tests and launchers can set it). As in grpc-java, a switch that is on by
+ * default is off when set to any non-empty value other than {@code true} (any case). Immutable;
+ * thread-safe.
  *
  * @param ringHash {@code GRPC_XDS_EXPERIMENTAL_ENABLE_RING_HASH} (default on): whether the {@code
  *     ring_hash_experimental} balancer is available, and so whether RING_HASH clusters work
@@ -27,6 +28,10 @@ import java.util.function.UnaryOperator;
  * @param systemRootCerts {@code GRPC_EXPERIMENTAL_XDS_SYSTEM_ROOT_CERTS} (default on, as in
  *     grpc-java 1.79): whether a cluster's {@code system_root_certs} checks servers against the
  *     JDK's trusted roots (A82; off: a cluster with no other roots is NACKed)
+ * @param spiffeBundleMap {@code GRPC_EXPERIMENTAL_XDS_MTLS_SPIFFE} (off by default in grpc-java
+ *     1.79 and grpc-go 1.85; on in Tern): whether a {@code file_watcher} instance's {@code
+ *     spiffe_trust_bundle_map_file} checks peers against the bundle of their SPIFFE ID's trust
+ *     domain (A87; off: the field is ignored, as those implementations do with the switch off)
  */
 public record XdsFeatures(
     boolean ringHash,
@@ -35,7 +40,8 @@ public record XdsFeatures(
     boolean circuitBreaking,
     boolean fallback,
     boolean sni,
-    boolean systemRootCerts) {
+    boolean systemRootCerts,
+    boolean spiffeBundleMap) {
   static final String RING_HASH = "GRPC_XDS_EXPERIMENTAL_ENABLE_RING_HASH";
   static final String LEAST_REQUEST = "GRPC_EXPERIMENTAL_ENABLE_LEAST_REQUEST";
   static final String LEAST_REQUEST_PROPERTY = "io.grpc.xds.experimentalEnableLeastRequest";
@@ -44,6 +50,7 @@ public record XdsFeatures(
   static final String FALLBACK = "GRPC_EXPERIMENTAL_XDS_FALLBACK";
   static final String SNI = "GRPC_EXPERIMENTAL_XDS_SNI";
   static final String SYSTEM_ROOT_CERTS = "GRPC_EXPERIMENTAL_XDS_SYSTEM_ROOT_CERTS";
+  static final String SPIFFE_BUNDLE_MAP = "GRPC_EXPERIMENTAL_XDS_MTLS_SPIFFE";
 
   private static final XdsFeatures CURRENT = read(System::getenv, System::getProperty);
 
@@ -65,7 +72,8 @@ public record XdsFeatures(
         onByDefault(value(CIRCUIT_BREAKING, env, properties)),
         onByDefault(value(FALLBACK, env, properties)),
         onByDefault(value(SNI, env, properties)),
-        onByDefault(value(SYSTEM_ROOT_CERTS, env, properties)));
+        onByDefault(value(SYSTEM_ROOT_CERTS, env, properties)),
+        onByDefault(value(SPIFFE_BUNDLE_MAP, env, properties)));
   }
 
   private static String value(

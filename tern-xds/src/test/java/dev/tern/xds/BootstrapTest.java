@@ -73,7 +73,8 @@ class BootstrapTest {
                 "file_watcher", Map.of("certificate_file", "/c", "private_key_file", "/k")));
     assertThat(b.certificateProviders().get("default").fileWatcher())
         .isEqualTo(
-            new FileWatcherConfig("/c", "/k", null, FileWatcherConfig.DEFAULT_REFRESH_INTERVAL));
+            new FileWatcherConfig(
+                "/c", "/k", null, null, FileWatcherConfig.DEFAULT_REFRESH_INTERVAL));
     assertThat(b.serverListenerResourceNameTemplate())
         .isEqualTo("grpc/server?xds.resource.listening_address=%s");
     assertThat(b.clientDefaultListenerResourceNameTemplate())
@@ -87,6 +88,23 @@ class BootstrapTest {
         .isEqualTo(
             new Bootstrap.Authority(
                 "xdstp://b.example/envoy.config.listener.v3.Listener/%s", List.of()));
+  }
+
+  @Test
+  void fileWatcherWithOnlyASpiffeBundleMap_isValid_andAnEmptyOneNamesTheField() {
+    Bootstrap.CertificateProvider spiffe =
+        new Bootstrap.CertificateProvider(
+            "file_watcher", Map.of("spiffe_trust_bundle_map_file", "/bundles.json"));
+    assertThat(spiffe.fileWatcher())
+        .isEqualTo(
+            new FileWatcherConfig(
+                null, null, null, "/bundles.json", FileWatcherConfig.DEFAULT_REFRESH_INTERVAL));
+    Bootstrap.CertificateProvider empty =
+        new Bootstrap.CertificateProvider(
+            "file_watcher", Map.of("spiffe_trust_bundle_map_file", ""));
+    assertThatThrownBy(empty::fileWatcher)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("spiffe_trust_bundle_map_file must be a non-empty string");
   }
 
   @Test

@@ -96,7 +96,7 @@ class ControlPlaneTlsTest {
     assertThat(FileWatcherConfig.parseChannelCreds(server.channelCredsConfig()))
         .isEqualTo(
             new FileWatcherConfig(
-                cert.toString(), key.toString(), roots.toString(), Duration.ofMillis(2500)));
+                cert.toString(), key.toString(), roots.toString(), null, Duration.ofMillis(2500)));
   }
 
   @Test
@@ -104,7 +104,7 @@ class ControlPlaneTlsTest {
     Bootstrap.ServerInfo server = parse(null).xdsServers().get(0);
     assertThat(server.channelCredsType()).isEqualTo("tls");
     assertThat(FileWatcherConfig.parseChannelCreds(server.channelCredsConfig()))
-        .isEqualTo(new FileWatcherConfig(null, null, null, Duration.ofMinutes(10)));
+        .isEqualTo(new FileWatcherConfig(null, null, null, null, Duration.ofMinutes(10)));
     ManagedChannel channel = XdsClient.defaultChannel(server);
     try {
       assertThat(channel.authority()).isEqualTo("127.0.0.1:1");

@@ -63,6 +63,7 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -126,6 +127,17 @@ class XdsClientSecurityControlPlaneTest {
     clientKey = Files.writeString(dir.resolve("client.key"), clientPems.keyPem);
     Files.writeString(dir.resolve("intruder.pem"), intruderPems.certificatePem);
     Files.writeString(dir.resolve("intruder.key"), intruderPems.keyPem);
+    // A87: tern.test's bundle trusts the server and client-1 (not the intruder, also tern.test);
+    // other.test's trusts nobody here.
+    Files.writeString(
+        dir.resolve("bundles.json"),
+        "{\"trust_domains\": {\"tern.test\": {\"keys\": ["
+            + svidKey(serverPems)
+            + ", "
+            + svidKey(clientPems)
+            + "]}, \"other.test\": {\"keys\": ["
+            + svidKey(intruderPems)
+            + "]}}}");
 
     String json =
         cp.bootstrapJson(node)
@@ -143,6 +155,8 @@ class XdsClientSecurityControlPlaneTest {
                     + provider("intruder_identity", "intruder", null)
                     + ", "
                     + provider("server_roots", null, "server-roots.pem")
+                    + ", "
+                    + provider("spiffe_roots", null, null)
                     + "}, ");
     System.setProperty(BOOTSTRAP_PROPERTY, json);
     closeables.add(() -> System.clearProperty(BOOTSTRAP_PROPERTY));
@@ -157,7 +171,10 @@ class XdsClientSecurityControlPlaneTest {
     }
   }
 
-  /** A file_watcher instance over {@code <identity>.pem/.key} or a roots file, re-read often. */
+  /**
+   * A file_watcher instance over {@code <identity>.pem/.key}, a roots file, or (neither) the SPIFFE
+   * bundle map, re-read often.
+   */
   private String provider(String name, String identity, String roots) {
     String files =
         identity != null
@@ -166,12 +183,21 @@ class XdsClientSecurityControlPlaneTest {
                 + "\", \"private_key_file\": \""
                 + dir.resolve(identity + ".key")
                 + "\""
-            : "\"ca_certificate_file\": \"" + dir.resolve(roots) + "\"";
+            : roots != null
+                ? "\"ca_certificate_file\": \"" + dir.resolve(roots) + "\""
+                : "\"spiffe_trust_bundle_map_file\": \"" + dir.resolve("bundles.json") + "\"";
     return "\""
         + name
         + "\": {\"plugin_name\": \"file_watcher\", \"config\": {"
         + files
         + ", \"refresh_interval\": \"0.2s\"}}";
+  }
+
+  /** A bundle map's x509-svid key whose root is {@code pems}'s self-signed certificate. */
+  private static String svidKey(TestPems pems) throws Exception {
+    return "{\"use\": \"x509-svid\", \"kty\": \"EC\", \"x5c\": [\""
+        + Base64.getEncoder().encodeToString(pems.certificate.getEncoded())
+        + "\"]}";
   }
 
   /** Records the subject of the client's certificate, "plaintext", or "no client certificate". */
@@ -341,6 +367,11 @@ class XdsClientSecurityControlPlaneTest {
 
   /** The server's Listener: mTLS required, and the RBAC filter when {@code rbac} is not null. */
   private Listener serverListener(RBAC rbac) {
+    return serverListener(rbac, "client_roots");
+  }
+
+  /** The server's Listener, checking client certificates with the instance {@code roots}. */
+  private Listener serverListener(RBAC rbac, String roots) {
     VirtualHost host =
         VirtualHost.newBuilder()
             .setName("all")
@@ -365,7 +396,7 @@ class XdsClientSecurityControlPlaneTest {
                     .setTlsCertificateProviderInstance(instance("server_identity"))
                     .setValidationContext(
                         CertificateValidationContext.newBuilder()
-                            .setCaCertificateProviderInstance(instance("client_roots"))))
+                            .setCaCertificateProviderInstance(instance(roots))))
             .setRequireClientCertificate(BoolValue.of(true))
             .build();
     return Listener.newBuilder()
@@ -387,11 +418,16 @@ class XdsClientSecurityControlPlaneTest {
    * A cluster whose endpoints need TLS from {@code identity} (null: no client certificate) and the
    * server's roots.
    */
-  @SuppressWarnings("deprecation") // match_subject_alt_names, which A29 reads
   private static Cluster secureCluster(String name, String identity, StringMatcher... sans) {
+    return secureCluster(name, identity, "server_roots", sans);
+  }
+
+  /** As above, with the server checked against the instance {@code roots}. */
+  @SuppressWarnings("deprecation") // match_subject_alt_names, which A29 reads
+  private static Cluster secureCluster(
+      String name, String identity, String roots, StringMatcher... sans) {
     CertificateValidationContext.Builder validation =
-        CertificateValidationContext.newBuilder()
-            .setCaCertificateProviderInstance(instance("server_roots"));
+        CertificateValidationContext.newBuilder().setCaCertificateProviderInstance(instance(roots));
     for (StringMatcher san : sans) {
       validation.addMatchSubjectAltNames(san);
     }
@@ -410,8 +446,12 @@ class XdsClientSecurityControlPlaneTest {
    * plaintext server, the others at the secure server.
    */
   private void push(String version, RBAC rbac, Cluster... clusters) {
+    pushWith(version, serverListener(rbac), clusters);
+  }
+
+  private void pushWith(String version, Listener serverListener, Cluster... clusters) {
     List<com.google.protobuf.Message> resources = new ArrayList<>();
-    resources.add(serverListener(rbac));
+    resources.add(serverListener);
     for (Cluster cluster : clusters) {
       String name = cluster.getName();
       resources.add(Resources.listener(name, "route-" + name));
@@ -455,6 +495,28 @@ class XdsClientSecurityControlPlaneTest {
     // A cluster without a transport_socket: the fallback, plaintext.
     assertOk(call(channel("xds:///plain")));
     assertThat(peers.poll()).isEqualTo("plaintext");
+  }
+
+  @Test
+  void spiffeBundleMapOnBothSides_admitsPeersOfTheirTrustDomainsBundle_only() throws Exception {
+    pushWith(
+        "1",
+        serverListener(null, "spiffe_roots"),
+        secureCluster("secure", "client_identity", "spiffe_roots", exact(SERVER_SAN)),
+        secureCluster("wrong-san", "client_identity", "spiffe_roots", exact(CLIENT_SAN)),
+        secureCluster("intruder", "intruder_identity", "spiffe_roots", exact(SERVER_SAN)));
+    awaitServing();
+
+    assertOk(call(channel("xds:///secure")));
+    assertThat(peers.poll()).isEqualTo("CN=client-1");
+    // The server passes the bundle check; the cluster's SAN matcher still applies after it.
+    Status wrongSan = call(channel("xds:///wrong-san"));
+    assertThat(wrongSan.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(wrongSan.getDescription()).contains("xDS SAN check failed");
+    // The intruder claims spiffe://tern.test/ but tern.test's bundle does not hold its root.
+    Status intruder = call(channel("xds:///intruder"));
+    assertThat(intruder.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(peers).isEmpty();
   }
 
   @Test

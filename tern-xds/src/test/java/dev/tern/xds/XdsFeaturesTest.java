@@ -13,7 +13,7 @@ class XdsFeaturesTest {
   @Test
   void everySwitchIsOnByDefault() {
     assertThat(read(Map.of(), Map.of()))
-        .isEqualTo(new XdsFeatures(true, true, true, true, true, true, true));
+        .isEqualTo(new XdsFeatures(true, true, true, true, true, true, true, true));
   }
 
   @Test
@@ -26,9 +26,11 @@ class XdsFeaturesTest {
                 "GRPC_XDS_EXPERIMENTAL_CIRCUIT_BREAKING", " TRUE ",
                 "GRPC_EXPERIMENTAL_XDS_FALLBACK", "off",
                 "GRPC_EXPERIMENTAL_XDS_SNI", "false",
-                "GRPC_EXPERIMENTAL_XDS_SYSTEM_ROOT_CERTS", "0"),
+                "GRPC_EXPERIMENTAL_XDS_SYSTEM_ROOT_CERTS", "0",
+                "GRPC_EXPERIMENTAL_XDS_MTLS_SPIFFE", "False"),
             Map.of());
-    assertThat(features).isEqualTo(new XdsFeatures(false, true, false, true, false, false, false));
+    assertThat(features)
+        .isEqualTo(new XdsFeatures(false, true, false, true, false, false, false, false));
   }
 
   @Test
@@ -39,17 +41,18 @@ class XdsFeaturesTest {
             Map.of(
                 "GRPC_XDS_EXPERIMENTAL_ENABLE_RING_HASH", "false",
                 "GRPC_XDS_EXPERIMENTAL_CIRCUIT_BREAKING", "false"));
-    assertThat(features).isEqualTo(new XdsFeatures(true, true, true, false, true, true, true));
+    assertThat(features)
+        .isEqualTo(new XdsFeatures(true, true, true, false, true, true, true, true));
   }
 
   @Test
   void leastRequestAlsoHasGrpcJavasOwnSystemProperty() {
     assertThat(read(Map.of(), Map.of("io.grpc.xds.experimentalEnableLeastRequest", "false")))
-        .isEqualTo(new XdsFeatures(true, false, true, true, true, true, true));
+        .isEqualTo(new XdsFeatures(true, false, true, true, true, true, true, true));
     assertThat(
             read(
                 Map.of("GRPC_EXPERIMENTAL_ENABLE_LEAST_REQUEST", "true"),
                 Map.of("io.grpc.xds.experimentalEnableLeastRequest", "false")))
-        .isEqualTo(new XdsFeatures(true, true, true, true, true, true, true));
+        .isEqualTo(new XdsFeatures(true, true, true, true, true, true, true, true));
   }
 }

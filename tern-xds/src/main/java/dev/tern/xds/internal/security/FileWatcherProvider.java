@@ -3,6 +3,7 @@ package dev.tern.xds.internal.security;
 import dev.tern.tls.ReloadingX509KeyManager;
 import dev.tern.tls.ReloadingX509TrustManager;
 import dev.tern.xds.FileWatcherConfig;
+import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
 import java.net.Socket;
@@ -20,8 +21,11 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * One {@code file_watcher} certificate provider instance (A29): its key and certificate, and its
  * roots, each re-read every {@code refresh_interval} by tern-core's reloading managers (new content
  * is used only when valid, the key matching the certificate; otherwise the old material stays and a
- * WARNING names the file). Files that are not usable when first needed are tried again at the next
- * use: until then handshakes fail, naming the instance and the problem.
+ * WARNING names the file). With a {@code spiffe_trust_bundle_map_file} (A87) its roots are that
+ * SPIFFE bundle map's instead, a peer checked against the bundle of its SPIFFE ID's trust domain
+ * ({@link SpiffeBundleTrustManager}), re-read the same way. Files that are not usable when first
+ * needed are tried again at the next use: until then handshakes fail, naming the instance and the
+ * problem.
  *
  * <p>Thread-safe: loading is synchronized; the managers in use are volatile.
  */
@@ -33,7 +37,7 @@ public final class FileWatcherProvider {
   private final X509ExtendedKeyManager keyManager = new Keys();
   private final X509ExtendedTrustManager trustManager = new Roots();
   private volatile ReloadingX509KeyManager keys;
-  private volatile ReloadingX509TrustManager roots;
+  private volatile X509ExtendedTrustManager roots; // a ReloadingX509TrustManager or SPIFFE's
   private volatile String keysProblem;
   private volatile String rootsProblem;
   private boolean closed;
@@ -73,8 +77,8 @@ public final class FileWatcherProvider {
     return now != null ? now : loadKeys();
   }
 
-  private ReloadingX509TrustManager currentRoots() {
-    ReloadingX509TrustManager now = roots;
+  private X509ExtendedTrustManager currentRoots() {
+    X509ExtendedTrustManager now = roots;
     return now != null ? now : loadRoots();
   }
 
@@ -102,18 +106,24 @@ public final class FileWatcherProvider {
     return keys;
   }
 
-  private synchronized ReloadingX509TrustManager loadRoots() {
+  private synchronized X509ExtendedTrustManager loadRoots() {
     if (roots != null || closed) {
       return roots;
     }
-    if (config.caCertificateFile() == null) {
-      rootsProblem = "certificate provider instance \"" + name + "\" has no ca_certificate_file";
+    if (config.caCertificateFile() == null && config.spiffeTrustBundleMapFile() == null) {
+      rootsProblem =
+          "certificate provider instance \""
+              + name
+              + "\" has no ca_certificate_file or spiffe_trust_bundle_map_file";
       return null;
     }
     try {
       roots =
-          ReloadingX509TrustManager.watch(
-              new File(config.caCertificateFile()), config.refreshInterval());
+          config.spiffeTrustBundleMapFile() != null
+              ? SpiffeBundleTrustManager.watch(
+                  new File(config.spiffeTrustBundleMapFile()), config.refreshInterval())
+              : ReloadingX509TrustManager.watch(
+                  new File(config.caCertificateFile()), config.refreshInterval());
     } catch (IOException | IllegalArgumentException e) {
       rootsProblem = problem(e);
     }
@@ -132,8 +142,12 @@ public final class FileWatcherProvider {
     if (keys != null) {
       keys.close();
     }
-    if (roots != null) {
-      roots.close();
+    if (roots instanceof Closeable closeable) {
+      try {
+        closeable.close();
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot stop watching roots of " + name, e);
+      }
     }
   }
 
@@ -191,8 +205,8 @@ public final class FileWatcherProvider {
 
   /** The trust manager: the current roots', or a refusal naming the problem. */
   private final class Roots extends X509ExtendedTrustManager {
-    private ReloadingX509TrustManager roots() throws CertificateException {
-      ReloadingX509TrustManager r = currentRoots();
+    private X509ExtendedTrustManager roots() throws CertificateException {
+      X509ExtendedTrustManager r = currentRoots();
       if (r == null) {
         throw new CertificateException("no roots to check the peer with: " + rootsProblem);
       }
@@ -237,7 +251,7 @@ public final class FileWatcherProvider {
 
     @Override
     public X509Certificate[] getAcceptedIssuers() {
-      ReloadingX509TrustManager r = currentRoots();
+      X509ExtendedTrustManager r = currentRoots();
       return r == null ? new X509Certificate[0] : r.getAcceptedIssuers();
     }
   }

@@ -1,5 +1,5 @@
 /**
- * Security from the control plane (A29, with A82 and A101). Not API.
+ * Security from the control plane (A29, with A82, A87 and A101). Not API.
  *
  * <ul>
  *   <li>{@link dev.tern.xds.internal.security.CertificateProviders}: the process's certificate
@@ -7,7 +7,9 @@
  *       names it and stopped with its last user.
  *   <li>{@link dev.tern.xds.internal.security.FileWatcherProvider}: one {@code file_watcher}
  *       instance, its key, certificate and roots followed on disk by tern-core's reloading key and
- *       trust managers ({@code dev.tern.tls}).
+ *       trust managers ({@code dev.tern.tls}), or, with a SPIFFE bundle map (A87), by {@code
+ *       SpiffeBundleTrustManager}, which checks a peer against the bundle of its SPIFFE ID's trust
+ *       domain ({@code SpiffeBundleMap}, {@code SpiffeId}).
  *   <li>{@link dev.tern.xds.internal.security.ClusterTls}: a cluster's client TLS as the control
  *       plane has it now, one object per cluster that cluster_impl ({@code internal.lb}) puts on
  *       the cluster's endpoints for {@code XdsChannelCredentials}, read at each connection attempt
