@@ -20,16 +20,16 @@ import java.util.concurrent.atomic.AtomicReference;
  * concurrency it has, and the limit comes down to it). The unloaded latency is the lowest median of
  * the windows that ran unloaded (their calls in progress below half the limit) over the last one to
  * two periods of {@link #WINDOWS_PER_PERIOD} windows that had such a window, falling at once and
- * rising at most {@link #GROWTH_PER_PERIOD} times a period, so it follows a service that becomes
- * slower or faster for good, but neither a queue building far below the limit nor the load at the
- * limit; before the first unloaded window a loaded window halves the limit (a server that starts
- * overloaded).
+ * rising at most {@link #GROWTH_PER_PERIOD} times a period and once per {@link
+ * #RISE_INTERVAL_NANOS}, so it follows a service that becomes slower or faster for good, but
+ * neither a queue building far below the limit nor the load at the limit; before the first unloaded
+ * window a loaded window halves the limit (a server that starts overloaded).
  *
- * <p>The floor follows what the server has served in time: the most calls in progress of a window
- * whose median stayed within the allowed latency and whose calls mostly met their deadlines, over
- * the last one to two periods that had one, and never below {@link #MIN_LIMIT}; before the first
- * such window it is {@link #COLD_FLOOR}. So an overloaded server comes down to about the
- * concurrency it serves in time, not to a constant far above it.
+ * <p>The floor follows what the server has served in time: the most calls in progress as a call
+ * ended within the allowed latency, in a window whose median stayed within it and whose calls
+ * mostly met their deadlines, over the last one to two periods that had one, and never below {@link
+ * #MIN_LIMIT}; before the first such window it is {@link #COLD_FLOOR}. So an overloaded server
+ * comes down to about the concurrency it serves in time, not to a constant far above it.
  *
  * <p>The limit follows latency, not CPU. At the floor, a window slower than allowed whose calls met
  * their deadlines may be a service that became slower for good (a blocking handler on virtual
@@ -61,6 +61,16 @@ final class AdaptiveConcurrencyLimit {
    * taken for the service's own pace.
    */
   static final long GROWTH_PER_PERIOD = 2;
+
+  /**
+   * The least time between two rises of the unloaded latency, by the limiter's clock. A period is
+   * counted in calls, a sixth of a second at a few thousand calls a second, so a queue that builds
+   * for seconds while the limit is still far above it (poisson arrivals at capacity, before any
+   * overload) would otherwise be followed up period by period and taken for the service's own pace.
+   * A service that became slower for good is learned sooner than this by the probe at the floor
+   * ({@link ConcurrencyProbe}).
+   */
+  static final long RISE_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
 
   /** The latency, as a multiple of the unloaded latency, up to which the limit may grow. */
   static final double TOLERANCE = 2.0;
@@ -112,6 +122,11 @@ final class AdaptiveConcurrencyLimit {
   private double estimate = INITIAL_LIMIT;
   private long periodMin = Long.MAX_VALUE;
   private long previousPeriodMin = Long.MAX_VALUE;
+
+  /** When the unloaded latency last rose, by {@link #now}; valid once {@link #risen}. */
+  private long lastRiseNanos;
+
+  private boolean risen;
   private int windowsInPeriod;
 
   /** The most calls in progress of a window served in time, this period and the last; 0: none. */
@@ -213,8 +228,10 @@ final class AdaptiveConcurrencyLimit {
             ? Double.NaN
             : Math.max(TOLERANCE * unloaded, (double) unloaded + LEEWAY_NANOS);
     if (!nearLimit && !mostlyLate && median <= allowed) {
-      // Served in time at this concurrency, which the limit did not bound.
-      periodServed = Math.max(periodServed, busiest);
+      // Served in time at this concurrency, which the limit did not bound: the most calls in
+      // progress as a call ended in time. The window's busiest may come from its slow calls (a
+      // queue draining into a window of fast ones), which were not served in time.
+      periodServed = Math.max(periodServed, busiestInTime(w, allowed));
     }
     if (++windowsInPeriod == WINDOWS_PER_PERIOD) {
       endPeriod();
@@ -267,13 +284,28 @@ final class AdaptiveConcurrencyLimit {
     }
   }
 
+  /** The most calls in progress as a call of the window ended within {@code allowed}, not late. */
+  private static int busiestInTime(Window w, double allowed) {
+    int busiest = 0;
+    for (int i = 0; i < WINDOW; i++) {
+      if (!w.late[i] && w.latencies[i] <= allowed) {
+        busiest = Math.max(busiest, w.inProgress[i]);
+      }
+    }
+    return busiest;
+  }
+
   /** A period of windows ended: the baseline and the floor move on to the next. */
   private void endPeriod() {
     if (periodMin != Long.MAX_VALUE) {
-      previousPeriodMin =
-          previousPeriodMin == Long.MAX_VALUE
-              ? periodMin
-              : Math.min(periodMin, saturatedTimes(previousPeriodMin, GROWTH_PER_PERIOD));
+      if (previousPeriodMin == Long.MAX_VALUE || periodMin <= previousPeriodMin) {
+        previousPeriodMin = periodMin;
+      } else if (!risen || now() - lastRiseNanos >= RISE_INTERVAL_NANOS) {
+        previousPeriodMin =
+            Math.min(periodMin, saturatedTimes(previousPeriodMin, GROWTH_PER_PERIOD));
+        lastRiseNanos = now();
+        risen = true;
+      } // else it rose less than RISE_INTERVAL_NANOS ago: the last baseline stands
     } // else a loaded period: the last baseline stands
     if (periodServed > 0) {
       previousPeriodServed = periodServed;

@@ -132,6 +132,29 @@ class AdaptiveConcurrencyLimitTest {
   }
 
   @Test
+  void aQueueBuiltWhileTheLimitIsCold_isNotTakenForTheUnloadedLatency() {
+    learnUnloaded(MS);
+    // Offered a little more than it serves while the limit is still cold: a queue builds for
+    // seconds (as poisson arrivals at capacity build one), far below the cold limit.
+    oneThreadServer(MS, MS * 49 / 50, 20_000, 1_000 * MS);
+    while (limit.inProgress() > 0) {
+      limit.release();
+    }
+
+    Queueing run = oneThreadServer(MS, MS / 2, 100_000, 1_000 * MS);
+
+    // Then offered twice what it serves, it serves what it can in time and refuses the rest,
+    // keeping a queue of tens of milliseconds (the unloaded latency may have risen twice in the
+    // 20 s of queueing, once per RISE_INTERVAL_NANOS), not one as long as the one it was cold
+    // with (hundreds of ms, as before the baseline's rise was bounded in time and the floor
+    // counted only calls served in time).
+    assertThat(run.served()).isGreaterThan(run.offered() / 2 - 500);
+    assertThat(run.late()).isZero();
+    assertThat(run.worstLatencyNanos()).isLessThanOrEqualTo(48 * MS);
+    assertThat(limit.limit()).isLessThanOrEqualTo(48);
+  }
+
+  @Test
   void theFloor_followsTheConcurrencyServedInTime() {
     // Rounds of 40 calls at once, each 2 ms whatever their number (waiting, not queueing): the
     // server serves 40 at a time in time.
