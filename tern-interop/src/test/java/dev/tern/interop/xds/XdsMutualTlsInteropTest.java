@@ -13,12 +13,16 @@ import dev.tern.xds.Bootstrap;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.math.BigInteger;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.CertificateEncodingException;
+import java.security.interfaces.ECPublicKey;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +32,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * mTLS from the control plane (A29) across implementations: every side's TLS comes only from
@@ -39,11 +45,14 @@ import org.junit.jupiter.api.io.TempDir;
  * the client did TLS, checked the server's SAN, and presented its certificate, which the server
  * verified and saw.
  *
- * <p>grpc-java 1.79's {@code XdsTestClient} and grpc-go 1.64.1's xDS interop client ({@code
+ * <p>grpc-java 1.79's {@code XdsTestClient} and each {@link GrpcGo} xDS client ({@code
  * --secure_mode=true}) call Tern's {@code xds-test-server --secure_mode=true} bound to 127.0.0.2;
- * Tern's {@code xds-test-client --secure_mode=true} calls grpc-go 1.64.1's xDS interop server and
- * grpc-java 1.79's {@code XdsTestServer}, both with {@code --secure_mode=true}. A SAN that the
- * server's certificate does not have makes every call of each client fail.
+ * Tern's {@code xds-test-client --secure_mode=true} calls each {@link GrpcGo} xDS server and
+ * grpc-java 1.79's {@code XdsTestServer}, all with {@code --secure_mode=true}. A SAN that the
+ * server's certificate does not have makes every call of each client fail. The grpc-go peers are
+ * grpc-go's own v1.64.1 interop programs and ours on v1.85.0 (tern-interop/src/test/go/xdspeer,
+ * taking the same flags); with 1.85 both ways again where each side's roots are a SPIFFE bundle map
+ * (A87) instead of the peer's certificate.
  */
 @Tag("external-check") // not in mvn verify; -Pexternal-checks and CI: README.md#development
 class XdsMutualTlsInteropTest {
@@ -52,12 +61,51 @@ class XdsMutualTlsInteropTest {
   private static final String SERVER_SAN = "spiffe://tern.test/server";
   private static final String CLIENT_SAN = "spiffe://tern.test/client";
   private static final String OTHER_SAN = "spiffe://tern.test/elsewhere";
-  private static final String GRPC_GO_CLIENT = "grpc-go-xds-interop-client";
-  private static final String GRPC_GO_SERVER = "grpc-go-xds-interop-server";
+
+  /** The bootstrap's file_watcher instances whose roots are the peer's certificate. */
+  private static final String MESH = "mesh";
+
+  /** The bootstrap's file_watcher instances whose roots are a SPIFFE bundle map (A87). */
+  private static final String SPIFFE = "spiffe";
+
   private static final Duration STOP = Duration.ofSeconds(10);
 
   /** How long a program may take to start and take its configuration (a JVM on a busy machine). */
   private static final Duration WARM_UP = Duration.ofSeconds(60);
+
+  /** The grpc-go xDS peers, both taking the flags of grpc-go 1.64.1's interop programs. */
+  enum GrpcGo {
+    /** grpc-go's own interop programs (tools/install-xds-interop-tools.sh pins them). */
+    V1_64_1("grpc-go-xds-interop-client", "grpc-go-xds-interop-server", "0.0.0.0", List.of(), null),
+    /** Ours on grpc-go 1.85 (tern-interop/src/test/go/xdspeer), with SPIFFE bundle maps on. */
+    V1_85_0(
+        "grpc-go185-xds-client",
+        "grpc-go185-xds-server",
+        "127.0.0.1",
+        List.of("GRPC_EXPERIMENTAL_XDS_MTLS_SPIFFE=true"),
+        "now serving 127.0.0.1:");
+
+    final String client;
+    final String server;
+
+    /** The address its server binds, which names its Listener (v1.64.1's binds every address). */
+    final String listening;
+
+    /** Environment variables ({@code NAME=value}) both programs get. */
+    final List<String> environment;
+
+    /** What its server prints once its Listener has come (null: nothing to wait for). */
+    final String serving;
+
+    GrpcGo(
+        String client, String server, String listening, List<String> environment, String serving) {
+      this.client = client;
+      this.server = server;
+      this.listening = listening;
+      this.environment = environment;
+      this.serving = serving;
+    }
+  }
 
   @TempDir Path dir;
   private final List<AutoCloseable> closeLast = new ArrayList<>();
@@ -75,6 +123,15 @@ class XdsMutualTlsInteropTest {
     Files.writeString(dir.resolve("server.key"), server.keyPem);
     Files.writeString(dir.resolve("client.pem"), client.certificatePem);
     Files.writeString(dir.resolve("client.key"), client.keyPem);
+    // A87: tern.test's bundle holds both (self-signed) certificates as roots.
+    Files.writeString(
+        dir.resolve("bundles.json"),
+        "{\"trust_domains\": {\"tern.test\": {\"keys\": ["
+            + svidKey(server)
+            + ", "
+            + svidKey(client)
+            + "]}}}");
+    String bundles = "\"spiffe_trust_bundle_map_file\": \"" + dir.resolve("bundles.json") + "\"";
     bootstrap =
         controlPlane
             .bootstrap(NODE)
@@ -83,9 +140,13 @@ class XdsMutualTlsInteropTest {
                 "{\"server_listener_resource_name_template\": \""
                     + TEMPLATE
                     + "\", \"certificate_providers\": {"
-                    + fileWatcher("server_mesh", "server", "client")
+                    + fileWatcher("server_" + MESH, "server", caFile("client"))
                     + ", "
-                    + fileWatcher("client_mesh", "client", "server")
+                    + fileWatcher("client_" + MESH, "client", caFile("server"))
+                    + ", "
+                    + fileWatcher("server_" + SPIFFE, "server", bundles)
+                    + ", "
+                    + fileWatcher("client_" + SPIFFE, "client", bundles)
                     + "}, ");
     bootstrapFile = Files.writeString(dir.resolve("bootstrap.json"), bootstrap);
   }
@@ -97,17 +158,52 @@ class XdsMutualTlsInteropTest {
     }
   }
 
-  /** A file_watcher instance: {@code identity}'s key and certificate, {@code peer}'s as roots. */
-  private String fileWatcher(String name, String identity, String peer) {
+  /**
+   * A file_watcher instance: {@code identity}'s key and certificate, {@code roots} (the JSON field
+   * naming the roots' file).
+   */
+  private String fileWatcher(String name, String identity, String roots) {
     return "\""
         + name
         + "\": {\"plugin_name\": \"file_watcher\", \"config\": {\"certificate_file\": \""
         + dir.resolve(identity + ".pem")
         + "\", \"private_key_file\": \""
         + dir.resolve(identity + ".key")
-        + "\", \"ca_certificate_file\": \""
-        + dir.resolve(peer + ".pem")
-        + "\"}}";
+        + "\", "
+        + roots
+        + "}}";
+  }
+
+  /** The roots field of a file_watcher whose roots are {@code peer}'s certificate. */
+  private String caFile(String peer) {
+    return "\"ca_certificate_file\": \"" + dir.resolve(peer + ".pem") + "\"";
+  }
+
+  /**
+   * A bundle map's x509-svid key (a JWK, RFC 7517: grpc-go wants the public key as well as the
+   * {@code x5c} it must match) whose root is {@code pems}'s self-signed EC certificate.
+   */
+  private static String svidKey(TestPems pems) throws CertificateEncodingException {
+    ECPublicKey key = (ECPublicKey) pems.certificate.getPublicKey();
+    int bits = key.getParams().getCurve().getField().getFieldSize();
+    return "{\"use\": \"x509-svid\", \"kty\": \"EC\", \"crv\": \"P-"
+        + bits
+        + "\", \"x\": \""
+        + coordinate(key.getW().getAffineX(), (bits + 7) / 8)
+        + "\", \"y\": \""
+        + coordinate(key.getW().getAffineY(), (bits + 7) / 8)
+        + "\", \"x5c\": [\""
+        + Base64.getEncoder().encodeToString(pems.certificate.getEncoded())
+        + "\"]}";
+  }
+
+  /** An EC coordinate as a JWK has it: unsigned, big-endian, {@code size} bytes, base64url. */
+  private static String coordinate(BigInteger value, int size) {
+    byte[] bytes = value.toByteArray(); // may have a sign byte in front, or be shorter
+    byte[] fixed = new byte[size];
+    int length = Math.min(bytes.length, size);
+    System.arraycopy(bytes, bytes.length - length, fixed, size - length, length);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(fixed);
   }
 
   // ---- foreign clients -> Tern's server
@@ -118,7 +214,8 @@ class XdsMutualTlsInteropTest {
         foreignClientToTern(
             "grpc-java-xds-test-client",
             ForeignXdsClientsTest.grpcJavaXdsTestClientCommand(),
-            true);
+            true,
+            MESH);
 
     assertEveryCallServedBy(client.process()::output, client.stats(), "tern-secure");
   }
@@ -129,34 +226,47 @@ class XdsMutualTlsInteropTest {
         foreignClientToTern(
             "grpc-java-xds-test-client",
             ForeignXdsClientsTest.grpcJavaXdsTestClientCommand(),
-            false);
+            false,
+            MESH);
 
     // grpc-java's XdsX509TrustManager, in the failed calls it logs with --print_response.
     assertEveryCallRefused(client.process()::output, client.stats(), "SAN check failed");
   }
 
-  @Test
-  void grpcGosXdsClientCallsTernsServerOverMutualTls() throws Exception {
-    ForeignClient client = foreignClientToTern(GRPC_GO_CLIENT, grpcGoClient(), true);
+  @ParameterizedTest
+  @EnumSource(GrpcGo.class)
+  void grpcGosXdsClientCallsTernsServerOverMutualTls(GrpcGo go) throws Exception {
+    ForeignClient client = foreignClientToTern(go.client, grpcGoClient(go), true, MESH);
 
     assertEveryCallServedBy(client.process()::output, client.stats(), "tern-secure");
   }
 
-  @Test
-  void grpcGosXdsClientRefusesTernsServerWhoseSanDoesNotMatch() throws Exception {
-    ForeignClient client = foreignClientToTern(GRPC_GO_CLIENT, grpcGoClient(), false);
+  @ParameterizedTest
+  @EnumSource(GrpcGo.class)
+  void grpcGosXdsClientRefusesTernsServerWhoseSanDoesNotMatch(GrpcGo go) throws Exception {
+    ForeignClient client = foreignClientToTern(go.client, grpcGoClient(go), false, MESH);
 
     assertEveryCallRefused(
         client.process()::output, client.stats(), "do not match any of the accepted SANs");
   }
 
+  /** Roots from no file but the bundle map: a call succeeds only if grpc-go checked by bundle. */
+  @Test
+  void grpcGo185sXdsClientCallsTernsServerOverSpiffeBundles() throws Exception {
+    GrpcGo go = GrpcGo.V1_85_0;
+    ForeignClient client = foreignClientToTern(go.client, grpcGoClient(go), true, SPIFFE);
+
+    assertEveryCallServedBy(client.process()::output, client.stats(), "tern-secure");
+  }
+
   /**
    * Starts Tern's xds-test-server as an xDS-enabled server with XdsServerCredentials, serves its
-   * Listener and {@code xds:///svc} (its cluster accepting the server's SAN, or only another) and
-   * starts {@code command}, an xDS interop client, in secure mode on {@code xds:///svc}.
+   * Listener and {@code xds:///svc} (its cluster accepting the server's SAN, or only another; both
+   * sides on the {@code tls} instances) and starts {@code command}, an xDS interop client, in
+   * secure mode on {@code xds:///svc}.
    */
-  private ForeignClient foreignClientToTern(String name, List<String> command, boolean sanMatches)
-      throws Exception {
+  private ForeignClient foreignClientToTern(
+      String name, List<String> command, boolean sanMatches, String tls) throws Exception {
     XdsTestServer.Running server =
         XdsTestServer.start(
             new XdsTestServer.Config(
@@ -168,7 +278,7 @@ class XdsMutualTlsInteropTest {
                 true,
                 Bootstrap.parse(bootstrap, "the server's bootstrap")));
     closeLast.add(server);
-    serveSecurely("127.0.0.2", "127.0.0.2", server.port(), sanMatches);
+    serveSecurely("127.0.0.2", "127.0.0.2", server.port(), sanMatches, tls);
     int statsPort = freePort();
     List<String> line = new ArrayList<>(List.of("env", "GRPC_XDS_BOOTSTRAP=" + bootstrapFile));
     line.addAll(command);
@@ -190,19 +300,30 @@ class XdsMutualTlsInteropTest {
 
   // ---- Tern's client -> foreign servers
 
-  @Test
-  void ternsXdsClientCallsGrpcGosServerOverMutualTls() throws Exception {
-    int port = startGrpcGoServer();
-    serveSecurely("0.0.0.0", "127.0.0.1", port, true);
+  @ParameterizedTest
+  @EnumSource(GrpcGo.class)
+  void ternsXdsClientCallsGrpcGosServerOverMutualTls(GrpcGo go) throws Exception {
+    startGrpcGoServer(go, true, MESH);
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
 
     assertEveryCallServedBy(printed::toString, ternClient(printed), "go-secure");
   }
 
+  /** Roots from no file but the bundle map: a call succeeds only if grpc-go checked by bundle. */
   @Test
-  void ternsXdsClientRefusesGrpcGosServerWhoseSanDoesNotMatch_unavailable() throws Exception {
-    int port = startGrpcGoServer();
-    serveSecurely("0.0.0.0", "127.0.0.1", port, false);
+  void ternsXdsClientCallsGrpcGo185sServerOverSpiffeBundles() throws Exception {
+    GrpcGo go = GrpcGo.V1_85_0;
+    startGrpcGoServer(go, true, SPIFFE);
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+
+    assertEveryCallServedBy(printed::toString, ternClient(printed), "go-secure");
+  }
+
+  @ParameterizedTest
+  @EnumSource(GrpcGo.class)
+  void ternsXdsClientRefusesGrpcGosServerWhoseSanDoesNotMatch_unavailable(GrpcGo go)
+      throws Exception {
+    startGrpcGoServer(go, false, MESH);
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     ManagedChannel stats = ternClient(printed);
 
@@ -250,7 +371,7 @@ class XdsMutualTlsInteropTest {
                 "--secure_mode=true",
                 "--server_id=java-secure"));
     closeLast.add(() -> server.stop(STOP));
-    serveSecurely("0.0.0.0", "127.0.0.1", port, true);
+    serveSecurely("0.0.0.0", "127.0.0.1", port, true, MESH);
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     ManagedChannel stats = ternClient(printed);
 
@@ -262,25 +383,29 @@ class XdsMutualTlsInteropTest {
   }
 
   /**
-   * grpc-go's xDS interop server in secure mode on every address (it binds no other); returns its
-   * port.
+   * {@code go}'s xDS server in secure mode on {@link GrpcGo#listening}, answering as go-secure, its
+   * resources served as {@link #serveSecurely} does; waits until it serves where it says so.
    */
-  private int startGrpcGoServer() throws IOException {
-    Path program = ExternalTool.require(GRPC_GO_SERVER);
+  private void startGrpcGoServer(GrpcGo go, boolean sanMatches, String tls) throws Exception {
+    Path program = ExternalTool.require(go.server);
     int port = freePort();
-    ToolProcess server =
-        ToolProcess.start(
-            GRPC_GO_SERVER,
-            List.of(
-                "env",
-                "GRPC_XDS_BOOTSTRAP=" + bootstrapFile,
-                program.toString(),
-                "--port=" + port,
-                "--maintenance_port=" + freePort(),
-                "--secure_mode=true",
-                "--host_name_override=go-secure"));
+    List<String> line = new ArrayList<>(List.of("env", "GRPC_XDS_BOOTSTRAP=" + bootstrapFile));
+    line.addAll(go.environment);
+    line.addAll(
+        List.of(
+            program.toString(),
+            "--port=" + port,
+            "--maintenance_port=" + freePort(),
+            "--secure_mode=true",
+            "--host_name_override=go-secure"));
+    ToolProcess server = ToolProcess.start(go.server, line);
     closeLast.add(() -> server.stop(STOP));
-    return port;
+    serveSecurely(go.listening, "127.0.0.1", port, sanMatches, tls);
+    if (go.serving != null) {
+      assertThat(server.awaitOutput(output -> output.contains(go.serving), WARM_UP))
+          .as("%s serving: %s", go.server, server.output())
+          .isTrue();
+    }
   }
 
   /** Tern's xds-test-client in secure mode on {@code xds:///svc}; returns its stats channel. */
@@ -309,10 +434,11 @@ class XdsMutualTlsInteropTest {
    * Serves the server Listener of the xDS-enabled server on {@code listening} (0.0.0.0: every
    * address) {@code port} (mTLS, RBAC allowing the client's SAN) and {@code xds:///svc}: one
    * cluster whose endpoint is {@code host:port}, with TLS accepting {@link #SERVER_SAN} if {@code
-   * sanMatches}, else only {@link #OTHER_SAN}.
+   * sanMatches}, else only {@link #OTHER_SAN}; each side's TLS from its {@code tls} ({@link #MESH}
+   * or {@link #SPIFFE}) instance.
    */
-  private void serveSecurely(String listening, String host, int port, boolean sanMatches)
-      throws Exception {
+  private void serveSecurely(
+      String listening, String host, int port, boolean sanMatches, String tls) throws Exception {
     controlPlane.serve(
         NODE,
         List.of(host + ":" + port),
@@ -320,9 +446,10 @@ class XdsMutualTlsInteropTest {
             TestControlPlane.serverListener(
                 TEMPLATE,
                 listening + ":" + port,
-                TestControlPlane.downstreamTls("server_mesh"),
+                TestControlPlane.downstreamTls("server_" + tls),
                 TestControlPlane.rbacAllowingOnly(CLIENT_SAN))),
-        TestControlPlane.upstreamTls("client_mesh", List.of(sanMatches ? SERVER_SAN : OTHER_SAN)));
+        TestControlPlane.upstreamTls(
+            "client_" + tls, List.of(sanMatches ? SERVER_SAN : OTHER_SAN)));
   }
 
   /** After a warm-up, 30 consecutive calls all succeed on {@code peer}. */
@@ -378,8 +505,11 @@ class XdsMutualTlsInteropTest {
     return stats;
   }
 
-  private static List<String> grpcGoClient() {
-    return List.of(ExternalTool.require(GRPC_GO_CLIENT).toString());
+  /** {@code go}'s xDS client, after the environment it gets (the command follows {@code env}). */
+  private static List<String> grpcGoClient(GrpcGo go) {
+    List<String> command = new ArrayList<>(go.environment);
+    command.add(ExternalTool.require(go.client).toString());
+    return command;
   }
 
   /** A port the OS says is free now, for the programs that take only a fixed port. */
