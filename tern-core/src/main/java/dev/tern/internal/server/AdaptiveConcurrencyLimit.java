@@ -123,10 +123,12 @@ final class AdaptiveConcurrencyLimit {
   private long periodMin = Long.MAX_VALUE;
   private long previousPeriodMin = Long.MAX_VALUE;
 
-  /** When the unloaded latency last rose, by {@link #now}; valid once {@link #risen}. */
+  /**
+   * When the unloaded latency last rose, by {@link #now}; at first one interval before the start,
+   * so the first rise is not held back.
+   */
   private long lastRiseNanos;
 
-  private boolean risen;
   private int windowsInPeriod;
 
   /** The most calls in progress of a window served in time, this period and the last; 0: none. */
@@ -143,6 +145,7 @@ final class AdaptiveConcurrencyLimit {
    */
   AdaptiveConcurrencyLimit(Deadline.Ticker ticker) {
     this.ticker = Objects.requireNonNull(ticker, "ticker");
+    this.lastRiseNanos = ticker.nanoTime() - RISE_INTERVAL_NANOS;
   }
 
   /** The time now by this limiter's clock, in nanoseconds: where samples start and end. */
@@ -300,11 +303,10 @@ final class AdaptiveConcurrencyLimit {
     if (periodMin != Long.MAX_VALUE) {
       if (previousPeriodMin == Long.MAX_VALUE || periodMin <= previousPeriodMin) {
         previousPeriodMin = periodMin;
-      } else if (!risen || now() - lastRiseNanos >= RISE_INTERVAL_NANOS) {
+      } else if (now() - lastRiseNanos >= RISE_INTERVAL_NANOS) {
         previousPeriodMin =
             Math.min(periodMin, saturatedTimes(previousPeriodMin, GROWTH_PER_PERIOD));
         lastRiseNanos = now();
-        risen = true;
       } // else it rose less than RISE_INTERVAL_NANOS ago: the last baseline stands
     } // else a loaded period: the last baseline stands
     if (periodServed > 0) {
