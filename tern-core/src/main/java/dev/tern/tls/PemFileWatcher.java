@@ -23,9 +23,9 @@ import java.util.logging.Logger;
  *
  * <p>Thread-safe: checks are serialized; {@link #close()} may be called from any thread.
  */
-public final class PemFileWatcher implements Closeable {
+final class PemFileWatcher implements Closeable {
   /** Turns the files' contents into material in use; throws to reject them. */
-  public interface Loader {
+  interface Loader {
     /**
      * Installs new material from {@code contents} (one per file, in order).
      *
@@ -44,18 +44,7 @@ public final class PemFileWatcher implements Closeable {
   @GuardedBy("this")
   private List<byte[]> lastSeen;
 
-  /**
-   * Loads {@code files} now and checks them again every {@code period}, on a daemon thread of its
-   * own until {@link #close()}.
-   *
-   * @param owner what the files are for, the first parameter of every log record about them
-   * @param loggerName the {@link Logger} that changes, rejections and read failures are logged to
-   * @throws IOException if a file cannot be read now
-   * @throws IllegalArgumentException if {@code loader} rejects the files now, or {@code period} is
-   *     not positive
-   */
-  public PemFileWatcher(
-      String owner, List<File> files, Duration period, Loader loader, String loggerName)
+  PemFileWatcher(String owner, List<File> files, Duration period, Loader loader, Logger logger)
       throws IOException {
     Objects.requireNonNull(period, "period");
     if (period.isNegative() || period.isZero()) {
@@ -64,7 +53,7 @@ public final class PemFileWatcher implements Closeable {
     this.owner = owner;
     this.files = List.copyOf(files);
     this.loader = loader;
-    this.logger = Logger.getLogger(loggerName);
+    this.logger = logger;
     List<byte[]> initial = read();
     loader.load(initial); // the first load's errors go to the caller
     synchronized (this) {
@@ -82,7 +71,7 @@ public final class PemFileWatcher implements Closeable {
   }
 
   /** Checks the files now; true if new material was loaded. */
-  public synchronized boolean check() {
+  synchronized boolean check() {
     List<byte[]> contents;
     try {
       contents = read();

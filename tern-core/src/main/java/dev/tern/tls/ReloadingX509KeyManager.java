@@ -54,7 +54,7 @@ public final class ReloadingX509KeyManager extends X509ExtendedKeyManager implem
             List.of(certChain, privateKey),
             period,
             contents -> install(contents, certChain, privateKey, password),
-            logger.getName());
+            logger);
   }
 
   /**

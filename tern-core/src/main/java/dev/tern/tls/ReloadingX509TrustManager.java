@@ -44,7 +44,7 @@ public final class ReloadingX509TrustManager extends X509ExtendedTrustManager im
             List.of(rootCerts),
             period,
             contents -> install(contents.get(0), rootCerts),
-            logger.getName());
+            logger);
   }
 
   /**

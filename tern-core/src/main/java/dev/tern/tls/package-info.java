@@ -13,9 +13,8 @@
  *       dev.tern.tls.ReloadingX509TrustManager}: present the newest valid certificate, check
  *       against the newest valid roots; a half-written or mismatched file keeps the previous
  *       material.
- *   <li>{@link PemFileWatcher} (public, for other file formats too, such as tern-xds's SPIFFE
- *       bundle maps): re-reads the files on a period and hands changed contents to a loader,
- *       logging each rejected content once.
+ *   <li>{@code PemFileWatcher}: re-reads the files on a period and hands changed contents to a
+ *       loader, logging each rejected content once.
  * </ul>
  *
  * <p>Threads: each reloading manager owns one daemon thread, its watcher's, which runs the checks

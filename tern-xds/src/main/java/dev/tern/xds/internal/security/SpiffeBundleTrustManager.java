@@ -1,14 +1,19 @@
 package dev.tern.xds.internal.security;
 
-import dev.tern.tls.PemFileWatcher;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
 import java.net.Socket;
+import java.nio.file.Files;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.List;
+import java.util.Arrays;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedTrustManager;
@@ -20,27 +25,35 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * the previous map and is reported by one WARNING per distinct content, naming the file and the
  * field.
  *
- * <p>The file is followed by tern-core's {@link PemFileWatcher}, which runs one daemon thread for
- * its checks until {@link #close()}. Thread-safe: checks of the file are serialized; handshakes
- * read the current map through a volatile field.
+ * <p>Each instance runs one daemon thread for its checks until {@link #close()}. Thread-safe:
+ * checks of the file are serialized; handshakes read the current map through a volatile field.
  */
 final class SpiffeBundleTrustManager extends X509ExtendedTrustManager implements Closeable {
   private static final Logger logger = Logger.getLogger(SpiffeBundleTrustManager.class.getName());
 
-  private final PemFileWatcher watcher;
+  private final File file;
+  private final ScheduledExecutorService scheduler;
   private volatile SpiffeBundleMap bundles;
 
+  @GuardedBy("this")
+  private byte[] lastSeen;
+
   private SpiffeBundleTrustManager(File file, Duration period) throws IOException {
-    this.watcher =
-        new PemFileWatcher(
-            "SPIFFE bundle map " + file,
-            List.of(file),
-            period,
-            contents -> {
-              bundles = SpiffeBundleMap.parse(contents.get(0), file.toString());
-              return "trust domains " + bundles.trustDomains();
-            },
-            logger.getName());
+    this.file = file;
+    byte[] initial = Files.readAllBytes(file.toPath());
+    this.bundles = SpiffeBundleMap.parse(initial, file.toString());
+    synchronized (this) {
+      lastSeen = initial;
+    }
+    this.scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            task -> {
+              Thread thread = new Thread(task, "tern-spiffe-reload-" + file.getName());
+              thread.setDaemon(true);
+              return thread;
+            });
+    long nanos = period.toNanos();
+    scheduler.scheduleWithFixedDelay(this::reload, nanos, nanos, TimeUnit.NANOSECONDS);
   }
 
   /**
@@ -59,14 +72,37 @@ final class SpiffeBundleTrustManager extends X509ExtendedTrustManager implements
    *
    * @return true if a new map is now in use
    */
-  boolean reload() {
-    return watcher.check();
+  synchronized boolean reload() {
+    byte[] content;
+    try {
+      content = Files.readAllBytes(file.toPath());
+    } catch (IOException e) {
+      // Mid-rotation the file may be missing for a moment; the next check will see it.
+      logger.log(Level.FINE, "cannot read {0} yet: {1}", new Object[] {file, e});
+      return false;
+    }
+    if (Arrays.equals(content, lastSeen)) {
+      return false;
+    }
+    lastSeen = content;
+    try {
+      bundles = SpiffeBundleMap.parse(content, file.toString());
+      logger.log(
+          Level.INFO, "{0}: loaded trust domains {1}", new Object[] {file, bundles.trustDomains()});
+      return true;
+    } catch (IllegalArgumentException e) {
+      logger.log(
+          Level.WARNING,
+          "keeping the previous SPIFFE bundle map, the new one is not usable: {0}",
+          e.getMessage());
+      return false;
+    }
   }
 
   /** Stops checking the file; the last loaded map stays in use. */
   @Override
   public void close() {
-    watcher.close();
+    scheduler.shutdownNow();
   }
 
   @Override
