@@ -15,6 +15,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.unix.DomainSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The API-level conformance suite through the public builders, over Unix domain sockets (files in a
  * temp dir) on native epoll.
  */
+@Tag("external-check") // long, or a rerun: -Pexternal-checks and CI (README.md#development)
 class NettyDomainSocketChannelServerTest extends AbstractChannelServerTest {
   /** Fails a test whose buffers Netty's (paranoid) leak detector reports. */
   @RegisterExtension final LeakWatch leaks = new LeakWatch();

@@ -12,9 +12,11 @@ import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import java.util.logging.Level;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The API-level conformance suite over mutual TLS: the server requires a trusted client key. */
+@Tag("external-check") // long, or a rerun: -Pexternal-checks and CI (README.md#development)
 class NettyMutualTlsChannelServerTest extends NettyTlsChannelServerTest {
   static TestCertificates clientCertificates;
 

@@ -30,10 +30,12 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import javax.net.ssl.SSLSession;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The API-level conformance suite over HTTP/2 with TLS (server authentication only). */
+@Tag("external-check") // long, or a rerun: -Pexternal-checks and CI (README.md#development)
 class NettyTlsChannelServerTest extends AbstractChannelServerTest {
   /** Fails a test whose buffers Netty's (paranoid) leak detector reports. */
   @RegisterExtension final LeakWatch leaks = new LeakWatch();

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Timeout;
  * margin, and keep succeeding (the frozen server is out of the rotation). SIGCONT, then a stop by
  * its PID, end the child.
  */
+@Tag("external-check") // long, or a rerun: -Pexternal-checks and CI (README.md#development)
 class FrozenServerTest {
   private static final Pattern PORT = Pattern.compile(ChaosServerMain.READY + "(\\d+)");
 

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * and the same policy without xDS, named in the service config of a channel to an {@code ipv4:}
  * list of the backends. Waits by making calls and looking at who answered, never by sleeping.
  */
+@Tag("external-check") // long, or a rerun: -Pexternal-checks and CI (README.md#development)
 class OutlierDetectionEndToEndTest {
   private static final String BOOTSTRAP_PROPERTY = "io.grpc.xds.bootstrapConfig";
   private static final String BAD = "127.0.0.4";

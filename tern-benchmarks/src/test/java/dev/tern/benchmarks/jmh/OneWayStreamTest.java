@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -13,6 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * through flow control, with a bounded amount in flight. {@link LargeUnaryTest} checks the 16 MiB
  * calls of LargeUnaryBenchmark.
  */
+@Tag("external-check") // long, or a rerun: -Pexternal-checks and CI (README.md#development)
 class OneWayStreamTest {
   private static final int MIB = 1024 * 1024;
 

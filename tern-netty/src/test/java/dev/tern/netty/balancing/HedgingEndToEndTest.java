@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * apart), a call that lands on the slow server is answered by the next hedge, and the slow server
  * is told its attempt is no longer wanted.
  */
+@Tag("external-check") // long, or a rerun: -Pexternal-checks and CI (README.md#development)
 class HedgingEndToEndTest extends DnsFarmTest {
   private static final String HEDGING =
       ServiceConfigs.roundRobinWithHedging("tern.test.ServerName", 3, "0.05s", "UNAVAILABLE");

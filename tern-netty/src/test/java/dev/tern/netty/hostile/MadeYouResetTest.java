@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * server resets the stream, is cut off with GOAWAY(ENHANCE_YOUR_CALM) after about the reset limit,
  * while streams the server resets for its own reasons (deadlines) do not count.
  */
+@Tag("external-check") // long, or a rerun: -Pexternal-checks and CI (README.md#development)
 class MadeYouResetTest extends HostileServerBase {
   private static final int LIMIT = ServerOptions.DEFAULT_MAX_RST_FRAMES_PER_WINDOW;
 
