@@ -108,6 +108,11 @@ final class EndpointsValidator {
           case DEGRADED -> XdsEndpoints.HealthStatus.DEGRADED;
           default -> XdsEndpoints.HealthStatus.UNKNOWN;
         };
-    return new XdsEndpoints.Endpoint(address.getAddress(), address.getPortValue(), health, weight);
+    return new XdsEndpoints.Endpoint(
+        address.getAddress(),
+        address.getPortValue(),
+        health,
+        weight,
+        lb.getEndpoint().getHostname());
   }
 }

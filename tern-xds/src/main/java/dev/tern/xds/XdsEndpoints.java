@@ -40,11 +40,19 @@ public record XdsEndpoints(
    * An endpoint.
    *
    * @param weight its {@code load_balancing_weight}, 1 when unset
+   * @param hostname its {@code endpoint.hostname}, empty when unset: the server name a cluster with
+   *     {@code auto_host_sni} sends to it (A101)
    */
-  public record Endpoint(String host, int port, HealthStatus health, int weight) {
+  public record Endpoint(String host, int port, HealthStatus health, int weight, String hostname) {
     public Endpoint {
       Objects.requireNonNull(host, "host");
       Objects.requireNonNull(health, "health");
+      Objects.requireNonNull(hostname, "hostname");
+    }
+
+    /** An endpoint without a host name. */
+    public Endpoint(String host, int port, HealthStatus health, int weight) {
+      this(host, port, health, weight, "");
     }
   }
 

@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  *     matches ({@code match_subject_alt_names}); empty accepts any certificate the roots trust
  * @param sni for a client: the TLS server name to send ({@code sni}, A101), empty for none
  * @param autoHostSni for a client: send the endpoint's host name when it has one ({@code
- *     auto_host_sni}); Tern's endpoints carry no host names yet, so {@code sni} applies
+ *     auto_host_sni}: EDS's {@code endpoint.hostname}, a LOGICAL_DNS cluster's DNS name), else
+ *     {@code sni}
  * @param autoSniSanValidation for a client: check the server's SANs against the server name sent
  *     instead of {@code subjectAltNames} ({@code auto_sni_san_validation})
  * @param systemRootCerts for a client without {@code validationInstance}: check the server against

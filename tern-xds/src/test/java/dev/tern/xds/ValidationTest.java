@@ -739,7 +739,12 @@ class ValidationTest {
                             .setHealthStatus(HealthStatus.DRAINING)
                             .setLoadBalancingWeight(UInt32Value.of(5))))
             .addEndpoints(
-                Resources.locality("b", 1, 0).addLbEndpoints(Resources.endpoint("10.0.0.2", 81)))
+                Resources.locality("b", 1, 0)
+                    .addLbEndpoints(
+                        Resources.endpoint("10.0.0.2", 81)
+                            .setEndpoint(
+                                Resources.endpoint("10.0.0.2", 81).getEndpoint().toBuilder()
+                                    .setHostname("b-1.mesh.test"))))
             .addEndpoints(
                 Resources.locality("ignored", 0, 7)
                     .addLbEndpoints(Resources.endpoint("10.0.0.3", 82)))
@@ -765,6 +770,8 @@ class ValidationTest {
             new XdsEndpoints.Endpoint("10.0.0.1", 80, XdsEndpoints.HealthStatus.DRAINING, 5));
     assertThat(a.endpoints().get(0).health().usable()).isFalse();
     assertThat(e.localities().get(1).endpoints().get(0).weight()).isEqualTo(1);
+    assertThat(a.endpoints().get(0).hostname()).isEmpty();
+    assertThat(e.localities().get(1).endpoints().get(0).hostname()).isEqualTo("b-1.mesh.test");
     assertThat(e.dropOverloads()).containsExactly(new XdsEndpoints.DropOverload("throttle", 500));
   }
 

@@ -37,6 +37,7 @@ import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.Address;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.core.v3.TransportSocket;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.listener.v3.Filter;
 import io.envoyproxy.envoy.config.listener.v3.FilterChain;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
@@ -69,6 +70,9 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.ExtendedSSLSession;
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SNIServerName;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 import org.junit.jupiter.api.AfterEach;
@@ -100,6 +104,7 @@ class XdsClientSecurityControlPlaneTest {
   private final List<AutoCloseable> closeables = new ArrayList<>();
   private final BlockingQueue<String> statuses = new LinkedBlockingQueue<>();
   private final BlockingQueue<String> peers = new LinkedBlockingQueue<>();
+  private final BlockingQueue<String> serverNames = new LinkedBlockingQueue<>(); // SNI, per call
   private final String node = "xds-client-tls-" + System.nanoTime();
   private ControlPlaneProcess cp;
   private TestPems clientPems;
@@ -207,6 +212,13 @@ class XdsClientSecurityControlPlaneTest {
         public <Q, R> ServerCall.Listener<Q> interceptCall(
             ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
           SSLSession session = call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION);
+          if (session instanceof ExtendedSSLSession extended) {
+            List<String> names = new ArrayList<>();
+            for (SNIServerName name : extended.getRequestedServerNames()) {
+              names.add(name instanceof SNIHostName host ? host.getAsciiName() : name.toString());
+            }
+            serverNames.add(names.toString());
+          }
           try {
             peers.add(
                 session == null
@@ -462,6 +474,52 @@ class XdsClientSecurityControlPlaneTest {
     cp.setSnapshot(node, version, resources);
   }
 
+  /**
+   * Pushes the server's Listener and {@code cluster} as {@link #push} does, its one endpoint (the
+   * secure server) carrying the EDS host name {@code hostname}.
+   */
+  private void pushWithEndpointHostname(String version, String hostname, Cluster cluster) {
+    String name = cluster.getName();
+    ClusterLoadAssignment endpoints = Resources.endpoints(name, securePort);
+    ClusterLoadAssignment.Builder named = endpoints.toBuilder();
+    named
+        .getEndpointsBuilder(0)
+        .getLbEndpointsBuilder(0)
+        .getEndpointBuilder()
+        .setHostname(hostname);
+    cp.setSnapshot(
+        node,
+        version,
+        List.of(
+            serverListener(null),
+            Resources.listener(name, "route-" + name),
+            Resources.routes("route-" + name, name),
+            cluster,
+            named.build()));
+  }
+
+  /**
+   * A cluster with mTLS whose server name is its endpoints' host names ({@code auto_host_sni}) and
+   * whose server is checked against that name ({@code auto_sni_san_validation}), A101.
+   */
+  private static Cluster hostSniCluster(String name) {
+    CommonTlsContext common =
+        CommonTlsContext.newBuilder()
+            .setTlsCertificateProviderInstance(instance("client_identity"))
+            .setValidationContext(
+                CertificateValidationContext.newBuilder()
+                    .setCaCertificateProviderInstance(instance("server_roots")))
+            .build();
+    UpstreamTlsContext tls =
+        UpstreamTlsContext.newBuilder()
+            .setCommonTlsContext(common)
+            .setSni("cluster-sni.tern.test")
+            .setAutoHostSni(true)
+            .setAutoSniSanValidation(true)
+            .build();
+    return Resources.edsCluster(name, name).setTransportSocket(socket(tls)).build();
+  }
+
   private void awaitServing() throws InterruptedException {
     assertThat(statuses.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo("SERVING");
   }
@@ -516,6 +574,32 @@ class XdsClientSecurityControlPlaneTest {
     // The intruder claims spiffe://tern.test/ but tern.test's bundle does not hold its root.
     Status intruder = call(channel("xds:///intruder"));
     assertThat(intruder.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(peers).isEmpty();
+  }
+
+  @Test
+  void autoHostSni_sendsTheEndpointsHostName_andChecksTheServerAgainstIt() throws Exception {
+    // The server's certificate names server.tern.test; the cluster's own sni does not match it.
+    pushWithEndpointHostname("1", "server.tern.test", hostSniCluster("named"));
+    awaitServing();
+
+    assertOk(call(channel("xds:///named")));
+    assertThat(serverNames.poll()).isEqualTo("[server.tern.test]");
+    assertThat(peers.poll()).isEqualTo("CN=client-1");
+  }
+
+  @Test
+  void autoHostSni_endpointNamedOtherThanTheCertificate_failsNamingTheNameSent() throws Exception {
+    pushWithEndpointHostname("1", "elsewhere.tern.test", hostSniCluster("named"));
+    awaitServing();
+
+    Status status = call(channel("xds:///named"));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(status.getDescription())
+        .contains("xDS SAN check failed")
+        .contains("auto_sni_san_validation")
+        .contains("elsewhere.tern.test");
     assertThat(peers).isEmpty();
   }
 

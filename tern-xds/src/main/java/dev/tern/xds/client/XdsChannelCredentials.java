@@ -19,8 +19,10 @@ import dev.tern.xds.internal.security.ClusterTls;
  * each endpoint uses them, and an endpoint that failed under the old ones tries again at once;
  * connections already open keep the settings they were made with. A server certificate whose SANs
  * do not match fails the call UNAVAILABLE with a description naming the SAN check. The TLS server
- * name (SNI) is the cluster's {@code sni}, or none (A101; with {@code GRPC_EXPERIMENTAL_XDS_SNI}
- * off, the channel's authority).
+ * name (SNI) is the endpoint's host name where the cluster sets {@code auto_host_sni} and the
+ * endpoint has one (EDS's {@code endpoint.hostname}, a LOGICAL_DNS cluster's DNS name), else the
+ * cluster's {@code sni}, else none (A101; with {@code GRPC_EXPERIMENTAL_XDS_SNI} off, the channel's
+ * authority).
  *
  * <p>Only the xds resolver's balancers mark addresses with their cluster's TLS, so on a channel to
  * a non-xDS target these credentials are just {@code fallback}. Immutable; thread-safe.
@@ -48,7 +50,9 @@ public final class XdsChannelCredentials extends PerAddressChannelCredentials {
   @Override
   public String serverNameFor(Attributes addressAttributes) {
     ClusterTls tls = addressAttributes.get(XdsAttributes.UPSTREAM_TLS);
-    return tls == null ? null : tls.serverName();
+    return tls == null
+        ? null
+        : tls.serverName(addressAttributes.get(XdsAttributes.ENDPOINT_HOSTNAME));
   }
 
   @Override

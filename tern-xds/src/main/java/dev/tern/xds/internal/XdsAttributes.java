@@ -23,6 +23,9 @@ import dev.tern.xds.internal.security.ClusterTls;
  *       cluster_impl on each endpoint's address group for {@code XdsChannelCredentials}: one object
  *       per cluster that follows the cluster's current TLS, so that the endpoint policies need not
  *       replace their subchannels' addresses when it changes.
+ *   <li>{@link #ENDPOINT_HOSTNAME}: an endpoint's host name, set by the cluster resolver's EDS and
+ *       DNS watches on its address group, for {@code XdsChannelCredentials}'s {@code auto_host_sni}
+ *       (A101).
  * </ul>
  */
 public final class XdsAttributes {
@@ -41,6 +44,14 @@ public final class XdsAttributes {
   /** The TLS of the endpoint's cluster (A29), on its address group; absent off xDS clusters. */
   public static final Attributes.Key<ClusterTls> UPSTREAM_TLS =
       Attributes.Key.create("dev.tern.xds.upstreamTls");
+
+  /**
+   * The endpoint's host name, on its address group when it has one: EDS's {@code
+   * endpoint.hostname}, or a LOGICAL_DNS cluster's DNS name; the server name of {@code
+   * auto_host_sni} (A101).
+   */
+  public static final Attributes.Key<String> ENDPOINT_HOSTNAME =
+      Attributes.Key.create("dev.tern.xds.endpointHostname");
 
   private XdsAttributes() {}
 }

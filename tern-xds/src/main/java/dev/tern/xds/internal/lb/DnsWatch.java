@@ -8,6 +8,7 @@ import dev.tern.NameResolverProvider;
 import dev.tern.NameResolverRegistry;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
+import dev.tern.xds.internal.XdsAttributes;
 import java.net.SocketAddress;
 import java.net.URI;
 import java.util.ArrayList;
@@ -99,6 +100,15 @@ final class DnsWatch implements DiscoveryMechanismWatch {
     }
   }
 
+  /** The DNS name of {@code host:port}, or null for an IPv6 literal ({@code [::1]:80}). */
+  static String hostname(String hostPort) {
+    if (hostPort.startsWith("[")) {
+      return null;
+    }
+    int colon = hostPort.lastIndexOf(':');
+    return colon < 0 ? hostPort : hostPort.substring(0, colon);
+  }
+
   private final class Listener extends NameResolver.Listener {
     @Override
     public void onResult(NameResolver.ResolutionResult result) {
@@ -112,12 +122,16 @@ final class DnsWatch implements DiscoveryMechanismWatch {
               set(failed("resolved to no addresses"));
               return;
             }
-            Attributes attributes =
+            Attributes.Builder attributes =
                 Attributes.newBuilder()
                     .set(AddressPath.LOCALITY, LOCALITY)
-                    .set(AddressPath.ENDPOINT_WEIGHT, 1)
-                    .build();
-            EquivalentAddressGroup endpoint = new EquivalentAddressGroup(addresses, attributes);
+                    .set(AddressPath.ENDPOINT_WEIGHT, 1);
+            String hostname = hostname(hostPort);
+            if (hostname != null) {
+              attributes.set(XdsAttributes.ENDPOINT_HOSTNAME, hostname);
+            }
+            EquivalentAddressGroup endpoint =
+                new EquivalentAddressGroup(addresses, attributes.build());
             set(
                 Resolution.of(
                     List.of(List.of(new Resolution.Locality(LOCALITY, 1, List.of(endpoint)))),

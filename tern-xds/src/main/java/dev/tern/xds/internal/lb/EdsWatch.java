@@ -9,6 +9,7 @@ import dev.tern.xds.ResourceWatcher;
 import dev.tern.xds.XdsClient;
 import dev.tern.xds.XdsEndpoints;
 import dev.tern.xds.XdsResourceType;
+import dev.tern.xds.internal.XdsAttributes;
 import dev.tern.xds.internal.lrs.LrsLocality;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -77,18 +78,21 @@ final class EdsWatch implements DiscoveryMechanismWatch {
         if (!endpoint.health().usable()) {
           continue;
         }
-        Attributes attributes =
+        Attributes.Builder attributes =
             Attributes.newBuilder()
                 .set(AddressPath.LOCALITY, name)
                 .set(MetricInstruments.LOCALITY_ATTRIBUTE, localityLabel(locality))
                 .set(
                     LrsLocality.KEY,
                     new LrsLocality(locality.region(), locality.zone(), locality.subZone()))
-                .set(AddressPath.ENDPOINT_WEIGHT, Math.max(1, endpoint.weight()))
-                .build();
+                .set(AddressPath.ENDPOINT_WEIGHT, Math.max(1, endpoint.weight()));
+        if (!endpoint.hostname().isEmpty()) {
+          attributes.set(XdsAttributes.ENDPOINT_HOSTNAME, endpoint.hostname());
+        }
         groups.add(
             new EquivalentAddressGroup(
-                List.of(new InetSocketAddress(endpoint.host(), endpoint.port())), attributes));
+                List.of(new InetSocketAddress(endpoint.host(), endpoint.port())),
+                attributes.build()));
       }
       byPriority
           .computeIfAbsent(locality.priority(), p -> new ArrayList<>())

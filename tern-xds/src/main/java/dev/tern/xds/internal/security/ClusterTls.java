@@ -96,12 +96,14 @@ public final class ClusterTls implements AutoCloseable {
   }
 
   /**
-   * The TLS server name of a new connection to the cluster that {@link #credentials} gave TLS to,
-   * as {@link dev.tern.PerAddressChannelCredentials#serverNameFor} says (A101).
+   * The TLS server name of a new connection to an endpoint of the cluster that {@link #credentials}
+   * gave TLS to, as {@link dev.tern.PerAddressChannelCredentials#serverNameFor} says (A101).
+   *
+   * @param endpointHostname the endpoint's host name ({@code auto_host_sni}), or null
    */
-  public String serverName() {
+  public String serverName(String endpointHostname) {
     Current now = current;
-    return now.tls == null ? null : now.tls.serverName();
+    return now.tls == null ? null : now.tls.serverName(endpointHostname);
   }
 
   /** Closes the current TLS; a connection attempt after this fails. */

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLSocket;
 import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
@@ -39,50 +40,66 @@ final class SanCheckingTrustManager extends X509ExtendedTrustManager {
   private static final int URI = 6;
   private static final int IP = 7;
 
+  private static final String MATCHERS_NAME = "the cluster's match_subject_alt_names";
+
   private final X509ExtendedTrustManager roots;
   private final List<XdsTlsContext.SanMatcher> matchers;
-  private final String matchersName; // for messages
+  private final boolean againstServerName;
 
   /**
    * @param matchers the cluster's SAN matchers
-   * @param serverName the server name sent, when the cluster checks SANs against it instead of the
-   *     matchers ({@code auto_sni_san_validation}, A101), else null
+   * @param againstServerName whether the SANs are checked against the server name the connection
+   *     sent instead of the matchers ({@code auto_sni_san_validation}, A101); a connection that
+   *     sent none is checked against the matchers
    */
   SanCheckingTrustManager(
-      X509ExtendedTrustManager roots, List<XdsTlsContext.SanMatcher> matchers, String serverName) {
+      X509ExtendedTrustManager roots,
+      List<XdsTlsContext.SanMatcher> matchers,
+      boolean againstServerName) {
     this.roots = roots;
-    if (serverName == null) {
-      this.matchers = List.copyOf(matchers);
-      this.matchersName = "the cluster's match_subject_alt_names";
-    } else {
-      // Host names compare ignoring case; a wildcard DNS SAN covers one label (RFC 6125).
-      this.matchers =
-          List.of(new XdsTlsContext.SanMatcher(XdsTlsContext.Kind.EXACT, serverName, null, true));
-      this.matchersName = "the server name sent (auto_sni_san_validation)";
-    }
+    this.matchers = List.copyOf(matchers);
+    this.againstServerName = againstServerName;
   }
 
   // The roots are asked without the engine or socket: with them, the JDK's check adds the HTTPS
   // host-name check when the engine asks for one (Netty's client contexts do by default), and A29
-  // replaces that check with the SAN matchers.
+  // replaces that check with the SAN matchers. The name the engine was made for is the server name
+  // the connection sent (the transport makes it with the name from serverNameFor, or none).
 
   @Override
   public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
       throws CertificateException {
-    checkServerTrusted(chain, authType);
+    check(chain, authType, engine == null ? null : engine.getPeerHost());
   }
 
   @Override
   public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket)
       throws CertificateException {
-    checkServerTrusted(chain, authType);
+    String sent = null;
+    if (socket instanceof SSLSocket tls && tls.getHandshakeSession() != null) {
+      sent = tls.getHandshakeSession().getPeerHost();
+    }
+    check(chain, authType, sent);
   }
 
   @Override
   public void checkServerTrusted(X509Certificate[] chain, String authType)
       throws CertificateException {
+    check(chain, authType, null);
+  }
+
+  private void check(X509Certificate[] chain, String authType, String sentName)
+      throws CertificateException {
     roots.checkServerTrusted(chain, authType);
-    checkSans(chain);
+    if (againstServerName && sentName != null && !sentName.isEmpty()) {
+      // Host names compare ignoring case; a wildcard DNS SAN covers one label (RFC 6125).
+      checkSans(
+          chain,
+          List.of(new XdsTlsContext.SanMatcher(XdsTlsContext.Kind.EXACT, sentName, null, true)),
+          "the server name sent (auto_sni_san_validation)");
+    } else {
+      checkSans(chain, matchers, MATCHERS_NAME);
+    }
   }
 
   @Override
@@ -105,7 +122,9 @@ final class SanCheckingTrustManager extends X509ExtendedTrustManager {
     return roots.getAcceptedIssuers();
   }
 
-  private void checkSans(X509Certificate[] chain) throws CertificateException {
+  private static void checkSans(
+      X509Certificate[] chain, List<XdsTlsContext.SanMatcher> matchers, String matchersName)
+      throws CertificateException {
     if (matchers.isEmpty()) {
       return;
     }

@@ -11,9 +11,9 @@ import dev.tern.xds.XdsTlsContext;
  * (mTLS; none without an identity instance) and whose trust manager checks the server against the
  * validation instance's current roots (or the JDK's trusted roots, {@code system_root_certs}, A82)
  * and then the cluster's SAN matchers (or the server name it sends, A101), with the server name the
- * cluster chooses. It holds its certificate provider instances until {@link #close}; files rotated
- * on disk reach new handshakes through them. Thread-safe: immutable apart from the providers, which
- * are thread-safe.
+ * cluster chooses for each endpoint. It holds its certificate provider instances until {@link
+ * #close}; files rotated on disk reach new handshakes through them. Thread-safe: immutable apart
+ * from the providers, which are thread-safe.
  */
 final class UpstreamTls implements AutoCloseable {
   private final XdsTlsContext context;
@@ -21,6 +21,7 @@ final class UpstreamTls implements AutoCloseable {
   private final FileWatcherProvider roots; // null: the system's roots (A82)
   private final TlsChannelCredentials credentials;
   private final String serverName;
+  private final boolean hostSni; // auto_host_sni applies
 
   private UpstreamTls(
       XdsTlsContext context,
@@ -30,17 +31,14 @@ final class UpstreamTls implements AutoCloseable {
     this.context = context;
     this.identity = identity;
     this.roots = roots;
-    // A101: auto_host_sni needs the endpoint's host name, which Tern's endpoints do not carry, so
-    // its rule falls through to sni; no sni means no server name at all.
+    // A101: the endpoint's host name with auto_host_sni (see serverName(String)), else sni; no sni
+    // means no server name at all.
+    this.hostSni = sniEnabled && context.autoHostSni();
     this.serverName =
         sniEnabled
             ? (context.sni().isEmpty()
                 ? PerAddressChannelCredentials.NO_SERVER_NAME
                 : context.sni())
-            : null;
-    String checkedName =
-        sniEnabled && context.autoSniSanValidation() && !context.sni().isEmpty()
-            ? context.sni()
             : null;
     TlsChannelCredentials.Builder builder =
         TlsChannelCredentials.newBuilder()
@@ -48,7 +46,7 @@ final class UpstreamTls implements AutoCloseable {
                 new SanCheckingTrustManager(
                     roots != null ? roots.trustManager() : SystemRoots.trustManager(),
                     context.subjectAltNames(),
-                    checkedName));
+                    sniEnabled && context.autoSniSanValidation()));
     if (identity != null) {
       builder.keyManager(identity.keyManager());
     }
@@ -107,11 +105,17 @@ final class UpstreamTls implements AutoCloseable {
   }
 
   /**
-   * The TLS server name of a new connection, as {@link PerAddressChannelCredentials#serverNameFor}
-   * says: null for the channel's authority (A101 off), {@link
-   * PerAddressChannelCredentials#NO_SERVER_NAME}, or the cluster's {@code sni}.
+   * The TLS server name of a new connection to an endpoint, as {@link
+   * PerAddressChannelCredentials#serverNameFor} says: null for the channel's authority (A101 off),
+   * the endpoint's host name with {@code auto_host_sni}, else the cluster's {@code sni}, else
+   * {@link PerAddressChannelCredentials#NO_SERVER_NAME}.
+   *
+   * @param endpointHostname the endpoint's host name, or null when it has none
    */
-  String serverName() {
+  String serverName(String endpointHostname) {
+    if (hostSni && endpointHostname != null && !endpointHostname.isEmpty()) {
+      return endpointHostname;
+    }
     return serverName;
   }
 

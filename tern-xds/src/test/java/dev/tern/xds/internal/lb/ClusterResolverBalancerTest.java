@@ -133,6 +133,16 @@ class ClusterResolverBalancerTest {
     assertThat(helper.subchannels).hasSize(1);
     assertThat(helper.subchannels.get(0).getAllAddresses().get(0).getAddresses())
         .containsExactly(RecordingHelper.address(1001), RecordingHelper.address(1002));
+    // auto_host_sni's name for it (A101): the DNS name.
+    assertThat(
+            helper
+                .subchannels
+                .get(0)
+                .getAllAddresses()
+                .get(0)
+                .getAttributes()
+                .get(XdsAttributes.ENDPOINT_HOSTNAME))
+        .isEqualTo("backend.example");
     helper.run(() -> helper.subchannels.get(0).setState(ConnectivityState.READY));
     assertThat(helper.state).isEqualTo(ConnectivityState.READY);
     assertThat(helper.pick().getSubchannel()).isSameAs(helper.subchannels.get(0));
@@ -191,7 +201,7 @@ class ClusterResolverBalancerTest {
                     0,
                     List.of(
                         new XdsEndpoints.Endpoint(
-                            "127.0.0.1", 1001, XdsEndpoints.HealthStatus.HEALTHY, 7),
+                            "127.0.0.1", 1001, XdsEndpoints.HealthStatus.HEALTHY, 7, "b-1.test"),
                         new XdsEndpoints.Endpoint(
                             "127.0.0.1", 1002, XdsEndpoints.HealthStatus.UNHEALTHY, 1),
                         new XdsEndpoints.Endpoint(
@@ -214,7 +224,19 @@ class ClusterResolverBalancerTest {
     assertThat(z1.endpoints()).hasSize(1);
     assertThat(z1.endpoints().get(0).getAddresses()).containsExactly(RecordingHelper.address(1001));
     assertThat(z1.endpoints().get(0).getAttributes().get(AddressPath.ENDPOINT_WEIGHT)).isEqualTo(7);
+    assertThat(z1.endpoints().get(0).getAttributes().get(XdsAttributes.ENDPOINT_HOSTNAME))
+        .isEqualTo("b-1.test");
     assertThat(resolution.priorities().get(1).get(0).endpoints()).hasSize(1);
+    assertThat(
+            resolution
+                .priorities()
+                .get(1)
+                .get(0)
+                .endpoints()
+                .get(0)
+                .getAttributes()
+                .get(XdsAttributes.ENDPOINT_HOSTNAME))
+        .isNull();
     assertThat(resolution.drops()).containsExactly(new XdsEndpoints.DropOverload("lb", 100));
 
     PriorityTree tree =

@@ -12,6 +12,8 @@ import java.security.KeyStore;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,13 +39,27 @@ class SanCheckingTrustManagerTest {
   }
 
   private static void check(SanMatcher... matchers) throws CertificateException {
-    checkAgainst(null, matchers);
+    new SanCheckingTrustManager(roots, List.of(matchers), false)
+        .checkServerTrusted(new X509Certificate[] {server.certificate}, "ECDHE_ECDSA");
   }
 
+  /**
+   * The check with {@code auto_sni_san_validation}, of a connection whose engine was made for
+   * {@code serverName} (the transport makes it with the server name it sends), or none when null.
+   */
   private static void checkAgainst(String serverName, SanMatcher... matchers)
       throws CertificateException {
-    new SanCheckingTrustManager(roots, List.of(matchers), serverName)
-        .checkServerTrusted(new X509Certificate[] {server.certificate}, "ECDHE_ECDSA");
+    SSLEngine engine;
+    try {
+      engine =
+          serverName == null
+              ? SSLContext.getDefault().createSSLEngine()
+              : SSLContext.getDefault().createSSLEngine(serverName, 443);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new AssertionError(e);
+    }
+    new SanCheckingTrustManager(roots, List.of(matchers), true)
+        .checkServerTrusted(new X509Certificate[] {server.certificate}, "ECDHE_ECDSA", engine);
   }
 
   @Test
@@ -85,5 +101,15 @@ class SanCheckingTrustManagerTest {
         .hasMessageContaining(
             "matches the server name sent (auto_sni_san_validation) [exact (ignoring case)"
                 + " \"orders.example.com\"]");
+  }
+
+  @Test
+  void sniSanValidation_ofAConnectionThatSentNoName_checksTheMatchers() {
+    assertThatCode(
+            () -> checkAgainst(null, new SanMatcher(Kind.EXACT, "a.mesh.example.com", null, false)))
+        .doesNotThrowAnyException();
+    assertThatThrownBy(
+            () -> checkAgainst(null, new SanMatcher(Kind.EXACT, "elsewhere.test", null, false)))
+        .hasMessageContaining("the cluster's match_subject_alt_names");
   }
 }

@@ -22,7 +22,13 @@ class UpstreamTlsTest {
           "test");
 
   private static XdsTlsContext systemRoots(String sni, boolean sniSanValidation) {
-    return new XdsTlsContext(null, null, false, List.of(), sni, false, sniSanValidation, true);
+    return systemRoots(sni, false, sniSanValidation);
+  }
+
+  private static XdsTlsContext systemRoots(
+      String sni, boolean autoHostSni, boolean sniSanValidation) {
+    return new XdsTlsContext(
+        null, null, false, List.of(), sni, autoHostSni, sniSanValidation, true);
   }
 
   @Test
@@ -43,14 +49,33 @@ class UpstreamTlsTest {
   void serverName_isTheClustersSniOrNone_unlessTheSwitchIsOff() {
     try (UpstreamTls tls =
         UpstreamTls.open(BOOTSTRAP, systemRoots("orders.mesh.test", true), true)) {
-      assertThat(tls.serverName()).isEqualTo("orders.mesh.test");
+      assertThat(tls.serverName(null)).isEqualTo("orders.mesh.test");
+      assertThat(tls.serverName("host-1.mesh.test")).isEqualTo("orders.mesh.test");
     }
     try (UpstreamTls tls = UpstreamTls.open(BOOTSTRAP, systemRoots("", true), true)) {
-      assertThat(tls.serverName()).isEqualTo(PerAddressChannelCredentials.NO_SERVER_NAME);
+      assertThat(tls.serverName(null)).isEqualTo(PerAddressChannelCredentials.NO_SERVER_NAME);
     }
     try (UpstreamTls tls =
         UpstreamTls.open(BOOTSTRAP, systemRoots("orders.mesh.test", true), false)) {
-      assertThat(tls.serverName()).isNull();
+      assertThat(tls.serverName(null)).isNull();
+    }
+  }
+
+  @Test
+  void autoHostSni_sendsTheEndpointsHostName_elseTheClustersSni() {
+    try (UpstreamTls tls =
+        UpstreamTls.open(BOOTSTRAP, systemRoots("orders.mesh.test", true, true), true)) {
+      assertThat(tls.serverName("host-1.mesh.test")).isEqualTo("host-1.mesh.test");
+      assertThat(tls.serverName(null)).isEqualTo("orders.mesh.test");
+      assertThat(tls.serverName("")).isEqualTo("orders.mesh.test");
+    }
+    try (UpstreamTls tls = UpstreamTls.open(BOOTSTRAP, systemRoots("", true, false), true)) {
+      assertThat(tls.serverName(null)).isEqualTo(PerAddressChannelCredentials.NO_SERVER_NAME);
+    }
+    // GRPC_EXPERIMENTAL_XDS_SNI off: the channel's authority, whatever the endpoint's name.
+    try (UpstreamTls tls =
+        UpstreamTls.open(BOOTSTRAP, systemRoots("orders.mesh.test", true, true), false)) {
+      assertThat(tls.serverName("host-1.mesh.test")).isNull();
     }
   }
 }
