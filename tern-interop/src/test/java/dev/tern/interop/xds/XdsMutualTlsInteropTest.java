@@ -52,7 +52,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * server's certificate does not have makes every call of each client fail. The grpc-go peers are
  * grpc-go's own v1.64.1 interop programs and ours on v1.85.0 (tern-interop/src/test/go/xdspeer,
  * taking the same flags); with 1.85 both ways again where each side's roots are a SPIFFE bundle map
- * (A87) instead of the peer's certificate.
+ * (A87) instead of the peer's certificate, and a server whose root is in no bundle refused both
+ * ways.
  */
 @Tag("external-check") // not in mvn verify; -Pexternal-checks and CI: README.md#development
 class XdsMutualTlsInteropTest {
@@ -67,6 +68,12 @@ class XdsMutualTlsInteropTest {
 
   /** The bootstrap's file_watcher instances whose roots are a SPIFFE bundle map (A87). */
   private static final String SPIFFE = "spiffe";
+
+  /**
+   * The bootstrap's file_watcher instances whose roots are the SPIFFE bundle map, the server's
+   * identity a stranger's: a certificate with the server's SPIFFE ID whose root is in no bundle.
+   */
+  private static final String STRANGER = "spiffe_stranger";
 
   private static final Duration STOP = Duration.ofSeconds(10);
 
@@ -123,6 +130,9 @@ class XdsMutualTlsInteropTest {
     Files.writeString(dir.resolve("server.key"), server.keyPem);
     Files.writeString(dir.resolve("client.pem"), client.certificatePem);
     Files.writeString(dir.resolve("client.key"), client.keyPem);
+    TestPems stranger = TestPems.generate("stranger", "dns:server.tern.test,uri:" + SERVER_SAN);
+    Files.writeString(dir.resolve("stranger.pem"), stranger.certificatePem);
+    Files.writeString(dir.resolve("stranger.key"), stranger.keyPem);
     // A87: tern.test's bundle holds both (self-signed) certificates as roots.
     Files.writeString(
         dir.resolve("bundles.json"),
@@ -147,6 +157,10 @@ class XdsMutualTlsInteropTest {
                     + fileWatcher("server_" + SPIFFE, "server", bundles)
                     + ", "
                     + fileWatcher("client_" + SPIFFE, "client", bundles)
+                    + ", "
+                    + fileWatcher("server_" + STRANGER, "stranger", bundles)
+                    + ", "
+                    + fileWatcher("client_" + STRANGER, "client", bundles)
                     + "}, ");
     bootstrapFile = Files.writeString(dir.resolve("bootstrap.json"), bootstrap);
   }
@@ -260,6 +274,19 @@ class XdsMutualTlsInteropTest {
   }
 
   /**
+   * A87 refusing: Tern's server presents a certificate with the right SPIFFE ID whose root is not
+   * in the bundle; grpc-go 1.85's client, checking by bundle, refuses every call.
+   */
+  @Test
+  void grpcGo185sXdsClientRefusesTernsServerWhoseRootIsNotInTheBundle() throws Exception {
+    GrpcGo go = GrpcGo.V1_85_0;
+    ForeignClient client = foreignClientToTern(go.client, grpcGoClient(go), true, STRANGER);
+
+    assertEveryCallRefused(
+        client.process()::output, client.stats(), "certificate signed by unknown authority");
+  }
+
+  /**
    * Starts Tern's xds-test-server as an xDS-enabled server with XdsServerCredentials, serves its
    * Listener and {@code xds:///svc} (its cluster accepting the server's SAN, or only another; both
    * sides on the {@code tls} instances) and starts {@code command}, an xDS interop client, in
@@ -317,6 +344,24 @@ class XdsMutualTlsInteropTest {
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
 
     assertEveryCallServedBy(printed::toString, ternClient(printed), "go-secure");
+  }
+
+  /**
+   * A87 refusing: grpc-go 1.85's server presents a certificate with the right SPIFFE ID whose root
+   * is not in the bundle; Tern's client refuses every call naming the bundle check.
+   */
+  @Test
+  void ternsXdsClientRefusesGrpcGo185sServerWhoseRootIsNotInTheBundle() throws Exception {
+    startGrpcGoServer(GrpcGo.V1_85_0, true, STRANGER);
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    ManagedChannel stats = ternClient(printed);
+
+    assertEveryCallRefused(
+        printed::toString,
+        stats,
+        "SPIFFE bundle check failed (A87): the peer's chain does not lead to a root of the trust"
+            + " domain \"tern.test\" of its SPIFFE ID "
+            + SERVER_SAN);
   }
 
   @ParameterizedTest
