@@ -182,6 +182,7 @@ final class Http3RequestStream extends ChannelInboundHandlerAdapter
     }
     channel.shutdown((int) e.code());
     closeNow(Status.INTERNAL.withDescription("HTTP/3 stream error: " + e.getMessage()));
+    connection.serverReset();
   }
 
   // ---- frames

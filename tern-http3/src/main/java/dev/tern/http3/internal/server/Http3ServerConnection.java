@@ -63,10 +63,10 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter
   private boolean terminated;
   private ConnectionAgeLimits ageLimits;
 
-  /** Rapid-reset accounting: when the current window began, and the resets counted in it. */
-  private long resetWindowStart;
+  /** The resets the client sends (Rapid Reset), and those it makes the server send. */
+  private final ResetWindow clientResets;
 
-  private int resets;
+  private final ResetWindow serverResets;
 
   Http3ServerConnection(QuicChannel channel, ServerOptions options, ServerListener serverListener) {
     this.channel = channel;
@@ -76,6 +76,8 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter
         new UnreadResponseLimits(
             options.maxQueuedOutboundBytesPerStream(),
             options.maxQueuedOutboundBytesPerConnection());
+    this.clientResets = new ResetWindow(options.maxRstFramesPerWindow(), options.rstWindowNanos());
+    this.serverResets = new ResetWindow(options.maxRstFramesPerWindow(), options.rstWindowNanos());
   }
 
   /** The bounds on responses queued for a client that does not read them; any thread. */
@@ -216,24 +218,26 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter
    * without bound.
    */
   void clientReset(boolean ordinary) {
-    int max = options.maxRstFramesPerWindow();
-    if (ordinary || max == 0) {
-      return;
+    if (!ordinary && clientResets.countAndExceeded(System.nanoTime())) {
+      connectionError(
+          Http3Exception.connection(
+              Http3Errors.H3_EXCESSIVE_LOAD, clientResets.exceeded("stream resets")));
     }
-    long now = System.nanoTime();
-    if (resets == 0 || now - resetWindowStart >= options.rstWindowNanos()) {
-      resetWindowStart = now;
-      resets = 0;
-    }
-    if (++resets > max) {
+  }
+
+  /**
+   * The server reset a request stream for the client's error in it (a malformed request, one
+   * without headers). These count toward {@code maxRstFramesPerWindow} apart from the client's own
+   * resets, as the resets a client makes the server send do on HTTP/2 (MadeYouReset): past it the
+   * connection is closed with H3_EXCESSIVE_LOAD, so that streams the server must reset cannot stand
+   * in for the client's own resets.
+   */
+  void serverReset() {
+    if (serverResets.countAndExceeded(System.nanoTime())) {
       connectionError(
           Http3Exception.connection(
               Http3Errors.H3_EXCESSIVE_LOAD,
-              "more than "
-                  + max
-                  + " stream resets in "
-                  + options.rstWindowNanos() / 1_000_000
-                  + " ms"));
+              serverResets.exceeded("request streams reset for the client's errors")));
     }
   }
 

@@ -36,10 +36,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The limits of docs/security.md that are the connection's own, on HTTP/3: rapid reset ({@code
- * maxRstFramesPerWindow}), responses queued for a client that does not read them ({@code
- * maxQueuedOutboundBytesPerStream}), and the connection idle and age limits ({@code
- * maxConnectionIdle}, {@code maxConnectionAge} and its grace).
+ * The limits of docs/security.md that are the connection's own, on HTTP/3: rapid reset and the
+ * resets a client makes the server send ({@code maxRstFramesPerWindow}), responses queued for a
+ * client that does not read them ({@code maxQueuedOutboundBytesPerStream}), and the connection idle
+ * and age limits ({@code maxConnectionIdle}, {@code maxConnectionAge} and its grace).
  */
 class Http3LimitsTest {
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
@@ -95,6 +95,28 @@ class Http3LimitsTest {
       assertThat(close.error()).isEqualTo((int) Http3Errors.H3_EXCESSIVE_LOAD);
       assertThat(new String(close.reason(), StandardCharsets.UTF_8))
           .isEqualTo("H3_EXCESSIVE_LOAD: more than 5 stream resets in 30000 ms");
+    }
+    // Other clients are served.
+    assertThat(unary(channel(server), "still here")).isEqualTo("still here");
+  }
+
+  @Test
+  void requestsTheServerMustResetPastTheLimitCloseTheConnection() throws Exception {
+    Server server = start(QuicPeer.server(dir).maxRstFramesPerWindow(5, 30, TimeUnit.SECONDS));
+    InetSocketAddress address = new InetSocketAddress("127.0.0.1", server.getPort());
+    try (QuicPeer attacker = QuicPeer.connect(address)) {
+      // Six request streams ended without HEADERS: the server resets each (H3_REQUEST_INCOMPLETE),
+      // the client sending no reset at all (MadeYouReset's shape); five are allowed per window.
+      for (int i = 0; i < 6; i++) {
+        attacker.finishEmpty();
+      }
+      QuicConnectionCloseEvent close = attacker.awaitClose();
+      assertThat(close.isApplicationClose()).isTrue();
+      assertThat(close.error()).isEqualTo((int) Http3Errors.H3_EXCESSIVE_LOAD);
+      assertThat(new String(close.reason(), StandardCharsets.UTF_8))
+          .isEqualTo(
+              "H3_EXCESSIVE_LOAD: more than 5 request streams reset for the client's errors in"
+                  + " 30000 ms");
     }
     // Other clients are served.
     assertThat(unary(channel(server), "still here")).isEqualTo("still here");

@@ -179,6 +179,16 @@ final class QuicPeer implements AutoCloseable {
         .sync();
   }
 
+  /**
+   * Opens a request stream and ends it (FIN) at once, without a frame: a request the server must
+   * reset (H3_REQUEST_INCOMPLETE).
+   */
+  void finishEmpty() throws Exception {
+    QuicStreamChannel stream =
+        quic.createStream(QuicStreamType.BIDIRECTIONAL, new Discard()).get(10, TimeUnit.SECONDS);
+    stream.shutdownOutput().sync();
+  }
+
   @Override
   public void close() {
     group.shutdownGracefully(0, 0, TimeUnit.SECONDS).syncUninterruptibly();
