@@ -244,7 +244,7 @@ def udp_listening(port: int) -> bool:
             probe.recv(1)
         except ConnectionRefusedError:
             return False
-        except TimeoutError:
+        except socket.timeout:  # TimeoutError from Python 3.10; a class of its own on 3.9
             return True
         return True  # an answer: bound too
 
