@@ -1,5 +1,10 @@
 """Runs the gRPC interop matrix: every (client, server, security) cell, one result line per case.
 
+Securities: plaintext and tls (HTTP/2), and h3 (TLS over QUIC, HTTP/3), the last only for pairs
+whose client and server both speak HTTP/3: the builtin HTTP/3 peers (aioquic, connect-go; they
+speak nothing else) and the given peers named by --http3-peers. An h3 cell runs the cases both of
+its peers express (HTTP3_CASES), all at once (--test_case=a,b,...), and passes --http3=true to both.
+
 Invoked through run-matrix.sh; see README.md in this folder for the options. Needs only the Python
 standard library (the peers bring their own environments).
 
@@ -57,10 +62,73 @@ BUILTIN_SERVERS = {
 }
 BUILTIN_PAIRS = (("python", "python"), ("grpc-java", "python"), ("python", "grpc-java"))
 
+# The HTTP/3 peers that share nothing with Tern (tools/install-http3-tools.sh installs them); they
+# speak only HTTP/3. Their clients take --test_case=a,b,... and print PASS|FAIL lines.
+HTTP3_PEER = HERE / "http3-peer.sh"
+BUILTIN_HTTP3_CLIENTS = {
+    "aioquic": ("all", f"{shlex.quote(str(HTTP3_PEER))} aioquic client"),
+    "connect-go": ("all", f"{shlex.quote(str(HTTP3_PEER))} connect-go client"),
+}
+BUILTIN_HTTP3_SERVERS = {
+    "aioquic": f"{shlex.quote(str(HTTP3_PEER))} aioquic server",
+    "connect-go": f"{shlex.quote(str(HTTP3_PEER))} connect-go server",
+}
+_H3_COMMON = (
+    "empty_unary",
+    "large_unary",
+    "custom_metadata",
+    "status_code_and_message",
+    "special_status_message",
+    "unimplemented_method",
+    "unimplemented_service",
+    "client_streaming",
+    "server_streaming",
+)
+_GO_COMMON = (
+    *_H3_COMMON,
+    "ping_pong",
+    "empty_stream",
+    "timeout_on_sleeping_server",
+    "cancel_after_begin",
+    "cancel_after_first_response",
+    "very_large_request",
+)
+# (as a client, as a server): the cases each builtin HTTP/3 peer expresses (docs/http3.md, "The
+# independent peers"); a peer not named here (Tern's programs) expresses every case.
+HTTP3_CASES = {
+    "aioquic": (
+        (
+            *_H3_COMMON,
+            "timeout_on_sleeping_server",
+            "cancel_after_begin",
+            "cancel_after_first_response",
+            "client_compressed_unary",
+            "server_compressed_unary",
+        ),
+        _H3_COMMON,
+    ),
+    "connect-go": (
+        (
+            *_GO_COMMON,
+            "client_compressed_unary",
+            "server_compressed_unary",
+            "server_compressed_streaming",
+        ),
+        (
+            *_GO_COMMON,
+            "client_compressed_unary",
+            "client_compressed_streaming",
+            "server_compressed_unary",
+        ),
+    ),
+}
+SECURITIES = ("plaintext", "tls", "h3")
+
 RESULT_LINE = re.compile(r"^(PASS|FAIL|SKIP) (\S+?)(?:: (.*))?$")
 SERVER_START_TIMEOUT_S = 180.0  # first use may create a virtualenv or resolve Maven artifacts
 ALL_CLIENT_TIMEOUT_S = 600.0
 CASE_CLIENT_TIMEOUT_S = 180.0
+UDP_PROBE_WAIT_S = 0.2  # ICMP port unreachable comes back within the send on loopback
 
 
 @dataclass
@@ -151,9 +219,34 @@ def interop_cases() -> tuple[str, ...]:
 
 
 def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind((HOST, 0))
-        return probe.getsockname()[1]
+    """A port free for TCP and UDP alike (an h3 server listens on UDP, Tern's on both)."""
+    while True:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            probe.bind((HOST, 0))
+            port = probe.getsockname()[1]
+            try:
+                with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+                    udp.bind((HOST, port))
+            except OSError:
+                continue  # taken on UDP; ask for another
+            return port
+
+
+def udp_listening(port: int) -> bool:
+    """Whether something is bound to the loopback UDP port: a datagram to a closed port comes back
+    as ICMP port unreachable (ConnectionRefusedError on the connected socket); a QUIC server drops
+    a one-byte datagram without answering, so silence for UDP_PROBE_WAIT_S means bound."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect((HOST, port))
+        probe.settimeout(UDP_PROBE_WAIT_S)
+        try:
+            probe.send(b"\0")
+            probe.recv(1)
+        except ConnectionRefusedError:
+            return False
+        except socket.timeout:  # TimeoutError from Python 3.10; a class of its own on 3.9
+            return True
+        return True  # an answer: bound too
 
 
 def stop_group(process: subprocess.Popen) -> None:
@@ -164,12 +257,13 @@ def stop_group(process: subprocess.Popen) -> None:
 class Server:
     """A server process for one cell; a context manager so it is stopped on every path."""
 
-    def __init__(self, command: list[str], use_tls: bool, log: Path) -> None:
+    def __init__(self, command: list[str], security: str, log: Path) -> None:
         self.port = free_port()
         self._log = log
+        self._udp = security == "h3"
         with log.open("wb") as out:
             self._process = subprocess.Popen(
-                [*command, f"--port={self.port}", f"--use_tls={str(use_tls).lower()}"],
+                [*command, f"--port={self.port}", *security_flags(security)],
                 stdin=subprocess.DEVNULL,
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -186,11 +280,20 @@ class Server:
                     f"see {self._log}"
                 )
             try:
-                with socket.create_connection((HOST, self.port), timeout=1):
-                    return None
+                if self._udp:
+                    if udp_listening(self.port):
+                        return None
+                else:
+                    with socket.create_connection((HOST, self.port), timeout=1):
+                        return None
             except OSError:
-                time.sleep(0.1)  # polling a port that is not open yet; nothing to wait on instead
-        return f"server did not listen on {HOST}:{self.port} within {SERVER_START_TIMEOUT_S:.0f}s"
+                pass
+            time.sleep(0.1)  # polling a port that is not open yet; nothing to wait on instead
+        protocol = "UDP" if self._udp else "TCP"
+        return (
+            f"server did not listen on {protocol} {HOST}:{self.port} within "
+            f"{SERVER_START_TIMEOUT_S:.0f}s"
+        )
 
     def __enter__(self) -> "Server":
         return self
@@ -233,9 +336,16 @@ def failure_reason(output: str, status: Optional[int], timeout: float) -> str:
     return (lines[-1][:400] if lines else "no output") + f" (exit {status})"
 
 
-def client_flags(port: int, use_tls: bool) -> list[str]:
-    flags = [f"--server_host={HOST}", f"--server_port={port}", f"--use_tls={str(use_tls).lower()}"]
-    if use_tls:
+def security_flags(security: str) -> list[str]:
+    """The flags both peers of a cell get for its security."""
+    if security == "h3":
+        return ["--use_tls=true", "--http3=true"]
+    return [f"--use_tls={str(security == 'tls').lower()}"]
+
+
+def client_flags(port: int, security: str) -> list[str]:
+    flags = [f"--server_host={HOST}", f"--server_port={port}", *security_flags(security)]
+    if security != "plaintext":
         flags += ["--use_test_ca=true", f"--server_host_override={TLS_HOST_OVERRIDE}"]
     return flags
 
@@ -252,7 +362,6 @@ def run_cell(
     limitations: list[Limitation],
     tally: Tally,
 ) -> None:
-    use_tls = security == "tls"
     stem = f"{client}__{server}__{security}"
     client_log = LOG_DIR / f"{stem}.client.log"
     client_log.write_text("")
@@ -261,17 +370,19 @@ def run_cell(
         matching = (lim for lim in limitations if lim.matches(client, server, security, case))
         return next(matching, None)
 
-    with Server(server_cmd, use_tls, LOG_DIR / f"{stem}.server.log") as running:
+    with Server(server_cmd, security, LOG_DIR / f"{stem}.server.log") as running:
         problem = running.wait_ready()
         if problem:
             for case in cases:
                 tally.report("FAIL", client, server, security, case, problem)
             return
-        flags = client_flags(running.port, use_tls)
+        flags = client_flags(running.port, security)
 
-        if client_mode == "all" and every_case:
+        # An h3 client takes a list of cases (HTTP/3 peers express only some).
+        if client_mode == "all" and (every_case or security == "h3"):
+            chosen = "all" if every_case else ",".join(cases)
             status, output = run_client(
-                [*client_cmd, *flags, "--test_case=all"], client_log, ALL_CLIENT_TIMEOUT_S
+                [*client_cmd, *flags, f"--test_case={chosen}"], client_log, ALL_CLIENT_TIMEOUT_S
             )
             results = {}
             for line in output.splitlines():
@@ -353,7 +464,17 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--server", action="append", default=[], metavar="NAME=COMMAND")
     parser.add_argument("--pairs", help="CLIENT:SERVER,... (default: see README.md)")
-    parser.add_argument("--security", default="plaintext,tls", help="plaintext,tls or one of them")
+    parser.add_argument(
+        "--security",
+        default="plaintext,tls,h3",
+        help="any of plaintext, tls, h3 (h3 cells: pairs that both speak HTTP/3)",
+    )
+    parser.add_argument(
+        "--http3-peers",
+        default="",
+        metavar="NAME,...",
+        help="given clients/servers that also speak HTTP/3 (take --http3=true; Tern's do)",
+    )
     parser.add_argument("--cases", default="all", help="all or a comma-separated list")
     parser.add_argument(
         "--limitations",
@@ -363,8 +484,10 @@ def main(argv: list[str]) -> int:
     )
     args = parser.parse_args(argv)
 
-    clients = {name: (mode, shlex.split(cmd)) for name, (mode, cmd) in BUILTIN_CLIENTS.items()}
-    servers = {name: shlex.split(cmd) for name, cmd in BUILTIN_SERVERS.items()}
+    builtin_clients = {**BUILTIN_CLIENTS, **BUILTIN_HTTP3_CLIENTS}
+    builtin_servers = {**BUILTIN_SERVERS, **BUILTIN_HTTP3_SERVERS}
+    clients = {name: (mode, shlex.split(cmd)) for name, (mode, cmd) in builtin_clients.items()}
+    servers = {name: shlex.split(cmd) for name, cmd in builtin_servers.items()}
     added_clients = [named_command(s, "--client") for s in args.client]
     added_per_case = [named_command(s, "--per-case-client") for s in args.per_case_client]
     added_servers = [named_command(s, "--server") for s in args.server]
@@ -394,14 +517,52 @@ def main(argv: list[str]) -> int:
             )
 
     securities = [s for s in args.security.split(",") if s]
-    if not securities or any(s not in ("plaintext", "tls") for s in securities):
-        raise SystemExit(f"--security wants plaintext and/or tls, got {args.security!r}")
+    if not securities or any(s not in SECURITIES for s in securities):
+        raise SystemExit(f"--security wants any of {', '.join(SECURITIES)}, got {args.security!r}")
+    given = {n for n, _ in added_clients + added_per_case + added_servers}
+    http3_given = {n for n in args.http3_peers.split(",") if n}
+    if http3_given - given:
+        raise SystemExit(
+            f"--http3-peers names {', '.join(sorted(http3_given - given))}, "
+            "which no --client, --per-case-client or --server gives"
+        )
+    # The builtin HTTP/3 peers speak only HTTP/3 (unless a given peer took the name).
+    http3_only = (set(BUILTIN_HTTP3_CLIENTS) | set(BUILTIN_HTTP3_SERVERS)) - given
+
+    def speaks(name: str, security: str) -> bool:
+        if security == "h3":
+            return name in http3_only or name in http3_given
+        return name not in http3_only
+
+    cells = [
+        (client, server, security)
+        for client, server in pairs
+        for security in securities
+        if speaks(client, security) and speaks(server, security)
+    ]
+    if not cells:
+        raise SystemExit(
+            f"no pair speaks {', '.join(securities)} at both ends "
+            "(h3 needs two HTTP/3 peers: aioquic, connect-go or --http3-peers)"
+        )
     known_cases = interop_cases()
     cases = known_cases if args.cases == "all" else tuple(c for c in args.cases.split(",") if c)
     unknown = [c for c in cases if c not in known_cases]
     if unknown:
         raise SystemExit(f"unknown case(s) {', '.join(unknown)}; known: {', '.join(known_cases)}")
-    every_case = cases == known_cases
+
+    def cell_cases(client: str, server: str, security: str) -> tuple[str, ...]:
+        """The chosen cases the cell's peers express (HTTP/3 peers express only some)."""
+        if security != "h3":
+            return cases
+        as_client = HTTP3_CASES[client][0] if client in http3_only else None
+        as_server = HTTP3_CASES[server][1] if server in http3_only else None
+        return tuple(
+            c
+            for c in cases
+            if (as_client is None or c in as_client) and (as_server is None or c in as_server)
+        )
+
     limitations = [] if str(args.limitations) == "none" else load_limitations(args.limitations)
 
     # SIGTERM/SIGHUP unwind like Ctrl-C, so every running server is stopped by the with-blocks.
@@ -415,21 +576,23 @@ def main(argv: list[str]) -> int:
     tally = Tally()
     started = time.monotonic()
     try:
-        for client, server in pairs:
+        for client, server, security in cells:
             mode, client_cmd = clients[client]
-            for security in securities:
-                run_cell(
-                    client,
-                    mode,
-                    client_cmd,
-                    server,
-                    servers[server],
-                    security,
-                    cases,
-                    every_case,
-                    limitations,
-                    tally,
-                )
+            chosen = cell_cases(client, server, security)
+            if not chosen:
+                continue  # none of the chosen cases is one both peers express
+            run_cell(
+                client,
+                mode,
+                client_cmd,
+                server,
+                servers[server],
+                security,
+                chosen,
+                chosen == known_cases,
+                limitations,
+                tally,
+            )
     except KeyboardInterrupt:
         print("interrupted; servers stopped", file=sys.stderr)
         return 130

@@ -14,8 +14,9 @@ It serves the part of grpc.testing.TestService the interop cases below need:
                        parts of custom_metadata, status_code_and_message, special_status_message
   anything else        UNIMPLEMENTED (unimplemented_method, unimplemented_service)
 
-Usage: grpc_h3_server.py --cert=server.pem --key=server.key [--host=127.0.0.1]
-Binds a free UDP port the OS picks on the host, prints "LISTENING <port>", serves until killed.
+Usage: grpc_h3_server.py --cert=server.pem --key=server.key [--host=127.0.0.1] [--port=0]
+Binds the UDP port on the host (0, the default: a free one the OS picks), prints
+"LISTENING <port>", serves until killed.
 """
 
 import argparse
@@ -194,11 +195,12 @@ async def main():
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--cert", required=True)
     parser.add_argument("--key", required=True)
+    parser.add_argument("--port", type=int, default=0, help="UDP port (0: one the OS picks)")
     args = parser.parse_args()
     configuration = QuicConfiguration(alpn_protocols=H3_ALPN, is_client=False)
     configuration.load_cert_chain(args.cert, args.key)
     server = await serve(
-        args.host, 0, configuration=configuration, create_protocol=GrpcServerProtocol
+        args.host, args.port, configuration=configuration, create_protocol=GrpcServerProtocol
     )
     port = server._transport.get_extra_info("sockname")[1]
     print(f"LISTENING {port}", flush=True)

@@ -6,8 +6,9 @@
 //	tern-h3-peer client --addr=127.0.0.1:PORT --ca=CA.pem --server_host_override=NAME --cases=a,b
 //	    runs each named interop case against the grpc.testing.TestService at ADDR over HTTP/3,
 //	    printing "PASS case" or "FAIL case: why" per case; exits with status 1 if any failed.
-//	tern-h3-peer server --cert=CERT.pem --key=KEY.pem
-//	    serves grpc.testing.TestService over HTTP/3 on a free UDP port of 127.0.0.1, printing
+//	tern-h3-peer server --cert=CERT.pem --key=KEY.pem [--port=N]
+//	    serves grpc.testing.TestService over HTTP/3 on UDP port N of 127.0.0.1 (default 0: a free
+//	    one the OS picks), printing
 //	    "LISTENING PORT" once it is bound; on SIGTERM shuts down gracefully (GOAWAY, then waits
 //	    for the calls under way and for clients to close), printing "SHUTTING DOWN", then
 //	    "SHUT DOWN".
@@ -45,7 +46,7 @@ func main() {
 
 func usage() {
 	fmt.Fprintln(os.Stderr, "usage: tern-h3-peer client --addr=HOST:PORT --ca=FILE "+
-		"[--server_host_override=NAME] --cases=a,b | server --cert=FILE --key=FILE")
+		"[--server_host_override=NAME] --cases=a,b | server --cert=FILE --key=FILE [--port=N]")
 	os.Exit(2)
 }
 
@@ -80,15 +81,19 @@ func runServerCommand(args []string) error {
 	flags := flag.NewFlagSet("server", flag.ContinueOnError)
 	certFile := flags.String("cert", "", "PEM certificate chain of the server")
 	keyFile := flags.String("key", "", "PEM private key of the server")
+	port := flags.Int("port", 0, "UDP port on 127.0.0.1 (0: a free one the OS picks)")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
 	if *certFile == "" || *keyFile == "" {
 		return fmt.Errorf("--cert and --key are required")
 	}
+	if *port < 0 || *port > 65535 {
+		return fmt.Errorf("--port must be 0 to 65535, not %d", *port)
+	}
 	cert, err := tls.LoadX509KeyPair(*certFile, *keyFile)
 	if err != nil {
 		return err
 	}
-	return runServer(&tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS13})
+	return runServer(*port, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS13})
 }

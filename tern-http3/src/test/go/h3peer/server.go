@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -21,13 +22,14 @@ import (
 
 const service = "/grpc.testing.TestService/"
 
-// runServer serves grpc.testing.TestService over HTTP/3 on a free UDP port of 127.0.0.1 until
+// runServer serves grpc.testing.TestService over HTTP/3 on UDP port port of 127.0.0.1 (0: a free
+// one the OS picks) until
 // SIGTERM, which shuts it down gracefully: quic-go's GOAWAY, then the calls under way finish
 // (printing "SHUTTING DOWN", then "SHUT DOWN" once they have). connect-go's handlers answer the gRPC protocol (and Connect and gRPC-Web,
 // which Tern never sends here); calls to other services get HTTP 404, which gRPC clients read as
 // UNIMPLEMENTED. Responses are compressed with gzip when the client accepts it, except a
 // UnaryCall's whose request says response_compressed=false.
-func runServer(tlsConfig *tls.Config) error {
+func runServer(port int, tlsConfig *tls.Config) error {
 	mux := http.NewServeMux()
 	mux.Handle(service+"EmptyCall", connect.NewUnaryHandler(service+"EmptyCall", emptyCall))
 	mux.Handle(service+"UnaryCall", byResponseCompressed(
@@ -42,7 +44,7 @@ func runServer(tlsConfig *tls.Config) error {
 	mux.Handle(service+"UnimplementedCall",
 		connect.NewUnaryHandler(service+"UnimplementedCall", unimplementedCall))
 
-	conn, err := net.ListenPacket("udp", "127.0.0.1:0")
+	conn, err := net.ListenPacket("udp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 	if err != nil {
 		return err
 	}

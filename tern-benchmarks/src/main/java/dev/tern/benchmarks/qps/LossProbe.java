@@ -41,9 +41,12 @@ import org.HdrHistogram.Histogram;
  *       unmeasured ones.
  * </ul>
  *
- * <p>The client roles print one line, {@code count=N p50_us=.. p99_us=.. max_us=.. failed=N}, and
- * exit 1 if any call failed. Thread-safety: the main thread drives everything; ping-pongs run on
- * the channel's threads ({@link QpsClient#pingPongs}) and record into {@link ClosedLoops}, which is
+ * <p>The client roles print one line, {@code count=N p50_us=.. p90_us=.. p95_us=.. p99_us=..
+ * max_us=.. failed=N}, and exit 1 if any call failed. The lower percentiles are there because a
+ * ping-pong that loses one of its own packets waits for its recovery on either protocol, so under a
+ * few percent of loss the p99 is that recovery; a wait behind another stream's loss (head-of-line
+ * blocking) shows below it. Thread-safety: the main thread drives everything; ping-pongs run on the
+ * channel's threads ({@link QpsClient#pingPongs}) and record into {@link ClosedLoops}, which is
  * thread-safe.
  */
 public final class LossProbe {
@@ -245,9 +248,11 @@ public final class LossProbe {
 
   private static void print(PrintStream out, Histogram histogram, int failed) {
     out.printf(
-        "count=%d p50_us=%d p99_us=%d max_us=%d failed=%d%n",
+        "count=%d p50_us=%d p90_us=%d p95_us=%d p99_us=%d max_us=%d failed=%d%n",
         histogram.getTotalCount(),
         TimeUnit.NANOSECONDS.toMicros(histogram.getValueAtPercentile(50)),
+        TimeUnit.NANOSECONDS.toMicros(histogram.getValueAtPercentile(90)),
+        TimeUnit.NANOSECONDS.toMicros(histogram.getValueAtPercentile(95)),
         TimeUnit.NANOSECONDS.toMicros(histogram.getValueAtPercentile(99)),
         TimeUnit.NANOSECONDS.toMicros(histogram.getMaxValue()),
         failed);

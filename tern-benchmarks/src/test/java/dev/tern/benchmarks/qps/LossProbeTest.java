@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LossProbeTest {
   /** The client roles' one line; counts and latencies are whole numbers. */
   private static final String RESULT =
-      "count=[1-9][0-9]* p50_us=\\d+ p99_us=\\d+ max_us=\\d+ failed=0";
+      "count=[1-9][0-9]* p50_us=\\d+ p90_us=\\d+ p95_us=\\d+ p99_us=\\d+ max_us=\\d+ failed=0";
 
   @TempDir static Path dir;
 
@@ -66,6 +68,7 @@ class LossProbeTest {
               LossProbe::run, client("streams", http3, "--calls=4", "--warmup=0", "--duration=1"));
       assertThat(run.status()).as(run.err()).isZero();
       assertThat(run.out().strip()).matches(RESULT);
+      assertPercentilesInOrder(run.out());
     }
   }
 
@@ -77,7 +80,19 @@ class LossProbeTest {
               LossProbe::run, client("first_call", http3, "--samples=3", "--warmup_samples=1"));
       assertThat(run.status()).as(run.err()).isZero();
       assertThat(run.out().strip()).matches(RESULT.replace("[1-9][0-9]*", "3"));
+      assertPercentilesInOrder(run.out());
     }
+  }
+
+  /** p50, p90, p95, p99 and max of a result line, each no less than the one before. */
+  private static void assertPercentilesInOrder(String line) {
+    List<Long> values = new ArrayList<>();
+    for (String name : List.of("p50_us", "p90_us", "p95_us", "p99_us", "max_us")) {
+      Matcher value = Pattern.compile(" " + name + "=(\\d+)").matcher(line);
+      assertThat(value.find()).as(line).isTrue();
+      values.add(Long.parseLong(value.group(1)));
+    }
+    assertThat(values).as(line).isSorted();
   }
 
   @Test
