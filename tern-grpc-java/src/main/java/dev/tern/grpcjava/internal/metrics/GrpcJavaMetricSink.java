@@ -18,8 +18,8 @@ import java.util.Objects;
  * <p>As grpc-java's own recorder does, it tells the sink of instruments registered since it last
  * sized its measures ({@code updateMeasures}) before recording one, and gives every optional label
  * value: the sink keeps those of its {@code getOptionalLabels()}. It drops at once the recordings
- * of an instrument the sink's {@code getEnabledMetrics()} turns off, or does not turn on when the
- * instrument is off by default (every gRFC instrument is).
+ * of an instrument the sink's {@code getEnabledMetrics()} (read once, when the sink is added) turns
+ * off, or does not turn on when the instrument is off by default (every gRFC instrument is).
  *
  * <p>Thread-safe if the grpc-java sink is, as grpc-java asks of its sinks.
  */
