@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.ConnectivityState;
-import io.grpc.Grpc;
-import io.grpc.InsecureServerCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Server;
@@ -15,7 +13,6 @@ import io.grpc.testing.integration.Messages.ResponseParameters;
 import io.grpc.testing.integration.Messages.StreamingOutputCallRequest;
 import io.grpc.testing.integration.Messages.StreamingOutputCallResponse;
 import io.grpc.testing.integration.TestServiceGrpc;
-import io.grpc.testing.integration.TestServiceImpl;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -37,11 +34,7 @@ class GrpcJavaFlowControlTest {
 
   @BeforeEach
   void start() throws Exception {
-    server =
-        Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
-            .addService(new TestServiceImpl(scheduler))
-            .build()
-            .start();
+    server = Peers.testServer(scheduler);
     channel = Peers.channelTo(server);
   }
 

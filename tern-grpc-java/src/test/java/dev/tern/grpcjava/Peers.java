@@ -31,6 +31,14 @@ final class Peers {
         .build();
   }
 
+  /** A plaintext server of grpc-java's interop service on a free port. */
+  static Server testServer(ScheduledExecutorService scheduler) throws IOException {
+    return Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
+        .addService(new TestServiceImpl(scheduler))
+        .build()
+        .start();
+  }
+
   /**
    * A plaintext server of grpc-java's interop service on a free port, counting in {@code answered}
    * the calls it answers, under its port.

@@ -2,6 +2,7 @@ package dev.tern.grpcjava.internal.client;
 
 import dev.tern.grpcjava.internal.balancer.GrpcJavaBalancers;
 import dev.tern.grpcjava.internal.convert.Proxies;
+import dev.tern.grpcjava.internal.metrics.GrpcJavaMetricSink;
 import dev.tern.grpcjava.internal.resolver.GrpcJavaResolvers;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -255,9 +256,17 @@ final class TernChannelBuilder extends io.grpc.ManagedChannelBuilder<TernChannel
     return this;
   }
 
+  /**
+   * Adds a grpc-java metric sink (grpc-opentelemetry's, through {@code
+   * InternalManagedChannelBuilder.addMetricSink}), fed with the channel's non-per-call metrics:
+   * Tern's instruments, under the grpc-java instruments of the same names ({@link
+   * GrpcJavaMetricSink}).
+   */
   @Override
   protected TernChannelBuilder addMetricSink(io.grpc.MetricSink metricSink) {
-    throw unsupported("addMetricSink");
+    delegate.addMetricSink(
+        new GrpcJavaMetricSink(Objects.requireNonNull(metricSink, "metricSink")));
+    return this;
   }
 
   /**

@@ -19,7 +19,7 @@
  *
  * <p>Uses {@code convert} for every value it hands across and {@code resolver} for targets of
  * schemes Tern has no resolver for, {@code balancer} for the policies only grpc-java's registry
- * has; never the server side, nor anything of Tern's but its public API ({@code
- * tools/java/package-rules.txt}).
+ * has, {@code metrics} for the grpc-java metric sinks given to {@code addMetricSink}; never the
+ * server side, nor anything of Tern's but its public API ({@code tools/java/package-rules.txt}).
  */
 package dev.tern.grpcjava.internal.client;
