@@ -9,21 +9,29 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A bound on calls in progress that learns itself from the latency of the calls it admits, in the
- * gradient style of TCP Vegas: while calls take no more than the allowed latency (the unloaded
- * latency times {@link #TOLERANCE}, and at least {@link #LEEWAY_NANOS} above it), the limit grows
- * by its square root per window of samples; when they take longer, it shrinks in proportion (by at
- * most half a window). It only moves on evidence: it grows and shrinks only after a window whose
- * calls in progress came to at least half the limit (fewer say nothing about the limit: a test
- * holding 500 calls open at once, each waiting for the others, is no overload while the limit is
- * far above), or whose calls mostly missed their deadlines while the server had them, or were
- * abandoned by their clients before the answer ({@link #releaseLate}: it fails its clients at the
- * concurrency it has, and the limit comes down to it). The unloaded latency is the lowest median of
- * the windows that ran unloaded (their calls in progress below half the limit) over the last one to
- * two periods of {@link #WINDOWS_PER_PERIOD} windows that had such a window, falling at once and
- * rising at most {@link #GROWTH_PER_PERIOD} times a period and once per {@link
- * #RISE_INTERVAL_NANOS}, so it follows a service that becomes slower or faster for good, but
- * neither a queue building far below the limit nor the load at the limit; before the first unloaded
- * window a loaded window halves the limit (a server that starts overloaded).
+ * style of TCP Vegas and the gradient limiters: per window of samples it estimates the calls queued
+ * beyond what the server serves at its unloaded latency (the window's mean calls in progress times
+ * the share of its median above the unloaded latency, by Little's law). While that queue is at most
+ * {@link #queueAllowance} (3 calls up to a limit of 10, more at higher orders of magnitude), the
+ * limit grows by its square root; while it is at most twice that, or the median is within {@link
+ * #TOLERANCE} times the unloaded latency, the limit holds; beyond both, it comes down to what the
+ * server serves at its unloaded latency plus the allowance (the limit times unloaded / median, plus
+ * the allowance; by at most half a window). So one core serving a 0.3 ms call settles at 4 to 7
+ * calls in progress, where bin/overload's hand-tuned {@code maxConcurrentCalls=4} is, and a server
+ * of many cores or one waiting on I/O at its cores or its waits plus a few; a fixed margin of
+ * milliseconds above the unloaded latency (5 ms before) let a queue of tens of calls build on one
+ * core. It only moves on evidence: it grows and shrinks only after a window whose calls in progress
+ * came to at least half the limit (fewer say nothing about the limit: a test holding 500 calls open
+ * at once, each waiting for the others, is no overload while the limit is far above), or whose
+ * calls mostly missed their deadlines while the server had them, or were abandoned by their clients
+ * before the answer ({@link #releaseLate}: it fails its clients at the concurrency it has, and the
+ * limit comes down to it). The unloaded latency is the lowest median of the windows that ran
+ * unloaded (their calls in progress below half the limit) over the last one to two periods of
+ * {@link #WINDOWS_PER_PERIOD} windows that had such a window, falling at once and rising at most
+ * {@link #GROWTH_PER_PERIOD} times a period and once per {@link #RISE_INTERVAL_NANOS}, so it
+ * follows a service that becomes slower or faster for good, but neither a queue building far below
+ * the limit nor the load at the limit; before the first unloaded window a loaded window halves the
+ * limit (a server that starts overloaded).
  *
  * <p>The floor follows what the server has served in time: the most calls in progress as a call
  * ended within the allowed latency, in a window whose median stayed within it and whose calls
@@ -31,12 +39,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * #MIN_LIMIT}; before the first such window it is {@link #COLD_FLOOR}. So an overloaded server
  * comes down to about the concurrency it serves in time, not to a constant far above it.
  *
- * <p>The limit follows latency, not CPU. At the floor, a window slower than allowed whose calls met
- * their deadlines may be a service that became slower for good (a blocking handler on virtual
- * threads, I/O) rather than queueing; the limiter then probes ({@link ConcurrencyProbe}): it
- * doubles the limit for a window, and if the latency did not follow the concurrency, the service is
- * slower, not queued, and that latency becomes the unloaded one, so its limit grows again up to
- * {@link #MAX_LIMIT}; if it did follow, the limit goes back to the floor.
+ * <p>The limit follows latency, not CPU. Near the floor (within twice the allowance above it), a
+ * window slower than allowed whose calls met their deadlines may be a service that became slower
+ * for good (a blocking handler on virtual threads, I/O) rather than queueing; the limiter then
+ * probes ({@link ConcurrencyProbe}): it doubles the limit for a window, and if the latency did not
+ * follow the concurrency, the service is slower, not queued, and that latency becomes the unloaded
+ * one, so its limit grows again up to {@link #MAX_LIMIT}; if it did follow, the limit goes back to
+ * the floor.
  *
  * <p>What a sample measures is the caller's choice (see {@link ServerCallImpl}: from the request's
  * end to the handler's close, the server's own time); the limiter owns the clock it is read from,
@@ -76,11 +85,13 @@ final class AdaptiveConcurrencyLimit {
   static final double TOLERANCE = 2.0;
 
   /**
-   * Latency above the unloaded one that is never taken for overload, whatever the ratio: a
-   * sub-millisecond service whose latency doubles on a busy machine (a build, a garbage collection,
-   * a failover) is not queueing.
+   * The calls a window may show queued (its mean calls in progress times the share of their latency
+   * above the unloaded one) and the limit still grow, at limits up to 10; {@link #queueAllowance}
+   * at higher ones. Twice as many, with the latency beyond {@link #TOLERANCE}, shrink it. On one
+   * core a call costing 0.3 ms then keeps 4 to 7 calls in progress (bin/overload's hand-tuned 4),
+   * not the tens a fixed margin of milliseconds let queue.
    */
-  static final long LEEWAY_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+  static final double QUEUE_ALLOWANCE = 3;
 
   /**
    * The lowest floor: what the server measured as served in time may be as little as one call in
@@ -226,10 +237,7 @@ final class AdaptiveConcurrencyLimit {
       periodMin = Math.min(periodMin, median);
     }
     long unloaded = Math.min(periodMin, previousPeriodMin);
-    double allowed =
-        unloaded == Long.MAX_VALUE
-            ? Double.NaN
-            : Math.max(TOLERANCE * unloaded, (double) unloaded + LEEWAY_NANOS);
+    double allowed = unloaded == Long.MAX_VALUE ? Double.NaN : TOLERANCE * (double) unloaded;
     if (!nearLimit && !mostlyLate && median <= allowed) {
       // Served in time at this concurrency, which the limit did not bound: the most calls in
       // progress as a call ended in time. The window's busiest may come from its slow calls (a
@@ -266,25 +274,55 @@ final class AdaptiveConcurrencyLimit {
     boolean overdue =
         unloaded != Long.MAX_VALUE && (mostlyLate || (late * 4 >= WINDOW && median > allowed));
     if (nearLimit || overdue) {
+      // The calls queued beyond what the server serves at its unloaded latency (TCP Vegas, by
+      // Little's law): of the calls in progress, the share of their time spent above it.
+      double queued = median <= unloaded ? 0 : meanInProgress(w) * (1 - (double) unloaded / median);
+      double allowance = queueAllowance(estimate);
       if (unloaded == Long.MAX_VALUE) {
         // Loaded from the start: halve until a window runs unloaded and gives the baseline.
         estimate /= 2;
-      } else if (median <= allowed) {
+      } else if (queued <= allowance) {
         if (nearLimit) {
           estimate += Math.sqrt(estimate);
         }
-      } else if (!mostlyLate && estimate <= floor && busiest <= estimate && probe.mayStart()) {
-        // Slower than allowed at the floor (every call of the window admitted under it, none left
-        // from a longer queue), yet in time for its clients: queueing or a slower service? Double
-        // the limit for a window and see.
+      } else if (median > allowed
+          && !mostlyLate
+          && estimate <= floor + 2 * allowance
+          && busiest <= estimate
+          && probe.mayStart(median)) {
+        // Slower than allowed near the floor (every call of the window admitted under the limit,
+        // none left from a longer queue), yet in time for its clients: queueing or a slower
+        // service? Double the limit for a window and see.
         estimate = probe.start(estimate, median);
+      } else if (queued <= 2 * allowance || median <= allowed) {
+        // A short queue, or latency within the tolerance: where it should settle.
       } else {
+        // Down to what the server serves at its unloaded latency, plus the allowed queue: the
+        // gradient unloaded / median, by at most half a window.
         double from = nearLimit ? estimate : Math.min(estimate, busiest);
-        estimate = from * Math.max(0.5, allowed / median);
+        estimate = Math.max(from / 2, from * unloaded / median + allowance);
       }
       estimate = Math.max(floor, Math.min(MAX_LIMIT, estimate));
       limit = (int) estimate;
     }
+  }
+
+  /**
+   * The calls that may queue at {@code limit} before it shrinks (twice as many): a few, growing
+   * with the limit's order of magnitude as TCP Vegas's, so that a server of many cores or one
+   * waiting on I/O is not held to a handful while one core keeps its queue short.
+   */
+  static double queueAllowance(double limit) {
+    return Math.max(QUEUE_ALLOWANCE, QUEUE_ALLOWANCE * Math.log10(limit));
+  }
+
+  /** The window's mean calls in progress as its calls ended. */
+  private static double meanInProgress(Window w) {
+    long sum = 0;
+    for (int n : w.inProgress) {
+      sum += n;
+    }
+    return sum / (double) WINDOW;
   }
 
   /** The most calls in progress as a call of the window ended within {@code allowed}, not late. */

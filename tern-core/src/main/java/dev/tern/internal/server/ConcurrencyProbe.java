@@ -1,7 +1,7 @@
 package dev.tern.internal.server;
 
 /**
- * The adaptive limit's experiment at its floor ({@link AdaptiveConcurrencyLimit}): is a latency
+ * The adaptive limit's experiment near its floor ({@link AdaptiveConcurrencyLimit}): is a latency
  * above the allowed one queueing, or a service that became slower for good (a blocking handler, a
  * slower backend)? Both look the same at one concurrency; they differ in how latency answers more
  * concurrency. Queueing on a saturated server makes latency grow with the calls in progress (twice
@@ -11,9 +11,9 @@ package dev.tern.internal.server;
  * limit, at least one window), and reads the next: if it ran above the old limit with a median
  * within {@link #QUEUEING_RISE} times the one before, either way, the service is slower, not queued
  * (a median that fell that far says the window before was a passing queue, not the service);
- * otherwise the limit goes back and no probe starts for {@link #COOLDOWN_WINDOWS} windows at the
- * floor, so a server overloaded for good runs at twice its floor for at most one window in that
- * many.
+ * otherwise the limit goes back and no probe starts for {@link #COOLDOWN_WINDOWS} windows near the
+ * floor while the median stays within {@link #CHANGED} times the one it was, so a server overloaded
+ * for good runs at twice its limit for at most one window in that many.
  *
  * <p>Not thread-safe: only the thread closing a window of the limiter touches it.
  */
@@ -23,6 +23,12 @@ final class ConcurrencyProbe {
    * doubles it.
    */
   static final double QUEUEING_RISE = 1.5;
+
+  /**
+   * How far the median may move from the one a probe found queueing at, either way, and the
+   * cooldown still hold.
+   */
+  static final long CHANGED = 4;
 
   /** Windows at the floor, after a probe that found queueing, before the next probe. */
   static final int COOLDOWN_WINDOWS = 4 * AdaptiveConcurrencyLimit.WINDOWS_PER_PERIOD;
@@ -52,14 +58,18 @@ final class ConcurrencyProbe {
   }
 
   /**
-   * Whether a probe may start now (asked once per window at the floor that is slower than allowed);
-   * counts down the cooldown.
+   * Whether a probe may start now, at a window whose median is {@code median} (asked once per
+   * window near the floor that is slower than allowed); counts down the cooldown. A median more
+   * than {@link #CHANGED} times away from the one the last probe found queueing at, either way,
+   * ends the cooldown: the service changed (a handler that now blocks for 50 ms where the overload
+   * queued for a few), which is a new question, not the one just answered.
    */
-  boolean mayStart() {
-    if (cooldown > 0) {
+  boolean mayStart(long median) {
+    if (cooldown > 0 && median <= CHANGED * medianBefore && median * CHANGED >= medianBefore) {
       cooldown--;
       return false;
     }
+    cooldown = 0;
     return true;
   }
 

@@ -265,20 +265,22 @@ class AdaptiveConcurrencyLimitTest {
   }
 
   @Test
-  void nearTheLimit_aRiseWithinTheLeeway_isNoOverload() {
+  void nearTheLimit_aRiseWithinTheTolerance_isNoOverload() {
     learnUnloaded(MS / 4);
 
-    // 6,000 calls (more than half the limit), 16 times slower but under the leeway.
-    assertThat(round(6_000, inProgress -> 4 * MS)).isEqualTo(6_000);
+    // 6,000 calls (more than half the limit), 1.8 times slower: within the tolerance of twice.
+    assertThat(round(6_000, inProgress -> MS * 9 / 20)).isEqualTo(6_000);
 
     assertThat(limit.limit()).isEqualTo(AdaptiveConcurrencyLimit.INITIAL_LIMIT);
   }
 
   @Test
-  void nearTheLimit_aRiseBeyondTheLeeway_isOverload() {
+  void nearTheLimit_aRiseOfMillisecondsOnASubMillisecondService_isOverload() {
     learnUnloaded(MS / 4);
 
-    round(6_000, inProgress -> 6 * MS);
+    // 16 times slower, 4 ms: a fixed margin of 5 ms once let this pass, and with it a queue of
+    // tens of calls on one core (the limit of 45 in bin/overload's run of 2026-11-27 08:15).
+    round(6_000, inProgress -> 4 * MS);
 
     assertThat(limit.limit()).isLessThan(AdaptiveConcurrencyLimit.INITIAL_LIMIT);
   }
