@@ -67,12 +67,14 @@ class HeldStreamTimeoutTest {
         ClientCalls.futureUnaryCall(channel.newCall(HOLD, CallOptions.DEFAULT), "hold");
     assertThat(Await.poll(arrivals, "the holding call")).isEqualTo("test.Held/Hold ");
 
+    // The deadline is fixed between these two readings of the clock: the upper bound below counts
+    // from the later, the lower from the earlier, so a slow moment between them cannot fail it.
+    long beforeDeadline = System.nanoTime();
+    CallOptions options =
+        CallOptions.DEFAULT.withDeadlineAfter(DEADLINE_NANOS, TimeUnit.NANOSECONDS);
     long started = System.nanoTime();
     CompletableFuture<String> held =
-        ClientCalls.futureUnaryCall(
-            channel.newCall(
-                ECHO, CallOptions.DEFAULT.withDeadlineAfter(DEADLINE_NANOS, TimeUnit.NANOSECONDS)),
-            "held");
+        ClientCalls.futureUnaryCall(channel.newCall(ECHO, options), "held");
     assertThat(arrivals.poll(HELD_MILLIS, TimeUnit.MILLISECONDS))
         .as("the second call waits while the first holds the only stream")
         .isNull();
@@ -90,7 +92,7 @@ class HeldStreamTimeoutTest {
         .as("grpc-timeout of a call held %d ms of its %d s", HELD_MILLIS, 20)
         .isLessThanOrEqualTo(DEADLINE_NANOS - (releasedAt - started))
         .isGreaterThanOrEqualTo(
-            DEADLINE_NANOS - (ended - started) - TimeUnit.MILLISECONDS.toNanos(1));
+            DEADLINE_NANOS - (ended - beforeDeadline) - TimeUnit.MILLISECONDS.toNanos(1));
   }
 
   /** A grpc-timeout of seconds to microseconds, in microseconds (the units 20 s comes in). */
