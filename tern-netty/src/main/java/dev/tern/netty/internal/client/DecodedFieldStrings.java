@@ -3,17 +3,18 @@ package dev.tern.netty.internal.client;
 import io.netty.util.AsciiString;
 
 /**
- * The {@link AsciiString}s wrapping one connection's decoded response fields, kept so that a field
- * the HPACK decoder hands out again as the same array is wrapped once rather than once per block.
- * Fields the decoder takes from its static or dynamic table come as the table's array every time,
- * and those are most of a gRPC response's ({@code :status: 200}, {@code content-type:
- * application/grpc}, {@code grpc-accept-encoding}, {@code grpc-status: 0}): about 220 bytes a call
- * on bench-compare's client allocation row.
+ * The {@link AsciiString}s wrapping the values of one connection's reserved response fields ({@link
+ * GrpcResponseHeaders}: {@code :status}, {@code content-type}, {@code grpc-status}, {@code
+ * grpc-message}), kept so that a value the HPACK decoder hands out again as the same array is
+ * wrapped once rather than once per block. Values the decoder takes from its static or dynamic
+ * table come as the table's array every time ({@code :status: 200}, {@code content-type:
+ * application/grpc}, {@code grpc-status: 0}). Every other field goes into the metadata as the
+ * decoder's arrays, unwrapped.
  *
  * <p>An open-addressed table of {@value #SLOTS} slots made at the first field: an array is looked
  * for in the {@value #PROBES} slots from the one its identity hash names, and put in the first
  * empty one of them, or, when none is empty, in that first slot in place of another. A connection's
- * table fields (about eight arrays) thus rarely push each other out. Arrays longer than {@value
+ * table values (a handful of arrays) thus rarely push each other out. Arrays longer than {@value
  * #MAX_LENGTH} bytes are not kept, so at most {@value #SLOTS} short arrays are held alive. A
  * wrapper shares its array, which is safe because neither the decoder nor a {@link
  * dev.tern.netty.internal.http2.HeaderSink} ever modifies one.
