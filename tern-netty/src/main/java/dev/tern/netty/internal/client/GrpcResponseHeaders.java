@@ -19,10 +19,10 @@ import java.util.Arrays;
  * element).
  *
  * <p>The decoder's arrays are kept as they come ({@link #add(byte[], byte[])}), as HPACK and QPACK
- * never modify a decoded string; only the reserved fields' values are wrapped as text, through a
- * {@link DecodedFieldStrings} that wraps each of the connection's arrays once. Fields given as text
- * ({@link #add(AsciiString, CharSequence)}) may be views into a larger array: exactly the bytes of
- * the value are copied then.
+ * never modify a decoded string; only the reserved fields' values are wrapped as text, each array
+ * once while the decoder keeps handing out the same one. Fields given as text ({@link
+ * #add(AsciiString, CharSequence)}) may be views into a larger array: exactly the bytes of the
+ * value are copied then.
  *
  * <p>Not thread-safe: filled and read on one event loop.
  */
@@ -33,14 +33,30 @@ public final class GrpcResponseHeaders {
   private static final byte[] GRPC_MESSAGE = ascii(GrpcHeaders.MESSAGE.name());
   private static final byte[] ALT_SVC = ascii("alt-svc");
 
+  private static final int STATUS_FIELD = 0;
+  private static final int CONTENT_TYPE_FIELD = 1;
+  private static final int GRPC_STATUS_FIELD = 2;
+  private static final int GRPC_MESSAGE_FIELD = 3;
+  private static final int RESERVED_FIELDS = 4;
+
+  /** Longer reserved values (a long {@code grpc-message}) are rare and not worth keeping alive. */
+  private static final int MAX_KEPT_VALUE = 64;
+
   /** Room for four entries at the first one: most responses carry fewer. */
   private static final int INITIAL_SLOTS = 8;
 
   /** Made at the first metadata entry: most trailers carry none (only {@code grpc-status}). */
   private byte[][] namesAndValues;
 
-  /** The reserved fields' values as text, each array wrapped once per connection. */
-  private final DecodedFieldStrings strings = new DecodedFieldStrings();
+  /**
+   * Per reserved field ({@link #STATUS_FIELD}...), the last value array wrapped and its wrapper:
+   * the decoder hands out the same array of its static or dynamic table block after block ({@code
+   * :status: 200}, {@code content-type: application/grpc}, {@code grpc-status: 0}), so each is
+   * wrapped once per connection. Arrays longer than {@value #MAX_KEPT_VALUE} bytes are not kept.
+   */
+  private final byte[][] lastValues = new byte[RESERVED_FIELDS][];
+
+  private final AsciiString[] lastTexts = new AsciiString[RESERVED_FIELDS];
 
   private int entries;
 
@@ -108,17 +124,17 @@ public final class GrpcResponseHeaders {
     checkValue(name, value);
     if (name.length > 0 && name[0] == ':') {
       if (Arrays.equals(STATUS, name)) {
-        status = strings.of(value);
+        status = text(STATUS_FIELD, value);
       }
       return;
     }
     checkName(name);
     if (Arrays.equals(GRPC_STATUS, name)) {
-      grpcStatus = strings.of(value);
+      grpcStatus = text(GRPC_STATUS_FIELD, value);
     } else if (Arrays.equals(GRPC_MESSAGE, name)) {
-      grpcMessage = strings.of(value);
+      grpcMessage = text(GRPC_MESSAGE_FIELD, value);
     } else if (Arrays.equals(CONTENT_TYPE, name)) {
-      contentType = strings.of(value);
+      contentType = text(CONTENT_TYPE_FIELD, value);
     } else {
       if (Arrays.equals(ALT_SVC, name)) {
         String text = new String(value, StandardCharsets.ISO_8859_1);
@@ -162,6 +178,19 @@ public final class GrpcResponseHeaders {
             "value of header '" + text(name) + "' has a NUL, CR or LF at index " + i);
       }
     }
+  }
+
+  /** {@code value} of the reserved {@code field} as text, wrapped once while it repeats. */
+  private AsciiString text(int field, byte[] value) {
+    if (lastValues[field] == value) {
+      return lastTexts[field];
+    }
+    AsciiString text = new AsciiString(value, false);
+    if (value.length <= MAX_KEPT_VALUE) {
+      lastValues[field] = value;
+      lastTexts[field] = text;
+    }
+    return text;
   }
 
   private static String text(byte[] bytes) {
