@@ -37,7 +37,10 @@ public abstract class ClientCall<ReqT, RespT> {
      */
     public void onClose(Status status, Metadata trailers) {}
 
-    /** {@link ClientCall#isReady()} may have changed to true: a good time to send more. */
+    /**
+     * {@link ClientCall#isReady()} may have changed to true: a good time to send more. Not called
+     * once the call is half-closed, as nothing more can be sent.
+     */
     public void onReady() {}
   }
 

@@ -23,7 +23,8 @@ import java.util.logging.Logger;
  * the transport thread (direct executor). Responses are parsed on that same thread. A callback that
  * throws, or a response that does not parse, cancels the call; {@code onClose} then reports that
  * failure instead of whatever the stream says, and it is delivered exactly once. Its {@link #run()}
- * delivers {@code onReady}, so that event needs no task object.
+ * delivers {@code onReady}, so that event needs no task object; once the call is half-closed,
+ * {@code onReady} is dropped (the call can send nothing more).
  *
  * <p>Thread-safety: the stream calls the {@code ClientStreamListener} methods one at a time; the
  * listener-side state ({@code localCloseStatus}, {@code closeDelivered}) is confined to the
@@ -112,6 +113,9 @@ final class ClientCallEvents<RespT>
 
   @Override
   public void onReady() {
+    if (call.isHalfClosed()) {
+      return; // the call can send nothing more: the callback would cost the executor a task only
+    }
     if (inline) {
       deliverReady();
     } else {
@@ -200,7 +204,7 @@ final class ClientCallEvents<RespT>
   }
 
   private void deliverReady() {
-    if (closeDelivered || localCloseStatus != null) {
+    if (closeDelivered || localCloseStatus != null || call.isHalfClosed()) {
       return;
     }
     try {

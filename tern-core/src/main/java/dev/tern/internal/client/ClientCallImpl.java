@@ -41,7 +41,9 @@ import java.util.concurrent.TimeUnit;
  * start) closes at once without a stream.
  *
  * <p>The listener side (executors, parsing, failing callbacks, exactly one {@code onClose}) is
- * {@link ClientCallEvents}.
+ * {@link ClientCallEvents}. {@code onReady} is not delivered once the call is half-closed: it can
+ * send nothing more. A unary or server-streaming call made by the stubs half-closes before its
+ * stream opens, so it costs its executor no task for the readiness the opened stream reports.
  *
  * <p>Transparent retry: if the stream closes as REFUSED or DROPPED (the server never processed it)
  * before the call received anything, and the call was not cancelled, it is retried on a fresh
@@ -92,7 +94,10 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
   private CallOptions callOptions;
 
   private boolean started;
-  private boolean halfClosed;
+
+  /** Written by the application thread; read by the stream's thread to skip a useless onReady. */
+  private volatile boolean halfClosed;
+
   private Context context;
   private Compressor compressor;
   private Metadata headers;
@@ -421,6 +426,14 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
     if (!method.getType().clientSendsOneMessage()) {
       target.flush();
     }
+  }
+
+  /**
+   * Whether the application has half-closed the call: it can send nothing more, so readiness means
+   * nothing to it ({@link ClientCallEvents} then drops {@code onReady}).
+   */
+  boolean isHalfClosed() {
+    return halfClosed;
   }
 
   @Override

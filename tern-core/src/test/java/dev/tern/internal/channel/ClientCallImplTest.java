@@ -368,6 +368,49 @@ class ClientCallImplTest {
   // ---- listener failures and parsing ----
 
   @Test
+  void readinessReachesTheListenerWhileTheCallCanStillSend() {
+    readyChannel();
+    RecordingListener listener = start(newCall(CallOptions.DEFAULT), new Metadata());
+
+    transport.lastStream().setReady(true);
+
+    assertThat(listener.events()).containsExactly("ready");
+  }
+
+  @Test
+  void readinessAfterTheHalfCloseIsNotDelivered() {
+    readyChannel();
+    ClientCall<String, String> call = fixture.channel.newCall(UNARY, CallOptions.DEFAULT);
+    RecordingListener listener = start(call, new Metadata());
+    call.sendMessage("request");
+    call.halfClose();
+    FakeClientStream stream = transport.lastStream();
+
+    stream.setReady(true); // as a transport reports its stream open on the wire
+    stream.deliverHeaders(new Metadata());
+    stream.serverClose(Status.OK);
+
+    assertThat(listener.events()).containsExactly("headers", "close OK");
+  }
+
+  @Test
+  void readinessQueuedBehindTheHalfCloseIsDropped() {
+    fixture.directExecutor = false;
+    ThreadlessExecutor executor = new ThreadlessExecutor();
+    readyChannel();
+    ClientCall<String, String> call =
+        fixture.channel.newCall(BIDI, CallOptions.DEFAULT.withExecutor(executor));
+    RecordingListener listener = start(call, new Metadata());
+    FakeClientStream stream = transport.lastStream();
+
+    stream.setReady(true); // queued on the call's executor, not yet run
+    call.halfClose();
+    executor.drain();
+
+    assertThat(listener.events()).isEmpty();
+  }
+
+  @Test
   void listenerThrowingInOnMessageCancelsTheCallAndStillClosesOnce() {
     readyChannel();
     ClientCall<String, String> call = newCall(CallOptions.DEFAULT);

@@ -18,24 +18,45 @@ import java.util.Arrays;
  * base64-decoded as they arrive (padded or not; a comma-separated value becomes one entry per
  * element).
  *
- * <p>Values may be views into a larger array (an {@link AsciiString} with an offset): exactly the
- * bytes of the value are copied then; a string that spans its whole array is shared, as HPACK never
- * modifies a decoded string.
+ * <p>The decoder's arrays are kept as they come ({@link #add(byte[], byte[])}), as HPACK and QPACK
+ * never modify a decoded string; only the reserved fields' values are wrapped as text, each array
+ * once while the decoder keeps handing out the same one. Fields given as text ({@link
+ * #add(AsciiString, CharSequence)}) may be views into a larger array: exactly the bytes of the
+ * value are copied then.
  *
  * <p>Not thread-safe: filled and read on one event loop.
  */
 public final class GrpcResponseHeaders {
-  private static final AsciiString STATUS = AsciiString.cached(":status");
-  private static final AsciiString CONTENT_TYPE = AsciiString.cached("content-type");
-  private static final AsciiString GRPC_STATUS = AsciiString.cached(GrpcHeaders.STATUS.name());
-  private static final AsciiString GRPC_MESSAGE = AsciiString.cached(GrpcHeaders.MESSAGE.name());
-  private static final AsciiString ALT_SVC = AsciiString.cached("alt-svc");
+  private static final byte[] STATUS = ascii(":status");
+  private static final byte[] CONTENT_TYPE = ascii("content-type");
+  private static final byte[] GRPC_STATUS = ascii(GrpcHeaders.STATUS.name());
+  private static final byte[] GRPC_MESSAGE = ascii(GrpcHeaders.MESSAGE.name());
+  private static final byte[] ALT_SVC = ascii("alt-svc");
+
+  private static final int STATUS_FIELD = 0;
+  private static final int CONTENT_TYPE_FIELD = 1;
+  private static final int GRPC_STATUS_FIELD = 2;
+  private static final int GRPC_MESSAGE_FIELD = 3;
+  private static final int RESERVED_FIELDS = 4;
+
+  /** Longer reserved values (a long {@code grpc-message}) are rare and not worth keeping alive. */
+  private static final int MAX_KEPT_VALUE = 64;
 
   /** Room for four entries at the first one: most responses carry fewer. */
   private static final int INITIAL_SLOTS = 8;
 
   /** Made at the first metadata entry: most trailers carry none (only {@code grpc-status}). */
   private byte[][] namesAndValues;
+
+  /**
+   * Per reserved field ({@link #STATUS_FIELD}...), the last value array wrapped and its wrapper:
+   * the decoder hands out the same array of its static or dynamic table block after block ({@code
+   * :status: 200}, {@code content-type: application/grpc}, {@code grpc-status: 0}), so each is
+   * wrapped once per connection. Arrays longer than {@value #MAX_KEPT_VALUE} bytes are not kept.
+   */
+  private final byte[][] lastValues = new byte[RESERVED_FIELDS][];
+
+  private final AsciiString[] lastTexts = new AsciiString[RESERVED_FIELDS];
 
   private int entries;
 
@@ -52,7 +73,14 @@ public final class GrpcResponseHeaders {
 
   private GrpcResponseHeaders() {}
 
-  /** An empty holder, which the client's connection fills field by field ({@link #add}). */
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /**
+   * An empty holder, which the client's connection fills field by field ({@link #add}); one per
+   * connection, reset for each block.
+   */
   public static GrpcResponseHeaders create() {
     return new GrpcResponseHeaders();
   }
@@ -73,35 +101,49 @@ public final class GrpcResponseHeaders {
   }
 
   /**
-   * Adds one decoded field: a pseudo-header or a reserved header into its field (an unknown
-   * pseudo-header is dropped), anything else into the metadata.
+   * Adds one decoded field given as text, as {@link #add(byte[], byte[])} does with exactly its
+   * bytes (a view into a larger array is copied; a string spanning its whole array is not).
    *
    * @throws IllegalArgumentException if the field makes the block malformed
    */
   public void add(AsciiString name, CharSequence value) {
+    add(GrpcWire.bytes(name), GrpcWire.bytes(value));
+  }
+
+  /**
+   * Adds one decoded field: a pseudo-header or a reserved header into its field (an unknown
+   * pseudo-header is dropped), anything else into the metadata. The arrays are kept, not copied
+   * (HPACK and QPACK never modify a decoded string), and only the reserved fields' values are
+   * wrapped as text: the metadata takes the arrays as they are, so a response's other fields (a
+   * proxy's or a web server's {@code server}, {@code date}, {@code content-length}, which come as
+   * new arrays every response) cost no wrapper.
+   *
+   * @throws IllegalArgumentException if the field makes the block malformed
+   */
+  public void add(byte[] name, byte[] value) {
     checkValue(name, value);
-    if (name.length() > 0 && name.byteAt(0) == ':') {
-      if (STATUS.contentEquals(name)) {
-        status = value;
+    if (name.length > 0 && name[0] == ':') {
+      if (Arrays.equals(STATUS, name)) {
+        status = text(STATUS_FIELD, value);
       }
       return;
     }
     checkName(name);
-    if (GRPC_STATUS.contentEquals(name)) {
-      grpcStatus = value;
-    } else if (GRPC_MESSAGE.contentEquals(name)) {
-      grpcMessage = value;
-    } else if (CONTENT_TYPE.contentEquals(name)) {
-      contentType = value;
+    if (Arrays.equals(GRPC_STATUS, name)) {
+      grpcStatus = text(GRPC_STATUS_FIELD, value);
+    } else if (Arrays.equals(GRPC_MESSAGE, name)) {
+      grpcMessage = text(GRPC_MESSAGE_FIELD, value);
+    } else if (Arrays.equals(CONTENT_TYPE, name)) {
+      contentType = text(CONTENT_TYPE_FIELD, value);
     } else {
-      if (ALT_SVC.contentEquals(name)) {
-        altSvc = altSvc == null ? value.toString() : altSvc + ", " + value;
+      if (Arrays.equals(ALT_SVC, name)) {
+        String text = new String(value, StandardCharsets.ISO_8859_1);
+        altSvc = altSvc == null ? text : altSvc + ", " + text;
       }
-      byte[] nameBytes = GrpcWire.bytes(name);
-      if (GrpcWire.isBinaryName(nameBytes)) {
-        addBinary(nameBytes, value);
+      if (GrpcWire.isBinaryName(name)) {
+        addBinary(name, value);
       } else {
-        append(nameBytes, GrpcWire.bytes(value));
+        append(name, value);
       }
     }
   }
@@ -110,15 +152,15 @@ public final class GrpcResponseHeaders {
    * HTTP/2 header names are lower-case tokens; anything else makes the request malformed. The
    * connection fails the call with INTERNAL.
    */
-  private static void checkName(AsciiString name) {
-    if (name.isEmpty()) {
+  private static void checkName(byte[] name) {
+    if (name.length == 0) {
       throw new IllegalArgumentException("empty header name");
     }
-    for (int i = 0; i < name.length(); i++) {
-      int b = name.byteAt(i) & 0xff;
+    for (int i = 0; i < name.length; i++) {
+      int b = name[i] & 0xff;
       if ((b >= 'A' && b <= 'Z') || b <= 0x20 || b >= 0x7f || b == ':') {
         throw new IllegalArgumentException(
-            "header name '" + name + "' has an invalid character at index " + i);
+            "header name '" + text(name) + "' has an invalid character at index " + i);
       }
     }
   }
@@ -128,23 +170,37 @@ public final class GrpcResponseHeaders {
    * value must never reach the metadata, where an application could pass it on (into a log line or
    * an HTTP/1.1 request). The connection fails the call with INTERNAL.
    */
-  private static void checkValue(AsciiString name, CharSequence value) {
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
+  private static void checkValue(byte[] name, byte[] value) {
+    for (int i = 0; i < value.length; i++) {
+      byte c = value[i];
       if (c == 0 || c == '\r' || c == '\n') {
         throw new IllegalArgumentException(
-            "value of header '" + name + "' has a NUL, CR or LF at index " + i);
+            "value of header '" + text(name) + "' has a NUL, CR or LF at index " + i);
       }
     }
   }
 
-  private void addBinary(byte[] name, CharSequence value) {
-    AsciiString ascii = AsciiString.of(value);
-    byte[] array = ascii.array();
-    int start = ascii.arrayOffset();
-    int end = start + ascii.length();
+  /** {@code value} of the reserved {@code field} as text, wrapped once while it repeats. */
+  private AsciiString text(int field, byte[] value) {
+    if (lastValues[field] == value) {
+      return lastTexts[field];
+    }
+    AsciiString text = new AsciiString(value, false);
+    if (value.length <= MAX_KEPT_VALUE) {
+      lastValues[field] = value;
+      lastTexts[field] = text;
+    }
+    return text;
+  }
+
+  private static String text(byte[] bytes) {
+    return new String(bytes, StandardCharsets.ISO_8859_1);
+  }
+
+  private void addBinary(byte[] name, byte[] array) {
+    int end = array.length;
     try {
-      for (int i = start; ; ) {
+      for (int i = 0; ; ) {
         int comma = indexOf(array, (byte) ',', i, end);
         int elementEnd = comma < 0 ? end : comma;
         append(name, Base64Codec.decodeBase64(array, i, elementEnd - i));

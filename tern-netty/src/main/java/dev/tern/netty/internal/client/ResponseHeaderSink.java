@@ -5,17 +5,16 @@ import dev.tern.netty.internal.http2.HeaderSink;
 /**
  * The sink of a connection's response header blocks (and trailer blocks) on Tern's HTTP/2 engine:
  * each is decoded into the {@link GrpcResponseHeaders} that {@link ClientStreamState} reads to
- * judge how the call ends ({@link Http2Statuses}). The decoder's arrays are wrapped, not copied,
- * through the connection's {@link DecodedFieldStrings}. A field that makes the block malformed (an
- * upper-case or invalid name; NUL, CR or LF in a value) is kept as the block's problem and later
- * fields are ignored, since HPACK must decode the block to its end to stay in step with the server;
- * the call then fails INTERNAL.
+ * judge how the call ends ({@link Http2Statuses}). The decoder's arrays are handed on as they are
+ * ({@link GrpcResponseHeaders#add(byte[], byte[])}), neither copied nor wrapped. A field that makes
+ * the block malformed (an upper-case or invalid name; NUL, CR or LF in a value) is kept as the
+ * block's problem and later fields are ignored, since HPACK must decode the block to its end to
+ * stay in step with the server; the call then fails INTERNAL.
  *
  * <p>One per connection, reset by {@link #start} for each block (blocks never interleave); event
  * loop only, not thread-safe.
  */
 public final class ResponseHeaderSink implements HeaderSink {
-  private final DecodedFieldStrings strings = new DecodedFieldStrings();
   private final GrpcResponseHeaders headers = GrpcResponseHeaders.create();
   private String malformed;
 
@@ -34,7 +33,7 @@ public final class ResponseHeaderSink implements HeaderSink {
       return;
     }
     try {
-      headers.add(strings.of(name), strings.of(value));
+      headers.add(name, value);
     } catch (IllegalArgumentException e) {
       malformed = e.getMessage();
     }

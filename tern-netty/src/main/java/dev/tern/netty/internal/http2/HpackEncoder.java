@@ -25,6 +25,13 @@ import java.util.Arrays;
  * table is at most 4096 bytes (less if the peer's SETTINGS_HEADER_TABLE_SIZE is smaller) and made
  * at the first insertion; a change of its size is signalled at the start of the next block.
  *
+ * <p>A field whose name and value arrays are the very ones of a field written as a whole index
+ * shortly before is written as that index again without a look-up, as long as the dynamic table has
+ * not changed since (an insertion shifts its indexes): a channel's request fields ({@code :path},
+ * {@code :authority}, {@code te}, {@code content-type}, {@code user-agent}) are the same arrays
+ * call after call, and the look-ups (the static table's hash, the dynamic table's scan) were most
+ * of what encoding a request cost. See {@link #MEMO_SIZE}.
+ *
  * <p>Use: {@link #beginBlock} once per header block, then {@link #header} for each field. One
  * encoder per connection, used only on its event loop; not thread-safe.
  */
@@ -45,6 +52,20 @@ public final class HpackEncoder {
           "grpc-status");
   private static final byte[][] SENSITIVE_NAMES =
       names("authorization", "proxy-authorization", "cookie", "set-cookie");
+
+  /**
+   * How many fields written as an index are remembered by array identity: a request's fields with
+   * room to spare. Looked through in order, which for so few is faster than hashing the arrays.
+   */
+  static final int MEMO_SIZE = 16;
+
+  /** The remembered fields' arrays and indexes; {@link #memoCount} of them, replaced in turn. */
+  private final byte[][] memoNames = new byte[MEMO_SIZE][];
+
+  private final byte[][] memoValues = new byte[MEMO_SIZE][];
+  private final int[] memoIndexes = new int[MEMO_SIZE];
+  private int memoCount;
+  private int memoNext;
 
   private final boolean huffman;
   private final boolean indexEverything;
@@ -84,6 +105,7 @@ public final class HpackEncoder {
     if (table != null) {
       table.setMaxSize(size);
     }
+    forgetIndexes(); // a smaller table may have evicted remembered entries
   }
 
   /** Starts a header block: writes the pending dynamic table size updates, if any. */
@@ -98,24 +120,33 @@ public final class HpackEncoder {
   }
 
   /**
-   * Writes one header field.
+   * Writes one header field. The arrays are read, never modified, and must not be modified
+   * afterwards: an array written again is taken to hold what it held (see the class comment).
    *
    * @param sensitive never index it, here nor anywhere it is forwarded (RFC 7541 section 7.1.3)
    */
   public void header(ByteBuf out, byte[] name, byte[] value, boolean sensitive) {
+    if (!sensitive) {
+      for (int i = 0; i < memoCount; i++) {
+        if (memoNames[i] == name && memoValues[i] == value) {
+          writeInteger(out, 0x80, 7, memoIndexes[i]);
+          return;
+        }
+      }
+    }
     sensitive |= !indexEverything && contains(SENSITIVE_NAMES, name);
     int nameIndex = HpackStaticTable.nameIndex(name);
     if (!sensitive) {
       int index = HpackStaticTable.index(nameIndex, value);
       if (index != 0) {
-        writeInteger(out, 0x80, 7, index);
+        writeIndexed(out, name, value, index);
         return;
       }
     }
     if (table != null) {
       int found = table.find(name, value);
       if (found > 0 && !sensitive) {
-        writeInteger(out, 0x80, 7, HpackStaticTable.LENGTH + found);
+        writeIndexed(out, name, value, HpackStaticTable.LENGTH + found);
         return;
       }
       if (nameIndex == 0 && found < 0) {
@@ -131,9 +162,29 @@ public final class HpackEncoder {
         table = new HpackDynamicTable(tableMaxSize);
       }
       table.add(name, value);
+      forgetIndexes(); // every dynamic index moved up by one (and the oldest may be gone)
     } else {
       writeLiteral(out, 0x00, 4, nameIndex, name, value);
     }
+  }
+
+  /** Writes {@code index} for the field and remembers it by its arrays' identity. */
+  private void writeIndexed(ByteBuf out, byte[] name, byte[] value, int index) {
+    writeInteger(out, 0x80, 7, index);
+    memoNames[memoNext] = name;
+    memoValues[memoNext] = value;
+    memoIndexes[memoNext] = index;
+    memoNext = (memoNext + 1) % MEMO_SIZE;
+    memoCount = Math.max(memoCount, memoNext == 0 ? MEMO_SIZE : memoNext);
+  }
+
+  private void forgetIndexes() {
+    for (int i = 0; i < memoCount; i++) {
+      memoNames[i] = null;
+      memoValues[i] = null;
+    }
+    memoCount = 0;
+    memoNext = 0;
   }
 
   /** The dynamic table, or null while nothing was inserted (for tests). */

@@ -1,6 +1,8 @@
 package dev.tern.netty.internal.client;
 
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tern.Metadata;
 import io.netty.util.AsciiString;
@@ -58,5 +60,54 @@ class GrpcResponseHeadersTest {
     assertThat(holder.invalidBinaryHeader()).isNull();
     assertThat(second.headerCount()).isZero();
     assertThat(first.get(TOKEN)).isEqualTo("first");
+  }
+
+  @Test
+  void theDecodersArraysGoIntoTheMetadataNeitherCopiedNorWrapped() {
+    GrpcResponseHeaders headers = GrpcResponseHeaders.create();
+    byte[] name = "server".getBytes(US_ASCII);
+    byte[] value = "nghttpd nghttp2/1.52.0".getBytes(US_ASCII);
+    headers.add(":status".getBytes(US_ASCII), "200".getBytes(US_ASCII));
+    headers.add(name, value);
+
+    byte[][] serialized = headers.toMetadata().toSerialized();
+
+    assertThat(serialized.length).isEqualTo(2);
+    assertThat(serialized[0]).isSameAs(name);
+    assertThat(serialized[1]).isSameAs(value);
+  }
+
+  @Test
+  void aReservedValueTheDecoderHandsOutAgainIsTheSameTextInTheNextBlock() {
+    GrpcResponseHeaders holder = GrpcResponseHeaders.create();
+    byte[] status = ":status".getBytes(US_ASCII);
+    byte[] ok = "200".getBytes(US_ASCII);
+    holder.add(status, ok);
+    CharSequence first = holder.status();
+
+    holder.reset();
+    holder.add(status, ok);
+
+    assertThat(first.toString()).isEqualTo("200");
+    assertThat(holder.status()).isSameAs(first);
+  }
+
+  @Test
+  void anUpperCaseNameIsRefusedNamingTheFieldAndTheIndex() {
+    GrpcResponseHeaders headers = GrpcResponseHeaders.create();
+
+    assertThatThrownBy(() -> headers.add("x-Token".getBytes(US_ASCII), "v".getBytes(US_ASCII)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("header name 'x-Token' has an invalid character at index 2");
+  }
+
+  @Test
+  void aValueWithALineBreakIsRefusedNamingTheField() {
+    GrpcResponseHeaders headers = GrpcResponseHeaders.create();
+
+    assertThatThrownBy(() -> headers.add("x-token".getBytes(US_ASCII), "a\r\nb".getBytes(US_ASCII)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("value of header 'x-token' has a NUL, CR or LF at index 1");
+    assertThat(headers.toMetadata().headerCount()).isZero();
   }
 }

@@ -113,13 +113,75 @@ class HpackEncoderTest {
           enc.header(out, name, value, sensitive);
           sent.add(field(name, value, sensitive));
         }
-        List<String> received = new ArrayList<>();
-        try {
-          dec.decode(out, (n, v, s) -> received.add(field(n, v, s)));
-        } finally {
-          out.release();
+        assertThat(decodeFields(dec, out)).as("run %s block %s", run, block).isEqualTo(sent);
+      }
+    }
+  }
+
+  @Test
+  void theSameArraysAgainAreTheSameIndexesUntilAnInsertionMovesThem() throws HpackException {
+    byte[] path = ascii(":path");
+    byte[] method = ascii("/service/Method");
+    byte[] custom = ascii("x-custom");
+    byte[] other = ascii("x-other");
+    byte[] value = ascii("v");
+    List<String> block = List.of(":path: /service/Method");
+    ByteBuf first = Unpooled.buffer();
+    encoder.header(first, path, method, false); // inserted: dynamic index 62
+    ByteBuf second = Unpooled.buffer();
+    encoder.header(second, path, method, false); // 62, remembered
+    ByteBuf third = Unpooled.buffer();
+    encoder.header(third, path, method, false); // 62 from memory
+
+    assertThat(decode(decoder, first)).isEqualTo(block);
+    assertThat(ByteBufUtil.hexDump(second)).isEqualTo("be");
+    assertThat(ByteBufUtil.hexDump(third)).isEqualTo("be");
+    assertThat(decode(decoder, second)).isEqualTo(block);
+    assertThat(decode(decoder, third)).isEqualTo(block);
+
+    HpackEncoder indexing = new HpackEncoder(4096, false, true);
+    HpackDecoder peer = new HpackDecoder(Long.MAX_VALUE, 4096);
+    ByteBuf out = Unpooled.buffer();
+    indexing.header(out, custom, value, false); // inserted: 62
+    indexing.header(out, custom, value, false); // 62, remembered
+    indexing.header(out, other, value, false); // inserted: x-custom moves to 63
+    indexing.header(out, custom, value, false); // must be 63 now, not the remembered 62
+    assertThat(decode(peer, out))
+        .containsExactly("x-custom: v", "x-custom: v", "x-other: v", "x-custom: v");
+  }
+
+  /**
+   * Property: the same arrays sent again and again, among new ones and table size changes (as a
+   * channel's request fields are), decode to what was sent.
+   */
+  @Test
+  void reusedArraysRoundTrip() throws HpackException {
+    Random random = new Random(52);
+    byte[][] names = new byte[6][];
+    byte[][] values = new byte[6][];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = randomName(random);
+      values[i] = new byte[random.nextInt(40)];
+      random.nextBytes(values[i]);
+    }
+    for (int run = 0; run < 20; run++) {
+      HpackEncoder enc = new HpackEncoder(4096, random.nextBoolean(), random.nextBoolean());
+      HpackDecoder dec = new HpackDecoder(Long.MAX_VALUE, 4096);
+      for (int block = 0; block < 40; block++) {
+        if (random.nextInt(8) == 0) {
+          enc.setPeerHeaderTableSize(random.nextInt(300));
         }
-        assertThat(received).as("run %s block %s", run, block).isEqualTo(sent);
+        List<String> sent = new ArrayList<>();
+        ByteBuf out = Unpooled.buffer();
+        enc.beginBlock(out);
+        for (int i = random.nextInt(10); i > 0; i--) {
+          int pick = random.nextInt(names.length + 1);
+          byte[] name = pick < names.length ? names[pick] : randomName(random);
+          byte[] value = pick < names.length ? values[pick] : ascii("new" + i);
+          enc.header(out, name, value, false);
+          sent.add(field(name, value, false));
+        }
+        assertThat(decodeFields(dec, out)).as("run %s block %s", run, block).isEqualTo(sent);
       }
     }
   }
@@ -137,6 +199,17 @@ class HpackEncoderTest {
       name[i] = (byte) ('a' + random.nextInt(26));
     }
     return name;
+  }
+
+  /** The fields of {@code block}, as {@link #field} writes them; releases {@code block}. */
+  private static List<String> decodeFields(HpackDecoder dec, ByteBuf block) throws HpackException {
+    List<String> received = new ArrayList<>();
+    try {
+      dec.decode(block, (n, v, s) -> received.add(field(n, v, s)));
+    } finally {
+      block.release();
+    }
+    return received;
   }
 
   private static String field(byte[] name, byte[] value, boolean sensitive) {
