@@ -27,10 +27,10 @@ import java.util.Arrays;
  *
  * <p>A field whose name and value arrays are the very ones of a field written as a whole index
  * shortly before is written as that index again without a look-up, as long as the dynamic table has
- * not changed since (an insertion shifts its indexes): a channel's request fields ({@code :path},
- * {@code :authority}, {@code te}, {@code content-type}, {@code user-agent}) are the same arrays
- * call after call, and the look-ups (the static table's hash, the dynamic table's scan) were most
- * of what encoding a request cost. See {@link #MEMO_SIZE}.
+ * not changed since (an insertion shifts its indexes), for the fields whose arrays the transport
+ * makes: a channel's request fields ({@code :path}, {@code :authority}, {@code te}, {@code
+ * content-type}) are the same arrays call after call, and the look-ups (the static table's hash,
+ * the dynamic table's scan) were most of what encoding a request cost. See {@link #MEMO_SIZE}.
  *
  * <p>Use: {@link #beginBlock} once per header block, then {@link #header} for each field. One
  * encoder per connection, used only on its event loop; not thread-safe.
@@ -58,6 +58,14 @@ public final class HpackEncoder {
    * room to spare. Looked through in order, which for so few is faster than hashing the arrays.
    */
   static final int MEMO_SIZE = 16;
+
+  /**
+   * Besides the pseudo-headers, the fields remembered by identity: those whose arrays the transport
+   * itself makes and never changes. An application's metadata is not remembered, since an
+   * application may fill the same array anew for a later call (a {@code -bin} value is its own
+   * array), and its index would then send the old bytes.
+   */
+  private static final byte[][] MEMO_NAMES = names("te", "content-type");
 
   /** The remembered fields' arrays and indexes; {@link #memoCount} of them, replaced in turn. */
   private final byte[][] memoNames = new byte[MEMO_SIZE][];
@@ -120,8 +128,9 @@ public final class HpackEncoder {
   }
 
   /**
-   * Writes one header field. The arrays are read, never modified, and must not be modified
-   * afterwards: an array written again is taken to hold what it held (see the class comment).
+   * Writes one header field. The arrays are read, never modified. Those of the pseudo-headers,
+   * {@code te} and {@code content-type} must not be modified afterwards: such an array written
+   * again is taken to hold what it held (see the class comment).
    *
    * @param sensitive never index it, here nor anywhere it is forwarded (RFC 7541 section 7.1.3)
    */
@@ -168,9 +177,15 @@ public final class HpackEncoder {
     }
   }
 
-  /** Writes {@code index} for the field and remembers it by its arrays' identity. */
+  /**
+   * Writes {@code index} for the field and, if the transport makes its arrays (see {@link
+   * #MEMO_NAMES}), remembers it by their identity.
+   */
   private void writeIndexed(ByteBuf out, byte[] name, byte[] value, int index) {
     writeInteger(out, 0x80, 7, index);
+    if (!(name.length > 0 && name[0] == ':') && !contains(MEMO_NAMES, name)) {
+      return;
+    }
     memoNames[memoNext] = name;
     memoValues[memoNext] = value;
     memoIndexes[memoNext] = index;

@@ -150,6 +150,24 @@ class HpackEncoderTest {
         .containsExactly("x-custom: v", "x-custom: v", "x-other: v", "x-custom: v");
   }
 
+  @Test
+  void anApplicationsArrayFilledAnewIsSentWithItsNewBytes() throws HpackException {
+    HpackEncoder indexing = new HpackEncoder(4096, false, true);
+    HpackDecoder peer = new HpackDecoder(Long.MAX_VALUE, 4096);
+    byte[] name = ascii("trace-bin");
+    byte[] value = {1, 2, 3};
+    ByteBuf out = Unpooled.buffer();
+    indexing.header(out, name, value, false); // inserted
+    indexing.header(out, name, value, false); // its index
+    value[0] = 9; // the application reuses its array for the next call
+    indexing.header(out, name, value, false);
+    assertThat(decodeFields(peer, out))
+        .containsExactly(
+            field(name, new byte[] {1, 2, 3}, false),
+            field(name, new byte[] {1, 2, 3}, false),
+            field(name, new byte[] {9, 2, 3}, false));
+  }
+
   /**
    * Property: the same arrays sent again and again, among new ones and table size changes (as a
    * channel's request fields are), decode to what was sent.
