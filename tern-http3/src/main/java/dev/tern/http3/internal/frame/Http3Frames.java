@@ -16,6 +16,12 @@ public final class Http3Frames {
   public static final long GOAWAY = 0x7;
   public static final long MAX_PUSH_ID = 0xd;
 
+  /**
+   * The first of the reserved frame types 0x1f * N + 0x21 (RFC 9114 section 7.2.8): a frame with no
+   * meaning, allowed on any stream, that every receiver ignores.
+   */
+  public static final long RESERVED = 0x21;
+
   /** Unidirectional stream types. */
   public static final long CONTROL_STREAM = 0x00;
 

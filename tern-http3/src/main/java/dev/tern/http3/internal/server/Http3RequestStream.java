@@ -18,6 +18,7 @@ import dev.tern.netty.internal.server.RequestRefusal;
 import dev.tern.netty.internal.server.UnreadResponseLimits;
 import dev.tern.spi.ServerStreamListener;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
@@ -66,6 +67,12 @@ final class Http3RequestStream extends ChannelInboundHandlerAdapter
   private boolean closed;
   private int undeliveredBytes;
   private boolean readPaused;
+
+  /** Whether a response frame went since the last {@link #probe} (or since the request ended). */
+  private boolean wroteSinceProbe;
+
+  /** Whether the call waits in the connection's {@link StopSendingProbe}. */
+  private boolean probed;
 
   Http3RequestStream(Http3ServerConnection connection, QuicStreamChannel channel) {
     this.connection = connection;
@@ -131,6 +138,12 @@ final class Http3RequestStream extends ChannelInboundHandlerAdapter
       fail(Http3Exception.stream(Http3Errors.H3_REQUEST_INCOMPLETE, "request without headers"));
     } else if (deframer != null && !closed) {
       deframer.closeWhenComplete();
+      if (!closed && !trailersSent) {
+        // From now on only STOP_SENDING tells of the client's cancel.
+        wroteSinceProbe = true;
+        probed = true;
+        connection.stopSendingProbe().add(this);
+      }
     }
   }
 
@@ -183,6 +196,43 @@ final class Http3RequestStream extends ChannelInboundHandlerAdapter
     channel.shutdown((int) e.code());
     closeNow(Status.INTERNAL.withDescription("HTTP/3 stream error: " + e.getMessage()));
     connection.serverReset();
+  }
+
+  /**
+   * A round of the connection's {@link StopSendingProbe}: a call that wrote nothing since the last
+   * round writes a reserved frame (two bytes, which the client ignores), which tells whether the
+   * client stopped the stream. While the server's reply to its STOP_SENDING (a RESET_STREAM) is
+   * unacknowledged, quiche fails the write; once it is, quiche has forgotten the stream (its
+   * request was read whole and its response reset) and holds the write back as if the connection
+   * could send nothing, but cannot say how much the stream could send, so the codec keeps its last,
+   * positive figure ({@code bytesBeforeUnwritable}) where a stream held back by flow control or
+   * congestion reads zero. Either way the call ends as a cancel. A stream whose writes already wait
+   * is not probed: the client's STOP_SENDING fails them.
+   */
+  void probe() {
+    if (closed || trailersSent) {
+      return;
+    }
+    if (wroteSinceProbe) {
+      wroteSinceProbe = false;
+      return;
+    }
+    if (!channel.isWritable()) {
+      return;
+    }
+    ByteBuf out = channel.alloc().buffer(2);
+    Http3Frames.writeFrameHeader(out, Http3Frames.RESERVED, 0);
+    ChannelFuture sent = channel.writeAndFlush(out);
+    if (!sent.isDone() && !channel.isWritable() && channel.bytesBeforeUnwritable() > 0) {
+      clientStopped();
+      return;
+    }
+    sent.addListener(
+        f -> {
+          if (!f.isSuccess()) {
+            writeFailed(f.cause());
+          }
+        });
   }
 
   // ---- frames
@@ -361,6 +411,7 @@ final class Http3RequestStream extends ChannelInboundHandlerAdapter
       return;
     }
     headersSent = true;
+    wroteSinceProbe = true;
     ByteBuf out = channel.alloc().buffer();
     Http3Frames.writeHeaders(out, fields);
     channel.write(out);
@@ -377,6 +428,7 @@ final class Http3RequestStream extends ChannelInboundHandlerAdapter
       writeHeaders(GrpcFields.response(new Metadata()));
     }
     dataSent = true;
+    wroteSinceProbe = true;
     ByteBuf header = channel.alloc().buffer(16);
     Http3Frames.writeFrameHeader(header, Http3Frames.DATA, data.readableBytes());
     channel.write(header);
@@ -394,22 +446,26 @@ final class Http3RequestStream extends ChannelInboundHandlerAdapter
   /**
    * A response write failed: the client stopped the stream (its STOP_SENDING, which is how QUIC
    * tells a server of a cancel when the request's FIN came before the client's RESET_STREAM) or the
-   * stream failed. The call ends as a cancel, and a client's stop counts as a reset.
+   * stream failed (the call ends UNAVAILABLE).
    */
   private void writeFailed(Throwable cause) {
     if (closed) {
       return;
     }
-    boolean ordinary = resetIsOrdinary();
-    boolean stopped = cause instanceof ChannelOutputShutdownException;
-    closeNow(
-        stopped
-            ? Status.CANCELLED.withDescription("client cancelled (STOP_SENDING)")
-            : Status.UNAVAILABLE.withDescription("HTTP/3 stream failed").withCause(cause));
-    channel.close();
-    if (stopped) {
-      connection.clientReset(ordinary);
+    if (cause instanceof ChannelOutputShutdownException) {
+      clientStopped();
+      return;
     }
+    closeNow(Status.UNAVAILABLE.withDescription("HTTP/3 stream failed").withCause(cause));
+    channel.close();
+  }
+
+  /** The client stopped the stream (STOP_SENDING): a cancel, which counts as a reset. */
+  private void clientStopped() {
+    boolean ordinary = resetIsOrdinary();
+    closeNow(Status.CANCELLED.withDescription("client cancelled (STOP_SENDING)"));
+    channel.close();
+    connection.clientReset(ordinary);
   }
 
   /** Ends the call: trailers with FIN, then {@code closed(OK)} once written. */
@@ -434,15 +490,14 @@ final class Http3RequestStream extends ChannelInboundHandlerAdapter
    * (1.40) passes a lone HEADERS with FIN on without its end of stream, so its clients lost the
    * status (envoyproxy/envoy#28053; Http3EnvoyInteropTest).
    */
-  private io.netty.channel.ChannelFuture sendTrailers(Status status, Metadata trailers) {
+  private ChannelFuture sendTrailers(Status status, Metadata trailers) {
     if (!headersSent) {
       writeHeaders(GrpcFields.response(new Metadata()));
     }
     trailersSent = true;
     ByteBuf out = channel.alloc().buffer();
     Http3Frames.writeHeaders(out, GrpcFields.trailers(status, trailers, false));
-    io.netty.channel.ChannelFuture sent =
-        channel.writeAndFlush(new DefaultQuicStreamFrame(out, true));
+    ChannelFuture sent = channel.writeAndFlush(new DefaultQuicStreamFrame(out, true));
     stopReading();
     return sent;
   }
@@ -474,6 +529,9 @@ final class Http3RequestStream extends ChannelInboundHandlerAdapter
       return;
     }
     closed = true;
+    if (probed) {
+      connection.stopSendingProbe().remove(this);
+    }
     if (deframer != null) {
       deframer.close();
     }

@@ -68,6 +68,9 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter
 
   private final ResetWindow serverResets;
 
+  /** Made when a first call's request is complete; the streams' event loop is the connection's. */
+  private StopSendingProbe stopSendingProbe;
+
   Http3ServerConnection(QuicChannel channel, ServerOptions options, ServerListener serverListener) {
     this.channel = channel;
     this.options = options;
@@ -96,6 +99,14 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter
         "HTTP/3 connection {0} cut off: {1}",
         new Object[] {channel, unreadLimits.connectionProblem()});
     close(Http3Errors.H3_EXCESSIVE_LOAD, unreadLimits.connectionProblem());
+  }
+
+  /** Where calls whose request is complete wait to be probed for the client's cancel. */
+  StopSendingProbe stopSendingProbe() {
+    if (stopSendingProbe == null) {
+      stopSendingProbe = new StopSendingProbe(channel.eventLoop());
+    }
+    return stopSendingProbe;
   }
 
   ServerOptions options() {
@@ -267,6 +278,9 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter
     // transport's end is reported after them.
     if (ageLimits != null) {
       ageLimits.stop();
+    }
+    if (stopSendingProbe != null) {
+      stopSendingProbe.stop();
     }
     ctx.channel().eventLoop().execute(this::terminated);
     ctx.fireChannelInactive();
