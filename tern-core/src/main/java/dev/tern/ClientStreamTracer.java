@@ -9,7 +9,9 @@ import java.util.Objects;
  * CallOptions#withStreamTracerFactory}; a load balancer may also install one per pick with {@link
  * LoadBalancer.PickResult#withSubchannel(LoadBalancer.Subchannel, Factory)}, to count the calls in
  * flight on each server, for example. A call under a retry or hedging policy gets a new tracer for
- * each attempt; {@link StreamInfo} says which attempt it is.
+ * each attempt; {@link StreamInfo} says which attempt it is. An attempt the balancer's pick fails
+ * (a drop, or an error for a call that does not wait for ready) gets tracers only when the pick
+ * labeled it ({@link #addOptionalLabel}): they hear the labels, then {@link #streamClosed}.
  *
  * <p>Every method does nothing by default. Methods run on the caller's and the transport's threads
  * and must be fast. They should not throw: the runtime catches what they throw, logs it once per
@@ -25,7 +27,7 @@ public abstract class ClientStreamTracer {
   protected ClientStreamTracer() {}
 
   /**
-   * The stream was created and is about to start; first event.
+   * The stream was created and is about to start; first event but for {@link #addOptionalLabel}.
    *
    * @param transportAttrs the transport's attributes (may be empty if it has none yet)
    * @param headers the request headers (read-only here)
@@ -69,9 +71,22 @@ public abstract class ClientStreamTracer {
   /**
    * The channel's adaptive throttling ({@code ManagedChannelBuilder.adaptiveThrottling}) refused
    * this attempt locally: it was never sent, and {@link #streamClosed} with its RESOURCE_EXHAUSTED
-   * status follows at once (no other event comes before). Such an attempt is not retried.
+   * status follows at once (no other event comes before but {@link #addOptionalLabel}). Such an
+   * attempt is not retried.
    */
   public void attemptThrottled() {}
+
+  /**
+   * The balancer's pick for this attempt named an optional metric label of it ({@link
+   * LoadBalancer.PickSubchannelArgs#addOptionalLabel}): gRFC A78's {@code grpc.lb.locality}, A89's
+   * {@code grpc.lb.backend_service}. Comes before {@link #streamCreated} (or, for an attempt the
+   * pick failed, before {@link #streamClosed}), from the thread that picked; a key may come more
+   * than once, and the last value counts.
+   *
+   * @param key the label's name
+   * @param value its value
+   */
+  public void addOptionalLabel(String key, String value) {}
 
   /** The stream ended with {@code status} (OK or not). Called exactly once, last. */
   public void streamClosed(Status status) {}

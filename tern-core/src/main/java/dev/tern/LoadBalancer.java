@@ -225,6 +225,23 @@ public abstract class LoadBalancer {
 
     /** The method called. */
     MethodDescriptor<?, ?> getMethodDescriptor();
+
+    /**
+     * Names an optional metric label of the attempt being picked for, as the picker knows it: gRFC
+     * A78's {@link MetricInstruments#LOCALITY} (the picked endpoint's locality) or A89's {@link
+     * MetricInstruments#BACKEND_SERVICE} (with xDS, the cluster's name). Call it on each pick
+     * whatever the result, so that an attempt the pick fails (a drop) is labeled too; a later value
+     * for the same key replaces the earlier one. The channel passes the labels to the attempt's
+     * stream tracers ({@link ClientStreamTracer#addOptionalLabel}), where a metrics module records
+     * the ones its user enabled.
+     *
+     * <p>Does nothing (and costs nothing) for a call without stream tracers; by default, does
+     * nothing.
+     *
+     * @param key the label's name (null: ignored)
+     * @param value its value, "" when unknown (null counts as "")
+     */
+    default void addOptionalLabel(String key, String value) {}
   }
 
   /**

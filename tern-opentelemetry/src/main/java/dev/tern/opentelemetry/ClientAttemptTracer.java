@@ -1,13 +1,15 @@
 package dev.tern.opentelemetry;
 
 import dev.tern.ClientStreamTracer;
+import dev.tern.MetricInstruments;
 import dev.tern.Status;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
 
 /**
  * One attempt of a client call: counts its message bytes each way, records its duration and sizes
- * with its status when it closes, and adds its message events to its span.
+ * with its status (and the optional labels its balancer's pick named, when enabled: {@link
+ * AttemptLabels}) when it closes, and adds its message events to its span.
  *
  * <p>Thread-safe as {@link ClientStreamTracer} requires: outbound and inbound events each come from
  * one thread at a time; what they share is volatile or synchronized.
@@ -18,6 +20,8 @@ final class ClientAttemptTracer extends ClientStreamTracer {
   private final long startNanos = System.nanoTime();
   private final Span span; // null without tracing
   private final StreamMessages messages;
+  private volatile String locality; // null until the pick names it
+  private volatile String backendService; // null until the pick names it
 
   ClientAttemptTracer(
       Instruments instruments, MethodAttributes attributes, Span span, Span callSpan) {
@@ -25,6 +29,15 @@ final class ClientAttemptTracer extends ClientStreamTracer {
     this.attributes = attributes;
     this.span = span;
     this.messages = new StreamMessages(span, callSpan);
+  }
+
+  @Override
+  public void addOptionalLabel(String key, String value) {
+    if (key.equals(MetricInstruments.LOCALITY)) {
+      locality = value;
+    } else if (key.equals(MetricInstruments.BACKEND_SERVICE)) {
+      backendService = value;
+    }
   }
 
   @Override
@@ -69,7 +82,8 @@ final class ClientAttemptTracer extends ClientStreamTracer {
     double seconds = (System.nanoTime() - startNanos) / 1e9;
     record(
         instruments,
-        attributes.withStatus(status.getCode()),
+        instruments.attemptLabels.add(
+            attributes.withStatus(status.getCode()), locality, backendService),
         seconds,
         messages.sentBytes(),
         messages.receivedBytes());

@@ -90,7 +90,11 @@ final class ClientCallRecorder extends ClientStreamTracer.Factory {
         instruments.clientAttemptStarted.add(1, attributes.base());
       }
       ClientAttemptTracer.record(
-          instruments, attributes.withStatus(status.getCode()), seconds, 0, 0);
+          instruments,
+          instruments.attemptLabels.add(attributes.withStatus(status.getCode()), null, null),
+          seconds,
+          0,
+          0);
     }
     if (instruments.clientCallDuration != null) {
       instruments.clientCallDuration.record(seconds, attributes.withStatus(status.getCode()));

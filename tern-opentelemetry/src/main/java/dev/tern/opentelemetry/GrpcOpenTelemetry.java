@@ -44,14 +44,15 @@ import java.util.function.Predicate;
  * grpc.server.call.rcvd_total_compressed_message_size}) with its units, histogram boundaries (as
  * advice; an SDK view may change them) and attributes {@code grpc.method}, {@code grpc.status},
  * {@code grpc.target}, and Tern's own {@code tern.server.call.refused} and {@code
- * tern.client.attempt.throttled}. Non-per-call metrics (gRFC A79; A78's and A94's, off by default):
- * those enabled by name with {@link Builder#enableMetrics}, through {@link #metricSink()}. Tracing:
- * a span per client call ({@code Sent.pkg.Service.Method}), per attempt ({@code Attempt.…}) and per
- * server call ({@code Recv.…}), with message events, the status, and the span context propagated by
- * the OpenTelemetry instance's propagators (W3C {@code traceparent}, or {@link
- * GrpcTraceBinPropagator} for {@code grpc-trace-bin}). Only the OpenTelemetry API is used: the
- * application brings the SDK; without one (or with {@link OpenTelemetry#noop()}) nothing is
- * recorded, and the global instance is never used.
+ * tern.client.attempt.throttled}; the attempt metrics may also carry A78's and A89's optional
+ * labels, as the balancer names them ({@link Builder#addOptionalLabel}). Non-per-call metrics (gRFC
+ * A79; A78's and A94's, off by default): those enabled by name with {@link Builder#enableMetrics},
+ * through {@link #metricSink()}. Tracing: a span per client call ({@code Sent.pkg.Service.Method}),
+ * per attempt ({@code Attempt.…}) and per server call ({@code Recv.…}), with message events, the
+ * status, and the span context propagated by the OpenTelemetry instance's propagators (W3C {@code
+ * traceparent}, or {@link GrpcTraceBinPropagator} for {@code grpc-trace-bin}). Only the
+ * OpenTelemetry API is used: the application brings the SDK; without one (or with {@link
+ * OpenTelemetry#noop()}) nothing is recorded, and the global instance is never used.
  *
  * <p>Immutable; thread-safe. One instance may configure any number of channels and servers.
  */
@@ -88,7 +89,7 @@ public final class GrpcOpenTelemetry {
             .meterBuilder(INSTRUMENTATION_SCOPE)
             .setInstrumentationVersion(version)
             .build();
-    this.instruments = new Instruments(meter, builder.metrics);
+    this.instruments = new Instruments(meter, builder.metrics, builder.optionalLabels);
     Set<String> nonPerCall = new HashSet<>(builder.metrics);
     nonPerCall.removeAll(Instruments.DEFAULT_METRICS);
     this.metricSink =
@@ -276,18 +277,22 @@ public final class GrpcOpenTelemetry {
     }
 
     /**
-     * Records the optional label {@code key} (gRFC A79) on the non-per-call metrics that have it,
-     * for example {@code grpc.lb.locality}, {@code grpc.lb.backend_service}, {@code
-     * grpc.disconnect_error}, {@code grpc.security_level}. Optional labels are left out unless
-     * added.
+     * Records the optional label {@code key} on the metrics that have it: the non-per-call ones
+     * (gRFC A79), for example {@code grpc.lb.locality}, {@code grpc.lb.backend_service}, {@code
+     * grpc.disconnect_error}, {@code grpc.security_level}; and the per-attempt client metrics
+     * ({@code grpc.client.attempt.duration} and the attempt message-size histograms), which carry
+     * A78's {@code grpc.lb.locality} and A89's {@code grpc.lb.backend_service} as the balancer's
+     * pick names them (xDS: the picked endpoint's locality and the cluster), or "" when no pick
+     * named them (a channel without xDS). Optional labels are left out unless added.
      *
      * @throws IllegalArgumentException if no registered metric has that optional label
      */
     public Builder addOptionalLabel(String key) {
       Objects.requireNonNull(key, "key");
       boolean known =
-          MetricInstrumentRegistry.getDefaultRegistry().instruments().stream()
-              .anyMatch(i -> i.optionalLabelKeys().contains(key));
+          AttemptLabels.KEYS.contains(key)
+              || MetricInstrumentRegistry.getDefaultRegistry().instruments().stream()
+                  .anyMatch(i -> i.optionalLabelKeys().contains(key));
       if (!known) {
         throw new IllegalArgumentException("key: no metric has the optional label '" + key + "'");
       }

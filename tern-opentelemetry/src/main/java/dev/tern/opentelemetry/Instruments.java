@@ -15,8 +15,8 @@ import java.util.Set;
 /**
  * The metrics of gRFC A66, Tern's count of calls its server refused at admission and of attempts
  * its client's adaptive throttling refused: their names, units and histogram boundaries (given to
- * the SDK as advice, which a view may override), made from one meter. An instrument that is not
- * enabled is null.
+ * the SDK as advice, which a view may override), made from one meter, and the optional labels
+ * enabled on the attempt metrics. An instrument that is not enabled is null.
  *
  * <p>Immutable; thread-safe (OpenTelemetry instruments are).
  */
@@ -107,7 +107,15 @@ final class Instruments {
   final LongHistogram serverCallRcvdSize;
   final LongCounter serverCallRefused;
 
-  Instruments(Meter meter, Set<String> enabled) {
+  /** The optional labels enabled on the per-attempt metrics. */
+  final AttemptLabels attemptLabels;
+
+  /**
+   * @param enabled the metrics to record
+   * @param optionalLabels the optional labels the user enabled (those of the attempt metrics count)
+   */
+  Instruments(Meter meter, Set<String> enabled, Set<String> optionalLabels) {
+    attemptLabels = new AttemptLabels(optionalLabels);
     clientAttemptStarted =
         enabled.contains(CLIENT_ATTEMPT_STARTED)
             ? counter(meter, CLIENT_ATTEMPT_STARTED, "Client call attempts started", "{attempt}")

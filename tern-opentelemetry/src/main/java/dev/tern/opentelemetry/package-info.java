@@ -10,7 +10,9 @@
  * client:
  *   ClientMetricsInterceptor     one per channel: a ClientCallRecorder for each call
  *   ClientCallRecorder           one call: its duration and span; a tracer factory
- *   ClientAttemptTracer          one attempt: bytes, duration, status, its child span
+ *   ClientAttemptTracer          one attempt: bytes, duration, status, its child span, the
+ *                                locality and backend service its pick named (AttemptLabels:
+ *                                which of them the user enabled)
  * server:
  *   ServerCallRecorder           one call (a ServerStreamTracer): its metrics and span, continuing
  *                                the client's trace

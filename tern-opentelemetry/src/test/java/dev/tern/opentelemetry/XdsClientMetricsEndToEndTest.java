@@ -34,8 +34,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * whose bootstrap lists a control plane that cannot be reached and then the real test control plane
  * (tern-xds's Go program on go-control-plane), calls a Tern server, and exports {@code
  * grpc.xds_client.*} to a real OpenTelemetry Collector (over OTLP) and to a real Prometheus that
- * scrapes the process. Tagged external-check: it runs the control plane besides the Collector and
- * Prometheus.
+ * scrapes the process; the call's attempt metrics carry A78's locality and A89's backend service
+ * labels (enabled here) into both. Tagged external-check: it runs the control plane besides the
+ * Collector and Prometheus.
  */
 @Tag("external-check")
 class XdsClientMetricsEndToEndTest {
@@ -97,7 +98,8 @@ class XdsClientMetricsEndToEndTest {
     xdsLogs.close();
   }
 
-  private static String serverJson(String target) {
+  /** The bootstrap's entry for the control plane at {@code target}, without TLS. */
+  static String serverJson(String target) {
     return "{\"server_uri\": \"" + target + "\", \"channel_creds\": [{\"type\": \"insecure\"}]}";
   }
 
@@ -136,8 +138,14 @@ class XdsClientMetricsEndToEndTest {
         .isEqualTo("through xds");
   }
 
+  /** The xDS client metrics on, and A78's and A89's labels on the attempt metrics. */
   private static GrpcOpenTelemetry otel(OpenTelemetrySdk sdk) {
-    return GrpcOpenTelemetry.newBuilder().sdk(sdk).enableMetrics(XDS_CLIENT_METRICS).build();
+    return GrpcOpenTelemetry.newBuilder()
+        .sdk(sdk)
+        .enableMetrics(XDS_CLIENT_METRICS)
+        .addOptionalLabel("grpc.lb.locality")
+        .addOptionalLabel("grpc.lb.backend_service")
+        .build();
   }
 
   @Test
@@ -159,7 +167,11 @@ class XdsClientMetricsEndToEndTest {
           .contains("grpc.xds.server: Str(" + controlPlane.target() + ")")
           .contains("grpc.xds.server: Str(" + unreachable + ")")
           .contains("grpc.xds.authority: Str(#old)")
-          .contains("grpc.xds.cache_state: Str(acked)");
+          .contains("grpc.xds.cache_state: Str(acked)")
+          // The attempt metrics name the cluster and the endpoint's locality (A89, A78).
+          .contains("Name: grpc.client.attempt.duration\n")
+          .contains("grpc.lb.backend_service: Str(c1)")
+          .contains("grpc.lb.locality: Str({region=\"r\", zone=\"\", sub_zone=\"\"})");
       for (String type : TYPES) {
         assertThat(output).contains("grpc.xds.resource_type: Str(" + type + ")");
       }
@@ -212,6 +224,17 @@ class XdsClientMetricsEndToEndTest {
                         + "\"}"))
             .singleElement()
             .satisfies(s -> assertThat(s.value()).isGreaterThanOrEqualTo(1.0));
+        assertThat(
+                prometheus.querySamples(
+                    "grpc_client_attempt_duration_seconds_count{grpc_lb_backend_service=\"c1\"}"))
+            .singleElement()
+            .satisfies(
+                s -> {
+                  assertThat(s.value()).isEqualTo(1.0);
+                  assertThat(s.labels())
+                      .containsEntry("grpc_lb_locality", "{region=\"r\", zone=\"\", sub_zone=\"\"}")
+                      .containsEntry("grpc_status", "OK");
+                });
         assertThat(xdsLogs.records())
             .map(r -> new SimpleFormatter().formatMessage(r))
             .anyMatch(m -> m.contains(unreachable + " cannot be reached"));

@@ -42,6 +42,11 @@ import java.util.logging.Logger;
  * its stream wrapped in a {@link ThrottledClientStream} that counts how it ends. Without throttling
  * that costs one null check.
  *
+ * <p>A traced call (one with stream tracer factories in its options) is picked for through a {@link
+ * PickLabels}, which keeps the metric labels the picker names (gRFC A78/A89) for the attempt's
+ * tracers; when the pick fails such an attempt, its tracers are made just to hear the labels and
+ * the status. An untraced call is picked for as itself, with no allocation.
+ *
  * <p>A call that reads a picker, finds it wanting and then queues re-checks under the lock that the
  * picker is still current, so a picker published in between cannot miss it.
  *
@@ -202,9 +207,13 @@ final class BalancerStreams implements ClientStreamProvider {
   /** A stream for the call per {@code picker}, or null if the call must wait for another picker. */
   private ClientStream pick(
       SubchannelPicker picker, PickSubchannelArgs args, Executor appExecutor) {
+    // A traced call's picker may name metric labels for the attempt's tracers; an untraced call's
+    // picker gets the call itself, where naming them costs nothing.
+    PickLabels labels =
+        args.getCallOptions().getStreamTracerFactories().isEmpty() ? null : new PickLabels(args);
     PickResult result;
     try {
-      result = picker.pickSubchannel(args);
+      result = picker.pickSubchannel(labels == null ? args : labels);
     } catch (RuntimeException | Error e) {
       logger.log(Level.SEVERE, "Load balancer's picker threw", e);
       return DelayedClientStream.failed(
@@ -228,12 +237,22 @@ final class BalancerStreams implements ClientStreamProvider {
       }
       BackendThrottle throttle = subchannel.throttle();
       if (throttle != null) {
-        return throttledStream(throttle, transport, args, appExecutor, result);
+        return throttledStream(throttle, transport, args, appExecutor, result, labels);
       }
-      return newStream(transport, args, appExecutor, result.getStreamTracerFactory());
+      return newStream(transport, args, appExecutor, result.getStreamTracerFactory(), labels);
     }
     Status status = result.getStatus();
     if (result.isDrop() || (!status.isOk() && !args.getCallOptions().isWaitForReady())) {
+      if (labels != null && !labels.isEmpty()) {
+        // The picker labeled the attempt it fails (an xDS drop names its cluster): its tracers
+        // hear the labels and that it closed, so that its metrics carry them.
+        ClientStreamTracer[] tracers =
+            TracedClientStream.newTracers(streamInfo(args), args.getHeaders(), null);
+        if (tracers != null) {
+          labels.tell(tracers);
+          TracedClientStream.pickFailed(tracers, status);
+        }
+      }
       return DelayedClientStream.failed(status);
     }
     return null;
@@ -248,7 +267,8 @@ final class BalancerStreams implements ClientStreamProvider {
       ManagedClientTransport transport,
       PickSubchannelArgs args,
       Executor appExecutor,
-      PickResult result) {
+      PickResult result,
+      PickLabels labels) {
     Status refused = throttle.admit();
     if (refused != null) {
       ClientStreamTracer.Factory tracerFactory = result.getStreamTracerFactory();
@@ -257,20 +277,24 @@ final class BalancerStreams implements ClientStreamProvider {
         ClientStreamTracer[] tracers =
             TracedClientStream.newTracers(streamInfo(args), args.getHeaders(), tracerFactory);
         if (tracers != null) {
+          if (labels != null) {
+            labels.tell(tracers);
+          }
           TracedClientStream.throttled(tracers, refused);
         }
       }
       return DelayedClientStream.failed(refused);
     }
     return new ThrottledClientStream(
-        newStream(transport, args, appExecutor, result.getStreamTracerFactory()), throttle);
+        newStream(transport, args, appExecutor, result.getStreamTracerFactory(), labels), throttle);
   }
 
   private ClientStream newStream(
       ManagedClientTransport transport,
       PickSubchannelArgs args,
       Executor appExecutor,
-      ClientStreamTracer.Factory tracerFactory) {
+      ClientStreamTracer.Factory tracerFactory,
+      PickLabels labels) {
     CallOptions callOptions = args.getCallOptions();
     MethodDescriptor<?, ?> method = args.getMethodDescriptor();
     Metadata headers = args.getHeaders();
@@ -282,6 +306,9 @@ final class BalancerStreams implements ClientStreamProvider {
     // The tracers come first: their factories may add headers the stream must send.
     ClientStreamTracer[] tracers =
         TracedClientStream.newTracers(streamInfo(args), headers, tracerFactory);
+    if (tracers != null && labels != null) {
+      labels.tell(tracers);
+    }
     ClientStream stream =
         CallCredentialsApplier.newStream(
             transport, method, headers, callOptions, owner.authorityFor(callOptions), appExecutor);

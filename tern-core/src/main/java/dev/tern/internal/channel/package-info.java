@@ -10,7 +10,9 @@
  *   -> ClientCallImpl (dev.tern.internal.client), born configured
  *   -> RetryPolicyStreams (dev.tern.internal.retry), if its method config retries or hedges
  *   -> BalancerStreams: the picker's pick, or a wait for the next picker; with adaptive
- *        throttling, the picked subchannel's BackendThrottle admits the call or fails it at once
+ *        throttling, the picked subchannel's BackendThrottle admits the call or fails it at once;
+ *        a traced call is picked for through PickLabels, which carries the metric labels the
+ *        picker names to the attempt's tracers
  *   -> CallCredentialsApplier -> the transport's stream
  * </pre>
  *

@@ -165,6 +165,15 @@ public final class TracedClientStream extends ForwardingClientStream {
   }
 
   /**
+   * The attempt {@code tracers} (from {@link #newTracers}, not null) were made for was failed by
+   * the balancer's pick with {@code status} (a drop, or an error for a call that does not wait):
+   * they hear that it closed.
+   */
+  public static void pickFailed(ClientStreamTracer[] tracers, Status status) {
+    new TracerEvents<>(tracers).report(t -> t.streamClosed(status));
+  }
+
+  /**
    * The stream will never be started (its call ended while it was being made): the tracers hear it
    * closed, so a balancer counting calls in flight does not count it forever.
    */

@@ -5,6 +5,7 @@ import dev.tern.LoadBalancer.PickResult;
 import dev.tern.LoadBalancer.PickSubchannelArgs;
 import dev.tern.LoadBalancer.Subchannel;
 import dev.tern.LoadBalancer.SubchannelPicker;
+import dev.tern.MetricInstruments;
 import dev.tern.Status;
 import dev.tern.xds.XdsEndpoints.DropOverload;
 import dev.tern.xds.XdsFeatures;
@@ -20,7 +21,9 @@ import java.util.function.LongUnaryOperator;
  * million), refuses calls beyond the cluster's {@code max_requests} in flight, and otherwise uses
  * the child's pick, counting the call while its stream is open. When the cluster reports load
  * ({@code stats} not null) it also counts each drop by category and each call into its endpoint's
- * locality. Immutable; thread-safe if {@code random} is.
+ * locality. Names each pick's optional metric labels (gRFC A89's backend service, the cluster's
+ * name, on every pick, drops included; A78's locality, the picked endpoint's, once the child picked
+ * one) for the call's attempt tracers. Immutable; thread-safe if {@code random} is.
  */
 final class ClusterImplPicker extends SubchannelPicker {
   /** GRPC_XDS_EXPERIMENTAL_CIRCUIT_BREAKING: whether max_requests applies. */
@@ -50,6 +53,7 @@ final class ClusterImplPicker extends SubchannelPicker {
 
   @Override
   public PickResult pickSubchannel(PickSubchannelArgs args) {
+    args.addOptionalLabel(MetricInstruments.BACKEND_SERVICE, config.cluster());
     for (DropOverload drop : config.dropCategories()) {
       if (random.applyAsLong(1_000_000) < drop.perMillion()) {
         if (stats != null) {
@@ -63,6 +67,7 @@ final class ClusterImplPicker extends SubchannelPicker {
     if (result.getSubchannel() == null) {
       return result;
     }
+    args.addOptionalLabel(MetricInstruments.LOCALITY, localityLabel(result.getSubchannel()));
     if (inFlight.get() >= config.maxConcurrentRequests() && CIRCUIT_BREAKING) {
       if (stats != null) {
         stats.recordUncategorizedDrop();
@@ -86,6 +91,16 @@ final class ClusterImplPicker extends SubchannelPicker {
   private static LrsLocality locality(Subchannel subchannel) {
     List<EquivalentAddressGroup> groups = subchannel.getAllAddresses();
     return groups.isEmpty() ? null : groups.get(0).getAttributes().get(LrsLocality.KEY);
+  }
+
+  /** gRFC A78's locality label EDS put on the subchannel's addresses, or "" for none. */
+  private static String localityLabel(Subchannel subchannel) {
+    List<EquivalentAddressGroup> groups = subchannel.getAllAddresses();
+    String label =
+        groups.isEmpty()
+            ? null
+            : groups.get(0).getAttributes().get(MetricInstruments.LOCALITY_ATTRIBUTE);
+    return label == null ? "" : label;
   }
 
   @Override
