@@ -170,7 +170,9 @@ public final class HpackEncoder {
       if (table == null) {
         table = new HpackDynamicTable(tableMaxSize);
       }
-      table.add(name, value);
+      // Copies: the table outlives the call, whose arrays (an application's metadata) may be
+      // filled anew for a later one, which must then not match this entry.
+      table.add(name.clone(), value.clone());
       forgetIndexes(); // every dynamic index moved up by one (and the oldest may be gone)
     } else {
       writeLiteral(out, 0x00, 4, nameIndex, name, value);
