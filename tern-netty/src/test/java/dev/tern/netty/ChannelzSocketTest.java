@@ -8,9 +8,11 @@ import dev.tern.ManagedChannel;
 import dev.tern.Metadata;
 import dev.tern.Server;
 import dev.tern.Status;
+import dev.tern.channelz.CallStats;
 import dev.tern.channelz.ChannelStats;
 import dev.tern.channelz.Channelz;
 import dev.tern.channelz.Instrumented;
+import dev.tern.channelz.InstrumentedSocket;
 import dev.tern.channelz.Ref;
 import dev.tern.channelz.ServerStats;
 import dev.tern.channelz.SocketStats;
@@ -38,8 +40,8 @@ class ChannelzSocketTest {
     return ((InetSocketAddress) server.getListenSockets().get(0)).getPort();
   }
 
-  /** The client socket of the channel to {@code port} (one subchannel, one connection). */
-  private static Instrumented<SocketStats> clientSocket(int port) {
+  /** The one subchannel of the channel to {@code port}. */
+  private static Instrumented<ChannelStats> subchannel(int port) {
     Instrumented<ChannelStats> channel =
         Channelz.global().rootChannels(0, Integer.MAX_VALUE).items().stream()
             .filter(c -> c.channelzName().endsWith(":" + port))
@@ -47,8 +49,12 @@ class ChannelzSocketTest {
             .orElseThrow();
     List<Ref> subchannels = channel.channelzStats().subchannels();
     assertThat(subchannels).hasSize(1);
-    List<Ref> sockets =
-        Channelz.global().subchannel(subchannels.get(0).id()).channelzStats().sockets();
+    return Channelz.global().subchannel(subchannels.get(0).id());
+  }
+
+  /** The client socket of the channel to {@code port} (one subchannel, one connection). */
+  private static Instrumented<SocketStats> clientSocket(int port) {
+    List<Ref> sockets = subchannel(port).channelzStats().sockets();
     assertThat(sockets).hasSize(1);
     return Channelz.global().socket(sockets.get(0).id());
   }
@@ -114,6 +120,10 @@ class ChannelzSocketTest {
     assertThat(Channelz.global().contains(accepted.channelzId())).isFalse();
   }
 
+  /**
+   * Also: its subchannel keeps its call counts once it has closed, read from the socket alone
+   * ({@link InstrumentedSocket#streamCounts()}).
+   */
   @Test
   void aClosedSocketKeepsItsCountsAndReportsNoOptions() throws Exception {
     Server server =
@@ -128,8 +138,12 @@ class ChannelzSocketTest {
     assertThat(ClientCalls.blockingUnaryCall(channel, EchoService.UNARY, CallOptions.DEFAULT, "hi"))
         .isEqualTo("hi");
     Instrumented<SocketStats> client = clientSocket(port);
+    Instrumented<ChannelStats> subchannel = subchannel(port);
     SocketStats open = client.channelzStats();
     assertThat(open.options()).containsEntry("TCP_NODELAY", "true");
+    assertThat(client).isInstanceOf(InstrumentedSocket.class);
+    assertThat(((InstrumentedSocket) client).streamCounts())
+        .isEqualTo(new CallStats(1, 1, 0, open.lastLocalStreamCreated()));
 
     channel.shutdown();
     assertThat(channel.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
@@ -138,6 +152,9 @@ class ChannelzSocketTest {
     assertThat(closed.streamsStarted()).isEqualTo(1);
     assertThat(closed.streamsSucceeded()).isEqualTo(1);
     assertThat(closed.local()).isEqualTo(open.local());
+    ChannelStats retired = subchannel.channelzStats();
+    assertThat(retired.sockets()).as("the connection has closed").isEmpty();
+    assertThat(retired.calls()).isEqualTo(new CallStats(1, 1, 0, open.lastLocalStreamCreated()));
   }
 
   @Test

@@ -5,6 +5,7 @@ import dev.tern.ConnectivityState;
 import dev.tern.channelz.TraceEvent;
 import dev.tern.channelz.TraceLog;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -20,6 +21,12 @@ import java.util.logging.Logger;
  */
 final class ChannelStateTracker {
   private static final Logger logger = Logger.getLogger(ChannelStateTracker.class.getName());
+
+  /** The trace's description of each change, built once: a channel changes state a few times. */
+  private static final String[] CHANGED_TO =
+      Arrays.stream(ConnectivityState.values())
+          .map(state -> "Channel state changed to " + state)
+          .toArray(String[]::new);
 
   private final Executor callbackExecutor;
   private final TraceLog trace;
@@ -54,7 +61,7 @@ final class ChannelStateTracker {
       }
       state = newState;
       trace.add(
-          "Channel state changed to " + newState,
+          CHANGED_TO[newState.ordinal()],
           newState == ConnectivityState.TRANSIENT_FAILURE
               ? TraceEvent.Severity.WARNING
               : TraceEvent.Severity.INFO);

@@ -12,6 +12,7 @@ import dev.tern.channelz.CallStats;
 import dev.tern.channelz.ChannelStats;
 import dev.tern.channelz.Channelz;
 import dev.tern.channelz.Instrumented;
+import dev.tern.channelz.InstrumentedSocket;
 import dev.tern.channelz.Ref;
 import dev.tern.channelz.SocketStats;
 import dev.tern.channelz.TraceEvent;
@@ -70,6 +71,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
 
   // Confined to the synchronization context.
   private volatile List<EquivalentAddressGroup> addresses; // also read by getAllAddresses()
+  private volatile String addressesText; // addresses.toString(), channelz's name: read by snapshots
   private int groupIndex;
   private int addressIndex;
   private LoadBalancer.SubchannelStateListener listener;
@@ -101,6 +103,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
       ChannelConfig config,
       Executor callExecutor) {
     this.addresses = List.copyOf(addresses);
+    this.addressesText = this.addresses.toString();
     this.attributes = attributes;
     this.sync = sync;
     this.factory = factory;
@@ -112,7 +115,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
     this.onTerminated = onTerminated;
     this.channel = new SubchannelChannel(this, config, callExecutor, authority);
     AdaptiveThrottling throttling = config.adaptiveThrottling();
-    this.throttle = throttling == null ? null : throttling.newBackend(this.addresses.toString());
+    this.throttle = throttling == null ? null : throttling.newBackend(addressesText);
     this.metrics =
         new SubchannelMetrics(
             config.metricRecorder(),
@@ -376,6 +379,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
 
   private void updateAddressesInContext(List<EquivalentAddressGroup> newAddresses) {
     addresses = newAddresses;
+    addressesText = newAddresses.toString();
     groupIndex = 0;
     addressIndex = 0;
     if (shutdown) {
@@ -458,11 +462,17 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
       trace.add("Subchannel created", TraceEvent.Severity.INFO);
     }
 
-    /** A connection terminated: its final counts move into the totals. */
+    /**
+     * A connection terminated: its final counts move into the totals, read alone when the socket
+     * can report them so (no snapshot of its addresses, options and TLS session).
+     */
     void retire(Instrumented<SocketStats> socket) {
-      if (socket != null && sockets.contains(socket)) {
-        retired = retired.plus(callsOf(socket.channelzStats()));
-        sockets.remove(socket);
+      if (socket != null && sockets.remove(socket)) {
+        CallStats calls =
+            socket instanceof InstrumentedSocket counted
+                ? counted.streamCounts()
+                : callsOf(socket.channelzStats());
+        retired = retired.plus(calls);
       }
     }
 
@@ -473,7 +483,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
 
     @Override
     public String channelzName() {
-      return addresses.toString();
+      return addressesText;
     }
 
     @Override
@@ -485,8 +495,7 @@ final class SubchannelImpl extends LoadBalancer.Subchannel {
         refs.add(socket.channelzRef());
       }
       refs.sort((a, b) -> Long.compare(a.id(), b.id()));
-      return new ChannelStats(
-          addresses.toString(), state, calls, trace.snapshot(), List.of(), refs);
+      return new ChannelStats(addressesText, state, calls, trace.snapshot(), List.of(), refs);
     }
 
     private static CallStats callsOf(SocketStats stats) {

@@ -130,6 +130,26 @@ public final class SystemProxyDetector implements ProxyDetector {
         "the JVM's ProxySelector", proxy.getHostString(), proxy.getPort(), target, null, null);
   }
 
+  /**
+   * Whether {@link #proxyFor} of {@code host} and {@code port} answers "no proxy" from what this
+   * detector already holds, without blocking: a loopback target, or an {@code HTTPS_PROXY} whose
+   * {@code NO_PROXY} exempts the target. False when the answer needs the JVM's proxy selector or a
+   * proxy's name looked up, or a malformed variable; the caller then asks {@link #proxyFor} where
+   * it may block. Name resolvers use it to skip the hop to a blocking thread for a loopback target.
+   */
+  public boolean isDirectAtOnce(String host, int port) {
+    if (isLoopback(host)) {
+      return true;
+    }
+    ProxyEnvironment fromEnv;
+    try {
+      fromEnv = ProxyEnvironment.of(env);
+    } catch (IOException e) {
+      return false; // a malformed variable: proxyFor reports it, where the resolver hears it
+    }
+    return fromEnv != null && fromEnv.noProxy().exempts(host, port);
+  }
+
   private HttpConnectProxiedSocketAddress proxied(
       String source,
       String proxyHost,

@@ -8,6 +8,7 @@ import dev.tern.NameResolver.ServiceConfigParser;
 import dev.tern.ProxyDetector;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
+import dev.tern.internal.proxy.SystemProxyDetector;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -39,7 +40,8 @@ import java.util.logging.Logger;
  * <p>Before each lookup it asks the channel's {@link ProxyDetector} (on the offload executor, where
  * it may block) about the target's name and port, unresolved: when it names a proxy, the resolution
  * is that one proxied address, without a lookup (gRFC A1: the proxy resolves the name). With {@link
- * ProxyDetector#none()} it does not ask.
+ * ProxyDetector#none()} it does not ask, nor when the default detector can tell at once that the
+ * target goes direct (a loopback target: {@link SystemProxyDetector#isDirectAtOnce}).
  *
  * <p>Thread-safety: state is confined to the channel's synchronization context; lookups complete on
  * any thread and hop back into it.
@@ -188,7 +190,9 @@ public abstract class AbstractDnsNameResolver extends NameResolver {
   private void resolve() {
     resolving = true;
     lookupStartNanos = nanoTime.getAsLong();
-    if (proxyDetector == ProxyDetector.none()) {
+    if (proxyDetector == ProxyDetector.none()
+        || (proxyDetector instanceof SystemProxyDetector system
+            && system.isDirectAtOnce(target.host(), target.port()))) {
       lookUp();
       return;
     }

@@ -173,6 +173,31 @@ class SystemProxyDetectorTest {
   }
 
   @Test
+  void directAtOnceOnlyWhereTheAnswerIsNoProxyWithoutAskingAnything() throws Exception {
+    SystemProxyDetector withEnv =
+        detector(
+            Map.of("HTTPS_PROXY", "proxy.corp:3128", "NO_PROXY", "10.1.0.0/16,.example.com"),
+            selector(null));
+    SystemProxyDetector withSelector =
+        detector(Map.of(), selector(new InetSocketAddress("10.0.0.9", 8080)));
+
+    for (SystemProxyDetector detector : List.of(withEnv, withSelector)) {
+      for (String host : new String[] {"localhost", "127.0.0.1", "127.5.6.7", "::1", "[::1]"}) {
+        assertThat(detector.isDirectAtOnce(host, 50051)).as(host).isTrue();
+        assertThat(detector.proxyFor(InetSocketAddress.createUnresolved(host, 50051))).isNull();
+      }
+    }
+    assertThat(withEnv.isDirectAtOnce("10.1.2.3", 443)).as("exempted by NO_PROXY").isTrue();
+    assertThat(withEnv.isDirectAtOnce("api.example.com", 443)).isTrue();
+    assertThat(withEnv.isDirectAtOnce("10.2.2.3", 443)).as("proxied by HTTPS_PROXY").isFalse();
+    assertThat(withEnv.proxyFor(InetSocketAddress.createUnresolved("10.2.2.3", 443))).isNotNull();
+    assertThat(withSelector.isDirectAtOnce("10.1.2.3", 443))
+        .as("the JVM's selector decides, and may block")
+        .isFalse();
+    assertThat(selected).as("isDirectAtOnce never asks the selector").isEmpty();
+  }
+
+  @Test
   void unsupportedOrMalformedProxyUrlsFailNamingTheVariable() {
     assertThatThrownBy(
             () -> detector(Map.of("HTTPS_PROXY", "https://proxy.corp"), null).proxyFor(TARGET))

@@ -8,6 +8,7 @@ import dev.tern.NameResolver;
 import dev.tern.ProxyDetector;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
+import dev.tern.internal.proxy.SystemProxyDetector;
 import dev.tern.testing.FakeClock;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -15,6 +16,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -39,14 +41,19 @@ class DnsProxyDetectionTest {
   }
 
   private AbstractDnsNameResolver start(ProxyDetector detector, boolean serviceConfigs) {
+    return start(detector, serviceConfigs, "api.example:443", Runnable::run);
+  }
+
+  private AbstractDnsNameResolver start(
+      ProxyDetector detector, boolean serviceConfigs, String target, Executor offload) {
     AbstractDnsNameResolver resolver =
         new AbstractDnsNameResolver(
-            HostAndPort.parse("api.example:443", 443, "dns:///api.example:443"),
+            HostAndPort.parse(target, 443, "dns:///" + target),
             NameResolver.Args.newBuilder()
                 .setDefaultPort(443)
                 .setSynchronizationContext(sync)
                 .setScheduledExecutorService(clock)
-                .setOffloadExecutor(Runnable::run)
+                .setOffloadExecutor(offload)
                 .setProxyDetector(detector)
                 .build(),
             TimeUnit.SECONDS.toNanos(30),
@@ -143,6 +150,16 @@ class DnsProxyDetectionTest {
     resolver.refresh();
 
     assertThat(asked).hasSize(2);
+  }
+
+  @Test
+  void theDefaultDetectorIsNotAskedOnABlockingThreadAboutALoopbackTarget() {
+    List<Runnable> offloaded = new ArrayList<>();
+
+    start(SystemProxyDetector.getDefault(), false, "127.0.0.1:50051", offloaded::add);
+
+    assertThat(offloaded).as("no hop to the offload executor").isEmpty();
+    assertThat(lookedUp).containsExactly("127.0.0.1");
   }
 
   @Test

@@ -1,7 +1,8 @@
 package dev.tern.netty.internal.io;
 
+import dev.tern.channelz.CallStats;
 import dev.tern.channelz.Channelz;
-import dev.tern.channelz.Instrumented;
+import dev.tern.channelz.InstrumentedSocket;
 import dev.tern.channelz.SocketStats;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
@@ -38,7 +39,7 @@ import javax.net.ssl.SSLSession;
  * to the event loop, are read there, by a task the snapshot waits for briefly. The channel is
  * volatile, set once it exists; Netty's addresses and pipeline may be read from any thread.
  */
-public final class SocketNode implements Instrumented<SocketStats> {
+public final class SocketNode implements InstrumentedSocket {
   private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
 
   private static final int STREAMS_STARTED = 0;
@@ -141,6 +142,15 @@ public final class SocketNode implements Instrumented<SocketStats> {
     }
     SocketAddress remote = ch.remoteAddress();
     return kind + " " + ch.localAddress() + (remote == null ? "" : " <-> " + remote);
+  }
+
+  @Override
+  public CallStats streamCounts() {
+    return new CallStats(
+        read(STREAMS_STARTED),
+        read(STREAMS_SUCCEEDED),
+        read(STREAMS_FAILED),
+        time(LAST_LOCAL_STREAM));
   }
 
   @Override
