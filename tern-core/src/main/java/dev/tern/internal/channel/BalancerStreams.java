@@ -246,10 +246,8 @@ final class BalancerStreams implements ClientStreamProvider {
       if (labels != null && !labels.isEmpty()) {
         // The picker labeled the attempt it fails (an xDS drop names its cluster): its tracers
         // hear the labels and that it closed, so that its metrics carry them.
-        ClientStreamTracer[] tracers =
-            TracedClientStream.newTracers(streamInfo(args), args.getHeaders(), null);
+        ClientStreamTracer[] tracers = labeledTracers(args, args.getHeaders(), null, labels);
         if (tracers != null) {
-          labels.tell(tracers);
           TracedClientStream.pickFailed(tracers, status);
         }
       }
@@ -275,11 +273,8 @@ final class BalancerStreams implements ClientStreamProvider {
       if (tracerFactory != null || !args.getCallOptions().getStreamTracerFactories().isEmpty()) {
         // The attempt's tracers hear it refused, so that metrics can count it.
         ClientStreamTracer[] tracers =
-            TracedClientStream.newTracers(streamInfo(args), args.getHeaders(), tracerFactory);
+            labeledTracers(args, args.getHeaders(), tracerFactory, labels);
         if (tracers != null) {
-          if (labels != null) {
-            labels.tell(tracers);
-          }
           TracedClientStream.throttled(tracers, refused);
         }
       }
@@ -287,6 +282,23 @@ final class BalancerStreams implements ClientStreamProvider {
     }
     return new ThrottledClientStream(
         newStream(transport, args, appExecutor, result.getStreamTracerFactory(), labels), throttle);
+  }
+
+  /**
+   * The attempt's tracers (the call's, then {@code tracerFactory}'s), told the labels the picker
+   * named; null when nothing traces the call.
+   */
+  private static ClientStreamTracer[] labeledTracers(
+      PickSubchannelArgs args,
+      Metadata headers,
+      ClientStreamTracer.Factory tracerFactory,
+      PickLabels labels) {
+    ClientStreamTracer[] tracers =
+        TracedClientStream.newTracers(streamInfo(args), headers, tracerFactory);
+    if (tracers != null && labels != null) {
+      labels.tell(tracers);
+    }
+    return tracers;
   }
 
   private ClientStream newStream(
@@ -304,11 +316,7 @@ final class BalancerStreams implements ClientStreamProvider {
           transport, method, headers, callOptions, owner.authorityFor(callOptions), appExecutor);
     }
     // The tracers come first: their factories may add headers the stream must send.
-    ClientStreamTracer[] tracers =
-        TracedClientStream.newTracers(streamInfo(args), headers, tracerFactory);
-    if (tracers != null && labels != null) {
-      labels.tell(tracers);
-    }
+    ClientStreamTracer[] tracers = labeledTracers(args, headers, tracerFactory, labels);
     ClientStream stream =
         CallCredentialsApplier.newStream(
             transport, method, headers, callOptions, owner.authorityFor(callOptions), appExecutor);
