@@ -25,13 +25,17 @@ import java.util.concurrent.atomic.AtomicReference;
  * at once, each waiting for the others, is no overload while the limit is far above), or whose
  * calls mostly missed their deadlines while the server had them, or were abandoned by their clients
  * before the answer ({@link #releaseLate}: it fails its clients at the concurrency it has, and the
- * limit comes down to it). The unloaded latency is the lowest median of the windows that ran
- * unloaded (their calls in progress below half the limit) over the last one to two periods of
- * {@link #WINDOWS_PER_PERIOD} windows that had such a window, falling at once and rising at most
- * {@link #GROWTH_PER_PERIOD} times a period and once per {@link #RISE_INTERVAL_NANOS}, so it
- * follows a service that becomes slower or faster for good, but neither a queue building far below
- * the limit nor the load at the limit; before the first unloaded window a loaded window halves the
- * limit (a server that starts overloaded).
+ * limit comes down to it), or, while the limit is cold (above {@link #COLD_FLOOR}), whose queue is
+ * long while the server keeps serving at least {@link #SATURATED_SHARE} of the calls a second it
+ * has served in time ({@link #bestRate}, by Little's law): a server busy at its pace with calls
+ * waiting, whose calls on a shared core would otherwise all be late together a deadline later. The
+ * unloaded latency is the lowest median of the windows that ran unloaded (their calls in progress
+ * below half the limit) over the last one to two periods of {@link #WINDOWS_PER_PERIOD} windows
+ * that had such a window, falling at once and rising at most {@link #GROWTH_PER_PERIOD} times a
+ * period and once per {@link #RISE_INTERVAL_NANOS}, so it follows a service that becomes slower or
+ * faster for good, but neither a queue building far below the limit nor the load at the limit;
+ * before the first unloaded window a loaded window halves the limit (a server that starts
+ * overloaded).
  *
  * <p>The floor follows what the server has served in time: the most calls in progress as a call
  * ended within the allowed latency, in a window whose median stayed within it and whose calls
@@ -107,6 +111,14 @@ final class AdaptiveConcurrencyLimit {
 
   static final int MAX_LIMIT = 10_000;
 
+  /**
+   * The share of {@link #bestRate} a window far below the limit must keep serving, by Little's law,
+   * for its queue to count as overload: a server busy at its pace while calls queue (one core at
+   * 1.5 times what it serves) keeps about all of it; calls held open together, waiting for each
+   * other or for a slow peer, show a small share of it, however many.
+   */
+  static final double SATURATED_SHARE = 0.5;
+
   /** No evidence of overload yet: a cold server refuses nothing it would have served before. */
   static final int INITIAL_LIMIT = MAX_LIMIT;
 
@@ -146,6 +158,12 @@ final class AdaptiveConcurrencyLimit {
   private int periodServed;
 
   private int previousPeriodServed;
+
+  /**
+   * The most calls a second a window served in time has shown, by Little's law (its mean calls in
+   * progress over its median latency): what the server has done at its pace; 0 before any.
+   */
+  private double bestRate;
 
   private final ConcurrencyProbe probe = new ConcurrencyProbe();
 
@@ -238,11 +256,15 @@ final class AdaptiveConcurrencyLimit {
     }
     long unloaded = Math.min(periodMin, previousPeriodMin);
     double allowed = unloaded == Long.MAX_VALUE ? Double.NaN : TOLERANCE * (double) unloaded;
+    // The calls a second served at the window's concurrency and latency (Little's law): unlike the
+    // window's own span, not fooled by many calls ending at once.
+    double rate = meanInProgress(w) / Math.max(1, median);
     if (!nearLimit && !mostlyLate && median <= allowed) {
       // Served in time at this concurrency, which the limit did not bound: the most calls in
       // progress as a call ended in time. The window's busiest may come from its slow calls (a
       // queue draining into a window of fast ones), which were not served in time.
       periodServed = Math.max(periodServed, busiestInTime(w, allowed));
+      bestRate = Math.max(bestRate, rate);
     }
     if (++windowsInPeriod == WINDOWS_PER_PERIOD) {
       endPeriod();
@@ -251,7 +273,7 @@ final class AdaptiveConcurrencyLimit {
 
     if (probe.probing()) {
       // A window since the limit was doubled: did the latency follow the concurrency?
-      switch (probe.observe(busiest, median, mostlyLate)) {
+      switch (probe.observe(busiest, median, meanInProgress(w), mostlyLate)) {
         case SLOWER -> {
           // The service is slower, not queued: that latency is its unloaded one now.
           previousPeriodMin = median;
@@ -273,11 +295,24 @@ final class AdaptiveConcurrencyLimit {
     // deadlines), which is no better.
     boolean overdue =
         unloaded != Long.MAX_VALUE && (mostlyLate || (late * 4 >= WINDOW && median > allowed));
-    if (nearLimit || overdue) {
-      // The calls queued beyond what the server serves at its unloaded latency (TCP Vegas, by
-      // Little's law): of the calls in progress, the share of their time spent above it.
-      double queued = median <= unloaded ? 0 : meanInProgress(w) * (1 - (double) unloaded / median);
-      double allowance = queueAllowance(estimate);
+    // The calls queued beyond what the server serves at its unloaded latency (TCP Vegas, by
+    // Little's law): of the calls in progress, the share of their time spent above it.
+    double queued = median <= unloaded ? 0 : meanInProgress(w) * (1 - (double) unloaded / median);
+    // Far below the limit, the queue allowed is that of the concurrency the window had, not that
+    // of a limit it never came near.
+    double allowance = queueAllowance(nearLimit ? estimate : Math.min(estimate, busiest));
+    // Far below a cold limit (one that has not come down to what the server serves), a queue
+    // beyond the allowance while the server keeps serving at its pace is overload too: the limit
+    // comes down before the calls are late, not a deadline later (on one core, calls running
+    // together slow each other down, so they are late all at once). Calls held open together serve
+    // a small share of that pace, however many they are.
+    boolean saturated =
+        estimate > COLD_FLOOR
+            && !nearLimit
+            && median > allowed
+            && queued > 2 * allowance
+            && rate >= SATURATED_SHARE * bestRate;
+    if (nearLimit || overdue || saturated) {
       if (unloaded == Long.MAX_VALUE) {
         // Loaded from the start: halve until a window runs unloaded and gives the baseline.
         estimate /= 2;
@@ -293,14 +328,17 @@ final class AdaptiveConcurrencyLimit {
         // Slower than allowed near the floor (every call of the window admitted under the limit,
         // none left from a longer queue), yet in time for its clients: queueing or a slower
         // service? Double the limit for a window and see.
-        estimate = probe.start(estimate, median);
+        estimate = probe.start(estimate, median, meanInProgress(w));
       } else if (queued <= 2 * allowance || median <= allowed) {
         // A short queue, or latency within the tolerance: where it should settle.
       } else {
         // Down to what the server serves at its unloaded latency, plus the allowed queue: the
         // gradient unloaded / median, by at most half a window.
         double from = nearLimit ? estimate : Math.min(estimate, busiest);
-        estimate = Math.max(from / 2, from * unloaded / median + allowance);
+        double paced = from * unloaded / median;
+        // A cold limit comes down to the pace at once: it never bounded the queue it saw.
+        estimate =
+            saturated ? paced + queueAllowance(paced) : Math.max(from / 2, paced + allowance);
       }
       estimate = Math.max(floor, Math.min(MAX_LIMIT, estimate));
       limit = (int) estimate;

@@ -8,12 +8,15 @@ package dev.tern.internal.server;
  * the calls, about twice the wait); a handler that waits (sleeps, blocks on I/O on a virtual
  * thread) keeps its latency whatever their number. So the limiter doubles the limit, lets the
  * windows pass whose calls may have been admitted before the change (as many calls as the new
- * limit, at least one window), and reads the next: if it ran above the old limit with a median
- * within {@link #QUEUEING_RISE} times the one before, either way, the service is slower, not queued
- * (a median that fell that far says the window before was a passing queue, not the service);
- * otherwise the limit goes back and no probe starts for {@link #COOLDOWN_WINDOWS} windows near the
- * floor while the median stays within {@link #CHANGED} times the one it was, so a server overloaded
- * for good runs at twice its limit for at most one window in that many.
+ * limit, at least one window), and reads the next {@link #DECIDING_WINDOWS}: if each ran above the
+ * old limit, served at least {@link #THROUGHPUT_RISE} times the calls a second (by Little's law),
+ * and kept a median within {@link #QUEUEING_RISE} times the one before, either way, the service is
+ * slower, not queued (a median that fell that far says the window before was a passing queue, not
+ * the service); otherwise the limit goes back and no probe starts for {@link #COOLDOWN_WINDOWS}
+ * windows near the floor while the median stays within {@link #CHANGED} times the one it was, so a
+ * server overloaded for good runs at twice its limit for a few windows in that many. One window's
+ * median is noisy on a real machine (a pause, a burst), and a queue read as a slower service makes
+ * its latency the unloaded one, so every deciding window must agree.
  *
  * <p>Not thread-safe: only the thread closing a window of the limiter touches it.
  */
@@ -23,6 +26,17 @@ final class ConcurrencyProbe {
    * doubles it.
    */
   static final double QUEUEING_RISE = 1.5;
+
+  /**
+   * How much more calls a second the doubled limit must serve (by Little's law, the mean calls in
+   * progress over the median latency) for the service to count as slower: a queue on a saturated
+   * server serves no more, however many calls wait; a handler that waits serves about twice as
+   * many. A peak of calls in progress with a mean that stayed (a queue still filling) is no test.
+   */
+  static final double THROUGHPUT_RISE = 1.3;
+
+  /** The windows after the skipped ones that must each show a slower service. */
+  static final int DECIDING_WINDOWS = 2;
 
   /**
    * How far the median may move from the one a probe found queueing at, either way, and the
@@ -48,8 +62,12 @@ final class ConcurrencyProbe {
   /** Windows still to pass before the one that decides. */
   private int toSkip;
 
+  /** Deciding windows still to read, each of which showed a slower service so far. */
+  private int toDecide;
+
   private double limitBefore;
   private long medianBefore;
+  private double meanBefore;
   private int cooldown;
 
   /** Whether a probe is running: the windows now belong to it. */
@@ -74,17 +92,20 @@ final class ConcurrencyProbe {
   }
 
   /**
-   * Starts a probe from {@code limit}, where the window's median was {@code median}.
+   * Starts a probe from {@code limit}, where the window's median was {@code median} and its mean
+   * calls in progress {@code meanInProgress}.
    *
    * @return the limit for the probe: twice {@code limit}
    */
-  double start(double limit, long median) {
+  double start(double limit, long median, double meanInProgress) {
     probing = true;
     // A queue answers a higher limit only once calls admitted under it come out: after about as
     // many calls as the new limit (all of them, when the queue fills at once).
     toSkip = (int) Math.ceil(2 * limit / AdaptiveConcurrencyLimit.WINDOW);
+    toDecide = DECIDING_WINDOWS;
     limitBefore = limit;
     medianBefore = median;
+    meanBefore = meanInProgress;
     return 2 * limit;
   }
 
@@ -98,20 +119,29 @@ final class ConcurrencyProbe {
    *
    * @param busiest its most calls in progress
    * @param median its median latency
+   * @param meanInProgress its mean calls in progress as its calls ended
    * @param mostlyLate whether most of its calls missed their deadlines
    */
-  Verdict observe(int busiest, long median, boolean mostlyLate) {
+  Verdict observe(int busiest, long median, double meanInProgress, boolean mostlyLate) {
     if (toSkip > 0) {
       toSkip--;
       return Verdict.PENDING;
     }
-    probing = false;
+    // More calls in progress must have meant more calls served: a window whose mean stayed where
+    // it was (a queue still filling) says nothing, and a server read as slower on no evidence takes
+    // the latency of its queue for its own pace.
     if (busiest > limitBefore
+        && meanInProgress * medianBefore >= THROUGHPUT_RISE * meanBefore * median
         && !mostlyLate
         && median <= QUEUEING_RISE * medianBefore
         && median * QUEUEING_RISE >= medianBefore) {
+      if (--toDecide > 0) {
+        return Verdict.PENDING;
+      }
+      probing = false;
       return Verdict.SLOWER;
     }
+    probing = false;
     cooldown = COOLDOWN_WINDOWS;
     return Verdict.QUEUEING;
   }

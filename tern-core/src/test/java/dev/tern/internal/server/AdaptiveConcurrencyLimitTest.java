@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tern.testing.FakeClock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -53,6 +54,19 @@ class AdaptiveConcurrencyLimitTest {
   private record Queueing(
       int offered, int admitted, int served, int late, long worstLatencyNanos) {}
 
+  /** What a run counts as it goes: a {@link Queueing} at its end. */
+  private static final class Counts {
+    int offered;
+    int admitted;
+    int served;
+    int late;
+    long worst;
+
+    Queueing result() {
+      return new Queueing(offered, admitted, served, late, worst);
+    }
+  }
+
   /**
    * A server of one thread serving its calls first come, first served, each for {@code costNanos},
    * offered a call every {@code gapNanos}: an event loop on the fake clock. A call's latency is its
@@ -70,25 +84,21 @@ class AdaptiveConcurrencyLimitTest {
       long costNanos, long gapNanos, int arrivals, long deadlineNanos) {
     ArrayDeque<Long> queue = new ArrayDeque<>(); // arrival times of the calls admitted
     long headEnds = 0;
-    int offered = 0;
-    int admitted = 0;
-    int served = 0;
-    int late = 0;
-    long worst = 0;
+    Counts counts = new Counts();
     for (int i = 0; i < arrivals; i++) {
       long arrival = clock.currentTimeNanos() + gapNanos;
       while (!queue.isEmpty() && headEnds <= arrival) {
         long latency = headEnds - queue.poll();
         limit.release(latency);
         if (i >= arrivals / 2) {
-          worst = Math.max(worst, latency);
-          served++;
+          counts.worst = Math.max(counts.worst, latency);
+          counts.served++;
         }
         long free = headEnds;
         while (!queue.isEmpty() && free - queue.peek() >= deadlineNanos) {
           queue.poll(); // its deadline passed in the queue: never run
           limit.releaseLate(deadlineNanos);
-          late += i >= arrivals / 2 ? 1 : 0;
+          counts.late += i >= arrivals / 2 ? 1 : 0;
         }
         if (!queue.isEmpty()) {
           headEnds = Math.max(free, queue.peek()) + costNanos;
@@ -103,11 +113,73 @@ class AdaptiveConcurrencyLimitTest {
         queue.add(arrival);
       }
       if (i >= arrivals / 2) {
-        offered++;
-        admitted += in ? 1 : 0;
+        counts.offered++;
+        counts.admitted += in ? 1 : 0;
       }
     }
-    return new Queueing(offered, admitted, served, late, worst);
+    return counts.result();
+  }
+
+  /**
+   * A server of one core whose calls share it (threads taking turns, as a server's executor threads
+   * do on one CPU): with n calls in progress each advances at 1/n of the core, so a queue slows
+   * every call at once, and the calls end late together rather than one by one. Offered a call
+   * every {@code gapNanos}, each costing {@code costNanos} of the core, with {@code deadlineNanos}
+   * (a call past it is cancelled by its client and ends late). Unlike {@link #oneThreadServer}, the
+   * run counts every call, the first ones too: what happens before the limit has learned.
+   */
+  private Queueing sharedCoreServer(
+      long costNanos, long gapNanos, int arrivals, long deadlineNanos) {
+    // Each call: {arrival, work left in ns of the core}.
+    List<long[]> running = new ArrayList<>();
+    long now = clock.currentTimeNanos();
+    Counts counts = new Counts();
+    for (int i = 0; i < arrivals; i++) {
+      long arrival = now + gapNanos;
+      while (now < arrival) {
+        if (running.isEmpty()) {
+          now = arrival;
+          break;
+        }
+        int n = running.size();
+        long[] next = running.get(0);
+        long firstDeadline = Long.MAX_VALUE;
+        for (long[] call : running) {
+          if (call[1] < next[1]) {
+            next = call;
+          }
+          firstDeadline = Math.min(firstDeadline, call[0] + deadlineNanos);
+        }
+        long step = Math.min(Math.min(next[1] * n, arrival - now), firstDeadline - now);
+        step = Math.max(step, 1);
+        now += step;
+        for (long[] call : running) {
+          call[1] -= step / n;
+        }
+        clock.forwardNanos(now - clock.currentTimeNanos());
+        for (Iterator<long[]> it = running.iterator(); it.hasNext(); ) {
+          long[] call = it.next();
+          if (call[1] <= 0) {
+            it.remove();
+            limit.release(now - call[0]);
+            counts.served++;
+            counts.worst = Math.max(counts.worst, now - call[0]);
+          } else if (now - call[0] >= deadlineNanos) {
+            it.remove();
+            limit.releaseLate(deadlineNanos);
+            counts.late++;
+          }
+        }
+      }
+      clock.forwardNanos(now - clock.currentTimeNanos());
+      boolean in = limit.tryAcquire();
+      if (in) {
+        running.add(new long[] {arrival, costNanos});
+      }
+      counts.offered++;
+      counts.admitted += in ? 1 : 0;
+    }
+    return counts.result();
   }
 
   @Test
@@ -128,6 +200,24 @@ class AdaptiveConcurrencyLimitTest {
     assertThat(run.admitted()).isBetween(run.offered() / 4 - 50, run.offered() / 4 + 50);
     assertThat(limit.floorForTest()).isBetween(AdaptiveConcurrencyLimit.MIN_LIMIT, 12);
     assertThat(run.worstLatencyNanos()).isLessThanOrEqualTo(24 * MS);
+    assertThat(limit.limit()).isLessThanOrEqualTo(24);
+  }
+
+  @Test
+  void aColdLimit_offeredOneAndAHalfTimesWhatTheServerServes_comesDownBeforeAnyCallIsLate() {
+    learnUnloaded(MS);
+
+    // A 1 s deadline, on a core its calls share: every call slows as the queue grows, so none is
+    // late until all are. The limit must learn from the queue itself (the server serving at its
+    // pace while calls wait), not from calls missing their deadlines a second later, all at once
+    // (bin/overload's 1.5x step on one core).
+    Queueing run = sharedCoreServer(MS, MS * 2 / 3, 60_000, 1_000 * MS);
+
+    // Before, 1,046 calls ended late and the rest waited up to the deadline. Now the worst call
+    // is one of the first, queued while the limit learned: tens of ms (37 here), not the deadline.
+    assertThat(run.late()).isZero();
+    assertThat(run.served()).isGreaterThan(run.offered() * 2 / 3 - 500);
+    assertThat(run.worstLatencyNanos()).isLessThanOrEqualTo(60 * MS);
     assertThat(limit.limit()).isLessThanOrEqualTo(24);
   }
 

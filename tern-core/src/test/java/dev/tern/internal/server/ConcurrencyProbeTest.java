@@ -1,0 +1,77 @@
+package dev.tern.internal.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tern.internal.server.ConcurrencyProbe.Verdict;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the adaptive limit's probe concludes from the windows after it doubled the limit: a slower
+ * service only when twice the calls in progress served more calls a second, in every deciding
+ * window.
+ */
+class ConcurrencyProbeTest {
+  private static final long MS = 1_000_000;
+
+  private final ConcurrencyProbe probe = new ConcurrencyProbe();
+
+  /** Starts a probe from a limit of 8, at a median of 2 ms with 5 calls in progress on average. */
+  private void startAtEight() {
+    assertThat(probe.start(8, 2 * MS, 5)).isEqualTo(16);
+    // A limit of 16 is one window of calls admitted before the change, skipped.
+    assertThat(probe.observe(16, 4 * MS, 10, false)).isEqualTo(Verdict.PENDING);
+  }
+
+  @Test
+  void twiceTheCallsAtTheSameLatency_inEveryDecidingWindow_isASlowerService() {
+    startAtEight();
+
+    assertThat(probe.observe(16, 2 * MS, 10, false)).isEqualTo(Verdict.PENDING);
+    assertThat(probe.observe(15, 2 * MS, 9.5, false)).isEqualTo(Verdict.SLOWER);
+    assertThat(probe.probing()).isFalse();
+  }
+
+  @Test
+  void latencyThatFollowedTheCalls_isQueueing() {
+    startAtEight();
+
+    assertThat(probe.observe(16, 4 * MS, 10, false)).isEqualTo(Verdict.QUEUEING);
+    assertThat(probe.probing()).isFalse();
+  }
+
+  @Test
+  void aPeakAboveTheOldLimitWithTheMeanWhereItWas_provesNothing() {
+    startAtEight();
+
+    // One call in progress above the old limit, but on the whole as many as before, at about the
+    // same latency: the queue had not filled (the run of 2026-11-27 read this as a slower service
+    // and took a queue's 1.5 ms for the unloaded latency of a 0.2 ms call).
+    assertThat(probe.observe(9, 2200_000, 5.5, false)).isEqualTo(Verdict.QUEUEING);
+  }
+
+  @Test
+  void oneWindowThatLooksSlowerAndOneThatDoesNot_isQueueing() {
+    startAtEight();
+
+    assertThat(probe.observe(16, 2 * MS, 10, false)).isEqualTo(Verdict.PENDING);
+    assertThat(probe.observe(16, 4 * MS, 10, false)).isEqualTo(Verdict.QUEUEING);
+  }
+
+  @Test
+  void afterQueueing_noProbeStartsAtTheSameLatencyUntilTheCooldownPasses() {
+    startAtEight();
+    probe.observe(16, 4 * MS, 10, false);
+
+    for (int i = 0; i < ConcurrencyProbe.COOLDOWN_WINDOWS; i++) {
+      assertThat(probe.mayStart(2 * MS)).as("window %s", i).isFalse();
+    }
+    assertThat(probe.mayStart(2 * MS)).isTrue();
+  }
+
+  @Test
+  void mostlyLateWindows_areNeverASlowerService() {
+    startAtEight();
+
+    assertThat(probe.observe(16, 2 * MS, 10, true)).isEqualTo(Verdict.QUEUEING);
+  }
+}
