@@ -2,7 +2,7 @@
 # Fuzzes Tern's parsers with Jazzer (docs/fuzzing.md): each @FuzzTest target in a JVM of its own,
 # for a bounded time. In a normal `mvn verify` the same tests only replay their seed inputs.
 #
-#   tools/fuzz.sh                      every target, FUZZ_SECONDS (default 20) each (CI: 15, FUZZ_FORKS=2)
+#   tools/fuzz.sh                      every target, FUZZ_SECONDS (default 20) each (CI: 10, FUZZ_FORKS=2)
 #   tools/fuzz.sh MessageDeframer 4h   one target (a class name, or a unique part of one), 4 hours
 #   tools/fuzz.sh --list               the targets
 #
