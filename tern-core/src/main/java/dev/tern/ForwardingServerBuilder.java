@@ -145,6 +145,12 @@ public abstract class ForwardingServerBuilder<T extends ForwardingServerBuilder<
   }
 
   @Override
+  public T adaptiveConcurrencyLimitPerMethod(boolean perMethod) {
+    delegate().adaptiveConcurrencyLimitPerMethod(perMethod);
+    return thisT();
+  }
+
+  @Override
   public T setBinaryLog(BinaryLog binaryLog) {
     delegate().setBinaryLog(binaryLog);
     return thisT();

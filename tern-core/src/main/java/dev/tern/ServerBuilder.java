@@ -140,28 +140,50 @@ public abstract class ServerBuilder<T extends ServerBuilder<T>> {
    * (default: on). The limit moves only when the unary calls in progress come to at least half of
    * it, or when most recent ones (or a quarter, with a median past the allowed latency) missed
    * their deadlines while the server had them (or their clients cancelled them before the answer,
-   * as clients do at their deadlines): then, while they take no more than twice the latency they
-   * take unloaded (or no more than 5 ms above it), it grows; when they take longer, it shrinks,
-   * never below the most calls in progress the server served in time while unbounded (at least 4;
-   * 256 before it has measured that); it starts at, and never exceeds, 10,000. The latency it
-   * learns from is the server's own: from a call's request fully received to its handler's close,
-   * not the client's upload or its reading of the response. A unary call that arrives while the
-   * limit is reached fails at once with RESOURCE_EXHAUSTED ("Server overloaded: N unary calls in
-   * progress, its adaptive limit (adaptiveConcurrencyLimit); try again later"), before its request
-   * is decoded, with the {@link #overloadRetryPushback} if one is set. The limit follows latency,
-   * not CPU: handlers that wait (on I/O, on virtual threads) keep their latency as calls grow, and
-   * so their limit grows with them; at its floor, it doubles the limit for a few windows of calls
-   * to tell such handlers from queueing. With it, while the server is near that limit, a unary call
-   * whose time left on arrival is shorter than the median latency of recent unary calls is not
-   * started (DEADLINE_EXCEEDED). Streaming calls are not counted (their life says nothing of the
-   * server's load); {@link #maxConcurrentCalls} bounds them, and stays a fixed ceiling over all
-   * calls. {@code adaptiveConcurrencyLimit(false)} turns it off. See docs/reliability.md#overload.
+   * as clients do at their deadlines), or, while it is still cold (above 256), when calls queue
+   * while the server serves at its usual pace: then, while the calls queued beyond what the server
+   * serves at its unloaded latency are a few (3 at a limit of 10, by Little's law, as TCP Vegas
+   * counts them), it grows; when more queue and calls take more than twice their unloaded latency,
+   * it shrinks, never below the most calls in progress the server served in time while unbounded
+   * (at least 4; 256 before it has measured that); it starts at, and never exceeds, 10,000. The
+   * latency it learns from is the server's own: from a call's request fully received to its
+   * handler's close, not the client's upload or its reading of the response. A unary call that
+   * arrives while the limit is reached fails at once with RESOURCE_EXHAUSTED ("Server overloaded: N
+   * unary calls in progress, its adaptive limit (adaptiveConcurrencyLimit); try again later"),
+   * before its request is decoded, with the {@link #overloadRetryPushback} if one is set. The limit
+   * follows latency, not CPU: handlers that wait (on I/O, on virtual threads) keep their latency as
+   * calls grow, and so their limit grows with them; at its floor, it doubles the limit for a few
+   * windows of calls to tell such handlers from queueing. With it, while the server is near that
+   * limit, a unary call whose time left on arrival is shorter than the median latency of recent
+   * unary calls is not started (DEADLINE_EXCEEDED). Streaming calls are not counted (their life
+   * says nothing of the server's load); {@link #maxConcurrentCalls} bounds them, and stays a fixed
+   * ceiling over all calls. {@code adaptiveConcurrencyLimit(false)} turns it off. See
+   * docs/reliability.md#overload.
    *
    * @throws UnsupportedOperationException if this builder has no overload limit
    */
   public T adaptiveConcurrencyLimit(boolean enabled) {
     throw new UnsupportedOperationException(
         getClass().getSimpleName() + " does not support adaptiveConcurrencyLimit");
+  }
+
+  /**
+   * With the {@link #adaptiveConcurrencyLimit} on, one limit per unary method instead of one for
+   * the server (default: one for the server): each method's limit, and the recent latency its
+   * calls' deadlines are compared with, are learned from its own calls. A server whose unary
+   * methods differ in cost by orders of magnitude (a lookup beside a report) then sheds each at its
+   * own concurrency, where one limit learns their mix's median. The methods still share the
+   * server's CPU, so an overload by the expensive method slows the cheap one and brings its limit
+   * down too. A refusal says which method: RESOURCE_EXHAUSTED "Server overloaded: 12 calls of
+   * pkg.Service/Method in progress, its adaptive limit per method
+   * (adaptiveConcurrencyLimitPerMethod); try again later". Up to 1,000 methods get a limit of their
+   * own; any further ones (from a fallback registry) share one. See docs/reliability.md#overload.
+   *
+   * @throws UnsupportedOperationException if this builder has no overload limit
+   */
+  public T adaptiveConcurrencyLimitPerMethod(boolean perMethod) {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " does not support adaptiveConcurrencyLimitPerMethod");
   }
 
   /** Registry used for {@link ServerCall#setCompression} lookups. */

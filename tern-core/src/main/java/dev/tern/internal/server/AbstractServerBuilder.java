@@ -81,6 +81,7 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
   private int maxConcurrentCalls = Integer.MAX_VALUE;
   private Long overloadRetryPushback; // null: none
   private boolean adaptiveConcurrencyLimit = true;
+  private boolean adaptiveConcurrencyLimitPerMethod;
   private Deadline.Ticker ticker = Deadline.getSystemTicker();
   private CompressorRegistry compressorRegistry = CompressorRegistry.getDefaultInstance();
   private DecompressorRegistry decompressorRegistry = DecompressorRegistry.getDefaultInstance();
@@ -228,6 +229,13 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
     return thisBuilder();
   }
 
+  /** {@inheritDoc} */
+  @Override
+  public T adaptiveConcurrencyLimitPerMethod(boolean perMethod) {
+    this.adaptiveConcurrencyLimitPerMethod = perMethod;
+    return thisBuilder();
+  }
+
   /**
    * The clock calls' deadlines are measured by (default: the system's); the deadline timers still
    * run on the transport's scheduler. For tests of a timer that fires late.
@@ -289,6 +297,7 @@ public abstract class AbstractServerBuilder<T extends AbstractServerBuilder<T>>
             maxConcurrentCalls,
             overloadRetryPushback,
             adaptiveConcurrencyLimit,
+            adaptiveConcurrencyLimitPerMethod,
             ticker);
     return new ServerImpl(
         buildTransportServer(),

@@ -89,10 +89,10 @@ public final class ServerCallDispatcher {
   private final ConcurrentCallLimit callLimit;
 
   /**
-   * The bound on unary calls in progress learned from their latency; null when switched off (then
-   * the call path neither counts nor reads the clock for it).
+   * The bounds on unary calls in progress learned from their latency, the server's or one per
+   * method; null when switched off (then the call path neither counts nor reads the clock for it).
    */
-  private final AdaptiveConcurrencyLimit adaptiveLimit;
+  private final AdaptiveLimits adaptiveLimits;
 
   /** The {@code grpc-retry-pushback-ms} value calls refused for overload carry; null for none. */
   private final String retryPushback;
@@ -126,6 +126,8 @@ public final class ServerCallDispatcher {
    *     learned from their latency (see {@link AdaptiveConcurrencyLimit}), and, while that limit is
    *     {@linkplain AdaptiveConcurrencyLimit#busy busy}, a unary call whose time left is shorter
    *     than their recent median latency is not started
+   * @param adaptiveLimitPerMethod with {@code adaptiveConcurrencyLimit}, one such limit (and recent
+   *     latency) per method instead of one for the server
    * @param ticker the clock calls' deadlines are measured by
    */
   public ServerCallDispatcher(
@@ -143,13 +145,15 @@ public final class ServerCallDispatcher {
       int maxConcurrentCalls,
       Long overloadRetryPushback,
       boolean adaptiveConcurrencyLimit,
+      boolean adaptiveLimitPerMethod,
       Deadline.Ticker ticker) {
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.callLimit =
         maxConcurrentCalls == Integer.MAX_VALUE
             ? null
             : new ConcurrentCallLimit(maxConcurrentCalls);
-    this.adaptiveLimit = adaptiveConcurrencyLimit ? new AdaptiveConcurrencyLimit(ticker) : null;
+    this.adaptiveLimits =
+        adaptiveConcurrencyLimit ? new AdaptiveLimits(ticker, adaptiveLimitPerMethod) : null;
     // gRFC A6: any negative value means "do not retry"; -1 says so plainly.
     this.retryPushback =
         overloadRetryPushback == null
@@ -303,8 +307,8 @@ public final class ServerCallDispatcher {
     }
     // Only unary calls meet the adaptive limit: a stream's life says nothing of the server's load.
     AdaptiveConcurrencyLimit adaptive =
-        adaptiveLimit != null && method.getMethodDescriptor().getType() == MethodType.UNARY
-            ? adaptiveLimit
+        adaptiveLimits != null && method.getMethodDescriptor().getType() == MethodType.UNARY
+            ? adaptiveLimits.forMethod(method.getMethodDescriptor().getFullMethodName())
             : null;
     if (adaptive != null
         && timeoutNanos > 0
@@ -332,7 +336,9 @@ public final class ServerCallDispatcher {
       refuse(
           stream,
           ServerStreamTracer.Refusal.ADAPTIVE_CONCURRENCY_LIMIT,
-          adaptiveLimitReached(adaptive.limit()),
+          adaptiveLimitReached(
+              adaptive.limit(),
+              adaptiveLimits.perMethod() ? method.getMethodDescriptor().getFullMethodName() : null),
           overloadTrailers());
       return;
     }
@@ -360,12 +366,20 @@ public final class ServerCallDispatcher {
             + " ns; not started");
   }
 
-  private static Status adaptiveLimitReached(int limit) {
+  /** A refusal by the adaptive limit: the server's, or {@code method}'s if not null. */
+  private static Status adaptiveLimitReached(int limit, String method) {
     return Status.RESOURCE_EXHAUSTED.withDescription(
-        "Server overloaded: "
-            + limit
-            + " unary calls in progress, its adaptive limit (adaptiveConcurrencyLimit); try again"
-            + " later");
+        method == null
+            ? "Server overloaded: "
+                + limit
+                + " unary calls in progress, its adaptive limit (adaptiveConcurrencyLimit); try"
+                + " again later"
+            : "Server overloaded: "
+                + limit
+                + " calls of "
+                + method
+                + " in progress, its adaptive limit per method"
+                + " (adaptiveConcurrencyLimitPerMethod); try again later");
   }
 
   /** The trailers of a call refused for overload: new for each, as sent. */

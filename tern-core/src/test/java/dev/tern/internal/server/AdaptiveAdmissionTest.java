@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.Metadata;
 import dev.tern.ServerCall;
+import dev.tern.ServerServiceDefinition;
 import dev.tern.Status;
 import dev.tern.internal.server.ServerTestSupport.QueueExecutor;
 import dev.tern.internal.server.ServerTestSupport.RecordingHandler;
@@ -190,6 +191,50 @@ class AdaptiveAdmissionTest {
     assertThat(transport.newStream("test.Echo/Bidi", new Metadata()).closeStatus)
         .as("the one slot of maxConcurrentCalls left")
         .isNull();
+  }
+
+  /** Serves test.Other/Unary too, and holds as many test.Echo/Unary calls as the cold limit. */
+  private void startWithASecondUnaryMethod_andEchoAtTheColdLimit() throws IOException {
+    builder.addService(
+        ServerServiceDefinition.builder("test.Other")
+            .addMethod(ServerTestSupport.method("test.Other/Unary", false), handler)
+            .build());
+    startServer();
+    for (int i = 0; i < AdaptiveConcurrencyLimit.INITIAL_LIMIT; i++) {
+      transport.newStream("test.Echo/Unary", new Metadata());
+    }
+  }
+
+  @Test
+  void perMethod_aMethodAtItsLimitIsRefusedByName_andAnotherMethodStillStarts() throws IOException {
+    builder.adaptiveConcurrencyLimitPerMethod(true);
+    startWithASecondUnaryMethod_andEchoAtTheColdLimit();
+
+    FakeServerStream refused = transport.newStream("test.Echo/Unary", new Metadata());
+    FakeServerStream other = transport.newStream("test.Other/Unary", new Metadata());
+
+    assertThat(refused.closeStatus.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(refused.closeStatus.getDescription())
+        .isEqualTo(
+            "Server overloaded: "
+                + AdaptiveConcurrencyLimit.INITIAL_LIMIT
+                + " calls of test.Echo/Unary in progress, its adaptive limit per method"
+                + " (adaptiveConcurrencyLimitPerMethod); try again later");
+    assertThat(other.closeStatus).as("the other method's limit is its own").isNull();
+  }
+
+  @Test
+  void oneLimitForTheServer_byDefault_countsEveryUnaryMethod() throws IOException {
+    startWithASecondUnaryMethod_andEchoAtTheColdLimit();
+
+    FakeServerStream other = transport.newStream("test.Other/Unary", new Metadata());
+
+    assertThat(other.closeStatus.getDescription())
+        .isEqualTo(
+            "Server overloaded: "
+                + AdaptiveConcurrencyLimit.INITIAL_LIMIT
+                + " unary calls in progress, its adaptive limit (adaptiveConcurrencyLimit); try"
+                + " again later");
   }
 
   @Test
