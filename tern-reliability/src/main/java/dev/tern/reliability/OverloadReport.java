@@ -218,11 +218,11 @@ public final class OverloadReport {
     for (OverloadRun.Result result : results) {
       table.append(
           String.format(
-              "**%s**: capacity %.0f calls/s (closed loop, %d in flight%s); unloaded p99 %s (at"
+              "**%s**: capacity %.0f calls/s (closed loop, best at %d in flight%s); unloaded p99 %s (at"
                   + " %sx); highest load with p99 within 2x of it: %s.%n%n",
               result.options().name(),
               result.capacity(),
-              Math.min(OverloadRun.CAPACITY_IN_FLIGHT, result.options().maxConcurrentCalls()),
+              result.capacityInFlight(),
               result.options().capacity() > 0 ? ", of the unbounded server" : "",
               millis(result.unloadedP99()),
               multiple(OverloadRun.UNLOADED),
