@@ -24,8 +24,8 @@ declare -A flags=(
     --list_test_cases"
   [interop-server]="--port --use_tls --http3"
   [lint-python]="--fix"
-  [overload]="--multiples --step-seconds --capacity-seconds --deadline-ms --arrivals --max-calls
-    --peers --server-heap --out"
+  [overload]="--workload --multiples --step-seconds --capacity-seconds --deadline-ms --arrivals
+    --max-calls --peers --server-heap --out"
   [qps-client]="--address --target --lb_policy --channels --outstanding_rpcs --client_payload
     --server_payload --warmup_duration --duration --streaming_rpcs --directexecutor --transport
     --save_histogram --heap_per_call"

@@ -10,8 +10,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The calls of one overload step as they end: each status code's count and its first description
  * (and how many failed calls had none), the latencies of the OK calls (from each call's scheduled
- * start), and the longest any call took from the moment it was issued. Latencies are kept (8 bytes
- * a call: a step of 10,000 calls/s for 30 s keeps 2.4 MB); everything else is counted.
+ * start), the longest any call took from the moment it was issued, and the calls ended and OK of
+ * each kind of call (a mixed load's cheap and expensive calls). Latencies are kept (8 bytes a call:
+ * a step of 10,000 calls/s for 30 s keeps 2.4 MB); everything else is counted.
  *
  * <p>Thread-safe: the calls end on the client's threads; the state is guarded by this object's
  * monitor, and {@link #awaitEnded} counts ends through a semaphore.
@@ -20,6 +21,7 @@ final class CallTally {
   private final Semaphore ended = new Semaphore(0);
   private final Map<String, Long> counts = new TreeMap<>();
   private final Map<String, String> descriptions = new TreeMap<>();
+  private final Map<String, KindCount> byKind = new TreeMap<>();
   private long[] okLatencies = new long[1024];
   private int ok;
   private long longestNanos;
@@ -33,7 +35,18 @@ final class CallTally {
    * @param endNanos when it ended
    */
   void ended(long scheduledNanos, long issuedNanos, long endNanos, Peer.CallEnd end) {
+    ended(scheduledNanos, issuedNanos, endNanos, end, null);
+  }
+
+  /**
+   * As {@link #ended(long, long, long, Peer.CallEnd)}, counted also under {@code kind} (null: under
+   * none) in {@link #byKind}.
+   */
+  void ended(long scheduledNanos, long issuedNanos, long endNanos, Peer.CallEnd end, String kind) {
     synchronized (this) {
+      if (kind != null) {
+        byKind.merge(kind, new KindCount(1, end.code().equals("OK") ? 1 : 0), KindCount::plus);
+      }
       counts.merge(end.code(), 1L, Long::sum);
       if (end.description() != null && !end.description().isEmpty()) {
         descriptions.putIfAbsent(end.code(), end.description());
@@ -76,6 +89,18 @@ final class CallTally {
   /** The first description seen of each status code that had one. */
   synchronized Map<String, String> descriptions() {
     return Collections.unmodifiableMap(new TreeMap<>(descriptions));
+  }
+
+  /** The calls of one kind: how many ended, and how many of those ended OK. */
+  record KindCount(long ended, long ok) {
+    KindCount plus(KindCount other) {
+      return new KindCount(ended + other.ended, ok + other.ok);
+    }
+  }
+
+  /** The calls counted under a kind, by kind; empty if none was. */
+  synchronized Map<String, KindCount> byKind() {
+    return Collections.unmodifiableMap(new TreeMap<>(byKind));
   }
 
   /** The calls that failed with no description. */

@@ -1,14 +1,21 @@
 package dev.tern.reliability;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * The service every server of the harness serves, on Tern and on grpc-java alike, with byte-array
  * messages: {@value #UNARY} echoes its request; {@value #SERVER_STREAM} answers its request {@link
  * CallKind#STREAM_MESSAGES} times; {@value #CLIENT_STREAM} answers the last request once the client
  * is done; {@value #BIDI} echoes each request as it arrives; {@value #HOLD} answers its request
- * once and then never ends the call (the client cancels it or its deadline passes); {@value #WORK}
- * (the overload runs' call) answers {@link #work} of its request, a fixed amount of CPU work.
+ * once and then never ends the call (the client cancels it or its deadline passes). The overload
+ * runs' calls ({@link WorkCall}): {@value #WORK} answers {@link #work} of its request, a fixed
+ * amount of CPU work chosen by the request; {@value #BLOCK} sleeps {@link #BLOCK_TIME} and echoes
+ * its request; {@value #WORK_STREAM} answers {@link #WORK_STREAM_MESSAGES} times {@link #work} of
+ * its request.
  */
 public final class ChaosService {
   /** The service's full name, also the name client-side health checking asks about. */
@@ -20,12 +27,64 @@ public final class ChaosService {
   public static final String BIDI = "Bidi";
   public static final String HOLD = "Hold";
   public static final String WORK = "Work";
+  public static final String BLOCK = "Block";
+  public static final String WORK_STREAM = "WorkStream";
 
   /**
    * The rounds of {@link #work}: a fixed amount of CPU per call (about 0.3 ms on a quiet 2-core
    * machine, 0.6 ms on a busy one), so that two cores saturate at a modest rate of calls.
    */
   static final int WORK_ROUNDS = 100_000;
+
+  /**
+   * How long a {@value #BLOCK} call's handler sleeps: long against the CPU a call costs (tens of
+   * microseconds), so that the calls in progress, not the CPU, bound the calls served a second.
+   */
+  static final Duration BLOCK_TIME = Duration.ofMillis(20);
+
+  /** The messages a {@value #WORK_STREAM} call answers, each {@link WorkCall#STREAM}'s rounds. */
+  static final int WORK_STREAM_MESSAGES = 10;
+
+  /**
+   * The overload runs' calls: the method (each constant's doc), and the CPU work the request asks
+   * of each answer (the request's second byte is the constant's ordinal; a 1-byte request is {@link
+   * #STANDARD}). The cheap and expensive costs are a third and three times the standard one, so
+   * that a mix of 9 cheap calls to 1 expensive one spends half the CPU on each kind at 0.6 of a
+   * standard call's cost on average.
+   */
+  public enum WorkCall {
+    /** {@value ChaosService#WORK} at {@link ChaosService#WORK_ROUNDS}. */
+    STANDARD(WORK_ROUNDS),
+    /** {@value ChaosService#WORK} at a third of the standard cost. */
+    CHEAP(WORK_ROUNDS / 3),
+    /** {@value ChaosService#WORK} at three times the standard cost. */
+    EXPENSIVE(WORK_ROUNDS * 3),
+    /** {@value ChaosService#BLOCK}: no CPU work, a sleep. */
+    BLOCKING(0),
+    /** {@value ChaosService#WORK_STREAM}: each message a tenth of the standard cost. */
+    STREAM(WORK_ROUNDS / 10);
+
+    private final int rounds;
+
+    WorkCall(int rounds) {
+      this.rounds = rounds;
+    }
+
+    /** The xorshift rounds of each answer. */
+    int rounds() {
+      return rounds;
+    }
+
+    /** The request that asks for this call. */
+    public byte[] request() {
+      return this == STANDARD ? new byte[] {1} : new byte[] {1, (byte) ordinal()};
+    }
+
+    /** The name in the report's counts by kind. */
+    String label() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
 
   /**
    * The client's service config, the same for both peers, as docs/service-config.md and
@@ -74,18 +133,56 @@ public final class ChaosService {
   }
 
   /**
-   * The answer of a {@value #WORK} call: {@link #WORK_ROUNDS} rounds of a xorshift generator seeded
-   * by the request (each round depends on the last, so the JIT can neither skip nor parallelise
-   * them), as 8 bytes.
+   * The answer of a {@value #WORK} call, or each of a {@value #WORK_STREAM} call's: the rounds of
+   * the {@link WorkCall} the request names (a 1-byte request: {@link #WORK_ROUNDS}) of a xorshift
+   * generator seeded by the request (each round depends on the last, so the JIT can neither skip
+   * nor parallelise them), as 8 bytes.
+   *
+   * @throws IllegalArgumentException if the request names no call that costs CPU
    */
   static byte[] work(byte[] request) {
+    int rounds = WORK_ROUNDS;
+    if (request.length > 1) {
+      int ordinal = request[1];
+      if (ordinal < 0
+          || ordinal >= WorkCall.values().length
+          || WorkCall.values()[ordinal].rounds() == 0) {
+        throw new IllegalArgumentException(
+            "request's second byte must name a WorkCall that costs CPU, was " + ordinal);
+      }
+      rounds = WorkCall.values()[ordinal].rounds();
+    }
     long x = request.length == 0 ? 1 : request[0] | 1;
-    for (int i = 0; i < WORK_ROUNDS; i++) {
+    for (int i = 0; i < rounds; i++) {
       x ^= x << 13;
       x ^= x >>> 7;
       x ^= x << 17;
     }
     return ByteBuffer.allocate(Long.BYTES).putLong(x).array();
+  }
+
+  /**
+   * The answers of a {@value #WORK_STREAM} call: {@link #WORK_STREAM_MESSAGES} times {@link #work}
+   * of {@code request}, each given to {@code answers}. Stops before an answer once {@code
+   * cancelled} says the client is gone (it cancelled, or its deadline passed), as a handler should,
+   * rather than computing answers nobody reads.
+   *
+   * @return whether every answer was given (the caller then ends the stream OK)
+   */
+  static boolean workStream(byte[] request, BooleanSupplier cancelled, Consumer<byte[]> answers) {
+    for (int i = 0; i < WORK_STREAM_MESSAGES; i++) {
+      if (cancelled.getAsBoolean()) {
+        return false;
+      }
+      answers.accept(work(request));
+    }
+    return true;
+  }
+
+  /** The answer of a {@value #BLOCK} call: its request, after a sleep of {@link #BLOCK_TIME}. */
+  static byte[] block(byte[] request) throws InterruptedException {
+    Thread.sleep(BLOCK_TIME.toMillis());
+    return request;
   }
 
   /** The request of a call of {@code kind}. */

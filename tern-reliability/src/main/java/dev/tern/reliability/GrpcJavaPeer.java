@@ -24,6 +24,7 @@ import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ClientResponseObserver;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import java.io.ByteArrayInputStream;
@@ -77,6 +78,10 @@ public final class GrpcJavaPeer implements Peer {
       method(ChaosService.HOLD, MethodType.SERVER_STREAMING);
   private static final MethodDescriptor<byte[], byte[]> WORK =
       method(ChaosService.WORK, MethodType.UNARY);
+  private static final MethodDescriptor<byte[], byte[]> BLOCK =
+      method(ChaosService.BLOCK, MethodType.UNARY);
+  private static final MethodDescriptor<byte[], byte[]> WORK_STREAM =
+      method(ChaosService.WORK_STREAM, MethodType.SERVER_STREAMING);
 
   private final List<Server> servers = new ArrayList<>();
   private final List<InetSocketAddress> addresses = new ArrayList<>();
@@ -262,6 +267,30 @@ public final class GrpcJavaPeer implements Peer {
                   responses.onNext(ChaosService.work(request));
                   responses.onCompleted();
                 }))
+        // On grpc-java's default executor (a cached thread pool), as a user of it would.
+        .addMethod(
+            BLOCK,
+            ServerCalls.asyncUnaryCall(
+                (request, responses) -> {
+                  try {
+                    responses.onNext(ChaosService.block(request));
+                    responses.onCompleted();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    responses.onError(
+                        Status.CANCELLED.withDescription("interrupted").asException());
+                  }
+                }))
+        .addMethod(
+            WORK_STREAM,
+            ServerCalls.asyncServerStreamingCall(
+                (request, responses) -> {
+                  ServerCallStreamObserver<byte[]> stream =
+                      (ServerCallStreamObserver<byte[]>) responses;
+                  if (ChaosService.workStream(request, stream::isCancelled, stream::onNext)) {
+                    stream.onCompleted();
+                  }
+                }))
         .build();
   }
 
@@ -356,12 +385,20 @@ public final class GrpcJavaPeer implements Peer {
     }
 
     @Override
-    public CompletableFuture<CallEnd> work(Duration deadline) {
+    public CompletableFuture<CallEnd> work(ChaosService.WorkCall call, Duration deadline) {
       CompletableFuture<CallEnd> result = new CompletableFuture<>();
       CallOptions options =
           CallOptions.DEFAULT.withDeadlineAfter(deadline.toNanos(), TimeUnit.NANOSECONDS);
-      ClientCalls.asyncUnaryCall(
-          channel.newCall(WORK, options), new byte[] {1}, new Responses(result, false));
+      Responses responses = new Responses(result, false);
+      switch (call) {
+        case STANDARD, CHEAP, EXPENSIVE ->
+            ClientCalls.asyncUnaryCall(channel.newCall(WORK, options), call.request(), responses);
+        case BLOCKING ->
+            ClientCalls.asyncUnaryCall(channel.newCall(BLOCK, options), call.request(), responses);
+        case STREAM ->
+            ClientCalls.asyncServerStreamingCall(
+                channel.newCall(WORK_STREAM, options), call.request(), responses);
+      }
       return result;
     }
 

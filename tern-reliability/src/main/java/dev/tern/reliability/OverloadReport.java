@@ -23,10 +23,17 @@ public final class OverloadReport {
   static final CommandLine FLAGS =
       CommandLine.builder(
               "overload",
-              "open-loop unary calls with a fixed CPU cost at multiples of a server's capacity,"
-                  + " the server in a child JVM with a bounded heap; Tern (unbounded, its defaults"
+              "open-loop calls (unary with a fixed CPU cost, or --workload) at multiples of a"
+                  + " server's capacity, the server in a child JVM with a bounded heap; Tern (unbounded, its defaults"
                   + " with the adaptive limit, and a bound set by hand) beside grpc-java; prints a markdown table; exits"
                   + " 1 if a Tern server died, a call hung or ended with a wrong status")
+          .flag(
+              "workload",
+              OverloadWorkload.flagList(),
+              "work",
+              "the calls: work (unary, a fixed CPU cost), mixed (9 cheap to 1 expensive, half the"
+                  + " CPU each), blocking (the handler sleeps 20 ms; Tern's on virtual threads, JDK 21+) or"
+                  + " stream (server streaming, each answer costs CPU)")
           .flag("multiples", "X,Y,...", "1,1.5,2,3,5", "the loaded steps, multiples of capacity")
           .flag("step-seconds", "S", "30", "how long each step offers its load")
           .flag(
@@ -55,6 +62,7 @@ public final class OverloadReport {
               "run this JVM, the client, on these CPUs (taskset); empty: not pinned")
           .flag("out", "FILE", "", "also write the table to FILE")
           .note("bin/overload --server-cpus=0 --client-cpus=1  # server and client a core each")
+          .note("bin/overload --workload=mixed  # 9 cheap calls to 1 expensive, half the CPU each")
           .example("bin/overload --step-seconds=5 --capacity-seconds=3  # a quick look");
 
   private OverloadReport() {}
@@ -80,6 +88,12 @@ public final class OverloadReport {
         if (!(multiples.get(multiples.size() - 1) > 0)) {
           throw FLAGS.usageError("--multiples must be > 0, got '" + multiple + "'");
         }
+      }
+      OverloadWorkload workload;
+      try {
+        workload = OverloadWorkload.parse(flags.string("workload"));
+      } catch (IllegalArgumentException e) {
+        throw FLAGS.usageError(e.getMessage());
       }
       WorkLoad.Arrivals arrivals =
           switch (flags.string("arrivals")) {
@@ -130,7 +144,8 @@ public final class OverloadReport {
                   deadline,
                   arrivals,
                   heap,
-                  serverCpus));
+                  serverCpus,
+                  workload));
         }
       }
       file = flags.string("out");
@@ -177,9 +192,10 @@ public final class OverloadReport {
             + (clientCpus.isEmpty() ? "" : "; client on CPUs " + clientCpus);
     table.append(
         String.format(
-            "Unary calls of %d xorshift rounds (a fixed CPU cost), %s arrivals, a %d ms deadline;"
-                + " server %s%s; %d s per step; latency from each call's scheduled start.%n%n",
-            ChaosService.WORK_ROUNDS,
+            "Workload %s: %s; %s arrivals, a %d ms deadline; server %s%s; %d s per step; latency"
+                + " from each call's scheduled start.%n%n",
+            first.workload().flag(),
+            first.workload().description(),
             first.arrivals().name().toLowerCase(java.util.Locale.ROOT),
             first.deadline().toMillis(),
             String.join(" ", first.serverJvmOptions()),
@@ -195,6 +211,13 @@ public final class OverloadReport {
         step.counts().forEach((code, count) -> statuses.add(code + " " + count));
         if (step.open() > 0) {
           statuses.add(Outcome.HANG + " " + step.open());
+        }
+        if (step.byKind().size() > 1) {
+          // Whether one kind starves: each kind's OK calls of those that ended.
+          step.byKind()
+              .forEach(
+                  (kind, count) ->
+                      statuses.add(kind + " OK " + count.ok() + " of " + count.ended()));
         }
         table.append(
             String.format(

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -13,8 +14,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * One overload run of one server configuration: the server in a child JVM ({@link SoakServer} on
- * {@value SoakRun#HOST}, its heap bounded), a client of the same peer in this JVM, and {@link
- * ChaosService#WORK} calls between them: a warm-up, the capacity ({@link WorkLoad#closed}), an
+ * {@value SoakRun#HOST}, its heap bounded), a client of the same peer in this JVM, and an {@link
+ * OverloadWorkload}'s calls between them: a warm-up, the capacity ({@link WorkLoad#closed}), an
  * unloaded step at {@link #UNLOADED} of it, then an open load at each multiple of the capacity in
  * turn. After each step the server's heap after GC, threads and fds are sampled, and whether it is
  * still running; once it is not, the run stops.
@@ -30,9 +31,10 @@ final class OverloadRun {
 
   /**
    * The calls in flight of the closed loads that measure capacity, one after the other (each at
-   * most the server's {@code maxConcurrentCalls}); the capacity is the best of them. A server
-   * without a limit may serve fewer calls a second with 32 running on its core than with a few
-   * (threads taking turns), which made the capacity measure low and its "1.5x" no overload.
+   * most the server's {@code maxConcurrentCalls}); the capacity is the best of them. For the calls
+   * that cost CPU; {@link OverloadWorkload#BLOCKING} has its own levels. A server without a limit
+   * may serve fewer calls a second with 32 running on its core than with a few (threads taking
+   * turns), which made the capacity measure low and its "1.5x" no overload.
    */
   static final List<Integer> CAPACITY_IN_FLIGHT = List.of(4, 8, 32);
 
@@ -51,6 +53,8 @@ final class OverloadRun {
    * @param stepTime how long each step offers its load
    * @param deadline each call's deadline
    * @param serverJvmOptions the child server JVM's options (a heap bound)
+   * @param serverCpus the CPUs the server JVM runs on ({@code taskset -c}); empty: not pinned
+   * @param workload the calls
    */
   record Options(
       String peer,
@@ -63,7 +67,8 @@ final class OverloadRun {
       Duration deadline,
       WorkLoad.Arrivals arrivals,
       List<String> serverJvmOptions,
-      String serverCpus) {
+      String serverCpus,
+      OverloadWorkload workload) {
     Options {
       SoakRun.peer(peer);
       if (maxConcurrentCalls <= 0
@@ -90,6 +95,7 @@ final class OverloadRun {
       multiples = List.copyOf(multiples);
       serverJvmOptions = List.copyOf(serverJvmOptions);
       CpuPinning.check("server-cpus", serverCpus);
+      Objects.requireNonNull(workload, "workload");
     }
 
     /** These options with {@code capacity} (0: measure it). */
@@ -105,7 +111,8 @@ final class OverloadRun {
           deadline,
           arrivals,
           serverJvmOptions,
-          serverCpus);
+          serverCpus,
+          workload);
     }
 
     /** The configuration's name in the report. */
@@ -128,7 +135,8 @@ final class OverloadRun {
    * One step: its load as a multiple of the capacity, the calls a second offered and the OK ones,
    * the OK calls' p50 and p99 (ns from their scheduled start; -1 if none), each status's count and
    * a description, the failed calls without one, the calls still open after the wait (hangs), the
-   * longest call from its start, and the server's sample after it (null if it was gone).
+   * longest call from its start, the server's sample after it (null if it was gone), and the calls
+   * ended and OK of each kind of call ({@link OverloadWorkload#MIXED}'s cheap and expensive ones).
    */
   record Step(
       double multiple,
@@ -141,7 +149,8 @@ final class OverloadRun {
       long undescribed,
       int open,
       long longestNanos,
-      ResourceSample server) {
+      ResourceSample server,
+      Map<String, CallTally.KindCount> byKind) {
     /** Whether the server was still running after this step. */
     boolean survived() {
       return server != null;
@@ -241,20 +250,22 @@ final class OverloadRun {
             serverArgs)) {
       Peer.Client client = SoakRun.peer(options.peer()).newClient(List.of(server.address()));
       try {
-        awaitFirstOk(client, options.name());
+        awaitFirstOk(client, options.workload(), options.name());
         // Never more in flight than the server admits: the calls it shed would be reissued at
         // once, and the client's spinning on them would take CPU from the server.
-        int most = CAPACITY_IN_FLIGHT.get(CAPACITY_IN_FLIGHT.size() - 1);
+        List<Integer> levels = options.workload().capacityInFlight();
         WorkLoad.closed(
             client,
-            Math.min(most, options.maxConcurrentCalls()),
+            options.workload(),
+            Math.min(levels.get(levels.size() - 1), options.maxConcurrentCalls()),
             options.capacityTime(),
             options.deadline());
         WorkLoad.Capacity measured = null;
-        for (int level : CAPACITY_IN_FLIGHT) {
+        for (int level : levels) {
           int inFlight = Math.min(level, options.maxConcurrentCalls());
           WorkLoad.Capacity at =
-              WorkLoad.closed(client, inFlight, options.capacityTime(), options.deadline());
+              WorkLoad.closed(
+                  client, options.workload(), inFlight, options.capacityTime(), options.deadline());
           if (measured == null || at.okPerSecond() > measured.okPerSecond()) {
             measured = at;
             capacityInFlight = inFlight;
@@ -302,13 +313,14 @@ final class OverloadRun {
    * Makes calls one at a time until one ends OK (the connection is up, the health check passed), so
    * that the connection's set-up is not charged to the warm-up; each may take {@link #STARTUP}.
    */
-  private static void awaitFirstOk(Peer.Client client, String name)
+  private static void awaitFirstOk(Peer.Client client, OverloadWorkload workload, String name)
       throws IOException, InterruptedException {
+    ChaosService.WorkCall call = workload.calls(0).next();
     long deadline = System.nanoTime() + STARTUP.toNanos();
     Peer.CallEnd last = null;
     while (System.nanoTime() < deadline) {
       try {
-        last = client.work(STARTUP).get(STARTUP.toMillis() * 2, TimeUnit.MILLISECONDS);
+        last = client.work(call, STARTUP).get(STARTUP.toMillis() * 2, TimeUnit.MILLISECONDS);
       } catch (ExecutionException | TimeoutException e) {
         throw new IOException(name + ": the first call did not end", e);
       }
@@ -331,6 +343,7 @@ final class OverloadRun {
     WorkLoad.Step load =
         WorkLoad.open(
             client,
+            options.workload(),
             multiple * capacity,
             options.stepTime(),
             options.deadline(),
@@ -356,6 +369,7 @@ final class OverloadRun {
         tally.undescribed(),
         load.open(),
         tally.longestNanos(),
-        sample);
+        sample,
+        tally.byKind());
   }
 }

@@ -55,10 +55,11 @@ public interface Peer {
     CompletableFuture<CallEnd> call(CallKind kind);
 
     /**
-     * Starts a {@link ChaosService#WORK} call (a small request, a fixed amount of CPU on the
-     * server) under {@code deadline}; the future completes with its status once it has ended.
+     * Starts an overload run's call (a small request; on the server a fixed amount of CPU, or a
+     * sleep, or a stream of answers that each cost CPU) under {@code deadline}; the future
+     * completes with its status once it has ended (a stream: once its last answer and status came).
      */
-    CompletableFuture<CallEnd> work(Duration deadline);
+    CompletableFuture<CallEnd> work(ChaosService.WorkCall call, Duration deadline);
 
     /** Shuts the channel down and waits for it. */
     void shutdown(Duration timeout) throws InterruptedException;

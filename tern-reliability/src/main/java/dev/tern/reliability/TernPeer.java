@@ -16,9 +16,11 @@ import dev.tern.netty.NettyChannelBuilder;
 import dev.tern.netty.NettyServerBuilder;
 import dev.tern.services.health.HealthStatusManager;
 import dev.tern.services.health.v1.HealthCheckResponse.ServingStatus;
+import dev.tern.stub.BlockingServerCalls;
 import dev.tern.stub.ClientCallStreamObserver;
 import dev.tern.stub.ClientCalls;
 import dev.tern.stub.ClientResponseObserver;
+import dev.tern.stub.ServerCallStreamObserver;
 import dev.tern.stub.ServerCalls;
 import dev.tern.stub.StreamObserver;
 import java.io.ByteArrayInputStream;
@@ -70,6 +72,10 @@ public final class TernPeer implements Peer {
       method(ChaosService.HOLD, MethodType.SERVER_STREAMING);
   private static final MethodDescriptor<byte[], byte[]> WORK =
       method(ChaosService.WORK, MethodType.UNARY);
+  private static final MethodDescriptor<byte[], byte[]> BLOCK =
+      method(ChaosService.BLOCK, MethodType.UNARY);
+  private static final MethodDescriptor<byte[], byte[]> WORK_STREAM =
+      method(ChaosService.WORK_STREAM, MethodType.SERVER_STREAMING);
 
   private final List<Server> servers = new ArrayList<>();
   private final List<InetSocketAddress> addresses = new ArrayList<>();
@@ -281,6 +287,19 @@ public final class TernPeer implements Peer {
                   responses.onNext(ChaosService.work(request));
                   responses.onCompleted();
                 }))
+        // Blocking code on the default blocking executor, as docs/blocking.md tells a user:
+        // a virtual thread per call on JDK 21 and later, a bounded pool before.
+        .addMethod(BLOCK, BlockingServerCalls.unaryCall(ChaosService::block))
+        .addMethod(
+            WORK_STREAM,
+            ServerCalls.asyncServerStreamingCall(
+                (request, responses) -> {
+                  ServerCallStreamObserver<byte[]> stream =
+                      (ServerCallStreamObserver<byte[]>) responses;
+                  if (ChaosService.workStream(request, stream::isCancelled, stream::onNext)) {
+                    stream.onCompleted();
+                  }
+                }))
         .build();
   }
 
@@ -322,12 +341,20 @@ public final class TernPeer implements Peer {
     }
 
     @Override
-    public CompletableFuture<CallEnd> work(Duration deadline) {
+    public CompletableFuture<CallEnd> work(ChaosService.WorkCall call, Duration deadline) {
       CompletableFuture<CallEnd> result = new CompletableFuture<>();
       CallOptions options =
           CallOptions.DEFAULT.withDeadlineAfter(deadline.toNanos(), TimeUnit.NANOSECONDS);
-      ClientCalls.asyncUnaryCall(
-          channel.newCall(WORK, options), new byte[] {1}, new Responses(result, false));
+      Responses responses = new Responses(result, false);
+      switch (call) {
+        case STANDARD, CHEAP, EXPENSIVE ->
+            ClientCalls.asyncUnaryCall(channel.newCall(WORK, options), call.request(), responses);
+        case BLOCKING ->
+            ClientCalls.asyncUnaryCall(channel.newCall(BLOCK, options), call.request(), responses);
+        case STREAM ->
+            ClientCalls.asyncServerStreamingCall(
+                channel.newCall(WORK_STREAM, options), call.request(), responses);
+      }
       return result;
     }
 

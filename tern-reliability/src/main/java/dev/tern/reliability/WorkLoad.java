@@ -8,9 +8,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Loads of {@link ChaosService#WORK} calls for the overload runs: {@link #open}, calls started on a
- * schedule whatever the server does (what many independent clients do), and {@link #closed}, a
- * fixed number of calls in flight (what measures capacity).
+ * Loads of an {@link OverloadWorkload}'s calls for the overload runs: {@link #open}, calls started
+ * on a schedule whatever the server does (what many independent clients do), and {@link #closed}, a
+ * fixed number of calls in flight (what measures capacity). Each call is counted under its kind too
+ * ({@link CallTally#byKind}).
  *
  * <p>Not thread-safe: the calling thread issues the calls; they end on the client's threads.
  */
@@ -26,16 +27,18 @@ final class WorkLoad {
   private WorkLoad() {}
 
   /**
-   * Starts calls at {@code rate} a second for {@code duration} on the schedule {@code arrivals}
-   * draws (seeded by {@code seed}), each under {@code deadline}, then waits for them to end, up to
-   * {@code deadline + }{@link Workload#HANG_GRACE}. Each call's latency runs from its scheduled
-   * start, not from when it was issued: if the client falls behind the schedule, the calls it
-   * issues late are charged the delay (no coordinated omission).
+   * Starts {@code workload}'s calls at {@code rate} a second for {@code duration} on the schedule
+   * {@code arrivals} draws (arrivals and the calls both seeded by {@code seed}), each under {@code
+   * deadline}, then waits for them to end, up to {@code deadline + }{@link Workload#HANG_GRACE}.
+   * Each call's latency runs from its scheduled start, not from when it was issued: if the client
+   * falls behind the schedule, the calls it issues late are charged the delay (no coordinated
+   * omission).
    *
    * @return the step's tally and how many calls were issued and still open after the wait
    */
   static Step open(
       Peer.Client client,
+      OverloadWorkload workload,
       double rate,
       Duration duration,
       Duration deadline,
@@ -46,6 +49,7 @@ final class WorkLoad {
       throw new IllegalArgumentException("rate must be > 0, was " + rate);
     }
     Random random = new Random(seed);
+    OverloadWorkload.Calls calls = workload.calls(seed);
     double gapNanos = 1e9 / rate;
     CallTally tally = new CallTally();
     long start = System.nanoTime();
@@ -57,7 +61,7 @@ final class WorkLoad {
         LockSupport.parkNanos(wait);
         wait = scheduled - System.nanoTime();
       }
-      issue(client, deadline, tally, scheduled);
+      issue(client, calls.next(), deadline, tally, scheduled);
       issued++;
       offset +=
           arrivals == Arrivals.POISSON ? -Math.log(1 - random.nextDouble()) * gapNanos : gapNanos;
@@ -72,12 +76,18 @@ final class WorkLoad {
   record Step(CallTally tally, int issued, int open) {}
 
   /**
-   * Keeps {@code inFlight} calls going for {@code duration}, each under {@code deadline}, a new one
-   * as soon as one ends; the calls a second that ended OK are the capacity of this client, server
-   * and machine.
+   * Keeps {@code inFlight} of {@code workload}'s calls going for {@code duration}, each under
+   * {@code deadline}, a new one as soon as one ends; the calls a second that ended OK are the
+   * capacity of this client, server and machine.
    */
-  static Capacity closed(Peer.Client client, int inFlight, Duration duration, Duration deadline)
+  static Capacity closed(
+      Peer.Client client,
+      OverloadWorkload workload,
+      int inFlight,
+      Duration duration,
+      Duration deadline)
       throws InterruptedException {
+    OverloadWorkload.Calls calls = workload.calls(0);
     Semaphore slots = new Semaphore(inFlight);
     CallTally tally = new CallTally();
     long start = System.nanoTime();
@@ -87,8 +97,9 @@ final class WorkLoad {
         break;
       }
       long issued = System.nanoTime();
+      ChaosService.WorkCall call = calls.next();
       client
-          .work(deadline)
+          .work(call, deadline)
           .whenComplete(
               (result, error) -> {
                 long now = System.nanoTime();
@@ -97,7 +108,8 @@ final class WorkLoad {
                       issued,
                       issued,
                       now,
-                      error != null ? new Peer.CallEnd("THROWN", error.toString()) : result);
+                      error != null ? new Peer.CallEnd("THROWN", error.toString()) : result,
+                      call.label());
                 }
                 slots.release();
               });
@@ -113,21 +125,31 @@ final class WorkLoad {
   record Capacity(double okPerSecond, CallTally tally) {}
 
   private static void issue(
-      Peer.Client client, Duration deadline, CallTally tally, long scheduled) {
+      Peer.Client client,
+      ChaosService.WorkCall call,
+      Duration deadline,
+      CallTally tally,
+      long scheduled) {
     long issued = System.nanoTime();
-    CompletableFuture<Peer.CallEnd> call;
+    CompletableFuture<Peer.CallEnd> ended;
     try {
-      call = client.work(deadline);
+      ended = client.work(call, deadline);
     } catch (RuntimeException e) {
-      tally.ended(scheduled, issued, System.nanoTime(), new Peer.CallEnd("THROWN", e.toString()));
+      tally.ended(
+          scheduled,
+          issued,
+          System.nanoTime(),
+          new Peer.CallEnd("THROWN", e.toString()),
+          call.label());
       return;
     }
-    call.whenComplete(
+    ended.whenComplete(
         (result, error) ->
             tally.ended(
                 scheduled,
                 issued,
                 System.nanoTime(),
-                error != null ? new Peer.CallEnd("THROWN", error.toString()) : result));
+                error != null ? new Peer.CallEnd("THROWN", error.toString()) : result,
+                call.label()));
   }
 }

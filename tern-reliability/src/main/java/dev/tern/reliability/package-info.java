@@ -11,7 +11,8 @@
  *                        ChaosService, what every server serves
  * load                   Workload (mixed calls, one at a time per worker: CallKind, Outcome),
  *                        PacedLoad (the soak's, paced and counted), WorkLoad (open and closed
- *                        loads of the overload runs), CallTally (one overload step's results)
+ *                        loads of the overload runs, of an OverloadWorkload's calls), CallTally
+ *                        (one overload step's results)
  * processes              SoakServer / SoakServerMain (the server in a child JVM),
  *                        ResourceSample (heap, RSS, threads, fds), Growth (a trend over samples),
  *                        CpuPinning (taskset)

@@ -21,7 +21,8 @@ class OverloadOptionsTest {
         Duration.ofSeconds(1),
         WorkLoad.Arrivals.CONSTANT,
         List.of(),
-        "");
+        "",
+        OverloadWorkload.WORK);
   }
 
   @Test

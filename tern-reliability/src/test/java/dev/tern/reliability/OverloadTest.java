@@ -66,7 +66,8 @@ class OverloadTest {
                       "-Xmx256m",
                       "-XX:+ExitOnOutOfMemoryError",
                       "-Dio.netty.leakDetection.level=paranoid"),
-                  ""),
+                  "",
+                  OverloadWorkload.WORK),
               new PrintStream(progress, true, StandardCharsets.UTF_8));
       System.gc();
       assertThat(
