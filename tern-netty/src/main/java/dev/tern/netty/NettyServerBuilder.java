@@ -429,15 +429,17 @@ public final class NettyServerBuilder extends ForwardingServerBuilder<NettyServe
    * stream the server already sent a response message on does not count: that is a client
    * cancelling a call it got an answer on (a stream it read enough of, a deadline that passed while
    * it read), paced by the server's answers; nor does one that comes after half of the call's
-   * {@code grpc-timeout}. A reset of a stream older than the client's newest one (a call queued
-   * behind later ones whose deadline passed, read late by a busy server) does not count either
-   * while the connection has room for it: the call takes a slot, until its handler is done, of an
-   * allowance as large as {@link #maxConcurrentCallsPerConnection}, and while none is free such
-   * resets count again, so resetting cannot leave more abandoned calls running than that limit
-   * allows open ones. The same limit applies, counted separately, to the RST_STREAM frames the
-   * server sends because the client broke a stream's rules (a WINDOW_UPDATE of 0, a window
-   * overflow, a frame on a closed stream, a malformed request: the "MadeYouReset" attack); resets
-   * for the server's own reasons (a deadline, a cancelled call) do not count. 0 disables both.
+   * {@code grpc-timeout}, or 100 ms into it by the server's clock (a client cancelling at its
+   * deadline a call a saturated server read late: Rapid Reset resets at once). A reset of a stream
+   * older than the client's newest one (a call queued behind later ones whose deadline passed, read
+   * late by a busy server) does not count either while the connection has room for it: the call
+   * takes a slot, until its handler is done, of an allowance as large as {@link
+   * #maxConcurrentCallsPerConnection}, and while none is free such resets count again, so resetting
+   * cannot leave more abandoned calls running than that limit allows open ones. The same limit
+   * applies, counted separately, to the RST_STREAM frames the server sends because the client broke
+   * a stream's rules (a WINDOW_UPDATE of 0, a window overflow, a frame on a closed stream, a
+   * malformed request: the "MadeYouReset" attack); resets for the server's own reasons (a deadline,
+   * a cancelled call) do not count. 0 disables both.
    *
    * @throws IllegalArgumentException if {@code max} is negative or the window is not positive
    */

@@ -116,6 +116,16 @@ final class ServerCallStreamListener<ReqT, RespT>
   @SuppressWarnings("unused") // through START_STATE
   private volatile int startState;
 
+  /**
+   * How long, by the server's clock, a call with a deadline must have run for its client's reset to
+   * be ordinary whatever its time left: a client cancelling at its deadline a call the server read
+   * late (its event loop behind on a saturated core) resets it early in the server's count of its
+   * time, but not at once, as Rapid Reset (CVE-2023-44487) does to make the server start work it
+   * never finishes. A connection's streams each held this long bound such resets to its stream
+   * limit ten times a second, which costs no more than the calls themselves.
+   */
+  static final long ORDINARY_RESET_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
   private static final int QUEUED = 0;
   private static final int STARTED = 1;
   private static final int DROPPED = 2;
@@ -244,8 +254,9 @@ final class ServerCallStreamListener<ReqT, RespT>
   }
 
   /**
-   * {@inheritDoc} For a call with a deadline: at least half of its time has passed, or its start
-   * still waits for the executor (then the client's reset drops it, see {@link #closed}).
+   * {@inheritDoc} For a call with a deadline: at least half of its time has passed, or at least
+   * {@link #ORDINARY_RESET_AFTER_NANOS} of it, or its start still waits for the executor (then the
+   * client's reset drops it, see {@link #closed}).
    */
   @Override
   public boolean resetIsOrdinary() {
@@ -256,7 +267,11 @@ final class ServerCallStreamListener<ReqT, RespT>
       return true;
     }
     Deadline deadline = context.getDeadline();
-    return deadline != null && deadline.timeRemaining(TimeUnit.NANOSECONDS) <= timeoutNanos / 2;
+    if (deadline == null) {
+      return false;
+    }
+    long remaining = deadline.timeRemaining(TimeUnit.NANOSECONDS);
+    return remaining <= timeoutNanos / 2 || timeoutNanos - remaining >= ORDINARY_RESET_AFTER_NANOS;
   }
 
   /** The call's context was cancelled; only a deadline (a TimeoutException) concerns us here. */
