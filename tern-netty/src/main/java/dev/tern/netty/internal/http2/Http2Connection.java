@@ -481,13 +481,15 @@ public final class Http2Connection {
 
   // What Http2InboundFrames and Http2Outbound call back.
 
-  /** A stream error: RST_STREAM, counted as a reset the peer caused. */
+  /** A stream error: RST_STREAM, counted as a reset the peer caused unless it did not. */
   void streamError(Http2FrameException e) {
-    try {
-      guard.reset();
-    } catch (Http2FrameException flood) {
-      fail(flood.errorCode(), flood.getMessage());
-      return;
+    if (e.counted()) {
+      try {
+        guard.reset();
+      } catch (Http2FrameException flood) {
+        fail(flood.errorCode(), flood.getMessage());
+        return;
+      }
     }
     Http2Stream stream = streams.get(e.streamId());
     if (stream != null) {

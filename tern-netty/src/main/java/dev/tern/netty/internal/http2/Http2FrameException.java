@@ -44,10 +44,18 @@ public final class Http2FrameException extends Exception {
   private final int streamId;
   private final long errorCode;
 
+  /** Whether the stream error counts against the reset limit ({@code Http2FloodGuard}). */
+  private final boolean counted;
+
   private Http2FrameException(int streamId, long errorCode, String reason) {
+    this(streamId, errorCode, reason, true);
+  }
+
+  private Http2FrameException(int streamId, long errorCode, String reason, boolean counted) {
     super(reason);
     this.streamId = streamId;
     this.errorCode = errorCode;
+    this.counted = counted;
   }
 
   /** The name of an error code (RFC 9113 section 7), or its hex value if unknown. */
@@ -64,6 +72,22 @@ public final class Http2FrameException extends Exception {
 
   static Http2FrameException stream(int streamId, long errorCode, String reason) {
     return new Http2FrameException(streamId, errorCode, reason);
+  }
+
+  /**
+   * A frame on one of this side's streams closed longer ago than is remembered: most likely one
+   * this side reset while the peer's frames were in flight (RFC 9113 section 5.1 lets an endpoint
+   * limit how long it ignores them). The stream is reset again, but the peer caused nothing: the
+   * error does not count against the reset limit, or a client cancelling many calls at their
+   * deadlines would close its own connection.
+   */
+  static Http2FrameException lateOnOwnStream(int streamId, String reason) {
+    return new Http2FrameException(streamId, STREAM_CLOSED, reason, false);
+  }
+
+  /** Whether this stream error counts against the reset limit as one the peer caused. */
+  public boolean counted() {
+    return counted;
   }
 
   /** Whether the connection must end (GOAWAY), rather than one stream (RST_STREAM). */

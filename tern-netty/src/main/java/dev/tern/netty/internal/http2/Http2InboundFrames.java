@@ -52,6 +52,10 @@ final class Http2InboundFrames implements Http2FrameListener {
         if (c.streams.recentlyResetHere(streamId)) {
           return; // in flight when this side reset it
         }
+        if (!c.streams.isPeerInitiated(streamId) && !c.streams.recentlyClosed(streamId)) {
+          throw Http2FrameException.lateOnOwnStream(
+              streamId, "DATA on stream " + streamId + ", which is closed");
+        }
         throw Http2FrameException.stream(
             streamId, STREAM_CLOSED, "DATA on stream " + streamId + ", which is closed");
       }
@@ -148,8 +152,8 @@ final class Http2InboundFrames implements Http2FrameListener {
         // One of this side's streams, closed longer ago than is remembered: most likely one this
         // side reset whose answer was in flight (a slow peer answering calls whose deadlines
         // passed, many resets ago). As for DATA, only that stream is refused; the others go on.
-        throw Http2FrameException.stream(
-            streamId, STREAM_CLOSED, "HEADERS on stream " + streamId + ", which is closed");
+        throw Http2FrameException.lateOnOwnStream(
+            streamId, "HEADERS on stream " + streamId + ", which is closed");
       }
       throw Http2FrameException.connection(
           PROTOCOL_ERROR,

@@ -602,6 +602,33 @@ class Http2ConnectionTest {
   }
 
   @Test
+  void lateAnswersOnForgottenResetStreams_doNotCountAsResetsThePeerCaused() {
+    // bin/overload's streaming workload: a client cancelling thousands of calls a second at their
+    // deadlines, each answered by several messages still in flight, forgets which streams it
+    // reset. Refusing those late answers again is right; counting them as resets the server
+    // caused closed the client's own connection (ENHANCE_YOUR_CALM) once past the limit, here 5.
+    peer.close();
+    peer = new Http2TestPeer(false, withFloodLimits(10_000, 5), 5);
+    peer.handshake();
+    Http2Connection c = peer.connection;
+    int forgotten = 10;
+    for (int i = 0; i < Http2Streams.RECENT + forgotten; i++) {
+      ByteBuf out = out();
+      int id = c.openStream(out, fields(REQUEST), true, null);
+      c.resetStream(out, id, Http2FrameException.CANCEL);
+      peer.read(out);
+    }
+
+    ByteBuf in = peer.frames();
+    for (int i = 0; i < forgotten; i++) {
+      peer.data(in, 1 + 2 * i, "late", false);
+    }
+
+    assertThat(peer.send(in)).hasSize(forgotten).allMatch(f -> f.endsWith(" " + STREAM_CLOSED));
+    assertThat(c.isClosed()).isFalse();
+  }
+
+  @Test
   void serversDoNotOpenStreams() {
     peer.handshake();
     assertThat(peer.connection.canOpenStream()).isFalse();
