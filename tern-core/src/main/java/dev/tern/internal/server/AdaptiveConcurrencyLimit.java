@@ -256,9 +256,11 @@ final class AdaptiveConcurrencyLimit {
     }
     long unloaded = Math.min(periodMin, previousPeriodMin);
     double allowed = unloaded == Long.MAX_VALUE ? Double.NaN : TOLERANCE * (double) unloaded;
-    // The calls a second served at the window's concurrency and latency (Little's law): unlike the
-    // window's own span, not fooled by many calls ending at once.
-    double rate = meanInProgress(w) / Math.max(1, median);
+    // The calls a nanosecond served at the window's concurrency and latency (Little's law: mean
+    // calls in progress over mean latency, which a mix of cheap and expensive calls needs where
+    // the median would count the cheap ones only): unlike the window's own span, not fooled by
+    // many calls ending at once.
+    double rate = meanInProgress(w) / Math.max(1, meanLatency(w));
     if (!nearLimit && !mostlyLate && median <= allowed) {
       // Served in time at this concurrency, which the limit did not bound: the most calls in
       // progress as a call ended in time. The window's busiest may come from its slow calls (a
@@ -273,7 +275,7 @@ final class AdaptiveConcurrencyLimit {
 
     if (probe.probing()) {
       // A window since the limit was doubled: did the latency follow the concurrency?
-      switch (probe.observe(busiest, median, meanInProgress(w), mostlyLate)) {
+      switch (probe.observe(busiest, median, rate, mostlyLate)) {
         case SLOWER -> {
           // The service is slower, not queued: that latency is its unloaded one now.
           previousPeriodMin = median;
@@ -324,11 +326,14 @@ final class AdaptiveConcurrencyLimit {
           && !mostlyLate
           && estimate <= floor + 2 * allowance
           && busiest <= estimate
+          && rate < SATURATED_SHARE * bestRate
           && probe.mayStart(median)) {
         // Slower than allowed near the floor (every call of the window admitted under the limit,
-        // none left from a longer queue), yet in time for its clients: queueing or a slower
-        // service? Double the limit for a window and see.
-        estimate = probe.start(estimate, median, meanInProgress(w));
+        // none left from a longer queue), yet in time for its clients, and serving less than half
+        // the calls a second it has served in time (a queue on a saturated server keeps its pace;
+        // a service that became slower loses it): queueing or a slower service? Double the limit
+        // for a few windows and see.
+        estimate = probe.start(estimate, median, rate);
       } else if (queued <= 2 * allowance || median <= allowed) {
         // A short queue, or latency within the tolerance: where it should settle.
       } else {
@@ -352,6 +357,15 @@ final class AdaptiveConcurrencyLimit {
    */
   static double queueAllowance(double limit) {
     return Math.max(QUEUE_ALLOWANCE, QUEUE_ALLOWANCE * Math.log10(limit));
+  }
+
+  /** The window's mean latency, in nanoseconds. */
+  private static double meanLatency(Window w) {
+    double sum = 0;
+    for (long latency : w.latencies) {
+      sum += latency;
+    }
+    return sum / WINDOW;
   }
 
   /** The window's mean calls in progress as its calls ended. */

@@ -33,7 +33,7 @@ final class ConcurrencyProbe {
    * server serves no more, however many calls wait; a handler that waits serves about twice as
    * many. A peak of calls in progress with a mean that stayed (a queue still filling) is no test.
    */
-  static final double THROUGHPUT_RISE = 1.3;
+  static final double THROUGHPUT_RISE = 1.2;
 
   /** The windows after the skipped ones that must each show a slower service. */
   static final int DECIDING_WINDOWS = 2;
@@ -67,7 +67,7 @@ final class ConcurrencyProbe {
 
   private double limitBefore;
   private long medianBefore;
-  private double meanBefore;
+  private double rateBefore;
   private int cooldown;
 
   /** Whether a probe is running: the windows now belong to it. */
@@ -92,12 +92,13 @@ final class ConcurrencyProbe {
   }
 
   /**
-   * Starts a probe from {@code limit}, where the window's median was {@code median} and its mean
-   * calls in progress {@code meanInProgress}.
+   * Starts a probe from {@code limit}, where the window's median was {@code median} and it served
+   * {@code rate} calls a nanosecond (Little's law: its mean calls in progress over its mean
+   * latency).
    *
    * @return the limit for the probe: twice {@code limit}
    */
-  double start(double limit, long median, double meanInProgress) {
+  double start(double limit, long median, double rate) {
     probing = true;
     // A queue answers a higher limit only once calls admitted under it come out: after about as
     // many calls as the new limit (all of them, when the queue fills at once).
@@ -105,7 +106,7 @@ final class ConcurrencyProbe {
     toDecide = DECIDING_WINDOWS;
     limitBefore = limit;
     medianBefore = median;
-    meanBefore = meanInProgress;
+    rateBefore = rate;
     return 2 * limit;
   }
 
@@ -119,10 +120,10 @@ final class ConcurrencyProbe {
    *
    * @param busiest its most calls in progress
    * @param median its median latency
-   * @param meanInProgress its mean calls in progress as its calls ended
+   * @param rate the calls a nanosecond it served, as for {@link #start}
    * @param mostlyLate whether most of its calls missed their deadlines
    */
-  Verdict observe(int busiest, long median, double meanInProgress, boolean mostlyLate) {
+  Verdict observe(int busiest, long median, double rate, boolean mostlyLate) {
     if (toSkip > 0) {
       toSkip--;
       return Verdict.PENDING;
@@ -131,7 +132,7 @@ final class ConcurrencyProbe {
     // it was (a queue still filling) says nothing, and a server read as slower on no evidence takes
     // the latency of its queue for its own pace.
     if (busiest > limitBefore
-        && meanInProgress * medianBefore >= THROUGHPUT_RISE * meanBefore * median
+        && rate >= THROUGHPUT_RISE * rateBefore
         && !mostlyLate
         && median <= QUEUEING_RISE * medianBefore
         && median * QUEUEING_RISE >= medianBefore) {

@@ -7,6 +7,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntToLongFunction;
@@ -82,13 +83,21 @@ class AdaptiveConcurrencyLimitTest {
    */
   private Queueing oneThreadServer(
       long costNanos, long gapNanos, int arrivals, long deadlineNanos) {
+    return oneThreadServer(i -> costNanos, gapNanos, arrivals, deadlineNanos);
+  }
+
+  /** {@link #oneThreadServer(long, long, int, long)} with the cost of call {@code i} its own. */
+  private Queueing oneThreadServer(
+      IntToLongFunction costOf, long gapNanos, int arrivals, long deadlineNanos) {
     ArrayDeque<Long> queue = new ArrayDeque<>(); // arrival times of the calls admitted
+    ArrayDeque<Long> costs = new ArrayDeque<>(); // and their costs
     long headEnds = 0;
     Counts counts = new Counts();
     for (int i = 0; i < arrivals; i++) {
       long arrival = clock.currentTimeNanos() + gapNanos;
       while (!queue.isEmpty() && headEnds <= arrival) {
         long latency = headEnds - queue.poll();
+        costs.poll();
         limit.release(latency);
         if (i >= arrivals / 2) {
           counts.worst = Math.max(counts.worst, latency);
@@ -97,20 +106,23 @@ class AdaptiveConcurrencyLimitTest {
         long free = headEnds;
         while (!queue.isEmpty() && free - queue.peek() >= deadlineNanos) {
           queue.poll(); // its deadline passed in the queue: never run
+          costs.poll();
           limit.releaseLate(deadlineNanos);
           counts.late += i >= arrivals / 2 ? 1 : 0;
         }
         if (!queue.isEmpty()) {
-          headEnds = Math.max(free, queue.peek()) + costNanos;
+          headEnds = Math.max(free, queue.peek()) + costs.peek();
         }
       }
       clock.forwardNanos(arrival - clock.currentTimeNanos());
       boolean in = limit.tryAcquire();
       if (in) {
+        long cost = costOf.applyAsLong(i);
         if (queue.isEmpty()) {
-          headEnds = arrival + costNanos;
+          headEnds = arrival + cost;
         }
         queue.add(arrival);
+        costs.add(cost);
       }
       if (i >= arrivals / 2) {
         counts.offered++;
@@ -218,6 +230,26 @@ class AdaptiveConcurrencyLimitTest {
     assertThat(run.late()).isZero();
     assertThat(run.served()).isGreaterThan(run.offered() * 2 / 3 - 500);
     assertThat(run.worstLatencyNanos()).isLessThanOrEqualTo(60 * MS);
+    assertThat(limit.limit()).isLessThanOrEqualTo(24);
+  }
+
+  @Test
+  void aMixOfCheapAndExpensiveCallsQueueing_isNeverTakenForASlowerService() {
+    // bin/overload --workload=mixed: 9 calls in 10 cost 0.1 ms, 1 in 10 costs 0.9 ms (half the
+    // CPU each), drawn at random. A window's median is a cheap call's, its mean weighs the
+    // expensive ones in. On a real core the probe once read such a queue as a slower service
+    // (one window's median near the last), took its milliseconds for the unloaded latency, and the
+    // limit settled at 20-40 with p99 of 27-255 ms at 3x-5x; this model of one thread does not
+    // show that noise, so it guards the outcome: the limit stays low and no call waits long.
+    Random random = new Random(49);
+    IntToLongFunction mix = i -> random.nextInt(10) == 0 ? 900_000 : 100_000;
+    oneThreadServer(mix, MS, 20_000, 1_000 * MS); // about 0.2x: the unloaded latency
+
+    Queueing run = oneThreadServer(mix, 60_000, 400_000, 1_000 * MS); // about 3x
+
+    assertThat(run.late()).isZero();
+    assertThat(run.served()).isGreaterThan(run.offered() * 3 / 10);
+    assertThat(run.worstLatencyNanos()).isLessThanOrEqualTo(12 * MS);
     assertThat(limit.limit()).isLessThanOrEqualTo(24);
   }
 

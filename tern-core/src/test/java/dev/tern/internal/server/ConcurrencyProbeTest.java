@@ -15,19 +15,24 @@ class ConcurrencyProbeTest {
 
   private final ConcurrencyProbe probe = new ConcurrencyProbe();
 
-  /** Starts a probe from a limit of 8, at a median of 2 ms with 5 calls in progress on average. */
+  /** Calls a nanosecond by Little's law: {@code meanInProgress} calls of {@code meanNanos} each. */
+  private static double rate(double meanInProgress, long meanNanos) {
+    return meanInProgress / meanNanos;
+  }
+
+  /** Starts a probe from a limit of 8, at 2 ms with 5 calls in progress on average. */
   private void startAtEight() {
-    assertThat(probe.start(8, 2 * MS, 5)).isEqualTo(16);
+    assertThat(probe.start(8, 2 * MS, rate(5, 2 * MS))).isEqualTo(16);
     // A limit of 16 is one window of calls admitted before the change, skipped.
-    assertThat(probe.observe(16, 4 * MS, 10, false)).isEqualTo(Verdict.PENDING);
+    assertThat(probe.observe(16, 4 * MS, rate(10, 4 * MS), false)).isEqualTo(Verdict.PENDING);
   }
 
   @Test
   void twiceTheCallsAtTheSameLatency_inEveryDecidingWindow_isASlowerService() {
     startAtEight();
 
-    assertThat(probe.observe(16, 2 * MS, 10, false)).isEqualTo(Verdict.PENDING);
-    assertThat(probe.observe(15, 2 * MS, 9.5, false)).isEqualTo(Verdict.SLOWER);
+    assertThat(probe.observe(16, 2 * MS, rate(10, 2 * MS), false)).isEqualTo(Verdict.PENDING);
+    assertThat(probe.observe(15, 2 * MS, rate(9.5, 2 * MS), false)).isEqualTo(Verdict.SLOWER);
     assertThat(probe.probing()).isFalse();
   }
 
@@ -35,7 +40,7 @@ class ConcurrencyProbeTest {
   void latencyThatFollowedTheCalls_isQueueing() {
     startAtEight();
 
-    assertThat(probe.observe(16, 4 * MS, 10, false)).isEqualTo(Verdict.QUEUEING);
+    assertThat(probe.observe(16, 4 * MS, rate(10, 4 * MS), false)).isEqualTo(Verdict.QUEUEING);
     assertThat(probe.probing()).isFalse();
   }
 
@@ -46,21 +51,21 @@ class ConcurrencyProbeTest {
     // One call in progress above the old limit, but on the whole as many as before, at about the
     // same latency: the queue had not filled (the run of 2026-11-27 read this as a slower service
     // and took a queue's 1.5 ms for the unloaded latency of a 0.2 ms call).
-    assertThat(probe.observe(9, 2200_000, 5.5, false)).isEqualTo(Verdict.QUEUEING);
+    assertThat(probe.observe(9, 2200_000, rate(5.5, 2200_000), false)).isEqualTo(Verdict.QUEUEING);
   }
 
   @Test
   void oneWindowThatLooksSlowerAndOneThatDoesNot_isQueueing() {
     startAtEight();
 
-    assertThat(probe.observe(16, 2 * MS, 10, false)).isEqualTo(Verdict.PENDING);
-    assertThat(probe.observe(16, 4 * MS, 10, false)).isEqualTo(Verdict.QUEUEING);
+    assertThat(probe.observe(16, 2 * MS, rate(10, 2 * MS), false)).isEqualTo(Verdict.PENDING);
+    assertThat(probe.observe(16, 4 * MS, rate(10, 4 * MS), false)).isEqualTo(Verdict.QUEUEING);
   }
 
   @Test
   void afterQueueing_noProbeStartsAtTheSameLatencyUntilTheCooldownPasses() {
     startAtEight();
-    probe.observe(16, 4 * MS, 10, false);
+    probe.observe(16, 4 * MS, rate(10, 4 * MS), false);
 
     for (int i = 0; i < ConcurrencyProbe.COOLDOWN_WINDOWS; i++) {
       assertThat(probe.mayStart(2 * MS)).as("window %s", i).isFalse();
@@ -72,6 +77,6 @@ class ConcurrencyProbeTest {
   void mostlyLateWindows_areNeverASlowerService() {
     startAtEight();
 
-    assertThat(probe.observe(16, 2 * MS, 10, true)).isEqualTo(Verdict.QUEUEING);
+    assertThat(probe.observe(16, 2 * MS, rate(10, 2 * MS), true)).isEqualTo(Verdict.QUEUEING);
   }
 }
