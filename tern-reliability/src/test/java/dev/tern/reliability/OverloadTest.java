@@ -16,11 +16,11 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The CI version of {@code bin/overload}: a Tern server with {@code maxConcurrentCalls} in a child
- * JVM with a 256 MiB heap, its capacity measured, then open-loop calls at 2x and 3x of it for 8 s
- * each. What a user would notice: the server survives with its heap after GC far under its bound,
- * every call ends within its deadline (plus the hang grace) with OK or a clear overload status
- * (RESOURCE_EXHAUSTED, UNAVAILABLE, DEADLINE_EXCEEDED) carrying a description, the excess is shed
- * with RESOURCE_EXHAUSTED naming the limit, the server's threads do not pile up, and Netty's
+ * JVM with a 256 MiB heap, its capacity measured, then open-loop calls at 1.25x and 1.5x of it for
+ * 8 s each. What a user would notice: the server survives with its heap after GC far under its
+ * bound, every call ends within its deadline (plus the hang grace) with OK or a clear overload
+ * status (RESOURCE_EXHAUSTED, UNAVAILABLE, DEADLINE_EXCEEDED) carrying a description, the excess is
+ * shed with RESOURCE_EXHAUSTED naming the limit, the server's threads do not pile up, and Netty's
  * paranoid leak detector reports nothing in the client (the server child's reports go to the
  * build's output). No latency is asserted: the figures belong in docs/reliability.md.
  */
@@ -34,6 +34,16 @@ class OverloadTest {
   private static final int MAX_CALLS = 4;
 
   private static final Duration DEADLINE = Duration.ofSeconds(1);
+
+  /**
+   * The loaded steps, as multiples of the capacity. Since the capacity became the best of three
+   * closed loops (a warmer JIT than one), it measures about twice what it did here, and with
+   * Netty's paranoid leak detection in both JVMs their event loops, not the handlers, ran out first
+   * above about 3,000 calls a second offered (1.7 to 2 times that capacity on a 2-core machine):
+   * calls then waited past their deadlines to be read or refused at all. 1.25x and 1.5x overload
+   * the handlers without that.
+   */
+  private static final List<Double> OVERLOADS = List.of(1.25, 1.5);
 
   /** Heap after GC a server serving this load keeps (a few MiB: see docs/reliability.md). */
   private static final long HEAP_BOUND = 64L * 1024 * 1024;
@@ -56,7 +66,7 @@ class OverloadTest {
                   "tern",
                   MAX_CALLS,
                   true,
-                  List.of(2.0, 3.0),
+                  OVERLOADS,
                   0,
                   Duration.ofSeconds(3),
                   Duration.ofSeconds(8),
@@ -82,7 +92,7 @@ class OverloadTest {
     System.out.print(table);
 
     assertThat(result.findings()).as("findings:%n%s", table).isEmpty();
-    assertThat(result.steps()).as("the unloaded step, 2x and 3x").hasSize(3);
+    assertThat(result.steps()).as("the unloaded step and the overloads").hasSize(3);
     long unloadedThreads = result.steps().get(0).server().threads();
     for (OverloadRun.Step step : result.steps()) {
       assertThat(step.server().heapBytes())
@@ -100,7 +110,7 @@ class OverloadTest {
     }
     OverloadRun.Step heaviest = result.steps().get(2);
     assertThat(heaviest.counts().getOrDefault("RESOURCE_EXHAUSTED", 0L))
-        .as("calls shed at 3x%n%s", table)
+        .as("calls shed at 1.5x%n%s", table)
         .isPositive();
     assertThat(heaviest.descriptions().get("RESOURCE_EXHAUSTED"))
         .contains(MAX_CALLS + " calls in progress, its limit (maxConcurrentCalls)");
