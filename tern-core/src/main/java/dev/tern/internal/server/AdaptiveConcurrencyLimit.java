@@ -160,8 +160,8 @@ final class AdaptiveConcurrencyLimit {
   private int previousPeriodServed;
 
   /**
-   * The most calls a second a window served in time has shown, by Little's law (its mean calls in
-   * progress over its median latency): what the server has done at its pace; 0 before any.
+   * The most calls a nanosecond a window served in time has shown, by Little's law (its mean calls
+   * in progress over its mean latency): what the server has done at its pace; 0 before any.
    */
   private double bestRate;
 
@@ -260,7 +260,8 @@ final class AdaptiveConcurrencyLimit {
     // calls in progress over mean latency, which a mix of cheap and expensive calls needs where
     // the median would count the cheap ones only): unlike the window's own span, not fooled by
     // many calls ending at once.
-    double rate = meanInProgress(w) / Math.max(1, meanLatency(w));
+    double meanInProgress = meanInProgress(w);
+    double rate = meanInProgress / Math.max(1, meanLatency(w));
     if (!nearLimit && !mostlyLate && median <= allowed) {
       // Served in time at this concurrency, which the limit did not bound: the most calls in
       // progress as a call ended in time. The window's busiest may come from its slow calls (a
@@ -299,21 +300,20 @@ final class AdaptiveConcurrencyLimit {
         unloaded != Long.MAX_VALUE && (mostlyLate || (late * 4 >= WINDOW && median > allowed));
     // The calls queued beyond what the server serves at its unloaded latency (TCP Vegas, by
     // Little's law): of the calls in progress, the share of their time spent above it.
-    double queued = median <= unloaded ? 0 : meanInProgress(w) * (1 - (double) unloaded / median);
+    double queued = median <= unloaded ? 0 : meanInProgress * (1 - (double) unloaded / median);
     // Far below the limit, the queue allowed is that of the concurrency the window had, not that
     // of a limit it never came near.
     double allowance = queueAllowance(nearLimit ? estimate : Math.min(estimate, busiest));
+    // Serving at least half the calls a second it has served in time: busy at its pace, so a
+    // queue is queueing; a service that became slower (or calls held open together) is not.
+    boolean atPace = rate >= SATURATED_SHARE * bestRate;
     // Far below a cold limit (one that has not come down to what the server serves), a queue
     // beyond the allowance while the server keeps serving at its pace is overload too: the limit
     // comes down before the calls are late, not a deadline later (on one core, calls running
     // together slow each other down, so they are late all at once). Calls held open together serve
     // a small share of that pace, however many they are.
     boolean saturated =
-        estimate > COLD_FLOOR
-            && !nearLimit
-            && median > allowed
-            && queued > 2 * allowance
-            && rate >= SATURATED_SHARE * bestRate;
+        estimate > COLD_FLOOR && !nearLimit && median > allowed && queued > 2 * allowance && atPace;
     if (nearLimit || overdue || saturated) {
       if (unloaded == Long.MAX_VALUE) {
         // Loaded from the start: halve until a window runs unloaded and gives the baseline.
@@ -326,7 +326,7 @@ final class AdaptiveConcurrencyLimit {
           && !mostlyLate
           && estimate <= floor + 2 * allowance
           && busiest <= estimate
-          && rate < SATURATED_SHARE * bestRate
+          && !atPace
           && probe.mayStart(median)) {
         // Slower than allowed near the floor (every call of the window admitted under the limit,
         // none left from a longer queue), yet in time for its clients, and serving less than half

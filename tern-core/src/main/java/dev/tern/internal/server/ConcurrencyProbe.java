@@ -29,7 +29,7 @@ final class ConcurrencyProbe {
 
   /**
    * How much more calls a second the doubled limit must serve (by Little's law, the mean calls in
-   * progress over the median latency) for the service to count as slower: a queue on a saturated
+   * progress over the mean latency) for the service to count as slower: a queue on a saturated
    * server serves no more, however many calls wait; a handler that waits serves about twice as
    * many. A peak of calls in progress with a mean that stayed (a queue still filling) is no test.
    */
