@@ -253,16 +253,20 @@ final class OverloadRun {
         awaitFirstOk(client, options.workload(), options.name());
         // Never more in flight than the server admits: the calls it shed would be reissued at
         // once, and the client's spinning on them would take CPU from the server.
-        List<Integer> levels = options.workload().capacityInFlight();
+        // Each level once: a maxConcurrentCalls below them makes several the same.
+        List<Integer> levels =
+            options.workload().capacityInFlight().stream()
+                .map(level -> Math.min(level, options.maxConcurrentCalls()))
+                .distinct()
+                .toList();
         WorkLoad.closed(
             client,
             options.workload(),
-            Math.min(levels.get(levels.size() - 1), options.maxConcurrentCalls()),
+            levels.get(levels.size() - 1),
             options.capacityTime(),
             options.deadline());
         WorkLoad.Capacity measured = null;
-        for (int level : levels) {
-          int inFlight = Math.min(level, options.maxConcurrentCalls());
+        for (int inFlight : levels) {
           WorkLoad.Capacity at =
               WorkLoad.closed(
                   client, options.workload(), inFlight, options.capacityTime(), options.deadline());

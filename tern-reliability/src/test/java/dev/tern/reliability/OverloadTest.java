@@ -36,12 +36,11 @@ class OverloadTest {
   private static final Duration DEADLINE = Duration.ofSeconds(1);
 
   /**
-   * The loaded steps, as multiples of the capacity. Since the capacity became the best of three
-   * closed loops (a warmer JIT than one), it measures about twice what it did here, and with
-   * Netty's paranoid leak detection in both JVMs their event loops, not the handlers, ran out first
-   * above about 3,000 calls a second offered (1.7 to 2 times that capacity on a 2-core machine):
-   * calls then waited past their deadlines to be read or refused at all. 1.25x and 1.5x overload
-   * the handlers without that.
+   * The loaded steps, as multiples of the capacity. With Netty's paranoid leak detection in both
+   * JVMs their event loops, not the handlers, run out first above about 3,000 calls a second
+   * offered on a 2-core machine, which 2x-3x of the capacity measured here (700 to 1,750 calls/s)
+   * can reach: calls then waited past their deadlines to be read or refused at all, and one run's
+   * longest call was 3.07 s of its 3 s bound. 1.25x and 1.5x overload the handlers without that.
    */
   private static final List<Double> OVERLOADS = List.of(1.25, 1.5);
 
