@@ -65,9 +65,10 @@ public abstract class ServerStreamTracer {
      */
     ADAPTIVE_CONCURRENCY_LIMIT,
     /**
-     * The server was busy (near its adaptive limit) and the unary call's time left on arrival was
-     * shorter than the median latency of its recent unary calls, so it would most likely not finish
-     * in time: DEADLINE_EXCEEDED, its request never decoded.
+     * The server was busy (near its adaptive limit) and the call's time left on arrival was shorter
+     * than the median latency of its recent unary calls (of its method's recent streams, for a
+     * server-streaming call), so it would most likely not finish in time: DEADLINE_EXCEEDED, its
+     * request never decoded.
      */
     DEADLINE_SHORTER_THAN_RECENT_LATENCY
   }

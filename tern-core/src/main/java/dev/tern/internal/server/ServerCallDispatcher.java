@@ -122,10 +122,11 @@ public final class ServerCallDispatcher {
    * @param overloadRetryPushback the {@code grpc-retry-pushback-ms} of a call refused by {@code
    *     maxConcurrentCalls} or the adaptive limit, in milliseconds (negative: do not retry); null
    *     for none
-   * @param adaptiveConcurrencyLimit whether unary calls in progress are also bounded by a limit
-   *     learned from their latency (see {@link AdaptiveConcurrencyLimit}), and, while that limit is
-   *     {@linkplain AdaptiveConcurrencyLimit#busy busy}, a unary call whose time left is shorter
-   *     than their recent median latency is not started
+   * @param adaptiveConcurrencyLimit whether unary calls in progress (and each server-streaming
+   *     method's calls with a deadline) are also bounded by a limit learned from their latency (see
+   *     {@link AdaptiveConcurrencyLimit}, {@link AdaptiveLimits}), and, while that limit is
+   *     {@linkplain AdaptiveConcurrencyLimit#busy busy}, a call whose time left is shorter than
+   *     their recent median latency is not started
    * @param adaptiveLimitPerMethod with {@code adaptiveConcurrencyLimit}, one such limit (and recent
    *     latency) per method instead of one for the server
    * @param ticker the clock calls' deadlines are measured by
@@ -305,11 +306,7 @@ public final class ServerCallDispatcher {
           new Metadata());
       return;
     }
-    // Only unary calls meet the adaptive limit: a stream's life says nothing of the server's load.
-    AdaptiveConcurrencyLimit adaptive =
-        adaptiveLimits != null && method.getMethodDescriptor().getType() == MethodType.UNARY
-            ? adaptiveLimits.forMethod(method.getMethodDescriptor().getFullMethodName())
-            : null;
+    AdaptiveConcurrencyLimit adaptive = adaptiveLimit(method.getMethodDescriptor(), timeoutNanos);
     if (adaptive != null
         && timeoutNanos > 0
         && timeoutNanos < adaptive.recentLatencyNanos()
@@ -317,7 +314,8 @@ public final class ServerCallDispatcher {
       refuse(
           stream,
           ServerStreamTracer.Refusal.DEADLINE_SHORTER_THAN_RECENT_LATENCY,
-          shorterThanRecentLatency(timeoutNanos, adaptive.recentLatencyNanos()),
+          shorterThanRecentLatency(
+              timeoutNanos, adaptive.recentLatencyNanos(), method.getMethodDescriptor()),
           new Metadata());
       return;
     }
@@ -336,9 +334,7 @@ public final class ServerCallDispatcher {
       refuse(
           stream,
           ServerStreamTracer.Refusal.ADAPTIVE_CONCURRENCY_LIMIT,
-          adaptiveLimitReached(
-              adaptive.limit(),
-              adaptiveLimits.perMethod() ? method.getMethodDescriptor().getFullMethodName() : null),
+          adaptiveLimitReached(adaptive.limit(), method.getMethodDescriptor()),
           overloadTrailers());
       return;
     }
@@ -357,29 +353,64 @@ public final class ServerCallDispatcher {
         adaptive);
   }
 
-  private static Status shorterThanRecentLatency(long timeoutNanos, long recentNanos) {
+  private static Status shorterThanRecentLatency(
+      long timeoutNanos, long recentNanos, MethodDescriptor<?, ?> method) {
     return Status.DEADLINE_EXCEEDED.withDescription(
         "Deadline too short: the call's grpc-timeout of "
             + timeoutNanos
-            + " ns is shorter than the server's recent median unary call latency of "
+            + (method.getType() == MethodType.UNARY
+                ? " ns is shorter than the server's recent median unary call latency of "
+                : " ns is shorter than the recent median latency of "
+                    + method.getFullMethodName()
+                    + "'s server-streaming calls, ")
             + recentNanos
             + " ns; not started");
   }
 
-  /** A refusal by the adaptive limit: the server's, or {@code method}'s if not null. */
-  private static Status adaptiveLimitReached(int limit, String method) {
+  /**
+   * The adaptive limit a call of {@code method} meets, or null: a unary call meets the server's (or
+   * its method's); a server-streaming call with a deadline its method's, since its client expects
+   * it to end, so its life is the server's work; other streams none, since their life is their
+   * client's (a watch stream held for hours, a client stream at its sender's pace) and says nothing
+   * of the server's load.
+   */
+  private AdaptiveConcurrencyLimit adaptiveLimit(MethodDescriptor<?, ?> method, long timeoutNanos) {
+    if (adaptiveLimits == null) {
+      return null;
+    }
+    MethodType type = method.getType();
+    if (type == MethodType.UNARY) {
+      return adaptiveLimits.forMethod(method.getFullMethodName());
+    }
+    if (type == MethodType.SERVER_STREAMING && timeoutNanos > 0) {
+      return adaptiveLimits.forServerStream(method.getFullMethodName());
+    }
+    return null;
+  }
+
+  /** A refusal by the adaptive limit {@code limit} that a call of {@code method} met. */
+  private Status adaptiveLimitReached(int limit, MethodDescriptor<?, ?> method) {
+    if (method.getType() != MethodType.UNARY) {
+      return Status.RESOURCE_EXHAUSTED.withDescription(
+          "Server overloaded: "
+              + limit
+              + " server-streaming calls of "
+              + method.getFullMethodName()
+              + " in progress, its adaptive limit (adaptiveConcurrencyLimit, one per streaming"
+              + " method); try again later");
+    }
     return Status.RESOURCE_EXHAUSTED.withDescription(
-        method == null
+        adaptiveLimits.perMethod()
             ? "Server overloaded: "
                 + limit
-                + " unary calls in progress, its adaptive limit (adaptiveConcurrencyLimit); try"
-                + " again later"
+                + " calls of "
+                + method.getFullMethodName()
+                + " in progress, its adaptive limit per method"
+                + " (adaptiveConcurrencyLimitPerMethod); try again later"
             : "Server overloaded: "
                 + limit
-                + " calls of "
-                + method
-                + " in progress, its adaptive limit per method"
-                + " (adaptiveConcurrencyLimitPerMethod); try again later");
+                + " unary calls in progress, its adaptive limit (adaptiveConcurrencyLimit); try"
+                + " again later");
   }
 
   /** The trailers of a call refused for overload: new for each, as sent. */

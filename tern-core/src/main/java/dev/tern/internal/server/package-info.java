@@ -23,13 +23,15 @@
  *
  * <p>Admission is decided here, for every transport, before a request is decoded: {@code
  * ServerCallDispatcher.dispatch} refuses a call whose deadline has passed, a unary call whose time
- * left is shorter than recent unary calls' median latency, and a call that finds the server's
- * {@code maxConcurrentCalls} or its adaptive limit ({@code AdaptiveConcurrencyLimit}, on by
- * default, the server's or one per method, {@code AdaptiveLimits}; learned from unary calls'
- * latency: the server's own time, from {@code ServerCallImpl.requestReceived} to the handler's
- * close; its slot given back in {@code ServerCallImpl.streamClosed}) taken; the start task of
- * {@code ServerCallStreamListener} refuses one whose deadline passed while it waited for the
- * executor. Tracers hear each refusal ({@code ServerStreamTracer.callRefused}).
+ * left is shorter than recent unary calls' median latency (or, for a server-streaming call with a
+ * deadline, its method's streams'), and a call that finds the server's {@code maxConcurrentCalls}
+ * or its adaptive limit ({@code AdaptiveConcurrencyLimit}, on by default: for unary calls the
+ * server's or one per method, for server-streaming calls with a deadline one per method, {@code
+ * AdaptiveLimits}; learned from those calls' latency: the server's own time, from {@code
+ * ServerCallImpl.requestReceived} to the handler's close; its slot given back in {@code
+ * ServerCallImpl.streamClosed}) taken; the start task of {@code ServerCallStreamListener} refuses
+ * one whose deadline passed while it waited for the executor. Tracers hear each refusal ({@code
+ * ServerStreamTracer.callRefused}).
  *
  * <p>{@link dev.tern.internal.server.AbstractServerBuilder} is the base every transport's server
  * builder extends. Depends on the API, the SPI and the root runtime package; never on the client

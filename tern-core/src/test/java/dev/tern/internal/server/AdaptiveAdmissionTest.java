@@ -223,6 +223,55 @@ class AdaptiveAdmissionTest {
     assertThat(other.closeStatus).as("the other method's limit is its own").isNull();
   }
 
+  /** Serves test.Feed/Watch, a server-streaming method, beside test.Echo's unary and bidi ones. */
+  private void startWithAServerStreamingMethod() throws IOException {
+    builder.addService(
+        ServerServiceDefinition.builder("test.Feed")
+            .addMethod(
+                ServerTestSupport.UNARY.toBuilder()
+                    .setFullMethodName("test.Feed/Watch")
+                    .setType(dev.tern.MethodDescriptor.MethodType.SERVER_STREAMING)
+                    .build(),
+                handler)
+            .build());
+    startServer();
+  }
+
+  @Test
+  void serverStreamsWithADeadline_meetTheirMethodsOwnLimit_refusedByName() throws IOException {
+    startWithAServerStreamingMethod();
+    for (int i = 0; i < AdaptiveConcurrencyLimit.INITIAL_LIMIT; i++) {
+      assertThat(transport.newStream("test.Feed/Watch", timeoutHeader("10S")).closeStatus).isNull();
+    }
+
+    FakeServerStream refused = transport.newStream("test.Feed/Watch", timeoutHeader("10S"));
+    FakeServerStream unary = transport.newStream("test.Echo/Unary", new Metadata());
+
+    assertThat(refused.closeStatus.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(refused.closeStatus.getDescription())
+        .isEqualTo(
+            "Server overloaded: "
+                + AdaptiveConcurrencyLimit.INITIAL_LIMIT
+                + " server-streaming calls of test.Feed/Watch in progress, its adaptive limit"
+                + " (adaptiveConcurrencyLimit, one per streaming method); try again later");
+    assertThat(unary.closeStatus)
+        .as("unary calls meet the server's limit, not the stream's")
+        .isNull();
+  }
+
+  @Test
+  void serverStreamsWithoutADeadline_andBidiStreams_meetNoAdaptiveLimit() throws IOException {
+    startWithAServerStreamingMethod();
+    for (int i = 0; i <= AdaptiveConcurrencyLimit.INITIAL_LIMIT; i++) {
+      assertThat(transport.newStream("test.Feed/Watch", new Metadata()).closeStatus)
+          .as("a watch stream without a deadline")
+          .isNull();
+      assertThat(transport.newStream("test.Echo/Bidi", timeoutHeader("10S")).closeStatus)
+          .as("a bidi stream")
+          .isNull();
+    }
+  }
+
   @Test
   void oneLimitForTheServer_byDefault_countsEveryUnaryMethod() throws IOException {
     startWithASecondUnaryMethod_andEchoAtTheColdLimit();

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tern.testing.FakeClock;
 import org.junit.jupiter.api.Test;
 
-/** Which adaptive limit a unary call meets: the server's, or its method's. */
+/** Which adaptive limit a call meets: the server's, or its method's. */
 class AdaptiveLimitsTest {
   private final FakeClock clock = new FakeClock();
 
@@ -15,6 +15,17 @@ class AdaptiveLimitsTest {
 
     assertThat(limits.perMethod()).isFalse();
     assertThat(limits.forMethod("a.S/M")).isSameAs(limits.forMethod("b.S/N"));
+  }
+
+  @Test
+  void serverStreams_eachMethodMeetsItsOwnLimit_notTheUnaryOne() {
+    AdaptiveLimits limits = new AdaptiveLimits(clock.getTicker(), false);
+
+    AdaptiveConcurrencyLimit watch = limits.forServerStream("a.S/Watch");
+
+    assertThat(limits.forServerStream("a.S/Watch")).isSameAs(watch);
+    assertThat(limits.forServerStream("a.S/Tail")).isNotSameAs(watch);
+    assertThat(limits.forMethod("a.S/M")).isNotSameAs(watch);
   }
 
   @Test
