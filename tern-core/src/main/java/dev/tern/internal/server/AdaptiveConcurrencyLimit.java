@@ -26,16 +26,17 @@ import java.util.concurrent.atomic.AtomicReference;
  * calls mostly missed their deadlines while the server had them, or were abandoned by their clients
  * before the answer ({@link #releaseLate}: it fails its clients at the concurrency it has, and the
  * limit comes down to it), or, while the limit is cold (above {@link #COLD_FLOOR}), whose queue is
- * long while the server keeps serving at least {@link #SATURATED_SHARE} of the calls a second it
- * has served in time ({@link #bestRate}, by Little's law): a server busy at its pace with calls
- * waiting, whose calls on a shared core would otherwise all be late together a deadline later. The
- * unloaded latency is the lowest median of the windows that ran unloaded (their calls in progress
- * below half the limit) over the last one to two periods of {@link #WINDOWS_PER_PERIOD} windows
- * that had such a window, falling at once and rising at most {@link #GROWTH_PER_PERIOD} times a
- * period and once per {@link #RISE_INTERVAL_NANOS}, so it follows a service that becomes slower or
- * faster for good, but neither a queue building far below the limit nor the load at the limit;
- * before the first unloaded window a loaded window halves the limit (a server that starts
- * overloaded).
+ * long and has grown for {@link #RISING_WINDOWS} windows in a row while the server keeps serving at
+ * least {@link #SATURATED_SHARE} of the calls a second it has served in time ({@link #bestRate}, by
+ * Little's law): a server busy at its pace with calls arriving faster than it serves them, whose
+ * calls on a shared core would otherwise all be late together a deadline later (a closed loop's
+ * queue, bounded by its size, is not overload). The unloaded latency is the lowest median of the
+ * windows that ran unloaded (their calls in progress below half the limit) over the last one to two
+ * periods of {@link #WINDOWS_PER_PERIOD} windows that had such a window, falling at once and rising
+ * at most {@link #GROWTH_PER_PERIOD} times a period and once per {@link #RISE_INTERVAL_NANOS}, so
+ * it follows a service that becomes slower or faster for good, but neither a queue building far
+ * below the limit nor the load at the limit; before the first unloaded window a loaded window
+ * halves the limit (a server that starts overloaded).
  *
  * <p>The floor follows what the server has served in time: the most calls in progress as a call
  * ended within the allowed latency, in a window whose median stayed within it and whose calls
@@ -119,6 +120,16 @@ final class AdaptiveConcurrencyLimit {
    */
   static final double SATURATED_SHARE = 0.5;
 
+  /**
+   * The windows in a row whose mean calls in progress must each rise by more than the queue
+   * allowance for a queue far below a cold limit to count as overload: calls arriving faster than
+   * they are served (an open loop beyond capacity) pile up window after window, while a closed loop
+   * (a benchmark, a client with a fixed number of calls outstanding) holds its calls in progress at
+   * its size, however long they queue: its queue is bounded, and refusing some of it would fail
+   * calls and serve none sooner.
+   */
+  static final int RISING_WINDOWS = 3;
+
   /** No evidence of overload yet: a cold server refuses nothing it would have served before. */
   static final int INITIAL_LIMIT = MAX_LIMIT;
 
@@ -166,6 +177,12 @@ final class AdaptiveConcurrencyLimit {
   private double bestRate;
 
   private final ConcurrencyProbe probe = new ConcurrencyProbe();
+
+  /** The last window's mean calls in progress; 0 before the first. */
+  private double lastMeanInProgress;
+
+  /** The windows in a row, up to the last, whose mean calls in progress rose beyond allowance. */
+  private int risingWindows;
 
   /**
    * Creates a limiter at {@link #INITIAL_LIMIT}.
@@ -304,16 +321,24 @@ final class AdaptiveConcurrencyLimit {
     // Far below the limit, the queue allowed is that of the concurrency the window had, not that
     // of a limit it never came near.
     double allowance = queueAllowance(nearLimit ? estimate : Math.min(estimate, busiest));
+    risingWindows = meanInProgress > lastMeanInProgress + allowance ? risingWindows + 1 : 0;
+    lastMeanInProgress = meanInProgress;
     // Serving at least half the calls a second it has served in time: busy at its pace, so a
     // queue is queueing; a service that became slower (or calls held open together) is not.
     boolean atPace = rate >= SATURATED_SHARE * bestRate;
     // Far below a cold limit (one that has not come down to what the server serves), a queue
-    // beyond the allowance while the server keeps serving at its pace is overload too: the limit
-    // comes down before the calls are late, not a deadline later (on one core, calls running
-    // together slow each other down, so they are late all at once). Calls held open together serve
-    // a small share of that pace, however many they are.
+    // beyond the allowance that grows window after window while the server keeps serving at its
+    // pace is overload too: the limit comes down before the calls are late, not a deadline later
+    // (on one core, calls running together slow each other down, so they are late all at once).
+    // Calls held open together serve a small share of that pace, however many they are; a closed
+    // loop's queue does not grow.
     boolean saturated =
-        estimate > COLD_FLOOR && !nearLimit && median > allowed && queued > 2 * allowance && atPace;
+        estimate > COLD_FLOOR
+            && !nearLimit
+            && median > allowed
+            && queued > 2 * allowance
+            && atPace
+            && risingWindows >= RISING_WINDOWS;
     if (nearLimit || overdue || saturated) {
       if (unloaded == Long.MAX_VALUE) {
         // Loaded from the start: halve until a window runs unloaded and gives the baseline.
