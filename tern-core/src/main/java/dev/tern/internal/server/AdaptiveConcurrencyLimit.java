@@ -26,17 +26,18 @@ import java.util.concurrent.atomic.AtomicReference;
  * calls mostly missed their deadlines while the server had them, or were abandoned by their clients
  * before the answer ({@link #releaseLate}: it fails its clients at the concurrency it has, and the
  * limit comes down to it), or, while the limit is cold (above {@link #COLD_FLOOR}), whose queue is
- * long and has grown for {@link #RISING_WINDOWS} windows in a row while the server keeps serving at
- * least {@link #SATURATED_SHARE} of the calls a second it has served in time ({@link #bestRate}, by
+ * long, has grown for {@link #RISING_WINDOWS} windows in a row and takes most calls {@link
+ * #DEADLINE_SHARE_AT_RISK} of their deadlines or more, while the server keeps serving at least
+ * {@link #SATURATED_SHARE} of the calls a second it has served in time ({@link #bestRate}, by
  * Little's law): a server busy at its pace with calls arriving faster than it serves them, whose
  * calls on a shared core would otherwise all be late together a deadline later (a closed loop's
- * queue, bounded by its size, is not overload). The unloaded latency is the lowest median of the
- * windows that ran unloaded (their calls in progress below half the limit) over the last one to two
- * periods of {@link #WINDOWS_PER_PERIOD} windows that had such a window, falling at once and rising
- * at most {@link #GROWTH_PER_PERIOD} times a period and once per {@link #RISE_INTERVAL_NANOS}, so
- * it follows a service that becomes slower or faster for good, but neither a queue building far
- * below the limit nor the load at the limit; before the first unloaded window a loaded window
- * halves the limit (a server that starts overloaded).
+ * queue, bounded by its size and far within its deadlines, is not overload). The unloaded latency
+ * is the lowest median of the windows that ran unloaded (their calls in progress below half the
+ * limit) over the last one to two periods of {@link #WINDOWS_PER_PERIOD} windows that had such a
+ * window, falling at once and rising at most {@link #GROWTH_PER_PERIOD} times a period and once per
+ * {@link #RISE_INTERVAL_NANOS}, so it follows a service that becomes slower or faster for good, but
+ * neither a queue building far below the limit nor the load at the limit; before the first unloaded
+ * window a loaded window halves the limit (a server that starts overloaded).
  *
  * <p>The floor follows what the server has served in time: the most calls in progress as a call
  * ended within the allowed latency, in a window whose median stayed within it and whose calls
@@ -130,6 +131,17 @@ final class AdaptiveConcurrencyLimit {
    */
   static final int RISING_WINDOWS = 3;
 
+  /**
+   * The share of a call's deadline its latency must reach, in most of a window's calls, for a queue
+   * far below a cold limit to count as overload: a queue that puts deadlines at risk. Calls without
+   * a deadline are never at risk; a queue of them is bounded once 5,000 are in progress (half the
+   * cold limit), or by {@code maxConcurrentCalls}. A closed loop of calls whose latency stays far
+   * within their deadlines (a benchmark's hundreds outstanding, h2load's thousands of streams, each
+   * ramping up over many windows) is no overload either: refusing some of it would fail calls and
+   * serve none sooner.
+   */
+  static final double DEADLINE_SHARE_AT_RISK = 0.1;
+
   /** No evidence of overload yet: a cold server refuses nothing it would have served before. */
   static final int INITIAL_LIMIT = MAX_LIMIT;
 
@@ -214,13 +226,26 @@ final class AdaptiveConcurrencyLimit {
   }
 
   /**
-   * Gives back a slot {@link #tryAcquire} took, and learns from the call's latency.
+   * Gives back a slot {@link #tryAcquire} took, and learns from the latency of a call without a
+   * deadline.
    *
    * @param latencyNanos the call's latency by {@link #now}
    */
   void release(long latencyNanos) {
+    release(latencyNanos, -1);
+  }
+
+  /**
+   * Gives back a slot {@link #tryAcquire} took, and learns from the call's latency.
+   *
+   * @param latencyNanos the call's latency by {@link #now}
+   * @param timeoutNanos the call's time left when it arrived; negative if it had no deadline
+   */
+  void release(long latencyNanos, long timeoutNanos) {
     int before = inProgress.getAndDecrement();
-    record(Math.max(0, latencyNanos), before, false);
+    long latency = Math.max(0, latencyNanos);
+    boolean atRisk = timeoutNanos >= 0 && latency >= DEADLINE_SHARE_AT_RISK * timeoutNanos;
+    record(latency, before, false, atRisk);
   }
 
   /**
@@ -233,10 +258,10 @@ final class AdaptiveConcurrencyLimit {
    */
   void releaseLate(long latencyNanos) {
     int before = inProgress.getAndDecrement();
-    record(Math.max(0, latencyNanos), before, true);
+    record(Math.max(0, latencyNanos), before, true, true);
   }
 
-  private void record(long latencyNanos, int inProgressAtEnd, boolean late) {
+  private void record(long latencyNanos, int inProgressAtEnd, boolean late, boolean atRisk) {
     Window w = window.get();
     int i = w.claimed.getAndIncrement();
     if (i >= WINDOW) {
@@ -245,6 +270,7 @@ final class AdaptiveConcurrencyLimit {
     w.latencies[i] = latencyNanos;
     w.inProgress[i] = inProgressAtEnd;
     w.late[i] = late;
+    w.atRisk[i] = atRisk;
     if (w.written.incrementAndGet() == WINDOW) {
       update(w);
       window.set(new Window());
@@ -268,6 +294,10 @@ final class AdaptiveConcurrencyLimit {
       late += missed ? 1 : 0;
     }
     boolean mostlyLate = late > WINDOW / 2;
+    int atRisk = 0;
+    for (boolean risk : w.atRisk) {
+      atRisk += risk ? 1 : 0;
+    }
     if (!nearLimit && !mostlyLate) {
       periodMin = Math.min(periodMin, median);
     }
@@ -331,14 +361,16 @@ final class AdaptiveConcurrencyLimit {
     // pace is overload too: the limit comes down before the calls are late, not a deadline later
     // (on one core, calls running together slow each other down, so they are late all at once).
     // Calls held open together serve a small share of that pace, however many they are; a closed
-    // loop's queue does not grow.
+    // loop's queue does not grow once it has ramped up, and one whose calls stay far within their
+    // deadlines (or have none) puts nothing at risk.
     boolean saturated =
         estimate > COLD_FLOOR
             && !nearLimit
             && median > allowed
             && queued > 2 * allowance
             && atPace
-            && risingWindows >= RISING_WINDOWS;
+            && risingWindows >= RISING_WINDOWS
+            && atRisk > WINDOW / 2;
     if (nearLimit || overdue || saturated) {
       if (unloaded == Long.MAX_VALUE) {
         // Loaded from the start: halve until a window runs unloaded and gives the baseline.
@@ -470,6 +502,7 @@ final class AdaptiveConcurrencyLimit {
     final long[] latencies = new long[WINDOW];
     final int[] inProgress = new int[WINDOW];
     final boolean[] late = new boolean[WINDOW];
+    final boolean[] atRisk = new boolean[WINDOW];
     final AtomicInteger claimed = new AtomicInteger();
     final AtomicInteger written = new AtomicInteger();
   }

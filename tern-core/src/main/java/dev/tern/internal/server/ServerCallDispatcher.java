@@ -526,7 +526,8 @@ public final class ServerCallDispatcher {
             acceptEncoding,
             calls,
             callLimit,
-            adaptive);
+            adaptive,
+            timeoutNanos);
     Context callContext = context;
     if (stream instanceof TracedServerStream traced) {
       callContext = traced.filterContext(context);

@@ -66,6 +66,9 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
   /** The adaptive limit whose slot this call holds, and learns from its latency; null if none. */
   private final AdaptiveConcurrencyLimit adaptiveLimit;
 
+  /** The call's time left when it arrived, in nanoseconds; negative without a deadline. */
+  private final long timeoutNanos;
+
   /**
    * When the request was fully received (its half-close), by the adaptive limit's clock; {@link
    * #NOT_RECEIVED} before, or without {@link #adaptiveLimit}. Written and read only by the
@@ -112,8 +115,10 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
       String clientAcceptEncoding,
       CallCounter serverCalls,
       ConcurrentCallLimit callLimit,
-      AdaptiveConcurrencyLimit adaptiveLimit) {
+      AdaptiveConcurrencyLimit adaptiveLimit,
+      long timeoutNanos) {
     this.stream = stream;
+    this.timeoutNanos = timeoutNanos;
     this.serverCalls = serverCalls;
     this.callLimit = callLimit;
     this.adaptiveLimit = adaptiveLimit;
@@ -367,7 +372,7 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
       if (received == NOT_RECEIVED) {
         adaptiveLimit.release();
       } else if (closedOk) {
-        adaptiveLimit.release(closedNanos - received);
+        adaptiveLimit.release(closedNanos - received, timeoutNanos);
       } else if (status.getCode() == Status.Code.DEADLINE_EXCEEDED
           || status.getCode() == Status.Code.CANCELLED) {
         adaptiveLimit.releaseLate(adaptiveLimit.now() - received);

@@ -98,7 +98,7 @@ class AdaptiveConcurrencyLimitTest {
       while (!queue.isEmpty() && headEnds <= arrival) {
         long latency = headEnds - queue.poll();
         costs.poll();
-        limit.release(latency);
+        limit.release(latency, deadlineNanos == Long.MAX_VALUE ? -1 : deadlineNanos);
         if (i >= arrivals / 2) {
           counts.worst = Math.max(counts.worst, latency);
           counts.served++;
@@ -173,7 +173,7 @@ class AdaptiveConcurrencyLimitTest {
           long[] call = it.next();
           if (call[1] <= 0) {
             it.remove();
-            limit.release(now - call[0]);
+            limit.release(now - call[0], deadlineNanos);
             counts.served++;
             counts.worst = Math.max(counts.worst, now - call[0]);
           } else if (now - call[0] >= deadlineNanos) {
@@ -235,25 +235,33 @@ class AdaptiveConcurrencyLimitTest {
   }
 
   /**
-   * A closed loop of {@code loop} calls without deadlines (a benchmark's client, h2load's streams)
-   * on a server of one thread serving them first come, first served, each for {@code costNanos}:
-   * each call that ends is replaced at once by a new one, so {@code loop} calls are always in
-   * progress, each waiting for the others ahead of it.
+   * A closed loop of {@code loop} calls (a benchmark's client, h2load's streams) on a server of one
+   * thread serving them first come, first served, each for {@code costNanos}: each call that ends
+   * is replaced at once by a new one, so {@code loop} calls are always in progress, each waiting
+   * for the others ahead of it. Ramping up, the loop starts with one call and adds one more as each
+   * call ends (a client opening its streams as it goes), so its calls in progress grow for {@code
+   * loop} calls, far more than a few windows.
    *
+   * @param deadlineNanos each call's deadline; negative for none
    * @return the calls refused (the loop shrinks by each)
    */
-  private int closedLoop(int loop, long costNanos, int calls) {
+  private int closedLoop(int loop, long costNanos, int calls, long deadlineNanos, boolean rampUp) {
     ArrayDeque<Long> queue = new ArrayDeque<>(); // start times of the calls in progress
     int refused = 0;
-    for (int i = 0; i < loop + calls && (i < loop || !queue.isEmpty()); i++) {
-      if (i >= loop) {
+    int started = 0;
+    for (int i = 0; i < calls; i++) {
+      if (!queue.isEmpty()) {
         clock.forwardNanos(costNanos);
-        limit.release(clock.currentTimeNanos() - queue.poll());
+        limit.release(clock.currentTimeNanos() - queue.poll(), deadlineNanos);
       }
-      if (limit.tryAcquire()) {
-        queue.add(clock.currentTimeNanos());
-      } else {
-        refused++;
+      int starts = started < loop ? (rampUp ? 2 : loop) : 1;
+      for (int k = 0; k < starts; k++) {
+        started++;
+        if (limit.tryAcquire()) {
+          queue.add(clock.currentTimeNanos());
+        } else {
+          refused++;
+        }
       }
     }
     return refused;
@@ -267,8 +275,12 @@ class AdaptiveConcurrencyLimitTest {
     // times its cost, served at the server's pace. Their queue never grows beyond the loop, so it
     // is no overload: before the limit asked that a queue grow, the 40 were cut to 21 and the
     // benchmark's client failed with RESOURCE_EXHAUSTED.
-    assertThat(closedLoop(40, MS, 50_000)).isZero();
-    assertThat(closedLoop(400, MS, 50_000)).isZero();
+    assertThat(closedLoop(40, MS, 50_000, -1, false)).isZero();
+    assertThat(closedLoop(400, MS, 50_000, -1, false)).isZero();
+    // Ramping up, its queue grows for hundreds of windows, but puts no deadline at risk: without
+    // deadlines (the 4x100 client was cut to 43), or far within them.
+    assertThat(closedLoop(2_000, MS, 50_000, -1, true)).isZero();
+    assertThat(closedLoop(400, MS, 50_000, 10_000 * MS, true)).isZero();
     assertThat(limit.limit()).isEqualTo(AdaptiveConcurrencyLimit.INITIAL_LIMIT);
   }
 
