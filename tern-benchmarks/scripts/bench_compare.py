@@ -329,7 +329,9 @@ def attempt(results, what, measure, *measure_args, **measure_kwargs):
 
 
 def record_failure(results, what, message):
-    """Logs a failure of `what` and records it for the page's Failures, each message once."""
+    """Logs a failure of `what` and records it for the page's Failures, each message once, with
+    this checkout's paths made relative to it (the page names no path of the machine it ran on)."""
+    message = message.replace(ROOT + os.sep, "")
     log("FAILED %s: %s" % (what, message))
     errors = results["errors"].setdefault(what, [])
     if message not in errors:
