@@ -290,14 +290,12 @@ final class AdaptiveConcurrencyLimit {
     // baseline they give falls at once but rises by at most GROWTH_PER_PERIOD a period.
     boolean nearLimit = busiest * 2 >= estimate;
     int late = 0;
-    for (boolean missed : w.late) {
-      late += missed ? 1 : 0;
+    int atRisk = 0;
+    for (int i = 0; i < WINDOW; i++) {
+      late += w.late[i] ? 1 : 0;
+      atRisk += w.atRisk[i] ? 1 : 0;
     }
     boolean mostlyLate = late > WINDOW / 2;
-    int atRisk = 0;
-    for (boolean risk : w.atRisk) {
-      atRisk += risk ? 1 : 0;
-    }
     if (!nearLimit && !mostlyLate) {
       periodMin = Math.min(periodMin, median);
     }
