@@ -136,6 +136,16 @@ final class NettyServerTransport implements ServerTransport, ExchangeHost {
     ctx.pipeline().addAfter(ctx.name(), null, handler);
   }
 
+  /**
+   * As {@link #useHttp2(ChannelHandlerContext)}, from within a read whose bytes (the client's
+   * preface) reach the handler next, followed by the read's end: the handler's SETTINGS leave with
+   * its answers to them, in one write. Event loop.
+   */
+  void useHttp2BeforeItsBytes(ChannelHandlerContext ctx) {
+    handler.prefaceFollows();
+    useHttp2(ctx);
+  }
+
   /** The connection speaks HTTP/1.1: its handlers go in after {@code ctx}'s. Event loop. */
   void useHttp1(ChannelHandlerContext ctx) {
     decided = true;

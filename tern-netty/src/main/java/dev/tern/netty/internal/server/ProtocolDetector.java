@@ -64,7 +64,7 @@ final class ProtocolDetector extends ByteToMessageDecoder {
         ctx.close();
         return;
       }
-      transport.useHttp2(ctx);
+      transport.useHttp2BeforeItsBytes(ctx);
       ctx.pipeline().remove(this);
     }
   }
@@ -77,7 +77,7 @@ final class ProtocolDetector extends ByteToMessageDecoder {
       }
       case NOT_HTTP1 -> {
         if (http2Allowed) {
-          transport.useHttp2(ctx);
+          transport.useHttp2BeforeItsBytes(ctx);
           ctx.pipeline().remove(this);
         } else {
           logger.log(

@@ -115,6 +115,12 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
   /** Why the connection failed (the status of the calls left), or null. */
   private Status connectionFailure;
 
+  /**
+   * False when the client's first bytes follow at once ({@link #prefaceFollows}): this side's
+   * SETTINGS then leave with the first read's answers (its SETTINGS ACK) in one write.
+   */
+  private boolean flushAtStart = true;
+
   ServerHandler(NettyServerTransport transport, ServerOptions options) {
     this.transport = transport;
     this.options = options;
@@ -137,6 +143,15 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
             options.maxQueuedOutboundBytesPerConnection());
   }
 
+  /**
+   * Called before this handler is added from within a read whose bytes it gets next (the plaintext
+   * protocol detector passes on the client's preface, then ends the read): the flush at that read's
+   * end sends this side's SETTINGS, so they need no write of their own. Event loop.
+   */
+  void prefaceFollows() {
+    flushAtStart = false;
+  }
+
   /** Before the channel is registered. */
   void setTransportListener(ServerTransportListener listener) {
     this.transportListener = listener;
@@ -157,7 +172,9 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
       exchanges.attach(ctx);
     }
     connection.start(writes.out());
-    writes.flush(false);
+    if (flushAtStart) {
+      writes.flush(false);
+    }
     settingsAckTimer =
         ctx.executor()
             .schedule(
