@@ -26,18 +26,19 @@ import java.util.concurrent.atomic.AtomicReference;
  * calls mostly missed their deadlines while the server had them, or were abandoned by their clients
  * before the answer ({@link #releaseLate}: it fails its clients at the concurrency it has, and the
  * limit comes down to it), or, while the limit is cold (above {@link #COLD_FLOOR}), whose queue is
- * long, has grown for {@link #RISING_WINDOWS} windows in a row and takes most calls {@link
- * #DEADLINE_SHARE_AT_RISK} of their deadlines or more, while the server keeps serving at least
- * {@link #SATURATED_SHARE} of the calls a second it has served in time ({@link #bestRate}, by
- * Little's law): a server busy at its pace with calls arriving faster than it serves them, whose
- * calls on a shared core would otherwise all be late together a deadline later (a closed loop's
- * queue, bounded by its size and far within its deadlines, is not overload). The unloaded latency
- * is the lowest median of the windows that ran unloaded (their calls in progress below half the
- * limit) over the last one to two periods of {@link #WINDOWS_PER_PERIOD} windows that had such a
- * window, falling at once and rising at most {@link #GROWTH_PER_PERIOD} times a period and once per
- * {@link #RISE_INTERVAL_NANOS}, so it follows a service that becomes slower or faster for good, but
- * neither a queue building far below the limit nor the load at the limit; before the first unloaded
- * window a loaded window halves the limit (a server that starts overloaded).
+ * long, has grown over each of the last two spans of {@link #RISING_SPAN} windows and takes most
+ * calls {@link #DEADLINE_SHARE_AT_RISK} of their deadlines or more, while the server keeps serving
+ * at least {@link #SATURATED_SHARE} of the calls a second it has served in time ({@link #bestRate},
+ * measured over the spans of windows served in time): a server busy at its pace with calls arriving
+ * faster than it serves them, whose calls on a shared core would otherwise all be late together a
+ * deadline later (a closed loop's queue, bounded by its size and far within its deadlines, is not
+ * overload). The unloaded latency is the lowest median of the windows that ran unloaded (their
+ * calls in progress below half the limit) over the last one to two periods of {@link
+ * #WINDOWS_PER_PERIOD} windows that had such a window, falling at once and rising at most {@link
+ * #GROWTH_PER_PERIOD} times a period and once per {@link #RISE_INTERVAL_NANOS}, so it follows a
+ * service that becomes slower or faster for good, but neither a queue building far below the limit
+ * nor the load at the limit; before the first unloaded window a loaded window halves the limit (a
+ * server that starts overloaded).
  *
  * <p>The floor follows what the server has served in time: the most calls in progress as a call
  * ended within the allowed latency, in a window whose median stayed within it and whose calls
@@ -122,14 +123,23 @@ final class AdaptiveConcurrencyLimit {
   static final double SATURATED_SHARE = 0.5;
 
   /**
-   * The windows in a row whose mean calls in progress must each rise by more than the queue
-   * allowance for a queue far below a cold limit to count as overload: calls arriving faster than
-   * they are served (an open loop beyond capacity) pile up window after window, while a closed loop
-   * (a benchmark, a client with a fixed number of calls outstanding) holds its calls in progress at
-   * its size, however long they queue: its queue is bounded, and refusing some of it would fail
-   * calls and serve none sooner.
+   * The windows over which a queue far below a cold limit must have grown, twice in a row, by more
+   * than twice the queue allowance to count as overload: calls arriving faster than they are served
+   * (an open loop beyond capacity) pile up span after span, while a closed loop (a benchmark, a
+   * client with a fixed number of calls outstanding) holds its calls in progress at its size,
+   * however long they queue: its queue is bounded, and refusing some of it would fail calls and
+   * serve none sooner. Compared window by window, a queue of cheap and expensive calls mixed grows
+   * too unevenly to tell (bin/overload's mixed workload at 1.2 times what it served: its mean calls
+   * in progress moved by tens from one window to the next, while growing by about 6 a window).
    */
-  static final int RISING_WINDOWS = 3;
+  static final int RISING_SPAN = 8;
+
+  /**
+   * The windows served in time a period must have for their median rate to count towards {@link
+   * #bestRate}: one window alone says little (a window of cheap calls arriving together shows
+   * several times what the server serves).
+   */
+  static final int RATE_WINDOWS = WINDOWS_PER_PERIOD / 4;
 
   /**
    * The share of a call's deadline its latency must reach, in most of a window's calls, for a queue
@@ -162,7 +172,7 @@ final class AdaptiveConcurrencyLimit {
   /** The median latency of the last full window, in nanoseconds; 0 before the first. */
   private volatile long recentLatencyNanos;
 
-  private final AtomicReference<Window> window = new AtomicReference<>(new Window());
+  private final AtomicReference<Window> window;
 
   // Touched only by the thread closing a window (see the class comment).
   private double estimate = INITIAL_LIMIT;
@@ -183,18 +193,29 @@ final class AdaptiveConcurrencyLimit {
   private int previousPeriodServed;
 
   /**
-   * The most calls a nanosecond a window served in time has shown, by Little's law (its mean calls
-   * in progress over its mean latency): what the server has done at its pace; 0 before any.
+   * What the server has done at its pace, in calls a nanosecond: the highest median, over the
+   * periods with at least {@link #RATE_WINDOWS} windows served in time, of those windows' rates
+   * (their calls over their spans); 0 before any. Not the highest window's rate by Little's law, as
+   * before: with calls of mixed costs that was three to four times what the server served
+   * (bin/overload's mixed workload: 21,000-26,000 calls a second against 6,800), so no queue ever
+   * counted as at the server's pace.
    */
   private double bestRate;
 
+  /** This period's rates of windows served in time, the first {@link #periodRateCount}. */
+  private final double[] periodRates = new double[WINDOWS_PER_PERIOD];
+
+  private int periodRateCount;
+
   private final ConcurrencyProbe probe = new ConcurrencyProbe();
 
-  /** The last window's mean calls in progress; 0 before the first. */
-  private double lastMeanInProgress;
+  /**
+   * The mean calls in progress of the last {@code 2 * RISING_SPAN + 1} windows, a ring written at
+   * {@link #windowsSeen} modulo its length.
+   */
+  private final double[] recentMeans = new double[2 * RISING_SPAN + 1];
 
-  /** The windows in a row, up to the last, whose mean calls in progress rose beyond allowance. */
-  private int risingWindows;
+  private long windowsSeen;
 
   /**
    * Creates a limiter at {@link #INITIAL_LIMIT}.
@@ -203,6 +224,7 @@ final class AdaptiveConcurrencyLimit {
    */
   AdaptiveConcurrencyLimit(Deadline.Ticker ticker) {
     this.ticker = Objects.requireNonNull(ticker, "ticker");
+    this.window = new AtomicReference<>(new Window(ticker.nanoTime()));
     this.lastRiseNanos = ticker.nanoTime() - RISE_INTERVAL_NANOS;
   }
 
@@ -272,13 +294,14 @@ final class AdaptiveConcurrencyLimit {
     w.late[i] = late;
     w.atRisk[i] = atRisk;
     if (w.written.incrementAndGet() == WINDOW) {
-      update(w);
-      window.set(new Window());
+      long end = now();
+      update(w, end);
+      window.set(new Window(end));
     }
   }
 
   /** One window's samples: learned from in {@link #update}. */
-  private void update(Window w) {
+  private void update(Window w, long endNanos) {
     long[] sorted = w.latencies.clone();
     Arrays.sort(sorted);
     long median = sorted[WINDOW / 2];
@@ -312,7 +335,11 @@ final class AdaptiveConcurrencyLimit {
       // progress as a call ended in time. The window's busiest may come from its slow calls (a
       // queue draining into a window of fast ones), which were not served in time.
       periodServed = Math.max(periodServed, busiestInTime(w, allowed));
-      bestRate = Math.max(bestRate, rate);
+      // Calls served a nanosecond over the window's span: at a light load the rate they arrived
+      // at, at capacity what the server serves. (Little's law, above, counts at least the ending
+      // call itself in progress, so at a light load it gives one call's pace: a cheap call's, many
+      // times what a mix of calls is served at.)
+      periodRates[periodRateCount++] = WINDOW / (double) Math.max(1, endNanos - w.startNanos);
     }
     if (++windowsInPeriod == WINDOWS_PER_PERIOD) {
       endPeriod();
@@ -349,8 +376,7 @@ final class AdaptiveConcurrencyLimit {
     // Far below the limit, the queue allowed is that of the concurrency the window had, not that
     // of a limit it never came near.
     double allowance = queueAllowance(nearLimit ? estimate : Math.min(estimate, busiest));
-    risingWindows = meanInProgress > lastMeanInProgress + allowance ? risingWindows + 1 : 0;
-    lastMeanInProgress = meanInProgress;
+    boolean growing = growing(meanInProgress, 2 * allowance);
     // Serving at least half the calls a second it has served in time: busy at its pace, so a
     // queue is queueing; a service that became slower (or calls held open together) is not.
     boolean atPace = rate >= SATURATED_SHARE * bestRate;
@@ -367,7 +393,7 @@ final class AdaptiveConcurrencyLimit {
             && median > allowed
             && queued > 2 * allowance
             && atPace
-            && risingWindows >= RISING_WINDOWS
+            && growing
             && atRisk > WINDOW / 2;
     if (nearLimit || overdue || saturated) {
       if (unloaded == Long.MAX_VALUE) {
@@ -403,6 +429,26 @@ final class AdaptiveConcurrencyLimit {
       estimate = Math.max(floor, Math.min(MAX_LIMIT, estimate));
       limit = (int) estimate;
     }
+  }
+
+  /**
+   * Records the window's mean calls in progress, and tells whether they grew by more than {@code
+   * by} over each of the last two spans of {@link #RISING_SPAN} windows: a queue still growing.
+   */
+  private boolean growing(double meanInProgress, double by) {
+    int length = recentMeans.length;
+    int now = (int) (windowsSeen % length);
+    recentMeans[now] = meanInProgress;
+    windowsSeen++;
+    // A limiter's first windows compare over shorter spans (at least 2 windows each), so a server
+    // overloaded from its start is not left to queue for 2 * RISING_SPAN windows first.
+    int span = (int) Math.min(RISING_SPAN, (windowsSeen - 1) / 2);
+    if (span < 2) {
+      return false;
+    }
+    double spanAgo = recentMeans[(now + length - span) % length];
+    double twoSpansAgo = recentMeans[(now + length - 2 * span) % length];
+    return meanInProgress > spanAgo + by && spanAgo > twoSpansAgo + by;
   }
 
   /**
@@ -457,6 +503,11 @@ final class AdaptiveConcurrencyLimit {
     if (periodServed > 0) {
       previousPeriodServed = periodServed;
     } // else no window served in time: the last floor stands
+    if (periodRateCount >= RATE_WINDOWS) {
+      Arrays.sort(periodRates, 0, periodRateCount);
+      bestRate = Math.max(bestRate, periodRates[periodRateCount / 2]);
+    }
+    periodRateCount = 0;
     periodMin = Long.MAX_VALUE;
     periodServed = 0;
     windowsInPeriod = 0;
@@ -497,11 +548,18 @@ final class AdaptiveConcurrencyLimit {
 
   /** Samples being gathered: slots claimed, then written; closed by its last writer. */
   private static final class Window {
+    /** When the window before it closed (or the limiter started), by {@link #now}. */
+    final long startNanos;
+
     final long[] latencies = new long[WINDOW];
     final int[] inProgress = new int[WINDOW];
     final boolean[] late = new boolean[WINDOW];
     final boolean[] atRisk = new boolean[WINDOW];
     final AtomicInteger claimed = new AtomicInteger();
     final AtomicInteger written = new AtomicInteger();
+
+    Window(long startNanos) {
+      this.startNanos = startNanos;
+    }
   }
 }

@@ -89,6 +89,15 @@ class AdaptiveConcurrencyLimitTest {
   /** {@link #oneThreadServer(long, long, int, long)} with the cost of call {@code i} its own. */
   private Queueing oneThreadServer(
       IntToLongFunction costOf, long gapNanos, int arrivals, long deadlineNanos) {
+    return oneThreadServer(costOf, gapNanos, arrivals, deadlineNanos, arrivals / 2);
+  }
+
+  /**
+   * {@link #oneThreadServer(IntToLongFunction, long, int, long)} counting the calls from arrival
+   * {@code countFrom} on (0: every call, the first ones too).
+   */
+  private Queueing oneThreadServer(
+      IntToLongFunction costOf, long gapNanos, int arrivals, long deadlineNanos, int countFrom) {
     ArrayDeque<Long> queue = new ArrayDeque<>(); // arrival times of the calls admitted
     ArrayDeque<Long> costs = new ArrayDeque<>(); // and their costs
     long headEnds = 0;
@@ -99,7 +108,7 @@ class AdaptiveConcurrencyLimitTest {
         long latency = headEnds - queue.poll();
         costs.poll();
         limit.release(latency, deadlineNanos == Long.MAX_VALUE ? -1 : deadlineNanos);
-        if (i >= arrivals / 2) {
+        if (i >= countFrom) {
           counts.worst = Math.max(counts.worst, latency);
           counts.served++;
         }
@@ -108,7 +117,7 @@ class AdaptiveConcurrencyLimitTest {
           queue.poll(); // its deadline passed in the queue: never run
           costs.poll();
           limit.releaseLate(deadlineNanos);
-          counts.late += i >= arrivals / 2 ? 1 : 0;
+          counts.late += i >= countFrom ? 1 : 0;
         }
         if (!queue.isEmpty()) {
           headEnds = Math.max(free, queue.peek()) + costs.peek();
@@ -124,7 +133,7 @@ class AdaptiveConcurrencyLimitTest {
         queue.add(arrival);
         costs.add(cost);
       }
-      if (i >= arrivals / 2) {
+      if (i >= countFrom) {
         counts.offered++;
         counts.admitted += in ? 1 : 0;
       }
@@ -142,6 +151,12 @@ class AdaptiveConcurrencyLimitTest {
    */
   private Queueing sharedCoreServer(
       long costNanos, long gapNanos, int arrivals, long deadlineNanos) {
+    return sharedCoreServer(i -> costNanos, gapNanos, arrivals, deadlineNanos);
+  }
+
+  /** {@link #sharedCoreServer(long, long, int, long)} with the cost of call {@code i} its own. */
+  private Queueing sharedCoreServer(
+      IntToLongFunction costOf, long gapNanos, int arrivals, long deadlineNanos) {
     // Each call: {arrival, work left in ns of the core}.
     List<long[]> running = new ArrayList<>();
     long now = clock.currentTimeNanos();
@@ -186,7 +201,7 @@ class AdaptiveConcurrencyLimitTest {
       clock.forwardNanos(now - clock.currentTimeNanos());
       boolean in = limit.tryAcquire();
       if (in) {
-        running.add(new long[] {arrival, costNanos});
+        running.add(new long[] {arrival, costOf.applyAsLong(i)});
       }
       counts.offered++;
       counts.admitted += in ? 1 : 0;
@@ -226,8 +241,8 @@ class AdaptiveConcurrencyLimitTest {
     Queueing run = sharedCoreServer(MS, MS * 2 / 3, 60_000, 1_000 * MS);
 
     // Before, 1,046 calls ended late and the rest waited up to the deadline. Now the worst call
-    // is one of the first, queued while the limit learned: about a tenth of the deadline (110 ms
-    // here, as the queue must grow for RISING_WINDOWS windows first; 37 before it had to).
+    // is one of the first, queued while the limit learned: about a tenth of the deadline (146 ms
+    // here, as the queue must grow over two spans of windows first; 37 before it had to).
     assertThat(run.late()).isZero();
     assertThat(run.served()).isGreaterThan(run.offered() * 2 / 3 - 500);
     assertThat(run.worstLatencyNanos()).isLessThanOrEqualTo(150 * MS);
@@ -302,6 +317,27 @@ class AdaptiveConcurrencyLimitTest {
     assertThat(run.served()).isGreaterThan(run.offered() * 3 / 10);
     assertThat(run.worstLatencyNanos()).isLessThanOrEqualTo(12 * MS);
     assertThat(limit.limit()).isLessThanOrEqualTo(24);
+  }
+
+  @Test
+  void aColdLimit_offeredAMixOfCheapAndExpensiveCallsBeyondItsPace_comesDownBeforeAnyCallIsLate() {
+    // bin/overload --workload=mixed's shape: 9 calls in 10 cheap (20 us), 1 in 10 expensive
+    // (980 us), drawn at random. Served one at a time at a light load, a window of cheap calls
+    // shows one cheap call's pace (50,000 calls a second by Little's law), six times what the mix
+    // is served at (8,600): taken as the server's pace, it kept the queue that followed from ever
+    // counting as at the server's pace. And the queue of a mix grows unevenly window by window.
+    Random random = new Random(52);
+    IntToLongFunction mix = i -> random.nextInt(10) == 0 ? 980_000 : 20_000;
+    oneThreadServer(mix, MS, 4_000, 1_000 * MS); // a light load: a call a millisecond
+
+    // 1.2 times what the server serves, queued first come, first served, with 1 s deadlines.
+    Queueing run = oneThreadServer(mix, 116_000 * 5 / 6, 60_000, 1_000 * MS, 0);
+
+    // Before, the limit came down only once calls had queued for 592 ms here (in a real run's 1x
+    // step, once 1,845 had missed their deadlines); now at about a tenth of the deadline.
+    assertThat(run.late()).isZero();
+    assertThat(run.worstLatencyNanos()).isLessThanOrEqualTo(250 * MS);
+    assertThat(limit.limit()).isLessThanOrEqualTo(64);
   }
 
   @Test
