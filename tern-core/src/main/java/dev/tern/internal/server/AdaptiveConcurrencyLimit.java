@@ -29,16 +29,16 @@ import java.util.concurrent.atomic.AtomicReference;
  * long, has grown over each of the last two spans of {@link #RISING_SPAN} windows and takes most
  * calls {@link #DEADLINE_SHARE_AT_RISK} of their deadlines or more, while the server keeps serving
  * at least {@link #SATURATED_SHARE} of the calls a second it has served in time ({@link #bestRate},
- * measured over the spans of windows served in time): a server busy at its pace with calls arriving
- * faster than it serves them, whose calls on a shared core would otherwise all be late together a
- * deadline later (a closed loop's queue, bounded by its size and far within its deadlines, is not
- * overload). The unloaded latency is the lowest median of the windows that ran unloaded (their
- * calls in progress below half the limit) over the last one to two periods of {@link
- * #WINDOWS_PER_PERIOD} windows that had such a window, falling at once and rising at most {@link
- * #GROWTH_PER_PERIOD} times a period and once per {@link #RISE_INTERVAL_NANOS}, so it follows a
- * service that becomes slower or faster for good, but neither a queue building far below the limit
- * nor the load at the limit; before the first unloaded window a loaded window halves the limit (a
- * server that starts overloaded).
+ * measured over periods of windows): a server busy at its pace with calls arriving faster than it
+ * serves them, whose calls on a shared core would otherwise all be late together a deadline later
+ * (a closed loop's queue, bounded by its size and far within its deadlines, is not overload). The
+ * unloaded latency is the lowest median of the windows that ran unloaded (their calls in progress
+ * below half the limit) over the last one to two periods of {@link #WINDOWS_PER_PERIOD} windows
+ * that had such a window, falling at once and rising at most {@link #GROWTH_PER_PERIOD} times a
+ * period and once per {@link #RISE_INTERVAL_NANOS}, so it follows a service that becomes slower or
+ * faster for good, but neither a queue building far below the limit nor the load at the limit;
+ * before the first unloaded window a loaded window halves the limit (a server that starts
+ * overloaded).
  *
  * <p>The floor follows what the server has served in time: the most calls in progress as a call
  * ended within the allowed latency, in a window whose median stayed within it and whose calls
@@ -135,13 +135,6 @@ final class AdaptiveConcurrencyLimit {
   static final int RISING_SPAN = 8;
 
   /**
-   * The windows served in time a period must have for their median rate to count towards {@link
-   * #bestRate}: one window alone says little (a window of cheap calls arriving together shows
-   * several times what the server serves).
-   */
-  static final int RATE_WINDOWS = WINDOWS_PER_PERIOD / 4;
-
-  /**
    * The share of a call's deadline its latency must reach, in most of a window's calls, for a queue
    * far below a cold limit to count as overload: a queue that puts deadlines at risk. Calls without
    * a deadline are never at risk; a queue of them is bounded once 5,000 are in progress (half the
@@ -193,19 +186,20 @@ final class AdaptiveConcurrencyLimit {
   private int previousPeriodServed;
 
   /**
-   * What the server has done at its pace, in calls a nanosecond: the highest median, over the
-   * periods with at least {@link #RATE_WINDOWS} windows served in time, of those windows' rates
-   * (their calls over their spans); 0 before any. Not the highest window's rate by Little's law, as
-   * before: with calls of mixed costs that was three to four times what the server served
-   * (bin/overload's mixed workload: 21,000-26,000 calls a second against 6,800), so no queue ever
-   * counted as at the server's pace.
+   * What the server has done at its pace, in calls a nanosecond: the most calls a period of {@link
+   * #WINDOWS_PER_PERIOD} windows has seen end, over its span; 0 before the first period ends. At a
+   * light load that is the rate calls arrive at, at capacity what the server serves, and over 512
+   * calls neither bursts of calls ending together nor a window of cheap calls count for much. A
+   * window's rate is neither: by Little's law at a light load it is one call's pace (with calls of
+   * mixed costs, bin/overload's mixed workload showed 21,000-26,000 calls a second against 6,800
+   * served), and over one window's span, calls ending together (handlers that sleep, woken by the
+   * same timer tick) showed 230,000 against 12,500; then no queue ever counted as at the server's
+   * pace.
    */
   private double bestRate;
 
-  /** This period's rates of windows served in time, the first {@link #periodRateCount}. */
-  private final double[] periodRates = new double[WINDOWS_PER_PERIOD];
-
-  private int periodRateCount;
+  /** When this period began, by {@link #now}: when the last one ended, or the limiter started. */
+  private long periodStartNanos;
 
   private final ConcurrencyProbe probe = new ConcurrencyProbe();
 
@@ -224,8 +218,10 @@ final class AdaptiveConcurrencyLimit {
    */
   AdaptiveConcurrencyLimit(Deadline.Ticker ticker) {
     this.ticker = Objects.requireNonNull(ticker, "ticker");
-    this.window = new AtomicReference<>(new Window(ticker.nanoTime()));
-    this.lastRiseNanos = ticker.nanoTime() - RISE_INTERVAL_NANOS;
+    long start = ticker.nanoTime();
+    this.window = new AtomicReference<>(new Window());
+    this.periodStartNanos = start;
+    this.lastRiseNanos = start - RISE_INTERVAL_NANOS;
   }
 
   /** The time now by this limiter's clock, in nanoseconds: where samples start and end. */
@@ -294,9 +290,8 @@ final class AdaptiveConcurrencyLimit {
     w.late[i] = late;
     w.atRisk[i] = atRisk;
     if (w.written.incrementAndGet() == WINDOW) {
-      long end = now();
-      update(w, end);
-      window.set(new Window(end));
+      update(w, now());
+      window.set(new Window());
     }
   }
 
@@ -335,14 +330,9 @@ final class AdaptiveConcurrencyLimit {
       // progress as a call ended in time. The window's busiest may come from its slow calls (a
       // queue draining into a window of fast ones), which were not served in time.
       periodServed = Math.max(periodServed, busiestInTime(w, allowed));
-      // Calls served a nanosecond over the window's span: at a light load the rate they arrived
-      // at, at capacity what the server serves. (Little's law, above, counts at least the ending
-      // call itself in progress, so at a light load it gives one call's pace: a cheap call's, many
-      // times what a mix of calls is served at.)
-      periodRates[periodRateCount++] = WINDOW / (double) Math.max(1, endNanos - w.startNanos);
     }
     if (++windowsInPeriod == WINDOWS_PER_PERIOD) {
-      endPeriod();
+      endPeriod(endNanos);
     }
     int floor = floor();
 
@@ -489,8 +479,8 @@ final class AdaptiveConcurrencyLimit {
     return busiest;
   }
 
-  /** A period of windows ended: the baseline and the floor move on to the next. */
-  private void endPeriod() {
+  /** A period of windows ended at {@code endNanos}: the baseline, floor and pace move on. */
+  private void endPeriod(long endNanos) {
     if (periodMin != Long.MAX_VALUE) {
       if (previousPeriodMin == Long.MAX_VALUE || periodMin <= previousPeriodMin) {
         previousPeriodMin = periodMin;
@@ -503,11 +493,10 @@ final class AdaptiveConcurrencyLimit {
     if (periodServed > 0) {
       previousPeriodServed = periodServed;
     } // else no window served in time: the last floor stands
-    if (periodRateCount >= RATE_WINDOWS) {
-      Arrays.sort(periodRates, 0, periodRateCount);
-      bestRate = Math.max(bestRate, periodRates[periodRateCount / 2]);
-    }
-    periodRateCount = 0;
+    double periodRate =
+        (double) (WINDOWS_PER_PERIOD * WINDOW) / Math.max(1, endNanos - periodStartNanos);
+    bestRate = Math.max(bestRate, periodRate);
+    periodStartNanos = endNanos;
     periodMin = Long.MAX_VALUE;
     periodServed = 0;
     windowsInPeriod = 0;
@@ -548,8 +537,6 @@ final class AdaptiveConcurrencyLimit {
 
   /** Samples being gathered: slots claimed, then written; closed by its last writer. */
   private static final class Window {
-    /** When the window before it closed (or the limiter started), by {@link #now}. */
-    final long startNanos;
 
     final long[] latencies = new long[WINDOW];
     final int[] inProgress = new int[WINDOW];
@@ -557,9 +544,5 @@ final class AdaptiveConcurrencyLimit {
     final boolean[] atRisk = new boolean[WINDOW];
     final AtomicInteger claimed = new AtomicInteger();
     final AtomicInteger written = new AtomicInteger();
-
-    Window(long startNanos) {
-      this.startNanos = startNanos;
-    }
   }
 }

@@ -334,7 +334,7 @@ class AdaptiveConcurrencyLimitTest {
     Queueing run = oneThreadServer(mix, 116_000 * 5 / 6, 60_000, 1_000 * MS, 0);
 
     // Before, the limit came down only once calls had queued for 592 ms here (in a real run's 1x
-    // step, once 1,845 had missed their deadlines); now at about a tenth of the deadline.
+    // step, once 1,845 had missed their deadlines); now at about a tenth of the deadline (111 ms).
     assertThat(run.late()).isZero();
     assertThat(run.worstLatencyNanos()).isLessThanOrEqualTo(250 * MS);
     assertThat(limit.limit()).isLessThanOrEqualTo(64);
