@@ -28,17 +28,16 @@ import java.util.concurrent.atomic.AtomicReference;
  * limit comes down to it), or, while the limit is cold (above {@link #COLD_FLOOR}), whose queue is
  * long, has grown over each of the last two spans of {@link #RISING_SPAN} windows and takes most
  * calls {@link #DEADLINE_SHARE_AT_RISK} of their deadlines or more, while the server keeps serving
- * at least {@link #SATURATED_SHARE} of the calls a second it has served in time ({@link #bestRate},
- * measured over periods of windows): a server busy at its pace with calls arriving faster than it
- * serves them, whose calls on a shared core would otherwise all be late together a deadline later
- * (a closed loop's queue, bounded by its size and far within its deadlines, is not overload). The
- * unloaded latency is the lowest median of the windows that ran unloaded (their calls in progress
- * below half the limit) over the last one to two periods of {@link #WINDOWS_PER_PERIOD} windows
- * that had such a window, falling at once and rising at most {@link #GROWTH_PER_PERIOD} times a
- * period and once per {@link #RISE_INTERVAL_NANOS}, so it follows a service that becomes slower or
- * faster for good, but neither a queue building far below the limit nor the load at the limit;
- * before the first unloaded window a loaded window halves the limit (a server that starts
- * overloaded).
+ * at least {@link #SATURATED_SHARE} of the most calls a second it has served over a period ({@link
+ * #bestRate}): a server busy at its pace with calls arriving faster than it serves them, whose
+ * calls on a shared core would otherwise all be late together a deadline later (a closed loop's
+ * queue, bounded by its size and far within its deadlines, is not overload). The unloaded latency
+ * is the lowest median of the windows that ran unloaded (their calls in progress below half the
+ * limit) over the last one to two periods of {@link #WINDOWS_PER_PERIOD} windows that had such a
+ * window, falling at once and rising at most {@link #GROWTH_PER_PERIOD} times a period and once per
+ * {@link #RISE_INTERVAL_NANOS}, so it follows a service that becomes slower or faster for good, but
+ * neither a queue building far below the limit nor the load at the limit; before the first unloaded
+ * window a loaded window halves the limit (a server that starts overloaded).
  *
  * <p>The floor follows what the server has served in time: the most calls in progress as a call
  * ended within the allowed latency, in a window whose median stayed within it and whose calls
@@ -165,7 +164,7 @@ final class AdaptiveConcurrencyLimit {
   /** The median latency of the last full window, in nanoseconds; 0 before the first. */
   private volatile long recentLatencyNanos;
 
-  private final AtomicReference<Window> window;
+  private final AtomicReference<Window> window = new AtomicReference<>(new Window());
 
   // Touched only by the thread closing a window (see the class comment).
   private double estimate = INITIAL_LIMIT;
@@ -218,10 +217,8 @@ final class AdaptiveConcurrencyLimit {
    */
   AdaptiveConcurrencyLimit(Deadline.Ticker ticker) {
     this.ticker = Objects.requireNonNull(ticker, "ticker");
-    long start = ticker.nanoTime();
-    this.window = new AtomicReference<>(new Window());
-    this.periodStartNanos = start;
-    this.lastRiseNanos = start - RISE_INTERVAL_NANOS;
+    this.periodStartNanos = ticker.nanoTime();
+    this.lastRiseNanos = periodStartNanos - RISE_INTERVAL_NANOS;
   }
 
   /** The time now by this limiter's clock, in nanoseconds: where samples start and end. */
@@ -290,13 +287,13 @@ final class AdaptiveConcurrencyLimit {
     w.late[i] = late;
     w.atRisk[i] = atRisk;
     if (w.written.incrementAndGet() == WINDOW) {
-      update(w, now());
+      update(w);
       window.set(new Window());
     }
   }
 
   /** One window's samples: learned from in {@link #update}. */
-  private void update(Window w, long endNanos) {
+  private void update(Window w) {
     long[] sorted = w.latencies.clone();
     Arrays.sort(sorted);
     long median = sorted[WINDOW / 2];
@@ -332,7 +329,7 @@ final class AdaptiveConcurrencyLimit {
       periodServed = Math.max(periodServed, busiestInTime(w, allowed));
     }
     if (++windowsInPeriod == WINDOWS_PER_PERIOD) {
-      endPeriod(endNanos);
+      endPeriod();
     }
     int floor = floor();
 
@@ -367,7 +364,7 @@ final class AdaptiveConcurrencyLimit {
     // of a limit it never came near.
     double allowance = queueAllowance(nearLimit ? estimate : Math.min(estimate, busiest));
     boolean growing = growing(meanInProgress, 2 * allowance);
-    // Serving at least half the calls a second it has served in time: busy at its pace, so a
+    // Serving at least half the most calls a second it has served: busy at its pace, so a
     // queue is queueing; a service that became slower (or calls held open together) is not.
     boolean atPace = rate >= SATURATED_SHARE * bestRate;
     // Far below a cold limit (one that has not come down to what the server serves), a queue
@@ -401,7 +398,7 @@ final class AdaptiveConcurrencyLimit {
           && probe.mayStart(median)) {
         // Slower than allowed near the floor (every call of the window admitted under the limit,
         // none left from a longer queue), yet in time for its clients, and serving less than half
-        // the calls a second it has served in time (a queue on a saturated server keeps its pace;
+        // the most calls a second it has served (a queue on a saturated server keeps its pace;
         // a service that became slower loses it): queueing or a slower service? Double the limit
         // for a few windows and see.
         estimate = probe.start(estimate, median, rate);
@@ -479,15 +476,16 @@ final class AdaptiveConcurrencyLimit {
     return busiest;
   }
 
-  /** A period of windows ended at {@code endNanos}: the baseline, floor and pace move on. */
-  private void endPeriod(long endNanos) {
+  /** A period of windows ended now: the baseline, the floor and the pace move on to the next. */
+  private void endPeriod() {
+    long endNanos = now();
     if (periodMin != Long.MAX_VALUE) {
       if (previousPeriodMin == Long.MAX_VALUE || periodMin <= previousPeriodMin) {
         previousPeriodMin = periodMin;
-      } else if (now() - lastRiseNanos >= RISE_INTERVAL_NANOS) {
+      } else if (endNanos - lastRiseNanos >= RISE_INTERVAL_NANOS) {
         previousPeriodMin =
             Math.min(periodMin, saturatedTimes(previousPeriodMin, GROWTH_PER_PERIOD));
-        lastRiseNanos = now();
+        lastRiseNanos = endNanos;
       } // else it rose less than RISE_INTERVAL_NANOS ago: the last baseline stands
     } // else a loaded period: the last baseline stands
     if (periodServed > 0) {
@@ -537,7 +535,6 @@ final class AdaptiveConcurrencyLimit {
 
   /** Samples being gathered: slots claimed, then written; closed by its last writer. */
   private static final class Window {
-
     final long[] latencies = new long[WINDOW];
     final int[] inProgress = new int[WINDOW];
     final boolean[] late = new boolean[WINDOW];
