@@ -151,12 +151,6 @@ class AdaptiveConcurrencyLimitTest {
    */
   private Queueing sharedCoreServer(
       long costNanos, long gapNanos, int arrivals, long deadlineNanos) {
-    return sharedCoreServer(i -> costNanos, gapNanos, arrivals, deadlineNanos);
-  }
-
-  /** {@link #sharedCoreServer(long, long, int, long)} with the cost of call {@code i} its own. */
-  private Queueing sharedCoreServer(
-      IntToLongFunction costOf, long gapNanos, int arrivals, long deadlineNanos) {
     // Each call: {arrival, work left in ns of the core}.
     List<long[]> running = new ArrayList<>();
     long now = clock.currentTimeNanos();
@@ -201,7 +195,7 @@ class AdaptiveConcurrencyLimitTest {
       clock.forwardNanos(now - clock.currentTimeNanos());
       boolean in = limit.tryAcquire();
       if (in) {
-        running.add(new long[] {arrival, costOf.applyAsLong(i)});
+        running.add(new long[] {arrival, costNanos});
       }
       counts.offered++;
       counts.admitted += in ? 1 : 0;
