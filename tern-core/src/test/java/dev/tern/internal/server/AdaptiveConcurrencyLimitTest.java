@@ -222,14 +222,14 @@ class AdaptiveConcurrencyLimitTest {
       int arrivals,
       long deadlineNanos,
       int countFrom) {
+    // The calls holding a thread, {when it ends, when it arrived}: one per busy thread.
     PriorityQueue<long[]> ends = new PriorityQueue<>(Comparator.comparingLong(call -> call[0]));
     ArrayDeque<Long> waiting = new ArrayDeque<>(); // arrival times of admitted calls with no thread
-    int busy = 0;
     Counts counts = new Counts();
     for (int i = 0; i < arrivals; i++) {
       long arrival = clock.currentTimeNanos() + gapNanos;
       while (!ends.isEmpty() && ends.peek()[0] <= arrival) {
-        long[] call = ends.poll(); // {when it ends, when it arrived}
+        long[] call = ends.poll();
         clock.forwardNanos(call[0] - clock.currentTimeNanos());
         long latency = call[0] - call[1];
         boolean counted = i >= countFrom;
@@ -242,7 +242,6 @@ class AdaptiveConcurrencyLimitTest {
           counts.worst = counted ? Math.max(counts.worst, latency) : counts.worst;
         }
         // The thread it held takes the next call still in time, if any.
-        busy--;
         while (!waiting.isEmpty() && call[0] - waiting.peek() >= deadlineNanos) {
           waiting.poll();
           limit.releaseLate(deadlineNanos);
@@ -252,15 +251,13 @@ class AdaptiveConcurrencyLimitTest {
           long waited = waiting.poll();
           ends.add(
               new long[] {wakeUp(call[0], sleepNanos, tickNanos, waited, deadlineNanos), waited});
-          busy++;
         }
       }
       clock.forwardNanos(arrival - clock.currentTimeNanos());
       boolean in = limit.tryAcquire();
-      if (in && busy < threads) {
+      if (in && ends.size() < threads) {
         ends.add(
             new long[] {wakeUp(arrival, sleepNanos, tickNanos, arrival, deadlineNanos), arrival});
-        busy++;
       } else if (in) {
         waiting.add(arrival);
       }
