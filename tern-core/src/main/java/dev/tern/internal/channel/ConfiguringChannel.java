@@ -120,6 +120,18 @@ final class ConfiguringChannel extends Channel {
     return authority;
   }
 
+  /**
+   * The status a call starting now fails with: the shutdown's, or null while the channel is open.
+   */
+  Status refusal() {
+    if (!shutDown) {
+      return null;
+    }
+    synchronized (lock) {
+      return shutdownStatus;
+    }
+  }
+
   /** The configuration in force, or null while none is known. */
   Selection current() {
     return current;

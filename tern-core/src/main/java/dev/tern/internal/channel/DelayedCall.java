@@ -30,7 +30,8 @@ import java.util.function.Consumer;
  * its deadline (a timer), its context's cancellation (a listener) and the application's {@code
  * cancel}; each ends the wait with a call that never gets a stream, on which the start and cancel
  * are replayed, so the application hears the same status as from any call. The channel's shutdown
- * ends it with a call whose stream fails with the shutdown status.
+ * ends it, whether it comes while the call waits or before the call starts, with a call whose
+ * stream fails with the shutdown status.
  *
  * <p>Thread-safety: the {@code ClientCall} methods come from one application thread at a time
  * ({@code cancel} from any); the channel hands over the real call from its synchronization context,
@@ -128,6 +129,13 @@ final class DelayedCall<ReqT, RespT> extends ClientCall<ReqT, RespT>
           });
       startRecorded = true;
       cancelled = cancelRecorded;
+    }
+    // Checked here, not only when the call waits: shutdown() closes the transports through the
+    // channel's context, which may be busy on another thread, so the picker may still pick.
+    Status refused = channel.refusal();
+    if (refused != null) {
+      setReal(channel.failedCall(method, callOptions, refused));
+      return;
     }
     ConfiguringChannel.Selection known = channel.current();
     if (known != null) {

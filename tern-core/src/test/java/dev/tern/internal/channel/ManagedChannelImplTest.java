@@ -14,6 +14,7 @@ import dev.tern.ConnectivityState;
 import dev.tern.ForwardingClientCall;
 import dev.tern.MethodDescriptor;
 import dev.tern.Status;
+import dev.tern.SynchronizationContext;
 import dev.tern.internal.BackoffPolicy;
 import dev.tern.internal.channel.ClientTestSupport.ChannelFixture;
 import dev.tern.internal.channel.ClientTestSupport.RecordingListener;
@@ -21,8 +22,10 @@ import dev.tern.internal.wire.GrpcHeaders;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -349,6 +352,61 @@ class ManagedChannelImplTest {
     assertThat(listener.status.getDescription()).isEqualTo("Channel shutdown invoked");
     assertThat(fixture.channel.getState(true)).isEqualTo(ConnectivityState.SHUTDOWN);
     assertThat(fixture.factory.transportCount()).isZero();
+  }
+
+  /**
+   * {@code shutdown()} hands the closing of transports to the channel's context; while another
+   * thread runs a task there, that waits, and the transport stays READY. A call made meanwhile must
+   * still be refused, not picked onto it (CI saw one such call end OK in LoopbackStressTest).
+   */
+  @Test
+  void callMadeAfterShutdownIsRefusedWhileTheChannelsContextIsBusyOnAnotherThread()
+      throws Exception {
+    AtomicReference<SynchronizationContext> context = new AtomicReference<>();
+    fixture.nameResolverFactory =
+        args -> {
+          context.set(args.getSynchronizationContext());
+          return new DirectAddressNameResolver(ClientTestSupport.ADDRESS, "test.example:443");
+        };
+    fixture.build();
+    start(UNARY, CallOptions.DEFAULT, "in flight");
+    FakeClientTransport transport = fixture.readyTransport();
+    CountDownLatch busy = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Thread other =
+        new Thread(
+            () ->
+                context
+                    .get()
+                    .execute(
+                        () -> {
+                          busy.countDown();
+                          awaitQuietly(release);
+                        }));
+    other.start();
+    try {
+      assertThat(busy.await(30, TimeUnit.SECONDS)).isTrue();
+
+      fixture.channel.shutdown();
+      RecordingListener late = start(UNARY, CallOptions.DEFAULT, "late");
+
+      assertThat(late.status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+      assertThat(late.status.getDescription()).isEqualTo("Channel shutdown invoked");
+      assertThat(transport.streamCount()).isEqualTo(1);
+    } finally {
+      release.countDown();
+      other.join(TimeUnit.SECONDS.toMillis(30));
+    }
+    assertThat(other.isAlive()).isFalse();
+    assertThat(transport.shutdownStatus().getDescription()).isEqualTo("Channel shutdown invoked");
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Test
