@@ -34,10 +34,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * queue, bounded by its size and far within its deadlines, is not overload). The unloaded latency
  * is the lowest median of the windows that ran unloaded (their calls in progress below half the
  * limit) over the last one to two periods of {@link #WINDOWS_PER_PERIOD} windows that had such a
- * window, falling at once and rising at most {@link #GROWTH_PER_PERIOD} times a period and once per
- * {@link #RISE_INTERVAL_NANOS}, so it follows a service that becomes slower or faster for good, but
- * neither a queue building far below the limit nor the load at the limit; before the first unloaded
- * window a loaded window halves the limit (a server that starts overloaded).
+ * window, falling at once and rising at most {@link #GROWTH_PER_PERIOD} times a period, once per
+ * {@link #RISE_INTERVAL_NANOS} and only after a period at least half of whose windows ran unloaded
+ * ({@link #MIN_UNLOADED_WINDOWS_TO_RISE}: not a queue draining as the load falls), so it follows a
+ * service that becomes slower or faster for good, but neither a queue building far below the limit
+ * nor the load at the limit; before the first unloaded window a loaded window halves the limit (a
+ * server that starts overloaded).
  *
  * <p>The floor follows what the server has served in time: the most calls in progress as a call
  * ended within the allowed latency, in a window whose median stayed within it and whose calls
@@ -86,6 +88,16 @@ final class AdaptiveConcurrencyLimit {
    * ({@link ConcurrencyProbe}).
    */
   static final long RISE_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+  /**
+   * The windows of a period that must run unloaded for the unloaded latency to rise at its end: a
+   * service that became slower for good runs so period after period, while a queue draining as the
+   * load falls (its calls in progress far below the limit, their latency still the queue's) fills a
+   * window or two. bin/overload's blocking workload showed each drain between its steps doubling
+   * the baseline, and the limit following it up (a backend of 64 connections held at 382 calls in
+   * progress, 120 ms for calls of 20 ms).
+   */
+  static final int MIN_UNLOADED_WINDOWS_TO_RISE = WINDOWS_PER_PERIOD / 2;
 
   /** The latency, as a multiple of the unloaded latency, up to which the limit may grow. */
   static final double TOLERANCE = 2.0;
@@ -169,6 +181,10 @@ final class AdaptiveConcurrencyLimit {
   // Touched only by the thread closing a window (see the class comment).
   private double estimate = INITIAL_LIMIT;
   private long periodMin = Long.MAX_VALUE;
+
+  /** The windows of this period that ran unloaded, which {@link #periodMin} is the least of. */
+  private int periodUnloadedWindows;
+
   private long previousPeriodMin = Long.MAX_VALUE;
 
   /**
@@ -313,6 +329,7 @@ final class AdaptiveConcurrencyLimit {
     boolean mostlyLate = late > WINDOW / 2;
     if (!nearLimit && !mostlyLate) {
       periodMin = Math.min(periodMin, median);
+      periodUnloadedWindows++;
     }
     long unloaded = Math.min(periodMin, previousPeriodMin);
     double allowed = unloaded == Long.MAX_VALUE ? Double.NaN : TOLERANCE * (double) unloaded;
@@ -482,11 +499,13 @@ final class AdaptiveConcurrencyLimit {
     if (periodMin != Long.MAX_VALUE) {
       if (previousPeriodMin == Long.MAX_VALUE || periodMin <= previousPeriodMin) {
         previousPeriodMin = periodMin;
-      } else if (endNanos - lastRiseNanos >= RISE_INTERVAL_NANOS) {
+      } else if (endNanos - lastRiseNanos >= RISE_INTERVAL_NANOS
+          && periodUnloadedWindows >= MIN_UNLOADED_WINDOWS_TO_RISE) {
         previousPeriodMin =
             Math.min(periodMin, saturatedTimes(previousPeriodMin, GROWTH_PER_PERIOD));
         lastRiseNanos = endNanos;
-      } // else it rose less than RISE_INTERVAL_NANOS ago: the last baseline stands
+      } // else it rose less than RISE_INTERVAL_NANOS ago, or few windows ran unloaded (a queue
+      // draining as the load fell): the last baseline stands
     } // else a loaded period: the last baseline stands
     if (periodServed > 0) {
       previousPeriodServed = periodServed;
@@ -496,6 +515,7 @@ final class AdaptiveConcurrencyLimit {
     bestRate = Math.max(bestRate, periodRate);
     periodStartNanos = endNanos;
     periodMin = Long.MAX_VALUE;
+    periodUnloadedWindows = 0;
     periodServed = 0;
     windowsInPeriod = 0;
   }

@@ -222,12 +222,28 @@ class AdaptiveConcurrencyLimitTest {
       int arrivals,
       long deadlineNanos,
       int countFrom) {
+    return sleepingPool(
+        threads, sleepNanos, tickNanos, i -> gapNanos, arrivals, deadlineNanos, countFrom);
+  }
+
+  /**
+   * {@link #sleepingPool(int, long, long, long, int, long, int)} with the gap before arrival {@code
+   * i} its own.
+   */
+  private Queueing sleepingPool(
+      int threads,
+      long sleepNanos,
+      long tickNanos,
+      IntToLongFunction gapOf,
+      int arrivals,
+      long deadlineNanos,
+      int countFrom) {
     // The calls holding a thread, {when it ends, when it arrived}: one per busy thread.
     PriorityQueue<long[]> ends = new PriorityQueue<>(Comparator.comparingLong(call -> call[0]));
     ArrayDeque<Long> waiting = new ArrayDeque<>(); // arrival times of admitted calls with no thread
     Counts counts = new Counts();
     for (int i = 0; i < arrivals; i++) {
-      long arrival = clock.currentTimeNanos() + gapNanos;
+      long arrival = clock.currentTimeNanos() + gapOf.applyAsLong(i);
       while (!ends.isEmpty() && ends.peek()[0] <= arrival) {
         long[] call = ends.poll();
         clock.forwardNanos(call[0] - clock.currentTimeNanos());
@@ -438,6 +454,40 @@ class AdaptiveConcurrencyLimitTest {
     // floor's.
     assertThat(run.worstLatencyNanos()).isLessThanOrEqualTo(100 * MS);
     assertThat(limit.limit()).isLessThanOrEqualTo(1_200);
+  }
+
+  @Test
+  void queuesDrainingBetweenOverloads_areNotTakenForTheUnloadedLatency() {
+    // bin/overload --workload=blocking: handlers wait for one of a backend's 64 connections and
+    // hold it 20 ms (virtual threads: each sleep ends on time), so it serves 3,200 calls a second.
+    // Between two overloads the load stops and the queue drains: a window or two of calls far
+    // below the limit whose latency is still the queue's. Each such drain was taken for the
+    // service's own latency, doubling the baseline once per RISE_INTERVAL_NANOS, and the limit
+    // followed it up: in a real run 172, 244, then 382 calls in progress, 120 ms for 20 ms calls.
+    int perSecond = 3_200;
+    long second = TimeUnit.SECONDS.toNanos(1);
+    sleepingPool(64, 20 * MS, 1, 3 * MS, 3_000, second, 0); // 333 a second: the unloaded latency
+
+    // Five overloads of 12 s at twice what it serves, an idle second before each; the last one's
+    // second half counted.
+    int overload = 12 * 2 * perSecond;
+    long gap = second / (2 * perSecond);
+    Queueing last =
+        sleepingPool(
+            64,
+            20 * MS,
+            1,
+            i -> i % overload == 0 ? second : gap,
+            5 * overload,
+            second,
+            4 * overload + overload / 2);
+
+    assertThat(last.late()).isZero();
+    assertThat(last.served()).isGreaterThanOrEqualTo(6 * perSecond * 95 / 100);
+    // Now 122-125 calls in progress and the worst call 38 ms after five to eight overloads; with
+    // each drain raising the baseline, 199 and 60 ms after five, and rising.
+    assertThat(last.worstLatencyNanos()).isLessThanOrEqualTo(45 * MS);
+    assertThat(limit.limit()).isLessThanOrEqualTo(150);
   }
 
   @Test
