@@ -3,6 +3,7 @@ package dev.tern.reliability;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.Semaphore;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -13,9 +14,10 @@ import java.util.function.Consumer;
  * is done; {@value #BIDI} echoes each request as it arrives; {@value #HOLD} answers its request
  * once and then never ends the call (the client cancels it or its deadline passes). The overload
  * runs' calls ({@link WorkCall}): {@value #WORK} answers {@link #work} of its request, a fixed
- * amount of CPU work chosen by the request; {@value #BLOCK} sleeps {@link #BLOCK_TIME} and echoes
- * its request; {@value #WORK_STREAM} answers {@link #WORK_STREAM_MESSAGES} times {@link #work} of
- * its request.
+ * amount of CPU work chosen by the request; {@value #BLOCK} waits for one of {@link
+ * #BACKEND_CONNECTIONS} connections of a backend, holds it {@link #BLOCK_TIME} and echoes its
+ * request; {@value #WORK_STREAM} answers {@link #WORK_STREAM_MESSAGES} times {@link #work} of its
+ * request.
  */
 public final class ChaosService {
   /** The service's full name, also the name client-side health checking asks about. */
@@ -37,10 +39,23 @@ public final class ChaosService {
   static final int WORK_ROUNDS = 100_000;
 
   /**
-   * How long a {@value #BLOCK} call's handler sleeps: long against the CPU a call costs (tens of
-   * microseconds), so that the calls in progress, not the CPU, bound the calls served a second.
+   * How long a {@value #BLOCK} call's handler holds a backend connection, asleep: long against the
+   * CPU a call costs (tens of microseconds), so that the backend, not the CPU, bounds the calls
+   * served a second.
    */
   static final Duration BLOCK_TIME = Duration.ofMillis(20);
+
+  /**
+   * The connections of the backend a {@value #BLOCK} call waits on, as a blocking service waits on
+   * its database's connection pool: the server's capacity for these calls is this many divided by
+   * {@link #BLOCK_TIME} (3,200 calls/s), on any executor and any JDK, low enough for one client
+   * core to offer five times as many; calls beyond it wait, and only their latency tells the server
+   * so.
+   */
+  static final int BACKEND_CONNECTIONS = 64;
+
+  /** The backend's connections, first come first served (per server JVM: one server each). */
+  private static final Semaphore BACKEND = new Semaphore(BACKEND_CONNECTIONS, true);
 
   /** The messages a {@value #WORK_STREAM} call answers, each {@link WorkCall#STREAM}'s rounds. */
   static final int WORK_STREAM_MESSAGES = 10;
@@ -179,9 +194,17 @@ public final class ChaosService {
     return true;
   }
 
-  /** The answer of a {@value #BLOCK} call: its request, after a sleep of {@link #BLOCK_TIME}. */
+  /**
+   * The answer of a {@value #BLOCK} call: its request, once a backend connection was free and the
+   * call held it {@link #BLOCK_TIME}. Blocks the calling thread throughout.
+   */
   static byte[] block(byte[] request) throws InterruptedException {
-    Thread.sleep(BLOCK_TIME.toMillis());
+    BACKEND.acquire();
+    try {
+      Thread.sleep(BLOCK_TIME.toMillis());
+    } finally {
+      BACKEND.release();
+    }
     return request;
   }
 

@@ -32,10 +32,17 @@ public final class OverloadReport {
               OverloadWorkload.flagList(),
               "work",
               "the calls: work (unary, a fixed CPU cost), mixed (9 cheap to 1 expensive, half the"
-                  + " CPU each), blocking (the handler sleeps 20 ms; Tern's on virtual threads, JDK 21+) or"
+                  + " CPU each), blocking (the handler holds one of a backend's 64 connections 20 ms; Tern's on virtual"
+                  + " threads, JDK 21+) or"
                   + " stream (server streaming, each answer costs CPU)")
           .flag("multiples", "X,Y,...", "1,1.5,2,3,5", "the loaded steps, multiples of capacity")
-          .flag("step-seconds", "S", "30", "how long each step offers its load")
+          .flag("step-seconds", "S", "30", "how long each loaded step offers its load")
+          .flag(
+              "unloaded-seconds",
+              "S",
+              "0",
+              "how long the unloaded step (0.1x, whose p99 is the reference) offers its load; 0:"
+                  + " three times --step-seconds, so its p99 is the 100th slowest of thousands")
           .flag(
               "capacity-seconds",
               "S",
@@ -107,6 +114,9 @@ public final class OverloadReport {
           };
       Duration capacity = Duration.ofSeconds(flags.integer("capacity-seconds", 1));
       Duration step = Duration.ofSeconds(flags.integer("step-seconds", 1));
+      int unloadedSeconds = flags.integer("unloaded-seconds", 0);
+      Duration unloaded =
+          unloadedSeconds == 0 ? step.multipliedBy(3) : Duration.ofSeconds(unloadedSeconds);
       Duration deadline = Duration.ofMillis(flags.integer("deadline-ms", 1));
       int maxCalls = flags.integer("max-calls", 0);
       List<String> heap =
@@ -141,6 +151,7 @@ public final class OverloadReport {
                   0,
                   capacity,
                   step,
+                  unloaded,
                   deadline,
                   arrivals,
                   heap,
@@ -192,15 +203,16 @@ public final class OverloadReport {
             + (clientCpus.isEmpty() ? "" : "; client on CPUs " + clientCpus);
     table.append(
         String.format(
-            "Workload %s: %s; %s arrivals, a %d ms deadline; server %s%s; %d s per step; latency"
-                + " from each call's scheduled start.%n%n",
+            "Workload %s: %s; %s arrivals, a %d ms deadline; server %s%s; %d s per step (the"
+                + " unloaded one %d s); latency from each call's scheduled start.%n%n",
             first.workload().flag(),
             first.workload().description(),
             first.arrivals().name().toLowerCase(java.util.Locale.ROOT),
             first.deadline().toMillis(),
             String.join(" ", first.serverJvmOptions()),
             pinning,
-            first.stepTime().toSeconds()));
+            first.stepTime().toSeconds(),
+            first.unloadedTime().toSeconds()));
     table.append(
         "| server | load | offered/s | OK/s | p50 OK | p99 OK | statuses | longest call |"
             + " server heap after GC | server threads | survived |\n");

@@ -50,7 +50,8 @@ final class OverloadRun {
    *     warm-up of {@code capacityTime}; a run of a server that sheds calls takes that of the same
    *     server without the bound, so that both get the same loads
    * @param capacityTime how long the capacity is measured, and the warm-up lasts
-   * @param stepTime how long each step offers its load
+   * @param stepTime how long each loaded step offers its load
+   * @param unloadedTime how long the unloaded step offers its load
    * @param deadline each call's deadline
    * @param serverJvmOptions the child server JVM's options (a heap bound)
    * @param serverCpus the CPUs the server JVM runs on ({@code taskset -c}); empty: not pinned
@@ -64,6 +65,7 @@ final class OverloadRun {
       double capacity,
       Duration capacityTime,
       Duration stepTime,
+      Duration unloadedTime,
       Duration deadline,
       WorkLoad.Arrivals arrivals,
       List<String> serverJvmOptions,
@@ -108,6 +110,7 @@ final class OverloadRun {
           capacity,
           capacityTime,
           stepTime,
+          unloadedTime,
           deadline,
           arrivals,
           serverJvmOptions,
@@ -343,13 +346,14 @@ final class OverloadRun {
       double capacity,
       long seed)
       throws InterruptedException {
-    double seconds = options.stepTime().toNanos() / 1e9;
+    Duration time = multiple == UNLOADED ? options.unloadedTime() : options.stepTime();
+    double seconds = time.toNanos() / 1e9;
     WorkLoad.Step load =
         WorkLoad.open(
             client,
             options.workload(),
             multiple * capacity,
-            options.stepTime(),
+            time,
             options.deadline(),
             options.arrivals(),
             seed);

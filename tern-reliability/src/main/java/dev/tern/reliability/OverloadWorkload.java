@@ -24,8 +24,9 @@ enum OverloadWorkload {
    */
   MIXED,
   /**
-   * Unary {@link WorkCall#BLOCKING} calls, whose handler sleeps: on Tern's default blocking
-   * executor (virtual threads on JDK 21 and later), on grpc-java's default executor.
+   * Unary {@link WorkCall#BLOCKING} calls, whose handler blocks on a backend of {@link
+   * ChaosService#BACKEND_CONNECTIONS} connections: on Tern's default blocking executor (virtual
+   * threads on JDK 21 and later), on grpc-java's default executor.
    */
   BLOCKING,
   /** Server-streaming {@link WorkCall#STREAM} calls, each answer a tenth of a Work call's CPU. */
@@ -35,13 +36,12 @@ enum OverloadWorkload {
   static final int EXPENSIVE_ONE_IN = 10;
 
   /**
-   * The calls in flight of {@link #BLOCKING}'s capacity loops. Its handlers sleep, so the calls
-   * served a second are the calls in progress divided by the sleep until the CPU runs out: each
-   * level serves up to {@code level / }{@link ChaosService#BLOCK_TIME} (3,200, 12,800 and 50,000
-   * calls/s). 1,000 is Tern's default cap on a connection's streams; the client has one connection,
-   * and calls beyond it would wait in the client.
+   * The calls in flight of {@link #BLOCKING}'s capacity loops. Its handlers hold a backend
+   * connection for {@link ChaosService#BLOCK_TIME}, so the calls served a second are the calls in
+   * progress divided by that, up to the backend's connections: 32 in flight serve up to 1,600
+   * calls/s, 64 and 256 the backend's 3,200 (256 with a queue for the backend).
    */
-  static final List<Integer> BLOCKING_CAPACITY_IN_FLIGHT = List.of(64, 256, 1000);
+  static final List<Integer> BLOCKING_CAPACITY_IN_FLIGHT = List.of(32, 64, 256);
 
   /** The value of {@code --workload}. */
   String flag() {
@@ -93,8 +93,9 @@ enum OverloadWorkload {
               WorkCall.EXPENSIVE.rounds());
       case BLOCKING ->
           String.format(
-              "Unary calls whose handler sleeps %d ms (Tern: its default blocking executor, %s;"
-                  + " grpc-java: its default executor)",
+              "Unary calls whose handler holds one of a backend's %d connections %d ms (Tern: its"
+                  + " default blocking executor, %s; grpc-java: its default executor)",
+              ChaosService.BACKEND_CONNECTIONS,
               ChaosService.BLOCK_TIME.toMillis(),
               BlockingExecutors.virtualThreadsAvailable()
                   ? "virtual threads"

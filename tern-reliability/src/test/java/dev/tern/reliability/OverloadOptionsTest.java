@@ -19,6 +19,7 @@ class OverloadOptionsTest {
         Duration.ofSeconds(1),
         Duration.ofSeconds(1),
         Duration.ofSeconds(1),
+        Duration.ofSeconds(1),
         WorkLoad.Arrivals.CONSTANT,
         List.of(),
         "",

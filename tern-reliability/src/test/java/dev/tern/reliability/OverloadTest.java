@@ -69,6 +69,7 @@ class OverloadTest {
                   0,
                   Duration.ofSeconds(3),
                   Duration.ofSeconds(8),
+                  Duration.ofSeconds(8),
                   DEADLINE,
                   WorkLoad.Arrivals.POISSON,
                   List.of(

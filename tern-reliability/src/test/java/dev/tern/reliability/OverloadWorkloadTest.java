@@ -74,9 +74,11 @@ class OverloadWorkloadTest {
   }
 
   @Test
-  void blocking_measuresCapacityWithManyMoreCallsInFlight() {
+  void blocking_measuresCapacityWithUpToFourTimesTheBackendsConnectionsInFlight() {
     assertThat(OverloadWorkload.WORK.capacityInFlight()).isEqualTo(OverloadRun.CAPACITY_IN_FLIGHT);
-    assertThat(OverloadWorkload.BLOCKING.capacityInFlight()).containsExactly(64, 256, 1000);
+    assertThat(OverloadWorkload.BLOCKING.capacityInFlight())
+        .containsExactly(
+            32, ChaosService.BACKEND_CONNECTIONS, 4 * ChaosService.BACKEND_CONNECTIONS);
   }
 
   @Test
