@@ -10,9 +10,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * The calls of one overload step as they end: each status code's count and its first description
  * (and how many failed calls had none), the latencies of the OK calls (from each call's scheduled
- * start), the longest any call took from the moment it was issued, and the calls ended and OK of
- * each kind of call (a mixed load's cheap and expensive calls). Latencies are kept (8 bytes a call:
- * a step of 10,000 calls/s for 30 s keeps 2.4 MB); everything else is counted.
+ * start), the longest any call took from the moment it was issued, the most the client issued a
+ * call after its scheduled start (its own lag, which the latencies include), and the calls ended
+ * and OK of each kind of call (a mixed load's cheap and expensive calls). Latencies are kept (8
+ * bytes a call: a step of 10,000 calls/s for 30 s keeps 2.4 MB); everything else is counted.
  *
  * <p>Thread-safe: the calls end on the client's threads; the state is guarded by this object's
  * monitor, and {@link #awaitEnded} counts ends through a semaphore.
@@ -25,6 +26,7 @@ final class CallTally {
   private long[] okLatencies = new long[1024];
   private int ok;
   private long longestNanos;
+  private long behindNanos;
   private long undescribed;
 
   /**
@@ -54,6 +56,7 @@ final class CallTally {
         undescribed++;
       }
       longestNanos = Math.max(longestNanos, endNanos - issuedNanos);
+      behindNanos = Math.max(behindNanos, issuedNanos - scheduledNanos);
       if (end.code().equals("OK")) {
         if (ok == okLatencies.length) {
           okLatencies = Arrays.copyOf(okLatencies, ok * 2);
@@ -111,6 +114,14 @@ final class CallTally {
   /** The calls that ended OK. */
   synchronized int ok() {
     return ok;
+  }
+
+  /**
+   * The most the client issued a call after its scheduled start, in nanoseconds: a client that fell
+   * behind its schedule (its core busy) charges that to the latencies from the schedule.
+   */
+  synchronized long behindNanos() {
+    return behindNanos;
   }
 
   /** The longest a call took from being issued to its end, in nanoseconds. */

@@ -215,8 +215,8 @@ public final class OverloadReport {
             first.unloadedTime().toSeconds()));
     table.append(
         "| server | load | offered/s | OK/s | p50 OK | p99 OK | statuses | longest call |"
-            + " server heap after GC | server threads | survived |\n");
-    table.append("|---".repeat(11)).append("|\n");
+            + " client behind | server heap after GC | server threads | survived |\n");
+    table.append("|---".repeat(12)).append("|\n");
     for (OverloadRun.Result result : results) {
       for (OverloadRun.Step step : result.steps()) {
         StringJoiner statuses = new StringJoiner(", ");
@@ -233,7 +233,7 @@ public final class OverloadReport {
         }
         table.append(
             String.format(
-                "| %s | %sx | %.0f | %.0f | %s | %s | %s | %s | %s | %s | %s |%n",
+                "| %s | %sx | %.0f | %.0f | %s | %s | %s | %s | %s | %s | %s | %s |%n",
                 result.options().name(),
                 multiple(step.multiple()),
                 step.offered(),
@@ -242,6 +242,7 @@ public final class OverloadReport {
                 millis(step.p99Nanos()),
                 statuses,
                 millis(step.longestNanos()),
+                millis(step.behindNanos()),
                 step.survived()
                     ? ResourceSample.Metric.HEAP.format(step.server().heapBytes())
                     : "-",

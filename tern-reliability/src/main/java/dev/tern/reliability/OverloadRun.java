@@ -138,7 +138,8 @@ final class OverloadRun {
    * One step: its load as a multiple of the capacity, the calls a second offered and the OK ones,
    * the OK calls' p50 and p99 (ns from their scheduled start; -1 if none), each status's count and
    * a description, the failed calls without one, the calls still open after the wait (hangs), the
-   * longest call from its start, the server's sample after it (null if it was gone), and the calls
+   * longest call from its start, the most the client issued a call after its schedule (its own lag,
+   * included in the latencies), the server's sample after it (null if it was gone), and the calls
    * ended and OK of each kind of call ({@link OverloadWorkload#MIXED}'s cheap and expensive ones).
    */
   record Step(
@@ -152,6 +153,7 @@ final class OverloadRun {
       long undescribed,
       int open,
       long longestNanos,
+      long behindNanos,
       ResourceSample server,
       Map<String, CallTally.KindCount> byKind) {
     /** Whether the server was still running after this step. */
@@ -377,6 +379,7 @@ final class OverloadRun {
         tally.undescribed(),
         load.open(),
         tally.longestNanos(),
+        tally.behindNanos(),
         sample,
         tally.byKind());
   }
