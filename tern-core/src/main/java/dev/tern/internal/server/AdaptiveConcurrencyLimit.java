@@ -36,24 +36,28 @@ import java.util.concurrent.atomic.AtomicReference;
  * limit) over the last one to two periods of {@link #WINDOWS_PER_PERIOD} windows that had such a
  * window, falling at once and rising at most {@link #GROWTH_PER_PERIOD} times a period, once per
  * {@link #RISE_INTERVAL_NANOS} and only after a period at least half of whose windows ran unloaded
- * ({@link #MIN_UNLOADED_WINDOWS_TO_RISE}: not a queue draining as the load falls), so it follows a
- * service that becomes slower or faster for good, but neither a queue building far below the limit
- * nor the load at the limit; before the first unloaded window a loaded window halves the limit (a
- * server that starts overloaded).
+ * ({@link #MIN_UNLOADED_WINDOWS_TO_RISE}: not a queue draining as the load falls) with their
+ * medians within {@link #TOLERANCE} times the lowest (a steady pace, not a queue filling far below
+ * a cold limit, whose medians climb window by window), so it follows a service that becomes slower
+ * or faster for good, but neither a queue building far below the limit nor the load at the limit;
+ * before the first unloaded window a loaded window halves the limit (a server that starts
+ * overloaded).
  *
  * <p>The floor follows what the server has served in time: the most calls in progress as a call
- * ended within the allowed latency, in a window whose median stayed within it and whose calls
- * mostly met their deadlines, over the last one to two periods that had one, and never below {@link
- * #MIN_LIMIT}; before the first such window it is {@link #COLD_FLOOR}. So an overloaded server
- * comes down to about the concurrency it serves in time, not to a constant far above it.
+ * began that then ended within the allowed latency (not as it ended: a queue filling behind it
+ * counts calls it never waited for, and a backend of 64 connections held a floor of 263), in a
+ * window whose median stayed within it and whose calls mostly met their deadlines, over the last
+ * one to two periods that had one, and never below {@link #MIN_LIMIT}; before the first such window
+ * it is {@link #COLD_FLOOR}. So an overloaded server comes down to about the concurrency it serves
+ * in time, not to a constant far above it.
  *
  * <p>The limit follows latency, not CPU. Near the floor (within twice the allowance above it), a
  * window slower than allowed whose calls met their deadlines may be a service that became slower
  * for good (a blocking handler on virtual threads, I/O) rather than queueing; the limiter then
  * probes ({@link ConcurrencyProbe}): it doubles the limit for a window, and if the latency did not
- * follow the concurrency, the service is slower, not queued, and that latency becomes the unloaded
- * one, so its limit grows again up to {@link #MAX_LIMIT}; if it did follow, the limit goes back to
- * the floor.
+ * follow the concurrency, the service is slower, not queued, and the lowest latency the probe saw
+ * (at the old limit or the doubled one) becomes the unloaded one, so its limit grows again up to
+ * {@link #MAX_LIMIT}; if it did follow, the limit goes back to the floor.
  *
  * <p>What a sample measures is the caller's choice (see {@link ServerCallImpl}: from the request's
  * end to the handler's close, the server's own time); the limiter owns the clock it is read from,
@@ -185,6 +189,12 @@ final class AdaptiveConcurrencyLimit {
   /** The windows of this period that ran unloaded, which {@link #periodMin} is the least of. */
   private int periodUnloadedWindows;
 
+  /**
+   * The highest median of this period's windows that ran unloaded: far above {@link #periodMin}, a
+   * queue filling far below a cold limit, not a service's pace.
+   */
+  private long periodMaxUnloaded;
+
   private long previousPeriodMin = Long.MAX_VALUE;
 
   /**
@@ -273,10 +283,23 @@ final class AdaptiveConcurrencyLimit {
    * @param timeoutNanos the call's time left when it arrived; negative if it had no deadline
    */
   void release(long latencyNanos, long timeoutNanos) {
+    release(latencyNanos, timeoutNanos, -1);
+  }
+
+  /**
+   * Gives back a slot {@link #tryAcquire} took, and learns from the call's latency and from the
+   * calls in progress as its latency began.
+   *
+   * @param latencyNanos the call's latency by {@link #now}
+   * @param timeoutNanos the call's time left when it arrived; negative if it had no deadline
+   * @param inProgressAtStart {@link #inProgress} as its latency began; negative if not known (the
+   *     calls in progress as it ends stand for it then)
+   */
+  void release(long latencyNanos, long timeoutNanos, int inProgressAtStart) {
     int before = inProgress.getAndDecrement();
     long latency = Math.max(0, latencyNanos);
     boolean atRisk = timeoutNanos >= 0 && latency >= DEADLINE_SHARE_AT_RISK * timeoutNanos;
-    record(latency, before, false, atRisk);
+    record(latency, before, inProgressAtStart < 0 ? before : inProgressAtStart, false, atRisk);
   }
 
   /**
@@ -289,10 +312,11 @@ final class AdaptiveConcurrencyLimit {
    */
   void releaseLate(long latencyNanos) {
     int before = inProgress.getAndDecrement();
-    record(Math.max(0, latencyNanos), before, true, true);
+    record(Math.max(0, latencyNanos), before, before, true, true);
   }
 
-  private void record(long latencyNanos, int inProgressAtEnd, boolean late, boolean atRisk) {
+  private void record(
+      long latencyNanos, int inProgressAtEnd, int inProgressAtStart, boolean late, boolean atRisk) {
     Window w = window.get();
     int i = w.claimed.getAndIncrement();
     if (i >= WINDOW) {
@@ -300,6 +324,7 @@ final class AdaptiveConcurrencyLimit {
     }
     w.latencies[i] = latencyNanos;
     w.inProgress[i] = inProgressAtEnd;
+    w.atStart[i] = inProgressAtStart;
     w.late[i] = late;
     w.atRisk[i] = atRisk;
     if (w.written.incrementAndGet() == WINDOW) {
@@ -330,6 +355,7 @@ final class AdaptiveConcurrencyLimit {
     if (!nearLimit && !mostlyLate) {
       periodMin = Math.min(periodMin, median);
       periodUnloadedWindows++;
+      periodMaxUnloaded = Math.max(periodMaxUnloaded, median);
     }
     long unloaded = Math.min(periodMin, previousPeriodMin);
     double allowed = unloaded == Long.MAX_VALUE ? Double.NaN : TOLERANCE * (double) unloaded;
@@ -341,8 +367,8 @@ final class AdaptiveConcurrencyLimit {
     double rate = meanInProgress / Math.max(1, meanLatency(w));
     if (!nearLimit && !mostlyLate && median <= allowed) {
       // Served in time at this concurrency, which the limit did not bound: the most calls in
-      // progress as a call ended in time. The window's busiest may come from its slow calls (a
-      // queue draining into a window of fast ones), which were not served in time.
+      // progress as a call began that ended in time. The window's busiest may come from its slow
+      // calls (a queue draining into a window of fast ones), which were not served in time.
       periodServed = Math.max(periodServed, busiestInTime(w, allowed));
     }
     if (++windowsInPeriod == WINDOWS_PER_PERIOD) {
@@ -354,8 +380,9 @@ final class AdaptiveConcurrencyLimit {
       // A window since the limit was doubled: did the latency follow the concurrency?
       switch (probe.observe(busiest, median, rate, mostlyLate)) {
         case SLOWER -> {
-          // The service is slower, not queued: that latency is its unloaded one now.
-          previousPeriodMin = median;
+          // The service is slower, not queued: its latency, as the probe saw it, is the unloaded
+          // one now.
+          previousPeriodMin = probe.serviceLatency();
           periodMin = Long.MAX_VALUE;
         }
         case QUEUEING -> estimate = Math.max(floor, probe.limitBefore());
@@ -482,12 +509,15 @@ final class AdaptiveConcurrencyLimit {
     return sum / (double) WINDOW;
   }
 
-  /** The most calls in progress as a call of the window ended within {@code allowed}, not late. */
+  /**
+   * The most calls in progress as a call of the window began, of those that ended within {@code
+   * allowed}, not late.
+   */
   private static int busiestInTime(Window w, double allowed) {
     int busiest = 0;
     for (int i = 0; i < WINDOW; i++) {
       if (!w.late[i] && w.latencies[i] <= allowed) {
-        busiest = Math.max(busiest, w.inProgress[i]);
+        busiest = Math.max(busiest, w.atStart[i]);
       }
     }
     return busiest;
@@ -500,7 +530,8 @@ final class AdaptiveConcurrencyLimit {
       if (previousPeriodMin == Long.MAX_VALUE || periodMin <= previousPeriodMin) {
         previousPeriodMin = periodMin;
       } else if (endNanos - lastRiseNanos >= RISE_INTERVAL_NANOS
-          && periodUnloadedWindows >= MIN_UNLOADED_WINDOWS_TO_RISE) {
+          && periodUnloadedWindows >= MIN_UNLOADED_WINDOWS_TO_RISE
+          && periodMaxUnloaded <= TOLERANCE * periodMin) {
         previousPeriodMin =
             Math.min(periodMin, saturatedTimes(previousPeriodMin, GROWTH_PER_PERIOD));
         lastRiseNanos = endNanos;
@@ -516,6 +547,7 @@ final class AdaptiveConcurrencyLimit {
     periodStartNanos = endNanos;
     periodMin = Long.MAX_VALUE;
     periodUnloadedWindows = 0;
+    periodMaxUnloaded = 0;
     periodServed = 0;
     windowsInPeriod = 0;
   }
@@ -557,6 +589,7 @@ final class AdaptiveConcurrencyLimit {
   private static final class Window {
     final long[] latencies = new long[WINDOW];
     final int[] inProgress = new int[WINDOW];
+    final int[] atStart = new int[WINDOW];
     final boolean[] late = new boolean[WINDOW];
     final boolean[] atRisk = new boolean[WINDOW];
     final AtomicInteger claimed = new AtomicInteger();

@@ -16,7 +16,12 @@ package dev.tern.internal.server;
  * windows near the floor while the median stays within {@link #CHANGED} times the one it was, so a
  * server overloaded for good runs at twice its limit for a few windows in that many. One window's
  * median is noisy on a real machine (a pause, a burst), and a queue read as a slower service makes
- * its latency the unloaded one, so every deciding window must agree.
+ * its latency the unloaded one, so every deciding window must agree. The latency a slower service
+ * is taken to have is the lowest median of the window before the probe and the deciding ones
+ * ({@link #serviceLatency}): latency that did not follow twice the calls is the service's own, and
+ * what one window shows above the others is the start of a queue (a stream run of 2026-11-28 took a
+ * deciding window's 3.6 ms for the unloaded latency where the window before showed 2.4 ms, and held
+ * a queue of 7-13 ms for the rest of the run).
  *
  * <p>Not thread-safe: only the thread closing a window of the limiter touches it.
  */
@@ -67,6 +72,7 @@ final class ConcurrencyProbe {
 
   private double limitBefore;
   private long medianBefore;
+  private long lowestMedian;
   private double rateBefore;
   private int cooldown;
 
@@ -106,8 +112,17 @@ final class ConcurrencyProbe {
     toDecide = DECIDING_WINDOWS;
     limitBefore = limit;
     medianBefore = median;
+    lowestMedian = median;
     rateBefore = rate;
     return 2 * limit;
+  }
+
+  /**
+   * The latency of the service as a probe that found it slower saw it: the lowest median of the
+   * window it started at and of its deciding windows.
+   */
+  long serviceLatency() {
+    return lowestMedian;
   }
 
   /** The limit before the probe. */
@@ -136,6 +151,7 @@ final class ConcurrencyProbe {
         && !mostlyLate
         && median <= QUEUEING_RISE * medianBefore
         && median * QUEUEING_RISE >= medianBefore) {
+      lowestMedian = Math.min(lowestMedian, median);
       if (--toDecide > 0) {
         return Verdict.PENDING;
       }

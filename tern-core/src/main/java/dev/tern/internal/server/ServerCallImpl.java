@@ -77,6 +77,12 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
   private long receivedNanos = NOT_RECEIVED;
 
   /**
+   * The adaptive limit's calls in progress when the request was fully received: what this call
+   * queued behind. Written and read as {@link #receivedNanos}.
+   */
+  private int receivedInProgress;
+
+  /**
    * When the application closed the call, by the adaptive limit's clock; written before {@code
    * closeCalled} and {@code closedOk}, so whoever reads those true sees it.
    */
@@ -348,6 +354,7 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
   void requestReceived() {
     if (adaptiveLimit != null) {
       receivedNanos = adaptiveLimit.now();
+      receivedInProgress = adaptiveLimit.inProgress();
     }
   }
 
@@ -372,7 +379,7 @@ final class ServerCallImpl<ReqT, RespT> extends ServerCall<ReqT, RespT> {
       if (received == NOT_RECEIVED) {
         adaptiveLimit.release();
       } else if (closedOk) {
-        adaptiveLimit.release(closedNanos - received, timeoutNanos);
+        adaptiveLimit.release(closedNanos - received, timeoutNanos, receivedInProgress);
       } else if (status.getCode() == Status.Code.DEADLINE_EXCEEDED
           || status.getCode() == Status.Code.CANCELLED) {
         adaptiveLimit.releaseLate(adaptiveLimit.now() - received);

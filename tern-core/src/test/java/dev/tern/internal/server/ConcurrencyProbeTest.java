@@ -79,4 +79,26 @@ class ConcurrencyProbeTest {
 
     assertThat(probe.observe(16, 2 * MS, rate(10, 2 * MS), true)).isEqualTo(Verdict.QUEUEING);
   }
+
+  @Test
+  void aSlowerService_isTakenAtTheLowestLatencyTheProbeSaw() {
+    // The windows of 2026-11-28's stream run: twice the calls served about twice as many a second,
+    // but the second deciding window's median was 1.5 times the one before, a queue starting. The
+    // service's own latency is the lower one, not the queue's (3.6 ms, which it held to after).
+    probe.start(8, 2430_000, rate(4.7, 2430_000));
+    assertThat(probe.observe(16, 4 * MS, rate(10, 4 * MS), false)).isEqualTo(Verdict.PENDING);
+
+    assertThat(probe.observe(16, 2370_000, rate(9.6, 2370_000), false)).isEqualTo(Verdict.PENDING);
+    assertThat(probe.observe(16, 3630_000, rate(12.5, 3630_000), false)).isEqualTo(Verdict.SLOWER);
+    assertThat(probe.serviceLatency()).isEqualTo(2370_000);
+  }
+
+  @Test
+  void aSlowerServiceFasterInItsWindowBefore_isTakenAtThatWindowsLatency() {
+    startAtEight();
+
+    assertThat(probe.observe(16, 2500_000, rate(10, 2500_000), false)).isEqualTo(Verdict.PENDING);
+    assertThat(probe.observe(16, 2600_000, rate(10, 2600_000), false)).isEqualTo(Verdict.SLOWER);
+    assertThat(probe.serviceLatency()).isEqualTo(2 * MS);
+  }
 }
