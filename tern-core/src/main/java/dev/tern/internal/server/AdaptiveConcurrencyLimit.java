@@ -279,13 +279,15 @@ final class AdaptiveConcurrencyLimit {
   }
 
   /**
-   * Gives back a slot {@link #tryAcquire} took, and learns from the call's latency.
+   * Gives back a slot {@link #tryAcquire} took, and learns from the call's latency, for a caller
+   * that did not note the calls in progress as it began (the tests' models): the calls in progress
+   * now stand for them.
    *
    * @param latencyNanos the call's latency by {@link #now}
    * @param timeoutNanos the call's time left when it arrived; negative if it had no deadline
    */
   void release(long latencyNanos, long timeoutNanos) {
-    release(latencyNanos, timeoutNanos, -1);
+    release(latencyNanos, timeoutNanos, inProgress.get());
   }
 
   /**
@@ -294,14 +296,13 @@ final class AdaptiveConcurrencyLimit {
    *
    * @param latencyNanos the call's latency by {@link #now}
    * @param timeoutNanos the call's time left when it arrived; negative if it had no deadline
-   * @param inProgressAtStart {@link #inProgress} as its latency began; negative if not known (the
-   *     calls in progress as it ends stand for it then)
+   * @param inProgressAtStart {@link #inProgress} as its latency began
    */
   void release(long latencyNanos, long timeoutNanos, int inProgressAtStart) {
     int before = inProgress.getAndDecrement();
     long latency = Math.max(0, latencyNanos);
     boolean atRisk = timeoutNanos >= 0 && latency >= DEADLINE_SHARE_AT_RISK * timeoutNanos;
-    record(latency, before, inProgressAtStart < 0 ? before : inProgressAtStart, false, atRisk);
+    record(latency, before, inProgressAtStart, false, atRisk);
   }
 
   /**
