@@ -44,15 +44,19 @@ recorded as missing. Thirteen parts, each optional:
           blocking ping-pong with 1 B (the least a round trip can carry; the 0 B row's limit) and
           1 KiB, one client thread and one server thread, unpinned as the streaming part runs;
           and new connections (connect, one 1-byte round trip, close), the server on CPU 0 and the
-          client on CPU 1 as the conns part runs. The page divides those rows by these figures.
+          client on CPU 1 as the conns part runs; and the loopback's one-way bandwidth (one
+          connection writing 1 MiB at a time to a server that drops what it reads, unpinned as
+          the large part runs), the limit of the large-message rows. The page divides those rows
+          by these figures.
   tls     JMH TlsBenchmark: handshakes (a new connection and one 1 KiB call) and 1 KiB calls on one
           TLS connection per second, on the JDK's TLS and on OpenSSL (netty-tcnative), with
           --tls-forks forks (their ratio moved by up to 0.3 between runs of one fork).
   flow    JMH OneWayStreamBenchmark and LargeUnaryBenchmark with -prof gc: messages per second on
-          one stream flowing one way (client to server and server to client, 0 B and 1 KiB, each
-          sent only while the call is ready), and 1 MiB and 16 MiB echoed unary calls (MiB/s and
-          heap bytes allocated per payload byte delivered). grpc-java's qps client has no one-way
-          streaming and its server takes 4 MiB messages at most, hence JMH over both systems.
+          one stream flowing one way (client to server and server to client, 0 B, 1 KiB and
+          64 KiB, each sent only while the call is ready), and 1 MiB and 16 MiB echoed unary
+          calls (MiB/s and heap bytes allocated per payload byte delivered). grpc-java's qps
+          client has no one-way streaming and its server takes 4 MiB messages at most, hence JMH
+          over both systems.
   jmh     CallBenchmark with -prof gc, then CallBenchmark.unaryCall1024
           again with -p otel=true (OpenTelemetry metrics and tracing on, both systems).
 
@@ -93,6 +97,7 @@ import client_only  # beside this script too; given this module's helpers when i
 
 # Beside this script, which Python puts first on sys.path.
 from bench_systems import (
+    BANDWIDTH_KEY,
     BASE,
     EMPTY_FRAME,
     GRPC_JAVA_JDK_CP,
@@ -1518,7 +1523,9 @@ def run_echo(args, work, results):
     unpinned, as the streaming part runs; new connections with the server on CPU 0 and the client
     on CPU 1, 10 source addresses, as the conns part runs). A round trip carries at least 1 byte,
     so the 0 B row's limit is measured with 1 B. Stored under the streaming rows' keys and "new
-    connections"."""
+    connections". And the limit of the large-message rows (issue 52): the loopback's one-way
+    bandwidth, one connection writing 1 MiB at a time to a server that drops what it reads,
+    unpinned as the large-message part runs; stored under BANDWIDTH_KEY."""
     results["echo"] = {}
     echo = RAW_ECHO.name
     if not available(results, "raw echo, " + echo, RAW_ECHO):
@@ -1530,28 +1537,78 @@ def run_echo(args, work, results):
         shape = {"payload": max(payload, 1), "channels": 1, "streaming": True}
         key = streaming_key(payload)
         run_qps_config(echo_args, work, results, "echo", label, key, 1, False, (echo,), **shape)
-    runs = []
-    for r in range(echo_args.repeats):
-        log("raw echo new connections run %d/%d" % (r + 1, echo_args.repeats))
-        run = attempt(
-            results,
-            "raw echo new connections, %s" % echo,
-            measurer(echo_args),
-            run_conns_new_once,
-            echo,
-            echo_args,
-            work,
-        )
-        if run:
-            runs.append(run)
-            log("  -> %d connections/s, p50 %d us" % (run["per_second"], run["p50"]))
-    results["echo"]["new connections"] = {echo: runs}
+    repeat_echo(
+        echo_args,
+        results,
+        "new connections",
+        lambda run: "%d connections/s, p50 %d us" % (run["per_second"], run["p50"]),
+        run_conns_new_once,
+        echo,
+        echo_args,
+        work,
+    )
     results["commands"]["echo new connections"] = {
         echo: [
             "taskset -c 0 " + show(server_cmd(echo, 0, False)).replace(":0", ":$PORT"),
             show(conns_client_cmd(echo, 0, *new_conns_flags(args))).replace(":0 ", ":$PORT "),
         ]
     }
+    repeat_echo(
+        echo_args,
+        results,
+        BANDWIDTH_KEY,
+        lambda run: "%.0f MiB/s" % (run["bytes_per_second"] / (1 << 20)),
+        run_bandwidth_once,
+        echo_args,
+        work,
+    )
+    results["commands"]["echo bandwidth"] = {
+        echo: [
+            show(RAW_ECHO.sink_cmd("$PORT")),
+            show(RAW_ECHO.bandwidth_cmd("$PORT", LARGE_PAYLOAD, RAW_ECHO.warmup, args.duration)),
+        ]
+    }
+
+
+def repeat_echo(echo_args, results, key, summary, measure, *measure_args):
+    """echo_args.repeats runs of measure(*measure_args), each on a quiet machine, kept as the
+    echo part's `key` (a failed run is recorded as "raw echo KEY, raw-echo"); `summary(run)` is
+    the log line of one."""
+    runs = []
+    for r in range(echo_args.repeats):
+        log("raw echo %s run %d/%d" % (key, r + 1, echo_args.repeats))
+        what = "raw echo %s, %s" % (key, RAW_ECHO.name)
+        run = attempt(results, what, measurer(echo_args), measure, *measure_args)
+        if run:
+            runs.append(run)
+            log("  -> " + summary(run))
+    results["echo"][key] = {RAW_ECHO.name: runs}
+
+
+def run_bandwidth_once(args, work):
+    """The loopback's one-way bandwidth: one connection of the raw echo writing LARGE_PAYLOAD
+    bytes at a time to its discarding server, unpinned as the large-message part runs."""
+    port = free_port()
+    srv_log = os.path.join(work, "echo-bandwidth-server.log")
+    server = start(expand(RAW_ECHO.sink_cmd(port)), srv_log)
+    try:
+        wait_listening(port, server, srv_log)
+        cmd = RAW_ECHO.bandwidth_cmd(port, LARGE_PAYLOAD, RAW_ECHO.warmup, args.duration)
+        out = subprocess.run(
+            expand(cmd),
+            capture_output=True,
+            text=True,
+            timeout=RAW_ECHO.warmup + args.duration + 60,
+        )
+    finally:
+        stop(server)
+    m = re.search(r"Bytes per second:\s+(\d+)", out.stdout)
+    if out.returncode != 0 or not m:
+        raise RuntimeError(
+            "the bandwidth client failed (%d):\n%s%s"
+            % (out.returncode, out.stdout[-1500:], out.stderr[-1500:])
+        )
+    return {"bytes_per_second": int(m.group(1))}
 
 
 def jmh_cmd(args, json_path, benchmarks, params=(), time_unit="ns"):
@@ -1608,7 +1665,7 @@ FLOW_BENCHMARKS = "OneWayStreamBenchmark|LargeUnaryBenchmark"
 FLOW_EXPECTED = [
     ("OneWayStreamBenchmark." + method, size)
     for method in ("clientToServer", "serverToClient")
-    for size in ("0", "1024")
+    for size in ("0", "1024", "65536")
 ] + [("LargeUnaryBenchmark.unaryEcho", size) for size in ("1048576", "16777216")]
 
 

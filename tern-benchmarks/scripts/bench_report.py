@@ -13,7 +13,7 @@ import statistics
 import sys
 
 # Beside this script, which Python puts first on sys.path.
-from bench_systems import MISSING, RAW_ECHO, ceiling_for, tern_for
+from bench_systems import BANDWIDTH_KEY, MISSING, RAW_ECHO, ceiling_for, tern_for
 from bench_systems import SYSTEMS as ALL_SYSTEMS
 from client_only import TARGET as CLIENT_TARGET
 
@@ -399,6 +399,90 @@ def echo_section(results):
     )
 
 
+# Issue 52's fourth target for the 1 MiB unary rows: Tern at least this share of the loopback's
+# one-way bandwidth measured in the same run, and at least LARGE_OVER_GRPC_JAVA times grpc-java.
+BANDWIDTH_TARGET = 0.5
+LARGE_OVER_GRPC_JAVA = 1.5
+# The one-way rows issue 52 puts against the same limit: server streaming of these sizes.
+STREAMED_SIZES = (("1024", "1 KiB"), ("65536", "64 KiB"))
+
+
+def bandwidth_figures(results):
+    """The large-message figures in MiB/s by system, each (name, MiB/s by system, judged): the
+    1 MiB unary rows' payload moved (2 MiB a call), judged by issue 52's targets, and the flow
+    part's server-to-client one-way stream's payload delivered (messages/s times the message's
+    bytes; the gRPC prefix of 5 bytes a message is not counted), recorded."""
+    figures = []
+    for key, runs in (results.get("large") or {}).items():
+        by = {s: m["qps"] for s, m in medians(runs, ("qps",)).items()}
+        by = {s: twice(v) for s, v in by.items() if v is not None}
+        figures.append(("%s: payload moved (2 MiB a call)" % key, by, True))
+    flow = flow_results(results)
+    for size, size_name in STREAMED_SIZES:
+        systems = flow.get(("OneWayStreamBenchmark.serverToClient", size)) or {}
+        by = {
+            s: r["ns_per_op"] * int(size) / MIB
+            for s, r in systems.items()
+            if r.get("ns_per_op") is not None
+        }
+        if by:
+            name = "JMH one-way stream, server to client, %s messages: payload delivered" % (
+                size_name
+            )
+            figures.append((name, by, False))
+    return figures
+
+
+def bandwidth_section(results):
+    """Issue 52's large-message rows against the machine: each system's MiB/s as a share of the
+    loopback's one-way bandwidth (the echo part's raw echo, same run), and Tern over grpc-java;
+    nothing if neither the limit nor a figure was measured."""
+    runs = ((results.get("echo") or {}).get(BANDWIDTH_KEY) or {}).get(RAW_ECHO.name) or []
+    limit = median([r["bytes_per_second"] / MIB for r in runs])
+    figures = [f for f in bandwidth_figures(results) if f[1]]
+    if limit is None or not figures:
+        return []
+    rows = []
+    for name, by, judged in figures:
+        tern, grpc = by.get("tern"), by.get("grpc-java")
+        share, over = ratio_of(tern, limit), ratio_of(tern, grpc)
+        if judged:
+            bounds = ">= %g of the limit, >= %g x grpc-java" % (
+                BANDWIDTH_TARGET,
+                LARGE_OVER_GRPC_JAVA,
+            )
+            missed = [
+                what
+                for what, ratio, target in (
+                    ("limit", share, BANDWIDTH_TARGET),
+                    ("grpc-java", over, LARGE_OVER_GRPC_JAVA),
+                )
+                if ratio is None or ratio < target
+            ]
+            verdict = "met" if not missed else "not met (%s)" % ", ".join(missed)
+        else:
+            bounds, verdict = "none: recorded", ""
+        cells = [name, fmt(limit), fmt(tern), fmt_ratio(share), fmt(grpc)]
+        cells += [fmt_ratio(ratio_of(grpc, limit)), fmt_ratio(over), bounds, verdict]
+        rows.append("| %s |" % " | ".join(cells))
+    return table(
+        "Large messages against the machine (issue 52's fourth target): MiB/s of payload as a "
+        "share of the loopback's one-way bandwidth measured in the same run by `raw-echo "
+        "bandwidth` (blocking C, one connection writing 1 MiB at a time to a server that drops "
+        "what it reads, no protocol; unpinned, as the large-message part runs). The 1 MiB rows "
+        "move 2 MiB a call, one each way; the one-way rows are the flow part's JMH "
+        "server-to-client stream (messages/s times the message's size). Target for the 1 MiB "
+        "rows: Tern at least %g of the limit and at least %g x grpc-java."
+        % (BANDWIDTH_TARGET, LARGE_OVER_GRPC_JAVA),
+        (
+            "| Figure | Raw bandwidth MiB/s | Tern MiB/s | Tern / limit | grpc-java MiB/s "
+            "| grpc-java / limit | Tern / grpc-java | Target | |",
+            "|---|---:|---:|---:|---:|---:|---:|---|---|",
+        ),
+        rows,
+    )
+
+
 def streaming_rows(results):
     out = []
     for key, runs in (results.get("streaming") or {}).items():
@@ -469,7 +553,7 @@ def tls_rows(results):
 
 MIB = 1024 * 1024
 ONE_WAY = (("clientToServer", "client to server"), ("serverToClient", "server to client"))
-ONE_WAY_SIZES = (("0", "0 B"), ("1024", "1 KiB"))
+ONE_WAY_SIZES = (("0", "0 B"), ("1024", "1 KiB"), ("65536", "64 KiB"))
 LARGE_SIZES = (("16777216", "16 MiB"), ("1048576", "1 MiB"))
 
 
@@ -1157,6 +1241,11 @@ def raw_runs(results):
         if key == "new connections":
             what = "new connections, raw echo limit"
             lines += [new_conns_run_line(what, RAW_ECHO.name, r) for r in runs]
+        elif key == BANDWIDTH_KEY and runs:
+            lines.append(
+                "- loopback one-way bandwidth, raw echo limit (1 MiB writes): MiB/s %s"
+                % ", ".join(fmt(r["bytes_per_second"] / MIB) for r in runs)
+            )
         elif runs:
             lines.append(
                 "- %s, raw echo limit (%d B): round trips/s %s; p50/p99 µs %s; other processes' "
@@ -1408,6 +1497,7 @@ def main():
         fanin,
     )
     lines += echo_section(results)
+    lines += bandwidth_section(results)
     lines += table(
         "Issue 34's targets for Tern, from this run's figures above (the server-only targets "
         "are in the server-only table):",

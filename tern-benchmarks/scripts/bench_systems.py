@@ -189,6 +189,22 @@ class RawEcho(PeerPrograms):
     def connections_client(self):
         return [self.tool, "connections"]
 
+    def sink_cmd(self, port):
+        """The server of the bandwidth run: it reads and drops whatever it is sent."""
+        return [self.tool, "server", "--address=127.0.0.1:%s" % port, "--discard"]
+
+    def bandwidth_cmd(self, port, write_size, warmup, duration):
+        """One connection writing `write_size` bytes at a time to the sink for `duration` s after
+        `warmup` s: the loopback's one-way bandwidth, in bytes per second."""
+        return [
+            self.tool,
+            "bandwidth",
+            "--address=127.0.0.1:%s" % port,
+            "--client_payload=%d" % write_size,
+            "--warmup_duration=%d" % warmup,
+            "--duration=%d" % duration,
+        ]
+
 
 class VertxSystem(PeerPrograms):
     """Vert.x gRPC 5.0.7's peer (peers/vertx, `vertx-bench` in $PEERS_DIR): its server of the
@@ -408,6 +424,8 @@ def ceiling_for(name):
 
 
 RAW_ECHO = RawEcho()
+# The echo part's key of its bandwidth runs (the loopback's one-way bandwidth, bytes per second).
+BANDWIDTH_KEY = "bandwidth"
 
 
 def java_system(name):

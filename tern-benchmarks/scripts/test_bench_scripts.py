@@ -216,6 +216,15 @@ def table_row(page, first_cell):
     raise AssertionError("no row %r in the page" % first_cell)
 
 
+def bandwidth_row(page, first_cell):
+    """The cells of the large-messages-against-the-machine table's row named `first_cell` (the
+    results table may have a row of the same name)."""
+    rows = [r for r in table_rows(page, first_cell) if len(r) == 9]
+    if len(rows) != 1:
+        raise AssertionError("not one bandwidth row %r in the page: %r" % (first_cell, rows))
+    return rows[0]
+
+
 class PageTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -360,6 +369,50 @@ class PageTest(unittest.TestCase):
             "| met |",
         ):
             self.assertIn(line + "\n", self.page)
+
+    def test_large_messages_are_judged_against_the_loopback_bandwidth(self):
+        results = results_fixture()
+        results["large"] = {
+            "1 MiB unary 4x1": {"tern": [e2e_run(1000, 3000)], "grpc-java": [e2e_run(500, 6000)]}
+        }
+        results["flow"] = [
+            jmh_row("OneWayStreamBenchmark.serverToClient", s, msgs, size=size)
+            for s, msgs, size in (
+                ("tern", 400000.0, "1024"),
+                ("grpc-java", 200000.0, "1024"),
+                ("tern", 16000.0, "65536"),
+                ("grpc-java", 8000.0, "65536"),
+            )
+        ]
+        results["echo"][bench_systems.BANDWIDTH_KEY] = {
+            "raw-echo": [{"bytes_per_second": mib * 1048576} for mib in (4000, 6000)]
+        }
+        moved = "1 MiB unary 4x1: payload moved (2 MiB a call)"
+        self.assertEqual(
+            bandwidth_row(render(results), moved)[1:],
+            ["5,000", "2,000", "0.40", "1,000", "0.20", "2.00"]
+            + [">= 0.5 of the limit, >= 1.5 x grpc-java", "not met (limit)"],
+        )
+        results["echo"][bench_systems.BANDWIDTH_KEY]["raw-echo"] = [
+            {"bytes_per_second": 4000 * 1048576}
+        ]
+        page = render(results)
+        self.assertEqual(
+            bandwidth_row(page, moved)[1:],
+            ["4,000", "2,000", "0.50", "1,000", "0.25", "2.00"]
+            + [">= 0.5 of the limit, >= 1.5 x grpc-java", "met"],
+        )
+        streamed = "JMH one-way stream, server to client, %s messages: payload delivered"
+        self.assertEqual(
+            bandwidth_row(page, streamed % "64 KiB")[1:],
+            ["4,000", "1,000", "0.25", "500", "0.12", "2.00", "none: recorded", ""],
+        )
+        self.assertEqual(bandwidth_row(page, streamed % "1 KiB")[2:4], ["391", "0.10"])
+        self.assertIn(
+            "- loopback one-way bandwidth, raw echo limit (1 MiB writes): MiB/s 4,000\n", page
+        )
+        results["echo"] = {}
+        self.assertNotIn("Large messages against the machine", render(results))
 
     def test_no_target_table_without_its_figures(self):
         results = results_fixture()

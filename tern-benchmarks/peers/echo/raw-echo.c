@@ -1,14 +1,16 @@
 /*
  * raw-echo: the machine's own limit for the figures bin/bench-compare calls wake-up-bound
- * (streaming ping-pong and new connections per second): blocking TCP over loopback with the
- * thread topology of those rows, one client thread and one server thread, and no protocol at all.
+ * (streaming ping-pong and new connections per second) and for the large-message rows (a
+ * socket's bandwidth): blocking TCP over loopback with the thread topology of those rows, one
+ * client thread and one server thread, and no protocol at all.
  *
- *   raw-echo server      --address=127.0.0.1:PORT
+ *   raw-echo server      --address=127.0.0.1:PORT [--discard]
  *   raw-echo pingpong    --address=HOST:PORT --client_payload=N --server_payload=N
  *                        --warmup_duration=S --duration=S [--channels=1] [--outstanding_rpcs=1]
  *                        [--streaming_rpcs]
  *   raw-echo connections --address=HOST:PORT --new_connections=N --warmup_connections=W
  *                        [--source_addresses=K]
+ *   raw-echo bandwidth   --address=HOST:PORT --client_payload=N --warmup_duration=S --duration=S
  *
  * The clients take the flags of the qps clients and of ConnectionsClient (those that mean
  * something here) and print the same summary blocks, so the driver runs and reads all of them
@@ -16,7 +18,9 @@
  *
  * server: one thread; accepts a connection, then writes back whatever it reads until the client
  * closes, then accepts the next. Port 0 takes one the system picks; it prints
- * "raw echo server listening on HOST:PORT" once it listens, and runs until it is killed.
+ * "raw echo server listening on HOST:PORT" once it listens, and runs until it is killed. With
+ * --discard it writes nothing back: it reads and drops what it reads, and closes the connection
+ * once the client has closed its side (the bandwidth client waits for that).
  * pingpong: one connection; sends N bytes and reads the N back, again and again: for S seconds
  * unmeasured, then for S seconds timed. QPS is round trips per second. N is at least 1 (a round
  * trip of 0 bytes is not one) and the same both ways; one channel with one call outstanding is the
@@ -26,6 +30,12 @@
  * rate also counts the closing, as ConnectionsClient's does. With K, each connection's client end
  * is bound first to 127.0.0.2, 127.0.0.3, ... 127.0.0.(K+1) in turn, so that the closed
  * connections' TIME_WAIT ports spread over K addresses.
+ * bandwidth: one connection to a --discard server; writes N bytes at a time, again and again: for
+ * S seconds unmeasured, then for S seconds timed. The timed bytes are those written from the start
+ * of the timed window on, and the window ends when the server has read the last of them (the
+ * client closes its side and waits for the server's close), so bytes still in the socket buffers
+ * count only once they arrived. That leaves out the bytes in the buffers when the window opened:
+ * the figure errs low, by a buffer's worth.
  *
  * TCP_NODELAY is set on every socket, as every gRPC stack sets it.
  */
@@ -52,6 +62,7 @@ struct flags {
   long client_payload, server_payload, channels, outstanding_rpcs;
   long warmup_duration, duration;
   long new_connections, warmup_connections, source_addresses;
+  int discard;
 };
 
 _Noreturn static void die(const char *what) {
@@ -62,12 +73,14 @@ _Noreturn static void die(const char *what) {
 _Noreturn static void usage(const char *problem) {
   fprintf(stderr,
           "raw-echo: %s\n"
-          "usage: raw-echo server --address=127.0.0.1:PORT\n"
+          "usage: raw-echo server --address=127.0.0.1:PORT [--discard]\n"
           "       raw-echo pingpong --address=HOST:PORT --client_payload=N --server_payload=N "
           "--warmup_duration=S --duration=S [--channels=1] [--outstanding_rpcs=1] "
           "[--streaming_rpcs]\n"
           "       raw-echo connections --address=HOST:PORT --new_connections=N "
-          "--warmup_connections=W [--source_addresses=K]\n",
+          "--warmup_connections=W [--source_addresses=K]\n"
+          "       raw-echo bandwidth --address=HOST:PORT --client_payload=N "
+          "--warmup_duration=S --duration=S\n",
           problem);
   exit(2);
 }
@@ -132,9 +145,13 @@ static struct flags parse_flags(int argc, char **argv) {
     if (strcmp(argv[i], "--streaming_rpcs") == 0) {
       continue;
     }
+    if (strcmp(argv[i], "--discard") == 0) {
+      f.discard = 1;
+      continue;
+    }
     char *eq = strchr(argv[i], '=');
     if (eq == NULL) {
-      usage("every flag but --streaming_rpcs is --name=value");
+      usage("every flag but --streaming_rpcs and --discard is --name=value");
     }
     *eq = '\0';
     const char *name = argv[i], *value = eq + 1;
@@ -248,7 +265,7 @@ _Noreturn static void serve(const struct flags *f) {
       if (got < 0 && errno == EINTR) {
         continue;
       }
-      if (got <= 0 || write_fully(fd, buf, got) != 0) {
+      if (got <= 0 || (!f->discard && write_fully(fd, buf, got) != 0)) {
         break;
       }
     }
@@ -403,6 +420,46 @@ static int new_connections(const struct flags *f) {
   return 0;
 }
 
+static int bandwidth(const struct flags *f) {
+  if (f->duration < 1 || f->client_payload < 1) {
+    usage("bandwidth needs --duration and --client_payload");
+  }
+  long size = f->client_payload;
+  int fd = connect_to(f, 0);
+  char *buf = zeroed(size);
+  long long start = now_nanos();
+  long long measured = start + f->warmup_duration * NANOS_PER_SECOND;
+  long long end = measured + f->duration * NANOS_PER_SECOND;
+  long long timed_bytes = 0;
+  for (long long now = start; now < end; now = now_nanos()) {
+    if (write_fully(fd, buf, size) != 0) {
+      die("write");
+    }
+    if (now >= measured) {
+      timed_bytes += size;
+    }
+  }
+  /* The window ends when the server has read everything: it closes once it reads the end. */
+  if (shutdown(fd, SHUT_WR) != 0) {
+    die("shutdown");
+  }
+  char rest[1];
+  ssize_t got;
+  while ((got = read(fd, rest, sizeof rest)) < 0 && errno == EINTR) {
+  }
+  if (got != 0) {
+    fprintf(stderr, "raw-echo: the server did not close the connection (is it --discard?)\n");
+    return 1;
+  }
+  long long done = now_nanos();
+  close(fd);
+  double seconds = (double)(done - measured) / NANOS_PER_SECOND;
+  printf("Client Payload Size:            %ld\n", size);
+  printf("Bytes timed:                    %lld\n", timed_bytes);
+  printf("Bytes per second:               %.0f\n", (double)timed_bytes / seconds);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     usage("no mode given");
@@ -417,5 +474,8 @@ int main(int argc, char **argv) {
   if (strcmp(argv[1], "connections") == 0) {
     return new_connections(&f);
   }
-  usage("the mode is server, pingpong or connections");
+  if (strcmp(argv[1], "bandwidth") == 0) {
+    return bandwidth(&f);
+  }
+  usage("the mode is server, pingpong, connections or bandwidth");
 }

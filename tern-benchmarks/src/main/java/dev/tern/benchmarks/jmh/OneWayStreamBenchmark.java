@@ -49,8 +49,11 @@ public class OneWayStreamBenchmark {
   @Param({"tern", "grpc-java"})
   public String system;
 
-  /** Bytes per message (a 1 KiB message is 1,029 bytes on the wire: the gRPC prefix is 5). */
-  @Param({"0", "1024"})
+  /**
+   * Bytes per message (a 1 KiB message is 1,029 bytes on the wire: the gRPC prefix is 5). 64 KiB is
+   * issue 52's large streamed message: 512 MiB an invocation.
+   */
+  @Param({"0", "1024", "65536"})
   public int size;
 
   private EchoTarget target;

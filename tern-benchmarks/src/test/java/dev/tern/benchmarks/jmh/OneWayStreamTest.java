@@ -28,6 +28,10 @@ class OneWayStreamTest {
     "grpc-java, up, 1024",
     "grpc-java, down, 0",
     "grpc-java, down, 1024",
+    "tern, up, 65536",
+    "tern, down, 65536",
+    "grpc-java, up, 65536",
+    "grpc-java, down, 65536",
   })
   void everyMessageSentIsCountedAndTheCallEnds(String system, String direction, int size)
       throws Exception {
