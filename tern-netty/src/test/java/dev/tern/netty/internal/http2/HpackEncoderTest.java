@@ -46,6 +46,35 @@ class HpackEncoderTest {
         .isEqualTo(6);
   }
 
+  /**
+   * A refusal's trailers repeat their message call after call: the second is two indexes. A long
+   * message (a stack of causes) is not put in the table.
+   */
+  @Test
+  void aRepeatedShortGrpcMessageShrinksToAnIndexALongOneStaysALiteral() throws HpackException {
+    List<String> refusal =
+        List.of(
+            "grpc-status: 8",
+            "grpc-message: Server overloaded: 12 unary calls in progress, its adaptive limit"
+                + " (adaptiveConcurrencyLimit); try again later");
+    String first = encode(encoder, refusal);
+    String second = encode(encoder, refusal);
+    assertThat(decode(decoder, hex(first))).isEqualTo(refusal);
+    assertThat(decode(decoder, hex(second))).isEqualTo(refusal);
+    assertThat(first.length() / 2).isGreaterThan(60);
+    assertThat(second.length() / 2).as("two one-byte indexes").isEqualTo(2);
+
+    List<String> long1 =
+        List.of("grpc-message: " + "x".repeat(HpackEncoder.MAX_INDEXED_MESSAGE + 1));
+    int entries = encoder.dynamicTable().length();
+    String once = encode(encoder, long1);
+    String twice = encode(encoder, long1);
+    assertThat(decode(decoder, hex(once))).isEqualTo(long1);
+    assertThat(decode(decoder, hex(twice))).isEqualTo(long1);
+    assertThat(twice).isEqualTo(once);
+    assertThat(encoder.dynamicTable().length()).isEqualTo(entries);
+  }
+
   @Test
   void authorizationAndMarkedNamesAreNeverIndexed() throws HpackException {
     ByteBuf out = Unpooled.buffer();
