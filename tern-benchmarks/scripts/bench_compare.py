@@ -1587,28 +1587,25 @@ def repeat_echo(echo_args, results, key, summary, measure, *measure_args):
 
 def run_bandwidth_once(args, work):
     """The loopback's one-way bandwidth: one connection of the raw echo writing LARGE_PAYLOAD
-    bytes at a time to its discarding server, unpinned as the large-message part runs."""
+    bytes at a time to its discarding server, unpinned as the large-message part runs; with the
+    CPU other processes used while it was measured (run_load's)."""
     port = free_port()
     srv_log = os.path.join(work, "echo-bandwidth-server.log")
     server = start(expand(RAW_ECHO.sink_cmd(port)), srv_log)
     try:
         wait_listening(port, server, srv_log)
         cmd = RAW_ECHO.bandwidth_cmd(port, LARGE_PAYLOAD, RAW_ECHO.warmup, args.duration)
-        out = subprocess.run(
-            expand(cmd),
-            capture_output=True,
-            text=True,
-            timeout=RAW_ECHO.warmup + args.duration + 60,
+        rc, out, err, _jit, foreign = run_load(
+            expand(cmd), RAW_ECHO.warmup, args.duration, server.pid
         )
     finally:
         stop(server)
-    m = re.search(r"Bytes per second:\s+(\d+)", out.stdout)
-    if out.returncode != 0 or not m:
+    m = re.search(r"Bytes per second:\s+(\d+)", out)
+    if rc != 0 or not m:
         raise RuntimeError(
-            "the bandwidth client failed (%d):\n%s%s"
-            % (out.returncode, out.stdout[-1500:], out.stderr[-1500:])
+            "the bandwidth client failed (%d):\n%s%s" % (rc, out[-1500:], err[-1500:])
         )
-    return {"bytes_per_second": int(m.group(1))}
+    return {"bytes_per_second": int(m.group(1)), "foreign_cpu": foreign}
 
 
 def jmh_cmd(args, json_path, benchmarks, params=(), time_unit="ns"):

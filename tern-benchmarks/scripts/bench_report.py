@@ -1242,10 +1242,15 @@ def raw_runs(results):
             what = "new connections, raw echo limit"
             lines += [new_conns_run_line(what, RAW_ECHO.name, r) for r in runs]
         elif key == BANDWIDTH_KEY and runs:
-            lines.append(
-                "- loopback one-way bandwidth, raw echo limit (1 MiB writes): MiB/s %s"
-                % ", ".join(fmt(r["bytes_per_second"] / MIB) for r in runs)
+            line = (
+                "- loopback one-way bandwidth, raw echo limit (1 MiB writes): MiB/s "
+                + ", ".join(fmt(r["bytes_per_second"] / MIB) for r in runs)
             )
+            if any(contention(r) for r in runs):  # results from before it was measured lack it
+                line += "; other processes' CPU while measured, of a core: " + "; ".join(
+                    contention(r) or "?" for r in runs
+                )
+            lines.append(line)
         elif runs:
             lines.append(
                 "- %s, raw echo limit (%d B): round trips/s %s; p50/p99 µs %s; other processes' "
