@@ -1,6 +1,9 @@
 package dev.tern.internal;
 
+import dev.tern.spi.HandOff;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -20,6 +23,11 @@ import java.util.logging.Logger;
  *
  * <p>A task that throws a {@link RuntimeException} is logged and the next task still runs.
  *
+ * <p>Made with a {@link HandOff}, it gives its drains to the delegate through it (a server stream's
+ * transport may then hand them over after its current batch of reads) and {@link #execute} never
+ * throws {@link RejectedExecutionException}: when the delegate refuses a drain, every task queued
+ * for it is taken out, none runs, and they go to the {@link RejectionHandler}.
+ *
  * <p>Thread-safe: {@link #execute} and {@link #setExecutor} may be called from any thread,
  * including from inside a task (the task is then queued behind the running one, never run
  * re-entrantly).
@@ -38,13 +46,41 @@ public final class SerializingExecutor implements Executor {
   private boolean drainScheduled;
 
   /** Reused for every dispatch, so a burst allocates nothing. */
-  private final Runnable drain = this::drainQueue;
+  private final Drain drain = new Drain();
+
+  /** How drains reach the delegate, or null: directly, and a refusal is thrown to the caller. */
+  private final HandOff handOff;
+
+  /** Told of a refused drain when {@link #handOff} is set. */
+  private final RejectionHandler onRejected;
 
   private volatile Executor delegate;
+
+  /** What becomes of the tasks of a drain the delegate refused, with a {@link HandOff}. */
+  @FunctionalInterface
+  public interface RejectionHandler {
+    /**
+     * The delegate refused the drain that would have run {@code dropped}, in submission order; none
+     * of them will run. Called on the thread the refusal reached (see {@link HandOff#execute}).
+     */
+    void rejected(RejectedExecutionException e, List<Runnable> dropped);
+  }
 
   /** Creates an executor that runs its tasks, one at a time, on {@code delegate}. */
   public SerializingExecutor(Executor delegate) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
+    this.handOff = null;
+    this.onRejected = null;
+  }
+
+  /**
+   * Creates an executor that runs its tasks, one at a time, on {@code delegate}, handing each drain
+   * over through {@code handOff}; a refused drain's tasks go to {@code onRejected}.
+   */
+  public SerializingExecutor(Executor delegate, HandOff handOff, RejectionHandler onRejected) {
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
+    this.handOff = Objects.requireNonNull(handOff, "handOff");
+    this.onRejected = Objects.requireNonNull(onRejected, "onRejected");
   }
 
   /**
@@ -58,9 +94,10 @@ public final class SerializingExecutor implements Executor {
   /**
    * Queues {@code task} to run after every previously submitted task.
    *
-   * @throws RejectedExecutionException if the delegate rejects the drain this submission had to
-   *     schedule; {@code task} is then discarded and the executor stays usable, so a later
-   *     submission schedules a drain again (and also runs tasks other threads queued meanwhile)
+   * @throws RejectedExecutionException without a {@link HandOff}, if the delegate rejects the drain
+   *     this submission had to schedule; {@code task} is then discarded and the executor stays
+   *     usable, so a later submission schedules a drain again (and also runs tasks other threads
+   *     queued meanwhile)
    */
   @Override
   public void execute(Runnable task) {
@@ -72,6 +109,10 @@ public final class SerializingExecutor implements Executor {
       }
       drainScheduled = true;
     }
+    if (handOff != null) {
+      handOff.execute(delegate, drain);
+      return;
+    }
     try {
       delegate.execute(drain);
     } catch (RuntimeException | Error e) {
@@ -82,6 +123,30 @@ public final class SerializingExecutor implements Executor {
         drainScheduled = false;
       }
       throw e;
+    }
+  }
+
+  /** The delegate refused the scheduled drain (with a {@link HandOff}): nothing queued will run. */
+  private void drainRejected(RejectedExecutionException e) {
+    List<Runnable> dropped;
+    synchronized (this) {
+      dropped = new ArrayList<>(tasks);
+      tasks.clear();
+      drainScheduled = false;
+    }
+    onRejected.rejected(e, dropped);
+  }
+
+  /** The drain handed to the delegate; one per executor. */
+  private final class Drain implements HandOff.Task {
+    @Override
+    public void run() {
+      drainQueue();
+    }
+
+    @Override
+    public void rejected(RejectedExecutionException e) {
+      drainRejected(e);
     }
   }
 

@@ -43,4 +43,13 @@ public interface ServerStream extends Stream {
    * default does nothing.
    */
   default void cancelledCallFinished() {}
+
+  /**
+   * How the runtime hands this call's callbacks to the server's executor (see {@link HandOff}):
+   * called once, on the transport's thread, before the listener is set. The default hands each over
+   * at once.
+   */
+  default HandOff handOff() {
+    return HandOff.DIRECT;
+  }
 }

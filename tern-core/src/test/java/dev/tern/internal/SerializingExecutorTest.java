@@ -3,6 +3,7 @@ package dev.tern.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tern.spi.HandOff;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -186,6 +187,41 @@ class SerializingExecutorTest {
     // The rejected task was reported to its submitter, so it must not run behind their back.
     assertThat(ran).containsExactly("accepted");
     assertThat(attempts.get()).isEqualTo(2);
+  }
+
+  @Test
+  void withAHandOff_aRefusedDrainGivesItsQueuedTasksToTheHandlerAndNoneRuns() {
+    List<HandOff.Task> handedOver = new ArrayList<>();
+    List<String> ran = new ArrayList<>();
+    List<List<Runnable>> dropped = new ArrayList<>();
+    Executor refusing =
+        task -> {
+          throw new RejectedExecutionException("pool saturated");
+        };
+    SerializingExecutor executor =
+        new SerializingExecutor(
+            refusing,
+            (delegate, task) -> handedOver.add(task),
+            (e, tasks) -> {
+              assertThat(e).hasMessage("pool saturated");
+              dropped.add(tasks);
+            });
+    Runnable a = () -> ran.add("a");
+    Runnable b = () -> ran.add("b");
+
+    executor.execute(a); // hands a drain over, which the transport delivers later
+    executor.execute(b); // joins it
+    assertThat(handedOver).hasSize(1);
+    HandOff.DIRECT.execute(refusing, handedOver.remove(0));
+
+    assertThat(dropped).containsExactly(List.of(a, b));
+    assertThat(ran).isEmpty();
+    // Usable again: the next task hands a new drain over, which an accepting executor runs.
+    executor.setExecutor(Runnable::run);
+    executor.execute(() -> ran.add("c"));
+    assertThat(handedOver).hasSize(1);
+    handedOver.remove(0).run();
+    assertThat(ran).containsExactly("c");
   }
 
   @Test

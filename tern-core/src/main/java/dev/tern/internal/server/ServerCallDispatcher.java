@@ -33,7 +33,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -549,6 +548,7 @@ public final class ServerCallDispatcher {
             callContext,
             callExecutor,
             inline,
+            stream.handOff(),
             rejections,
             timeoutNanos);
     ReadAhead readAhead = null;
@@ -562,10 +562,8 @@ public final class ServerCallDispatcher {
     stream.setListener(listener);
     int ahead = requestsAtStart(method.getServerCallHandler());
     call.expectRequestsAhead(ahead);
-    try {
-      listener.start();
-    } catch (RejectedExecutionException e) {
-      listener.executorRejected(e);
+    listener.start();
+    if (listener.isRejected()) {
       return;
     }
     if (ahead > 0) {

@@ -12,12 +12,14 @@ import dev.tern.StatusException;
 import dev.tern.StatusRuntimeException;
 import dev.tern.internal.ReadAhead;
 import dev.tern.internal.SerializingExecutor;
+import dev.tern.spi.HandOff;
 import dev.tern.spi.ServerStreamListener;
 import dev.tern.spi.Stream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -145,6 +147,7 @@ final class ServerCallStreamListener<ReqT, RespT>
   /**
    * @param inline whether {@code executor} runs each task on the calling thread (the server's
    *     direct executor, a non-blocking method's scope): the transport's thread, then
+   * @param handOff how the stream's transport hands tasks to {@code executor} (unless inline)
    */
   ServerCallStreamListener(
       ServerCallImpl<ReqT, RespT> call,
@@ -154,6 +157,7 @@ final class ServerCallStreamListener<ReqT, RespT>
       Context callContext,
       Executor executor,
       boolean inline,
+      HandOff handOff,
       ExecutorRejectionLog rejections,
       long timeoutNanos) {
     this.call = call;
@@ -164,18 +168,25 @@ final class ServerCallStreamListener<ReqT, RespT>
     // Inline, the stream's events arrive one at a time on the thread that runs them (the SPI's
     // contract), so only re-entrant ones need ordering: no lock per event.
     this.callExecutor =
-        inline ? new InlineSerializingExecutor(executor) : new SerializingExecutor(executor);
+        inline
+            ? new InlineSerializingExecutor(executor)
+            : new SerializingExecutor(executor, handOff, this::tasksRejected);
     this.rejections = rejections;
     this.timeoutNanos = timeoutNanos;
   }
 
   /**
-   * Queues {@code handler.startCall}; with a direct executor it runs now.
-   *
-   * @throws RejectedExecutionException if the executor refuses it
+   * Queues {@code handler.startCall}; with a direct executor it runs now. An executor that refuses
+   * it at once ends the call ({@link #isRejected} then says so); one handed the call after the
+   * transport's batch of reads ends it then.
    */
   void start() {
-    callExecutor.execute(this::runStartCall);
+    execute(this::runStartCall, null);
+  }
+
+  /** Whether the executor refused one of this call's tasks (transport thread). */
+  boolean isRejected() {
+    return rejected;
   }
 
   /**
@@ -220,7 +231,35 @@ final class ServerCallStreamListener<ReqT, RespT>
   }
 
   private void executeDelivery(InputStream message) {
-    execute(() -> deliverMessage(message), message);
+    execute(new MessageDelivery(message), message);
+  }
+
+  /** The task delivering one request message; closes it unread if it is dropped. */
+  private final class MessageDelivery implements Runnable {
+    private final InputStream message;
+
+    MessageDelivery(InputStream message) {
+      this.message = message;
+    }
+
+    @Override
+    public void run() {
+      deliverMessage(message);
+    }
+  }
+
+  /**
+   * The executor refused the drain that would have run {@code dropped} (handed over after the
+   * transport's batch of reads, on its thread): their messages are closed unread and the call ends
+   * as for a refusal at once.
+   */
+  private void tasksRejected(RejectedExecutionException e, List<Runnable> dropped) {
+    for (Runnable task : dropped) {
+      if (task instanceof ServerCallStreamListener<?, ?>.MessageDelivery delivery) {
+        closeQuietly(delivery.message);
+      }
+    }
+    executorRejected(e);
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.tern.Metadata;
 import dev.tern.ServerStreamTracer;
 import dev.tern.Status;
 import dev.tern.internal.TracerEvents;
+import dev.tern.spi.HandOff;
 import dev.tern.spi.ServerStream;
 import dev.tern.spi.ServerStreamListener;
 import dev.tern.spi.WireSizeListener;
@@ -203,6 +204,11 @@ public final class TracedServerStream implements ServerStream {
   @Override
   public void cancelledCallFinished() {
     delegate.cancelledCallFinished();
+  }
+
+  @Override
+  public HandOff handOff() {
+    return delegate.handOff();
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.tern.Compressor;
 import dev.tern.Decompressor;
 import dev.tern.Metadata;
 import dev.tern.Status;
+import dev.tern.spi.HandOff;
 import dev.tern.spi.ServerStream;
 import dev.tern.spi.ServerStreamListener;
 import java.io.ByteArrayInputStream;
@@ -49,6 +50,10 @@ public final class FakeServerStream implements ServerStream {
   public volatile Supplier<List<String>> listenerEvents = List::of;
 
   public volatile boolean ready = true;
+
+  /** What {@link #handOff()} returns. */
+  public volatile HandOff handOff = HandOff.DIRECT;
+
   public volatile Compressor compressor;
   public volatile Boolean messageCompression;
   public final List<TrackedMessage> sentToServer = new ArrayList<>();
@@ -100,6 +105,11 @@ public final class FakeServerStream implements ServerStream {
   }
 
   // --- ServerStream, called by the runtime ---
+
+  @Override
+  public HandOff handOff() {
+    return handOff;
+  }
 
   @Override
   public void setListener(ServerStreamListener listener) {

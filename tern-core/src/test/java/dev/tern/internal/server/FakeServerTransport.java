@@ -3,6 +3,8 @@ package dev.tern.internal.server;
 import dev.tern.Attributes;
 import dev.tern.Metadata;
 import dev.tern.Status;
+import dev.tern.spi.HandOff;
+import dev.tern.spi.ServerStream;
 import dev.tern.spi.ServerTransport;
 import dev.tern.spi.ServerTransportListener;
 import dev.tern.testing.FakeClock;
@@ -24,6 +26,10 @@ public final class FakeServerTransport implements ServerTransport {
   public volatile boolean shutdownCalled;
   public volatile Status shutdownNowStatus;
   public volatile boolean terminated;
+
+  /** The hand-off the next streams report (see {@link ServerStream#handOff}). */
+  public volatile HandOff handOff = HandOff.DIRECT;
+
   public final List<FakeServerStream> streams = new ArrayList<>();
 
   public FakeServerTransport(FakeClock scheduler) {
@@ -46,6 +52,7 @@ public final class FakeServerTransport implements ServerTransport {
     FakeServerStream stream =
         new FakeServerStream(
             readyAttributes != null ? readyAttributes : Attributes.EMPTY, authority);
+    stream.handOff = handOff;
     streams.add(stream);
     listener.streamCreated(stream, fullMethodName, headers);
     if (stream.listener == null) {

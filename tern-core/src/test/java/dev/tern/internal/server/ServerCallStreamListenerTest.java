@@ -16,6 +16,7 @@ import dev.tern.internal.server.ServerTestSupport.QueueExecutor;
 import dev.tern.internal.server.ServerTestSupport.RecordingHandler;
 import dev.tern.internal.wire.MessageDeframer;
 import dev.tern.internal.wire.ReadableBuffers;
+import dev.tern.spi.HandOff;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -405,13 +406,7 @@ class ServerCallStreamListenerTest {
   @Test
   void executorRejectingTheCall_cancelsStreamUnavailableAndTheContext() throws IOException {
     boolean[] reject = {false};
-    Executor flaky =
-        task -> {
-          if (reject[0]) {
-            throw new RejectedExecutionException("pool is full");
-          }
-          task.run();
-        };
+    Executor flaky = rejectingWhile(reject);
     startServer(flaky);
     reject[0] = true;
 
@@ -428,6 +423,56 @@ class ServerCallStreamListenerTest {
     FakeServerStream next = newBidiStream();
     assertThat(next.cancelStatus).isNull();
     assertThat(handler.calls).hasSize(1);
+  }
+
+  @Test
+  void executorRejectingACallHandedOverAfterTheReads_endsItUnavailableAndClosesItsMessages()
+      throws IOException {
+    // A transport that hands tasks over after its batch of reads, as the Netty server's loop does.
+    List<Runnable> batch = new ArrayList<>();
+    boolean[] reject = {true};
+    Executor flaky = rejectingWhile(reject);
+    startServer(flaky);
+    transport.handOff = (executor, task) -> batch.add(() -> HandOff.DIRECT.execute(executor, task));
+
+    FakeServerStream stream = newBidiStream();
+    FakeServerStream.TrackedMessage first = stream.clientSends("one");
+    FakeServerStream.TrackedMessage second = stream.clientSends("two");
+    stream.clientHalfCloses();
+    assertThat(stream.cancelStatus).isNull(); // nothing handed over yet
+    assertThat(batch).hasSize(1); // one hand-off for the call's start, messages and half-close
+
+    try (LogCapture logs = new LogCapture(ExecutorRejectionLog.class)) {
+      batch.remove(0).run();
+      assertThat(logs.records).extracting(LogRecord::getLevel).containsExactly(Level.WARNING);
+    }
+
+    assertThat(stream.cancelStatus.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(stream.cancelStatus.getDescription()).isEqualTo("Server executor rejected the call");
+    assertThat(handler.calls).isEmpty();
+    assertThat(first.isClosed()).isTrue();
+    assertThat(second.isClosed()).isTrue();
+    // The cancel's closed event handed nothing over; the next call is served.
+    assertThat(stream.isClosedReported()).isTrue();
+    assertThat(batch).isEmpty();
+    reject[0] = false;
+    FakeServerStream next = newBidiStream();
+    next.clientSends("three");
+    batch.remove(0).run();
+    assertThat(next.cancelStatus).isNull();
+    assertThat(handler.lastListener().events).containsExactly("ready", "message:three");
+  }
+
+  /**
+   * An executor that runs tasks where it is given them, and refuses them while {@code reject[0]}.
+   */
+  private static Executor rejectingWhile(boolean[] reject) {
+    return task -> {
+      if (reject[0]) {
+        throw new RejectedExecutionException("pool is full");
+      }
+      task.run();
+    };
   }
 
   /** Collects what a deframer delivers. */

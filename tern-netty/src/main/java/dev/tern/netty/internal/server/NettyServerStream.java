@@ -9,6 +9,7 @@ import dev.tern.internal.wire.MessageFramer;
 import dev.tern.internal.wire.WritableBuffer;
 import dev.tern.netty.internal.write.OutboundFramer;
 import dev.tern.netty.internal.write.WriteQueue;
+import dev.tern.spi.HandOff;
 import dev.tern.spi.ServerStream;
 import dev.tern.spi.ServerStreamListener;
 import dev.tern.spi.WireSizeListener;
@@ -100,6 +101,11 @@ final class NettyServerStream implements ServerStream, MessageFramer.Sink {
       return;
     }
     onEventLoop(() -> state.request(numMessages));
+  }
+
+  @Override
+  public HandOff handOff() {
+    return handler.handOff();
   }
 
   /** Requests from the application's thread go to the event loop. */

@@ -22,6 +22,7 @@ import dev.tern.netty.internal.io.KeepAlivePinger;
 import dev.tern.netty.internal.io.NetworkFailures;
 import dev.tern.netty.internal.io.SocketNode;
 import dev.tern.netty.internal.io.TlsAttributes;
+import dev.tern.spi.HandOff;
 import dev.tern.spi.ServerTransportListener;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -362,6 +363,11 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
   /** Any thread. */
   boolean inEventLoop() {
     return ctx == null || ctx.executor().inEventLoop();
+  }
+
+  /** How a call's callbacks reach the server's executor: after the loop's reads (event loop). */
+  HandOff handOff() {
+    return ctx == null ? HandOff.DIRECT : ReadBatchHandOff.of(ctx.executor());
   }
 
   /** Runs {@code command} on the event loop, through the connection's write queue (any thread). */
