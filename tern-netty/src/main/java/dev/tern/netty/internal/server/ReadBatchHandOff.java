@@ -30,6 +30,14 @@ import java.util.concurrent.RejectedExecutionException;
 final class ReadBatchHandOff implements HandOff {
   private static final FastThreadLocal<ReadBatchHandOff> PER_LOOP = new FastThreadLocal<>();
 
+  /**
+   * The most tasks a batch gathers before they are handed over in the middle of the reads. Without
+   * a bound, a loop reading 10,000 connections' calls would start them all before the executor ran
+   * one: every call would count as in progress at once, and the adaptive limit would shed most of
+   * them. With it, the executor is woken once per this many calls and keeps up with the reads.
+   */
+  static final int MAX_BATCH = 64;
+
   private final EventExecutor loop;
 
   /** The batch so far: tasks and their executors, index by index (loop thread). */
@@ -68,6 +76,10 @@ final class ReadBatchHandOff implements HandOff {
     }
     executors.add(executor);
     tasks.add(task);
+    if (tasks.size() >= MAX_BATCH) {
+      handOverPending();
+      return;
+    }
     if (flushScheduled) {
       return;
     }
@@ -83,9 +95,17 @@ final class ReadBatchHandOff implements HandOff {
     }
   }
 
-  /** Loop thread, after its I/O: each executor gets its run of the batch's tasks. */
+  /** Loop thread, after its I/O. */
   private void flush() {
     flushScheduled = false;
+    handOverPending();
+  }
+
+  /** Loop thread: each executor gets its run of the batch's tasks. */
+  private void handOverPending() {
+    if (tasks.isEmpty()) {
+      return;
+    }
     Task[] batch = tasks.toArray(new Task[0]);
     Executor[] targets = executors.toArray(new Executor[0]);
     tasks.clear();

@@ -26,7 +26,7 @@
  * them on the connection's {@code WriteQueue}; everything else runs on the event loop, lock-free.
  * What a loop's reads give the server's executor waits for the end of the loop's I/O and goes over
  * from one task ({@link dev.tern.netty.internal.server.ReadBatchHandOff}, the streams' {@code
- * HandOff}), so a batch of reads wakes the executor once.
+ * HandOff}), so a batch of reads (up to 64 calls' tasks) wakes the executor once.
  *
  * <p>HTTP/2 is Tern's own engine ({@code internal.http2}), which {@code ServerHandler} drives on
  * the channel: each read goes to the engine with the flush's one output buffer ({@code

@@ -71,6 +71,35 @@ class ReadBatchHandOffTest {
   }
 
   @Test
+  void aFullBatchIsHandedOverInTheMiddleOfTheLoopsWork() throws Exception {
+    List<Task> tasks = new ArrayList<>();
+    for (int i = 0; i < ReadBatchHandOff.MAX_BATCH + 1; i++) {
+      tasks.add(new Task());
+    }
+    int handedDuringTheReads =
+        loop.submit(
+                () -> {
+                  HandOff handOff = ReadBatchHandOff.of(loop);
+                  for (Task task : tasks) {
+                    handOff.execute(countingForkJoinPool, task);
+                  }
+                  // (The pool's threads pass the chain along meanwhile: count the loop's calls.)
+                  synchronized (callers) {
+                    return (int) callers.stream().filter(Thread.currentThread()::equals).count();
+                  }
+                })
+            .get(10, TimeUnit.SECONDS);
+
+    for (Task task : tasks) {
+      task.awaitRun();
+    }
+    // The first MAX_BATCH went over at once, so the executor keeps up with a long read; the last
+    // one waited for the end of the loop's work.
+    assertThat(handedDuringTheReads).isEqualTo(1);
+    assertThat(callers).hasSize(tasks.size());
+  }
+
+  @Test
   void offTheLoopATaskIsHandedOverAtOnce() throws Exception {
     HandOff loopsOwn = loop.submit(() -> ReadBatchHandOff.of(loop)).get(10, TimeUnit.SECONDS);
     Task viaLoopsOwn = new Task();
