@@ -40,9 +40,10 @@ final class ReadBatchHandOff implements HandOff {
 
   private final EventExecutor loop;
 
-  /** The batch so far: tasks and their executors, index by index (loop thread). */
-  private final ArrayList<Executor> executors = new ArrayList<>();
+  /** The executor of the tasks gathered, or null when there are none (loop thread). */
+  private Executor batchExecutor;
 
+  /** The batch so far (loop thread). */
   private final ArrayList<Task> tasks = new ArrayList<>();
 
   /** A {@link #flush} is queued on the loop (loop thread). */
@@ -74,7 +75,10 @@ final class ReadBatchHandOff implements HandOff {
       DIRECT.execute(executor, task);
       return;
     }
-    executors.add(executor);
+    if (executor != batchExecutor) {
+      handOverPending(); // a batch is for one executor (a server has one, or one per method)
+      batchExecutor = executor;
+    }
     tasks.add(task);
     if (tasks.size() >= MAX_BATCH) {
       handOverPending();
@@ -89,8 +93,8 @@ final class ReadBatchHandOff implements HandOff {
     } catch (RejectedExecutionException e) {
       // The loop is shutting down: nothing would run the batch, of which this is the only task.
       flushScheduled = false;
-      executors.clear();
       tasks.clear();
+      batchExecutor = null;
       DIRECT.execute(executor, task);
     }
   }
@@ -101,30 +105,21 @@ final class ReadBatchHandOff implements HandOff {
     handOverPending();
   }
 
-  /** Loop thread: each executor gets its run of the batch's tasks. */
+  /** Loop thread: the batch goes to its executor. */
   private void handOverPending() {
     if (tasks.isEmpty()) {
       return;
     }
+    Executor executor = batchExecutor;
     Task[] batch = tasks.toArray(new Task[0]);
-    Executor[] targets = executors.toArray(new Executor[0]);
     tasks.clear();
-    executors.clear();
-    int start = 0;
-    while (start < batch.length) {
-      Executor executor = targets[start];
-      int end = start + 1;
-      while (end < batch.length && targets[end] == executor) {
-        end++;
+    batchExecutor = null;
+    if (batch.length > 1 && spreads(executor)) {
+      handOver(executor, batch);
+    } else {
+      for (Task task : batch) {
+        DIRECT.execute(executor, task);
       }
-      if (end - start > 1 && spreads(executor)) {
-        handOver(executor, Arrays.copyOfRange(batch, start, end));
-      } else {
-        for (int i = start; i < end; i++) {
-          DIRECT.execute(executor, batch[i]);
-        }
-      }
-      start = end;
     }
   }
 
@@ -137,11 +132,11 @@ final class ReadBatchHandOff implements HandOff {
     return executor instanceof ForkJoinPool || executor instanceof DefaultExecutor;
   }
 
-  private void handOver(Executor executor, Task[] run) {
+  private void handOver(Executor executor, Task[] batch) {
     try {
-      executor.execute(new Chain(executor, run, loop));
+      executor.execute(new Chain(executor, batch, loop));
     } catch (RejectedExecutionException e) {
-      for (Task task : run) {
+      for (Task task : batch) {
         task.rejected(e);
       }
     }

@@ -88,6 +88,10 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
   private KeepAlivePinger keepAlive;
 
   private ChannelHandlerContext ctx;
+
+  /** The loop's hand-off to the server's executor, once a call asked for it (event loop). */
+  private HandOff handOff;
+
   private ServerTransportListener transportListener;
   private Attributes streamAttributes = Attributes.EMPTY;
   private ConnectionAgeLimits connectionLimits;
@@ -365,9 +369,17 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
     return ctx == null || ctx.executor().inEventLoop();
   }
 
-  /** How a call's callbacks reach the server's executor: after the loop's reads (event loop). */
+  /**
+   * How a call's callbacks reach the server's executor: after the loop's reads. Event loop; looked
+   * up once per connection (its loop never changes).
+   */
   HandOff handOff() {
-    return ctx == null ? HandOff.DIRECT : ReadBatchHandOff.of(ctx.executor());
+    HandOff loops = handOff;
+    if (loops == null) {
+      loops = ctx == null ? HandOff.DIRECT : ReadBatchHandOff.of(ctx.executor());
+      handOff = loops;
+    }
+    return loops;
   }
 
   /** Runs {@code command} on the event loop, through the connection's write queue (any thread). */
