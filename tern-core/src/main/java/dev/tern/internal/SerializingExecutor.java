@@ -48,8 +48,13 @@ public final class SerializingExecutor implements Executor {
   /** Reused for every dispatch, so a burst allocates nothing. */
   private final Drain drain = new Drain();
 
-  /** How drains reach the delegate, or null: directly, and a refusal is thrown to the caller. */
-  private final HandOff handOff;
+  /**
+   * How drains reach the delegate, or null: directly, and a refusal is thrown to the caller. Not
+   * volatile: {@link #setHandOff} comes before the stream whose events it serves starts (which
+   * publishes it), and a thread that still saw the one before would hand over through another
+   * hand-off, just as correct.
+   */
+  private HandOff handOff;
 
   /** Told of a refused drain when {@link #handOff} is set. */
   private final RejectionHandler onRejected;
@@ -69,7 +74,6 @@ public final class SerializingExecutor implements Executor {
   /** Creates an executor that runs its tasks, one at a time, on {@code delegate}. */
   public SerializingExecutor(Executor delegate) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
-    this.handOff = null;
     this.onRejected = null;
   }
 
@@ -92,6 +96,21 @@ public final class SerializingExecutor implements Executor {
   }
 
   /**
+   * Replaces the hand-off of an executor made with one: a client call's executor exists before its
+   * stream, whose transport says how tasks are best handed over. Takes effect for the next
+   * dispatch; call it before the events it hands over can arrive on another thread.
+   *
+   * @throws IllegalStateException if this executor was made without a hand-off
+   */
+  public void setHandOff(HandOff handOff) {
+    Objects.requireNonNull(handOff, "handOff");
+    if (this.handOff == null) {
+      throw new IllegalStateException("made without a hand-off: refusals are thrown to the caller");
+    }
+    this.handOff = handOff;
+  }
+
+  /**
    * Queues {@code task} to run after every previously submitted task.
    *
    * @throws RejectedExecutionException without a {@link HandOff}, if the delegate rejects the drain
@@ -109,8 +128,9 @@ public final class SerializingExecutor implements Executor {
       }
       drainScheduled = true;
     }
-    if (handOff != null) {
-      handOff.execute(delegate, drain);
+    HandOff through = handOff;
+    if (through != null) {
+      through.execute(delegate, drain);
       return;
     }
     try {

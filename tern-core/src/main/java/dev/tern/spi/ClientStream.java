@@ -32,4 +32,12 @@ public interface ClientStream extends Stream {
 
   /** Attributes of the transport; valid after {@link #start}. */
   Attributes getAttributes();
+
+  /**
+   * How the runtime hands this call's callbacks to the call's executor (see {@link HandOff}): read
+   * once, on the application's thread, before {@link #start}. The default hands each over at once.
+   */
+  default HandOff handOff() {
+    return HandOff.DIRECT;
+  }
 }

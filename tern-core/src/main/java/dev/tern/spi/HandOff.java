@@ -4,11 +4,12 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * How a server stream's work reaches the application's executor: handed over at once, or gathered
- * on the transport's thread until it has finished its current batch of reads, so that the calls of
- * one batch wake the executor once instead of once each. On a core shared by the transport's thread
- * and the executor's, each hand-off during the reads is a thread the transport wakes that then
- * takes the core from it: two context switches a call when each read brings one call.
+ * How a stream's work reaches the application's executor (a server call's callbacks, a client
+ * call's responses): handed over at once, or gathered on the transport's thread until it has
+ * finished its current batch of reads, so that the calls of one batch wake the executor once
+ * instead of once each. On a core shared by the transport's thread and the executor's, each
+ * hand-off during the reads is a thread the transport wakes that then takes the core from it: two
+ * context switches a call when each read brings one call.
  *
  * <p>Thread-safe: {@link #execute} may be called from any thread; off the transport's own thread it
  * hands over at once.
@@ -27,7 +28,10 @@ public interface HandOff {
     void rejected(RejectedExecutionException e);
   }
 
-  /** Hands each task over at once, on the calling thread: the in-process transport's way. */
+  /**
+   * Hands each task over at once, on the calling thread: the in-process transport's way, and any
+   * stream's that does not say otherwise.
+   */
   HandOff DIRECT =
       (executor, task) -> {
         try {

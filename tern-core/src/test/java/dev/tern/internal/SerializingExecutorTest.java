@@ -225,6 +225,27 @@ class SerializingExecutorTest {
   }
 
   @Test
+  void setHandOffMovesLaterDrainsToTheNewHandOff_andNeedsAnExecutorMadeWithOne() {
+    List<String> ran = new ArrayList<>();
+    List<HandOff.Task> gathered = new ArrayList<>();
+    SerializingExecutor executor =
+        new SerializingExecutor(Runnable::run, HandOff.DIRECT, (e, tasks) -> {});
+
+    executor.execute(() -> ran.add("a")); // handed over at once
+    executor.setHandOff((delegate, task) -> gathered.add(task));
+    executor.execute(() -> ran.add("b")); // waits for the transport's batch
+
+    assertThat(ran).containsExactly("a");
+    assertThat(gathered).hasSize(1);
+    gathered.remove(0).run();
+    assertThat(ran).containsExactly("a", "b");
+    SerializingExecutor without = new SerializingExecutor(Runnable::run);
+    assertThatThrownBy(() -> without.setHandOff(HandOff.DIRECT))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("made without a hand-off");
+  }
+
+  @Test
   void setExecutorMovesLaterDispatchesToTheNewDelegate() {
     Queue<Runnable> second = new ArrayDeque<>();
     SerializingExecutor executor = new SerializingExecutor(recordingDelegate);

@@ -24,7 +24,10 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -580,6 +583,44 @@ public abstract class AbstractChannelServerTest {
       assertThat(logged.getLevel()).isEqualTo(Level.WARNING);
       assertThat(logged.getThrown()).hasMessage("handler failed on purpose");
     }
+  }
+
+  @Test
+  public void callWhoseExecutorRefusesItsCallbacksEndsWithoutThemAndTheChannelGoesOn()
+      throws InterruptedException {
+    AtomicBoolean refuse = new AtomicBoolean();
+    Executor refusing =
+        task -> {
+          if (refuse.get()) {
+            throw new RejectedExecutionException("refused by the test");
+          }
+          task.run();
+        };
+    TestCall<String, String> call =
+        startCall(
+            channel, ProbeService.SINK, CallOptions.DEFAULT.withExecutor(refusing), new Metadata());
+    call.call().request(1);
+    ProbeService.SinkCall sink = probe.awaitSinkCall();
+    refuse.set(true);
+    // The client logs the refusal as a WARNING with its exception: expected here.
+    try (LogCapture log = new LogCapture("dev.tern.internal.client.ClientCallEvents", null)) {
+      // Headers, a message and the close, whose callbacks the client's executor refuses.
+      sink.call().sendHeaders(new Metadata());
+      sink.call().sendMessage("refused");
+      sink.call().close(Status.OK, new Metadata());
+
+      LogRecord logged =
+          log.awaitRecord(
+              r -> r.getMessage().contains("tern.testing.Probe/Sink"), Duration.ofSeconds(10));
+      assertThat(logged.getLevel()).isEqualTo(Level.WARNING);
+      assertThat(logged.getThrown()).hasMessage("refused by the test");
+    }
+    // The listener heard nothing; the message's buffer was released (the leak check), the call
+    // counts as ended (the channel terminates after the test), and the channel goes on.
+    assertThat(call.listener().headersReceived()).isFalse();
+    assertThat(call.listener().messagesReceived()).isZero();
+    assertThat(call.listener().isClosed()).isFalse();
+    assertThat(echo("after the refusal")).isEqualTo("after the refusal");
   }
 
   @Test

@@ -9,9 +9,12 @@ import dev.tern.Status;
 import dev.tern.internal.ReadAhead;
 import dev.tern.internal.SerializingExecutor;
 import dev.tern.spi.ClientStreamListener;
+import dev.tern.spi.HandOff;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -19,12 +22,15 @@ import java.util.logging.Logger;
  * The listener side of a {@link ClientCallImpl}: receives its stream's events and its context's
  * cancellation, and delivers them to the application's {@link ClientCall.Listener}.
  *
- * <p>Callbacks go through a {@link SerializingExecutor} over the call's executor, or run inline on
- * the transport thread (direct executor). Responses are parsed on that same thread. A callback that
- * throws, or a response that does not parse, cancels the call; {@code onClose} then reports that
- * failure instead of whatever the stream says, and it is delivered exactly once. Its {@link #run()}
- * delivers {@code onReady}, so that event needs no task object; once the call is half-closed,
- * {@code onReady} is dropped (the call can send nothing more).
+ * <p>Callbacks go through a {@link SerializingExecutor} over the call's executor, handed over by
+ * the stream's transport ({@link dev.tern.spi.ClientStream#handOff}: the Netty transport's after
+ * its batch of reads), or run inline on the transport thread (direct executor). If the executor
+ * refuses them, the call is cancelled and the refusal logged; its listener hears nothing more.
+ * Responses are parsed on that same thread. A callback that throws, or a response that does not
+ * parse, cancels the call; {@code onClose} then reports that failure instead of whatever the stream
+ * says, and it is delivered exactly once. Its {@link #run()} delivers {@code onReady}, so that
+ * event needs no task object; once the call is half-closed, {@code onReady} is dropped (the call
+ * can send nothing more).
  *
  * <p>Thread-safety: the stream calls the {@code ClientStreamListener} methods one at a time; the
  * listener-side state ({@code localCloseStatus}, {@code closeDelivered}) is confined to the
@@ -44,7 +50,7 @@ final class ClientCallEvents<RespT>
   private final MethodDescriptor<?, RespT> method;
   private final boolean inline;
   private ClientCall.Listener<RespT> listener;
-  private Executor serializer;
+  private SerializingExecutor serializer;
 
   /**
    * The close that waits behind messages read ahead (see {@link ClientCallImpl#readAhead()}):
@@ -54,6 +60,9 @@ final class ClientCallEvents<RespT>
   private Status endStatus;
 
   private Metadata endTrailers;
+
+  /** Whether a refusal of the call's executor was logged: once per call. */
+  private volatile boolean refusalLogged;
 
   // Confined to the serializer (or the transport thread when inline).
   private Status localCloseStatus;
@@ -73,8 +82,51 @@ final class ClientCallEvents<RespT>
   void init(ClientCall.Listener<RespT> listener, Executor callExecutor) {
     this.listener = listener;
     if (!inline) {
-      serializer = new SerializingExecutor(callExecutor);
+      serializer = new SerializingExecutor(callExecutor, HandOff.DIRECT, this::callbacksRejected);
     }
+  }
+
+  /**
+   * The call's stream (or a transparent retry's) is about to start: its transport's {@code handOff}
+   * takes the callbacks to the call's executor (after the transport's batch of reads, for the Netty
+   * transport). Application thread, before the stream's start publishes it.
+   */
+  void streamStarting(HandOff handOff) {
+    if (!inline) {
+      serializer.setHandOff(handOff);
+    }
+  }
+
+  /**
+   * The call's executor refused the callbacks in {@code dropped} (shut down, or a bounded queue
+   * full): none of them will run. The call is cancelled, so that its stream and its messages'
+   * buffers are released, and the refusal is logged. If the executor takes a later callback (a
+   * queue that had room again), the listener hears the call's close, CANCELLED with the refusal; if
+   * the close itself was refused, the listener cannot be told, and the call only counts as ended in
+   * the channel's figures. Called on the thread the refusal reached.
+   */
+  private void callbacksRejected(RejectedExecutionException e, List<Runnable> dropped) {
+    Status refused =
+        Status.CANCELLED
+            .withDescription("The call's executor refused its callbacks: " + e)
+            .withCause(e);
+    for (Runnable task : dropped) {
+      if (task instanceof ClientCallEvents<?>.Delivery delivery) {
+        if (delivery.kind == MESSAGE) {
+          closeQuietly((InputStream) delivery.first);
+        } else if (delivery.kind == CLOSE) {
+          call.callEnded(refused);
+        }
+      }
+    }
+    if (!refusalLogged) { // the cancel's own close is refused too: one line per call
+      refusalLogged = true;
+      logger.log(
+          Level.WARNING,
+          "The executor of a call to " + method.getFullMethodName() + " refused its callbacks",
+          e);
+    }
+    call.cancelStream(refused);
   }
 
   /** Closes the call with {@code status} although it never had a stream. */

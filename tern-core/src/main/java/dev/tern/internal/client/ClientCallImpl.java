@@ -292,6 +292,7 @@ public final class ClientCallImpl<ReqT, RespT> extends ClientCall<ReqT, RespT>
     if (compressor != null) {
       target.setCompressor(compressor);
     }
+    events.streamStarting(target.handOff());
     target.start(events);
   }
 

@@ -6,6 +6,7 @@ import dev.tern.DecompressorRegistry;
 import dev.tern.Status;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ClientStreamListener;
+import dev.tern.spi.HandOff;
 import java.io.InputStream;
 
 /**
@@ -60,6 +61,11 @@ abstract class ForwardingClientStream implements ClientStream {
   @Override
   public Attributes getAttributes() {
     return delegate.getAttributes();
+  }
+
+  @Override
+  public HandOff handOff() {
+    return delegate.handOff();
   }
 
   @Override

@@ -17,6 +17,7 @@ import dev.tern.DecompressorRegistry;
 import dev.tern.Grpc;
 import dev.tern.Metadata;
 import dev.tern.Status;
+import dev.tern.internal.LogCapture;
 import dev.tern.internal.ThreadlessExecutor;
 import dev.tern.internal.channel.ClientTestSupport.ChannelFixture;
 import dev.tern.internal.channel.ClientTestSupport.RecordingListener;
@@ -26,10 +27,17 @@ import dev.tern.internal.wire.GrpcTimeoutCodec;
 import dev.tern.spi.ClientStreamListener.RpcProgress;
 import dev.tern.testing.FakeClock;
 import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -781,6 +789,65 @@ class ClientCallImplTest {
     assertThat(listener.events())
         .containsExactly("headers", "message one", "message two", "close OK");
     assertThat(listener.threads).containsOnly(Thread.currentThread());
+  }
+
+  @Test
+  void responsesReachTheExecutorThroughTheStreamsHandOff() {
+    FakeClientExecutor executor = new FakeClientExecutor();
+    fixture.executor = executor;
+    fixture.directExecutor = false;
+    readyChannel();
+    // A transport that gathers what its reads give the executor until its batch of reads ends.
+    List<Runnable> batch = new ArrayList<>();
+    transport.streamHandOff = (to, task) -> batch.add(() -> to.execute(task));
+    ClientCall<String, String> call = newCall(CallOptions.DEFAULT);
+    RecordingListener listener = start(call, new Metadata());
+    call.request(1);
+    FakeClientStream stream = transport.lastStream();
+
+    stream.deliverHeaders(new Metadata());
+    stream.deliverMessage("one");
+    stream.serverClose(Status.OK);
+
+    assertThat(executor.queued()).isZero(); // the batch of reads has not ended
+    assertThat(batch).hasSize(1); // one drain for the call's three events
+    batch.forEach(Runnable::run);
+    executor.runAll();
+    assertThat(listener.events()).containsExactly("headers", "message one", "close OK");
+  }
+
+  @Test
+  void anExecutorRefusingTheCallbacks_cancelsTheCallAndClosesItsMessages() {
+    fixture.directExecutor = false;
+    readyChannel();
+    Executor refusing =
+        task -> {
+          throw new RejectedExecutionException("executor shut down");
+        };
+    ClientCall<String, String> call = newCall(CallOptions.DEFAULT.withExecutor(refusing));
+    RecordingListener listener = start(call, new Metadata());
+    call.request(1);
+    FakeClientStream stream = transport.lastStream();
+    AtomicBoolean messageClosed = new AtomicBoolean();
+    InputStream message =
+        new ByteArrayInputStream(new byte[] {1}) {
+          @Override
+          public void close() {
+            messageClosed.set(true);
+          }
+        };
+
+    try (LogCapture logs = new LogCapture("dev.tern.internal.client.ClientCallEvents")) {
+      stream.deliverMessage(message); // no exception reaches the transport's thread
+
+      assertThat(logs.records).extracting(LogRecord::getLevel).containsExactly(Level.WARNING);
+      assertThat(logs.records.get(0).getThrown()).hasMessage("executor shut down");
+    }
+    assertThat(messageClosed).isTrue();
+    assertThat(stream.cancelStatus().getCode()).isEqualTo(Status.Code.CANCELLED);
+    assertThat(stream.cancelStatus().getDescription())
+        .startsWith("The call's executor refused its callbacks");
+    assertThat(listener.events()).isEmpty();
   }
 
   @Test

@@ -10,6 +10,7 @@ import dev.tern.Status;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ClientStreamListener;
 import dev.tern.spi.ClientStreamListener.RpcProgress;
+import dev.tern.spi.HandOff;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -85,6 +86,11 @@ public final class FakeClientStream implements ClientStream {
     if (listener != null) {
       throw new AssertionError("setter after start");
     }
+  }
+
+  @Override
+  public HandOff handOff() {
+    return transport.streamHandOff;
   }
 
   @Override

@@ -6,6 +6,7 @@ import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Status;
 import dev.tern.spi.ClientStream;
+import dev.tern.spi.HandOff;
 import dev.tern.spi.ManagedClientTransport;
 import java.net.SocketAddress;
 import java.util.ArrayList;
@@ -36,6 +37,9 @@ public final class FakeClientTransport implements ManagedClientTransport {
 
   /** Optional task returned from start(), e.g. to report ready the way in-process does. */
   private volatile Runnable startTask;
+
+  /** What the streams made from now on answer to {@link ClientStream#handOff}. */
+  public volatile HandOff streamHandOff = HandOff.DIRECT;
 
   public FakeClientTransport(SocketAddress address, String authority, String userAgent) {
     this.address = address;

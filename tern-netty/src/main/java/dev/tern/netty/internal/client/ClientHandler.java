@@ -12,9 +12,11 @@ import dev.tern.netty.internal.http2.Http2Settings;
 import dev.tern.netty.internal.http2.Http2Stream;
 import dev.tern.netty.internal.io.KeepAlivePinger;
 import dev.tern.netty.internal.io.NetworkFailures;
+import dev.tern.netty.internal.io.ReadBatchHandOff;
 import dev.tern.netty.internal.io.SocketNode;
 import dev.tern.spi.ClientStreamListener.RpcProgress;
 import dev.tern.spi.ClientTransport.PingCallback;
+import dev.tern.spi.HandOff;
 import dev.tern.spi.ManagedClientTransport;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
@@ -66,6 +68,12 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
 
   private final ClientLifecycle life;
   private ChannelHandlerContext ctx;
+
+  /**
+   * The loop's hand-off to the calls' executors: written once on the loop as the handler is added,
+   * read by the application's threads as their calls start.
+   */
+  private volatile HandOff handOff = HandOff.DIRECT;
 
   /** The sink of every header block, reset at each block's start (blocks never interleave). */
   private final ResponseHeaderSink block = new ResponseHeaderSink();
@@ -342,6 +350,16 @@ final class ClientHandler extends ChannelDuplexHandler implements Http2Connectio
   public void handlerAdded(ChannelHandlerContext ctx) {
     this.ctx = ctx;
     writes.attach(ctx);
+    handOff = ReadBatchHandOff.of(ctx.executor());
+  }
+
+  /**
+   * How a call's responses reach its executor: after the loop's reads (see {@link
+   * ReadBatchHandOff}). Any thread; looked up once per connection, on its loop (its loop never
+   * changes); {@link HandOff#DIRECT} until then.
+   */
+  HandOff handOff() {
+    return handOff;
   }
 
   @Override

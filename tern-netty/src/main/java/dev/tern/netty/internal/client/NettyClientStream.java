@@ -13,6 +13,7 @@ import dev.tern.netty.internal.write.WriteQueue;
 import dev.tern.spi.ClientStream;
 import dev.tern.spi.ClientStreamListener;
 import dev.tern.spi.ClientStreamListener.RpcProgress;
+import dev.tern.spi.HandOff;
 import dev.tern.spi.WireSizeListener;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -192,6 +193,11 @@ final class NettyClientStream implements ClientStream, MessageFramer.Sink {
   @Override
   public Attributes getAttributes() {
     return transport.getAttributes();
+  }
+
+  @Override
+  public HandOff handOff() {
+    return handler.handOff();
   }
 
   // ---- MessageFramer.Sink (called under the outbound framer's lock)

@@ -18,7 +18,9 @@
  * {@code :status}, {@code grpc-status} and RST_STREAM codes), delivered on the event loop one at a
  * time. Threads: the application half ({@link dev.tern.netty.internal.client.NettyClientTransport},
  * {@link dev.tern.netty.internal.client.NettyClientStream}) runs on the caller's thread and only
- * enqueues; everything else runs on the event loop and needs no lock.
+ * enqueues; everything else runs on the event loop and needs no lock. What the reads give a call's
+ * executor goes over after the loop's I/O, through the loop's {@code ReadBatchHandOff} ({@code
+ * internal.io}), which each stream offers as its {@code handOff()}.
  *
  * <p>HTTP/2 is Tern's own engine ({@code internal.http2}), which {@code ClientHandler} drives on
  * the channel: each call's stream is one {@code ConnectionStream} (request fields until it opens,

@@ -7,7 +7,9 @@
  * as statuses and log lines ({@link dev.tern.netty.internal.io.NetworkFailures}), and the
  * connection timers: keepalive ({@link dev.tern.netty.internal.io.KeepAlivePinger}, which writes
  * its PING through a callback) and the idle and age limits ({@link
- * dev.tern.netty.internal.io.ConnectionAgeLimits}).
+ * dev.tern.netty.internal.io.ConnectionAgeLimits}), and each loop's hand-off to the application's
+ * executors ({@link dev.tern.netty.internal.io.ReadBatchHandOff}: what a batch of reads gives an
+ * executor, server calls and client responses alike, goes over after the loop's I/O).
  *
  * <pre>
  *  builder's build() --&gt; EventLoops.kind() (system property, or epoll if it loads, else NIO)
@@ -18,7 +20,7 @@
  * <p>In: addresses and groups from the builders. Out: groups, channel classes, converted addresses.
  * Threads: the kind and the shared groups are set once under a class lock; native support is probed
  * once, lazily; {@code SocketNode}'s counters are written on the event loop and read from any
- * thread; the timers run on their connection's event loop. Knows nothing of HTTP/2: it uses none of
- * the other internal packages.
+ * thread; the timers run on their connection's event loop; a loop's hand-off gathers on that loop
+ * only. Knows nothing of HTTP/2: it uses none of the other internal packages.
  */
 package dev.tern.netty.internal.io;

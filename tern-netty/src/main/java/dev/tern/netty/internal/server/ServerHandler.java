@@ -20,6 +20,7 @@ import dev.tern.netty.internal.http2.Http2Stream;
 import dev.tern.netty.internal.io.ConnectionAgeLimits;
 import dev.tern.netty.internal.io.KeepAlivePinger;
 import dev.tern.netty.internal.io.NetworkFailures;
+import dev.tern.netty.internal.io.ReadBatchHandOff;
 import dev.tern.netty.internal.io.SocketNode;
 import dev.tern.netty.internal.io.TlsAttributes;
 import dev.tern.spi.HandOff;

@@ -25,7 +25,7 @@
  * dev.tern.netty.internal.server.NettyServerStream} take requests from any thread and only enqueue
  * them on the connection's {@code WriteQueue}; everything else runs on the event loop, lock-free.
  * What a loop's reads give the server's executor waits for the end of the loop's I/O and goes over
- * from one task ({@link dev.tern.netty.internal.server.ReadBatchHandOff}, the streams' {@code
+ * from one task ({@link dev.tern.netty.internal.io.ReadBatchHandOff}, the streams' {@code
  * HandOff}), so a batch of reads (up to 64 calls' tasks) wakes the executor once.
  *
  * <p>HTTP/2 is Tern's own engine ({@code internal.http2}), which {@code ServerHandler} drives on

@@ -1,4 +1,4 @@
-package dev.tern.netty.internal.server;
+package dev.tern.netty.internal.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.tern.netty.internal.server;
+package dev.tern.netty.internal.io;
 
 import dev.tern.internal.DefaultExecutor;
 import dev.tern.spi.HandOff;
@@ -11,11 +11,12 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * A server event loop's {@link HandOff}: what the calls read on the loop give the application's
- * executor is gathered, and handed over from one task the loop runs after its I/O. The calls of one
- * batch of reads (one per connection with 10,000 connections of one stream each) then wake the
- * executor once: on a core shared with the loop, each wake-up during the reads was a worker that
- * took the core from the loop, ran one call and parked again.
+ * An event loop's {@link HandOff}: what the streams read on the loop give the application's
+ * executor (a server's calls, a client's responses) is gathered, and handed over from one task the
+ * loop runs after its I/O. The calls of one batch of reads (one per connection with 10,000
+ * connections of one stream each) then wake the executor once: on a core shared with the loop, each
+ * wake-up during the reads was a worker that took the core from the loop, ran one call and parked
+ * again. Server and client connections on the same loop share its one hand-off.
  *
  * <p>A batch's tasks for a work-stealing pool (a {@link ForkJoinPool}, Tern's default executor) go
  * over as a {@link Chain}: the first worker to run it hands the rest straight back to the pool
@@ -27,7 +28,7 @@ import java.util.concurrent.RejectedExecutionException;
  * <p>Thread-safety: one per event loop, its pending lists touched only on the loop's thread; {@link
  * #execute} from any other thread hands over at once.
  */
-final class ReadBatchHandOff implements HandOff {
+public final class ReadBatchHandOff implements HandOff {
   private static final FastThreadLocal<ReadBatchHandOff> PER_LOOP = new FastThreadLocal<>();
 
   /**
@@ -56,7 +57,7 @@ final class ReadBatchHandOff implements HandOff {
   }
 
   /** The hand-off of {@code loop}, called on it; off it, {@link HandOff#DIRECT}. */
-  static HandOff of(EventExecutor loop) {
+  public static HandOff of(EventExecutor loop) {
     if (!loop.inEventLoop()) {
       return HandOff.DIRECT;
     }
