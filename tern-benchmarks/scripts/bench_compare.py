@@ -1784,6 +1784,26 @@ PART_PREFIXES = {
 RESULTS_VERSION = 2
 
 
+def page_results_path(page):
+    """The results.json kept beside the page (docs/benchmarks.json beside docs/benchmarks.md), in
+    the repository, so that --reuse on a new machine, whose work directory is empty, keeps the
+    page's other parts."""
+    return os.path.splitext(page)[0] + ".json"
+
+
+def reused_results_path(page_json, work_json):
+    """The results --reuse keeps parts from: those of the page being rewritten, else the work
+    directory's last run."""
+    if os.path.exists(page_json):
+        return page_json
+    if os.path.exists(work_json):
+        return work_json
+    raise SystemExit(
+        "bench-compare: --reuse: neither %s nor %s exists; run every part, without --reuse"
+        % (page_json, work_json)
+    )
+
+
 def reuse(results, json_path, skipped):
     """Copies the skipped parts (figures, commands, failures) from the previous results; stops the
     run if those are of an earlier version, whose Tern figures are not Tern's now."""
@@ -2003,8 +2023,9 @@ def main():
     p.add_argument(
         "--reuse",
         action="store_true",
-        help="keep the skipped parts' figures from the previous results.json in the work "
-        "directory, so one part can be re-run alone (not from a results.json written before "
+        help="keep the skipped parts' figures from the results kept beside the page "
+        "(docs/benchmarks.json for docs/benchmarks.md), else from the work directory's "
+        "results.json, so one part can be re-run alone (not from results written before "
         "Tern had one HTTP/2 stack: its Tern figures are Tern on Netty's HTTP/2 codec)",
     )
     p.add_argument(
@@ -2013,7 +2034,8 @@ def main():
     p.add_argument(
         "--work",
         default=os.path.join(ROOT, "tern-benchmarks", "target", "bench"),
-        help="where logs and results.json go",
+        help="where logs and results.json go (the results also go beside the page: --out with "
+        ".json for .md)",
     )
     # bin/bench-compare calls the script with --check-flags first, so that a bad flag is reported
     # before any tool is installed or anything built.
@@ -2110,8 +2132,9 @@ def main():
         "errors": {},
     }
     json_path = os.path.join(args.work, "results.json")
+    page_json = page_results_path(args.out)
     if args.reuse:
-        reuse(results, json_path, args.skip)
+        reuse(results, reused_results_path(page_json, json_path), args.skip)
     try:
         if "e2e" not in args.skip:
             run_e2e(args, args.work, results)
@@ -2150,9 +2173,10 @@ def main():
         stop_all()
     results["load_end"] = loadavg()
     results["finished"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-    with open(json_path, "w") as f:
-        json.dump(results, f, indent=1)
-    log("results in " + json_path)
+    for path in (json_path, page_json):
+        with open(path, "w") as f:
+            json.dump(results, f, indent=1)
+    log("results in " + json_path + " and " + page_json)
     # The report may run under another interpreter: the virtualenv that has matplotlib.
     report = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench_report.py")
     python = os.environ.get("BENCH_REPORT_PYTHON") or sys.executable

@@ -527,6 +527,20 @@ class ReuseTest(unittest.TestCase):
         previous = results_fixture()
         self.assertEqual(self.reuse(previous)["e2e"], previous["e2e"])
 
+    def test_prefers_the_results_beside_the_page_to_the_work_directorys(self):
+        with tempfile.TemporaryDirectory() as work:
+            page = os.path.join(work, "benchmarks.md")
+            page_json = bench_compare.page_results_path(page)
+            work_json = os.path.join(work, "results.json")
+            self.assertEqual(page_json, os.path.join(work, "benchmarks.json"))
+            with self.assertRaises(SystemExit) as raised:
+                bench_compare.reused_results_path(page_json, work_json)
+            self.assertIn("without --reuse", str(raised.exception))
+            open(work_json, "w").close()
+            self.assertEqual(bench_compare.reused_results_path(page_json, work_json), work_json)
+            open(page_json, "w").close()
+            self.assertEqual(bench_compare.reused_results_path(page_json, work_json), page_json)
+
     def test_refuses_a_result_from_before_one_http2_stack(self):
         previous = results_fixture()
         del previous["version"]
