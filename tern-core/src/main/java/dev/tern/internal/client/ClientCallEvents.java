@@ -39,7 +39,11 @@ import java.util.logging.Logger;
  * monitor is also the call's retry lock (see {@link ClientCallImpl}).
  */
 final class ClientCallEvents<RespT>
-    implements ClientStreamListener, Runnable, Context.CancellationListener, ReadAhead.Sink {
+    implements ClientStreamListener,
+        Runnable,
+        Context.CancellationListener,
+        ReadAhead.Sink,
+        SerializingExecutor.RejectionHandler {
   private static final Logger logger = Logger.getLogger(ClientCallEvents.class.getName());
 
   private static final int HEADERS = 0;
@@ -82,7 +86,7 @@ final class ClientCallEvents<RespT>
   void init(ClientCall.Listener<RespT> listener, Executor callExecutor) {
     this.listener = listener;
     if (!inline) {
-      serializer = new SerializingExecutor(callExecutor, HandOff.DIRECT, this::callbacksRejected);
+      serializer = new SerializingExecutor(callExecutor, HandOff.DIRECT, this);
     }
   }
 
@@ -105,7 +109,8 @@ final class ClientCallEvents<RespT>
    * the close itself was refused, the listener cannot be told, and the call only counts as ended in
    * the channel's figures. Called on the thread the refusal reached.
    */
-  private void callbacksRejected(RejectedExecutionException e, List<Runnable> dropped) {
+  @Override
+  public void rejected(RejectedExecutionException e, List<Runnable> dropped) {
     Status refused =
         Status.CANCELLED
             .withDescription("The call's executor refused its callbacks: " + e)

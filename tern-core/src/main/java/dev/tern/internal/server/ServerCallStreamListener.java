@@ -66,7 +66,9 @@ import java.util.logging.Logger;
  * task and an abnormal {@code closed} race for {@code startState} by compare-and-set.
  */
 final class ServerCallStreamListener<ReqT, RespT>
-    implements ServerStreamListener, Context.CancellationListener {
+    implements ServerStreamListener,
+        Context.CancellationListener,
+        SerializingExecutor.RejectionHandler {
   private static final Logger logger = Logger.getLogger(ServerCallStreamListener.class.getName());
 
   private final ServerCallImpl<ReqT, RespT> call;
@@ -170,7 +172,7 @@ final class ServerCallStreamListener<ReqT, RespT>
     this.callExecutor =
         inline
             ? new InlineSerializingExecutor(executor)
-            : new SerializingExecutor(executor, handOff, this::tasksRejected);
+            : new SerializingExecutor(executor, handOff, this);
     this.rejections = rejections;
     this.timeoutNanos = timeoutNanos;
   }
@@ -253,7 +255,8 @@ final class ServerCallStreamListener<ReqT, RespT>
    * transport's batch of reads, on its thread): their messages are closed unread and the call ends
    * as for a refusal at once.
    */
-  private void tasksRejected(RejectedExecutionException e, List<Runnable> dropped) {
+  @Override
+  public void rejected(RejectedExecutionException e, List<Runnable> dropped) {
     for (Runnable task : dropped) {
       if (task instanceof ServerCallStreamListener<?, ?>.MessageDelivery delivery) {
         closeQuietly(delivery.message);
