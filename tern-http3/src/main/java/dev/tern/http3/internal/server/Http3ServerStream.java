@@ -8,8 +8,10 @@ import dev.tern.Status;
 import dev.tern.internal.wire.MessageFramer;
 import dev.tern.internal.wire.WritableBuffer;
 import dev.tern.netty.internal.grpc.GrpcFields;
+import dev.tern.netty.internal.io.ReadBatchHandOff;
 import dev.tern.netty.internal.server.UnreadResponseLimits;
 import dev.tern.netty.internal.write.OutboundFramer;
+import dev.tern.spi.HandOff;
 import dev.tern.spi.ServerStream;
 import dev.tern.spi.ServerStreamListener;
 import dev.tern.spi.WireSizeListener;
@@ -89,6 +91,16 @@ final class Http3ServerStream implements ServerStream, MessageFramer.Sink {
     if (!closed) {
       onEventLoop(() -> state.request(numMessages));
     }
+  }
+
+  /**
+   * The loop's read-batch hand-off, as the HTTP/2 streams': the calls a loop reads from its
+   * datagrams reach the executor after its reads, not one by one during them. Called on the loop as
+   * the call is created; off it, {@link HandOff#DIRECT}.
+   */
+  @Override
+  public HandOff handOff() {
+    return ReadBatchHandOff.of(eventLoop);
   }
 
   @Override
