@@ -1285,23 +1285,40 @@ def established(port):
     return count
 
 
-def conns_port():
+# How long conns_port() waits for ports to leave TIME_WAIT (Linux keeps them 60 s).
+CONNS_PORT_WAIT_SECONDS = 75
+
+
+def conns_port(sleep=time.sleep, clock=time.monotonic, wait_seconds=CONNS_PORT_WAIT_SECONDS):
     """A port as free_port() gives, that no socket on the source addresses holds either: the
     client ends of earlier runs linger there in TIME_WAIT for a minute, on ports of the same range,
     and one on the server's port would make grpc-java's server (which listens on every address of
-    its port) fail to start."""
-    for _ in range(100):
-        port = free_port()
-        try:
-            for i in range(CONNS_SOURCE_ADDRESSES):
-                with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-                    s.bind(("127.0.0.%d" % (2 + i), port))
-            return port
-        except OSError:
-            continue
-    raise RuntimeError(
-        "found no port free on all of 127.0.0.1..127.0.0.%d" % (1 + CONNS_SOURCE_ADDRESSES)
-    )
+    its port) fail to start. After a run of thousands of new connections most ports are held on
+    one source address or another; it then tries again every few seconds as they leave TIME_WAIT,
+    for up to `wait_seconds`."""
+    deadline = clock() + wait_seconds
+    while True:
+        for _ in range(100):
+            port = free_port()
+            if port_free_on_sources(port):
+                return port
+        if clock() >= deadline:
+            raise RuntimeError(
+                "found no port free on all of 127.0.0.1..127.0.0.%d in %d s"
+                % (1 + CONNS_SOURCE_ADDRESSES, wait_seconds)
+            )
+        sleep(5)
+
+
+def port_free_on_sources(port):
+    """Whether `port` can be bound on every source address (127.0.0.2 and on)."""
+    try:
+        for i in range(CONNS_SOURCE_ADDRESSES):
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+                s.bind(("127.0.0.%d" % (2 + i), port))
+        return True
+    except OSError:
+        return False
 
 
 def wait_for_line(path, pattern, proc, timeout):

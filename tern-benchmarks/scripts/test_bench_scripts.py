@@ -424,6 +424,39 @@ class PageTest(unittest.TestCase):
         self.assertIn("| end-to-end 4x10 default: QPS |", page)
 
 
+class ConnsPortTest(unittest.TestCase):
+    """The connections part's port: ports held in TIME_WAIT by earlier runs are waited out."""
+
+    def test_waits_for_a_port_to_leave_time_wait(self):
+        now = [0.0]
+        free_after = 12.0  # the ports leave TIME_WAIT 12 s from now
+        with (
+            unittest.mock.patch.object(bench_compare, "free_port", return_value=40000),
+            unittest.mock.patch.object(
+                bench_compare, "port_free_on_sources", side_effect=lambda p: now[0] >= free_after
+            ),
+        ):
+            port = bench_compare.conns_port(
+                sleep=lambda s: now.__setitem__(0, now[0] + s), clock=lambda: now[0]
+            )
+        self.assertEqual(port, 40000)
+        self.assertGreaterEqual(now[0], free_after)
+
+    def test_gives_up_with_the_addresses_and_the_wait_named(self):
+        now = [0.0]
+        with (
+            unittest.mock.patch.object(bench_compare, "free_port", return_value=40000),
+            unittest.mock.patch.object(bench_compare, "port_free_on_sources", return_value=False),
+        ):
+            with self.assertRaisesRegex(RuntimeError, r"127\.0\.0\.1\.\.127\.0\.0\.11 in 30 s"):
+                bench_compare.conns_port(
+                    sleep=lambda s: now.__setitem__(0, now[0] + s),
+                    clock=lambda: now[0],
+                    wait_seconds=30,
+                )
+        self.assertLess(now[0], 40)
+
+
 class SystemsTest(unittest.TestCase):
     def test_tern_runs_with_no_http2_switch(self):
         tern = bench_systems.java_system("tern")
