@@ -535,6 +535,7 @@ def tls_rows(results):
     out = []
     names = {
         "handshakeAndCall": "TLS handshake + one 1 KiB call (new connection)",
+        "handshakesFourAtOnce": "TLS handshake + one 1 KiB call (new connection), four at once",
         "unaryCall1024": "TLS 1 KiB unary calls on one connection",
     }
     for (bench, provider), systems in sorted(by.items()):
@@ -847,7 +848,11 @@ def wake_up_targets(results):
 def tls_targets(results):
     """The TLS rows (JMH TlsBenchmark, ops/s): Tern / grpc-java at least ISSUE34_TLS."""
     by = tls_by(results)
-    names = {"handshakeAndCall": "handshake + one call", "unaryCall1024": "calls on one connection"}
+    names = {
+        "handshakeAndCall": "handshake + one call",
+        "handshakesFourAtOnce": "handshake + one call, four at once",
+        "unaryCall1024": "calls on one connection",
+    }
     out = []
     for (bench, provider), systems in sorted(by.items()):
         tern, grpc = systems.get("tern"), systems.get("grpc-java")

@@ -353,6 +353,22 @@ class PageTest(unittest.TestCase):
             del runs["vertx"]
         self.assertNotIn("| Configuration | Client and server |", render(results))
 
+    def test_tls_handshakes_four_at_once_have_their_own_row_and_target(self):
+        results = results_fixture()
+        results["tls"] += [
+            jmh_row("TlsBenchmark.handshakesFourAtOnce", "tern", 2000.0, provider="openssl"),
+            jmh_row("TlsBenchmark.handshakesFourAtOnce", "grpc-java", 1000.0, provider="openssl"),
+        ]
+        page = render(results)
+        self.assertIn(
+            "| JMH TLS handshake + one 1 KiB call (new connection), four at once, openssl |", page
+        )
+        self.assertIn(
+            "| JMH TLS handshake + one call, four at once, openssl, Tern / grpc-java "
+            "| >= 1.2 | 2.00 | met |\n",
+            page,
+        )
+
     def test_issue_34_targets_are_tern_against_grpc_java_and_the_raw_echo(self):
         per_call = "heap allocated per empty unary call, Tern / grpc-java"
         new_conns = "new connection + first call, one at a time (default executors: no fastest run)"

@@ -37,6 +37,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
 
 /**
  * TLS costs, Tern beside grpc-java, each on the JDK's TLS and on OpenSSL (BoringSSL: Tern through
@@ -47,6 +48,8 @@ import org.openjdk.jmh.annotations.TearDown;
  *       one TLS handshake), the channel shut down. Read as handshakes per second. Both systems
  *       reuse one client context across channels, so TLS 1.3 session resumption happens as each
  *       system's defaults allow.
+ *   <li>{@link #handshakesFourAtOnce}: the same from four threads at once, so that the cores, not
+ *       the threads' wake-ups, bound it.
  *   <li>{@link #unaryCall1024}: blocking 1 KiB unary calls on one established TLS connection.
  * </ul>
  *
@@ -106,6 +109,17 @@ public class TlsBenchmark {
   /** A new TLS connection (handshake included) and one 1 KiB unary call on it. */
   @Benchmark
   public byte[] handshakeAndCall() throws InterruptedException {
+    return target.handshakeAndCall(message);
+  }
+
+  /**
+   * Four {@link #handshakeAndCall}s at once, from four threads: handshakes a second with the cores
+   * busy. One at a time, a handshake is bound by the threads of client and server waking each other
+   * (a recording showed about a tenth of a core busy), so that row's error is about its score.
+   */
+  @Benchmark
+  @Threads(4)
+  public byte[] handshakesFourAtOnce() throws InterruptedException {
     return target.handshakeAndCall(message);
   }
 
