@@ -326,7 +326,9 @@ final class Http3RequestStream extends ChannelInboundHandlerAdapter
     deframer =
         new MessageDeframer(
             this, Codec.Identity.NONE, connection.options().maxInboundMessageSize());
-    stream = new Http3ServerStream(this, channel, request.authority(), connection.attributes());
+    stream =
+        new Http3ServerStream(
+            this, channel, request.authority(), connection.attributes(), connection.handOff());
     try {
       connection.listener().streamCreated(stream, fullMethodName, metadata);
     } catch (RuntimeException e) {

@@ -10,8 +10,10 @@ import dev.tern.http3.internal.frame.Http3Errors;
 import dev.tern.http3.internal.frame.Http3Exception;
 import dev.tern.http3.internal.frame.Http3Frames;
 import dev.tern.netty.internal.io.ConnectionAgeLimits;
+import dev.tern.netty.internal.io.ReadBatchHandOff;
 import dev.tern.netty.internal.server.ServerOptions;
 import dev.tern.netty.internal.server.UnreadResponseLimits;
+import dev.tern.spi.HandOff;
 import dev.tern.spi.ServerListener;
 import dev.tern.spi.ServerTransport;
 import dev.tern.spi.ServerTransportListener;
@@ -71,6 +73,9 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter
   /** Made when a first call's request is complete; the streams' event loop is the connection's. */
   private StopSendingProbe stopSendingProbe;
 
+  /** The loop's hand-off to the executor, looked up at the first call (event loop). */
+  private HandOff handOff;
+
   Http3ServerConnection(QuicChannel channel, ServerOptions options, ServerListener serverListener) {
     this.channel = channel;
     this.options = options;
@@ -107,6 +112,17 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter
       stopSendingProbe = new StopSendingProbe(channel.eventLoop());
     }
     return stopSendingProbe;
+  }
+
+  /**
+   * How the calls' callbacks reach the server's executor: after the loop's reads, as on HTTP/2.
+   * Event loop; looked up once per connection (its loop never changes).
+   */
+  HandOff handOff() {
+    if (handOff == null) {
+      handOff = ReadBatchHandOff.of(channel.eventLoop());
+    }
+    return handOff;
   }
 
   ServerOptions options() {

@@ -8,7 +8,6 @@ import dev.tern.Status;
 import dev.tern.internal.wire.MessageFramer;
 import dev.tern.internal.wire.WritableBuffer;
 import dev.tern.netty.internal.grpc.GrpcFields;
-import dev.tern.netty.internal.io.ReadBatchHandOff;
 import dev.tern.netty.internal.server.UnreadResponseLimits;
 import dev.tern.netty.internal.write.OutboundFramer;
 import dev.tern.spi.HandOff;
@@ -39,6 +38,7 @@ final class Http3ServerStream implements ServerStream, MessageFramer.Sink {
   private final Attributes attributes;
   private final OutboundFramer outbound;
   private final UnreadResponseLimits unreadLimits;
+  private final HandOff handOff;
   private volatile boolean closed;
   private boolean headersWritten;
 
@@ -46,8 +46,10 @@ final class Http3ServerStream implements ServerStream, MessageFramer.Sink {
       Http3RequestStream state,
       QuicStreamChannel channel,
       String authority,
-      Attributes attributes) {
+      Attributes attributes,
+      HandOff handOff) {
     this.state = state;
+    this.handOff = handOff;
     this.eventLoop = channel.eventLoop();
     this.authority = authority;
     this.attributes = attributes;
@@ -94,13 +96,12 @@ final class Http3ServerStream implements ServerStream, MessageFramer.Sink {
   }
 
   /**
-   * The loop's read-batch hand-off, as the HTTP/2 streams': the calls a loop reads from its
-   * datagrams reach the executor after its reads, not one by one during them. Called on the loop as
-   * the call is created; off it, {@link HandOff#DIRECT}.
+   * The connection's hand-off ({@link Http3ServerConnection#handOff}): the calls a loop reads from
+   * its datagrams reach the executor after its reads, not one by one during them.
    */
   @Override
   public HandOff handOff() {
-    return ReadBatchHandOff.of(eventLoop);
+    return handOff;
   }
 
   @Override
