@@ -1,7 +1,7 @@
 package dev.tern.inprocess;
 
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -26,12 +26,39 @@ import java.util.logging.Logger;
  * <p>An event that throws a {@link RuntimeException} is logged and the next one still runs, so a
  * faulty listener cannot stall the other side's thread.
  *
+ * <p>The events are a linked list with many producers and one consumer (the draining thread): an
+ * enqueue swaps itself in as the tail (one atomic exchange) and links its node after the previous
+ * tail; only the thread that holds {@code draining} takes from the head, with plain reads and a
+ * release store. A general concurrent queue would pay compare-and-swaps on every take and on most
+ * emptiness checks, and {@link #drain} (which the transport calls after every change, for both
+ * sides) checks emptiness on every call.
+ *
  * <p>Thread-safe: every method may be called from any thread, including from inside an event.
  */
 final class CallbackQueue {
   private static final Logger logger = Logger.getLogger(CallbackQueue.class.getName());
 
-  private final Queue<Runnable> events = new ConcurrentLinkedQueue<>();
+  private static final VarHandle HEAD;
+  private static final VarHandle TAIL;
+
+  static {
+    try {
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      HEAD = lookup.findVarHandle(CallbackQueue.class, "head", Node.class);
+      TAIL = lookup.findVarHandle(CallbackQueue.class, "tail", Node.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /**
+   * The node whose event was taken last (at first an empty one): the next event is its {@code
+   * next}. Written only by the draining thread (release), read by any thread (acquire).
+   */
+  private Node head;
+
+  /** The node of the event enqueued last; swapped in by {@link #enqueue}. */
+  private Node tail;
 
   /** True while some thread runs events; that thread owns the right to run them. */
   private final AtomicBoolean draining = new AtomicBoolean();
@@ -41,11 +68,18 @@ final class CallbackQueue {
   /** A queue that runs events as soon as they are drained ({@code held} false), or holds them. */
   CallbackQueue(boolean held) {
     this.held = held;
+    Node empty = new Node(null);
+    HEAD.setRelease(this, empty);
+    TAIL.setVolatile(this, empty);
   }
 
   /** Queues {@code event} behind every event enqueued before it. Does not run anything. */
   void enqueue(Runnable event) {
-    events.add(event);
+    Node node = new Node(event);
+    Node previous = (Node) TAIL.getAndSet(this, node);
+    // Until this link is made the queue looks empty past previous; this thread calls drain next
+    // (the transport always does), so the event is run by it or by the thread draining then.
+    previous.next = node;
   }
 
   /** Lets held events run; the caller should {@link #drain} next. */
@@ -60,10 +94,10 @@ final class CallbackQueue {
   void drain() {
     // The outer loop closes the race where an event is enqueued after the inner loop found the
     // queue empty but before the flag was cleared: whoever enqueued it saw the flag still set.
-    while (!held && !events.isEmpty() && draining.compareAndSet(false, true)) {
+    while (!held && !isEmpty() && draining.compareAndSet(false, true)) {
       try {
         Runnable event;
-        while (!held && (event = events.poll()) != null) {
+        while (!held && (event = poll()) != null) {
           try {
             event.run();
           } catch (RuntimeException e) {
@@ -73,6 +107,35 @@ final class CallbackQueue {
       } finally {
         draining.set(false);
       }
+    }
+  }
+
+  /** Whether no event is linked after the head; any thread may ask. */
+  private boolean isEmpty() {
+    return ((Node) HEAD.getAcquire(this)).next == null;
+  }
+
+  /** Takes the next event, or null if none is linked yet; only the draining thread calls it. */
+  private Runnable poll() {
+    Node first = ((Node) HEAD.get(this)).next;
+    if (first == null) {
+      return null;
+    }
+    Runnable event = first.event;
+    first.event = null; // the new head keeps no event alive
+    HEAD.setRelease(this, first);
+    return event;
+  }
+
+  /** One queued event and the link to the one enqueued after it. */
+  private static final class Node {
+    /** Written before the node is linked; read and cleared by the draining thread. */
+    Runnable event;
+
+    volatile Node next;
+
+    Node(Runnable event) {
+      this.event = event;
     }
   }
 }

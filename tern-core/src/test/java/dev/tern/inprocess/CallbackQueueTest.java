@@ -81,28 +81,36 @@ class CallbackQueueTest {
   }
 
   @Test
-  void concurrentDrainersNeverOverlapAndLoseNothing() throws Exception {
+  void concurrentDrainersNeverOverlapLoseNothingAndKeepEachThreadsOrder() throws Exception {
     int threads = 4;
-    int eventsPerThread = 2_000;
+    int eventsPerThread = 20_000;
     CallbackQueue queue = new CallbackQueue(false);
     AtomicInteger running = new AtomicInteger();
     AtomicInteger overlaps = new AtomicInteger();
     AtomicInteger count = new AtomicInteger();
+    AtomicInteger outOfOrder = new AtomicInteger();
+    int[] lastRun = new int[threads]; // events run one at a time, each after the one before
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       CountDownLatch go = new CountDownLatch(1);
       List<Future<?>> futures = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
+        int producer = t;
         futures.add(
             pool.submit(
                 () -> {
                   go.await();
                   for (int i = 0; i < eventsPerThread; i++) {
+                    int sequence = i + 1;
                     queue.enqueue(
                         () -> {
                           if (running.incrementAndGet() != 1) {
                             overlaps.incrementAndGet();
                           }
+                          if (lastRun[producer] != sequence - 1) {
+                            outOfOrder.incrementAndGet();
+                          }
+                          lastRun[producer] = sequence;
                           count.incrementAndGet();
                           running.decrementAndGet();
                         });
@@ -120,6 +128,7 @@ class CallbackQueueTest {
     }
 
     assertThat(overlaps).hasValue(0);
+    assertThat(outOfOrder).hasValue(0);
     assertThat(count).hasValue(threads * eventsPerThread);
   }
 }
