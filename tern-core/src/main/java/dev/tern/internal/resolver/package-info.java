@@ -20,8 +20,9 @@
  * </ul>
  *
  * <p>Threads: a resolver's state lives in its channel's {@link dev.tern.SynchronizationContext};
- * lookups block on the channel's offload executor and their results hop back into the context.
- * Providers and the TXT helpers are stateless and thread-safe.
+ * lookups block on the channel's offload executor and their results hop back into the context. A
+ * DNS target whose host is an IP address ({@code IpLiterals}) is answered in the context, without a
+ * lookup. Providers and the TXT helpers are stateless and thread-safe.
  *
  * <p>Uses the API and {@code dev.tern.internal.config}; exported to tern-netty only.
  */
