@@ -2,16 +2,15 @@ package dev.tern.internal;
 
 import java.lang.reflect.Method;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Where blocking handlers run: one new virtual thread per task when the JDK has virtual threads
  * (JDK 21 and later, found by reflection so that the bytecode stays Java 17), otherwise a shared
- * pool of at most {@link #POOL_SIZE} daemon threads whose excess tasks wait in an unbounded queue.
+ * pool of at most {@link #POOL_SIZE} daemon threads whose excess tasks wait in an unbounded queue,
+ * each task handed to the thread that went idle last ({@link ReusingThreadPool}).
  *
  * <p>Thread-safe: the choice is made once, when the class initialises; the pool is created on first
  * use and never shut down (its idle threads time out after a minute).
@@ -46,24 +45,19 @@ public final class BlockingThreads {
 
   /** Holds the fallback pool, created only if a JDK without virtual threads needs it. */
   private static final class Pool {
-    static final ThreadPoolExecutor INSTANCE = newPool();
+    static final Executor INSTANCE = newPool();
 
-    private static ThreadPoolExecutor newPool() {
+    private static Executor newPool() {
       AtomicLong count = new AtomicLong();
-      ThreadPoolExecutor pool =
-          new ThreadPoolExecutor(
-              POOL_SIZE,
-              POOL_SIZE,
-              60,
-              TimeUnit.SECONDS,
-              new LinkedBlockingQueue<>(),
-              task -> {
-                Thread thread = new Thread(task, "tern-blocking-" + count.incrementAndGet());
-                thread.setDaemon(true);
-                return thread;
-              });
-      pool.allowCoreThreadTimeOut(true);
-      return pool;
+      return new ReusingThreadPool(
+          POOL_SIZE,
+          60,
+          TimeUnit.SECONDS,
+          task -> {
+            Thread thread = new Thread(task, "tern-blocking-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+          });
     }
   }
 
