@@ -1,7 +1,7 @@
 package dev.tern.internal.proxy;
 
+import dev.tern.internal.AddressLiterals;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -140,20 +140,9 @@ final class NoProxyRules {
     return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
   }
 
-  /**
-   * The bytes of {@code host} when it is an IPv4 or IPv6 address literal, else null; never a DNS
-   * look-up (the JDK parses literals without one, and anything else is refused before it asks).
-   */
+  /** The bytes of {@code host} when it is an IPv4 or IPv6 address ({@link AddressLiterals}). */
   static byte[] addressLiteral(String host) {
-    boolean ipv4 = host.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
-    boolean ipv6 = host.indexOf(':') >= 0 && host.matches("[0-9a-fA-F:.]+");
-    if (!ipv4 && !ipv6) {
-      return null;
-    }
-    try {
-      return InetAddress.getByName(host).getAddress();
-    } catch (UnknownHostException e) {
-      return null; // 999.1.1.1 and the like
-    }
+    InetAddress address = AddressLiterals.parse(host);
+    return address == null ? null : address.getAddress();
   }
 }

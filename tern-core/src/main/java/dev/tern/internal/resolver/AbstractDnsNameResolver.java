@@ -8,6 +8,7 @@ import dev.tern.NameResolver.ServiceConfigParser;
 import dev.tern.ProxyDetector;
 import dev.tern.Status;
 import dev.tern.SynchronizationContext;
+import dev.tern.internal.AddressLiterals;
 import dev.tern.internal.proxy.SystemProxyDetector;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -37,8 +38,8 @@ import java.util.logging.Logger;
  * record, or an error when the record is bad (the channel then keeps its last good config). A TXT
  * lookup that fails only means no config: it never fails the resolution.
  *
- * <p>A host written as an IP address ({@link IpLiterals}) is not looked up: the resolution is that
- * address, without service config, reported without leaving the synchronization context.
+ * <p>A host written as an IP address ({@link AddressLiterals}) is not looked up: the resolution is
+ * that address, without service config, reported without leaving the synchronization context.
  *
  * <p>Before each lookup it asks the channel's {@link ProxyDetector} (on the offload executor, where
  * it may block) about the target's name and port, unresolved: when it names a proxy, the resolution
@@ -256,17 +257,14 @@ public abstract class AbstractDnsNameResolver extends NameResolver {
   }
 
   private void lookUp() {
-    Resolution resolution = new Resolution();
-    InetAddress literal = IpLiterals.parse(target.host());
+    InetAddress literal = AddressLiterals.parse(target.host());
     if (literal != null) {
-      // Nothing to look up, and no TXT record names an address: answered in the context, without
-      // a hop to the offload executor and back (which made each new channel to an address wait
-      // for a thread of the blocking pool to wake).
-      List<InetAddress> addresses = List.of(literal);
-      sync.execute(() -> resolution.addressesDone(addresses, null));
-      resolution.configDone(null);
+      // Nothing to look up, and no TXT record names an address: answered here, in the context,
+      // without a hop to the offload executor and back.
+      finish(List.of(literal), null, null);
       return;
     }
+    Resolution resolution = new Resolution();
     lookup(
         target.host(),
         new LookupCallback() {

@@ -21,8 +21,8 @@
  *
  * <p>Threads: a resolver's state lives in its channel's {@link dev.tern.SynchronizationContext};
  * lookups block on the channel's offload executor and their results hop back into the context. A
- * DNS target whose host is an IP address ({@code IpLiterals}) is answered in the context, without a
- * lookup. Providers and the TXT helpers are stateless and thread-safe.
+ * DNS target whose host is an IP address ({@code dev.tern.internal.AddressLiterals}) is answered in
+ * the context, without a lookup. Providers and the TXT helpers are stateless and thread-safe.
  *
  * <p>Uses the API and {@code dev.tern.internal.config}; exported to tern-netty only.
  */

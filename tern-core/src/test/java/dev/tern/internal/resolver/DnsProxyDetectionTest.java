@@ -21,7 +21,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The DNS resolvers ask the channel's proxy detector before looking a name up (gRFC A1). */
+/**
+ * The DNS resolvers ask the channel's proxy detector before looking a name up (gRFC A1), and look
+ * nothing up for a host written as an IP address.
+ */
 class DnsProxyDetectionTest {
   private static final InetSocketAddress PROXY = new InetSocketAddress("10.9.9.9", 3128);
 
@@ -156,7 +159,7 @@ class DnsProxyDetectionTest {
   void theDefaultDetectorIsNotAskedOnABlockingThreadAboutALoopbackTarget() {
     List<Runnable> offloaded = new ArrayList<>();
 
-    // A loopback name: an address (127.0.0.1) would not be looked up at all (DnsIpLiteralTest).
+    // A loopback name: an address (127.0.0.1) is not looked up at all (the tests below).
     start(SystemProxyDetector.getDefault(), false, "localhost:50051", offloaded::add);
 
     assertThat(offloaded).as("no hop to the offload executor").isEmpty();
@@ -168,5 +171,50 @@ class DnsProxyDetectionTest {
     start(ProxyDetector.none(), false);
 
     assertThat(lookedUp).containsExactly("api.example");
+  }
+
+  @Test
+  void anIpv4AddressIsTheResolutionWithoutALookup() throws Exception {
+    List<Runnable> offloaded = new ArrayList<>();
+    start(ProxyDetector.none(), true, "10.1.2.3:8443", offloaded::add);
+
+    assertThat(servers())
+        .containsExactly(List.of(new InetSocketAddress(InetAddress.getByName("10.1.2.3"), 8443)));
+    assertThat(lookedUp).isEmpty();
+    assertThat(offloaded).isEmpty();
+    assertThat(errors).isEmpty();
+  }
+
+  @Test
+  void anIpv6AddressIsTheResolutionWithoutALookup() throws Exception {
+    List<Runnable> offloaded = new ArrayList<>();
+    start(ProxyDetector.none(), true, "[2001:db8::7]:8443", offloaded::add);
+
+    assertThat(servers())
+        .containsExactly(
+            List.of(new InetSocketAddress(InetAddress.getByName("2001:db8::7"), 8443)));
+    assertThat(lookedUp).isEmpty();
+    assertThat(offloaded).isEmpty();
+  }
+
+  @Test
+  void aNameIsStillLookedUpWithItsServiceConfig() {
+    start(ProxyDetector.none(), true, "db.example:5432", Runnable::run);
+
+    assertThat(lookedUp).containsExactlyInAnyOrder("db.example", "_grpc_config.db.example");
+    assertThat(results).isEmpty();
+  }
+
+  /** Each result's servers, one address each. */
+  private List<List<SocketAddress>> servers() {
+    List<List<SocketAddress>> all = new ArrayList<>();
+    for (NameResolver.ResolutionResult result : results) {
+      List<SocketAddress> servers = new ArrayList<>();
+      for (EquivalentAddressGroup group : result.getAddresses()) {
+        servers.addAll(group.getAddresses());
+      }
+      all.add(servers);
+    }
+    return all;
   }
 }
