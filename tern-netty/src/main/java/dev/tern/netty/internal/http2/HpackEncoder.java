@@ -66,8 +66,9 @@ public final class HpackEncoder {
       names("authorization", "proxy-authorization", "cookie", "set-cookie");
 
   /**
-   * How many fields written as an index are remembered by array identity: a request's fields with
-   * room to spare. Looked through in order, which for so few is faster than hashing the arrays.
+   * How many fields written as an index are remembered by array identity at most: the request
+   * fields of a channel calling a few methods. Looked through in order, which for so few is faster
+   * than hashing the arrays.
    */
   static final int MEMO_SIZE = 16;
 
@@ -79,11 +80,22 @@ public final class HpackEncoder {
    */
   private static final byte[][] MEMO_NAMES = names("te", "content-type");
 
-  /** The remembered fields' arrays and indexes; {@link #memoCount} of them, replaced in turn. */
-  private final byte[][] memoNames = new byte[MEMO_SIZE][];
+  /**
+   * How many fields the memory holds when first made: a server's response fields (its {@code
+   * :status} and {@code content-type}) with room to spare. It doubles, up to {@link #MEMO_SIZE},
+   * when full: a client's request fields take eight. An idle server connection keeps the small one
+   * (about 140 bytes less than sixteen).
+   */
+  static final int MEMO_INITIAL_SIZE = 4;
 
-  private final byte[][] memoValues = new byte[MEMO_SIZE][];
-  private final int[] memoIndexes = new int[MEMO_SIZE];
+  /**
+   * The remembered fields' arrays and indexes; {@link #memoCount} of them, replaced in turn once
+   * the arrays are at {@link #MEMO_SIZE}. Made at the first field remembered.
+   */
+  private byte[][] memoNames;
+
+  private byte[][] memoValues;
+  private int[] memoIndexes;
   private int memoCount;
   private int memoNext;
 
@@ -183,8 +195,10 @@ public final class HpackEncoder {
         table = new HpackDynamicTable(tableMaxSize);
       }
       // Copies: the table outlives the call, whose arrays (an application's metadata) may be
-      // filled anew for a later one, which must then not match this entry.
-      table.add(name.clone(), value.clone());
+      // filled anew for a later one, which must then not match this entry. The common gRPC
+      // strings (content-type's value, grpc-status's name, ...) are shared arrays never written
+      // to, so every connection's table holds references to the same ones instead.
+      table.add(sharedOrCopy(name), sharedOrCopy(value));
       forgetIndexes(); // every dynamic index moved up by one (and the oldest may be gone)
     } else {
       writeLiteral(out, 0x00, 4, nameIndex, name, value);
@@ -200,17 +214,27 @@ public final class HpackEncoder {
     if (!(name.length > 0 && name[0] == ':') && !contains(MEMO_NAMES, name)) {
       return;
     }
-    memoNames[memoNext] = name;
-    memoValues[memoNext] = value;
-    memoIndexes[memoNext] = index;
-    memoNext = (memoNext + 1) % MEMO_SIZE;
-    memoCount = Math.max(memoCount, memoNext == 0 ? MEMO_SIZE : memoNext);
+    if (memoIndexes == null) {
+      memoNames = new byte[MEMO_INITIAL_SIZE][];
+      memoValues = new byte[MEMO_INITIAL_SIZE][];
+      memoIndexes = new int[MEMO_INITIAL_SIZE];
+    } else if (memoNext == memoIndexes.length && memoNext < MEMO_SIZE) {
+      memoNames = Arrays.copyOf(memoNames, 2 * memoNext);
+      memoValues = Arrays.copyOf(memoValues, 2 * memoNext);
+      memoIndexes = Arrays.copyOf(memoIndexes, 2 * memoNext);
+    }
+    int slot = memoNext == memoIndexes.length ? 0 : memoNext;
+    memoNames[slot] = name;
+    memoValues[slot] = value;
+    memoIndexes[slot] = index;
+    memoNext = slot + 1;
+    memoCount = Math.max(memoCount, memoNext);
   }
 
   private void forgetIndexes() {
-    for (int i = 0; i < memoCount; i++) {
-      memoNames[i] = null;
-      memoValues[i] = null;
+    if (memoNames != null) {
+      Arrays.fill(memoNames, 0, memoCount, null);
+      Arrays.fill(memoValues, 0, memoCount, null);
     }
     memoCount = 0;
     memoNext = 0;
@@ -257,6 +281,11 @@ public final class HpackEncoder {
       value >>>= 7;
     }
     out.writeByte((int) value);
+  }
+
+  private static byte[] sharedOrCopy(byte[] s) {
+    byte[] shared = HpackCommonStrings.intern(s);
+    return shared == s ? s.clone() : shared;
   }
 
   private static boolean isShortMessage(byte[] name, byte[] value) {

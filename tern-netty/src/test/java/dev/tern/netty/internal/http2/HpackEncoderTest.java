@@ -198,14 +198,57 @@ class HpackEncoderTest {
   }
 
   /**
+   * More fields remembered than the memory first holds, and than it holds at most: each is still
+   * its own one-byte index, as the peer decodes it.
+   */
+  @Test
+  void manyRememberedFieldsAreEachTheirOwnIndex() throws HpackException {
+    byte[] path = ascii(":path");
+    List<byte[]> paths = new ArrayList<>();
+    ByteBuf out = Unpooled.buffer();
+    List<String> sent = new ArrayList<>();
+    for (int i = 0; i < HpackEncoder.MEMO_SIZE + 4; i++) {
+      paths.add(ascii("/service/Method" + i));
+      encoder.header(out, path, paths.get(i), false); // inserted; nothing remembered yet
+      sent.add(":path: /service/Method" + i);
+    }
+    for (int round = 0; round < 3; round++) {
+      for (int i = 0; i < paths.size(); i++) {
+        int before = out.writerIndex();
+        encoder.header(out, path, paths.get(i), false);
+        assertThat(out.writerIndex() - before).as("round %s field %s", round, i).isEqualTo(1);
+        sent.add(":path: /service/Method" + i);
+      }
+    }
+    assertThat(decode(decoder, out)).isEqualTo(sent);
+  }
+
+  /**
+   * The table keeps a copy of an application's value, but the common gRPC strings it inserts on
+   * every connection are the one shared array (an idle connection's table holds no copies of them).
+   */
+  @Test
+  void theTableSharesTheCommonGrpcStringsAndCopiesOthers() {
+    byte[] contentType = ascii("application/grpc");
+    byte[] path = ascii("/service/Method");
+    encoder.header(Unpooled.buffer(), ascii("content-type"), contentType, false);
+    encoder.header(Unpooled.buffer(), ascii(":path"), path, false);
+
+    HpackDynamicTable table = encoder.dynamicTable();
+    assertThat(table.value(2)).isSameAs(HpackCommonStrings.intern(ascii("application/grpc")));
+    assertThat(table.name(2)).isSameAs(HpackCommonStrings.intern(ascii("content-type")));
+    assertThat(table.value(1)).isEqualTo(path).isNotSameAs(path);
+  }
+
+  /**
    * Property: the same arrays sent again and again, among new ones and table size changes (as a
    * channel's request fields are), decode to what was sent.
    */
   @Test
   void reusedArraysRoundTrip() throws HpackException {
     Random random = new Random(52);
-    byte[][] names = new byte[6][];
-    byte[][] values = new byte[6][];
+    byte[][] names = new byte[HpackEncoder.MEMO_SIZE + 8][];
+    byte[][] values = new byte[names.length][];
     for (int i = 0; i < names.length; i++) {
       names[i] = randomName(random);
       values[i] = new byte[random.nextInt(40)];
