@@ -15,7 +15,6 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import java.io.IOException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLException;
 
 /**
@@ -276,24 +275,49 @@ final class ClientLifecycle {
     if (keepAliveTimeNanos == Long.MAX_VALUE) {
       return;
     }
-    BooleanSupplier hasCalls = this::hasActiveStreams;
     keepAlive =
         new KeepAlivePinger(
             ctx,
-            writePing,
+            new KeepAliveConnection(ctx, writePing),
             keepAliveTimeNanos,
             options.keepAliveTimeoutNanos(),
-            options.keepAliveWithoutCalls(),
-            hasCalls,
-            transport.socketNode()::keepAliveSent,
-            () -> {
-              goingAwayStatus =
-                  Status.UNAVAILABLE.withDescription(
-                      "Keepalive failed: no answer to a PING within "
-                          + TimeUnit.NANOSECONDS.toMillis(options.keepAliveTimeoutNanos())
-                          + " ms; the connection is likely gone");
-              ctx.close();
-            });
+            options.keepAliveWithoutCalls());
     keepAlive.start();
+  }
+
+  /** This connection as its keepalive pinger sees it. Event loop only. */
+  private final class KeepAliveConnection implements KeepAlivePinger.Connection {
+    private final ChannelHandlerContext ctx;
+    private final Runnable writePing;
+
+    KeepAliveConnection(ChannelHandlerContext ctx, Runnable writePing) {
+      this.ctx = ctx;
+      this.writePing = writePing;
+    }
+
+    @Override
+    public void writeKeepAlivePing() {
+      writePing.run();
+    }
+
+    @Override
+    public boolean hasOpenCalls() {
+      return hasActiveStreams();
+    }
+
+    @Override
+    public void keepAlivePingSent() {
+      transport.socketNode().keepAliveSent();
+    }
+
+    @Override
+    public void keepAliveTimedOut() {
+      goingAwayStatus =
+          Status.UNAVAILABLE.withDescription(
+              "Keepalive failed: no answer to a PING within "
+                  + TimeUnit.NANOSECONDS.toMillis(options.keepAliveTimeoutNanos())
+                  + " ms; the connection is likely gone");
+      ctx.close();
+    }
   }
 }

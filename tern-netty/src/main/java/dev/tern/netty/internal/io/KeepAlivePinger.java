@@ -3,7 +3,6 @@ package dev.tern.netty.internal.io;
 import io.netty.channel.ChannelHandlerContext;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 /**
  * Keepalive of either end of a connection: when nothing has been read for the keepalive time, sends
@@ -13,18 +12,37 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Event loop only: created, ticked and stopped on the connection's event loop.
  */
-public final class KeepAlivePinger {
+public final class KeepAlivePinger implements Runnable {
   /** Payload of keepalive PINGs, told apart from the transport's measured pings by it. */
   public static final long PAYLOAD = 0x7465726e6b61L; // "ternka"
 
+  /**
+   * What the pinger asks of its connection: one object per connection (its handler or lifecycle)
+   * instead of a closure per question, since every idle connection holds its pinger. Called on the
+   * event loop.
+   */
+  public interface Connection {
+    /** Writes a PING of {@link #PAYLOAD}, which the channel's next flush sends. */
+    void writeKeepAlivePing();
+
+    /** Whether calls are open; asked only of a pinger that pings only while they are. */
+    boolean hasOpenCalls();
+
+    /** A keepalive PING left (channelz counts them). */
+    void keepAlivePingSent();
+
+    /**
+     * Neither the PING's ack nor anything else arrived within the timeout: the connection is likely
+     * gone. The pinger has stopped.
+     */
+    void keepAliveTimedOut();
+  }
+
   private final ChannelHandlerContext ctx;
-  private final Runnable writePing;
+  private final Connection connection;
   private final long timeNanos;
   private final long timeoutNanos;
   private final boolean withoutCalls;
-  private final BooleanSupplier hasCalls;
-  private final Runnable onPingSent;
-  private final Runnable onDead;
 
   private long lastReadNanos;
   private boolean pingOutstanding;
@@ -33,25 +51,20 @@ public final class KeepAlivePinger {
   private boolean stopped;
 
   /**
-   * @param writePing writes a PING of {@link #PAYLOAD}, which the channel's next flush sends
+   * @param withoutCalls ping while no calls are open too (else only while {@link
+   *     Connection#hasOpenCalls})
    */
   public KeepAlivePinger(
       ChannelHandlerContext ctx,
-      Runnable writePing,
+      Connection connection,
       long timeNanos,
       long timeoutNanos,
-      boolean withoutCalls,
-      BooleanSupplier hasCalls,
-      Runnable onPingSent,
-      Runnable onDead) {
+      boolean withoutCalls) {
     this.ctx = ctx;
-    this.writePing = writePing;
+    this.connection = connection;
     this.timeNanos = timeNanos;
     this.timeoutNanos = timeoutNanos;
     this.withoutCalls = withoutCalls;
-    this.hasCalls = hasCalls;
-    this.onPingSent = onPingSent;
-    this.onDead = onDead;
   }
 
   public void start() {
@@ -78,10 +91,12 @@ public final class KeepAlivePinger {
   }
 
   private void schedule(long delayNanos) {
-    timer = ctx.executor().schedule(this::tick, Math.max(delayNanos, 1), TimeUnit.NANOSECONDS);
+    timer = ctx.executor().schedule(this, Math.max(delayNanos, 1), TimeUnit.NANOSECONDS);
   }
 
-  private void tick() {
+  /** The timer's task (the pinger is its own, so a connection holds no closure for it). */
+  @Override
+  public void run() {
     if (stopped) {
       return;
     }
@@ -90,7 +105,7 @@ public final class KeepAlivePinger {
       long waited = now - pingSentNanos;
       if (waited >= timeoutNanos) {
         stop();
-        onDead.run();
+        connection.keepAliveTimedOut();
       } else {
         schedule(timeoutNanos - waited);
       }
@@ -101,11 +116,11 @@ public final class KeepAlivePinger {
       schedule(timeNanos - idle);
       return;
     }
-    if (withoutCalls || hasCalls.getAsBoolean()) {
+    if (withoutCalls || connection.hasOpenCalls()) {
       pingOutstanding = true;
       pingSentNanos = now;
-      writePing.run();
-      onPingSent.run();
+      connection.writeKeepAlivePing();
+      connection.keepAlivePingSent();
       ctx.channel().flush();
       schedule(timeoutNanos);
     } else {

@@ -63,7 +63,8 @@ import java.util.logging.Logger;
  * #isShutdownRequested}, {@link #bufferAllocator}, {@link #unreadResponseLimits} and {@link
  * #inEventLoop}.
  */
-final class ServerHandler extends ChannelDuplexHandler implements Http2ConnectionListener {
+final class ServerHandler extends ChannelDuplexHandler
+    implements Http2ConnectionListener, KeepAlivePinger.Connection {
   private static final Logger logger = Logger.getLogger(ServerHandler.class.getName());
 
   private final NettyServerTransport transport;
@@ -760,13 +761,29 @@ final class ServerHandler extends ChannelDuplexHandler implements Http2Connectio
               this::shutdownNow);
       connectionLimits.start();
     }
-    keepAlive =
-        ServerKeepAlive.start(
-            ctx,
-            () -> connection.ping(writes.out(), KeepAlivePinger.PAYLOAD),
-            options,
-            transport.socketNode(),
-            this::shutdownNow);
+    keepAlive = ServerKeepAlive.start(ctx, this, options);
+  }
+
+  // ---------------------------------------------------------------- keepalive (KeepAlivePinger)
+
+  @Override
+  public void writeKeepAlivePing() {
+    connection.ping(writes.out(), KeepAlivePinger.PAYLOAD);
+  }
+
+  @Override
+  public boolean hasOpenCalls() {
+    return !calls.isEmpty();
+  }
+
+  @Override
+  public void keepAlivePingSent() {
+    transport.socketNode().keepAliveSent();
+  }
+
+  @Override
+  public void keepAliveTimedOut() {
+    shutdownNow(ServerKeepAlive.timedOut(ctx, options));
   }
 
   @Override

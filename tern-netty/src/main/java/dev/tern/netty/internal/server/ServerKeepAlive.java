@@ -2,10 +2,8 @@ package dev.tern.netty.internal.server;
 
 import dev.tern.Status;
 import dev.tern.netty.internal.io.KeepAlivePinger;
-import dev.tern.netty.internal.io.SocketNode;
 import io.netty.channel.ChannelHandlerContext;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -18,7 +16,8 @@ import java.util.logging.Logger;
  * only the PINGs the client sends.
  *
  * <p>Static only: a connection holds the {@link KeepAlivePinger} it starts (or null), not an object
- * of this class as well. The pinger is the event loop's only.
+ * of this class as well, and is itself the pinger's {@link KeepAlivePinger.Connection}. The pinger
+ * is the event loop's only.
  */
 final class ServerKeepAlive {
   private static final Logger logger = Logger.getLogger(ServerKeepAlive.class.getName());
@@ -26,40 +25,32 @@ final class ServerKeepAlive {
   private ServerKeepAlive() {}
 
   /**
-   * The connection is ready: starts pinging, unless the options disable keepalive. {@code
-   * shutdownNow} fails the server's calls with its status and closes the connection.
+   * The connection is ready: starts pinging, unless the options disable keepalive.
    *
+   * @param connection the server's connection (its handler), which writes the PINGs and, when the
+   *     client does not answer, fails its calls with {@link #timedOut}'s status and closes
    * @return the pinger, to hear of every read ({@link KeepAlivePinger#onRead}) and to stop when the
    *     connection is gone; null if the options disable keepalive
    */
   static KeepAlivePinger start(
-      ChannelHandlerContext ctx,
-      Runnable writePing,
-      ServerOptions options,
-      SocketNode socketNode,
-      Consumer<Status> shutdownNow) {
+      ChannelHandlerContext ctx, KeepAlivePinger.Connection connection, ServerOptions options) {
     if (options.keepAliveTimeNanos() == Long.MAX_VALUE) {
       return null;
     }
-    long timeoutMillis = TimeUnit.NANOSECONDS.toMillis(options.keepAliveTimeoutNanos());
     KeepAlivePinger pinger =
         new KeepAlivePinger(
-            ctx,
-            writePing,
-            options.keepAliveTimeNanos(),
-            options.keepAliveTimeoutNanos(),
-            true,
-            () -> true,
-            socketNode::keepAliveSent,
-            () -> {
-              String problem =
-                  "Keepalive failed: the client did not answer a PING within "
-                      + timeoutMillis
-                      + " ms; the connection is likely gone";
-              logger.log(Level.FINE, "{0}: {1}", new Object[] {ctx.channel(), problem});
-              shutdownNow.accept(Status.UNAVAILABLE.withDescription(problem));
-            });
+            ctx, connection, options.keepAliveTimeNanos(), options.keepAliveTimeoutNanos(), true);
     pinger.start();
     return pinger;
+  }
+
+  /** The status of the calls of a connection whose client did not answer a keepalive PING. */
+  static Status timedOut(ChannelHandlerContext ctx, ServerOptions options) {
+    String problem =
+        "Keepalive failed: the client did not answer a PING within "
+            + TimeUnit.NANOSECONDS.toMillis(options.keepAliveTimeoutNanos())
+            + " ms; the connection is likely gone";
+    logger.log(Level.FINE, "{0}: {1}", new Object[] {ctx.channel(), problem});
+    return Status.UNAVAILABLE.withDescription(problem);
   }
 }
