@@ -50,7 +50,8 @@ recorded as missing. Thirteen parts, each optional:
           by these figures.
   tls     JMH TlsBenchmark: handshakes (a new connection and one 1 KiB call) and 1 KiB calls on one
           TLS connection per second, on the JDK's TLS and on OpenSSL (netty-tcnative), with
-          --tls-forks forks (their ratio moved by up to 0.3 between runs of one fork).
+          --tls-forks forks (their ratio moved by up to 0.3 between runs of one fork); then the
+          OpenSSL handshakes with both systems on the X25519 key exchange (-p groups=x25519).
   flow    JMH OneWayStreamBenchmark and LargeUnaryBenchmark with -prof gc: messages per second on
           one stream flowing one way (client to server and server to client, 0 B, 1 KiB and
           64 KiB, each sent only while the call is ready), and 1 MiB and 16 MiB echoed unary
@@ -1668,10 +1669,21 @@ def run_jmh(args, work, results):
 def run_tls(args, work, results):
     """TlsBenchmark (JMH, throughput, --tls-forks forks): new TLS connections with one call each,
     and calls on one TLS connection, on the JDK's TLS and on OpenSSL; Tern and grpc-java in one
-    JMH run."""
+    JMH run. Then the OpenSSL handshakes again with both systems on X25519 (groups=x25519): by
+    default Tern's Netty offers the hybrid post-quantum X25519MLKEM768 first and grpc-java's X25519,
+    so the default rows compare different key exchanges."""
     args = copy.copy(args)
     args.jmh_forks = args.tls_forks
     results["tls"] = run_jmh_once(args, work, results, "tls", "TlsBenchmark", (), "s")
+    results["tls"] += run_jmh_once(
+        args,
+        work,
+        results,
+        "tls-x25519",
+        "TlsBenchmark.handshake",
+        ("provider=openssl", "groups=x25519"),
+        "s",
+    )
 
 
 FLOW_BENCHMARKS = "OneWayStreamBenchmark|LargeUnaryBenchmark"

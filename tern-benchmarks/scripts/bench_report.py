@@ -522,11 +522,15 @@ def twice(value):
 
 
 def tls_by(results):
-    """TlsBenchmark's rows by (benchmark, provider), then by system."""
+    """TlsBenchmark's rows by (benchmark, provider), then by system; the provider of a run with
+    both systems on X25519 (groups=x25519) reads "openssl, both on X25519"."""
     by = {}
     for r in results.get("tls") or []:
         p = r["params"]
-        by.setdefault((r["benchmark"].split(".")[1], p.get("provider")), {})[p.get("system")] = r
+        provider = p.get("provider")
+        if p.get("groups", "default") != "default":
+            provider += ", both on %s" % p["groups"].upper()
+        by.setdefault((r["benchmark"].split(".")[1], provider), {})[p.get("system")] = r
     return by
 
 

@@ -369,6 +369,37 @@ class PageTest(unittest.TestCase):
             page,
         )
 
+    def test_tls_handshakes_with_both_on_x25519_have_their_own_rows_and_targets(self):
+        results = results_fixture()
+        results["tls"] += [
+            jmh_row("TlsBenchmark.handshakeAndCall", "tern", 900.0, provider="openssl"),
+            jmh_row("TlsBenchmark.handshakeAndCall", "grpc-java", 900.0, provider="openssl"),
+            jmh_row(
+                "TlsBenchmark.handshakeAndCall", "tern", 1300.0, provider="openssl", groups="x25519"
+            ),
+            jmh_row(
+                "TlsBenchmark.handshakeAndCall",
+                "grpc-java",
+                1000.0,
+                provider="openssl",
+                groups="x25519",
+            ),
+        ]
+        page = render(results)
+        self.assertIn(
+            "| JMH TLS handshake + one call, openssl, Tern / grpc-java | >= 1.2 | 1.00 | not met |",
+            page,
+        )
+        self.assertIn(
+            "| JMH TLS handshake + one call, openssl, both on X25519, Tern / grpc-java | >= 1.2 "
+            "| 1.30 | met |",
+            page,
+        )
+        self.assertIn(
+            "| JMH TLS handshake + one 1 KiB call (new connection), openssl, both on X25519 |",
+            page,
+        )
+
     def test_issue_34_targets_are_tern_against_grpc_java_and_the_raw_echo(self):
         per_call = "heap allocated per empty unary call, Tern / grpc-java"
         new_conns = "new connection + first call, one at a time (default executors: no fastest run)"

@@ -12,7 +12,9 @@ import dev.tern.netty.NettySslContexts;
 import dev.tern.stub.ClientCalls;
 import dev.tern.stub.ServerCalls;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.netty.handler.ssl.OpenSslContextOption;
 import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -53,6 +55,10 @@ import org.openjdk.jmh.annotations.Threads;
  *   <li>{@link #unaryCall1024}: blocking 1 KiB unary calls on one established TLS connection.
  * </ul>
  *
+ * <p>The key exchange is each system's default unless {@link #groups} is {@code x25519}: on
+ * OpenSSL, Tern's Netty 4.2 offers the hybrid post-quantum X25519MLKEM768 first, grpc-java's shaded
+ * Netty X25519, so the default handshake rows compare different amounts of computation.
+ *
  * <p>Both ends use the same EC P-256 certificate (made by the JDK's keytool at setup) from the same
  * PEM files; Tern's contexts come from {@link TlsServerCredentials} and {@link
  * TlsChannelCredentials}, grpc-java's from {@code GrpcSslContexts} with the same provider. Run with
@@ -67,6 +73,17 @@ public class TlsBenchmark {
 
   @Param({"jdk", "openssl"})
   public String provider;
+
+  /**
+   * The key exchange groups: {@code default} is each system's own (on OpenSSL, Tern's Netty 4.2
+   * offers the hybrid post-quantum X25519MLKEM768 first, grpc-java's shaded Netty 4.1 X25519);
+   * {@code x25519} makes both ends of both systems offer X25519 only (OpenSSL only), the same key
+   * exchange for both.
+   */
+  @Param({"default"})
+  public String groups;
+
+  private static final String[] X25519 = {"X25519"};
 
   private final byte[] message = new byte[1024];
   private Path dir;
@@ -89,10 +106,23 @@ public class TlsBenchmark {
     writePem(dir, chain.toPath(), key.toPath());
     target =
         switch (system) {
-          case "tern" -> new Tern(chain, key, provider);
-          case "grpc-java" -> new GrpcJava(chain, key, provider);
+          case "tern" -> new Tern(chain, key, provider, x25519());
+          case "grpc-java" -> new GrpcJava(chain, key, provider, x25519());
           default -> throw new IllegalArgumentException("system: tern or grpc-java");
         };
+  }
+
+  private boolean x25519() {
+    return switch (groups) {
+      case "default" -> false;
+      case "x25519" -> {
+        if (!provider.equals("openssl")) {
+          throw new IllegalArgumentException("groups=x25519 is for provider=openssl");
+        }
+        yield true;
+      }
+      default -> throw new IllegalArgumentException("groups: default or x25519, was " + groups);
+    };
   }
 
   @TearDown(Level.Trial)
@@ -135,11 +165,17 @@ public class TlsBenchmark {
     private final ManagedChannel channel;
     private final String previousProvider;
 
-    Tern(File chain, File key, String provider) throws IOException {
+    Tern(File chain, File key, String provider, boolean x25519) throws IOException {
       previousProvider = System.setProperty(NettySslContexts.PROVIDER_PROPERTY, provider);
+      SslContext serverContext =
+          x25519
+              ? NettySslContexts.configureServer(SslContextBuilder.forServer(chain, key))
+                  .option(OpenSslContextOption.GROUPS, X25519)
+                  .build()
+              : NettySslContexts.forServer(TlsServerCredentials.create(chain, key));
       server =
           NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-              .sslContext(NettySslContexts.forServer(TlsServerCredentials.create(chain, key)))
+              .sslContext(serverContext)
               .directExecutor()
               .addService(
                   ServerServiceDefinition.builder("bench.Echo")
@@ -154,8 +190,13 @@ public class TlsBenchmark {
               .build()
               .start();
       clientContext =
-          NettySslContexts.forClient(
-              TlsChannelCredentials.newBuilder().trustManager(chain).build());
+          x25519
+              ? NettySslContexts.forClient()
+                  .trustManager(chain)
+                  .option(OpenSslContextOption.GROUPS, X25519)
+                  .build()
+              : NettySslContexts.forClient(
+                  TlsChannelCredentials.newBuilder().trustManager(chain).build());
       channel = newChannel();
     }
 
@@ -200,7 +241,7 @@ public class TlsBenchmark {
     private final io.grpc.netty.shaded.io.netty.handler.ssl.SslContext clientContext;
     private final io.grpc.ManagedChannel channel;
 
-    GrpcJava(File chain, File key, String provider) throws IOException {
+    GrpcJava(File chain, File key, String provider, boolean x25519) throws IOException {
       io.grpc.netty.shaded.io.netty.handler.ssl.SslProvider sslProvider =
           provider.equals("openssl")
               ? io.grpc.netty.shaded.io.netty.handler.ssl.SslProvider.OPENSSL
@@ -209,10 +250,12 @@ public class TlsBenchmark {
           io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder.forAddress(
                   new InetSocketAddress("127.0.0.1", 0))
               .sslContext(
-                  GrpcSslContexts.configure(
-                          io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder.forServer(
-                              chain, key),
-                          sslProvider)
+                  grpcGroups(
+                          GrpcSslContexts.configure(
+                              io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder.forServer(
+                                  chain, key),
+                              sslProvider),
+                          x25519)
                       .build())
               .directExecutor()
               .addService(
@@ -228,7 +271,10 @@ public class TlsBenchmark {
               .build()
               .start();
       clientContext =
-          GrpcSslContexts.configure(GrpcSslContexts.forClient().trustManager(chain), sslProvider)
+          grpcGroups(
+                  GrpcSslContexts.configure(
+                      GrpcSslContexts.forClient().trustManager(chain), sslProvider),
+                  x25519)
               .build();
       channel = newChannel();
     }
@@ -262,6 +308,14 @@ public class TlsBenchmark {
     public void shutdown() throws InterruptedException {
       channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
       server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+    }
+
+    private static io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder grpcGroups(
+        io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder builder, boolean x25519) {
+      return x25519
+          ? builder.option(
+              io.grpc.netty.shaded.io.netty.handler.ssl.OpenSslContextOption.GROUPS, X25519)
+          : builder;
     }
   }
 
