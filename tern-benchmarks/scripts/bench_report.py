@@ -1677,6 +1677,16 @@ def main():
         "server together. ± is JMH's 99.9% confidence interval half-width over the measured "
         "iterations; where it is larger than the difference, the ratio means little.",
     ]
+    if results.get("tls"):
+        lines.append(
+            "- **TLS**: `TlsBenchmark` (JMH, ops/s): a new channel with one 1 KiB call (one "
+            "handshake; one at a time and from four threads at once), and 1 KiB calls on one TLS "
+            "connection, on the JDK's TLS and on OpenSSL. Each system's key exchange is its "
+            "default: on OpenSSL Tern's Netty 4.2 offers the hybrid post-quantum X25519MLKEM768 "
+            "first, grpc-java's shaded Netty X25519, so Tern's handshakes do more computation. "
+            "The rows *both on X25519* rerun the OpenSSL handshakes with both systems offering "
+            "X25519 only (`-p groups=x25519`): the same key exchange on both sides."
+        )
     if results.get("flow"):
         st_flow = reused.get("flow", {}).get("settings") or results["settings"]
         lines += [
