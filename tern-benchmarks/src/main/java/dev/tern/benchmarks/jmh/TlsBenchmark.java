@@ -68,6 +68,8 @@ import org.openjdk.jmh.annotations.Threads;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class TlsBenchmark {
+  private static final String[] X25519 = {"X25519"};
+
   @Param({"tern", "grpc-java"})
   public String system;
 
@@ -82,8 +84,6 @@ public class TlsBenchmark {
    */
   @Param({"default"})
   public String groups;
-
-  private static final String[] X25519 = {"X25519"};
 
   private final byte[] message = new byte[1024];
   private Path dir;
