@@ -3,13 +3,13 @@ package dev.tern.internal.resolver;
 import dev.tern.EquivalentAddressGroup;
 import dev.tern.NameResolver;
 import dev.tern.NameResolverProvider;
+import dev.tern.internal.AddressLiterals;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -107,40 +107,13 @@ public abstract class AddressListNameResolverProvider extends NameResolverProvid
               + e.getMessage(),
           e);
     }
-    InetAddress address = literal(parsed.host());
+    InetAddress address = AddressLiterals.parse(parsed.host());
     boolean rightFamily = v6 ? address instanceof Inet6Address : address instanceof Inet4Address;
     if (address == null || !rightFamily) {
       throw new IllegalArgumentException(
           "target '" + target + "': '" + parsed.host() + "' is not an " + scheme + " literal");
     }
     return new InetSocketAddress(address, parsed.port());
-  }
-
-  /** Parses an address literal without any lookup; null if it is not one. */
-  private InetAddress literal(String host) {
-    if (v6) {
-      if (host.indexOf(':') < 0) {
-        return null;
-      }
-    } else {
-      String[] parts = host.split("\\.", -1);
-      if (parts.length != 4) {
-        return null;
-      }
-      for (String part : parts) {
-        if (part.isEmpty() || part.length() > 3 || !part.chars().allMatch(Character::isDigit)) {
-          return null;
-        }
-        if (Integer.parseInt(part) > 255) {
-          return null;
-        }
-      }
-    }
-    try {
-      return InetAddress.getByName(host); // a literal: no lookup happens
-    } catch (UnknownHostException e) {
-      return null;
-    }
   }
 
   /** Reports its fixed list once. */

@@ -78,7 +78,12 @@ class AddressListNameResolverProviderTest {
   @Test
   void badLiteralsAreRejectedNamingTheElement() {
     for (String target :
-        List.of("ipv4:10.0.0", "ipv4:256.0.0.1", "ipv4:10.0.0.1.5", "ipv4:example.com:80")) {
+        List.of(
+            "ipv4:10.0.0",
+            "ipv4:256.0.0.1",
+            "ipv4:10.0.0.1.5",
+            "ipv4:010.0.0.1",
+            "ipv4:example.com:80")) {
       assertThatThrownBy(() -> registry.newNameResolver(target, args))
           .as(target)
           .isInstanceOf(IllegalArgumentException.class)
