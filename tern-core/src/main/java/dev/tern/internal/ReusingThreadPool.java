@@ -30,6 +30,9 @@ final class ReusingThreadPool implements Executor {
   private final ThreadPoolExecutor threads;
   private final Queue<Runnable> queue = new ConcurrentLinkedQueue<>();
 
+  /** What each claimed thread runs: made once, not per claim. */
+  private final Runnable drainTask = this::drain;
+
   /** Threads taking tasks from {@link #queue} now; at most {@link #maxThreads}. */
   private final AtomicInteger running = new AtomicInteger();
 
@@ -51,7 +54,7 @@ final class ReusingThreadPool implements Executor {
     queue.add(Objects.requireNonNull(task, "task"));
     if (claimThread()) {
       try {
-        threads.execute(this::drain);
+        threads.execute(drainTask);
       } catch (RuntimeException | Error e) {
         running.decrementAndGet(); // no thread could be started; a running one takes the task
         throw e;
