@@ -2,6 +2,7 @@ package dev.tern.internal.proxy;
 
 import dev.tern.HttpConnectProxiedSocketAddress;
 import dev.tern.ProxyDetector;
+import dev.tern.internal.AddressLiterals;
 import java.io.IOException;
 import java.net.Authenticator;
 import java.net.InetAddress;
@@ -186,15 +187,8 @@ public final class SystemProxyDetector implements ProxyDetector {
     if (name.equals("localhost") || name.endsWith(".localhost")) {
       return true;
     }
-    byte[] literal = NoProxyRules.addressLiteral(name);
-    if (literal == null) {
-      return false;
-    }
-    try {
-      return InetAddress.getByAddress(literal).isLoopbackAddress();
-    } catch (UnknownHostException e) {
-      return false; // cannot happen for 4 or 16 bytes
-    }
+    InetAddress literal = AddressLiterals.parse(name);
+    return literal != null && literal.isLoopbackAddress();
   }
 
   private static PasswordAuthentication askAuthenticator(
