@@ -116,7 +116,12 @@ final class ClientWrites extends ConnectionWrites {
       return null;
     }
     List<Runnable> reports = null;
-    for (int i = reporting.size() - 1; i >= 0; i--) {
+    // Forward, keeping the streams still queued at the front. Counted down with removals inside,
+    // this loop failed C2's loop-limit check in the compiled flush that inlines it, which was then
+    // compiled again: 150 ms more of the core a new client's first calls run on.
+    int count = reporting.size();
+    int kept = 0;
+    for (int i = 0; i < count; i++) {
       ConnectionStream stream = reporting.get(i);
       long queued = connection.queuedBytes(stream.state.id());
       long sent = stream.handedBytes - queued - stream.reportedBytes;
@@ -131,8 +136,14 @@ final class ClientWrites extends ConnectionWrites {
       }
       if (queued == 0) {
         stream.reporting = false;
-        reporting.remove(i);
+      } else {
+        reporting.set(kept++, stream);
       }
+    }
+    if (kept == 0) {
+      reporting.clear();
+    } else {
+      reporting.subList(kept, count).clear();
     }
     if (reports == null) {
       return null;

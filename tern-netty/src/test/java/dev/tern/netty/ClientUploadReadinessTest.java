@@ -1,0 +1,160 @@
+package dev.tern.netty;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tern.CallOptions;
+import dev.tern.ClientCall;
+import dev.tern.ManagedChannel;
+import dev.tern.ManagedChannelBuilder;
+import dev.tern.Metadata;
+import dev.tern.MethodDescriptor;
+import dev.tern.Server;
+import dev.tern.ServerCall;
+import dev.tern.ServerCallHandler;
+import dev.tern.ServerServiceDefinition;
+import dev.tern.Status;
+import dev.tern.testing.TernCleanupExtension;
+import dev.tern.testing.TestMarshallers;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Uploads that the engine holds back for flow control become ready again: several client-streaming
+ * calls on one connection send faster than the server's windows let through, each sending only
+ * while {@link ClientCall#isReady()} and going on from {@code onReady}. The client learns what the
+ * engine wrote from its flushes (the streams still queued stay on its list between flushes); a
+ * stream dropped from that list would never be ready again and its call would stall.
+ */
+class ClientUploadReadinessTest {
+  private static final int CALLS = 8;
+  private static final int MESSAGES = 64;
+  private static final int MESSAGE_BYTES = 32 * 1024;
+
+  private static final MethodDescriptor<byte[], byte[]> UPLOAD =
+      MethodDescriptor.newBuilder(TestMarshallers.bytes(), TestMarshallers.bytes())
+          .setFullMethodName("tern.test.Upload/Upload")
+          .setType(MethodDescriptor.MethodType.CLIENT_STREAMING)
+          .build();
+
+  @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
+
+  /** Answers each upload with the number of bytes it received, as 8 bytes. */
+  private static ServerServiceDefinition counting() {
+    ServerCallHandler<byte[], byte[]> handler =
+        (call, headers) -> {
+          call.request(1);
+          return new ServerCall.Listener<>() {
+            long received;
+
+            @Override
+            public void onMessage(byte[] message) {
+              received += message.length;
+              call.request(1);
+            }
+
+            @Override
+            public void onHalfClose() {
+              call.sendHeaders(new Metadata());
+              byte[] answer = new byte[8];
+              for (int i = 0; i < 8; i++) {
+                answer[i] = (byte) (received >>> (56 - 8 * i));
+              }
+              call.sendMessage(answer);
+              call.close(Status.OK, new Metadata());
+            }
+          };
+        };
+    return ServerServiceDefinition.builder("tern.test.Upload").addMethod(UPLOAD, handler).build();
+  }
+
+  @Test
+  void concurrentUploadsHeldBackByFlowControl_allFinishWithEveryByte() throws Exception {
+    Server server =
+        cleanup.register(
+            NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+                .addService(counting())
+                .build()
+                .start());
+    ManagedChannel channel =
+        cleanup.register(
+            ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build());
+
+    List<CompletableFuture<Long>> answers = new ArrayList<>();
+    List<Upload> uploads = new ArrayList<>();
+    for (int i = 0; i < CALLS; i++) {
+      Upload upload =
+          new Upload(
+              channel.newCall(UPLOAD, CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS)));
+      uploads.add(upload);
+      answers.add(upload.answer);
+    }
+    uploads.forEach(Upload::start);
+
+    for (int i = 0; i < CALLS; i++) {
+      assertThat(answers.get(i).get(30, TimeUnit.SECONDS))
+          .as("bytes the server received on call %d", i)
+          .isEqualTo((long) MESSAGES * MESSAGE_BYTES);
+    }
+    assertThat(uploads).allSatisfy(u -> assertThat(u.heldBack).as("held back").isPositive());
+  }
+
+  /** One call sending {@link #MESSAGES} messages, each only while the call is ready. */
+  private static final class Upload extends ClientCall.Listener<byte[]> {
+    final ClientCall<byte[], byte[]> call;
+    final CompletableFuture<Long> answer = new CompletableFuture<>();
+    private final byte[] message = new byte[MESSAGE_BYTES];
+    private int sent; // guarded by this
+    private boolean halfClosed; // guarded by this
+    volatile int heldBack;
+
+    Upload(ClientCall<byte[], byte[]> call) {
+      this.call = call;
+    }
+
+    void start() {
+      call.start(this, new Metadata());
+      call.request(1);
+      sendWhileReady();
+    }
+
+    private synchronized void sendWhileReady() {
+      while (sent < MESSAGES && call.isReady()) {
+        call.sendMessage(message);
+        sent++;
+      }
+      if (sent < MESSAGES) {
+        heldBack++;
+      } else if (!halfClosed) {
+        halfClosed = true;
+        call.halfClose();
+      }
+    }
+
+    @Override
+    public void onReady() {
+      sendWhileReady();
+    }
+
+    @Override
+    public void onMessage(byte[] value) {
+      long bytes = 0;
+      for (byte b : value) {
+        bytes = (bytes << 8) | (b & 0xff);
+      }
+      answer.complete(bytes);
+    }
+
+    @Override
+    public void onClose(Status status, Metadata trailers) {
+      if (!status.isOk()) {
+        answer.completeExceptionally(status.asRuntimeException());
+      }
+      answer.complete(-1L);
+    }
+  }
+}
