@@ -16,6 +16,7 @@ import dev.tern.Status;
 import dev.tern.testing.TernCleanupExtension;
 import dev.tern.testing.TestMarshallers;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -43,7 +44,7 @@ class ClientUploadReadinessTest {
 
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
 
-  /** Answers each upload with the number of bytes it received, as 8 bytes. */
+  /** Answers each upload with the number of bytes it received, as a big-endian long. */
   private static ServerServiceDefinition counting() {
     ServerCallHandler<byte[], byte[]> handler =
         (call, headers) -> {
@@ -60,11 +61,7 @@ class ClientUploadReadinessTest {
             @Override
             public void onHalfClose() {
               call.sendHeaders(new Metadata());
-              byte[] answer = new byte[8];
-              for (int i = 0; i < 8; i++) {
-                answer[i] = (byte) (received >>> (56 - 8 * i));
-              }
-              call.sendMessage(answer);
+              call.sendMessage(ByteBuffer.allocate(Long.BYTES).putLong(received).array());
               call.close(Status.OK, new Metadata());
             }
           };
@@ -84,19 +81,17 @@ class ClientUploadReadinessTest {
         cleanup.register(
             ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build());
 
-    List<CompletableFuture<Long>> answers = new ArrayList<>();
     List<Upload> uploads = new ArrayList<>();
     for (int i = 0; i < CALLS; i++) {
-      Upload upload =
+      uploads.add(
           new Upload(
-              channel.newCall(UPLOAD, CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS)));
-      uploads.add(upload);
-      answers.add(upload.answer);
+              channel.newCall(
+                  UPLOAD, CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS))));
     }
     uploads.forEach(Upload::start);
 
     for (int i = 0; i < CALLS; i++) {
-      assertThat(answers.get(i).get(30, TimeUnit.SECONDS))
+      assertThat(uploads.get(i).answer.get(30, TimeUnit.SECONDS))
           .as("bytes the server received on call %d", i)
           .isEqualTo((long) MESSAGES * MESSAGE_BYTES);
     }
@@ -142,11 +137,7 @@ class ClientUploadReadinessTest {
 
     @Override
     public void onMessage(byte[] value) {
-      long bytes = 0;
-      for (byte b : value) {
-        bytes = (bytes << 8) | (b & 0xff);
-      }
-      answer.complete(bytes);
+      answer.complete(ByteBuffer.wrap(value).getLong());
     }
 
     @Override

@@ -142,7 +142,7 @@ final class ClientWrites extends ConnectionWrites {
     }
     if (kept == 0) {
       reporting.clear();
-    } else {
+    } else if (kept < count) {
       reporting.subList(kept, count).clear();
     }
     if (reports == null) {
