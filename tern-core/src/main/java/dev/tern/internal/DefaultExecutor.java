@@ -34,6 +34,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * callbacks stay in order: they reach this executor through the call's serializing executor, one
  * task at a time.
  *
+ * <p>With one worker (a process with one core, where the event loops share it), what a task writes
+ * to a transport's connections reaches their event loops as the task ends ({@link HeldWakes}): one
+ * hand-off for a callback's writes, not one per write, bounded to a few milliseconds for a task
+ * that writes and then blocks or runs on (once per task).
+ *
  * <p>Thread-safe: {@link #execute} may be called from any thread. The shared instance is never shut
  * down; its threads are daemons.
  */
@@ -75,7 +80,7 @@ public final class DefaultExecutor implements Executor {
       throw new IllegalArgumentException("parallelism must be positive: " + parallelism);
     }
     this.timer = Objects.requireNonNull(timer, "timer");
-    this.pool = new Pool(name, parallelism);
+    this.pool = new Pool(name, parallelism, new HeldWakes(timer, parallelism == 1));
     this.spill =
         new ThreadPoolExecutor(
             0,
@@ -112,7 +117,7 @@ public final class DefaultExecutor implements Executor {
    * Stops both pools at once, abandoning queued tasks; for instances a test created, never for the
    * shared one.
    */
-  void shutdownNow() {
+  public void shutdownNow() {
     pool.shutdownNow();
     spill.shutdownNow();
   }
@@ -197,12 +202,19 @@ public final class DefaultExecutor implements Executor {
 
     @Override
     protected boolean exec() {
+      HeldWakes.Worker worker = Thread.currentThread() instanceof HeldWakes.Worker w ? w : null;
+      if (worker != null) {
+        worker.beginTask();
+      }
       try {
         runnable.run();
       } catch (Throwable t) {
         Thread thread = Thread.currentThread();
         thread.getUncaughtExceptionHandler().uncaughtException(thread, t);
       } finally {
+        if (worker != null) {
+          worker.endTask();
+        }
         finished.lazySet(finished.get() + 1);
       }
       return true;
@@ -211,10 +223,10 @@ public final class DefaultExecutor implements Executor {
 
   /** The work-stealing pool; a subclass only to reach the protected {@code drainTasksTo}. */
   private static final class Pool extends ForkJoinPool {
-    Pool(String name, int parallelism) {
+    Pool(String name, int parallelism, HeldWakes heldWakes) {
       super(
           parallelism,
-          workerFactory(name),
+          workerFactory(name, heldWakes),
           null,
           true, // async mode: tasks submitted from the pool's workers run FIFO
           parallelism,
@@ -229,10 +241,10 @@ public final class DefaultExecutor implements Executor {
       drainTasksTo(into);
     }
 
-    private static ForkJoinWorkerThreadFactory workerFactory(String name) {
+    private static ForkJoinWorkerThreadFactory workerFactory(String name, HeldWakes heldWakes) {
       AtomicLong count = new AtomicLong();
       return pool -> {
-        ForkJoinWorkerThread thread = new ForkJoinWorkerThread(pool) {};
+        ForkJoinWorkerThread thread = heldWakes.newWorker(pool);
         thread.setName(name + "-" + count.incrementAndGet());
         thread.setDaemon(true);
         return thread;

@@ -97,6 +97,9 @@ public final class ThreadlessExecutor implements Executor {
     }
     Runnable task = tasks.poll();
     if (task == null) {
+      // What this thread wrote before blocking (a call's request) must leave before it waits for
+      // the answer, not a tick later.
+      HeldWakes.wakeAll();
       Thread owner = Thread.currentThread();
       boolean poolWorker = owner instanceof ForkJoinWorkerThread;
       waiter = owner;

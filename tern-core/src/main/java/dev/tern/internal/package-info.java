@@ -8,7 +8,8 @@
  * <p>This package holds what both sides of a call share: the executors callbacks run on ({@link
  * dev.tern.internal.SerializingExecutor}, {@link dev.tern.internal.ThreadlessExecutor} for blocking
  * stubs, {@link dev.tern.internal.SharedExecutors} with the default {@link
- * dev.tern.internal.DefaultExecutor}, {@link dev.tern.internal.BlockingThreads} for blocking
+ * dev.tern.internal.DefaultExecutor} and the event-loop wake-ups its one worker holds on one core,
+ * {@link dev.tern.internal.HeldWakes}; {@link dev.tern.internal.BlockingThreads} for blocking
  * handlers), streaming read-ahead ({@link dev.tern.internal.ReadAhead}), tracer events and the
  * reconnect back-off. It imports none of its sub-packages. The sub-packages, each one job:
  *

@@ -4,6 +4,7 @@ import dev.tern.ClientCall;
 import dev.tern.Metadata;
 import dev.tern.Status;
 import dev.tern.StatusException;
+import dev.tern.internal.HeldWakes;
 import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -304,6 +305,8 @@ public final class BlockingClientCall<ReqT, RespT> {
    * returns the time left. An interrupt cancels the call.
    */
   private long await(boolean timed, long nanos) throws InterruptedException, TimeoutException {
+    // What this thread wrote (the call's messages) leaves before it waits for the answer.
+    HeldWakes.wakeAll();
     try {
       if (!timed) {
         changed.await();

@@ -1,6 +1,7 @@
 package dev.tern.netty.internal.write;
 
 import dev.tern.internal.FieldHandles;
+import dev.tern.internal.HeldWakes;
 import io.netty.channel.Channel;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -15,19 +16,27 @@ import java.util.logging.Logger;
  * queue, and one event-loop task drains it and flushes the channel once per drain. A drain is
  * scheduled only when the queue goes from idle to busy, so a burst of writes costs one task hop and
  * one flush (a blocking queue or a task per write cost several microseconds each in grpc-java's
- * measurements).
+ * measurements). On a default-executor worker the wake-up for that drain is held until the worker's
+ * task ends ({@link HeldWakes}), so a callback's writes are one hand-off however they are spaced; a
+ * write from any other thread wakes a held drain at once.
  *
  * <p>Thread-safe: {@link #enqueue} may be called from any thread; commands run on the event loop,
  * in the order they were enqueued.
  */
-public final class WriteQueue {
+public final class WriteQueue implements HeldWakes.Wake {
   private static final Logger logger = Logger.getLogger(WriteQueue.class.getName());
 
   /** Bounds one drain so a flood of commands cannot starve the event loop's reads. */
   private static final int MAX_COMMANDS_PER_DRAIN = 128;
 
-  private static final VarHandle SCHEDULED =
-      FieldHandles.of(MethodHandles.lookup(), "scheduled", boolean.class);
+  private static final VarHandle SCHEDULED;
+  private static final VarHandle HOLDER;
+
+  static {
+    MethodHandles.Lookup lookup = MethodHandles.lookup();
+    SCHEDULED = FieldHandles.of(lookup, "scheduled", boolean.class);
+    HOLDER = FieldHandles.of(lookup, "holder", Thread.class);
+  }
 
   private final Channel channel;
   private final Queue<Runnable> queue = new ConcurrentLinkedQueue<>();
@@ -36,6 +45,12 @@ public final class WriteQueue {
    * Whether a drain is scheduled: set by CAS through {@link #SCHEDULED}, a field, not an object.
    */
   private volatile boolean scheduled;
+
+  /**
+   * The worker holding the wake-up of the scheduled drain, or null: whoever clears it by CAS
+   * through {@link #HOLDER} wakes the event loop.
+   */
+  private volatile Thread holder;
 
   private final Runnable drain = this::drain;
 
@@ -60,14 +75,37 @@ public final class WriteQueue {
 
   private void scheduleDrain() {
     if (SCHEDULED.compareAndSet(this, false, true)) {
-      try {
-        channel.eventLoop().execute(drain);
-      } catch (RejectedExecutionException e) {
-        // The event loop group was shut down under us: nothing can be written any more. Run the
-        // commands here so they see the dead channel and release what they hold.
-        logger.log(Level.FINE, "event loop rejected the write queue drain", e);
-        drainNow();
+      HeldWakes.Worker worker = HeldWakes.holder();
+      if (worker == null) {
+        executeDrain();
+      } else {
+        holder = worker;
+        worker.hold(this);
       }
+    } else {
+      Thread held = holder;
+      if (held != null && held != Thread.currentThread()) {
+        wakeHeld(); // another thread's write does not wait for the holder's task to end
+      }
+    }
+  }
+
+  @Override
+  public void wakeHeld() {
+    Thread held = holder;
+    if (held != null && HOLDER.compareAndSet(this, held, null)) {
+      executeDrain();
+    }
+  }
+
+  private void executeDrain() {
+    try {
+      channel.eventLoop().execute(drain);
+    } catch (RejectedExecutionException e) {
+      // The event loop group was shut down under us: nothing can be written any more. Run the
+      // commands here so they see the dead channel and release what they hold.
+      logger.log(Level.FINE, "event loop rejected the write queue drain", e);
+      drainNow();
     }
   }
 
