@@ -12,11 +12,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * style of TCP Vegas and the gradient limiters: per window of samples it estimates the calls queued
  * beyond what the server serves at its unloaded latency (the window's mean calls in progress times
  * the share of its median above the unloaded latency, by Little's law). While that queue is at most
- * {@link #queueAllowance} (3 calls up to a limit of 10, more at higher orders of magnitude), the
+ * {@link #queueAllowance} (2 calls up to a limit of 10, more at higher orders of magnitude), the
  * limit grows by its square root; while it is at most twice that, or the median is within {@link
  * #TOLERANCE} times the unloaded latency, the limit holds; beyond both, it comes down to what the
  * server serves at its unloaded latency plus the allowance (the limit times unloaded / median, plus
- * the allowance; by at most half a window). So one core serving a 0.3 ms call settles at 4 to 7
+ * the allowance; by at most half a window). So one core serving a 0.3 ms call settles at 4 to 5
  * calls in progress, where bin/overload's hand-tuned {@code maxConcurrentCalls=4} is, and a server
  * of many cores or one waiting on I/O at its cores or its waits plus a few; a fixed margin of
  * milliseconds above the unloaded latency (5 ms before) let a queue of tens of calls build on one
@@ -110,10 +110,13 @@ final class AdaptiveConcurrencyLimit {
    * The calls a window may show queued (its mean calls in progress times the share of their latency
    * above the unloaded one) and the limit still grow, at limits up to 10; {@link #queueAllowance}
    * at higher ones. Twice as many, with the latency beyond {@link #TOLERANCE}, shrink it. On one
-   * core a call costing 0.3 ms then keeps 4 to 7 calls in progress (bin/overload's hand-tuned 4),
-   * not the tens a fixed margin of milliseconds let queue.
+   * core a call costing 0.2-0.3 ms then keeps 4 to 5 calls in progress (bin/overload's hand-tuned
+   * 4), not the tens a fixed margin of milliseconds let queue. At 3 (until 2026-11-29) it settled
+   * at 6 to 7, with admitted calls' p99 4-6 times the unloaded one; 2 waited for the writes of a
+   * stream's callback to cost one hand-off on a shared core ({@code HeldWakes}), before which a
+   * server-streaming workload served under 0.8 of its capacity at 4 or 5 calls in progress.
    */
-  static final double QUEUE_ALLOWANCE = 3;
+  static final double QUEUE_ALLOWANCE = 2;
 
   /**
    * The lowest floor: what the server measured as served in time may be as little as one call in
