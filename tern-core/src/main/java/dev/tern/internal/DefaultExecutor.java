@@ -80,7 +80,7 @@ public final class DefaultExecutor implements Executor {
       throw new IllegalArgumentException("parallelism must be positive: " + parallelism);
     }
     this.timer = Objects.requireNonNull(timer, "timer");
-    this.pool = new Pool(name, parallelism, new HeldWakes(timer, parallelism == 1));
+    this.pool = new Pool(name, parallelism, parallelism == 1 ? new HeldWakes(timer) : null);
     this.spill =
         new ThreadPoolExecutor(
             0,
@@ -223,6 +223,7 @@ public final class DefaultExecutor implements Executor {
 
   /** The work-stealing pool; a subclass only to reach the protected {@code drainTasksTo}. */
   private static final class Pool extends ForkJoinPool {
+    /** A pool whose workers hold wake-ups through {@code heldWakes}; null: plain workers. */
     Pool(String name, int parallelism, HeldWakes heldWakes) {
       super(
           parallelism,
@@ -244,7 +245,8 @@ public final class DefaultExecutor implements Executor {
     private static ForkJoinWorkerThreadFactory workerFactory(String name, HeldWakes heldWakes) {
       AtomicLong count = new AtomicLong();
       return pool -> {
-        ForkJoinWorkerThread thread = heldWakes.newWorker(pool);
+        ForkJoinWorkerThread thread =
+            heldWakes == null ? new ForkJoinWorkerThread(pool) {} : heldWakes.newWorker(pool);
         thread.setName(name + "-" + count.incrementAndGet());
         thread.setDaemon(true);
         return thread;

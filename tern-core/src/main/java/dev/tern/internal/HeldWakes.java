@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * messages paid several such pairs a call (docs/reliability.md, "The tail at the limit"). With more
  * cores the woken event loop writes beside the worker instead, and holding its wake-up only delays
  * the writes (the first end-to-end 4x10 pairs on two cores read 195,000 calls a second before,
- * 142,000-192,000 with holds): so {@link DefaultExecutor} holds only when it has one worker, a
- * process with one core.
+ * 142,000-192,000 with holds): so only a {@link DefaultExecutor} of one worker, a process with one
+ * core, makes its threads {@link Worker}s; others have plain pool threads and pay nothing.
  *
  * <p>A hold outlasts the task that made it by at most one to two ticks ({@link #TICK_MICROS}): a
  * handler that writes and then blocks (a sleep, a lock, I/O the pool cannot see) or computes for a
@@ -62,19 +62,12 @@ public final class HeldWakes {
   private final AtomicBoolean ticking = new AtomicBoolean();
   private final Runnable tick = this::tick;
 
-  /**
-   * Set when holding is off (more than one core) or once the timer refused a tick (holding would
-   * then have no bound): nothing is held.
-   */
+  /** Set once the timer refused a tick: holding would then have no bound, so nothing is held. */
   private volatile boolean disabled;
 
-  /**
-   * Holds for workers made by {@link #newWorker}, bounded by ticks on {@code timer}; none unless
-   * {@code enabled}.
-   */
-  HeldWakes(ScheduledExecutorService timer, boolean enabled) {
+  /** Holds for workers made by {@link #newWorker}, bounded by ticks on {@code timer}. */
+  HeldWakes(ScheduledExecutorService timer) {
     this.timer = timer;
-    this.disabled = !enabled;
   }
 
   /**
@@ -116,8 +109,8 @@ public final class HeldWakes {
 
   /**
    * The tick (timer thread, one at a time): wakes what a worker has held since the last tick, and
-   * looks again while any worker holds something or held something since the last tick (so a busy
-   * pool keeps one tick a period, not a tick re-armed, with a wake-up of the timer, per hold).
+   * looks again while any worker holds something or ran a task since the last tick (so a busy pool
+   * keeps one tick a period, not a tick re-armed, with a wake-up of the timer, per hold).
    */
   private void tick() {
     boolean again = false;
@@ -144,13 +137,11 @@ public final class HeldWakes {
   public static final class Worker extends ForkJoinWorkerThread {
     private static final VarHandle COUNT;
     private static final VarHandle TASK;
-    private static final VarHandle HOLDS;
 
     static {
       MethodHandles.Lookup lookup = MethodHandles.lookup();
       COUNT = FieldHandles.of(lookup, "count", int.class);
       TASK = FieldHandles.of(lookup, "task", long.class);
-      HOLDS = FieldHandles.of(lookup, "holds", long.class);
     }
 
     private final HeldWakes owner;
@@ -164,10 +155,6 @@ public final class HeldWakes {
     @SuppressWarnings("unused") // through TASK
     private long task;
 
-    /** Tasks that held a wake-up, counted as each made its first hold; as {@link #count}. */
-    @SuppressWarnings("unused") // through HOLDS
-    private long holds;
-
     /**
      * The task whose holds a tick woke: it holds no more (a task that writes and then blocks, or a
      * subscription looping in one task, has its later writes leave at once). Written by the tick.
@@ -179,8 +166,8 @@ public final class HeldWakes {
     /** The tick's own: the task number it saw holding at its last look; -1 if none. */
     private long seenHolding = -1;
 
-    /** The tick's own: {@link #holds} at its last look. */
-    private long seenHolds;
+    /** The tick's own: {@link #task} at its last look. */
+    private long seenTask;
 
     Worker(ForkJoinPool pool, HeldWakes owner) {
       super(pool);
@@ -228,7 +215,6 @@ public final class HeldWakes {
       held[n] = wake;
       COUNT.setRelease(this, n + 1);
       if (n == 0) {
-        HOLDS.setRelease(this, (long) HOLDS.getOpaque(this) + 1);
         owner.arm();
       }
     }
@@ -260,18 +246,17 @@ public final class HeldWakes {
 
     /**
      * The tick's look: wakes what this worker holds if it was already holding in the same task at
-     * the last look (and that task holds no more); returns whether it holds something now or held
-     * something since the last look, to look again.
+     * the last look (and that task holds no more); returns whether it holds something now or ran a
+     * task since the last look, to look again.
      */
     boolean look() {
-      long holdsNow = (long) HOLDS.getAcquire(this);
-      boolean active = holdsNow != seenHolds;
-      seenHolds = holdsNow;
+      long now = (long) TASK.getAcquire(this);
+      boolean ran = now != seenTask;
+      seenTask = now;
       if (!holding()) {
         seenHolding = -1;
-        return active;
+        return ran;
       }
-      long now = (long) TASK.getAcquire(this);
       if (now == seenHolding) {
         wokenByTick = now;
         wakeHeld(true);

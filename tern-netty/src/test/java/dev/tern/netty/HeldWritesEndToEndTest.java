@@ -3,21 +3,20 @@ package dev.tern.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tern.CallOptions;
+import dev.tern.ClientCall;
 import dev.tern.ManagedChannel;
+import dev.tern.Metadata;
 import dev.tern.MethodDescriptor;
 import dev.tern.Server;
 import dev.tern.ServerServiceDefinition;
 import dev.tern.internal.DefaultExecutor;
 import dev.tern.internal.SharedExecutors;
-import dev.tern.stub.ClientCalls;
 import dev.tern.stub.ServerCalls;
 import dev.tern.stub.StreamObserver;
+import dev.tern.testing.RecordingClientCallListener;
 import dev.tern.testing.TernCleanupExtension;
 import dev.tern.testing.TestMarshallers;
 import java.net.InetSocketAddress;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -65,33 +64,20 @@ class HeldWritesEndToEndTest {
         cleanup.register(
             NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build());
 
-    List<String> received = new CopyOnWriteArrayList<>();
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    ClientCalls.asyncServerStreamingCall(
-        channel.newCall(UPDATES, CallOptions.DEFAULT),
-        "go",
-        new StreamObserver<>() {
-          @Override
-          public void onNext(String value) {
-            received.add(value);
-            firstReceived.countDown();
-          }
-
-          @Override
-          public void onError(Throwable t) {
-            done.completeExceptionally(t);
-          }
-
-          @Override
-          public void onCompleted() {
-            done.complete(null);
-          }
-        });
+    ClientCall<String, String> call = channel.newCall(UPDATES, CallOptions.DEFAULT);
+    RecordingClientCallListener<String> responses = new RecordingClientCallListener<>();
+    call.start(responses, new Metadata());
+    call.request(2);
+    call.sendMessage("go");
+    call.halfClose();
 
     // The handler waits for the first message to arrive before it sends the second and returns:
     // were the first held until the handler returned, neither would ever arrive.
-    done.get(60, TimeUnit.SECONDS);
-    assertThat(received).containsExactly("first", "second");
+    assertThat(responses.awaitMessage()).isEqualTo("first");
+    firstReceived.countDown();
+    assertThat(responses.awaitMessage()).isEqualTo("second");
+    assertThat(responses.awaitStatus().isOk()).isTrue();
+    assertThat(responses.messagesReceived()).isEqualTo(2);
   }
 
   /** Writes one update, waits (as a handler pacing its updates would) until it arrived, ends. */
