@@ -26,22 +26,23 @@ import java.util.concurrent.atomic.AtomicReference;
  * calls mostly missed their deadlines while the server had them, or were abandoned by their clients
  * before the answer ({@link #releaseLate}: it fails its clients at the concurrency it has, and the
  * limit comes down to it), or, while the limit is cold (above {@link #COLD_FLOOR}), whose queue is
- * long, has grown over each of the last two spans of {@link #RISING_SPAN} windows and takes most
- * calls {@link #DEADLINE_SHARE_AT_RISK} of their deadlines or more, while the server keeps serving
- * at least {@link #SATURATED_SHARE} of the most calls a second it has served over a period ({@link
- * #bestRate}): a server busy at its pace with calls arriving faster than it serves them, whose
- * calls on a shared core would otherwise all be late together a deadline later (a closed loop's
- * queue, bounded by its size and far within its deadlines, is not overload). The unloaded latency
- * is the lowest median of the windows that ran unloaded (their calls in progress below half the
- * limit) over the last one to two periods of {@link #WINDOWS_PER_PERIOD} windows that had such a
- * window, falling at once and rising at most {@link #GROWTH_PER_PERIOD} times a period, once per
- * {@link #RISE_INTERVAL_NANOS} and only after a period at least half of whose windows ran unloaded
- * ({@link #MIN_UNLOADED_WINDOWS_TO_RISE}: not a queue draining as the load falls) with their
- * medians within {@link #TOLERANCE} times the lowest (a steady pace, not a queue filling far below
- * a cold limit, whose medians climb window by window), so it follows a service that becomes slower
- * or faster for good, but neither a queue building far below the limit nor the load at the limit;
- * before the first unloaded window a loaded window halves the limit (a server that starts
- * overloaded).
+ * long, has grown over each of the last two spans of windows ({@link #growing}: of {@link
+ * #RISING_SPAN} windows, or of fewer by as much a window) and makes most calls wait {@link
+ * #DEADLINE_SHARE_AT_RISK} of their deadlines or more (as they ended, or a call arriving then, at
+ * the pace theirs moved: {@link #atRisk}), while the server keeps serving at least {@link
+ * #SATURATED_SHARE} of the most calls a second it has served over a period ({@link #bestRate}): a
+ * server busy at its pace with calls arriving faster than it serves them, whose calls on a shared
+ * core would otherwise all be late together a deadline later (a closed loop's queue, bounded by its
+ * size and far within its deadlines, is not overload). The unloaded latency is the lowest median of
+ * the windows that ran unloaded (their calls in progress below half the limit) over the last one to
+ * two periods of {@link #WINDOWS_PER_PERIOD} windows that had such a window, falling at once and
+ * rising at most {@link #GROWTH_PER_PERIOD} times a period, once per {@link #RISE_INTERVAL_NANOS}
+ * and only after a period at least half of whose windows ran unloaded ({@link
+ * #MIN_UNLOADED_WINDOWS_TO_RISE}: not a queue draining as the load falls) with their medians within
+ * {@link #TOLERANCE} times the lowest (a steady pace, not a queue filling far below a cold limit,
+ * whose medians climb window by window), so it follows a service that becomes slower or faster for
+ * good, but neither a queue building far below the limit nor the load at the limit; before the
+ * first unloaded window a loaded window halves the limit (a server that starts overloaded).
  *
  * <p>The floor follows what the server has served in time: the most calls in progress as a call
  * began that then ended within the allowed latency (not as it ended: a queue filling behind it
@@ -148,20 +149,26 @@ final class AdaptiveConcurrencyLimit {
    * however long they queue: its queue is bounded, and refusing some of it would fail calls and
    * serve none sooner. Compared window by window, a queue of cheap and expensive calls mixed grows
    * too unevenly to tell (bin/overload's mixed workload at 1.2 times what it served: its mean calls
-   * in progress moved by tens from one window to the next, while growing by about 6 a window).
+   * in progress moved by tens from one window to the next, while growing by about 6 a window). A
+   * queue growing many times faster is told over shorter spans too ({@link #growing}).
    */
   static final int RISING_SPAN = 8;
 
   /**
-   * The share of a call's deadline its latency must reach, in most of a window's calls, for a queue
-   * far below a cold limit to count as overload: a queue that puts deadlines at risk. Calls without
-   * a deadline are never at risk; a queue of them is bounded once 5,000 are in progress (half the
-   * cold limit), or by {@code maxConcurrentCalls}. A closed loop of calls whose latency stays far
-   * within their deadlines (a benchmark's hundreds outstanding, h2load's thousands of streams, each
-   * ramping up over many windows) is no overload either: refusing some of it would fail calls and
-   * serve none sooner. A twentieth: with 1 s deadlines the first overload's queue grows to about 50
-   * ms before the cut (a tenth let it grow to 100 ms, which bin/overload's 1.5x step of a blocking
-   * service showed as a p99 of 121 ms, 5.5 times its unloaded p99; a twentieth, 41.6 ms).
+   * The share of a call's deadline its wait must reach, in most of a window's calls, for a queue
+   * far below a cold limit to count as overload: a queue that puts deadlines at risk ({@link
+   * #atRisk}: the call's latency, or what a call arriving as it ended waits at the same pace).
+   * Calls without a deadline are never at risk; a queue of them is bounded once 5,000 are in
+   * progress (half the cold limit), or by {@code maxConcurrentCalls}. A closed loop of calls whose
+   * latency stays far within their deadlines (a benchmark's hundreds outstanding, h2load's
+   * thousands of streams, each ramping up over many windows) is no overload either: refusing some
+   * of it would fail calls and serve none sooner. A twentieth: with 1 s deadlines the first
+   * overload's queue grows to about 50 ms before the cut (a tenth let it grow to 100 ms, which
+   * bin/overload's 1.5x step of a blocking service showed as a p99 of 121 ms, 5.5 times its
+   * unloaded p99; a twentieth, 41.6 ms). Read from the latencies of calls as they ended, the queue
+   * was longer by then, the more so the faster it grew: in {@code OneCoreServerModel} the first
+   * overload's p99 was 48-54 ms at 1.5x and 462-539 ms at 5x; with the wait of a call arriving
+   * then, and growth told over shorter spans, 20-24 and 81-104 ms.
    */
   static final double DEADLINE_SHARE_AT_RISK = 0.05;
 
@@ -303,9 +310,7 @@ final class AdaptiveConcurrencyLimit {
    */
   void release(long latencyNanos, long timeoutNanos, int inProgressAtStart) {
     int before = inProgress.getAndDecrement();
-    long latency = Math.max(0, latencyNanos);
-    boolean atRisk = timeoutNanos >= 0 && latency >= DEADLINE_SHARE_AT_RISK * timeoutNanos;
-    record(latency, before, inProgressAtStart, false, atRisk);
+    record(Math.max(0, latencyNanos), before, inProgressAtStart, false, timeoutNanos);
   }
 
   /**
@@ -318,11 +323,11 @@ final class AdaptiveConcurrencyLimit {
    */
   void releaseLate(long latencyNanos) {
     int before = inProgress.getAndDecrement();
-    record(Math.max(0, latencyNanos), before, before, true, true);
+    record(Math.max(0, latencyNanos), before, before, true, 0);
   }
 
   private void record(
-      long latencyNanos, int inProgressAtEnd, int inProgressAtStart, boolean late, boolean atRisk) {
+      long latencyNanos, int inProgressAtEnd, int inProgressAtStart, boolean late, long timeout) {
     Window w = window.get();
     int i = w.claimed.getAndIncrement();
     if (i >= WINDOW) {
@@ -332,7 +337,7 @@ final class AdaptiveConcurrencyLimit {
     w.inProgress[i] = inProgressAtEnd;
     w.atStart[i] = inProgressAtStart;
     w.late[i] = late;
-    w.atRisk[i] = atRisk;
+    w.timeouts[i] = timeout;
     if (w.written.incrementAndGet() == WINDOW) {
       update(w);
       window.set(new Window());
@@ -352,11 +357,10 @@ final class AdaptiveConcurrencyLimit {
     // baseline they give falls at once but rises by at most GROWTH_PER_PERIOD a period.
     boolean nearLimit = busiest * 2 >= estimate;
     int late = 0;
-    int atRisk = 0;
     for (int i = 0; i < WINDOW; i++) {
       late += w.late[i] ? 1 : 0;
-      atRisk += w.atRisk[i] ? 1 : 0;
     }
+    int atRisk = atRisk(w);
     boolean mostlyLate = late > WINDOW / 2;
     if (!nearLimit && !mostlyLate) {
       periodMin = Math.min(periodMin, median);
@@ -469,23 +473,31 @@ final class AdaptiveConcurrencyLimit {
   }
 
   /**
-   * Records the window's mean calls in progress, and tells whether they grew by more than {@code
-   * by} over each of the last two spans of {@link #RISING_SPAN} windows: a queue still growing.
+   * Records the window's mean calls in progress, and tells whether they grew over each of the last
+   * two spans of {@link #RISING_SPAN} windows by more than {@code by}, or over each of the last two
+   * spans of 4, 2 or 1 windows by two, four or eight times {@code by} (a growth a window 4, 16 or
+   * 64 times as fast as the longest span asks): a queue still growing. A queue growing fast is told
+   * sooner (on one core at three times what it serves, two spans of {@link #RISING_SPAN} windows
+   * let it grow to about 280 ms), while a mix of cheap and expensive calls, uneven from one window
+   * to the next, must grow over the longer spans.
    */
   private boolean growing(double meanInProgress, double by) {
     int length = recentMeans.length;
     int now = (int) (windowsSeen % length);
     recentMeans[now] = meanInProgress;
     windowsSeen++;
-    // A limiter's first windows compare over shorter spans (at least 2 windows each), so a server
-    // overloaded from its start is not left to queue for 2 * RISING_SPAN windows first.
-    int span = (int) Math.min(RISING_SPAN, (windowsSeen - 1) / 2);
-    if (span < 2) {
-      return false;
+    // A limiter's first windows have only the shorter spans to compare, so a server overloaded
+    // from its start is not left to queue for 2 * RISING_SPAN windows first.
+    int longest = (int) Math.min(RISING_SPAN, (windowsSeen - 1) / 2);
+    for (int span = 1; span <= longest; span *= 2) {
+      double spanAgo = recentMeans[(now + length - span) % length];
+      double twoSpansAgo = recentMeans[(now + length - 2 * span) % length];
+      double needed = by * RISING_SPAN / span;
+      if (meanInProgress > spanAgo + needed && spanAgo > twoSpansAgo + needed) {
+        return true;
+      }
     }
-    double spanAgo = recentMeans[(now + length - span) % length];
-    double twoSpansAgo = recentMeans[(now + length - 2 * span) % length];
-    return meanInProgress > spanAgo + by && spanAgo > twoSpansAgo + by;
+    return false;
   }
 
   /**
@@ -495,6 +507,28 @@ final class AdaptiveConcurrencyLimit {
    */
   static double queueAllowance(double limit) {
     return Math.max(QUEUE_ALLOWANCE, QUEUE_ALLOWANCE * Math.log10(limit));
+  }
+
+  /**
+   * The window's calls whose deadlines a queue puts at risk: their latency, or the wait of a call
+   * arriving as they ended, took at least {@link #DEADLINE_SHARE_AT_RISK} of their time. A call
+   * that waited {@code latency} behind the calls in progress as it began waits, as it ends, behind
+   * the calls in progress then at the same pace (latency times the calls in progress at its end
+   * over those at its start): a growing queue is long before its calls' latencies show it, as they
+   * end (on one core at five times what it serves, a call's latency as it ends is a fifth of what
+   * the call arriving then will wait). Calls held open together, far more than those queueing, keep
+   * the two counts close, so the wait reads as the latency. A call without a deadline is never at
+   * risk; a late one always.
+   */
+  private static int atRisk(Window w) {
+    int atRisk = 0;
+    for (int i = 0; i < WINDOW; i++) {
+      long timeout = w.timeouts[i];
+      double growth = Math.max(1, w.inProgress[i] / (double) Math.max(1, w.atStart[i]));
+      double wait = w.latencies[i] * growth;
+      atRisk += w.late[i] || (timeout >= 0 && wait >= DEADLINE_SHARE_AT_RISK * timeout) ? 1 : 0;
+    }
+    return atRisk;
   }
 
   /** The window's mean latency, in nanoseconds. */
@@ -597,7 +631,10 @@ final class AdaptiveConcurrencyLimit {
     final int[] inProgress = new int[WINDOW];
     final int[] atStart = new int[WINDOW];
     final boolean[] late = new boolean[WINDOW];
-    final boolean[] atRisk = new boolean[WINDOW];
+
+    /** Each call's time left as it arrived: negative for none. */
+    final long[] timeouts = new long[WINDOW];
+
     final AtomicInteger claimed = new AtomicInteger();
     final AtomicInteger written = new AtomicInteger();
   }

@@ -343,7 +343,7 @@ class AdaptiveConcurrencyLimitTest {
     // Before, 1,046 calls ended late and the rest waited up to the deadline. Now the worst call
     // is one of the first, queued while the limit learned: 146 ms here, as the queue must grow
     // over two spans of windows first (37 before it had to; the same with a tenth of the deadline
-    // at risk or a twentieth).
+    // at risk or a twentieth, and with the wait of a call arriving as a call ends).
     assertThat(run.late()).isZero();
     assertThat(run.served()).isGreaterThan(run.offered() * 2 / 3 - 500);
     assertThat(run.worstLatencyNanos()).isLessThanOrEqualTo(150 * MS);

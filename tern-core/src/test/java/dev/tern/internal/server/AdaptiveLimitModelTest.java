@@ -97,4 +97,35 @@ class AdaptiveLimitModelTest {
         .isGreaterThan(0.85 * runs(seed).capacity());
     assertThat(again.p99Nanos()).as("%s", again).isLessThan(3 * steps.get(0).p99Nanos());
   }
+
+  /**
+   * A cold limit (its first overload, straight from the unloaded step) at 1.5x, 3x and 5x, counted
+   * over the whole step: the queue that builds before the cut is in it. The model's p99 over the
+   * whole step was 48-54 ms at 1.5x, 140-173 ms at 3x and 462-539 ms at 5x while the limit read a
+   * queue from its calls' latencies as they ended and asked it to grow over two spans of 8 windows;
+   * now 20-24, 4-19 and 81-104 ms (the unloaded p99 is about 2.3 ms; the cut must let a queue of
+   * about a twentieth of the 1 s deadline build first, and at 5x the calls it admitted by then take
+   * 100 ms to drain).
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3})
+  void aColdLimitFacingItsFirstOverload_cutsTheQueueWithinAFewWindows(long seed) {
+    double[] multiples = {1.5, 3, 5};
+    long[] bounds = {
+      35 * OneCoreServerModel.MS, 35 * OneCoreServerModel.MS, 130 * OneCoreServerModel.MS
+    };
+    for (int i = 0; i < multiples.length; i++) {
+      OneCoreServerModel model = OneCoreServerModel.overloadsWorkload(seed);
+      model.closedLoop(32, STEP / 2);
+      model.openLoop(0.1, STEP);
+
+      Step first = model.openLoop(multiples[i], STEP, 0);
+
+      assertThat(first.late()).as("late, %s", first).isZero();
+      assertThat(first.goodputPerSecond())
+          .as("goodput, %s", first)
+          .isGreaterThan(0.85 * model.capacityPerSecond());
+      assertThat(first.p99Nanos()).as("p99, %s", first).isLessThan(bounds[i]);
+    }
+  }
 }

@@ -142,10 +142,14 @@ final class OneCoreServerModel {
     final long cpu;
     final long network;
 
-    Call(long arrival, long cpu, long network) {
+    /** The calls in progress as it was admitted, itself among them. */
+    final int atStart;
+
+    Call(long arrival, long cpu, long network, int atStart) {
       this.arrival = arrival;
       this.cpu = cpu;
       this.network = network;
+      this.atStart = atStart;
     }
   }
 
@@ -200,6 +204,10 @@ final class OneCoreServerModel {
     return fixedLimit > 0 ? queue.size() < fixedLimit : limit.tryAcquire();
   }
 
+  private int limitInProgress() {
+    return fixedLimit > 0 ? queue.size() + 1 : limit.inProgress();
+  }
+
   private int limitNow() {
     return fixedLimit > 0 ? fixedLimit : limit.limit();
   }
@@ -210,9 +218,9 @@ final class OneCoreServerModel {
     }
   }
 
-  private void release(long latencyNanos) {
+  private void release(long latencyNanos, int atStart) {
     if (fixedLimit == 0) {
-      limit.release(latencyNanos);
+      limit.release(latencyNanos, DEADLINE_NANOS, atStart);
     }
   }
 
@@ -253,6 +261,15 @@ final class OneCoreServerModel {
    * nanos}; the second half recorded.
    */
   Step openLoop(double multiple, long nanos) {
+    return openLoop(multiple, nanos, nanos / 2);
+  }
+
+  /**
+   * Open-loop Poisson arrivals at {@code multiple} times {@link #capacityPerSecond} for {@code
+   * nanos}, recorded from {@code unrecordedNanos} on: 0 for the whole step, with the limit's first
+   * overload in it.
+   */
+  Step openLoop(double multiple, long nanos, long unrecordedNanos) {
     long start = clock.currentTimeNanos();
     long end = start + nanos;
     double gap = TimeUnit.SECONDS.toNanos(1) / (multiple * capacityPerSecond());
@@ -263,7 +280,7 @@ final class OneCoreServerModel {
       if (arrival >= end) {
         break;
       }
-      recording = arrival >= start + nanos / 2;
+      recording = arrival >= start + unrecordedNanos;
       advanceTo(arrival);
       arrive(arrival);
       ended.clear();
@@ -275,7 +292,7 @@ final class OneCoreServerModel {
     advanceTo(end);
     recording = false;
     drain();
-    return step(multiple, nanos / 2);
+    return step(multiple, nanos - unrecordedNanos);
   }
 
   private void resetRecording() {
@@ -327,7 +344,7 @@ final class OneCoreServerModel {
       useEventLoop(now, refusalNanos);
       return false;
     }
-    queue.add(new Call(now, cpu(), delay()));
+    queue.add(new Call(now, cpu(), delay(), limitInProgress()));
     useEventLoop(now, eventLoopNanos);
     if (!running) {
       startHead(now);
@@ -413,7 +430,7 @@ final class OneCoreServerModel {
       lateCall(now);
     } else {
       ended.add(now);
-      release(latency);
+      release(latency, call.atStart);
       if (recording) {
         ok++;
         latencies.add(latency + call.network);
