@@ -323,7 +323,7 @@ final class AdaptiveConcurrencyLimit {
    */
   void releaseLate(long latencyNanos) {
     int before = inProgress.getAndDecrement();
-    record(Math.max(0, latencyNanos), before, before, true, 0);
+    record(Math.max(0, latencyNanos), before, before, true, -1);
   }
 
   private void record(

@@ -142,7 +142,7 @@ final class OneCoreServerModel {
     final long cpu;
     final long network;
 
-    /** The calls in progress as it was admitted, itself among them. */
+    /** The adaptive limit's calls in progress as it was admitted, itself among them. */
     final int atStart;
 
     Call(long arrival, long cpu, long network, int atStart) {
@@ -202,10 +202,6 @@ final class OneCoreServerModel {
 
   private boolean admit() {
     return fixedLimit > 0 ? queue.size() < fixedLimit : limit.tryAcquire();
-  }
-
-  private int limitInProgress() {
-    return fixedLimit > 0 ? queue.size() + 1 : limit.inProgress();
   }
 
   private int limitNow() {
@@ -344,7 +340,7 @@ final class OneCoreServerModel {
       useEventLoop(now, refusalNanos);
       return false;
     }
-    queue.add(new Call(now, cpu(), delay(), limitInProgress()));
+    queue.add(new Call(now, cpu(), delay(), limit.inProgress()));
     useEventLoop(now, eventLoopNanos);
     if (!running) {
       startHead(now);
