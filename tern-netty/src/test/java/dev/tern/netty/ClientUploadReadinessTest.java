@@ -20,16 +20,20 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Uploads that the engine holds back for flow control become ready again: several client-streaming
- * calls on one connection send faster than the server's windows let through, each sending only
- * while {@link ClientCall#isReady()} and going on from {@code onReady}. The client learns what the
- * engine wrote from its flushes (the streams still queued stay on its list between flushes); a
- * stream dropped from that list would never be ready again and its call would stall.
+ * calls on one connection, each sending only while {@link ClientCall#isReady()} and going on from
+ * {@code onReady}. The server reads nothing until every upload has been held back (each sends twice
+ * its stream's window), then reads them all. The client learns what the engine wrote from its
+ * flushes (the streams still queued stay on its list between flushes); a stream dropped from that
+ * list would never be ready again and its call would stall.
  */
 class ClientUploadReadinessTest {
   private static final int CALLS = 8;
@@ -44,11 +48,24 @@ class ClientUploadReadinessTest {
 
   @RegisterExtension final TernCleanupExtension cleanup = new TernCleanupExtension();
 
-  /** Answers each upload with the number of bytes it received, as a big-endian long. */
-  private static ServerServiceDefinition counting() {
+  /** The server's one callback thread: it alone calls the server calls' methods. */
+  private final ExecutorService serverThread =
+      cleanup.register(Executors.newSingleThreadExecutor());
+
+  /** The server's uploads, as they arrive; touched on {@link #serverThread} only. */
+  private final List<ServerCall<byte[], byte[]>> arrived = new ArrayList<>();
+
+  private final CountDownLatch allArrived = new CountDownLatch(CALLS);
+
+  /**
+   * Answers each upload with the number of bytes it received, as a big-endian long; reads nothing
+   * until {@link #readAll}.
+   */
+  private ServerServiceDefinition counting() {
     ServerCallHandler<byte[], byte[]> handler =
         (call, headers) -> {
-          call.request(1);
+          arrived.add(call);
+          allArrived.countDown();
           return new ServerCall.Listener<>() {
             long received;
 
@@ -69,11 +86,17 @@ class ClientUploadReadinessTest {
     return ServerServiceDefinition.builder("tern.test.Upload").addMethod(UPLOAD, handler).build();
   }
 
+  /** The server starts reading every upload, on its callback thread. */
+  private void readAll() {
+    serverThread.execute(() -> arrived.forEach(call -> call.request(1)));
+  }
+
   @Test
   void concurrentUploadsHeldBackByFlowControl_allFinishWithEveryByte() throws Exception {
     Server server =
         cleanup.register(
             NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+                .executor(serverThread)
                 .addService(counting())
                 .build()
                 .start());
@@ -89,6 +112,12 @@ class ClientUploadReadinessTest {
                   UPLOAD, CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS))));
     }
     uploads.forEach(Upload::start);
+    // Unread, each upload fills its stream's window (half of what it sends) and is held back.
+    assertThat(allArrived.await(30, TimeUnit.SECONDS)).as("every upload arrived").isTrue();
+    for (Upload upload : uploads) {
+      assertThat(upload.firstHeldBack.await(30, TimeUnit.SECONDS)).as("held back").isTrue();
+    }
+    readAll();
 
     for (int i = 0; i < CALLS; i++) {
       assertThat(uploads.get(i).answer.get(30, TimeUnit.SECONDS))
@@ -106,6 +135,7 @@ class ClientUploadReadinessTest {
     private int sent; // guarded by this
     private boolean halfClosed; // guarded by this
     volatile int heldBack;
+    final CountDownLatch firstHeldBack = new CountDownLatch(1);
 
     Upload(ClientCall<byte[], byte[]> call) {
       this.call = call;
@@ -124,6 +154,7 @@ class ClientUploadReadinessTest {
       }
       if (sent < MESSAGES) {
         heldBack++;
+        firstHeldBack.countDown();
       } else if (!halfClosed) {
         halfClosed = true;
         call.halfClose();
