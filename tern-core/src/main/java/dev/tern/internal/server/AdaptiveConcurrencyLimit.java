@@ -26,8 +26,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * calls mostly missed their deadlines while the server had them, or were abandoned by their clients
  * before the answer ({@link #releaseLate}: it fails its clients at the concurrency it has, and the
  * limit comes down to it), or, while the limit is cold (above {@link #COLD_FLOOR}), whose queue is
- * long, has grown over each of the last two spans of windows ({@link #growing}: of {@link
- * #RISING_SPAN} windows, or of fewer by as much a window) and makes most calls wait {@link
+ * long, has grown over each of the last two spans of windows ({@link RecentWindows#growing}: of
+ * {@link #RISING_SPAN} windows, or of fewer by as much a window) and makes most calls wait {@link
  * #DEADLINE_SHARE_AT_RISK} of their deadlines or more (as they ended, or a call arriving then, at
  * the pace theirs moved: {@link #atRisk}), while the server keeps serving at least {@link
  * #SATURATED_SHARE} of the most calls a second it has served over a period ({@link #bestRate}): a
@@ -150,7 +150,7 @@ final class AdaptiveConcurrencyLimit {
    * serve none sooner. Compared window by window, a queue of cheap and expensive calls mixed grows
    * too unevenly to tell (bin/overload's mixed workload at 1.2 times what it served: its mean calls
    * in progress moved by tens from one window to the next, while growing by about 6 a window). A
-   * queue growing many times faster is told over shorter spans too ({@link #growing}).
+   * queue growing many times faster is told over shorter spans too ({@link RecentWindows#growing}).
    */
   static final int RISING_SPAN = 8;
 
@@ -240,13 +240,7 @@ final class AdaptiveConcurrencyLimit {
 
   private final ConcurrencyProbe probe = new ConcurrencyProbe();
 
-  /**
-   * The mean calls in progress of the last {@code 2 * RISING_SPAN + 1} windows, a ring written at
-   * {@link #windowsSeen} modulo its length.
-   */
-  private final double[] recentMeans = new double[2 * RISING_SPAN + 1];
-
-  private long windowsSeen;
+  private final RecentWindows recent = new RecentWindows(RISING_SPAN);
 
   /**
    * Creates a limiter at {@link #INITIAL_LIMIT}.
@@ -417,7 +411,7 @@ final class AdaptiveConcurrencyLimit {
     // Far below the limit, the queue allowed is that of the concurrency the window had, not that
     // of a limit it never came near.
     double allowance = queueAllowance(nearLimit ? estimate : Math.min(estimate, busiest));
-    boolean growing = growing(meanInProgress, 2 * allowance);
+    boolean growing = recent.growing(meanInProgress, 2 * allowance);
     // Serving at least half the most calls a second it has served: busy at its pace, so a
     // queue is queueing; a service that became slower (or calls held open together) is not.
     boolean atPace = rate >= SATURATED_SHARE * bestRate;
@@ -470,34 +464,6 @@ final class AdaptiveConcurrencyLimit {
       estimate = Math.max(floor, Math.min(MAX_LIMIT, estimate));
       limit = (int) estimate;
     }
-  }
-
-  /**
-   * Records the window's mean calls in progress, and tells whether they grew over each of the last
-   * two spans of {@link #RISING_SPAN} windows by more than {@code by}, or over each of the last two
-   * spans of 4, 2 or 1 windows by two, four or eight times {@code by} (a growth a window 4, 16 or
-   * 64 times as fast as the longest span asks): a queue still growing. A queue growing fast is told
-   * sooner (on one core at three times what it serves, two spans of {@link #RISING_SPAN} windows
-   * let it grow to about 280 ms), while a mix of cheap and expensive calls, uneven from one window
-   * to the next, must grow over the longer spans.
-   */
-  private boolean growing(double meanInProgress, double by) {
-    int length = recentMeans.length;
-    int now = (int) (windowsSeen % length);
-    recentMeans[now] = meanInProgress;
-    windowsSeen++;
-    // A limiter's first windows have only the shorter spans to compare, so a server overloaded
-    // from its start is not left to queue for 2 * RISING_SPAN windows first.
-    int longest = (int) Math.min(RISING_SPAN, (windowsSeen - 1) / 2);
-    for (int span = 1; span <= longest; span *= 2) {
-      double spanAgo = recentMeans[(now + length - span) % length];
-      double twoSpansAgo = recentMeans[(now + length - 2 * span) % length];
-      double needed = by * RISING_SPAN / span;
-      if (meanInProgress > spanAgo + needed && spanAgo > twoSpansAgo + needed) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**
