@@ -55,10 +55,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>The limit follows latency, not CPU. Near the floor (within twice the allowance above it), a
  * window slower than allowed whose calls met their deadlines may be a service that became slower
  * for good (a blocking handler on virtual threads, I/O) rather than queueing; the limiter then
- * probes ({@link ConcurrencyProbe}): it doubles the limit for a window, and if the latency did not
- * follow the concurrency, the service is slower, not queued, and the lowest latency the probe saw
- * (at the old limit or the doubled one) becomes the unloaded one, so its limit grows again up to
- * {@link #MAX_LIMIT}; if it did follow, the limit goes back to the floor.
+ * probes ({@link ConcurrencyProbe}): it measures two more windows at the limit, doubles the limit
+ * for a few windows, and if the latency did not follow the concurrency, the service is slower, not
+ * queued, and the lowest latency the probe saw (at the old limit or the doubled one) becomes the
+ * unloaded one, so its limit grows again up to {@link #MAX_LIMIT}; if it did follow, the limit goes
+ * back to the floor.
  *
  * <p>What a sample measures is the caller's choice (see {@link ServerCallImpl}: from the request's
  * end to the handler's close, the server's own time); the limiter owns the clock it is read from,
@@ -390,6 +391,7 @@ final class AdaptiveConcurrencyLimit {
           periodMin = Long.MAX_VALUE;
         }
         case QUEUEING -> estimate = Math.max(floor, probe.limitBefore());
+        case DOUBLE -> estimate = probe.doubledLimit();
         case PENDING -> {}
       }
       limit = (int) estimate;
@@ -447,9 +449,9 @@ final class AdaptiveConcurrencyLimit {
         // Slower than allowed near the floor (every call of the window admitted under the limit,
         // none left from a longer queue), yet in time for its clients, and serving less than half
         // the most calls a second it has served (a queue on a saturated server keeps its pace;
-        // a service that became slower loses it): queueing or a slower service? Double the limit
-        // for a few windows and see.
-        estimate = probe.start(estimate, median, rate);
+        // a service that became slower loses it): queueing or a slower service? Measure a
+        // baseline at this limit, double it for a few windows and see.
+        probe.start(estimate, SATURATED_SHARE * bestRate);
       } else if (queued <= 2 * allowance || median <= allowed) {
         // A short queue, or latency within the tolerance: where it should settle.
       } else {

@@ -6,22 +6,31 @@ package dev.tern.internal.server;
  * slower backend)? Both look the same at one concurrency; they differ in how latency answers more
  * concurrency. Queueing on a saturated server makes latency grow with the calls in progress (twice
  * the calls, about twice the wait); a handler that waits (sleeps, blocks on I/O on a virtual
- * thread) keeps its latency whatever their number. So the limiter doubles the limit, lets the
- * windows pass whose calls may have been admitted before the change (as many calls as the new
- * limit, at least one window), and reads the next {@link #DECIDING_WINDOWS}: if each ran above the
- * old limit, served at least {@link #THROUGHPUT_RISE} times the calls a second (by Little's law),
- * and kept a median within {@link #QUEUEING_RISE} times the one before, either way, the service is
- * slower, not queued (a median that fell that far says the window before was a passing queue, not
- * the service); otherwise the limit goes back and no probe starts for {@link #COOLDOWN_WINDOWS}
+ * thread) keeps its latency whatever their number. So the limiter first measures {@link
+ * #BASELINE_WINDOWS} more windows at the limit it has, then doubles the limit, lets the windows
+ * pass whose calls may have been admitted before the change (as many calls as the new limit, at
+ * least one window), and reads the next {@link #DECIDING_WINDOWS}: if each ran above the old limit,
+ * served at least {@link #THROUGHPUT_RISE} times the calls a second of the baseline (by Little's
+ * law), and kept a median within {@link #QUEUEING_RISE} times the baseline's, either way, the
+ * service is slower, not queued (a median that fell that far says the baseline was a passing queue,
+ * not the service); otherwise the limit goes back and no probe starts for {@link #COOLDOWN_WINDOWS}
  * windows near the floor while the median stays within {@link #CHANGED} times the one it was, so a
- * server overloaded for good runs at twice its limit for a few windows in that many. One window's
- * median is noisy on a real machine (a pause, a burst), and a queue read as a slower service makes
- * its latency the unloaded one, so every deciding window must agree. The latency a slower service
- * is taken to have is the lowest median of the window before the probe and the deciding ones
- * ({@link #serviceLatency}): latency that did not follow twice the calls is the service's own, and
- * what one window shows above the others is the start of a queue (a stream run of 2026-11-28 took a
- * deciding window's 3.6 ms for the unloaded latency where the window before showed 2.4 ms, and held
- * a queue of 7-13 ms for the rest of the run).
+ * server overloaded for good runs at twice its limit for a few windows in that many. The baseline
+ * is measured afresh, not taken from the window that started the probe: that window was chosen for
+ * looking slow, and with a mix of cheap and expensive calls a window looks slow when it holds more
+ * expensive ones than most (bin/overload's mixed workload, one call in 10 nine times the cost: a
+ * window of 32 calls holds 3 expensive ones give or take 2), so the windows after it served more by
+ * chance, and the probe read a queue as a slower service (on 2026-11-29, twice at 3x: the limit
+ * then wandered from 4 to 22 and the p99 was 4.6 times the unloaded one). A baseline back at the
+ * server's pace ({@code atPaceRate}) says the window that started the probe was such a window: the
+ * probe ends there, as queueing, without doubling. One window's median is noisy on a real machine
+ * (a pause, a burst), and a queue read as a slower service makes its latency the unloaded one, so
+ * every deciding window must agree. The latency a slower service is taken to have is the lowest
+ * median of the baseline's windows and the deciding ones ({@link #serviceLatency}): latency that
+ * did not follow twice the calls is the service's own, and what one window shows above the others
+ * is the start of a queue (a stream run of 2026-11-28 took a deciding window's 3.6 ms for the
+ * unloaded latency where the window before showed 2.4 ms, and held a queue of 7-13 ms for the rest
+ * of the run).
  *
  * <p>Not thread-safe: only the thread closing a window of the limiter touches it.
  */
@@ -40,6 +49,9 @@ final class ConcurrencyProbe {
    */
   static final double THROUGHPUT_RISE = 1.2;
 
+  /** The windows at the limit the probe started from that measure its baseline. */
+  static final int BASELINE_WINDOWS = 2;
+
   /** The windows after the skipped ones that must each show a slower service. */
   static final int DECIDING_WINDOWS = 2;
 
@@ -54,8 +66,13 @@ final class ConcurrencyProbe {
 
   /** What a window says of a probe. */
   enum Verdict {
-    /** The window's calls may straddle the change: read a later one. */
+    /** The window's calls may straddle the change, or the baseline is not measured yet: go on. */
     PENDING,
+    /**
+     * The baseline is measured and the server is below its pace: double the limit ({@link
+     * #doubledLimit}).
+     */
+    DOUBLE,
     /** Latency did not follow concurrency: the service is slower, the doubled limit stays. */
     SLOWER,
     /** Latency followed concurrency, or the window did not test it: the old limit comes back. */
@@ -63,6 +80,11 @@ final class ConcurrencyProbe {
   }
 
   private boolean probing;
+
+  /** Baseline windows still to measure before the limit doubles. */
+  private int toMeasure;
+
+  private double atPaceRate;
 
   /** Windows still to pass before the one that decides. */
   private int toSkip;
@@ -98,23 +120,23 @@ final class ConcurrencyProbe {
   }
 
   /**
-   * Starts a probe from {@code limit}, where the window's median was {@code median} and it served
-   * {@code rate} calls a nanosecond (Little's law: its mean calls in progress over its mean
-   * latency).
+   * Starts a probe from {@code limit}: its baseline is measured first, at that limit.
    *
-   * @return the limit for the probe: twice {@code limit}
+   * @param atPaceRate the calls a nanosecond (by Little's law) at which the server counts as
+   *     serving at its pace: a baseline at that rate ends the probe without doubling
    */
-  double start(double limit, long median, double rate) {
+  void start(double limit, double atPaceRate) {
     probing = true;
-    // A queue answers a higher limit only once calls admitted under it come out: after about as
-    // many calls as the new limit (all of them, when the queue fills at once).
-    toSkip = (int) Math.ceil(2 * limit / AdaptiveConcurrencyLimit.WINDOW);
-    toDecide = DECIDING_WINDOWS;
+    toMeasure = BASELINE_WINDOWS;
+    this.atPaceRate = atPaceRate;
     limitBefore = limit;
-    medianBefore = median;
-    lowestMedian = median;
-    rateBefore = rate;
-    return 2 * limit;
+    medianBefore = Long.MAX_VALUE;
+    rateBefore = 0;
+  }
+
+  /** The limit the probe runs at once its baseline is measured: twice the one before. */
+  double doubledLimit() {
+    return 2 * limitBefore;
   }
 
   /**
@@ -139,6 +161,9 @@ final class ConcurrencyProbe {
    * @param mostlyLate whether most of its calls missed their deadlines
    */
   Verdict observe(int busiest, long median, double rate, boolean mostlyLate) {
+    if (toMeasure > 0) {
+      return measure(median, rate, mostlyLate);
+    }
     if (toSkip > 0) {
       toSkip--;
       return Verdict.PENDING;
@@ -158,6 +183,31 @@ final class ConcurrencyProbe {
       probing = false;
       return Verdict.SLOWER;
     }
+    return queueing();
+  }
+
+  /** A baseline window: the mean of their rates, the lowest of their medians. */
+  private Verdict measure(long median, double rate, boolean mostlyLate) {
+    medianBefore = Math.min(medianBefore, median);
+    rateBefore += rate / BASELINE_WINDOWS;
+    if (mostlyLate) {
+      return queueing();
+    }
+    if (--toMeasure > 0) {
+      return Verdict.PENDING;
+    }
+    if (rateBefore >= atPaceRate) {
+      return queueing();
+    }
+    lowestMedian = medianBefore;
+    // A queue answers a higher limit only once calls admitted under it come out: after about as
+    // many calls as the new limit (all of them, when the queue fills at once).
+    toSkip = (int) Math.ceil(doubledLimit() / AdaptiveConcurrencyLimit.WINDOW);
+    toDecide = DECIDING_WINDOWS;
+    return Verdict.DOUBLE;
+  }
+
+  private Verdict queueing() {
     probing = false;
     cooldown = COOLDOWN_WINDOWS;
     return Verdict.QUEUEING;

@@ -92,6 +92,12 @@ final class OneCoreServerModel {
   /** A bound by hand ({@code maxConcurrentCalls}) instead of the adaptive limit; 0: none. */
   private int fixedLimit;
 
+  /** One call in this many is expensive; 0: none is. */
+  private int expensiveOneIn;
+
+  /** An expensive call takes this many times a cheap one's CPU. */
+  private int expensiveTimes = 1;
+
   /** Admitted calls, in arrival order; the first is running when {@link #running}. */
   private final ArrayDeque<Call> queue = new ArrayDeque<>();
 
@@ -183,10 +189,23 @@ final class OneCoreServerModel {
     return new OneCoreServerModel(250 * US, 25 * US, 5 * US, 300 * US, 350 * US, seed);
   }
 
+  /**
+   * bin/overload's mixed workload: cheap calls of 70 us of handler and, one in 10, expensive ones
+   * of nine times that, so half the CPU goes to each (about 6,800 calls a second, as measured).
+   */
+  static OneCoreServerModel mixedWorkload(long seed) {
+    OneCoreServerModel model =
+        new OneCoreServerModel(70 * US, 25 * US, 5 * US, 300 * US, 350 * US, seed);
+    model.expensiveOneIn = 10;
+    model.expensiveTimes = 9;
+    return model;
+  }
+
   /** The calls a second the core serves when always busy: the reference of every step's load. */
   double capacityPerSecond() {
+    double mix = expensiveOneIn == 0 ? 1 : 1 + (expensiveTimes - 1) / (double) expensiveOneIn;
     double meanCpu =
-        serviceNanos * (1 + (STALL_TIMES - 1) / (double) STALL_ONE_IN) + eventLoopNanos;
+        serviceNanos * mix * (1 + (STALL_TIMES - 1) / (double) STALL_ONE_IN) + eventLoopNanos;
     return TimeUnit.SECONDS.toNanos(1) / meanCpu;
   }
 
@@ -321,6 +340,9 @@ final class OneCoreServerModel {
 
   private long cpu() {
     long cpu = (long) (serviceNanos * (1 - JITTER + 2 * JITTER * random.nextDouble()));
+    if (expensiveOneIn > 0 && random.nextInt(expensiveOneIn) == 0) {
+      cpu *= expensiveTimes;
+    }
     return random.nextInt(STALL_ONE_IN) == 0 ? cpu * STALL_TIMES : cpu;
   }
 
