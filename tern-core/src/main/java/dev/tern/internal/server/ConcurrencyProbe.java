@@ -70,12 +70,15 @@ final class ConcurrencyProbe {
     PENDING,
     /**
      * The baseline is measured and the server is below its pace: double the limit ({@link
-     * #doubledLimit}).
+     * ConcurrencyProbe#doubledLimit}).
      */
     DOUBLE,
     /** Latency did not follow concurrency: the service is slower, the doubled limit stays. */
     SLOWER,
-    /** Latency followed concurrency, or the window did not test it: the old limit comes back. */
+    /**
+     * Latency followed concurrency, the window did not test it, or the baseline was back at the
+     * server's pace: the old limit comes back (or stays).
+     */
     QUEUEING
   }
 
@@ -140,8 +143,8 @@ final class ConcurrencyProbe {
   }
 
   /**
-   * The latency of the service as a probe that found it slower saw it: the lowest median of the
-   * window it started at and of its deciding windows.
+   * The latency of the service as a probe that found it slower saw it: the lowest median of its
+   * baseline's windows and its deciding windows.
    */
   long serviceLatency() {
     return lowestMedian;
@@ -157,7 +160,8 @@ final class ConcurrencyProbe {
    *
    * @param busiest its most calls in progress
    * @param median its median latency
-   * @param rate the calls a nanosecond it served, as for {@link #start}
+   * @param rate the calls a nanosecond it served (Little's law: its mean calls in progress over its
+   *     mean latency)
    * @param mostlyLate whether most of its calls missed their deadlines
    */
   Verdict observe(int busiest, long median, double rate, boolean mostlyLate) {
