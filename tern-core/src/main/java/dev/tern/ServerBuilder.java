@@ -156,13 +156,14 @@ public abstract class ServerBuilder<T extends ServerBuilder<T>> {
    * ("Server overloaded: N unary calls in progress, its adaptive limit (adaptiveConcurrencyLimit);
    * try again later"), before its request is decoded, with the {@link #overloadRetryPushback} if
    * one is set. The limit follows latency, not CPU: handlers that wait (on I/O, on virtual threads)
-   * keep their latency as calls grow, and so their limit grows with them; at its floor, it doubles
-   * the limit for a few windows of calls to tell such handlers from queueing. With it, while the
-   * server is near that limit, a unary call whose time left on arrival is shorter than the median
-   * latency of recent unary calls is not started (DEADLINE_EXCEEDED). Server-streaming calls that
-   * carry a deadline meet the same rules with a limit of their method's own (a client that sets a
-   * deadline expects the stream to end, so its life is the server's work, and a stream's length is
-   * its method's): RESOURCE_EXHAUSTED "Server overloaded: N server-streaming calls of
+   * keep their latency as calls grow, and so their limit grows with them; at its floor, it measures
+   * two more windows of calls and, unless they are back at the server's usual pace, doubles the
+   * limit for a few windows to tell such handlers from queueing. With it, while the server is near
+   * that limit, a unary call whose time left on arrival is shorter than the median latency of
+   * recent unary calls is not started (DEADLINE_EXCEEDED). Server-streaming calls that carry a
+   * deadline meet the same rules with a limit of their method's own (a client that sets a deadline
+   * expects the stream to end, so its life is the server's work, and a stream's length is its
+   * method's): RESOURCE_EXHAUSTED "Server overloaded: N server-streaming calls of
    * pkg.Service/Method in progress, ...". Other streams are not counted (a watch stream without a
    * deadline, or a client or bidirectional stream, lives at its client's pace, which says nothing
    * of the server's load); {@link #maxConcurrentCalls} bounds them, and stays a fixed ceiling over
