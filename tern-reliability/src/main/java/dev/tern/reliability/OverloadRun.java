@@ -255,6 +255,7 @@ final class OverloadRun {
             serverArgs)) {
       Peer.Client client = SoakRun.peer(options.peer()).newClient(List.of(server.address()));
       try {
+        collectClientHeap();
         awaitFirstOk(client, options.workload(), options.name());
         // Never more in flight than the server admits: the calls it shed would be reissued at
         // once, and the client's spinning on them would take CPU from the server.
@@ -319,6 +320,17 @@ final class OverloadRun {
   }
 
   /**
+   * Collects this JVM's heap, the client's, before a row's capacity loops and before each step: an
+   * earlier step's or row's garbage (the unbounded row's 5x step left about 900 MB in G1's old
+   * generation) otherwise lengthens the client's young pauses in the loads after it (50-300 ms
+   * against about 1 ms), and the client falls behind its schedule by as much, which the latencies
+   * from the schedule charge to the server (and a closed loop's capacity to the server too).
+   */
+  private static void collectClientHeap() {
+    System.gc();
+  }
+
+  /**
    * Makes calls one at a time until one ends OK (the connection is up, the health check passed), so
    * that the connection's set-up is not charged to the warm-up; each may take {@link #STARTUP}.
    */
@@ -350,11 +362,7 @@ final class OverloadRun {
       throws InterruptedException {
     Duration time = multiple == UNLOADED ? options.unloadedTime() : options.stepTime();
     double seconds = time.toNanos() / 1e9;
-    // The client's own heap collected first: an earlier step's or row's garbage (the unbounded
-    // row's 5x step left about 900 MB in G1's old generation) otherwise lengthens the client's
-    // young pauses in this one (50-100 ms against 3-8 ms), and the client falls behind its
-    // schedule by as much, which the latencies from the schedule charge to the server.
-    System.gc();
+    collectClientHeap();
     WorkLoad.Step load =
         WorkLoad.open(
             client,
