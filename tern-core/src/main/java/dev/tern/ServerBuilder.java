@@ -147,27 +147,28 @@ public abstract class ServerBuilder<T extends ServerBuilder<T>> {
    * them, deadlines at risk; a client with a fixed number of calls outstanding, far within their
    * deadlines or without any, is never refused while the limit is cold): then, while the calls
    * queued beyond what the server serves at its unloaded latency are a few (2 at a limit of 10, by
-   * Little's law, as TCP Vegas counts them), it grows; when more queue and calls take more than
-   * twice their unloaded latency, it shrinks, never below the most calls in progress the server
-   * served in time while unbounded (at least 4; 256 before it has measured that); it starts at, and
-   * never exceeds, 10,000. The latency it learns from is the server's own: from a call's request
-   * fully received to its handler's close, not the client's upload or its reading of the response.
-   * A unary call that arrives while the limit is reached fails at once with RESOURCE_EXHAUSTED
-   * ("Server overloaded: N unary calls in progress, its adaptive limit (adaptiveConcurrencyLimit);
-   * try again later"), before its request is decoded, with the {@link #overloadRetryPushback} if
-   * one is set. The limit follows latency, not CPU: handlers that wait (on I/O, on virtual threads)
-   * keep their latency as calls grow, and so their limit grows with them; at its floor, it measures
-   * two more windows of calls and, unless they are back at the server's usual pace, doubles the
-   * limit for a few windows to tell such handlers from queueing. With it, while the server is near
-   * that limit, a unary call whose time left on arrival is shorter than the median latency of
-   * recent unary calls is not started (DEADLINE_EXCEEDED). Server-streaming calls that carry a
-   * deadline meet the same rules with a limit of their method's own (a client that sets a deadline
-   * expects the stream to end, so its life is the server's work, and a stream's length is its
-   * method's): RESOURCE_EXHAUSTED "Server overloaded: N server-streaming calls of
-   * pkg.Service/Method in progress, ...". Other streams are not counted (a watch stream without a
-   * deadline, or a client or bidirectional stream, lives at its client's pace, which says nothing
-   * of the server's load); {@link #maxConcurrentCalls} bounds them, and stays a fixed ceiling over
-   * all calls. {@code adaptiveConcurrencyLimit(false)} turns it off. See
+   * Little's law, as TCP Vegas counts them), it grows (while it refuses more than a few calls, a
+   * step up stays only if it served more calls a second or kept their latency); when more queue and
+   * calls take more than twice their unloaded latency, it shrinks, never below the most calls in
+   * progress the server served in time while unbounded (at least 4; 256 before it has measured
+   * that); it starts at, and never exceeds, 10,000. The latency it learns from is the server's own:
+   * from a call's request fully received to its handler's close, not the client's upload or its
+   * reading of the response. A unary call that arrives while the limit is reached fails at once
+   * with RESOURCE_EXHAUSTED ("Server overloaded: N unary calls in progress, its adaptive limit
+   * (adaptiveConcurrencyLimit); try again later"), before its request is decoded, with the {@link
+   * #overloadRetryPushback} if one is set. The limit follows latency, not CPU: handlers that wait
+   * (on I/O, on virtual threads) keep their latency as calls grow, and so their limit grows with
+   * them; at its floor, it measures two more windows of calls and, unless they are back at the
+   * server's usual pace, doubles the limit for a few windows to tell such handlers from queueing.
+   * With it, while the server is near that limit, a unary call whose time left on arrival is
+   * shorter than the median latency of recent unary calls is not started (DEADLINE_EXCEEDED).
+   * Server-streaming calls that carry a deadline meet the same rules with a limit of their method's
+   * own (a client that sets a deadline expects the stream to end, so its life is the server's work,
+   * and a stream's length is its method's): RESOURCE_EXHAUSTED "Server overloaded: N
+   * server-streaming calls of pkg.Service/Method in progress, ...". Other streams are not counted
+   * (a watch stream without a deadline, or a client or bidirectional stream, lives at its client's
+   * pace, which says nothing of the server's load); {@link #maxConcurrentCalls} bounds them, and
+   * stays a fixed ceiling over all calls. {@code adaptiveConcurrencyLimit(false)} turns it off. See
    * docs/reliability.md#overload.
    *
    * @throws UnsupportedOperationException if this builder has no overload limit

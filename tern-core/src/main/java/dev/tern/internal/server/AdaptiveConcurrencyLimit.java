@@ -13,36 +13,38 @@ import java.util.concurrent.atomic.AtomicReference;
  * beyond what the server serves at its unloaded latency (the window's mean calls in progress times
  * the share of its median above the unloaded latency, by Little's law). While that queue is at most
  * {@link #queueAllowance} (2 calls up to a limit of 10, more at higher orders of magnitude), the
- * limit grows by its square root; while it is at most twice that, or the median is within {@link
- * #TOLERANCE} times the unloaded latency, the limit holds; beyond both, it comes down to what the
- * server serves at its unloaded latency plus the allowance (the limit times unloaded / median, plus
- * the allowance; by at most half a window). So one core serving a 0.3 ms call settles at 4 to 5
- * calls in progress, where bin/overload's hand-tuned {@code maxConcurrentCalls=4} is, and a server
- * of many cores or one waiting on I/O at its cores or its waits plus a few; a fixed margin of
- * milliseconds above the unloaded latency (5 ms before) let a queue of tens of calls build on one
- * core. It only moves on evidence: it grows and shrinks only after a window whose calls in progress
- * came to at least half the limit (fewer say nothing about the limit: a test holding 500 calls open
- * at once, each waiting for the others, is no overload while the limit is far above), or whose
- * calls mostly missed their deadlines while the server had them, or were abandoned by their clients
- * before the answer ({@link #releaseLate}: it fails its clients at the concurrency it has, and the
- * limit comes down to it), or, while the limit is cold (above {@link #COLD_FLOOR}), whose queue is
- * long, has grown over each of the last two spans of windows ({@link RecentWindows#growing}: of
- * {@link #RISING_SPAN} windows, or of fewer by as much a window) and makes most calls wait {@link
- * #DEADLINE_SHARE_AT_RISK} of their deadlines or more (as they ended, or a call arriving then, at
- * the pace theirs moved: {@link #atRisk}), while the server keeps serving at least {@link
- * #SATURATED_SHARE} of the most calls a second it has served over a period ({@link #bestRate}): a
- * server busy at its pace with calls arriving faster than it serves them, whose calls on a shared
- * core would otherwise all be late together a deadline later (a closed loop's queue, bounded by its
- * size and far within its deadlines, is not overload). The unloaded latency is the lowest median of
- * the windows that ran unloaded (their calls in progress below half the limit) over the last one to
- * two periods of {@link #WINDOWS_PER_PERIOD} windows that had such a window, falling at once and
- * rising at most {@link #GROWTH_PER_PERIOD} times a period, once per {@link #RISE_INTERVAL_NANOS}
- * and only after a period at least half of whose windows ran unloaded ({@link
- * #MIN_UNLOADED_WINDOWS_TO_RISE}: not a queue draining as the load falls) with their medians within
- * {@link #TOLERANCE} times the lowest (a steady pace, not a queue filling far below a cold limit,
- * whose medians climb window by window), so it follows a service that becomes slower or faster for
- * good, but neither a queue building far below the limit nor the load at the limit; before the
- * first unloaded window a loaded window halves the limit (a server that starts overloaded).
+ * limit grows by its square root (while a window refused more than a few calls, that step is a
+ * trial, {@link GrowthTrial}: it stays only if it served more calls or did not lengthen their
+ * latency); while it is at most twice that, or the median is within {@link #TOLERANCE} times the
+ * unloaded latency, the limit holds; beyond both, it comes down to what the server serves at its
+ * unloaded latency plus the allowance (the limit times unloaded / median, plus the allowance; by at
+ * most half a window). So one core serving a 0.3 ms call settles at 4 to 5 calls in progress, where
+ * bin/overload's hand-tuned {@code maxConcurrentCalls=4} is, and a server of many cores or one
+ * waiting on I/O at its cores or its waits plus a few; a fixed margin of milliseconds above the
+ * unloaded latency (5 ms before) let a queue of tens of calls build on one core. It only moves on
+ * evidence: it grows and shrinks only after a window whose calls in progress came to at least half
+ * the limit (fewer say nothing about the limit: a test holding 500 calls open at once, each waiting
+ * for the others, is no overload while the limit is far above), or whose calls mostly missed their
+ * deadlines while the server had them, or were abandoned by their clients before the answer ({@link
+ * #releaseLate}: it fails its clients at the concurrency it has, and the limit comes down to it),
+ * or, while the limit is cold (above {@link #COLD_FLOOR}), whose queue is long, has grown over each
+ * of the last two spans of windows ({@link RecentWindows#growing}: of {@link #RISING_SPAN} windows,
+ * or of fewer by as much a window) and makes most calls wait {@link #DEADLINE_SHARE_AT_RISK} of
+ * their deadlines or more (as they ended, or a call arriving then, at the pace theirs moved: {@link
+ * #atRisk}), while the server keeps serving at least {@link #SATURATED_SHARE} of the most calls a
+ * second it has served over a period ({@link #bestRate}): a server busy at its pace with calls
+ * arriving faster than it serves them, whose calls on a shared core would otherwise all be late
+ * together a deadline later (a closed loop's queue, bounded by its size and far within its
+ * deadlines, is not overload). The unloaded latency is the lowest median of the windows that ran
+ * unloaded (their calls in progress below half the limit) over the last one to two periods of
+ * {@link #WINDOWS_PER_PERIOD} windows that had such a window, falling at once and rising at most
+ * {@link #GROWTH_PER_PERIOD} times a period, once per {@link #RISE_INTERVAL_NANOS} and only after a
+ * period at least half of whose windows ran unloaded ({@link #MIN_UNLOADED_WINDOWS_TO_RISE}: not a
+ * queue draining as the load falls) with their medians within {@link #TOLERANCE} times the lowest
+ * (a steady pace, not a queue filling far below a cold limit, whose medians climb window by
+ * window), so it follows a service that becomes slower or faster for good, but neither a queue
+ * building far below the limit nor the load at the limit; before the first unloaded window a loaded
+ * window halves the limit (a server that starts overloaded).
  *
  * <p>The floor follows what the server has served in time: the most calls in progress as a call
  * began that then ended within the allowed latency (not as it ended: a queue filling behind it
@@ -173,11 +175,22 @@ final class AdaptiveConcurrencyLimit {
    */
   static final double DEADLINE_SHARE_AT_RISK = 0.05;
 
+  /**
+   * The calls refused in a window below which the limit grows without a trial ({@link
+   * GrowthTrial}): at a load that falls after an overload, a limit on trial's cooldown would refuse
+   * calls the server has room for.
+   */
+  static final int FEW_REFUSED = WINDOW / 8;
+
   /** No evidence of overload yet: a cold server refuses nothing it would have served before. */
   static final int INITIAL_LIMIT = MAX_LIMIT;
 
   private final Deadline.Ticker ticker;
   private final AtomicInteger inProgress = new AtomicInteger();
+
+  /** The calls {@link #tryAcquire} refused since the last window closed. */
+  private final AtomicInteger refused = new AtomicInteger();
+
   private volatile int limit = INITIAL_LIMIT;
 
   /**
@@ -243,6 +256,8 @@ final class AdaptiveConcurrencyLimit {
 
   private final RecentWindows recent = new RecentWindows(RISING_SPAN);
 
+  private final GrowthTrial trial = new GrowthTrial();
+
   /**
    * Creates a limiter at {@link #INITIAL_LIMIT}.
    *
@@ -265,6 +280,7 @@ final class AdaptiveConcurrencyLimit {
       return true;
     }
     inProgress.decrementAndGet();
+    refused.incrementAndGet();
     return false;
   }
 
@@ -345,6 +361,7 @@ final class AdaptiveConcurrencyLimit {
     Arrays.sort(sorted);
     long median = sorted[WINDOW / 2];
     int busiest = Arrays.stream(w.inProgress).max().orElse(0);
+    int refusedInWindow = refused.getAndSet(0);
     recentLatencyNanos = median;
 
     // A window measures the unloaded latency when its calls in progress stayed well below the
@@ -398,6 +415,16 @@ final class AdaptiveConcurrencyLimit {
       return;
     }
 
+    // A step up on trial: did it buy calls, or only latency?
+    if (trial.testing()) {
+      if (trial.observe(rate, median) == GrowthTrial.Verdict.REVERT) {
+        estimate = Math.min(estimate, trial.limitBefore());
+        limit = (int) estimate;
+      }
+    } else {
+      trial.note(estimate, nearLimit, rate, median);
+    }
+
     // Far from the limit, a window says nothing about it, unless most of its calls missed their
     // deadlines while the server had them: then it fails its clients at the concurrency it has
     // (deadlines may keep calls in progress far below a cold limit), and the limit comes down to
@@ -433,12 +460,23 @@ final class AdaptiveConcurrencyLimit {
             && growing
             && atRisk > WINDOW / 2;
     if (nearLimit || overdue || saturated) {
+      double before = estimate;
+      boolean tried = false;
       if (unloaded == Long.MAX_VALUE) {
         // Loaded from the start: halve until a window runs unloaded and gives the baseline.
         estimate /= 2;
       } else if (queued <= allowance) {
-        if (nearLimit) {
+        if (nearLimit && !trial.testing() && refusedInWindow < FEW_REFUSED) {
+          // Few calls refused: a step up costs little latency if it buys nothing, and a load that
+          // fell after an overload (far more room than the limit) is not held to a trial's pace.
           estimate += Math.sqrt(estimate);
+        } else if (nearLimit && !trial.testing() && trial.mayStart(estimate)) {
+          // Many calls refused: a step up fills at once, and on a saturated server buys only a
+          // longer wait (one core swung from 4 to 6 in a lull of arrivals, then queued at 6). It
+          // stays only if it pays for itself (GrowthTrial).
+          trial.start(estimate, estimate + Math.sqrt(estimate));
+          estimate += Math.sqrt(estimate);
+          tried = true;
         }
       } else if (median > allowed
           && !mostlyLate
@@ -464,6 +502,10 @@ final class AdaptiveConcurrencyLimit {
             saturated ? paced + queueAllowance(paced) : Math.max(from / 2, paced + allowance);
       }
       estimate = Math.max(floor, Math.min(MAX_LIMIT, estimate));
+      if (!tried && (estimate != before || probe.probing())) {
+        // Decided otherwise while a step was on trial: the limiter's move stands.
+        trial.cancel();
+      }
       limit = (int) estimate;
     }
   }
