@@ -68,10 +68,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@link #now}.
  *
  * <p>Thread-safe and lock-free. {@link #tryAcquire} and {@link #release} are one atomic increment
- * or decrement each; {@link #record} claims a slot of the current window with one atomic increment,
- * and the thread that writes a window's last sample updates the limit (once every {@link #WINDOW}
- * samples), then starts a new window. A window closes once, so updates never run at the same time;
- * each updater sees the previous one's state through the window's hand-over.
+ * or decrement each (a refusal one increment more, of {@code refused}); {@link #record} claims a
+ * slot of the current window with one atomic increment, and the thread that writes a window's last
+ * sample updates the limit (once every {@link #WINDOW} samples), then starts a new window. A window
+ * closes once, so updates never run at the same time; each updater sees the previous one's state
+ * through the window's hand-over.
  */
 final class AdaptiveConcurrencyLimit {
   /** Samples per window: the limit changes at most once per this many calls. */
