@@ -682,6 +682,71 @@ class AdaptiveConcurrencyLimitTest {
     }
   }
 
+  /**
+   * About a window of calls on a core kept busy at the limit: each call that ends, having waited
+   * for all those in progress ({@code costNanos} each), is replaced at once, and a call arriving
+   * then is refused. The calls left in progress at the end are dropped.
+   */
+  private void busyWindow(long costNanos) {
+    while (limit.tryAcquire()) {} // to the limit, and one more refused
+    for (int i = 0; i < AdaptiveConcurrencyLimit.WINDOW; i++) {
+      limit.release(limit.inProgress() * costNanos);
+      while (limit.tryAcquire()) {}
+    }
+    while (limit.inProgress() > 0) {
+      limit.release();
+    }
+  }
+
+  /**
+   * About a window of calls in a lull at the same load: two bursts fill the limit, with calls
+   * refused beyond it, and between them pairs of calls, each waiting for the other.
+   */
+  private void lullWindow(long costNanos) {
+    int samples = 0;
+    for (int burst = 0; burst < 2; burst++) {
+      int admitted = 0;
+      while (limit.tryAcquire()) {
+        admitted++;
+      }
+      for (int i = 0; i < 3; i++) {
+        assertThat(limit.tryAcquire()).isFalse();
+      }
+      for (int i = 0; i < admitted; i++) {
+        limit.release(admitted * costNanos);
+      }
+      samples += admitted;
+    }
+    while (samples < AdaptiveConcurrencyLimit.WINDOW) {
+      samples += round(2, inProgress -> inProgress * costNanos);
+    }
+  }
+
+  @Test
+  void aSaturatedCoreRefusingCalls_staysAtItsFloorRatherThanSteppingUpInItsLulls() {
+    long cost = MS / 4;
+    learnUnloaded(cost);
+    for (int i = 0; i < 50; i++) { // the limit comes down to its floor
+      busyWindow(cost);
+    }
+    assertThat(limit.limit()).isEqualTo(AdaptiveConcurrencyLimit.MIN_LIMIT);
+
+    // One core at its limit but for a lull every fourth window. A lull shows a short queue (by
+    // Little's law) and grew the limit at once; then the next busy window, its calls each waiting
+    // for all the others, brought it back: a step up that served no more calls, only slower.
+    int windowsAbove = 0;
+    for (int cycle = 0; cycle < 100; cycle++) {
+      lullWindow(cost);
+      for (int busy = 0; busy < 3; busy++) {
+        windowsAbove += limit.limit() > AdaptiveConcurrencyLimit.MIN_LIMIT ? 1 : 0;
+        busyWindow(cost);
+      }
+    }
+
+    // Now a step up is a trial that goes back, and the trials come further and further apart.
+    assertThat(windowsAbove).as("busy windows of 300 above the floor").isLessThan(30);
+  }
+
   @Test
   void aServiceSlowerForGood_isLearnedAndItsLimitClimbsBack() {
     learnUnloaded(MS);
