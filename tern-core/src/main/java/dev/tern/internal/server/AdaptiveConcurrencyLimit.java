@@ -462,22 +462,25 @@ final class AdaptiveConcurrencyLimit {
             && atRisk > WINDOW / 2;
     if (nearLimit || overdue || saturated) {
       double before = estimate;
-      boolean tried = false;
+      boolean onTrial = trial.testing();
       if (unloaded == Long.MAX_VALUE) {
         // Loaded from the start: halve until a window runs unloaded and gives the baseline.
         estimate /= 2;
       } else if (queued <= allowance) {
-        if (nearLimit && !trial.testing() && refusedInWindow < FEW_REFUSED) {
-          // Few calls refused: a step up costs little latency if it buys nothing, and a load that
-          // fell after an overload (far more room than the limit) is not held to a trial's pace.
-          estimate += Math.sqrt(estimate);
-        } else if (nearLimit && !trial.testing() && trial.mayStart(estimate)) {
-          // Many calls refused: a step up fills at once, and on a saturated server buys only a
-          // longer wait (one core swung from 4 to 6 in a lull of arrivals, then queued at 6). It
-          // stays only if it pays for itself (GrowthTrial).
-          trial.start(estimate, estimate + Math.sqrt(estimate));
-          estimate += Math.sqrt(estimate);
-          tried = true;
+        if (nearLimit && !onTrial) {
+          double stepped = estimate + Math.sqrt(estimate);
+          if (refusedInWindow < FEW_REFUSED) {
+            // Few calls refused: a step up costs little latency if it buys nothing, and a load
+            // that fell after an overload (far more room than the limit) is not held to a trial's
+            // pace.
+            estimate = stepped;
+          } else if (trial.mayStart(estimate)) {
+            // Many calls refused: a step up fills at once, and on a saturated server buys only a
+            // longer wait (one core swung from 4 to 6 in a lull of arrivals, then queued at 6).
+            // It stays only if it pays for itself (GrowthTrial).
+            trial.start(estimate, stepped);
+            estimate = stepped;
+          }
         }
       } else if (median > allowed
           && !mostlyLate
@@ -503,7 +506,7 @@ final class AdaptiveConcurrencyLimit {
             saturated ? paced + queueAllowance(paced) : Math.max(from / 2, paced + allowance);
       }
       estimate = Math.max(floor, Math.min(MAX_LIMIT, estimate));
-      if (!tried && (estimate != before || probe.probing())) {
+      if (onTrial && (estimate != before || probe.probing())) {
         // Decided otherwise while a step was on trial: the limiter's move stands.
         trial.cancel();
       }

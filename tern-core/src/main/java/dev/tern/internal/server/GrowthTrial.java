@@ -64,8 +64,6 @@ final class GrowthTrial {
   private double medianBefore;
   private int toSkip;
   private int toRead;
-  private double rateSum;
-  private double medianSum;
 
   private int cooldown;
   private int nextCooldown = MIN_COOLDOWN_WINDOWS;
@@ -115,16 +113,10 @@ final class GrowthTrial {
     testing = true;
     limitBefore = limit;
     limitTried = tried;
-    rateBefore = 0;
-    medianBefore = 0;
-    for (int i = 0; i < WINDOWS; i++) {
-      rateBefore += baselineRates[i] / WINDOWS;
-      medianBefore += baselineMedians[i] / (double) WINDOWS;
-    }
+    rateBefore = meanRate();
+    medianBefore = meanMedian();
     toSkip = (int) Math.ceil(tried / AdaptiveConcurrencyLimit.WINDOW);
     toRead = WINDOWS;
-    rateSum = 0;
-    medianSum = 0;
     baselineLimit = Double.NaN;
     baselineWindows = 0;
   }
@@ -145,8 +137,7 @@ final class GrowthTrial {
       toSkip--;
       return Verdict.PENDING;
     }
-    rateSum += rate;
-    medianSum += median;
+    // Read into the baseline's slots: the next step's baseline if this one stays.
     baselineRates[toRead - 1] = rate;
     baselineMedians[toRead - 1] = median;
     if (--toRead > 0) {
@@ -154,15 +145,13 @@ final class GrowthTrial {
     }
     testing = false;
     double halfStep = Math.sqrt(limitTried / limitBefore);
-    boolean latencyFollowed = medianSum / WINDOWS >= halfStep * medianBefore;
-    boolean boughtCalls = rateSum / WINDOWS >= halfStep * rateBefore;
+    boolean latencyFollowed = meanMedian() >= halfStep * medianBefore;
+    boolean boughtCalls = meanRate() >= halfStep * rateBefore;
     if (latencyFollowed && !boughtCalls) {
-      cooldown = nextCooldown;
-      nextCooldown = Math.min(MAX_COOLDOWN_WINDOWS, 2 * nextCooldown);
+      backOff();
       return Verdict.REVERT;
     }
     nextCooldown = MIN_COOLDOWN_WINDOWS;
-    // The windows read are the baseline of the next step.
     baselineLimit = limitTried;
     baselineWindows = WINDOWS;
     return Verdict.KEEP;
@@ -173,10 +162,29 @@ final class GrowthTrial {
    * started): the limit it set stands, and the next trial waits as after one that went back.
    */
   void cancel() {
-    if (testing) {
-      testing = false;
-      cooldown = nextCooldown;
-      nextCooldown = Math.min(MAX_COOLDOWN_WINDOWS, 2 * nextCooldown);
+    testing = false;
+    backOff();
+  }
+
+  /** No trial for the cooldown now, and a cooldown twice as long after the next that fails. */
+  private void backOff() {
+    cooldown = nextCooldown;
+    nextCooldown = Math.min(MAX_COOLDOWN_WINDOWS, 2 * nextCooldown);
+  }
+
+  private double meanRate() {
+    double sum = 0;
+    for (double rate : baselineRates) {
+      sum += rate;
     }
+    return sum / WINDOWS;
+  }
+
+  private double meanMedian() {
+    double sum = 0;
+    for (long median : baselineMedians) {
+      sum += median;
+    }
+    return sum / WINDOWS;
   }
 }
