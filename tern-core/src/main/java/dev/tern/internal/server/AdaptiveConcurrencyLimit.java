@@ -1,7 +1,6 @@
 package dev.tern.internal.server;
 
 import dev.tern.Deadline;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,10 +30,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * of the last two spans of windows ({@link RecentWindows#growing}: of {@link #RISING_SPAN} windows,
  * or of fewer by as much a window) and makes most calls wait {@link #DEADLINE_SHARE_AT_RISK} of
  * their deadlines or more (as they ended, or a call arriving then, at the pace theirs moved: {@link
- * #atRisk}), while the server keeps serving at least {@link #SATURATED_SHARE} of the most calls a
- * second it has served over a period ({@link #bestRate}): a server busy at its pace with calls
- * arriving faster than it serves them, whose calls on a shared core would otherwise all be late
- * together a deadline later (a closed loop's queue, bounded by its size and far within its
+ * SampleWindow#atRisk}), while the server keeps serving at least {@link #SATURATED_SHARE} of the
+ * most calls a second it has served over a period ({@link #bestRate}): a server busy at its pace
+ * with calls arriving faster than it serves them, whose calls on a shared core would otherwise all
+ * be late together a deadline later (a closed loop's queue, bounded by its size and far within its
  * deadlines, is not overload). The unloaded latency is the lowest median of the windows that ran
  * unloaded (their calls in progress below half the limit) over the last one to two periods of
  * {@link #WINDOWS_PER_PERIOD} windows that had such a window, falling at once and rising at most
@@ -69,14 +68,14 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Thread-safe and lock-free. {@link #tryAcquire} and {@link #release} are one atomic increment
  * or decrement each (a refusal one increment more, of {@code refused}); {@link #record} claims a
- * slot of the current window with one atomic increment, and the thread that writes a window's last
- * sample updates the limit (once every {@link #WINDOW} samples), then starts a new window. A window
- * closes once, so updates never run at the same time; each updater sees the previous one's state
- * through the window's hand-over.
+ * slot of the current window ({@link SampleWindow}) with one atomic increment, and the thread that
+ * writes a window's last sample updates the limit (once every {@link #WINDOW} samples), then starts
+ * a new window. A window closes once, so updates never run at the same time; each updater sees the
+ * previous one's state through the window's hand-over.
  */
 final class AdaptiveConcurrencyLimit {
   /** Samples per window: the limit changes at most once per this many calls. */
-  static final int WINDOW = 32;
+  static final int WINDOW = SampleWindow.SIZE;
 
   /** Windows per period of the unloaded latency's sliding minimum. */
   static final int WINDOWS_PER_PERIOD = 16;
@@ -161,8 +160,8 @@ final class AdaptiveConcurrencyLimit {
   /**
    * The share of a call's deadline its wait must reach, in most of a window's calls, for a queue
    * far below a cold limit to count as overload: a queue that puts deadlines at risk ({@link
-   * #atRisk}: the call's latency, or what a call arriving as it ended waits at the same pace).
-   * Calls without a deadline are never at risk; a queue of them is bounded once 5,000 are in
+   * SampleWindow#atRisk}: the call's latency, or what a call arriving as it ended waits at the same
+   * pace). Calls without a deadline are never at risk; a queue of them is bounded once 5,000 are in
    * progress (half the cold limit), or by {@code maxConcurrentCalls}. A closed loop of calls whose
    * latency stays far within their deadlines (a benchmark's hundreds outstanding, h2load's
    * thousands of streams, each ramping up over many windows) is no overload either: refusing some
@@ -207,7 +206,7 @@ final class AdaptiveConcurrencyLimit {
   /** The median latency of the last full window, in nanoseconds; 0 before the first. */
   private volatile long recentLatencyNanos;
 
-  private final AtomicReference<Window> window = new AtomicReference<>(new Window());
+  private final AtomicReference<SampleWindow> window = new AtomicReference<>(new SampleWindow());
 
   // Touched only by the thread closing a window (see the class comment).
   private double estimate = INITIAL_LIMIT;
@@ -340,28 +339,18 @@ final class AdaptiveConcurrencyLimit {
 
   private void record(
       long latencyNanos, int inProgressAtEnd, int inProgressAtStart, boolean late, long timeout) {
-    Window w = window.get();
-    int i = w.claimed.getAndIncrement();
-    if (i >= WINDOW) {
-      return; // the window is being closed; this sample is dropped
-    }
-    w.latencies[i] = latencyNanos;
-    w.inProgress[i] = inProgressAtEnd;
-    w.atStart[i] = inProgressAtStart;
-    w.late[i] = late;
-    w.timeouts[i] = timeout;
-    if (w.written.incrementAndGet() == WINDOW) {
+    // A sample that finds the window full (being closed) is dropped.
+    SampleWindow w = window.get();
+    if (w.add(latencyNanos, inProgressAtEnd, inProgressAtStart, late, timeout)) {
       update(w);
-      window.set(new Window());
+      window.set(new SampleWindow());
     }
   }
 
   /** One window's samples: learned from in {@link #update}. */
-  private void update(Window w) {
-    long[] sorted = w.latencies.clone();
-    Arrays.sort(sorted);
-    long median = sorted[WINDOW / 2];
-    int busiest = Arrays.stream(w.inProgress).max().orElse(0);
+  private void update(SampleWindow w) {
+    long median = w.median();
+    int busiest = w.busiest();
     int refusedInWindow = refused.getAndSet(0);
     recentLatencyNanos = median;
 
@@ -369,11 +358,8 @@ final class AdaptiveConcurrencyLimit {
     // limit. Such windows may still queue (a limit far above what the server serves), so the
     // baseline they give falls at once but rises by at most GROWTH_PER_PERIOD a period.
     boolean nearLimit = busiest * 2 >= estimate;
-    int late = 0;
-    for (int i = 0; i < WINDOW; i++) {
-      late += w.late[i] ? 1 : 0;
-    }
-    int atRisk = atRisk(w);
+    int late = w.lateCount();
+    int atRisk = w.atRisk(DEADLINE_SHARE_AT_RISK);
     boolean mostlyLate = late > WINDOW / 2;
     if (!nearLimit && !mostlyLate) {
       periodMin = Math.min(periodMin, median);
@@ -386,13 +372,13 @@ final class AdaptiveConcurrencyLimit {
     // calls in progress over mean latency, which a mix of cheap and expensive calls needs where
     // the median would count the cheap ones only): unlike the window's own span, not fooled by
     // many calls ending at once.
-    double meanInProgress = meanInProgress(w);
-    double rate = meanInProgress / Math.max(1, meanLatency(w));
+    double meanInProgress = w.meanInProgress();
+    double rate = meanInProgress / Math.max(1, w.meanLatency());
     if (!nearLimit && !mostlyLate && median <= allowed) {
       // Served in time at this concurrency, which the limit did not bound: the most calls in
       // progress as a call began that ended in time. The window's busiest may come from its slow
       // calls (a queue draining into a window of fast ones), which were not served in time.
-      periodServed = Math.max(periodServed, busiestInTime(w, allowed));
+      periodServed = Math.max(periodServed, w.busiestInTime(allowed));
     }
     if (++windowsInPeriod == WINDOWS_PER_PERIOD) {
       endPeriod();
@@ -523,60 +509,6 @@ final class AdaptiveConcurrencyLimit {
     return Math.max(QUEUE_ALLOWANCE, QUEUE_ALLOWANCE * Math.log10(limit));
   }
 
-  /**
-   * The window's calls whose deadlines a queue puts at risk: their latency, or the wait of a call
-   * arriving as they ended, took at least {@link #DEADLINE_SHARE_AT_RISK} of their time. A call
-   * that waited {@code latency} behind the calls in progress as it began waits, as it ends, behind
-   * the calls in progress then at the same pace (latency times the calls in progress at its end
-   * over those at its start): a growing queue is long before its calls' latencies show it, as they
-   * end (on one core at five times what it serves, a call's latency as it ends is a fifth of what
-   * the call arriving then will wait). Calls held open together, far more than those queueing, keep
-   * the two counts close, so the wait reads as the latency. A call without a deadline is never at
-   * risk; a late one always.
-   */
-  private static int atRisk(Window w) {
-    int atRisk = 0;
-    for (int i = 0; i < WINDOW; i++) {
-      long timeout = w.timeouts[i];
-      double growth = Math.max(1, w.inProgress[i] / (double) Math.max(1, w.atStart[i]));
-      double wait = w.latencies[i] * growth;
-      atRisk += w.late[i] || (timeout >= 0 && wait >= DEADLINE_SHARE_AT_RISK * timeout) ? 1 : 0;
-    }
-    return atRisk;
-  }
-
-  /** The window's mean latency, in nanoseconds. */
-  private static double meanLatency(Window w) {
-    double sum = 0;
-    for (long latency : w.latencies) {
-      sum += latency;
-    }
-    return sum / WINDOW;
-  }
-
-  /** The window's mean calls in progress as its calls ended. */
-  private static double meanInProgress(Window w) {
-    long sum = 0;
-    for (int n : w.inProgress) {
-      sum += n;
-    }
-    return sum / (double) WINDOW;
-  }
-
-  /**
-   * The most calls in progress as a call of the window began, of those that ended within {@code
-   * allowed}, not late.
-   */
-  private static int busiestInTime(Window w, double allowed) {
-    int busiest = 0;
-    for (int i = 0; i < WINDOW; i++) {
-      if (!w.late[i] && w.latencies[i] <= allowed) {
-        busiest = Math.max(busiest, w.atStart[i]);
-      }
-    }
-    return busiest;
-  }
-
   /** A period of windows ended now: the baseline, the floor and the pace move on to the next. */
   private void endPeriod() {
     long endNanos = now();
@@ -637,19 +569,5 @@ final class AdaptiveConcurrencyLimit {
   /** The median latency of the last full window of calls, in nanoseconds; 0 before the first. */
   long recentLatencyNanos() {
     return recentLatencyNanos;
-  }
-
-  /** Samples being gathered: slots claimed, then written; closed by its last writer. */
-  private static final class Window {
-    final long[] latencies = new long[WINDOW];
-    final int[] inProgress = new int[WINDOW];
-    final int[] atStart = new int[WINDOW];
-    final boolean[] late = new boolean[WINDOW];
-
-    /** Each call's time left as it arrived: negative for none. */
-    final long[] timeouts = new long[WINDOW];
-
-    final AtomicInteger claimed = new AtomicInteger();
-    final AtomicInteger written = new AtomicInteger();
   }
 }
