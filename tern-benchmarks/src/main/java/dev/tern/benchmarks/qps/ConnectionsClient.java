@@ -1,5 +1,6 @@
 package dev.tern.benchmarks.qps;
 
+import dev.tern.netty.internal.io.NettyProperties;
 import dev.tern.testtools.cli.CommandLine;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -90,6 +91,10 @@ public final class ConnectionsClient {
 
   /** Entry point; see {@link #FLAGS}. Exits with {@link #run}'s status. */
   public static void main(String[] args) throws Exception {
+    // Both systems' channels run here on Netty 4.2, whose JFR events grpc-java's own Netty 4.1
+    // never had and Tern's builders turn off before Netty loads; this program makes its group
+    // first, so it turns them off for both (see Transport).
+    NettyProperties.applyDefaults();
     System.exit(run(args, System.out, System.err));
   }
 

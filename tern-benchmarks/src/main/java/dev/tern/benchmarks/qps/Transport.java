@@ -2,6 +2,7 @@ package dev.tern.benchmarks.qps;
 
 import dev.tern.netty.NettyChannelBuilder;
 import dev.tern.netty.NettyServerBuilder;
+import dev.tern.netty.internal.io.NettyProperties;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
@@ -38,6 +39,14 @@ final class Transport implements AutoCloseable {
   static final String FLAG_VALUES = "nio|epoll|io_uring";
 
   static final String FLAG_HELP = "Netty NIO, or Linux's native epoll or io_uring";
+
+  static {
+    // The tools make their group before any Tern builder, whose class would apply Tern's defaults
+    // for Netty's properties before Netty's first class initializes: applied here instead, so the
+    // tools start as an application does that lets Tern load Netty (without them, Netty 4.2 set up
+    // its JFR events, about 0.1 s more to the first served call; docs/netty-transport.md).
+    NettyProperties.applyDefaults();
+  }
 
   private final Class<? extends ServerChannel> serverChannel;
   private final Class<? extends Channel> channel;
