@@ -402,11 +402,14 @@ final class AdaptiveConcurrencyLimit {
       return;
     }
 
-    // A step up on trial: did it buy calls, or only latency?
+    // A step up on trial: did it buy calls, or only latency? A step that went back is not taken
+    // again in the same window, however few calls it refused.
+    boolean wentBack = false;
     if (trial.testing()) {
       if (trial.observe(rate, median) == GrowthTrial.Verdict.REVERT) {
         estimate = Math.min(estimate, trial.limitBefore());
         limit = (int) estimate;
+        wentBack = true;
       }
     } else {
       trial.note(estimate, nearLimit, rate, median);
@@ -453,7 +456,7 @@ final class AdaptiveConcurrencyLimit {
         // Loaded from the start: halve until a window runs unloaded and gives the baseline.
         estimate /= 2;
       } else if (queued <= allowance) {
-        if (nearLimit && !onTrial) {
+        if (nearLimit && !onTrial && !wentBack) {
           double stepped = estimate + Math.sqrt(estimate);
           if (refusedInWindow < FEW_REFUSED) {
             // Few calls refused: a step up costs little latency if it buys nothing, and a load

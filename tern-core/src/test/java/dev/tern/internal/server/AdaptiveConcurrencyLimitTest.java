@@ -747,6 +747,55 @@ class AdaptiveConcurrencyLimitTest {
     assertThat(windowsAbove).as("busy windows of 300 above the floor").isLessThan(30);
   }
 
+  /**
+   * A window of calls admitted up to the limit, {@code refusals} more refused as it began, each
+   * call taking {@code latencyNanos}; calls in progress as the window closes end without a sample.
+   */
+  private void windowAtTheLimit(int refusals, long latencyNanos) {
+    int samples = 0;
+    for (int round = 0; samples < AdaptiveConcurrencyLimit.WINDOW; round++) {
+      int admitted = 0;
+      while (admitted < limit.limit() && limit.tryAcquire()) {
+        admitted++;
+      }
+      for (int i = 0; round == 0 && i < refusals; i++) {
+        assertThat(limit.tryAcquire()).isFalse();
+      }
+      for (int i = 0; i < admitted; i++) {
+        if (samples < AdaptiveConcurrencyLimit.WINDOW) {
+          limit.release(latencyNanos);
+          samples++;
+        } else {
+          limit.release();
+        }
+      }
+    }
+  }
+
+  @Test
+  void aStepThatWentBack_isNotTakenAgainInTheWindowThatTookItBack() {
+    long cost = MS / 4;
+    learnUnloaded(cost);
+    for (int i = 0; i < 50; i++) {
+      busyWindow(cost);
+    }
+    learnUnloaded(cost); // a window far from the limit: the busy windows are no baseline
+    assertThat(limit.limit()).isEqualTo(AdaptiveConcurrencyLimit.MIN_LIMIT);
+
+    // At the floor, calls refused and none queued: a baseline of two windows, then a step on trial.
+    windowAtTheLimit(5, cost);
+    windowAtTheLimit(5, cost);
+    assertThat(limit.limit()).isGreaterThan(AdaptiveConcurrencyLimit.MIN_LIMIT);
+    windowAtTheLimit(5, cost); // its calls may have been admitted before the step: not read
+    // Above it, each call 1.6 times as long and few more calls a second (by Little's law): the
+    // step goes back, in a window that refused no call (which alone would let the limit grow at
+    // once) and whose queue is within the allowance.
+    windowAtTheLimit(5, 16 * cost / 10);
+    windowAtTheLimit(0, 16 * cost / 10);
+
+    assertThat(limit.limit()).isEqualTo(AdaptiveConcurrencyLimit.MIN_LIMIT);
+  }
+
   @Test
   void aServiceSlowerForGood_isLearnedAndItsLimitClimbsBack() {
     learnUnloaded(MS);
