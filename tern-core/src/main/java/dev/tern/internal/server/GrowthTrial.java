@@ -57,12 +57,13 @@ final class GrowthTrial {
   /** The baseline's windows so far, at {@link #baselineLimit}: the last {@link #WINDOWS} count. */
   private int baselineWindows;
 
-  private boolean testing;
   private double limitBefore;
   private double limitTried;
   private double rateBefore;
   private double medianBefore;
   private int toSkip;
+
+  /** The windows still to be read after the skipped ones: above 0 while a trial runs. */
   private int toRead;
 
   private int cooldown;
@@ -70,7 +71,7 @@ final class GrowthTrial {
 
   /** Whether a trial is running: the limiter does not grow again until it ends. */
   boolean testing() {
-    return testing;
+    return toRead > 0;
   }
 
   /**
@@ -110,7 +111,6 @@ final class GrowthTrial {
    * limit} ({@link #mayStart}).
    */
   void start(double limit, double tried) {
-    testing = true;
     limitBefore = limit;
     limitTried = tried;
     rateBefore = meanRate();
@@ -143,7 +143,6 @@ final class GrowthTrial {
     if (--toRead > 0) {
       return Verdict.PENDING;
     }
-    testing = false;
     double halfStep = Math.sqrt(limitTried / limitBefore);
     boolean latencyFollowed = meanMedian() >= halfStep * medianBefore;
     boolean boughtCalls = meanRate() >= halfStep * rateBefore;
@@ -162,7 +161,8 @@ final class GrowthTrial {
    * started): the limit it set stands, and the next trial waits as after one that went back.
    */
   void cancel() {
-    testing = false;
+    toSkip = 0;
+    toRead = 0;
     backOff();
   }
 
