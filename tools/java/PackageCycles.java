@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -80,17 +81,34 @@ public final class PackageCycles {
   }
 
   /**
-   * The class files under {@code classes}, less {@code module-info.class}: given a module's
-   * directory, jdeps would resolve the module's dependencies, which are not at hand here, and the
-   * package graph does not depend on the descriptor.
+   * {@code classes} as jdeps reads it: one directory, less {@code module-info.class}. Given the
+   * descriptor, jdeps would resolve the module's dependencies, which are not at hand here, and the
+   * package graph does not depend on it; so a module with one is copied, without it, to a temporary
+   * directory ({@code copy}). One directory is one archive to jdeps, where a list of the class files
+   * is an archive each: tern-xds's 2,735 took 25 s that way, and 2 s as a directory.
    */
-  private static List<String> classFiles(Path classes) throws Exception {
+  private static Path withoutDescriptor(Path classes, Path copy) throws Exception {
+    if (!Files.exists(classes.resolve("module-info.class"))) {
+      return classes;
+    }
     try (Stream<Path> files = Files.walk(classes)) {
-      return files
-          .map(Path::toString)
-          .filter(f -> f.endsWith(".class") && !f.endsWith("module-info.class"))
-          .sorted()
-          .toList();
+      for (Path file : (Iterable<Path>) files::iterator) {
+        Path target = copy.resolve(classes.relativize(file).toString());
+        if (Files.isDirectory(file)) {
+          Files.createDirectories(target);
+        } else if (!file.equals(classes.resolve("module-info.class"))) {
+          Files.copy(file, target);
+        }
+      }
+    }
+    return copy;
+  }
+
+  private static void deleteTree(Path dir) throws Exception {
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+        Files.delete(file);
+      }
     }
   }
 
@@ -106,11 +124,16 @@ public final class PackageCycles {
             .orElseThrow(() -> new IllegalStateException("this JDK has no jdeps tool"));
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    List<String> args = new ArrayList<>(List.of(verbosity, "-filter:none"));
-    args.addAll(classFiles(classes));
-    int status = jdeps.run(new PrintWriter(out), new PrintWriter(err), args.toArray(new String[0]));
-    if (status != 0) {
-      throw new IllegalStateException("jdeps failed (" + status + "): " + err);
+    Path copy = Files.createTempDirectory("package-cycles");
+    try {
+      String input = withoutDescriptor(classes, copy).toString();
+      int status =
+          jdeps.run(new PrintWriter(out), new PrintWriter(err), verbosity, "-filter:none", input);
+      if (status != 0) {
+        throw new IllegalStateException("jdeps failed (" + status + "): " + err);
+      }
+    } finally {
+      deleteTree(copy);
     }
     return out.toString();
   }
