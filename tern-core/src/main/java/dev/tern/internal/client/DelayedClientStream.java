@@ -32,7 +32,9 @@ import java.util.logging.Logger;
  * <p>Thread-safety: every method may be called from any thread; the stream's own monitor guards the
  * buffered state. A single thread at a time (the "drainer") replays onto the real stream, so the
  * real stream sees its calls one at a time and in order; calls arriving meanwhile are queued behind
- * the replay. No lock is held while the real stream or the listener is called.
+ * the replay. The real stream's callbacks during the replay are held and delivered by the drainer
+ * once it has caught up ({@link HeldStreamListener}). No lock is held while the real stream or the
+ * listener is called.
  */
 public class DelayedClientStream implements ClientStream {
   private static final Logger logger = Logger.getLogger(DelayedClientStream.class.getName());
@@ -56,9 +58,8 @@ public class DelayedClientStream implements ClientStream {
   @GuardedBy("this")
   private ClientStreamListener listener;
 
-  // Written under this stream's monitor, before the real stream's start(); read without it by
-  // isReady().
-  private volatile boolean realStarted;
+  @GuardedBy("this")
+  private boolean realStarted;
 
   @GuardedBy("this")
   private boolean draining;
@@ -281,15 +282,16 @@ public class DelayedClientStream implements ClientStream {
   }
 
   /**
-   * False until the real stream is started; then the real stream's answer. The real stream may call
-   * the listener's {@code onReady} while the replay is still under way (from {@code start} on, on
-   * its own thread), and it says so only once: answering false until the replay caught up would
-   * lose that signal, and a caller waiting for readiness would wait forever. A message written
-   * meanwhile is queued behind the replay, in order.
+   * False until the replay onto the real stream has caught up; then the real stream's answer. A
+   * message written before then is queued behind the replay, where no flow control holds it back,
+   * so answering the real stream's readiness during the replay let a caller that sends while ready
+   * queue without bound. The real stream's {@code onReady} during the replay (it may signal as soon
+   * as it starts, and only once) is held until the replay has caught up ({@link
+   * HeldStreamListener}), so a caller waiting for readiness hears it when this says true.
    */
   @Override
   public final boolean isReady() {
-    return realStarted && real.isReady();
+    return passThrough && real.isReady();
   }
 
   @Override
@@ -358,8 +360,9 @@ public class DelayedClientStream implements ClientStream {
   }
 
   /**
-   * Replays onto the real stream until nothing is left, then switches to pass-through. Only one
-   * thread drains at a time; others just queue.
+   * Replays onto the real stream until nothing is left, then switches to pass-through and delivers
+   * the real stream's callbacks held meanwhile. Only one thread drains at a time; others just
+   * queue.
    */
   private void drain() {
     synchronized (this) {
@@ -369,9 +372,10 @@ public class DelayedClientStream implements ClientStream {
       draining = true;
     }
     ClientStream stream = real;
+    HeldStreamListener callbacks = null;
     boolean done = false;
     try {
-      while (true) {
+      while (!done) {
         boolean start;
         int requests;
         List<Object> ops;
@@ -382,7 +386,8 @@ public class DelayedClientStream implements ClientStream {
           start = !realStarted;
           realStarted = true;
           if (start) {
-            settings = startSettingsLocked();
+            callbacks = new HeldStreamListener(listener);
+            settings = startSettingsLocked(callbacks);
           }
           requests = pendingRequests;
           pendingRequests = 0;
@@ -396,7 +401,7 @@ public class DelayedClientStream implements ClientStream {
             passThrough = true;
             draining = false;
             done = true;
-            return;
+            continue;
           }
         }
         if (settings != null) {
@@ -423,14 +428,21 @@ public class DelayedClientStream implements ClientStream {
           draining = false;
         }
       }
+      // The callbacks the real stream gave during the replay, now that isReady() tells the truth.
+      if (callbacks != null) {
+        callbacks.release();
+      }
     }
   }
 
-  /** What {@code start()} and the setters before it asked for, read once under the lock. */
+  /**
+   * What {@code start()} and the setters before it asked for, read once under the lock, with the
+   * listener the real stream reports to.
+   */
   @GuardedBy("this")
-  private StartSettings startSettingsLocked() {
+  private StartSettings startSettingsLocked(ClientStreamListener realListener) {
     return new StartSettings(
-        listener,
+        realListener,
         maxInboundMessageSize,
         maxOutboundMessageSize,
         decompressorRegistry,

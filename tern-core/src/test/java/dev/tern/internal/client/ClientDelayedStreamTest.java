@@ -63,6 +63,25 @@ class ClientDelayedStreamTest {
         transport.newStream(ClientTestSupport.BIDI, new Metadata(), CallOptions.DEFAULT);
   }
 
+  /** A listener that runs {@code onReady} at each onReady and ignores everything else. */
+  private static ClientStreamListener hearingOnlyReadiness(Runnable onReady) {
+    return new ClientStreamListener() {
+      @Override
+      public void headersRead(Metadata headers) {}
+
+      @Override
+      public void closed(Status status, RpcProgress progress, Metadata trailers) {}
+
+      @Override
+      public void messageRead(InputStream message) {}
+
+      @Override
+      public void onReady() {
+        onReady.run();
+      }
+    };
+  }
+
   private static InputStream message(String text) {
     return new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8));
   }
@@ -109,22 +128,7 @@ class ClientDelayedStreamTest {
   void readinessSignalledWhileTheReplayIsUnderWayIsTrueWhenTheListenerAsks() {
     DelayedClientStream delayed = new DelayedClientStream();
     List<Boolean> readyWhenSignalled = new ArrayList<>();
-    delayed.start(
-        new ClientStreamListener() {
-          @Override
-          public void headersRead(Metadata headers) {}
-
-          @Override
-          public void closed(Status status, RpcProgress progress, Metadata trailers) {}
-
-          @Override
-          public void messageRead(InputStream message) {}
-
-          @Override
-          public void onReady() {
-            readyWhenSignalled.add(delayed.isReady());
-          }
-        });
+    delayed.start(hearingOnlyReadiness(() -> readyWhenSignalled.add(delayed.isReady())));
     delayed.writeMessage(message("queued before the real stream"));
 
     // A real stream that says it is ready as soon as it starts, as a transport's may, from its own
@@ -134,6 +138,93 @@ class ClientDelayedStreamTest {
     // The listener hears onReady once; if isReady() said false then, a caller waiting for
     // readiness (BlockingClientCall.write) would wait until the call's deadline.
     assertThat(readyWhenSignalled).containsExactly(true);
+  }
+
+  @Test
+  void sendingWhileReadyDuringTheReplayQueuesNothingBehindIt() {
+    DelayedClientStream delayed = new DelayedClientStream();
+    List<Boolean> sentStraightThrough = new ArrayList<>();
+    // An application that sends while the call is ready (ClientCall.isReady), as a
+    // client-streaming upload does; a message the real stream takes is closed by it.
+    delayed.start(
+        hearingOnlyReadiness(
+            () -> {
+              while (delayed.isReady() && sentStraightThrough.size() < 10) {
+                AtomicBoolean taken = new AtomicBoolean();
+                delayed.writeMessage(
+                    new ByteArrayInputStream(new byte[1]) {
+                      @Override
+                      public void close() {
+                        taken.set(true);
+                      }
+                    });
+                sentStraightThrough.add(taken.get());
+              }
+            }));
+    delayed.writeMessage(message("queued before the real stream"));
+
+    // The real stream says it is ready from inside start, before the queued message is replayed.
+    assertThat(delayed.setStream(new ReadyOnStartClientStream())).isTrue();
+
+    // Had isReady() said true during the replay, every message would have waited behind it, in a
+    // queue no flow control limits; the sender would never have been held back.
+    assertThat(sentStraightThrough).hasSize(10).containsOnly(true);
+  }
+
+  @Test
+  void whatTheRealStreamReportsDuringTheReplayArrivesAfterItInOrder() {
+    DelayedClientStream delayed = new DelayedClientStream();
+    List<String> seen = new ArrayList<>();
+    delayed.start(
+        new ClientStreamListener() {
+          @Override
+          public void headersRead(Metadata headers) {
+            seen.add("headers");
+          }
+
+          @Override
+          public void closed(Status status, RpcProgress progress, Metadata trailers) {
+            seen.add("closed " + status.getCode());
+          }
+
+          @Override
+          public void messageRead(InputStream message) {
+            seen.add("message");
+          }
+
+          @Override
+          public void onReady() {
+            seen.add("ready, isReady " + delayed.isReady());
+          }
+        });
+    FakeClientStream real = realStream();
+    List<String> seenDuringReplay = new ArrayList<>();
+    // Replaying this message makes the real stream report, as its transport may meanwhile.
+    delayed.writeMessage(
+        new ByteArrayInputStream("m".getBytes(StandardCharsets.UTF_8)) {
+          private boolean reported;
+
+          @Override
+          public synchronized byte[] readAllBytes() {
+            if (!reported) {
+              reported = true;
+              real.deliverHeaders(new Metadata());
+              real.setReady(true);
+              real.deliverMessage("answer");
+              seenDuringReplay.addAll(seen);
+            }
+            return super.readAllBytes();
+          }
+        });
+
+    assertThat(delayed.setStream(real)).isTrue();
+
+    assertThat(seenDuringReplay).isEmpty();
+    assertThat(seen).containsExactly("headers", "ready, isReady true", "message");
+    // From then on each callback goes straight through.
+    real.deliverMessage("after the replay");
+    real.serverClose(Status.OK);
+    assertThat(seen).hasSize(5).endsWith("message", "closed OK");
   }
 
   @Test
