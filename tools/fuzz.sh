@@ -6,9 +6,9 @@
 #   tools/fuzz.sh MessageDeframer 4h   one target (a class name, or a unique part of one), 4 hours
 #   tools/fuzz.sh --list               the targets
 #
-# Jazzer fuzzes one fuzz test per JVM, so every target runs in a JVM of its own: one surefire run
-# per module with a fresh fork per test class (each class holds exactly one @FuzzTest). A finding
-# fails the run and is written as a crash-<sha1> file next to the target's seeds, in
+# Jazzer fuzzes one fuzz test per JVM, so every target runs in a JVM of its own: one Maven run over
+# the targets' modules, with a fresh fork per test class (each holds exactly one @FuzzTest). A
+# finding fails the run and is written as a crash-<sha1> file next to the target's seeds, in
 # src/test/resources/<package>/<Class>Inputs/<method>/, where `mvn test` replays it from then on;
 # the corpus Jazzer grows is kept in <module>/.cifuzz-corpus/ (not committed) and reused by later
 # runs. Offline Maven (-o) unless FUZZ_MAVEN_ONLINE=1; FUZZ_MAVEN_ARGS adds Maven arguments (e.g.
@@ -55,33 +55,29 @@ fi
 offline=(-o)
 [ "${FUZZ_MAVEN_ONLINE:-0}" = 1 ] && offline=()
 
-# Group the selected classes by module: one Maven run per module, one JVM per class.
-declare -A classes=()
+# One Maven run for every selected class, in the modules that hold them (surefire runs each module's
+# in turn), one JVM per class.
 modules=()
+names=()
 for t in "${selected[@]}"; do
   module="${t%%:*}"
-  if [ -z "${classes[$module]:-}" ]; then
-    modules+=("$module")
-    classes[$module]="${t#*:}"
-  else
-    classes[$module]+=",${t#*:}"
-  fi
+  [[ " ${modules[*]} " == *" $module "* ]] || modules+=("$module")
+  names+=("${t#*:}")
 done
+list() { local IFS=,; echo "$*"; }
 
-for module in "${modules[@]}"; do
-  # Coverage feedback from Tern's classes (Jazzer's default: the class directories on the class
-  # path): the HTTP/2 engine's parsers are Tern's own.
-  instrument="dev.tern.**"
-  echo "== Fuzzing ${classes[$module]} ($module), $duration each"
-  # The netty module's surefire has several executions; default-test is the one with the fuzz tests.
-  # reuseForks=false: a fresh JVM per test class, as Jazzer fuzzes one test per JVM.
-  # -Djazzer.hooks=true: Jazzer's instrumentation, off in ordinary test runs
-  # (src/test/resources/junit-platform.properties); -Djazzer.max_duration: each target's time.
-  # FUZZ_FORKS: how many targets fuzz side by side (one JVM each; CI uses 2).
-  JAZZER_FUZZ=1 mvn -B "${offline[@]}" -pl "$module" -am \
-    test-compile surefire:test@default-test \
-    -Dtest="${classes[$module]}" -Dsurefire.failIfNoSpecifiedTests=false \
-    -DreuseForks=false -DforkCount="${FUZZ_FORKS:-1}" \
-    -Djazzer.hooks=true -Djazzer.max_duration="$duration" -Djazzer.instrument="$instrument" \
-    -Dspotless.check.skip=true ${FUZZ_MAVEN_ARGS:-}
-done
+# Coverage feedback from Tern's classes (Jazzer's default: the class directories on the class
+# path): the HTTP/2 engine's parsers are Tern's own.
+instrument="dev.tern.**"
+echo "== Fuzzing $(list "${names[@]}") ($(list "${modules[@]}")), $duration each"
+# The netty module's surefire has several executions; default-test is the one with the fuzz tests.
+# reuseForks=false: a fresh JVM per test class, as Jazzer fuzzes one test per JVM.
+# -Djazzer.hooks=true: Jazzer's instrumentation, off in ordinary test runs
+# (src/test/resources/junit-platform.properties); -Djazzer.max_duration: each target's time.
+# FUZZ_FORKS: how many targets fuzz side by side (one JVM each; CI uses 2).
+JAZZER_FUZZ=1 mvn -B "${offline[@]}" -pl "$(list "${modules[@]}")" -am \
+  test-compile surefire:test@default-test \
+  -Dtest="$(list "${names[@]}")" -Dsurefire.failIfNoSpecifiedTests=false \
+  -DreuseForks=false -DforkCount="${FUZZ_FORKS:-1}" \
+  -Djazzer.hooks=true -Djazzer.max_duration="$duration" -Djazzer.instrument="$instrument" \
+  -Dspotless.check.skip=true ${FUZZ_MAVEN_ARGS:-}
