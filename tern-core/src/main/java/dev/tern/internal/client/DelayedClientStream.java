@@ -375,7 +375,7 @@ public class DelayedClientStream implements ClientStream {
     HeldStreamListener callbacks = null;
     boolean done = false;
     try {
-      while (!done) {
+      while (true) {
         boolean start;
         int requests;
         List<Object> ops;
@@ -401,7 +401,7 @@ public class DelayedClientStream implements ClientStream {
             passThrough = true;
             draining = false;
             done = true;
-            continue;
+            break;
           }
         }
         if (settings != null) {

@@ -30,8 +30,9 @@ final class HeldStreamListener implements ClientStreamListener {
   /** Once true, every callback goes straight to the delegate. */
   private volatile boolean passThrough;
 
+  /** The callbacks held so far, in order; null while none is. */
   @GuardedBy("this")
-  private List<Runnable> held = new ArrayList<>(2);
+  private List<Runnable> held;
 
   HeldStreamListener(ClientStreamListener delegate) {
     this.delegate = delegate;
@@ -45,13 +46,12 @@ final class HeldStreamListener implements ClientStreamListener {
     while (true) {
       List<Runnable> toDeliver;
       synchronized (this) {
-        if (held.isEmpty()) {
+        if (held == null) {
           passThrough = true;
-          held = null;
           return;
         }
         toDeliver = held;
-        held = new ArrayList<>(2);
+        held = null;
       }
       for (Runnable callback : toDeliver) {
         callback.run();
@@ -60,14 +60,15 @@ final class HeldStreamListener implements ClientStreamListener {
   }
 
   /** Whether {@code callback} was held for {@link #release}; if not, the caller delivers it. */
-  private boolean hold(Runnable callback) {
-    synchronized (this) {
-      if (passThrough) {
-        return false;
-      }
-      held.add(callback);
-      return true;
+  private synchronized boolean hold(Runnable callback) {
+    if (passThrough) {
+      return false;
     }
+    if (held == null) {
+      held = new ArrayList<>(2);
+    }
+    held.add(callback);
+    return true;
   }
 
   @Override
