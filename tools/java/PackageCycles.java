@@ -22,16 +22,15 @@ import java.util.stream.Stream;
  * <p>Run by every module's {@code verify} (see the parent POM) as {@code java
  * tools/java/PackageCycles.java CLASSES_DIR MODULE_NAME}. It asks the JDK's own {@code jdeps} for
  * the package-level dependencies of the compiled classes, keeps the edges between the module's own
- * packages, and finds the strongly connected components (Tarjan). Every component of more than
- * one package is a cycle: each is printed with the class-level references that make it, and the
- * exit status is 1. A module with no classes (a POM) passes.
+ * packages, and finds the strongly connected components (Tarjan). Every component of more than one
+ * package is a cycle: each is printed with the class-level references that make it, and the exit
+ * status is 1. A module with no classes (a POM) passes.
  *
  * <p>It also enforces the import rules listed in {@code package-rules.txt} beside it (lines {@code
  * FROM -> TO}: no class of package FROM may refer to package TO, or to TO and every package below
  * it when TO ends in {@code .**}; a FROM ending in {@code .**} stands for that package and every
- * package below it too), which
- * hold the layering that is not a cycle today but must never become one, such as "the transport
- * SPI does not import the runtime".
+ * package below it too), which hold the layering that is not a cycle today but must never become
+ * one, such as "the transport SPI does not import the runtime".
  *
  * <p>A single-file program on purpose: it needs nothing but the JDK, so it runs before anything is
  * installed and on every JDK the build supports.
@@ -52,22 +51,39 @@ public final class PackageCycles {
     if (!Files.isDirectory(classes) || !hasClassFiles(classes)) {
       return;
     }
-    String packageEdges = jdeps("-verbose:package", classes);
+    Path copy = Files.createTempDirectory("package-cycles");
+    int status;
+    try {
+      status = check(withoutDescriptor(classes, copy), module, Path.of(args[2]));
+    } finally {
+      deleteTree(copy);
+    }
+    if (status != 0) {
+      System.exit(status);
+    }
+  }
+
+  /**
+   * Checks the classes in {@code input} (as jdeps reads them): prints the verdict, returns 1 if
+   * bad.
+   */
+  private static int check(Path input, String module, Path rules) throws Exception {
+    String packageEdges = jdeps("-verbose:package", input);
     Map<String, Set<String>> graph = packageGraph(packageEdges);
     List<List<String>> cycles = stronglyConnected(graph);
-    List<String> broken = brokenRules(packageEdges, Files.readAllLines(Path.of(args[2])));
+    List<String> broken = brokenRules(packageEdges, Files.readAllLines(rules));
     if (cycles.isEmpty() && broken.isEmpty()) {
       System.out.println(
           "[package-cycles] " + module + ": " + graph.size() + " packages, no cycles, rules kept");
-      return;
+      return 0;
     }
     for (String rule : broken) {
       System.err.println("[package-cycles] " + module + ": forbidden import " + rule);
     }
     if (cycles.isEmpty()) {
-      System.exit(1);
+      return 1;
     }
-    String classEdges = jdeps("-verbose:class", classes);
+    String classEdges = jdeps("-verbose:class", input);
     System.err.println("[package-cycles] " + module + ": packages import each other in a circle:");
     for (List<String> cycle : cycles) {
       System.err.println("  cycle: " + String.join(" <-> ", cycle));
@@ -77,15 +93,15 @@ public final class PackageCycles {
         System.err.println("    ... and " + (edges.size() - MAX_EDGES_SHOWN) + " more references");
       }
     }
-    System.exit(1);
+    return 1;
   }
 
   /**
    * {@code classes} as jdeps reads it: one directory, less {@code module-info.class}. Given the
    * descriptor, jdeps would resolve the module's dependencies, which are not at hand here, and the
    * package graph does not depend on it; so a module with one is copied, without it, to a temporary
-   * directory ({@code copy}). One directory is one archive to jdeps, where a list of the class files
-   * is an archive each: tern-xds's 2,735 took 25 s that way, and 2 s as a directory.
+   * directory ({@code copy}). One directory is one archive to jdeps, where a list of the class
+   * files is an archive each: tern-xds's 2,735 took 25 s that way, and 2 s as a directory.
    */
   private static Path withoutDescriptor(Path classes, Path copy) throws Exception {
     if (!Files.exists(classes.resolve("module-info.class"))) {
@@ -118,29 +134,28 @@ public final class PackageCycles {
     }
   }
 
-  private static String jdeps(String verbosity, Path classes) throws Exception {
+  private static String jdeps(String verbosity, Path input) throws Exception {
     ToolProvider jdeps =
         ToolProvider.findFirst("jdeps")
             .orElseThrow(() -> new IllegalStateException("this JDK has no jdeps tool"));
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    Path copy = Files.createTempDirectory("package-cycles");
-    try {
-      String input = withoutDescriptor(classes, copy).toString();
-      int status =
-          jdeps.run(new PrintWriter(out), new PrintWriter(err), verbosity, "-filter:none", input);
-      if (status != 0) {
-        throw new IllegalStateException("jdeps failed (" + status + "): " + err);
-      }
-    } finally {
-      deleteTree(copy);
+    int status =
+        jdeps.run(
+            new PrintWriter(out),
+            new PrintWriter(err),
+            verbosity,
+            "-filter:none",
+            input.toString());
+    if (status != 0) {
+      throw new IllegalStateException("jdeps failed (" + status + "): " + err);
     }
     return out.toString();
   }
 
   /**
-   * Parses jdeps' "   FROM  -> TO  WHERE" lines into edges between the module's own packages
-   * (those that appear as a FROM: classes outside the module are not followed).
+   * Parses jdeps' " FROM -> TO WHERE" lines into edges between the module's own packages (those
+   * that appear as a FROM: classes outside the module are not followed).
    */
   static Map<String, Set<String>> packageGraph(String jdepsOutput) {
     Map<String, Set<String>> graph = new TreeMap<>();
