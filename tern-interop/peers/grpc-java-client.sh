@@ -9,10 +9,11 @@
 # handshake on a shared 2-core machine can exceed that, which says nothing about the peer's
 # protocol. The soak latency bounds are therefore relaxed here (later flags override them).
 # GRPC_JAVA_OPTS replaces the JVM options (default: C1 only, serial GC, for quick start-up).
+# GRPC_JAVA_CLIENT_MAIN replaces the program (grpc-java-cases.sh runs a list of cases this way).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cp="$("$here/grpc-java-classpath.sh")"
 read -r -a jvm_opts <<< "${GRPC_JAVA_OPTS:--XX:TieredStopAtLevel=1 -XX:+UseSerialGC}"
 exec java "${jvm_opts[@]}" -cp "$cp" \
-  io.grpc.testing.integration.TestServiceClient \
+  "${GRPC_JAVA_CLIENT_MAIN:-io.grpc.testing.integration.TestServiceClient}" \
   --soak_per_iteration_max_acceptable_latency_ms=30000 --soak_overall_timeout_seconds=120 "$@"
